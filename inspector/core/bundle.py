@@ -1,0 +1,152 @@
+"""Bundles: the read-only set of files a render may look at.
+
+Every file reference resolves inside a bundle and nowhere else. Paths are posix, relative to the
+bundle root, with no leading slash and no `..`; anything that would leave the root is refused here,
+once, so loaders never need their own checks.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def normalize(path: str) -> str | None:
+    """Bundle-relative form of a path written relative to the root, or None if it escapes it."""
+    path = path.replace("\\", "/")
+    normal = posixpath.normpath("/" + path.lstrip("/"))
+    if normal == "/":
+        return ""
+    # normpath("/" + "../x") gives "/x"; detect escapes from the raw parts instead.
+    depth = 0
+    for part in path.lstrip("/").split("/"):
+        if part in ("", "."):
+            continue
+        depth += -1 if part == ".." else 1
+        if depth < 0:
+            return None
+    return normal.lstrip("/")
+
+
+def join(folder: str, reference: str) -> str | None:
+    """Resolve `reference` against a bundle folder; None when the result leaves the bundle."""
+    if not folder:
+        return normalize(reference)
+    return normalize(f"{folder}/{reference}")
+
+
+def parent_folders(path: str) -> list[str]:
+    """The folders holding `path`, nearest first, ending with the root ("")."""
+    folders = []
+    folder = posixpath.dirname(path)
+    while folder:
+        folders.append(folder)
+        folder = posixpath.dirname(folder)
+    folders.append("")
+    return folders
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedText:
+    text: str
+    problem: str | None = None  # why the text may not be what the author meant
+
+
+def decode(data: bytes) -> DecodedText:
+    """UTF-8 text with CRLF turned into LF, as agentv reads files."""
+    problem = None
+    if b"\x00" in data[:8192]:
+        problem = "looks like a binary file (it contains NUL bytes)"
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        text = data.decode("utf-8", errors="replace")
+        problem = problem or (
+            f"is not valid UTF-8 (byte {error.start}); undecodable bytes were replaced with U+FFFD"
+        )
+    return DecodedText(text.replace("\r\n", "\n"), problem)
+
+
+class Bundle:
+    """A read-only file tree. Subclasses supply `read` and `paths`."""
+
+    def read(self, path: str) -> bytes | None:
+        raise NotImplementedError
+
+    def paths(self) -> Iterable[str]:
+        raise NotImplementedError
+
+    def exists(self, path: str) -> bool:
+        return self.read(path) is not None
+
+    def text(self, path: str) -> DecodedText | None:
+        data = self.read(path)
+        return None if data is None else decode(data)
+
+
+class MemoryBundle(Bundle):
+    def __init__(self, files: Mapping[str, bytes]):
+        self._files: dict[str, bytes] = {}
+        for path, data in files.items():
+            normal = normalize(path)
+            if normal:
+                self._files[normal] = data
+
+    def read(self, path: str) -> bytes | None:
+        normal = normalize(path)
+        return None if normal is None else self._files.get(normal)
+
+    def exists(self, path: str) -> bool:
+        normal = normalize(path)
+        return normal is not None and normal in self._files
+
+    def paths(self) -> list[str]:
+        return sorted(self._files)
+
+
+class DirectoryBundle(Bundle):
+    """A folder on disk, read lazily. Symlinks that point outside the root are not followed."""
+
+    def __init__(self, root: str | os.PathLike[str]):
+        self.root = Path(root).resolve()
+
+    def _disk_path(self, path: str) -> Path | None:
+        normal = normalize(path)
+        if not normal:
+            return None
+        candidate = (self.root / normal).resolve()
+        if candidate != self.root and self.root not in candidate.parents:
+            return None
+        return candidate
+
+    def read(self, path: str) -> bytes | None:
+        disk_path = self._disk_path(path)
+        if disk_path is None or not disk_path.is_file():
+            return None
+        return disk_path.read_bytes()
+
+    def exists(self, path: str) -> bool:
+        disk_path = self._disk_path(path)
+        return disk_path is not None and disk_path.is_file()
+
+    def paths(self) -> list[str]:
+        found = []
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = [name for name in dirs if name not in (".git", "node_modules", ".venv")]
+            for name in files:
+                relative = Path(folder, name).relative_to(self.root).as_posix()
+                if self._disk_path(relative) is not None:
+                    found.append(relative)
+        return sorted(found)
+
+    def relative(self, path: str | os.PathLike[str]) -> str | None:
+        """Bundle path of a file on disk, or None when it lies outside the root."""
+        absolute = Path(path).resolve()
+        if self.root not in absolute.parents:
+            return None
+        return absolute.relative_to(self.root).as_posix()

@@ -1,0 +1,85 @@
+"""One entry point for every input family: pick the loader for a file and render it."""
+
+from __future__ import annotations
+
+from .bundle import Bundle
+from .model import InputError, RenderedDocument
+from .options import INPUT_FORMATS, PROFILES, RenderOptions
+
+AGENTV_SUFFIXES = (".yaml", ".yml", ".jsonl")
+
+
+def detect_format(path: str, text: str) -> str:
+    """Which loader reads this file: "agentv", "deck" or a raw conversation format."""
+    from . import conversations
+
+    lower = path.lower()
+    if lower.endswith(".toml") or lower.endswith(".deck.md"):
+        return "deck"
+    if lower.endswith(".jsonl"):
+        return "agentv"
+    conversation_format = conversations.sniff(text)
+    if conversation_format is not None:
+        return conversation_format
+    return "agentv"
+
+
+def render_document(bundle: Bundle, path: str, options: RenderOptions = RenderOptions()
+                    ) -> RenderedDocument:
+    if options.profile not in PROFILES:
+        raise InputError(f"unknown profile {options.profile!r}; choose one of {', '.join(PROFILES)}")
+    if options.input_format not in INPUT_FORMATS:
+        raise InputError(f"unknown input format {options.input_format!r}; "
+                         f"choose one of {', '.join(INPUT_FORMATS)}")
+    decoded = bundle.text(path)
+    if decoded is None:
+        raise InputError("file not found in the bundle", path)
+    input_format = options.input_format
+    if input_format == "auto":
+        input_format = detect_format(path, decoded.text)
+
+    if input_format == "agentv":
+        from .agentv import render_eval_file
+
+        document = render_eval_file(bundle, path, options)
+    elif input_format == "deck":
+        from .decks import render_deck_file
+
+        document = render_deck_file(bundle, path, options)
+    else:
+        from .conversations import render_conversation_file
+
+        document = render_conversation_file(bundle, path, input_format, options)
+
+    if options.max_tokens is not None:
+        from .context import apply_budget
+
+        for case in document.cases:
+            apply_budget(case, options.max_tokens, options.encoding)
+    return document
+
+
+def is_document(path: str, bundle: Bundle) -> bool:
+    """Whether a bundle file is something the inspector renders (not config, sidecar or attachment)."""
+    lower = path.lower()
+    name = lower.rsplit("/", 1)[-1]
+    if "/.agentv/" in f"/{lower}" or name.startswith("."):
+        return False
+    if lower.endswith((".toml", ".deck.md", ".jsonl")):
+        return True
+    if lower.endswith((".yaml", ".yml")):
+        # A JSONL dataset's sidecar (<base>.yaml beside <base>.jsonl) describes it; it is not a suite.
+        base = path.rsplit(".", 1)[0]
+        return not bundle.exists(base + ".jsonl")
+    if lower.endswith(".json"):
+        decoded = bundle.text(path)
+        if decoded is None:
+            return False
+        from . import conversations
+
+        return conversations.sniff(decoded.text) is not None
+    return False
+
+
+def list_documents(bundle: Bundle) -> list[str]:
+    return [path for path in bundle.paths() if is_document(path, bundle)]

@@ -1,0 +1,142 @@
+"""The neutral conversation model every loader produces and every view and exporter consumes.
+
+A rendered message is a sequence of segments; each segment knows where its text came from, so the
+web page can highlight it and the exporters can stay format-agnostic. Joining a message's segments
+gives its content byte for byte: nothing is added between them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class OriginKind(StrEnum):
+    CASE_TEXT = "case"  # text written in the eval case / sample itself
+    GUIDELINE = "guideline"  # content of a guideline file
+    FILE = "file"  # content of an embedded (non-guideline) file
+    MARKER = "marker"  # attachment marker standing where a file was, e.g. <Attached: x>
+    DEFAULT_PROMPT = "default"  # a default or configured system prompt
+    SEPARATOR = "separator"  # headers, role markers and joins the renderer adds
+    DECK = "deck"  # grader deck text (markdown)
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    kind: OriginKind
+    path: str | None = None  # bundle-relative posix path of the file the text came from
+    start_line: int | None = None  # 1-based, inclusive
+    end_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    text: str
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class LineSpan:
+    path: str
+    start_line: int  # 1-based, inclusive
+    end_line: int
+
+
+@dataclass(slots=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str  # a JSON document as a string, as OpenAI sends it
+    origin: Origin | None = None
+
+
+@dataclass(slots=True)
+class Message:
+    role: str  # system, developer, user, assistant, tool (loaders may pass others through)
+    segments: list[Segment] = field(default_factory=list)
+    name: str | None = None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    tool_call_id: str | None = None
+    span: LineSpan | None = None
+    # Set when the message is shown but not sent: why it was left out.
+    omitted: str | None = None
+
+    @property
+    def content(self) -> str:
+        return "".join(segment.text for segment in self.segments)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    message: str
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
+    severity: str = "warning"  # "warning" or "error"
+
+    def located(self) -> str:
+        where = self.path or ""
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}" if where else self.message
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    name: str
+    description: str | None = None
+    parameters: dict[str, Any] | None = None  # JSON schema
+    strict: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OutputSchema:
+    name: str
+    schema: dict[str, Any]
+    strict: bool | None = None
+
+
+@dataclass(slots=True)
+class RenderedCase:
+    id: str
+    messages: list[Message]  # in order, omitted ones included (flagged by Message.omitted)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    span: LineSpan | None = None
+    # Set when the source tool would skip this case; the inspector still shows it.
+    skipped: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)  # outcome, expected, score, tags, ...
+    tools: list[ToolSpec] = field(default_factory=list)
+    output_schema: OutputSchema | None = None
+
+    @property
+    def sent_messages(self) -> list[Message]:
+        return [message for message in self.messages if message.omitted is None]
+
+    @property
+    def omitted_messages(self) -> list[Message]:
+        return [message for message in self.messages if message.omitted is not None]
+
+
+@dataclass(slots=True)
+class RenderedDocument:
+    path: str
+    kind: str  # "agentv", "deck", "conversation"
+    cases: list[RenderedCase]
+    warnings: list[Diagnostic] = field(default_factory=list)  # file-level
+    # Extra files the user may want to download, e.g. a legacy deck converted to messages form.
+    conversions: dict[str, str] = field(default_factory=dict)
+
+
+class InputError(Exception):
+    """The input cannot be used at all (invalid syntax, wrong types, no cases)."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None,
+                 column: int | None = None):
+        super().__init__(message)
+        self.diagnostic = Diagnostic(message, path, line, column, severity="error")
+
+    def __str__(self) -> str:
+        return self.diagnostic.located()

@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PROFILES = ("spec", "agentv-0.10", "agentv-3.8", "agentv-4")
+# Input formats a user can force; "auto" sniffs the file.
+INPUT_FORMATS = ("auto", "agentv", "deck", "openai-chat", "openai-responses", "anthropic")
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    profile: str = "spec"
+    # None: take guideline_patterns from the nearest .agentv/config.yaml.
+    guideline_patterns: tuple[str, ...] | None = None
+    # A configured default system prompt; None leaves the profile's own default.
+    system_prompt: str | None = None
+    # Token budget for the context builder; None keeps every message.
+    max_tokens: int | None = None
+    input_format: str = "auto"
+    encoding: str = "o200k_base"

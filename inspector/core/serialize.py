@@ -1,0 +1,84 @@
+"""Plain-data views of the neutral model: the CLI's JSON contract and the API's detailed form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import Diagnostic, LineSpan, Message, Origin, RenderedCase
+
+
+def chat_message(message: Message) -> dict[str, Any]:
+    """A message in OpenAI chat shape: role, content as a string, plus name/tool fields if set."""
+    data: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.name is not None:
+        data["name"] = message.name
+    if message.tool_calls:
+        data["tool_calls"] = [
+            {"id": call.id, "type": "function",
+             "function": {"name": call.name, "arguments": call.arguments}}
+            for call in message.tool_calls
+        ]
+    if message.tool_call_id is not None:
+        data["tool_call_id"] = message.tool_call_id
+    return data
+
+
+def diagnostic(item: Diagnostic) -> dict[str, Any]:
+    return {"message": item.message, "path": item.path, "line": item.line,
+            "column": item.column, "severity": item.severity}
+
+
+def span(item: LineSpan | None) -> dict[str, Any] | None:
+    if item is None:
+        return None
+    return {"path": item.path, "start_line": item.start_line, "end_line": item.end_line}
+
+
+def origin(item: Origin) -> dict[str, Any]:
+    return {"kind": item.kind.value, "path": item.path, "start_line": item.start_line,
+            "end_line": item.end_line}
+
+
+def case_contract(case: RenderedCase) -> dict[str, Any]:
+    """The `render` command's per-case object: {"id", "messages", "omitted", "warnings"}."""
+    omitted = []
+    for message in case.omitted_messages:
+        entry = chat_message(message)
+        entry["reason"] = message.omitted
+        omitted.append(entry)
+    return {
+        "id": case.id,
+        "messages": [chat_message(message) for message in case.sent_messages],
+        "omitted": omitted,
+        "warnings": [diagnostic(item) for item in case.warnings],
+    }
+
+
+def case_detail(case: RenderedCase) -> dict[str, Any]:
+    """Everything the inspector knows about a case, segments and origins included."""
+    return {
+        "id": case.id,
+        "span": span(case.span),
+        "skipped": case.skipped,
+        "metadata": case.metadata,
+        "warnings": [diagnostic(item) for item in case.warnings],
+        "messages": [
+            {
+                **chat_message(message),
+                "span": span(message.span),
+                "omitted": message.omitted,
+                "segments": [{"text": seg.text, "origin": origin(seg.origin)}
+                             for seg in message.segments],
+            }
+            for message in case.messages
+        ],
+        "tools": [
+            {"name": tool.name, "description": tool.description, "parameters": tool.parameters,
+             "strict": tool.strict}
+            for tool in case.tools
+        ],
+        "output_schema": None if case.output_schema is None else {
+            "name": case.output_schema.name, "schema": case.output_schema.schema,
+            "strict": case.output_schema.strict,
+        },
+    }

@@ -1,0 +1,67 @@
+"""The example bundles under fixtures/examples/, loaded into the database so they are one click away."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+
+from inspector.ingest import store_bundle
+from inspector.models import Bundle
+
+EXAMPLES_DIR = Path(settings.BASE_DIR) / "fixtures" / "examples"
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    title: str
+    description: str
+    entry: str  # the document to open first
+    files: dict[str, bytes]
+
+    @property
+    def digest(self) -> str:
+        hasher = hashlib.sha256()
+        for path in sorted(self.files):
+            hasher.update(path.encode() + b"\0" + hashlib.sha256(self.files[path]).digest())
+        return hasher.hexdigest()
+
+
+def read_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
+    manifest = tomllib.loads((folder / "examples.toml").read_text(encoding="utf-8"))
+    examples = []
+    for name, entry in manifest.items():
+        root = folder / name
+        files = {
+            path.relative_to(root).as_posix(): path.read_bytes()
+            for path in sorted(root.rglob("*"))
+            if path.is_file()
+        }
+        examples.append(Example(name, entry["title"], entry.get("description", ""), entry["entry"], files))
+    return examples
+
+
+@transaction.atomic
+def load_examples() -> list[Bundle]:
+    """Store each example once; a changed example gets a new bundle and the old one is retired."""
+    bundles = []
+    for example in read_examples():
+        title = f"{example.title} [{example.digest[:12]}]"
+        current = Bundle.objects.filter(example=example.name, title=title).first()
+        if current is None:
+            Bundle.objects.filter(example=example.name).update(example="")
+            current, _ = store_bundle(example.files, title=title, example=example.name)
+        bundles.append(current)
+    return bundles
+
+
+def example_info(bundle: Bundle) -> Example | None:
+    for example in read_examples():
+        if example.name == bundle.example:
+            return example
+    return None

@@ -1,0 +1,115 @@
+"""`manage.py render`: the inspector's command-line contract for scripts and CI.
+
+Prints a JSON array, one object per case (or sample) in file order. Exit 0 when it rendered, even
+with warnings; exit 2 with one line on stderr naming the file and line when the input is unusable.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from inspector.core.bundle import DirectoryBundle
+from inspector.core.documents import render_document
+from inspector.core.model import InputError
+from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
+from inspector.core.serialize import case_contract
+
+EXPORT_PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+EXPORT_FORMATS = ("json", "curl", "python", "typescript")
+
+
+def default_root(path: Path) -> Path:
+    """Nearest ancestor holding .git or .agentv, else the file's own folder."""
+    for folder in path.resolve().parents:
+        if (folder / ".git").exists() or (folder / ".agentv").exists():
+            return folder
+    return path.resolve().parent
+
+
+class UsageError(Exception):
+    pass
+
+
+class Command(BaseCommand):
+    help = "Render an eval file, sample deck or conversation to the messages a model receives."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path")
+        parser.add_argument("--root", help="bundle root (default: nearest folder with .git or .agentv)")
+        parser.add_argument("--profile", default="spec", choices=PROFILES)
+        parser.add_argument("--case", dest="case_id", help="render only the case or sample with this id")
+        parser.add_argument("--patterns", nargs="+", metavar="GLOB",
+                            help="guideline patterns (default: from .agentv/config.yaml)")
+        parser.add_argument("--system-prompt", help="configured default system prompt")
+        parser.add_argument("--max-tokens", type=int, help="token budget: drop the oldest messages")
+        parser.add_argument("--input-format", default="auto", choices=INPUT_FORMATS)
+        parser.add_argument("--to", choices=EXPORT_PROVIDERS, help="export a provider request")
+        parser.add_argument("--format", default="json", choices=EXPORT_FORMATS)
+        parser.add_argument("--batch", action="store_true", help="with --to: one batch JSONL line per case")
+        parser.add_argument("--model", help="with --to: the model name (default: per provider)")
+        parser.add_argument("--max-output-tokens", type=int, help="with --to: max_tokens in the request")
+        parser.add_argument("--temperature", type=float, help="with --to: sampling temperature")
+
+    def handle(self, *args, **options) -> None:
+        try:
+            output = self._render(options)
+        except (InputError, UsageError) as error:
+            self.stderr.write(f"error: {error}")
+            sys.exit(2)
+        except Exception as error:  # noqa: BLE001 - the contract promises no traceback, ever
+            self.stderr.write(f"error: {options['path']}: internal error while rendering: "
+                              f"{type(error).__name__}: {error}")
+            sys.exit(1)
+        self.stdout.write(output)
+
+    def _render(self, options: dict) -> str:
+        path = Path(options["path"])
+        if not path.is_file():
+            raise UsageError(f"{path}: no such file")
+        root = Path(options["root"]) if options["root"] else default_root(path)
+        if not root.is_dir():
+            raise UsageError(f"{root}: --root is not a folder")
+        bundle = DirectoryBundle(root)
+        relative = bundle.relative(path)
+        if relative is None:
+            raise UsageError(f"{path}: the file is not inside --root {root}")
+        if options["max_tokens"] is not None and options["max_tokens"] < 1:
+            raise UsageError("--max-tokens must be a positive number")
+        render_options = RenderOptions(
+            profile=options["profile"],
+            guideline_patterns=tuple(options["patterns"]) if options["patterns"] else None,
+            system_prompt=options["system_prompt"],
+            max_tokens=options["max_tokens"],
+            input_format=options["input_format"],
+        )
+        document = render_document(bundle, relative, render_options)
+        cases = document.cases
+        if options["case_id"] is not None:
+            cases = [case for case in cases if case.id == options["case_id"]]
+            if not cases:
+                known = ", ".join(case.id for case in document.cases[:20])
+                raise UsageError(f"{relative}: no case with id {options['case_id']!r} (ids: {known})")
+        for warning in document.warnings:
+            self.stderr.write(f"warning: {warning.located()}")
+
+        if options["to"] is None:
+            return json.dumps([case_contract(case) for case in cases], indent=2, ensure_ascii=False)
+        return self._export(cases, options)
+
+    def _export(self, cases, options: dict) -> str:
+        from inspector.core.export import ExportSettings, batch_jsonl, export_case, render_code
+
+        settings = ExportSettings(model=options["model"], max_tokens=options["max_output_tokens"],
+                                  temperature=options["temperature"])
+        provider = options["to"]
+        if options["batch"]:
+            return batch_jsonl(cases, provider, settings)
+        results = [(case, export_case(case, provider, settings)) for case in cases]
+        if options["format"] == "json":
+            return json.dumps([result.as_contract(case.id) for case, result in results], indent=2,
+                              ensure_ascii=False)
+        return "\n\n".join(render_code(result, options["format"], settings) for _, result in results)

@@ -1,0 +1,69 @@
+"""Stored bundles: immutable sets of files, addressed by an unguessable id.
+
+File contents are stored once per distinct content (by SHA-256), so revisions and re-uploads of the
+same corpus cost almost nothing.
+"""
+
+import hashlib
+import hmac
+import secrets
+
+from django.db import models
+
+from inspector.core.bundle import MemoryBundle
+
+
+def new_bundle_id() -> str:
+    return secrets.token_urlsafe(16)  # 128 bits, 22 URL-safe characters
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Blob(models.Model):
+    sha256 = models.CharField(primary_key=True, max_length=64)
+    data = models.BinaryField()
+    size = models.PositiveIntegerField()
+
+
+class Bundle(models.Model):
+    id = models.CharField(primary_key=True, max_length=32, default=new_bundle_id, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    title = models.CharField(max_length=200, blank=True)
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="revisions")
+    # Only the hash of the private manage token is kept; the token itself is shown once.
+    manage_token_hash = models.CharField(max_length=64, blank=True)
+    # Name of the fixtures/ example this bundle was loaded from; empty for uploads.
+    example = models.CharField(max_length=100, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.title or self.id
+
+    def check_manage_token(self, token: str) -> bool:
+        return bool(self.manage_token_hash) and hmac.compare_digest(
+            self.manage_token_hash, hash_token(token or "")
+        )
+
+    def file_map(self) -> dict[str, bytes]:
+        rows = self.files.select_related("blob").order_by("path")
+        return {row.path: bytes(row.blob.data) for row in rows}
+
+    def as_core_bundle(self) -> MemoryBundle:
+        return MemoryBundle(self.file_map())
+
+
+class BundleFile(models.Model):
+    bundle = models.ForeignKey(Bundle, on_delete=models.CASCADE, related_name="files")
+    path = models.CharField(max_length=1024)
+    blob = models.ForeignKey(Blob, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bundle", "path"], name="unique_path_per_bundle")
+        ]
+        ordering = ["path"]
