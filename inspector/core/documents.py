@@ -24,8 +24,9 @@ def detect_format(path: str, text: str) -> str:
     return "agentv"
 
 
-def render_document(bundle: Bundle, path: str, options: RenderOptions = RenderOptions()
+def render_document(bundle: Bundle, path: str, options: RenderOptions | None = None
                     ) -> RenderedDocument:
+    options = options or RenderOptions()
     if options.profile not in PROFILES:
         raise InputError(f"unknown profile {options.profile!r}; choose one of {', '.join(PROFILES)}")
     if options.input_format not in INPUT_FORMATS:
