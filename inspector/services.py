@@ -108,3 +108,47 @@ def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:
         if case.id == case_id:
             return case
     return None
+
+
+PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+EXPORT_FORMATS = ("json", "curl", "python", "typescript")
+
+
+def parse_export_settings(params: Mapping[str, str]):
+    """ExportSettings from query parameters: model, max_output_tokens, temperature."""
+    from inspector.core.export import ExportSettings
+
+    model = (params.get("model") or "").strip() or None
+    if model is not None and len(model) > 200:
+        raise SettingsError("the model name is too long")
+    max_output_tokens = None
+    if params.get("max_output_tokens"):
+        try:
+            max_output_tokens = int(params["max_output_tokens"])
+        except ValueError:
+            raise SettingsError("max_output_tokens must be a whole number") from None
+        if not 1 <= max_output_tokens <= 1_000_000:
+            raise SettingsError("max_output_tokens must be between 1 and 1,000,000")
+    temperature = None
+    if params.get("temperature"):
+        try:
+            temperature = float(params["temperature"])
+        except ValueError:
+            raise SettingsError("temperature must be a number") from None
+        if not 0 <= temperature <= 2:
+            raise SettingsError("temperature must be between 0 and 2")
+    return ExportSettings(model=model, max_tokens=max_output_tokens, temperature=temperature)
+
+
+def parse_provider(value: str | None) -> str:
+    provider = value or "openai-chat"
+    if provider not in PROVIDERS:
+        raise SettingsError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
+    return provider
+
+
+def parse_export_format(value: str | None) -> str:
+    form = value or "json"
+    if form not in EXPORT_FORMATS:
+        raise SettingsError(f"unknown format {form!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+    return form
