@@ -1,0 +1,64 @@
+import os
+
+import pytest
+
+from inspector.core.bundle import DirectoryBundle, MemoryBundle, decode, join, normalize, parent_folders
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("evals/a.yaml", "evals/a.yaml"),
+        ("/evals/a.yaml", "evals/a.yaml"),
+        ("./evals/../evals/a.yaml", "evals/a.yaml"),
+        ("evals\\a.yaml", "evals/a.yaml"),
+        ("../etc/passwd", None),
+        ("evals/../../etc/passwd", None),
+        ("", ""),
+    ],
+)
+def test_normalize_keeps_paths_inside_the_root(raw, expected):
+    assert normalize(raw) == expected
+
+
+def test_join_resolves_relative_references_and_refuses_escapes():
+    assert join("docs/evals", "../prompts/x.md") == "docs/prompts/x.md"
+    assert join("docs", "../../etc/passwd") is None
+    assert join("", "a.md") == "a.md"
+
+
+def test_parent_folders_run_from_nearest_to_root():
+    assert parent_folders("a/b/c.yaml") == ["a/b", "a", ""]
+    assert parent_folders("c.yaml") == [""]
+
+
+def test_decode_turns_crlf_into_lf_and_reports_invalid_utf8():
+    assert decode(b"a\r\nb").text == "a\nb"
+    assert decode(b"a\r\nb").problem is None
+    broken = decode(b"ok \xff\xfe")
+    assert "not valid UTF-8" in broken.problem
+    assert "\ufffd" in broken.text
+    assert "binary" in decode(b"\x00\x01\x02").problem
+
+
+def test_memory_bundle_reads_only_its_own_files():
+    bundle = MemoryBundle({"evals/a.yaml": b"x", "/b.md": b"y"})
+    assert bundle.read("evals/a.yaml") == b"x"
+    assert bundle.read("b.md") == b"y"
+    assert bundle.read("../evals/a.yaml") is None
+    assert bundle.paths() == ["b.md", "evals/a.yaml"]
+
+
+def test_directory_bundle_never_reads_outside_its_root(tmp_path):
+    root = tmp_path / "repo"
+    (root / "evals").mkdir(parents=True)
+    (root / "evals" / "a.yaml").write_text("inside")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("outside")
+    os.symlink(secret, root / "evals" / "link.txt")
+    bundle = DirectoryBundle(root)
+    assert bundle.read("evals/a.yaml") == b"inside"
+    assert bundle.read("../secret.txt") is None
+    assert bundle.read("evals/link.txt") is None
+    assert bundle.read(str(secret)) is None
+    assert bundle.paths() == ["evals/a.yaml"]
