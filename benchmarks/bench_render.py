@@ -1,0 +1,107 @@
+"""Render speed of the agentv engine.
+
+Renders a synthetic eval file of 1,000 cases (each with a guideline and an attachment file) under
+every profile and prints cases per second, then the time to load and render the largest corpus file
+and a 100-message conversation (seed 001 asks for under 50 ms). Run:
+
+    .venv/bin/python benchmarks/bench_render.py
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from inspector.core.agentv import render_eval_file  # noqa: E402
+from inspector.core.bundle import DirectoryBundle, MemoryBundle  # noqa: E402
+from inspector.core.options import PROFILES, RenderOptions  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus" / "agentv"
+CASES = 1_000
+
+
+def synthetic_bundle(cases: int) -> MemoryBundle:
+    files: dict[str, bytes] = {
+        ".agentv/config.yaml": b"guideline_patterns: ['**/*.instructions.md']\n",
+    }
+    lines = ["description: synthetic benchmark suite", "tests:"]
+    for index in range(cases):
+        files[f"guides/g{index % 50}.instructions.md"] = (
+            f"# Guideline {index % 50}\n" + "Always explain your reasoning.\n" * 20).encode()
+        files[f"attachments/a{index % 100}.py"] = (
+            "def f(x):\n    return x * 2\n" * 15).encode()
+        lines += [
+            f"  - id: case-{index}",
+            f"    criteria: The answer mentions item {index}.",
+            "    input:",
+            "      - role: system",
+            "        content: You are a careful reviewer.",
+            "      - role: user",
+            "        content:",
+            "          - type: text",
+            "            value: |-",
+            f"              Review attachment {index}.",
+            "              Explain every finding.",
+            "          - type: file",
+            f"            value: ../guides/g{index % 50}.instructions.md",
+            "          - type: file",
+            f"            value: ../attachments/a{index % 100}.py",
+            "      - role: assistant",
+            "        content: Which part matters most?",
+            "      - role: user",
+            "        content: The loop.",
+        ]
+    files["evals/suite.yaml"] = ("\n".join(lines) + "\n").encode()
+    return MemoryBundle(files)
+
+
+def conversation_bundle(messages: int) -> MemoryBundle:
+    lines = ["tests:", "  - id: long", "    criteria: ok", "    input:"]
+    for index in range(messages):
+        role = "user" if index % 2 == 0 else "assistant"
+        lines += [f"      - role: {role}", f"        content: Message number {index} " + "x" * 200]
+    return MemoryBundle({"evals/long.yaml": ("\n".join(lines) + "\n").encode()})
+
+
+def best_of(runs: int, action) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        action()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def main() -> None:
+    bundle = synthetic_bundle(CASES)
+    print(f"synthetic suite: {CASES} cases, each with a guideline and an attachment")
+    for profile in PROFILES:
+        options = RenderOptions(profile=profile)
+        seconds = best_of(3, lambda options=options: render_eval_file(bundle, "evals/suite.yaml", options))
+        print(f"  {profile:12s} {CASES / seconds:10,.0f} cases/s   ({seconds * 1000:.0f} ms)")
+
+    conversation = conversation_bundle(100)
+    seconds = best_of(20, lambda: render_eval_file(conversation, "evals/long.yaml", RenderOptions()))
+    print(f"100-message conversation: {seconds * 1000:.2f} ms")
+
+    if CORPUS.is_dir():
+        largest = max((path for path in CORPUS.rglob("*") if path.suffix in (".yaml", ".yml", ".jsonl")
+                       and ".agentv" not in path.parts), key=lambda path: path.stat().st_size)
+        snapshot = largest.relative_to(CORPUS).parts[0]
+        root = CORPUS / snapshot
+        relative = largest.relative_to(root).as_posix()
+
+        def load_and_render() -> None:
+            render_eval_file(DirectoryBundle(root), relative, RenderOptions(profile="agentv-3.8"))
+
+        seconds = best_of(10, load_and_render)
+        print(f"largest corpus file {snapshot}/{relative} ({largest.stat().st_size:,} bytes): "
+              f"{seconds * 1000:.2f} ms to load and render")
+
+
+if __name__ == "__main__":
+    main()

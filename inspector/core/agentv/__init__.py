@@ -1,0 +1,29 @@
+"""The agentv rendering engine: eval file -> the exact messages each agentv release sends.
+
+`render_eval_file` loads any agentv schema generation (see `schema`), resolves files and guidelines
+inside the bundle (see `files`) and renders every case with the requested profile (see `profiles`).
+"""
+
+from __future__ import annotations
+
+from ..bundle import Bundle
+from ..model import RenderedDocument
+from ..options import RenderOptions
+from .files import config_patterns
+from .prepare import Context
+from .profiles import RENDERERS
+from .schema import read_suite
+
+__all__ = ["render_eval_file"]
+
+
+def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
+    renderer = RENDERERS[options.profile]
+    suite = read_suite(bundle, path)
+    if options.guideline_patterns is not None:
+        patterns = tuple(options.guideline_patterns)
+    else:
+        patterns, _config = config_patterns(bundle, path)
+    context = Context(bundle, path, patterns, options.system_prompt)
+    cases = [renderer(case, context) for case in suite.cases]
+    return RenderedDocument(path, "agentv", cases, suite.warnings)

@@ -1,0 +1,84 @@
+"""Text pieces that remember their origin while profiles cut, trim and join them.
+
+Profiles build each message as a list of pieces; trimming moves a piece's first line so the origin
+still points at the text that is actually sent. `segments` turns pieces into model Segments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from ..model import Origin, OriginKind, Segment
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    text: str
+    kind: OriginKind
+    path: str | None = None
+    first_line: int | None = None
+    last_line: int | None = None  # a cap: folded YAML text spans more lines than it has breaks
+
+    def origin(self) -> Origin:
+        if self.first_line is None:
+            return Origin(self.kind, self.path)
+        end = self.first_line + self.text.rstrip("\n").count("\n")
+        if self.last_line is not None:
+            end = min(end, self.last_line)
+        return Origin(self.kind, self.path, self.first_line, max(end, self.first_line))
+
+
+def sep(text: str) -> Piece:
+    return Piece(text, OriginKind.SEPARATOR)
+
+
+def lstrip(pieces: list[Piece]) -> list[Piece]:
+    result = list(pieces)
+    while result:
+        first = result[0]
+        stripped = first.text.lstrip()
+        if not stripped:
+            result.pop(0)
+            continue
+        removed = first.text[: len(first.text) - len(stripped)]
+        if removed:
+            line = None if first.first_line is None else first.first_line + removed.count("\n")
+            result[0] = replace(first, text=stripped, first_line=line)
+        break
+    return result
+
+
+def rstrip(pieces: list[Piece]) -> list[Piece]:
+    result = list(pieces)
+    while result:
+        last = result[-1]
+        stripped = last.text.rstrip()
+        if not stripped:
+            result.pop()
+            continue
+        if stripped != last.text:
+            result[-1] = replace(last, text=stripped)
+        break
+    return result
+
+
+def strip(pieces: list[Piece]) -> list[Piece]:
+    return rstrip(lstrip(pieces))
+
+
+def rstrip_newlines(piece: Piece) -> Piece:
+    return replace(piece, text=piece.text.rstrip("\n"))
+
+
+def joined(parts: Iterable[list[Piece]], separator: str) -> list[Piece]:
+    result: list[Piece] = []
+    for index, part in enumerate(parts):
+        if index and separator:
+            result.append(sep(separator))
+        result.extend(part)
+    return result
+
+
+def segments(pieces: Iterable[Piece]) -> list[Segment]:
+    return [Segment(piece.text, piece.origin()) for piece in pieces if piece.text]

@@ -1,0 +1,106 @@
+"""Shared step of every profile: resolve each content block of a case into a typed part."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from ..bundle import Bundle
+from ..model import Diagnostic, LineSpan, OriginKind, ToolCall
+from .files import Missing, ResolvedFile, is_guideline, missing_message, resolve
+from .pieces import Piece
+from .schema import Block, CaseSpec, InputMessage
+
+DEFAULT_SYSTEM_PROMPT = ("You are a careful assistant. Follow all provided instructions and do not "
+                         "fabricate results.")
+
+
+@dataclass(slots=True)
+class Context:
+    bundle: Bundle
+    eval_path: str
+    patterns: tuple[str, ...]
+    system_prompt: str | None
+    cache: dict = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Part:
+    kind: str  # "text", "file", "guideline", "image"
+    block: Block
+    file: ResolvedFile | None = None
+
+    def text_piece(self) -> Piece:
+        return Piece(self.block.value, OriginKind.CASE_TEXT, self.block.path, self.block.text_line,
+                     self.block.end_line)
+
+    def file_piece(self, text: str | None = None) -> Piece:
+        assert self.file is not None
+        kind = OriginKind.GUIDELINE if self.kind == "guideline" else OriginKind.FILE
+        return Piece(self.file.text if text is None else text, kind, self.file.path, 1)
+
+    def marker(self, text: str) -> Piece:
+        return Piece(text, OriginKind.MARKER, self.block.path, self.block.start_line,
+                     self.block.end_line)
+
+    @property
+    def basename(self) -> str:
+        assert self.file is not None
+        return posixpath.basename(self.file.path)
+
+
+@dataclass(slots=True)
+class Prepared:
+    message: InputMessage
+    parts: list[Part]
+
+    @property
+    def visible(self) -> bool:
+        return any(part.kind != "guideline" for part in self.parts)
+
+    @property
+    def span(self) -> LineSpan:
+        return LineSpan(self.message.path, self.message.start_line, self.message.end_line)
+
+
+def prepare(case: CaseSpec, context: Context, warnings: list[Diagnostic], *, guidelines: bool,
+            suite_files_are_guidelines: bool = False) -> list[Prepared]:
+    prepared = []
+    for message in case.messages:
+        parts: list[Part] = []
+        for block in message.blocks:
+            if block.kind in ("text", "json"):
+                parts.append(Part("text", block))
+                continue
+            if block.kind == "image":
+                parts.append(Part("image", block))
+                continue
+            found = resolve(context.bundle, context.eval_path, block.value, context.cache)
+            if isinstance(found, Missing):
+                warnings.append(Diagnostic(missing_message(found), block.path, block.start_line))
+                continue
+            if found.problem:
+                warnings.append(Diagnostic(f"{found.path} {found.problem}", block.path,
+                                           block.start_line))
+            guideline = guidelines and (
+                (suite_files_are_guidelines and message.suite)
+                or is_guideline(found.path, context.patterns))
+            parts.append(Part("guideline" if guideline else "file", block, found))
+        prepared.append(Prepared(message, parts))
+    return prepared
+
+
+def tool_calls(message: InputMessage) -> list[ToolCall]:
+    """OpenAI-style or agentv-style (`tool`/`input`) tool calls of an input message."""
+    import json
+
+    calls = []
+    for index, raw in enumerate(message.tool_calls):
+        function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
+        name = function.get("name") or raw.get("name") or raw.get("tool") or "tool"
+        arguments = function.get("arguments", raw.get("arguments", raw.get("input", {})))
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments, ensure_ascii=False)
+        call_id = str(raw.get("id") or f"call_{index + 1}")
+        calls.append(ToolCall(call_id, str(name), arguments))
+    return calls

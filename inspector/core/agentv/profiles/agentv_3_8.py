@@ -1,0 +1,31 @@
+"""agentv v0.11.0 to v3.8.x: files wrapped in `<file path="...">` tags, still with guidelines."""
+
+from __future__ import annotations
+
+from ...model import RenderedCase
+from ..pieces import Piece, sep, strip
+from ..prepare import Context, Part
+from ..schema import CaseSpec
+from . import legacy
+
+
+def file_tag(part: Part, name: str) -> list[Piece]:
+    body = strip([part.file_piece()])
+    return [sep(f'<file path="{name}">\n'), *body, sep("\n</file>")]
+
+
+def _guideline(part: Part) -> list[Piece]:
+    return file_tag(part, part.basename)
+
+
+def _file(part: Part) -> list[Piece]:
+    assert part.file is not None
+    return file_tag(part, part.file.display)
+
+
+STYLE = legacy.Style(guideline=_guideline, file=_file, tool_as_assistant=True,
+                     suite_files_are_guidelines=True, drop_slash_files_in_multi_turn=False)
+
+
+def render(case: CaseSpec, context: Context) -> RenderedCase:
+    return legacy.render(case, context, STYLE)

@@ -1,0 +1,81 @@
+"""The `spec` profile: seed 000 as decided in the reference ("The seed's spec", decisions 1-6).
+
+Guideline files leave their message for a `[[ ## Guidelines ## ]]` block after the system text;
+where one stood the message keeps `<Attached: path>`. Blocks of a message are joined by newlines,
+other files are inlined as `=== path ===`. A message left with only guideline files is shown but not
+sent. Leading system messages merge; a later system message stays where it is.
+"""
+
+from __future__ import annotations
+
+from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
+from ..pieces import Piece, joined, rstrip_newlines, segments, sep
+from ..prepare import Context, Part, prepare, tool_calls
+from ..schema import CaseSpec
+
+GUIDELINE_HEADER = "[[ ## Guidelines ## ]]\n\n"
+ONLY_GUIDELINES = "only guideline files; their content moved to the system message"
+
+
+def _file_text(part: Part) -> Piece:
+    return rstrip_newlines(part.file_piece())
+
+
+def _part(part: Part) -> list[Piece]:
+    if part.kind == "guideline":
+        return [part.marker(f"<Attached: {part.block.value}>")]
+    if part.kind == "file":
+        return [sep(f"=== {part.block.value} ===\n"), _file_text(part)]
+    return [part.text_piece()]
+
+
+def render(case: CaseSpec, context: Context) -> RenderedCase:
+    warnings: list[Diagnostic] = list(case.warnings)
+    prepared = prepare(case, context, warnings, guidelines=True)
+    result = RenderedCase(case.id, [], warnings, LineSpan(case.path, case.start_line, case.end_line),
+                          case.skipped, dict(case.metadata))
+    guidelines = [part for item in prepared for part in item.parts if part.kind == "guideline"]
+    result.metadata["guideline_paths"] = [part.file.path for part in guidelines if part.file]
+    if len(guidelines) == 1:
+        block = [_file_text(guidelines[0])]
+    else:
+        block = joined(([sep(f"=== {part.block.value} ===\n"), _file_text(part)]
+                        for part in guidelines), "\n\n")
+
+    index = 0
+    leading: list[list[Piece]] = []
+    leading_span = None
+    while index < len(prepared) and prepared[index].message.role == "system":
+        item = prepared[index]
+        leading_span = leading_span or item.span
+        text = joined((_part(p) for p in item.parts if p.kind != "guideline"), "\n")
+        if text:
+            leading.append(text)
+        index += 1
+    system = joined(leading, "\n\n")
+    if not system and context.system_prompt:
+        system = [Piece(context.system_prompt, OriginKind.DEFAULT_PROMPT)]
+    if block:
+        system = [*system, sep(("\n\n" if system else "") + GUIDELINE_HEADER), *block]
+    if system:
+        result.messages.append(Message("system", segments(system), span=leading_span))
+
+    for item in prepared[index:]:
+        message = item.message
+        omitted = message.problem
+        if omitted is None and not item.parts:
+            omitted = "the message has no content"
+        elif omitted is None and not item.visible:
+            omitted = ONLY_GUIDELINES
+        if message.role == "system":
+            parts = [p for p in item.parts if p.kind != "guideline"]
+            if omitted is None and not parts:
+                omitted = ONLY_GUIDELINES
+            pieces = joined((_part(p) for p in parts), "\n")
+        else:
+            pieces = joined((_part(p) for p in item.parts), "\n")
+        result.messages.append(Message(
+            message.role, segments(pieces), name=message.name,
+            tool_calls=tool_calls(message), tool_call_id=message.tool_call_id, span=item.span,
+            omitted=omitted))
+    return result

@@ -1,0 +1,385 @@
+"""Every agentv schema generation, normalised into one shape.
+
+Classic v2 (`evalcases`, `input_messages`, `expected_messages`, `outcome`), the `input` /
+`expected_output` shorthands, `tests` / `eval_cases` (inline or a path to a cases file), `criteria` /
+`expected_outcome`, suite-level `input` and `input_files`, and JSONL datasets with a sidecar YAML all
+become `CaseSpec`s: messages made of typed blocks that still know their file and lines. Nothing here
+reads referenced files or decides how text is joined; that is the profiles' job.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bundle import Bundle, join
+from ..model import Diagnostic, InputError
+from .yamltree import Node, check_size, load_jsonl, load_yaml
+
+ROLES = ("system", "user", "assistant", "tool")
+# agentv keeps a case only when something says how to grade it.
+GRADING_KEYS = ("criteria", "expected_outcome", "outcome", "expected_output", "expected_messages",
+                "assertions", "assert", "evaluators", "rubrics", "turns")
+METADATA_KEYS = ("criteria", "expected_outcome", "outcome", "conversation_id", "note", "execution",
+                 "evaluators", "assertions", "assert", "rubrics", "turns", "mode", "aggregation",
+                 "metadata", "workspace", "tags", "description")
+
+
+@dataclass(slots=True)
+class Block:
+    kind: str  # "text", "file", "image" or "json"
+    value: str  # the text, the file reference as written, or the JSON rendering
+    path: str  # bundle path of the file the block is written in
+    start_line: int
+    end_line: int
+    text_line: int  # where the text itself starts (block scalars start a line below `|`)
+
+
+@dataclass(slots=True)
+class InputMessage:
+    role: str
+    blocks: list[Block]
+    path: str
+    start_line: int
+    end_line: int
+    suite: bool = False  # from the suite-level `input`
+    name: str | None = None
+    tool_call_id: str | None = None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    problem: str | None = None  # why agentv would not send it (e.g. an unknown role)
+
+
+@dataclass(slots=True)
+class CaseSpec:
+    id: str
+    path: str
+    start_line: int
+    end_line: int
+    messages: list[InputMessage]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    skipped: str | None = None
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Suite:
+    path: str
+    cases: list[CaseSpec]
+    warnings: list[Diagnostic] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def _json_text(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+class _Reader:
+    """Turns the nodes of one suite into CaseSpecs, collecting warnings instead of failing."""
+
+    def __init__(self, eval_path: str):
+        self.eval_path = eval_path
+
+    def warn(self, warnings: list[Diagnostic], message: str, path: str, node: Node | None) -> None:
+        warnings.append(Diagnostic(message, path, node.start_line if node else None))
+
+    # ---- content and messages ------------------------------------------------------------------
+
+    def blocks(self, content: Node, path: str, warnings: list[Diagnostic], where: str) -> list[Block]:
+        value = content.value
+        if isinstance(value, str):
+            return [Block("text", value, path, content.start_line, content.end_line,
+                          content.text_line)]
+        if isinstance(value, list):
+            blocks: list[Block] = []
+            for item in value:
+                blocks.extend(self._block(item, path, warnings, where))
+            return blocks
+        if isinstance(value, dict):
+            if "type" in value:
+                return self._block(content, path, warnings, where)
+            return [Block("json", _json_text(content.plain()), path, content.start_line,
+                          content.end_line, content.start_line)]
+        if value is None:
+            self.warn(warnings, f"{where}: content is empty", path, content)
+            return []
+        # Numbers and booleans: agentv stringifies what YAML typed for the author.
+        text = json.dumps(value) if isinstance(value, bool) else str(value)
+        self.warn(warnings, f"{where}: content should be text, got {type(value).__name__} "
+                            f"{text}; it is sent as text", path, content)
+        return [Block("text", text, path, content.start_line, content.end_line, content.text_line)]
+
+    def _block(self, item: Node, path: str, warnings: list[Diagnostic], where: str) -> list[Block]:
+        if isinstance(item.value, str):
+            return [Block("text", item.value, path, item.start_line, item.end_line, item.text_line)]
+        if not isinstance(item.value, dict):
+            self.warn(warnings, f"{where}: a content block must be a mapping with type and value; "
+                                f"this one is dropped", path, item)
+            return []
+        kind_node, value_node = item.get("type"), item.get("value")
+        kind = kind_node.value if kind_node else None
+        if kind not in ("text", "file", "image"):
+            self.warn(warnings, f"{where}: unknown content block type {kind!r} (expected text, "
+                                f"file or image); the block is dropped", path, item)
+            return []
+        if value_node is None or not isinstance(value_node.value, (str, int, float)):
+            if kind == "text" and value_node is not None and isinstance(value_node.value, (dict, list)):
+                return [Block("json", _json_text(value_node.plain()), path, value_node.start_line,
+                              value_node.end_line, value_node.start_line)]
+            self.warn(warnings, f"{where}: a {kind} block needs a string value; the block is dropped",
+                      path, item)
+            return []
+        text = str(value_node.value)
+        return [Block(kind, text, path, value_node.start_line, value_node.end_line,
+                      value_node.text_line)]
+
+    def message(self, node: Node, path: str, warnings: list[Diagnostic], where: str,
+                default_role: str = "user") -> InputMessage | None:
+        if not isinstance(node.value, dict):
+            if isinstance(node.value, str):
+                blocks = self.blocks(node, path, warnings, where)
+                return InputMessage(default_role, blocks, path, node.start_line, node.end_line)
+            self.warn(warnings, f"{where}: a message must be a mapping with role and content; "
+                                f"it is dropped", path, node)
+            return None
+        role_node = node.get("role")
+        problem = None
+        role = role_node.value if role_node is not None else None
+        if not isinstance(role, str):
+            self.warn(warnings, f"{where}: a message without a role string; it is shown but "
+                                f"not sent", path, node)
+            role, problem = "unknown", "the message has no role"
+        elif role not in ROLES:
+            self.warn(warnings, f"{where}: unknown role {role!r} (agentv accepts "
+                                f"{', '.join(ROLES)}); it is shown but not sent", path, role_node)
+            problem = f"unknown role {role!r}"
+        content = node.get("content")
+        blocks = self.blocks(content, path, warnings, where) if content is not None else []
+        message = InputMessage(role, blocks, path, node.start_line, node.end_line, problem=problem)
+        for key in ("name", "tool_call_id"):
+            value = node.get(key)
+            if value is not None and isinstance(value.value, (str, int)):
+                setattr(message, key, str(value.value))
+        calls = node.get("tool_calls")
+        if calls is not None and isinstance(calls.value, list):
+            message.tool_calls = [call.plain() for call in calls.value if isinstance(call.value, dict)]
+        return message
+
+    def messages(self, node: Node | None, path: str, warnings: list[Diagnostic], where: str,
+                 default_role: str = "user") -> list[InputMessage]:
+        """A message list from any shorthand: string, one message, an object, or an array."""
+        if node is None or node.value is None:
+            return []
+        value = node.value
+        if isinstance(value, str):
+            return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
+                                 node.start_line, node.end_line)]
+        if isinstance(value, dict):
+            if "role" in value:
+                message = self.message(node, path, warnings, where, default_role)
+                return [message] if message else []
+            if "content" in value:
+                return [InputMessage(default_role, self.blocks(value["content"], path, warnings,
+                                                               where),
+                                     path, node.start_line, node.end_line)]
+            return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
+                                 node.start_line, node.end_line)]
+        if isinstance(value, list):
+            if value and all(isinstance(item.value, dict) and "role" in item.value for item in value):
+                result = []
+                for index, item in enumerate(value):
+                    message = self.message(item, path, warnings, f"{where}[{index}]", default_role)
+                    if message:
+                        result.append(message)
+                return result
+            if all(isinstance(item.value, dict) and "type" in item.value for item in value):
+                return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
+                                     node.start_line, node.end_line)]
+            result = []
+            for index, item in enumerate(value):
+                message = self.message(item, path, warnings, f"{where}[{index}]", default_role)
+                if message:
+                    result.append(message)
+            return result
+        self.warn(warnings, f"{where}: expected text or a list of messages, got "
+                            f"{type(value).__name__}", path, node)
+        return []
+
+    def file_blocks(self, node: Node | None, path: str, warnings: list[Diagnostic],
+                    where: str) -> list[Block]:
+        if node is None or node.value is None:
+            return []
+        items = node.value if isinstance(node.value, list) else [node]
+        blocks = []
+        for item in items:
+            if isinstance(item.value, str):
+                blocks.append(Block("file", item.value, path, item.start_line, item.end_line,
+                                    item.text_line))
+            else:
+                self.warn(warnings, f"{where}: each entry must be a file path", path, item)
+        return blocks
+
+    # ---- cases ---------------------------------------------------------------------------------
+
+    def case(self, node: Node, path: str, index: int, suite_input: list[InputMessage],
+             suite_files: list[Block], seen: dict[str, int]) -> CaseSpec:
+        warnings: list[Diagnostic] = []
+        if not isinstance(node.value, dict):
+            spec = CaseSpec(f"#{index + 1}", path, node.start_line, node.end_line, [],
+                            skipped="not a mapping", warnings=warnings)
+            self.warn(warnings, f"case #{index + 1} is not a mapping; agentv skips it", path, node)
+            return spec
+        id_node = node.get("id")
+        case_id = None
+        if id_node is not None and isinstance(id_node.value, (str, int, float)) \
+                and not isinstance(id_node.value, bool):
+            case_id = str(id_node.value).strip() or None
+        display_id = case_id or f"#{index + 1}"
+        where = f"case {display_id}"
+
+        skip_defaults = False
+        execution = node.get("execution")
+        if execution is not None and isinstance(execution.value, dict):
+            flag = execution.get("skip_defaults")
+            skip_defaults = flag is not None and flag.value is True
+
+        input_node = node.get("input_messages") or node.get("input")
+        messages = self.messages(input_node, path, warnings, f"{where} input")
+        files = ([] if skip_defaults else list(suite_files))
+        files += self.file_blocks(node.get("input_files"), path, warnings, f"{where} input_files")
+        if files:
+            # agentv puts input files first in the case's first user message (one is made if none).
+            target = next((m for m in messages if m.role == "user"), None)
+            if target is None:
+                first = files[0]
+                target = InputMessage("user", [], path, first.start_line, first.end_line)
+                messages.append(target)
+            target.blocks[:0] = files
+        has_own_input = bool(messages)
+        if not skip_defaults and suite_input:
+            messages = [*suite_input, *messages]
+
+        expected_node = node.get("expected_messages") or node.get("expected_output")
+        expected = self.messages(expected_node, path, warnings, f"{where} expected output",
+                                 default_role="assistant")
+        metadata: dict[str, Any] = {}
+        for key in METADATA_KEYS:
+            if key in node.value:
+                metadata[key] = node.value[key].plain()
+        if expected:
+            metadata["expected_messages"] = [
+                {"role": m.role, "content": "\n".join(b.value for b in m.blocks),
+                 **({"tool_calls": m.tool_calls} if m.tool_calls else {})}
+                for m in expected
+            ]
+
+        skipped = None
+        if case_id is None:
+            skipped = "the case has no id"
+        elif not has_own_input:
+            skipped = "the case has no input messages"
+        elif not any(key in node.value for key in GRADING_KEYS):
+            skipped = "the case has no criteria, expected output or assertions"
+        if skipped:
+            self.warn(warnings, f"{where}: agentv skips this case ({skipped}): "
+                                f"Skipping incomplete eval case", path, node)
+        if case_id is not None:
+            if case_id in seen:
+                self.warn(warnings, f"duplicate case id {case_id!r} (first used on line "
+                                    f"{seen[case_id]})", path, id_node)
+            else:
+                seen[case_id] = node.start_line
+        return CaseSpec(display_id, path, node.start_line, node.end_line, messages, metadata,
+                        skipped, warnings)
+
+
+def _suite_messages(reader: _Reader, root: Node, path: str, warnings: list[Diagnostic]
+                    ) -> list[InputMessage]:
+    messages = reader.messages(root.get("input"), path, warnings, "suite input")
+    for message in messages:
+        message.suite = True
+    return messages
+
+
+def read_suite(bundle: Bundle, path: str) -> Suite:
+    """Load an eval file (YAML or JSONL) from the bundle into CaseSpecs."""
+    data = bundle.read(path)
+    if data is None:
+        raise InputError("file not found in the bundle", path)
+    check_size(data, path)
+    from ..bundle import decode
+
+    decoded = decode(data)
+    warnings: list[Diagnostic] = []
+    if decoded.problem:
+        warnings.append(Diagnostic(f"the file {decoded.problem}", path))
+    reader = _Reader(path)
+    seen: dict[str, int] = {}
+
+    if path.lower().endswith(".jsonl"):
+        records = load_jsonl(decoded.text, path)
+        metadata: dict[str, Any] = {}
+        sidecar = path[: -len(".jsonl")] + ".yaml"
+        suite_input: list[InputMessage] = []
+        suite_files: list[Block] = []
+        sidecar_data = bundle.read(sidecar)
+        if sidecar_data is not None:
+            check_size(sidecar_data, sidecar)
+            side = load_yaml(decode(sidecar_data).text, sidecar)
+            if side is not None and isinstance(side.value, dict):
+                metadata = side.plain()
+                suite_input = _suite_messages(reader, side, sidecar, warnings)
+                suite_files = reader.file_blocks(side.get("input_files"), sidecar, warnings,
+                                                 "suite input_files")
+        if not records:
+            raise InputError("the dataset has no cases (no JSON lines)", path)
+        cases = [reader.case(record, path, index, suite_input, suite_files, seen)
+                 for index, record in enumerate(records)]
+        return Suite(path, cases, warnings, metadata)
+
+    root = load_yaml(decoded.text, path)
+    if root is None:
+        raise InputError("the file is empty; an eval file needs `tests` (or `evalcases`)", path, 1)
+    if not isinstance(root.value, dict):
+        raise InputError(f"an eval file must be a mapping with `tests` (or `evalcases`), not a "
+                         f"{type(root.value).__name__}", path, root.start_line)
+    tests = root.get("tests") or root.get("eval_cases") or root.get("evalcases")
+    if tests is None:
+        raise InputError("no cases: the file has no `tests`, `eval_cases` or `evalcases` list",
+                         path, root.start_line)
+    suite_input = _suite_messages(reader, root, path, warnings)
+    suite_files = reader.file_blocks(root.get("input_files"), path, warnings, "suite input_files")
+    metadata = {key: node.plain() for key, node in root.value.items()
+                if key not in ("tests", "eval_cases", "evalcases")}
+
+    cases_path = path
+    if isinstance(tests.value, str):
+        # `tests: ./cases.yaml` keeps the cases in another file of the bundle.
+        cases_path = join(posixpath.dirname(path), tests.value.strip())
+        if cases_path is None:
+            raise InputError(f"`tests` points outside the bundle: {tests.value}", path,
+                             tests.start_line)
+        cases_data = bundle.read(cases_path)
+        if cases_data is None:
+            raise InputError(f"`tests` file not found: {tests.value} (looked for {cases_path})",
+                             path, tests.start_line)
+        check_size(cases_data, cases_path)
+        cases_text = decode(cases_data).text
+        if cases_path.lower().endswith(".jsonl"):
+            items = load_jsonl(cases_text, cases_path)
+        else:
+            loaded = load_yaml(cases_text, cases_path)
+            if loaded is None or not isinstance(loaded.value, list):
+                raise InputError("the cases file must hold a list of cases", cases_path, 1)
+            items = loaded.value
+    elif isinstance(tests.value, list):
+        items = tests.value
+    else:
+        raise InputError(f"`tests` must be a list of cases, not a {type(tests.value).__name__}",
+                         path, tests.start_line)
+    if not items:
+        raise InputError("no cases: the cases list is empty", cases_path, tests.start_line)
+    cases = [reader.case(item, cases_path, index, suite_input, suite_files, seen)
+             for index, item in enumerate(items)]
+    return Suite(path, cases, warnings, metadata)
