@@ -1,0 +1,342 @@
+"""Sample decks: TOML sample files and the markdown grader decks (`*.deck.md`) that embed them.
+
+Each sample becomes a case: the grader deck's text as the system message (when a deck is
+present), then the sample's messages. A TOML file opened on its own has no deck text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import posixpath
+import re
+from dataclasses import dataclass
+
+from ..bundle import Bundle, join
+from ..model import (
+    Diagnostic,
+    InputError,
+    LineSpan,
+    Message,
+    Origin,
+    OriginKind,
+    RenderedCase,
+    RenderedDocument,
+    Segment,
+)
+from ..options import RenderOptions
+from .samples import Sample, SampleFile, converted_toml, load_sample_file
+
+__all__ = ["render_deck_file"]
+
+# aibff's embed pattern: `![description](path)`, anything up to the first `)` on the line.
+_EMBED = re.compile(r"!\[.*?\]\((.*?)\)")
+# aibff collapses the gaps its removed TOML embeds leave: three or more line breaks become two.
+_BLANK_RUN = re.compile(r"\n\s*\n\s*\n")
+_FRONT_MATTER = re.compile(r"\A\+\+\+[ \t]*\n.*?^\+\+\+[ \t]*(?:\n|\Z)\s*", re.DOTALL | re.MULTILINE)
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
+MAX_EMBED_DEPTH = 32
+
+
+def render_deck_file(bundle: Bundle, path: str, options: RenderOptions | None = None
+                     ) -> RenderedDocument:
+    options = options or RenderOptions()
+    decoded = bundle.text(path)
+    if decoded is None:
+        raise InputError("file not found in the bundle", path)
+    if path.lower().endswith(".md"):
+        return _render_grader_deck(bundle, path, decoded.text, options)
+    return _render_sample_file(path, decoded.text, options)
+
+
+# -- TOML on its own ----------------------------------------------------------------------------
+
+def _render_sample_file(path: str, text: str, options: RenderOptions) -> RenderedDocument:
+    sample_file = load_sample_file(text, path)
+    document = RenderedDocument(path=path, kind="deck", cases=[])
+    document.warnings.extend(sample_file.diagnostics)
+    _add_legacy_notice(document, sample_file)
+    leading = _configured_system_prompt(options)
+    for sample in sample_file.samples:
+        document.cases.append(_sample_case(sample, path, list(leading)))
+    if not document.cases and not sample_file.diagnostics:
+        document.warnings.append(Diagnostic("this file has no samples", path))
+    return document
+
+
+def _configured_system_prompt(options: RenderOptions) -> list[Message]:
+    if not options.system_prompt:
+        return []
+    return [Message("system", [Segment(options.system_prompt, Origin(OriginKind.DEFAULT_PROMPT))])]
+
+
+def _add_legacy_notice(document: RenderedDocument, sample_file: SampleFile) -> None:
+    legacy = [sample.id for sample in sample_file.samples if sample.legacy]
+    if not legacy:
+        return
+    name = posixpath.basename(sample_file.path)
+    stem = name[:-5] if name.lower().endswith(".toml") else name
+    converted_name = f"{stem}.converted.toml"
+    document.conversions[converted_name] = converted_toml(sample_file)
+    first_line = next((s.span[0] for s in sample_file.samples if s.legacy and s.span), None)
+    document.warnings.append(Diagnostic(
+        f"{len(legacy)} sample(s) use the userMessage/assistantResponse format, which the messages "
+        f"array replaced ([[samples.<id>.messages]] with role and content); they are shown "
+        f"converted, and the converted file is offered as {converted_name}: {', '.join(legacy)}",
+        sample_file.path, first_line))
+
+
+def _sample_case(sample: Sample, path: str, leading: list[Message]) -> RenderedCase:
+    messages = leading
+    for item in sample.messages:
+        start, end = item.content_span or item.span or (None, None)
+        messages.append(Message(
+            role=item.role,
+            segments=[Segment(item.content, Origin(OriginKind.CASE_TEXT, path, start, end))],
+            span=LineSpan(path, *item.span) if item.span else None,
+        ))
+    case = RenderedCase(
+        id=sample.id,
+        messages=messages,
+        span=LineSpan(path, *sample.span) if sample.span else None,
+        metadata=dict(sample.metadata),
+    )
+    if sample.legacy:
+        case.warnings.append(Diagnostic(
+            "legacy userMessage/assistantResponse sample: the messages array replaced this "
+            "format; shown converted to a user and an assistant message", path,
+            sample.span[0] if sample.span else None))
+    return case
+
+
+# -- grader decks -------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class _Piece:
+    text: str
+    path: str
+    first_line: int
+
+    @property
+    def last_line(self) -> int:
+        return self.first_line + self.text[:-1].count("\n")
+
+
+@dataclass(slots=True)
+class _TomlEmbed:
+    path: str
+    fragment: str
+    from_path: str
+    line: int
+
+
+class _Expansion:
+    def __init__(self, bundle: Bundle):
+        self.bundle = bundle
+        self.pieces: list[_Piece] = []
+        self.toml_embeds: list[_TomlEmbed] = []
+        self.diagnostics: list[Diagnostic] = []
+
+    def expand(self, path: str, text: str, fragment: str, chain: tuple[str, ...]) -> None:
+        start, end = 0, len(text)
+        front = _FRONT_MATTER.match(text)
+        if front:
+            start = front.end()
+        if fragment:
+            section = _section(text, start, fragment)
+            if section is None:
+                self.diagnostics.append(Diagnostic(
+                    f"no heading matches #{fragment} in {path}; the whole file is embedded",
+                    chain[-2] if len(chain) > 1 else path))
+            else:
+                start, end = section
+        line_of = _LineIndex(text)
+        cursor = start
+        for match in _EMBED.finditer(text, start, end):
+            self._piece(text, cursor, match.start(), path, line_of)
+            cursor = match.end()
+            self._embed(path, match.group(1).strip(), line_of.line(match.start()), chain)
+        self._piece(text, cursor, end, path, line_of)
+
+    def _piece(self, text: str, start: int, end: int, path: str, line_of: _LineIndex) -> None:
+        if end > start:
+            self.pieces.append(_Piece(text[start:end], path, line_of.line(start)))
+
+    def _embed(self, path: str, target: str, line: int, chain: tuple[str, ...]) -> None:
+        reference, _, fragment = target.partition("#")
+        resolved = join(posixpath.dirname(path), reference)
+        if resolved is None:
+            self.diagnostics.append(Diagnostic(
+                f"embed {target!r} points outside the bundle; it was left out", path, line,
+                severity="error"))
+            return
+        if resolved.lower().endswith(".toml"):
+            if not self.bundle.exists(resolved):
+                self.diagnostics.append(Diagnostic(
+                    f"embedded file not found: {reference}; it was left out", path, line,
+                    severity="error"))
+                return
+            self.toml_embeds.append(_TomlEmbed(resolved, fragment, path, line))
+            return
+        if resolved in chain:
+            loop = " -> ".join(chain[chain.index(resolved):] + (resolved,))
+            self.diagnostics.append(Diagnostic(
+                f"embed loop: {loop}; the repeated embed was left out", path, line,
+                severity="error"))
+            return
+        if len(chain) >= MAX_EMBED_DEPTH:
+            self.diagnostics.append(Diagnostic(
+                f"embeds nested more than {MAX_EMBED_DEPTH} deep; {reference} was left out", path,
+                line, severity="error"))
+            return
+        decoded = self.bundle.text(resolved)
+        if decoded is None:
+            self.diagnostics.append(Diagnostic(
+                f"embedded file not found: {reference}; it was left out", path, line,
+                severity="error"))
+            return
+        if decoded.problem:
+            self.diagnostics.append(Diagnostic(f"{resolved} {decoded.problem}", path, line))
+        self.expand(resolved, decoded.text, fragment, chain + (resolved,))
+
+
+class _LineIndex:
+    def __init__(self, text: str):
+        self._breaks = [match.start() for match in re.finditer("\n", text)]
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_left(self._breaks, offset) + 1
+
+
+def _slug(heading: str) -> str:
+    slug = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return re.sub(r"\s", "-", slug)
+
+
+def _section(text: str, start: int, fragment: str) -> tuple[int, int] | None:
+    """Offsets of the markdown section whose heading's slug is `fragment`."""
+    wanted = fragment.lower()
+    headings = list(_HEADING.finditer(text, start))
+    for index, heading in enumerate(headings):
+        if _slug(heading.group(2)) != wanted:
+            continue
+        level = len(heading.group(1))
+        for later in headings[index + 1:]:
+            if len(later.group(1)) <= level:
+                return heading.start(), later.start()
+        return heading.start(), len(text)
+    return None
+
+
+def _collapse_blank_runs(pieces: list[_Piece]) -> list[_Piece]:
+    """Apply aibff's blank-run collapse to the joined text while keeping each piece's lines."""
+    joined = "".join(piece.text for piece in pieces)
+    # Each run keeps its first and last line break; everything between them goes.
+    cuts = [(match.start() + 1, match.end() - 1) for match in _BLANK_RUN.finditer(joined)]
+    if not cuts:
+        return pieces
+    kept: list[tuple[int, int]] = []
+    previous = 0
+    for cut_start, cut_end in cuts:
+        if cut_start > previous:
+            kept.append((previous, cut_start))
+        previous = cut_end
+    kept.append((previous, len(joined)))
+
+    result: list[_Piece] = []
+    offset = 0
+    index = 0
+    for piece in pieces:
+        piece_start, piece_end = offset, offset + len(piece.text)
+        offset = piece_end
+        while index < len(kept) and kept[index][1] <= piece_start:
+            index += 1
+        probe = index
+        while probe < len(kept) and kept[probe][0] < piece_end:
+            start, end = kept[probe]
+            _append_slice(result, piece, max(start, piece_start) - piece_start,
+                          min(end, piece_end) - piece_start)
+            probe += 1
+    return result
+
+
+def _append_slice(result: list[_Piece], piece: _Piece, start: int, end: int) -> None:
+    if end <= start:
+        return
+    line = piece.first_line + piece.text.count("\n", 0, start)
+    result.append(_Piece(piece.text[start:end], piece.path, line))
+
+
+def _selected(sample_file: SampleFile, fragment: str) -> tuple[list[Sample], list[str]]:
+    """Which samples and contexts an embed brings in: all, or those its #fragment names."""
+    if not fragment:
+        return sample_file.samples, list(sample_file.contexts)
+    head, _, name = fragment.partition(".")
+    if head == "contexts":
+        return [], [n for n in sample_file.contexts if not name or n == name]
+    if head == "samples":
+        return [s for s in sample_file.samples if not name or s.id == name], []
+    # aibff's footnote links also name a sample directly: sources.deck.toml#happy-path-complete
+    return [s for s in sample_file.samples if s.id == fragment], []
+
+
+def _render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOptions
+                        ) -> RenderedDocument:
+    expansion = _Expansion(bundle)
+    expansion.expand(path, text, "", (path,))
+    pieces = _collapse_blank_runs(expansion.pieces)
+    document = RenderedDocument(path=path, kind="deck", cases=[])
+    document.warnings.extend(expansion.diagnostics)
+
+    loaded: dict[str, SampleFile] = {}
+    samples: dict[tuple[str, str], Sample] = {}
+    contexts: dict[str, dict] = {}
+    for embed in expansion.toml_embeds:
+        if embed.path not in loaded:
+            decoded = bundle.text(embed.path)
+            assert decoded is not None  # existence was checked when the embed was read
+            sample_file = load_sample_file(decoded.text, embed.path)
+            loaded[embed.path] = sample_file
+            document.warnings.extend(sample_file.diagnostics)
+            _add_legacy_notice(document, sample_file)
+        sample_file = loaded[embed.path]
+        chosen_samples, chosen_contexts = _selected(sample_file, embed.fragment)
+        if embed.fragment and not chosen_samples and not chosen_contexts:
+            document.warnings.append(Diagnostic(
+                f"#{embed.fragment} names nothing in {embed.path}", embed.from_path, embed.line))
+        for sample in chosen_samples:
+            samples.setdefault((embed.path, sample.id), sample)
+        for name in chosen_contexts:
+            contexts.setdefault(name, sample_file.contexts[name])
+
+    deck_text = "".join(piece.text for piece in pieces)
+    system_segments = [
+        Segment(piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line, piece.last_line))
+        for piece in pieces
+    ]
+    deck_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+
+    def deck_message() -> Message:
+        return Message("system", list(system_segments), span=LineSpan(path, 1, max(1, deck_lines)))
+
+    context_questions = {
+        name: definition.get("assistantQuestion", definition.get("question"))
+        for name, definition in contexts.items()
+    }
+    for (sample_path, _), sample in samples.items():
+        leading = [deck_message()] if deck_text else _configured_system_prompt(options)
+        case = _sample_case(sample, sample_path, leading)
+        if context_questions:
+            case.metadata["contexts"] = context_questions
+        case.metadata["deck"] = path
+        document.cases.append(case)
+    if not samples:
+        stem = posixpath.basename(path)
+        stem = stem[: -len(".deck.md")] if stem.lower().endswith(".deck.md") else stem
+        case = RenderedCase(id=stem, messages=[deck_message()] if deck_text else [],
+                            span=LineSpan(path, 1, max(1, deck_lines)))
+        if context_questions:
+            case.metadata["contexts"] = context_questions
+        case.warnings.append(Diagnostic(
+            "this deck embeds no samples; only its system message is shown", path))
+        document.cases.append(case)
+    return document

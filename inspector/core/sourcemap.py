@@ -1,0 +1,107 @@
+"""Line spans for the values of a JSON or YAML document, keyed by their path in the parsed data.
+
+`json` reports no positions, so JSON text is walked once more here (it has already been parsed,
+so it is known to be valid); YAML takes its spans from `yaml.compose` marks.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json.decoder
+import re
+from typing import Any
+
+import yaml
+
+Path = tuple[str | int, ...]
+Spans = dict[Path, tuple[int, int]]
+
+_JSON_LITERAL = re.compile(r"-?[0-9][0-9.eE+\-]*|true|false|null|-?Infinity|NaN")
+_WHITESPACE = re.compile(r"[ \t\r\n]*")
+
+
+def json_spans(text: str) -> Spans:
+    """Spans of every value in a valid JSON text; empty if the walk fails."""
+    breaks = [match.start() for match in re.finditer("\n", text)]
+    spans: Spans = {}
+    pos = 0
+
+    def line(offset: int) -> int:
+        return bisect.bisect_left(breaks, offset) + 1
+
+    def skip() -> None:
+        nonlocal pos
+        pos = _WHITESPACE.match(text, pos).end()
+
+    def value(path: Path) -> None:
+        nonlocal pos
+        skip()
+        start = pos
+        char = text[pos]
+        if char == "{":
+            pos += 1
+            skip()
+            while text[pos] != "}":
+                key, pos = json.decoder.scanstring(text, pos + 1)
+                skip()
+                pos += 1  # the colon
+                value(path + (key,))
+                skip()
+                if text[pos] == ",":
+                    pos += 1
+                    skip()
+            pos += 1
+        elif char == "[":
+            pos += 1
+            skip()
+            index = 0
+            while text[pos] != "]":
+                value(path + (index,))
+                index += 1
+                skip()
+                if text[pos] == ",":
+                    pos += 1
+                    skip()
+            pos += 1
+        elif char == '"':
+            _, pos = json.decoder.scanstring(text, pos + 1)
+        else:
+            match = _JSON_LITERAL.match(text, pos)
+            if match is None or match.end() == pos:
+                raise ValueError(f"unexpected JSON at offset {pos}")
+            pos = match.end()
+        spans[path] = (line(start), line(pos - 1))
+
+    try:
+        if text.startswith("\ufeff"):
+            pos = 1
+        value(())
+    except (ValueError, IndexError, RecursionError):
+        return {}
+    return spans
+
+
+def yaml_spans(node: Any, text: str) -> Spans:
+    """Spans of every value under a composed YAML node (yaml.compose) of `text`."""
+    breaks = [match.start() for match in re.finditer("\n", text)]
+    spans: Spans = {}
+    stack: list[tuple[Path, Any]] = [((), node)]
+    while stack:
+        path, current = stack.pop()
+        if current is None:
+            continue
+        start = current.start_mark.index
+        # The end mark sits after trailing blanks, often on the next item's line: step back.
+        end = current.end_mark.index
+        while end > start + 1 and text[end - 1] in " \t\r\n":
+            end -= 1
+        spans[path] = (bisect.bisect_left(breaks, start) + 1,
+                       bisect.bisect_left(breaks, max(start, end - 1)) + 1)
+        if isinstance(current, yaml.MappingNode):
+            for key_node, value_node in current.value:
+                if isinstance(key_node, yaml.ScalarNode):
+                    stack.append((path + (key_node.value,), value_node))
+        elif isinstance(current, yaml.SequenceNode):
+            for index, item in enumerate(current.value):
+                stack.append((path + (index,), item))
+    return spans
