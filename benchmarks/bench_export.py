@@ -1,0 +1,184 @@
+"""Our Anthropic and Gemini conversion against LiteLLM's, on the same OpenAI-format conversations.
+
+Run it with the benchmark's own environment (LiteLLM is pinned there, never a project dependency):
+
+    python3 -m venv benchmarks/.venv-litellm
+    benchmarks/.venv-litellm/bin/pip install "litellm==1.76.1"
+    LITELLM_LOCAL_MODEL_COST_MAP=True benchmarks/.venv-litellm/bin/python benchmarks/bench_export.py
+
+It times each converter on conversations of 100 and 10,000 messages with parallel tool calls, checks
+that both produce the same message content, and prints the times and the ratio.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import importlib.metadata
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from inspector.core.export import ExportSettings, export_case  # noqa: E402
+from inspector.core.model import (  # noqa: E402
+    Message,
+    Origin,
+    OriginKind,
+    RenderedCase,
+    Segment,
+    ToolCall,
+)
+
+SIZES = (100, 10_000)
+ORIGIN = Origin(OriginKind.CASE_TEXT, "bench.yaml", 1, 1)
+
+
+def openai_conversation(size: int) -> list[dict]:
+    """Exactly `size` messages ending on a user turn: a few plain turns, then rounds of a user
+    question, an assistant reply with two parallel tool calls, both results and an answer."""
+    messages: list[dict] = []
+    for turn in range((size - 1) % 5):
+        messages.append({"role": "user" if turn % 2 == 0 else "assistant",
+                         "content": f"Warm-up message {turn}."})
+    for turn in range(1, (size - 1) // 5 + 1):
+        messages.append({"role": "user", "content": f"Question {turn}: weather and time in city "
+                                                    f"{turn}? " + "Some context. " * 20})
+        messages.append({"role": "assistant", "content": f"Looking up city {turn}.", "tool_calls": [
+            {"id": f"call_{turn}_a", "type": "function",
+             "function": {"name": "get_weather", "arguments": json.dumps({"city": f"c{turn}"})}},
+            {"id": f"call_{turn}_b", "type": "function",
+             "function": {"name": "get_time", "arguments": json.dumps({"tz": "UTC", "n": turn})}},
+        ]})
+        messages.append({"role": "tool", "tool_call_id": f"call_{turn}_a",
+                         "content": f"sunny, {turn % 30}C"})
+        messages.append({"role": "tool", "tool_call_id": f"call_{turn}_b",
+                         "content": json.dumps({"time": f"{turn % 24}:00", "zone": "UTC"})})
+        messages.append({"role": "assistant", "content": f"City {turn} is sunny. " * 5})
+    messages.append({"role": "user", "content": "Thanks, that is all."})
+    return messages
+
+
+def rendered_case(messages: list[dict]) -> RenderedCase:
+    """The same conversation in the inspector's neutral model (what the loaders produce)."""
+    converted = []
+    for message in messages:
+        content = message.get("content") or ""
+        converted.append(Message(
+            message["role"], [Segment(content, ORIGIN)] if content else [],
+            tool_calls=[ToolCall(call["id"], call["function"]["name"],
+                                 call["function"]["arguments"])
+                        for call in message.get("tool_calls", ())],
+            tool_call_id=message.get("tool_call_id")))
+    return RenderedCase("bench", converted)
+
+
+def timed(function, inputs: list) -> tuple[float, object]:
+    """Median seconds of calling `function` once on each prepared input. As timeit does, the
+    garbage collector is off while timing: LiteLLM's import leaves hundreds of thousands of live
+    objects, and whichever side happens to trigger a full collection would pay for scanning them."""
+    times = []
+    output = None
+    gc.collect()
+    gc.disable()
+    try:
+        for item in inputs:
+            start = time.perf_counter()
+            output = function(item)
+            times.append(time.perf_counter() - start)
+    finally:
+        gc.enable()
+    return statistics.median(times), output
+
+
+def anthropic_content(turns: list[dict]) -> list[tuple]:
+    result = []
+    for turn in turns:
+        blocks = []
+        for block in turn["content"]:
+            if block["type"] == "text":
+                blocks.append(("text", block["text"]))
+            elif block["type"] == "tool_use":
+                blocks.append(("tool_use", block["id"], block["name"], block["input"]))
+            else:
+                blocks.append(("tool_result", block["tool_use_id"], block["content"]))
+        result.append((turn["role"], blocks))
+    return result
+
+
+def gemini_content(contents: list[dict]) -> list[tuple]:
+    """Both sides in one shape: LiteLLM writes snake_case keys, leaves the role off function
+    responses and wraps every result as {"content": text}; we wrap only non-objects."""
+    result = []
+    for content in contents:
+        parts = []
+        for part in content["parts"]:
+            if "text" in part:
+                parts.append(("text", part["text"]))
+                continue
+            call = part.get("functionCall") or part.get("function_call")
+            if call is not None:
+                parts.append(("call", call["name"], call["args"]))
+                continue
+            response = part.get("functionResponse") or part.get("function_response")
+            value = response["response"]
+            if set(value) == {"content"}:
+                text = value["content"]
+                parsed = json.loads(text) if text.startswith("{") else {"output": text}
+            else:
+                parsed = value
+            parts.append(("response", response["name"], parsed))
+        result.append((content.get("role", "user"), parts))
+    return result
+
+
+def main() -> None:
+    from litellm.litellm_core_utils.prompt_templates.factory import anthropic_messages_pt
+    from litellm.llms.vertex_ai.gemini.transformation import (
+        _gemini_convert_messages_with_history,
+    )
+
+    settings = ExportSettings()
+    print(f"LiteLLM {importlib.metadata.version('litellm')}, "
+          f"Python {sys.version.split()[0]}")
+    print(f"{'provider':<10} {'messages':>8} {'ours ms':>10} {'+model ms':>10} "
+          f"{'litellm ms':>11} {'ratio':>7}  same content")
+    worst = {}
+    for size in SIZES:
+        conversation = openai_conversation(size)
+        repeats = 201 if size <= 1000 else 9
+        case = rendered_case(conversation)
+        build_time, _ = timed(rendered_case, [conversation] * repeats)
+        for provider in ("anthropic", "gemini"):
+            ours_time, ours = timed(lambda c, p=provider: export_case(c, p, settings),
+                                    [case] * repeats)
+            # LiteLLM may change the list it is given: each call gets its own copy, made untimed.
+            copies = [copy.deepcopy(conversation) for _ in range(repeats)]
+            if provider == "anthropic":
+                theirs_time, theirs = timed(
+                    lambda m: anthropic_messages_pt(m, "claude-sonnet-4-5", "anthropic"), copies)
+                same = anthropic_content(ours.payload["messages"]) == anthropic_content(theirs)
+            else:
+                theirs_time, theirs = timed(_gemini_convert_messages_with_history, copies)
+                same = gemini_content(ours.payload["contents"]) == gemini_content(theirs)
+            ratio = theirs_time / ours_time
+            worst[provider] = min(worst.get(provider, ratio), ratio)
+            print(f"{provider:<10} {len(conversation):>8} {ours_time * 1e3:>10.3f} "
+                  f"{(ours_time + build_time) * 1e3:>10.3f} {theirs_time * 1e3:>11.3f} "
+                  f"{ratio:>6.1f}x  {'yes' if same else 'NO'}")
+            if not same:
+                raise SystemExit(f"{provider}: message content differs from LiteLLM's")
+    print("ours ms: export from the neutral model; +model ms: also building that model from the "
+          "OpenAI dicts")
+    for provider, ratio in worst.items():
+        print(f"{provider}: at least {ratio:.1f}x LiteLLM's speed "
+              f"({'meets' if ratio >= 2 else 'misses'} the 2x goal)")
+
+
+if __name__ == "__main__":
+    main()

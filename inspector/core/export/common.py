@@ -1,0 +1,205 @@
+"""What every provider exporter shares: settings, the result with its changes and lints, and the
+small conversions (argument parsing, id sanitising) the exporters agree on."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model import Diagnostic, Message, RenderedCase
+
+OPENAI_CHAT = "openai-chat"
+OPENAI_RESPONSES = "openai-responses"
+ANTHROPIC = "anthropic"
+GEMINI = "gemini"
+PROVIDERS = (OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC, GEMINI)
+
+# Defaults a request gets when the user sets nothing. OpenAI and Gemini have a server-side default
+# for max tokens and temperature; Anthropic requires max_tokens, so it gets one.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    OPENAI_CHAT: {"model": "gpt-4.1-mini", "max_tokens": None, "temperature": None},
+    OPENAI_RESPONSES: {"model": "gpt-4.1-mini", "max_tokens": None, "temperature": None},
+    ANTHROPIC: {"model": "claude-sonnet-4-5", "max_tokens": 1024, "temperature": None},
+    GEMINI: {"model": "gemini-2.5-flash", "max_tokens": None, "temperature": None},
+}
+
+# Anthropic tool_use ids, OpenAI/Anthropic tool and schema names, Anthropic batch custom ids.
+SAFE_ID = re.compile(r"[^a-zA-Z0-9_-]")
+SAFE_ID_FULL = re.compile(r"[a-zA-Z0-9_-]+")
+MAX_NAME = 64
+
+
+@dataclass(frozen=True, slots=True)
+class ExportSettings:
+    model: str | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+    # A request-level system prompt (seed 003's `request.system`): first, before the case's own.
+    system_prompt: str | None = None
+    # Seed 002's user_instructions: appended to the Responses `instructions` (and, for the other
+    # providers, to the request-level system text).
+    user_instructions: str | None = None
+
+    def resolved(self, provider: str) -> ResolvedSettings:
+        defaults = DEFAULTS[provider]
+        return ResolvedSettings(
+            model=self.model or defaults["model"],
+            max_tokens=self.max_tokens if self.max_tokens is not None else defaults["max_tokens"],
+            temperature=(self.temperature if self.temperature is not None
+                         else defaults["temperature"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedSettings:
+    model: str
+    max_tokens: int | None
+    temperature: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Something the exporter did to fit the provider: moved, merged, renamed, mapped."""
+
+    message: str
+    message_index: int | None = None  # index into case.messages (omitted ones included)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"message": self.message, "message_index": self.message_index}
+
+
+@dataclass(frozen=True, slots=True)
+class Lint:
+    """Something the provider would reject (or silently alter) that the SDK types do not catch."""
+
+    message: str
+    message_index: int | None = None
+    severity: str = "error"  # "error": the API rejects it; "warning": it works but not as written
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"message": self.message, "message_index": self.message_index,
+                "severity": self.severity}
+
+
+@dataclass(slots=True)
+class ExportResult:
+    provider: str
+    model: str
+    payload: dict[str, Any]
+    changes: list[Change] = field(default_factory=list)
+    lints: list[Lint] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    case_id: str | None = None
+
+    def as_contract(self, case_id: str) -> dict[str, Any]:
+        from ..serialize import diagnostic
+
+        return {
+            "id": case_id,
+            "payload": self.payload,
+            "changes": [change.as_dict() for change in self.changes],
+            "lints": [lint.as_dict() for lint in self.lints],
+            "warnings": [diagnostic(item) for item in self.warnings],
+        }
+
+
+class Notes:
+    """Collects an export's changes and lints while the payload is built."""
+
+    __slots__ = ("changes", "lints")
+
+    def __init__(self) -> None:
+        self.changes: list[Change] = []
+        self.lints: list[Lint] = []
+
+    def change(self, message: str, index: int | None = None) -> None:
+        self.changes.append(Change(message, index))
+
+    def lint(self, message: str, index: int | None = None, severity: str = "error") -> None:
+        self.lints.append(Lint(message, index, severity))
+
+
+def sent(case: RenderedCase) -> list[tuple[int, Message]]:
+    """The messages a request carries, each with its index in case.messages."""
+    return [(index, message) for index, message in enumerate(case.messages)
+            if message.omitted is None]
+
+
+_raw_decode = json.JSONDecoder().raw_decode
+
+
+def text_of(message: Message) -> str:
+    """Message.content without the generator join for the common one-segment message."""
+    segments = message.segments
+    if len(segments) == 1:
+        return segments[0].text
+    return "".join([segment.text for segment in segments])
+
+
+def parse_json(raw: str) -> tuple[Any, bool]:
+    """A JSON document and whether it was valid. raw_decode skips json.loads' two whitespace
+    regex matches, which dominate for short documents; padded documents take the slow path."""
+    try:
+        value, end = _raw_decode(raw)
+        if end == len(raw):
+            return value, True
+    except ValueError:
+        pass
+    try:
+        return json.loads(raw), True
+    except ValueError:
+        return raw, False
+
+
+def parse_arguments(raw: str) -> tuple[Any, bool]:
+    """The tool-call arguments as a value, and whether they were valid JSON."""
+    if not raw or raw.isspace():
+        return {}, True
+    return parse_json(raw)
+
+
+def arguments_object(raw: str, call_name: str, index: int, notes: Notes) -> dict[str, Any]:
+    """Tool-call arguments as the JSON object Anthropic's `input` and Gemini's `args` require."""
+    try:
+        value, end = _raw_decode(raw)
+        if end == len(raw) and type(value) is dict:
+            return value
+    except ValueError:
+        pass
+    value, valid = parse_arguments(raw)
+    if isinstance(value, dict):
+        return value
+    what = "are not valid JSON" if not valid else "are not a JSON object"
+    notes.change(f"the arguments of tool call {call_name!r} {what}; sent wrapped as "
+                 '{"arguments": ...}', index)
+    return {"arguments": value}
+
+
+def safe_id(raw: str, fallback: str) -> str:
+    """An id in [a-zA-Z0-9_-], at most 64 characters (Anthropic ids, custom ids)."""
+    # String methods first: on the hot path this is twice as fast as the regex.
+    if (0 < len(raw) <= MAX_NAME and raw.isascii()
+            and raw.replace("_", "a").replace("-", "a").isalnum()):
+        return raw
+    cleaned = SAFE_ID.sub("_", raw)[:MAX_NAME]
+    return cleaned or fallback
+
+
+def lint_name(name: str, what: str, notes: Notes, index: int | None = None) -> None:
+    if not SAFE_ID_FULL.fullmatch(name) or len(name) > MAX_NAME:
+        notes.lint(f"{what} name {name!r} must match [a-zA-Z0-9_-] and be at most {MAX_NAME} "
+                   "characters", index)
+
+
+def full_instructions(base_instructions: str | None, base_instructions_override: str | None = None,
+                      user_instructions: str | None = None) -> str | None:
+    """Seed 002's get_full_instructions: the override if set, else the base, then the user's."""
+    base = base_instructions_override if base_instructions_override is not None else base_instructions
+    sections = [text for text in (base, user_instructions) if text]
+    return "\n\n".join(sections) if sections else None
+
+
+def empty_object_schema() -> dict[str, Any]:
+    return {"type": "object", "properties": {}}

@@ -1,0 +1,110 @@
+"""Every exported payload passes the providers' own SDK request types (with the three adjustments
+that make them strict), and those types do reject broken payloads."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from inspector.core.bundle import DirectoryBundle
+from inspector.core.documents import list_documents, render_document
+from inspector.core.export import PROVIDERS, ExportSettings, batch_export, export_case
+from inspector.core.model import InputError, RenderedCase
+from inspector.core.options import RenderOptions
+
+from ..conftest import CORPUS
+from .export_samples import sample_conversations
+from .sdk_types import PayloadRejected, build_validators
+
+SNAPSHOTS = sorted(str(snapshot.relative_to(CORPUS))
+                   for project in ("agentv", "gambit") if (CORPUS / project).is_dir()
+                   for snapshot in (CORPUS / project).iterdir() if snapshot.is_dir())
+SETTINGS = [ExportSettings(), ExportSettings(system_prompt="Request-level system prompt.",
+                                             max_tokens=256, temperature=0.3)]
+
+
+@pytest.fixture(scope="session")
+def validators():
+    return build_validators()
+
+
+@cache
+def snapshot_cases(snapshot: str) -> tuple[list[RenderedCase], list[str]]:
+    """Every case of every file the inspector renders in a corpus snapshot, and the files it
+    refuses as unusable input (InputError), which have no request to export."""
+    bundle = DirectoryBundle(CORPUS / snapshot)
+    cases: list[RenderedCase] = []
+    refused: list[str] = []
+    for path in list_documents(bundle):
+        try:
+            cases.extend(render_document(bundle, path, RenderOptions(profile="spec")).cases)
+        except InputError:
+            refused.append(path)
+    return cases, refused
+
+
+def rejected(validate, cases, provider) -> list[str]:
+    problems = []
+    for case in cases:
+        for settings in SETTINGS:
+            try:
+                validate(export_case(case, provider, settings).payload)
+            except PayloadRejected as error:
+                problems.append(f"{case.id}: {error}")
+    return problems
+
+
+def test_the_corpus_has_snapshots_to_export():
+    assert len(SNAPSHOTS) >= 10
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("snapshot", SNAPSHOTS)
+def test_every_corpus_case_exports_a_payload_the_sdk_types_accept(snapshot, provider, validators):
+    cases, refused = snapshot_cases(snapshot)
+    assert cases, f"{snapshot}: nothing rendered (refused: {refused})"
+    assert rejected(validators[provider], cases, provider) == []
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_every_hand_built_conversation_exports_a_payload_the_sdk_types_accept(provider,
+                                                                             validators):
+    assert rejected(validators[provider], sample_conversations(), provider) == []
+
+
+@pytest.mark.parametrize("provider", ["openai-chat", "openai-responses", "anthropic"])
+def test_every_batch_body_is_a_valid_request(provider, validators):
+    batch = batch_export(sample_conversations(), provider)
+    for result in batch.results:
+        validators[provider](result.payload)
+    assert len(batch.jsonl.splitlines()) == len(sample_conversations())
+
+
+@pytest.mark.parametrize(("provider", "payload", "complaint"), [
+    ("openai-chat", {"model": "m", "messages": [{"role": "wizard", "content": "x"}]}, "role"),
+    ("openai-chat", {"model": "m", "messages": [{"role": "tool", "content": "x"}]},
+     "tool_call_id"),
+    ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": "x", "colour": 1}]},
+     "colour"),
+    ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": "x"}],
+                     "max_completion_tokens": "1024"}, "max_completion_tokens"),
+    ("openai-responses", {"model": "m", "input": [
+        {"type": "function_call", "name": "f", "arguments": "{}"}]}, "call_id"),
+    ("openai-responses", {"model": "m", "input": [], "tools": [
+        {"type": "function", "name": "f", "parameters": {}, "strict": "yes"}]}, "strict"),
+    ("anthropic", {"model": "m", "max_tokens": "1024",
+                   "messages": [{"role": "user", "content": "x"}]}, "max_tokens"),
+    ("anthropic", {"model": "m", "max_tokens": 10, "messages": [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f"}]}]},
+     "input"),
+    ("anthropic", {"model": "m", "max_tokens": 10,
+                   "messages": [{"role": "tool", "content": "x"}]}, "role"),
+    ("gemini", {"contents": [{"role": "user", "parts": [{"txt": "x"}]}]}, "txt"),
+    ("gemini", {"contents": [], "model": "gemini"}, "model"),
+    ("gemini", {"contents": [], "generationConfig": {"maxOutputTokens": "5"}},
+     "maxOutputTokens"),
+])
+def test_the_validator_rejects_broken_payloads(provider, payload, complaint, validators):
+    with pytest.raises(PayloadRejected, match=complaint):
+        validators[provider](payload)
