@@ -153,3 +153,9 @@ def test_reference_escaping_the_bundle_is_a_warning_and_never_read(reference):
         assert any(reference in w.message and w.line == 10 for w in case.warnings)
     # Only bundle-relative paths are ever asked for; nothing outside the root is requested.
     assert all(not path.startswith(("/", "..")) for path in bundle.requested)
+
+
+def test_bare_list_of_cases_renders_on_its_own_with_a_note():
+    document = render("- id: a\n  input: hello\n- id: b\n  input: bye\n")
+    assert [case.id for case in document.cases] == ["a", "b"]
+    assert "bare list of cases" in document.warnings[0].message

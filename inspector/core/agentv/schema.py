@@ -341,6 +341,15 @@ def read_suite(bundle: Bundle, path: str) -> Suite:
     root = load_yaml(decoded.text, path)
     if root is None:
         raise InputError("the file is empty; an eval file needs `tests` (or `evalcases`)", path, 1)
+    if isinstance(root.value, list) and root.value and all(
+            isinstance(item.value, dict) for item in root.value):
+        # A bare list is a cases file that a suite pulls in with `tests: ./file.yaml`; render it on
+        # its own rather than refuse it, and say what the suite would add.
+        warnings.append(Diagnostic(
+            "this file is a bare list of cases, as a suite's `tests: <file>` uses; it is rendered "
+            "on its own, without any suite-level input the suite adds", path, root.start_line))
+        cases = [reader.case(item, path, index, [], [], seen) for index, item in enumerate(root.value)]
+        return Suite(path, cases, warnings, {})
     if not isinstance(root.value, dict):
         raise InputError(f"an eval file must be a mapping with `tests` (or `evalcases`), not a "
                          f"{type(root.value).__name__}", path, root.start_line)
