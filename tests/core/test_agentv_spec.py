@@ -197,3 +197,14 @@ def test_dot_folders_never_match_guideline_patterns():
                   "            value: ../.github/a.instructions.md\n",
                   {".github/a.instructions.md": "x"})
     assert sent(case) == [{"role": "user", "content": "=== ../.github/a.instructions.md ===\nx"}]
+
+
+def test_unusable_guideline_pattern_is_a_warning_not_a_failure():
+    from inspector.core.bundle import MemoryBundle
+    from inspector.core.documents import render_document
+    from inspector.core.options import RenderOptions
+
+    bundle = MemoryBundle({"e.yaml": b"tests:\n  - id: a\n    input: hi\n"})
+    document = render_document(bundle, "e.yaml", RenderOptions(guideline_patterns=("\\",)))
+    assert document.cases[0].messages[-1].content == "hi"
+    assert any("not a valid glob" in warning.message for warning in document.warnings)

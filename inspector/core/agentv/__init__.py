@@ -7,9 +7,9 @@ inside the bundle (see `files`) and renders every case with the requested profil
 from __future__ import annotations
 
 from ..bundle import Bundle
-from ..model import RenderedDocument
+from ..model import Diagnostic, RenderedDocument
 from ..options import RenderOptions
-from .files import config_patterns
+from .files import config_patterns, unusable_patterns
 from .prepare import Context
 from .profiles import RENDERERS
 from .schema import read_suite
@@ -22,8 +22,12 @@ def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> Rende
     suite = read_suite(bundle, path)
     if options.guideline_patterns is not None:
         patterns = tuple(options.guideline_patterns)
+        source = None
     else:
-        patterns, _config = config_patterns(bundle, path)
+        patterns, source = config_patterns(bundle, path)
+    for pattern in unusable_patterns(patterns):
+        suite.warnings.append(Diagnostic(
+            f"guideline pattern {pattern!r} is not a valid glob; it matches nothing", source or path))
     context = Context(bundle, path, patterns, options.system_prompt)
     cases = [renderer(case, context) for case in suite.cases]
     return RenderedDocument(path, "agentv", cases, suite.warnings)

@@ -78,18 +78,22 @@ def missing_message(missing: Missing) -> str:
     return f"{reason}: {missing.written} — the block is dropped. Tried: {tried}"
 
 
-@lru_cache(maxsize=256)
-def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
-    # gitwildmatch syntax. A pattern it cannot compile (a trailing backslash, a lone "!") matches
-    # nothing rather than failing the whole render.
-    usable = []
+def unusable_patterns(patterns: tuple[str, ...]) -> list[str]:
+    """Patterns gitwildmatch cannot compile (a trailing backslash, a lone "!")."""
+    bad = []
     for pattern in patterns:
         try:
             pathspec.PathSpec.from_lines("gitignore", [pattern])
         except ValueError:
-            continue
-        usable.append(pattern)
-    return pathspec.PathSpec.from_lines("gitignore", usable)
+            bad.append(pattern)
+    return bad
+
+
+@lru_cache(maxsize=256)
+def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
+    # An unusable pattern matches nothing rather than failing the whole render; the loader warns.
+    bad = set(unusable_patterns(patterns))
+    return pathspec.PathSpec.from_lines("gitignore", [p for p in patterns if p not in bad])
 
 
 def config_patterns(bundle: Bundle, eval_path: str) -> tuple[tuple[str, ...], str | None]:

@@ -1,0 +1,118 @@
+"""The JSON API for scripts and CI (django-ninja): a thin layer over inspector.services, the same
+functions the pages use. Every error is JSON `{"detail", "file", "line"}`; the docs at /api/docs are
+served from ninja's own static files, so they work offline and under the app's strict CSP."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.exceptions import (
+    BadRequest,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFilesSent,
+)
+from django.http import Http404, HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
+from ninja import NinjaAPI
+from ninja.errors import HttpError, ValidationError
+
+from inspector.core.model import InputError
+from inspector.ingest import UploadError
+from inspector.services import SettingsError
+
+from .bundles import router as bundles_router
+from .render import router as render_router
+
+log = logging.getLogger(__name__)
+
+api = NinjaAPI(
+    title="Prompt Inspector API",
+    version="1",
+    urls_namespace="api",
+    description="Render agentv eval files and sample decks into the exact messages a model receives, "
+    "export provider requests and create share links. Errors are JSON: "
+    '`{"detail": message, "file": path, "line": number}` (file and line where they apply).',
+)
+api.add_router("/bundles", bundles_router)
+api.add_router("/render", render_router)
+
+
+def error(request: HttpRequest, status: int, detail: str, file: str | None = None,
+          line: int | None = None, **extra) -> HttpResponse:
+    return api.create_response(request, {"detail": detail, "file": file, "line": line, **extra},
+                               status=status)
+
+
+# Limit messages from ingest.collect_files that mean "too large" rather than "malformed".
+_TOO_LARGE = ("is larger than", "unpacks to more than", "too many files")
+
+
+@api.exception_handler(UploadError)
+def upload_error(request, exc: UploadError):
+    status = 413 if any(phrase in exc.message for phrase in _TOO_LARGE) else 400
+    return error(request, status, exc.message, exc.path)
+
+
+@api.exception_handler(InputError)
+def input_error(request, exc: InputError):
+    item = exc.diagnostic
+    return error(request, 422, item.message, item.path, item.line)
+
+
+@api.exception_handler(SettingsError)
+def settings_error(request, exc: SettingsError):
+    return error(request, 400, str(exc))
+
+
+@api.exception_handler(ValidationError)
+def validation_error(request, exc: ValidationError):
+    problems = []
+    for item in exc.errors:
+        where = ".".join(str(part) for part in item.get("loc", ()))
+        problems.append(f"{where}: {item.get('msg', 'invalid')}" if where else item.get("msg", "invalid"))
+    errors = [{"loc": [str(part) for part in item.get("loc", ())], "msg": str(item.get("msg", "")),
+               "type": str(item.get("type", ""))} for item in exc.errors]
+    return error(request, 422, "; ".join(problems) or "the request does not match the schema",
+                 errors=errors)
+
+
+@api.exception_handler(Http404)
+def not_found(request, exc: Http404):
+    return error(request, 404, str(exc) or "not found")
+
+
+@api.exception_handler(HttpError)
+def http_error(request, exc: HttpError):
+    return error(request, exc.status_code, str(exc))
+
+
+@api.exception_handler(RequestDataTooBig)
+def too_big(request, exc: RequestDataTooBig):
+    return error(request, 413, "the request body is too large")
+
+
+@api.exception_handler(TooManyFilesSent)
+def too_many_files(request, exc: TooManyFilesSent):
+    return error(request, 413, f"too many files: at most {settings.MAX_BUNDLE_FILES} per bundle")
+
+
+@api.exception_handler(SuspiciousOperation)
+def suspicious(request, exc: SuspiciousOperation):
+    # Django raises these for malformed or abusive requests (too many fields or files, bad paths).
+    log.warning("rejected API request: %s", exc)
+    return error(request, 400, str(exc) or "the request was rejected")
+
+
+@api.exception_handler(MultiPartParserError)
+def bad_multipart(request, exc: MultiPartParserError):
+    return error(request, 400, f"malformed multipart body: {exc}")
+
+
+@api.exception_handler(BadRequest)
+def bad_request(request, exc: BadRequest):
+    return error(request, 400, str(exc) or "bad request")
+
+
+__all__ = ["api"]

@@ -1,0 +1,253 @@
+"""Stored bundles: create (a share link), inspect, export, delete."""
+
+from __future__ import annotations
+
+import re
+
+import pydantic
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from ninja import Header, Query, Router, Status
+from ninja.errors import HttpError, ValidationError
+
+from inspector import services
+from inspector.core import serialize
+from inspector.ingest import UploadError, collect_files, delete_bundle, store_bundle
+
+from .common import (
+    E400,
+    E404,
+    E413,
+    E422,
+    bundle_url,
+    case_url,
+    document_summaries,
+    export_params,
+    find_case,
+    get_bundle,
+    manage_url,
+    pick_document,
+    render_options,
+)
+from .schemas import (
+    BundleCreatedOut,
+    BundleJsonIn,
+    BundleOut,
+    CaseDetailOut,
+    DocumentOut,
+    ErrorOut,
+    ExportQuery,
+    PayloadOut,
+    PayloadQuery,
+    RenderQuery,
+)
+
+router = Router(tags=["bundles"])
+
+_MULTIPART_BODY = {
+    "type": "object",
+    "properties": {
+        "files": {"type": "array", "items": {"type": "string", "format": "binary"},
+                  "description": "The files; a .zip is unpacked in place."},
+        "paths": {"type": "array", "items": {"type": "string"},
+                  "description": "Each file's relative path, in the order of `files` (multipart "
+                  "file names lose their folders). Default: the file's name."},
+        "title": {"type": "string", "maxLength": 200},
+    },
+    "required": ["files"],
+}
+_CREATE_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {"schema": _MULTIPART_BODY},
+            "application/json": {"schema": BundleJsonIn.model_json_schema()},
+        },
+    }
+}
+
+
+def _checked_text(value: str, what: str) -> str:
+    # JSON can carry lone surrogates, which no database column or UTF-8 file can hold.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UploadError(f"{what} is not valid Unicode (it holds a lone surrogate)") from None
+    return value
+
+
+def _title(raw: str) -> str:
+    title = _checked_text(raw, "the title").replace("\x00", "").strip()
+    if len(title) > 200:
+        raise UploadError("the title is longer than 200 characters")
+    return title
+
+
+def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
+    content_type = request.content_type or ""
+    if content_type == "multipart/form-data":
+        uploads = request.FILES.getlist("files")
+        if not uploads:
+            raise UploadError("send the files as multipart parts named `files`")
+        declared = sum(upload.size or 0 for upload in uploads)
+        if declared > settings.MAX_BUNDLE_BYTES * 2:
+            # Refuse before reading anything into memory; the exact limit is checked after unpacking.
+            raise UploadError("the upload is larger than the bundle limit")
+        paths = request.POST.getlist("paths")
+        if paths and len(paths) != len(uploads):
+            raise UploadError(f"{len(paths)} paths for {len(uploads)} files: send one `paths` "
+                              "value per file, in order, or none")
+        pairs = [(_checked_text(paths[i] if paths else upload.name or "", "a path"), upload.read())
+                 for i, upload in enumerate(uploads)]
+        return collect_files(pairs), _title(request.POST.get("title", ""))
+    if content_type == "application/json":
+        try:
+            body = BundleJsonIn.model_validate_json(request.body)
+        except pydantic.ValidationError as exc:
+            # Without the input: it may be bytes that are not even UTF-8.
+            raise ValidationError(exc.errors(include_url=False, include_input=False,
+                                             include_context=False)) from None
+        pairs = [(_checked_text(path, "a path"), _checked_text(text, f"{path[:80]}").encode("utf-8"))
+                 for path, text in body.files.items()]
+        return collect_files(pairs, expand_zips=False), _title(body.title)
+    raise HttpError(400, "send multipart/form-data (files, paths, title) or application/json "
+                    '({"files": {path: text}, "title": ...})')
+
+
+@router.post("", response={201: BundleCreatedOut, **E400, **E413, **E422}, openapi_extra=_CREATE_BODY,
+             summary="Store files as a bundle and get its share link")
+def create_bundle(request: HttpRequest):
+    """The same limits and checks as the upload page. The manage token in the answer is the only
+    way to delete the bundle later; it is not shown again."""
+    files, title = _read_upload(request)
+    record, manage_token = store_bundle(files, title=title)
+    loaded = get_bundle(record.pk)
+    options = services.parse_render_options({})
+    documents = document_summaries(request, loaded, options)
+    warnings = []
+    for document in documents:
+        warnings.extend(document["warnings"])
+        if document["error"] is None:
+            # `cases` counts each case's warnings; the upload answer lists them in full.
+            for case in services.render(loaded, document["path"], options).cases:
+                warnings.extend(serialize.diagnostic(item) for item in case.warnings)
+    return Status(201, {**_bundle_data(request, loaded), "manage_token": manage_token,
+                 "manage_url": manage_url(request, record.pk, manage_token),
+                 "cases": documents, "warnings": warnings})
+
+
+def _bundle_data(request: HttpRequest, loaded: services.LoadedBundle) -> dict:
+    record = loaded.record
+    return {
+        "id": record.pk,
+        "title": record.title,
+        "created": record.created,
+        "parent": record.parent_id,
+        "url": bundle_url(request, record.pk),
+        "files": [{"path": path, "size": len(loaded.files.read(path) or b"")}
+                  for path in loaded.files.paths()],
+        "documents": list(loaded.documents),
+    }
+
+
+@router.get("/{bundle_id}", response={200: BundleOut, **E404}, summary="A bundle's files and documents")
+def get_bundle_info(request: HttpRequest, bundle_id: str):
+    return _bundle_data(request, get_bundle(bundle_id))
+
+
+@router.get("/{bundle_id}/cases", response={200: list[DocumentOut], **E400, **E404, **E422},
+            summary="Each document with its cases")
+def list_cases(request: HttpRequest, bundle_id: str, query: Query[RenderQuery]):
+    """Message, omitted and warning counts follow the render settings (a token budget omits
+    messages). A document that cannot be rendered is listed with its `error`."""
+    loaded = get_bundle(bundle_id)
+    options = render_options(query)
+    paths = None if query.document is None else (pick_document(loaded, query.document),)
+    return document_summaries(request, loaded, options, paths)
+
+
+@router.get("/{bundle_id}/cases/{case_id}", response={200: CaseDetailOut, **E400, **E404, **E422},
+            by_alias=True, summary="A rendered case: messages, segments and their origins")
+def get_case(request: HttpRequest, bundle_id: str, case_id: str, query: Query[RenderQuery]):
+    """Every message the model receives, each split into segments that name the file and lines
+    their text came from; omitted messages (flagged with the reason) and warnings included."""
+    loaded = get_bundle(bundle_id)
+    path, _, case = find_case(loaded, case_id, query.document, render_options(query))
+    return {**serialize.case_detail(case), "document": path,
+            "url": case_url(request, loaded.record.pk, path, case.id)}
+
+
+_PAYLOAD_RESPONSES = {
+    "responses": {
+        200: {
+            "description": "JSON for format=json; runnable code as text for curl, python and "
+            "typescript.",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        }
+    }
+}
+
+
+@router.get("/{bundle_id}/cases/{case_id}/payload",
+            response={200: PayloadOut, **E400, **E404, **E422}, openapi_extra=_PAYLOAD_RESPONSES,
+            summary="The provider request for a case, as JSON or as code")
+def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query[PayloadQuery]):
+    """format=json (default) answers JSON: the request body (`payload`), what was changed to fit
+    the provider, lints for what the provider would reject, and warnings. format=curl, python or
+    typescript answers the code that sends the request, as text/plain."""
+    from inspector.core.export import export_case, render_code
+
+    loaded = get_bundle(bundle_id)
+    provider = services.parse_provider(query.provider)
+    form = services.parse_export_format(query.format)
+    export_settings = services.parse_export_settings(export_params(query))
+    _, _, case = find_case(loaded, case_id, query.document, render_options(query))
+    result = export_case(case, provider, export_settings)
+    if form != "json":
+        return HttpResponse(render_code(result, form, export_settings),
+                            content_type="text/plain; charset=utf-8")
+    return {**result.as_contract(case.id), "provider": provider}
+
+
+_BATCH_RESPONSES = {
+    "responses": {
+        200: {
+            "description": "One provider batch request per line.",
+            "content": {"application/jsonl": {"schema": {"type": "string"}}},
+        }
+    }
+}
+
+
+@router.get("/{bundle_id}/batch", response={200: None, **E400, **E404, **E422},
+            openapi_extra=_BATCH_RESPONSES, summary="Every case of a document as a batch JSONL file")
+def get_batch(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
+    """The provider's batch input format, one line per case. `document` is required when the
+    bundle holds several documents."""
+    from inspector.core.export import batch_jsonl
+
+    loaded = get_bundle(bundle_id)
+    provider = services.parse_provider(query.provider)
+    export_settings = services.parse_export_settings(export_params(query))
+    path = pick_document(loaded, query.document)
+    rendered = services.render(loaded, path, render_options(query))
+    body = batch_jsonl(rendered.cases, provider, export_settings)
+    response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", path.rsplit("/", 1)[-1].rsplit(".", 1)[0]) or "batch"
+    response["Content-Disposition"] = f'inline; filename="{name}.{provider}.jsonl"'
+    return response
+
+
+@router.delete("/{bundle_id}", response={204: None, 403: ErrorOut, **E404},
+               summary="Delete a bundle with its manage token")
+def delete(request: HttpRequest, bundle_id: str, token: str | None = None,
+           x_manage_token: str | None = Header(None, alias="X-Manage-Token")):
+    """Send the manage token from the upload answer as the X-Manage-Token header (or `token`)."""
+    loaded = get_bundle(bundle_id)
+    if not loaded.record.check_manage_token(x_manage_token or token or ""):
+        raise HttpError(403, "wrong manage token")
+    delete_bundle(loaded.record)
+    services.forget_bundle(bundle_id)
+    return Status(204, None)
+
+

@@ -1,0 +1,152 @@
+"""Helpers both routers share: looking bundles up, reading settings, building page links."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from django.conf import settings
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+
+from inspector import presenters, services
+from inspector.core import serialize
+from inspector.core.model import InputError, RenderedCase, RenderedDocument
+from inspector.core.options import RenderOptions
+
+from .schemas import ErrorOut
+
+# Stored ids are secrets.token_urlsafe; anything else cannot exist, and some databases refuse
+# characters like NUL in a query, so such ids stop here as a plain 404.
+BUNDLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+E400 = {400: ErrorOut}
+E404 = {404: ErrorOut}
+E422 = {422: ErrorOut}
+E413 = {413: ErrorOut}
+
+
+def get_bundle(bundle_id: str) -> services.LoadedBundle:
+    loaded = services.load_bundle(bundle_id) if BUNDLE_ID.fullmatch(bundle_id) else None
+    if loaded is None:
+        raise Http404("no bundle with this id")
+    return loaded
+
+
+def render_options(query) -> RenderOptions:
+    """The page's settings from a RenderQuery, through the same parser the page uses."""
+    params: dict[str, str] = {}
+    for name in ("profile", "patterns", "system_prompt", "max_tokens", "input_format"):
+        value = getattr(query, name, None)
+        if value is not None:
+            params[name] = str(value)
+    return services.parse_render_options(params)
+
+
+def export_params(query) -> Mapping[str, str]:
+    return {name: str(value) for name in ("model", "max_output_tokens", "temperature")
+            if (value := getattr(query, name, None)) is not None}
+
+
+def absolute(request: HttpRequest, path: str) -> str:
+    if settings.SITE_ROOT:
+        return settings.SITE_ROOT.rstrip("/") + path
+    return request.build_absolute_uri(path)
+
+
+def bundle_url(request: HttpRequest, bundle_id: str) -> str:
+    return absolute(request, reverse("bundle", kwargs={"bundle_id": bundle_id}))
+
+
+def manage_url(request: HttpRequest, bundle_id: str, token: str) -> str:
+    return absolute(request, reverse("manage", kwargs={"bundle_id": bundle_id, "token": token}))
+
+
+def case_url(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> str:
+    return absolute(request, presenters.case_url(bundle_id, document, case_id))
+
+
+def case_summary(request, bundle_id: str, document: str, case: RenderedCase) -> dict:
+    return {
+        "id": case.id,
+        "url": case_url(request, bundle_id, document, case.id),
+        "message_count": len(case.sent_messages),
+        "omitted_count": len(case.omitted_messages),
+        "warning_count": len(case.warnings),
+        "skipped": case.skipped,
+    }
+
+
+def document_summaries(request, loaded: services.LoadedBundle, options: RenderOptions,
+                       paths: tuple[str, ...] | None = None) -> list[dict]:
+    """Each document with its cases; a document that cannot be rendered carries its error."""
+    bundle_id = loaded.record.pk
+    result = []
+    for path in paths if paths is not None else loaded.documents:
+        try:
+            document = services.render(loaded, path, options)
+        except InputError as exc:
+            item = exc.diagnostic
+            result.append({"path": path, "kind": None, "cases": [], "warnings": [],
+                           "error": {"detail": item.message, "file": item.path, "line": item.line}})
+            continue
+        result.append({
+            "path": path,
+            "kind": document.kind,
+            "cases": [case_summary(request, bundle_id, path, case) for case in document.cases],
+            "warnings": [serialize.diagnostic(item) for item in document.warnings],
+            "error": None,
+        })
+    return result
+
+
+def pick_document(loaded: services.LoadedBundle, document: str | None) -> str:
+    """The document a whole-document request (batch) reads: the named one or the only one."""
+    if document is not None:
+        if document not in loaded.files.paths():
+            raise Http404(f"no file {document!r} in this bundle")
+        return document
+    if len(loaded.documents) == 1:
+        return loaded.documents[0]
+    if not loaded.documents:
+        raise Http404("this bundle holds no eval file or deck")
+    raise services.SettingsError(f"this bundle holds {len(loaded.documents)} documents; pick one "
+                                 f"with document= (one of {', '.join(loaded.documents[:20])})")
+
+
+def find_case(loaded: services.LoadedBundle, case_id: str, document: str | None,
+              options: RenderOptions) -> tuple[str, RenderedDocument, RenderedCase]:
+    """The case with this id; an id that is not found as written is tried ~XX-decoded, as the
+    pages write ids that hold a slash (a~2Fb for a/b)."""
+    try:
+        return _find_case(loaded, case_id, document, options)
+    except Http404:
+        decoded = presenters.decode_case_id(case_id) if "~" in case_id else None
+        if decoded is None or decoded == case_id:
+            raise
+        return _find_case(loaded, decoded, document, options)
+
+
+def _find_case(loaded: services.LoadedBundle, case_id: str, document: str | None,
+               options: RenderOptions) -> tuple[str, RenderedDocument, RenderedCase]:
+    if document is not None:
+        path = pick_document(loaded, document)
+        rendered = services.render(loaded, path, options)
+        case = services.find_case(rendered, case_id)
+        if case is None:
+            raise Http404(f"no case {case_id!r} in {path}")
+        return path, rendered, case
+    first_error: InputError | None = None
+    for path in loaded.documents:
+        try:
+            rendered = services.render(loaded, path, options)
+        except InputError as exc:
+            first_error = first_error or exc
+            continue
+        case = services.find_case(rendered, case_id)
+        if case is not None:
+            return path, rendered, case
+    if first_error is not None and len(loaded.documents) == 1:
+        # The only document is broken: its error says more than "not found".
+        raise first_error
+    raise Http404(f"no case {case_id!r} in this bundle")

@@ -1,0 +1,77 @@
+"""Stateless rendering: posted files in, rendered cases out, nothing stored."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from django.http import HttpRequest
+from ninja import Router
+from ninja.errors import HttpError
+
+from inspector import services
+from inspector.core import serialize
+from inspector.core.bundle import MemoryBundle, normalize
+from inspector.core.documents import list_documents, render_document
+from inspector.ingest import UploadError, collect_files
+
+from .common import E400, E413, E422
+from .schemas import RenderIn, RenderOut
+
+router = Router(tags=["render"])
+
+
+def _utf8(value: str, what: str) -> bytes:
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UploadError(f"{what} is not valid Unicode (it holds a lone surrogate)") from None
+
+
+def _files(body: RenderIn) -> dict[str, bytes]:
+    if body.content is not None:
+        if body.files:
+            raise HttpError(400, "send either `content` (one file) or `files`, not both")
+        name = body.filename or "eval.yaml"
+        return collect_files([(name, _utf8(body.content, name[:80]))], expand_zips=False)
+    if not body.files:
+        raise HttpError(400, "send `content` (one file's text) or `files` ({path: text})")
+    return collect_files([(path, _utf8(text, path[:80])) for path, text in body.files.items()],
+                         expand_zips=False)
+
+
+@router.post("", response={200: RenderOut, **E400, **E413, **E422}, by_alias=True,
+             summary="Render posted files without storing them")
+def render(request: HttpRequest, body: RenderIn):
+    """For CI: post an eval file (`content` + `filename`) or a set of files (`files` + `path`, so
+    that file references and guideline files resolve) and get every case's messages, segments,
+    origins and warnings. Same limits as an upload; nothing is saved."""
+    files = _files(body)
+    bundle = MemoryBundle(files)
+    documents = list_documents(bundle)
+    if body.path is not None:
+        path = normalize(body.path)
+        if not path or path not in files:
+            raise HttpError(400, f"no file {body.path!r} among the posted files")
+    elif documents:
+        path = documents[0]
+    elif len(files) == 1:
+        path = next(iter(files))
+    else:
+        raise HttpError(400, "none of the posted files is an eval file or deck; name one with `path`")
+    params = {name: str(value) for name in ("profile", "system_prompt", "max_tokens", "input_format")
+              if (value := getattr(body, name)) is not None}
+    options = services.parse_render_options(params)
+    if body.patterns is not None:
+        # A JSON list keeps patterns such as `*.{md,txt}` whole, where the page splits on commas.
+        patterns = tuple(p.strip() for p in body.patterns if p.strip())
+        if len(patterns) > services.MAX_PATTERNS:
+            raise services.SettingsError(f"at most {services.MAX_PATTERNS} guideline patterns")
+        options = dataclasses.replace(options, guideline_patterns=patterns)
+    document = render_document(bundle, path, options)
+    return {
+        "path": path,
+        "kind": document.kind,
+        "documents": documents,
+        "warnings": [serialize.diagnostic(item) for item in document.warnings],
+        "cases": [serialize.case_detail(case) for case in document.cases],
+    }

@@ -1,0 +1,227 @@
+"""Typed request and response bodies of the JSON API. Response schemas mirror inspector.core.serialize,
+so the OpenAPI document describes exactly what the core produces."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from ninja import Field, Schema
+
+Profile = Literal["spec", "agentv-0.10", "agentv-3.8", "agentv-4"]
+InputFormat = Literal["auto", "agentv", "deck", "openai-chat", "openai-responses", "anthropic"]
+Provider = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
+ExportFormat = Literal["json", "curl", "python", "typescript"]
+
+
+class ErrorOut(Schema):
+    detail: str
+    file: str | None = None
+    line: int | None = None
+    # Field-by-field problems when the request itself does not match the schema (422).
+    errors: list[dict[str, Any]] | None = None
+
+
+# --- query parameters -------------------------------------------------------------------------
+
+
+class RenderQuery(Schema):
+    """The inspector page's render settings."""
+
+    profile: Profile | None = Field(None, description="Which agentv release's rendering to follow.")
+    patterns: str | None = Field(
+        None, description="Guideline file patterns, one per line or comma separated. Absent: take "
+        "them from .agentv/config.yaml; present but empty: no guideline files.")
+    system_prompt: str | None = Field(None, description="A configured default system prompt.")
+    max_tokens: int | None = Field(None, description="Context budget in tokens (1 to 10,000,000); "
+                                   "messages that do not fit are omitted.")
+    input_format: InputFormat | None = Field(None, description="Force a loader instead of sniffing.")
+    document: str | None = Field(
+        None, description="The bundle file to read. Default: the only document, or the first one "
+        "that holds the case.")
+
+
+class ExportQuery(RenderQuery):
+    provider: Provider | None = Field(None, description="Default: openai-chat.")
+    model: str | None = None
+    max_output_tokens: int | None = Field(None, description="1 to 1,000,000.")
+    temperature: float | None = Field(None, description="0 to 2.")
+
+
+class PayloadQuery(ExportQuery):
+    format: ExportFormat | None = Field(
+        None, description="json (default): payload, changes, lints and warnings as JSON. curl, "
+        "python, typescript: runnable code as text/plain.")
+
+
+# --- rendered cases ---------------------------------------------------------------------------
+
+
+class DiagnosticOut(Schema):
+    message: str
+    path: str | None
+    line: int | None
+    column: int | None
+    severity: str
+
+
+class SpanOut(Schema):
+    path: str
+    start_line: int
+    end_line: int
+
+
+class OriginOut(Schema):
+    kind: str = Field(description="case, guideline, file, marker, default, separator or deck")
+    path: str | None
+    start_line: int | None
+    end_line: int | None
+
+
+class SegmentOut(Schema):
+    text: str
+    origin: OriginOut
+
+
+class FunctionCallOut(Schema):
+    name: str
+    arguments: str
+
+
+class ToolCallOut(Schema):
+    id: str
+    type: str
+    function: FunctionCallOut
+
+
+class MessageOut(Schema):
+    role: str
+    content: str
+    name: str | None = None
+    tool_calls: list[ToolCallOut] | None = None
+    tool_call_id: str | None = None
+    span: SpanOut | None
+    omitted: str | None = Field(description="Why the message is shown but not sent; null if sent.")
+    segments: list[SegmentOut]
+
+
+class ToolOut(Schema):
+    name: str
+    description: str | None
+    parameters: dict[str, Any] | None
+    strict: bool | None
+
+
+class OutputSchemaOut(Schema):
+    name: str
+    schema_: dict[str, Any] = Field(alias="schema")
+    strict: bool | None
+
+
+class CaseOut(Schema):
+    id: str
+    span: SpanOut | None
+    skipped: str | None
+    metadata: dict[str, Any]
+    warnings: list[DiagnosticOut]
+    messages: list[MessageOut]
+    tools: list[ToolOut]
+    output_schema: OutputSchemaOut | None
+
+
+class CaseDetailOut(CaseOut):
+    document: str
+    url: str | None = Field(description="The case's page, to share with a reviewer.")
+
+
+# --- bundles ----------------------------------------------------------------------------------
+
+
+class CaseSummaryOut(Schema):
+    id: str
+    url: str
+    message_count: int = Field(description="Messages sent.")
+    omitted_count: int
+    warning_count: int
+    skipped: str | None
+
+
+class DocumentOut(Schema):
+    path: str
+    kind: str | None = Field(description="agentv, deck or a conversation format; null if unreadable.")
+    cases: list[CaseSummaryOut]
+    warnings: list[DiagnosticOut]
+    error: ErrorOut | None = Field(description="Why the document cannot be rendered at all.")
+
+
+class FileOut(Schema):
+    path: str
+    size: int
+
+
+class BundleOut(Schema):
+    id: str
+    title: str
+    created: datetime
+    parent: str | None
+    url: str = Field(description="The bundle's page: the share link.")
+    files: list[FileOut]
+    documents: list[str]
+
+
+class BundleCreatedOut(BundleOut):
+    manage_token: str = Field(description="Deletes the bundle. Shown once; only its hash is kept.")
+    manage_url: str = Field(description="The bundle's manage page (holds the token: keep it private).")
+    cases: list[DocumentOut]
+    warnings: list[DiagnosticOut] = Field(description="Every warning of every document and case.")
+
+
+class BundleJsonIn(Schema):
+    files: dict[str, str] = Field(description="Relative path -> UTF-8 text.")
+    title: str = Field("", max_length=200)
+
+
+class RenderIn(Schema):
+    files: dict[str, str] | None = Field(None, description="Relative path -> UTF-8 text.")
+    path: str | None = Field(None, description="Which of `files` to render. Default: the only "
+                             "document, or the first.")
+    content: str | None = Field(None, description="A single file's text (instead of `files`).")
+    filename: str | None = Field(None, description="The name of `content`, e.g. eval.yaml.")
+    profile: Profile | None = None
+    patterns: list[str] | None = Field(None, description="Guideline file patterns. Absent: from "
+                                       ".agentv/config.yaml; empty: none.")
+    system_prompt: str | None = None
+    max_tokens: int | None = None
+    input_format: InputFormat | None = None
+
+
+class RenderOut(Schema):
+    path: str
+    kind: str
+    documents: list[str] = Field(description="Every renderable file of the posted set.")
+    warnings: list[DiagnosticOut]
+    cases: list[CaseOut]
+
+
+class ChangeOut(Schema):
+    """Something the exporter did to fit the provider: moved, merged, renamed, mapped."""
+
+    message: str
+    message_index: int | None = Field(description="Index into the case's messages, omitted included.")
+
+
+class LintOut(Schema):
+    """Something the provider would reject (error) or silently alter (warning)."""
+
+    message: str
+    message_index: int | None
+    severity: str
+
+
+class PayloadOut(Schema):
+    id: str
+    provider: str
+    payload: dict[str, Any] = Field(description="The request body for the provider.")
+    changes: list[ChangeOut]
+    lints: list[LintOut]
+    warnings: list[DiagnosticOut]

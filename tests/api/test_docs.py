@@ -1,0 +1,39 @@
+import re
+
+from django.contrib.staticfiles import finders
+
+
+def test_openapi_schema_lists_every_endpoint(client, db):
+    schema = client.get("/api/openapi.json").json()
+    assert set(schema["paths"]) == {
+        "/api/bundles", "/api/bundles/{bundle_id}", "/api/bundles/{bundle_id}/cases",
+        "/api/bundles/{bundle_id}/cases/{case_id}", "/api/bundles/{bundle_id}/cases/{case_id}/payload",
+        "/api/bundles/{bundle_id}/batch", "/api/render",
+    }
+    create = schema["paths"]["/api/bundles"]["post"]
+    assert set(create["requestBody"]["content"]) == {"multipart/form-data", "application/json"}
+    assert {"201", "400", "413", "422"} <= set(create["responses"])
+
+
+def test_docs_page_loads_its_assets_from_this_server_only(client, db):
+    response = client.get("/api/docs")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "cdn" not in html.lower() and "https://" not in html
+    sources = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert any(s.endswith("swagger-ui-bundle.js") for s in sources)
+    for source in sources:
+        assert source.startswith("/static/"), source
+        assert client.get(source).status_code == 200, source
+
+
+def test_docs_page_needs_no_inline_script_or_style_under_the_csp(client, db):
+    response = client.get("/api/docs")
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    html = response.content.decode()
+    # The only inline <script> is the settings JSON, which browsers never execute.
+    for attributes in re.findall(r"<script([^>]*)>", html):
+        assert "src=" in attributes or 'type="application/json"' in attributes
+    assert "<style" not in html and "style=" not in html
+    assert finders.find("ninja/swagger-ui-init.js")

@@ -1,0 +1,90 @@
+from inspector.models import Bundle
+from tests.api.conftest import EVAL, example_files
+
+
+def post(client, body):
+    return client.post("/api/render", body, content_type="application/json")
+
+
+def test_render_of_posted_content_stores_nothing(client, db):
+    before = Bundle.objects.count()
+    response = post(client, {"content": EVAL, "filename": "evals/two.yaml"})
+    assert response.status_code == 200
+    data = response.json()
+    assert data["path"] == "evals/two.yaml" and data["kind"] == "agentv"
+    assert [case["id"] for case in data["cases"]] == ["greet", "farewell"]
+    greet = data["cases"][0]
+    assert greet["messages"][1]["content"] == "Hello there"
+    assert greet["messages"][1]["segments"][0]["origin"]["path"] == "evals/two.yaml"
+    assert Bundle.objects.count() == before
+
+
+def test_render_of_a_file_set_resolves_references_and_guidelines(client, db):
+    files = {path: data.decode() for path, data in example_files().items()}
+    response = post(client, {"files": files, "path": "evals/code-review.yaml"})
+    assert response.status_code == 200
+    [case] = response.json()["cases"]
+    kinds = {s["origin"]["kind"] for m in case["messages"] for s in m["segments"]}
+    assert {"guideline", "file"} <= kinds
+    assert response.json()["documents"] == ["evals/code-review.yaml"]
+
+
+def test_render_takes_settings_and_pattern_lists(client, db):
+    files = {path: data.decode() for path, data in example_files().items()}
+    response = post(client, {"files": files, "patterns": [], "profile": "agentv-4",
+                             "system_prompt": "Default."})
+    assert response.status_code == 200
+    [case] = response.json()["cases"]
+    assert "guideline" not in {s["origin"]["kind"] for m in case["messages"] for s in m["segments"]}
+
+
+def test_render_defaults_to_the_first_document(client, db):
+    response = post(client, {"files": {"notes.md": "x", "e.yaml": EVAL}})
+    assert response.json()["path"] == "e.yaml"
+
+
+def test_render_of_invalid_yaml_is_a_422_with_file_and_line(client, db):
+    response = post(client, {"content": "evalcases:\n  - id: x\n    input_messages: [\n",
+                             "filename": "bad.yaml"})
+    assert response.status_code == 422
+    data = response.json()
+    assert data["file"] == "bad.yaml" and isinstance(data["line"], int)
+
+
+def test_render_without_content_or_files_is_a_400(client, db):
+    assert post(client, {}).status_code == 400
+    assert post(client, {"content": EVAL, "files": {"a.yaml": EVAL}}).status_code == 400
+
+
+def test_render_of_an_unknown_path_is_a_400(client, db):
+    response = post(client, {"files": {"a.yaml": EVAL}, "path": "b.yaml"})
+    assert response.status_code == 400
+    assert "b.yaml" in response.json()["detail"]
+
+
+def test_render_of_files_with_nothing_to_render_is_a_400(client, db):
+    assert post(client, {"files": {"a.md": "x", "b.md": "y"}}).status_code == 400
+
+
+def test_render_with_a_bad_setting_is_a_400(client, db):
+    response = post(client, {"content": EVAL, "max_tokens": -1})
+    assert response.status_code == 400
+    assert post(client, {"content": EVAL, "patterns": ["*"] * 51}).status_code == 400
+
+
+def test_render_over_the_size_limit_is_a_413(client, db, settings):
+    settings.MAX_BUNDLE_BYTES = 10
+    response = post(client, {"content": EVAL})
+    assert response.status_code == 413
+
+
+def test_render_of_an_escaping_path_is_a_400(client, db):
+    response = post(client, {"files": {"../../etc/passwd": "x"}})
+    assert response.status_code == 400
+    assert response.json()["file"] == "../../etc/passwd"
+
+
+def test_render_body_not_matching_the_schema_is_a_422(client, db):
+    response = post(client, {"content": 5})
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("body.body.content") or "content" in response.json()["detail"]
