@@ -1,9 +1,39 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from inspector import views
 from inspector.api import api
 
+
+class CaseIdConverter:
+    # Case ids arrive ~XX-escaped (see presenters.encode_case_id), so one path segment holds any id.
+    regex = r"[^/]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(CaseIdConverter, "caseid")
+
+case = "b/<str:bundle_id>/<path:document>/case/<caseid:case_id>/"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("api/", api.urls),
+    path("healthz", views.healthz, name="healthz"),
+    path("b/<str:bundle_id>/", views.bundle_page, name="bundle"),
+    path("b/<str:bundle_id>/manage/<str:token>/", views.manage, name="manage"),
+    path("b/<str:bundle_id>/batch.jsonl", views.batch, name="batch"),
+    path(case, views.case_page, name="case"),
+    path(case + "export/", views.export_view, name="export"),
+    path(case + "preview/", views.preview, name="preview"),
+    path(case + "editor/", views.editor, name="editor"),
+    path(case + "revise/", views.revise, name="revise"),
+    path("b/<str:bundle_id>/source/<path:path>", views.source, name="source"),
 ]
+
+handler400 = "inspector.views.bad_request"
+handler404 = "inspector.views.not_found"
+handler500 = "inspector.views.server_error"

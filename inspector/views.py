@@ -1,9 +1,601 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The pages. Each view parses its input with services, builds a view model with presenters and
+renders a template; htmx requests get the named partial of the same template."""
 
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.core.exceptions import RequestDataTooBig, TooManyFilesSent
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from inspector import presenters, services
+from inspector.core.bundle import MemoryBundle
+from inspector.core.documents import render_document
+from inspector.core.model import InputError, RenderedCase, RenderedDocument
+from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
+from inspector.forms import PasteForm, RevisionForm, uploads_from_request
+from inspector.ingest import UploadError, collect_files, delete_bundle, store_bundle
 from inspector.models import Bundle
 
+RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format")
+EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature")
+PROVIDER_LABELS = {
+    "openai-chat": "OpenAI Chat",
+    "openai-responses": "OpenAI Responses",
+    "anthropic": "Anthropic",
+    "gemini": "Gemini",
+}
+FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
+FORMAT_SUFFIX = {"json": "json", "curl": "sh", "python": "py", "typescript": "ts"}
 
+
+def error_page(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+    return render(request, "error.html", {"title": title, "message": message}, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return error_page(request, 400, "Bad request", "The request could not be understood.")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    message = str(exception) if isinstance(exception, Http404) and exception.args else ""
+    return error_page(request, 404, "Not found", message or "There is nothing at this address.")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return error_page(request, 500, "Something went wrong",
+                      "The server failed to show this page. Reload to try again.")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return error_page(request, 403, "Form expired",
+                      "The form could not be verified (missing or stale CSRF token). Reload the page and "
+                      "try again.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Upload, created, manage
+
+
+def _examples() -> list[dict]:
+    from inspector.examples import example_info
+
+    rows = []
+    for bundle in Bundle.objects.exclude(example="").order_by("example"):
+        info = example_info(bundle)
+        rows.append({
+            "title": info.title if info else bundle.title,
+            "description": info.description if info else "",
+            "url": _entry_url(bundle, info.entry if info else None),
+        })
+    return rows
+
+
+def _entry_url(bundle: Bundle, entry: str | None) -> str:
+    if entry:
+        return reverse("bundle", kwargs={"bundle_id": bundle.pk}) + "#" + presenters.document_anchor(entry)
+    return reverse("bundle", kwargs={"bundle_id": bundle.pk})
+
+
+@require_http_methods(["GET", "POST"])
 def home(request: HttpRequest) -> HttpResponse:
-    examples = Bundle.objects.exclude(example="").order_by("example")
-    return render(request, "home.html", {"examples": examples})
+    if request.method == "GET":
+        return render(request, "home.html", {"form": PasteForm(), "examples": _examples()})
+    try:
+        form = PasteForm(request.POST)
+        files = request.FILES.getlist("files")
+        folder_files = request.FILES.getlist("folder")
+    except TooManyFilesSent:
+        return _upload_error(request, PasteForm(), "too many files in one upload")
+    except RequestDataTooBig:
+        return _upload_error(request, PasteForm(), "the upload is too large")
+    if not form.is_valid():
+        message = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        return _upload_error(request, form, message)
+    try:
+        uploads = uploads_from_request(form, files, folder_files)
+        collected = collect_files(uploads)
+    except UploadError as error:
+        return _upload_error(request, form, str(error))
+    title = form.cleaned_data.get("title") or _default_title(uploads, len(collected))
+    bundle, token = store_bundle(collected, title=title)
+    return _created(request, bundle, token, first=_first_case_url(bundle.pk))
+
+
+def _default_title(uploads: list[tuple[str, bytes]], count: int) -> str:
+    """What the user chose: the file, zip or folder name."""
+    names = [name.replace("\\", "/") for name, _ in uploads]
+    if len(names) == 1:
+        name = names[0].rsplit("/", 1)[-1]
+        return name if count == 1 else f"{name} ({count} files)"
+    tops = {name.split("/", 1)[0] for name in names}
+    if len(tops) == 1 and "/" in names[0]:
+        return f"{tops.pop()} ({count} files)"
+    return f"{names[0].rsplit('/', 1)[-1]} and {len(names) - 1} more"
+
+
+def _upload_error(request: HttpRequest, form: PasteForm, message: str) -> HttpResponse:
+    return render(request, "home.html", {"form": form, "examples": _examples(), "upload_error": message},
+                  status=400)
+
+
+def _absolute(request: HttpRequest, url: str) -> str:
+    from django.conf import settings
+
+    if settings.SITE_ROOT:
+        return settings.SITE_ROOT.rstrip("/") + url
+    return request.build_absolute_uri(url)
+
+
+def _first_case_url(bundle_id: str) -> str | None:
+    loaded = services.load_bundle(bundle_id)
+    if loaded is None:
+        return None
+    for document in loaded.documents:
+        try:
+            rendered = services.render(loaded, document, RenderOptions())
+        except InputError:
+            continue
+        if rendered.cases:
+            return presenters.case_url(bundle_id, document, rendered.cases[0].id)
+    return None
+
+
+def _created(request: HttpRequest, bundle: Bundle, token: str, first: str | None,
+             parent: Bundle | None = None) -> HttpResponse:
+    # The manage token exists only in this response: the database keeps its hash.
+    share = _absolute(request, reverse("bundle", kwargs={"bundle_id": bundle.pk}))
+    manage = _absolute(request, reverse("manage", kwargs={"bundle_id": bundle.pk, "token": token}))
+    return render(request, "created.html", {
+        "bundle": bundle,
+        "share_url": share,
+        "manage_url": manage,
+        "first_case_url": _absolute(request, first) if first else None,
+        "parent": parent,
+    }, status=201)
+
+
+@require_http_methods(["GET", "POST"])
+def manage(request: HttpRequest, bundle_id: str, token: str) -> HttpResponse:
+    bundle = Bundle.objects.filter(pk=bundle_id[:64]).first()
+    if bundle is None or not bundle.check_manage_token(token):
+        raise Http404("No bundle matches this manage link. It may have been deleted already.")
+    if request.method == "POST":
+        delete_bundle(bundle)
+        services.forget_bundle(bundle_id)
+        return render(request, "deleted.html", {"title": bundle.title})
+    return render(request, "manage.html", {
+        "bundle": bundle,
+        "share_url": _absolute(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
+        "file_count": bundle.files.count(),
+    })
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings from the query string
+
+
+@dataclass
+class PageSettings:
+    options: RenderOptions
+    params: dict[str, str]  # the render and export parameters the user set, for links and forms
+    provider: str
+    form: str
+    export: object  # ExportSettings
+
+    @property
+    def render_query(self) -> str:
+        return urlencode({k: v for k, v in self.params.items() if k in RENDER_KEYS})
+
+    @property
+    def query(self) -> str:
+        return urlencode(self.params)
+
+
+def _page_settings(params: Mapping[str, str]) -> PageSettings:
+    """Raises services.SettingsError for values the user must fix."""
+    clean = {}
+    for key in RENDER_KEYS + EXPORT_KEYS:
+        value = params.get(key)
+        if value is None:
+            continue
+        if key == "patterns" or value != "":
+            clean[key] = value
+    if clean.get("patterns_mode") == "config" or "patterns_mode" not in clean:
+        clean.pop("patterns", None)
+        clean.pop("patterns_mode", None)
+    elif "patterns" not in clean:
+        clean["patterns"] = ""
+    # Defaults stay out of the URL so a plain link and a default view are the same page.
+    for key, default in (("profile", "spec"), ("input_format", "auto"), ("provider", "openai-chat"),
+                         ("format", "json")):
+        if clean.get(key) == default:
+            del clean[key]
+    options = services.parse_render_options(clean)
+    provider = services.parse_provider(clean.get("provider"))
+    form = services.parse_export_format(clean.get("format"))
+    export = services.parse_export_settings(clean)
+    return PageSettings(options, clean, provider, form, export)
+
+
+def _settings_or_400(request: HttpRequest, params: Mapping[str, str]):
+    try:
+        return _page_settings(params), None
+    except services.SettingsError as error:
+        return None, error_page(request, 400, "Bad settings", str(error))
+
+
+def _settings_view(page: PageSettings, config_patterns: bool) -> dict:
+    params = page.params
+    return {
+        "profiles": PROFILES,
+        "input_formats": INPUT_FORMATS,
+        "profile": page.options.profile,
+        "input_format": page.options.input_format,
+        "patterns_custom": "patterns_mode" in params,
+        "patterns": params.get("patterns", ""),
+        "system_prompt": params.get("system_prompt", ""),
+        "max_tokens": params.get("max_tokens", ""),
+        "providers": list(PROVIDER_LABELS.items()),
+        "formats": list(FORMAT_LABELS.items()),
+        "provider": page.provider,
+        "format": page.form,
+        "model": params.get("model", ""),
+        "max_output_tokens": params.get("max_output_tokens", ""),
+        "temperature": params.get("temperature", ""),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Bundle page
+
+
+def _loaded_or_404(bundle_id: str) -> services.LoadedBundle:
+    loaded = services.load_bundle(bundle_id)
+    if loaded is None:
+        raise Http404("No bundle has this id. The link may be mistyped, or the bundle was deleted.")
+    return loaded
+
+
+@require_GET
+def bundle_page(request: HttpRequest, bundle_id: str) -> HttpResponse:
+    loaded = _loaded_or_404(bundle_id)
+    page, error = _settings_or_400(request, request.GET)
+    if error:
+        return error
+    sections = []
+    for document in loaded.documents:
+        try:
+            rendered = services.render(loaded, document, page.options)
+        except InputError as problem:
+            sections.append(presenters.DocumentSection(document, "", [], str(problem), []))
+            continue
+        rows = [presenters.case_row(bundle_id, document, case, page.query) for case in rendered.cases]
+        sections.append(presenters.DocumentSection(
+            document, rendered.kind, rows, None, [w.located() for w in rendered.warnings]))
+    for section in sections:
+        section.anchor = presenters.document_anchor(section.path)
+        section.batch_url = _batch_url(bundle_id, section.path, page)
+    return render(request, "bundle.html", {
+        "bundle": loaded.record,
+        "tree": presenters.file_tree(bundle_id, loaded.files.paths(), loaded.documents),
+        "sections": sections,
+        "case_count": sum(len(s.cases) for s in sections),
+        "batch_url": _batch_url(bundle_id, None, page),
+        "share_url": _absolute(request, request.get_full_path()),
+        "revisions": list(loaded.record.revisions.order_by("created")[:20]),
+    })
+
+
+def _batch_url(bundle_id: str, document: str | None, page: PageSettings) -> str:
+    params = dict(page.params)
+    if document:
+        params["document"] = document
+    return reverse("batch", kwargs={"bundle_id": bundle_id}) + ("?" + urlencode(params) if params else "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Case page
+
+
+@dataclass
+class CaseContext:
+    loaded: services.LoadedBundle
+    document: str
+    rendered: RenderedDocument
+    case: RenderedCase
+    page: PageSettings
+
+
+def _case_or_error(request: HttpRequest, bundle_id: str, document: str, case_id: str,
+                   params: Mapping[str, str]) -> CaseContext | HttpResponse:
+    loaded = _loaded_or_404(bundle_id)
+    decoded_id = presenters.decode_case_id(case_id)
+    if decoded_id is None:
+        raise Http404("This case address is malformed.")
+    if document not in loaded.files.paths():
+        raise Http404("This bundle has no file at that path.")
+    page, error = _settings_or_400(request, params)
+    if error:
+        return error
+    try:
+        rendered = services.render(loaded, document, page.options)
+    except InputError as problem:
+        return error_page(request, 400, "This file cannot be rendered", str(problem))
+    case = services.find_case(rendered, decoded_id)
+    if case is None:
+        raise Http404(f"{document} has no case with this id.")
+    return CaseContext(loaded, document, rendered, case, page)
+
+
+def _export_panel(bundle_id: str, document: str, case: RenderedCase, page: PageSettings,
+                  case_link: str) -> dict:
+    from inspector.core.export import export_case, render_code
+
+    result = export_case(case, page.provider, page.export)
+    code = render_code(result, page.form, page.export)
+    suffix = FORMAT_SUFFIX[page.form]
+    lines = presenters.highlight_lines(f"payload.{suffix}", code)
+    query = page.query
+    base = case_link.split("?")[0]
+    return {
+        "provider": page.provider,
+        "provider_label": PROVIDER_LABELS[page.provider],
+        "format": page.form,
+        "format_label": FORMAT_LABELS[page.form],
+        "code": code,
+        "lines": lines,
+        "changes": [_note(item) for item in getattr(result, "changes", [])],
+        "lints": [_note(item) for item in getattr(result, "lints", [])],
+        "warnings": [str(getattr(item, "message", item)) for item in getattr(result, "warnings", [])],
+        "download_url": f"{base}export/?{query}{'&' if query else ''}download=1",
+        "filename": _download_name(case.id, page.provider, suffix),
+    }
+
+
+def _note(item) -> dict:
+    index = getattr(item, "message_index", None)
+    return {"message": str(getattr(item, "message", item)), "index": index,
+            "anchor": f"m{index}" if index is not None else None}
+
+
+def _download_name(case_id: str, provider: str, suffix: str) -> str:
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", case_id).strip("._")[:80] or "case"
+    return f"{stem}.{provider}.{suffix}"
+
+
+def _case_context(request: HttpRequest, ctx: CaseContext) -> dict:
+    bundle_id = ctx.loaded.record.pk
+    page = ctx.page
+    view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens)
+    case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
+    export = _export_panel(bundle_id, ctx.document, ctx.case, page, case_link)
+    lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
+    for card in view.cards:
+        if card.index in lint_cards:
+            card.lints.append(lint_cards[card.index])
+    ids = [case.id for case in ctx.rendered.cases]
+    position = ids.index(ctx.case.id)
+    neighbour = lambda i: presenters.case_url(bundle_id, ctx.document, ids[i], page.query)  # noqa: E731
+    base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
+    return {
+        "bundle": ctx.loaded.record,
+        "document": ctx.document,
+        "case": view,
+        "case_link": case_link,
+        "base_url": base,
+        "share_url": _absolute(request, case_link),
+        "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}) + (
+            "?" + page.query if page.query else "") + "#" + presenters.document_anchor(ctx.document),
+        "previous_url": neighbour(position - 1) if position > 0 else None,
+        "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
+        "position": position + 1,
+        "case_total": len(ids),
+        "settings": _settings_view(page, True),
+        "params": page.params,
+        "render_params": {k: v for k, v in page.params.items() if k in RENDER_KEYS},
+        "export_params": {k: v for k, v in page.params.items() if k in EXPORT_KEYS},
+        "export": export,
+        "legend": [(kind, label) for kind, label in presenters.ORIGIN_LABELS.items()],
+        "batch_url": _batch_url(bundle_id, ctx.document, page),
+        "render_query": page.render_query,
+        "preview_url": base + "preview/",
+        "revise_url": base + "revise/",
+    }
+
+
+def _source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, int] | None,
+                 whole: bool = False) -> presenters.SourcePane:
+    decoded = loaded.files.text(path)
+    if decoded is None:
+        raise Http404("This bundle has no file at that path.")
+    return presenters.SourcePane.build(loaded.record.pk, path, decoded.text, highlight, decoded.problem,
+                                       whole)
+
+
+@require_GET
+def case_page(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    ctx = _case_or_error(request, bundle_id, document, case_id, request.GET)
+    if isinstance(ctx, HttpResponse):
+        return ctx
+    context = _case_context(request, ctx)
+    target = request.htmx.target if request.htmx else None
+    if target in ("export", "rendered"):
+        partial = "case.html#export-panel" if target == "export" else "case.html#rendered"
+        response = render(request, partial, context)
+        # The form sends every field, empty or default; the address bar gets the canonical link.
+        response["HX-Push-Url"] = context["case_link"]
+        return response
+    span = ctx.case.span
+    highlight = (span.start_line, span.end_line) if span and span.path == document else None
+    context["source"] = _source_pane(ctx.loaded, document, highlight)
+    context["case_source_url"] = presenters.source_url(bundle_id, document, *(highlight or (None, None)))
+    # A large file is not sent twice (pane and textarea) on every view: its editor loads on demand.
+    context["inline_editor"] = len(context["source"].text) <= INLINE_EDITOR_CHARS
+    return render(request, "case.html", context)
+
+
+INLINE_EDITOR_CHARS = 100_000
+
+
+@require_GET
+def editor(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    ctx = _case_or_error(request, bundle_id, document, case_id, request.GET)
+    if isinstance(ctx, HttpResponse):
+        return ctx
+    context = _case_context(request, ctx)
+    context["source"] = _source_pane(ctx.loaded, document, None)
+    context["inline_editor"] = True
+    return render(request, "case.html#editor-form", context)
+
+
+@require_GET
+def export_view(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    ctx = _case_or_error(request, bundle_id, document, case_id, request.GET)
+    if isinstance(ctx, HttpResponse):
+        return ctx
+    case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, ctx.page.query)
+    export = _export_panel(bundle_id, ctx.document, ctx.case, ctx.page, case_link)
+    if request.GET.get("download"):
+        content_type = "application/json" if ctx.page.form == "json" else "text/plain; charset=utf-8"
+        response = HttpResponse(export["code"], content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="{export["filename"]}"'
+        return response
+    return redirect(case_link)
+
+
+def _edited_bundle(loaded: services.LoadedBundle, document: str, text: str) -> dict[str, bytes]:
+    files = {path: loaded.files.read(path) or b"" for path in loaded.files.paths()}
+    files[document] = text.encode("utf-8")
+    return files
+
+
+@require_POST
+def preview(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    """The messages pane for edited, unsaved source text. Nothing is stored."""
+    loaded = _loaded_or_404(bundle_id)
+    decoded_id = presenters.decode_case_id(case_id)
+    if decoded_id is None or document not in loaded.files.paths():
+        raise Http404("No such case.")
+    form = RevisionForm(request.POST)
+    if not form.is_valid():
+        return render(request, "preview_error.html", {"message": "The edited text is too long."})
+    try:
+        page = _page_settings(request.POST)
+    except services.SettingsError as problem:
+        return render(request, "preview_error.html", {"message": f"Bad settings: {problem}"})
+    files = MemoryBundle(_edited_bundle(loaded, document, form.cleaned_data["text"]))
+    try:
+        rendered = render_document(files, document, page.options)
+    except InputError as problem:
+        return render(request, "preview_error.html", {"message": str(problem)})
+    except RecursionError:
+        return render(request, "preview_error.html", {"message": "The file nests too deeply."})
+    case = services.find_case(rendered, decoded_id)
+    if case is None:
+        if not rendered.cases:
+            return render(request, "preview_error.html", {"message": "The edited file has no cases."})
+        case = rendered.cases[0]
+    ctx = CaseContext(loaded, document, rendered, case, page)
+    context = _case_context(request, ctx)
+    context["preview"] = True
+    return render(request, "case.html#rendered", context)
+
+
+@require_POST
+def revise(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    """Store a new bundle with the edited file replaced; the old bundle stays as it was."""
+    loaded = _loaded_or_404(bundle_id)
+    decoded_id = presenters.decode_case_id(case_id)
+    if decoded_id is None or document not in loaded.files.paths():
+        raise Http404("No such case.")
+    form = RevisionForm(request.POST)
+    if not form.is_valid():
+        return error_page(request, 400, "Cannot save", "The edited text is too long.")
+    page, error = _settings_or_400(request, request.POST)
+    if error:
+        return error
+    files = _edited_bundle(loaded, document, form.cleaned_data["text"])
+    try:
+        collected = collect_files(list(files.items()), expand_zips=False)
+    except UploadError as problem:
+        return error_page(request, 400, "Cannot save", str(problem))
+    title = loaded.record.title
+    if not title.endswith("(revised)"):
+        title = f"{title} (revised)"
+    bundle, token = store_bundle(collected, title=title, parent=loaded.record)
+    first = presenters.case_url(bundle.pk, document, decoded_id, page.query)
+    if not _case_exists(bundle.pk, document, decoded_id, page.options):
+        first = _first_case_url(bundle.pk)
+    return _created(request, bundle, token, first, parent=loaded.record)
+
+
+def _case_exists(bundle_id: str, document: str, case_id: str, options: RenderOptions) -> bool:
+    loaded = services.load_bundle(bundle_id)
+    try:
+        rendered = services.render(loaded, document, options)
+    except InputError:
+        return False
+    return services.find_case(rendered, case_id) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# Source pane and batch
+
+
+@require_GET
+def source(request: HttpRequest, bundle_id: str, path: str) -> HttpResponse:
+    loaded = _loaded_or_404(bundle_id)
+    pane = _source_pane(loaded, path, presenters.parse_line_range(request.GET.get("hl")),
+                        whole=request.GET.get("all") == "1")
+    context = {"bundle": loaded.record, "source": pane,
+               "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id})}
+    if request.htmx:
+        return render(request, "source.html#source-pane", context)
+    return render(request, "source.html", context)
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For load balancers, and the floor in benchmarks/bench_web.py."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def batch(request: HttpRequest, bundle_id: str) -> HttpResponse:
+    from inspector.core.export import batch_jsonl
+
+    loaded = _loaded_or_404(bundle_id)
+    page, error = _settings_or_400(request, request.GET)
+    if error:
+        return error
+    document = request.GET.get("document")
+    if document is not None and document not in loaded.documents:
+        raise Http404("This bundle has no such document.")
+    cases: list[RenderedCase] = []
+    for path in [document] if document else loaded.documents:
+        try:
+            cases.extend(services.render(loaded, path, page.options).cases)
+        except InputError:
+            if document:
+                return error_page(request, 400, "This file cannot be rendered", path)
+    if not cases:
+        return error_page(request, 400, "Nothing to export", "No file in this bundle has cases.")
+    try:
+        body = batch_jsonl(cases, page.provider, page.export)
+    except ValueError as problem:
+        return error_page(request, 400, "Cannot build the batch", str(problem))
+    if not isinstance(body, str):
+        body = "".join(json.dumps(line) + "\n" for line in body)
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", (document or loaded.record.title or "bundle")).strip("._")[:80]
+    response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{stem or "bundle"}.{page.provider}.batch.jsonl"'
+    return response
+

@@ -1,0 +1,189 @@
+"""Web benchmark (not a test): how long the server takes to build a case page of a 1,000-case eval
+file, and how many case pages per second gunicorn serves under concurrent load, side by side with the
+same server returning a trivial Django page (the floor).
+
+    .venv/bin/python benchmarks/bench_web.py [--requests 400] [--concurrency 8] [--workers 3]
+
+Everything runs on loopback against a throwaway SQLite database; the load phase is bounded by
+--requests and a timeout."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+def big_eval(cases: int = 1000) -> bytes:
+    lines = ["description: Benchmark suite", "evalcases:"]
+    for index in range(cases):
+        lines += [
+            f"  - id: case-{index:04d}",
+            "    outcome: Answers correctly.",
+            "    input_messages:",
+            "      - role: system",
+            "        content: You are a careful assistant.",
+            "      - role: user",
+            "        content:",
+            "          - type: text",
+            f"            value: Question number {index}. Explain the <b>difference</b> between A and B.",
+            "          - type: file",
+            "            value: guide.instructions.md",
+        ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def large_prompt(messages: int = 500, chars: int = 100_000) -> bytes:
+    per = chars // messages
+    lines = ["evalcases:", "  - id: large", "    outcome: ok", "    input_messages:"]
+    for index in range(messages):
+        role = "user" if index % 2 == 0 else "assistant"
+        lines += [f"      - role: {role}", f"        content: \"{('word ' * (per // 5))[:per]}\""]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def setup_database(path: str) -> tuple[str, str]:
+    os.environ["SQLITE_PATH"] = path
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "inspector.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from inspector.ingest import store_bundle
+
+    files = {
+        "suite.yaml": big_eval(),
+        "large.yaml": large_prompt(),
+        "guide.instructions.md": b"# Guide\n\nBe precise.\n",
+        ".agentv/config.yaml": b'guideline_patterns:\n  - "**/*.instructions.md"\n',
+    }
+    bundle, _ = store_bundle(files, title="bench")
+    return bundle.pk, bundle.pk
+
+
+def server_time(bundle_id: str) -> None:
+    from django.test import Client
+
+    from inspector import services
+    from inspector.presenters import case_url
+
+    client = Client()
+    for label, document, case_id in [("1,000-case file, case 500", "suite.yaml", "case-0500"),
+                                     ("500 messages / 100k chars", "large.yaml", "large")]:
+        url = case_url(bundle_id, document, case_id)
+        services.forget_bundle(bundle_id)
+        services._render_cached.cache_clear()
+        start = time.perf_counter()
+        response = client.get(url)
+        cold = time.perf_counter() - start
+        assert response.status_code == 200, response.status_code
+        warm = []
+        for _ in range(20):
+            start = time.perf_counter()
+            client.get(url)
+            warm.append(time.perf_counter() - start)
+        print(f"  {label:32s} cold {cold * 1000:7.1f} ms   warm median {statistics.median(warm) * 1000:6.1f} ms"
+              f"   page {len(response.content) / 1024:6.0f} KiB")
+    url = f"/b/{bundle_id}/"
+    start = time.perf_counter()
+    client.get(url)
+    print(f"  {'bundle page (1,000 + 1 cases)':32s} warm {1000 * (time.perf_counter() - start):7.1f} ms")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def load(url: str, requests: int, concurrency: int, timeout: float) -> tuple[float, float, int]:
+    latencies: list[float] = []
+    errors = 0
+    lock = threading.Lock()
+
+    def one(_):
+        nonlocal errors
+        start = time.perf_counter()
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as response:
+                response.read()
+                ok = response.status == 200
+        except Exception:
+            ok = False
+        with lock:
+            latencies.append(time.perf_counter() - start)
+            if not ok:
+                errors += 1
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(concurrency) as pool:
+        list(pool.map(one, range(requests)))
+    elapsed = time.perf_counter() - start
+    return requests / elapsed, statistics.quantiles(latencies, n=20)[18] * 1000, errors
+
+
+def wait_up(url: str, deadline: float) -> None:
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except Exception:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        db = str(Path(folder) / "bench.sqlite3")
+        bundle_id, _ = setup_database(db)
+        print(f"Server time (Django test client, in process, {os.cpu_count()} CPUs):")
+        server_time(bundle_id)
+
+        from inspector.presenters import case_url
+
+        port = free_port()
+        env = dict(os.environ, SQLITE_PATH=db, DEBUG="false", LOG_LEVEL="ERROR")
+        command = [str(REPO / ".venv" / "bin" / "gunicorn"), "inspector.wsgi", "-w", str(args.workers),
+                   "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
+        server = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            wait_up(base + "/static/favicon.svg", time.time() + 30)
+            pages = [
+                ("static file (whitenoise)", base + "/static/favicon.svg"),
+                ("trivial Django page (floor)", base + "/healthz"),
+                ("case page, 1,000-case file", base + case_url(bundle_id, "suite.yaml", "case-0500")),
+            ]
+            print(f"\nLoad: gunicorn -w {args.workers}, {args.requests} requests, "
+                  f"{args.concurrency} concurrent, loopback:")
+            for label, url in pages:
+                load(url, args.concurrency * 4, args.concurrency, 30)  # warm every worker's cache
+                rate, p95, errors = load(url, args.requests, args.concurrency, 30)
+                print(f"  {label:28s} {rate:7.0f} req/s   p95 {p95:6.1f} ms   errors {errors}")
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

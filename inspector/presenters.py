@@ -1,0 +1,437 @@
+"""View models for the pages: everything a template shows, prepared in Python so templates only loop
+and print. Nothing here touches the request; views pass in what they parsed."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from pygments import lex
+from pygments.lexers import TextLexer, get_lexer_for_filename
+from pygments.token import STANDARD_TYPES
+from pygments.util import ClassNotFound
+
+from inspector.core.model import Diagnostic, Message, RenderedCase, Segment
+from inspector.core.tokens import case_tokens
+
+# ---------------------------------------------------------------------------------------------
+# Case ids in URLs
+#
+# Case ids may hold any character, including "/" and "..". WSGI decodes %2F before routing, so a
+# percent-encoded slash would still split the path; instead anything outside a small safe set is
+# written as ~XX per UTF-8 byte. Common ids (letters, digits, dashes) stay readable.
+
+_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+_ESCAPE = re.compile(r"~([0-9A-F]{2})")
+
+
+def encode_case_id(case_id: str) -> str:
+    if case_id and set(case_id) == {"."}:
+        # "." and ".." are path segments a browser would collapse.
+        return "".join("~2E" for _ in case_id)
+    if not case_id:
+        return "~"
+    out = []
+    for char in case_id:
+        if char in _SAFE:
+            out.append(char)
+        else:
+            out.extend(f"~{byte:02X}" for byte in char.encode("utf-8"))
+    return "".join(out)
+
+
+def decode_case_id(value: str) -> str | None:
+    if value == "~":
+        return ""
+    if "~" in _ESCAPE.sub("", value):
+        return None
+    raw = _ESCAPE.sub(lambda match: f"\x00{match.group(1)}", value)
+    data = bytearray()
+    index = 0
+    while index < len(raw):
+        if raw[index] == "\x00":
+            data.append(int(raw[index + 1:index + 3], 16))
+            index += 3
+        else:
+            data.extend(raw[index].encode("utf-8"))
+            index += 1
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def case_url(bundle_id: str, document: str, case_id: str, query: str = "") -> str:
+    url = reverse("case", kwargs={"bundle_id": bundle_id, "document": document,
+                                  "case_id": encode_case_id(case_id)})
+    return f"{url}?{query}" if query else url
+
+
+def source_url(bundle_id: str, path: str, start: int | None = None, end: int | None = None) -> str:
+    url = reverse("source", kwargs={"bundle_id": bundle_id, "path": path})
+    if start:
+        url += "?" + urlencode({"hl": f"{start}-{end or start}"})
+    return url
+
+
+def parse_line_range(value: str | None) -> tuple[int, int] | None:
+    """"3-7" or "5" as an inclusive line range; anything else is ignored rather than refused, since a
+    wrong highlight is harmless."""
+    if not value:
+        return None
+    match = re.fullmatch(r"(\d{1,7})(?:-(\d{1,7}))?", value.strip())
+    if not match:
+        return None
+    start = int(match.group(1))
+    end = int(match.group(2) or start)
+    if start < 1 or end < start:
+        return None
+    return start, end
+
+
+# ---------------------------------------------------------------------------------------------
+# Source files
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    number: int
+    html: SafeString
+
+
+def _css_class(token_type) -> str:
+    while token_type not in STANDARD_TYPES:
+        token_type = token_type.parent
+    return STANDARD_TYPES[token_type]
+
+
+def _lexer_for(path: str):
+    name = posixpath.basename(path)
+    if name.lower().endswith(".deck.md"):
+        name = name[:-8] + ".md"
+    try:
+        return get_lexer_for_filename(name, stripnl=False, stripall=False, ensurenl=False)
+    except ClassNotFound:
+        return TextLexer(stripnl=False, ensurenl=False)
+
+
+# Lines longer than this are shown plain: some lexers are slow on huge single-line JSON.
+_HIGHLIGHT_LIMIT = 2_000_000
+
+
+@lru_cache(maxsize=64)
+def highlight_lines(path: str, text: str) -> tuple[SourceLine, ...]:
+    """The file as numbered lines of highlighted HTML. Tokens that span lines are split so every
+    line is a self-contained fragment the page can mark and link."""
+    # Each line is a list of [css class, text] runs; neighbouring tokens of the same class are
+    # merged, which keeps prose-heavy files (one token per word) from tripling in size.
+    lines: list[list[list[str]]] = [[]]
+    tokens = [(None, text)] if len(text) > _HIGHLIGHT_LIMIT else lex(text, _lexer_for(path))
+    for token_type, value in tokens:
+        css = _css_class(token_type) if token_type is not None else ""
+        for index, part in enumerate(value.split("\n")):
+            if index:
+                lines.append([])
+            if not part:
+                continue
+            runs = lines[-1]
+            if runs and (runs[-1][0] == css or not part.strip()):
+                runs[-1][1] += part
+            else:
+                runs.append([css, part])
+    if len(lines) > 1 and not lines[-1] and text.endswith("\n"):
+        lines.pop()
+    return tuple(SourceLine(number, mark_safe("".join(_run_html(css, part) for css, part in runs) or "\n"))
+                 for number, runs in enumerate(lines, start=1))
+
+
+def _run_html(css: str, text: str) -> str:
+    return f'<span class="{css}">{escape(text)}</span>' if css else escape(text)
+
+
+# Past this many lines the pane shows a window around the highlight, so a case page of a
+# thousand-case file stays small; the full file is one link away.
+WINDOW_LINES = 1500
+WINDOW_CONTEXT = 300
+
+
+@dataclass
+class SourcePane:
+    bundle_id: str
+    path: str
+    lines: tuple[SourceLine, ...]
+    highlight: tuple[int, int] | None
+    text: str
+    problem: str | None = None
+    editable: bool = False
+    total_lines: int = 0
+    full_url: str | None = None  # set when only a window of the file is shown
+
+    @classmethod
+    def build(cls, bundle_id: str, path: str, text: str, highlight: tuple[int, int] | None,
+              problem: str | None = None, whole: bool = False) -> SourcePane:
+        lines = highlight_lines(path, text)
+        total = len(lines)
+        full_url = None
+        if total > WINDOW_LINES and not whole:
+            if highlight:
+                first = max(1, highlight[0] - WINDOW_CONTEXT)
+                last = min(total, highlight[1] + WINDOW_CONTEXT)
+            else:
+                first, last = 1, WINDOW_LINES
+            lines = lines[first - 1:last]
+            url = reverse("source", kwargs={"bundle_id": bundle_id, "path": path})
+            params = {"all": "1"}
+            if highlight:
+                params["hl"] = f"{highlight[0]}-{highlight[1]}"
+            full_url = f"{url}?{urlencode(params)}"
+        return cls(bundle_id, path, lines, highlight, text, problem, total_lines=total, full_url=full_url)
+
+    @property
+    def first_line(self) -> int:
+        return self.lines[0].number if self.lines else 0
+
+    @property
+    def last_line(self) -> int:
+        return self.lines[-1].number if self.lines else 0
+
+    @property
+    def highlight_start(self) -> int | None:
+        return self.highlight[0] if self.highlight else None
+
+    @property
+    def highlight_end(self) -> int | None:
+        return self.highlight[1] if self.highlight else None
+
+
+# ---------------------------------------------------------------------------------------------
+# File tree
+
+
+@dataclass(frozen=True)
+class TreeRow:
+    name: str
+    path: str
+    depth: int
+    is_folder: bool
+    is_document: bool
+    url: str = ""
+
+
+def document_anchor(path: str) -> str:
+    return "doc-" + re.sub(r"[^A-Za-z0-9_-]", "-", path)
+
+
+def file_tree(bundle_id: str, paths: list[str], documents: tuple[str, ...]) -> list[TreeRow]:
+    rows: list[TreeRow] = []
+    seen_folders: set[str] = set()
+    document_set = set(documents)
+    for path in sorted(paths, key=lambda p: (posixpath.dirname(p).split("/"), p)):
+        parts = path.split("/")
+        for depth in range(len(parts) - 1):
+            folder = "/".join(parts[:depth + 1])
+            if folder not in seen_folders:
+                seen_folders.add(folder)
+                rows.append(TreeRow(parts[depth] + "/", folder, depth, True, False))
+        is_document = path in document_set
+        url = "#" + document_anchor(path) if is_document else source_url(bundle_id, path)
+        rows.append(TreeRow(parts[-1], path, len(parts) - 1, False, is_document, url))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages
+
+ORIGIN_LABELS = {
+    "case": "Case text",
+    "guideline": "Guideline file",
+    "file": "Embedded file",
+    "marker": "Marker",
+    "default": "Default system prompt",
+    "separator": "Header / separator",
+    "deck": "Deck text",
+}
+
+
+@dataclass
+class SegmentView:
+    text: str
+    kind: str
+    title: str
+    path: str | None
+    start: int | None
+    end: int | None
+    url: str | None  # the source pane showing where the text came from
+
+
+@dataclass
+class ToolCallView:
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass
+class MessageCard:
+    index: int
+    role: str
+    name: str | None
+    segments: list[SegmentView]
+    tool_calls: list[ToolCallView]
+    tool_call_id: str | None
+    omitted: str | None
+    tokens: int
+    chars: int
+    warnings: list[str] = field(default_factory=list)
+    lints: list[str] = field(default_factory=list)
+    span_path: str | None = None
+    span_start: int | None = None
+    span_end: int | None = None
+
+    @property
+    def anchor(self) -> str:
+        return f"m{self.index}"
+
+    @property
+    def role_class(self) -> str:
+        known = ("system", "developer", "user", "assistant", "tool")
+        return self.role if self.role in known else "other"
+
+
+def _segment_view(bundle_id: str, segment: Segment) -> SegmentView:
+    origin = segment.origin
+    kind = str(origin.kind)
+    label = ORIGIN_LABELS.get(kind, kind)
+    where = ""
+    if origin.path:
+        where = origin.path
+        if origin.start_line:
+            where += f":{origin.start_line}"
+            if origin.end_line and origin.end_line != origin.start_line:
+                where += f"-{origin.end_line}"
+    title = f"{label}: {where}" if where else label
+    url = source_url(bundle_id, origin.path, origin.start_line, origin.end_line) if origin.path else None
+    return SegmentView(segment.text, kind, title, origin.path, origin.start_line, origin.end_line, url)
+
+
+def _belongs(diagnostic: Diagnostic, message: Message) -> bool:
+    span = message.span
+    if span is None or diagnostic.line is None:
+        return False
+    if diagnostic.path and diagnostic.path != span.path:
+        return False
+    return span.start_line <= diagnostic.line <= span.end_line
+
+
+@dataclass
+class CaseView:
+    id: str
+    cards: list[MessageCard]
+    case_warnings: list[str]
+    skipped: str | None
+    total_tokens: int
+    tokens_label: str
+    tokens_exact: bool
+    sent_count: int
+    omitted_count: int
+    budget: int | None
+    tools: list[str]
+    metadata: list[tuple[str, str]]
+
+
+def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | None) -> CaseView:
+    counts = case_tokens(case, provider=provider)
+    cards = []
+    for index, message in enumerate(case.messages):
+        segment_views = [_segment_view(bundle_id, s) for s in message.segments]
+        for view, tokens in zip(segment_views, counts.segments[index], strict=True):
+            view.title += f" · {tokens:,} tok"
+        cards.append(MessageCard(
+            index=index,
+            role=message.role,
+            name=message.name,
+            segments=segment_views,
+            tool_calls=[ToolCallView(call.id, call.name, call.arguments) for call in message.tool_calls],
+            tool_call_id=message.tool_call_id,
+            omitted=message.omitted,
+            tokens=counts.messages[index],
+            chars=len(message.content),
+            span_path=message.span.path if message.span else None,
+            span_start=message.span.start_line if message.span else None,
+            span_end=message.span.end_line if message.span else None,
+        ))
+    case_warnings = []
+    for diagnostic in case.warnings:
+        owner = next((card for card, message in zip(cards, case.messages, strict=True)
+                      if _belongs(diagnostic, message)), None)
+        text = diagnostic.located()
+        if owner is not None:
+            owner.warnings.append(text)
+        else:
+            case_warnings.append(text)
+    metadata = [(key, _short(value)) for key, value in case.metadata.items() if value not in (None, "", [], {})]
+    return CaseView(
+        id=case.id,
+        cards=cards,
+        case_warnings=case_warnings,
+        skipped=case.skipped,
+        total_tokens=counts.sent_total,
+        tokens_label=counts.label(counts.sent_total),
+        tokens_exact=counts.exact,
+        sent_count=len(case.sent_messages),
+        omitted_count=len(case.omitted_messages),
+        budget=budget,
+        tools=[tool.name for tool in case.tools],
+        metadata=metadata,
+    )
+
+
+def _short(value, limit: int = 300) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+# ---------------------------------------------------------------------------------------------
+# Bundle page
+
+
+@dataclass
+class CaseRow:
+    id: str
+    url: str
+    messages: int
+    omitted: int
+    warnings: int
+    skipped: str | None
+    search: str  # lower-cased id and message text for the filter box
+
+
+@dataclass
+class DocumentSection:
+    path: str
+    kind: str
+    cases: list[CaseRow]
+    error: str | None
+    warnings: list[str]
+
+
+SEARCH_CHARS_PER_CASE = 4000
+
+
+def case_row(bundle_id: str, document: str, case: RenderedCase, query: str) -> CaseRow:
+    text = " ".join(message.content for message in case.messages)[:SEARCH_CHARS_PER_CASE]
+    return CaseRow(
+        id=case.id,
+        url=case_url(bundle_id, document, case.id, query),
+        messages=len(case.sent_messages),
+        omitted=len(case.omitted_messages),
+        warnings=len(case.warnings),
+        skipped=case.skipped,
+        search=f"{case.id} {text}".lower(),
+    )

@@ -1,0 +1,321 @@
+// Prompt Inspector: the little the pages need beyond htmx. Copying, linking segments and source
+// lines, keyboard navigation of the case list, drag-and-drop upload. Everything works without it.
+(function () {
+  "use strict";
+
+  function flash(button, text) {
+    if (!button) return;
+    var before = button.textContent;
+    button.textContent = text;
+    button.classList.add("done");
+    setTimeout(function () { button.textContent = before; button.classList.remove("done"); }, 1400);
+  }
+
+  function copyText(text, button) {
+    var done = function () { flash(button, "Copied"); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { fallbackCopy(text); done(); });
+    } else {
+      fallbackCopy(text);
+      done();
+    }
+  }
+
+  function fallbackCopy(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "offscreen";
+    document.body.appendChild(area);
+    area.select();
+    try { document.execCommand("copy"); } catch (e) { /* nothing else to try */ }
+    document.body.removeChild(area);
+  }
+
+  // ------------------------------------------------------------------ copy and share buttons
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy], [data-copy-text], [data-share]");
+    if (!button) return;
+    var text;
+    if (button.hasAttribute("data-share")) {
+      text = window.location.href;
+    } else if (button.hasAttribute("data-copy-text")) {
+      text = button.getAttribute("data-copy-text");
+    } else {
+      var source = document.querySelector(button.getAttribute("data-copy"));
+      if (!source) return;
+      text = "value" in source && source.tagName !== "PRE" ? source.value : source.textContent;
+    }
+    copyText(text, button);
+  });
+
+  // ------------------------------------------------------------------ segments <-> source lines
+  function sourcePane() { return document.getElementById("source-pane"); }
+
+  function clearMarks(selector, cls) {
+    document.querySelectorAll(selector).forEach(function (el) { el.classList.remove(cls); });
+  }
+
+  function scrollToHighlight() {
+    var pane = sourcePane();
+    if (!pane) return;
+    var first = pane.querySelector(".line.hl");
+    var view = pane.querySelector(".code-view");
+    if (first && view) {
+      view.scrollTop = Math.max(0, first.offsetTop - view.offsetTop - view.clientHeight / 3);
+    }
+  }
+
+  function markLines(from, to, cls) {
+    var pane = sourcePane();
+    if (!pane) return;
+    clearMarks("#source-pane .line." + cls, cls);
+    for (var n = from; n <= to; n++) {
+      var line = document.getElementById("L" + n);
+      if (line) line.classList.add(cls);
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var segment = event.target.closest(".seg[data-src]");
+    if (segment && window.htmx) {
+      if (window.getSelection && String(window.getSelection()).length) return; // selecting text
+      clearMarks(".seg.active", "active");
+      segment.classList.add("active");
+      var pane = sourcePane();
+      var from = +segment.dataset.from, to = +segment.dataset.to;
+      if (pane && pane.dataset.path === segment.dataset.path) {
+        // Same file already shown: move the highlight without a round trip.
+        markLines(from || 1, to || from || 0, "hl");
+        pane.dataset.hlFrom = from; pane.dataset.hlTo = to;
+        scrollToHighlight();
+        return;
+      }
+      htmx.ajax("GET", segment.dataset.src, { target: "#source-pane", swap: "outerHTML" });
+      return;
+    }
+    var line = event.target.closest("#source-pane .line");
+    if (line && !event.target.closest("a.num")) {
+      highlightProduced(sourcePane().dataset.path, +line.dataset.line);
+    }
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && event.target.matches && event.target.matches(".seg[data-src]")) {
+      event.target.click();
+    }
+  });
+
+  function highlightProduced(path, number) {
+    clearMarks(".seg.linked, .msg.linked", "linked");
+    clearMarks("#source-pane .line.picked", "picked");
+    var line = document.getElementById("L" + number);
+    if (line) line.classList.add("picked");
+    var first = null;
+    document.querySelectorAll("#rendered .seg[data-path]").forEach(function (seg) {
+      if (seg.dataset.path !== path) return;
+      var from = +seg.dataset.from || 0, to = +seg.dataset.to || from;
+      if (from <= number && number <= to) {
+        seg.classList.add("linked");
+        if (!first) first = seg;
+      }
+    });
+    if (!first) {
+      // No segment carries that line (e.g. a YAML key): fall back to the message built from it.
+      document.querySelectorAll("#rendered .msg[data-path]").forEach(function (msg) {
+        if (msg.dataset.path === path && +msg.dataset.from <= number && number <= +msg.dataset.to) {
+          msg.classList.add("linked");
+          if (!first) first = msg;
+        }
+      });
+    }
+    if (first) first.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  // Hover: show which source lines a segment came from when that file is on the left.
+  document.addEventListener("mouseover", function (event) {
+    var segment = event.target.closest(".seg[data-path]");
+    var pane = sourcePane();
+    if (!segment || !pane || pane.dataset.path !== segment.dataset.path) return;
+    markLines(+segment.dataset.from || 0, +segment.dataset.to || 0, "hover");
+  });
+  document.addEventListener("mouseout", function (event) {
+    if (event.target.closest(".seg[data-path]")) clearMarks("#source-pane .line.hover", "hover");
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "source-pane") scrollToHighlight();
+    var back = document.getElementById("back-to-case");
+    var pane = sourcePane();
+    // Offer the way back only while the left pane shows another file than the case's.
+    if (back && pane) back.hidden = pane.dataset.path === back.dataset.document;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var pane = sourcePane();
+    if (pane && !document.querySelector("#source-pane .line.hl")) return;
+    scrollToHighlight();
+  });
+
+  // The revision form carries the render settings for the link it returns; htmx may have changed
+  // them since the page loaded, so copy the current ones in on submit.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var settings = document.getElementById("settings-form");
+    if (form.id !== "revise-form" || !settings) return;
+    form.querySelectorAll("input[type=hidden][data-setting]").forEach(function (el) { el.remove(); });
+    new FormData(settings).forEach(function (value, key) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = key;
+      input.value = value;
+      input.setAttribute("data-setting", "");
+      form.appendChild(input);
+    });
+  });
+
+  // ------------------------------------------------------------------ bundle page: filter, j/k
+  function caseRows() {
+    return Array.prototype.filter.call(document.querySelectorAll(".case-row"), function (row) {
+      return !row.hidden;
+    });
+  }
+
+  function select(rows, index) {
+    if (!rows.length) return;
+    index = Math.max(0, Math.min(rows.length - 1, index));
+    rows.forEach(function (row) { row.classList.remove("selected"); });
+    rows[index].classList.add("selected");
+    rows[index].scrollIntoView({ block: "nearest" });
+  }
+
+  var filter = document.getElementById("case-filter");
+  if (filter) {
+    filter.addEventListener("input", function () {
+      var words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      document.querySelectorAll(".case-row").forEach(function (row) {
+        var text = row.dataset.search || "";
+        var match = words.every(function (w) { return text.indexOf(w) !== -1; });
+        row.hidden = !match;
+        if (match) shown++;
+      });
+      document.querySelectorAll(".document").forEach(function (doc) {
+        var rows = doc.querySelectorAll(".case-row");
+        if (rows.length) doc.hidden = !doc.querySelector(".case-row:not([hidden])");
+      });
+      var none = document.getElementById("no-match");
+      if (none) none.hidden = shown !== 0;
+      var rows = caseRows();
+      rows.forEach(function (row) { row.classList.remove("selected"); });
+      if (rows.length) rows[0].classList.add("selected");
+    });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (!document.querySelector(".case-row")) return;
+    var typing = event.target.matches && event.target.matches("input, textarea, select");
+    if (event.key === "/" && !typing && filter) {
+      event.preventDefault();
+      filter.focus();
+      return;
+    }
+    if (typing && event.target !== filter) return;
+    if (typing && (event.key === "j" || event.key === "k")) return;
+    var rows = caseRows();
+    var current = rows.findIndex(function (row) { return row.classList.contains("selected"); });
+    if (event.key === "j" || event.key === "ArrowDown" && typing) {
+      event.preventDefault();
+      select(rows, current + 1);
+    } else if (event.key === "k" || event.key === "ArrowUp" && typing) {
+      event.preventDefault();
+      select(rows, current < 0 ? 0 : current - 1);
+    } else if (event.key === "Enter" && current >= 0) {
+      event.preventDefault();
+      var link = rows[current].querySelector("a.case-link");
+      if (link) window.location.href = link.href;
+    } else if (event.key === "Escape" && typing) {
+      filter.blur();
+    }
+  });
+
+  // ------------------------------------------------------------------ upload: drop and folder paths
+  var form = document.getElementById("upload-form");
+  if (form) {
+    var files = document.getElementById("files");
+    var folder = document.getElementById("folder");
+    var picked = document.getElementById("picked");
+    var paths = form.querySelector("[name=relative_paths]");
+    var zone = document.getElementById("dropzone");
+
+    var describe = function () {
+      var count = files.files.length + folder.files.length;
+      picked.textContent = count ? count + " file" + (count === 1 ? "" : "s") + " chosen" : "";
+      zone.classList.toggle("has-files", count > 0);
+    };
+    folder.addEventListener("change", function () {
+      // Multipart uploads carry base names only; send the folder structure beside them.
+      paths.value = Array.prototype.map.call(folder.files, function (f) {
+        return f.webkitRelativePath || f.name;
+      }).join("\n");
+      describe();
+    });
+    files.addEventListener("change", describe);
+    ["dragenter", "dragover"].forEach(function (name) {
+      zone.addEventListener(name, function (e) { e.preventDefault(); zone.classList.add("over"); });
+    });
+    ["dragleave", "drop"].forEach(function (name) {
+      zone.addEventListener(name, function () { zone.classList.remove("over"); });
+    });
+    zone.addEventListener("drop", function (event) {
+      event.preventDefault();
+      var items = event.dataTransfer.items;
+      var entries = items ? Array.prototype.map.call(items, function (i) {
+        return i.webkitGetAsEntry && i.webkitGetAsEntry();
+      }).filter(Boolean) : [];
+      if (entries.some(function (e) { return e.isDirectory; })) {
+        readEntries(entries).then(function (found) {
+          var transfer = new DataTransfer();
+          found.forEach(function (item) { transfer.items.add(item.file); });
+          folder.files = transfer.files;
+          paths.value = found.map(function (item) { return item.path; }).join("\n");
+          describe();
+        });
+      } else {
+        files.files = event.dataTransfer.files;
+        describe();
+      }
+    });
+  }
+
+  function readEntries(entries) {
+    var found = [];
+    function walk(entry, prefix) {
+      if (entry.isFile) {
+        return new Promise(function (resolve) {
+          entry.file(function (file) { found.push({ file: file, path: prefix + file.name }); resolve(); },
+                     function () { resolve(); });
+        });
+      }
+      var reader = entry.createReader();
+      return new Promise(function (resolve) {
+        var all = [];
+        (function more() {
+          reader.readEntries(function (batch) {
+            if (!batch.length) {
+              Promise.all(all.map(function (child) { return walk(child, prefix + entry.name + "/"); }))
+                .then(resolve);
+              return;
+            }
+            all = all.concat(Array.prototype.slice.call(batch));
+            more();
+          }, function () { resolve(); });
+        })();
+      });
+    }
+    return Promise.all(entries.map(function (entry) { return walk(entry, ""); })).then(function () {
+      return found;
+    });
+  }
+
+  window.addEventListener("DOMContentLoaded", scrollToHighlight);
+})();

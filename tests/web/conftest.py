@@ -1,0 +1,76 @@
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from inspector import services
+from inspector.ingest import store_bundle
+from tests.conftest import CORPUS
+
+SIMPLE = CORPUS / "agentv" / "v0.10.1" / "docs" / "examples" / "simple"
+
+EVAL = b"""description: Tiny
+evalcases:
+  - id: first
+    outcome: ok
+    input_messages:
+      - role: system
+        content: Be brief.
+      - role: user
+        content:
+          - type: text
+            value: Hello there.
+          - type: file
+            value: notes.instructions.md
+  - id: "odd/id with spaces?#&"
+    outcome: ok
+    input_messages:
+      - role: user
+        content: Second case text.
+  - id: chat
+    outcome: ok
+    input_messages:
+      - role: user
+        content: An early question that is rather long and will be dropped under a small budget.
+      - role: assistant
+        content: An early answer that is also long enough to be worth dropping first.
+      - role: user
+        content: The latest question.
+"""
+CONFIG = b'guideline_patterns:\n  - "**/*.instructions.md"\n'
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    # Bundles are cached per process by id; each test starts with an empty database.
+    services.forget_bundle("")
+    services._render_cached.cache_clear()
+    yield
+
+
+@pytest.fixture
+def tiny_files() -> dict[str, bytes]:
+    return {
+        "evals/tiny.yaml": EVAL,
+        "evals/notes.instructions.md": b"# Notes\n\nBe kind.\n",
+        ".agentv/config.yaml": CONFIG,
+    }
+
+
+@pytest.fixture
+def tiny(db, tiny_files):
+    bundle, token = store_bundle(tiny_files, title="tiny")
+    return bundle, token
+
+
+def zip_bytes(entries: dict[str, bytes], compression=zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def folder_files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

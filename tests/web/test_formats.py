@@ -1,0 +1,44 @@
+"""Other inputs on the case page: raw conversations with tool calls, and sample decks."""
+
+import json
+import re
+
+from inspector.ingest import store_bundle
+from tests.conftest import CORPUS
+
+CHAT = {
+    "model": "gpt-4o",
+    "messages": [
+        {"role": "system", "content": "Answer with tools."},
+        {"role": "user", "content": "What's the weather in Paris?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": "{\"city\": \"<Paris>\"}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    ],
+}
+
+
+def test_tool_calls_and_results_are_shown_as_such(client, db):
+    bundle, _ = store_bundle({"chat.json": json.dumps(CHAT, indent=1).encode()}, title="chat")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    match = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body)
+    page = client.get(match.group(1).replace("&amp;", "&")).content.decode()
+    assert 'class="msg role-assistant"' in page and 'class="msg role-tool"' in page
+    assert 'class="tool-call"' in page and "<strong>get_weather</strong>" in page
+    assert "&quot;&lt;Paris&gt;&quot;" in page
+    assert "result of <code>call_1</code>" in page
+
+
+def test_a_sample_deck_renders_its_samples(client, db):
+    deck = next(CORPUS.glob("gambit/*/decks/grader-base.deck.toml"))
+    files = {p.relative_to(deck.parent).as_posix(): p.read_bytes()
+             for p in deck.parent.rglob("*") if p.is_file()}
+    bundle, _ = store_bundle(files, title="deck")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    assert "grader-base.deck.toml" in body
+    links = re.findall(r'href="(/b/[^"]+/case/[^"]+)"', body)
+    assert links, "the deck should list at least one sample"
+    page = client.get(links[0].replace("&amp;", "&"))
+    assert page.status_code == 200
+    assert 'class="seg k-' in page.content.decode()
