@@ -26,10 +26,14 @@ class Example:
 
     @property
     def digest(self) -> str:
-        hasher = hashlib.sha256()
-        for path in sorted(self.files):
-            hasher.update(path.encode() + b"\0" + hashlib.sha256(self.files[path]).digest())
-        return hasher.hexdigest()
+        return files_digest(self.files)
+
+
+def files_digest(files: dict[str, bytes]) -> str:
+    hasher = hashlib.sha256()
+    for path in sorted(files):
+        hasher.update(path.encode() + b"\0" + hashlib.sha256(files[path]).digest())
+    return hasher.hexdigest()
 
 
 def read_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
@@ -51,11 +55,10 @@ def load_examples() -> list[Bundle]:
     """Store each example once; a changed example gets a new bundle and the old one is retired."""
     bundles = []
     for example in read_examples():
-        title = f"{example.title} [{example.digest[:12]}]"
-        current = Bundle.objects.filter(example=example.name, title=title).first()
-        if current is None:
+        current = Bundle.objects.filter(example=example.name).first()
+        if current is None or files_digest(current.file_map()) != example.digest:
             Bundle.objects.filter(example=example.name).update(example="")
-            current, _ = store_bundle(example.files, title=title, example=example.name)
+            current, _ = store_bundle(example.files, title=example.title, example=example.name)
         bundles.append(current)
     return bundles
 

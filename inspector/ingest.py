@@ -54,8 +54,9 @@ class _Collector:
         if len(raw_path) > self.limits.max_path_length:
             raise UploadError(f"path is longer than {self.limits.max_path_length} characters",
                               raw_path[:80] + "…")
-        if "\x00" in raw_path:
-            raise UploadError("path contains a NUL character", raw_path.replace("\x00", "\\0"))
+        if any(ord(char) < 32 or ord(char) == 127 for char in raw_path):
+            raise UploadError("path contains a control character (a line break, tab or NUL)",
+                              raw_path.encode("unicode_escape").decode("ascii"))
         if raw_path.startswith(("/", "\\")) or (len(raw_path) > 1 and raw_path[1] == ":"):
             raise UploadError("absolute paths are not allowed in a bundle", raw_path)
         path = normalize(raw_path)

@@ -177,3 +177,8 @@ def test_upload_without_csrf_token_is_refused(db):
     assert response.status_code == 403
     assert "Form expired" in response.content.decode()
     assert Bundle.objects.count() == 0
+
+
+def test_zip_entry_with_a_line_break_in_its_name_is_refused(client, db):
+    archive = zip_bytes({"evals/x.yaml\r": EVAL})
+    assert_refused(upload(client, files=[("bad.zip", archive)]), "control character")
