@@ -8,6 +8,9 @@ from typing import Any
 from ..model import RenderedCase
 from .common import (
     ANTHROPIC,
+    JSON_FAILURES,
+    MAX_NAME,
+    SAFE_ID_FULL,
     ExportResult,
     ExportSettings,
     Notes,
@@ -16,7 +19,7 @@ from .common import (
     full_instructions,
     lint_name,
     safe_id,
-    text_of,
+    scan_json,
 )
 
 SYSTEM_ROLES = frozenset({"system", "developer"})
@@ -25,103 +28,146 @@ SYSTEM_ROLES = frozenset({"system", "developer"})
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     resolved = settings.resolved(ANTHROPIC)
     notes = Notes()
+    change = notes.change
     system_parts: list[str] = []
     request_system = full_instructions(settings.system_prompt, None, settings.user_instructions)
     if request_system:
         system_parts.append(request_system)
 
     turns: list[dict[str, Any]] = []
-    turn_sources: list[int] = []  # index of the first message of each turn, for lints
+    add_turn = turns.append
+    first_source = last_source = 0  # index of the first message of the first / last turn
     turn_role = None  # role of the last turn
     content: list[dict[str, Any]] = []  # blocks of the last turn
     last_kind = None  # "user", "assistant" or "tool": what made the last turn's latest blocks
     ids: dict[str, str] = {}  # original tool call id -> the id sent
     pending: dict[str, int] = {}  # tool_use ids awaiting a tool_result in the next user turn
-
+    scan = scan_json
+    # One branch per kind of message, each building its blocks and merging them into the last
+    # turn or opening a new one: the common path makes no call and no temporary list.
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         role = message.role
         segments = message.segments
-        text = segments[0].text if len(segments) == 1 else text_of(message)
-        if role in SYSTEM_ROLES:
-            if text:
-                system_parts.append(text)
-            notes.change(f"{role} message moved into the top-level system", index)
-            continue
-        if message.name is not None:
-            notes.change(f"name {message.name!r} dropped: Anthropic messages have no name", index)
-
+        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
         if role == "assistant":
+            if message.name is not None:
+                change(f"name {message.name!r} dropped: Anthropic messages have no name", index)
             if turn_role != "assistant" and pending:
                 _lint_unanswered(pending, notes)
-            blocks: list[dict[str, Any]] = []
-            if text:
-                blocks.append({"type": "text", "text": text})
-            for position, call in enumerate(message.tool_calls):
-                call_id = ids.get(call.id)
-                if call_id is None:
-                    call_id = safe_id(call.id, f"toolu_{index}_{position}")
-                    if call_id != call.id:
-                        notes.change(f"tool call id {call.id!r} sent as {call_id!r}", index)
-                    ids[call.id] = call_id
-                blocks.append({"type": "tool_use", "id": call_id, "name": call.name,
-                               "input": arguments_object(call.arguments, call.name, index,
-                                                         notes)})
-                pending[call_id] = index
-            kind = "assistant"
-        elif role in ("tool", "function") and message.tool_call_id is not None:
-            original = message.tool_call_id
+            tool_calls = message.tool_calls
+            if tool_calls:
+                blocks = [{"type": "text", "text": text}] if text else []
+                for position, call in enumerate(tool_calls):
+                    raw_id = call.id
+                    call_id = ids.get(raw_id)
+                    if call_id is None:
+                        # safe_id's test inlined (the fallback id is only formatted when needed),
+                        # with ASCII identifiers, a subset of the allowed ids, as the cheap case.
+                        if len(raw_id) <= MAX_NAME and (
+                                (raw_id.isascii() and raw_id.isidentifier())
+                                or SAFE_ID_FULL.fullmatch(raw_id)):
+                            call_id = raw_id
+                        else:
+                            call_id = safe_id(raw_id, f"toolu_{index}_{position}")
+                            change(f"tool call id {raw_id!r} sent as {call_id!r}", index)
+                        ids[raw_id] = call_id
+                    raw = call.arguments
+                    try:
+                        arguments, end = scan(raw, 0)
+                        if end != len(raw) or type(arguments) is not dict:
+                            arguments = arguments_object(raw, call.name, index, notes)
+                    except JSON_FAILURES:
+                        arguments = arguments_object(raw, call.name, index, notes)
+                    blocks.append({"type": "tool_use", "id": call_id, "name": call.name,
+                                   "input": arguments})
+                    pending[call_id] = index
+            elif text:
+                blocks = [{"type": "text", "text": text}]
+            else:
+                blocks = [{"type": "text", "text": ""}]
+                notes.lint("empty message: Anthropic rejects empty content", index)
+            if turn_role == "assistant":
+                content += blocks
+                change("merged into the previous assistant turn", index)
+            else:
+                content = blocks
+                turn_role = "assistant"
+                if not turns:
+                    first_source = index
+                add_turn({"role": "assistant", "content": content})
+                last_source = index
+            last_kind = "assistant"
+            continue
+
+        original = message.tool_call_id
+        if original is not None and (role == "tool" or role == "function"):
+            if message.name is not None:
+                change(f"name {message.name!r} dropped: Anthropic messages have no name", index)
             call_id = ids.get(original) or safe_id(original, f"toolu_{index}")
             if pending.pop(call_id, None) is None:
                 notes.lint(f"tool result for {original!r} does not answer a tool_use of the "
                            "assistant turn right before it", index)
-            blocks = [{"type": "tool_result", "tool_use_id": call_id,
-                       "content": text}]
-            kind = "tool"
-        else:
-            if role != "user":
-                reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
-                          else f"role {role!r} is not an Anthropic role")
-                notes.change(f"{reason}; sent as a user message", index)
-            blocks = [{"type": "text", "text": text}] if text else []
-            kind = "user"
-
-        if not blocks:
-            blocks = [{"type": "text", "text": ""}]
-            notes.lint("empty message: Anthropic rejects empty content", index)
-
-        role_sent = "assistant" if kind == "assistant" else "user"
-        if role_sent == turn_role:
-            if kind == "tool" and last_kind == "user":
+            block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+            if turn_role != "user":
+                content = [block]
+                turn_role = "user"
+                if not turns:
+                    first_source = index
+                add_turn({"role": "user", "content": content})
+                last_source = index
+            elif last_kind == "user":
                 # tool_result blocks must open the user turn: put this one before the text.
                 position = 0
                 while position < len(content) and content[position]["type"] == "tool_result":
                     position += 1
-                content.insert(position, blocks[0])
-                notes.change("tool result placed before the user text of the same turn", index)
+                content.insert(position, block)
+                change("tool result placed before the user text of the same turn", index)
             else:
-                if kind == last_kind and kind != "tool":
-                    notes.change(f"merged into the previous {role_sent} turn", index)
-                content.extend(blocks)
+                content.append(block)
+            last_kind = "tool"
+            continue
+
+        if role in SYSTEM_ROLES:
+            if text:
+                system_parts.append(text)
+            change(f"{role} message moved into the top-level system", index)
+            continue
+        # A user message, or anything else sent as one.
+        if message.name is not None:
+            change(f"name {message.name!r} dropped: Anthropic messages have no name", index)
+        if role != "user":
+            reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
+                      else f"role {role!r} is not an Anthropic role")
+            change(f"{reason}; sent as a user message", index)
+        if not text:
+            notes.lint("empty message: Anthropic rejects empty content", index)
+        block = {"type": "text", "text": text}
+        if turn_role != "user":
+            content = [block]
+            turn_role = "user"
+            if not turns:
+                first_source = index
+            add_turn({"role": "user", "content": content})
+            last_source = index
         else:
-            content = blocks
-            turn_role = role_sent
-            turns.append({"role": role_sent, "content": content})
-            turn_sources.append(index)
-        last_kind = kind
+            content.append(block)
+            if last_kind == "user":
+                change("merged into the previous user turn", index)
+        last_kind = "user"
     if pending:
         _lint_unanswered(pending, notes)
 
     if turns and turns[0]["role"] != "user":
-        notes.lint("the first message must be a user message", turn_sources[0])
+        notes.lint("the first message must be a user message", first_source)
     if not turns:
         notes.lint("the request has no user or assistant messages")
     elif turns[-1]["role"] == "assistant":
         last = turns[-1]["content"][-1]
         if last["type"] == "text" and last["text"] != last["text"].rstrip():
             notes.lint("a final assistant message (prefill) cannot end with whitespace",
-                       turn_sources[-1])
+                       last_source)
 
     payload: dict[str, Any] = {"model": resolved.model, "max_tokens": resolved.max_tokens}
     if system_parts:

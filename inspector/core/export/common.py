@@ -128,14 +128,10 @@ def sent(case: RenderedCase) -> list[tuple[int, Message]]:
 
 
 _raw_decode = json.JSONDecoder().raw_decode
-
-
-def text_of(message: Message) -> str:
-    """Message.content without the generator join for the common one-segment message."""
-    segments = message.segments
-    if len(segments) == 1:
-        return segments[0].text
-    return "".join([segment.text for segment in segments])
+# The decoder's scanner itself: raw_decode is a Python wrapper around it, a frame per call on the
+# exporters' hot path. It raises StopIteration (not ValueError) when no value starts at idx.
+scan_json = json.JSONDecoder().scan_once
+JSON_FAILURES = (StopIteration, ValueError)
 
 
 def parse_json(raw: str) -> tuple[Any, bool]:

@@ -8,13 +8,15 @@ from typing import Any
 from ..model import RenderedCase
 from .common import (
     GEMINI,
+    JSON_FAILURES,
     ExportResult,
     ExportSettings,
+    Lint,
     Notes,
     arguments_object,
     full_instructions,
     parse_json,
-    text_of,
+    scan_json,
 )
 
 SYSTEM_ROLES = frozenset({"system", "developer"})
@@ -23,89 +25,155 @@ SYSTEM_ROLES = frozenset({"system", "developer"})
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     resolved = settings.resolved(GEMINI)
     notes = Notes()
+    change = notes.change
     system_parts: list[str] = []
     request_system = full_instructions(settings.system_prompt, None, settings.user_instructions)
     if request_system:
         system_parts.append(request_system)
 
     contents: list[dict[str, Any]] = []
-    # Per content: [index of its first message, function calls in it, function responses in it,
-    # index of its first function-response message] -- for the turn-order lints.
-    shape: list[list[int]] = []
+    add_content = contents.append
     names: dict[str, str] = {}  # tool call id -> function name
-    last_kind = None
-    last_role = None
+    scan = scan_json
+    # The turn-order lints, decided when a content is closed (the next one starts, or the end):
+    # contents alternate model/user once merged, so ints about the last two contents are enough,
+    # and no bookkeeping object per content outlives its message (fewer collector passes on long
+    # conversations). They go after the per-message lints, in content order.
+    order_lints: list[Lint] = []
+    calls = 0  # function calls in the last content (a model one)
+    previous_calls = 0  # function calls in the model content before the last (a user one)
+    responses = 0  # function responses in the last content (a user one)
+    response_index = 0  # index of the first function-response message of the last content
+    first_index = 0  # index of the first message of the first content
+    last_role = None  # role of the last content
+    last_kind = None  # "model", "user" or "tool": what the latest message was
     parts_of_last: list[dict[str, Any]] = []
+    # One branch per kind of message, each building its part and merging it into the last content
+    # or opening a new one: the common path makes no call and no temporary list.
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         role = message.role
         segments = message.segments
-        text = segments[0].text if len(segments) == 1 else text_of(message)
+        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
+
+        if role == "assistant":
+            if message.name is not None:
+                change(f"name {message.name!r} dropped: Gemini contents have no name", index)
+            tool_calls = message.tool_calls
+            if tool_calls:
+                parts = [{"text": text}] if text else []
+                for call in tool_calls:
+                    name = call.name
+                    names[call.id] = name
+                    raw = call.arguments
+                    try:
+                        args, end = scan(raw, 0)
+                        if end != len(raw) or type(args) is not dict:
+                            args = arguments_object(raw, name, index, notes)
+                    except JSON_FAILURES:
+                        args = arguments_object(raw, name, index, notes)
+                    parts.append({"functionCall": {"name": name, "args": args}})
+            elif text:
+                parts = [{"text": text}]
+            else:
+                parts = [{"text": ""}]
+                notes.lint("empty message: Gemini rejects a turn without content", index)
+            if last_role == "model":
+                parts_of_last += parts
+                calls += len(tool_calls)
+                change("merged into the previous model turn", index)
+            else:
+                if responses and responses != previous_calls:
+                    _lint_responses(responses, previous_calls, response_index, order_lints)
+                parts_of_last = parts
+                add_content({"role": "model", "parts": parts})
+                if last_role is None:
+                    first_index = index
+                last_role = "model"
+                calls = len(tool_calls)
+            last_kind = "model"
+            continue
+
+        if role in ("tool", "function") and (message.tool_call_id is not None
+                                              or message.name is not None):
+            call_id = message.tool_call_id
+            name = names.get(call_id) if call_id is not None else None
+            if name is None:
+                name = message.name or ""
+                notes.lint(f"function response {call_id!r} answers no earlier function call, "
+                           "so its name cannot be recovered", index)
+            # _response_object's common cases inlined: a compact JSON object, or plain text.
+            response = None
+            first = text[:1]
+            if first == "{":
+                try:
+                    value, end = scan(text, 0)
+                    if end == len(text) and type(value) is dict:
+                        response = value
+                except JSON_FAILURES:
+                    pass
+            if response is None:
+                response = (_response_object(text) if first == "{" or first.isspace()
+                            else {"output": text})
+            part = {"functionResponse": {"name": name, "response": response}}
+            if last_role == "user":
+                parts_of_last.append(part)
+                if not responses:
+                    response_index = index
+                responses += 1
+            else:
+                if calls and len(contents) == 1:
+                    _lint_first_calls(first_index, order_lints)
+                previous_calls = calls
+                parts_of_last = [part]
+                add_content({"role": "user", "parts": parts_of_last})
+                if last_role is None:
+                    first_index = index
+                last_role = "user"
+                responses = 1
+                response_index = index
+            last_kind = "tool"
+            continue
+
         if role in SYSTEM_ROLES:
             if text:
                 system_parts.append(text)
-            notes.change(f"{role} message moved into systemInstruction", index)
+            change(f"{role} message moved into systemInstruction", index)
             continue
+
+        # A user turn, or anything else sent as one.
         if message.name is not None and role not in ("tool", "function"):
-            notes.change(f"name {message.name!r} dropped: Gemini contents have no name", index)
-
-        calls = responses = 0
-        if role == "assistant":
-            parts: list[dict[str, Any]] = []
-            if text:
-                parts.append({"text": text})
-            for call in message.tool_calls:
-                names[call.id] = call.name
-                parts.append({"functionCall": {
-                    "name": call.name,
-                    "args": arguments_object(call.arguments, call.name, index, notes)}})
-            calls = len(message.tool_calls)
-            kind = "model"
-            turn_role = "model"
-        elif role in ("tool", "function") and (message.tool_call_id is not None
-                                                or message.name is not None):
-            name = names.get(message.tool_call_id) if message.tool_call_id is not None else None
-            if name is None:
-                name = message.name or ""
-                notes.lint(f"function response {message.tool_call_id!r} answers no earlier "
-                           "function call, so its name cannot be recovered", index)
-            parts = [{"functionResponse": {"name": name,
-                                           "response": _response_object(text)}}]
-            responses = 1
-            kind = "tool"
-            turn_role = "user"
-        else:
-            if role != "user":
-                reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
-                          else f"role {role!r} is not a Gemini role")
-                notes.change(f"{reason}; sent as a user turn", index)
-            parts = [{"text": text}] if text else []
-            kind = "user"
-            turn_role = "user"
-
-        if not parts:
-            parts = [{"text": ""}]
+            change(f"name {message.name!r} dropped: Gemini contents have no name", index)
+        if role != "user":
+            reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
+                      else f"role {role!r} is not a Gemini role")
+            change(f"{reason}; sent as a user turn", index)
+        if not text:
             notes.lint("empty message: Gemini rejects a turn without content", index)
-
-        if turn_role == last_role:
-            parts_of_last.extend(parts)
-            if calls or responses:
-                counts = shape[-1]
-                counts[1] += calls
-                if responses and not counts[2]:
-                    counts[3] = index
-                counts[2] += responses
-            if kind == last_kind and kind != "tool":
-                notes.change(f"merged into the previous {turn_role} turn", index)
+        part = {"text": text}
+        if last_role == "user":
+            parts_of_last.append(part)
+            if last_kind == "user":
+                change("merged into the previous user turn", index)
         else:
-            parts_of_last = parts
-            last_role = turn_role
-            contents.append({"role": turn_role, "parts": parts})
-            shape.append([index, calls, responses, index])
-        last_kind = kind
+            if calls and len(contents) == 1:
+                _lint_first_calls(first_index, order_lints)
+            previous_calls = calls
+            parts_of_last = [part]
+            add_content({"role": "user", "parts": parts_of_last})
+            if last_role is None:
+                first_index = index
+            last_role = "user"
+            responses = 0
+        last_kind = "user"
 
-    _lint_turn_order(shape, notes)
+    if last_role == "model":
+        if calls and len(contents) == 1:
+            _lint_first_calls(first_index, order_lints)
+    elif responses and responses != previous_calls:
+        _lint_responses(responses, previous_calls, response_index, order_lints)
+    notes.lints += order_lints
     if not contents:
         notes.lint("the request has no contents")
 
@@ -145,18 +213,20 @@ def _response_object(content: str) -> dict[str, Any]:
     return {"output": content}
 
 
-def _lint_turn_order(shape: list[list[int]], notes: Notes) -> None:
+def _lint_first_calls(first_index: int, order_lints: list[Lint]) -> None:
     """Gemini's turn rules: a function-call turn follows a user or function-response turn, and a
     function-response turn follows a function-call turn with as many parts as calls. Turns
-    alternate once merged, so the turn before a model turn is always a user one."""
-    for position, (index, calls, responses, response_index) in enumerate(shape):
-        if calls and position == 0:
-            notes.lint("a function-call turn must follow a user or function-response turn", index)
-        if responses:
-            previous_calls = shape[position - 1][1] if position else 0
-            if previous_calls == 0:
-                notes.lint("a function-response turn must follow a function-call turn",
-                           response_index)
-            elif responses != previous_calls:
-                notes.lint(f"the function-response turn has {responses} responses for "
-                           f"{previous_calls} function calls", response_index)
+    alternate once merged, so only the first content can break the first rule (checked when it is
+    closed, while it is still the only one)."""
+    order_lints.append(Lint("a function-call turn must follow a user or function-response turn",
+                            first_index))
+
+
+def _lint_responses(responses: int, previous_calls: int, response_index: int,
+                    order_lints: list[Lint]) -> None:
+    if previous_calls == 0:
+        order_lints.append(Lint("a function-response turn must follow a function-call turn",
+                                response_index))
+    elif responses != previous_calls:
+        order_lints.append(Lint(f"the function-response turn has {responses} responses for "
+                                f"{previous_calls} function calls", response_index))
