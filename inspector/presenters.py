@@ -419,6 +419,8 @@ class DocumentSection:
     cases: list[CaseRow]
     error: str | None
     warnings: list[str]
+    # Converted forms of the file offered for download, as (file name, url).
+    conversions: list[tuple[str, str]] = field(default_factory=list)
 
 
 SEARCH_CHARS_PER_CASE = 4000

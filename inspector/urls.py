@@ -32,6 +32,7 @@ urlpatterns = [
     path(case + "editor/", views.editor, name="editor"),
     path(case + "revise/", views.revise, name="revise"),
     path("b/<str:bundle_id>/source/<path:path>", views.source, name="source"),
+    path("b/<str:bundle_id>/converted/<path:document>", views.converted, name="converted"),
 ]
 
 handler400 = "inspector.views.bad_request"

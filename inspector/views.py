@@ -13,6 +13,7 @@ from django.core.exceptions import RequestDataTooBig, TooManyFilesSent
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from inspector import presenters, services
@@ -278,8 +279,11 @@ def bundle_page(request: HttpRequest, bundle_id: str) -> HttpResponse:
             sections.append(presenters.DocumentSection(document, "", [], str(problem), []))
             continue
         rows = [presenters.case_row(bundle_id, document, case, page.query) for case in rendered.cases]
+        conversions = [(name, reverse("converted", kwargs={"bundle_id": bundle_id, "document": document})
+                        + "?" + urlencode({"name": name})) for name in rendered.conversions]
         sections.append(presenters.DocumentSection(
-            document, rendered.kind, rows, None, [w.located() for w in rendered.warnings]))
+            document, rendered.kind, rows, None, [w.located() for w in rendered.warnings],
+            conversions))
     for section in sections:
         section.anchor = presenters.document_anchor(section.path)
         section.batch_url = _batch_url(bundle_id, section.path, page)
@@ -599,3 +603,21 @@ def batch(request: HttpRequest, bundle_id: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{stem or "bundle"}.{page.provider}.batch.jsonl"'
     return response
 
+
+@require_GET
+def converted(request: HttpRequest, bundle_id: str, document: str) -> HttpResponse:
+    """A file the loader converted for the user, e.g. a legacy deck in the messages format."""
+    loaded = _loaded_or_404(bundle_id)
+    if document not in loaded.documents:
+        raise Http404("No such file in this bundle.")
+    try:
+        rendered = services.render(loaded, document, RenderOptions())
+    except InputError as problem:
+        return error_page(request, 400, "This file cannot be rendered", str(problem))
+    name = request.GET.get("name", "")
+    text = rendered.conversions.get(name)
+    if text is None:
+        raise Http404("This file has no converted form by that name.")
+    response = HttpResponse(text, content_type="application/toml; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, name)
+    return response

@@ -96,6 +96,7 @@ def document_summaries(request, loaded: services.LoadedBundle, options: RenderOp
             "cases": [case_summary(request, bundle_id, path, case) for case in document.cases],
             "warnings": [serialize.diagnostic(item) for item in document.warnings],
             "error": None,
+            "conversions": document.conversions,
         })
     return result
 

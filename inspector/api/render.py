@@ -74,4 +74,5 @@ def render(request: HttpRequest, body: RenderIn):
         "documents": documents,
         "warnings": [serialize.diagnostic(item) for item in document.warnings],
         "cases": [serialize.case_detail(case) for case in document.cases],
+        "conversions": document.conversions,
     }

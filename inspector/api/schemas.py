@@ -152,6 +152,9 @@ class DocumentOut(Schema):
     cases: list[CaseSummaryOut]
     warnings: list[DiagnosticOut]
     error: ErrorOut | None = Field(description="Why the document cannot be rendered at all.")
+    conversions: dict[str, str] = Field(
+        default_factory=dict,
+        description="Converted forms of the file by file name, e.g. a legacy deck in the messages format.")
 
 
 class FileOut(Schema):
@@ -201,6 +204,9 @@ class RenderOut(Schema):
     documents: list[str] = Field(description="Every renderable file of the posted set.")
     warnings: list[DiagnosticOut]
     cases: list[CaseOut]
+    conversions: dict[str, str] = Field(
+        default_factory=dict,
+        description="Converted forms of the file by file name, e.g. a legacy deck in the messages format.")
 
 
 class ChangeOut(Schema):

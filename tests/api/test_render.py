@@ -88,3 +88,11 @@ def test_render_body_not_matching_the_schema_is_a_422(client, db):
     response = post(client, {"content": 5})
     assert response.status_code == 422
     assert response.json()["detail"].startswith("body.body.content") or "content" in response.json()["detail"]
+
+
+def test_render_of_a_legacy_deck_returns_its_converted_form(client, db):
+    legacy = '[samples.polite]\nuserMessage = "Hi"\nassistantResponse = "Hello!"\nscore = 3\n'
+    response = post(client, {"content": legacy, "filename": "grader.deck.toml"})
+    assert response.status_code == 200
+    converted = response.json()["conversions"]["grader.deck.converted.toml"]
+    assert "[[samples.polite.messages]]" in converted
