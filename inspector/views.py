@@ -46,7 +46,10 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    message = str(exception) if isinstance(exception, Http404) and exception.args else ""
+    # Only our own messages are shown: the URL resolver's Http404 carries the URL table.
+    message = ""
+    if isinstance(exception, Http404) and exception.args and isinstance(exception.args[0], str):
+        message = exception.args[0]
     return error_page(request, 404, "Not found", message or "There is nothing at this address.")
 
 
@@ -226,11 +229,27 @@ def _page_settings(params: Mapping[str, str]) -> PageSettings:
     return PageSettings(options, clean, provider, form, export)
 
 
+PANES = ("rendered", "export")
+
+
+def _problem(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+    """An error page, or, for an htmx swap of one pane, that pane saying what is wrong (htmx is
+    configured to swap 400 answers), so a rejected setting never fails silently."""
+    target = request.htmx.target if request.htmx else None
+    if target in PANES:
+        return render(request, "preview_error.html",
+                      {"pane_id": target, "heading": f"{title}.", "message": message}, status=status)
+    # The same address without its query string is the view with default settings.
+    return render(request, "error.html", {"title": title, "message": message,
+                                          "default_view_url": request.path if request.GET else None},
+                  status=status)
+
+
 def _settings_or_400(request: HttpRequest, params: Mapping[str, str]):
     try:
         return _page_settings(params), None
     except services.SettingsError as error:
-        return None, error_page(request, 400, "Bad settings", str(error))
+        return None, _problem(request, 400, "Bad settings", str(error))
 
 
 def _settings_view(page: PageSettings, config_patterns: bool) -> dict:
@@ -332,9 +351,12 @@ def _case_or_error(request: HttpRequest, bundle_id: str, document: str, case_id:
     try:
         rendered = services.render(loaded, document, page.options)
     except InputError as problem:
-        return error_page(request, 400, "This file cannot be rendered", str(problem))
+        return _problem(request, 400, "This file cannot be rendered with these settings", str(problem))
     case = services.find_case(rendered, decoded_id)
     if case is None:
+        if request.htmx and request.GET:
+            return _problem(request, 400, "No case with this id under these settings",
+                            f"{document} read this way has no case {decoded_id!r}.")
         raise Http404(f"{document} has no case with this id.")
     return CaseContext(loaded, document, rendered, case, page)
 

@@ -274,3 +274,34 @@ def test_warnings_sit_beside_the_message_they_concern(client, db):
     assert "not sent: the message has no content" in card
     listing = page(client, f"/b/{bundle.pk}/")
     assert 'class="badge warn-badge">1<' in listing
+
+
+def test_not_found_page_never_shows_the_url_table(client, db):
+    response = client.get("/no/such/page")
+    assert response.status_code == 404
+    body = response.content.decode()
+    assert "URLPattern" not in body and "tried" not in body
+    assert "nothing at this address" in body
+
+
+def test_a_rejected_setting_in_an_htmx_swap_replaces_the_pane_with_the_reason(client, tiny):
+    url = f"/b/{tiny[0].pk}/evals/tiny.yaml/case/first/"
+    for target in ("rendered", "export"):
+        response = client.get(url + "?max_tokens=0", HTTP_HX_REQUEST="true", HTTP_HX_TARGET=target)
+        assert response.status_code == 400
+        body = response.content.decode()
+        assert f'id="{target}"' in body and "between" in body
+        assert "<html" not in body
+
+
+def test_a_file_read_in_the_wrong_format_says_so_in_the_pane(client, tiny):
+    url = f"/b/{tiny[0].pk}/evals/tiny.yaml/case/first/?input_format=deck"
+    response = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="rendered")
+    assert response.status_code == 400
+    assert "invalid TOML" in response.content.decode()
+
+
+def test_the_bad_settings_page_links_to_the_default_view(client, tiny):
+    url = f"/b/{tiny[0].pk}/evals/tiny.yaml/case/first/"
+    body = page(client, url + "?max_tokens=-5", status=400)
+    assert f'href="{url}"' in body
