@@ -47,20 +47,18 @@ def encode_case_id(case_id: str) -> str:
 
 
 def decode_case_id(value: str) -> str | None:
+    """The case id an encoded URL segment stands for, or None when the segment is malformed."""
     if value == "~":
         return ""
-    if "~" in _ESCAPE.sub("", value):
-        return None
-    raw = _ESCAPE.sub(lambda match: f"\x00{match.group(1)}", value)
     data = bytearray()
-    index = 0
-    while index < len(raw):
-        if raw[index] == "\x00":
-            data.append(int(raw[index + 1:index + 3], 16))
-            index += 3
+    # Split keeps the captured hex digits at odd positions; literal text sits at even ones.
+    for position, part in enumerate(_ESCAPE.split(value)):
+        if position % 2:
+            data.append(int(part, 16))
+        elif "~" in part:
+            return None
         else:
-            data.extend(raw[index].encode("utf-8"))
-            index += 1
+            data.extend(part.encode("utf-8", errors="surrogatepass"))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

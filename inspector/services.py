@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from inspector.core.bundle import MemoryBundle
-from inspector.core.documents import list_documents, render_document
+from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
 from inspector.models import Bundle
@@ -92,8 +92,9 @@ def forget_bundle(bundle_id: str) -> None:
 @lru_cache(maxsize=256)
 def _render_cached(bundle_id: str, path: str, options: RenderOptions) -> RenderedDocument:
     loaded = _load(bundle_id)
-    assert loaded is not None
-    return render_document(loaded[0], path, options)
+    if loaded is None:
+        raise InputError("the bundle was deleted", path)
+    return give_cases_distinct_ids(render_document(loaded[0], path, options))
 
 
 def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedDocument:

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from inspector import presenters, services
 from inspector.core.bundle import MemoryBundle
-from inspector.core.documents import render_document
+from inspector.core.documents import give_cases_distinct_ids, render_document
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
 from inspector.forms import PasteForm, RevisionForm, uploads_from_request
@@ -519,7 +519,7 @@ def preview(request: HttpRequest, bundle_id: str, document: str, case_id: str) -
         return render(request, "preview_error.html", {"message": f"Bad settings: {problem}"})
     files = MemoryBundle(_edited_bundle(loaded, document, form.cleaned_data["text"]))
     try:
-        rendered = render_document(files, document, page.options)
+        rendered = give_cases_distinct_ids(render_document(files, document, page.options))
     except InputError as problem:
         return render(request, "preview_error.html", {"message": str(problem)})
     except RecursionError:

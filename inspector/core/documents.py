@@ -84,3 +84,22 @@ def is_document(path: str, bundle: Bundle) -> bool:
 
 def list_documents(bundle: Bundle) -> list[str]:
     return [path for path in bundle.paths() if is_document(path, bundle)]
+
+
+def give_cases_distinct_ids(document: RenderedDocument) -> RenderedDocument:
+    """Rename the second and later cases sharing an id to `<id>#2`, `#3`, ... so that every case
+    can be addressed (a page or API URL per case). The loaders already warn about the duplicates;
+    the command line keeps the ids as written."""
+    seen: dict[str, int] = {}
+    taken = {case.id for case in document.cases}
+    for case in document.cases:
+        count = seen.get(case.id, 0) + 1
+        seen[case.id] = count
+        if count > 1:
+            number = count
+            while f"{case.id}#{number}" in taken:
+                number += 1
+            case.metadata.setdefault("id_as_written", case.id)
+            case.id = f"{case.id}#{number}"
+            taken.add(case.id)
+    return document

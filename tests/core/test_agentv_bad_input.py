@@ -159,3 +159,14 @@ def test_bare_list_of_cases_renders_on_its_own_with_a_note():
     document = render("- id: a\n  input: hello\n- id: b\n  input: bye\n")
     assert [case.id for case in document.cases] == ["a", "b"]
     assert "bare list of cases" in document.warnings[0].message
+
+
+def test_duplicate_ids_become_distinct_for_addressing():
+    from inspector.core.documents import give_cases_distinct_ids
+
+    document = render("tests:\n  - id: dup\n    input: one\n  - id: dup#2\n    input: two\n"
+                      "  - id: dup\n    input: three\n")
+    give_cases_distinct_ids(document)
+    assert [case.id for case in document.cases] == ["dup", "dup#2", "dup#3"]
+    assert document.cases[2].metadata["id_as_written"] == "dup"
+    assert document.cases[2].messages[-1].content == "three"

@@ -305,3 +305,20 @@ def test_the_bad_settings_page_links_to_the_default_view(client, tiny):
     url = f"/b/{tiny[0].pk}/evals/tiny.yaml/case/first/"
     body = page(client, url + "?max_tokens=-5", status=400)
     assert f'href="{url}"' in body
+
+
+def test_every_case_with_a_duplicate_id_has_its_own_page(client, db):
+    from inspector.ingest import store_bundle
+
+    bundle, _ = store_bundle({"e.yaml": b"tests:\n  - id: dup\n    input: first\n  - id: dup\n    input: second\n"})
+    body = page(client, f"/b/{bundle.pk}/")
+    assert "/case/dup~232/" in body
+    second = page(client, f"/b/{bundle.pk}/e.yaml/case/dup~232/")
+    assert "second" in second
+
+
+@pytest.mark.parametrize("segment", ["%00", "a%00b", "~ZZ", "a~", "~FF~FE", "%ED%A0%80"])
+def test_malformed_case_addresses_are_not_found(client, tiny, segment):
+    bundle, _ = tiny
+    assert client.get(f"/b/{bundle.pk}/evals/tiny.yaml/case/{segment}/").status_code == 404
+    assert client.get(f"/b/{bundle.pk}/evals/tiny.yaml/case/{segment}/export/").status_code == 404
