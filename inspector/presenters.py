@@ -3,6 +3,7 @@ and print. Nothing here touches the request; views pass in what they parsed."""
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -391,7 +392,7 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
 
 
 def _short(value, limit: int = 300) -> str:
-    text = value if isinstance(value, str) else repr(value)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= limit else text[:limit] + "…"
 
 

@@ -35,7 +35,6 @@ class BudgetPlan:
     tokens_after: int
     max_tokens: int
 
-    dropped_everything: bool = False
 
     @property
     def fits(self) -> bool:
@@ -46,13 +45,13 @@ class BudgetPlan:
 
     def summary(self) -> str:
         text = (f"{len(self.dropped)} oldest message(s) dropped to fit the {self.max_tokens:,}-token "
-                f"budget: {self.tokens_before:,} tokens before, {self.tokens_after:,} after; the "
-                f"system prompt is kept and tool calls stay with their results")
+                f"budget: {self.tokens_before:,} tokens before, {self.tokens_after:,} after (counting "
+                f"each message's few tokens of role overhead). The system prompt and the latest user "
+                f"message are kept, tool calls stay with their results, and what is left opens on a "
+                f"user message")
         if not self.fits:
-            text += (f"; still over budget, because the system prompt alone takes "
+            text += (f"; still over budget: the system prompt and the latest exchange alone take "
                      f"{self.tokens_after:,} tokens")
-        elif self.dropped_everything:
-            text += "; no conversation message is left, only the system prompt"
         return text
 
 
@@ -86,7 +85,12 @@ def _turns(messages: Sequence[Message], start: int) -> list[list[int]]:
 
 def plan_budget(messages: Sequence[Message], max_tokens: int, encoding: str = "o200k_base"
                 ) -> BudgetPlan:
-    """Which messages to drop, oldest turn first, so the rest fit in `max_tokens`."""
+    """Which messages to drop, oldest turn first, so the rest fit in `max_tokens`.
+
+    The leading system messages and the latest user message with what follows it (what the model
+    is asked to answer) are never dropped: a request without them is no longer the case under inspection, so an impossible budget
+    is reported as still over budget instead. Once older turns are gone, the rest must not open on an
+    assistant reply or a tool result, which providers reject or misread."""
     counts = message_token_counts(messages, encoding)
     total = sum(counts) + TOKENS_PER_REPLY
     kept_prefix = 0
@@ -95,14 +99,23 @@ def plan_budget(messages: Sequence[Message], max_tokens: int, encoding: str = "o
     dropped: list[int] = []
     remaining = total
     turns = _turns(messages, kept_prefix)
-    for turn in turns:
-        if remaining <= max_tokens:
-            break
+    last_user = max((index for index, turn in enumerate(turns) if messages[turn[0]].role == "user"),
+                    default=len(turns) - 1)
+    droppable = turns[:last_user]
+    position = 0
+    while position < len(droppable) and remaining > max_tokens:
+        turn = droppable[position]
         dropped.extend(turn)
         remaining -= sum(counts[index] for index in turn)
+        position += 1
+    if dropped:
+        while position < len(droppable) and messages[droppable[position][0]].role != "user":
+            turn = droppable[position]
+            dropped.extend(turn)
+            remaining -= sum(counts[index] for index in turn)
+            position += 1
     dropped.sort()
-    return BudgetPlan(dropped, total, remaining, max_tokens,
-                      dropped_everything=bool(turns) and len(dropped) == len(messages) - kept_prefix)
+    return BudgetPlan(dropped, total, remaining, max_tokens)
 
 
 def apply_budget(case: RenderedCase, max_tokens: int, encoding: str = "o200k_base") -> BudgetPlan:

@@ -205,8 +205,11 @@
       });
       var none = document.getElementById("no-match");
       if (none) none.hidden = shown !== 0;
+      // Hidden rows must not keep the selection, or j/k would start from an invisible row.
+      document.querySelectorAll(".case-row.selected").forEach(function (row) {
+        row.classList.remove("selected");
+      });
       var rows = caseRows();
-      rows.forEach(function (row) { row.classList.remove("selected"); });
       if (rows.length) rows[0].classList.add("selected");
     });
   }
@@ -234,6 +237,9 @@
       var link = rows[current].querySelector("a.case-link");
       if (link) window.location.href = link.href;
     } else if (event.key === "Escape" && typing) {
+      // A search box clears itself on Escape without an input event: show every case again.
+      filter.value = "";
+      filter.dispatchEvent(new Event("input"));
       filter.blur();
     }
   });

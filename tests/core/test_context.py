@@ -98,15 +98,28 @@ def test_a_budget_that_fits_changes_nothing():
     assert not plan.dropped and not case.warnings and not case.omitted_messages
 
 
-def test_a_budget_below_the_last_turn_drops_it_too_and_says_so():
-    case = RenderedCase("c", [msg("system", "S")] + long_conversation(2))
+def test_a_budget_below_the_last_turn_keeps_it_and_says_the_budget_is_exceeded():
+    case = RenderedCase("c", [msg("system", "S")] + long_conversation(4))
     apply_budget(case, 10)
-    assert [m.role for m in case.sent_messages] == ["system"]
-    assert "only the system prompt" in case.warnings[-1].message
+    assert case.sent_messages == [case.messages[0]] + case.messages[-2:]
+    assert all(m.omitted for m in case.messages[1:-2])
+    assert "still over budget" in case.warnings[-1].message
+
+
+def test_the_kept_conversation_never_opens_on_an_assistant_reply_or_tool_result():
+    conversation = [msg("user", "first " + "word " * 80),
+                    msg("assistant", "reply " + "word " * 5, tool_calls=[call("a")]),
+                    msg("tool", "result", tool_call_id="a"),
+                    msg("assistant", "done"),
+                    msg("user", "next question")]
+    plan = plan_budget(conversation, 40)
+    kept = [m for i, m in enumerate(conversation) if i not in plan.dropped]
+    assert kept[0].role == "user"
+    assert kept[-1].content == "next question"
 
 
 def test_a_system_prompt_over_the_budget_is_kept_and_reported():
     case = RenderedCase("c", [msg("system", "word " * 100)] + long_conversation(2))
     apply_budget(case, 10)
-    assert case.sent_messages == case.messages[:1]
+    assert case.sent_messages == [case.messages[0]] + case.messages[-2:]
     assert "still over budget" in case.warnings[-1].message

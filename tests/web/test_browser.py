@@ -88,7 +88,9 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     page.screenshot(path=str(SCREENSHOTS / "bundle.png"))
     page.fill("#case-filter", "zzz-nothing-matches")
     assert page.locator(".case-row:visible").count() == 0
-    page.fill("#case-filter", "")
+    page.keyboard.press("Escape")
+    assert page.input_value("#case-filter") == ""
+    assert page.locator(".case-row:visible").count() == page.locator(".case-row").count()
     page.locator("body").click(position={"x": 5, "y": 300})
     page.keyboard.press("j")
     page.keyboard.press("j")
