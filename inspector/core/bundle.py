@@ -58,6 +58,14 @@ class DecodedText:
 def decode(data: bytes) -> DecodedText:
     """UTF-8 text with CRLF turned into LF, as agentv reads files."""
     problem = None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return DecodedText(text.replace("\r\n", "\n"), "is UTF-16, not UTF-8: it is shown decoded, "
+                               "but agentv reads UTF-8 and would see garbled text")
     if b"\x00" in data[:8192]:
         problem = "looks like a binary file (it contains NUL bytes)"
     if data.startswith(b"\xef\xbb\xbf"):

@@ -39,18 +39,15 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
     if input_format == "auto":
         input_format = detect_format(path, decoded.text)
 
-    if input_format == "agentv":
-        from .agentv import render_eval_file
-
-        document = render_eval_file(bundle, path, options)
-    elif input_format == "deck":
-        from .decks import render_deck_file
-
-        document = render_deck_file(bundle, path, options)
-    else:
-        from .conversations import render_conversation_file
-
-        document = render_conversation_file(bundle, path, input_format, options)
+    try:
+        document = _load(bundle, path, input_format, options)
+    except InputError as error:
+        if decoded.problem is None:
+            raise
+        # A parser's complaint about a binary or UTF-16 file hides the real cause: say it first.
+        found = error.diagnostic
+        raise InputError(f"the file {decoded.problem}; {found.message}", found.path or path,
+                         found.line, found.column) from None
 
     if options.max_tokens is not None:
         from .context import apply_budget
@@ -58,6 +55,20 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
         for case in document.cases:
             apply_budget(case, options.max_tokens, options.encoding)
     return document
+
+
+def _load(bundle: Bundle, path: str, input_format: str, options: RenderOptions) -> RenderedDocument:
+    if input_format == "agentv":
+        from .agentv import render_eval_file
+
+        return render_eval_file(bundle, path, options)
+    if input_format == "deck":
+        from .decks import render_deck_file
+
+        return render_deck_file(bundle, path, options)
+    from .conversations import render_conversation_file
+
+    return render_conversation_file(bundle, path, input_format, options)
 
 
 def is_document(path: str, bundle: Bundle) -> bool:

@@ -8,6 +8,7 @@ import pytest
 
 from inspector.core.agentv import render_eval_file
 from inspector.core.bundle import Bundle, MemoryBundle
+from inspector.core.documents import render_document
 from inspector.core.model import InputError
 from inspector.core.options import RenderOptions
 
@@ -170,3 +171,22 @@ def test_duplicate_ids_become_distinct_for_addressing():
     assert [case.id for case in document.cases] == ["dup", "dup#2", "dup#3"]
     assert document.cases[2].metadata["id_as_written"] == "dup"
     assert document.cases[2].messages[-1].content == "three"
+
+
+def test_a_utf16_file_is_read_with_a_warning_that_it_is_not_utf8():
+    from inspector.core.bundle import MemoryBundle, decode
+
+    data = "tests:\n  - id: a\n    input: hi\n".encode("utf-16")
+    decoded = decode(data)
+    assert decoded.text.startswith("tests:")
+    assert "UTF-16" in decoded.problem
+    document = render_document(MemoryBundle({"e.yaml": data}), "e.yaml")
+    assert document.cases[0].id == "a"
+
+
+def test_a_binary_file_error_names_the_cause_line_and_column_on_one_line():
+    with pytest.raises(InputError) as raised:
+        render_document(MemoryBundle({"e.yaml": b"tests:\n  - id: a\x00\x01\n"}), "e.yaml")
+    text = str(raised.value)
+    assert "binary file" in text and "\n" not in text
+    assert raised.value.diagnostic.line == 2

@@ -126,8 +126,15 @@ def load_yaml(text: str, path: str) -> Node | None:
         raise InputError(f"invalid YAML: {problem}", path,
                          mark.line + 1 if mark else None,
                          mark.column + 1 if mark else None) from None
+    except yaml.reader.ReaderError as error:
+        # The reader reports a character offset, not a line: turn it into line and column.
+        before = text[: error.position]
+        line = before.count("\n") + 1
+        column = error.position - (before.rfind("\n") + 1) + 1
+        raise InputError(f"invalid YAML: unacceptable character {error.character!r} "
+                         f"(control characters are not allowed)", path, line, column) from None
     except yaml.YAMLError as error:
-        raise InputError(f"invalid YAML: {error}", path) from None
+        raise InputError("invalid YAML: " + " ".join(str(error).split()), path) from None
     except RecursionError:
         raise InputError(f"the document is nested more than {MAX_DEPTH} levels deep", path) from None
     if root is None:
