@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core.exceptions import RequestDataTooBig, TooManyFilesSent
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -154,16 +154,24 @@ def _first_case_url(bundle_id: str) -> str | None:
 
 def _created(request: HttpRequest, bundle: Bundle, token: str, first: str | None,
              parent: Bundle | None = None) -> HttpResponse:
-    # The manage token exists only in this response: the database keeps its hash.
-    share = _absolute(request, reverse("bundle", kwargs={"bundle_id": bundle.pk}))
-    manage = _absolute(request, reverse("manage", kwargs={"bundle_id": bundle.pk, "token": token}))
-    return render(request, "created.html", {
-        "bundle": bundle,
-        "share_url": share,
-        "manage_url": manage,
-        "first_case_url": _absolute(request, first) if first else None,
-        "parent": parent,
-    }, status=201)
+    """Send the uploader to the bundle's private manage page (303, so a reload cannot store the
+    upload twice). That address carries the token; the database keeps only its hash."""
+    params = {"saved": "revision" if parent else "upload"}
+    if first:
+        params["case"] = first
+    url = reverse("manage", kwargs={"bundle_id": bundle.pk, "token": token}) + "?" + urlencode(params)
+    response = HttpResponseRedirect(url)
+    response.status_code = 303
+    return response
+
+
+def _own_case_link(bundle: Bundle, link: str) -> str | None:
+    """A case link passed back from the upload, only if it is a path inside this bundle (it goes
+    into an href: no other site, no javascript: URL)."""
+    prefix = reverse("bundle", kwargs={"bundle_id": bundle.pk})
+    if link.startswith(prefix) and "//" not in link and "\\" not in link:
+        return link
+    return None
 
 
 @require_http_methods(["GET", "POST"])
@@ -175,9 +183,15 @@ def manage(request: HttpRequest, bundle_id: str, token: str) -> HttpResponse:
         delete_bundle(bundle)
         services.forget_bundle(bundle_id)
         return render(request, "deleted.html", {"title": bundle.title})
+    saved = request.GET.get("saved")
+    first = _own_case_link(bundle, request.GET.get("case", "")) or _first_case_url(bundle.pk)
     return render(request, "manage.html", {
         "bundle": bundle,
+        "saved": saved if saved in ("upload", "revision") else None,
         "share_url": _absolute(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
+        "manage_url": _absolute(request, reverse("manage", kwargs={"bundle_id": bundle.pk,
+                                                                   "token": token})),
+        "first_case_url": _absolute(request, first) if first else None,
         "file_count": bundle.files.count(),
     })
 

@@ -54,8 +54,8 @@ def test_saving_a_revision_makes_a_new_bundle_and_keeps_the_old_one(client, tiny
     bundle, _ = tiny
     base = case_url(bundle.pk, "evals/tiny.yaml", "first")
     edited = EVAL.decode().replace("Hello there.", "Revised greeting.")
-    response = client.post(base + "revise/", {"text": edited, "profile": "agentv-4"})
-    assert response.status_code == 201
+    response = client.post(base + "revise/", {"text": edited, "profile": "agentv-4"}, follow=True)
+    assert response.redirect_chain[0][1] == 303 and response.status_code == 200
     body = response.content.decode()
     revision = Bundle.objects.exclude(pk=bundle.pk).get()
     assert revision.parent_id == bundle.pk
@@ -75,7 +75,7 @@ def test_a_revision_that_removes_the_case_links_to_the_first_remaining_one(clien
     bundle, _ = tiny
     base = case_url(bundle.pk, "evals/tiny.yaml", "first")
     edited = EVAL.decode().replace("id: first", "id: renamed")
-    body = client.post(base + "revise/", {"text": edited}).content.decode()
+    body = client.post(base + "revise/", {"text": edited}, follow=True).content.decode()
     revision = Bundle.objects.exclude(pk=bundle.pk).get()
     assert case_url(revision.pk, "evals/tiny.yaml", "renamed") in body
 

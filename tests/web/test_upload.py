@@ -16,7 +16,7 @@ def upload(client, files=(), folder=(), **data):
     if folder:
         payload["folder"] = [SimpleUploadedFile(name.rsplit("/", 1)[-1], content) for name, content in folder]
         payload.setdefault("relative_paths", "\n".join(name for name, _ in folder))
-    return client.post("/", payload)
+    return client.post("/", payload, follow=True)
 
 
 def assert_refused(response, text):
@@ -48,7 +48,7 @@ def test_home_page_offers_upload_paste_and_examples(client, db):
 
 def test_uploading_one_file_stores_a_bundle_and_shows_links_once(client, db):
     response = upload(client, files=[("tiny.yaml", EVAL)])
-    assert response.status_code == 201
+    assert response.redirect_chain[0][1] == 303 and response.status_code == 200
     bundle = Bundle.objects.get()
     body = response.content.decode()
     assert f"/b/{bundle.pk}/" in body
@@ -64,7 +64,7 @@ def test_uploading_one_file_stores_a_bundle_and_shows_links_once(client, db):
 
 def test_pasted_text_becomes_a_file_with_the_given_name(client, db):
     response = upload(client, text=EVAL.decode(), filename="suite/pasted.yaml")
-    assert response.status_code == 201
+    assert response.redirect_chain[0][1] == 303 and response.status_code == 200
     assert list(Bundle.objects.get().file_map()) == ["suite/pasted.yaml"]
 
 
@@ -75,7 +75,7 @@ def test_pasted_text_defaults_to_eval_yaml(client, db):
 
 def test_several_files_are_one_bundle(client, db):
     response = upload(client, files=[("a.yaml", EVAL), ("b.yaml", EVAL)])
-    assert response.status_code == 201
+    assert response.redirect_chain[0][1] == 303 and response.status_code == 200
     assert sorted(Bundle.objects.get().file_map()) == ["a.yaml", "b.yaml"]
     assert Blob.objects.count() == 1  # same content stored once
 
@@ -83,7 +83,7 @@ def test_several_files_are_one_bundle(client, db):
 def test_a_folder_keeps_its_structure(client, db):
     files = folder_files(SIMPLE)
     response = upload(client, folder=[(f"simple/{path}", data) for path, data in files.items()])
-    assert response.status_code == 201
+    assert response.redirect_chain[0][1] == 303 and response.status_code == 200
     stored = Bundle.objects.get().file_map()
     assert "simple/evals/coding/example-eval.yaml" in stored
     assert "simple/.agentv/config.yaml" in stored
@@ -92,7 +92,7 @@ def test_a_folder_keeps_its_structure(client, db):
 def test_a_zip_is_unpacked(client, db):
     archive = zip_bytes(folder_files(SIMPLE))
     response = upload(client, files=[("simple.zip", archive)])
-    assert response.status_code == 201
+    assert response.redirect_chain[0][1] == 303 and response.status_code == 200
     assert "evals/coding/example-eval.yaml" in Bundle.objects.get().file_map()
 
 
@@ -165,7 +165,7 @@ def test_not_a_zip_is_refused(client, db):
 
 def test_folder_without_paths_falls_back_to_base_names(client, db):
     response = upload(client, folder=[("a/one.yaml", EVAL)], relative_paths="")
-    assert response.status_code == 201
+    assert response.redirect_chain[0][1] == 303 and response.status_code == 200
     assert list(Bundle.objects.get().file_map()) == ["one.yaml"]
 
 
@@ -182,3 +182,20 @@ def test_upload_without_csrf_token_is_refused(db):
 def test_zip_entry_with_a_line_break_in_its_name_is_refused(client, db):
     archive = zip_bytes({"evals/x.yaml\r": EVAL})
     assert_refused(upload(client, files=[("bad.zip", archive)]), "control character")
+
+
+def test_after_an_upload_the_browser_lands_on_the_manage_page_so_a_reload_stores_nothing(client, db):
+    response = upload(client, files=[("tiny.yaml", EVAL)])
+    [(manage_url, status)] = response.redirect_chain
+    bundle = Bundle.objects.get()
+    assert status == 303 and f"/b/{bundle.pk}/manage/" in manage_url
+    assert client.get(manage_url).status_code == 200
+    assert Bundle.objects.count() == 1
+
+
+def test_the_manage_page_links_only_to_cases_of_its_own_bundle(client, db):
+    response = upload(client, files=[("tiny.yaml", EVAL)])
+    manage_path = response.redirect_chain[0][0].split("?")[0]
+    for hostile in ("javascript:alert(1)", "https://evil.example/", "/b/other/x.yaml/case/a/"):
+        body = client.get(manage_path, {"saved": "upload", "case": hostile}).content.decode()
+        assert hostile not in body
