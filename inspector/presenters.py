@@ -18,7 +18,7 @@ from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.token import STANDARD_TYPES
 from pygments.util import ClassNotFound
 
-from inspector.core.model import Diagnostic, Message, RenderedCase, Segment
+from inspector.core.model import Diagnostic, LineSpan, Message, RenderedCase, Segment
 from inspector.core.tokens import case_tokens
 
 # ---------------------------------------------------------------------------------------------
@@ -267,6 +267,7 @@ class SegmentView:
     start: int | None
     end: int | None
     url: str | None  # the source pane showing where the text came from
+    via: LineSpan | None = None  # the file reference that pulled the text in
 
 
 @dataclass
@@ -316,7 +317,8 @@ def _segment_view(bundle_id: str, segment: Segment) -> SegmentView:
                 where += f"-{origin.end_line}"
     title = f"{label}: {where}" if where else label
     url = source_url(bundle_id, origin.path, origin.start_line, origin.end_line) if origin.path else None
-    return SegmentView(segment.text, kind, title, origin.path, origin.start_line, origin.end_line, url)
+    return SegmentView(segment.text, kind, title, origin.path, origin.start_line, origin.end_line, url,
+                       origin.via)
 
 
 def _belongs(diagnostic: Diagnostic, message: Message) -> bool:

@@ -76,6 +76,8 @@ class OriginOut(Schema):
     path: str | None
     start_line: int | None
     end_line: int | None
+    via: SpanOut | None = Field(None, description="For text from another file: the lines of the "
+                                                  "reference (e.g. a `type: file` block) that pulled it in.")
 
 
 class SegmentOut(Schema):

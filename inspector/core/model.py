@@ -28,6 +28,9 @@ class Origin:
     path: str | None = None  # bundle-relative posix path of the file the text came from
     start_line: int | None = None  # 1-based, inclusive
     end_line: int | None = None
+    # For text pulled in from another file: the lines of the reference that pulled it in (a
+    # `type: file` block), so clicking that line can show everything it produced.
+    via: LineSpan | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ def span(item: LineSpan | None) -> dict[str, Any] | None:
 
 def origin(item: Origin) -> dict[str, Any]:
     return {"kind": item.kind.value, "path": item.path, "start_line": item.start_line,
-            "end_line": item.end_line}
+            "end_line": item.end_line, "via": span(item.via)}
 
 
 def case_contract(case: RenderedCase) -> dict[str, Any]:

@@ -19,11 +19,14 @@ def segments(card: MessageCard) -> SafeString:
     parts = []
     for segment in card.segments:
         if segment.path:
+            via = segment.via
+            via_attributes = format_html(' data-via-path="{}" data-via-from="{}" data-via-to="{}"',
+                                         via.path, via.start_line, via.end_line) if via else ""
             parts.append(format_html(
                 '<span class="seg k-{}" title="{}" data-src="{}" data-path="{}" data-from="{}" '
-                'data-to="{}" tabindex="0">{}</span>',
+                'data-to="{}"{} tabindex="0">{}</span>',
                 segment.kind, segment.title, segment.url, segment.path, segment.start or "",
-                segment.end or segment.start or "", segment.text))
+                segment.end or segment.start or "", via_attributes, segment.text))
         else:
             parts.append(format_html('<span class="seg k-{}" title="{}">{}</span>', segment.kind,
                                      segment.title, segment.text))

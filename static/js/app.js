@@ -108,14 +108,18 @@
 
   function highlightProduced(path, number) {
     clearMarks(".seg.linked, .msg.linked", "linked");
+    clearMarks(".seg.active", "active");  // a segment clicked earlier is no longer the subject
     clearMarks("#source-pane .line.picked", "picked");
     var line = document.getElementById("L" + number);
     if (line) line.classList.add("picked");
     var first = null;
     document.querySelectorAll("#rendered .seg[data-path]").forEach(function (seg) {
-      if (seg.dataset.path !== path) return;
-      var from = +seg.dataset.from || 0, to = +seg.dataset.to || from;
-      if (from <= number && number <= to) {
+      var d = seg.dataset;
+      var from = +d.from || 0, to = +d.to || from;
+      // A `type: file` line produced the file's text too: it names the line as its `via`.
+      var own = d.path === path && from <= number && number <= to;
+      var via = d.viaPath === path && +d.viaFrom <= number && number <= +d.viaTo;
+      if (own || via) {
         seg.classList.add("linked");
         if (!first) first = seg;
       }

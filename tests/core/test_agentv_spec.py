@@ -208,3 +208,19 @@ def test_unusable_guideline_pattern_is_a_warning_not_a_failure():
     document = render_document(bundle, "e.yaml", RenderOptions(guideline_patterns=("\\",)))
     assert document.cases[0].messages[-1].content == "hi"
     assert any("not a valid glob" in warning.message for warning in document.warnings)
+
+
+def test_text_from_a_referenced_file_names_the_reference_that_pulled_it_in():
+    case = render("      - role: user\n        content:\n"
+                  "          - type: text\n            value: Review this\n"
+                  "          - type: file\n            value: ./guide.instructions.md\n"
+                  "          - type: file\n            value: ./code.js\n",
+                  {"evals/guide.instructions.md": "Be concise", "evals/code.js": "x()"})
+    by_kind = {segment.origin.kind: segment.origin for message in case.messages
+               for segment in message.segments}
+    guideline, embedded = by_kind[OriginKind.GUIDELINE], by_kind[OriginKind.FILE]
+    # Lines 9-10 and 11-12 hold the two `type: file` blocks; each value line names its file.
+    assert guideline.via.path == "evals/case.yaml"
+    assert guideline.via.start_line <= 10 <= guideline.via.end_line < 11
+    assert embedded.via.start_line <= 12 <= embedded.via.end_line
+    assert by_kind[OriginKind.CASE_TEXT].via is None

@@ -127,6 +127,11 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     page.wait_for_selector("#source-pane .line.hl")
     assert not page.locator("#back-to-case").is_visible()
 
+    # The case line that references the guideline file marks the guideline's text as well.
+    via_line = guideline.get_attribute("data-via-from")
+    page.locator(f"#source-pane #L{via_line} .text").click()
+    assert page.locator(".seg.k-guideline.linked").count() >= 1
+
     # Switching the profile re-renders the messages and lands in the URL.
     page.select_option("#profile", "agentv-0.10")
     page.wait_for_url(re.compile(r"profile=agentv-0\.10"))

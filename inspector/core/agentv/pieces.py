@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from ..model import Origin, OriginKind, Segment
+from ..model import LineSpan, Origin, OriginKind, Segment
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,14 +19,15 @@ class Piece:
     path: str | None = None
     first_line: int | None = None
     last_line: int | None = None  # a cap: folded YAML text spans more lines than it has breaks
+    via: LineSpan | None = None  # the file reference that pulled this text in
 
     def origin(self) -> Origin:
         if self.first_line is None:
-            return Origin(self.kind, self.path)
+            return Origin(self.kind, self.path, via=self.via)
         end = self.first_line + self.text.rstrip("\n").count("\n")
         if self.last_line is not None:
             end = min(end, self.last_line)
-        return Origin(self.kind, self.path, self.first_line, max(end, self.first_line))
+        return Origin(self.kind, self.path, self.first_line, max(end, self.first_line), self.via)
 
 
 def sep(text: str) -> Piece:

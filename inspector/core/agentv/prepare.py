@@ -37,7 +37,11 @@ class Part:
     def file_piece(self, text: str | None = None) -> Piece:
         assert self.file is not None
         kind = OriginKind.GUIDELINE if self.kind == "guideline" else OriginKind.FILE
-        return Piece(self.file.text if text is None else text, kind, self.file.path, 1)
+        via = None
+        if self.block.path and self.block.start_line:
+            via = LineSpan(self.block.path, self.block.start_line,
+                           self.block.end_line or self.block.start_line)
+        return Piece(self.file.text if text is None else text, kind, self.file.path, 1, via=via)
 
     def marker(self, text: str) -> Piece:
         return Piece(text, OriginKind.MARKER, self.block.path, self.block.start_line,
