@@ -150,6 +150,15 @@ def highlight_lines(path: str, text: str) -> tuple[SourceLine, ...]:
                  for number, runs in enumerate(lines, start=1))
 
 
+def highlight_block(path: str, text: str) -> SafeString:
+    """The text highlighted as one block for a <pre>, its lines exactly as in `text`: what is shown
+    is what Copy puts on the clipboard and Download saves."""
+    # highlight_lines gives an empty line a "\n" so a line's <div> keeps its height; in a block
+    # that would double every blank line.
+    lines = highlight_lines(path, text)
+    return mark_safe("\n".join("" if line.html == "\n" else line.html for line in lines))
+
+
 def _run_html(css: str, text: str) -> str:
     return f'<span class="{css}">{escape(text)}</span>' if css else escape(text)
 

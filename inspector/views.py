@@ -382,7 +382,7 @@ def _export_panel(bundle_id: str, document: str, case: RenderedCase, page: PageS
     result = export_case(case, page.provider, page.export)
     code = render_code(result, page.form, page.export)
     suffix = FORMAT_SUFFIX[page.form]
-    lines = presenters.highlight_lines(f"payload.{suffix}", code)
+    code_html = presenters.highlight_block(f"payload.{suffix}", code)
     query = page.query
     base = case_link.split("?")[0]
     return {
@@ -391,7 +391,7 @@ def _export_panel(bundle_id: str, document: str, case: RenderedCase, page: PageS
         "format": page.form,
         "format_label": FORMAT_LABELS[page.form],
         "code": code,
-        "lines": lines,
+        "code_html": code_html,
         "changes": [_note(item) for item in getattr(result, "changes", [])],
         "lints": [_note(item) for item in getattr(result, "lints", [])],
         "warnings": [str(getattr(item, "message", item)) for item in getattr(result, "warnings", [])],

@@ -322,3 +322,13 @@ def test_malformed_case_addresses_are_not_found(client, tiny, segment):
     bundle, _ = tiny
     assert client.get(f"/b/{bundle.pk}/evals/tiny.yaml/case/{segment}/").status_code == 404
     assert client.get(f"/b/{bundle.pk}/evals/tiny.yaml/case/{segment}/export/").status_code == 404
+
+
+@pytest.mark.parametrize("form", ["json", "curl", "python", "typescript"])
+def test_the_code_shown_is_exactly_the_code_downloaded(client, tiny, form):
+    bundle, _ = tiny
+    url = f"/b/{bundle.pk}/evals/tiny.yaml/case/first/"
+    body = page(client, url + f"?format={form}")
+    shown = re.search(r'<pre class="code-block highlight" id="export-code"[^>]*>(.*?)</pre>', body, re.S).group(1)
+    downloaded = client.get(url + f"export/?format={form}&download=1").content.decode()
+    assert unescape(re.sub(r"<[^>]+>", "", shown)) == downloaded.rstrip("\n")
