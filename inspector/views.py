@@ -517,13 +517,18 @@ def _edited_bundle(loaded: services.LoadedBundle, document: str, text: str) -> d
     return files
 
 
-@require_POST
-def preview(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
-    """The messages pane for edited, unsaved source text. Nothing is stored."""
+def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[services.LoadedBundle, str]:
     loaded = _loaded_or_404(bundle_id)
     decoded_id = presenters.decode_case_id(case_id)
     if decoded_id is None or document not in loaded.files.paths():
         raise Http404("No such case.")
+    return loaded, decoded_id
+
+
+@require_POST
+def preview(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    """The messages pane for edited, unsaved source text. Nothing is stored."""
+    loaded, decoded_id = _edited_case_or_404(bundle_id, document, case_id)
     form = RevisionForm(request.POST)
     if not form.is_valid():
         return render(request, "preview_error.html", {"message": "The edited text is too long."})
@@ -552,10 +557,7 @@ def preview(request: HttpRequest, bundle_id: str, document: str, case_id: str) -
 @require_POST
 def revise(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     """Store a new bundle with the edited file replaced; the old bundle stays as it was."""
-    loaded = _loaded_or_404(bundle_id)
-    decoded_id = presenters.decode_case_id(case_id)
-    if decoded_id is None or document not in loaded.files.paths():
-        raise Http404("No such case.")
+    loaded, decoded_id = _edited_case_or_404(bundle_id, document, case_id)
     form = RevisionForm(request.POST)
     if not form.is_valid():
         return error_page(request, 400, "Cannot save", "The edited text is too long.")
