@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
@@ -36,7 +37,9 @@ def files_digest(files: dict[str, bytes]) -> str:
     return hasher.hexdigest()
 
 
+@lru_cache(maxsize=4)
 def read_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
+    # The fixtures ship with the code and do not change while the process runs.
     manifest = tomllib.loads((folder / "examples.toml").read_text(encoding="utf-8"))
     examples = []
     for name, entry in manifest.items():
@@ -61,10 +64,3 @@ def load_examples() -> list[Bundle]:
             current, _ = store_bundle(example.files, title=example.title, example=example.name)
         bundles.append(current)
     return bundles
-
-
-def example_info(bundle: Bundle) -> Example | None:
-    for example in read_examples():
-        if example.name == bundle.example:
-            return example
-    return None

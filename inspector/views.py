@@ -69,23 +69,29 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 
 def _examples() -> list[dict]:
-    from inspector.examples import example_info
+    from inspector.examples import read_examples
 
+    stored = {bundle.example: bundle for bundle in Bundle.objects.exclude(example="")}
     rows = []
-    for bundle in Bundle.objects.exclude(example="").order_by("example"):
-        info = example_info(bundle)
-        rows.append({
-            "title": info.title if info else bundle.title,
-            "description": info.description if info else "",
-            "url": _entry_url(bundle, info.entry if info else None),
-        })
+    for example in read_examples():  # in the manifest's order
+        bundle = stored.get(example.name)
+        if bundle is not None:
+            rows.append({"title": example.title, "description": example.description,
+                         "url": _entry_url(bundle, example.entry)})
     return rows
 
 
-def _entry_url(bundle: Bundle, entry: str | None) -> str:
-    if entry:
-        return reverse("bundle", kwargs={"bundle_id": bundle.pk}) + "#" + presenters.document_anchor(entry)
-    return reverse("bundle", kwargs={"bundle_id": bundle.pk})
+def _entry_url(bundle: Bundle, entry: str) -> str:
+    """The entry document's first case: an example should open on what the product is about."""
+    loaded = services.load_bundle(bundle.pk)
+    if loaded is not None and entry in loaded.documents:
+        try:
+            rendered = services.render(loaded, entry, RenderOptions())
+        except InputError:
+            rendered = None
+        if rendered is not None and rendered.cases:
+            return presenters.case_url(bundle.pk, entry, rendered.cases[0].id)
+    return reverse("bundle", kwargs={"bundle_id": bundle.pk}) + "#" + presenters.document_anchor(entry)
 
 
 @require_http_methods(["GET", "POST"])

@@ -203,8 +203,7 @@ def test_example_is_one_click_away_and_works_in_dark_mode(browser, live_server, 
                                   base_url=live_server.url)
     page = context.new_page()
     page.goto("/")
-    page.click(".example")
-    page.click("a.case-link >> nth=0")
+    page.click(".example")  # opens the example's first case directly
     page.wait_for_selector(".seg.k-guideline")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background != "rgb(246, 247, 249)"  # the dark palette applies
@@ -221,7 +220,6 @@ def test_page_works_without_javascript(browser, live_server, db):
     page = context.new_page()
     page.goto("/")
     page.click(".example")
-    page.click("a.case-link >> nth=0")
     assert page.locator(".msg").count() >= 2
     assert page.locator("#source-pane .line.hl").count() > 0
     page.select_option("#provider", "gemini")

@@ -43,7 +43,8 @@ def test_home_page_offers_upload_paste_and_examples(client, db):
     assert "Code review eval" in body
     # The example is one click away: its link opens the bundle at its entry document.
     bundle = Bundle.objects.get(example="code-review")
-    assert f'href="/b/{bundle.pk}/#doc-evals-code-review-yaml"' in body
+    # One click opens the example's first case.
+    assert f'href="/b/{bundle.pk}/evals/code-review.yaml/case/review-second-largest/"' in body
 
 
 def test_uploading_one_file_stores_a_bundle_and_shows_links_once(client, db):
