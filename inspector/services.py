@@ -60,7 +60,8 @@ class LoadedBundle:
     documents: tuple[str, ...]
 
 
-@lru_cache(maxsize=64)
+# A bundle may hold up to MAX_BUNDLE_BYTES; sixteen of them bound each worker's cache.
+@lru_cache(maxsize=16)
 def _load(bundle_id: str) -> tuple[MemoryBundle, tuple[str, ...]] | None:
     # Bundles are immutable, so their files can be cached by id for the life of the process.
     record = Bundle.objects.filter(pk=bundle_id).first()
