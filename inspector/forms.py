@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from inspector.ingest import UploadError
+from inspector.ingest import UploadError, refuse_oversized
 
 MAX_PASTE_CHARS = 5_000_000
 
@@ -22,9 +22,12 @@ class PasteForm(forms.Form):
 
 def uploads_from_request(form: PasteForm, files: list, folder_files: list) -> list[tuple[str, bytes]]:
     """(path, bytes) pairs from the chosen files, the folder picker and the paste box."""
+    refuse_oversized([upload.size or 0 for upload in [*files, *folder_files]])
     uploads: list[tuple[str, bytes]] = [(upload.name, upload.read()) for upload in files]
-    # Browsers send a textarea or hidden field with CRLF line ends.
-    relative = [line for line in (form.cleaned_data.get("relative_paths") or "").splitlines() if line]
+    # The page's script joins the paths with "\n"; browsers send form text with CRLF. Not
+    # splitlines(): it also splits on characters a file name may hold (U+2028, \x0b, ...).
+    relative_text = (form.cleaned_data.get("relative_paths") or "").replace("\r\n", "\n")
+    relative = [line for line in relative_text.split("\n") if line]
     if folder_files and len(relative) != len(folder_files):
         relative = []  # without the script the folder structure is unknown: keep base names
     for index, upload in enumerate(folder_files):

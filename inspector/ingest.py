@@ -109,6 +109,15 @@ class _Collector:
             self.add(entry.filename, content)
 
 
+def refuse_oversized(declared_sizes: list[int], limits: Limits | None = None) -> None:
+    """Refuse an upload from the sizes its parts declare, before any of it is read into memory.
+    A zip may be a little larger than what it holds, so this allows twice the limit; the exact
+    limit is checked by collect_files on the real bytes."""
+    limits = limits or Limits.from_settings()
+    if sum(declared_sizes) > limits.max_bytes * 2:
+        raise UploadError(f"the upload is larger than {_megabytes(limits.max_bytes)}")
+
+
 def collect_files(uploads: list[tuple[str, bytes]], limits: Limits | None = None,
                   expand_zips: bool = True) -> dict[str, bytes]:
     """Check and normalise uploaded (path, bytes) pairs; zip files are unpacked in place."""

@@ -3,9 +3,11 @@ request's parameters, render a document. Views and API endpoints stay thin wrapp
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
@@ -60,49 +62,96 @@ class LoadedBundle:
     documents: tuple[str, ...]
 
 
-# A bundle may hold up to MAX_BUNDLE_BYTES; sixteen of them bound each worker's cache.
-@lru_cache(maxsize=16)
-def _load(bundle_id: str) -> tuple[MemoryBundle, tuple[str, ...]] | None:
-    # Bundles are immutable, so their files can be cached by id for the life of the process.
-    record = Bundle.objects.filter(pk=bundle_id).first()
-    if record is None:
-        return None
-    files = record.as_core_bundle()
-    return files, tuple(list_documents(files))
+BUNDLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class _LruCache:
+    """A small thread-safe LRU map that can also forget every entry of one bundle (functools'
+    lru_cache can only forget everything)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.entries: OrderedDict[Hashable, object] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> object | None:
+        with self.lock:
+            value = self.entries.get(key)
+            if value is not None:
+                self.entries.move_to_end(key)
+            return value
+
+    def put(self, key: Hashable, value: object) -> None:
+        with self.lock:
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def forget(self, bundle_id: str) -> None:
+        with self.lock:
+            for key in [key for key in self.entries if _bundle_of(key) == bundle_id]:
+                del self.entries[key]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+def _bundle_of(key: Hashable) -> str:
+    return key[0] if isinstance(key, tuple) else key
+
+
+# Bundles are immutable, so their files and renderings can be cached by id for the life of the
+# process. A bundle holds up to MAX_BUNDLE_BYTES: sixteen of them bound each worker's file cache.
+_files_cache = _LruCache(16)
+_render_cache = _LruCache(256)
 
 
 def load_bundle(bundle_id: str) -> LoadedBundle | None:
-    if not bundle_id or len(bundle_id) > 64:
+    # The id goes into a query: anything but the token alphabet (a NUL breaks PostgreSQL) is absent.
+    if not bundle_id or not BUNDLE_ID.fullmatch(bundle_id):
         return None
+    # Always ask the database: another worker may have deleted the bundle.
     record = Bundle.objects.filter(pk=bundle_id).first()
     if record is None:
-        # A deleted bundle must not linger in the cache.
         forget_bundle(bundle_id)
         return None
-    loaded = _load(bundle_id)
-    if loaded is None:
-        return None
-    files, documents = loaded
+    cached = _files_cache.get(bundle_id)
+    if cached is None:
+        files = record.as_core_bundle()
+        cached = (files, tuple(list_documents(files)))
+        _files_cache.put(bundle_id, cached)
+    files, documents = cached
     return LoadedBundle(record, files, documents)
 
 
 def forget_bundle(bundle_id: str) -> None:
-    _load.cache_clear()
+    _files_cache.forget(bundle_id)
+    _render_cache.forget(bundle_id)
 
 
-@lru_cache(maxsize=256)
-def _render_cached(bundle_id: str, path: str, options: RenderOptions) -> RenderedDocument:
-    loaded = _load(bundle_id)
-    if loaded is None:
-        raise InputError("the bundle was deleted", path)
-    return give_cases_distinct_ids(render_document(loaded[0], path, options))
+def clear_caches() -> None:
+    _files_cache.clear()
+    _render_cache.clear()
 
 
 def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedDocument:
     """Render a document of a stored bundle. Raises InputError for unusable input."""
-    if path not in loaded.files.paths():
+    if not loaded.files.exists(path):
         raise InputError("no such file in this bundle", path)
-    return _render_cached(loaded.record.pk, path, options)
+    key = (loaded.record.pk, path, options)
+    document = _render_cache.get(key)
+    if document is None:
+        document = render_files(loaded.files, path, options)
+        _render_cache.put(key, document)
+    return document
+
+
+def render_files(files: MemoryBundle, path: str, options: RenderOptions) -> RenderedDocument:
+    """Render a document of a file set, every case with its own id (the pages and API address
+    cases by id)."""
+    return give_cases_distinct_ids(render_document(files, path, options))
 
 
 def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:

@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from inspector import presenters, services
 from inspector.core.bundle import MemoryBundle
-from inspector.core.documents import give_cases_distinct_ids, render_document
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
 from inspector.forms import PasteForm, RevisionForm, uploads_from_request
@@ -182,7 +181,7 @@ def _own_case_link(bundle: Bundle, link: str) -> str | None:
 
 @require_http_methods(["GET", "POST"])
 def manage(request: HttpRequest, bundle_id: str, token: str) -> HttpResponse:
-    bundle = Bundle.objects.filter(pk=bundle_id[:64]).first()
+    bundle = Bundle.objects.filter(pk=bundle_id).first() if services.BUNDLE_ID.fullmatch(bundle_id) else None
     if bundle is None or not bundle.check_manage_token(token):
         raise Http404("No bundle matches this manage link. It may have been deleted already.")
     if request.method == "POST":
@@ -363,7 +362,7 @@ def _case_or_error(request: HttpRequest, bundle_id: str, document: str, case_id:
     decoded_id = presenters.decode_case_id(case_id)
     if decoded_id is None:
         raise Http404("This case address is malformed.")
-    if document not in loaded.files.paths():
+    if not loaded.files.exists(document):
         raise Http404("This bundle has no file at that path.")
     page, error = _settings_or_400(request, params)
     if error:
@@ -526,7 +525,7 @@ def _edited_bundle(loaded: services.LoadedBundle, document: str, text: str) -> d
 def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[services.LoadedBundle, str]:
     loaded = _loaded_or_404(bundle_id)
     decoded_id = presenters.decode_case_id(case_id)
-    if decoded_id is None or document not in loaded.files.paths():
+    if decoded_id is None or not loaded.files.exists(document):
         raise Http404("No such case.")
     return loaded, decoded_id
 
@@ -544,7 +543,7 @@ def preview(request: HttpRequest, bundle_id: str, document: str, case_id: str) -
         return render(request, "preview_error.html", {"message": f"Bad settings: {problem}"})
     files = MemoryBundle(_edited_bundle(loaded, document, form.cleaned_data["text"]))
     try:
-        rendered = give_cases_distinct_ids(render_document(files, document, page.options))
+        rendered = services.render_files(files, document, page.options)
     except InputError as problem:
         return render(request, "preview_error.html", {"message": str(problem)})
     except RecursionError:
@@ -631,9 +630,9 @@ def batch(request: HttpRequest, bundle_id: str) -> HttpResponse:
     for path in [document] if document else loaded.documents:
         try:
             cases.extend(services.render(loaded, path, page.options).cases)
-        except InputError:
+        except InputError as problem:
             if document:
-                return error_page(request, 400, "This file cannot be rendered", path)
+                return error_page(request, 400, "This file cannot be rendered", str(problem))
     if not cases:
         return error_page(request, 400, "Nothing to export", "No file in this bundle has cases.")
     try:

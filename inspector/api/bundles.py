@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 
 import pydantic
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from ninja import Header, Query, Router, Status
 from ninja.errors import HttpError, ValidationError
 
 from inspector import services
 from inspector.core import serialize
-from inspector.ingest import UploadError, collect_files, delete_bundle, store_bundle
+from inspector.ingest import UploadError, collect_files, delete_bundle, refuse_oversized, store_bundle
 
 from .common import (
     E400,
@@ -89,10 +88,7 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
         uploads = request.FILES.getlist("files")
         if not uploads:
             raise UploadError("send the files as multipart parts named `files`")
-        declared = sum(upload.size or 0 for upload in uploads)
-        if declared > settings.MAX_BUNDLE_BYTES * 2:
-            # Refuse before reading anything into memory; the exact limit is checked after unpacking.
-            raise UploadError("the upload is larger than the bundle limit")
+        refuse_oversized([upload.size or 0 for upload in uploads])
         paths = request.POST.getlist("paths")
         if paths and len(paths) != len(uploads):
             raise UploadError(f"{len(paths)} paths for {len(uploads)} files: send one `paths` "

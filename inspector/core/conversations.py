@@ -30,6 +30,7 @@ from .model import (
     ToolSpec,
 )
 from .options import RenderOptions
+from .safe_parse import check_expansion, check_nesting
 from .sourcemap import Spans, json_spans, yaml_spans
 
 FORMATS = ("openai-chat", "anthropic", "openai-responses")
@@ -43,15 +44,22 @@ _RESPONSES_ITEMS = {"message", "function_call", "function_call_output", "reasoni
 # -- detection ----------------------------------------------------------------------------------
 
 def _load_any(text: str) -> Any:
+    """The parsed document for sniffing, or None when it cannot be (safely) parsed."""
+    try:
+        check_nesting(text)
+    except InputError:
+        return None
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith(("{", "[")):
         try:
             return json.loads(stripped)
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
     try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        check_expansion(node)
         return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
+    except (yaml.YAMLError, InputError, RecursionError):
         return None
 
 
@@ -175,6 +183,7 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
 
 
 def _parse(text: str, path: str) -> tuple[Any, Spans]:
+    check_nesting(text, path)
     stripped = text.lstrip("\ufeff \t\r\n")
     if path.lower().endswith(".json") or stripped.startswith(("{", "[")):
         try:
@@ -187,6 +196,7 @@ def _parse(text: str, path: str) -> tuple[Any, Spans]:
             return data, json_spans(text)
     try:
         node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        check_expansion(node, path)
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)

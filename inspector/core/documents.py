@@ -41,6 +41,9 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
 
     try:
         document = _load(bundle, path, input_format, options)
+    except RecursionError:
+        # Every parser call is guarded by safe_parse; this is the backstop for any deep walk after.
+        raise InputError("the document is nested too deeply to read", path) from None
     except InputError as error:
         if decoded.problem is None:
             raise

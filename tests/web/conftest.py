@@ -4,7 +4,6 @@ from pathlib import Path
 
 import pytest
 
-from inspector import services
 from inspector.ingest import store_bundle
 from tests.conftest import CORPUS
 
@@ -39,14 +38,6 @@ evalcases:
         content: The latest question.
 """
 CONFIG = b'guideline_patterns:\n  - "**/*.instructions.md"\n'
-
-
-@pytest.fixture(autouse=True)
-def _fresh_caches():
-    # Bundles are cached per process by id; each test starts with an empty database.
-    services.forget_bundle("")
-    services._render_cached.cache_clear()
-    yield
 
 
 @pytest.fixture

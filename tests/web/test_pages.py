@@ -332,3 +332,28 @@ def test_the_code_shown_is_exactly_the_code_downloaded(client, tiny, form):
     shown = re.search(r'<pre class="code-block highlight" id="export-code"[^>]*>(.*?)</pre>', body, re.S).group(1)
     downloaded = client.get(url + f"export/?format={form}&download=1").content.decode()
     assert unescape(re.sub(r"<[^>]+>", "", shown)) == downloaded.rstrip("\n")
+
+
+@pytest.mark.parametrize("url", ["/b/%00/", "/b/a%00b/manage/x/", "/b/%00/batch.jsonl",
+                                 "/b/%00/source/x", "/b/%00/x.yaml/case/a/"])
+def test_bundle_ids_outside_the_token_alphabet_are_not_found(client, db, url):
+    assert client.get(url).status_code == 404
+
+
+def test_an_unknown_bundle_does_not_empty_the_cache(client, tiny):
+    from inspector import services
+
+    bundle, _ = tiny
+    client.get(f"/b/{bundle.pk}/")
+    assert services._files_cache.get(bundle.pk) is not None
+    client.get("/b/doesnotexist/")
+    assert services._files_cache.get(bundle.pk) is not None
+
+
+def test_the_batch_of_an_unrenderable_file_names_the_error(client, db):
+    from inspector.ingest import store_bundle
+
+    bundle, _ = store_bundle({"bad.yaml": b"tests: [\n"})
+    response = client.get(f"/b/{bundle.pk}/batch.jsonl", {"document": "bad.yaml"})
+    assert response.status_code == 400
+    assert "invalid YAML" in response.content.decode()

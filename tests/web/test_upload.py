@@ -200,3 +200,15 @@ def test_the_manage_page_links_only_to_cases_of_its_own_bundle(client, db):
     for hostile in ("javascript:alert(1)", "https://evil.example/", "/b/other/x.yaml/case/a/"):
         body = client.get(manage_path, {"saved": "upload", "case": hostile}).content.decode()
         assert hostile not in body
+
+
+def test_a_folder_file_name_with_a_line_separator_keeps_the_structure(client, db):
+    name = "suite/odd\u2028name.yaml"
+    response = upload(client, folder=[(name, EVAL), ("suite/b.yaml", EVAL)])
+    assert response.status_code == 200
+    assert sorted(Bundle.objects.get().file_map()) == sorted([name, "suite/b.yaml"])
+
+
+def test_an_upload_declaring_more_than_twice_the_limit_is_refused_before_reading(client, db, settings):
+    settings.MAX_BUNDLE_BYTES = 1000
+    assert_refused(upload(client, files=[("big.yaml", b"x" * 2500)]), "larger than")

@@ -15,6 +15,8 @@ import pathspec
 import yaml
 
 from ..bundle import Bundle, decode, join, parent_folders
+from ..model import InputError
+from ..safe_parse import check_nesting
 
 DEFAULT_PATTERNS: tuple[str, ...] = ()  # with no .agentv/config.yaml nothing is a guideline
 
@@ -104,9 +106,10 @@ def config_patterns(bundle: Bundle, eval_path: str) -> tuple[tuple[str, ...], st
         if data is None:
             continue
         try:
-            config = yaml.load(decode(data).text, Loader=getattr(yaml, "CSafeLoader",
-                                                                 yaml.SafeLoader))
-        except yaml.YAMLError:
+            text = decode(data).text
+            check_nesting(text, config_path)
+            config = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except (yaml.YAMLError, InputError, RecursionError):
             return DEFAULT_PATTERNS, config_path
         patterns = config.get("guideline_patterns") if isinstance(config, dict) else None
         if isinstance(patterns, list):

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ..model import InputError
+from ..safe_parse import check_nesting
 
 try:  # the C composer is several times faster on large files
     from yaml import CSafeLoader as _Loader
@@ -112,6 +113,7 @@ class _Converter:
 
 def load_yaml(text: str, path: str) -> Node | None:
     """The document's tree, or None for an empty file. Raises InputError with line and column."""
+    check_nesting(text, path)  # before libyaml, which would overflow the C stack
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:

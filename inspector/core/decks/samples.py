@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Diagnostic, InputError
+from ..safe_parse import check_nesting
 from .locate import LocateError, TomlLines
 
 # Seed 004's validateSample messages, word for word.
@@ -59,6 +60,7 @@ class SampleFile:
 
 def parse_toml(text: str, path: str) -> dict[str, Any]:
     """tomllib's result, or an InputError naming the line and column."""
+    check_nesting(text, path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
