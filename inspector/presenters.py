@@ -177,7 +177,6 @@ class SourcePane:
     highlight: tuple[int, int] | None
     text: str
     problem: str | None = None
-    editable: bool = False
     total_lines: int = 0
     full_url: str | None = None  # set when only a window of the file is shown
 
@@ -447,3 +446,8 @@ def case_row(bundle_id: str, document: str, case: RenderedCase, query: str) -> C
         skipped=case.skipped,
         search=f"{case.id} {text}".lower(),
     )
+
+
+def file_stem(name: str) -> str:
+    """A download file name's stem from a path, title or id: safe characters only, never empty."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")[:80] or "download"

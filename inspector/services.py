@@ -203,3 +203,12 @@ def parse_export_format(value: str | None) -> str:
     if form not in EXPORT_FORMATS:
         raise SettingsError(f"unknown format {form!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     return form
+
+
+def absolute_url(request, path: str) -> str:
+    """An absolute link for sharing: SITE_ROOT when set (behind a proxy that rewrites the host)."""
+    from django.conf import settings
+
+    if settings.SITE_ROOT:
+        return settings.SITE_ROOT.rstrip("/") + path
+    return request.build_absolute_uri(path)

@@ -3,8 +3,6 @@ renders a template; htmx requests get the named partial of the same template."""
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -55,12 +53,6 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 def server_error(request: HttpRequest) -> HttpResponse:
     return error_page(request, 500, "Something went wrong",
                       "The server failed to show this page. Reload to try again.")
-
-
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    return error_page(request, 403, "Form expired",
-                      "The form could not be verified (missing or stale CSRF token). Reload the page and "
-                      "try again.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -135,14 +127,6 @@ def _upload_error(request: HttpRequest, form: PasteForm, message: str) -> HttpRe
                   status=400)
 
 
-def _absolute(request: HttpRequest, url: str) -> str:
-    from django.conf import settings
-
-    if settings.SITE_ROOT:
-        return settings.SITE_ROOT.rstrip("/") + url
-    return request.build_absolute_uri(url)
-
-
 def _first_case_url(bundle_id: str) -> str | None:
     loaded = services.load_bundle(bundle_id)
     if loaded is None:
@@ -193,10 +177,10 @@ def manage(request: HttpRequest, bundle_id: str, token: str) -> HttpResponse:
     return render(request, "manage.html", {
         "bundle": bundle,
         "saved": saved if saved in ("upload", "revision") else None,
-        "share_url": _absolute(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
-        "manage_url": _absolute(request, reverse("manage", kwargs={"bundle_id": bundle.pk,
+        "share_url": services.absolute_url(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
+        "manage_url": services.absolute_url(request, reverse("manage", kwargs={"bundle_id": bundle.pk,
                                                                    "token": token})),
-        "first_case_url": _absolute(request, first) if first else None,
+        "first_case_url": services.absolute_url(request, first) if first else None,
         "file_count": bundle.files.count(),
     })
 
@@ -271,7 +255,7 @@ def _settings_or_400(request: HttpRequest, params: Mapping[str, str]):
         return None, _problem(request, 400, "Bad settings", str(error))
 
 
-def _settings_view(page: PageSettings, config_patterns: bool) -> dict:
+def _settings_view(page: PageSettings) -> dict:
     params = page.params
     return {
         "profiles": PROFILES,
@@ -331,7 +315,7 @@ def bundle_page(request: HttpRequest, bundle_id: str) -> HttpResponse:
         "sections": sections,
         "case_count": sum(len(s.cases) for s in sections),
         "batch_url": _batch_url(bundle_id, None, page),
-        "share_url": _absolute(request, request.get_full_path()),
+        "share_url": services.absolute_url(request, request.get_full_path()),
         "revisions": list(loaded.record.revisions.order_by("created")[:20]),
     })
 
@@ -412,8 +396,7 @@ def _note(item) -> dict:
 
 
 def _download_name(case_id: str, provider: str, suffix: str) -> str:
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", case_id).strip("._")[:80] or "case"
-    return f"{stem}.{provider}.{suffix}"
+    return f"{presenters.file_stem(case_id)}.{provider}.{suffix}"
 
 
 def _case_context(request: HttpRequest, ctx: CaseContext) -> dict:
@@ -436,14 +419,14 @@ def _case_context(request: HttpRequest, ctx: CaseContext) -> dict:
         "case": view,
         "case_link": case_link,
         "base_url": base,
-        "share_url": _absolute(request, case_link),
+        "share_url": services.absolute_url(request, case_link),
         "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}) + (
             "?" + page.query if page.query else "") + "#" + presenters.document_anchor(ctx.document),
         "previous_url": neighbour(position - 1) if position > 0 else None,
         "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
         "position": position + 1,
         "case_total": len(ids),
-        "settings": _settings_view(page, True),
+        "settings": _settings_view(page),
         "params": page.params,
         "render_params": {k: v for k, v in page.params.items() if k in RENDER_KEYS},
         "export_params": {k: v for k, v in page.params.items() if k in EXPORT_KEYS},
@@ -635,15 +618,11 @@ def batch(request: HttpRequest, bundle_id: str) -> HttpResponse:
                 return error_page(request, 400, "This file cannot be rendered", str(problem))
     if not cases:
         return error_page(request, 400, "Nothing to export", "No file in this bundle has cases.")
-    try:
-        body = batch_jsonl(cases, page.provider, page.export)
-    except ValueError as problem:
-        return error_page(request, 400, "Cannot build the batch", str(problem))
-    if not isinstance(body, str):
-        body = "".join(json.dumps(line) + "\n" for line in body)
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", (document or loaded.record.title or "bundle")).strip("._")[:80]
+    body = batch_jsonl(cases, page.provider, page.export)
+    stem = presenters.file_stem(document or loaded.record.title or "bundle")
     response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{stem or "bundle"}.{page.provider}.batch.jsonl"'
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{stem}.{page.provider}.batch.jsonl")
     return response
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 import pydantic
 from django.http import HttpRequest, HttpResponse
 from ninja import Header, Query, Router, Status
 from ninja.errors import HttpError, ValidationError
 
-from inspector import services
+from inspector import presenters, services
 from inspector.core import serialize
 from inspector.ingest import UploadError, collect_files, delete_bundle, refuse_oversized, store_bundle
 
@@ -229,7 +227,7 @@ def get_batch(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
     rendered = services.render(loaded, path, render_options(query))
     body = batch_jsonl(rendered.cases, provider, export_settings)
     response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
-    name = re.sub(r"[^A-Za-z0-9._-]", "_", path.rsplit("/", 1)[-1].rsplit(".", 1)[0]) or "batch"
+    name = presenters.file_stem(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     response["Content-Disposition"] = f'inline; filename="{name}.{provider}.jsonl"'
     return response
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from django.conf import settings
 from django.http import Http404, HttpRequest
 from django.urls import reverse
 
@@ -45,10 +44,7 @@ def export_params(query) -> Mapping[str, str]:
             if (value := getattr(query, name, None)) is not None}
 
 
-def absolute(request: HttpRequest, path: str) -> str:
-    if settings.SITE_ROOT:
-        return settings.SITE_ROOT.rstrip("/") + path
-    return request.build_absolute_uri(path)
+absolute = services.absolute_url
 
 
 def bundle_url(request: HttpRequest, bundle_id: str) -> str:

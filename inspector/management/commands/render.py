@@ -101,13 +101,16 @@ class Command(BaseCommand):
         return self._export(cases, options)
 
     def _export(self, cases, options: dict) -> str:
-        from inspector.core.export import ExportSettings, batch_jsonl, export_case, render_code
+        from inspector.core.export import ExportSettings, batch_export, export_case, render_code
 
         settings = ExportSettings(model=options["model"], max_tokens=options["max_output_tokens"],
                                   temperature=options["temperature"])
         provider = options["to"]
         if options["batch"]:
-            return batch_jsonl(cases, provider, settings)
+            batch = batch_export(cases, provider, settings)
+            for note in batch.notes:  # e.g. a case id the provider's custom-id rules changed
+                self.stderr.write(f"note: {note}")
+            return batch.jsonl
         results = [(case, export_case(case, provider, settings)) for case in cases]
         if options["format"] == "json":
             return json.dumps([result.as_contract(case.id) for case, result in results], indent=2,
