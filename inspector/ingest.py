@@ -140,7 +140,9 @@ def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | N
     bundle = Bundle.objects.create(title=title[:200], parent=parent, example=example,
                                    manage_token_hash=hash_token(manage_token))
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
-    existing = set(Blob.objects.filter(sha256__in=set(digests.values())).values_list("sha256", flat=True))
+    # Lock the blobs this bundle shares so a concurrent delete cannot remove one before we commit.
+    existing = set(Blob.objects.select_for_update().filter(sha256__in=set(digests.values()))
+                   .values_list("sha256", flat=True))
     new_blobs = {}
     for path, data in files.items():
         digest = digests[path]
@@ -156,6 +158,8 @@ def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | N
 @transaction.atomic
 def delete_bundle(bundle: Bundle) -> None:
     digests = set(bundle.files.values_list("blob_id", flat=True))
+    # Same lock as store_bundle: a blob a concurrent upload is about to share stays.
+    list(Blob.objects.select_for_update().filter(sha256__in=digests).values_list("sha256", flat=True))
     bundle.delete()
     still_used = set(BundleFile.objects.filter(blob_id__in=digests).values_list("blob_id", flat=True))
     Blob.objects.filter(sha256__in=digests - still_used).delete()

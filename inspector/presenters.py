@@ -124,8 +124,23 @@ def _lexer_for(path: str):
 _HIGHLIGHT_LIMIT = 2_000_000
 
 
-@lru_cache(maxsize=64)
+# Highlighting is cached for the files people re-open while clicking around; large texts are not
+# kept, so the cache stays a few tens of megabytes per worker at most.
+_CACHED_HIGHLIGHT_CHARS = 500_000
+
+
 def highlight_lines(path: str, text: str) -> tuple[SourceLine, ...]:
+    if len(text) > _CACHED_HIGHLIGHT_CHARS:
+        return _highlight_lines(path, text)
+    return _highlight_lines_cached(path, text)
+
+
+@lru_cache(maxsize=64)
+def _highlight_lines_cached(path: str, text: str) -> tuple[SourceLine, ...]:
+    return _highlight_lines(path, text)
+
+
+def _highlight_lines(path: str, text: str) -> tuple[SourceLine, ...]:
     """The file as numbered lines of highlighted HTML. Tokens that span lines are split so every
     line is a self-contained fragment the page can mark and link."""
     # Each line is a list of [css class, text] runs; neighbouring tokens of the same class are
