@@ -461,13 +461,24 @@ def case_page(request: HttpRequest, bundle_id: str, document: str, case_id: str)
         # The form sends every field, empty or default; the address bar gets the canonical link.
         response["HX-Push-Url"] = context["case_link"]
         return response
+    # The case's own lines may live in another file than the document (a grader deck's samples
+    # come from the TOML it embeds): show that file, so the highlighted lines hold the case.
     span = ctx.case.span
-    highlight = (span.start_line, span.end_line) if span and span.path == document else None
-    context["source"] = _source_pane(ctx.loaded, document, highlight)
-    context["case_source_url"] = presenters.source_url(bundle_id, document, *(highlight or (None, None)))
+    source_path = span.path if span and ctx.loaded.files.exists(span.path) else document
+    highlight = (span.start_line, span.end_line) if span and span.path == source_path else None
+    context["source"] = _source_pane(ctx.loaded, source_path, highlight)
+    context["case_source_path"] = source_path
+    context["case_source_url"] = presenters.source_url(bundle_id, source_path, *(highlight or (None, None)))
+    editor_text = _editor_text(ctx.loaded, document)
     # A large file is not sent twice (pane and textarea) on every view: its editor loads on demand.
-    context["inline_editor"] = len(context["source"].text) <= INLINE_EDITOR_CHARS
+    context["inline_editor"] = len(editor_text) <= INLINE_EDITOR_CHARS
+    context["editor_text"] = editor_text if context["inline_editor"] else ""
     return render(request, "case.html", context)
+
+
+def _editor_text(loaded: services.LoadedBundle, document: str) -> str:
+    decoded = loaded.files.text(document)
+    return decoded.text if decoded is not None else ""
 
 
 INLINE_EDITOR_CHARS = 100_000
@@ -479,7 +490,7 @@ def editor(request: HttpRequest, bundle_id: str, document: str, case_id: str) ->
     if isinstance(ctx, HttpResponse):
         return ctx
     context = _case_context(request, ctx)
-    context["source"] = _source_pane(ctx.loaded, document, None)
+    context["editor_text"] = _editor_text(ctx.loaded, document)
     context["inline_editor"] = True
     return render(request, "case.html#editor-form", context)
 

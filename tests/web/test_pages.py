@@ -357,3 +357,18 @@ def test_the_batch_of_an_unrenderable_file_names_the_error(client, db):
     response = client.get(f"/b/{bundle.pk}/batch.jsonl", {"document": "bad.yaml"})
     assert response.status_code == 400
     assert "invalid YAML" in response.content.decode()
+
+
+def test_a_grader_deck_case_shows_its_sample_file_with_the_sample_highlighted(client, db):
+    from inspector.ingest import store_bundle
+
+    deck = b"# Grader\n\nScore the reply.\n\n![samples](./samples.toml)\n"
+    samples = (b'[samples.first]\nscore = 1\n[[samples.first.messages]]\nrole = "user"\ncontent = "Hi"\n\n'
+               b'[samples.second]\nscore = 2\n[[samples.second.messages]]\nrole = "user"\ncontent = "Bye"\n')
+    bundle, _ = store_bundle({"g.deck.md": deck, "samples.toml": samples})
+    body = page(client, f"/b/{bundle.pk}/g.deck.md/case/second/")
+    assert 'data-path="samples.toml"' in body
+    highlighted = re.findall(r'<div class="line hl[^"]*" id="L(\d+)"', body)
+    assert highlighted and int(highlighted[0]) >= 7
+    # The editor still edits the deck itself.
+    assert "Score the reply." in re.search(r'<textarea name="text".*?</textarea>', body, re.S).group(0)
