@@ -97,8 +97,23 @@
     var line = event.target.closest("#source-pane .line");
     if (line && !event.target.closest("a.num")) {
       highlightProduced(sourcePane().dataset.path, +line.dataset.line);
+      // While the pane shows the case's own file, the address (and so Share) names the line.
+      if (showsCaseFile() && window.history && history.replaceState) {
+        history.replaceState(history.state, "", "#L" + line.dataset.line);
+      }
     }
   });
+
+  function showsCaseFile() {
+    var pane = sourcePane(), back = document.getElementById("back-to-case");
+    return pane && back && pane.dataset.path === back.dataset.document;
+  }
+
+  // A shared link to a line (#L34) marks what that line produced, as a click would.
+  function markLineFromAddress() {
+    var match = /^#L(\d+)$/.exec(window.location.hash);
+    if (match && showsCaseFile()) highlightProduced(sourcePane().dataset.path, +match[1]);
+  }
 
   document.addEventListener("keydown", function (event) {
     if (event.key === "Enter" && event.target.matches && event.target.matches(".seg[data-src]")) {
@@ -327,5 +342,9 @@
     });
   }
 
-  window.addEventListener("DOMContentLoaded", scrollToHighlight);
+  window.addEventListener("DOMContentLoaded", function () {
+    scrollToHighlight();
+    markLineFromAddress();
+  });
+  window.addEventListener("hashchange", markLineFromAddress);
 })();

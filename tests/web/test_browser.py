@@ -131,6 +131,12 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     via_line = guideline.get_attribute("data-via-from")
     page.locator(f"#source-pane #L{via_line} .text").click()
     assert page.locator(".seg.k-guideline.linked").count() >= 1
+    # ... and the address names that line, so a shared link marks the same text when opened.
+    assert page.url.endswith(f"#L{via_line}")
+    shared_line = page.url
+    page.goto("about:blank")
+    page.goto(shared_line)
+    page.wait_for_selector(".seg.k-guideline.linked")
 
     # Switching the profile re-renders the messages and lands in the URL.
     page.select_option("#profile", "agentv-0.10")
