@@ -342,6 +342,17 @@
     });
   }
 
+  // With unsaved edits in the editor, a settings change re-renders the edited text (a preview),
+  // not the saved file: the messages pane must never silently drop the user's edit.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var editor = document.getElementById("source-text");
+    var form = document.getElementById("settings-form");
+    if (!editor || !form || event.detail.elt !== form) return;
+    if (editor.value === editor.defaultValue) return;
+    event.preventDefault();
+    htmx.trigger(editor, "preview-now");
+  });
+
   window.addEventListener("DOMContentLoaded", function () {
     scrollToHighlight();
     markLineFromAddress();

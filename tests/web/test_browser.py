@@ -185,6 +185,12 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     page.fill("#source-text", text.replace("second largest number", marker, 1))
     page.wait_for_selector(f"#rendered:has-text('{marker}')")
     assert "Preview of your unsaved edit" in page.locator("#rendered").text_content()
+    # A settings change while editing re-renders the edit, not the saved file.
+    with page.expect_response(lambda response: "/preview/" in response.url) as preview:
+        page.select_option("#profile", "agentv-3.8")
+    assert preview.value.request.post_data_json["profile"] == "agentv-3.8"
+    page.wait_for_load_state("networkidle")
+    assert marker in page.locator("#rendered").text_content()
     page.click("#save-revision")
     page.wait_for_selector("#share-url")
     assert "New revision saved" in page.content()
@@ -192,7 +198,7 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     page.wait_for_selector(".msg")
     assert marker in page.locator("#rendered").text_content()
     # The revision opens with the settings in force when it was saved.
-    assert page.locator("#profile").input_value() == "agentv-0.10"
+    assert page.locator("#profile").input_value() == "agentv-3.8"
     assert "provider=anthropic" in page.url
     # The old link still shows the old content.
     page.goto(before_url)
