@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
+from inspector.core.export import FORMATS as EXPORT_FORMATS
+from inspector.core.export import PROVIDERS
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
 from inspector.models import Bundle
@@ -161,8 +163,6 @@ def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:
     return None
 
 
-PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-EXPORT_FORMATS = ("json", "curl", "python", "typescript")
 
 
 def parse_export_settings(params: Mapping[str, str]):

@@ -14,12 +14,11 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.documents import render_document
+from inspector.core.export import FORMATS as EXPORT_FORMATS
+from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.model import InputError
 from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
 from inspector.core.serialize import case_contract
-
-EXPORT_PROVIDERS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-EXPORT_FORMATS = ("json", "curl", "python", "typescript")
 
 
 def default_root(path: Path) -> Path:
