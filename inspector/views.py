@@ -3,6 +3,7 @@ renders a template; htmx requests get the named partial of the same template."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -30,6 +31,8 @@ PROVIDER_LABELS = {
     "anthropic": "Anthropic",
     "gemini": "Gemini",
 }
+logger = logging.getLogger(__name__)
+
 FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
 FORMAT_SUFFIX = {"json": "json", "curl": "sh", "python": "py", "typescript": "ts"}
 
@@ -107,7 +110,7 @@ def home(request: HttpRequest) -> HttpResponse:
         return _upload_error(request, form, str(error))
     title = form.cleaned_data.get("title") or _default_title(uploads, len(collected))
     bundle, token = store_bundle(collected, title=title)
-    return _created(request, bundle, token, first=_first_case_url(bundle.pk))
+    return _created(request, bundle, token, first=None)
 
 
 def _default_title(uploads: list[tuple[str, bytes]], count: int) -> str:
@@ -141,11 +144,24 @@ def _first_case_url(bundle_id: str) -> str | None:
     return None
 
 
+def _first_case_url_or_none(bundle_id: str) -> str | None:
+    """The first case's link for the page that shows the manage token once. The bundle is already
+    stored: no failure to render it may cost the uploader that token, so any error is logged and
+    the page goes without the link (the bundle page shows each file's problem)."""
+    try:
+        return _first_case_url(bundle_id)
+    except Exception:
+        logger.exception("could not find the first case of bundle %s", bundle_id)
+        return None
+
+
 def _created(request: HttpRequest, bundle: Bundle, token: str, first: str | None,
              parent: Bundle | None = None) -> HttpResponse:
     """Send the uploader to the bundle's private manage page (303, so a reload cannot store the
     upload twice). That address carries the token; the database keeps only its hash."""
     params = {"saved": "revision" if parent else "upload"}
+    if first is None and parent is None:
+        first = _first_case_url_or_none(bundle.pk)
     if first:
         params["case"] = first
     url = reverse("manage", kwargs={"bundle_id": bundle.pk, "token": token}) + "?" + urlencode(params)
@@ -173,7 +189,7 @@ def manage(request: HttpRequest, bundle_id: str, token: str) -> HttpResponse:
         services.forget_bundle(bundle_id)
         return render(request, "deleted.html", {"title": bundle.title})
     saved = request.GET.get("saved")
-    first = _own_case_link(bundle, request.GET.get("case", "")) or _first_case_url(bundle.pk)
+    first = _own_case_link(bundle, request.GET.get("case", "")) or _first_case_url_or_none(bundle.pk)
     return render(request, "manage.html", {
         "bundle": bundle,
         "saved": saved if saved in ("upload", "revision") else None,
@@ -572,9 +588,14 @@ def revise(request: HttpRequest, bundle_id: str, document: str, case_id: str) ->
     if not title.endswith("(revised)"):
         title = f"{title} (revised)"
     bundle, token = store_bundle(collected, title=title, parent=loaded.record)
-    first = presenters.case_url(bundle.pk, document, decoded_id, page.query)
-    if not _case_exists(bundle.pk, document, decoded_id, page.options):
-        first = _first_case_url(bundle.pk)
+    try:
+        first = presenters.case_url(bundle.pk, document, decoded_id, page.query)
+        if not _case_exists(bundle.pk, document, decoded_id, page.options):
+            first = _first_case_url(bundle.pk)
+    except Exception:
+        # Stored already: the manage token must reach the user whatever rendering does.
+        logger.exception("could not find the revised case of bundle %s", bundle.pk)
+        first = None
     return _created(request, bundle, token, first, parent=loaded.record)
 
 

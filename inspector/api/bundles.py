@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pydantic
 from django.http import HttpRequest, HttpResponse
 from ninja import Header, Query, Router, Status
@@ -38,6 +40,8 @@ from .schemas import (
     PayloadQuery,
     RenderQuery,
 )
+
+logger = logging.getLogger(__name__)
 
 router = Router(tags=["bundles"])
 
@@ -117,14 +121,22 @@ def create_bundle(request: HttpRequest):
     record, manage_token = store_bundle(files, title=title)
     loaded = get_bundle(record.pk)
     options = services.parse_render_options({})
-    documents = document_summaries(request, loaded, options)
     warnings = []
-    for document in documents:
-        warnings.extend(document["warnings"])
-        if document["error"] is None:
-            # `cases` counts each case's warnings; the upload answer lists them in full.
-            for case in services.render(loaded, document["path"], options).cases:
-                warnings.extend(serialize.diagnostic(item) for item in case.warnings)
+    try:
+        documents = document_summaries(request, loaded, options)
+        for document in documents:
+            warnings.extend(document["warnings"])
+            if document["error"] is None:
+                # `cases` counts each case's warnings; the upload answer lists them in full.
+                for case in services.render(loaded, document["path"], options).cases:
+                    warnings.extend(serialize.diagnostic(item) for item in case.warnings)
+    except Exception:
+        # The bundle is stored: whatever rendering does, the answer must carry its manage token.
+        logger.exception("could not summarise the cases of bundle %s", record.pk)
+        documents = []
+        warnings.append({"message": "the files were stored, but listing their cases failed; "
+                                    "GET the bundle's cases to retry", "path": None, "line": None,
+                         "column": None, "severity": "error"})
     return Status(201, {**_bundle_data(request, loaded), "manage_token": manage_token,
                  "manage_url": manage_url(request, record.pk, manage_token),
                  "cases": documents, "warnings": warnings})

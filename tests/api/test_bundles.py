@@ -345,3 +345,19 @@ def test_a_guideline_pattern_that_cannot_compile_matches_nothing_instead_of_fail
     assert response.status_code == 200
     kinds = {s["origin"]["kind"] for m in response.json()["messages"] for s in m["segments"]}
     assert "guideline" not in kinds
+
+
+def test_an_upload_whose_listing_fails_still_returns_its_manage_token(client, db, monkeypatch):
+    from inspector import services
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("simulated renderer failure")
+
+    monkeypatch.setattr(services, "render", broken)
+    monkeypatch.setattr("inspector.api.common.services.render", broken)
+    response = client.post("/api/bundles", {"files": {"a.yaml": "tests:\n  - id: a\n    input: hi\n"}},
+                           content_type="application/json")
+    assert response.status_code == 201
+    data = response.json()
+    assert data["manage_token"] and data["cases"] == []
+    assert "listing their cases failed" in data["warnings"][-1]["message"]

@@ -212,3 +212,13 @@ def test_a_folder_file_name_with_a_line_separator_keeps_the_structure(client, db
 def test_an_upload_declaring_more_than_twice_the_limit_is_refused_before_reading(client, db, settings):
     settings.MAX_BUNDLE_BYTES = 1000
     assert_refused(upload(client, files=[("big.yaml", b"x" * 2500)]), "larger than")
+
+
+def test_an_upload_whose_first_case_cannot_be_found_still_reaches_the_manage_page(client, db, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("simulated renderer failure")
+
+    monkeypatch.setattr("inspector.views._first_case_url", broken)
+    response = upload(client, files=[("tiny.yaml", EVAL)])
+    assert response.redirect_chain[0][1] == 303
+    assert "/manage/" in response.redirect_chain[0][0]
