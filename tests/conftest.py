@@ -1,3 +1,5 @@
+import io
+import json
 from pathlib import Path
 
 import pytest
@@ -22,3 +24,17 @@ def _fresh_caches():
 
     services.clear_caches()
     yield
+
+
+def run_render(*args: str) -> tuple[int, object, str]:
+    """`manage.py render` in process: exit code, the parsed JSON it printed (None if nothing), stderr."""
+    from django.core.management import call_command
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    try:
+        call_command("render", *args, stdout=out, stderr=err)
+    except SystemExit as exit_:
+        code = exit_.code
+    text = out.getvalue()
+    return code, json.loads(text) if text.strip() else None, err.getvalue()

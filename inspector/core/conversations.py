@@ -304,10 +304,8 @@ class _Builder:
                                   strict=function.get("strict")))
         return specs
 
-    # -- OpenAI Chat Completions --
-
-    def openai_chat(self, case_id: str, data: dict) -> RenderedCase:
-        messages = []
+    def _message_items(self, data: dict):
+        """(source path, message) for each entry of `messages`, each checked to have a role."""
         raw = data.get("messages")
         if not isinstance(raw, list):
             raise InputError("`messages` must be a list", self.path, self._line(("messages",)))
@@ -315,6 +313,13 @@ class _Builder:
             where = ("messages", index)
             if not isinstance(item, dict) or not isinstance(item.get("role"), str):
                 raise InputError("each message needs a string `role`", self.path, self._line(where))
+            yield where, item
+
+    # -- OpenAI Chat Completions --
+
+    def openai_chat(self, case_id: str, data: dict) -> RenderedCase:
+        messages = []
+        for where, item in self._message_items(data):
             message = Message(role=item["role"],
                               segments=self._parts(item.get("content"), where + ("content",),
                                                    ("text", "input_text", "output_text")),
@@ -352,13 +357,7 @@ class _Builder:
         if system:
             segments = self._parts(system, ("system",), ("text",))
             messages.append(Message("system", segments, span=self._span(("system",))))
-        raw = data.get("messages")
-        if not isinstance(raw, list):
-            raise InputError("`messages` must be a list", self.path, self._line(("messages",)))
-        for index, item in enumerate(raw):
-            where = ("messages", index)
-            if not isinstance(item, dict) or not isinstance(item.get("role"), str):
-                raise InputError("each message needs a string `role`", self.path, self._line(where))
+        for where, item in self._message_items(data):
             messages.extend(self._anthropic_message(item, where))
         case = self._case(case_id, messages, data)
         case.tools = self._tools(data.get("tools"), ("tools",))

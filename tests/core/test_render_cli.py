@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import io
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
-from tests.conftest import CORPUS, REPO
+from tests.conftest import CORPUS, REPO, run_render
 
 EVAL = """\
 tests:
@@ -34,15 +31,7 @@ tests:
 """
 
 
-def run(*args: str) -> tuple[int, list, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    try:
-        call_command("render", *args, stdout=out, stderr=err)
-    except SystemExit as exit_:
-        code = exit_.code
-    text = out.getvalue()
-    return code, (json.loads(text) if code == 0 else text), err.getvalue()
+run = run_render
 
 
 @pytest.fixture

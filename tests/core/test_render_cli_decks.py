@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import json
 
-from django.core.management import call_command
-
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, run_render
 
 HELLO_WORLD = CORPUS / "gambit" / "bolt-foundry-2025-08-02-e8937c2a"
 
 
-def run(*args: str) -> tuple[int, object, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    try:
-        call_command("render", *args, stdout=out, stderr=err)
-    except SystemExit as exit_:
-        code = exit_.code
-    text = out.getvalue()
-    return code, json.loads(text) if text.strip() else None, err.getvalue()
+run = run_render
 
 
 def test_a_grader_deck_prints_one_object_per_sample():

@@ -175,13 +175,7 @@ class TomlLines:
                 if self._peek("}"):
                     self._pos += 1
                     break
-                keys = self._key()
-                self._skip_blank(newlines=False)
-                if not self._peek("="):
-                    raise LocateError(f"expected '=' at line {self._line(self._pos)}")
-                self._pos += 1
-                self._skip_blank(newlines=False)
-                self._value(path + keys)
+                self._key_value(path)
                 self._skip_blank(newlines=True)
                 if self._peek(","):
                     self._pos += 1
