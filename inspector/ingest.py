@@ -109,6 +109,18 @@ class _Collector:
             self.add(entry.filename, content)
 
 
+def default_title(names: list[str], count: int) -> str:
+    """A bundle's title when the uploader gives none: the file, zip or folder they chose."""
+    names = [name.replace("\\", "/") for name in names]
+    if len(names) == 1:
+        name = names[0].rsplit("/", 1)[-1]
+        return name if count == 1 else f"{name} ({count} files)"
+    tops = {name.split("/", 1)[0] for name in names}
+    if len(tops) == 1 and "/" in names[0]:
+        return f"{tops.pop()} ({count} files)"
+    return f"{names[0].rsplit('/', 1)[-1]} and {len(names) - 1} more"
+
+
 def refuse_oversized(declared_sizes: list[int], limits: Limits | None = None) -> None:
     """Refuse an upload from the sizes its parts declare, before any of it is read into memory.
     A zip may be a little larger than what it holds, so this allows twice the limit; the exact

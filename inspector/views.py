@@ -20,7 +20,7 @@ from inspector.core.bundle import MemoryBundle
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
 from inspector.forms import PasteForm, RevisionForm, uploads_from_request
-from inspector.ingest import UploadError, collect_files, delete_bundle, store_bundle
+from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.models import Bundle
 
 RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format")
@@ -108,21 +108,9 @@ def home(request: HttpRequest) -> HttpResponse:
         collected = collect_files(uploads)
     except UploadError as error:
         return _upload_error(request, form, str(error))
-    title = form.cleaned_data.get("title") or _default_title(uploads, len(collected))
+    title = form.cleaned_data.get("title") or default_title([name for name, _ in uploads], len(collected))
     bundle, token = store_bundle(collected, title=title)
     return _created(request, bundle, token, first=None)
-
-
-def _default_title(uploads: list[tuple[str, bytes]], count: int) -> str:
-    """What the user chose: the file, zip or folder name."""
-    names = [name.replace("\\", "/") for name, _ in uploads]
-    if len(names) == 1:
-        name = names[0].rsplit("/", 1)[-1]
-        return name if count == 1 else f"{name} ({count} files)"
-    tops = {name.split("/", 1)[0] for name in names}
-    if len(tops) == 1 and "/" in names[0]:
-        return f"{tops.pop()} ({count} files)"
-    return f"{names[0].rsplit('/', 1)[-1]} and {len(names) - 1} more"
 
 
 def _upload_error(request: HttpRequest, form: PasteForm, message: str) -> HttpResponse:

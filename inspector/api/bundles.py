@@ -11,7 +11,14 @@ from ninja.errors import HttpError, ValidationError
 
 from inspector import presenters, services
 from inspector.core import serialize
-from inspector.ingest import UploadError, collect_files, delete_bundle, refuse_oversized, store_bundle
+from inspector.ingest import (
+    UploadError,
+    collect_files,
+    default_title,
+    delete_bundle,
+    refuse_oversized,
+    store_bundle,
+)
 
 from .common import (
     E400,
@@ -97,7 +104,9 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
                               "value per file, in order, or none")
         pairs = [(_checked_text(paths[i] if paths else upload.name or "", "a path"), upload.read())
                  for i, upload in enumerate(uploads)]
-        return collect_files(pairs), _title(request.POST.get("title", ""))
+        files = collect_files(pairs)
+        title = _title(request.POST.get("title", ""))
+        return files, title or default_title([path for path, _ in pairs], len(files))
     if content_type == "application/json":
         try:
             body = BundleJsonIn.model_validate_json(request.body)
@@ -107,7 +116,8 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
                                              include_context=False)) from None
         pairs = [(_checked_text(path, "a path"), _checked_text(text, f"{path[:80]}").encode("utf-8"))
                  for path, text in body.files.items()]
-        return collect_files(pairs, expand_zips=False), _title(body.title)
+        files = collect_files(pairs, expand_zips=False)
+        return files, _title(body.title) or default_title([path for path, _ in pairs], len(files))
     raise HttpError(400, "send multipart/form-data (files, paths, title) or application/json "
                     '({"files": {path: text}, "title": ...})')
 

@@ -361,3 +361,9 @@ def test_an_upload_whose_listing_fails_still_returns_its_manage_token(client, db
     data = response.json()
     assert data["manage_token"] and data["cases"] == []
     assert "listing their cases failed" in data["warnings"][-1]["message"]
+
+
+def test_an_upload_without_a_title_is_named_after_its_file(client, db):
+    response = client.post("/api/bundles", {"files": {"evals/a.yaml": "tests:\n  - id: a\n    input: hi\n"}},
+                           content_type="application/json")
+    assert response.json()["title"] == "a.yaml"
