@@ -2,14 +2,21 @@
 
 Renders a synthetic eval file of 1,000 cases (each with a guideline and an attachment file) under
 every profile and prints cases per second, then the time to load and render the largest corpus file
-and a 100-message conversation (seed 001 asks for under 50 ms). Run:
+and a 100-message conversation (seed 001 asks for under 50 ms). With the agentv oracle installed
+(`.ci/setup --test`), it also times agentv 4.42.4's own loadTests + buildPromptInputs against the
+`agentv-4` profile on the same suite read from disk, in the same run, and prints the ratio. Run:
 
-    .venv/bin/python benchmarks/bench_render.py
+    .venv/bin/python benchmarks/bench_render.py           # 1,000 cases, best of 3
+    .venv/bin/python benchmarks/bench_render.py --quick   # 100 cases, one run (CI)
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -76,16 +83,46 @@ def best_of(runs: int, action) -> float:
     return best
 
 
+def against_agentv(bundle: MemoryBundle, cases: int, runs: int) -> None:
+    """Ours and agentv's own loader on the same files on disk, one after the other."""
+    oracle = REPO / "tests" / "oracle"
+    if not (oracle / "node_modules" / "@agentv" / "core").is_dir():
+        print("agentv oracle not installed (.ci/setup --test): no comparison")
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        for path in bundle.paths():
+            data = bundle.read(path) or b""
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_bytes(data)
+        options = RenderOptions(profile="agentv-4")
+        ours = best_of(runs, lambda: render_eval_file(DirectoryBundle(root), "evals/suite.yaml", options))
+        answer = subprocess.run(["node", str(oracle / "time_load.mjs"), str(root / "evals/suite.yaml"),
+                                 str(root), str(runs)], capture_output=True, text=True, check=True,
+                                cwd=oracle)
+        theirs = json.loads(answer.stdout)
+    print(f"from disk, {cases} cases: agentv-4 profile {ours * 1000:.0f} ms, agentv 4.42.4 "
+          f"loadTests + buildPromptInputs {theirs['ms']:.0f} ms ({theirs['cases']} cases): "
+          f"{theirs['ms'] / 1000 / ours:.1f}x agentv's speed")
+
+
 def main() -> None:
-    bundle = synthetic_bundle(CASES)
-    print(f"synthetic suite: {CASES} cases, each with a guideline and an attachment")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="100 cases, one run")
+    args = parser.parse_args()
+    cases, runs = (100, 1) if args.quick else (CASES, 3)
+    bundle = synthetic_bundle(cases)
+    print(f"synthetic suite: {cases} cases, each with a guideline and an attachment")
     for profile in PROFILES:
         options = RenderOptions(profile=profile)
-        seconds = best_of(3, lambda options=options: render_eval_file(bundle, "evals/suite.yaml", options))
-        print(f"  {profile:12s} {CASES / seconds:10,.0f} cases/s   ({seconds * 1000:.0f} ms)")
+        seconds = best_of(runs, lambda options=options: render_eval_file(bundle, "evals/suite.yaml",
+                                                                         options))
+        print(f"  {profile:12s} {cases / seconds:10,.0f} cases/s   ({seconds * 1000:.0f} ms)")
+    against_agentv(bundle, cases, runs)
 
     conversation = conversation_bundle(100)
-    seconds = best_of(20, lambda: render_eval_file(conversation, "evals/long.yaml", RenderOptions()))
+    seconds = best_of(20 if runs > 1 else 2,
+                      lambda: render_eval_file(conversation, "evals/long.yaml", RenderOptions()))
     print(f"100-message conversation: {seconds * 1000:.2f} ms")
 
     if CORPUS.is_dir():

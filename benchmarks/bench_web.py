@@ -161,7 +161,8 @@ def main() -> None:
         from inspector.presenters import case_url
 
         port = free_port()
-        env = dict(os.environ, SQLITE_PATH=db, DEBUG="false", LOG_LEVEL="ERROR")
+        env = dict(os.environ, SQLITE_PATH=db, DEBUG="false", LOG_LEVEL="ERROR",
+                   SECRET_KEY=os.environ.get("SECRET_KEY") or "bench-web-" + "x" * 50)
         command = [str(REPO / ".venv" / "bin" / "gunicorn"), "inspector.wsgi", "-w", str(args.workers),
                    "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
         server = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL,

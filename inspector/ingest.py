@@ -6,25 +6,35 @@ upload leaves nothing behind.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import io
+import random
 import secrets
 import stat
+import time
 import zipfile
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, OperationalError, transaction
 
 from inspector.core.bundle import normalize
 from inspector.models import Blob, Bundle, BundleFile, hash_token
 
 
 class UploadError(Exception):
-    def __init__(self, message: str, path: str | None = None):
-        super().__init__(f"{path}: {message}" if path else message)
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        where = f"{path}:{line}" if path and line else path
+        super().__init__(f"{where}: {message}" if where else message)
         self.message = message
         self.path = path
+        self.line = line
+
+
+class UnreadableUpload(UploadError):
+    """A file crashes the parser or exceeds a reading limit: refused, nothing stored."""
 
 
 @dataclass(frozen=True)
@@ -144,31 +154,142 @@ def collect_files(uploads: list[tuple[str, bytes]], limits: Limits | None = None
     return collector.files
 
 
-@transaction.atomic
+def refuse_unreadable(files: dict[str, bytes]) -> None:
+    """Render every document of the upload with default settings in the bounded worker; refuse the
+    upload when one crashes the parser or exceeds a limit, so no stored bundle can ever take a
+    worker down. Merely invalid files (a YAML syntax error) are kept: the user fixes them in the
+    editor."""
+    from inspector import services
+    from inspector.core.bundle import MemoryBundle
+    from inspector.core.model import InputError
+    from inspector.core.options import RenderOptions
+    from inspector.core.safe_parse import LimitExceeded
+
+    bundle = MemoryBundle(files)
+    try:
+        documents = services.list_untrusted(bundle)
+        # A .json file too hostile to sniff is not listed, but a later setting could render it.
+        documents += [path for path in files if path.lower().endswith(".json")
+                      and path not in documents]
+        for path in documents:
+            try:
+                services.render_untrusted(bundle, path, RenderOptions())
+            except LimitExceeded:
+                raise
+            except InputError:
+                continue
+    except LimitExceeded as error:
+        found = error.diagnostic
+        raise UnreadableUpload(found.message, found.path, found.line) from None
+
+
 def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | None = None,
                  example: str = "") -> tuple[Bundle, str]:
-    """Save a checked file set as a new bundle. Returns it with its private manage token."""
-    manage_token = secrets.token_urlsafe(24)
+    """Save a checked file set as a new bundle, once every document in it has been rendered
+    within the limits. Returns it with its private manage token."""
+    refuse_unreadable(files)
+    return _write_with_retries(files, title=title, parent=parent, example=example,
+                               manage_token=secrets.token_urlsafe(24))
+
+
+class IdempotencyConflict(UploadError):
+    """The Idempotency-Key was already used for a different upload."""
+
+
+def content_digest(files: dict[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(path.encode() + b"\0" + hashlib.sha256(files[path]).digest())
+    return digest.hexdigest()
+
+
+def store_bundle_once(files: dict[str, bytes], *, title: str, key: str) -> tuple[Bundle, str, bool]:
+    """store_bundle for a client that sends an Idempotency-Key: a retry of the same upload under the
+    same key gets the same bundle and the same manage token (derived from the key and SECRET_KEY,
+    so it is never stored), whether or not the first answer reached the client. Returns
+    (bundle, token, created)."""
+    key_hash = hash_token("idempotency:" + key)
+    digest = content_digest(files)
+    token = base64.urlsafe_b64encode(hmac.new(settings.SECRET_KEY.encode(), b"manage:" + key.encode(),
+                                              hashlib.sha256).digest()[:24]).decode()
+    checked = False
+    for _ in range(3):
+        existing = Bundle.objects.filter(idempotency_key_hash=key_hash).first()
+        if existing is not None:
+            if existing.content_digest != digest:
+                raise IdempotencyConflict("this Idempotency-Key was already used for a different "
+                                          "upload; send a new key")
+            return existing, token, False
+        if not checked:
+            refuse_unreadable(files)
+            checked = True
+        try:
+            bundle, _ = _write_bundle(files, title=title, parent=None, example="",
+                                      manage_token=token, key_hash=key_hash, digest=digest)
+            return bundle, token, True
+        except IntegrityError:
+            continue  # a concurrent retry stored it first, or a racing delete: look again
+    raise UploadError("the upload could not be stored; try again")
+
+
+def _retrying(action, *args, **options):
+    """A delete racing an upload can take a blob it shares (IntegrityError) or hold SQLite's write
+    lock (OperationalError); the transaction is rolled back whole, so wait a little and try again."""
+    for attempt in range(RETRIES):
+        try:
+            return action(*args, **options)
+        except (IntegrityError, OperationalError):
+            if attempt == RETRIES - 1:
+                raise UploadError("the database is busy; try again") from None
+            time.sleep(min(0.5, 0.01 * 2 ** attempt) * (1 + random.random()))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+RETRIES = 10
+
+
+def _write_with_retries(files: dict[str, bytes], **options) -> tuple[Bundle, str]:
+    return _retrying(_write_bundle, files, **options)
+
+
+@transaction.atomic
+def _write_bundle(files: dict[str, bytes], *, title: str, parent: Bundle | None, example: str,
+                  manage_token: str = "", key_hash: str | None = None,
+                  digest: str = "") -> tuple[Bundle, str]:
+    manage_token = manage_token or secrets.token_urlsafe(24)
     bundle = Bundle.objects.create(title=title[:200], parent=parent, example=example,
-                                   manage_token_hash=hash_token(manage_token))
+                                   manage_token_hash=hash_token(manage_token),
+                                   idempotency_key_hash=key_hash, content_digest=digest)
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
     # Lock the blobs this bundle shares so a concurrent delete cannot remove one before we commit.
     existing = set(Blob.objects.select_for_update().filter(sha256__in=set(digests.values()))
                    .values_list("sha256", flat=True))
     new_blobs = {}
     for path, data in files.items():
-        digest = digests[path]
-        if digest not in existing and digest not in new_blobs:
-            new_blobs[digest] = Blob(sha256=digest, data=data, size=len(data))
+        digest_of_file = digests[path]
+        if digest_of_file not in existing and digest_of_file not in new_blobs:
+            new_blobs[digest_of_file] = Blob(sha256=digest_of_file, data=data, size=len(data))
     Blob.objects.bulk_create(new_blobs.values(), ignore_conflicts=True)
+    # A blob another upload inserted meanwhile (our insert was skipped) is not locked yet: lock it
+    # now, and put back any that a delete removed in between.
+    present = set(Blob.objects.select_for_update().filter(sha256__in=set(new_blobs))
+                  .values_list("sha256", flat=True))
+    Blob.objects.bulk_create(blob for name, blob in new_blobs.items() if name not in present)
     BundleFile.objects.bulk_create(
         BundleFile(bundle=bundle, path=path, blob_id=digests[path]) for path in sorted(files)
     )
     return bundle, manage_token
 
 
-@transaction.atomic
 def delete_bundle(bundle: Bundle) -> None:
+    try:
+        _retrying(_delete_bundle, bundle)
+    except UploadError:
+        raise OperationalError("the database is busy; try again") from None
+
+
+@transaction.atomic
+def _delete_bundle(bundle: Bundle) -> None:
     digests = set(bundle.files.values_list("blob_id", flat=True))
     # Same lock as store_bundle: a blob a concurrent upload is about to share stays.
     list(Blob.objects.select_for_update().filter(sha256__in=digests).values_list("sha256", flat=True))

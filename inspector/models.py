@@ -37,6 +37,10 @@ class Bundle(models.Model):
     manage_token_hash = models.CharField(max_length=64, blank=True)
     # Name of the fixtures/ example this bundle was loaded from; empty for uploads.
     example = models.CharField(max_length=100, blank=True, db_index=True)
+    # For API uploads sent with an Idempotency-Key: its hash, so a retry finds this bundle, and the
+    # digest of the files, so a different upload under the same key is refused.
+    idempotency_key_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    content_digest = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-created"]

@@ -9,12 +9,16 @@ from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
+from inspector import cache as render_cache
+from inspector.core import bounded
+from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
+from inspector.core.safe_parse import LimitExceeded
 from inspector.models import Bundle
 
 MAX_SYSTEM_PROMPT = 100_000
@@ -104,10 +108,11 @@ def _bundle_of(key: Hashable) -> str:
     return key[0] if isinstance(key, tuple) else key
 
 
-# Bundles are immutable, so their files and renderings can be cached by id for the life of the
-# process. A bundle holds up to MAX_BUNDLE_BYTES: sixteen of them bound each worker's file cache.
+# Bundles are immutable, so their files can be kept by id for the life of the process. A bundle holds
+# up to MAX_BUNDLE_BYTES: sixteen of them bound each worker's file cache. Renders and refusals go to
+# the shared, byte-bounded render cache (inspector.cache).
 _files_cache = _LruCache(16)
-_render_cache = _LruCache(256)
+ERROR_TIMEOUT = 600  # a refusal is cached for ten minutes, a render until it is culled
 
 
 def load_bundle(bundle_id: str) -> LoadedBundle | None:
@@ -122,38 +127,83 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
     cached = _files_cache.get(bundle_id)
     if cached is None:
         files = record.as_core_bundle()
-        cached = (files, tuple(list_documents(files)))
+        cached = (files, tuple(list_untrusted(files)))
         _files_cache.put(bundle_id, cached)
     files, documents = cached
     return LoadedBundle(record, files, documents)
 
 
 def forget_bundle(bundle_id: str) -> None:
+    # Cached renders need no forgetting: load_bundle asks the database before any is read.
     _files_cache.forget(bundle_id)
-    _render_cache.forget(bundle_id)
 
 
 def clear_caches() -> None:
     _files_cache.clear()
-    _render_cache.clear()
+    render_cache.clear()
 
 
 def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedDocument:
     """Render a document of a stored bundle. Raises InputError for unusable input."""
     if not loaded.files.exists(path):
         raise InputError("no such file in this bundle", path)
-    key = (loaded.record.pk, path, options)
-    document = _render_cache.get(key)
-    if document is None:
+    key = render_cache.key(loaded.record.pk, path, options)
+    hit = render_cache.get(key)
+    if hit is not None:
+        kind, value = hit
+        if kind == "ok":
+            return value
+        limit, (message, where, line, column) = value
+        raise (LimitExceeded if limit else InputError)(message, where, line, column)
+    try:
         document = render_files(loaded.files, path, options)
-        _render_cache.put(key, document)
+    except InputError as error:
+        # A refusal costs as much as a render: keep it too, unless it only means "busy now".
+        if not isinstance(error, bounded.Busy):
+            found = error.diagnostic
+            render_cache.put(key, ("error", (isinstance(error, LimitExceeded), (
+                found.message, found.path, found.line, found.column))), ERROR_TIMEOUT)
+        raise
+    render_cache.put(key, ("ok", document))
     return document
 
 
 def render_files(files: MemoryBundle, path: str, options: RenderOptions) -> RenderedDocument:
     """Render a document of a file set, every case with its own id (the pages and API address
     cases by id)."""
-    return give_cases_distinct_ids(render_document(files, path, options))
+    return render_untrusted(files, path, options, distinct_ids=True)
+
+
+def render_limits() -> bounded.Limits:
+    from django.conf import settings
+
+    return bounded.Limits(memory_bytes=settings.RENDER_MEMORY_MB * 1024 * 1024,
+                          cpu_seconds=settings.RENDER_CPU_SECONDS,
+                          deadline_seconds=settings.RENDER_DEADLINE_SECONDS,
+                          workers=settings.RENDER_WORKERS)
+
+
+def render_untrusted(files: FileSet, path: str, options: RenderOptions | None,
+                     distinct_ids: bool = False) -> RenderedDocument:
+    """render_document for content from outside (uploads, posted text, the CLI's files): in a
+    bounded worker process unless RENDER_IN_PROCESS is set, so a parser crash or a runaway is an
+    InputError (LimitExceeded) naming the file, never a dead web worker."""
+    from django.conf import settings
+
+    if settings.RENDER_IN_PROCESS:
+        document = render_document(files, path, options)
+        return give_cases_distinct_ids(document) if distinct_ids else document
+    return bounded.render_bounded(files, path, options, limits=render_limits(),
+                                  distinct_ids=distinct_ids)
+
+
+def list_untrusted(files: FileSet) -> list[str]:
+    """list_documents, which parses `.json` files to recognise requests: bounded the same way."""
+    from django.conf import settings
+
+    if settings.RENDER_IN_PROCESS:
+        return list_documents(files)
+    return bounded.pool(render_limits()).call(list_documents, files)
 
 
 def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:

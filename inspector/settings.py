@@ -35,7 +35,10 @@ def database_from_url(url: str) -> dict:
     raise ValueError(f"DATABASE_URL: unsupported scheme {parsed.scheme!r}")
 
 
-SECRET_KEY = os.getenv("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
+# Without SECRET_KEY the built-in key below is used, and inspector.wsgi refuses to serve with it
+# unless DEBUG is on (`manage.py serve` picks a random key per run instead).
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
+SECRET_KEY = os.getenv("SECRET_KEY") or DEVELOPMENT_SECRET_KEY
 DEBUG = envbool("DEBUG", "false")
 ALLOWED_HOSTS = os.getenv("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
 CSRF_TRUSTED_ORIGINS = [o for o in os.getenv("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
@@ -110,10 +113,54 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_BUNDLE_BYTES + 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = MAX_BUNDLE_FILES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
 
+# Every render of uploaded content runs in one of RENDER_WORKERS child processes (per web worker)
+# with these limits; RENDER_IN_PROCESS=true turns that off (debugging only).
+RENDER_WORKERS = envint("RENDER_WORKERS", 2)
+RENDER_MEMORY_MB = envint("RENDER_MEMORY_MB", 1024)  # address space of a child, not resident memory
+RENDER_CPU_SECONDS = envint("RENDER_CPU_SECONDS", 20)
+RENDER_DEADLINE_SECONDS = envint("RENDER_DEADLINE_SECONDS", 30)
+RENDER_IN_PROCESS = envbool("RENDER_IN_PROCESS", "false")
+
+
+
+def cache_from_url(url: str, max_bytes: int) -> dict:
+    """redis://host:6379/0 (or rediss://), file:///folder, or locmem://."""
+    parsed = urlparse(url)
+    if parsed.scheme in ("redis", "rediss"):
+        # Redis bounds its own bytes: start it with --maxmemory and --maxmemory-policy allkeys-lru.
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
+                "TIMEOUT": None}
+    if parsed.scheme == "file":
+        return {"BACKEND": "inspector.cache.ByteBoundedFileCache", "LOCATION": unquote(parsed.path),
+                "TIMEOUT": None, "OPTIONS": {"MAX_BYTES": max_bytes, "MAX_ENTRIES": 1_000_000}}
+    if parsed.scheme == "locmem":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": None,
+                "OPTIONS": {"MAX_ENTRIES": 1000}}
+    raise ValueError(f"CACHE_URL: unsupported scheme {parsed.scheme!r}")
+
+
+# Renders and refusals, shared by the web workers and bounded in bytes (see inspector/cache.py).
+RENDER_CACHE_BYTES = envint("RENDER_CACHE_BYTES", 256 * 1024 * 1024)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "renders": cache_from_url(
+        os.getenv("REDIS_URL") or os.getenv("CACHE_URL")
+        or (BASE_DIR / ".cache" / "renders").as_uri(), RENDER_CACHE_BYTES),
+}
+
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", "false")
+# Behind a TLS proxy: trust its X-Forwarded-Proto (so share links come out https://), redirect
+# plain HTTP, and send HSTS. Off by default: a fresh clone serves plain HTTP on localhost.
+if envbool("TRUST_X_FORWARDED_PROTO", "false"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "false")
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "false")
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "false")
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

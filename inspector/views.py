@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from inspector import presenters, services
@@ -106,10 +107,11 @@ def home(request: HttpRequest) -> HttpResponse:
     try:
         uploads = uploads_from_request(form, files, folder_files)
         collected = collect_files(uploads)
+        title = form.cleaned_data.get("title") or default_title([name for name, _ in uploads],
+                                                                len(collected))
+        bundle, token = store_bundle(collected, title=title)
     except UploadError as error:
         return _upload_error(request, form, str(error))
-    title = form.cleaned_data.get("title") or default_title([name for name, _ in uploads], len(collected))
-    bundle, token = store_bundle(collected, title=title)
     return _created(request, bundle, token, first=None)
 
 
@@ -152,7 +154,7 @@ def _created(request: HttpRequest, bundle: Bundle, token: str, first: str | None
         first = _first_case_url_or_none(bundle.pk)
     if first:
         params["case"] = first
-    url = reverse("manage", kwargs={"bundle_id": bundle.pk, "token": token}) + "?" + urlencode(params)
+    url = manage_link(bundle.pk, token, urlencode(params))
     response = HttpResponseRedirect(url)
     response.status_code = 303
     return response
@@ -167,26 +169,74 @@ def _own_case_link(bundle: Bundle, link: str) -> str | None:
     return None
 
 
-@require_http_methods(["GET", "POST"])
-def manage(request: HttpRequest, bundle_id: str, token: str) -> HttpResponse:
+def manage_link(bundle_id: str, token: str, query: str = "") -> str:
+    """The private manage address. The token rides in the fragment, which browsers never send: it
+    reaches no access log and no Referer. The page's script posts it (manage_unlock.html)."""
+    return reverse("manage", kwargs={"bundle_id": bundle_id}) + (f"?{query}" if query else "") \
+        + f"#{token}"
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _managed_bundle(bundle_id: str, token: str) -> Bundle:
     bundle = Bundle.objects.filter(pk=bundle_id).first() if services.BUNDLE_ID.fullmatch(bundle_id) else None
     if bundle is None or not bundle.check_manage_token(token):
         raise Http404("No bundle matches this manage link. It may have been deleted already.")
-    if request.method == "POST":
-        delete_bundle(bundle)
-        services.forget_bundle(bundle_id)
-        return render(request, "deleted.html", {"title": bundle.title})
-    saved = request.GET.get("saved")
-    first = _own_case_link(bundle, request.GET.get("case", "")) or _first_case_url_or_none(bundle.pk)
-    return render(request, "manage.html", {
+    return bundle
+
+
+# No CSRF check: every POST carries the manage token, which a forging site cannot know, and
+# no-referrer makes the browser send `Origin: null`, which Django's check refuses.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def manage(request: HttpRequest, bundle_id: str) -> HttpResponse:
+    """GET: a page that posts the token from the address's fragment (or asks for it). POST with the
+    token: the manage page itself, or with action=delete, the deletion."""
+    if request.method == "GET":
+        return _private(render(request, "manage_unlock.html", {
+            "bundle_id": bundle_id, "saved": request.GET.get("saved", ""),
+            "case": request.GET.get("case", "")}))
+    token = request.POST.get("token", "")
+    try:
+        bundle = _managed_bundle(bundle_id, token)
+    except Http404:
+        return _private(error_page(request, 404, "Not found", "No bundle matches this manage "
+                                   "link. It may have been deleted already."))
+    if request.POST.get("action") == "delete":
+        return _private(_delete(request, bundle))
+    saved = request.POST.get("saved")
+    first = _own_case_link(bundle, request.POST.get("case", "")) or _first_case_url_or_none(bundle.pk)
+    return _private(render(request, "manage.html", {
         "bundle": bundle,
+        "token": token,
         "saved": saved if saved in ("upload", "revision") else None,
         "share_url": services.absolute_url(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
-        "manage_url": services.absolute_url(request, reverse("manage", kwargs={"bundle_id": bundle.pk,
-                                                                   "token": token})),
+        "manage_url": services.absolute_url(request, manage_link(bundle.pk, token)),
         "first_case_url": services.absolute_url(request, first) if first else None,
         "file_count": bundle.files.count(),
-    })
+    }))
+
+
+def _delete(request: HttpRequest, bundle: Bundle) -> HttpResponse:
+    delete_bundle(bundle)
+    services.forget_bundle(bundle.pk)
+    return render(request, "deleted.html", {"title": bundle.title})
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def manage_legacy(request: HttpRequest, bundle_id: str, token: str) -> HttpResponse:
+    """Manage links handed out with the token in the path keep working: GET moves the token to the
+    fragment, POST (a delete form loaded before the change) still deletes."""
+    bundle = _managed_bundle(bundle_id, token)
+    if request.method == "POST":
+        return _private(_delete(request, bundle))
+    query = request.GET.urlencode()
+    return _private(HttpResponseRedirect(manage_link(bundle.pk, token, query)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -575,7 +625,10 @@ def revise(request: HttpRequest, bundle_id: str, document: str, case_id: str) ->
     title = loaded.record.title
     if not title.endswith("(revised)"):
         title = f"{title} (revised)"
-    bundle, token = store_bundle(collected, title=title, parent=loaded.record)
+    try:
+        bundle, token = store_bundle(collected, title=title, parent=loaded.record)
+    except UploadError as problem:
+        return error_page(request, 400, "Cannot save", str(problem))
     try:
         first = presenters.case_url(bundle.pk, document, decoded_id, page.query)
         if not _case_exists(bundle.pk, document, decoded_id, page.options):

@@ -19,7 +19,7 @@ from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 
 from inspector.core.model import InputError
-from inspector.ingest import UploadError
+from inspector.ingest import UnreadableUpload, UploadError
 from inspector.services import SettingsError
 
 from .bundles import router as bundles_router
@@ -51,6 +51,8 @@ _TOO_LARGE = ("is larger than", "unpacks to more than", "too many files")
 
 @api.exception_handler(UploadError)
 def upload_error(request, exc: UploadError):
+    if isinstance(exc, UnreadableUpload):
+        return error(request, 422, exc.message, exc.path, exc.line)
     status = 413 if any(phrase in exc.message for phrase in _TOO_LARGE) else 400
     return error(request, status, exc.message, exc.path)
 

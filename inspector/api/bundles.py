@@ -18,6 +18,7 @@ from inspector.ingest import (
     delete_bundle,
     refuse_oversized,
     store_bundle,
+    store_bundle_once,
 )
 
 from .common import (
@@ -63,6 +64,7 @@ _MULTIPART_BODY = {
         "title": {"type": "string", "maxLength": 200},
     },
     "required": ["files"],
+    "additionalProperties": False,
 }
 _CREATE_BODY = {
     "requestBody": {
@@ -91,9 +93,30 @@ def _title(raw: str) -> str:
     return title
 
 
+def _refuse_confused_parts(request: HttpRequest) -> None:
+    """The multipart schema: `files` are file parts, `paths` text parts, one `title` text part.
+    Anything else is a 422 that says which part, not a guess."""
+    problems = []
+    for name in request.FILES:
+        if name != "files":
+            problems.append({"loc": [name], "msg": "must be a text part, not a file",
+                             "type": "string_type"})
+    if "files" in request.POST:
+        problems.append({"loc": ["files"], "msg": "must be file parts", "type": "missing"})
+    if len(request.POST.getlist("title")) > 1:
+        problems.append({"loc": ["title"], "msg": "give the title once", "type": "string_type"})
+    for name in request.POST:
+        if name not in ("paths", "title", "files"):
+            problems.append({"loc": [name], "msg": "unknown part; send files, paths and title",
+                             "type": "extra_forbidden"})
+    if problems:
+        raise ValidationError(problems)
+
+
 def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
     content_type = request.content_type or ""
     if content_type == "multipart/form-data":
+        _refuse_confused_parts(request)
         uploads = request.FILES.getlist("files")
         if not uploads:
             raise UploadError("send the files as multipart parts named `files`")
@@ -124,11 +147,18 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
 
 @router.post("", response={201: BundleCreatedOut, **E400, **E413, **E422}, openapi_extra=_CREATE_BODY,
              summary="Store files as a bundle and get its share link")
-def create_bundle(request: HttpRequest):
+def create_bundle(request: HttpRequest,
+                  idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=8,
+                                                       max_length=255)):
     """The same limits and checks as the upload page. The manage token in the answer is the only
-    way to delete the bundle later; it is not shown again."""
+    way to delete the bundle later; it is not shown again, unless the upload carries an
+    `Idempotency-Key` (a random value kept secret, such as a UUID): then a retry of the same upload
+    with the same key answers the same bundle and manage token, so a lost answer loses nothing."""
     files, title = _read_upload(request)
-    record, manage_token = store_bundle(files, title=title)
+    if idempotency_key:
+        record, manage_token, _ = store_bundle_once(files, title=title, key=idempotency_key)
+    else:
+        record, manage_token = store_bundle(files, title=title)
     loaded = get_bundle(record.pk)
     options = services.parse_render_options({})
     warnings = []

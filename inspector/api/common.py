@@ -52,7 +52,9 @@ def bundle_url(request: HttpRequest, bundle_id: str) -> str:
 
 
 def manage_url(request: HttpRequest, bundle_id: str, token: str) -> str:
-    return absolute(request, reverse("manage", kwargs={"bundle_id": bundle_id, "token": token}))
+    from inspector.views import manage_link
+
+    return absolute(request, manage_link(bundle_id, token))
 
 
 def case_url(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> str:

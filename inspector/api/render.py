@@ -11,7 +11,6 @@ from ninja.errors import HttpError
 from inspector import services
 from inspector.core import serialize
 from inspector.core.bundle import MemoryBundle, normalize
-from inspector.core.documents import list_documents, render_document
 from inspector.ingest import UploadError, collect_files
 
 from .common import E400, E413, E422
@@ -47,7 +46,7 @@ def render(request: HttpRequest, body: RenderIn):
     origins and warnings. Same limits as an upload; nothing is saved."""
     files = _files(body)
     bundle = MemoryBundle(files)
-    documents = list_documents(bundle)
+    documents = services.list_untrusted(bundle)
     if body.path is not None:
         path = normalize(body.path)
         if not path or path not in files:
@@ -67,7 +66,7 @@ def render(request: HttpRequest, body: RenderIn):
         if len(patterns) > services.MAX_PATTERNS:
             raise services.SettingsError(f"at most {services.MAX_PATTERNS} guideline patterns")
         options = dataclasses.replace(options, guideline_patterns=patterns)
-    document = render_document(bundle, path, options)
+    document = services.render_untrusted(bundle, path, options)
     return {
         "path": path,
         "kind": document.kind,

@@ -30,6 +30,7 @@ from .model import (
     ToolSpec,
 )
 from .options import RenderOptions
+from .plain import json_safe
 from .safe_parse import check_expansion, check_nesting
 from .sourcemap import Spans, json_spans, yaml_spans
 
@@ -197,7 +198,7 @@ def _parse(text: str, path: str) -> tuple[Any, Spans]:
     try:
         node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         check_expansion(node, path)
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = json_safe(yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         problem = getattr(error, "problem", None) or str(error)

@@ -1,9 +1,11 @@
 """Guards for every parser call on uploaded text.
 
-libyaml's C composer overflows the C stack (the process dies) on flow collections nested tens of
-thousands deep, `json` and `tomllib` raise RecursionError on deep nesting, and YAML aliases let a
-few hundred bytes describe a tree of billions of nodes. Each parser call on user text goes through
-these checks first, so hostile input is a clear InputError, never a crash.
+libyaml's C composer overflows the C stack (the process dies) on collections nested tens of
+thousands deep, flow (`[[[`) or block (`- - -`, `? ? ?`); `json` raises RecursionError on deep
+nesting; `tomllib` is quadratic in the depth of a dotted key; and YAML aliases let a few hundred
+bytes describe a tree of billions of nodes. Each parser call on user text goes through these checks
+first, so the usual hostile shapes are a clear InputError in milliseconds, never a crash. What the
+guards cannot foresee is bounded by the worker process the render runs in (`bounded.py`).
 """
 
 from __future__ import annotations
@@ -14,27 +16,77 @@ from typing import Any
 from .model import InputError
 
 MAX_NESTING = 500  # far beyond any honest eval file, deck or request body
+# tomllib's work on a dotted key grows with the square of its depth: many keys each just under
+# MAX_NESTING deep still take seconds. This budget (in segments squared) is about half a second.
+MAX_DOTTED_WORK = 5_000_000
 MAX_EXPANDED_NODES = 2_000_000
+# Aliases may repeat honest blocks (a shared prompt in every case), but a tree that expands far
+# beyond what the file itself composes is a bomb, even below MAX_EXPANDED_NODES.
+EXPANSION_ALLOWANCE = 200_000
+EXPANSION_FACTOR = 20
 _NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+# Block collections opened on one line: `- - - x`, `? ? ? x`, `: - x`, with anchors or tags between.
+# Nesting by indentation alone needs a line per level, so its depth is bounded by the file size.
+_BLOCK_INDICATORS = re.compile(
+    r"^[ \t]*(?:[-?:](?:[ \t]+(?:[&!][^ \t\n]*[ \t]+)*|(?=\n)|\Z))"
+    "{" + str(MAX_NESTING + 1) + "}",
+    re.MULTILINE)
+# A TOML dotted key (`a.b."c"`), in a key or a [header]. Starting only where a key can start keeps
+# the scan linear.
+_DOTTED_KEY = re.compile(
+    r"""(?<![A-Za-z0-9_\-"'.])(?:(?:[A-Za-z0-9_-]++|"[^"\n]*+"|'[^'\n]*+')[ \t]*+\.[ \t]*+)++""")
+
+
+class LimitExceeded(InputError):
+    """The input is refused because reading it would cost too much (depth, size, time, memory),
+    not because it is merely invalid. An upload holding such a file is not stored."""
+
+
+def _too_deep(path: str | None, line: int | None = None) -> LimitExceeded:
+    return LimitExceeded(f"the document is nested more than {MAX_NESTING} levels deep", path, line)
 
 
 def check_nesting(text: str, path: str | None = None) -> None:
-    """Refuse text whose brackets nest deeper than MAX_NESTING. Brackets inside strings count too:
-    a cheap over-estimate, and prose never nests hundreds of brackets deep."""
-    if text.count("[") + text.count("{") <= MAX_NESTING:
+    """Refuse text whose brackets, or block collections opened on one line, nest deeper than
+    MAX_NESTING. Brackets inside strings count too: a cheap over-estimate, and prose never nests
+    hundreds of brackets deep."""
+    if text.count("[") + text.count("{") > MAX_NESTING:
+        depth = 0
+        for char in _NOT_A_BRACKET.sub("", text):
+            if char in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    raise _too_deep(path)
+            elif depth:
+                depth -= 1
+    if text.count("-") + text.count("?") + text.count(":") > MAX_NESTING:
+        found = _BLOCK_INDICATORS.search(text)
+        if found:
+            raise _too_deep(path, text.count("\n", 0, found.start()) + 1)
+
+
+def check_toml(text: str, path: str | None = None) -> None:
+    """check_nesting, plus TOML keys dotted more than MAX_NESTING deep (tomllib takes minutes and
+    gigabytes on a key dotted 50,000 deep)."""
+    check_nesting(text, path)
+    if text.count(".") <= MAX_NESTING:
         return
-    depth = 0
-    for char in _NOT_A_BRACKET.sub("", text):
-        if char in "[{":
-            depth += 1
-            if depth > MAX_NESTING:
-                raise InputError(f"the document is nested more than {MAX_NESTING} levels deep", path)
-        elif depth:
-            depth -= 1
+    work = 0
+    for found in _DOTTED_KEY.finditer(text):
+        depth = found.group().count(".")
+        work += depth * depth
+        if depth > MAX_NESTING:
+            raise LimitExceeded(f"a key is dotted more than {MAX_NESTING} levels deep", path,
+                                text.count("\n", 0, found.start()) + 1)
+        if work > MAX_DOTTED_WORK:
+            raise LimitExceeded("the keys are dotted too deep too often to read within the limits",
+                                path, text.count("\n", 0, found.start()) + 1)
 
 
 def check_expansion(node: Any, path: str | None = None) -> None:
-    """Refuse a composed YAML tree whose aliases expand past MAX_EXPANDED_NODES values."""
+    """Refuse a composed YAML tree whose aliases expand past MAX_EXPANDED_NODES values, or far
+    past the number of values the file composes. Counted on the composed graph (each node once),
+    before anything is converted."""
     sizes: dict[int, int] = {}
 
     def size(current: Any) -> int:
@@ -49,15 +101,20 @@ def check_expansion(node: Any, path: str | None = None) -> None:
                 for child in children:
                     total += size(child)
                     if total > MAX_EXPANDED_NODES:
-                        raise InputError(
-                            f"the YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values "
-                            "(an alias bomb?)", path)
+                        raise _bomb(path)
         sizes[id(current)] = total
         return total
 
-    if node is not None:
-        try:
-            size(node)
-        except RecursionError:
-            raise InputError(f"the document is nested more than {MAX_NESTING} levels deep",
-                             path) from None
+    if node is None:
+        return
+    try:
+        expanded = size(node)
+    except RecursionError:
+        raise _too_deep(path) from None
+    if expanded > EXPANSION_ALLOWANCE + EXPANSION_FACTOR * len(sizes):
+        raise _bomb(path)
+
+
+def _bomb(path: str | None) -> LimitExceeded:
+    return LimitExceeded("the YAML aliases expand to far more values than the file holds "
+                         "(an alias bomb?)", path)

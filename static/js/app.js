@@ -32,6 +32,22 @@
     document.body.removeChild(area);
   }
 
+  // ------------------------------------------------------------------ manage link
+  // The manage token travels in the fragment (never sent to the server, never in a Referer): post
+  // it to open the manage page.
+  function unlockManagePage() {
+    var form = document.getElementById("manage-unlock");
+    if (!form || location.hash.length < 2) return;
+    form.elements.token.value = decodeURIComponent(location.hash.slice(1));
+    document.getElementById("manage-unlock-hint").textContent = "Opening the manage page…";
+    form.submit();
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", unlockManagePage);
+  } else {
+    unlockManagePage();
+  }
+
   // ------------------------------------------------------------------ copy and share buttons
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy], [data-copy-text], [data-share]");

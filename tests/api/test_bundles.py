@@ -367,3 +367,47 @@ def test_an_upload_without_a_title_is_named_after_its_file(client, db):
     response = client.post("/api/bundles", {"files": {"evals/a.yaml": "tests:\n  - id: a\n    input: hi\n"}},
                            content_type="application/json")
     assert response.json()["title"] == "a.yaml"
+
+
+def test_a_retry_with_the_same_idempotency_key_returns_the_same_bundle_and_token(client, db):
+    body = {"files": {"evals/x.yaml": "tests:\n  - id: a\n    input: hi\n"}}
+    headers = {"HTTP_IDEMPOTENCY_KEY": "c0ffee00-aaaa-bbbb-cccc-123456789abc"}
+    first = client.post("/api/bundles", body, content_type="application/json", **headers)
+    again = client.post("/api/bundles", body, content_type="application/json", **headers)
+    assert first.status_code == again.status_code == 201
+    assert (again.json()["id"], again.json()["manage_token"]) == \
+        (first.json()["id"], first.json()["manage_token"])
+    assert Bundle.objects.count() == 1
+    assert Bundle.objects.get().check_manage_token(first.json()["manage_token"])
+    other = client.post("/api/bundles", body, content_type="application/json",
+                        HTTP_IDEMPOTENCY_KEY="another-key-0001")
+    assert other.json()["id"] != first.json()["id"]
+
+
+def test_an_idempotency_key_reused_for_different_files_is_refused(client, db):
+    headers = {"HTTP_IDEMPOTENCY_KEY": "key-for-one-upload"}
+    assert client.post("/api/bundles", {"files": {"a.yaml": "tests: []\n"}},
+                       content_type="application/json", **headers).status_code == 201
+    response = client.post("/api/bundles", {"files": {"a.yaml": "tests: [1]\n"}},
+                           content_type="application/json", **headers)
+    assert response.status_code == 400
+    assert "Idempotency-Key" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("extra, part", [
+    ({"title": ["one", "two"]}, "title"),
+    ({"paths": SimpleUploadedFile("p.txt", b"evals/x.yaml")}, "paths"),
+    ({"title": SimpleUploadedFile("t.txt", b"A title")}, "title"),
+    ({"flag": "true"}, "flag"),
+])
+def test_multipart_parts_of_the_wrong_kind_are_422_naming_the_part(client, db, extra, part):
+    response = client.post("/api/bundles", {"files": [SimpleUploadedFile("x.yaml", b"tests: []\n")],
+                                            **extra})
+    assert response.status_code == 422, response.content
+    assert any(error["loc"] == [part] for error in response.json()["errors"])
+    assert Bundle.objects.count() == 0
+
+
+def test_files_sent_as_text_parts_are_422(client, db):
+    response = client.post("/api/bundles", {"files": "tests: []"})
+    assert response.status_code == 422

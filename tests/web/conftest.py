@@ -65,3 +65,12 @@ def zip_bytes(entries: dict[str, bytes], compression=zipfile.ZIP_DEFLATED) -> by
 
 def folder_files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def open_manage_page(client, manage_url: str):
+    """What manage_unlock.html's script does: post the fragment's token with the query's fields."""
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(manage_url)
+    fields = {name: values[0] for name, values in parse_qs(parts.query).items()}
+    return client.post(parts.path, {**fields, "token": parts.fragment})

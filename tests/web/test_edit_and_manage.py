@@ -6,7 +6,7 @@ import re
 from inspector.ingest import store_bundle
 from inspector.models import Bundle
 from inspector.presenters import case_url
-from tests.web.conftest import EVAL
+from tests.web.conftest import EVAL, open_manage_page
 
 
 def test_preview_renders_edited_text_without_storing_anything(client, tiny):
@@ -56,13 +56,14 @@ def test_saving_a_revision_makes_a_new_bundle_and_keeps_the_old_one(client, tiny
     edited = EVAL.decode().replace("Hello there.", "Revised greeting.")
     response = client.post(base + "revise/", {"text": edited, "profile": "agentv-4"}, follow=True)
     assert response.redirect_chain[0][1] == 303 and response.status_code == 200
+    response = open_manage_page(client, response.redirect_chain[0][0])
     body = response.content.decode()
     revision = Bundle.objects.exclude(pk=bundle.pk).get()
     assert revision.parent_id == bundle.pk
     assert "New revision saved" in body
     new_case = case_url(revision.pk, "evals/tiny.yaml", "first", "profile=agentv-4")
     assert new_case.replace("&", "&amp;") in body
-    assert re.search(rf"/b/{revision.pk}/manage/[^/\"]+/", body)
+    assert re.search(rf"/b/{revision.pk}/manage/#[^/\"]+\"", body)
     assert "Revised greeting." in client.get(new_case).content.decode()
     old = client.get(base).content.decode()
     assert "Hello there." in old and "Revised greeting." not in old
@@ -82,16 +83,39 @@ def test_a_revision_that_removes_the_case_links_to_the_first_remaining_one(clien
 
 def test_manage_link_deletes_the_bundle(client, tiny):
     bundle, token = tiny
-    manage = f"/b/{bundle.pk}/manage/{token}/"
-    page = client.get(manage)
+    manage = f"/b/{bundle.pk}/manage/"
+    page = client.post(manage, {"token": token})
     assert page.status_code == 200 and "Delete this bundle" in page.content.decode()
     assert "csrfmiddlewaretoken" in page.content.decode()
     assert client.get(f"/b/{bundle.pk}/").status_code == 200
-    response = client.post(manage)
+    response = client.post(manage, {"token": token, "action": "delete"})
     assert response.status_code == 200 and "Deleted" in response.content.decode()
     assert not Bundle.objects.filter(pk=bundle.pk).exists()
     assert client.get(f"/b/{bundle.pk}/").status_code == 404
-    assert client.post(manage).status_code == 404
+    assert client.post(manage, {"token": token, "action": "delete"}).status_code == 404
+
+
+def test_the_manage_token_travels_in_the_fragment_never_in_a_requested_address(client, tiny):
+    bundle, token = tiny
+    shell = client.get(f"/b/{bundle.pk}/manage/")
+    assert shell.status_code == 200 and token not in shell.content.decode()
+    page = client.post(f"/b/{bundle.pk}/manage/", {"token": token})
+    assert f"/b/{bundle.pk}/manage/#{token}" in page.content.decode()
+    for response in (shell, page):
+        assert response["Cache-Control"] == "no-store"
+        assert response["Referrer-Policy"] == "no-referrer"
+
+
+def test_an_old_manage_link_moves_its_token_to_the_fragment_and_still_deletes(client, tiny):
+    bundle, token = tiny
+    old = f"/b/{bundle.pk}/manage/{token}/"
+    moved = client.get(old + "?saved=upload")
+    assert moved.status_code == 302
+    assert moved["Location"] == f"/b/{bundle.pk}/manage/?saved=upload#{token}"
+    assert moved["Cache-Control"] == "no-store"
+    assert client.get(f"/b/{bundle.pk}/manage/wrong/").status_code == 404
+    assert client.post(old).status_code == 200  # a delete form loaded before the change
+    assert not Bundle.objects.filter(pk=bundle.pk).exists()
 
 
 def test_wrong_manage_token_cannot_delete(client, tiny):

@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
 from inspector.models import Blob, Bundle, BundleFile
-from tests.web.conftest import EVAL, SIMPLE, folder_files, zip_bytes
+from tests.web.conftest import EVAL, SIMPLE, folder_files, open_manage_page, zip_bytes
 
 
 def upload(client, files=(), folder=(), **data):
@@ -50,10 +50,11 @@ def test_home_page_offers_upload_paste_and_examples(client, db):
 def test_uploading_one_file_stores_a_bundle_and_shows_links_once(client, db):
     response = upload(client, files=[("tiny.yaml", EVAL)])
     assert response.redirect_chain[0][1] == 303 and response.status_code == 200
+    response = open_manage_page(client, response.redirect_chain[0][0])
     bundle = Bundle.objects.get()
     body = response.content.decode()
     assert f"/b/{bundle.pk}/" in body
-    token = re.search(rf"/b/{bundle.pk}/manage/([^/\"]+)/", body).group(1)
+    token = re.search(rf"/b/{bundle.pk}/manage/#([^/\"]+)\"", body).group(1)
     assert bundle.check_manage_token(token)
     assert token not in bundle.manage_token_hash
     assert len(bundle.pk) >= 22  # 128 random bits, URL-safe base64
@@ -196,9 +197,11 @@ def test_after_an_upload_the_browser_lands_on_the_manage_page_so_a_reload_stores
 
 def test_the_manage_page_links_only_to_cases_of_its_own_bundle(client, db):
     response = upload(client, files=[("tiny.yaml", EVAL)])
-    manage_path = response.redirect_chain[0][0].split("?")[0]
+    manage_url = response.redirect_chain[0][0]
+    token = manage_url.split("#")[1]
     for hostile in ("javascript:alert(1)", "https://evil.example/", "/b/other/x.yaml/case/a/"):
-        body = client.get(manage_path, {"saved": "upload", "case": hostile}).content.decode()
+        body = client.post(manage_url.split("?")[0], {"saved": "upload", "case": hostile,
+                                                      "token": token}).content.decode()
         assert hostile not in body
 
 

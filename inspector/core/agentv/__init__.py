@@ -13,13 +13,15 @@ from .files import config_patterns, unusable_patterns
 from .prepare import Context
 from .profiles import RENDERERS
 from .schema import read_suite
+from .v4 import read_suite_v4
 
 __all__ = ["render_eval_file"]
 
 
 def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
     renderer = RENDERERS[options.profile]
-    suite = read_suite(bundle, path)
+    # agentv 4 reads files by its own, stricter rules; the older profiles share one reader.
+    suite = read_suite_v4(bundle, path) if options.profile == "agentv-4" else read_suite(bundle, path)
     if options.guideline_patterns is not None:
         patterns = tuple(options.guideline_patterns)
         source = None

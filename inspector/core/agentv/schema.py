@@ -49,6 +49,7 @@ class InputMessage:
     tool_call_id: str | None = None
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     problem: str | None = None  # why agentv would not send it (e.g. an unknown role)
+    raw_content: Any = None  # agentv 4: the content as written (conversation mode sends it)
 
 
 @dataclass(slots=True)
@@ -61,6 +62,7 @@ class CaseSpec:
     metadata: dict[str, Any] = field(default_factory=dict)
     skipped: str | None = None
     warnings: list[Diagnostic] = field(default_factory=list)
+    turns: list[Any] | None = None  # agentv 4 `mode: conversation`: the turn nodes
 
 
 @dataclass(slots=True)

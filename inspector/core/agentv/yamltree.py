@@ -10,13 +10,14 @@ bombs, absurd nesting) bounded in time and memory.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 from ..model import InputError
-from ..safe_parse import check_nesting
+from ..safe_parse import LimitExceeded, check_expansion, check_nesting
 
 try:  # the C composer is several times faster on large files
     from yaml import CSafeLoader as _Loader
@@ -62,36 +63,83 @@ def check_size(data: bytes, path: str) -> None:
             f"{MAX_FILE_BYTES // 1024 // 1024} MB are not rendered", path)
 
 
+# agentv 4+ parses with the `yaml` npm package: YAML 1.2's core schema, where `yes`, `on`, dates and
+# `1_000` stay strings and `0o17` is octal. PyYAML resolves plain scalars by YAML 1.1, so in core mode
+# plain scalars are resolved again from their text.
+_CORE_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_CORE_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_CORE_INT = re.compile(r"^[-+]?[0-9]+$")
+_CORE_OCT = re.compile(r"^0o[0-7]+$")
+_CORE_HEX = re.compile(r"^0x[0-9a-fA-F]+$")
+_CORE_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_CORE_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
+_CORE_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+
+
+def core_scalar(text: str) -> Any:
+    """A plain scalar's value under YAML 1.2's core schema."""
+    if _CORE_NULL.match(text):
+        return None
+    if _CORE_BOOL.match(text):
+        return text[0] in "tT"
+    if _CORE_INT.match(text):
+        return int(text)
+    if _CORE_OCT.match(text):
+        return int(text[2:], 8)
+    if _CORE_HEX.match(text):
+        return int(text[2:], 16)
+    if _CORE_FLOAT.match(text):
+        return float(text)
+    if _CORE_INF.match(text):
+        return float("-inf") if text.startswith("-") else float("inf")
+    if _CORE_NAN.match(text):
+        return float("nan")
+    return text
+
+
+class DuplicateKey(InputError):
+    pass
+
+
 class _Converter:
-    def __init__(self, path: str):
+    def __init__(self, path: str, core: bool = False):
         self.path = path
         self.count = 0
+        self.core = core
         self._construct = yaml.SafeLoader("")  # only its scalar resolution is borrowed
 
     def convert(self, node: yaml.Node, depth: int = 0) -> Node:
         self.count += 1
         if self.count > MAX_NODES:
-            raise InputError(
+            raise LimitExceeded(
                 f"the document expands to more than {MAX_NODES:,} values (a YAML alias bomb?)",
                 self.path, node.start_mark.line + 1, node.start_mark.column + 1)
         if depth > MAX_DEPTH:
-            raise InputError(f"the document is nested more than {MAX_DEPTH} levels deep",
-                             self.path, node.start_mark.line + 1, node.start_mark.column + 1)
+            raise LimitExceeded(f"the document is nested more than {MAX_DEPTH} levels deep",
+                                self.path, node.start_mark.line + 1, node.start_mark.column + 1)
         start = node.start_mark.line + 1
         # A mark at column 0 sits on the line after the value (block scalars and collections).
         end = node.end_mark.line + (0 if node.end_mark.column == 0 else 1)
         end = max(start, end)
         if isinstance(node, yaml.MappingNode):
             value: dict[str, Node] = {}
+            written: set[str] = set()
             for key_node, value_node in node.value:
-                key = self._scalar(key_node)
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     merged = self.convert(value_node, depth + 1)
-                    if isinstance(merged.value, dict):
-                        for merged_key, merged_value in merged.value.items():
-                            value.setdefault(merged_key, merged_value)
+                    sources = merged.value if isinstance(merged.value, list) else [merged]
+                    for source in sources:
+                        if isinstance(source.value, dict):
+                            for merged_key, merged_value in source.value.items():
+                                value.setdefault(merged_key, merged_value)
                     continue
-                value[str(key)] = self.convert(value_node, depth + 1)
+                name = self._key_text(self._scalar(key_node))
+                if self.core and name in written:
+                    # The `yaml` package refuses a repeated key (its uniqueKeys default).
+                    raise DuplicateKey("Map keys must be unique", self.path,
+                                       key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                written.add(name)
+                value[name] = self.convert(value_node, depth + 1)
             return Node(value, start, end, start)
         if isinstance(node, yaml.SequenceNode):
             items = [self.convert(item, depth + 1) for item in node.value]
@@ -100,10 +148,27 @@ class _Converter:
         text_line = start + 1 if node.style in ("|", ">") else start
         return Node(scalar, start, end, min(text_line, end))
 
+    def _key_text(self, key: Any) -> str:
+        if not self.core:
+            return str(key)
+        # JavaScript object keys are strings made by String(value).
+        if key is None:
+            return ""
+        if isinstance(key, bool):
+            return "true" if key else "false"
+        if isinstance(key, float):
+            return js_number(key)
+        return str(key)
+
     def _scalar(self, node: yaml.Node) -> Any:
         if not isinstance(node, yaml.ScalarNode):
             raise InputError("a mapping key must be a plain value", self.path,
                              node.start_mark.line + 1, node.start_mark.column + 1)
+        if self.core and not node.style and node.tag in _IMPLICIT_TAGS:
+            return core_scalar(node.value)
+        if node.tag == "tag:yaml.org,2002:timestamp":
+            # agentv's YAML reader has no timestamps (YAML 1.2): a date is text, as written.
+            return node.value
         try:
             return self._construct.construct_object(node, deep=True)
         except yaml.YAMLError as error:
@@ -111,8 +176,30 @@ class _Converter:
                              node.start_mark.column + 1) from None
 
 
-def load_yaml(text: str, path: str) -> Node | None:
-    """The document's tree, or None for an empty file. Raises InputError with line and column."""
+_IMPLICIT_TAGS = {f"tag:yaml.org,2002:{name}" for name in
+                  ("null", "bool", "int", "float", "timestamp", "str", "value")}
+
+
+def js_number(value: float) -> str:
+    """A number as JavaScript's String() writes it (what agentv's JSON and keys hold)."""
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(value)
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        sign = "-" if exponent.startswith("-") else "+"
+        text = f"{mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
+    return text
+
+
+def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
+    """The document's tree, or None for an empty file. Raises InputError with line and column.
+
+    `core` reads the way agentv 4+ does (YAML 1.2 core schema, repeated keys refused)."""
     check_nesting(text, path)  # before libyaml, which would overflow the C stack
     try:
         root = yaml.compose(text, Loader=_Loader)
@@ -138,19 +225,21 @@ def load_yaml(text: str, path: str) -> Node | None:
     except yaml.YAMLError as error:
         raise InputError("invalid YAML: " + " ".join(str(error).split()), path) from None
     except RecursionError:
-        raise InputError(f"the document is nested more than {MAX_DEPTH} levels deep", path) from None
+        raise LimitExceeded(f"the document is nested more than {MAX_DEPTH} levels deep",
+                            path) from None
     if root is None:
         return None
+    check_expansion(root, path)  # on the composed graph, before converting a single node
     try:
-        return _Converter(path).convert(root)
+        return _Converter(path, core).convert(root)
     except RecursionError:
-        raise InputError(f"the document is nested more than {MAX_DEPTH} levels deep", path) from None
+        raise LimitExceeded(f"the document is nested more than {MAX_DEPTH} levels deep", path) from None
 
 
 def from_plain(value: Any, line: int, depth: int = 0) -> Node:
     """Wrap a JSON value read from one JSONL line: everything in it lives on that line."""
     if depth > MAX_DEPTH:
-        raise InputError(f"the record is nested more than {MAX_DEPTH} levels deep", None, line)
+        raise LimitExceeded(f"the record is nested more than {MAX_DEPTH} levels deep", None, line)
     if isinstance(value, dict):
         value = {str(key): from_plain(item, line, depth + 1) for key, item in value.items()}
     elif isinstance(value, list):
@@ -158,7 +247,9 @@ def from_plain(value: Any, line: int, depth: int = 0) -> Node:
     return Node(value, line, line, line)
 
 
-def load_jsonl(text: str, path: str) -> list[Node]:
+def load_jsonl(text: str, path: str, agentv_problem: str | None = None) -> list[Node]:
+    """One Node per non-blank line. With `agentv_problem` ("Malformed JSONL", "Invalid JSON"), errors
+    use agentv 4's wording and a line that is not an object is refused, as agentv refuses it."""
     records = []
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
@@ -166,12 +257,17 @@ def load_jsonl(text: str, path: str) -> list[Node]:
         try:
             value = json.loads(line)
         except json.JSONDecodeError as error:
-            raise InputError(f"invalid JSON: {error.msg}", path, number, error.colno) from None
+            message = (f"{agentv_problem} at line {number}: {error.msg}" if agentv_problem
+                       else f"invalid JSON: {error.msg}")
+            raise InputError(message, path, number, error.colno) from None
         except RecursionError:
-            raise InputError(f"the record is nested more than {MAX_DEPTH} levels deep",
-                             path, number) from None
+            raise LimitExceeded(f"the record is nested more than {MAX_DEPTH} levels deep",
+                                path, number) from None
+        if agentv_problem and not isinstance(value, dict):
+            raise InputError(f"{agentv_problem} at line {number}: Expected JSON object", path,
+                             number)
         try:
             records.append(from_plain(value, number))
         except InputError as error:
-            raise InputError(error.diagnostic.message, path, number) from None
+            raise type(error)(error.diagnostic.message, path, number) from None
     return records

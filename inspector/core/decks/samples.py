@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Diagnostic, InputError
-from ..safe_parse import check_nesting
+from ..plain import json_safe
+from ..safe_parse import check_toml
 from .locate import LocateError, TomlLines
 
 # Seed 004's validateSample messages, word for word.
@@ -60,9 +61,9 @@ class SampleFile:
 
 def parse_toml(text: str, path: str) -> dict[str, Any]:
     """tomllib's result, or an InputError naming the line and column."""
-    check_nesting(text, path)
+    check_toml(text, path)
     try:
-        return tomllib.loads(text)
+        return json_safe(tomllib.loads(text))
     except tomllib.TOMLDecodeError as error:
         raw = str(error)
         match = _TOML_ERROR_AT.match(raw)

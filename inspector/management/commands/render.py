@@ -12,8 +12,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from inspector import services
 from inspector.core.bundle import DirectoryBundle
-from inspector.core.documents import render_document
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.model import InputError
@@ -85,7 +85,8 @@ class Command(BaseCommand):
             max_tokens=options["max_tokens"],
             input_format=options["input_format"],
         )
-        document = render_document(bundle, relative, render_options)
+        # In a bounded worker: a file that crashes the parser or exhausts the limits is exit 2.
+        document = services.render_untrusted(bundle, relative, render_options)
         cases = document.cases
         if options["case_id"] is not None:
             cases = [case for case in cases if case.id == options["case_id"]]

@@ -1,64 +1,332 @@
-"""agentv v3.9 and later: no guidelines; every file is inlined in its own message as a `<file>` tag.
+"""agentv v3.9 and later, as agentv 4.42.4 sends it: no guidelines; every file is a `<file>` tag.
 
-With one turn the system message is the case's system text (else the default prompt) and the user
-message is the rest, parts trimmed and joined by blank lines; a case with only system text sends it
-as the question too. Assistant/tool messages or several user turns keep every message.
+The steps follow agentv's own code (`packages/core/src/evaluation/...` at v4.42.4):
+`formatting/prompt-builder.ts` buildPromptInputs decides between one flat question and a chat
+prompt, `providers/llm-providers.ts` buildChatPrompt adds the system message, and pi-ai's context
+keeps system text apart from the turns. Cases in `mode: conversation` are sent turn by turn by
+`orchestrator.ts` runConversationMode; the page shows the first turn's request.
 """
 
 from __future__ import annotations
 
+import posixpath
+from dataclasses import dataclass, replace
+
+from ...bundle import decode, join, parent_folders
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
-from ..pieces import Piece, joined, segments, sep, strip
-from ..prepare import DEFAULT_SYSTEM_PROMPT, Context, Part, Prepared, prepare
-from ..schema import CaseSpec
-from .agentv_3_8 import file_tag
+from ..pieces import Piece, joined, segments, sep
+from ..prepare import DEFAULT_SYSTEM_PROMPT, Context
+from ..schema import Block, CaseSpec, InputMessage
+from ..v4 import js_json
+from ..yamltree import Node
+
+# ECMAScript's String.prototype.trim() white space and line terminators; Python's str.strip()
+# differs (it keeps U+FEFF and strips U+001C..U+001F and U+0085).
+JS_WHITESPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+                 "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
 
 
-def _part(part: Part) -> list[Piece]:
-    if part.kind == "file":
-        assert part.file is not None
-        return file_tag(part, part.file.display)
-    return [part.text_piece()]
+def js_trim(text: str) -> str:
+    return text.strip(JS_WHITESPACE)
+
+
+@dataclass(slots=True)
+class Formatted:
+    """One segment as formatSegment renders it, with its pieces for provenance."""
+
+    text: str | None  # None: formatSegment returns undefined (the segment adds nothing)
+    pieces: list[Piece]
+    visible: bool
+
+
+def _resolve(context: Context, raw: str) -> tuple[str, str, str] | None:
+    """file-resolver.ts resolveFileReference inside the bundle: (display path, bundle path, text)."""
+    display = raw.lstrip("/\\") or raw
+    key = f"v4\0{context.eval_path}\0{raw}"
+    if key in context.cache:
+        return context.cache[key]
+    found = None
+    # On the POSIX machines agentv runs on, a backslash is part of a file name, not a separator,
+    # and no bundle file name holds one.
+    folders = [] if "\\" in display else parent_folders(context.eval_path)
+    for folder in folders:
+        candidate = join(folder, display)
+        if candidate is None:
+            continue
+        data = context.bundle.read(candidate)
+        if data is not None:
+            found = (display, candidate, decode(data).text)
+            break
+    context.cache[key] = found
+    return found
+
+
+def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Formatted:
+    """segment-formatter.ts formatSegment and hasVisibleContent for one block."""
+    if block.kind in ("text", "json"):
+        piece = Piece(block.value, OriginKind.CASE_TEXT, block.path, block.text_line, block.end_line)
+        return Formatted(block.value, [piece], bool(js_trim(block.value)))
+    if block.kind == "file":
+        found = _resolve(context, block.value)
+        if found is None:
+            warnings.append(Diagnostic(
+                f"File not found: {block.value} — agentv drops this block (looked in the eval "
+                f"file's folder and each parent up to the root; files outside the bundle are never "
+                f"read)", block.path, block.start_line))
+            return Formatted(None, [], False)
+        display, path, text = found
+        via = LineSpan(block.path, block.start_line, block.end_line)
+        body = js_trim(text)
+        if not text:
+            return Formatted(None, [], False)
+        if body != text:
+            lead = len(text) - len(text.lstrip(JS_WHITESPACE))
+            first_line = 1 + text[:lead].count("\n")
+        else:
+            first_line = 1
+        pieces = [
+            Piece(f'<file path="{display}">\n', OriginKind.MARKER, block.path, block.start_line,
+                  block.end_line),
+            Piece(body, OriginKind.FILE, path, first_line, via=via),
+            Piece("\n</file>", OriginKind.MARKER, block.path, block.start_line, block.end_line),
+        ]
+        return Formatted("".join(p.text for p in pieces), pieces, bool(body))
+    if block.kind == "image":
+        warnings.append(Diagnostic("agentv 4 sends no image to a language model: formatSegment "
+                                   "renders image blocks as nothing", block.path, block.start_line))
+        return Formatted(None, [], False)
+    warnings.append(Diagnostic(f"content block ({block.value}) is kept by agentv but renders as "
+                               f"nothing", block.path, block.start_line))
+    return Formatted(None, [], False)
+
+
+def _strip_pieces(pieces: list[Piece]) -> list[Piece]:
+    """JS trim() over a run of pieces, moving the first piece's line as text is cut."""
+    result = list(pieces)
+    while result and not js_trim(result[0].text):
+        result.pop(0)
+    if result:
+        first = result[0]
+        kept = first.text.lstrip(JS_WHITESPACE)
+        line = first.first_line
+        if line is not None:
+            line += first.text[: len(first.text) - len(kept)].count("\n")
+        result[0] = replace(first, text=kept, first_line=line)
+    while result and not js_trim(result[-1].text):
+        result.pop()
+    if result:
+        result[-1] = replace(result[-1], text=result[-1].text.rstrip(JS_WHITESPACE))
+    return result
+
+
+def _span(message: InputMessage) -> LineSpan:
+    return LineSpan(message.path, message.start_line, message.end_line)
 
 
 def render(case: CaseSpec, context: Context) -> RenderedCase:
     warnings: list[Diagnostic] = list(case.warnings)
-    prepared = prepare(case, context, warnings, guidelines=False)
     result = RenderedCase(case.id, [], warnings, LineSpan(case.path, case.start_line, case.end_line),
                           case.skipped, dict(case.metadata))
-    for item in prepared:
-        if item.message.problem:
-            result.warnings.append(Diagnostic(item.message.problem, item.message.path,
-                                              item.message.start_line))
-    sendable = [item for item in prepared if not item.message.problem]
-    systems = [item for item in sendable if item.message.role == "system" and item.parts]
-    others = [item for item in sendable if item.message.role != "system" and item.parts]
-    multi_turn = (any(item.message.role in ("assistant", "tool") for item in others)
-                  or len(others) > 1)
-    system_text = joined((joined((_part(p) for p in item.parts), "\n") for item in systems), "\n\n")
-    system_span = systems[0].span if systems else None
-    if not system_text:
-        system_text = [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]
-    result.messages.append(Message("system", segments(system_text), span=system_span))
+    formatted = [[_format(block, context, warnings) for block in message.blocks]
+                 for message in case.messages]
+    if case.turns:
+        _conversation(result, case, case.turns, context)
+        _drop_blank_assistant_turns(result)
+        return result
 
-    if multi_turn:
-        for item in others:
-            role, pieces = item.message.role, joined((_part(p) for p in item.parts), "\n")
-            if role == "tool":
-                role, pieces = "assistant", [sep("@[Tool]:\n"), *pieces]
-            result.messages.append(Message(role, segments(pieces), span=item.span))
+    visible = [any(item.visible for item in parts) for parts in formatted]
+    role_markers = (any(m.role in ("assistant", "tool") for m in case.messages)
+                    or sum(visible) > 1)
+
+    def message_pieces(index: int) -> list[Piece]:
+        return joined((item.pieces for item in formatted[index] if item.text), "\n")
+
+    leading = 0
+    while leading < len(case.messages) and case.messages[leading].role == "system":
+        leading += 1
+    system_parts = [message_pieces(i) for i in range(leading)
+                    if any(item.text for item in formatted[i])]
+    system = joined(system_parts, "\n\n")
+    system_span = _span(case.messages[0]) if leading else None
+
+    if not role_markers:
+        # One flat question; the system message is the leading system text, trimmed, or the default.
+        parts = [_strip_pieces(item.pieces) for parts in formatted for item in parts if item.text]
+        question = joined((p for p in parts if p), "\n\n")
+        system = _strip_pieces(system)
+        if not system:
+            system = [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]
+            system_span = None
+        result.messages.append(Message("system", segments(system), span=system_span))
+        shown = [m for m, v in zip(case.messages, visible, strict=True) if v]
+        result.messages.append(Message("user", segments(question),
+                                       span=_span(shown[0]) if len(shown) == 1 else None))
+        _note_dropped(result, case, formatted)
+        return result
+
+    turns_out: list[Message] = []
+    for index in range(leading, len(case.messages)):
+        message = case.messages[index]
+        role, pieces = message.role, message_pieces(index)
+        if role in ("system", "tool"):
+            marker = "@[System]:" if role == "system" else "@[Tool]:"
+            role = "assistant"
+            pieces = [sep(marker + ("\n" if pieces else "")), *pieces]
+        if not pieces:
+            turns_out.append(Message(message.role, [], span=_span(message),
+                                     omitted="the message renders to nothing; agentv leaves it out"))
+            continue
+        turns_out.append(Message(role, segments(pieces), span=_span(message)))
+    if system:
+        result.messages.append(Message("system", segments(system), span=system_span))
     else:
-        source: list[Prepared] = others or systems
-        parts = [strip(_part(part)) for item in source for part in item.parts]
-        span = source[0].span if len(source) == 1 else None
-        result.messages.append(Message("user", segments(joined((p for p in parts if p), "\n\n")),
-                                       span=span))
-    for item in prepared:
-        if item.message.problem:
-            result.messages.append(Message(item.message.role, segments(
-                joined((_part(p) for p in item.parts), "\n")), span=item.span,
-                omitted=item.message.problem))
-        elif not item.parts:
-            result.messages.append(Message(item.message.role, [], span=item.span,
-                                           omitted="the message has no content"))
+        result.messages.append(Message("system", segments(
+            [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)])))
+    if not system and all(message.omitted for message in turns_out):
+        # An empty chat prompt is no chat prompt: the provider sends the (empty) question instead.
+        result.messages.append(Message("user", []))
+    result.messages.extend(turns_out)
+    _drop_blank_assistant_turns(result)
     return result
+
+
+IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+               ".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml",
+               ".bmp": "image/bmp"}
+
+
+def _processed_json(raw: object, context: Context) -> str | None:
+    """JSON.stringify of the content as message-processor.ts left it: string items become text
+    blocks, missing files vanish, images become data URLs. A file that was found carries its
+    absolute path on agentv's machine, which the inspector cannot know: None."""
+    import base64
+
+    if isinstance(raw, dict):
+        return js_json(raw, indent=None)
+    if not isinstance(raw, list):
+        return None
+    items: list[object] = []
+    for item in raw:
+        if isinstance(item, str):
+            if item:
+                items.append({"type": "text", "value": item})
+            continue
+        if not isinstance(item, dict):
+            continue
+        kind, value = item.get("type"), item.get("value")
+        if kind in ("file", "image"):
+            if not isinstance(value, str) or not value:
+                continue
+            found = _resolve(context, value)
+            if found is None:
+                continue
+            if kind == "file":
+                return None
+            media = IMAGE_TYPES.get(posixpath.splitext(found[1])[1].lower())
+            if media is None:
+                continue
+            data = base64.b64encode(context.bundle.read(found[1]) or b"").decode()
+            items.append({"type": "image", "media_type": media,
+                          "source": f"data:{media};base64,{data}"})
+            continue
+        items.append(item)
+    return js_json(items, indent=None)
+
+
+def _drop_blank_assistant_turns(result: RenderedCase) -> None:
+    """pi-ai's OpenAI converter (convertMessages) skips an assistant message whose text is only
+    white space: it has "no content and no tool calls"."""
+    for message in result.messages:
+        if message.role == "assistant" and message.omitted is None and not js_trim(message.content):
+            message.omitted = "only white space: pi-ai, which agentv sends through, leaves it out"
+
+
+def _note_dropped(result: RenderedCase, case: CaseSpec, formatted: list[list[Formatted]]) -> None:
+    """In the flat form every message folds into one question; say which ones added nothing."""
+    for message, parts in zip(case.messages, formatted, strict=True):
+        if not any(item.text and js_trim(item.text) for item in parts):
+            result.messages.append(Message(message.role, [], span=_span(message),
+                                           omitted="the message renders to nothing; agentv "
+                                                   "leaves it out"))
+
+
+# agentv sends such a message, but as JSON holding its files' absolute paths on the machine that runs
+# it; the inspector shows where it stands and leaves it out of the payload.
+UNREPRODUCIBLE = ("agentv sends it as JSON with its files' absolute paths (conversation mode), which "
+                  "the inspector cannot know")
+
+
+def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], context: Context) -> None:
+    """orchestrator.ts runConversationMode: the history is each input message's raw content (text as
+    written, anything else as compact JSON), then the first turn's input as a user message; an
+    optional window keeps the system messages and the last 2 x window_size others; pi-ai gathers
+    the system messages into one system prompt."""
+    # (role, pieces, message); pieces None: agentv sends JSON the inspector cannot reproduce.
+    history: list[tuple[str, list[Piece] | None, InputMessage | None]] = []
+    for message in case.messages:
+        raw = message.raw_content
+        text = raw if isinstance(raw, str) else _processed_json(raw, context)
+        if text is None:
+            result.warnings.append(Diagnostic(
+                "in conversation mode agentv sends this message's content as JSON holding each "
+                "file's absolute path on its machine; the inspector cannot reproduce that, so the "
+                "message is left out", message.path, message.start_line))
+            history.append((message.role, None, message))
+            continue
+        line = message.blocks[0].text_line if isinstance(raw, str) and message.blocks \
+            else message.start_line
+        history.append((message.role, [Piece(text, OriginKind.CASE_TEXT, message.path, line,
+                                             message.end_line)], message))
+    first = turns[0]
+    turn_input = first.get("input") if isinstance(first.value, dict) else None
+    if turn_input is not None and isinstance(turn_input.value, str):
+        history.append(("user", [Piece(turn_input.value, OriginKind.CASE_TEXT, case.path,
+                                       turn_input.text_line, turn_input.end_line)], None))
+    else:
+        text = js_json(turn_input.plain(), indent=None) if turn_input is not None else ""
+        history.append(("user", [Piece(text, OriginKind.CASE_TEXT, case.path,
+                                       first.start_line, first.end_line)], None))
+
+    window = case.metadata.get("window_size")
+    outside: set[int] = set()
+    if isinstance(window, (int, float)) and not isinstance(window, bool) and window >= 1:
+        others = [entry for entry in history if entry[0] != "system"]
+        keep = {id(entry) for entry in others[int(-window * 2):]} if int(window * 2) \
+            else {id(entry) for entry in others}
+        outside = {id(entry) for entry in others if id(entry) not in keep}
+
+    systems = [entry for entry in history if entry[0] == "system"]
+    if any(pieces is None for _, pieces, _ in systems):
+        for _, _, message in systems:
+            assert message is not None
+            result.messages.append(Message("system", [], span=_span(message),
+                                           omitted=UNREPRODUCIBLE))
+    elif systems:
+        system = joined((pieces for _, pieces, _ in systems if pieces is not None), "\n\n")
+        first_system = systems[0][2]
+        if "".join(piece.text for piece in system):  # an empty system prompt is not sent
+            result.messages.append(Message("system", segments(system), span=_span(first_system)
+                                           if first_system is not None else None))
+    else:
+        result.messages.append(Message("system", segments(
+            [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)])))
+    for entry in history:
+        role, pieces, message = entry
+        if role == "system":
+            continue
+        span = _span(message) if message is not None else LineSpan(
+            case.path, first.start_line, first.end_line)
+        if id(entry) in outside:
+            result.messages.append(Message(role, segments(pieces or []), span=span,
+                                           omitted=f"outside window_size {window}"))
+            continue
+        if pieces is None:
+            result.messages.append(Message(role, [], span=span, omitted=UNREPRODUCIBLE))
+            continue
+        if role == "tool":
+            role, pieces = "assistant", [sep("@[Tool]: "), *pieces]
+        result.messages.append(Message(role, segments(pieces), span=span))
+    if len(turns) > 1:
+        result.warnings.append(Diagnostic(
+            f"conversation mode: this is the first of {len(turns)} requests; each later turn adds "
+            f"the model's reply and that turn's input", case.path, first.start_line))

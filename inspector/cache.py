@@ -1,0 +1,96 @@
+"""The render cache: one store for renders and for refusals, shared by every web worker, bounded in
+bytes (not entries: one 10 MB bundle's render outweighs thousands of small ones).
+
+Entries go through Django's cache framework ("renders" alias). After a clone it is a folder of
+files (`ByteBoundedFileCache`); a deployment points REDIS_URL (or CACHE_URL) at a Redis started
+with `--maxmemory` and `--maxmemory-policy allkeys-lru`, which bounds the bytes the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import zlib
+from pathlib import Path
+
+from django.core.cache.backends.filebased import FileBasedCache
+
+
+class ByteBoundedFileCache(FileBasedCache):
+    """FileBasedCache that culls the least recently written files once the folder holds more than
+    OPTIONS["MAX_BYTES"] (it otherwise counts entries only)."""
+
+    def __init__(self, dir, params):  # noqa: A002 - Django's signature
+        options = dict(params.get("OPTIONS") or {})
+        self._max_bytes = int(options.pop("MAX_BYTES", 256 * 1024 * 1024))
+        super().__init__(dir, {**params, "OPTIONS": options})
+
+    def _cull(self):
+        entries = []
+        total = 0
+        for name in self._list_cache_files():
+            try:
+                found = os.stat(name)
+            except FileNotFoundError:  # another worker culled it first
+                continue
+            entries.append((found.st_mtime, found.st_size, name))
+            total += found.st_size
+        if total <= self._max_bytes and len(entries) < self._max_entries:
+            return
+        entries.sort()
+        # Cull to 80% so that not every write pays for a scan and a cull.
+        goal = self._max_bytes * 0.8
+        for _, size, name in entries:
+            if total <= goal and len(entries) < self._max_entries:
+                break
+            self._delete(name)
+            total -= size
+
+
+def source_version() -> str:
+    """A digest of the core's source: entries written by another version of the renderer (a
+    deployment before an upgrade, another checkout sharing the folder) are never read."""
+    core = Path(__file__).resolve().parent / "core"
+    digest = hashlib.sha256()
+    for path in sorted(core.rglob("*.py")):
+        digest.update(path.relative_to(core).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+_VERSION = source_version()
+
+
+def _store():
+    from django.core.cache import caches
+
+    return caches["renders"]
+
+
+def key(*parts: object) -> str:
+    return "r:" + _VERSION + ":" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def get(name: str) -> object | None:
+    raw = _store().get(name)
+    if raw is None:
+        return None
+    try:
+        return pickle.loads(zlib.decompress(raw))
+    except Exception:  # noqa: BLE001 - a damaged entry is a miss
+        return None
+
+
+def put(name: str, value: object, timeout: int | None = None) -> None:
+    """Store a value (for `timeout` seconds, or until culled) unless it alone would take more than
+    an eighth of the budget."""
+    from django.conf import settings
+
+    raw = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    if len(raw) <= settings.RENDER_CACHE_BYTES // 8:
+        _store().set(name, raw, timeout)
+
+
+def clear() -> None:
+    _store().clear()

@@ -1,0 +1,639 @@
+"""agentv 4's loader, read the way agentv 4.42.4 reads an eval file.
+
+Later agentv releases are stricter and more literal than the classic schema the other profiles read:
+`tests` only take `input` (never `input_messages`), ids must be strings, a message that is not a
+well-formed test message is dropped silently, `input_files` only combine with a string `input`,
+`{{ var }}` and `${{ ENV }}` are substituted before anything else, and YAML is read as YAML 1.2 with
+repeated keys refused. Each rule below names the function of agentv 4.42.4 it follows
+(`packages/core/src/evaluation/...`).
+
+The result is the same `Suite` of `CaseSpec`s the other readers produce, so provenance (every block
+knows its file and lines) works the same way; blocks that agentv keeps but never renders are kept as
+kind "opaque" so the page can say why they are not sent.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import replace
+from typing import Any
+
+from ..bundle import Bundle, decode, join
+from ..model import Diagnostic, InputError
+from .schema import Block, CaseSpec, InputMessage, Suite, _json_text
+from .yamltree import Node, check_size, load_jsonl, load_yaml
+
+ROLES = ("system", "user", "assistant", "tool")
+GRADER_KINDS = {
+    "code-grader", "llm-grader", "rubric", "composite", "tool-trajectory", "field-accuracy",
+    "latency", "cost", "token-usage", "execution-metrics", "skill-trigger", "contains",
+    "contains-any", "contains-all", "icontains", "icontains-any", "icontains-all", "starts-with",
+    "ends-with", "regex", "is-json", "equals", "rubrics", "inline-assert",
+}
+INCOMPLETE = ("Missing required fields: id, input, and at least one of "
+              "criteria/expected_output/assertions/turns")
+INCOMPLETE_JSONL = ("Missing required fields: id, input, and at least one of "
+                    "criteria/expected_output/assert")
+
+# interpolation.ts. JavaScript's `$` (no m flag) matches only at the very end, Python's also before
+# a final newline: `\Z` is the JavaScript meaning.
+_ENV = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_WHOLE_ENV = re.compile(r"^\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\Z")
+_VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
+_WHOLE_VAR = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}\Z")
+
+
+def js_json(value: Any, indent: int | None = 2) -> str:
+    """JSON.stringify(value, null, indent): integral floats lose their `.0`, NaN is null, and
+    integer-like keys come first in ascending order, as JavaScript objects keep them."""
+    return _json_text(_js_value(value)) if indent == 2 else __import__("json").dumps(
+        _js_value(value), ensure_ascii=False, separators=(",", ":"))
+
+
+def _js_value(value: Any) -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return None
+        return int(value) if value.is_integer() and abs(value) < 1e21 else value
+    if isinstance(value, int):
+        return value if abs(value) < 2**53 else float(value)
+    if isinstance(value, list):
+        return [_js_value(item) for item in value]
+    if isinstance(value, dict):
+        index_keys = sorted((key for key in value if _is_index(key)), key=int)
+        other_keys = [key for key in value if not _is_index(key)]
+        return {key: _js_value(value[key]) for key in [*index_keys, *other_keys]}
+    return value
+
+
+def _is_index(key: str) -> bool:
+    return key.isdigit() and (key == "0" or not key.startswith("0")) and int(key) < 2**32 - 1
+
+
+def _truthy(node: Node | None) -> bool:
+    """JavaScript truthiness: "", 0, NaN, false and null are false; [] and {} are true."""
+    if node is None:
+        return False
+    value = node.value
+    if isinstance(value, (list, dict)):
+        return True
+    return bool(value) and value == value
+
+
+def _text(node: Node | None) -> str | None:
+    """agentv's asString: the value when it is a string, else nothing."""
+    return node.value if node is not None and isinstance(node.value, str) else None
+
+
+# ---- substitution -----------------------------------------------------------------------------
+
+
+def _interpolate_env(node: Node, used: set[str]) -> Node:
+    """interpolateEnv with an empty environment: the inspector has none, so every `${{ NAME }}`
+    is what agentv sends when NAME is unset."""
+    value = node.value
+    if isinstance(value, str):
+        whole = _WHOLE_ENV.match(value)
+        if whole:
+            used.add(whole.group(1))
+            return replace(node, value="")  # coercePrimitive("") is ""
+        if "${{" in value:
+            return replace(node, value=_ENV.sub(lambda m: used.add(m.group(1)) or "", value))
+        return node
+    if isinstance(value, list):
+        return replace(node, value=[_interpolate_env(item, used) for item in value])
+    if isinstance(value, dict):
+        return replace(node, value={key: _interpolate_env(item, used) for key, item in value.items()})
+    return node
+
+
+def _lookup(variables: Node, expression: str) -> Node | None:
+    current: Node | None = variables
+    for part in expression.split("."):
+        if current is None or not isinstance(current.value, dict):
+            return None
+        current = current.value.get(part)
+    return current
+
+
+def _stringify(node: Node) -> str:
+    if isinstance(node.value, str):
+        return node.value
+    plain = _js_value(node.plain())
+    if isinstance(plain, bool):
+        return "true" if plain else "false"
+    if plain is None:
+        return "null"
+    if isinstance(plain, (dict, list)):
+        return js_json(plain, indent=None)
+    if isinstance(plain, float):
+        from .yamltree import js_number
+
+        return js_number(plain)
+    return str(plain)
+
+
+def _interpolate_vars(node: Node | None, variables: Node | None) -> Node | None:
+    """interpolateTemplateVars: a value that is only `{{ name }}` becomes the variable itself (any
+    type); `{{ name }}` inside text becomes its text; unknown names stay as written."""
+    if node is None or variables is None:
+        return node
+    value = node.value
+    if isinstance(value, str):
+        whole = _WHOLE_VAR.match(value)
+        if whole:
+            found = _lookup(variables, whole.group(1))
+            return node if found is None else found
+        if "{{" not in value:
+            return node
+
+        def substitute(match: re.Match[str]) -> str:
+            found = _lookup(variables, match.group(1))
+            return match.group(0) if found is None else _stringify(found)
+
+        return replace(node, value=_VAR.sub(substitute, value))
+    if isinstance(value, list):
+        return replace(node, value=[_interpolate_vars(item, variables) for item in value])
+    if isinstance(value, dict):
+        return replace(node, value={key: _interpolate_vars(item, variables)
+                                    for key, item in value.items()})
+    return node
+
+
+# ---- messages ---------------------------------------------------------------------------------
+
+
+def _is_message(node: Node) -> bool:
+    """types.ts isTestMessage."""
+    if not isinstance(node.value, dict):
+        return False
+    role = _text(node.get("role"))
+    if role not in ROLES:
+        return False
+    content = node.get("content")
+    if content is not None:
+        if isinstance(content.value, (str, dict)):
+            return True
+        if isinstance(content.value, list) and all(
+                isinstance(item.value, (str, dict)) for item in content.value):
+            return True
+    calls = node.get("tool_calls")
+    return calls is not None and isinstance(calls.value, list) and bool(calls.value)
+
+
+def _expand_input(node: Node | None) -> list[Node] | None:
+    """shorthand-expansion.ts expandInputShorthand: message nodes, or None when there is no input.
+    A plain string or an object without `role` becomes one user message (a synthetic node)."""
+    if node is None or node.value is None:
+        return None
+    value = node.value
+    if isinstance(value, str):
+        return [_synthetic_message("user", node)]
+    if isinstance(value, dict):
+        if "role" in value:
+            return [node] if _is_message(node) else None
+        return [_synthetic_message("user", node)]
+    if isinstance(value, list):
+        messages = [item for item in value if _is_message(item)]
+        return messages or None
+    return None
+
+
+def _expand_expected(node: Node | None) -> list[Node]:
+    """expandExpectedOutputShorthand, reduced to whether there is any expected message."""
+    if node is None or node.value is None:
+        return []
+    value = node.value
+    if isinstance(value, str):
+        return [node]
+    if isinstance(value, list):
+        if value and isinstance(value[0].value, dict) and "role" in value[0].value:
+            return [item for item in value if _is_message(item)]
+        return [node]
+    if isinstance(value, dict):
+        if "role" in value:
+            return [node] if _is_message(node) else []
+        return [node]
+    return []
+
+
+def _synthetic_message(role: str, content: Node) -> Node:
+    role_node = Node(role, content.start_line, content.start_line, content.start_line)
+    return Node({"role": role_node, "content": content}, content.start_line, content.end_line,
+                content.start_line)
+
+
+def _input_files_message(files: Node, text: Node) -> Node | None:
+    """expandInputFilesShorthand: file blocks first, then the text, in one user message."""
+    if not isinstance(files.value, list):
+        return None
+    paths = [item for item in files.value if isinstance(item.value, str)]
+    if not paths or not isinstance(text.value, str):
+        return None
+    blocks = []
+    for item in paths:
+        kind = Node("file", item.start_line, item.start_line, item.start_line)
+        blocks.append(Node({"type": kind, "value": item}, item.start_line, item.end_line,
+                           item.start_line))
+    kind = Node("text", text.start_line, text.start_line, text.start_line)
+    blocks.append(Node({"type": kind, "value": text}, text.start_line, text.end_line,
+                       text.start_line))
+    content = Node(blocks, files.start_line, max(files.end_line, text.end_line), files.start_line)
+    return _synthetic_message("user", content)
+
+
+def _blocks(content: Node, path: str) -> list[Block]:
+    """message-processor.ts processMessages + input-message-utils.ts extractContentSegments."""
+    value = content.value
+    if isinstance(value, str):
+        if not value.strip():
+            return []
+        return [Block("text", value, path, content.start_line, content.end_line, content.text_line)]
+    if isinstance(value, dict):
+        text = js_json(content.plain())
+        return [Block("json", text, path, content.start_line, content.end_line, content.start_line)]
+    if not isinstance(value, list):
+        return []
+    blocks: list[Block] = []
+    for item in value:
+        if isinstance(item.value, str):
+            if item.value:
+                blocks.append(Block("text", item.value, path, item.start_line, item.end_line,
+                                    item.text_line))
+            continue
+        if not isinstance(item.value, dict):
+            continue
+        kind = _text(item.get("type"))
+        value_node = item.get("value")
+        if kind in ("file", "image"):
+            reference = _text(value_node)
+            if reference:
+                assert value_node is not None
+                blocks.append(Block(kind, reference, path, value_node.start_line,
+                                    value_node.end_line, value_node.text_line))
+            continue
+        if kind == "text" and value_node is not None and isinstance(value_node.value, str):
+            blocks.append(Block("text", value_node.value, path, value_node.start_line,
+                                value_node.end_line, value_node.text_line))
+            continue
+        # agentv keeps the block but formats it to nothing (formatSegment returns undefined).
+        blocks.append(Block("opaque", f"type {kind!r}" if kind else "no type", path,
+                            item.start_line, item.end_line, item.start_line))
+    return blocks
+
+
+def _message(node: Node, path: str, suite: bool) -> InputMessage | None:
+    role = _text(node.get("role")) or "user"
+    content = node.get("content")
+    if content is None or not isinstance(content.value, (str, dict, list)):
+        return None  # processMessages drops a message whose content is neither
+    return InputMessage(role, _blocks(content, path), path, node.start_line, node.end_line,
+                        suite=suite, raw_content=content.plain())
+
+
+# ---- the suite --------------------------------------------------------------------------------
+
+
+class _Loader:
+    def __init__(self, bundle: Bundle, path: str):
+        self.bundle = bundle
+        self.path = path
+        self.warnings: list[Diagnostic] = []
+        self.env_used: set[str] = set()
+
+    def yaml(self, path: str, text: str) -> Node | None:
+        data = self.bundle.read(path) or b""
+        if data.startswith(b"\xef\xbb\xbf-"):
+            # agentv's YAML reader (yaml 2.9) fails on a byte-order mark right before a top-level
+            # `-`, though it skips one before anything else.
+            raise InputError("agentv cannot read this file: it starts with a byte-order mark "
+                             "followed by `-` (yaml 2.9 reports \"Unexpected scalar at node "
+                             "end\"); save it without the BOM", path, 1, 1)
+        return load_yaml(text, path, core=True)
+
+    def read(self, path: str) -> str | None:
+        data = self.bundle.read(path)
+        if data is None:
+            return None
+        check_size(data, path)
+        return decode(data).text
+
+    def env(self, node: Node) -> Node:
+        return _interpolate_env(node, self.env_used)
+
+    def evaluator(self, node: Node | None, context: str, path: str | None = None) -> None:
+        """grader-parser.ts coerceEvaluator: the retired *-judge names stop the whole file."""
+        name = _text(node)
+        if name is None:
+            return
+        normalized = name.replace("_", "-")
+        if normalized in ("code-judge", "llm-judge"):
+            raise InputError(f"Unsupported grader '{name}' in {context}. Use "
+                             f"'{normalized.replace('-judge', '-grader')}' instead.",
+                             path or self.path, node.start_line if node else None)
+        if normalized not in GRADER_KINDS:
+            self.warnings.append(Diagnostic(
+                f"Unknown grader '{name}' in {context}, falling back to default",
+                path or self.path, node.start_line if node else None))
+
+
+def read_suite_v4(bundle: Bundle, path: str) -> Suite:
+    loader = _Loader(bundle, path)
+    text = loader.read(path)
+    if text is None:
+        raise InputError("file not found in the bundle", path)
+    if path.lower().endswith(".jsonl"):
+        return _read_jsonl(loader, text)
+    root = loader.yaml(path, text)
+    root = loader.env(root) if root is not None else None
+    if root is None or not isinstance(root.value, dict):
+        raise InputError(f"Invalid test file format: {path} (agentv needs a mapping with `tests`)",
+                         path, root.start_line if root is not None else 1)
+    tests = root.get("tests")
+    for legacy in ("eval_cases", "evalcases"):
+        if tests is None and root.get(legacy) is not None:
+            tests = root.get(legacy)
+            loader.warnings.append(Diagnostic(f"'{legacy}' is deprecated. Use 'tests' instead.",
+                                              path, tests.start_line))
+    loader.evaluator(root.get("evaluator"), "global")
+    items = _test_items(loader, root, tests)
+    suite_input = root.get("input")
+    suite_files = root.get("input_files")
+    cases: list[CaseSpec] = []
+    seen: dict[str, int] = {}
+    for index, (item, item_path) in enumerate(items):
+        cases.append(_case(loader, item, item_path, index, suite_input, suite_files, seen))
+    metadata = {key: node.plain() for key, node in root.value.items()
+                if key not in ("tests", "eval_cases", "evalcases")}
+    _refuse_bad_graph(cases, loader)
+    _env_warning(loader)
+    return Suite(path, cases, loader.warnings, metadata)
+
+
+def _refuse_bad_graph(cases: list[CaseSpec], loader: _Loader) -> None:
+    """orchestrator.ts validateDependencyGraph over the tests agentv loaded: a repeated id, a
+    `depends_on` naming no test or the test itself, or a cycle stops the whole run. The cases stay
+    visible, each marked with agentv's refusal."""
+    loaded = [case for case in cases if not case.skipped]
+    reason = None
+    ids: set[str] = set()
+    for case in loaded:
+        if case.id in ids:
+            reason = f"Duplicate test ID '{case.id}' — each test must have a unique ID"
+            break
+        ids.add(case.id)
+    depends = {case.id: case.metadata.get("depends_on") for case in loaded}
+    depends = {key: [dep for dep in value if isinstance(dep, str)]
+               for key, value in depends.items() if isinstance(value, list) and value}
+    if reason is None:
+        for case_id, deps in depends.items():
+            for dep in deps:
+                if dep not in ids:
+                    reason = (f"Test '{case_id}' depends on '{dep}', but no test with that ID "
+                              f"exists in this suite")
+                elif dep == case_id:
+                    reason = f"Test '{case_id}' depends on itself"
+                if reason:
+                    break
+            if reason:
+                break
+    if reason is None:
+        reason = _cycle(depends)
+    if reason is None:
+        return
+    loader.warnings.append(Diagnostic(f"agentv refuses the whole file ({reason})", loader.path,
+                                      severity="error"))
+    for case in cases:
+        case.skipped = case.skipped or f"agentv refuses the whole file ({reason})"
+
+
+def _cycle(depends: dict[str, list[str]]) -> str | None:
+    visited: set[str] = set()
+    visiting: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> str | None:
+        if node in visiting:
+            cycle = [*path[path.index(node):], node]
+            return f"Circular dependency detected: {' → '.join(cycle)}"
+        if node in visited:
+            return None
+        visiting.add(node)
+        path.append(node)
+        for dep in depends.get(node, []):
+            found = visit(dep, path)
+            if found:
+                return found
+        path.pop()
+        visiting.discard(node)
+        visited.add(node)
+        return None
+
+    for node in depends:
+        found = visit(node, [])
+        if found:
+            return found
+    return None
+
+
+def _env_warning(loader: _Loader) -> None:
+    if loader.env_used:
+        names = ", ".join(sorted(loader.env_used))
+        loader.warnings.append(Diagnostic(
+            f"agentv fills ${{{{ NAME }}}} from its environment ({names}); the inspector has none, "
+            f"so these render empty, as agentv sends them when the variables are unset", loader.path))
+
+
+def _test_items(loader: _Loader, root: Node, tests: Node | None) -> list[tuple[Node, str]]:
+    """yaml-parser.ts: `tests` inline (with file:// entries) or as a path to a cases file."""
+    path = loader.path
+    if tests is not None and isinstance(tests.value, str):
+        cases_path = join(posixpath.dirname(path), tests.value)
+        if cases_path is None:
+            raise InputError(f"`tests` points outside the bundle: {tests.value}", path,
+                             tests.start_line)
+        return [(item, cases_path) for item in _cases_file(loader, cases_path, tests)]
+    if tests is None or not isinstance(tests.value, list):
+        raise InputError(f"Invalid test file format: {path} - missing 'tests' field", path,
+                         (tests or root).start_line)
+    items: list[tuple[Node, str]] = []
+    for item in tests.value:
+        if isinstance(item.value, str) and item.value.startswith("file://"):
+            reference = item.value[len("file://"):]
+            if any(char in reference for char in "*?{"):
+                raise InputError("file:// glob patterns in `tests` are not read by the inspector",
+                                 path, item.start_line)
+            target = join(posixpath.dirname(path), reference)
+            if target is None:
+                raise InputError(f"`tests` entry points outside the bundle: {item.value}", path,
+                                 item.start_line)
+            items.extend((case, target) for case in _cases_file(loader, target, item))
+        else:
+            items.append((item, path))
+    return items
+
+
+def _cases_file(loader: _Loader, path: str, reference: Node) -> list[Node]:
+    """case-file-loader.ts loadCasesFromFile."""
+    text = loader.read(path)
+    if text is None:
+        if any(name.startswith(path.rstrip("/") + "/") for name in loader.bundle.paths()):
+            raise InputError("`tests` names a folder of case.yaml files; the inspector reads "
+                             "`tests` files, not folders", loader.path, reference.start_line)
+        raise InputError(f"Cannot read external test file: {path}", loader.path,
+                         reference.start_line)
+    if not text.strip():
+        loader.warnings.append(Diagnostic(f"External test file is empty, skipping: {path}",
+                                          loader.path, reference.start_line))
+        return []
+    extension = posixpath.splitext(path)[1].lower()
+    if extension in (".yaml", ".yml"):
+        node = loader.yaml(path, text)
+        node = loader.env(node) if node is not None else None
+        if node is None or not isinstance(node.value, list):
+            raise InputError(f"External test file must contain a YAML array: {path}", path, 1)
+        for item in node.value:
+            if not isinstance(item.value, dict):
+                raise InputError(f"External test file contains non-object entry: {path}", path,
+                                 item.start_line)
+        return list(node.value)
+    if extension == ".jsonl":
+        return [loader.env(record) for record in load_jsonl(text, path, "Malformed JSONL")]
+    raise InputError(f"Unsupported external test file format '{extension}': {path}. Supported: "
+                     f".yaml, .yml, .jsonl", loader.path, reference.start_line)
+
+
+def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node | None,
+          suite_files: Node | None, seen: dict[str, int], jsonl: bool = False) -> CaseSpec:
+    """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`. The JSONL loader
+    (jsonl=True) knows no `vars` and no conversation mode."""
+    warnings: list[Diagnostic] = []
+    if not isinstance(node.value, dict):
+        warnings.append(Diagnostic("Skipping invalid test entry (expected object)", path,
+                                   node.start_line))
+        return CaseSpec(f"#{index + 1}", path, node.start_line, node.end_line, [],
+                        skipped="not a mapping", warnings=warnings)
+    case_id = _text(node.get("id"))
+    variables = node.get("vars")
+    if jsonl or variables is None or not isinstance(variables.value, dict):
+        variables = None
+
+    def field(name: str) -> Node | None:
+        return _interpolate_vars(node.get(name), variables)
+
+    outcome = _text(field("criteria"))
+    if not outcome and node.get("expected_outcome") is not None:
+        outcome = _text(field("expected_outcome"))
+        if outcome:
+            warnings.append(Diagnostic(f"Test '{case_id or 'unknown'}': 'expected_outcome' is "
+                                       f"deprecated. Use 'criteria' instead.", path,
+                                       node.get("expected_outcome").start_line))
+    execution = node.get("execution")
+    skip_defaults = (execution is not None and isinstance(execution.value, dict)
+                     and execution.get("skip_defaults") is not None
+                     and execution.get("skip_defaults").value is True)
+    case_files = field("input_files")
+    if case_files is not None and case_files.value is None:
+        case_files = None  # `??` treats null as missing
+    effective_files = case_files
+    if effective_files is None and _truthy(suite_files) and not skip_defaults:
+        effective_files = _interpolate_vars(suite_files, variables)
+    raw_input = field("input")
+    if effective_files is not None and effective_files.value is not None:
+        made = _input_files_message(effective_files, raw_input) if raw_input is not None else None
+        case_messages = [made] if made is not None else None
+    else:
+        case_messages = _expand_input(raw_input)
+    expected = _expand_expected(field("expected_output"))
+    turns = node.get("turns")
+    if jsonl:  # jsonl-parser.ts counts only criteria, expected_output and `assert`
+        has_spec = bool(outcome) or bool(expected) or node.get("assert") is not None
+    else:
+        has_spec = (bool(outcome) or bool(expected) or node.get("assertions") is not None
+                    or node.get("assert") is not None
+                    or (turns is not None and isinstance(turns.value, list) and bool(turns.value)))
+    display_id = case_id or f"#{index + 1}"
+    skipped = None
+    if not case_id or not has_spec or not case_messages:
+        if jsonl:
+            skipped = (f"Skipping incomplete test at line {node.start_line}: "
+                       f"{case_id or 'unknown'}. {INCOMPLETE_JSONL}")
+        else:
+            skipped = f"Skipping incomplete test: {case_id or 'unknown'}. {INCOMPLETE}"
+    if not skipped and node.get("evaluator") is not None:
+        # Only a loaded test reaches coerceEvaluator; a retired grader name there stops the file.
+        loader.evaluator(node.get("evaluator"), case_id or "unknown")
+
+    messages: list[InputMessage] = []
+    if not skipped:
+        if _truthy(suite_input) and not skip_defaults:
+            for item in _expand_input(_interpolate_vars(suite_input, variables)) or []:
+                message = _message(item, loader.path, suite=True)
+                if message is not None:
+                    messages.append(message)
+        for item in case_messages or []:
+            message = _message(item, path, suite=False)
+            if message is not None:
+                messages.append(message)
+    elif case_messages:
+        messages = [m for m in (_message(item, path, False) for item in case_messages) if m]
+
+    metadata: dict[str, Any] = {}
+    for key in ("criteria", "expected_outcome", "conversation_id", "execution", "assertions",
+                "assert", "rubrics", "mode", "aggregation", "metadata", "workspace", "tags",
+                "description", "vars", "window_size", "depends_on", "on_dependency_failure",
+                "on_turn_failure", "evaluators", "suite"):
+        if key in node.value and not (jsonl and key == "depends_on"):  # JSONL has no depends_on
+            metadata[key] = node.value[key].plain()
+    conversation = None
+    if (not jsonl and _text(node.get("mode")) == "conversation" and turns is not None
+            and isinstance(turns.value, list) and turns.value):
+        conversation = [_interpolate_vars(turn, variables) for turn in turns.value]
+        metadata["turns"] = [turn.plain() for turn in conversation]
+    if expected:
+        metadata["expected_output"] = field("expected_output").plain()
+    if skipped:
+        warnings.append(Diagnostic(f"agentv skips this case: {skipped}", path, node.start_line))
+    if case_id:
+        if case_id in seen:
+            warnings.append(Diagnostic(f"duplicate case id {case_id!r} (first used on line "
+                                       f"{seen[case_id]})", path, node.get("id").start_line))
+        else:
+            seen[case_id] = node.start_line
+    return CaseSpec(display_id, path, node.start_line, node.end_line, messages, metadata,
+                    skipped, warnings, turns=conversation)
+
+
+def _read_jsonl(loader: _Loader, text: str) -> Suite:
+    """jsonl-parser.ts loadTestsFromJsonl: one case a line; the sidecar gives only evaluator and
+    execution defaults (no suite input)."""
+    path = loader.path
+    sidecar_path = path[: -len(".jsonl")] + ".yaml"
+    sidecar_text = loader.read(sidecar_path)
+    metadata: dict[str, Any] = {}
+    if sidecar_text is not None:
+        try:
+            side = loader.yaml(sidecar_path, sidecar_text)
+        except InputError as error:
+            loader.warnings.append(Diagnostic(
+                f"Could not read sidecar metadata from {sidecar_path}: {error.diagnostic.message}",
+                sidecar_path, error.diagnostic.line))
+            side = None
+        if side is not None:
+            side = loader.env(side)
+            if isinstance(side.value, dict):
+                metadata = side.plain()
+                loader.evaluator(side.get("evaluator"), "sidecar", sidecar_path)
+            else:
+                loader.warnings.append(Diagnostic(f"Invalid sidecar metadata format in "
+                                                  f"{sidecar_path}", sidecar_path))
+    records = [loader.env(record) for record in load_jsonl(text, path, "Invalid JSON")]
+    cases = []
+    seen: dict[str, int] = {}
+    for index, record in enumerate(records):
+        cases.append(_case(loader, record, path, index, None, None, seen, jsonl=True))
+    _refuse_bad_graph(cases, loader)
+    _env_warning(loader)
+    return Suite(path, cases, loader.warnings, metadata)

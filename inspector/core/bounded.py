@@ -1,0 +1,244 @@
+"""Rendering untrusted files where a crash or a runaway cannot hurt the caller.
+
+The guards in `safe_parse` refuse the usual hostile shapes in milliseconds, but a parser written in C
+can still die on a shape nobody foresaw, and a quadratic corner can still eat minutes and gigabytes.
+So every render of uploaded content runs in a child process with an address-space limit
+(RLIMIT_AS), a CPU-time limit (RLIMIT_CPU) and a wall-clock deadline. The children are a small pool
+reused across calls (a render costs a pipe round trip, not a process start); a child that crashes or
+hits a limit is replaced, and its caller gets a LimitExceeded naming the file.
+
+Children are fresh interpreters (`python -m inspector.core.bounded`), never copies of a threaded web
+worker, and they do not re-run the caller's main module the way multiprocessing's children do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from .model import InputError
+from .safe_parse import LimitExceeded
+
+_PRELOAD = ["inspector.core.documents", "inspector.core.agentv", "inspector.core.decks",
+            "inspector.core.conversations", "inspector.core.context", "inspector.core.export"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    memory_bytes: int = 1024 * 1024 * 1024  # address space, not resident memory: leave headroom
+    cpu_seconds: int = 20  # an honest 10 MB bundle takes about 10 s
+    deadline_seconds: float = 30.0
+    workers: int = 2
+
+
+def _worker_main(connection, limits: Limits) -> None:
+    """The child: apply the limits, then answer tasks until the pipe closes."""
+    if limits.memory_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the parent
+    while True:
+        try:
+            function, args = connection.recv()
+        except (EOFError, OSError):
+            return
+        if limits.cpu_seconds:
+            # RLIMIT_CPU counts the whole life of the process: give each task its own budget.
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            spent = int(used.ru_utime + used.ru_stime) + 1
+            _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+            resource.setrlimit(resource.RLIMIT_CPU, (spent + limits.cpu_seconds, hard))
+        try:
+            answer: tuple = ("ok", function(*args))
+        except LimitExceeded as error:
+            answer = ("limit", _diagnostic(error))
+        except InputError as error:
+            answer = ("input", _diagnostic(error))
+        except MemoryError:
+            answer = ("memory", None)
+        except RecursionError:
+            answer = ("deep", None)
+        except Exception as error:  # noqa: BLE001 - the caller decides; the child keeps serving
+            answer = ("error", f"{type(error).__name__}: {error}")
+        try:
+            connection.send(answer)
+        except MemoryError:
+            connection.send(("memory", None))
+        if answer[0] == "memory":
+            return  # the heap may be in a poor state: let the pool start a fresh child
+
+
+def _diagnostic(error: InputError) -> tuple:
+    found = error.diagnostic
+    return found.message, found.path, found.line, found.column
+
+
+class Busy(LimitExceeded):
+    """Every worker stayed busy until the deadline: a matter of load, not of the file."""
+
+
+class WorkerError(RuntimeError):
+    """A task raised something other than InputError (a bug, not bad input)."""
+
+
+class _Worker:
+    def __init__(self, limits: Limits):
+        ours, theirs = socket.socketpair()
+        environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "inspector.core.bounded", str(theirs.fileno()),
+                 json.dumps(limits.__dict__)],
+                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env=environment)
+        finally:
+            theirs.close()
+        self.connection = Connection(ours.detach())
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL cannot be ignored
+            self.process.wait(5)
+        self.connection.close()
+
+
+class Pool:
+    """A few reused child processes with limits; `call` runs one task in one of them."""
+
+    def __init__(self, limits: Limits | None = None):
+        self.limits = limits or Limits()
+        self.idle: list[_Worker] = []
+        self.started = 0  # children alive or handed out
+        self.deaths = 0  # children lost to a crash, a limit or the deadline
+        self.lock = threading.Condition()
+        self.pid = os.getpid()
+
+    def _take(self, deadline: float) -> _Worker:
+        with self.lock:
+            if self.pid != os.getpid():  # forked (e.g. a gunicorn worker): the pipes are not ours
+                self.idle, self.started, self.pid = [], 0, os.getpid()
+            while not self.idle and self.started >= self.limits.workers:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.lock.wait(left):
+                    raise Busy("the server is busy rendering other files; try again")
+            if self.idle:
+                return self.idle.pop()
+            self.started += 1
+        try:
+            return _Worker(self.limits)
+        except BaseException:
+            self._release(None)
+            raise
+
+    def _release(self, worker: _Worker | None) -> None:
+        with self.lock:
+            if worker is None:
+                self.started -= 1
+            else:
+                self.idle.append(worker)
+            self.lock.notify()
+
+    def call(self, function: Callable, *args: Any, path: str | None = None) -> Any:
+        """function(*args) in a child. InputError raised there is raised here; a crash, a limit or
+        the deadline becomes LimitExceeded naming `path`."""
+        deadline = time.monotonic() + self.limits.deadline_seconds
+        worker = self._take(deadline)
+        kind, value = "lost", None
+        try:
+            worker.connection.send((function, args))
+            if worker.connection.poll(max(0.0, deadline - time.monotonic())):
+                kind, value = worker.connection.recv()
+            else:
+                kind = "deadline"
+        except (EOFError, OSError):
+            kind = "lost"
+        except BaseException:
+            worker.stop()
+            self._release(None)
+            raise
+        if kind in ("ok", "input", "limit", "error", "deep"):
+            self._release(worker)
+        else:
+            worker.stop()
+            self.deaths += 1
+            self._release(None)
+        if kind == "ok":
+            return value
+        if kind == "input":
+            message, where, line, column = value
+            raise InputError(message, where or path, line, column)
+        if kind == "limit":
+            message, where, line, column = value
+            raise LimitExceeded(message, where or path, line, column)
+        if kind == "error":
+            raise WorkerError(value)
+        raise LimitExceeded(self._explain(kind, worker), path)
+
+    def _explain(self, kind: str, worker: _Worker) -> str:
+        if kind == "deep":
+            return "the document is nested too deeply to read"
+        if kind == "memory":
+            return (f"the file is too large to read within the limits "
+                    f"({self.limits.memory_bytes // (1024 * 1024)} MB of memory)")
+        if kind == "deadline":
+            return (f"the file took longer than {self.limits.deadline_seconds:g} s to read "
+                    f"and was given up")
+        code = worker.process.poll()
+        if code == -signal.SIGXCPU:
+            return f"the file took more than {self.limits.cpu_seconds} s of CPU time to read"
+        if code == -signal.SIGKILL:  # the kernel's OOM killer
+            return "the file is too large to read within the limits"
+        return f"the file crashed the parser (exit {code}); it cannot be read"
+
+    def close(self) -> None:
+        with self.lock:
+            workers, self.idle = self.idle, []
+            self.started -= len(workers)
+        for worker in workers:
+            worker.stop()
+
+
+_pools: dict[Limits, Pool] = {}
+_pools_lock = threading.Lock()
+
+
+def pool(limits: Limits | None = None) -> Pool:
+    """The process-wide pool for these limits (created on first use)."""
+    limits = limits or Limits()
+    with _pools_lock:
+        found = _pools.get(limits)
+        if found is None:
+            found = _pools[limits] = Pool(limits)
+        return found
+
+
+def _render(bundle, path, options, distinct_ids):
+    from .documents import give_cases_distinct_ids, render_document
+
+    document = render_document(bundle, path, options)
+    return give_cases_distinct_ids(document) if distinct_ids else document
+
+
+def render_bounded(bundle, path: str, options=None, *, limits: Limits | None = None,
+                   distinct_ids: bool = False):
+    """render_document(bundle, path, options) in a bounded child process."""
+    return pool(limits).call(_render, bundle, path, options, distinct_ids, path=path)
+
+
+if __name__ == "__main__":
+    import importlib
+
+    for module in _PRELOAD:  # before the memory limit, and once for every task to come
+        importlib.import_module(module)
+    _worker_main(Connection(int(sys.argv[1])), Limits(**json.loads(sys.argv[2])))

@@ -1,0 +1,95 @@
+"""The bounded worker pool: whatever a task does in the child, the caller gets an answer."""
+
+import ctypes
+import time
+
+import pytest
+
+from inspector.core import bounded
+from inspector.core.bundle import MemoryBundle
+from inspector.core.model import InputError
+from inspector.core.options import RenderOptions
+from inspector.core.safe_parse import LimitExceeded
+
+EVAL = b"tests:\n  - id: a\n    input: hi\n"
+
+
+def segfault():
+    ctypes.string_at(0)
+
+
+def spin():
+    while True:
+        pass
+
+
+def allocate(size):
+    return len(bytearray(size))
+
+
+def refuse():
+    raise InputError("not usable", "e.yaml", 3, 1)
+
+
+def fail():
+    raise ValueError("a bug")
+
+
+@pytest.fixture(scope="module")
+def pool():
+    created = bounded.Pool(bounded.Limits(memory_bytes=512 * 1024 * 1024, cpu_seconds=2,
+                                          deadline_seconds=20, workers=1))
+    yield created
+    created.close()
+
+
+def test_a_render_in_the_worker_equals_the_render_in_process():
+    document = bounded.render_bounded(MemoryBundle({"e.yaml": EVAL}), "e.yaml", RenderOptions())
+    assert [case.id for case in document.cases] == ["a"]
+    assert document.cases[0].messages[0].content == "hi"
+
+
+def test_a_crash_in_the_parser_is_an_error_naming_the_file(pool):
+    with pytest.raises(LimitExceeded, match="x.yaml: the file crashed the parser"):
+        pool.call(segfault, path="x.yaml")
+    assert pool.call(len, "still serving") == 13
+
+
+def test_running_out_of_memory_is_an_error_naming_the_file(pool):
+    with pytest.raises(LimitExceeded, match="x.yaml: the file is too large to read within the limits"):
+        pool.call(allocate, 2 * 1024 * 1024 * 1024, path="x.yaml")
+    assert pool.call(allocate, 1024) == 1024
+
+
+def test_a_runaway_is_stopped_by_the_cpu_limit(pool):
+    started = time.monotonic()
+    with pytest.raises(LimitExceeded, match="x.toml: the file took more than 2 s of CPU time"):
+        pool.call(spin, path="x.toml")
+    assert time.monotonic() - started < 20  # 2 s of CPU, with room for a busy machine
+
+
+def test_a_runaway_is_given_up_at_the_deadline():
+    slow = bounded.Pool(bounded.Limits(cpu_seconds=60, deadline_seconds=1, workers=1))
+    try:
+        with pytest.raises(LimitExceeded, match="longer than 1 s"):
+            slow.call(time.sleep, 30, path="x.yaml")
+        assert slow.deaths == 1
+    finally:
+        slow.close()
+
+
+def test_the_cpu_budget_is_per_task_not_per_worker_life(pool):
+    for _ in range(3):
+        assert pool.call(sum, range(10_000_000)) == sum(range(10_000_000))
+
+
+def test_input_errors_come_back_as_input_errors_with_their_line(pool):
+    with pytest.raises(InputError) as raised:
+        pool.call(refuse, path="other.yaml")
+    assert not isinstance(raised.value, LimitExceeded)
+    assert str(raised.value) == "e.yaml:3:1: not usable"
+
+
+def test_a_bug_in_a_task_is_not_mistaken_for_bad_input(pool):
+    with pytest.raises(bounded.WorkerError, match="ValueError: a bug"):
+        pool.call(fail)

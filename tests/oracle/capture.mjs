@@ -1,0 +1,132 @@
+// Runs agentv's own evaluation (loader, orchestrator, provider) on eval files and records the request
+// bodies its OpenAI provider sends to a recording server on 127.0.0.1. Nothing of agentv is
+// re-implemented here: this only feeds files in and writes down what comes out on the wire.
+//
+// stdin:  {"jobs": [{"evalFile": "/abs/x.yaml", "repoRoot": "/abs"}]}
+// stdout: {"results": [{"evalFile", "cases": [{"id", "status", "error", "requests": [{"role", "body"}]}],
+//                        "log": ["..."], "error": "..."}]}
+// With --serve: one job per stdin line, one result per stdout line, so a test session keeps one
+// process (agentv's start-up costs about a second; a suite costs tens of milliseconds).
+import http from 'node:http';
+import readline from 'node:readline';
+import { resolveTargetDefinition, runEvaluation } from '@agentv/core';
+
+const CANDIDATE_MODEL = 'candidate-model';
+const JUDGE_MODEL = 'judge-model';
+const GRADE = JSON.stringify({ score: 1, assertions: [], hits: ['ok'], misses: [], reasoning: 'ok' });
+
+let current = null; // the test agentv is running now (concurrency 1)
+let requests = [];
+
+function sse(res, text, model) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model };
+  const chunks = [
+    { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: text }, finish_reason: null }] },
+    { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+  ];
+  for (const chunk of chunks) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
+const server = http.createServer((req, res) => {
+  let raw = '';
+  req.on('data', (c) => { raw += c; });
+  req.on('end', () => {
+    let body;
+    try { body = JSON.parse(raw); } catch { body = { unparsed: raw }; }
+    const role = body.model === JUDGE_MODEL ? 'judge' : 'candidate';
+    requests.push({ test: current, role, path: req.url, body });
+    sse(res, role === 'judge' ? GRADE : 'ok', body.model ?? CANDIDATE_MODEL);
+  });
+});
+
+async function readStdin() {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return JSON.parse(text);
+}
+
+// agentv refuses literal keys and models in targets: they come from the environment.
+const ENV = { MOCK_KEY: 'sk-test', MODEL_mock: CANDIDATE_MODEL, MODEL_judge: JUDGE_MODEL };
+
+function definition(name, url) {
+  return { name, provider: 'openai', endpoint: url, api_key: '${{ MOCK_KEY }}',
+           model: `\${{ MODEL_${name} }}`, max_retries: 0 };
+}
+
+function target(name, model, url) {
+  return resolveTargetDefinition(definition(name, url), ENV);
+}
+
+async function runJob(job, url) {
+  const log = [];
+  const capture = (...args) => log.push(args.map(String).join(' '));
+  const saved = { log: console.log, warn: console.warn, error: console.error, info: console.info };
+  console.log = console.warn = console.error = console.info = capture;
+  requests = [];
+  current = null;
+  const statuses = new Map();
+  const order = [];
+  try {
+    const candidate = target('mock', CANDIDATE_MODEL, url);
+    const judge = target('judge', JUDGE_MODEL, url);
+    const results = await runEvaluation({
+      testFilePath: job.evalFile,
+      repoRoot: job.repoRoot,
+      target: { ...candidate, graderTarget: 'judge' },
+      targets: [definition('mock', url), definition('judge', url)],
+      env: ENV,
+      providerFactory: undefined,
+      graderTarget: 'judge',
+      maxConcurrency: 1,
+      maxRetries: 0,
+      useCache: false,
+      poolWorkspaces: false,
+      onProgress: (event) => {
+        if (event.status === 'running') {
+          current = event.testId;
+          if (!order.includes(event.testId)) order.push(event.testId);
+        }
+        statuses.set(event.testId, event);
+      },
+    });
+    const cases = results.map((r) => ({
+      id: r.testId,
+      status: r.executionStatus ?? null,
+      error: r.error ?? null,
+      requests: requests.filter((q) => q.test === r.testId).map(({ role, body }) => ({ role, body })),
+    }));
+    return { evalFile: job.evalFile, cases, log };
+  } catch (error) {
+    return { evalFile: job.evalFile, cases: [], log, error: String(error?.message ?? error) };
+  } finally {
+    Object.assign(console, saved);
+  }
+}
+
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${server.address().port}/v1`;
+// agentv prints to stdout; results go through a saved writer so nothing else lands on the channel.
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = () => true;
+
+if (process.argv.includes('--serve')) {
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    const result = await runJob(JSON.parse(line), url);
+    write(`${JSON.stringify(result)}\n`);
+  }
+  server.close();
+  process.exit(0);
+}
+
+const input = await readStdin();
+const results = [];
+for (const job of input.jobs) results.push(await runJob(job, url));
+server.close();
+// Exit only once stdout is flushed: a pipe takes large writes asynchronously. Exiting at all is needed
+// because agentv leaves timers behind.
+write(JSON.stringify({ results }), () => process.exit(0));

@@ -1,0 +1,65 @@
+"""One render cache for the workers: bounded in bytes, holding refusals as well as renders."""
+
+import os
+
+import pytest
+
+from inspector import services
+from inspector.cache import ByteBoundedFileCache
+from inspector.core.options import RenderOptions
+from inspector.core.safe_parse import LimitExceeded
+from inspector.ingest import _write_bundle
+from tests.hostile import shapes
+
+
+def test_the_file_cache_keeps_its_folder_under_the_byte_budget(tmp_path):
+    cache = ByteBoundedFileCache(str(tmp_path), {"OPTIONS": {"MAX_BYTES": 20_000,
+                                                             "MAX_ENTRIES": 1_000_000}})
+    for number in range(60):
+        cache.set(f"entry-{number}", os.urandom(1_000))
+    total = sum(path.stat().st_size for path in tmp_path.iterdir())
+    assert total <= 20_000 + 2_000  # the budget, plus the entry written after the last cull
+    assert cache.get("entry-59") is not None  # the newest stays
+
+
+@pytest.fixture
+def counted_renders(monkeypatch):
+    calls = []
+    real = services.render_files
+
+    def counting(*args, **kwargs):
+        calls.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "render_files", counting)
+    return calls
+
+
+def test_a_refusal_is_cached_so_views_of_a_poisoned_bundle_do_not_parse_again(db, counted_renders):
+    path, text, _ = shapes()["yaml-alias-bomb"]
+    bundle, _ = _write_bundle({path: text.encode()}, title="old", parent=None, example="")
+    loaded = services.load_bundle(bundle.pk)
+    for _ in range(3):
+        with pytest.raises(LimitExceeded, match="alias"):
+            services.render(loaded, path, RenderOptions())
+    assert counted_renders == [path]
+
+
+def test_a_render_is_cached_per_settings(db, counted_renders):
+    bundle, _ = _write_bundle({"e.yaml": b"tests:\n  - id: a\n    input: hi\n"}, title="t",
+                              parent=None, example="")
+    loaded = services.load_bundle(bundle.pk)
+    for _ in range(2):
+        assert services.render(loaded, "e.yaml", RenderOptions()).cases[0].id == "a"
+        services.render(loaded, "e.yaml", RenderOptions(profile="agentv-4"))
+    assert counted_renders == ["e.yaml", "e.yaml"]
+
+
+def test_a_render_larger_than_an_eighth_of_the_budget_is_not_cached(db, counted_renders, settings):
+    settings.RENDER_CACHE_BYTES = 800
+    big = "tests:\n" + "".join(f"  - id: c{i}\n    input: {os.urandom(8).hex()}\n" for i in range(50))
+    bundle, _ = _write_bundle({"e.yaml": big.encode()}, title="t", parent=None, example="")
+    loaded = services.load_bundle(bundle.pk)
+    services.render(loaded, "e.yaml", RenderOptions())
+    services.render(loaded, "e.yaml", RenderOptions())
+    assert counted_renders == ["e.yaml", "e.yaml"]
