@@ -32,7 +32,7 @@ class SettingsError(ValueError):
 def parse_render_options(params: Mapping[str, str]) -> RenderOptions:
     """RenderOptions from query parameters: profile, patterns (one per line or comma separated,
     `patterns=` present but empty means none), system_prompt, max_tokens, input_format."""
-    profile = params.get("profile") or "spec"
+    profile = params.get("profile") or "auto"
     if profile not in PROFILES:
         raise SettingsError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
     input_format = params.get("input_format") or "auto"

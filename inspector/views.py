@@ -275,7 +275,7 @@ def _page_settings(params: Mapping[str, str]) -> PageSettings:
     elif "patterns" not in clean:
         clean["patterns"] = ""
     # Defaults stay out of the URL so a plain link and a default view are the same page.
-    for key, default in (("profile", "spec"), ("input_format", "auto"), ("provider", "openai-chat"),
+    for key, default in (("profile", "auto"), ("input_format", "auto"), ("provider", "openai-chat"),
                          ("format", "json")):
         if clean.get(key) == default:
             del clean[key]
@@ -470,6 +470,8 @@ def _case_context(request: HttpRequest, ctx: CaseContext) -> dict:
     return {
         "bundle": ctx.loaded.record,
         "document": ctx.document,
+        "rendered_profile": ctx.rendered.profile,
+        "profile_reason": ctx.rendered.profile_reason,
         "case": view,
         "case_link": case_link,
         "base_url": base,

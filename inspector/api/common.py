@@ -88,6 +88,8 @@ def document_summaries(request, loaded: services.LoadedBundle, options: RenderOp
         result.append({
             "path": path,
             "kind": document.kind,
+            "profile": document.profile,
+            "profile_reason": document.profile_reason,
             "cases": [case_summary(request, bundle_id, path, case) for case in document.cases],
             "warnings": [serialize.diagnostic(item) for item in document.warnings],
             "error": None,

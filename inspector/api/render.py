@@ -70,6 +70,8 @@ def render(request: HttpRequest, body: RenderIn):
     return {
         "path": path,
         "kind": document.kind,
+        "profile": document.profile,
+        "profile_reason": document.profile_reason,
         "documents": documents,
         "warnings": [serialize.diagnostic(item) for item in document.warnings],
         "cases": [serialize.case_detail(case) for case in document.cases],

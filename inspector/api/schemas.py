@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from ninja import Field, Schema
 
-Profile = Literal["spec", "agentv-0.10", "agentv-3.8", "agentv-4"]
+Profile = Literal["auto", "spec", "agentv-0.10", "agentv-3.8", "agentv-4", "agentv-5"]
 InputFormat = Literal["auto", "agentv", "deck", "openai-chat", "openai-responses", "anthropic"]
 Provider = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
 ExportFormat = Literal["json", "curl", "python", "typescript"]
@@ -151,6 +151,9 @@ class CaseSummaryOut(Schema):
 class DocumentOut(Schema):
     path: str
     kind: str | None = Field(description="agentv, deck or a conversation format; null if unreadable.")
+    profile: str | None = Field(None, description="agentv files: the profile that rendered them.")
+    profile_reason: str | None = Field(
+        None, description="Why that profile: which schema `auto` recognised, or that it was asked for.")
     cases: list[CaseSummaryOut]
     warnings: list[DiagnosticOut]
     error: ErrorOut | None = Field(description="Why the document cannot be rendered at all.")
@@ -203,6 +206,9 @@ class RenderIn(Schema):
 class RenderOut(Schema):
     path: str
     kind: str
+    profile: str | None = Field(None, description="agentv files: the profile that rendered them.")
+    profile_reason: str | None = Field(
+        None, description="Why that profile: which schema `auto` recognised, or that it was asked for.")
     documents: list[str] = Field(description="Every renderable file of the posted set.")
     warnings: list[DiagnosticOut]
     cases: list[CaseOut]

@@ -131,6 +131,9 @@ class RenderedDocument:
     warnings: list[Diagnostic] = field(default_factory=list)  # file-level
     # Extra files the user may want to download, e.g. a legacy deck converted to messages form.
     conversions: dict[str, str] = field(default_factory=dict)
+    # agentv files: the profile that rendered them and, when "auto" chose it, why.
+    profile: str | None = None
+    profile_reason: str | None = None
 
 
 class InputError(Exception):

@@ -2,14 +2,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PROFILES = ("spec", "agentv-0.10", "agentv-3.8", "agentv-4")
+# "auto" picks, per file, the agentv generation whose schema the file is written in.
+PROFILES = ("auto", "spec", "agentv-0.10", "agentv-3.8", "agentv-4", "agentv-5")
 # Input formats a user can force; "auto" sniffs the file.
 INPUT_FORMATS = ("auto", "agentv", "deck", "openai-chat", "openai-responses", "anthropic")
 
 
 @dataclass(frozen=True, slots=True)
 class RenderOptions:
-    profile: str = "spec"
+    profile: str = "auto"
     # None: take guideline_patterns from the nearest .agentv/config.yaml.
     guideline_patterns: tuple[str, ...] | None = None
     # A configured default system prompt; None leaves the profile's own default.

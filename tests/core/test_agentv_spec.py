@@ -185,10 +185,12 @@ def test_guideline_patterns_come_from_the_nearest_agentv_config():
         "suite/evals/e.yaml": eval_text.encode(),
         "suite/evals/rules.md": b"Rule one",
     })
-    case = render_eval_file(bundle, "suite/evals/e.yaml", RenderOptions()).cases[0]
+    case = render_eval_file(bundle, "suite/evals/e.yaml",
+                            RenderOptions(profile="spec")).cases[0]
     assert sent(case)[0] == {"role": "system", "content": "[[ ## Guidelines ## ]]\n\nRule one"}
     overridden = render_eval_file(bundle, "suite/evals/e.yaml",
-                                  RenderOptions(guideline_patterns=("*.txt",))).cases[0]
+                                  RenderOptions(profile="spec",
+                                                guideline_patterns=("*.txt",))).cases[0]
     assert sent(overridden) == [{"role": "user", "content": "=== rules.md ===\nRule one\ngo"}]
 
 

@@ -44,7 +44,8 @@ def pool():
 
 
 def test_a_render_in_the_worker_equals_the_render_in_process():
-    document = bounded.render_bounded(MemoryBundle({"e.yaml": EVAL}), "e.yaml", RenderOptions())
+    document = bounded.render_bounded(MemoryBundle({"e.yaml": EVAL}), "e.yaml",
+                                       RenderOptions(profile="spec"))
     assert [case.id for case in document.cases] == ["a"]
     assert document.cases[0].messages[0].content == "hi"
 

@@ -9,19 +9,26 @@ from __future__ import annotations
 from ..bundle import Bundle
 from ..model import Diagnostic, RenderedDocument
 from ..options import RenderOptions
+from .auto import choose_profile
 from .files import config_patterns, unusable_patterns
 from .prepare import Context
 from .profiles import RENDERERS
 from .schema import read_suite
 from .v4 import read_suite_v4
+from .v5 import read_suite_v5
 
 __all__ = ["render_eval_file"]
 
+# agentv 4 and 5 read files by their own, stricter rules; the older profiles share one reader.
+READERS = {"agentv-4": read_suite_v4, "agentv-5": read_suite_v5}
+
 
 def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
-    renderer = RENDERERS[options.profile]
-    # agentv 4 reads files by its own, stricter rules; the older profiles share one reader.
-    suite = read_suite_v4(bundle, path) if options.profile == "agentv-4" else read_suite(bundle, path)
+    profile, reason = options.profile, "chosen in the settings"
+    if profile == "auto":
+        profile, reason = choose_profile(bundle, path)
+    renderer = RENDERERS[profile]
+    suite = READERS.get(profile, read_suite)(bundle, path)
     if options.guideline_patterns is not None:
         patterns = tuple(options.guideline_patterns)
         source = None
@@ -32,4 +39,5 @@ def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> Rende
             f"guideline pattern {pattern!r} is not a valid glob; it matches nothing", source or path))
     context = Context(bundle, path, patterns, options.system_prompt)
     cases = [renderer(case, context) for case in suite.cases]
-    return RenderedDocument(path, "agentv", cases, suite.warnings)
+    return RenderedDocument(path, "agentv", cases, suite.warnings, profile=profile,
+                            profile_reason=reason)

@@ -35,6 +35,7 @@ class Block:
     start_line: int
     end_line: int
     text_line: int  # where the text itself starts (block scalars start a line below `|`)
+    pieces: list[Any] | None = None  # agentv 5: template text and variables, each with its origin
 
 
 @dataclass(slots=True)

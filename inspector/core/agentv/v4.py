@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from ..bundle import Bundle, decode, join
 from ..model import Diagnostic, InputError
 from .schema import Block, CaseSpec, InputMessage, Suite, _json_text
-from .yamltree import Node, check_size, load_jsonl, load_yaml
+from .yamltree import Node, check_size, from_plain, load_jsonl, load_yaml
 
 ROLES = ("system", "user", "assistant", "tool")
 GRADER_KINDS = {
@@ -33,6 +34,8 @@ GRADER_KINDS = {
 }
 INCOMPLETE = ("Missing required fields: id, input, and at least one of "
               "criteria/expected_output/assertions/turns")
+INCOMPLETE_V5 = ("Missing required fields: id, input or PROMPT.md, and at least one of "
+                 "criteria/expected_output/assert/turns")
 INCOMPLETE_JSONL = ("Missing required fields: id, input, and at least one of "
                     "criteria/expected_output/assert")
 
@@ -42,6 +45,16 @@ _ENV = re.compile(r"\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _WHOLE_ENV = re.compile(r"^\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\Z")
 _VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 _WHOLE_VAR = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}\Z")
+
+
+# ECMAScript's String.prototype.trim() white space and line terminators; Python's str.strip()
+# differs (it keeps U+FEFF and strips U+001C..U+001F and U+0085).
+JS_WHITESPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+                 "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
+
+
+def js_trim(text: str) -> str:
+    return text.strip(JS_WHITESPACE)
 
 
 def js_json(value: Any, indent: int | None = 2) -> str:
@@ -184,14 +197,16 @@ def _is_message(node: Node) -> bool:
     return calls is not None and isinstance(calls.value, list) and bool(calls.value)
 
 
-def _expand_input(node: Node | None) -> list[Node] | None:
+def _expand_input(node: Node | None, json_chat: bool = False) -> list[Node] | None:
     """shorthand-expansion.ts expandInputShorthand: message nodes, or None when there is no input.
-    A plain string or an object without `role` becomes one user message (a synthetic node)."""
+    A plain string or an object without `role` becomes one user message (a synthetic node); from
+    agentv 5 on (json_chat), text that is a JSON array of messages is those messages."""
     if node is None or node.value is None:
         return None
     value = node.value
     if isinstance(value, str):
-        return [_synthetic_message("user", node)]
+        parsed = _json_chat(node) if json_chat else None
+        return parsed or [_synthetic_message("user", node)]
     if isinstance(value, dict):
         if "role" in value:
             return [node] if _is_message(node) else None
@@ -200,6 +215,46 @@ def _expand_input(node: Node | None) -> list[Node] | None:
         messages = [item for item in value if _is_message(item)]
         return messages or None
     return None
+
+
+def _json_chat(node: Node) -> list[Node] | None:
+    """parseChatArrayPrompt (agentv 5): every entry must be a message."""
+    import json
+
+    text = js_trim(node.value)
+    if not text.startswith("["):
+        return None
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(parsed, list) or not parsed:
+        return None
+    messages = [from_plain(item, node.start_line) for item in parsed]
+    if not all(_is_message(message) for message in messages):
+        return None
+    return [_traced_like(message, node) for message in messages]
+
+
+def _traced_like(message: Node, text: Node) -> Node:
+    """A message parsed out of templated text: its strings point where that text came from."""
+    where = text.pieces[0] if text.pieces and len(text.pieces) == 1 else None
+    if where is None:
+        return message
+
+    def mark(node: Node) -> Node:
+        if isinstance(node.value, str):
+            return Node(node.value, node.start_line, node.end_line, node.text_line,
+                        pieces=[replace(where, text=node.value)])
+        if isinstance(node.value, list):
+            return Node([mark(item) for item in node.value], node.start_line, node.end_line,
+                        node.text_line)
+        if isinstance(node.value, dict):
+            return Node({key: mark(item) for key, item in node.value.items()}, node.start_line,
+                        node.end_line, node.text_line)
+        return node
+
+    return mark(message)
 
 
 def _expand_expected(node: Node | None) -> list[Node]:
@@ -251,7 +306,8 @@ def _blocks(content: Node, path: str) -> list[Block]:
     if isinstance(value, str):
         if not value.strip():
             return []
-        return [Block("text", value, path, content.start_line, content.end_line, content.text_line)]
+        return [Block("text", value, path, content.start_line, content.end_line, content.text_line,
+                      _pieces_of(content))]
     if isinstance(value, dict):
         text = js_json(content.plain())
         return [Block("json", text, path, content.start_line, content.end_line, content.start_line)]
@@ -262,7 +318,7 @@ def _blocks(content: Node, path: str) -> list[Block]:
         if isinstance(item.value, str):
             if item.value:
                 blocks.append(Block("text", item.value, path, item.start_line, item.end_line,
-                                    item.text_line))
+                                    item.text_line, _pieces_of(item)))
             continue
         if not isinstance(item.value, dict):
             continue
@@ -277,12 +333,19 @@ def _blocks(content: Node, path: str) -> list[Block]:
             continue
         if kind == "text" and value_node is not None and isinstance(value_node.value, str):
             blocks.append(Block("text", value_node.value, path, value_node.start_line,
-                                value_node.end_line, value_node.text_line))
+                                value_node.end_line, value_node.text_line, _pieces_of(value_node)))
             continue
         # agentv keeps the block but formats it to nothing (formatSegment returns undefined).
         blocks.append(Block("opaque", f"type {kind!r}" if kind else "no type", path,
                             item.start_line, item.end_line, item.start_line))
     return blocks
+
+
+def _pieces_of(node: Node) -> list | None:
+    """The origins of a templated string, when they still add up to its text."""
+    if node.pieces and "".join(piece.text for piece in node.pieces) == node.value:
+        return node.pieces
+    return None
 
 
 def _message(node: Node, path: str, suite: bool) -> InputMessage | None:
@@ -340,13 +403,22 @@ class _Loader:
                 path or self.path, node.start_line if node else None))
 
 
-def read_suite_v4(bundle: Bundle, path: str) -> Suite:
+def _open(bundle: Bundle, path: str) -> tuple[_Loader, str, Suite | None]:
+    """The loader and the file's text; for a JSONL file (which agentv 4 and 5 read alike) the
+    whole suite already."""
     loader = _Loader(bundle, path)
     text = loader.read(path)
     if text is None:
         raise InputError("file not found in the bundle", path)
     if path.lower().endswith(".jsonl"):
-        return _read_jsonl(loader, text)
+        return loader, text, _read_jsonl(loader, text)
+    return loader, text, None
+
+
+def read_suite_v4(bundle: Bundle, path: str) -> Suite:
+    loader, text, jsonl_suite = _open(bundle, path)
+    if jsonl_suite is not None:
+        return jsonl_suite
     root = loader.yaml(path, text)
     root = loader.env(root) if root is not None else None
     if root is None or not isinstance(root.value, dict):
@@ -438,11 +510,11 @@ def _cycle(depends: dict[str, list[str]]) -> str | None:
     return None
 
 
-def _env_warning(loader: _Loader) -> None:
+def _env_warning(loader: _Loader, syntax: str = "${{ NAME }}") -> None:
     if loader.env_used:
         names = ", ".join(sorted(loader.env_used))
         loader.warnings.append(Diagnostic(
-            f"agentv fills ${{{{ NAME }}}} from its environment ({names}); the inspector has none, "
+            f"agentv fills {syntax} from its environment ({names}); the inspector has none, "
             f"so these render empty, as agentv sends them when the variables are unset", loader.path))
 
 
@@ -506,9 +578,14 @@ def _cases_file(loader: _Loader, path: str, reference: Node) -> list[Node]:
 
 
 def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node | None,
-          suite_files: Node | None, seen: dict[str, int], jsonl: bool = False) -> CaseSpec:
+          suite_files: Node | None, seen: dict[str, int], jsonl: bool = False,
+          interpolate: Callable[[Node | None, Node | None], Node | None] | None = None,
+          generation: int = 4, root_graders: bool = False) -> CaseSpec:
     """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`. The JSONL loader
-    (jsonl=True) knows no `vars` and no conversation mode."""
+    (jsonl=True) knows no `vars` and no conversation mode. agentv 5 (generation=5, see v5.py)
+    renders fields with its own templates, reads a JSON chat array given as text, counts suite
+    graders as a test's evaluation and words its skips its own way."""
+    interpolate = interpolate or _interpolate_vars
     warnings: list[Diagnostic] = []
     if not isinstance(node.value, dict):
         warnings.append(Diagnostic("Skipping invalid test entry (expected object)", path,
@@ -521,15 +598,16 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
         variables = None
 
     def field(name: str) -> Node | None:
-        return _interpolate_vars(node.get(name), variables)
+        return interpolate(node.get(name), variables)
 
     outcome = _text(field("criteria"))
     if not outcome and node.get("expected_outcome") is not None:
         outcome = _text(field("expected_outcome"))
         if outcome:
-            warnings.append(Diagnostic(f"Test '{case_id or 'unknown'}': 'expected_outcome' is "
-                                       f"deprecated. Use 'criteria' instead.", path,
-                                       node.get("expected_outcome").start_line))
+            advice = ("has been removed. Use 'assert' instead." if generation == 5
+                      else "is deprecated. Use 'criteria' instead.")
+            warnings.append(Diagnostic(f"Test '{case_id or 'unknown'}': 'expected_outcome' "
+                                       f"{advice}", path, node.get("expected_outcome").start_line))
     execution = node.get("execution")
     skip_defaults = (execution is not None and isinstance(execution.value, dict)
                      and execution.get("skip_defaults") is not None
@@ -539,17 +617,21 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
         case_files = None  # `??` treats null as missing
     effective_files = case_files
     if effective_files is None and _truthy(suite_files) and not skip_defaults:
-        effective_files = _interpolate_vars(suite_files, variables)
+        effective_files = interpolate(suite_files, variables)
     raw_input = field("input")
     if effective_files is not None and effective_files.value is not None:
         made = _input_files_message(effective_files, raw_input) if raw_input is not None else None
         case_messages = [made] if made is not None else None
     else:
-        case_messages = _expand_input(raw_input)
+        case_messages = _expand_input(raw_input, json_chat=generation == 5)
     expected = _expand_expected(field("expected_output"))
     turns = node.get("turns")
     if jsonl:  # jsonl-parser.ts counts only criteria, expected_output and `assert`
         has_spec = bool(outcome) or bool(expected) or node.get("assert") is not None
+    elif generation == 5:
+        has_spec = (bool(outcome) or bool(expected) or node.get("assert") is not None
+                    or (root_graders and not skip_defaults)
+                    or (turns is not None and isinstance(turns.value, list) and bool(turns.value)))
     else:
         has_spec = (bool(outcome) or bool(expected) or node.get("assertions") is not None
                     or node.get("assert") is not None
@@ -561,7 +643,8 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
             skipped = (f"Skipping incomplete test at line {node.start_line}: "
                        f"{case_id or 'unknown'}. {INCOMPLETE_JSONL}")
         else:
-            skipped = f"Skipping incomplete test: {case_id or 'unknown'}. {INCOMPLETE}"
+            missing = INCOMPLETE_V5 if generation == 5 else INCOMPLETE
+            skipped = f"Skipping incomplete test: {case_id or 'unknown'}. {missing}"
     if not skipped and node.get("evaluator") is not None:
         # Only a loaded test reaches coerceEvaluator; a retired grader name there stops the file.
         loader.evaluator(node.get("evaluator"), case_id or "unknown")
@@ -569,7 +652,7 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
     messages: list[InputMessage] = []
     if not skipped:
         if _truthy(suite_input) and not skip_defaults:
-            for item in _expand_input(_interpolate_vars(suite_input, variables)) or []:
+            for item in _expand_input(interpolate(suite_input, variables)) or []:
                 message = _message(item, loader.path, suite=True)
                 if message is not None:
                     messages.append(message)
@@ -590,7 +673,7 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
     conversation = None
     if (not jsonl and _text(node.get("mode")) == "conversation" and turns is not None
             and isinstance(turns.value, list) and turns.value):
-        conversation = [_interpolate_vars(turn, variables) for turn in turns.value]
+        conversation = [interpolate(turn, variables) for turn in turns.value]
         metadata["turns"] = [turn.plain() for turn in conversation]
     if expected:
         metadata["expected_output"] = field("expected_output").plain()

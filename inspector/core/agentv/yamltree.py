@@ -43,6 +43,8 @@ class Node:
     start_line: int
     end_line: int
     text_line: int
+    # For text a template produced: where each stretch of it came from (see nunjucks.py).
+    pieces: list[Any] | None = None
 
     def get(self, key: str) -> Node | None:
         return self.value.get(key) if isinstance(self.value, dict) else None

@@ -39,7 +39,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path")
         parser.add_argument("--root", help="bundle root (default: nearest folder with .git or .agentv)")
-        parser.add_argument("--profile", default="spec", choices=PROFILES)
+        parser.add_argument("--profile", default="auto", choices=PROFILES)
         parser.add_argument("--case", dest="case_id", help="render only the case or sample with this id")
         parser.add_argument("--patterns", nargs="+", metavar="GLOB",
                             help="guideline patterns (default: from .agentv/config.yaml)")
@@ -97,7 +97,10 @@ class Command(BaseCommand):
             self.stderr.write(f"warning: {warning.located()}")
 
         if options["to"] is None:
-            return json.dumps([case_contract(case) for case in cases], indent=2, ensure_ascii=False)
+            chosen = ({"profile": document.profile, "profile_reason": document.profile_reason}
+                      if document.profile else {})
+            return json.dumps([case_contract(case) | chosen for case in cases], indent=2,
+                              ensure_ascii=False)
         return self._export(cases, options)
 
     def _export(self, cases, options: dict) -> str:

@@ -16,4 +16,6 @@ RENDERERS: dict[str, Renderer] = {
     "agentv-0.10": agentv_0_10.render,
     "agentv-3.8": agentv_3_8.render,
     "agentv-4": agentv_4.render,
+    # agentv 5 changed how tests are written, not how a loaded test is sent (see v5.py).
+    "agentv-5": agentv_4.render,
 }

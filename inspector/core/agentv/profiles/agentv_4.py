@@ -17,17 +17,8 @@ from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
 from ..pieces import Piece, joined, segments, sep
 from ..prepare import DEFAULT_SYSTEM_PROMPT, Context
 from ..schema import Block, CaseSpec, InputMessage
-from ..v4 import js_json
+from ..v4 import JS_WHITESPACE, js_json, js_trim
 from ..yamltree import Node
-
-# ECMAScript's String.prototype.trim() white space and line terminators; Python's str.strip()
-# differs (it keeps U+FEFF and strips U+001C..U+001F and U+0085).
-JS_WHITESPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-                 "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
-
-
-def js_trim(text: str) -> str:
-    return text.strip(JS_WHITESPACE)
 
 
 @dataclass(slots=True)
@@ -64,8 +55,9 @@ def _resolve(context: Context, raw: str) -> tuple[str, str, str] | None:
 def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Formatted:
     """segment-formatter.ts formatSegment and hasVisibleContent for one block."""
     if block.kind in ("text", "json"):
-        piece = Piece(block.value, OriginKind.CASE_TEXT, block.path, block.text_line, block.end_line)
-        return Formatted(block.value, [piece], bool(js_trim(block.value)))
+        pieces = [piece for piece in block.pieces or () if piece.text] or [
+            Piece(block.value, OriginKind.CASE_TEXT, block.path, block.text_line, block.end_line)]
+        return Formatted(block.value, pieces, bool(js_trim(block.value)))
     if block.kind == "file":
         found = _resolve(context, block.value)
         if found is None:

@@ -1,0 +1,64 @@
+"""`--profile auto`: which agentv generation an eval file is written for, and why.
+
+The schemas barely overlap: agentv 5 files fill top-level `prompts` from `tests[].vars` (and refuse
+`input` in inline tests), agentv 4 files write each test's `input` under `tests`, and the classic
+files the seed describes use `evalcases` and `input_messages`.
+"""
+
+from __future__ import annotations
+
+from ..bundle import Bundle
+from ..model import InputError
+from ..safe_parse import LimitExceeded
+from .yamltree import Node, load_jsonl, load_yaml
+
+CLASSIC = ("spec", "the file uses the classic `evalcases`/`input_messages` schema")
+
+
+def choose_profile(bundle: Bundle, path: str) -> tuple[str, str]:
+    decoded = bundle.text(path)
+    if decoded is None:
+        return CLASSIC
+    try:
+        if path.lower().endswith(".jsonl"):
+            records = load_jsonl(decoded.text, path)
+            return _for_records(records, "each line")
+        root = load_yaml(decoded.text, path, core=True)
+    except LimitExceeded:
+        raise
+    except InputError:
+        return ("spec", "the file cannot be read as YAML; the classic reader reports why")
+    if root is None or not isinstance(root.value, dict):
+        return CLASSIC
+    keys = root.value
+    for key in ("prompts", "default_test"):
+        if key in keys:
+            return ("agentv-5", f"the file has top-level `{key}` (agentv 5's schema)")
+    tests = keys.get("tests")
+    entries = _entries(tests)
+    if "tests" in keys:
+        if any("input" in entry.value for entry in entries) or "input" in keys:
+            return ("agentv-4", "the file's `tests` carry `input` (agentv 4's schema)")
+        if entries and any("vars" in entry.value for entry in entries):
+            return ("agentv-5", "the file's tests have `vars` and no `input` (agentv 5's schema)")
+        return ("agentv-4", "the file has `tests` (agentv 4's schema)")
+    for key in ("evalcases", "eval_cases"):
+        cases = _entries(keys.get(key))
+        if any("input_messages" in case.value for case in cases) or not cases:
+            return CLASSIC
+        if any("input" in case.value for case in cases):
+            return ("agentv-4", f"the file's `{key}` carry `input` (agentv 4's schema)")
+    return CLASSIC
+
+
+def _entries(node: Node | None) -> list[Node]:
+    if node is None or not isinstance(node.value, list):
+        return []
+    return [item for item in node.value if isinstance(item.value, dict)]
+
+
+def _for_records(records: list[Node], where: str) -> tuple[str, str]:
+    cases = [record for record in records if isinstance(record.value, dict)]
+    if any("input_messages" in case.value for case in cases) or not cases:
+        return CLASSIC
+    return ("agentv-4", f"{where} holds a test with `input` (agentv 4's schema)")

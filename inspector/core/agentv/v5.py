@@ -1,0 +1,569 @@
+"""agentv 5's eval files (tag v5.3.1-next.1): `prompts` filled from `tests[].vars`.
+
+The steps follow `packages/core/src/evaluation/yaml-parser.ts` loadTestsFromParsedYamlValue at that
+tag: refuse the v4 keys agentv 5 removed (with its messages), merge `default_test.vars` into each
+test, expand every test once per prompt (ids `<id>__prompt_<prompt id>` when there are several),
+expand array-valued vars into one test per combination, render the templates with the test's vars
+(see nunjucks.py), then read each test as agentv 4 does (v4.py). What agentv 5 sends from there on
+(buildPromptInputs, formatSegment, the providers) is unchanged since 4.42.4, so the agentv-4
+renderer renders these cases.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..bundle import Bundle, decode, join, parent_folders
+from ..model import Diagnostic, InputError, LineSpan, OriginKind
+from .nunjucks import Renderer, Where
+from .pieces import Piece
+from .schema import CaseSpec, Suite
+from .v4 import (
+    _case,
+    _cases_file,
+    _env_warning,
+    _is_message,
+    _Loader,
+    _open,
+    _refuse_bad_graph,
+    _text,
+    js_json,
+)
+from .yamltree import Node
+
+_ENV_OUTPUT = re.compile(r"\{\{\s*env\.([\s\S]*?)\}\}")
+_WHOLE_ENV = re.compile(r"^\s*\{\{\s*env\.[\s\S]*?\}\}\s*$")
+_REPLACE_HINT = ("Put prompt text or chat/system/user messages in top-level 'prompts' and put "
+                 "row-specific data in tests[].vars.")
+_EXPECTED_HINT = ("and consume it with an explicit assertion such as { type: 'llm-rubric', value: "
+                  "'Matches the reference answer: {{ expected_output }}' }.")
+
+
+@dataclass(slots=True)
+class Prompt:
+    """parsePromptDefinition: an id for the expanded test ids and the template to render."""
+
+    id: str
+    template: Node | None
+    unsupported: str | None = None  # why the inspector cannot produce this prompt's text
+
+
+def read_suite_v5(bundle: Bundle, path: str) -> Suite:
+    loader, text, jsonl_suite = _open(bundle, path)
+    if jsonl_suite is not None:
+        return jsonl_suite
+    root = loader.yaml(path, text)
+    if root is not None:
+        root = _interpolate_env(root, loader.env_used)
+    if root is None or not isinstance(root.value, dict):
+        raise InputError(f"Invalid test file format: {path}", path,
+                         root.start_line if root is not None else 1)
+    _refuse_removed_keys(root, path)
+    default_test, default_path = _default_test(loader, root)
+    for alias in ("eval_cases", "evalcases"):
+        if alias in root.value:
+            raise InputError(f"Invalid eval file {path}: Top-level '{alias}' has been removed from "
+                             f"authored eval YAML. Use 'tests' instead.", path,
+                             root.value[alias].start_line)
+    if root.get("scenarios") is not None:
+        loader.warnings.append(Diagnostic("`scenarios` are not expanded by the inspector; their "
+                                          "tests are not shown", path, root.get("scenarios").start_line))
+    items = _test_items(loader, root)
+    prompts = _prompts(loader, root)
+    if prompts is not None and root.get("input_files") is not None:
+        raise InputError("Top-level 'input' and 'input_files' cannot be combined with 'prompts'.",
+                         path, root.get("input_files").start_line)
+    default_vars = default_test.get("vars") if default_test is not None else None
+    if default_vars is not None and not isinstance(default_vars.value, dict):
+        default_vars = None
+    root_graders = root.get("assert") is not None or (
+        default_test is not None and default_test.get("assert") is not None)
+
+    cases: list[CaseSpec] = []
+    seen: dict[str, int] = {}
+    index = 0
+    for item, item_path in items:
+        origins: dict[str, Where] = {}
+        item = _merge_default_vars(item, item_path, default_vars, default_path, origins)
+        for expanded, prompt, notes in _expand_prompts(item, prompts, origins, item_path):
+            variants, listed = _expand_array_vars(expanded)
+            if not variants:
+                loader.warnings.append(Diagnostic(
+                    f"test {_text(item.get('id')) or f'#{index + 1}'!r} has a var holding an "
+                    f"empty list; agentv expands it into no tests at all", item_path,
+                    item.start_line))
+            if listed and prompt is not None and prompt.template is not None:
+                names = ", ".join(f"`{name}`" for name in listed)
+                notes = [*notes, Diagnostic(
+                    f"agentv renders the prompt before it splits list vars into tests, so "
+                    f"{names} prints as the whole list (joined with commas) in every one of them",
+                    item_path, item.start_line)]
+            for variant in variants:
+                case = _render_case(loader, variant, item_path, index, root, seen, origins, prompt,
+                                    root_graders)
+                case.warnings[:0] = notes
+                cases.append(case)
+                index += 1
+    _refuse_bad_graph(cases, loader)
+    _env_warning(loader, "{{ env.NAME }}")
+    metadata = {key: node.plain() for key, node in root.value.items() if key != "tests"}
+    return Suite(path, cases, loader.warnings, metadata)
+
+
+# ---- refusals ---------------------------------------------------------------------------------
+
+
+def _refuse_removed_keys(root: Node, path: str) -> None:
+    """rejectAuthoredWorkers, rejectAuthoredDirectInput, rejectAuthoredExpectedOutput,
+    rejectTopLevelImports and rejectAuthoredPostprocess, with agentv 5's messages."""
+    def refuse(message: str, node: Node) -> None:
+        raise InputError(message, path, node.start_line)
+
+    if root.get("workers") is not None:
+        refuse("workers has been removed from eval YAML. Set authored eval concurrency with "
+               "evaluate_options.max_concurrency.", root.value["workers"])
+    if root.get("input") is not None:
+        refuse("Top-level 'input' has been removed from authored eval YAML. Author prompt text or "
+               "chat messages in top-level 'prompts' and put shared data in default_test.vars or "
+               "per-row data in tests[].vars.", root.value["input"])
+    tests = root.get("tests")
+    entries = tests.value if tests is not None and isinstance(tests.value, list) else []
+    for number, entry in enumerate(entries):
+        if isinstance(entry.value, dict) and entry.get("input") is not None:
+            refuse(f"tests[{number}].input has been removed from authored eval YAML. "
+                   f"{_REPLACE_HINT}", entry.value["input"])
+    if root.get("expected_output") is not None:
+        refuse("Top-level 'expected_output' has been removed from authored eval YAML. Put reference "
+               "answers in default_test.vars.expected_output or tests[].vars.expected_output "
+               + _EXPECTED_HINT, root.value["expected_output"])
+    default_test = root.get("default_test")
+    if default_test is not None and default_test.get("expected_output") is not None:
+        refuse("default_test.expected_output has been removed from authored eval YAML. Put shared "
+               "reference answers in default_test.vars.expected_output " + _EXPECTED_HINT,
+               default_test.value["expected_output"])
+    for number, entry in enumerate(entries):
+        if isinstance(entry.value, dict) and entry.get("expected_output") is not None:
+            refuse(f"tests[{number}].expected_output has been removed from authored eval YAML. Put "
+                   f"the reference answer in tests[].vars.expected_output " + _EXPECTED_HINT,
+                   entry.value["expected_output"])
+    if root.get("imports") is not None:
+        refuse("Top-level 'imports' is not supported. Run eval files directly with CLI multi-file "
+               "selection and tags for grouping.", root.value["imports"])
+    if root.get("preprocessors") is not None:
+        refuse("preprocessors has been removed from authored eval YAML. Use "
+               "default_test.options.transform or assertion-level transform instead.",
+               root.value["preprocessors"])
+    for number, entry in enumerate(entries):
+        options = entry.get("options") if isinstance(entry.value, dict) else None
+        if options is not None and options.get("postprocess") is not None:
+            refuse(f"tests[{number}].options.postprocess has been removed. Use "
+                   f"tests[{number}].options.transform instead.", options.value["postprocess"])
+
+
+# ---- env, default_test, tests -----------------------------------------------------------------
+
+
+def _interpolate_env(node: Node, used: set[str]) -> Node:
+    """interpolateEnv with an empty environment: `{{ env.NAME }}` renders as nothing, the way
+    nunjucks prints an unset variable; text holding `${{` is left alone, as agentv leaves it."""
+    value = node.value
+    if isinstance(value, str):
+        if "${{" in value or "env." not in value:
+            return node
+        names = [name.strip().split("|")[0].strip() for name in _ENV_OUTPUT.findall(value)]
+        if not names:
+            return node
+        # AGENTV_REPO_ROOT is agentv's own (createEvalConfigEnv): the bundle's root, so "".
+        used.update(name for name in names if name != "AGENTV_REPO_ROOT")
+        rendered = "" if _WHOLE_ENV.match(value) else _ENV_OUTPUT.sub("", value)
+        return Node(rendered, node.start_line, node.end_line, node.text_line)
+    if isinstance(value, list):
+        return Node([_interpolate_env(item, used) for item in value], node.start_line,
+                    node.end_line, node.text_line)
+    if isinstance(value, dict):
+        return Node({key: _interpolate_env(item, used) for key, item in value.items()},
+                    node.start_line, node.end_line, node.text_line)
+    return node
+
+
+def _resolve(bundle: Bundle, eval_path: str, raw: str) -> tuple[str, str] | None:
+    """file-resolver.ts resolveFileReference: (display path, bundle path), searched from the eval
+    file's folder up to the root."""
+    display = raw.lstrip("/\\") or raw
+    if "\\" in display:
+        return None
+    for folder in parent_folders(eval_path):
+        candidate = join(folder, display)
+        if candidate is not None and bundle.read(candidate) is not None:
+            return display, candidate
+    return None
+
+
+def _default_test(loader: _Loader, root: Node) -> tuple[Node | None, str]:
+    """resolveDefaultTestValue: inline, or a `file://` YAML file."""
+    node = root.get("default_test")
+    if node is None or not isinstance(node.value, str):
+        return (node if node is not None and isinstance(node.value, dict) else None), loader.path
+    raw = node.value
+    if not raw.startswith("file://"):
+        raise InputError(f"Invalid default_test reference '{raw}'. Use file://... or ref://name "
+                         f"that resolves to file://... .", loader.path, node.start_line)
+    found = _resolve(loader.bundle, loader.path, raw[len("file://"):])
+    if found is None:
+        raise InputError(f"default_test file not found: {raw[len('file://'):]}", loader.path,
+                         node.start_line)
+    display, path = found
+    text = loader.read(path) or ""
+    loaded = loader.yaml(path, text)
+    loaded = _interpolate_env(loaded, loader.env_used) if loaded is not None else None
+    if loaded is None or not isinstance(loaded.value, dict):
+        raise InputError(f"default_test file must contain a YAML object: {display}", loader.path,
+                         node.start_line)
+    for key, problem in (("description", "must not define description"),
+                         ("assertions", "must use assert, not assertions")):
+        if key in loaded.value:
+            raise InputError(f"default_test file {problem}: {display}", path,
+                             loaded.value[key].start_line)
+    return loaded, path
+
+
+def _test_items(loader: _Loader, root: Node) -> list[tuple[Node, str]]:
+    tests = root.get("tests")
+    path = loader.path
+    if tests is not None and isinstance(tests.value, str):
+        cases_path = join(posixpath.dirname(path), tests.value.removeprefix("file://"))
+        if cases_path is None:
+            raise InputError(f"`tests` points outside the bundle: {tests.value}", path,
+                             tests.start_line)
+        return [(_interpolate_env(item, loader.env_used), cases_path)
+                for item in _cases_file(loader, cases_path, tests)]
+    if tests is None or not isinstance(tests.value, list):
+        if root.get("scenarios") is not None:
+            return []
+        raise InputError(f"Invalid test file format: {path} - missing 'tests' field", path,
+                         (tests or root).start_line)
+    items: list[tuple[Node, str]] = []
+    for item in tests.value:
+        if isinstance(item.value, str):
+            reference = item.value.removeprefix("file://")
+            if any(char in reference for char in "*?{"):
+                raise InputError("glob patterns in `tests` are not read by the inspector", path,
+                                 item.start_line)
+            target = join(posixpath.dirname(path), reference)
+            if target is None:
+                raise InputError(f"`tests` entry points outside the bundle: {item.value}", path,
+                                 item.start_line)
+            items.extend((_interpolate_env(case, loader.env_used), target)
+                         for case in _cases_file(loader, target, item))
+        elif isinstance(item.value, dict) and "include" in item.value:
+            raise InputError("`include` entries in `tests` are not read by the inspector; list "
+                             "the case files instead", path, item.start_line)
+        else:
+            items.append((item, path))
+    return items
+
+
+def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None, default_path: str,
+                        origins: dict[str, Where]) -> Node:
+    """mergeDefaultTestVarsIntoCases: the test's own vars win."""
+    if not isinstance(item.value, dict):
+        return item
+    own = item.get("vars")
+    if own is not None and not isinstance(own.value, dict):
+        return item
+    merged: dict[str, Node] = {}
+    for source, path in ((default_vars, default_path), (own, item_path)):
+        if source is None:
+            continue
+        for key, value in source.value.items():
+            merged[key] = value
+            origins[key] = Where(path, value.text_line, value.end_line)
+    if default_vars is None or not default_vars.value:
+        return item
+    anchor = own or default_vars
+    return Node({**item.value, "vars": Node(merged, anchor.start_line, anchor.end_line,
+                                            anchor.text_line)},
+                item.start_line, item.end_line, item.text_line)
+
+
+# ---- prompts ----------------------------------------------------------------------------------
+
+
+def _stable_id(value: Any) -> str:
+    """stablePromptId: the first 12 hex digits of sha256(JSON.stringify(value))."""
+    return hashlib.sha256(js_json(value, indent=None).encode()).hexdigest()[:12]
+
+
+def _safe_id(value: str) -> str:
+    """safePromptId."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", value.strip()).strip("-")
+    return safe[:48] if safe else _stable_id(value)
+
+
+def _is_chat(node: Node) -> bool:
+    """isChatPromptArray."""
+    return (isinstance(node.value, list) and bool(node.value)
+            and all(isinstance(item.value, dict) and _is_message(item) for item in node.value))
+
+
+def _traced(node: Node, path: str, kind: OriginKind = OriginKind.CASE_TEXT,
+            via: LineSpan | None = None) -> Node:
+    """The prompt with every string marked as written in `path`, so rendered text points there
+    even when the test itself lives in another file."""
+    value = node.value
+    if isinstance(value, str):
+        piece = Piece(value, kind, path, node.text_line, node.end_line, via=via)
+        return Node(value, node.start_line, node.end_line, node.text_line, pieces=[piece])
+    if isinstance(value, list):
+        return Node([_traced(item, path, kind, via) for item in value], node.start_line,
+                    node.end_line, node.text_line)
+    if isinstance(value, dict):
+        return Node({key: _traced(item, path, kind, via) for key, item in value.items()},
+                    node.start_line, node.end_line, node.text_line)
+    return node
+
+
+def _prompts(loader: _Loader, root: Node) -> list[Prompt] | None:
+    """parseSuitePrompts: one entry, a chat array, or a list of entries."""
+    raw = root.get("prompts")
+    if raw is None or raw.value is None:
+        return None
+    entries = raw.value if isinstance(raw.value, list) and not _is_chat(raw) else [raw]
+    return [_prompt(loader, entry, index) for index, entry in enumerate(entries)]
+
+
+def _prompt(loader: _Loader, entry: Node, index: int) -> Prompt:
+    path = loader.path
+    value = entry.value
+    if isinstance(value, str):
+        if value.startswith("file://"):
+            return _file_prompt(loader, value, entry, None)
+        return Prompt(f"prompt-{_stable_id(value)}", _traced(entry, path))
+    if isinstance(value, list):
+        if not _is_chat(entry):
+            raise InputError("Invalid prompts entry: arrays must be chat messages or a top-level "
+                             "list of prompt entries.", path, entry.start_line)
+        return Prompt(f"chat-{_stable_id(entry.plain())}", _traced(entry, path))
+    if not isinstance(value, dict):
+        raise InputError(f"Invalid prompts[{index}]: expected string, chat array, or object.",
+                         path, entry.start_line)
+    explicit = (_text(entry.get("id")) or "").strip() or None
+    for key in ("function_file", "function", "command"):
+        if key in value:
+            runs = js_json(value[key].plain(), indent=None)
+            return Prompt(explicit or f"function-{_stable_id(value[key].plain())}", None,
+                          unsupported=f"prompts[{index}] is produced by running {key} {runs}; "
+                                      f"the inspector does not run code, so it cannot show the "
+                                      f"text")
+    if "file" in value:
+        reference = _text(entry.get("file"))
+        if not reference:
+            raise InputError(f"Invalid prompts[{index}].file: expected non-empty string.", path,
+                             entry.start_line)
+        return _file_prompt(loader, reference, entry, explicit)
+    if "messages" in value:
+        messages = value["messages"]
+        if not _is_chat(messages):
+            raise InputError(f"Invalid prompts[{index}].messages: expected chat message array.",
+                             path, messages.start_line)
+        return Prompt(explicit or f"chat-{_stable_id(messages.plain())}", _traced(messages, path))
+    if "prompt" in value:
+        prompt = value["prompt"]
+        if not isinstance(prompt.value, str) and not _is_chat(prompt):
+            raise InputError(f"Invalid prompts[{index}].prompt: expected string or chat message "
+                             f"array.", path, prompt.start_line)
+        kind = "chat" if isinstance(prompt.value, list) else "string"
+        return Prompt(explicit or f"{kind}-{_stable_id(prompt.plain())}", _traced(prompt, path))
+    if "raw" in value:
+        raw = _text(value["raw"])
+        if not raw:
+            raise InputError(f"Invalid prompts[{index}].raw: expected non-empty string.", path,
+                             value["raw"].start_line)
+        return Prompt(explicit or f"string-{_stable_id(raw)}", _traced(value["raw"], path))
+    if _is_message(entry):
+        chat = Node([entry], entry.start_line, entry.end_line, entry.text_line)
+        return Prompt(explicit or f"chat-{_stable_id(entry.plain())}", _traced(chat, path))
+    raise InputError(f"Invalid prompts[{index}]: expected prompt, messages, file, or function.",
+                     path, entry.start_line)
+
+
+def _file_prompt(loader: _Loader, reference: str, entry: Node, explicit: str | None) -> Prompt:
+    """readPromptFile: the file's text (CRLF as LF) is the template."""
+    raw = reference.removeprefix("file://")
+    found = _resolve(loader.bundle, loader.path, raw)
+    if found is None:
+        raise InputError(f"Prompt file not found: {raw.lstrip('/')}", loader.path,
+                         entry.start_line)
+    display, path = found
+    text = loader.read(path) or ""
+    lines = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
+    via = LineSpan(loader.path, entry.start_line, entry.end_line)
+    template = _traced(Node(text, 1, lines, 1), path, OriginKind.FILE, via)
+    return Prompt(explicit or display, template)
+
+
+# ---- expansion --------------------------------------------------------------------------------
+
+
+def _expand_prompts(item: Node, prompts: list[Prompt] | None, origins: dict[str, Where],
+                    path: str) -> list[tuple[Node, Prompt | None, list[Diagnostic]]]:
+    """expandPromptMatrix: each test once per prompt; its own `input` becomes vars.input."""
+    if prompts is None or not isinstance(item.value, dict):
+        return [(item, None, [])]
+    fields = dict(item.value)
+    if "input" in fields:
+        own = fields.pop("input")
+        fields.pop("input_files", None)
+        variables = fields.get("vars")
+        merged = dict(variables.value) if variables is not None and isinstance(
+            variables.value, dict) else {}
+        merged["input"] = own
+        anchor = variables or own
+        fields["vars"] = Node(merged, anchor.start_line, anchor.end_line, anchor.text_line)
+    source_id = _text(fields.get("id"))
+    variables = fields.get("vars")
+    several = len(prompts) > 1
+    expanded = []
+    for prompt in prompts:
+        copy = dict(fields)
+        prompt_id = _safe_id(prompt.id)
+        if source_id and several:
+            node = fields["id"]
+            copy["id"] = Node(f"{source_id}__prompt_{prompt_id}", node.start_line, node.end_line,
+                              node.text_line)
+        depends = fields.get("depends_on")
+        if several and depends is not None and isinstance(depends.value, list):
+            copy["depends_on"] = Node(
+                [Node(f"{dep.value}__prompt_{prompt_id}", dep.start_line, dep.end_line,
+                      dep.text_line) if isinstance(dep.value, str) else dep
+                 for dep in depends.value], depends.start_line, depends.end_line, depends.text_line)
+        notes: list[Diagnostic] = []
+        if prompt.template is not None:
+            # renderPromptInput renders the prompt with the test's vars (a test without vars keeps
+            # the template as written); interpolateRawEvalCase renders the result once more.
+            copy["input"] = prompt.template
+            if variables is not None and isinstance(variables.value, dict):
+                renderer = Renderer(variables, _origins_for(variables, origins, path))
+                copy["input"] = renderer.node(prompt.template, path)
+                notes = renderer.warnings
+        expanded.append((Node(copy, item.start_line, item.end_line, item.text_line), prompt, notes))
+    return expanded
+
+
+def _expand_array_vars(item: Node) -> tuple[list[Node], list[str]]:
+    """expandArrayVarCases: a var holding a list of strings (or an empty list) gives one test per
+    value; several such vars give every combination. Also returns the names of those vars."""
+    variables = item.get("vars") if isinstance(item.value, dict) else None
+    if variables is None or not isinstance(variables.value, dict):
+        return [item], []
+    combinations: list[dict[str, Node]] = [{}]
+    listed: list[str] = []
+    for key, value in variables.value.items():
+        values = value.value
+        if isinstance(values, list) and (not values or isinstance(values[0].value, str)):
+            choices = list(values)
+            listed.append(key)  # even one value: the var becomes that string, not the list
+        else:
+            choices = [value]
+        combinations = [{**combination, key: choice}
+                        for combination in combinations for choice in choices]
+    if not listed:
+        return [item], []
+    return [Node({**item.value, "vars": Node(combination, variables.start_line, variables.end_line,
+                                             variables.text_line)},
+                 item.start_line, item.end_line, item.text_line)
+            for combination in combinations], listed
+
+
+# ---- one test ---------------------------------------------------------------------------------
+
+
+def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
+                 seen: dict[str, int], origins: dict[str, Where], prompt: Prompt | None,
+                 root_graders: bool) -> CaseSpec:
+    if not isinstance(item.value, dict):
+        return _case(loader, item, path, index, None, None, seen, generation=5)
+    if prompt is not None and prompt.unsupported:
+        case_id = _text(item.get("id")) or f"#{index + 1}"
+        return CaseSpec(case_id, path, item.start_line, item.end_line, [], {"prompt": prompt.id},
+                        skipped=prompt.unsupported,
+                        warnings=[Diagnostic(prompt.unsupported, loader.path, item.start_line)])
+    variables = item.get("vars")
+    renderer = None
+    if variables is not None and isinstance(variables.value, dict):
+        renderer = Renderer(variables, _origins_for(variables, origins, path))
+        rendered_id = renderer.node(item.get("id"), path)
+        if rendered_id is not None:
+            item = Node({**item.value, "id": rendered_id}, item.start_line, item.end_line,
+                        item.text_line)
+
+    def interpolate(node: Node | None, _variables: Node | None) -> Node | None:
+        return renderer.node(node, path) if renderer is not None else node
+
+    if prompt is None and item.get("input") is None:
+        item = _prompt_md(loader, item, root, interpolate)
+    case = _case(loader, item, path, index, None, root.get("input_files"), seen,
+                 interpolate=interpolate, generation=5, root_graders=root_graders)
+    if renderer is not None:
+        case.warnings.extend(renderer.warnings)
+    if prompt is not None:
+        case.metadata["prompt"] = prompt.id
+    return case
+
+
+def _origins_for(variables: Node, origins: dict[str, Where], path: str) -> dict[str, Where]:
+    """Where each var is written: merged defaults keep their file, everything else is the test's."""
+    found = {}
+    for key, value in variables.value.items():
+        known = origins.get(key)
+        if known is not None and known.first_line == value.text_line:
+            found[key] = known
+        else:
+            found[key] = Where(path, value.text_line, value.end_line)
+    return found
+
+
+def _prompt_md(loader: _Loader, item: Node, root: Node, interpolate: Any) -> Node:
+    """loadPromptMdFallback: a test without input takes PROMPT.md from its input_files (or the
+    suite's), else the PROMPT.md beside the eval file."""
+    own_files = interpolate(item.get("input_files"), None)
+    suite_files = interpolate(root.get("input_files"), None)
+    source = own_files if own_files is not None and isinstance(own_files.value, list) else (
+        suite_files if suite_files is not None and isinstance(suite_files.value, list) else None)
+    candidates: list[tuple[str, Node | None]] = []
+    if source is not None:
+        for entry in source.value:
+            if isinstance(entry.value, str) and re.split(r"[\\/]", entry.value)[-1] == "PROMPT.md":
+                candidates.append((entry.value, entry))
+                break
+    if not candidates:
+        candidates.append((posixpath.join(posixpath.dirname(loader.path), "PROMPT.md"), None))
+    reference, entry = candidates[0]
+    if entry is None:
+        path = reference
+        if loader.bundle.read(path) is None:
+            return item
+    else:
+        found = _resolve(loader.bundle, loader.path, reference)
+        if found is None:
+            return item
+        path = found[1]
+    text = decode(loader.bundle.read(path) or b"").text
+    lines = max(1, text.count("\n") + 1)
+    via = LineSpan(loader.path, entry.start_line, entry.end_line) if entry is not None else None
+    prompt = _traced(Node(text, item.start_line, item.start_line, item.start_line), path,
+                     OriginKind.FILE, via)
+    prompt.pieces = [Piece(text, OriginKind.FILE, path, 1, lines, via=via)]
+    fields = dict(item.value)
+    fields["input"] = prompt
+    if entry is not None and source is own_files:
+        rest = [node for node in source.value if node is not entry]
+        if rest:
+            fields["input_files"] = Node(rest, source.start_line, source.end_line, source.text_line)
+        else:
+            fields.pop("input_files", None)
+    return Node(fields, item.start_line, item.end_line, item.text_line)
