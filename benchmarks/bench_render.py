@@ -31,11 +31,15 @@ CORPUS = REPO.parent / "shared" / "corpus" / "agentv"
 CASES = 1_000
 
 
-def synthetic_bundle(cases: int) -> MemoryBundle:
+def synthetic_bundle(cases: int, agentv_5: bool = False) -> MemoryBundle:
+    """The same suite in agentv 4's schema, or in agentv 5's (one `{{ input }}` prompt, each
+    test's messages in `vars.input`)."""
     files: dict[str, bytes] = {
         ".agentv/config.yaml": b"guideline_patterns: ['**/*.instructions.md']\n",
     }
-    lines = ["description: synthetic benchmark suite", "tests:"]
+    lines = ["description: synthetic benchmark suite"]
+    lines += ["prompts:", "  - \"{{ input }}\"", "tests:"] if agentv_5 else ["tests:"]
+    nest = "  " if agentv_5 else ""
     for index in range(cases):
         files[f"guides/g{index % 50}.instructions.md"] = (
             f"# Guideline {index % 50}\n" + "Always explain your reasoning.\n" * 20).encode()
@@ -44,23 +48,25 @@ def synthetic_bundle(cases: int) -> MemoryBundle:
         lines += [
             f"  - id: case-{index}",
             f"    criteria: The answer mentions item {index}.",
-            "    input:",
-            "      - role: system",
-            "        content: You are a careful reviewer.",
-            "      - role: user",
-            "        content:",
-            "          - type: text",
-            "            value: |-",
-            f"              Review attachment {index}.",
-            "              Explain every finding.",
-            "          - type: file",
-            f"            value: ../guides/g{index % 50}.instructions.md",
-            "          - type: file",
-            f"            value: ../attachments/a{index % 100}.py",
-            "      - role: assistant",
-            "        content: Which part matters most?",
-            "      - role: user",
-            "        content: The loop.",
+            *(["    vars:", "      input:"] if agentv_5 else ["    input:"]),
+            *(nest + line for line in [
+                "      - role: system",
+                "        content: You are a careful reviewer.",
+                "      - role: user",
+                "        content:",
+                "          - type: text",
+                "            value: |-",
+                f"              Review attachment {index}.",
+                "              Explain every finding.",
+                "          - type: file",
+                f"            value: ../guides/g{index % 50}.instructions.md",
+                "          - type: file",
+                f"            value: ../attachments/a{index % 100}.py",
+                "      - role: assistant",
+                "        content: Which part matters most?",
+                "      - role: user",
+                "        content: The loop.",
+            ]),
         ]
     files["evals/suite.yaml"] = ("\n".join(lines) + "\n").encode()
     return MemoryBundle(files)
@@ -112,11 +118,14 @@ def main() -> None:
     args = parser.parse_args()
     cases, runs = (100, 1) if args.quick else (CASES, 3)
     bundle = synthetic_bundle(cases)
-    print(f"synthetic suite: {cases} cases, each with a guideline and an attachment")
+    bundle_5 = synthetic_bundle(cases, agentv_5=True)
+    print(f"synthetic suite: {cases} cases, each with a guideline and an attachment (agentv 5's "
+          f"schema for agentv-5)")
     for profile in PROFILES:
         options = RenderOptions(profile=profile)
-        seconds = best_of(runs, lambda options=options: render_eval_file(bundle, "evals/suite.yaml",
-                                                                         options))
+        suite = bundle_5 if profile == "agentv-5" else bundle
+        seconds = best_of(runs, lambda options=options, suite=suite: render_eval_file(
+            suite, "evals/suite.yaml", options))
         print(f"  {profile:12s} {cases / seconds:10,.0f} cases/s   ({seconds * 1000:.0f} ms)")
     against_agentv(bundle, cases, runs)
 
