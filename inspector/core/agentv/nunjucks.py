@@ -86,10 +86,179 @@ def js_string(value: Any) -> str:
     return str(value)
 
 
-def _dump(value: Any, spaces: int | None = None) -> str:
+class JsError(Exception):
+    """What nunjucks throws (a TypeError in JavaScript): agentv's load fails on it."""
+
+
+def _undefined(value: Any) -> bool:
+    return isinstance(value, ChainableUndefined)
+
+
+def _normalize(value: Any, default: Any) -> Any:
+    """nunjucks' filters.js normalize: null, undefined and false become the default."""
+    return default if value is None or value is False or _undefined(value) else value
+
+
+def _string_method(value: Any, method: str) -> str:
+    if not isinstance(value, str):
+        raise JsError(f"{_js_type(value)}.{method} is not a function")
+    return value
+
+
+def _js_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "num"
+    if isinstance(value, list):
+        return "arr"
+    if isinstance(value, dict):
+        return "obj"
+    return "str"
+
+
+def _upper(value: Any) -> str:
+    return _string_method(_normalize(value, ""), "toUpperCase").upper()
+
+
+def _lower(value: Any) -> str:
+    return _string_method(_normalize(value, ""), "toLowerCase").lower()
+
+
+def _capitalize(value: Any) -> str:
+    text = _string_method(_normalize(value, ""), "toLowerCase").lower()
+    return text[:1].upper() + text[1:]
+
+
+def _trim(value: Any) -> str:
+    if value is None or _undefined(value):
+        raise JsError("Cannot read properties of null (reading 'replace')")
+    from .v4 import JS_WHITESPACE
+
+    return _string_method(value, "replace").strip(JS_WHITESPACE)
+
+
+def _length(value: Any) -> Any:
+    value = _normalize(value, "")
+    if isinstance(value, dict):
+        return len(value)
+    if isinstance(value, (str, list)):
+        return len(value)
+    return ENVIRONMENT.undefined(name="length")
+
+
+def _index(value: Any, position: str) -> Any:
+    if value is None or _undefined(value):
+        raise JsError(f"Cannot read properties of {'null' if value is None else 'undefined'}")
+    if isinstance(value, (str, list)) and len(value):
+        return value[0] if position == "first" else value[-1]
+    return ENVIRONMENT.undefined(name=position)
+
+
+def _join(value: Any, separator: Any = None, attribute: Any = None) -> str:
+    if not isinstance(value, list):
+        raise JsError(f"{_js_type(value)}.join is not a function")
+    if attribute:
+        value = [item.get(attribute) if isinstance(item, dict) else None for item in value]
+    glue = js_string(separator) if separator not in (None, "", 0, False) and not _undefined(
+        separator) else ""
+    return glue.join(js_string(item) for item in value)
+
+
+def _js_truthy(value: Any) -> bool:
+    if _undefined(value) or value is None:
+        return False
+    if isinstance(value, (list, dict)):
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return False
+    return bool(value)
+
+
+def _default(value: Any, fallback: Any = None, boolean: Any = False) -> Any:
+    if _js_truthy(boolean):
+        return value if _js_truthy(value) else fallback
+    return fallback if _undefined(value) else value
+
+
+def _replace(value: Any, old: Any, new: Any = None, limit: Any = None) -> Any:
+    if isinstance(old, (int, float)) and not isinstance(old, bool):
+        old = js_string(old)
+    elif not isinstance(old, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = js_string(value)
+    if not isinstance(value, str):
+        return value
+    new_text = js_string(new) if new is not None else "undefined"
+    if old == "":
+        return new_text + new_text.join(value) + new_text
+    count = -1 if limit is None or _undefined(limit) else int(limit)
+    return value.replace(old, new_text, count) if count != 0 else value
+
+
+def _to_number(value: Any) -> float:
+    if value is None:
+        return 0.0
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        from .v4 import JS_WHITESPACE
+
+        text = value.strip(JS_WHITESPACE)
+        if not text:
+            return 0.0
+        try:
+            return float(text) if not text.lower().startswith(("inf", "-inf", "+inf", "nan")) \
+                else math.nan
+        except ValueError:
+            return math.nan
+    if isinstance(value, list):
+        return _to_number(js_string(value)) if len(value) <= 1 else math.nan
+    return math.nan
+
+
+def _abs(value: Any) -> float:
+    return abs(_to_number(value))
+
+
+def _string(value: Any) -> str:
+    if value is None or _undefined(value):
+        raise JsError("Cannot read properties of null (reading 'toString')")
+    return js_string(value)
+
+
+def _safe(value: Any) -> str:
+    return "" if value is None or _undefined(value) else js_string(value)
+
+
+def _concat_operand(value: Any) -> str:
+    """`~` joins as JavaScript's `+` does: undefined and null print their names."""
+    if _undefined(value):
+        return "undefined"
+    if value is None:
+        return "null"
+    return js_string(value)
+
+
+def _dump(value: Any, spaces: int | None = None) -> Any:
     from .v4 import js_json
 
+    if _undefined(value):
+        return ENVIRONMENT.undefined(name="dump")
     return js_json(value, indent=spaces)
+
+
+NUNJUCKS_FILTERS = {
+    "upper": _upper, "lower": _lower, "capitalize": _capitalize, "trim": _trim,
+    "length": _length, "first": lambda value: _index(value, "first"),
+    "last": lambda value: _index(value, "last"), "join": _join, "default": _default,
+    "d": _default, "replace": _replace, "abs": _abs, "string": _string, "safe": _safe,
+    "dump": _dump, "load": lambda value: js_value(json.loads(value)),
+    "_concat_operand": _concat_operand,
+}
 
 
 class _Environment(SandboxedEnvironment):
@@ -115,7 +284,11 @@ class _Environment(SandboxedEnvironment):
             return len(obj)
         if isinstance(obj, ChainableUndefined):
             return obj
-        return self.undefined(obj=obj, name=attribute)
+        if obj is None:
+            raise JsError(f"Cannot read properties of null (reading '{attribute}')")
+        if isinstance(obj, (str, list, int, float)):
+            return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)  # jinja2's own objects, such as `loop`
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         if isinstance(obj, dict):
@@ -133,8 +306,7 @@ class _Environment(SandboxedEnvironment):
 def _environment() -> _Environment:
     environment = _Environment(undefined=ChainableUndefined, autoescape=False,
                                keep_trailing_newline=True, finalize=js_string)
-    environment.filters["load"] = json.loads
-    environment.filters["dump"] = _dump
+    environment.filters.update(NUNJUCKS_FILTERS)
     return environment
 
 
@@ -223,7 +395,7 @@ class Renderer:
 
     def _render(self, tree: nodes.Template, where: Where) -> str:
         try:
-            template = ENVIRONMENT.from_string(tree)
+            template = ENVIRONMENT.from_string(_js_concat(tree))
             produced: list[str] = []
             size = 0
             for chunk in template.generate(self.context):
@@ -237,7 +409,7 @@ class Renderer:
             if error.diagnostic.path:
                 raise
             raise LimitExceeded(error.diagnostic.message, where.path, where.first_line) from None
-        except (TemplateError, TypeError, ValueError, ArithmeticError) as error:
+        except (TemplateError, TypeError, ValueError, ArithmeticError, JsError) as error:
             raise InputError(f"Template render error: {error}", where.path,
                              where.first_line) from None
 
@@ -289,6 +461,14 @@ class Renderer:
         if "".join(piece.text for piece in pieces) != text:
             return None
         return pieces
+
+
+def _js_concat(tree: nodes.Template) -> nodes.Template:
+    """Every `~` operand through `_concat_operand`, so jinja2's str() never prints Python."""
+    for concat in tree.find_all(nodes.Concat):
+        concat.nodes = [nodes.Filter(operand, "_concat_operand", [], [], None, None,
+                                     lineno=operand.lineno) for operand in concat.nodes]
+    return tree
 
 
 def _root_name(expression: nodes.Expr) -> str | None:
