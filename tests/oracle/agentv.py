@@ -50,16 +50,27 @@ def run_agentv(jobs: list[tuple[Path, Path]], timeout: float = 600) -> list[dict
 
 
 class Oracle:
-    """One long-lived agentv process: each `run` sends a job line and reads its result line."""
+    """One long-lived agentv process: each `run` sends a job line and reads its result line.
 
-    def __init__(self) -> None:
-        reason = available()
-        if reason:
-            raise OracleUnavailable(reason)
+    By default the published agentv 4.42.4. With `source`, agentv's `packages/core` checked out at
+    a tag with its npm dependencies and tsx installed (see docs/agentv-5.md): that release's own
+    TypeScript, run the same way."""
+
+    def __init__(self, source: Path | None = None) -> None:
+        environment = _environment()
+        if source is None:
+            reason = available()
+            if reason:
+                raise OracleUnavailable(reason)
+            command = ["node"]
+        else:
+            command = [str(source / "node_modules" / ".bin" / "tsx")]
+            environment["AGENTV_CORE_ENTRY"] = str(source / "src" / "index.ts")
+            environment["AGENTV_ENV_SYNTAX"] = "nunjucks"
         self.process = subprocess.Popen(
-            ["node", str(ORACLE_DIR / "capture.mjs"), "--serve"], stdin=subprocess.PIPE,
+            [*command, str(ORACLE_DIR / "capture.mjs"), "--serve"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ORACLE_DIR,
-            env=_environment(), bufsize=1)
+            env=environment, bufsize=1)
 
     def run(self, eval_file: Path, repo_root: Path, timeout: float = 120) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None

@@ -9,11 +9,16 @@
 // process (agentv's start-up costs about a second; a suite costs tens of milliseconds).
 import http from 'node:http';
 import readline from 'node:readline';
-import { resolveTargetDefinition, runEvaluation } from '@agentv/core';
+// AGENTV_CORE_ENTRY runs another agentv build the same way (e.g. agentv 5 from its source tag, under
+// tsx, to make goldens); the default is the published package pinned in package-lock.json.
+const { resolveTargetDefinition, runEvaluation } = await import(
+  process.env.AGENTV_CORE_ENTRY || '@agentv/core');
 
 const CANDIDATE_MODEL = 'candidate-model';
 const JUDGE_MODEL = 'judge-model';
-const GRADE = JSON.stringify({ score: 1, assertions: [], hits: ['ok'], misses: [], reasoning: 'ok' });
+// A grade both agentv 4's and agentv 5's graders accept.
+const GRADE = JSON.stringify({ score: 1, assertions: [], hits: ['ok'], misses: [], reasoning: 'ok',
+                               checks: [], overall_reasoning: 'ok' });
 
 let current = null; // the test agentv is running now (concurrency 1)
 let requests = [];
@@ -51,9 +56,13 @@ async function readStdin() {
 // agentv refuses literal keys and models in targets: they come from the environment.
 const ENV = { MOCK_KEY: 'sk-test', MODEL_mock: CANDIDATE_MODEL, MODEL_judge: JUDGE_MODEL };
 
+// agentv 4 writes environment references as ${{ NAME }}; agentv 5 as {{ env.NAME }}.
+const envRef = (name) => (process.env.AGENTV_ENV_SYNTAX === 'nunjucks'
+  ? `{{ env.${name} }}` : `\${{ ${name} }}`);
+
 function definition(name, url) {
-  return { name, provider: 'openai', endpoint: url, api_key: '${{ MOCK_KEY }}',
-           model: `\${{ MODEL_${name} }}`, max_retries: 0 };
+  return { name, provider: 'openai', endpoint: url, api_key: envRef('MOCK_KEY'),
+           model: envRef(`MODEL_${name}`), max_retries: 0 };
 }
 
 function target(name, model, url) {
@@ -92,11 +101,15 @@ async function runJob(job, url) {
         statuses.set(event.testId, event);
       },
     });
-    const cases = results.map((r) => ({
-      id: r.testId,
+    // agentv 5 reports the source test id and the prompt apart; progress events carry the
+    // expanded id (<id>__prompt_<prompt>) its requests were made under, in the same order.
+    const expanded = results.length === order.length && results.some((r) => r.prompt);
+    const cases = results.map((r, index) => ({
+      id: expanded ? order[index] : r.testId,
       status: r.executionStatus ?? null,
       error: r.error ?? null,
-      requests: requests.filter((q) => q.test === r.testId).map(({ role, body }) => ({ role, body })),
+      requests: requests.filter((q) => q.test === (expanded ? order[index] : r.testId))
+        .map(({ role, body }) => ({ role, body })),
     }));
     return { evalFile: job.evalFile, cases, log };
   } catch (error) {

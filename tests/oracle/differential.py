@@ -18,13 +18,13 @@ from .agentv import Oracle, outcome
 REFUSED = "agentv refuses the whole file"
 
 
-def ours(root: Path, eval_file: Path) -> tuple[list[tuple[str, list[dict[str, Any]], Any]] | None,
-                                                 str]:
+def ours(root: Path, eval_file: Path, profile: str = "agentv-4"
+         ) -> tuple[list[tuple[str, list[dict[str, Any]], Any]] | None, str]:
     """The inspector's sent cases in file order as (id, messages, case), or None and the error."""
     bundle = DirectoryBundle(root)
     path = eval_file.relative_to(root).as_posix()
     try:
-        document = render_document(bundle, path, RenderOptions(profile="agentv-4",
+        document = render_document(bundle, path, RenderOptions(profile=profile,
                                                                 input_format="agentv"))
     except InputError as error:
         return None, str(error)
@@ -38,9 +38,14 @@ def ours(root: Path, eval_file: Path) -> tuple[list[tuple[str, list[dict[str, An
 
 def differences(oracle: Oracle, root: Path, eval_file: Path) -> list[str]:
     """Every way the two disagree on one eval file; empty when they agree."""
-    result = oracle.run(eval_file, root)
+    return compare(oracle.run(eval_file, root), root, eval_file)
+
+
+def compare(result: dict[str, Any], root: Path, eval_file: Path, profile: str = "agentv-4"
+            ) -> list[str]:
+    """Every way agentv's recorded `result` and the inspector's rendering of the file disagree."""
     theirs = outcome(result)
-    mine, error = ours(root, eval_file)
+    mine, error = ours(root, eval_file, profile)
     if theirs.error is not None or mine is None:
         if theirs.error is not None and mine is None:
             return []

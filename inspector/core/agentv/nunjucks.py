@@ -350,10 +350,10 @@ class Renderer:
             return self._text(node, where_path)
         if isinstance(value, list):
             return Node([self.node(item, where_path) for item in value], node.start_line,
-                        node.end_line, node.text_line)
+                        node.end_line, node.text_line, pieces=node.pieces)
         if isinstance(value, dict):
             return Node({key: self.node(item, where_path) for key, item in value.items()},
-                        node.start_line, node.end_line, node.text_line)
+                        node.start_line, node.end_line, node.text_line, pieces=node.pieces)
         return node
 
     def _lookup(self, expression: str) -> Node | None:

@@ -278,7 +278,20 @@ def _expand_expected(node: Node | None) -> list[Node]:
 def _synthetic_message(role: str, content: Node) -> Node:
     role_node = Node(role, content.start_line, content.start_line, content.start_line)
     return Node({"role": role_node, "content": content}, content.start_line, content.end_line,
-                content.start_line)
+                content.start_line, pieces=_marker(content))
+
+
+def _marker(node: Node) -> list | None:
+    """An empty piece naming the file a templated node was written in (agentv 5 only)."""
+    if not node.pieces:
+        return None
+    return [replace(node.pieces[0], text="")]
+
+
+def _path_of(node: Node, default: str) -> str:
+    """The file a node was written in: its own when agentv 5 moved it from a prompt or another
+    file, else the file being read."""
+    return node.pieces[0].path if node.pieces and node.pieces[0].path else default
 
 
 def _input_files_message(files: Node, text: Node) -> Node | None:
@@ -303,6 +316,7 @@ def _input_files_message(files: Node, text: Node) -> Node | None:
 def _blocks(content: Node, path: str) -> list[Block]:
     """message-processor.ts processMessages + input-message-utils.ts extractContentSegments."""
     value = content.value
+    path = _path_of(content, path)
     if isinstance(value, str):
         if not value.strip():
             return []
@@ -317,8 +331,8 @@ def _blocks(content: Node, path: str) -> list[Block]:
     for item in value:
         if isinstance(item.value, str):
             if item.value:
-                blocks.append(Block("text", item.value, path, item.start_line, item.end_line,
-                                    item.text_line, _pieces_of(item)))
+                blocks.append(Block("text", item.value, _path_of(item, path), item.start_line,
+                                    item.end_line, item.text_line, _pieces_of(item)))
             continue
         if not isinstance(item.value, dict):
             continue
@@ -328,16 +342,18 @@ def _blocks(content: Node, path: str) -> list[Block]:
             reference = _text(value_node)
             if reference:
                 assert value_node is not None
-                blocks.append(Block(kind, reference, path, value_node.start_line,
-                                    value_node.end_line, value_node.text_line))
+                blocks.append(Block(kind, reference, _path_of(value_node, path),
+                                    value_node.start_line, value_node.end_line,
+                                    value_node.text_line))
             continue
         if kind == "text" and value_node is not None and isinstance(value_node.value, str):
-            blocks.append(Block("text", value_node.value, path, value_node.start_line,
-                                value_node.end_line, value_node.text_line, _pieces_of(value_node)))
+            blocks.append(Block("text", value_node.value, _path_of(value_node, path),
+                                value_node.start_line, value_node.end_line, value_node.text_line,
+                                _pieces_of(value_node)))
             continue
         # agentv keeps the block but formats it to nothing (formatSegment returns undefined).
-        blocks.append(Block("opaque", f"type {kind!r}" if kind else "no type", path,
-                            item.start_line, item.end_line, item.start_line))
+        blocks.append(Block("opaque", f"type {kind!r}" if kind else "no type",
+                            _path_of(item, path), item.start_line, item.end_line, item.start_line))
     return blocks
 
 
@@ -349,6 +365,7 @@ def _pieces_of(node: Node) -> list | None:
 
 
 def _message(node: Node, path: str, suite: bool) -> InputMessage | None:
+    path = _path_of(node, path)
     role = _text(node.get("role")) or "user"
     content = node.get("content")
     if content is None or not isinstance(content.value, (str, dict, list)):

@@ -280,9 +280,9 @@ def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None, d
         if source is None:
             continue
         for key, value in source.value.items():
-            merged[key] = value
+            merged[key] = _traced(value, path)
             origins[key] = Where(path, value.text_line, value.end_line)
-    if default_vars is None or not default_vars.value:
+    if not merged:
         return item
     anchor = own or default_vars
     return Node({**item.value, "vars": Node(merged, anchor.start_line, anchor.end_line,
@@ -318,13 +318,14 @@ def _traced(node: Node, path: str, kind: OriginKind = OriginKind.CASE_TEXT,
     if isinstance(value, str):
         piece = Piece(value, kind, path, node.text_line, node.end_line, via=via)
         return Node(value, node.start_line, node.end_line, node.text_line, pieces=[piece])
+    marker = [Piece("", kind, path, node.start_line, node.end_line, via=via)]
     if isinstance(value, list):
         return Node([_traced(item, path, kind, via) for item in value], node.start_line,
-                    node.end_line, node.text_line)
+                    node.end_line, node.text_line, pieces=marker)
     if isinstance(value, dict):
         return Node({key: _traced(item, path, kind, via) for key, item in value.items()},
-                    node.start_line, node.end_line, node.text_line)
-    return node
+                    node.start_line, node.end_line, node.text_line, pieces=marker)
+    return Node(value, node.start_line, node.end_line, node.text_line, pieces=marker)
 
 
 def _prompts(loader: _Loader, root: Node) -> list[Prompt] | None:
@@ -501,11 +502,16 @@ def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
             item = Node({**item.value, "id": rendered_id}, item.start_line, item.end_line,
                         item.text_line)
 
+    fallback: list[Node | None] = [None]
+
     def interpolate(node: Node | None, _variables: Node | None) -> Node | None:
-        return renderer.node(node, path) if renderer is not None else node
+        if renderer is None or (node is not None and node is fallback[0]):
+            return node  # PROMPT.md is read after the test's fields are rendered, as it is
+        return renderer.node(node, path)
 
     if prompt is None and item.get("input") is None:
         item = _prompt_md(loader, item, root, interpolate)
+        fallback[0] = item.get("input")
     case = _case(loader, item, path, index, None, root.get("input_files"), seen,
                  interpolate=interpolate, generation=5, root_graders=root_graders)
     if renderer is not None:

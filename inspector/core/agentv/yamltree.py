@@ -198,10 +198,27 @@ def js_number(value: float) -> str:
     return text
 
 
+# `--profile auto` reads a file to choose its reader, which then reads it again: the last tree is
+# kept so the second read is free. Trees are never changed after parsing (every step builds new
+# nodes), so sharing one is safe.
+_last_read: tuple[tuple[str, str, bool], Node | None] | None = None
+
+
 def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
     """The document's tree, or None for an empty file. Raises InputError with line and column.
 
     `core` reads the way agentv 4+ does (YAML 1.2 core schema, repeated keys refused)."""
+    global _last_read
+    key = (path, text, core)
+    last = _last_read
+    if last is not None and last[0] == key:
+        return last[1]
+    root = _parse_yaml(text, path, core)
+    _last_read = (key, root)
+    return root
+
+
+def _parse_yaml(text: str, path: str, core: bool) -> Node | None:
     check_nesting(text, path)  # before libyaml, which would overflow the C stack
     try:
         root = yaml.compose(text, Loader=_Loader)

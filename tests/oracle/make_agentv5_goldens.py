@@ -1,0 +1,104 @@
+"""Goldens for `agentv-5`, made by running agentv 5's own code on generated files.
+
+agentv 5 is not on the npm registry, so CI cannot install it; its source at the release tag runs
+here instead, and what it sends is kept as test data (tests/oracle/agentv5_goldens.jsonl, checked by
+test_agentv5_goldens.py in every run). Nothing of agentv is committed: only the generated files and
+the requests agentv made for them. To make them (docs/agentv-5.md gives the same steps):
+
+    git -C <agentv mirror> archive v5.3.1-next.1 packages/core | tar -x -C /tmp/agentv5
+    cd /tmp/agentv5/packages/core
+    npm install --legacy-peer-deps --omit=optional --omit=peer --ignore-scripts
+    npm install --no-save --legacy-peer-deps tsx p-limit@^6.1.0 async-mutex@^0.5.0
+    cd -  # back to this repository
+    .venv/bin/python -m tests.oracle.make_agentv5_goldens --source /tmp/agentv5/packages/core
+
+`--compare N` runs N generated files through both without writing anything (the long run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from tests.oracle.agentv import Oracle  # noqa: E402
+from tests.oracle.differential import compare  # noqa: E402
+from tests.oracle.generate_v5 import files_of, suites  # noqa: E402
+
+GOLDENS = Path(__file__).resolve().parent / "agentv5_goldens.jsonl"
+SEED_NOTE = "hypothesis, derandomized: the same files on every run"
+
+
+def generated(count: int) -> list[dict[str, bytes]]:
+    found: list[dict[str, bytes]] = []
+
+    @settings(max_examples=count, derandomize=True, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck), deadline=None)
+    @given(document=suites())
+    def collect(document: dict) -> None:
+        found.append(files_of(document))
+
+    collect()
+    return found
+
+
+def slim(result: dict) -> dict:
+    """What the comparison needs: refusal, and per case its id, error and candidate messages."""
+    return {"error": result.get("error"), "cases": [
+        {"id": case["id"], "status": case.get("status"), "error": case.get("error"),
+         "requests": [{"role": "candidate", "body": {"messages": request["body"].get("messages")}}
+                      for request in case["requests"] if request["role"] == "candidate"][:1]}
+        for case in result.get("cases", [])]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", type=Path, required=True,
+                        help="agentv's packages/core at the tag, with its dependencies and tsx")
+    parser.add_argument("--count", type=int, default=400)
+    parser.add_argument("--compare", type=int, help="compare this many files, write nothing")
+    args = parser.parse_args()
+    count = args.compare or args.count
+    started = time.monotonic()
+    differing = 0
+    lines = []
+    with Oracle(source=args.source.resolve()) as oracle:
+        for index, files in enumerate(generated(count)):
+            root = Path(tempfile.mkdtemp(prefix="agentv5-golden-"))
+            try:
+                for path, data in files.items():
+                    (root / path).parent.mkdir(parents=True, exist_ok=True)
+                    (root / path).write_bytes(data)
+                result = slim(oracle.run(root / "evals/suite.yaml", root))
+                problems = compare(result, root, root / "evals/suite.yaml", profile="agentv-5")
+            finally:
+                shutil.rmtree(root, ignore_errors=True)
+            if problems:
+                differing += 1
+                if differing <= 5:
+                    print(f"--- file {index} differs:\n{files['evals/suite.yaml'].decode()}\n"
+                          + "\n".join(problems), file=sys.stderr)
+            lines.append(json.dumps({"files": {p: d.decode() for p, d in files.items()},
+                                     "agentv": result}, ensure_ascii=False))
+    seconds = time.monotonic() - started
+    print(f"{count} generated agentv 5 files through agentv 5.3.1-next.1 and the agentv-5 profile "
+          f"in {seconds:.0f} s: {differing} differed")
+    if args.compare is None:
+        header = json.dumps({"made_with": "agentv v5.3.1-next.1 source (packages/core) under tsx, "
+                                          "tests/oracle/capture.mjs", "inputs": SEED_NOTE,
+                             "count": count})
+        GOLDENS.write_text(header + "\n" + "\n".join(lines) + "\n")
+        print(f"wrote {GOLDENS.relative_to(REPO)}")
+
+
+if __name__ == "__main__":
+    main()
