@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from inspector import presenters, services
 from inspector.core.bundle import MemoryBundle
+from inspector.core.export import REGISTRY, batch_jsonl, export_case, render_code
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
 from inspector.forms import PasteForm, RevisionForm, uploads_from_request
@@ -26,12 +27,7 @@ from inspector.models import Bundle
 
 RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format")
 EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature")
-PROVIDER_LABELS = {
-    "openai-chat": "OpenAI Chat",
-    "openai-responses": "OpenAI Responses",
-    "anthropic": "Anthropic",
-    "gemini": "Gemini",
-}
+PROVIDER_LABELS = {spec.id: spec.label for spec in REGISTRY.values()}
 logger = logging.getLogger(__name__)
 
 FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
@@ -420,8 +416,6 @@ def _case_or_error(request: HttpRequest, bundle_id: str, document: str, case_id:
 
 def _export_panel(bundle_id: str, document: str, case: RenderedCase, page: PageSettings,
                   case_link: str) -> dict:
-    from inspector.core.export import export_case, render_code
-
     result = export_case(case, page.provider, page.export)
     code = render_code(result, page.form, page.export)
     suffix = FORMAT_SUFFIX[page.form]
@@ -431,6 +425,7 @@ def _export_panel(bundle_id: str, document: str, case: RenderedCase, page: PageS
     return {
         "provider": page.provider,
         "provider_label": PROVIDER_LABELS[page.provider],
+        "batch_key": REGISTRY[page.provider].batch.key_name,
         "format": page.form,
         "format_label": FORMAT_LABELS[page.form],
         "code": code,
@@ -675,7 +670,6 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def batch(request: HttpRequest, bundle_id: str) -> HttpResponse:
-    from inspector.core.export import batch_jsonl
 
     loaded = _loaded_or_404(bundle_id)
     page, error = _settings_or_400(request, request.GET)

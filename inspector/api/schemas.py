@@ -8,10 +8,14 @@ from typing import Any, Literal
 
 from ninja import Field, Schema
 
-Profile = Literal["auto", "spec", "agentv-0.10", "agentv-3.8", "agentv-4", "agentv-5"]
-InputFormat = Literal["auto", "agentv", "deck", "openai-chat", "openai-responses", "anthropic"]
-Provider = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
-ExportFormat = Literal["json", "curl", "python", "typescript"]
+from inspector.core.export import FORMATS, PROVIDERS
+from inspector.core.options import INPUT_FORMATS, PROFILES
+
+# The enums come from the core's own lists, so the API offers exactly what the core knows.
+Profile = Literal[PROFILES]  # type: ignore[valid-type]
+InputFormat = Literal[INPUT_FORMATS]  # type: ignore[valid-type]
+Provider = Literal[PROVIDERS]  # type: ignore[valid-type]
+ExportFormat = Literal[FORMATS]  # type: ignore[valid-type]
 
 
 class ErrorOut(Schema):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import toktok
 
+from .export.registry import provider as provider_spec
 from .model import Message, RenderedCase
 
 EXACT_ENCODINGS = ("o200k_base", "cl100k_base")
@@ -19,14 +20,6 @@ EXACT_ENCODINGS = ("o200k_base", "cl100k_base")
 # OpenAI's cookbook counts 3 per message and 3 to prime the reply.
 TOKENS_PER_MESSAGE = 3
 TOKENS_PER_REPLY = 3
-# Which encoding stands in for a provider, and whether that count is the provider's own.
-PROVIDER_ENCODINGS = {
-    "openai": ("o200k_base", True),
-    "openai-chat": ("o200k_base", True),
-    "openai-responses": ("o200k_base", True),
-    "anthropic": ("o200k_base", False),
-    "gemini": ("o200k_base", False),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,12 +106,12 @@ def case_tokens(case: RenderedCase, encoding: str = "o200k_base", provider: str 
 
 
 def provider_encoding(provider: str) -> tuple[str, bool]:
-    """(encoding to count with, whether the count is exact) for a provider name."""
-    try:
-        return PROVIDER_ENCODINGS[provider]
-    except KeyError:
-        raise ValueError(f"unknown provider {provider!r}; choose one of "
-                         f"{', '.join(PROVIDER_ENCODINGS)}") from None
+    """(encoding to count with, whether the count is exact) for a provider name; "openai" stands
+    for both OpenAI APIs."""
+    if provider == "openai":
+        return "o200k_base", True
+    spec = provider_spec(provider)
+    return spec.encoding, spec.exact_tokens
 
 
 def provider_count(text: str, provider: str) -> TokenCount:

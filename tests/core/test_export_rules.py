@@ -12,8 +12,8 @@ import types
 import pytest
 
 from inspector.core.export import (
-    DEFAULTS,
     PROVIDERS,
+    REGISTRY,
     ExportSettings,
     batch_export,
     batch_jsonl,
@@ -245,7 +245,7 @@ def test_defaults_apply_when_settings_are_empty():
     conversation = case(message("user", "x"))
     for provider in PROVIDERS:
         result = export_case(conversation, provider)
-        assert result.model == DEFAULTS[provider]["model"]
+        assert result.model == REGISTRY[provider].defaults.model
     assert export_case(conversation, "anthropic").payload["max_tokens"] == 1024
     assert "max_completion_tokens" not in export_case(conversation, "openai-chat").payload
 
@@ -441,7 +441,7 @@ def test_python_form_for_gemini_passes_contents_and_config(monkeypatch):
     calls = run_python_form(render_code(result, "python"), monkeypatch)
     path, kwargs = calls[0]
     assert path == "models.generate_content"
-    assert kwargs["model"] == DEFAULTS["gemini"]["model"]
+    assert kwargs["model"] == REGISTRY["gemini"].defaults.model
     assert kwargs["contents"] == result.payload["contents"]
     assert kwargs["config"] == {"systemInstruction": result.payload["systemInstruction"],
                                 "tools": result.payload["tools"], "maxOutputTokens": 5,

@@ -1,4 +1,4 @@
-"""Provider request payloads from rendered cases: OpenAI Chat, OpenAI Responses, Anthropic, Gemini.
+"""Provider request payloads from rendered cases, one module per provider (see registry.py).
 
 Each exporter returns the payload with what it changed to fit the provider (Change) and what the
 provider would still reject (Lint), both pointing at the message (index into case.messages).
@@ -7,49 +7,25 @@ provider would still reject (Lint), both pointing at the message (index into cas
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..model import RenderedCase
-from . import anthropic, gemini, openai_chat, openai_responses
 from .code import FORMATS, render_code
-from .common import (
-    ANTHROPIC,
-    DEFAULTS,
-    GEMINI,
-    OPENAI_CHAT,
-    OPENAI_RESPONSES,
-    PROVIDERS,
-    Change,
-    ExportResult,
-    ExportSettings,
-    Lint,
-    full_instructions,
-    safe_id,
-)
+from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
+from .registry import PROVIDERS, REGISTRY
+from .registry import provider as provider_spec
 
 __all__ = [
-    "DEFAULTS", "FORMATS", "PROVIDERS", "BatchExport", "Change", "ExportResult", "ExportSettings",
-    "Lint", "batch_export", "batch_jsonl", "export_case", "full_instructions", "render_code",
+    "FORMATS", "PROVIDERS", "REGISTRY", "BatchExport", "Change", "ExportResult", "ExportSettings",
+    "Lint", "batch_export", "batch_jsonl", "export_case", "full_instructions", "provider_spec",
+    "render_code",
 ]
-
-EXPORTERS: dict[str, Callable[[RenderedCase, ExportSettings], ExportResult]] = {
-    OPENAI_CHAT: openai_chat.export,
-    OPENAI_RESPONSES: openai_responses.export,
-    ANTHROPIC: anthropic.export,
-    GEMINI: gemini.export,
-}
-
-BATCH_URLS = {OPENAI_CHAT: "/v1/chat/completions", OPENAI_RESPONSES: "/v1/responses"}
-OPENAI_MAX_CUSTOM_ID = 512
 
 
 def export_case(case: RenderedCase, provider: str, settings: ExportSettings | None = None
                 ) -> ExportResult:
-    exporter = EXPORTERS.get(provider)
-    if exporter is None:
-        raise ValueError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
-    return exporter(case, settings or ExportSettings())
+    return provider_spec(provider).export(case, settings or ExportSettings())
 
 
 @dataclass(slots=True)
@@ -65,6 +41,7 @@ def batch_export(cases: Iterable[RenderedCase], provider: str,
     """One batch request line per case, the case id as the custom id (OpenAI Batch API lines,
     Anthropic Message Batches requests, Gemini batch `{key, request}` lines)."""
     settings = settings or ExportSettings()
+    batch = provider_spec(provider).batch
     lines: list[str] = []
     notes: list[str] = []
     results: list[ExportResult] = []
@@ -72,9 +49,10 @@ def batch_export(cases: Iterable[RenderedCase], provider: str,
     for position, case in enumerate(cases):
         result = export_case(case, provider, settings)
         results.append(result)
-        custom_id = _custom_id(case.id, provider, position)
+        custom_id = batch.custom_id(case.id, f"case-{position + 1}")
         if custom_id in used:
-            base = custom_id[:56] if provider == ANTHROPIC else custom_id
+            # Room for "-NNNNNNN" within the provider's limit.
+            base = custom_id[:batch.max_id_length - 8] if batch.max_id_length else custom_id
             suffix = 2
             while f"{base}-{suffix}" in used:
                 suffix += 1
@@ -82,13 +60,7 @@ def batch_export(cases: Iterable[RenderedCase], provider: str,
         used.add(custom_id)
         if custom_id != case.id:
             notes.append(f"case {case.id!r}: custom id {custom_id!r}")
-        if provider == ANTHROPIC:
-            line = {"custom_id": custom_id, "params": result.payload}
-        elif provider == GEMINI:
-            line = {"key": custom_id, "request": result.payload}
-        else:
-            line = {"custom_id": custom_id, "method": "POST", "url": BATCH_URLS[provider],
-                    "body": result.payload}
+        line = batch.line(custom_id, result.payload)
         lines.append(_one_line(json.dumps(line, ensure_ascii=False)))
     return BatchExport("".join(line + "\n" for line in lines), notes, results)
 
@@ -99,16 +71,6 @@ LINE_BREAKERS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85":
 
 def _one_line(text: str) -> str:
     return text.translate(LINE_BREAKERS)
-
-
-def _custom_id(case_id: str, provider: str, position: int) -> str:
-    fallback = f"case-{position + 1}"
-    if provider == ANTHROPIC:
-        # Message Batches: ^[a-zA-Z0-9_-]{1,64}$
-        return safe_id(case_id, fallback)
-    if provider in BATCH_URLS:
-        return case_id[:OPENAI_MAX_CUSTOM_ID] or fallback
-    return case_id or fallback
 
 
 def batch_jsonl(cases: Iterable[RenderedCase], provider: str,

@@ -14,6 +14,7 @@ from .common import (
     ExportResult,
     ExportSettings,
     Notes,
+    ResolvedDefaults,
     arguments_object,
     empty_object_schema,
     full_instructions,
@@ -21,12 +22,16 @@ from .common import (
     safe_id,
     scan_json,
 )
+from .spec import Batch, Http, Provider
+from .templates import sdk_python, sdk_typescript
 
+# Anthropic requires max_tokens, so a request gets one; temperature is the server's default.
+DEFAULTS = ResolvedDefaults("claude-sonnet-4-5", max_tokens=1024)
 SYSTEM_ROLES = frozenset({"system", "developer"})
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    resolved = settings.resolved(ANTHROPIC)
+    resolved = settings.resolved(DEFAULTS)
     notes = Notes()
     change = notes.change
     system_parts: list[str] = []
@@ -202,3 +207,27 @@ def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:
         notes.lint(f"tool_use {call_id!r} has no tool_result in the user turn right after it",
                    index)
     pending.clear()
+
+
+def _batch_id(case_id: str, fallback: str) -> str:
+    """Message Batches custom ids: ^[a-zA-Z0-9_-]{1,64}$."""
+    return safe_id(case_id, fallback)
+
+
+PROVIDER = Provider(
+    id=ANTHROPIC, label="Anthropic", defaults=DEFAULTS, export=export,
+    encoding="o200k_base", exact_tokens=False,  # no local Claude tokenizer: an estimate
+    batch=Batch("custom_id", _batch_id,
+                lambda custom_id, payload: {"custom_id": custom_id, "params": payload},
+                max_id_length=64),
+    http=Http(lambda model: "https://api.anthropic.com/v1/messages",
+              ("x-api-key: $ANTHROPIC_API_KEY", "anthropic-version: 2023-06-01")),
+    python=lambda result, literal, head: sdk_python(
+        head, "import anthropic\n\nclient = anthropic.Anthropic()  # reads ANTHROPIC_API_KEY\n",
+        literal, "client.messages.create(**payload)"),
+    typescript=lambda result, literal, head: sdk_typescript(
+        head, 'import Anthropic from "@anthropic-ai/sdk";\n\n'
+        "const client = new Anthropic(); // reads ANTHROPIC_API_KEY\n",
+        literal, "client.messages.create(payload)"),
+    sdks=("anthropic>=2.12 (PyPI)", "@anthropic-ai/sdk (npm)"),
+)

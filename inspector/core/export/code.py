@@ -9,17 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .common import ANTHROPIC, GEMINI, OPENAI_CHAT, OPENAI_RESPONSES, ExportResult, ExportSettings
+from .common import ExportResult, ExportSettings
+from .registry import provider
 
 FORMATS = ("json", "curl", "python", "typescript")
-
-ENDPOINTS = {
-    OPENAI_CHAT: "https://api.openai.com/v1/chat/completions",
-    OPENAI_RESPONSES: "https://api.openai.com/v1/responses",
-    ANTHROPIC: "https://api.anthropic.com/v1/messages",
-}
-GEMINI_ENDPOINT = "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent"
-ANTHROPIC_VERSION = "2023-06-01"
 HEREDOC = "PROMPT_INSPECTOR_PAYLOAD"
 
 # Gemini's generationConfig keys are flattened into the SDKs' `config` beside these two.
@@ -31,9 +24,7 @@ def payload_json(result: ExportResult) -> str:
 
 
 def endpoint(result: ExportResult) -> str:
-    if result.provider == GEMINI:
-        return GEMINI_ENDPOINT.format(model=result.model)
-    return ENDPOINTS[result.provider]
+    return provider(result.provider).http.endpoint(result.model)
 
 
 def gemini_config(payload: dict[str, Any]) -> dict[str, Any]:
@@ -67,13 +58,7 @@ def curl(result: ExportResult) -> str:
     delimiter = HEREDOC
     while f"\n{delimiter}\n" in f"\n{body}\n":
         delimiter += "_"
-    if result.provider == ANTHROPIC:
-        headers = ['-H "x-api-key: $ANTHROPIC_API_KEY"',
-                   f'-H "anthropic-version: {ANTHROPIC_VERSION}"']
-    elif result.provider == GEMINI:
-        headers = ['-H "x-goog-api-key: $GEMINI_API_KEY"']
-    else:
-        headers = ['-H "Authorization: Bearer $OPENAI_API_KEY"']
+    headers = [f'-H "{header}"' for header in provider(result.provider).http.headers]
     headers.append('-H "Content-Type: application/json"')
     lines = [f"curl {_shell_quote(endpoint(result))}"] + headers + [f"--data-binary @- <<'{delimiter}'"]
     return (_comment("#", result) + " \\\n  ".join(lines) + "\n" + body + "\n" + delimiter)
@@ -90,26 +75,7 @@ def _python_literal(text: str) -> str:
 
 def python(result: ExportResult) -> str:
     literal = _python_literal(payload_json(result))
-    head = _comment("#", result)
-    if result.provider == GEMINI:
-        return (f"{head}import json\n\nfrom google import genai\n\n"
-                "client = genai.Client()  # reads GEMINI_API_KEY\n"
-                f"payload = json.loads({literal})\n"
-                "config = {key: payload[key] for key in ('systemInstruction', 'tools') "
-                "if key in payload}\n"
-                "config.update(payload.get('generationConfig', {}))\n"
-                "response = client.models.generate_content(\n"
-                f"    model={result.model!r}, contents=payload['contents'], config=config or None)\n"
-                "print(response.text)\n")
-    if result.provider == ANTHROPIC:
-        setup = "import anthropic\n\nclient = anthropic.Anthropic()  # reads ANTHROPIC_API_KEY\n"
-        call = "client.messages.create(**payload)"
-    else:
-        setup = "from openai import OpenAI\n\nclient = OpenAI()  # reads OPENAI_API_KEY\n"
-        call = ("client.responses.create(**payload)" if result.provider == OPENAI_RESPONSES
-                else "client.chat.completions.create(**payload)")
-    return (f"{head}import json\n\n{setup}payload = json.loads({literal})\n"
-            f"response = {call}\nprint(response)\n")
+    return provider(result.provider).python(result, literal, _comment("#", result))
 
 
 def _template_literal(text: str) -> str:
@@ -118,26 +84,4 @@ def _template_literal(text: str) -> str:
 
 def typescript(result: ExportResult) -> str:
     literal = _template_literal(payload_json(result))
-    head = _comment("//", result)
-    if result.provider == GEMINI:
-        return (f'{head}import {{ GoogleGenAI }} from "@google/genai";\n\n'
-                "const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY });\n"
-                f"const payload = JSON.parse({literal});\n"
-                "const config = { ...(payload.generationConfig ?? {}) };\n"
-                "if (payload.systemInstruction) config.systemInstruction = "
-                "payload.systemInstruction;\n"
-                "if (payload.tools) config.tools = payload.tools;\n"
-                "const response = await ai.models.generateContent({\n"
-                f"  model: {json.dumps(result.model)}, contents: payload.contents, config,\n"
-                "});\n"
-                "console.log(response.text);\n")
-    if result.provider == ANTHROPIC:
-        setup = ('import Anthropic from "@anthropic-ai/sdk";\n\n'
-                 "const client = new Anthropic(); // reads ANTHROPIC_API_KEY\n")
-        call = "client.messages.create(payload)"
-    else:
-        setup = 'import OpenAI from "openai";\n\nconst client = new OpenAI(); // reads OPENAI_API_KEY\n'
-        call = ("client.responses.create(payload)" if result.provider == OPENAI_RESPONSES
-                else "client.chat.completions.create(payload)")
-    return (f"{head}{setup}const payload = JSON.parse({literal});\n"
-            f"const response = await {call};\nconsole.log(response);\n")
+    return provider(result.provider).typescript(result, literal, _comment("//", result))

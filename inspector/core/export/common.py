@@ -10,20 +10,20 @@ from typing import Any
 
 from ..model import Diagnostic, Message, RenderedCase
 
+# Provider ids, for the exporters' own use; the list of providers is `registry.PROVIDERS`.
 OPENAI_CHAT = "openai-chat"
 OPENAI_RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic"
 GEMINI = "gemini"
-PROVIDERS = (OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC, GEMINI)
 
-# Defaults a request gets when the user sets nothing. OpenAI and Gemini have a server-side default
-# for max tokens and temperature; Anthropic requires max_tokens, so it gets one.
-DEFAULTS: dict[str, dict[str, Any]] = {
-    OPENAI_CHAT: {"model": "gpt-4.1-mini", "max_tokens": None, "temperature": None},
-    OPENAI_RESPONSES: {"model": "gpt-4.1-mini", "max_tokens": None, "temperature": None},
-    ANTHROPIC: {"model": "claude-sonnet-4-5", "max_tokens": 1024, "temperature": None},
-    GEMINI: {"model": "gemini-2.5-flash", "max_tokens": None, "temperature": None},
-}
+
+@dataclass(frozen=True, slots=True)
+class ResolvedDefaults:
+    """What a request gets when the user sets nothing (each provider module declares its own)."""
+
+    model: str
+    max_tokens: int | None = None
+    temperature: float | None = None
 
 # Anthropic tool_use ids, OpenAI/Anthropic tool and schema names, Anthropic batch custom ids.
 SAFE_ID = re.compile(r"[^a-zA-Z0-9_-]")
@@ -42,13 +42,12 @@ class ExportSettings:
     # providers, to the request-level system text).
     user_instructions: str | None = None
 
-    def resolved(self, provider: str) -> ResolvedSettings:
-        defaults = DEFAULTS[provider]
+    def resolved(self, defaults: ResolvedDefaults) -> ResolvedSettings:
         return ResolvedSettings(
-            model=self.model or defaults["model"],
-            max_tokens=self.max_tokens if self.max_tokens is not None else defaults["max_tokens"],
+            model=self.model or defaults.model,
+            max_tokens=self.max_tokens if self.max_tokens is not None else defaults.max_tokens,
             temperature=(self.temperature if self.temperature is not None
-                         else defaults["temperature"]),
+                         else defaults.temperature),
         )
 
 

@@ -3,6 +3,7 @@ functionResponse parts with the function name recovered from the call it answers
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..model import RenderedCase
@@ -13,17 +14,20 @@ from .common import (
     ExportSettings,
     Lint,
     Notes,
+    ResolvedDefaults,
     arguments_object,
     full_instructions,
     parse_json,
     scan_json,
 )
+from .spec import Batch, Http, Provider
 
+DEFAULTS = ResolvedDefaults("gemini-2.5-flash")  # max tokens and temperature: the server's
 SYSTEM_ROLES = frozenset({"system", "developer"})
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    resolved = settings.resolved(GEMINI)
+    resolved = settings.resolved(DEFAULTS)
     notes = Notes()
     change = notes.change
     system_parts: list[str] = []
@@ -230,3 +234,44 @@ def _lint_responses(responses: int, previous_calls: int, response_index: int,
     elif responses != previous_calls:
         order_lints.append(Lint(f"the function-response turn has {responses} responses for "
                                 f"{previous_calls} function calls", response_index))
+
+
+ENDPOINT = "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent"
+
+
+def _python(result: ExportResult, literal: str, head: str) -> str:
+    # The SDK takes systemInstruction, tools and generationConfig's keys flat in its `config`.
+    return (f"{head}import json\n\nfrom google import genai\n\n"
+            "client = genai.Client()  # reads GEMINI_API_KEY\n"
+            f"payload = json.loads({literal})\n"
+            "config = {key: payload[key] for key in ('systemInstruction', 'tools') "
+            "if key in payload}\n"
+            "config.update(payload.get('generationConfig', {}))\n"
+            "response = client.models.generate_content(\n"
+            f"    model={result.model!r}, contents=payload['contents'], config=config or None)\n"
+            "print(response.text)\n")
+
+
+def _typescript(result: ExportResult, literal: str, head: str) -> str:
+    return (f'{head}import {{ GoogleGenAI }} from "@google/genai";\n\n'
+            "const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY });\n"
+            f"const payload = JSON.parse({literal});\n"
+            "const config = { ...(payload.generationConfig ?? {}) };\n"
+            "if (payload.systemInstruction) config.systemInstruction = "
+            "payload.systemInstruction;\n"
+            "if (payload.tools) config.tools = payload.tools;\n"
+            "const response = await ai.models.generateContent({\n"
+            f"  model: {json.dumps(result.model)}, contents: payload.contents, config,\n"
+            "});\n"
+            "console.log(response.text);\n")
+
+
+PROVIDER = Provider(
+    id=GEMINI, label="Gemini", defaults=DEFAULTS, export=export,
+    encoding="o200k_base", exact_tokens=False,  # no local Gemini tokenizer: an estimate
+    batch=Batch("key", lambda case_id, fallback: case_id or fallback,
+                lambda custom_id, payload: {"key": custom_id, "request": payload}),
+    http=Http(lambda model: ENDPOINT.format(model=model), ("x-goog-api-key: $GEMINI_API_KEY",)),
+    python=_python, typescript=_typescript,
+    sdks=("google-genai>=3.4 (PyPI)", "@google/genai (npm)"),
+)
