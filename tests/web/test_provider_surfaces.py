@@ -19,7 +19,7 @@ def _case() -> RenderedCase:
 
 
 def test_every_registered_provider_exports_counts_and_runs_in_every_form():
-    assert PROVIDERS == tuple(REGISTRY) and len(PROVIDERS) >= 4
+    assert tuple(REGISTRY) == PROVIDERS and len(PROVIDERS) >= 4
     for provider in PROVIDERS:
         spec = REGISTRY[provider]
         assert spec.label and spec.defaults.model and spec.sdks

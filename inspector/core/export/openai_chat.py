@@ -17,16 +17,7 @@ from .common import (
     safe_id,
     sent,
 )
-from .spec import Batch, Http, Provider
-from .templates import (
-    OPENAI_AUTH,
-    OPENAI_PYTHON_SETUP,
-    OPENAI_SDKS,
-    OPENAI_TYPESCRIPT_SETUP,
-    openai_batch_id,
-    sdk_python,
-    sdk_typescript,
-)
+from .templates import openai_provider
 
 DEFAULTS = ResolvedDefaults("gpt-4.1-mini")  # max tokens and temperature: the server's defaults
 PASS_THROUGH_ROLES = frozenset({"system", "developer", "user"})
@@ -122,15 +113,4 @@ def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:
     pending.clear()
 
 
-PROVIDER = Provider(
-    id=OPENAI_CHAT, label="OpenAI Chat", defaults=DEFAULTS, export=export,
-    encoding="o200k_base", exact_tokens=True,
-    batch=Batch("custom_id", openai_batch_id, lambda custom_id, payload: {
-        "custom_id": custom_id, "method": "POST", "url": "/v1/chat/completions", "body": payload}),
-    http=Http(lambda model: "https://api.openai.com/v1/chat/completions", OPENAI_AUTH),
-    python=lambda result, literal, head: sdk_python(
-        head, OPENAI_PYTHON_SETUP, literal, "client.chat.completions.create(**payload)"),
-    typescript=lambda result, literal, head: sdk_typescript(
-        head, OPENAI_TYPESCRIPT_SETUP, literal, "client.chat.completions.create(payload)"),
-    sdks=OPENAI_SDKS,
-)
+PROVIDER = openai_provider(OPENAI_CHAT, "OpenAI Chat", DEFAULTS, export, "/v1/chat/completions", "chat.completions.create")

@@ -1,7 +1,10 @@
 """The shape SDK code takes for the OpenAI and Anthropic clients (`client.<call>(payload)`); the
-provider modules fill in the client and the call."""
+provider modules fill in the client and the call. Both OpenAI APIs share one spec shape."""
 
 from __future__ import annotations
+
+from .common import ResolvedDefaults
+from .spec import Batch, Exporter, Http, Provider
 
 
 def sdk_python(head: str, setup: str, literal: str, call: str) -> str:
@@ -17,10 +20,26 @@ def sdk_typescript(head: str, setup: str, literal: str, call: str) -> str:
 OPENAI_PYTHON_SETUP = "from openai import OpenAI\n\nclient = OpenAI()  # reads OPENAI_API_KEY\n"
 OPENAI_TYPESCRIPT_SETUP = ('import OpenAI from "openai";\n\n'
                            "const client = new OpenAI(); // reads OPENAI_API_KEY\n")
-OPENAI_AUTH = ("Authorization: Bearer $OPENAI_API_KEY",)
-OPENAI_SDKS = ("openai>=3.54 (PyPI)", "openai (npm)")
 
 
 def openai_batch_id(case_id: str, fallback: str) -> str:
     """OpenAI Batch API custom ids: any text up to 512 characters."""
     return case_id[:512] or fallback
+
+
+def openai_provider(provider_id: str, label: str, defaults: ResolvedDefaults, export: Exporter,
+                    path: str, call: str) -> Provider:
+    """An OpenAI API at `path` (e.g. /v1/responses), called as `client.<call>` by the SDKs."""
+    return Provider(
+        id=provider_id, label=label, defaults=defaults, export=export,
+        encoding="o200k_base", exact_tokens=True,
+        batch=Batch("custom_id", openai_batch_id, lambda custom_id, payload: {
+            "custom_id": custom_id, "method": "POST", "url": path, "body": payload}),
+        http=Http(lambda model: f"https://api.openai.com{path}",
+                  ("Authorization: Bearer $OPENAI_API_KEY",)),
+        python=lambda result, literal, head: sdk_python(
+            head, OPENAI_PYTHON_SETUP, literal, f"client.{call}(**payload)"),
+        typescript=lambda result, literal, head: sdk_typescript(
+            head, OPENAI_TYPESCRIPT_SETUP, literal, f"client.{call}(payload)"),
+        sdks=("openai>=3.54 (PyPI)", "openai (npm)"),
+    )
