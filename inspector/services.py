@@ -16,8 +16,9 @@ from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS
+from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
-from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
+from inspector.core.options import PROFILES, RenderOptions
 from inspector.core.safe_parse import LimitExceeded
 from inspector.models import Bundle
 

@@ -19,8 +19,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from inspector import presenters, services
 from inspector.core.bundle import MemoryBundle
 from inspector.core.export import REGISTRY, batch_jsonl, export_case, render_code
+from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
-from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
+from inspector.core.options import PROFILES, RenderOptions
 from inspector.forms import PasteForm, RevisionForm, uploads_from_request
 from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.models import Bundle

@@ -9,7 +9,8 @@ from typing import Any, Literal
 from ninja import Field, Schema
 
 from inspector.core.export import FORMATS, PROVIDERS
-from inspector.core.options import INPUT_FORMATS, PROFILES
+from inspector.core.formats import INPUT_FORMATS
+from inspector.core.options import PROFILES
 
 # The enums come from the core's own lists, so the API offers exactly what the core knows.
 Profile = Literal[PROFILES]  # type: ignore[valid-type]

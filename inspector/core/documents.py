@@ -3,25 +3,11 @@
 from __future__ import annotations
 
 from .bundle import Bundle
+from .formats import INPUT_FORMATS, REGISTRY, detect_format
 from .model import InputError, RenderedDocument
-from .options import INPUT_FORMATS, PROFILES, RenderOptions
+from .options import PROFILES, RenderOptions
 
-AGENTV_SUFFIXES = (".yaml", ".yml", ".jsonl")
-
-
-def detect_format(path: str, text: str) -> str:
-    """Which loader reads this file: "agentv", "deck" or a raw conversation format."""
-    from . import conversations
-
-    lower = path.lower()
-    if lower.endswith(".toml") or lower.endswith(".deck.md"):
-        return "deck"
-    if lower.endswith(".jsonl"):
-        return "agentv"
-    conversation_format = conversations.sniff(text)
-    if conversation_format is not None:
-        return conversation_format
-    return "agentv"
+__all__ = ["detect_format", "list_documents", "render_document"]
 
 
 def render_document(bundle: Bundle, path: str, options: RenderOptions | None = None
@@ -40,7 +26,7 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
         input_format = detect_format(path, decoded.text)
 
     try:
-        document = _load(bundle, path, input_format, options)
+        document = REGISTRY[input_format].render(bundle, path, options)
     except RecursionError:
         # Every parser call is guarded by safe_parse; this is the backstop for any deep walk after.
         raise InputError("the document is nested too deeply to read", path) from None
@@ -58,20 +44,6 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
         for case in document.cases:
             apply_budget(case, options.max_tokens, options.encoding)
     return document
-
-
-def _load(bundle: Bundle, path: str, input_format: str, options: RenderOptions) -> RenderedDocument:
-    if input_format == "agentv":
-        from .agentv import render_eval_file
-
-        return render_eval_file(bundle, path, options)
-    if input_format == "deck":
-        from .decks import render_deck_file
-
-        return render_deck_file(bundle, path, options)
-    from .conversations import render_conversation_file
-
-    return render_conversation_file(bundle, path, input_format, options)
 
 
 def is_document(path: str, bundle: Bundle) -> bool:

@@ -4,8 +4,6 @@ from dataclasses import dataclass
 
 # "auto" picks, per file, the agentv generation whose schema the file is written in.
 PROFILES = ("auto", "spec", "agentv-0.10", "agentv-3.8", "agentv-4", "agentv-5")
-# Input formats a user can force; "auto" sniffs the file.
-INPUT_FORMATS = ("auto", "agentv", "deck", "openai-chat", "openai-responses", "anthropic")
 
 
 @dataclass(frozen=True, slots=True)

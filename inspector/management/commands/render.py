@@ -16,8 +16,9 @@ from inspector import services
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
+from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import InputError
-from inspector.core.options import INPUT_FORMATS, PROFILES, RenderOptions
+from inspector.core.options import PROFILES, RenderOptions
 from inspector.core.serialize import case_contract
 
 

@@ -1,8 +1,11 @@
-"""Every surface offers exactly the providers the registry declares, each with all it needs."""
+"""Every surface offers exactly what the registries declare: providers (export/registry.py) and
+input formats (formats.py), each with all it needs."""
 
 import re
 
 from inspector.core.export import FORMATS, PROVIDERS, REGISTRY, export_case, render_code
+from inspector.core.formats import FORMATS as INPUT_FORMAT_ENTRIES
+from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import Message, RenderedCase, Segment
 from inspector.core.tokens import provider_encoding
 from inspector.ingest import store_bundle
@@ -63,3 +66,20 @@ def _walk(node):
     elif isinstance(node, list):
         for value in node:
             yield from _walk(value)
+
+
+def test_input_formats_come_from_their_registry(client, db):
+    assert set(INPUT_FORMATS) == {"auto"} | {entry.name for entry in INPUT_FORMAT_ENTRIES}
+    parser = Command().create_parser("manage.py", "render")
+    choices = next(action.choices for action in parser._actions
+                   if "--input-format" in action.option_strings)
+    assert tuple(choices) == INPUT_FORMATS
+    schema = client.get("/api/openapi.json").json()
+    enums = [value["enum"] for value in _walk(schema) if isinstance(value, dict)
+             and "deck" in (value.get("enum") or ())]
+    assert enums and all(tuple(enum) == INPUT_FORMATS for enum in enums)
+    bundle, _ = store_bundle({"evals/tiny.yaml": EVAL}, title="t")
+    page = client.get(case_url(bundle.pk, "evals/tiny.yaml", "first")).content.decode()
+    menu = page[page.index('name="input_format"'):]
+    menu = menu[:menu.index("</select>")]
+    assert tuple(re.findall(r'<option value="([^"]+)"', menu)) == INPUT_FORMATS
