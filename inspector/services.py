@@ -16,48 +16,17 @@ from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS
-from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
-from inspector.core.options import PROFILES, RenderOptions
+from inspector.core.options import RenderOptions
+
+# One settings parser for pages, API and CLI, re-exported for the web layer.
+from inspector.core.render_settings import (  # noqa: F401
+    MAX_PATTERNS,
+    SettingsError,
+    parse_render_options,
+)
 from inspector.core.safe_parse import LimitExceeded
 from inspector.models import Bundle
-
-MAX_SYSTEM_PROMPT = 100_000
-MAX_PATTERNS = 50
-
-
-class SettingsError(ValueError):
-    """A render setting in the query string is not usable."""
-
-
-def parse_render_options(params: Mapping[str, str]) -> RenderOptions:
-    """RenderOptions from query parameters: profile, patterns (one per line or comma separated,
-    `patterns=` present but empty means none), system_prompt, max_tokens, input_format."""
-    profile = params.get("profile") or "auto"
-    if profile not in PROFILES:
-        raise SettingsError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
-    input_format = params.get("input_format") or "auto"
-    if input_format not in INPUT_FORMATS:
-        raise SettingsError(f"unknown input format {input_format!r}")
-    patterns = None
-    if "patterns" in params and params.get("patterns_mode", "custom") != "config":
-        raw = params.get("patterns") or ""
-        patterns = tuple(p.strip() for p in raw.replace(",", "\n").splitlines() if p.strip())
-        if len(patterns) > MAX_PATTERNS:
-            raise SettingsError(f"at most {MAX_PATTERNS} guideline patterns")
-    system_prompt = params.get("system_prompt") or None
-    if system_prompt is not None and len(system_prompt) > MAX_SYSTEM_PROMPT:
-        raise SettingsError("the system prompt is too long")
-    max_tokens = None
-    if params.get("max_tokens"):
-        try:
-            max_tokens = int(params["max_tokens"])
-        except ValueError:
-            raise SettingsError("max_tokens must be a whole number") from None
-        if not 1 <= max_tokens <= 10_000_000:
-            raise SettingsError("max_tokens must be between 1 and 10,000,000")
-    return RenderOptions(profile=profile, guideline_patterns=patterns, system_prompt=system_prompt,
-                         max_tokens=max_tokens, input_format=input_format)
 
 
 @dataclass(frozen=True)

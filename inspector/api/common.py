@@ -31,12 +31,9 @@ def get_bundle(bundle_id: str) -> services.LoadedBundle:
 
 def render_options(query) -> RenderOptions:
     """The page's settings from a RenderQuery, through the same parser the page uses."""
-    params: dict[str, str] = {}
-    for name in ("profile", "patterns", "system_prompt", "max_tokens", "input_format"):
-        value = getattr(query, name, None)
-        if value is not None:
-            params[name] = str(value)
-    return services.parse_render_options(params)
+    return services.parse_render_options(
+        {name: value for name in ("profile", "patterns", "system_prompt", "max_tokens", "input_format")
+         if (value := getattr(query, name, None)) is not None})
 
 
 def export_params(query) -> Mapping[str, str]:

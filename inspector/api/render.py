@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from django.http import HttpRequest
 from ninja import Router
 from ninja.errors import HttpError
@@ -57,15 +55,9 @@ def render(request: HttpRequest, body: RenderIn):
         path = next(iter(files))
     else:
         raise HttpError(400, "none of the posted files is an eval file or deck; name one with `path`")
-    params = {name: str(value) for name in ("profile", "system_prompt", "max_tokens", "input_format")
-              if (value := getattr(body, name)) is not None}
-    options = services.parse_render_options(params)
-    if body.patterns is not None:
-        # A JSON list keeps patterns such as `*.{md,txt}` whole, where the page splits on commas.
-        patterns = tuple(p.strip() for p in body.patterns if p.strip())
-        if len(patterns) > services.MAX_PATTERNS:
-            raise services.SettingsError(f"at most {services.MAX_PATTERNS} guideline patterns")
-        options = dataclasses.replace(options, guideline_patterns=patterns)
+    options = services.parse_render_options(
+        {name: value for name in ("profile", "patterns", "system_prompt", "max_tokens", "input_format")
+         if (value := getattr(body, name)) is not None})
     document = services.render_untrusted(bundle, path, options)
     return {
         "path": path,

@@ -18,7 +18,8 @@ from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import InputError
-from inspector.core.options import PROFILES, RenderOptions
+from inspector.core.options import PROFILES
+from inspector.core.render_settings import SettingsError, parse_render_options
 from inspector.core.serialize import case_contract
 
 
@@ -77,15 +78,14 @@ class Command(BaseCommand):
         relative = bundle.relative(path)
         if relative is None:
             raise UsageError(f"{path}: the file is not inside --root {root}")
-        if options["max_tokens"] is not None and options["max_tokens"] < 1:
-            raise UsageError("--max-tokens must be a positive number")
-        render_options = RenderOptions(
-            profile=options["profile"],
-            guideline_patterns=tuple(options["patterns"]) if options["patterns"] else None,
-            system_prompt=options["system_prompt"],
-            max_tokens=options["max_tokens"],
-            input_format=options["input_format"],
-        )
+        settings = {name: options[name] for name in ("profile", "system_prompt", "max_tokens",
+                                                     "input_format") if options[name] is not None}
+        if options["patterns"]:
+            settings["patterns"] = options["patterns"]
+        try:
+            render_options = parse_render_options(settings)  # the page's and API's limits too
+        except SettingsError as error:
+            raise UsageError(str(error)) from None
         # In a bounded worker: a file that crashes the parser or exhausts the limits is exit 2.
         document = services.render_untrusted(bundle, relative, render_options)
         cases = document.cases

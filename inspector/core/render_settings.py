@@ -1,0 +1,58 @@
+"""One parser for render settings, with one set of limits, for the page's query string, the API's
+typed bodies and the CLI's flags alike."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .formats import INPUT_FORMATS
+from .options import PROFILES, RenderOptions
+
+MAX_SYSTEM_PROMPT = 100_000
+MAX_PATTERNS = 50
+MAX_TOKENS = 10_000_000
+
+
+class SettingsError(ValueError):
+    """A render setting is not usable; the message says which and why."""
+
+
+def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
+    """RenderOptions from `profile`, `input_format`, `patterns`, `system_prompt`, `max_tokens`.
+
+    `patterns` absent (or `patterns_mode: config`) means the nearest .agentv/config.yaml's; a list
+    is taken as is, text is split on commas and lines; present but empty means none. Values may be
+    text (a query string) or typed (the API, the CLI)."""
+    profile = str(values.get("profile") or "auto")
+    if profile not in PROFILES:
+        raise SettingsError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
+    input_format = str(values.get("input_format") or "auto")
+    if input_format not in INPUT_FORMATS:
+        raise SettingsError(f"unknown input format {input_format!r}; choose one of "
+                            f"{', '.join(INPUT_FORMATS)}")
+    patterns = None
+    if "patterns" in values and values.get("patterns_mode", "custom") != "config":
+        raw = values.get("patterns")
+        if isinstance(raw, (list, tuple)):
+            # A list keeps patterns such as `*.{md,txt}` whole, where text splits on commas.
+            patterns = tuple(str(item).strip() for item in raw if str(item).strip())
+        else:
+            text = str(raw or "")
+            patterns = tuple(p.strip() for p in text.replace(",", "\n").splitlines() if p.strip())
+        if len(patterns) > MAX_PATTERNS:
+            raise SettingsError(f"at most {MAX_PATTERNS} guideline patterns")
+    system_prompt = values.get("system_prompt") or None
+    if system_prompt is not None and len(str(system_prompt)) > MAX_SYSTEM_PROMPT:
+        raise SettingsError("the system prompt is too long")
+    max_tokens = None
+    raw_tokens = values.get("max_tokens")
+    if raw_tokens not in (None, ""):
+        try:
+            max_tokens = int(str(raw_tokens))
+        except ValueError:
+            raise SettingsError("max_tokens must be a whole number") from None
+        if not 1 <= max_tokens <= MAX_TOKENS:
+            raise SettingsError(f"max_tokens must be between 1 and {MAX_TOKENS:,}")
+    return RenderOptions(profile=profile, guideline_patterns=patterns,
+                         system_prompt=None if system_prompt is None else str(system_prompt),
+                         max_tokens=max_tokens, input_format=input_format)
