@@ -13,6 +13,7 @@ import os
 import pickle
 import zlib
 from pathlib import Path
+from typing import Any
 
 from django.core.cache.backends.filebased import FileBasedCache
 
@@ -29,7 +30,7 @@ class ByteBoundedFileCache(FileBasedCache):
     def _cull(self):
         entries = []
         total = 0
-        for name in self._list_cache_files():
+        for name in self._list_cache_files():  # type: ignore[attr-defined]  # FileBasedCache's own
             try:
                 found = os.stat(name)
             except FileNotFoundError:  # another worker culled it first
@@ -44,7 +45,7 @@ class ByteBoundedFileCache(FileBasedCache):
         for _, size, name in entries:
             if total <= goal and len(entries) < self._max_entries:
                 break
-            self._delete(name)
+            self._delete(name)  # type: ignore[attr-defined]  # FileBasedCache's own
             total -= size
 
 
@@ -72,7 +73,7 @@ def key(*parts: object) -> str:
     return "r:" + _VERSION + ":" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-def get(name: str) -> object | None:
+def get(name: str) -> Any:
     raw = _store().get(name)
     if raw is None:
         return None

@@ -8,6 +8,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from inspector import cache as render_cache
 from inspector.core import bounded
@@ -38,26 +39,27 @@ class LoadedBundle:
     documents: tuple[str, ...]
 
 
+V = TypeVar("V")
 BUNDLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-class _LruCache:
+class _LruCache(Generic[V]):
     """A small thread-safe LRU map that can also forget every entry of one bundle (functools'
     lru_cache can only forget everything)."""
 
     def __init__(self, size: int):
         self.size = size
-        self.entries: OrderedDict[Hashable, object] = OrderedDict()
+        self.entries: OrderedDict[Hashable, V] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: Hashable) -> object | None:
+    def get(self, key: Hashable) -> V | None:
         with self.lock:
             value = self.entries.get(key)
             if value is not None:
                 self.entries.move_to_end(key)
             return value
 
-    def put(self, key: Hashable, value: object) -> None:
+    def put(self, key: Hashable, value: V) -> None:
         with self.lock:
             self.entries[key] = value
             self.entries.move_to_end(key)
@@ -75,13 +77,13 @@ class _LruCache:
 
 
 def _bundle_of(key: Hashable) -> str:
-    return key[0] if isinstance(key, tuple) else key
+    return str(key[0] if isinstance(key, tuple) else key)
 
 
 # Bundles are immutable, so their files can be kept by id for the life of the process. A bundle holds
 # up to MAX_BUNDLE_BYTES: sixteen of them bound each worker's file cache. Renders and refusals go to
 # the shared, byte-bounded render cache (inspector.cache).
-_files_cache = _LruCache(16)
+_files_cache: _LruCache[tuple[MemoryBundle, tuple[str, ...]]] = _LruCache(16)
 ERROR_TIMEOUT = 600  # a refusal is cached for ten minutes, a render until it is culled
 
 

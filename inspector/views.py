@@ -15,10 +15,11 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from inspector import presenters, services
 from inspector.core.bundle import MemoryBundle
-from inspector.core.export import REGISTRY, batch_jsonl, export_case, render_code
+from inspector.core.export import REGISTRY, ExportSettings, batch_jsonl, export_case, render_code
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import PROFILES, RenderOptions
@@ -31,19 +32,25 @@ EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature"
 PROVIDER_LABELS = {spec.id: spec.label for spec in REGISTRY.values()}
 logger = logging.getLogger(__name__)
 
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (django-htmx's example app's type)."""
+
+    htmx: HtmxDetails
+
 FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
 FORMAT_SUFFIX = {"json": "json", "curl": "sh", "python": "py", "typescript": "ts"}
 
 
-def error_page(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+def error_page(request: HtmxHttpRequest, status: int, title: str, message: str) -> HttpResponse:
     return render(request, "error.html", {"title": title, "message": message}, status=status)
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def bad_request(request: HtmxHttpRequest, exception: Exception | None = None) -> HttpResponse:
     return error_page(request, 400, "Bad request", "The request could not be understood.")
 
 
-def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+def not_found(request: HtmxHttpRequest, exception: Exception | None = None) -> HttpResponse:
     # Only our own messages are shown: the URL resolver's Http404 carries the URL table.
     message = ""
     if isinstance(exception, Http404) and exception.args and isinstance(exception.args[0], str):
@@ -51,7 +58,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return error_page(request, 404, "Not found", message or "There is nothing at this address.")
 
 
-def server_error(request: HttpRequest) -> HttpResponse:
+def server_error(request: HtmxHttpRequest) -> HttpResponse:
     return error_page(request, 500, "Something went wrong",
                       "The server failed to show this page. Reload to try again.")
 
@@ -87,7 +94,7 @@ def _entry_url(bundle: Bundle, entry: str) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "home.html", {"form": PasteForm(), "examples": _examples()})
     try:
@@ -99,7 +106,8 @@ def home(request: HttpRequest) -> HttpResponse:
     except RequestDataTooBig:
         return _upload_error(request, PasteForm(), "the upload is too large")
     if not form.is_valid():
-        message = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        message = "; ".join(f"{name}: {' '.join(str(error) for error in errors)}"
+                            for name, errors in form.errors.items())
         return _upload_error(request, form, message)
     try:
         uploads = uploads_from_request(form, files, folder_files)
@@ -112,7 +120,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return _created(request, bundle, token, first=None)
 
 
-def _upload_error(request: HttpRequest, form: PasteForm, message: str) -> HttpResponse:
+def _upload_error(request: HtmxHttpRequest, form: PasteForm, message: str) -> HttpResponse:
     return render(request, "home.html", {"form": form, "examples": _examples(), "upload_error": message},
                   status=400)
 
@@ -142,7 +150,7 @@ def _first_case_url_or_none(bundle_id: str) -> str | None:
         return None
 
 
-def _created(request: HttpRequest, bundle: Bundle, token: str, first: str | None,
+def _created(request: HtmxHttpRequest, bundle: Bundle, token: str, first: str | None,
              parent: Bundle | None = None) -> HttpResponse:
     """Send the uploader to the bundle's private manage page (303, so a reload cannot store the
     upload twice). That address carries the token; the database keeps only its hash."""
@@ -190,7 +198,7 @@ def _managed_bundle(bundle_id: str, token: str) -> Bundle:
 # no-referrer makes the browser send `Origin: null`, which Django's check refuses.
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
-def manage(request: HttpRequest, bundle_id: str) -> HttpResponse:
+def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     """GET: a page that posts the token from the address's fragment (or asks for it). POST with the
     token: the manage page itself, or with action=delete, the deletion."""
     if request.method == "GET":
@@ -218,7 +226,7 @@ def manage(request: HttpRequest, bundle_id: str) -> HttpResponse:
     }))
 
 
-def _delete(request: HttpRequest, bundle: Bundle) -> HttpResponse:
+def _delete(request: HtmxHttpRequest, bundle: Bundle) -> HttpResponse:
     delete_bundle(bundle)
     services.forget_bundle(bundle.pk)
     return render(request, "deleted.html", {"title": bundle.title})
@@ -226,7 +234,7 @@ def _delete(request: HttpRequest, bundle: Bundle) -> HttpResponse:
 
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
-def manage_legacy(request: HttpRequest, bundle_id: str, token: str) -> HttpResponse:
+def manage_legacy(request: HtmxHttpRequest, bundle_id: str, token: str) -> HttpResponse:
     """Manage links handed out with the token in the path keep working: GET moves the token to the
     fragment, POST (a delete form loaded before the change) still deletes."""
     bundle = _managed_bundle(bundle_id, token)
@@ -246,7 +254,7 @@ class PageSettings:
     params: dict[str, str]  # the render and export parameters the user set, for links and forms
     provider: str
     form: str
-    export: object  # ExportSettings
+    export: ExportSettings
 
     @property
     def render_query(self) -> str:
@@ -286,7 +294,7 @@ def _page_settings(params: Mapping[str, str]) -> PageSettings:
 PANES = ("rendered", "export")
 
 
-def _problem(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+def _problem(request: HtmxHttpRequest, status: int, title: str, message: str) -> HttpResponse:
     """An error page, or, for an htmx swap of one pane, that pane saying what is wrong (htmx is
     configured to swap 400 answers), so a rejected setting never fails silently."""
     target = request.htmx.target if request.htmx else None
@@ -299,7 +307,7 @@ def _problem(request: HttpRequest, status: int, title: str, message: str) -> Htt
                   status=status)
 
 
-def _settings_or_400(request: HttpRequest, params: Mapping[str, str]):
+def _settings_or_400(request: HtmxHttpRequest, params: Mapping[str, str]):
     try:
         return _page_settings(params), None
     except services.SettingsError as error:
@@ -339,7 +347,7 @@ def _loaded_or_404(bundle_id: str) -> services.LoadedBundle:
 
 
 @require_GET
-def bundle_page(request: HttpRequest, bundle_id: str) -> HttpResponse:
+def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     loaded = _loaded_or_404(bundle_id)
     page, error = _settings_or_400(request, request.GET)
     if error:
@@ -391,7 +399,7 @@ class CaseContext:
     page: PageSettings
 
 
-def _case_or_error(request: HttpRequest, bundle_id: str, document: str, case_id: str,
+def _case_or_error(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str,
                    params: Mapping[str, str]) -> CaseContext | HttpResponse:
     loaded = _loaded_or_404(bundle_id)
     decoded_id = presenters.decode_case_id(case_id)
@@ -449,7 +457,7 @@ def _download_name(case_id: str, provider: str, suffix: str) -> str:
     return f"{presenters.file_stem(case_id)}.{provider}.{suffix}"
 
 
-def _case_context(request: HttpRequest, ctx: CaseContext) -> dict:
+def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     bundle_id = ctx.loaded.record.pk
     page = ctx.page
     view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens)
@@ -501,7 +509,7 @@ def _source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int,
 
 
 @require_GET
-def case_page(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = _case_or_error(request, bundle_id, document, case_id, request.GET)
     if isinstance(ctx, HttpResponse):
         return ctx
@@ -537,7 +545,7 @@ INLINE_EDITOR_CHARS = 100_000
 
 
 @require_GET
-def editor(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = _case_or_error(request, bundle_id, document, case_id, request.GET)
     if isinstance(ctx, HttpResponse):
         return ctx
@@ -548,7 +556,7 @@ def editor(request: HttpRequest, bundle_id: str, document: str, case_id: str) ->
 
 
 @require_GET
-def export_view(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+def export_view(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = _case_or_error(request, bundle_id, document, case_id, request.GET)
     if isinstance(ctx, HttpResponse):
         return ctx
@@ -577,7 +585,7 @@ def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[se
 
 
 @require_POST
-def preview(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     """The messages pane for edited, unsaved source text. Nothing is stored."""
     loaded, decoded_id = _edited_case_or_404(bundle_id, document, case_id)
     form = RevisionForm(request.POST)
@@ -606,7 +614,7 @@ def preview(request: HttpRequest, bundle_id: str, document: str, case_id: str) -
 
 
 @require_POST
-def revise(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     """Store a new bundle with the edited file replaced; the old bundle stays as it was."""
     loaded, decoded_id = _edited_case_or_404(bundle_id, document, case_id)
     form = RevisionForm(request.POST)
@@ -627,6 +635,7 @@ def revise(request: HttpRequest, bundle_id: str, document: str, case_id: str) ->
         bundle, token = store_bundle(collected, title=title, parent=loaded.record)
     except UploadError as problem:
         return error_page(request, 400, "Cannot save", str(problem))
+    first: str | None
     try:
         first = presenters.case_url(bundle.pk, document, decoded_id, page.query)
         if not _case_exists(bundle.pk, document, decoded_id, page.options):
@@ -640,6 +649,8 @@ def revise(request: HttpRequest, bundle_id: str, document: str, case_id: str) ->
 
 def _case_exists(bundle_id: str, document: str, case_id: str, options: RenderOptions) -> bool:
     loaded = services.load_bundle(bundle_id)
+    if loaded is None:
+        return False
     try:
         rendered = services.render(loaded, document, options)
     except InputError:
@@ -652,7 +663,7 @@ def _case_exists(bundle_id: str, document: str, case_id: str, options: RenderOpt
 
 
 @require_GET
-def source(request: HttpRequest, bundle_id: str, path: str) -> HttpResponse:
+def source(request: HtmxHttpRequest, bundle_id: str, path: str) -> HttpResponse:
     loaded = _loaded_or_404(bundle_id)
     pane = _source_pane(loaded, path, presenters.parse_line_range(request.GET.get("hl")),
                         whole=request.GET.get("all") == "1")
@@ -664,13 +675,13 @@ def source(request: HttpRequest, bundle_id: str, path: str) -> HttpResponse:
 
 
 @require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
+def healthz(request: HtmxHttpRequest) -> HttpResponse:
     """For load balancers, and the floor in benchmarks/bench_web.py."""
     return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
-def batch(request: HttpRequest, bundle_id: str) -> HttpResponse:
+def batch(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 
     loaded = _loaded_or_404(bundle_id)
     page, error = _settings_or_400(request, request.GET)
@@ -692,12 +703,12 @@ def batch(request: HttpRequest, bundle_id: str) -> HttpResponse:
     stem = presenters.file_stem(document or loaded.record.title or "bundle")
     response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
-        True, f"{stem}.{page.provider}.batch.jsonl")
+        True, f"{stem}.{page.provider}.batch.jsonl") or ""
     return response
 
 
 @require_GET
-def converted(request: HttpRequest, bundle_id: str, document: str) -> HttpResponse:
+def converted(request: HtmxHttpRequest, bundle_id: str, document: str) -> HttpResponse:
     """A file the loader converted for the user, e.g. a legacy deck in the messages format."""
     loaded = _loaded_or_404(bundle_id)
     if document not in loaded.documents:
@@ -711,5 +722,5 @@ def converted(request: HttpRequest, bundle_id: str, document: str) -> HttpRespon
     if text is None:
         raise Http404("This file has no converted form by that name.")
     response = HttpResponse(text, content_type="application/toml; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(True, name)
+    response["Content-Disposition"] = content_disposition_header(True, name) or ""
     return response

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from django.http import Http404, HttpRequest
 from django.urls import reverse
@@ -73,7 +74,7 @@ def document_summaries(request, loaded: services.LoadedBundle, options: RenderOp
                        paths: tuple[str, ...] | None = None) -> list[dict]:
     """Each document with its cases; a document that cannot be rendered carries its error."""
     bundle_id = loaded.record.pk
-    result = []
+    result: list[dict[str, Any]] = []
     for path in paths if paths is not None else loaded.documents:
         try:
             document = services.render(loaded, path, options)

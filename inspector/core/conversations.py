@@ -158,11 +158,12 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
         raise InputError("file not found in the bundle", path)
     data, spans = _parse(decoded.text, path)
     if input_format in ("auto", None):
-        input_format = detect(data)
-        if input_format is None:
+        detected = detect(data)
+        if detected is None:
             raise InputError("not a request body this inspector knows: expected an OpenAI Chat "
                              "(messages), Anthropic Messages (messages with system or content "
                              "blocks) or OpenAI Responses / Codex Prompt (input) object", path, 1)
+        input_format = detected
     if input_format not in FORMATS:
         raise InputError(f"unknown conversation format {input_format!r}; choose one of "
                          f"{', '.join(FORMATS)}", path)
@@ -223,7 +224,8 @@ class _Builder:
 
     def _span(self, where: tuple) -> LineSpan | None:
         start, end = self._lines(where)
-        return None if start is None else LineSpan(self.path, start, end)
+        return None if start is None else LineSpan(self.path, start, end if end is not None
+                                                   else start)
 
     def _origin(self, where: tuple, kind: OriginKind = OriginKind.CASE_TEXT) -> Origin:
         start, end = self._lines(where)
@@ -293,7 +295,7 @@ class _Builder:
             if not isinstance(tool, dict):
                 self._warn("a tool must be an object; ignored", where + (index,))
                 continue
-            function = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+            function: dict = tool["function"] if isinstance(tool.get("function"), dict) else tool
             name = function.get("name")
             if not isinstance(name, str) or not name:
                 kind = tool.get("type", "tool")
@@ -492,9 +494,9 @@ class _Builder:
             # Consecutive calls are one assistant turn, as Chat Completions needs them.
             if previous is not None and previous.role == "assistant" and previous.omitted is None:
                 previous.tool_calls.append(call)
-                if previous.span and self._span(where):
-                    previous.span = LineSpan(self.path, previous.span.start_line,
-                                             self._span(where).end_line)
+                span = self._span(where)
+                if previous.span and span:
+                    previous.span = LineSpan(self.path, previous.span.start_line, span.end_line)
             else:
                 messages.append(Message("assistant", [], tool_calls=[call], span=self._span(where)))
         elif kind == "function_call_output":

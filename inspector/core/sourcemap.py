@@ -18,6 +18,8 @@ Spans = dict[Path, tuple[int, int]]
 
 _JSON_LITERAL = re.compile(r"-?[0-9][0-9.eE+\-]*|true|false|null|-?Infinity|NaN")
 _WHITESPACE = re.compile(r"[ \t\r\n]*")
+# The JSON string scanner json.loads uses (C when available), untyped in typeshed.
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
 def json_spans(text: str) -> Spans:
@@ -31,7 +33,7 @@ def json_spans(text: str) -> Spans:
 
     def skip() -> None:
         nonlocal pos
-        pos = _WHITESPACE.match(text, pos).end()
+        pos = _WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]  # \s* always matches
 
     def value(path: Path) -> None:
         nonlocal pos
@@ -42,7 +44,7 @@ def json_spans(text: str) -> Spans:
             pos += 1
             skip()
             while text[pos] != "}":
-                key, pos = json.decoder.scanstring(text, pos + 1)
+                key, pos = _scanstring(text, pos + 1)
                 skip()
                 pos += 1  # the colon
                 value(path + (key,))
@@ -64,7 +66,7 @@ def json_spans(text: str) -> Spans:
                     skip()
             pos += 1
         elif char == '"':
-            _, pos = json.decoder.scanstring(text, pos + 1)
+            _, pos = _scanstring(text, pos + 1)
         else:
             match = _JSON_LITERAL.match(text, pos)
             if match is None or match.end() == pos:

@@ -474,7 +474,7 @@ def _js_concat(tree: nodes.Template) -> nodes.Template:
 def _root_name(expression: nodes.Expr) -> str | None:
     """The variable a lookup starts from (`vars.x.y` -> x), through filters; None for anything
     more than a lookup."""
-    while isinstance(expression, nodes.Filter):
+    while isinstance(expression, nodes.Filter) and expression.node is not None:
         expression = expression.node
     chain: list[str] = []
     while isinstance(expression, (nodes.Getattr, nodes.Getitem)):

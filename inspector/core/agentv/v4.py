@@ -114,7 +114,11 @@ def _interpolate_env(node: Node, used: set[str]) -> Node:
             used.add(whole.group(1))
             return replace(node, value="")  # coercePrimitive("") is ""
         if "${{" in value:
-            return replace(node, value=_ENV.sub(lambda m: used.add(m.group(1)) or "", value))
+            def unset(match: re.Match[str]) -> str:
+                used.add(match.group(1))
+                return ""
+
+            return replace(node, value=_ENV.sub(unset, value))
         return node
     if isinstance(value, list):
         return replace(node, value=[_interpolate_env(item, used) for item in value])
@@ -444,7 +448,7 @@ def read_suite_v4(bundle: Bundle, path: str) -> Suite:
     tests = root.get("tests")
     for legacy in ("eval_cases", "evalcases"):
         if tests is None and root.get(legacy) is not None:
-            tests = root.get(legacy)
+            tests = root.value[legacy]
             loader.warnings.append(Diagnostic(f"'{legacy}' is deprecated. Use 'tests' instead.",
                                               path, tests.start_line))
     loader.evaluator(root.get("evaluator"), "global")
@@ -474,9 +478,9 @@ def _refuse_bad_graph(cases: list[CaseSpec], loader: _Loader) -> None:
             reason = f"Duplicate test ID '{case.id}' — each test must have a unique ID"
             break
         ids.add(case.id)
-    depends = {case.id: case.metadata.get("depends_on") for case in loaded}
+    written = {case.id: case.metadata.get("depends_on") for case in loaded}
     depends = {key: [dep for dep in value if isinstance(dep, str)]
-               for key, value in depends.items() if isinstance(value, list) and value}
+               for key, value in written.items() if isinstance(value, list) and value}
     if reason is None:
         for case_id, deps in depends.items():
             for dep in deps:
@@ -624,11 +628,11 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
             advice = ("has been removed. Use 'assert' instead." if generation == 5
                       else "is deprecated. Use 'criteria' instead.")
             warnings.append(Diagnostic(f"Test '{case_id or 'unknown'}': 'expected_outcome' "
-                                       f"{advice}", path, node.get("expected_outcome").start_line))
+                                       f"{advice}", path, node.value["expected_outcome"].start_line))
     execution = node.get("execution")
     skip_defaults = (execution is not None and isinstance(execution.value, dict)
-                     and execution.get("skip_defaults") is not None
-                     and execution.get("skip_defaults").value is True)
+                     and "skip_defaults" in execution.value
+                     and execution.value["skip_defaults"].value is True)
     case_files = field("input_files")
     if case_files is not None and case_files.value is None:
         case_files = None  # `??` treats null as missing
@@ -690,16 +694,18 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
     conversation = None
     if (not jsonl and _text(node.get("mode")) == "conversation" and turns is not None
             and isinstance(turns.value, list) and turns.value):
-        conversation = [interpolate(turn, variables) for turn in turns.value]
+        conversation = [rendered for turn in turns.value
+                        if (rendered := interpolate(turn, variables)) is not None]
         metadata["turns"] = [turn.plain() for turn in conversation]
-    if expected:
-        metadata["expected_output"] = field("expected_output").plain()
+    expected_node = field("expected_output")
+    if expected and expected_node is not None:
+        metadata["expected_output"] = expected_node.plain()
     if skipped:
         warnings.append(Diagnostic(f"agentv skips this case: {skipped}", path, node.start_line))
     if case_id:
         if case_id in seen:
             warnings.append(Diagnostic(f"duplicate case id {case_id!r} (first used on line "
-                                       f"{seen[case_id]})", path, node.get("id").start_line))
+                                       f"{seen[case_id]})", path, node.value["id"].start_line))
         else:
             seen[case_id] = node.start_line
     return CaseSpec(display_id, path, node.start_line, node.end_line, messages, metadata,

@@ -71,12 +71,13 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
                              root.value[alias].start_line)
     if root.get("scenarios") is not None:
         loader.warnings.append(Diagnostic("`scenarios` are not expanded by the inspector; their "
-                                          "tests are not shown", path, root.get("scenarios").start_line))
+                                          "tests are not shown", path,
+                                          root.value["scenarios"].start_line))
     items = _test_items(loader, root)
     prompts = _prompts(loader, root)
     if prompts is not None and root.get("input_files") is not None:
         raise InputError("Top-level 'input' and 'input_files' cannot be combined with 'prompts'.",
-                         path, root.get("input_files").start_line)
+                         path, root.value["input_files"].start_line)
     default_vars = default_test.get("vars") if default_test is not None else None
     if default_vars is not None and not isinstance(default_vars.value, dict):
         default_vars = None
@@ -284,7 +285,7 @@ def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None, d
             origins[key] = Where(path, value.text_line, value.end_line)
     if not merged:
         return item
-    anchor = own or default_vars
+    anchor = own or default_vars or item
     return Node({**item.value, "vars": Node(merged, anchor.start_line, anchor.end_line,
                                             anchor.text_line)},
                 item.start_line, item.end_line, item.text_line)
@@ -428,7 +429,7 @@ def _expand_prompts(item: Node, prompts: list[Prompt] | None, origins: dict[str,
     source_id = _text(fields.get("id"))
     variables = fields.get("vars")
     several = len(prompts) > 1
-    expanded = []
+    expanded: list[tuple[Node, Prompt | None, list[Diagnostic]]] = []
     for prompt in prompts:
         copy = dict(fields)
         prompt_id = _safe_id(prompt.id)

@@ -147,7 +147,7 @@ class _Converter:
             items = [self.convert(item, depth + 1) for item in node.value]
             return Node(items, start, end, start)
         scalar = self._scalar(node)
-        text_line = start + 1 if node.style in ("|", ">") else start
+        text_line = start + 1 if getattr(node, "style", None) in ("|", ">") else start
         return Node(scalar, start, end, min(text_line, end))
 
     def _key_text(self, key: Any) -> str:

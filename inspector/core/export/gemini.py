@@ -66,7 +66,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
                 change(f"name {message.name!r} dropped: Gemini contents have no name", index)
             tool_calls = message.tool_calls
             if tool_calls:
-                parts = [{"text": text}] if text else []
+                parts: list[dict[str, Any]] = [{"text": text}] if text else []
                 for call in tool_calls:
                     name = call.name
                     names[call.id] = name
@@ -102,9 +102,9 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         if role in ("tool", "function") and (message.tool_call_id is not None
                                               or message.name is not None):
             call_id = message.tool_call_id
-            name = names.get(call_id) if call_id is not None else None
-            if name is None:
-                name = message.name or ""
+            found = names.get(call_id) if call_id is not None else None
+            if found is None:
+                found = message.name or ""
                 notes.lint(f"function response {call_id!r} answers no earlier function call, "
                            "so its name cannot be recovered", index)
             # _response_object's common cases inlined: a compact JSON object, or plain text.
@@ -120,7 +120,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
             if response is None:
                 response = (_response_object(text) if first == "{" or first.isspace()
                             else {"output": text})
-            part = {"functionResponse": {"name": name, "response": response}}
+            part: dict[str, Any] = {"functionResponse": {"name": found, "response": response}}
             if last_role == "user":
                 parts_of_last.append(part)
                 if not responses:

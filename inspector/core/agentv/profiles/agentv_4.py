@@ -289,9 +289,9 @@ def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], conte
 
     systems = [entry for entry in history if entry[0] == "system"]
     if any(pieces is None for _, pieces, _ in systems):
-        for _, _, message in systems:
-            assert message is not None
-            result.messages.append(Message("system", [], span=_span(message),
+        for _, _, written in systems:
+            assert written is not None
+            result.messages.append(Message("system", [], span=_span(written),
                                            omitted=UNREPRODUCIBLE))
     elif systems:
         system = joined((pieces for _, pieces, _ in systems if pieces is not None), "\n\n")
@@ -303,10 +303,10 @@ def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], conte
         result.messages.append(Message("system", segments(
             [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)])))
     for entry in history:
-        role, pieces, message = entry
+        role, pieces, source = entry
         if role == "system":
             continue
-        span = _span(message) if message is not None else LineSpan(
+        span = _span(source) if source is not None else LineSpan(
             case.path, first.start_line, first.end_line)
         if id(entry) in outside:
             result.messages.append(Message(role, segments(pieces or []), span=span,
