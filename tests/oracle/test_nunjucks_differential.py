@@ -127,7 +127,7 @@ def ours(template: str) -> tuple[str | None, bool]:
     return node.value, bool(renderer.warnings)
 
 
-@settings(max_examples=400, derandomize=True, deadline=None, database=None,
+@settings(max_examples=int(os.environ.get("NUNJUCKS_EXAMPLES", "400")), derandomize=True, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 @given(template=templates())
 def test_templates_print_what_nunjucks_prints(nunjucks, template):

@@ -86,6 +86,18 @@ def js_string(value: Any) -> str:
     return str(value)
 
 
+class SafeString(str):
+    """nunjucks' SafeString: an object, so true in a condition even when empty."""
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def _copy_safeness(source: Any, text: str) -> str:
+    """runtime.js copySafeness: a filter given a SafeString returns one."""
+    return SafeString(text) if isinstance(source, SafeString) else text
+
+
 class JsError(Exception):
     """What nunjucks throws (a TypeError in JavaScript): agentv's load fails on it."""
 
@@ -126,8 +138,9 @@ def _lower(value: Any) -> str:
 
 
 def _capitalize(value: Any) -> str:
-    text = _string_method(_normalize(value, ""), "toLowerCase").lower()
-    return text[:1].upper() + text[1:]
+    value = _normalize(value, "")
+    text = _string_method(value, "toLowerCase").lower()
+    return _copy_safeness(value, text[:1].upper() + text[1:])
 
 
 def _trim(value: Any) -> str:
@@ -135,7 +148,7 @@ def _trim(value: Any) -> str:
         raise JsError("Cannot read properties of null (reading 'replace')")
     from .v4 import JS_WHITESPACE
 
-    return _string_method(value, "replace").strip(JS_WHITESPACE)
+    return _copy_safeness(value, _string_method(value, "replace").strip(JS_WHITESPACE))
 
 
 def _length(value: Any) -> Any:
@@ -150,7 +163,7 @@ def _length(value: Any) -> Any:
 def _index(value: Any, position: str) -> Any:
     if value is None or _undefined(value):
         raise JsError(f"Cannot read properties of {'null' if value is None else 'undefined'}")
-    if isinstance(value, (str, list)) and len(value):
+    if isinstance(value, (str, list)) and len(value) and not isinstance(value, SafeString):
         return value[0] if position == "first" else value[-1]
     return ENVIRONMENT.undefined(name=position)
 
@@ -192,9 +205,11 @@ def _replace(value: Any, old: Any, new: Any = None, limit: Any = None) -> Any:
         return value
     new_text = js_string(new) if new is not None else "undefined"
     if old == "":
-        return new_text + new_text.join(value) + new_text
+        return _copy_safeness(value, new_text + new_text.join(value) + new_text)
     count = -1 if limit is None or _undefined(limit) else int(limit)
-    return value.replace(old, new_text, count) if count != 0 else value
+    if count == 0 or old not in value:
+        return value
+    return _copy_safeness(value, value.replace(old, new_text, count))
 
 
 def _to_number(value: Any) -> float:
@@ -227,11 +242,11 @@ def _abs(value: Any) -> float:
 def _string(value: Any) -> str:
     if value is None or _undefined(value):
         raise JsError("Cannot read properties of null (reading 'toString')")
-    return js_string(value)
+    return _copy_safeness(value, js_string(value))
 
 
 def _safe(value: Any) -> str:
-    return "" if value is None or _undefined(value) else js_string(value)
+    return SafeString("" if value is None or _undefined(value) else js_string(value))
 
 
 def _concat_operand(value: Any) -> str:
@@ -248,6 +263,8 @@ def _dump(value: Any, spaces: int | None = None) -> Any:
 
     if _undefined(value):
         return ENVIRONMENT.undefined(name="dump")
+    if isinstance(value, SafeString):  # an object with its text and length as properties
+        return js_json({"val": str(value), "length": len(value)}, indent=spaces)
     return js_json(value, indent=spaces)
 
 
@@ -304,8 +321,10 @@ class _Environment(SandboxedEnvironment):
 
 
 def _environment() -> _Environment:
+    # optimized=False: jinja2 folds constant filter calls into the compiled code as Python
+    # literals, and a JavaScript NaN (`"x" | abs`) has none.
     environment = _Environment(undefined=ChainableUndefined, autoescape=False,
-                               keep_trailing_newline=True, finalize=js_string)
+                               keep_trailing_newline=True, finalize=js_string, optimized=False)
     environment.filters.update(NUNJUCKS_FILTERS)
     return environment
 

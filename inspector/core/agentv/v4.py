@@ -17,7 +17,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bundle import Bundle, decode, join
@@ -598,104 +598,73 @@ def _cases_file(loader: _Loader, path: str, reference: Node) -> list[Node]:
                      f".yaml, .yml, .jsonl", loader.path, reference.start_line)
 
 
+Interpolate = Callable[[Node | None, Node | None], Node | None]
+METADATA_KEYS = ("criteria", "expected_outcome", "conversation_id", "execution", "assertions",
+                 "assert", "rubrics", "mode", "aggregation", "metadata", "workspace", "tags",
+                 "description", "vars", "window_size", "depends_on", "on_dependency_failure",
+                 "on_turn_failure", "evaluators", "suite")
+
+
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """How one agentv generation reads a test. The JSONL loader knows no `vars`, no conversation
+    mode and no `depends_on`; agentv 5 (see v5.py) renders fields with its own templates, reads a
+    JSON chat array given as text, counts suite graders as a test's evaluation and words its skips
+    its own way."""
+
+    jsonl: bool = False
+    generation: int = 4
+    root_graders: bool = False
+    interpolate: Interpolate | None = None
+
+
 def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node | None,
           suite_files: Node | None, seen: dict[str, int], jsonl: bool = False,
-          interpolate: Callable[[Node | None, Node | None], Node | None] | None = None,
-          generation: int = 4, root_graders: bool = False) -> CaseSpec:
-    """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`. The JSONL loader
-    (jsonl=True) knows no `vars` and no conversation mode. agentv 5 (generation=5, see v5.py)
-    renders fields with its own templates, reads a JSON chat array given as text, counts suite
-    graders as a test's evaluation and words its skips its own way."""
-    interpolate = interpolate or _interpolate_vars
-    warnings: list[Diagnostic] = []
+          interpolate: Interpolate | None = None, generation: int = 4,
+          root_graders: bool = False) -> CaseSpec:
+    """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`."""
+    rules = _Rules(jsonl, generation, root_graders, interpolate)
     if not isinstance(node.value, dict):
-        warnings.append(Diagnostic("Skipping invalid test entry (expected object)", path,
-                                   node.start_line))
         return CaseSpec(f"#{index + 1}", path, node.start_line, node.end_line, [],
-                        skipped="not a mapping", warnings=warnings)
+                        skipped="not a mapping", warnings=[Diagnostic(
+                            "Skipping invalid test entry (expected object)", path,
+                            node.start_line)])
+    render = interpolate or _interpolate_vars
     case_id = _text(node.get("id"))
     variables = node.get("vars")
     if jsonl or variables is None or not isinstance(variables.value, dict):
         variables = None
 
     def field(name: str) -> Node | None:
-        return interpolate(node.get(name), variables)
+        return render(node.get(name), variables)
 
-    outcome = _text(field("criteria"))
-    if not outcome and node.get("expected_outcome") is not None:
-        outcome = _text(field("expected_outcome"))
-        if outcome:
-            advice = ("has been removed. Use 'assert' instead." if generation == 5
-                      else "is deprecated. Use 'criteria' instead.")
-            warnings.append(Diagnostic(f"Test '{case_id or 'unknown'}': 'expected_outcome' "
-                                       f"{advice}", path, node.value["expected_outcome"].start_line))
+    warnings: list[Diagnostic] = []
+    outcome = _outcome(node, field, case_id, path, rules, warnings)
     execution = node.get("execution")
     skip_defaults = (execution is not None and isinstance(execution.value, dict)
                      and "skip_defaults" in execution.value
                      and execution.value["skip_defaults"].value is True)
-    case_files = field("input_files")
-    if case_files is not None and case_files.value is None:
-        case_files = None  # `??` treats null as missing
-    effective_files = case_files
-    if effective_files is None and _truthy(suite_files) and not skip_defaults:
-        effective_files = interpolate(suite_files, variables)
-    raw_input = field("input")
-    if effective_files is not None and effective_files.value is not None:
-        made = _input_files_message(effective_files, raw_input) if raw_input is not None else None
-        case_messages = [made] if made is not None else None
-    else:
-        case_messages = _expand_input(raw_input, json_chat=generation == 5)
+    case_messages = _written_messages(field, suite_files if not skip_defaults else None,
+                                      lambda found: render(found, variables), rules)
     expected = _expand_expected(field("expected_output"))
-    turns = node.get("turns")
-    if jsonl:  # jsonl-parser.ts counts only criteria, expected_output and `assert`
-        has_spec = bool(outcome) or bool(expected) or node.get("assert") is not None
-    elif generation == 5:
-        has_spec = (bool(outcome) or bool(expected) or node.get("assert") is not None
-                    or (root_graders and not skip_defaults)
-                    or (turns is not None and isinstance(turns.value, list) and bool(turns.value)))
-    else:
-        has_spec = (bool(outcome) or bool(expected) or node.get("assertions") is not None
-                    or node.get("assert") is not None
-                    or (turns is not None and isinstance(turns.value, list) and bool(turns.value)))
-    display_id = case_id or f"#{index + 1}"
+    has_spec = _has_spec(node, bool(outcome) or bool(expected), skip_defaults, rules)
     skipped = None
     if not case_id or not has_spec or not case_messages:
-        if jsonl:
-            skipped = (f"Skipping incomplete test at line {node.start_line}: "
-                       f"{case_id or 'unknown'}. {INCOMPLETE_JSONL}")
-        else:
-            missing = INCOMPLETE_V5 if generation == 5 else INCOMPLETE
-            skipped = f"Skipping incomplete test: {case_id or 'unknown'}. {missing}"
+        skipped = _incomplete(node, case_id, rules)
     if not skipped and node.get("evaluator") is not None:
         # Only a loaded test reaches coerceEvaluator; a retired grader name there stops the file.
         loader.evaluator(node.get("evaluator"), case_id or "unknown")
 
     messages: list[InputMessage] = []
-    if not skipped:
-        if _truthy(suite_input) and not skip_defaults:
-            for item in _expand_input(interpolate(suite_input, variables)) or []:
-                message = _message(item, loader.path, suite=True)
-                if message is not None:
-                    messages.append(message)
-        for item in case_messages or []:
-            message = _message(item, path, suite=False)
-            if message is not None:
-                messages.append(message)
-    elif case_messages:
-        messages = [m for m in (_message(item, path, False) for item in case_messages) if m]
+    if not skipped and _truthy(suite_input) and not skip_defaults:
+        suite_messages = _expand_input(render(suite_input, variables)) or []
+        messages += [m for m in (_message(item, loader.path, True) for item in suite_messages) if m]
+    messages += [m for m in (_message(item, path, False) for item in case_messages or []) if m]
 
-    metadata: dict[str, Any] = {}
-    for key in ("criteria", "expected_outcome", "conversation_id", "execution", "assertions",
-                "assert", "rubrics", "mode", "aggregation", "metadata", "workspace", "tags",
-                "description", "vars", "window_size", "depends_on", "on_dependency_failure",
-                "on_turn_failure", "evaluators", "suite"):
-        if key in node.value and not (jsonl and key == "depends_on"):  # JSONL has no depends_on
-            metadata[key] = node.value[key].plain()
-    conversation = None
-    if (not jsonl and _text(node.get("mode")) == "conversation" and turns is not None
-            and isinstance(turns.value, list) and turns.value):
-        conversation = [rendered for turn in turns.value
-                        if (rendered := interpolate(turn, variables)) is not None]
+    metadata: dict[str, Any] = {key: node.value[key].plain() for key in METADATA_KEYS
+                                if key in node.value and not (jsonl and key == "depends_on")}
+    conversation = _conversation_turns(node, lambda turn: render(turn, variables), rules)
+    if conversation is not None:
         metadata["turns"] = [turn.plain() for turn in conversation]
     expected_node = field("expected_output")
     if expected and expected_node is not None:
@@ -703,13 +672,80 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
     if skipped:
         warnings.append(Diagnostic(f"agentv skips this case: {skipped}", path, node.start_line))
     if case_id:
-        if case_id in seen:
-            warnings.append(Diagnostic(f"duplicate case id {case_id!r} (first used on line "
-                                       f"{seen[case_id]})", path, node.value["id"].start_line))
-        else:
-            seen[case_id] = node.start_line
-    return CaseSpec(display_id, path, node.start_line, node.end_line, messages, metadata,
-                    skipped, warnings, turns=conversation)
+        _note_repeat(case_id, node, path, seen, warnings)
+    return CaseSpec(case_id or f"#{index + 1}", path, node.start_line, node.end_line, messages,
+                    metadata, skipped, warnings, turns=conversation)
+
+
+def _outcome(node: Node, field: Callable[[str], Node | None], case_id: str | None, path: str,
+             rules: _Rules, warnings: list[Diagnostic]) -> str | None:
+    """`criteria`, or the retired `expected_outcome` with agentv's warning."""
+    outcome = _text(field("criteria"))
+    if not outcome and node.get("expected_outcome") is not None:
+        outcome = _text(field("expected_outcome"))
+        if outcome:
+            advice = ("has been removed. Use 'assert' instead." if rules.generation == 5
+                      else "is deprecated. Use 'criteria' instead.")
+            warnings.append(Diagnostic(f"Test '{case_id or 'unknown'}': 'expected_outcome' "
+                                       f"{advice}", path, node.value["expected_outcome"].start_line))
+    return outcome
+
+
+def _written_messages(field: Callable[[str], Node | None], suite_files: Node | None,
+                      render: Callable[[Node], Node | None], rules: _Rules) -> list[Node] | None:
+    """resolveInputMessages: `input`, with the test's (or else the suite's) `input_files`."""
+    files = field("input_files")
+    if files is not None and files.value is None:
+        files = None  # `??` treats null as missing
+    if files is None and _truthy(suite_files):
+        assert suite_files is not None
+        files = render(suite_files)
+    raw_input = field("input")
+    if files is not None and files.value is not None:
+        made = _input_files_message(files, raw_input) if raw_input is not None else None
+        return [made] if made is not None else None
+    return _expand_input(raw_input, json_chat=rules.generation == 5)
+
+
+def _has_spec(node: Node, graded: bool, skip_defaults: bool, rules: _Rules) -> bool:
+    """Whether the test says how it is evaluated, as each loader counts it."""
+    if graded or node.get("assert") is not None:
+        return True
+    if rules.jsonl:  # jsonl-parser.ts counts only criteria, expected_output and `assert`
+        return False
+    turns = node.get("turns")
+    if turns is not None and isinstance(turns.value, list) and bool(turns.value):
+        return True
+    if rules.generation == 5:
+        return rules.root_graders and not skip_defaults
+    return node.get("assertions") is not None
+
+
+def _incomplete(node: Node, case_id: str | None, rules: _Rules) -> str:
+    if rules.jsonl:
+        return (f"Skipping incomplete test at line {node.start_line}: "
+                f"{case_id or 'unknown'}. {INCOMPLETE_JSONL}")
+    missing = INCOMPLETE_V5 if rules.generation == 5 else INCOMPLETE
+    return f"Skipping incomplete test: {case_id or 'unknown'}. {missing}"
+
+
+def _conversation_turns(node: Node, render: Callable[[Node], Node | None], rules: _Rules
+                        ) -> list[Node] | None:
+    """`mode: conversation` turns, rendered (the JSONL loader has no conversation mode)."""
+    turns = node.get("turns")
+    if (rules.jsonl or _text(node.get("mode")) != "conversation" or turns is None
+            or not isinstance(turns.value, list) or not turns.value):
+        return None
+    return [rendered for turn in turns.value if (rendered := render(turn)) is not None]
+
+
+def _note_repeat(case_id: str, node: Node, path: str, seen: dict[str, int],
+                 warnings: list[Diagnostic]) -> None:
+    if case_id in seen:
+        warnings.append(Diagnostic(f"duplicate case id {case_id!r} (first used on line "
+                                   f"{seen[case_id]})", path, node.value["id"].start_line))
+    else:
+        seen[case_id] = node.start_line
 
 
 def _read_jsonl(loader: _Loader, text: str) -> Suite:
