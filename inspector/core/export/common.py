@@ -120,6 +120,48 @@ class Notes:
         self.lints.append(Lint(message, index, severity))
 
 
+class Turns:
+    """Turns as providers that alternate roles take them (Anthropic, Gemini): blocks of a message
+    join the last turn when it has the same role, else open a new one."""
+
+    __slots__ = ("turns", "role", "content", "first_source", "last_source", "key")
+
+    def __init__(self, key: str):
+        self.key = key  # "content" (Anthropic) or "parts" (Gemini)
+        self.turns: list[dict[str, Any]] = []
+        self.role: str | None = None  # the last turn's role
+        self.content: list[dict[str, Any]] = []  # the last turn's blocks
+        self.first_source = 0  # index in case.messages of the message opening the first turn
+        self.last_source = 0  # ... and the last turn
+
+    def add(self, role: str, blocks: list[dict[str, Any]], index: int) -> bool:
+        """Add `blocks` as `role`; True when they joined the previous turn."""
+        if self.role == role:
+            self.content += blocks
+            return True
+        self.content = blocks
+        self.role = role
+        if not self.turns:
+            self.first_source = index
+        self.turns.append({"role": role, self.key: blocks})
+        self.last_source = index
+        return False
+
+
+class TurnExport:
+    """What an export into alternating turns keeps while it runs: its notes, the text bound for
+    the provider's top-level system field (the request's own first), and the turns."""
+
+    __slots__ = ("notes", "system_parts", "turns")
+
+    def __init__(self, settings: ExportSettings, key: str):
+        self.notes = Notes()
+        request_system = full_instructions(settings.system_prompt, None,
+                                           settings.user_instructions)
+        self.system_parts: list[str] = [request_system] if request_system else []
+        self.turns = Turns(key)
+
+
 def sent(case: RenderedCase) -> list[tuple[int, Message]]:
     """The messages a request carries, each with its index in case.messages."""
     return [(index, message) for index, message in enumerate(case.messages)

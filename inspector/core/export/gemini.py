@@ -6,17 +6,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import RenderedCase
+from ..model import Message, RenderedCase
 from .common import (
     GEMINI,
     JSON_FAILURES,
     ExportResult,
     ExportSettings,
     Lint,
-    Notes,
     ResolvedDefaults,
+    TurnExport,
     arguments_object,
-    full_instructions,
     parse_json,
     scan_json,
 )
@@ -26,186 +25,193 @@ DEFAULTS = ResolvedDefaults("gemini-2.5-flash")  # max tokens and temperature: t
 SYSTEM_ROLES = frozenset({"system", "developer"})
 
 
+class _Build(TurnExport):
+    """One export's state while its messages become Gemini contents.
+
+    The turn-order lints are decided when a content is closed (the next one starts, or the end):
+    contents alternate model/user once merged, so counts about the last two contents are enough,
+    and no bookkeeping object per content outlives its message. They go after the per-message
+    lints, in content order."""
+
+    __slots__ = ("names", "order_lints", "calls", "previous_calls", "responses",
+                 "response_index", "last_kind")
+
+    def __init__(self, settings: ExportSettings):
+        super().__init__(settings, "parts")
+        self.names: dict[str, str] = {}  # tool call id -> function name
+        self.order_lints: list[Lint] = []
+        self.calls = 0  # function calls in the last content (a model one)
+        self.previous_calls = 0  # function calls in the model content before the last (a user one)
+        self.responses = 0  # function responses in the last content (a user one)
+        self.response_index = 0  # index of the first function-response message of the last content
+        self.last_kind: str | None = None  # "model", "user" or "tool": the latest message's kind
+
+    def open_user(self, part: dict[str, Any], index: int) -> None:
+        """A new user content: the model content before it is closed."""
+        if self.calls and len(self.turns.turns) == 1:
+            _lint_first_calls(self.turns.first_source, self.order_lints)
+        self.previous_calls = self.calls
+        self.turns.add("user", [part], index)
+
+    def close(self) -> None:
+        if self.turns.role == "model":
+            if self.calls and len(self.turns.turns) == 1:
+                _lint_first_calls(self.turns.first_source, self.order_lints)
+        elif self.responses and self.responses != self.previous_calls:
+            _lint_responses(self.responses, self.previous_calls, self.response_index,
+                            self.order_lints)
+        self.notes.lints += self.order_lints
+
+
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     resolved = settings.resolved(DEFAULTS)
-    notes = Notes()
-    change = notes.change
-    system_parts: list[str] = []
-    request_system = full_instructions(settings.system_prompt, None, settings.user_instructions)
-    if request_system:
-        system_parts.append(request_system)
-
-    contents: list[dict[str, Any]] = []
-    add_content = contents.append
-    names: dict[str, str] = {}  # tool call id -> function name
-    scan = scan_json
-    # The turn-order lints, decided when a content is closed (the next one starts, or the end):
-    # contents alternate model/user once merged, so ints about the last two contents are enough,
-    # and no bookkeeping object per content outlives its message (fewer collector passes on long
-    # conversations). They go after the per-message lints, in content order.
-    order_lints: list[Lint] = []
-    calls = 0  # function calls in the last content (a model one)
-    previous_calls = 0  # function calls in the model content before the last (a user one)
-    responses = 0  # function responses in the last content (a user one)
-    response_index = 0  # index of the first function-response message of the last content
-    first_index = 0  # index of the first message of the first content
-    last_role = None  # role of the last content
-    last_kind = None  # "model", "user" or "tool": what the latest message was
-    parts_of_last: list[dict[str, Any]] = []
-    # One branch per kind of message, each building its part and merging it into the last content
-    # or opening a new one: the common path makes no call and no temporary list.
+    build = _Build(settings)
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         role = message.role
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-
         if role == "assistant":
-            if message.name is not None:
-                change(f"name {message.name!r} dropped: Gemini contents have no name", index)
-            tool_calls = message.tool_calls
-            if tool_calls:
-                parts: list[dict[str, Any]] = [{"text": text}] if text else []
-                for call in tool_calls:
-                    name = call.name
-                    names[call.id] = name
-                    raw = call.arguments
-                    try:
-                        args, end = scan(raw, 0)
-                        if end != len(raw) or type(args) is not dict:
-                            args = arguments_object(raw, name, index, notes)
-                    except JSON_FAILURES:
-                        args = arguments_object(raw, name, index, notes)
-                    parts.append({"functionCall": {"name": name, "args": args}})
-            elif text:
-                parts = [{"text": text}]
-            else:
-                parts = [{"text": ""}]
-                notes.lint("empty message: Gemini rejects a turn without content", index)
-            if last_role == "model":
-                parts_of_last += parts
-                calls += len(tool_calls)
-                change("merged into the previous model turn", index)
-            else:
-                if responses and responses != previous_calls:
-                    _lint_responses(responses, previous_calls, response_index, order_lints)
-                parts_of_last = parts
-                add_content({"role": "model", "parts": parts})
-                if last_role is None:
-                    first_index = index
-                last_role = "model"
-                calls = len(tool_calls)
-            last_kind = "model"
-            continue
-
-        if role in ("tool", "function") and (message.tool_call_id is not None
-                                              or message.name is not None):
-            call_id = message.tool_call_id
-            found = names.get(call_id) if call_id is not None else None
-            if found is None:
-                found = message.name or ""
-                notes.lint(f"function response {call_id!r} answers no earlier function call, "
-                           "so its name cannot be recovered", index)
-            # _response_object's common cases inlined: a compact JSON object, or plain text.
-            response = None
-            first = text[:1]
-            if first == "{":
-                try:
-                    value, end = scan(text, 0)
-                    if end == len(text) and type(value) is dict:
-                        response = value
-                except JSON_FAILURES:
-                    pass
-            if response is None:
-                response = (_response_object(text) if first == "{" or first.isspace()
-                            else {"output": text})
-            part: dict[str, Any] = {"functionResponse": {"name": found, "response": response}}
-            if last_role == "user":
-                parts_of_last.append(part)
-                if not responses:
-                    response_index = index
-                responses += 1
-            else:
-                if calls and len(contents) == 1:
-                    _lint_first_calls(first_index, order_lints)
-                previous_calls = calls
-                parts_of_last = [part]
-                add_content({"role": "user", "parts": parts_of_last})
-                if last_role is None:
-                    first_index = index
-                last_role = "user"
-                responses = 1
-                response_index = index
-            last_kind = "tool"
-            continue
-
-        if role in SYSTEM_ROLES:
+            _model(build, message, text, index)
+        elif role in ("tool", "function") and (message.tool_call_id is not None
+                                                or message.name is not None):
+            _function_response(build, message, text, index)
+        elif role in SYSTEM_ROLES:
             if text:
-                system_parts.append(text)
-            change(f"{role} message moved into systemInstruction", index)
-            continue
-
-        # A user turn, or anything else sent as one.
-        if message.name is not None and role not in ("tool", "function"):
-            change(f"name {message.name!r} dropped: Gemini contents have no name", index)
-        if role != "user":
-            reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
-                      else f"role {role!r} is not a Gemini role")
-            change(f"{reason}; sent as a user turn", index)
-        if not text:
-            notes.lint("empty message: Gemini rejects a turn without content", index)
-        part = {"text": text}
-        if last_role == "user":
-            parts_of_last.append(part)
-            if last_kind == "user":
-                change("merged into the previous user turn", index)
+                build.system_parts.append(text)
+            build.notes.change(f"{role} message moved into systemInstruction", index)
         else:
-            if calls and len(contents) == 1:
-                _lint_first_calls(first_index, order_lints)
-            previous_calls = calls
-            parts_of_last = [part]
-            add_content({"role": "user", "parts": parts_of_last})
-            if last_role is None:
-                first_index = index
-            last_role = "user"
-            responses = 0
-        last_kind = "user"
+            _user(build, message, text, index)
+    build.close()
+    if not build.turns.turns:
+        build.notes.lint("the request has no contents")
 
-    if last_role == "model":
-        if calls and len(contents) == 1:
-            _lint_first_calls(first_index, order_lints)
-    elif responses and responses != previous_calls:
-        _lint_responses(responses, previous_calls, response_index, order_lints)
-    notes.lints += order_lints
-    if not contents:
-        notes.lint("the request has no contents")
-
-    payload: dict[str, Any] = {"contents": contents}
-    if system_parts:
-        payload["systemInstruction"] = {"parts": [{"text": "\n\n".join(system_parts)}]}
+    payload: dict[str, Any] = {"contents": build.turns.turns}
+    if build.system_parts:
+        payload["systemInstruction"] = {"parts": [{"text": "\n\n".join(build.system_parts)}]}
     if case.tools:
-        declarations = []
-        for tool in case.tools:
-            declaration: dict[str, Any] = {"name": tool.name}
-            if tool.description is not None:
-                declaration["description"] = tool.description
-            if tool.parameters is not None:
-                declaration["parametersJsonSchema"] = tool.parameters
-            declarations.append(declaration)
-        payload["tools"] = [{"functionDeclarations": declarations}]
+        payload["tools"] = [{"functionDeclarations": _declarations(case)}]
+    generation = _generation_config(case, resolved.max_tokens, resolved.temperature)
+    if generation:
+        payload["generationConfig"] = generation
+    return ExportResult(GEMINI, resolved.model, payload, build.notes.changes, build.notes.lints,
+                        list(case.warnings), case.id)
+
+
+def _model(build: _Build, message: Message, text: str, index: int) -> None:
+    if message.name is not None:
+        build.notes.change(f"name {message.name!r} dropped: Gemini contents have no name", index)
+    tool_calls = message.tool_calls
+    if tool_calls:
+        parts: list[dict[str, Any]] = [{"text": text}] if text else []
+        names, notes = build.names, build.notes
+        for call in tool_calls:
+            name = names[call.id] = call.name
+            raw = call.arguments
+            try:  # one JSON object, the common case, costs no call
+                args, end = scan_json(raw, 0)
+                if end != len(raw) or type(args) is not dict:
+                    args = arguments_object(raw, name, index, notes)
+            except JSON_FAILURES:
+                args = arguments_object(raw, name, index, notes)
+            parts.append({"functionCall": {"name": name, "args": args}})
+    elif text:
+        parts = [{"text": text}]
+    else:
+        parts = [{"text": ""}]
+        build.notes.lint("empty message: Gemini rejects a turn without content", index)
+    if build.turns.role == "model":
+        build.turns.add("model", parts, index)
+        build.calls += len(tool_calls)
+        build.notes.change("merged into the previous model turn", index)
+    else:
+        if build.responses and build.responses != build.previous_calls:
+            _lint_responses(build.responses, build.previous_calls, build.response_index,
+                            build.order_lints)
+        build.turns.add("model", parts, index)
+        build.calls = len(tool_calls)
+    build.last_kind = "model"
+
+
+def _function_response(build: _Build, message: Message, text: str, index: int) -> None:
+    call_id = message.tool_call_id
+    found = build.names.get(call_id) if call_id is not None else None
+    if found is None:
+        found = message.name or ""
+        build.notes.lint(f"function response {call_id!r} answers no earlier function call, "
+                         "so its name cannot be recovered", index)
+    part: dict[str, Any] = {"functionResponse": {"name": found, "response": _response(text)}}
+    if build.turns.role == "user":
+        build.turns.content.append(part)
+        if not build.responses:
+            build.response_index = index
+        build.responses += 1
+    else:
+        build.open_user(part, index)
+        build.responses = 1
+        build.response_index = index
+    build.last_kind = "tool"
+
+
+def _response(text: str) -> dict[str, Any]:
+    """_response_object with its common cases first: a compact JSON object, or plain text."""
+    first = text[:1]
+    if first == "{":
+        try:
+            value, end = scan_json(text, 0)
+            if end == len(text) and type(value) is dict:
+                return value
+        except JSON_FAILURES:
+            pass
+    return _response_object(text) if first == "{" or first.isspace() else {"output": text}
+
+
+def _user(build: _Build, message: Message, text: str, index: int) -> None:
+    """A user turn, or anything else sent as one."""
+    role = message.role
+    if message.name is not None and role not in ("tool", "function"):
+        build.notes.change(f"name {message.name!r} dropped: Gemini contents have no name", index)
+    if role != "user":
+        reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
+                  else f"role {role!r} is not a Gemini role")
+        build.notes.change(f"{reason}; sent as a user turn", index)
+    if not text:
+        build.notes.lint("empty message: Gemini rejects a turn without content", index)
+    part = {"text": text}
+    if build.turns.role == "user":
+        build.turns.content.append(part)
+        if build.last_kind == "user":
+            build.notes.change("merged into the previous user turn", index)
+    else:
+        build.open_user(part, index)
+        build.responses = 0
+    build.last_kind = "user"
+
+
+def _declarations(case: RenderedCase) -> list[dict[str, Any]]:
+    declarations = []
+    for tool in case.tools:
+        declaration: dict[str, Any] = {"name": tool.name}
+        if tool.description is not None:
+            declaration["description"] = tool.description
+        if tool.parameters is not None:
+            declaration["parametersJsonSchema"] = tool.parameters
+        declarations.append(declaration)
+    return declarations
+
+
+def _generation_config(case: RenderedCase, max_tokens: int | None, temperature: float | None
+                       ) -> dict[str, Any]:
     generation: dict[str, Any] = {}
-    if resolved.max_tokens is not None:
-        generation["maxOutputTokens"] = resolved.max_tokens
-    if resolved.temperature is not None:
-        generation["temperature"] = resolved.temperature
+    if max_tokens is not None:
+        generation["maxOutputTokens"] = max_tokens
+    if temperature is not None:
+        generation["temperature"] = temperature
     if case.output_schema is not None:
         generation["responseMimeType"] = "application/json"
         generation["responseJsonSchema"] = case.output_schema.schema
-    if generation:
-        payload["generationConfig"] = generation
-    return ExportResult(GEMINI, resolved.model, payload, notes.changes, notes.lints,
-                        list(case.warnings), case.id)
+    return generation
 
 
 def _response_object(content: str) -> dict[str, Any]:

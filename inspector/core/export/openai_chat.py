@@ -78,32 +78,42 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
 
     payload: dict[str, Any] = {"model": resolved.model, "messages": messages}
     if case.tools:
-        tools = []
-        for tool in case.tools:
-            lint_name(tool.name, "tool", notes)
-            function: dict[str, Any] = {"name": tool.name}
-            if tool.description is not None:
-                function["description"] = tool.description
-            if tool.parameters is not None:
-                function["parameters"] = tool.parameters
-            if tool.strict is not None:
-                function["strict"] = tool.strict
-            tools.append({"type": "function", "function": function})
-        payload["tools"] = tools
+        payload["tools"] = _tools(case, notes)
     if case.output_schema is not None:
-        name = safe_id(case.output_schema.name, "output")
-        if name != case.output_schema.name:
-            notes.change(f"output schema name {case.output_schema.name!r} sent as {name!r}")
-        json_schema: dict[str, Any] = {"name": name, "schema": case.output_schema.schema}
-        if case.output_schema.strict is not None:
-            json_schema["strict"] = case.output_schema.strict
-        payload["response_format"] = {"type": "json_schema", "json_schema": json_schema}
+        payload["response_format"] = _response_format(case, notes)
     if resolved.max_tokens is not None:
         payload["max_completion_tokens"] = resolved.max_tokens
     if resolved.temperature is not None:
         payload["temperature"] = resolved.temperature
     return ExportResult(OPENAI_CHAT, resolved.model, payload, notes.changes, notes.lints,
                         list(case.warnings), case.id)
+
+
+def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
+    tools = []
+    for tool in case.tools:
+        lint_name(tool.name, "tool", notes)
+        function: dict[str, Any] = {"name": tool.name}
+        if tool.description is not None:
+            function["description"] = tool.description
+        if tool.parameters is not None:
+            function["parameters"] = tool.parameters
+        if tool.strict is not None:
+            function["strict"] = tool.strict
+        tools.append({"type": "function", "function": function})
+    return tools
+
+
+def _response_format(case: RenderedCase, notes: Notes) -> dict[str, Any]:
+    schema = case.output_schema
+    assert schema is not None
+    name = safe_id(schema.name, "output")
+    if name != schema.name:
+        notes.change(f"output schema name {schema.name!r} sent as {name!r}")
+    json_schema: dict[str, Any] = {"name": name, "schema": schema.schema}
+    if schema.strict is not None:
+        json_schema["strict"] = schema.strict
+    return {"type": "json_schema", "json_schema": json_schema}
 
 
 def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:

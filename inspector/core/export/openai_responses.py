@@ -77,33 +77,42 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         payload["instructions"] = instructions
     payload["input"] = items
     if case.tools:
-        tools = []
-        for tool in case.tools:
-            lint_name(tool.name, "tool", notes)
-            entry: dict[str, Any] = {"type": "function", "name": tool.name}
-            if tool.description is not None:
-                entry["description"] = tool.description
-            entry["parameters"] = (tool.parameters if tool.parameters is not None
-                                   else empty_object_schema())
-            # Left out, `strict` is taken as true and the schema rewritten: always say it.
-            entry["strict"] = bool(tool.strict)
-            tools.append(entry)
-        payload["tools"] = tools
+        payload["tools"] = _tools(case, notes)
     if case.output_schema is not None:
-        name = safe_id(case.output_schema.name, "output")
-        if name != case.output_schema.name:
-            notes.change(f"output schema name {case.output_schema.name!r} sent as {name!r}")
-        text_format: dict[str, Any] = {"type": "json_schema", "name": name,
-                                       "schema": case.output_schema.schema}
-        if case.output_schema.strict is not None:
-            text_format["strict"] = case.output_schema.strict
-        payload["text"] = {"format": text_format}
+        payload["text"] = {"format": _text_format(case, notes)}
     if resolved.max_tokens is not None:
         payload["max_output_tokens"] = resolved.max_tokens
     if resolved.temperature is not None:
         payload["temperature"] = resolved.temperature
     return ExportResult(OPENAI_RESPONSES, resolved.model, payload, notes.changes, notes.lints,
                         list(case.warnings), case.id)
+
+
+def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
+    tools = []
+    for tool in case.tools:
+        lint_name(tool.name, "tool", notes)
+        entry: dict[str, Any] = {"type": "function", "name": tool.name}
+        if tool.description is not None:
+            entry["description"] = tool.description
+        entry["parameters"] = (tool.parameters if tool.parameters is not None
+                               else empty_object_schema())
+        # Left out, `strict` is taken as true and the schema rewritten: always say it.
+        entry["strict"] = bool(tool.strict)
+        tools.append(entry)
+    return tools
+
+
+def _text_format(case: RenderedCase, notes: Notes) -> dict[str, Any]:
+    schema = case.output_schema
+    assert schema is not None
+    name = safe_id(schema.name, "output")
+    if name != schema.name:
+        notes.change(f"output schema name {schema.name!r} sent as {name!r}")
+    text_format: dict[str, Any] = {"type": "json_schema", "name": name, "schema": schema.schema}
+    if schema.strict is not None:
+        text_format["strict"] = schema.strict
+    return text_format
 
 
 def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:
