@@ -8,6 +8,7 @@ leave the bundle is never read: it is reported like a missing file, with the rea
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -19,6 +20,12 @@ from ..model import InputError
 from ..safe_parse import check_nesting
 
 DEFAULT_PATTERNS: tuple[str, ...] = ()  # with no .agentv/config.yaml nothing is a guideline
+
+
+class FromConfig(tuple):
+    """Patterns `config_patterns` found (not set by the user): a release may look them up its own way."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +45,19 @@ class Missing:
 
 
 def resolve(bundle: Bundle, eval_path: str, reference: str,
-            cache: dict[str, ResolvedFile | Missing] | None = None) -> ResolvedFile | Missing:
-    key = f"{eval_path}\0{reference}"
+            cache: dict[str, ResolvedFile | Missing] | None = None, *,
+            exact: bool = False) -> ResolvedFile | Missing:
+    """`exact`: as agentv 0.10-3.8 do it, the value is not trimmed and leading `/` and `\\` are
+    dropped (`trimLeadingSeparators`); otherwise surrounding whitespace and leading `/` go."""
+    key = f"{eval_path}\0{reference}\0{exact}"
     if cache is not None and key in cache:
         return cache[key]
     written = reference
-    stripped = reference.strip()
-    display = stripped.lstrip("/") if stripped.startswith("/") else stripped
+    if exact:
+        display = reference.lstrip("/\\") or reference
+    else:
+        stripped = reference.strip()
+        display = stripped.lstrip("/") if stripped.startswith("/") else stripped
     tried: list[str] = []
     escaped = False
     found: ResolvedFile | Missing | None = None
@@ -110,12 +123,191 @@ def config_patterns(bundle: Bundle, eval_path: str) -> tuple[tuple[str, ...], st
             check_nesting(text, config_path)
             config = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except (yaml.YAMLError, InputError, RecursionError):
-            return DEFAULT_PATTERNS, config_path
+            return FromConfig(DEFAULT_PATTERNS), config_path
         patterns = config.get("guideline_patterns") if isinstance(config, dict) else None
         if isinstance(patterns, list):
-            return tuple(str(item) for item in patterns if isinstance(item, str)), config_path
-        return DEFAULT_PATTERNS, config_path
+            return FromConfig(str(item) for item in patterns if isinstance(item, str)), config_path
+        return FromConfig(DEFAULT_PATTERNS), config_path
+    return FromConfig(DEFAULT_PATTERNS), None
+
+
+def release_config_patterns(bundle: Bundle, eval_path: str, *, require_schema: bool,
+                            check_version_keys: bool) -> tuple[tuple[str, ...], str | None]:
+    """guideline_patterns as agentv 0.10.1 / 3.8.0 `loadConfig` finds them.
+
+    From the eval file's folder up to the root, the first `.agentv/config.yaml` that is usable wins;
+    an unreadable one, one that is not a mapping, one without `$schema: agentv-config-v2` (0.10,
+    `require_schema`) or with an invalid `guideline_patterns` (not a list, or not all strings) is
+    skipped and the search goes on upward. 3.8 (`check_version_keys`) also skips a config whose
+    `required_version` is not a string or whose `eval_patterns` is not a list of strings. A usable
+    config without `guideline_patterns` means no guidelines.
+    """
+    for folder in parent_folders(eval_path):
+        config_path = f"{folder}/.agentv/config.yaml" if folder else ".agentv/config.yaml"
+        data = bundle.read(config_path)
+        if data is None:
+            continue
+        try:
+            text = decode(data).text
+            check_nesting(text, config_path)
+            config = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        except (yaml.YAMLError, InputError, RecursionError):
+            continue
+        if not isinstance(config, dict):
+            continue
+        if require_schema and config.get("$schema") != "agentv-config-v2":
+            continue
+        if check_version_keys:
+            if "required_version" in config and not isinstance(config["required_version"], str):
+                continue
+            evals = config.get("eval_patterns")
+            if "eval_patterns" in config and not (
+                    isinstance(evals, list) and all(isinstance(item, str) for item in evals)):
+                continue
+        patterns = config.get("guideline_patterns")
+        if "guideline_patterns" not in config:
+            return DEFAULT_PATTERNS, config_path
+        if not isinstance(patterns, list) or not all(isinstance(item, str) for item in patterns):
+            continue
+        return tuple(patterns), config_path
     return DEFAULT_PATTERNS, None
+
+
+# ---- micromatch (picomatch 2.3), as agentv 0.10-3.8 match guideline patterns -------------------
+# micromatch.isMatch(path, patterns) with default options: any pattern matches. `*` and `?` stay
+# inside one folder; `**` as a whole segment spans folders; no wildcard matches a name starting with
+# "." (a pattern must spell the dot); a pattern without "/" matches at the root only; `{a,b}` is an
+# alternation; a leading "!" negates; a path equal to the pattern's text always matches. Extglobs
+# (`@(a|b)`) and POSIX classes are taken literally here.
+
+_GLOBSTAR = r"(?:(?:(?!(?:^|\/)\.).)*?)"
+
+
+def _braces(pattern: str) -> list[str]:
+    """`a{b,c}d` -> [abd, acd] (the first top-level group, then recursively)."""
+    depth, start, escaped = 0, 0, False
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+            continue
+        if char == "\\":
+            escaped = True
+        elif char == "{":
+            start = index if depth == 0 else start
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+            if depth:
+                continue
+            options, level, current = [], 0, ""
+            for item in pattern[start + 1:index]:
+                if item == "," and level == 0:
+                    options.append(current)
+                    current = ""
+                    continue
+                level += (item == "{") - (item == "}")
+                current += item
+            options.append(current)
+            if len(options) < 2:
+                return [pattern]
+            head, tail = pattern[:start], pattern[index + 1:]
+            return [expanded for option in options for expanded in _braces(head + option + tail)]
+    return [pattern]
+
+
+def _segment(segment: str, first: bool) -> str:
+    out, index = [], 0
+    while index < len(segment):
+        char = segment[index]
+        at_start = index == 0
+        if char == "\\" and index + 1 < len(segment):
+            out.append(re.escape(segment[index + 1]))
+            index += 2
+            continue
+        if char == "*":
+            while index + 1 < len(segment) and segment[index + 1] == "*":
+                index += 1
+            if at_start and first and segment.startswith("**") and len(segment) > 2:
+                out.append(r"(?!\.)" + _GLOBSTAR)  # `**.md` at the very start spans folders
+            elif at_start:
+                out.append(r"(?!\.)(?=.)[^/]*?")
+            else:
+                out.append(r"[^/]*?")
+            index += 1
+            continue
+        if char == "?":
+            out.append(r"[^.\/]" if at_start else r"[^/]")
+            index += 1
+            continue
+        if char == "[":
+            end = segment.find("]", index + 2)
+            if end != -1:
+                body = segment[index + 1:end]
+                if body.startswith("^"):
+                    out.append(f"[^{body[1:]}/]")
+                else:
+                    out.append(f"(?:{re.escape(segment[index:end + 1])}|[{body}])")
+                index = end + 1
+                continue
+        out.append(re.escape(char))
+        index += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=1024)
+def _micromatch_regex(pattern: str) -> tuple[re.Pattern[str] | None, bool]:
+    negated = False
+    while pattern.startswith("!") and not pattern.startswith("!("):
+        negated, pattern = not negated, pattern[1:]
+    if pattern.startswith("./"):
+        pattern = pattern[2:]
+    alternatives = []
+    for expanded in _braces(pattern):
+        segments = expanded.split("/")
+        collapsed: list[str] = []
+        for segment in segments:
+            if segment == "**" and collapsed and collapsed[-1] == "**":
+                continue
+            collapsed.append(segment)
+        last = len(collapsed) - 1
+        out = ""
+        for index, segment in enumerate(collapsed):
+            if segment == "**":  # takes the slashes around it
+                if last == 0:
+                    out += r"(?!\.)" + _GLOBSTAR + r"\/?"
+                elif index == 0:
+                    out += r"(?:" + _GLOBSTAR + r"\/)?"
+                elif index == last:
+                    out += r"(?:\/(?!\.)" + _GLOBSTAR + r"|$)"
+                else:
+                    out += r"(?:\/(?!\.)" + _GLOBSTAR + r"\/|\/)"
+                continue
+            if index and collapsed[index - 1] != "**":
+                out += r"\/"
+            out += _segment(segment, index == 0)
+        alternatives.append(out)
+    try:
+        return re.compile("|".join(f"(?:{item})" for item in alternatives)), negated
+    except re.error:
+        return None, negated
+
+
+def micromatch(path: str, patterns: tuple[str, ...]) -> bool:
+    """micromatch.isMatch(path, patterns) as agentv 0.10-3.8 call it (backslashes become `/`)."""
+    path = path.replace("\\", "/")
+    if not path:
+        return False
+    for pattern in patterns:
+        if not pattern:
+            continue
+        if path == pattern:
+            return True
+        regex, negated = _micromatch_regex(pattern)
+        if regex is None:
+            continue
+        if (regex.fullmatch(path) is not None) != negated:
+            return True
+    return False
 
 
 def is_guideline(path: str, patterns: tuple[str, ...]) -> bool:

@@ -68,7 +68,10 @@ class Prepared:
 
 
 def prepare(case: CaseSpec, context: Context, warnings: list[Diagnostic], *, guidelines: bool,
-            suite_files_are_guidelines: bool = False) -> list[Prepared]:
+            suite_files_are_guidelines: bool = False, exact_references: bool = False
+            ) -> list[Prepared]:
+    """`exact_references`: file values as agentv 0.10-3.8 take them (see `files.resolve`), and an
+    empty value skipped as they skip it, with no "not found" warning."""
     prepared = []
     for message in case.messages:
         parts: list[Part] = []
@@ -79,7 +82,12 @@ def prepare(case: CaseSpec, context: Context, warnings: list[Diagnostic], *, gui
             if block.kind == "image":
                 parts.append(Part("image", block))
                 continue
-            found = resolve(context.bundle, context.eval_path, block.value, context.cache)
+            if exact_references and not block.value:
+                warnings.append(Diagnostic("an empty file reference: agentv skips it without a "
+                                           "warning", block.path, block.start_line))
+                continue
+            found = resolve(context.bundle, context.eval_path, block.value, context.cache,
+                            exact=exact_references)
             if isinstance(found, Missing):
                 warnings.append(Diagnostic(missing_message(found), block.path, block.start_line))
                 continue
@@ -100,7 +108,8 @@ def tool_calls(message: InputMessage) -> list[ToolCall]:
 
     calls = []
     for index, raw in enumerate(message.tool_calls):
-        function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
+        found = raw.get("function")
+        function: dict = found if isinstance(found, dict) else {}
         name = function.get("name") or raw.get("name") or raw.get("tool") or "tool"
         arguments = function.get("arguments", raw.get("arguments", raw.get("input", {})))
         if not isinstance(arguments, str):

@@ -159,7 +159,8 @@ class _Reader:
             problem = f"unknown role {role!r}"
         content = node.get("content")
         blocks = self.blocks(content, path, warnings, where) if content is not None else []
-        message = InputMessage(role, blocks, path, node.start_line, node.end_line, problem=problem)
+        message = InputMessage(role, blocks, path, node.start_line, node.end_line, problem=problem,
+                               raw_content=content.plain() if content is not None else None)
         for key in ("name", "tool_call_id"):
             value = node.get(key)
             if value is not None and isinstance(value.value, (str, int)):
@@ -177,7 +178,7 @@ class _Reader:
         value = node.value
         if isinstance(value, str):
             return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
-                                 node.start_line, node.end_line)]
+                                 node.start_line, node.end_line, raw_content=value)]
         if isinstance(value, dict):
             if "role" in value:
                 message = self.message(node, path, warnings, where, default_role)
@@ -368,10 +369,11 @@ def read_suite(bundle: Bundle, path: str) -> Suite:
     cases_path = path
     if isinstance(tests.value, str):
         # `tests: ./cases.yaml` keeps the cases in another file of the bundle.
-        cases_path = join(posixpath.dirname(path), tests.value.strip())
-        if cases_path is None:
+        joined_path = join(posixpath.dirname(path), tests.value.strip())
+        if joined_path is None:
             raise InputError(f"`tests` points outside the bundle: {tests.value}", path,
                              tests.start_line)
+        cases_path = joined_path
         cases_data = bundle.read(cases_path)
         if cases_data is None:
             raise InputError(f"`tests` file not found: {tests.value} (looked for {cases_path})",

@@ -10,16 +10,22 @@ from . import legacy
 
 
 def _guideline(part: Part) -> list[Piece]:
-    return [sep(f"=== {part.basename} ===\n"), *strip([part.file_piece()])]
+    # `=== name ===\n<content>`, the entry trimmed as a whole (yaml-parser.ts L589-598)
+    return strip([sep(f"=== {part.basename} ===\n"), part.file_piece()])
 
 
-def _file(part: Part) -> list[Piece]:
+def _file(part: Part, name: str) -> list[Piece]:
+    # formatSegment (L557-563): nothing for an empty file, else the raw text under a header
     assert part.file is not None
-    return [sep(f"=== {part.file.display} ===\n"), part.file_piece()]
+    if not part.file.text:
+        return []
+    return [sep(f"=== {name} ===\n"), part.file_piece()]
 
 
-STYLE = legacy.Style(guideline=_guideline, file=_file, tool_as_assistant=False,
-                     suite_files_are_guidelines=False, drop_slash_files_in_multi_turn=True)
+STYLE = legacy.Style(release="agentv 0.10.1", guideline=_guideline, file=_file,
+                     tool_as_assistant=False, suite_files_are_guidelines=False,
+                     repeat_code_blocks=True, attach_pattern_files=False, object_content=False,
+                     config_needs_schema=True, skips_without_input=False)
 
 
 def render(case: CaseSpec, context: Context) -> RenderedCase:

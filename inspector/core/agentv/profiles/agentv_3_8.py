@@ -18,13 +18,18 @@ def _guideline(part: Part) -> list[Piece]:
     return file_tag(part, part.basename)
 
 
-def _file(part: Part) -> list[Piece]:
+def _file(part: Part, name: str) -> list[Piece]:
+    # segment-formatter.ts L68-72: nothing for an empty file
     assert part.file is not None
-    return file_tag(part, part.file.display)
+    if not part.file.text:
+        return []
+    return file_tag(part, name)
 
 
-STYLE = legacy.Style(guideline=_guideline, file=_file, tool_as_assistant=True,
-                     suite_files_are_guidelines=True, drop_slash_files_in_multi_turn=False)
+STYLE = legacy.Style(release="agentv 3.8.0", guideline=_guideline, file=_file,
+                     tool_as_assistant=True, suite_files_are_guidelines=True,
+                     repeat_code_blocks=False, attach_pattern_files=True, object_content=True,
+                     config_needs_schema=False, skips_without_input=True)
 
 
 def render(case: CaseSpec, context: Context) -> RenderedCase:

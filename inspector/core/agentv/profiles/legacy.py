@@ -1,63 +1,216 @@
 """The guideline-era agentv prompt (v0.5.3 to v3.8): shared by the agentv-0.10 and agentv-3.8 profiles.
 
-Guideline files leave their message and form a block in the system message. A case is sent as one
-user turn (every part trimmed, joined by blank lines) unless it has assistant/tool messages or more
-than one message with visible content; then each message is kept, its parts joined by newlines.
+Followed step by step from the tags' own code (docs/agentv-releases.md; checked against it by
+tests/core/test_agentv_legacy_goldens.py):
+
+- Loading (`isTestMessage`): a message whose content is not a string or a list of mappings is
+  dropped (3.8 also takes an object, sent as JSON, and a message with only `tool_calls`). Inside a
+  list only `text` and `file` blocks with string values count; a file with an empty value is
+  skipped. A file whose resolved path matches `guideline_patterns` (micromatch) leaves its message
+  for the guideline block; under 3.8 every file of the suite-level `input` does.
+- Prompt building sees each message again from what was written: a file whose *written* value
+  matches a pattern is only a reference (`<Attached: value>` in leading system messages, nothing
+  elsewhere), and a file is found again by its written value, so one written with a leading `/` or
+  `\\` is missing here. Blank text does not count.
+- A case is sent as one user turn (every part trimmed, empties dropped, joined by blank lines)
+  unless it has assistant/tool messages or more than one message with visible content (non-blank
+  text, a non-blank file). Then leading system messages merge after the guideline block, each
+  other message keeps its non-blank parts joined by newlines, and a message left with nothing is
+  not sent (a later system message always keeps its `@[System]:`, under 3.8 a tool message its
+  `@[Tool]:`). The provider adds the default system prompt only when no system message is left.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
+from ..files import FromConfig, micromatch, release_config_patterns
 from ..pieces import Piece, joined, segments, sep, strip
 from ..prepare import DEFAULT_SYSTEM_PROMPT, Context, Part, Prepared, prepare
-from ..schema import CaseSpec
+from ..schema import Block, CaseSpec, InputMessage
 
 GUIDELINE_HEADER = "[[ ## Guidelines ## ]]\n\n"
 ONLY_GUIDELINES = "only guideline files; their content moved to the system message"
+NOTHING_TO_SEND = "nothing to send (blank text, empty or missing files); agentv drops it"
+CODE_BLOCK = re.compile(r"```[\s\S]*?```")
 
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    guideline: Callable[[Part], list[Piece]]
-    file: Callable[[Part], list[Piece]]
+    release: str  # as named in diagnostics, e.g. "agentv 0.10.1"
+    guideline: Callable[[Part], list[Piece]]  # one entry of the guideline block
+    file: Callable[[Part, str], list[Piece]]  # a file under a name; [] when agentv shows nothing
     tool_as_assistant: bool  # v0.14.2+: "@[Tool]:" in an assistant message, else role function
     suite_files_are_guidelines: bool  # v2.15.0+
-    drop_slash_files_in_multi_turn: bool  # a v0.10 bug kept for fidelity
+    repeat_code_blocks: bool  # up to v2.0.2: fenced blocks appended again in single-turn
+    attach_pattern_files: bool  # 3.8 single-turn: <Attached: path> for a file whose path matches
+    object_content: bool  # 3.8: object content (sent as JSON), content-less tool_calls messages
+    config_needs_schema: bool  # 0.10: a config without `$schema: agentv-config-v2` is ignored
+    skips_without_input: bool  # 3.8: a test with no valid input message is skipped
 
 
-def _part_pieces(part: Part, style: Style) -> list[Piece]:
-    if part.kind == "file":
-        return style.file(part)
-    if part.kind == "image":
-        return [part.text_piece()]
-    return [part.text_piece()]
+@dataclass(slots=True)
+class _Seg:
+    kind: str  # "text", "ref" (a file whose written value matches a pattern) or "file"
+    part: Part
+
+
+def _patterns(context: Context, style: Style) -> tuple[str, ...]:
+    if not isinstance(context.patterns, FromConfig):
+        return tuple(context.patterns)  # set by the user: used as given
+    patterns, _ = release_config_patterns(context.bundle, context.eval_path,
+                                          require_schema=style.config_needs_schema,
+                                          check_version_keys=not style.config_needs_schema)
+    return patterns
+
+
+def _reader_made_block(item: Any) -> bool:
+    """Whether schema._Reader._block turned this list item into a block (to pair them up)."""
+    if isinstance(item, str):
+        return True
+    if not isinstance(item, dict) or item.get("type") not in ("text", "file", "image"):
+        return False
+    value = item.get("value")
+    if isinstance(value, (str, int, float)):
+        return True
+    return item.get("type") == "text" and isinstance(value, (dict, list))
+
+
+def _load(message: InputMessage, style: Style,
+          warnings: list[Diagnostic]) -> tuple[InputMessage | None, str | None]:
+    """The message as agentv loads it, or None and why `isTestMessage` drops it."""
+    if message.problem:
+        return None, message.problem
+    raw = message.raw_content
+    if isinstance(raw, str):
+        return message, None
+    calls = style.object_content and bool(message.tool_calls)
+    if isinstance(raw, list) and (calls or all(isinstance(item, dict) for item in raw)):
+        made = [item for item in raw if _reader_made_block(item)]
+        extra = max(len(message.blocks) - len(made), 0)  # input_files the reader put first
+        kept = list(message.blocks[:extra])
+        for item, block in zip(made, message.blocks[extra:], strict=False):
+            if (isinstance(item, dict) and item.get("type") in ("text", "file")
+                    and isinstance(item.get("value"), str)):
+                kept.append(block)
+            elif isinstance(item, dict):
+                what = ("image blocks" if item.get("type") == "image"
+                        else f"a {item.get('type')} block whose value is not a string")
+                warnings.append(Diagnostic(f"{style.release} ignores {what}; nothing of it is sent",
+                                           block.path, block.start_line))
+        return replace(message, blocks=kept), None
+    if style.object_content and isinstance(raw, dict):
+        text = json.dumps(raw, indent=2, ensure_ascii=False)
+        first = message.blocks[0] if message.blocks else None
+        block = (Block("json", text, first.path, first.start_line, first.end_line, first.start_line)
+                 if first else Block("json", text, message.path, message.start_line,
+                                     message.end_line, message.start_line))
+        return replace(message, blocks=[block]), None
+    if calls:
+        return replace(message, blocks=[]), None
+    if raw is None:
+        reason = "the message has no content"
+    elif isinstance(raw, list):
+        reason = "its content list holds something other than {type, value} mappings"
+    elif isinstance(raw, dict):
+        reason = "its content is an object"
+    else:
+        reason = f"its content is a {type(raw).__name__}, not text or a list of blocks"
+    return None, reason
 
 
 def render(case: CaseSpec, context: Context, style: Style) -> RenderedCase:
     warnings: list[Diagnostic] = list(case.warnings)
-    prepared = prepare(case, context, warnings, guidelines=True,
-                       suite_files_are_guidelines=style.suite_files_are_guidelines)
-    guideline_parts = [part for item in prepared for part in item.parts if part.kind == "guideline"]
-    guideline_block = joined((style.guideline(part) for part in guideline_parts), "\n\n")
+    patterns = _patterns(context, style)
+    entries: list[tuple[InputMessage, str | None]] = []  # every message; reason when dropped
+    loaded: list[InputMessage] = []
+    for message in case.messages:
+        kept, reason = _load(message, style, warnings)
+        if kept is None:
+            warnings.append(Diagnostic(f"{style.release} drops this message when loading: {reason}",
+                                       message.path, message.start_line))
+            entries.append((message, reason))
+        else:
+            entries.append((kept, None))
+            loaded.append(kept)
+    prepared = prepare(replace(case, messages=loaded), context, warnings, guidelines=False,
+                       exact_references=True)
     for item in prepared:
         for part in item.parts:
-            if part.kind == "image":
-                warnings.append(Diagnostic("image blocks are not supported by this agentv "
-                                           "release; the reference is sent as text",
-                                           part.block.path, part.block.start_line))
+            if part.kind == "file" and part.file is not None and (
+                    (style.suite_files_are_guidelines and item.message.suite)
+                    or micromatch(part.file.path, patterns)):
+                part.kind = "guideline"
+    guideline_parts = [part for item in prepared for part in item.parts if part.kind == "guideline"]
+    guideline_block = joined((style.guideline(part) for part in guideline_parts), "\n\n")
+    files_by_display = {part.file.display: part for item in prepared for part in item.parts
+                        if part.kind == "file" and part.file is not None}
+    segs = [_segments(item, patterns, files_by_display) for item in prepared]
+    visible = [any(seg.kind == "text" or (seg.kind == "file" and seg.part.file is not None
+                                          and seg.part.file.text.strip()) for seg in item_segs)
+               for item_segs in segs]
     multi_turn = (any(item.message.role in ("assistant", "tool") for item in prepared)
-                  or sum(1 for item in prepared if item.visible) > 1)
+                  or sum(visible) > 1)
+
     result = RenderedCase(case.id, [], warnings, LineSpan(case.path, case.start_line, case.end_line),
                           case.skipped, dict(case.metadata))
     result.metadata["guideline_paths"] = [part.file.path for part in guideline_parts if part.file]
+    if style.skips_without_input and not case.skipped and not any(
+            not message.suite for message in loaded):
+        result.skipped = "none of the case's input messages is valid"
+        warnings.append(Diagnostic(f"{style.release} skips this case (none of its input messages "
+                                   f"is valid): Skipping incomplete test", case.path,
+                                   case.start_line))
+    by_message = {id(item.message): (item, item_segs, seen)
+                  for item, item_segs, seen in zip(prepared, segs, visible, strict=True)}
     if multi_turn:
-        _multi_turn(result, prepared, guideline_block, style)
+        _multi_turn(result, entries, by_message, guideline_block, style)
     else:
-        _single_turn(result, prepared, guideline_block, style)
+        _single_turn(result, entries, prepared, by_message, guideline_block, patterns, style)
     return result
+
+
+def _segments(item: Prepared, patterns: tuple[str, ...],
+              files_by_display: dict[str, Part]) -> list[_Seg]:
+    """agentv's segmentsByMessage: what prompt building sees of one message."""
+    own = {id(part.block): part for part in item.parts}
+    result = []
+    for block in item.message.blocks:
+        if block.kind in ("text", "json"):
+            if block.value.strip():
+                result.append(_Seg("text", own[id(block)]))
+            continue
+        value = block.value
+        if block.kind != "file" or not value:
+            continue
+        if patterns and micromatch(value, patterns):
+            result.append(_Seg("ref", own.get(id(block)) or Part("guideline", block)))
+            continue
+        part = own.get(id(block))
+        if part is not None and part.kind == "file" and part.file is not None \
+                and part.file.display == value:
+            result.append(_Seg("file", part))
+        elif value in files_by_display:
+            result.append(_Seg("file", files_by_display[value]))
+        elif part is not None and part.kind == "file":
+            result.append(_Seg("lost", part))  # the leading-separator bug: found, then lost
+    return result
+
+
+def _format(seg: _Seg, style: Style) -> list[Piece]:
+    if seg.kind == "text":
+        return [seg.part.text_piece()]
+    if seg.kind == "ref":
+        return [seg.part.marker(f"<Attached: {seg.part.block.value}>")]
+    if seg.kind == "file":
+        return style.file(seg.part, seg.part.block.value if seg.part.file is None
+                          else seg.part.file.display)
+    return []
 
 
 def _system_with_guidelines(base: list[Piece], guideline_block: list[Piece]) -> list[Piece]:
@@ -66,84 +219,123 @@ def _system_with_guidelines(base: list[Piece], guideline_block: list[Piece]) -> 
     return [*base, sep("\n\n" + GUIDELINE_HEADER), *guideline_block]
 
 
-def _single_turn(result: RenderedCase, prepared: list[Prepared], guideline_block: list[Piece],
-                 style: Style) -> None:
+def _single_turn(result: RenderedCase, entries: list[tuple[InputMessage, str | None]],
+                 prepared: list[Prepared], by_message: dict, guideline_block: list[Piece],
+                 patterns: tuple[str, ...], style: Style) -> None:
     system = _system_with_guidelines([Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)],
                                      guideline_block)
     result.messages.append(Message("system", segments(system)))
-    parts = []
+    parts: list[list[Piece]] = []
+    fences: list[list[Piece]] = []
     for item in prepared:
-        for part in item.parts:
-            if part.kind == "guideline":
+        own = {id(part.block): part for part in item.parts}
+        for block in item.message.blocks:
+            part = own.get(id(block))
+            if part is None or part.kind == "guideline":
                 continue
-            pieces = strip(_part_pieces(part, style))
-            if pieces:
-                parts.append(pieces)
-    visible = [item for item in prepared if item.visible]
-    span = visible[0].span if len(visible) == 1 else None
-    result.messages.append(Message("user", segments(joined(parts, "\n\n")), span=span))
-    for item in prepared:
-        if not item.visible:
-            result.messages.append(Message(item.message.role, _marker_only(item), span=item.span,
-                                           omitted=ONLY_GUIDELINES))
+            if part.kind == "text":
+                parts.append([part.text_piece()])
+                if style.repeat_code_blocks and block.kind == "text":
+                    for match in CODE_BLOCK.finditer(block.value):
+                        line = block.text_line + block.value.count("\n", 0, match.start())
+                        fences.append([Piece(match.group(), OriginKind.CASE_TEXT, block.path, line,
+                                             block.end_line)])
+            elif part.file is not None:
+                if (style.attach_pattern_files and patterns
+                        and micromatch(part.file.display, patterns)):
+                    parts.append([part.marker(f"<Attached: {part.file.display}>")])
+                else:
+                    parts.append(style.file(part, part.file.display))
+    if fences:
+        parts.append(joined(fences, "\n"))
+    kept = [pieces for pieces in (strip(part) for part in parts) if pieces]
+    shown = [item for item in prepared if by_message[id(item.message)][2]]
+    span = shown[0].span if len(shown) == 1 else None
+    result.messages.append(Message("user", segments(joined(kept, "\n\n")), span=span))
+    for message, reason in entries:
+        if reason is not None:
+            result.messages.append(_dropped(message, reason))
+            continue
+        item, _, seen = by_message[id(message)]
+        if not seen:
+            markers = [part.marker(f"<Attached: {part.block.value}>") for part in item.parts
+                       if part.kind == "guideline"]
+            result.messages.append(Message(message.role, segments(joined(([m] for m in markers), "\n")),
+                                           span=item.span,
+                                           omitted=ONLY_GUIDELINES if markers else NOTHING_TO_SEND))
 
 
-def _marker_only(item: Prepared) -> list:
-    return segments(joined(([part.marker(f"<Attached: {part.block.value}>")] for part in item.parts), "\n"))
+def _dropped(message: InputMessage, reason: str) -> Message:
+    pieces = [Piece(block.value, OriginKind.CASE_TEXT, block.path, block.text_line, block.end_line)
+              for block in message.blocks]
+    return Message(message.role if message.role != "unknown" else "user",
+                   segments(joined(([piece] for piece in pieces), "\n")),
+                   span=LineSpan(message.path, message.start_line, message.end_line),
+                   omitted=f"agentv drops it when loading: {reason}")
 
 
-def _multi_turn(result: RenderedCase, prepared: list[Prepared], guideline_block: list[Piece],
-                style: Style) -> None:
-    def content(item: Prepared) -> list[Piece]:
-        parts = []
-        for part in item.parts:
-            if part.kind == "guideline":
-                continue
-            if (style.drop_slash_files_in_multi_turn and part.kind == "file"
-                    and part.block.value.strip().startswith("/")):
-                result.warnings.append(Diagnostic(
-                    f"agentv 0.10 drops {part.block.value!r} from multi-turn prompts (a file "
-                    f"referenced with a leading / vanishes)", part.block.path,
-                    part.block.start_line))
-                continue
-            parts.append(_part_pieces(part, style))
-        return joined(parts, "\n")
+def _multi_turn(result: RenderedCase, entries: list[tuple[InputMessage, str | None]],
+                by_message: dict, guideline_block: list[Piece], style: Style) -> None:
+    def lost(seg: _Seg) -> None:
+        result.warnings.append(Diagnostic(
+            f"{style.release} leaves {seg.part.block.value!r} out of multi-turn prompts: it finds "
+            f"the file again by the value as written, and a leading / or \\ was dropped when it "
+            f"was loaded", seg.part.block.path, seg.part.block.start_line))
 
-    index = 0
-    leading: list[list[Piece]] = []
-    leading_span = None
-    while index < len(prepared) and prepared[index].message.role == "system":
-        item = prepared[index]
-        if leading_span is None:
-            leading_span = item.span
-        if item.visible:
-            leading.append(content(item))
-        index += 1
     system_parts: list[list[Piece]] = []
     if guideline_block:
         system_parts.append([sep(GUIDELINE_HEADER), *guideline_block])
-    system_parts.extend(leading)
-    if not leading:
-        system_parts.insert(0, [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)])
-    result.messages.append(Message("system", segments(joined(system_parts, "\n\n")),
-                                   span=leading_span))
-    for item in prepared[index:]:
-        role = item.message.role
-        pieces = content(item)
-        name = None
+    leading_span = None
+    later: list[Message] = []
+    notes: list[Message] = []
+    in_leading = True
+    for message, reason in entries:
+        if reason is not None:
+            (notes if in_leading else later).append(_dropped(message, reason))
+            continue
+        item, item_segs, _ = by_message[id(message)]
+        for seg in item_segs:
+            if seg.kind == "lost":
+                lost(seg)
+        if in_leading and message.role == "system":
+            leading_span = leading_span or item.span
+            formatted = [pieces for pieces in (_format(seg, style) for seg in item_segs) if pieces]
+            if formatted:
+                system_parts.append(joined(formatted, "\n"))
+            else:
+                notes.append(Message("system", [], span=item.span, omitted=NOTHING_TO_SEND))
+            continue
+        in_leading = False
+        role, name = message.role, None
+        formatted = [pieces for pieces in (_format(seg, style) for seg in item_segs
+                                           if seg.kind != "ref") if pieces]
         if role == "system":
-            role, pieces = "assistant", [sep("@[System]:\n"), *pieces]
+            role, formatted = "assistant", [[sep("@[System]:")], *formatted]
         elif role == "tool":
             if style.tool_as_assistant:
-                role, pieces = "assistant", [sep("@[Tool]:\n"), *pieces]
+                role, formatted = "assistant", [[sep("@[Tool]:")], *formatted]
             else:
                 role, name = "function", "tool"
-        omitted = None
-        if not item.visible:
-            omitted = ONLY_GUIDELINES if item.parts else "the message has no content"
-        elif item.message.problem:
-            omitted = item.message.problem
-        if omitted:
-            pieces = pieces or [part.marker(f"<Attached: {part.block.value}>") for part in item.parts]
-        result.messages.append(Message(role, segments(pieces), name=name, span=item.span,
-                                       omitted=omitted))
+        if formatted:
+            later.append(Message(role, segments(joined(formatted, "\n")), name=name, span=item.span))
+            continue
+        shown = {id(seg.part.block) for seg in item_segs if seg.kind == "ref"}
+        refs = [part.marker(f"<Attached: {part.block.value}>") for part in item.parts
+                if part.kind == "guideline" and id(part.block) not in shown]
+        refs = [seg.part.marker(f"<Attached: {seg.part.block.value}>") for seg in item_segs
+                if seg.kind == "ref"] + refs
+        later.append(Message(message.role, segments(joined(([ref] for ref in refs), "\n")),
+                             span=item.span, omitted=ONLY_GUIDELINES if refs else NOTHING_TO_SEND))
+    sent_later = [message for message in later if message.omitted is None]
+    if system_parts:
+        result.messages.append(Message("system", segments(joined(system_parts, "\n\n")),
+                                       span=leading_span))
+    else:
+        # agentv's provider adds its default prompt when the chat prompt has no system message;
+        # with no message left at all it sends the default prompt and an empty question.
+        result.messages.append(Message("system", segments(
+            [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]), span=leading_span))
+        if not sent_later:
+            result.messages.append(Message("user", []))
+    result.messages.extend(notes)
+    result.messages.extend(later)
