@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "inspector.views.common.ProblemMiddleware",
 ]
 
 ROOT_URLCONF = "inspector.urls"

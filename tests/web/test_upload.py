@@ -221,7 +221,7 @@ def test_an_upload_whose_first_case_cannot_be_found_still_reaches_the_manage_pag
     def broken(*args, **kwargs):
         raise RuntimeError("simulated renderer failure")
 
-    monkeypatch.setattr("inspector.views._first_case_url", broken)
+    monkeypatch.setattr("inspector.views.upload.first_case_url", broken)
     response = upload(client, files=[("tiny.yaml", EVAL)])
     assert response.redirect_chain[0][1] == 303
     assert "/manage/" in response.redirect_chain[0][0]

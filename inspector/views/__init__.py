@@ -1,0 +1,15 @@
+"""The pages, by area: upload and manage, the bundle page, the case page, errors. Each view parses
+its input with services, builds a view model with presenters and renders a template; htmx
+requests get the named partial of the same template. Lookups raise (Http404, or Problem for what
+the user must change) and ProblemMiddleware answers them in one place."""
+
+from .bundle import batch, bundle_page, converted, source
+from .case import case_page, editor, export_view, preview, revise
+from .errors import bad_request, healthz, not_found, server_error
+from .upload import home, manage, manage_legacy, manage_link
+
+__all__ = [
+    "bad_request", "batch", "bundle_page", "case_page", "converted", "editor", "export_view",
+    "healthz", "home", "manage", "manage_legacy", "manage_link", "not_found", "preview", "revise",
+    "server_error", "source",
+]

@@ -1,0 +1,303 @@
+"""The case page: the source beside the messages, the export panel, editing and revisions."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from inspector import presenters, services
+from inspector.core.bundle import MemoryBundle
+from inspector.core.export import REGISTRY, export_case, render_code
+from inspector.core.model import InputError, RenderedCase, RenderedDocument
+from inspector.core.options import RenderOptions
+from inspector.forms import RevisionForm
+from inspector.ingest import UploadError, collect_files, store_bundle
+
+from .common import (
+    EXPORT_KEYS,
+    FORMAT_LABELS,
+    FORMAT_SUFFIX,
+    PROVIDER_LABELS,
+    RENDER_KEYS,
+    HtmxHttpRequest,
+    PageSettings,
+    Problem,
+    batch_url,
+    error_page,
+    loaded_or_404,
+    page_settings,
+    settings_or_problem,
+    settings_view,
+)
+from .upload import created, first_case_url
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class CaseContext:
+    loaded: services.LoadedBundle
+    document: str
+    rendered: RenderedDocument
+    case: RenderedCase
+    page: PageSettings
+
+
+def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str,
+                    params: Mapping[str, str]) -> CaseContext:
+    """The case an address names, rendered with the address's settings; Http404 or Problem."""
+    loaded = loaded_or_404(bundle_id)
+    decoded_id = presenters.decode_case_id(case_id)
+    if decoded_id is None:
+        raise Http404("This case address is malformed.")
+    if not loaded.files.exists(document):
+        raise Http404("This bundle has no file at that path.")
+    page = settings_or_problem(params)
+    try:
+        rendered = services.render(loaded, document, page.options)
+    except InputError as problem:
+        raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
+    case = services.find_case(rendered, decoded_id)
+    if case is None:
+        if request.htmx and request.GET:
+            raise Problem(400, "No case with this id under these settings",
+                          f"{document} read this way has no case {decoded_id!r}.")
+        raise Http404(f"{document} has no case with this id.")
+    return CaseContext(loaded, document, rendered, case, page)
+
+
+def _export_panel(bundle_id: str, document: str, case: RenderedCase, page: PageSettings,
+                  case_link: str) -> dict:
+    result = export_case(case, page.provider, page.export)
+    code = render_code(result, page.form, page.export)
+    suffix = FORMAT_SUFFIX[page.form]
+    code_html = presenters.highlight_block(f"payload.{suffix}", code)
+    query = page.query
+    base = case_link.split("?")[0]
+    return {
+        "provider": page.provider,
+        "provider_label": PROVIDER_LABELS[page.provider],
+        "batch_key": REGISTRY[page.provider].batch.key_name,
+        "format": page.form,
+        "format_label": FORMAT_LABELS[page.form],
+        "code": code,
+        "code_html": code_html,
+        "changes": [_note(item) for item in getattr(result, "changes", [])],
+        "lints": [_note(item) for item in getattr(result, "lints", [])],
+        "warnings": [str(getattr(item, "message", item)) for item in getattr(result, "warnings", [])],
+        "download_url": f"{base}export/?{query}{'&' if query else ''}download=1",
+        "filename": _download_name(case.id, page.provider, suffix),
+    }
+
+
+def _note(item) -> dict:
+    index = getattr(item, "message_index", None)
+    return {"message": str(getattr(item, "message", item)), "index": index,
+            "anchor": f"m{index}" if index is not None else None}
+
+
+def _download_name(case_id: str, provider: str, suffix: str) -> str:
+    return f"{presenters.file_stem(case_id)}.{provider}.{suffix}"
+
+
+def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
+    bundle_id = ctx.loaded.record.pk
+    page = ctx.page
+    view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens)
+    case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
+    export = _export_panel(bundle_id, ctx.document, ctx.case, page, case_link)
+    lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
+    for card in view.cards:
+        if card.index in lint_cards:
+            card.lints.append(lint_cards[card.index])
+    ids = [case.id for case in ctx.rendered.cases]
+    position = ids.index(ctx.case.id)
+    neighbour = lambda i: presenters.case_url(bundle_id, ctx.document, ids[i], page.query)  # noqa: E731
+    base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
+    return {
+        "bundle": ctx.loaded.record,
+        "document": ctx.document,
+        "rendered_profile": ctx.rendered.profile,
+        "profile_reason": ctx.rendered.profile_reason,
+        "case": view,
+        "case_link": case_link,
+        "base_url": base,
+        "share_url": services.absolute_url(request, case_link),
+        "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}) + (
+            "?" + page.query if page.query else "") + "#" + presenters.document_anchor(ctx.document),
+        "previous_url": neighbour(position - 1) if position > 0 else None,
+        "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
+        "position": position + 1,
+        "case_total": len(ids),
+        "settings": settings_view(page),
+        "params": page.params,
+        "render_params": {k: v for k, v in page.params.items() if k in RENDER_KEYS},
+        "export_params": {k: v for k, v in page.params.items() if k in EXPORT_KEYS},
+        "export": export,
+        "legend": [(kind, label) for kind, label in presenters.ORIGIN_LABELS.items()],
+        "batch_url": batch_url(bundle_id, ctx.document, page),
+        "render_query": page.render_query,
+        "preview_url": base + "preview/",
+        "revise_url": base + "revise/",
+    }
+
+
+def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, int] | None,
+                 whole: bool = False) -> presenters.SourcePane:
+    decoded = loaded.files.text(path)
+    if decoded is None:
+        raise Http404("This bundle has no file at that path.")
+    return presenters.SourcePane.build(loaded.record.pk, path, decoded.text, highlight, decoded.problem,
+                                       whole)
+
+
+@require_GET
+def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
+    context = _case_context(request, ctx)
+    target = request.htmx.target if request.htmx else None
+    if target in ("export", "rendered"):
+        partial = "case.html#export-panel" if target == "export" else "case.html#rendered"
+        response = render(request, partial, context)
+        # The form sends every field, empty or default; the address bar gets the canonical link.
+        response["HX-Push-Url"] = context["case_link"]
+        return response
+    # The case's own lines may live in another file than the document (a grader deck's samples
+    # come from the TOML it embeds): show that file, so the highlighted lines hold the case.
+    span = ctx.case.span
+    source_path = span.path if span and ctx.loaded.files.exists(span.path) else document
+    highlight = (span.start_line, span.end_line) if span and span.path == source_path else None
+    context["source"] = source_pane(ctx.loaded, source_path, highlight)
+    context["case_source_path"] = source_path
+    context["case_source_url"] = presenters.source_url(bundle_id, source_path, *(highlight or (None, None)))
+    editor_text = _editor_text(ctx.loaded, document)
+    # A large file is not sent twice (pane and textarea) on every view: its editor loads on demand.
+    context["inline_editor"] = len(editor_text) <= INLINE_EDITOR_CHARS
+    context["editor_text"] = editor_text if context["inline_editor"] else ""
+    return render(request, "case.html", context)
+
+
+def _editor_text(loaded: services.LoadedBundle, document: str) -> str:
+    decoded = loaded.files.text(document)
+    return decoded.text if decoded is not None else ""
+
+
+INLINE_EDITOR_CHARS = 100_000
+
+
+@require_GET
+def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
+    context = _case_context(request, ctx)
+    context["editor_text"] = _editor_text(ctx.loaded, document)
+    context["inline_editor"] = True
+    return render(request, "case.html#editor-form", context)
+
+
+@require_GET
+def export_view(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
+    case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, ctx.page.query)
+    export = _export_panel(bundle_id, ctx.document, ctx.case, ctx.page, case_link)
+    if request.GET.get("download"):
+        content_type = "application/json" if ctx.page.form == "json" else "text/plain; charset=utf-8"
+        response = HttpResponse(export["code"], content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="{export["filename"]}"'
+        return response
+    return redirect(case_link)
+
+
+def _edited_bundle(loaded: services.LoadedBundle, document: str, text: str) -> dict[str, bytes]:
+    files = {path: loaded.files.read(path) or b"" for path in loaded.files.paths()}
+    files[document] = text.encode("utf-8")
+    return files
+
+
+def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[services.LoadedBundle, str]:
+    loaded = loaded_or_404(bundle_id)
+    decoded_id = presenters.decode_case_id(case_id)
+    if decoded_id is None or not loaded.files.exists(document):
+        raise Http404("No such case.")
+    return loaded, decoded_id
+
+
+@require_POST
+def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    """The messages pane for edited, unsaved source text. Nothing is stored."""
+    loaded, decoded_id = _edited_case_or_404(bundle_id, document, case_id)
+    form = RevisionForm(request.POST)
+    if not form.is_valid():
+        return render(request, "preview_error.html", {"message": "The edited text is too long."})
+    try:
+        page = page_settings(request.POST)
+    except services.SettingsError as problem:
+        return render(request, "preview_error.html", {"message": f"Bad settings: {problem}"})
+    files = MemoryBundle(_edited_bundle(loaded, document, form.cleaned_data["text"]))
+    try:
+        rendered = services.render_files(files, document, page.options)
+    except InputError as problem:
+        return render(request, "preview_error.html", {"message": str(problem)})
+    except RecursionError:
+        return render(request, "preview_error.html", {"message": "The file nests too deeply."})
+    case = services.find_case(rendered, decoded_id)
+    if case is None:
+        if not rendered.cases:
+            return render(request, "preview_error.html", {"message": "The edited file has no cases."})
+        case = rendered.cases[0]
+    ctx = CaseContext(loaded, document, rendered, case, page)
+    context = _case_context(request, ctx)
+    context["preview"] = True
+    return render(request, "case.html#rendered", context)
+
+
+@require_POST
+def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    """Store a new bundle with the edited file replaced; the old bundle stays as it was."""
+    loaded, decoded_id = _edited_case_or_404(bundle_id, document, case_id)
+    form = RevisionForm(request.POST)
+    if not form.is_valid():
+        return error_page(request, 400, "Cannot save", "The edited text is too long.")
+    page = settings_or_problem(request.POST)
+    files = _edited_bundle(loaded, document, form.cleaned_data["text"])
+    try:
+        collected = collect_files(list(files.items()), expand_zips=False)
+    except UploadError as problem:
+        return error_page(request, 400, "Cannot save", str(problem))
+    title = loaded.record.title
+    if not title.endswith("(revised)"):
+        title = f"{title} (revised)"
+    try:
+        bundle, token = store_bundle(collected, title=title, parent=loaded.record)
+    except UploadError as problem:
+        return error_page(request, 400, "Cannot save", str(problem))
+    first: str | None
+    try:
+        first = presenters.case_url(bundle.pk, document, decoded_id, page.query)
+        if not _case_exists(bundle.pk, document, decoded_id, page.options):
+            first = first_case_url(bundle.pk)
+    except Exception:
+        # Stored already: the manage token must reach the user whatever rendering does.
+        logger.exception("could not find the revised case of bundle %s", bundle.pk)
+        first = None
+    return created(request, bundle, token, first, parent=loaded.record)
+
+
+def _case_exists(bundle_id: str, document: str, case_id: str, options: RenderOptions) -> bool:
+    loaded = services.load_bundle(bundle_id)
+    if loaded is None:
+        return False
+    try:
+        rendered = services.render(loaded, document, options)
+    except InputError:
+        return False
+    return services.find_case(rendered, case_id) is not None
+
+
+# ---------------------------------------------------------------------------------------------
+# Source pane and batch

@@ -1,0 +1,158 @@
+"""What every page shares: the request type, render settings from the query string, and
+problems (bad settings, a file that cannot be rendered) raised by lookups and answered in one
+place, ProblemMiddleware, as an error page or, for an htmx swap of one pane, that pane."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django_htmx.middleware import HtmxDetails
+
+from inspector import services
+from inspector.core.export import REGISTRY, ExportSettings
+from inspector.core.formats import INPUT_FORMATS
+from inspector.core.options import PROFILES, RenderOptions
+
+RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format")
+EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature")
+PROVIDER_LABELS = {spec.id: spec.label for spec in REGISTRY.values()}
+FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
+FORMAT_SUFFIX = {"json": "json", "curl": "sh", "python": "py", "typescript": "ts"}
+PANES = ("rendered", "export")
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (django-htmx's example app's type)."""
+
+    htmx: HtmxDetails
+
+
+class Problem(Exception):
+    """Something the user must change (a setting, the file), raised where it is found."""
+
+    def __init__(self, status: int, title: str, message: str):
+        super().__init__(message)
+        self.status = status
+        self.title = title
+
+
+class ProblemMiddleware:
+    """Answers a Problem raised by any view, the same way everywhere."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HtmxHttpRequest, exception: Exception
+                          ) -> HttpResponse | None:
+        if isinstance(exception, Problem):
+            return problem_page(request, exception.status, exception.title, str(exception))
+        return None
+
+
+def problem_page(request: HtmxHttpRequest, status: int, title: str, message: str) -> HttpResponse:
+    """An error page, or, for an htmx swap of one pane, that pane saying what is wrong (htmx is
+    configured to swap 400 answers), so a rejected setting never fails silently."""
+    target = request.htmx.target if request.htmx else None
+    if target in PANES:
+        return render(request, "preview_error.html",
+                      {"pane_id": target, "heading": f"{title}.", "message": message}, status=status)
+    # The same address without its query string is the view with default settings.
+    return render(request, "error.html", {"title": title, "message": message,
+                                          "default_view_url": request.path if request.GET else None},
+                  status=status)
+
+
+def error_page(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
+    return render(request, "error.html", {"title": title, "message": message}, status=status)
+
+
+@dataclass
+class PageSettings:
+    options: RenderOptions
+    params: dict[str, str]  # the render and export parameters the user set, for links and forms
+    provider: str
+    form: str
+    export: ExportSettings
+
+    @property
+    def render_query(self) -> str:
+        return urlencode({k: v for k, v in self.params.items() if k in RENDER_KEYS})
+
+    @property
+    def query(self) -> str:
+        return urlencode(self.params)
+
+
+def page_settings(params: Mapping[str, str]) -> PageSettings:
+    """Raises services.SettingsError for values the user must fix."""
+    clean = {}
+    for key in RENDER_KEYS + EXPORT_KEYS:
+        value = params.get(key)
+        if value is None:
+            continue
+        if key == "patterns" or value != "":
+            clean[key] = value
+    if clean.get("patterns_mode") == "config" or "patterns_mode" not in clean:
+        clean.pop("patterns", None)
+        clean.pop("patterns_mode", None)
+    elif "patterns" not in clean:
+        clean["patterns"] = ""
+    # Defaults stay out of the URL so a plain link and a default view are the same page.
+    for key, default in (("profile", "auto"), ("input_format", "auto"), ("provider", "openai-chat"),
+                         ("format", "json")):
+        if clean.get(key) == default:
+            del clean[key]
+    options = services.parse_render_options(clean)
+    provider = services.parse_provider(clean.get("provider"))
+    form = services.parse_export_format(clean.get("format"))
+    export = services.parse_export_settings(clean)
+    return PageSettings(options, clean, provider, form, export)
+
+
+def settings_or_problem(params: Mapping[str, str]) -> PageSettings:
+    try:
+        return page_settings(params)
+    except services.SettingsError as error:
+        raise Problem(400, "Bad settings", str(error)) from None
+
+
+def settings_view(page: PageSettings) -> dict:
+    params = page.params
+    return {
+        "profiles": PROFILES,
+        "input_formats": INPUT_FORMATS,
+        "profile": page.options.profile,
+        "input_format": page.options.input_format,
+        "patterns_custom": "patterns_mode" in params,
+        "patterns": params.get("patterns", ""),
+        "system_prompt": params.get("system_prompt", ""),
+        "max_tokens": params.get("max_tokens", ""),
+        "providers": list(PROVIDER_LABELS.items()),
+        "formats": list(FORMAT_LABELS.items()),
+        "provider": page.provider,
+        "format": page.form,
+        "model": params.get("model", ""),
+        "max_output_tokens": params.get("max_output_tokens", ""),
+        "temperature": params.get("temperature", ""),
+    }
+
+
+def loaded_or_404(bundle_id: str) -> services.LoadedBundle:
+    loaded = services.load_bundle(bundle_id)
+    if loaded is None:
+        raise Http404("No bundle has this id. The link may be mistyped, or the bundle was deleted.")
+    return loaded
+
+def batch_url(bundle_id: str, document: str | None, page: PageSettings) -> str:
+    params = dict(page.params)
+    if document:
+        params["document"] = document
+    return reverse("batch", kwargs={"bundle_id": bundle_id}) + ("?" + urlencode(params) if params else "")

@@ -1,0 +1,201 @@
+"""Uploading a bundle, and the private page that manages (deletes) it."""
+
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlencode
+
+from django.core.exceptions import RequestDataTooBig, TooManyFilesSent
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from inspector import presenters, services
+from inspector.core.model import InputError
+from inspector.core.options import RenderOptions
+from inspector.forms import PasteForm, uploads_from_request
+from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
+from inspector.models import Bundle
+
+from .common import HtmxHttpRequest, error_page
+
+logger = logging.getLogger(__name__)
+
+
+def _examples() -> list[dict]:
+    from inspector.examples import read_examples
+
+    stored = {bundle.example: bundle for bundle in Bundle.objects.exclude(example="")}
+    rows = []
+    for example in read_examples():  # in the manifest's order
+        bundle = stored.get(example.name)
+        if bundle is not None:
+            rows.append({"title": example.title, "description": example.description,
+                         "url": _entry_url(bundle, example.entry)})
+    return rows
+
+
+def _entry_url(bundle: Bundle, entry: str) -> str:
+    """The entry document's first case: an example should open on what the product is about."""
+    loaded = services.load_bundle(bundle.pk)
+    if loaded is not None and entry in loaded.documents:
+        try:
+            rendered = services.render(loaded, entry, RenderOptions())
+        except InputError:
+            rendered = None
+        if rendered is not None and rendered.cases:
+            return presenters.case_url(bundle.pk, entry, rendered.cases[0].id)
+    return reverse("bundle", kwargs={"bundle_id": bundle.pk}) + "#" + presenters.document_anchor(entry)
+
+
+@require_http_methods(["GET", "POST"])
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        return render(request, "home.html", {"form": PasteForm(), "examples": _examples()})
+    try:
+        form = PasteForm(request.POST)
+        files = request.FILES.getlist("files")
+        folder_files = request.FILES.getlist("folder")
+    except TooManyFilesSent:
+        return _upload_error(request, PasteForm(), "too many files in one upload")
+    except RequestDataTooBig:
+        return _upload_error(request, PasteForm(), "the upload is too large")
+    if not form.is_valid():
+        message = "; ".join(f"{name}: {' '.join(str(error) for error in errors)}"
+                            for name, errors in form.errors.items())
+        return _upload_error(request, form, message)
+    try:
+        uploads = uploads_from_request(form, files, folder_files)
+        collected = collect_files(uploads)
+        title = form.cleaned_data.get("title") or default_title([name for name, _ in uploads],
+                                                                len(collected))
+        bundle, token = store_bundle(collected, title=title)
+    except UploadError as error:
+        return _upload_error(request, form, str(error))
+    return created(request, bundle, token, first=None)
+
+
+def _upload_error(request: HtmxHttpRequest, form: PasteForm, message: str) -> HttpResponse:
+    return render(request, "home.html", {"form": form, "examples": _examples(), "upload_error": message},
+                  status=400)
+
+
+def first_case_url(bundle_id: str) -> str | None:
+    loaded = services.load_bundle(bundle_id)
+    if loaded is None:
+        return None
+    for document in loaded.documents:
+        try:
+            rendered = services.render(loaded, document, RenderOptions())
+        except InputError:
+            continue
+        if rendered.cases:
+            return presenters.case_url(bundle_id, document, rendered.cases[0].id)
+    return None
+
+
+def _first_case_url_or_none(bundle_id: str) -> str | None:
+    """The first case's link for the page that shows the manage token once. The bundle is already
+    stored: no failure to render it may cost the uploader that token, so any error is logged and
+    the page goes without the link (the bundle page shows each file's problem)."""
+    try:
+        return first_case_url(bundle_id)
+    except Exception:
+        logger.exception("could not find the first case of bundle %s", bundle_id)
+        return None
+
+
+def created(request: HtmxHttpRequest, bundle: Bundle, token: str, first: str | None,
+             parent: Bundle | None = None) -> HttpResponse:
+    """Send the uploader to the bundle's private manage page (303, so a reload cannot store the
+    upload twice). That address carries the token; the database keeps only its hash."""
+    params = {"saved": "revision" if parent else "upload"}
+    if first is None and parent is None:
+        first = _first_case_url_or_none(bundle.pk)
+    if first:
+        params["case"] = first
+    url = manage_link(bundle.pk, token, urlencode(params))
+    response = HttpResponseRedirect(url)
+    response.status_code = 303
+    return response
+
+
+def _own_case_link(bundle: Bundle, link: str) -> str | None:
+    """A case link passed back from the upload, only if it is a path inside this bundle (it goes
+    into an href: no other site, no javascript: URL)."""
+    prefix = reverse("bundle", kwargs={"bundle_id": bundle.pk})
+    if link.startswith(prefix) and "//" not in link and "\\" not in link:
+        return link
+    return None
+
+
+def manage_link(bundle_id: str, token: str, query: str = "") -> str:
+    """The private manage address. The token rides in the fragment, which browsers never send: it
+    reaches no access log and no Referer. The page's script posts it (manage_unlock.html)."""
+    return reverse("manage", kwargs={"bundle_id": bundle_id}) + (f"?{query}" if query else "") \
+        + f"#{token}"
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _managed_bundle(bundle_id: str, token: str) -> Bundle:
+    bundle = Bundle.objects.filter(pk=bundle_id).first() if services.BUNDLE_ID.fullmatch(bundle_id) else None
+    if bundle is None or not bundle.check_manage_token(token):
+        raise Http404("No bundle matches this manage link. It may have been deleted already.")
+    return bundle
+
+
+# No CSRF check: every POST carries the manage token, which a forging site cannot know, and
+# no-referrer makes the browser send `Origin: null`, which Django's check refuses.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    """GET: a page that posts the token from the address's fragment (or asks for it). POST with the
+    token: the manage page itself, or with action=delete, the deletion."""
+    if request.method == "GET":
+        return _private(render(request, "manage_unlock.html", {
+            "bundle_id": bundle_id, "saved": request.GET.get("saved", ""),
+            "case": request.GET.get("case", "")}))
+    token = request.POST.get("token", "")
+    try:
+        bundle = _managed_bundle(bundle_id, token)
+    except Http404:
+        return _private(error_page(request, 404, "Not found", "No bundle matches this manage "
+                                   "link. It may have been deleted already."))
+    if request.POST.get("action") == "delete":
+        return _private(_delete(request, bundle))
+    saved = request.POST.get("saved")
+    first = _own_case_link(bundle, request.POST.get("case", "")) or _first_case_url_or_none(bundle.pk)
+    return _private(render(request, "manage.html", {
+        "bundle": bundle,
+        "token": token,
+        "saved": saved if saved in ("upload", "revision") else None,
+        "share_url": services.absolute_url(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
+        "manage_url": services.absolute_url(request, manage_link(bundle.pk, token)),
+        "first_case_url": services.absolute_url(request, first) if first else None,
+        "file_count": bundle.files.count(),
+    }))
+
+
+def _delete(request: HtmxHttpRequest, bundle: Bundle) -> HttpResponse:
+    delete_bundle(bundle)
+    services.forget_bundle(bundle.pk)
+    return render(request, "deleted.html", {"title": bundle.title})
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def manage_legacy(request: HtmxHttpRequest, bundle_id: str, token: str) -> HttpResponse:
+    """Manage links handed out with the token in the path keep working: GET moves the token to the
+    fragment, POST (a delete form loaded before the change) still deletes."""
+    bundle = _managed_bundle(bundle_id, token)
+    if request.method == "POST":
+        return _private(_delete(request, bundle))
+    query = request.GET.urlencode()
+    return _private(HttpResponseRedirect(manage_link(bundle.pk, token, query)))
