@@ -250,7 +250,7 @@ def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query
     _, _, case = find_case(loaded, case_id, query.document, render_options(query))
     result = export_case(case, provider, export_settings)
     if form != "json":
-        return HttpResponse(render_code(result, form, export_settings),
+        return HttpResponse(render_code(result, form),
                             content_type="text/plain; charset=utf-8")
     return {**result.as_contract(case.id), "provider": provider}
 

@@ -75,7 +75,7 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
 def _export_panel(bundle_id: str, document: str, case: RenderedCase, page: PageSettings,
                   case_link: str) -> dict:
     result = export_case(case, page.provider, page.export)
-    code = render_code(result, page.form, page.export)
+    code = render_code(result, page.form)
     suffix = FORMAT_SUFFIX[page.form]
     code_html = presenters.highlight_block(f"payload.{suffix}", code)
     query = page.query

@@ -432,7 +432,7 @@ AWKWARD_CASE = case(message("system", AWKWARD_TEXT), message("user", AWKWARD_TEX
     ("anthropic", "messages.create")])
 def test_python_form_calls_the_sdk_with_the_exact_payload(provider, method, monkeypatch):
     result = export_case(AWKWARD_CASE, provider)
-    calls = run_python_form(render_code(result, "python", ExportSettings()), monkeypatch)
+    calls = run_python_form(render_code(result, "python"), monkeypatch)
     assert calls == [(method, result.payload)]
 
 

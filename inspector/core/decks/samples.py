@@ -51,12 +51,7 @@ class SampleFile:
     contexts: dict[str, dict[str, Any]] = field(default_factory=dict)
     context_spans: dict[str, tuple[int, int] | None] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    layout: str = "none"  # "list" ([[samples]]), "table" ([samples.<id>]) or "none"
     data: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def has_legacy(self) -> bool:
-        return any(sample.legacy for sample in self.samples)
 
 
 def parse_toml(text: str, path: str) -> dict[str, Any]:
@@ -104,11 +99,9 @@ def load_sample_file(text: str, path: str) -> SampleFile:
     if samples is None:
         return result
     if isinstance(samples, list):
-        result.layout = "list"
         entries = [(_list_sample_id(item, index), ("samples", index), item)
                    for index, item in enumerate(samples)]
     elif isinstance(samples, dict):
-        result.layout = "table"
         entries = [(str(name), ("samples", name), item) for name, item in samples.items()]
     else:
         result.diagnostics.append(Diagnostic(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .common import ExportResult, ExportSettings
+from .common import ExportResult
 from .registry import provider
 
 FORMATS = ("json", "curl", "python", "typescript")
@@ -34,7 +34,7 @@ def gemini_config(payload: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
-def render_code(result: ExportResult, form: str, settings: ExportSettings | None = None) -> str:
+def render_code(result: ExportResult, form: str) -> str:
     if form == "json":
         return payload_json(result)
     if form == "curl":

@@ -119,4 +119,4 @@ class Command(BaseCommand):
         if options["format"] == "json":
             return json.dumps([result.as_contract(case.id) for case, result in results], indent=2,
                               ensure_ascii=False)
-        return "\n\n".join(render_code(result, options["format"], settings) for _, result in results)
+        return "\n\n".join(render_code(result, options["format"]) for _, result in results)
