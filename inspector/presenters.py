@@ -445,6 +445,8 @@ class DocumentSection:
     warnings: list[str]
     # Converted forms of the file offered for download, as (file name, url).
     conversions: list[tuple[str, str]] = field(default_factory=list)
+    profile: str | None = None  # agentv files: the profile that rendered them
+    profile_reason: str | None = None
     anchor: str = ""  # the section's id on the bundle page
     batch_url: str = ""  # the file's batch JSONL with the page's settings
 

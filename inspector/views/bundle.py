@@ -35,7 +35,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
                         + "?" + urlencode({"name": name})) for name in rendered.conversions]
         sections.append(presenters.DocumentSection(
             document, rendered.kind, rows, None, [w.located() for w in rendered.warnings],
-            conversions))
+            conversions, rendered.profile, rendered.profile_reason))
     for section in sections:
         section.anchor = presenters.document_anchor(section.path)
         section.batch_url = batch_url(bundle_id, section.path, page)
