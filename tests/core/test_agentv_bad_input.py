@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from inspector.core.agentv import render_eval_file
@@ -95,36 +93,36 @@ def test_alias_bomb_fails_fast_with_a_clear_error():
         name = chr(ord("a") + level)
         bomb += f"{name}: &{name} [{', '.join(['*' + previous] * 10)}]\n"
     bomb += "tests: *l\n"
-    started = time.perf_counter()
+    # Refused by counting the composed graph, before any expansion (bench_hostile times it).
     with pytest.raises(InputError, match="alias bomb"):
         render(bomb)
-    assert time.perf_counter() - started < 10
 
 
 def test_deeply_nested_document_is_rejected_with_a_clear_error():
-    started = time.perf_counter()
     with pytest.raises(InputError, match="nested more than"):
         render("tests: " + "[" * 5000 + "]" * 5000 + "\n")
     with pytest.raises(InputError, match="nested more than"):
         render('{"id": "x", "input": ' + "[" * 5000 + "]" * 5000 + "}\n", path="evals/d.jsonl")
-    assert time.perf_counter() - started < 10
 
 
-def test_huge_but_honest_document_renders_in_bounded_time():
+def test_huge_but_honest_document_renders():
+    # Its speed is measured in benchmarks/bench_render.py, not asserted here.
     cases = "".join(f"  - id: case-{index}\n    criteria: ok\n    input: question {index}\n"
                     for index in range(20_000))
-    started = time.perf_counter()
     document = render("tests:\n" + cases)
     assert len(document.cases) == 20_000
-    assert time.perf_counter() - started < 20
 
 
-def test_a_50_megabyte_file_is_rejected_early_by_size():
+def test_a_50_megabyte_file_is_rejected_by_size_before_any_parse(monkeypatch):
+    from inspector.core.agentv import yamltree
+
+    def parse(*args, **kwargs):
+        raise AssertionError("a file over the limit reached the YAML parser")
+
+    monkeypatch.setattr(yamltree, "_parse_yaml", parse)
     big = b"tests:\n" + b"#" * (50 * 1024 * 1024)
-    started = time.perf_counter()
     with pytest.raises(InputError, match="over 10 MB are not rendered"):
         render(big)
-    assert time.perf_counter() - started < 2
 
 
 def test_non_utf8_bytes_are_a_warning_not_a_crash():
