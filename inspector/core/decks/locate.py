@@ -183,7 +183,7 @@ class TomlLines:
             self._pos = self._string_end(start)
         else:
             match = _SCALAR.match(text, start)
-            end = start + len(match.group().rstrip())
+            end = start + (len(match.group().rstrip()) if match else 0)  # `*` always matches
             if end == start:
                 raise LocateError(f"unexpected value at line {self._line(start)}")
             self._pos = end

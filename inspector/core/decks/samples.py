@@ -123,7 +123,7 @@ def load_sample_file(text: str, path: str) -> SampleFile:
                 for key, role in (("userMessage", "user"), ("assistantResponse", "assistant"))
                 if key in item
             ]
-            message_paths = [key_path + (key,) for key in LEGACY_KEYS if key in item]
+            message_paths: list[tuple] = [key_path + (key,) for key in LEGACY_KEYS if key in item]
             content_paths = message_paths
         else:
             raw_messages = item.get("messages")
