@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from .agentv.yamltree import load_yaml
 from .bundle import Bundle
 from .model import (
     Diagnostic,
@@ -32,7 +33,7 @@ from .model import (
 from .options import RenderOptions
 from .plain import json_safe
 from .safe_parse import check_expansion, check_nesting
-from .sourcemap import Spans, json_spans, yaml_spans
+from .sourcemap import Spans, json_spans, node_spans
 
 FORMATS = ("openai-chat", "anthropic", "openai-responses")
 # Top-level keys of an agentv eval file; such a file is never a request body, even with `input`.
@@ -196,16 +197,11 @@ def _parse(text: str, path: str) -> tuple[Any, Spans]:
                                  error.colno) from None
         else:
             return data, json_spans(text)
-    try:
-        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        check_expansion(node, path)
-        data = json_safe(yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        problem = getattr(error, "problem", None) or str(error)
-        raise InputError(f"invalid YAML: {problem}", path, mark.line + 1 if mark else None,
-                         mark.column + 1 if mark else None) from None
-    return data, yaml_spans(node, text) if node is not None else {}
+    # The one YAML-with-lines reader (agentv/yamltree.py): values and their lines in one pass.
+    root = load_yaml(text, path)
+    if root is None:
+        return None, {}
+    return json_safe(root.plain()), node_spans(root)
 
 
 class _Builder:

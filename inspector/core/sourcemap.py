@@ -1,7 +1,7 @@
 """Line spans for the values of a JSON or YAML document, keyed by their path in the parsed data.
 
 `json` reports no positions, so JSON text is walked once more here (it has already been parsed,
-so it is known to be valid); YAML takes its spans from `yaml.compose` marks.
+so it is known to be valid); YAML takes its spans from the tree agentv/yamltree.py reads.
 """
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ from __future__ import annotations
 import bisect
 import json.decoder
 import re
-from typing import Any
 
-import yaml
+from .agentv.yamltree import Node
 
 Path = tuple[str | int, ...]
 Spans = dict[Path, tuple[int, int]]
@@ -83,27 +82,15 @@ def json_spans(text: str) -> Spans:
     return spans
 
 
-def yaml_spans(node: Any, text: str) -> Spans:
-    """Spans of every value under a composed YAML node (yaml.compose) of `text`."""
-    breaks = [match.start() for match in re.finditer("\n", text)]
+def node_spans(root: Node) -> Spans:
+    """Spans of every value under a tree read by agentv/yamltree.py (the one YAML reader)."""
     spans: Spans = {}
-    stack: list[tuple[Path, Any]] = [((), node)]
+    stack: list[tuple[Path, Node]] = [((), root)]
     while stack:
         path, current = stack.pop()
-        if current is None:
-            continue
-        start = current.start_mark.index
-        # The end mark sits after trailing blanks, often on the next item's line: step back.
-        end = current.end_mark.index
-        while end > start + 1 and text[end - 1] in " \t\r\n":
-            end -= 1
-        spans[path] = (bisect.bisect_left(breaks, start) + 1,
-                       bisect.bisect_left(breaks, max(start, end - 1)) + 1)
-        if isinstance(current, yaml.MappingNode):
-            for key_node, value_node in current.value:
-                if isinstance(key_node, yaml.ScalarNode):
-                    stack.append((path + (key_node.value,), value_node))
-        elif isinstance(current, yaml.SequenceNode):
-            for index, item in enumerate(current.value):
-                stack.append((path + (index,), item))
+        spans[path] = (current.start_line, current.end_line)
+        if isinstance(current.value, dict):
+            stack.extend((path + (key,), item) for key, item in current.value.items())
+        elif isinstance(current.value, list):
+            stack.extend((path + (index,), item) for index, item in enumerate(current.value))
     return spans

@@ -58,6 +58,13 @@ class Node:
         return self.value
 
 
+def _last_line(children: Any, start: int, end: int) -> int:
+    """A block collection ends where its last value ends: PyYAML's end mark sits on the next
+    item's `- ` line (column 2, not 0), one line too far."""
+    ends = [child.end_line for child in children]
+    return max(start, min(end, max(ends))) if ends else end
+
+
 def check_size(data: bytes, path: str) -> None:
     if len(data) > MAX_FILE_BYTES:
         raise InputError(
@@ -142,10 +149,10 @@ class _Converter:
                                        key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 written.add(name)
                 value[name] = self.convert(value_node, depth + 1)
-            return Node(value, start, end, start)
+            return Node(value, start, _last_line(value.values(), start, end), start)
         if isinstance(node, yaml.SequenceNode):
             items = [self.convert(item, depth + 1) for item in node.value]
-            return Node(items, start, end, start)
+            return Node(items, start, _last_line(items, start, end), start)
         scalar = self._scalar(node)
         text_line = start + 1 if getattr(node, "style", None) in ("|", ">") else start
         return Node(scalar, start, end, min(text_line, end))
