@@ -1,0 +1,151 @@
+"""Raw conversations: OpenAI Chat, Anthropic Messages and OpenAI Responses / Codex Prompt requests.
+
+A request body (JSON or YAML) becomes one case in the neutral model, so it gets the same inspector,
+token counts and exporters as an eval file. Tool calls keep their ids: a result always names the
+call it answers, whatever the source format called that link.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from typing import Any
+
+import yaml
+
+from ..agentv.yamltree import load_yaml
+from ..bundle import Bundle
+from ..model import Diagnostic, InputError, RenderedDocument
+from ..options import RenderOptions
+from ..plain import json_safe
+from ..safe_parse import check_expansion, check_nesting
+from ..sourcemap import Spans, json_spans, node_spans
+from . import anthropic, openai_chat, responses
+from .builder import Builder
+from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
+
+__all__ = ["FORMATS", "ModelFamily", "Prompt", "detect", "get_formatted_input",
+           "get_full_instructions", "render_conversation_file", "sniff"]
+
+FORMATS = ("openai-chat", "anthropic", "openai-responses")
+# Top-level keys of an agentv eval file; such a file is never a request body, even with `input`.
+_AGENTV_KEYS = {"evalcases", "eval_cases", "tests", "cases", "$schema", "turns"}
+_ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "document"}
+_RESPONSES_ITEMS = {"message", "function_call", "function_call_output", "reasoning",
+                    "custom_tool_call", "custom_tool_call_output", "local_shell_call"}
+
+
+# -- detection ----------------------------------------------------------------------------------
+
+def _load_any(text: str) -> Any:
+    """The parsed document for sniffing, or None when it cannot be (safely) parsed."""
+    try:
+        check_nesting(text)
+    except InputError:
+        return None
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith(("{", "[")):
+        try:
+            return json.loads(stripped)
+        except (ValueError, RecursionError):
+            pass
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        check_expansion(node)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (yaml.YAMLError, InputError, RecursionError):
+        return None
+
+
+def sniff(text: str) -> str | None:
+    """The conversation format of a request body, or None when it is not one."""
+    return detect(_load_any(text))
+
+
+def detect(data: Any) -> str | None:
+    if not isinstance(data, dict) or _AGENTV_KEYS & data.keys():
+        return None
+    messages = data.get("messages")
+    if isinstance(messages, list) and messages and all(
+            isinstance(item, dict) and "role" in item for item in messages):
+        if _looks_anthropic(data, messages):
+            return "anthropic"
+        return "openai-chat"
+    items = data.get("input")
+    codex_keys = {"base_instructions_override", "user_instructions", "output_schema"}
+    item_list = isinstance(items, list) and all(
+        isinstance(item, dict) and ("type" in item or "role" in item) for item in items)
+    if item_list and (items or codex_keys & data.keys() or {"instructions", "tools"} & data.keys()):
+        return "openai-responses"
+    if isinstance(items, str) and ({"model", "instructions"} & data.keys() or codex_keys & data.keys()):
+        return "openai-responses"
+    return None
+
+
+def _looks_anthropic(data: dict, messages: list) -> bool:
+    if "system" in data and not any(message.get("role") == "system" for message in messages):
+        return True
+    tools = data.get("tools")
+    if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):
+        return True
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list) and any(
+                isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content):
+            return True
+    return False
+
+
+# -- loading ------------------------------------------------------------------------------------
+
+def render_conversation_file(bundle: Bundle, path: str, input_format: str,
+                             options: RenderOptions | None = None) -> RenderedDocument:
+    options = options or RenderOptions()
+    decoded = bundle.text(path)
+    if decoded is None:
+        raise InputError("file not found in the bundle", path)
+    data, spans = _parse(decoded.text, path)
+    if input_format in ("auto", None):
+        detected = detect(data)
+        if detected is None:
+            raise InputError("not a request body this inspector knows: expected an OpenAI Chat "
+                             "(messages), Anthropic Messages (messages with system or content "
+                             "blocks) or OpenAI Responses / Codex Prompt (input) object", path, 1)
+        input_format = detected
+    if input_format not in FORMATS:
+        raise InputError(f"unknown conversation format {input_format!r}; choose one of "
+                         f"{', '.join(FORMATS)}", path)
+    if not isinstance(data, dict):
+        raise InputError("a request body must be an object", path, 1)
+    builder = Builder(path, spans)
+    stem = posixpath.basename(path).rsplit(".", 1)[0]
+    if input_format == "openai-chat":
+        case = openai_chat.openai_chat(builder, stem, data)
+    elif input_format == "anthropic":
+        case = anthropic.anthropic(builder, stem, data)
+    else:
+        case = responses.responses(builder, stem, data, options)
+    case.metadata["format"] = input_format
+    document = RenderedDocument(path=path, kind="conversation", cases=[case])
+    if decoded.problem:
+        document.warnings.append(Diagnostic(f"the file {decoded.problem}", path))
+    return document
+
+
+def _parse(text: str, path: str) -> tuple[Any, Spans]:
+    check_nesting(text, path)
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if path.lower().endswith(".json") or stripped.startswith(("{", "[")):
+        try:
+            data = json.loads(text.lstrip("\ufeff"))
+        except json.JSONDecodeError as error:
+            if path.lower().endswith(".json"):
+                raise InputError(f"invalid JSON: {error.msg}", path, error.lineno,
+                                 error.colno) from None
+        else:
+            return data, json_spans(text)
+    # The one YAML-with-lines reader (agentv/yamltree.py): values and their lines in one pass.
+    root = load_yaml(text, path)
+    if root is None:
+        return None, {}
+    return json_safe(root.plain()), node_spans(root)

@@ -1,0 +1,119 @@
+"""OpenAI Responses request bodies and the Codex `Prompt` (seed 002)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import (
+    InputError,
+    LineSpan,
+    Message,
+    Origin,
+    OriginKind,
+    OutputSchema,
+    RenderedCase,
+    Segment,
+    ToolCall,
+)
+from ..options import RenderOptions
+from .builder import Builder
+from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
+
+
+def responses(b: Builder, case_id: str, data: dict, options: RenderOptions) -> RenderedCase:
+    raw_input = data.get("input", [])
+    items = [{"type": "message", "role": "user", "content": raw_input}] if isinstance(
+        raw_input, str) else raw_input
+    if not isinstance(items, list):
+        raise InputError("`input` must be a string or a list of items", b.path,
+                         b.line(("input",)))
+    prompt = Prompt(
+        input=items, tools=data.get("tools") or [],
+        base_instructions_override=data.get("base_instructions_override",
+                                            data.get("instructions")),
+        user_instructions=data.get("user_instructions"),
+        output_schema=data.get("output_schema"))
+    messages: list[Message] = []
+    instructions = _instructions(b, prompt, data, options)
+    if instructions is not None:
+        messages.append(instructions)
+    string_input = isinstance(raw_input, str)
+    for index, item in enumerate(get_formatted_input(prompt)):
+        where = ("input",) if string_input else ("input", index)
+        _responses_item(b, item, where, messages)
+    case = b.case(case_id, messages, data)
+    if instructions is not None:
+        case.metadata["instructions_message"] = True
+    case.tools = b.tools(prompt.tools, ("tools",))
+    text_format = (data.get("text") or {}).get("format") if isinstance(data.get("text"),
+                                                                       dict) else None
+    if isinstance(text_format, dict) and text_format.get("type") == "json_schema":
+        case.output_schema = OutputSchema(name=str(text_format.get("name", "output")),
+                                          schema=text_format.get("schema") or {},
+                                          strict=text_format.get("strict"))
+    elif isinstance(prompt.output_schema, dict):
+        case.output_schema = OutputSchema(name="output_schema", schema=prompt.output_schema,
+                                          strict=True)
+    return case
+
+def _instructions(b: Builder, prompt: Prompt, data: dict, options: RenderOptions) -> Message | None:
+    family = ModelFamily(family=str(data.get("model", "")),
+                         base_instructions=options.system_prompt or "")
+    full = get_full_instructions(prompt, family)
+    if not full:
+        return None
+    segments: list[Segment] = []
+    if prompt.base_instructions_override is not None:
+        key = "base_instructions_override" if "base_instructions_override" in data else "instructions"
+        if prompt.base_instructions_override:
+            segments.append(Segment(prompt.base_instructions_override, b.origin((key,))))
+    elif family.base_instructions:
+        segments.append(Segment(family.base_instructions, Origin(OriginKind.DEFAULT_PROMPT)))
+    if prompt.user_instructions:
+        if segments:
+            segments.append(Segment("\n", Origin(OriginKind.SEPARATOR)))
+        segments.append(Segment(prompt.user_instructions, b.origin(("user_instructions",))))
+    return Message("system", segments, span=b.span(("instructions",)) or
+                   b.span(("base_instructions_override",)) or
+                   b.span(("user_instructions",)))
+
+def _responses_item(b: Builder, item: Any, where: tuple, messages: list[Message]) -> None:
+    if not isinstance(item, dict):
+        raise InputError("each input item must be an object", b.path, b.line(where))
+    kind = item.get("type", "message" if "role" in item else None)
+    if kind == "message":
+        role = item.get("role")
+        if not isinstance(role, str):
+            raise InputError("an input message needs a string `role`", b.path,
+                             b.line(where))
+        content_where = where if isinstance(item.get("content"), str) and where == (
+            "input",) else where + ("content",)
+        messages.append(Message(role, b.parts(item.get("content"), content_where,
+                                              ("input_text", "output_text", "text")),
+                                span=b.span(where)))
+    elif kind == "function_call":
+        call = ToolCall(id=str(item.get("call_id", item.get("id", ""))),
+                        name=str(item.get("name", "")),
+                        arguments=b.arguments(item.get("arguments")),
+                        origin=b.origin(where))
+        previous = messages[-1] if messages else None
+        # Consecutive calls are one assistant turn, as Chat Completions needs them.
+        if previous is not None and previous.role == "assistant" and previous.omitted is None:
+            previous.tool_calls.append(call)
+            span = b.span(where)
+            if previous.span and span:
+                previous.span = LineSpan(b.path, previous.span.start_line, span.end_line)
+        else:
+            messages.append(Message("assistant", [], tool_calls=[call], span=b.span(where)))
+    elif kind == "function_call_output":
+        output = item.get("output")
+        if isinstance(output, list):
+            segments = b.parts(output, where + ("output",), ("input_text", "output_text"))
+        else:
+            segments = [Segment(b.text(output, where + ("output",), "output"),
+                                b.origin(where + ("output",)))]
+        messages.append(Message("tool", [s for s in segments if s.text],
+                                tool_call_id=str(item.get("call_id", "")),
+                                span=b.span(where)))
+    else:
+        b.warn(f"a {kind or 'typeless'} input item is not shown", where)
