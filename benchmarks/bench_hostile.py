@@ -44,7 +44,7 @@ import json, resource, sys, time
 from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import render_document
 from inspector.core.model import InputError
-path, text = json.loads(sys.stdin.read())
+path, files = json.loads(sys.stdin.read())
 for warm in ("w.yaml", "w.toml", "w.json"):  # import the loaders first: time the refusal alone
     try:
         render_document(MemoryBundle({warm: b"a = 1" if warm.endswith("toml") else b"{}"}), warm)
@@ -52,7 +52,7 @@ for warm in ("w.yaml", "w.toml", "w.json"):  # import the loaders first: time th
         pass
 started = time.perf_counter()
 try:
-    render_document(MemoryBundle({path: text.encode()}), path)
+    render_document(MemoryBundle({name: text.encode() for name, text in files.items()}), path)
     outcome = "rendered"
 except InputError as error:
     outcome = "refused: " + str(error)
@@ -70,11 +70,11 @@ def _limit_child() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (20, 20))
 
 
-def measure_shape(checkout: Path, path: str, text: str) -> dict:
+def measure_shape(checkout: Path, path: str, files: dict[str, str]) -> dict:
     environment = dict(os.environ, PYTHONPATH=str(checkout))
     started = time.perf_counter()
     try:
-        result = subprocess.run([sys.executable, "-c", CHILD], input=json.dumps([path, text]),
+        result = subprocess.run([sys.executable, "-c", CHILD], input=json.dumps([path, files]),
                                 capture_output=True, text=True, env=environment, cwd=checkout,
                                 preexec_fn=_limit_child, timeout=60)
     except subprocess.TimeoutExpired:
@@ -139,9 +139,9 @@ def serve_and_attack(checkout: Path, healthz_requests: int) -> dict:
                 time.sleep(0.1)
         hostile = list(shapes().values())
         statuses: list[int] = []
-        attackers = [threading.Thread(target=lambda p=p, t=t: statuses.append(
-            post_json(base + "/api/render", {"files": {p: t}, "path": p})))
-            for p, t, _ in (hostile * 2)[:6]]
+        attackers = [threading.Thread(target=lambda shape=shape: statuses.append(
+            post_json(base + "/api/render", {"files": shape.files, "path": shape.path})))
+            for shape in (hostile * 2)[:6]]
         started = time.perf_counter()
         for thread in attackers:
             thread.start()
@@ -181,8 +181,8 @@ def main() -> int:
     slack = 10 if arguments.quick else 1
     missed = []
     print(f"{'shape':26} {'ms':>9} {'RSS MB':>7}  outcome")
-    for name, (path, text, _) in shapes().items():
-        found = measure_shape(arguments.checkout, path, text)
+    for name, shape in shapes().items():
+        found = measure_shape(arguments.checkout, shape.path, shape.files)
         rss = f"{found['rss_mb']:.0f}" if found["rss_mb"] else "-"
         print(f"{name:26} {1000 * found['seconds']:9.1f} {rss:>7}  {found['outcome'][:90]}")
         if not found["outcome"].startswith("refused") or found["seconds"] > 2 * slack \

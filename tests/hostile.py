@@ -1,12 +1,26 @@
 """Hostile files, generated on demand (never committed): each shape the attacks used, and siblings.
 
-Each entry is (file name, text, what the refusal says). Shared by the tests and
-benchmarks/bench_hostile.py.
+Each entry is a Shape: the file to render, its text, what the refusal says, and the other files it
+needs beside it (a deck's embeds). Shared by the tests and benchmarks/bench_hostile.py.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 DEEP = 50_000
+
+
+class Shape(NamedTuple):
+    path: str
+    text: str
+    says: str
+    others: dict[str, str] = {}
+
+    @property
+    def files(self) -> dict[str, str]:
+        """Every file of the shape's bundle, the one to render first."""
+        return {self.path: self.text, **self.others}
 
 
 def _alias_bomb(tail: str) -> str:
@@ -16,9 +30,16 @@ def _alias_bomb(tail: str) -> str:
     return levels + tail
 
 
-def shapes(deep: int = DEEP) -> dict[str, tuple[str, str, str]]:
+def _embed_fan_out(levels: int = 30) -> dict[str, str]:
+    """Each file embeds the next one twice: 2**levels copies of the last one."""
+    return {f"decks/p{level}.md": f"![](p{level + 1}.md) ![](p{level + 1}.md)\n"
+            for level in range(levels)} | {f"decks/p{levels}.md": "x\n"}
+
+
+def shapes(deep: int = DEEP) -> dict[str, Shape]:
     nested = "nested more than"
-    return {
+    bomb = "embed bomb"
+    raw = {
         "yaml-block-sequence": ("evals/e.yaml", "- " * deep + "x\n", nested),
         "yaml-complex-key": ("evals/e.yaml", "? " * deep + "x\n", nested),
         "yaml-block-in-case": ("evals/e.yaml", "tests:\n  - id: a\n    input:\n      - "
@@ -40,4 +61,10 @@ def shapes(deep: int = DEEP) -> dict[str, tuple[str, str, str]]:
             f"k{i}" + ".a" * 450 + " = 1" for i in range(300)) + "\n", "dotted too deep"),
         "toml-inline-tables": ("decks/d.toml", "a = " + "{b = " * 3000 + "1" + "}" * 3000 + "\n",
                                nested),
+        "deck-embed-fan-out": ("decks/g.deck.md", "# Grader\n\n![](p0.md)\n", bomb,
+                               _embed_fan_out()),
+        "deck-embed-wide": ("decks/g.deck.md", "![](big.md)\n" * 500, bomb,
+                            {"decks/big.md": "x" * 100_000 + "\n"}),
+        "deck-many-embeds": ("decks/g.deck.md", "![](x.md)" * deep + "\n", bomb),
     }
+    return {name: Shape(*shape) for name, shape in raw.items()}

@@ -3,10 +3,12 @@ import tomllib
 
 import pytest
 
+from inspector.core import bounded
 from inspector.core.bundle import DirectoryBundle, MemoryBundle
-from inspector.core.decks import render_deck_file
+from inspector.core.decks import MAX_EMBEDS, render_deck_file
 from inspector.core.documents import render_document
 from inspector.core.model import InputError, OriginKind
+from inspector.core.safe_parse import LimitExceeded
 from tests.conftest import CORPUS
 
 GAMBIT = CORPUS / "gambit"
@@ -218,6 +220,52 @@ def test_a_missing_embed_is_an_error_naming_the_line():
     document = render({"a.deck.md": "one\n\n![](missing.toml)\n"}, "a.deck.md")
     [warning] = document.warnings
     assert warning.severity == "error" and warning.line == 3 and "missing.toml" in warning.message
+
+
+@pytest.fixture(scope="module")
+def worker():
+    """Hostile decks render in a worker with a small CPU budget, so a regression fails the test
+    instead of hanging the suite or eating the machine's memory."""
+    pool = bounded.Pool(bounded.Limits(cpu_seconds=5, workers=1))
+    yield pool
+    pool.close()
+
+
+def _system_text(files: dict[str, str], path: str) -> str:
+    return render(files, path).cases[0].messages[0].content
+
+
+def test_an_embed_bomb_is_refused_at_the_line_of_the_decks_embed(worker):
+    # Each file embeds the next twice, thirty files deep: a billion copies if followed.
+    files = {"g.deck.md": "# Grader\n\n![](p0.md)\n", "p30.md": "x\n",
+             **{f"p{i}.md": f"![](p{i + 1}.md) ![](p{i + 1}.md)\n" for i in range(30)}}
+    with pytest.raises(LimitExceeded, match=f"more than {MAX_EMBEDS} embeds.*embed bomb") as raised:
+        worker.call(_system_text, files, "g.deck.md")
+    assert (raised.value.diagnostic.path, raised.value.diagnostic.line) == ("g.deck.md", 3)
+
+
+def test_embeds_that_bring_in_too_much_text_are_refused(worker):
+    files = {"g.deck.md": "intro\n" + "![](big.md)\n" * 200, "big.md": "x" * 100_000}
+    with pytest.raises(LimitExceeded, match="more than 10 MB of text") as raised:
+        worker.call(_system_text, files, "g.deck.md")
+    assert raised.value.diagnostic.line == 2 + 10_485_760 // 100_000
+
+
+def test_a_deck_may_embed_the_same_files_a_few_times():
+    files = {"g.deck.md": "![](a.md)\n![](a.md#part)\n![](d.toml)\n![](d.toml#samples.s)\n",
+             "a.md": "intro\n\n# Part\n\npart text\n",
+             "d.toml": '[samples.s]\nmessages = [{role = "user", content = "hi"}]\n'}
+    assert _system_text(files, "g.deck.md").count("part text") == 2
+
+
+def test_lines_of_unclosed_embeds_and_runs_of_heading_marks_render(worker):
+    # aibff's embed pattern backtracks cubically on `![](` with no `)`, and the heading pattern
+    # quadratically on a run of ` #`: each took minutes.
+    unclosed = "![](" * 50_000 + "\n"
+    assert worker.call(_system_text, {"g.deck.md": unclosed}, "g.deck.md") == unclosed
+    heading = "# " + " #" * 200_000 + "x\n"
+    assert worker.call(_system_text, {"g.deck.md": "![](h.md#nothing)\n", "h.md": heading},
+                       "g.deck.md") == heading + "\n"
 
 
 def test_a_ten_thousand_sample_deck_renders_in_bounded_time():

@@ -21,7 +21,11 @@ JSON_TOKENS = ["{", "}", "[", "]", ",", ":", '"messages"', '"role"', '"user"', '
 TOML_TOKENS = ["[", "]", "[[", "]]", "=", ".", "a", '"b"', "'c'", "\n", "{", "}", ", ", "1",
                '"""', "samples", "messages", "role", "content", "user", "true", " "]
 MARKDOWN_TOKENS = ["# ", "![", "](", ")", "d.toml", "#s", "x.md", "\n", "+++", "---", "[", "]", "text",
-                   "{{", "}}"]
+                   "{{", "}}", " #", "![](d.toml#samples.s)", "![](a.md#s)",
+                   *(f"![](./{name}.md)" for name in "abcdefgh")]
+# The deck's text is also each of the files it can embed (a.md ... h.md), so embeds multiply as
+# they would in an embed bomb.
+EMBEDDED = [f"{name}.md" for name in "abcdefgh"]
 
 PARSERS = {
     "eval-yaml": ("evals/e.yaml", YAML_TOKENS, {}),
@@ -30,8 +34,9 @@ PARSERS = {
     "request-yaml": ("request.yaml", YAML_TOKENS + ['"model"', "model: m\n"], {}),
     "jsonl": ("evals/e.jsonl", JSON_TOKENS, {}),
     "toml-deck": ("d.toml", TOML_TOKENS, {}),
-    "deck-markdown": ("g.deck.md", MARKDOWN_TOKENS, {"d.toml": b'[samples.s]\nmessages = []\n'}),
+    "deck-markdown": ("g.deck.md", MARKDOWN_TOKENS, "embeds"),
 }
+DECK_SAMPLES = b'[samples.s]\nmessages = [{role = "user", content = "hi"}]\n'
 
 POOL = bounded.Pool(bounded.Limits(memory_bytes=1024 ** 3, cpu_seconds=10, deadline_seconds=30,
                                    workers=1))
@@ -67,9 +72,15 @@ def test_no_text_makes_a_parser_fail_other_than_with_an_input_error(parser):
         if extra == "config":
             files = {path: b"tests:\n  - id: a\n    input: hi\n",
                      ".agentv/config.yaml": text.encode()}
+        elif extra == "embeds":
+            files = {path: text.encode(), "d.toml": DECK_SAMPLES,
+                     **{name: text.encode() for name in EMBEDDED}}
         else:
             files = {path: text.encode(), **extra}
-        assert render_safely(files, path) in ("rendered", "refused", "limit")
+        outcomes = ("rendered", "refused", "limit")
+        if extra == "embeds":
+            outcomes = ("rendered", "refused")  # deck Markdown's guards leave nothing to the limits
+        assert render_safely(files, path) in outcomes
 
     check()
 
@@ -77,5 +88,6 @@ def test_no_text_makes_a_parser_fail_other_than_with_an_input_error(parser):
 def test_hostile_shapes_are_refused_by_every_parser_family():
     from tests.hostile import shapes
 
-    for path, text, _ in shapes().values():
-        assert render_safely({path: text.encode()}, path) in ("refused", "limit")
+    for shape in shapes().values():
+        files = {name: text.encode() for name, text in shape.files.items()}
+        assert render_safely(files, shape.path) == "refused"

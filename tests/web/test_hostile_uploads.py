@@ -26,10 +26,10 @@ def assert_nothing_stored():
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_the_upload_page_refuses_a_hostile_file_and_stores_nothing(client, db, shape):
-    path, text, says = SHAPES[shape]
+    path, _, says, _ = SHAPES[shape]
     started = time.monotonic()
-    response = client.post("/", {"files": [SimpleUploadedFile(path.rsplit("/", 1)[-1],
-                                                               text.encode())]})
+    response = client.post("/", {"files": [SimpleUploadedFile(name.rsplit("/", 1)[-1], text.encode())
+                                           for name, text in SHAPES[shape].files.items()]})
     assert response.status_code == 400
     body = response.content.decode()
     assert "Upload refused" in body and says in body and path.rsplit("/", 1)[-1] in body
@@ -39,8 +39,8 @@ def test_the_upload_page_refuses_a_hostile_file_and_stores_nothing(client, db, s
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_the_api_refuses_a_hostile_upload_with_422_naming_the_file(client, db, shape):
-    path, text, says = SHAPES[shape]
-    response = client.post("/api/bundles", {"files": json.loads(json.dumps({path: text}))},
+    path, _, says, _ = SHAPES[shape]
+    response = client.post("/api/bundles", {"files": SHAPES[shape].files},
                            content_type="application/json")
     assert response.status_code == 422, response.content[:500]
     answer = response.json()
@@ -50,22 +50,22 @@ def test_the_api_refuses_a_hostile_upload_with_422_naming_the_file(client, db, s
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_api_render_refuses_a_hostile_file_with_422(client, db, shape):
-    path, text, says = SHAPES[shape]
-    response = client.post("/api/render", {"files": {path: text}, "path": path},
+    path, _, says, _ = SHAPES[shape]
+    response = client.post("/api/render", {"files": SHAPES[shape].files, "path": path},
                            content_type="application/json")
     assert response.status_code == 422, response.content[:500]
     assert response.json()["file"] == path and says in response.json()["detail"]
 
 
 @pytest.mark.parametrize("shape", ["yaml-block-sequence", "yaml-complex-key", "toml-dotted-key",
-                                   "yaml-alias-bomb", "json-request-flow"])
+                                   "yaml-alias-bomb", "json-request-flow", "deck-embed-fan-out"])
 def test_the_cli_exits_2_naming_the_file(tmp_path, shape):
-    path, text, says = SHAPES[shape]
+    path, _, says, _ = SHAPES[shape]
     (tmp_path / ".git").mkdir()
-    target = tmp_path / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text)
-    result = subprocess.run([sys.executable, "manage.py", "render", str(target)], cwd=ROOT,
+    for name, text in SHAPES[shape].files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    result = subprocess.run([sys.executable, "manage.py", "render", str(tmp_path / path)], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2, result.stderr[-1000:]
     assert result.stderr.startswith(f"error: {path}") and says in result.stderr
@@ -90,7 +90,7 @@ def test_a_file_that_outlasts_the_worker_deadline_is_refused_at_the_door(client,
 
 
 def test_a_poisoned_bundle_stored_before_the_door_check_is_an_error_page_not_a_crash(client, db):
-    path, text, _ = SHAPES["yaml-block-sequence"]
+    path, text, _, _ = SHAPES["yaml-block-sequence"]
     bundle, _ = _write_bundle({path: text.encode()}, title="old", parent=None, example="")
     assert client.get(f"/b/{bundle.pk}/").status_code == 200
     response = client.get(f"/api/bundles/{bundle.pk}/cases")

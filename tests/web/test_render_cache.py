@@ -36,7 +36,7 @@ def counted_renders(monkeypatch):
 
 
 def test_a_refusal_is_cached_so_views_of_a_poisoned_bundle_do_not_parse_again(db, counted_renders):
-    path, text, _ = shapes()["yaml-alias-bomb"]
+    path, text, _, _ = shapes()["yaml-alias-bomb"]
     bundle, _ = _write_bundle({path: text.encode()}, title="old", parent=None, example="")
     loaded = services.load_bundle(bundle.pk)
     for _ in range(3):

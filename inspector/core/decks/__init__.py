@@ -24,17 +24,26 @@ from ..model import (
     Segment,
 )
 from ..options import RenderOptions
+from ..safe_parse import LimitExceeded
 from .samples import Sample, SampleFile, converted_toml, load_sample_file
 
 __all__ = ["render_deck_file"]
 
-# aibff's embed pattern: `![description](path)`, anything up to the first `)` on the line.
-_EMBED = re.compile(r"!\[.*?\]\((.*?)\)")
+# aibff's embed pattern is `!\[.*?\]\((.*?)\)`: `![description](path)`, the path anything up to
+# the first `)` on the line. `_embeds` finds the same matches without the regex's cubic backtracking
+# on a line of `![](` with no `)`.
 # aibff collapses the gaps its removed TOML embeds leave: three or more line breaks become two.
 _BLANK_RUN = re.compile(r"\n\s*\n\s*\n")
 _FRONT_MATTER = re.compile(r"\A\+\+\+[ \t]*\n.*?^\+\+\+[ \t]*(?:\n|\Z)\s*", re.DOTALL | re.MULTILINE)
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
+# A heading's text is group 2 less its trailing blanks and `#`s, stripped in Python: the pattern
+# `(.*?)[ \t#]*$` backtracks quadratically on a long run of them.
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*)$", re.MULTILINE)
 MAX_EMBED_DEPTH = 32
+# Embeds let a small deck read the same files over and over: a file that embeds another twice,
+# thirty files deep, is a billion copies. Honest grader decks embed a handful of files, so past
+# these budgets the deck is refused (in milliseconds) rather than left to the worker's limits.
+MAX_EMBEDS = 1000
+MAX_EMBEDDED_CHARS = 10 * 1024 * 1024
 
 
 def render_deck_file(bundle: Bundle, path: str, options: RenderOptions | None = None
@@ -135,6 +144,9 @@ class _Expansion:
         self.pieces: list[_Piece] = []
         self.toml_embeds: list[_TomlEmbed] = []
         self.diagnostics: list[Diagnostic] = []
+        self.embeds = 0
+        self.chars = 0
+        self.top_line = 1  # the line of the deck's own embed being followed
 
     def expand(self, path: str, text: str, fragment: str, chain: tuple[str, ...]) -> None:
         start, end = 0, len(text)
@@ -151,17 +163,35 @@ class _Expansion:
                 start, end = section
         line_of = _LineIndex(text)
         cursor = start
-        for match in _EMBED.finditer(text, start, end):
-            self._piece(text, cursor, match.start(), path, line_of)
-            cursor = match.end()
-            self._embed(path, match.group(1).strip(), line_of.line(match.start()), chain)
+        for embed_start, embed_end, target in _embeds(text, start, end):
+            self._piece(text, cursor, embed_start, path, line_of)
+            cursor = embed_end
+            self._embed(path, target.strip(), line_of.line(embed_start), chain)
         self._piece(text, cursor, end, path, line_of)
 
     def _piece(self, text: str, start: int, end: int, path: str, line_of: _LineIndex) -> None:
         if end > start:
             self.pieces.append(_Piece(text[start:end], path, line_of.line(start)))
 
+    def _charge(self, chain: tuple[str, ...], embeds: int = 0, chars: int = 0) -> None:
+        """Count embeds and the text they read against the budgets; past them the deck is refused
+        at the line of its own embed that led there."""
+        self.embeds += embeds
+        self.chars += chars
+        if self.embeds > MAX_EMBEDS:
+            problem = (f"the deck has more than {MAX_EMBEDS} embeds, counting those in the files "
+                       "it embeds")
+        elif self.chars > MAX_EMBEDDED_CHARS:
+            problem = (f"the deck's embeds bring in more than "
+                       f"{MAX_EMBEDDED_CHARS // (1024 * 1024)} MB of text")
+        else:
+            return
+        raise LimitExceeded(f"{problem} (an embed bomb?)", chain[0], self.top_line)
+
     def _embed(self, path: str, target: str, line: int, chain: tuple[str, ...]) -> None:
+        if len(chain) == 1:
+            self.top_line = line
+        self._charge(chain, embeds=1)
         reference, _, fragment = target.partition("#")
         resolved = join(posixpath.dirname(path), reference)
         if resolved is None:
@@ -175,6 +205,8 @@ class _Expansion:
                     f"embedded file not found: {reference}; it was left out", path, line,
                     severity="error"))
                 return
+            # Each TOML embed picks its samples from the whole file: charge its size.
+            self._charge(chain, chars=len(self.bundle.read(resolved) or b""))
             self.toml_embeds.append(_TomlEmbed(resolved, fragment, path, line))
             return
         if resolved in chain:
@@ -194,9 +226,32 @@ class _Expansion:
                 f"embedded file not found: {reference}; it was left out", path, line,
                 severity="error"))
             return
+        self._charge(chain, chars=len(decoded.text))
         if decoded.problem:
             self.diagnostics.append(Diagnostic(f"{resolved} {decoded.problem}", path, line))
         self.expand(resolved, decoded.text, fragment, chain + (resolved,))
+
+
+def _embeds(text: str, start: int, end: int):
+    """(start, end, path) of each `![description](path)` in text[start:end], as aibff's pattern
+    matches them. When an `![` has no `](` and then `)` after it on its line, no later `![` on that
+    line has either, so the scan moves to the next line: linear, where the regex is cubic."""
+    position, line_end = start, -1
+    while True:
+        bang = text.find("![", position, end)
+        if bang < 0:
+            return
+        if bang > line_end:
+            line_end = text.find("\n", bang, end)
+            if line_end < 0:
+                line_end = end
+        bracket = text.find("](", bang + 2, line_end)
+        closing = text.find(")", bracket + 2, line_end) if bracket >= 0 else -1
+        if closing < 0:
+            position = line_end + 1
+            continue
+        yield bang, closing + 1, text[bracket + 2:closing]
+        position = closing + 1
 
 
 class _LineIndex:
@@ -217,7 +272,7 @@ def _section(text: str, start: int, fragment: str) -> tuple[int, int] | None:
     wanted = fragment.lower()
     headings = list(_HEADING.finditer(text, start))
     for index, heading in enumerate(headings):
-        if _slug(heading.group(2)) != wanted:
+        if _slug(heading.group(2).rstrip(" \t#")) != wanted:
             continue
         level = len(heading.group(1))
         for later in headings[index + 1:]:
