@@ -8,13 +8,18 @@ stays responsive while six are rendered at once.
    (refused, rendered, or killed by a signal). Each run has a 2 GB address-space limit and a 20 s
    CPU limit so that the "before" figures cannot take the machine down. `--checkout DIR` runs the
    same shapes against another checkout (e.g. a `git worktree` of an older commit).
-2. Under gunicorn (3 sync workers, like the README), six POST /api/render with hostile shapes at
+2. The bounded worker as the backstop for what no guard foresaw: a runaway in C (a regular
+   expression that backtracks forever) and a parse that keeps allocating (`json.loads` of fifteen
+   million lists), each through a pool with the default limits (and the CPU one with
+   RENDER_CPU_SECONDS=1): time to refusal and the worker's peak RSS.
+3. Under gunicorn (3 sync workers, like the README), six POST /api/render with hostile shapes at
    once while /healthz is polled: its p50/p99, and how many gunicorn workers died.
 
 Goals (issue 10): refused in under 100 ms by the guards or under 2 s by the bounded worker; no
-render above 512 MB; /healthz p99 under 50 ms; zero worker deaths. `--quick` (what CI runs) uses
-fewer /healthz requests and fails (exit 1) on a crash, a worker death or a shape not refused, or
-when a time is ten times its goal.
+render above 512 MB; /healthz p99 under 50 ms; zero worker deaths. The default CPU limit (20 s) is
+not held to the 2 s goal: honest renders need up to 20 s (see bounded.Limits); RENDER_CPU_SECONDS=1
+meets it. `--quick` (what CI runs) uses fewer /healthz requests, skips the 20 s runaway, and fails
+(exit 1) on a crash, a worker death or a shape not refused, or when a time is ten times its goal.
 """
 
 from __future__ import annotations
@@ -68,6 +73,42 @@ print(json.dumps({"seconds": time.perf_counter() - started, "outcome": outcome,
 def _limit_child() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (2 * 1024 ** 3, 2 * 1024 ** 3))
     resource.setrlimit(resource.RLIMIT_CPU, (20, 20))
+
+
+# A runaway no guard foresaw, in a pool of the checkout's bounded workers. Only the standard library
+# runs in the worker, so any checkout can be measured; its peak RSS is the reaped children's.
+BACKSTOP = r"""
+import json, re, resource, sys, time
+from inspector.core import bounded
+from inspector.core.model import InputError
+kind, cpu_seconds = sys.argv[1], int(sys.argv[2])
+pool = bounded.Pool(bounded.Limits(cpu_seconds=cpu_seconds) if cpu_seconds else bounded.Limits())
+pool.call(len, "a worker started before the clock")
+task = {"cpu": (re.match, "(a*)*b", "a" * 40),
+        "memory": (json.loads, "[" + "[]," * 15_000_000 + "[]]")}[kind]
+started = time.perf_counter()
+try:
+    pool.call(*task, path="x.json")
+    outcome = "rendered"
+except Exception as error:
+    outcome = ("refused: " if isinstance(error, InputError) else "failed: ") + str(error)
+seconds = time.perf_counter() - started
+pool.close()
+print(json.dumps({"seconds": seconds, "outcome": outcome,
+                  "rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
+"""
+
+
+def measure_backstop(checkout: Path, kind: str, cpu_seconds: int) -> dict:
+    environment = dict(os.environ, PYTHONPATH=str(checkout))
+    result = subprocess.run([sys.executable, "-c", BACKSTOP, kind, str(cpu_seconds)],
+                            capture_output=True, text=True, env=environment, cwd=checkout,
+                            timeout=300)
+    try:
+        return json.loads(result.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return {"seconds": 0.0, "outcome": "crashed: " + result.stderr.strip()[-120:],
+                "rss_mb": None}
 
 
 def measure_shape(checkout: Path, path: str, files: dict[str, str]) -> dict:
@@ -187,6 +228,20 @@ def main() -> int:
         print(f"{name:26} {1000 * found['seconds']:9.1f} {rss:>7}  {found['outcome'][:90]}")
         if not found["outcome"].startswith("refused") or found["seconds"] > 2 * slack \
                 or (found["rss_mb"] or 0) > 512:
+            missed.append(name)
+    # The 2 s goal holds for the CPU limit set to 1 s; the default (20 s) is reported only, and
+    # how soon the memory limit is reached depends on how fast the file allocates.
+    backstops = [("cpu", 1, True), ("memory", 0, False)]
+    if not arguments.quick:
+        backstops.insert(0, ("cpu", 0, False))
+    for kind, cpu_seconds, held in backstops:
+        name = f"worker-{kind}" + (f" (cpu {cpu_seconds} s)" if cpu_seconds else " (defaults)")
+        found = measure_backstop(arguments.checkout, kind, cpu_seconds)
+        rss = f"{found['rss_mb']:.0f}" if found["rss_mb"] else "-"
+        print(f"{name:26} {1000 * found['seconds']:9.1f} {rss:>7}  {found['outcome'][:90]}")
+        # The resident limit is sampled every 20 ms: allow what a render allocates in between.
+        if not found["outcome"].startswith("refused") or (found["rss_mb"] or 0) > 512 * 1.1 \
+                or (held and found["seconds"] > 2 * slack):
             missed.append(name)
     if not arguments.no_server:
         served = serve_and_attack(arguments.checkout, 100 if arguments.quick else 1000)

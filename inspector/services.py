@@ -152,7 +152,8 @@ def render_limits() -> bounded.Limits:
     return bounded.Limits(memory_bytes=settings.RENDER_MEMORY_MB * 1024 * 1024,
                           cpu_seconds=settings.RENDER_CPU_SECONDS,
                           deadline_seconds=settings.RENDER_DEADLINE_SECONDS,
-                          workers=settings.RENDER_WORKERS)
+                          workers=settings.RENDER_WORKERS,
+                          resident_bytes=settings.RENDER_RESIDENT_MB * 1024 * 1024)
 
 
 def render_untrusted(files: FileSet, path: str, options: RenderOptions | None,

@@ -27,6 +27,12 @@ def allocate(size):
     return len(bytearray(size))
 
 
+def hold(megabytes):
+    held = [b"x" * (1024 * 1024) for _ in range(megabytes)]
+    time.sleep(60)
+    return len(held)
+
+
 def refuse():
     raise InputError("not usable", "e.yaml", 3, 1)
 
@@ -67,6 +73,31 @@ def test_a_runaway_is_stopped_by_the_cpu_limit(pool):
     with pytest.raises(LimitExceeded, match="x.toml: the file took more than 2 s of CPU time"):
         pool.call(spin, path="x.toml")
     assert time.monotonic() - started < 20  # 2 s of CPU, with room for a busy machine
+
+
+def test_a_render_holding_more_resident_memory_than_allowed_is_stopped():
+    # Resident memory is watched from the parent: the address-space limit (here 2 GB) is only
+    # the backstop for allocations faster than the watch.
+    lean = bounded.Pool(bounded.Limits(memory_bytes=2048 * 1024 * 1024, cpu_seconds=10,
+                                       deadline_seconds=120, workers=1,
+                                       resident_bytes=200 * 1024 * 1024))
+    try:
+        with pytest.raises(LimitExceeded, match=r"x.yaml: the file is too large to read within the "
+                                                r"limits \(200 MB of memory\)"):
+            lean.call(hold, 400, path="x.yaml")
+        assert lean.deaths == 1
+        assert lean.call(allocate, 50 * 1024 * 1024) == 50 * 1024 * 1024
+    finally:
+        lean.close()
+
+
+def test_the_cpu_budget_need_not_be_whole_seconds():
+    quick = bounded.Pool(bounded.Limits(cpu_seconds=0.5, workers=1))
+    try:
+        with pytest.raises(LimitExceeded, match="more than 0.5 s of CPU time"):
+            quick.call(spin, path="x.toml")
+    finally:
+        quick.close()
 
 
 def test_a_runaway_is_given_up_at_the_deadline():

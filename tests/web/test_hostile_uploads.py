@@ -89,6 +89,17 @@ def test_a_file_that_outlasts_the_worker_deadline_is_refused_at_the_door(client,
     assert_nothing_stored()
 
 
+@override_settings(RENDER_RESIDENT_MB=16)
+def test_a_file_whose_render_outgrows_the_resident_memory_limit_is_refused_at_the_door(client, db):
+    big = "tests:\n" + "".join(f"  - id: c{i}\n    input: hello {i}\n" for i in range(40_000))
+    response = client.post("/api/bundles", {"files": {"e.yaml": big}},
+                           content_type="application/json")
+    assert response.status_code == 422
+    assert response.json()["file"] == "e.yaml"
+    assert "(16 MB of memory)" in response.json()["detail"]
+    assert_nothing_stored()
+
+
 def test_a_poisoned_bundle_stored_before_the_door_check_is_an_error_page_not_a_crash(client, db):
     path, text, _, _ = SHAPES["yaml-block-sequence"]
     bundle, _ = _write_bundle({path: text.encode()}, title="old", parent=None, example="")
