@@ -27,7 +27,30 @@ from .render import router as render_router
 
 log = logging.getLogger(__name__)
 
-api = NinjaAPI(
+# Answers the HTTP server gives before the app sees the request (gunicorn's defaults, as the README
+# runs it), so they are not JSON; listed for every operation so the schema holds every answer.
+SERVER_RESPONSES = {
+    414: {"description": "The URL is too long for the server (gunicorn: a request line over "
+                         "4094 bytes). Answered by the server, as HTML. Send long settings, such "
+                         "as a system prompt, in the body of POST /api/render.",
+          "content": {"text/html": {"schema": {"type": "string"}}}},
+    431: {"description": "A header is too large for the server (gunicorn: over 8190 bytes). "
+                         "Answered by the server, as HTML.",
+          "content": {"text/html": {"schema": {"type": "string"}}}},
+}
+
+
+class InspectorAPI(NinjaAPI):
+    def get_openapi_schema(self, **kwargs):
+        schema = super().get_openapi_schema(**kwargs)
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                for status, answer in SERVER_RESPONSES.items():
+                    operation["responses"].setdefault(status, answer)
+        return schema
+
+
+api = InspectorAPI(
     title="Prompt Inspector API",
     version="1",
     urls_namespace="api",

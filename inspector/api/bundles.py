@@ -105,6 +105,11 @@ def _refuse_confused_parts(request: HttpRequest) -> None:
         problems.append({"loc": ["files"], "msg": "must be file parts", "type": "missing"})
     if len(request.POST.getlist("title")) > 1:
         problems.append({"loc": ["title"], "msg": "give the title once", "type": "string_type"})
+    # Multipart has no types: clients send a boolean or a null as the text `true`, `false` or
+    # `null`. A file with that bare name is no honest upload's path, so it is the type confusion.
+    if any(path in ("true", "false", "null") for path in request.POST.getlist("paths")):
+        problems.append({"loc": ["paths"], "msg": "must be file paths, not a boolean or null",
+                         "type": "string_type"})
     for name in request.POST:
         if name not in ("paths", "title", "files"):
             problems.append({"loc": [name], "msg": "unknown part; send files, paths and title",

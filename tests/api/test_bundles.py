@@ -399,6 +399,8 @@ def test_an_idempotency_key_reused_for_different_files_is_refused(client, db):
     ({"paths": SimpleUploadedFile("p.txt", b"evals/x.yaml")}, "paths"),
     ({"title": SimpleUploadedFile("t.txt", b"A title")}, "title"),
     ({"flag": "true"}, "flag"),
+    ({"paths": "true"}, "paths"),
+    ({"paths": "null"}, "paths"),
 ])
 def test_multipart_parts_of_the_wrong_kind_are_422_naming_the_part(client, db, extra, part):
     response = client.post("/api/bundles", {"files": [SimpleUploadedFile("x.yaml", b"tests: []\n")],
