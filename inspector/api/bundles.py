@@ -289,16 +289,38 @@ def get_batch(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
     return response
 
 
+# A manage token in the query string lands in access logs (the server's and every proxy's), so the
+# header is the way; `?token=` still works for scripts written for it, and says it is deprecated
+# (RFC 9745: the date it was deprecated).
+QUERY_TOKEN_DEPRECATED = "@1795392000"  # 2026-11-23
+_QUERY_TOKEN_HEADERS = {
+    "Deprecation": {"description": "Only when the token came as `?token=`: that way is "
+                    "deprecated (since this date).", "schema": {"type": "string"}},
+    "Link": {"description": "Only with Deprecation: where the deprecation is documented.",
+             "schema": {"type": "string"}},
+}
+_DELETE_RESPONSES = {"responses": {204: {"headers": _QUERY_TOKEN_HEADERS}}}
+
+
 @router.delete("/{bundle_id}", response={204: None, 403: ErrorOut, **E404},
-               summary="Delete a bundle with its manage token")
-def delete(request: HttpRequest, bundle_id: str, token: str | None = None,
-           x_manage_token: str | None = Header(None, alias="X-Manage-Token")):
-    """Send the manage token from the upload answer as the X-Manage-Token header (or `token`)."""
+               openapi_extra=_DELETE_RESPONSES, summary="Delete a bundle with its manage token")
+def delete(request: HttpRequest, response: HttpResponse, bundle_id: str,
+           x_manage_token: str | None = Header(
+               None, alias="X-Manage-Token",
+               description="The manage token from the upload answer (`manage_token`)."),
+           token: str | None = Query(
+               None, deprecated=True,
+               description="Deprecated: the manage token in the query string lands in access "
+               "logs; send X-Manage-Token. Still accepted, with a `Deprecation` header.")):
+    """Send the manage token from the upload answer in the X-Manage-Token header. `token` in the
+    query string still works, but a query string lands in access logs: that answer carries
+    `Deprecation` and `Link` headers."""
     loaded = get_bundle(bundle_id)
     if not loaded.record.check_manage_token(x_manage_token or token or ""):
         raise HttpError(403, "wrong manage token")
     delete_bundle(loaded.record)
     services.forget_bundle(bundle_id)
+    if token is not None:
+        response["Deprecation"] = QUERY_TOKEN_DEPRECATED
+        response["Link"] = '</api/docs>; rel="deprecation"; type="text/html"'
     return Status(204, None)
-
-

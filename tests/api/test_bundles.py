@@ -305,9 +305,20 @@ def test_delete_with_the_manage_token_header_removes_the_bundle(client, example_
     assert client.get(f"/api/bundles/{bundle.pk}/cases").status_code == 404
 
 
-def test_delete_with_the_token_in_the_query(client, example_bundle):
+def test_delete_with_the_token_in_the_query_still_works_but_says_it_is_deprecated(client,
+                                                                                   example_bundle):
     bundle, token = example_bundle
-    assert client.delete(f"/api/bundles/{bundle.pk}?token={token}").status_code == 204
+    response = client.delete(f"/api/bundles/{bundle.pk}?token={token}")
+    assert response.status_code == 204
+    assert response["Deprecation"].startswith("@")  # RFC 9745: since when
+    assert 'rel="deprecation"' in response["Link"]
+    assert not Bundle.objects.filter(pk=bundle.pk).exists()
+
+
+def test_delete_with_the_header_carries_no_deprecation(client, example_bundle):
+    bundle, token = example_bundle
+    response = client.delete(f"/api/bundles/{bundle.pk}", headers={"X-Manage-Token": token})
+    assert response.status_code == 204 and "Deprecation" not in response
 
 
 def test_delete_with_a_wrong_token_is_a_403(client, example_bundle):

@@ -36,6 +36,14 @@ def test_schema_valid_but_empty_bodies_get_an_answer_the_schema_lists(client, db
     assert str(response.status_code) in responses, response.content
 
 
+def test_a_manage_token_in_the_query_is_documented_as_deprecated(client, db):
+    delete = client.get("/api/openapi.json").json()["paths"]["/api/bundles/{bundle_id}"]["delete"]
+    parameters = {parameter["name"]: parameter for parameter in delete["parameters"]}
+    assert parameters["token"]["deprecated"] is True
+    assert not parameters["X-Manage-Token"].get("deprecated")
+    assert "Deprecation" in delete["responses"]["204"]["headers"]
+
+
 def test_docs_page_loads_its_assets_from_this_server_only(client, db):
     response = client.get("/api/docs")
     assert response.status_code == 200
