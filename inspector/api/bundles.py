@@ -140,8 +140,8 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
             body = BundleJsonIn.model_validate_json(request.body)
         except pydantic.ValidationError as exc:
             # Without the input: it may be bytes that are not even UTF-8.
-            raise ValidationError(exc.errors(include_url=False, include_input=False,
-                                             include_context=False)) from None
+            raise ValidationError([dict(error) for error in exc.errors(
+                include_url=False, include_input=False, include_context=False)]) from None
         pairs = [(_checked_text(path, "a path"), _checked_text(text, f"{path[:80]}").encode("utf-8"))
                  for path, text in body.files.items()]
         files = collect_files(pairs, expand_zips=False)

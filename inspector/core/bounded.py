@@ -184,7 +184,8 @@ class Pool:
         the deadline becomes LimitExceeded naming `path`."""
         deadline = time.monotonic() + self.limits.deadline_seconds
         worker = self._take(deadline)
-        kind, value = "lost", None
+        kind: str = "lost"
+        value: Any = None
         try:
             worker.connection.send((function, args))
             kind, value = self._wait(worker, deadline)
