@@ -1,0 +1,84 @@
+"""Markdown grader decks (`*.deck.md`): each embedded sample becomes a case after the deck's text."""
+
+from __future__ import annotations
+
+import posixpath
+
+from ..bundle import Bundle
+from ..model import (
+    Diagnostic,
+    LineSpan,
+    Message,
+    Origin,
+    OriginKind,
+    RenderedCase,
+    RenderedDocument,
+    Segment,
+)
+from ..options import RenderOptions
+from .embeds import Expansion, collapse_blank_runs, selected
+from .sample_cases import add_legacy_notice, configured_system_prompt, sample_case
+from .samples import Sample, SampleFile, load_sample_file
+
+
+def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOptions
+                        ) -> RenderedDocument:
+    expansion = Expansion(bundle)
+    expansion.expand(path, text, "", (path,))
+    pieces = collapse_blank_runs(expansion.pieces)
+    document = RenderedDocument(path=path, kind="deck", cases=[])
+    document.warnings.extend(expansion.diagnostics)
+
+    loaded: dict[str, SampleFile] = {}
+    samples: dict[tuple[str, str], Sample] = {}
+    contexts: dict[str, dict] = {}
+    for embed in expansion.toml_embeds:
+        if embed.path not in loaded:
+            decoded = bundle.text(embed.path)
+            assert decoded is not None  # existence was checked when the embed was read
+            sample_file = load_sample_file(decoded.text, embed.path)
+            loaded[embed.path] = sample_file
+            document.warnings.extend(sample_file.diagnostics)
+            add_legacy_notice(document, sample_file)
+        sample_file = loaded[embed.path]
+        chosen_samples, chosen_contexts = selected(sample_file, embed.fragment)
+        if embed.fragment and not chosen_samples and not chosen_contexts:
+            document.warnings.append(Diagnostic(
+                f"#{embed.fragment} names nothing in {embed.path}", embed.from_path, embed.line))
+        for sample in chosen_samples:
+            samples.setdefault((embed.path, sample.id), sample)
+        for name in chosen_contexts:
+            contexts.setdefault(name, sample_file.contexts[name])
+
+    deck_text = "".join(piece.text for piece in pieces)
+    system_segments = [
+        Segment(piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line, piece.last_line))
+        for piece in pieces
+    ]
+    deck_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+
+    def deck_message() -> Message:
+        return Message("system", list(system_segments), span=LineSpan(path, 1, max(1, deck_lines)))
+
+    context_questions = {
+        name: definition.get("assistantQuestion", definition.get("question"))
+        for name, definition in contexts.items()
+    }
+    for (sample_path, _), sample in samples.items():
+        leading = [deck_message()] if deck_text else configured_system_prompt(options)
+        case = sample_case(sample, sample_path, leading)
+        if context_questions:
+            case.metadata["contexts"] = context_questions
+        case.metadata["deck"] = path
+        document.cases.append(case)
+    if not samples:
+        stem = posixpath.basename(path)
+        stem = stem[: -len(".deck.md")] if stem.lower().endswith(".deck.md") else stem
+        case = RenderedCase(id=stem, messages=[deck_message()] if deck_text else [],
+                            span=LineSpan(path, 1, max(1, deck_lines)))
+        if context_questions:
+            case.metadata["contexts"] = context_questions
+        case.warnings.append(Diagnostic(
+            "this deck embeds no samples; only its system message is shown", path))
+        document.cases.append(case)
+    return document
