@@ -186,6 +186,28 @@ def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:
     return None
 
 
+def first_case(bundle_id: str, documents: tuple[str, ...] | None = None,
+               options: RenderOptions | None = None, case_id: str | None = None
+               ) -> tuple[str, str] | None:
+    """(document, case id) of the first case the stored bundle shows — among `documents` when
+    given, the one named `case_id` when given — or None. Unreadable files are passed over."""
+    loaded = load_bundle(bundle_id)
+    if loaded is None:
+        return None
+    for document in documents if documents is not None else loaded.documents:
+        if document not in loaded.documents:
+            continue
+        try:
+            rendered = render(loaded, document, options or RenderOptions())
+        except InputError:
+            continue
+        found = (find_case(rendered, case_id) if case_id is not None
+                 else rendered.cases[0] if rendered.cases else None)
+        if found is not None:
+            return document, found.id
+    return None
+
+
 
 
 def parse_export_settings(params: Mapping[str, str]):

@@ -289,14 +289,7 @@ def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
 
 
 def _case_exists(bundle_id: str, document: str, case_id: str, options: RenderOptions) -> bool:
-    loaded = services.load_bundle(bundle_id)
-    if loaded is None:
-        return False
-    try:
-        rendered = services.render(loaded, document, options)
-    except InputError:
-        return False
-    return services.find_case(rendered, case_id) is not None
+    return services.first_case(bundle_id, (document,), options, case_id) is not None
 
 
 # ---------------------------------------------------------------------------------------------

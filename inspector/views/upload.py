@@ -13,8 +13,6 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from inspector import presenters, services
-from inspector.core.model import InputError
-from inspector.core.options import RenderOptions
 from inspector.forms import PasteForm, uploads_from_request
 from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.models import Bundle
@@ -39,14 +37,9 @@ def _examples() -> list[dict]:
 
 def _entry_url(bundle: Bundle, entry: str) -> str:
     """The entry document's first case: an example should open on what the product is about."""
-    loaded = services.load_bundle(bundle.pk)
-    if loaded is not None and entry in loaded.documents:
-        try:
-            rendered = services.render(loaded, entry, RenderOptions())
-        except InputError:
-            rendered = None
-        if rendered is not None and rendered.cases:
-            return presenters.case_url(bundle.pk, entry, rendered.cases[0].id)
+    found = services.first_case(bundle.pk, (entry,))
+    if found is not None:
+        return presenters.case_url(bundle.pk, *found)
     return reverse("bundle", kwargs={"bundle_id": bundle.pk}) + "#" + presenters.document_anchor(entry)
 
 
@@ -83,17 +76,8 @@ def _upload_error(request: HtmxHttpRequest, form: PasteForm, message: str) -> Ht
 
 
 def first_case_url(bundle_id: str) -> str | None:
-    loaded = services.load_bundle(bundle_id)
-    if loaded is None:
-        return None
-    for document in loaded.documents:
-        try:
-            rendered = services.render(loaded, document, RenderOptions())
-        except InputError:
-            continue
-        if rendered.cases:
-            return presenters.case_url(bundle_id, document, rendered.cases[0].id)
-    return None
+    found = services.first_case(bundle_id)
+    return presenters.case_url(bundle_id, *found) if found is not None else None
 
 
 def _first_case_url_or_none(bundle_id: str) -> str | None:
