@@ -51,7 +51,7 @@ FORMATS: tuple[InputFormat, ...] = (
     _conversation("openai-responses"),
     _conversation("anthropic"),
     # Every other YAML or JSONL file is an agentv eval file; its profile picks the generation.
-    InputFormat("agentv", lambda probe: True, render_eval_file),
+    InputFormat("agentv", lambda _probe: True, render_eval_file),
 )
 REGISTRY = {entry.name: entry for entry in FORMATS}
 # The menus' order: agentv first, as users meet it.

@@ -72,8 +72,7 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
     return CaseContext(loaded, document, rendered, case, page)
 
 
-def _export_panel(bundle_id: str, document: str, case: RenderedCase, page: PageSettings,
-                  case_link: str) -> dict:
+def _export_panel(case: RenderedCase, page: PageSettings, case_link: str) -> dict:
     result = export_case(case, page.provider, page.export)
     code = render_code(result, page.form)
     suffix = FORMAT_SUFFIX[page.form]
@@ -111,7 +110,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     page = ctx.page
     view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens)
     case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
-    export = _export_panel(bundle_id, ctx.document, ctx.case, page, case_link)
+    export = _export_panel(ctx.case, page, case_link)
     lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
     for card in view.cards:
         if card.index in lint_cards:
@@ -204,7 +203,7 @@ def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
 def export_view(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, ctx.page.query)
-    export = _export_panel(bundle_id, ctx.document, ctx.case, ctx.page, case_link)
+    export = _export_panel(ctx.case, ctx.page, case_link)
     if request.GET.get("download"):
         content_type = "application/json" if ctx.page.form == "json" else "text/plain; charset=utf-8"
         response = HttpResponse(export["code"], content_type=content_type)
@@ -285,7 +284,7 @@ def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
         # Stored already: the manage token must reach the user whatever rendering does.
         logger.exception("could not find the revised case of bundle %s", bundle.pk)
         first = None
-    return created(request, bundle, token, first, parent=loaded.record)
+    return created(bundle, token, first, parent=loaded.record)
 
 
 def _case_exists(bundle_id: str, document: str, case_id: str, options: RenderOptions) -> bool:

@@ -67,7 +67,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         bundle, token = store_bundle(collected, title=title)
     except UploadError as error:
         return _upload_error(request, form, str(error))
-    return created(request, bundle, token, first=None)
+    return created(bundle, token, first=None)
 
 
 def _upload_error(request: HtmxHttpRequest, form: PasteForm, message: str) -> HttpResponse:
@@ -91,7 +91,7 @@ def _first_case_url_or_none(bundle_id: str) -> str | None:
         return None
 
 
-def created(request: HtmxHttpRequest, bundle: Bundle, token: str, first: str | None,
+def created(bundle: Bundle, token: str, first: str | None,
              parent: Bundle | None = None) -> HttpResponse:
     """Send the uploader to the bundle's private manage page (303, so a reload cannot store the
     upload twice). That address carries the token; the database keeps only its hash."""

@@ -220,12 +220,12 @@ PROVIDER = Provider(
     batch=Batch("custom_id", _batch_id,
                 lambda custom_id, payload: {"custom_id": custom_id, "params": payload},
                 max_id_length=64),
-    http=Http(lambda model: "https://api.anthropic.com/v1/messages",
+    http=Http(lambda _model: "https://api.anthropic.com/v1/messages",
               ("x-api-key: $ANTHROPIC_API_KEY", "anthropic-version: 2023-06-01")),
-    python=lambda result, literal, head: sdk_python(
+    python=lambda _result, literal, head: sdk_python(
         head, "import anthropic\n\nclient = anthropic.Anthropic()  # reads ANTHROPIC_API_KEY\n",
         literal, "client.messages.create(**payload)"),
-    typescript=lambda result, literal, head: sdk_typescript(
+    typescript=lambda _result, literal, head: sdk_typescript(
         head, 'import Anthropic from "@anthropic-ai/sdk";\n\n'
         "const client = new Anthropic(); // reads ANTHROPIC_API_KEY\n",
         literal, "client.messages.create(payload)"),

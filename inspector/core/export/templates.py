@@ -35,11 +35,11 @@ def openai_provider(provider_id: str, label: str, defaults: ResolvedDefaults, ex
         encoding="o200k_base", exact_tokens=True,
         batch=Batch("custom_id", openai_batch_id, lambda custom_id, payload: {
             "custom_id": custom_id, "method": "POST", "url": path, "body": payload}),
-        http=Http(lambda model: f"https://api.openai.com{path}",
+        http=Http(lambda _model: f"https://api.openai.com{path}",
                   ("Authorization: Bearer $OPENAI_API_KEY",)),
-        python=lambda result, literal, head: sdk_python(
+        python=lambda _result, literal, head: sdk_python(
             head, OPENAI_PYTHON_SETUP, literal, f"client.{call}(**payload)"),
-        typescript=lambda result, literal, head: sdk_typescript(
+        typescript=lambda _result, literal, head: sdk_typescript(
             head, OPENAI_TYPESCRIPT_SETUP, literal, f"client.{call}(payload)"),
         sdks=("openai>=3.54 (PyPI)", "openai (npm)"),
     )
