@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import subprocess
 
 import pytest
 from django.core.management import call_command
@@ -80,3 +82,15 @@ def test_batch_prints_one_line_per_case_keyed_by_case_id(provider, id_key):
     plain = json.loads(render(MULTI_TURN, AGENTV_ROOT))
     lines = render(MULTI_TURN, AGENTV_ROOT, "--to", provider, "--batch").strip().split("\n")
     assert [json.loads(line)[id_key] for line in lines] == [item["id"] for item in plain]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("provider", ["openai-chat", "openai-responses", "anthropic", "gemini"])
+def test_typescript_for_several_cases_is_one_es_module_that_parses(provider, tmp_path):
+    output = render(MULTI_TURN, AGENTV_ROOT, "--to", provider, "--format", "typescript")
+    assert output.startswith("// An ES module")
+    imports = [line for line in output.splitlines() if line.startswith("import ")]
+    assert len(imports) == len(set(imports)) == 1  # once, at the top
+    program = tmp_path / "export.mjs"
+    program.write_text(output, encoding="utf-8")
+    subprocess.run(["node", "--check", str(program)], check=True, capture_output=True)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..model import RenderedCase
-from .code import FORMATS, render_code
+from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
 from .registry import PROVIDERS, REGISTRY
 from .registry import provider as provider_spec
@@ -19,7 +19,7 @@ from .registry import provider as provider_spec
 __all__ = [
     "FORMATS", "PROVIDERS", "REGISTRY", "BatchExport", "Change", "ExportResult", "ExportSettings",
     "Lint", "batch_export", "batch_jsonl", "export_case", "full_instructions", "provider_spec",
-    "render_code",
+    "render_code", "render_codes",
 ]
 
 

@@ -82,6 +82,34 @@ def _template_literal(text: str) -> str:
     return "`" + text.replace("\\", "\\\\").replace("`", "\\`").replace("${", "\\${") + "`"
 
 
+ES_MODULE_NOTE = ("// An ES module (it awaits at the top level): save it as .mjs or .mts, or set "
+                  '"type": "module".\n')
+
+
 def typescript(result: ExportResult) -> str:
     literal = _template_literal(payload_json(result))
-    return provider(result.provider).typescript(result, literal, _comment("//", result))
+    return ES_MODULE_NOTE + provider(result.provider).typescript(result, literal,
+                                                                 _comment("//", result))
+
+
+def render_codes(results: list[ExportResult], form: str) -> str:
+    """Several cases' code as one program. TypeScript (an ES module) allows each import once and
+    only at the top, and each case declares its own `client` and `payload`: the imports are hoisted
+    and each case runs in a block of its own."""
+    codes = [render_code(result, form) for result in results]
+    if form != "typescript" or len(codes) < 2:
+        return "\n\n".join(codes)
+    imports: list[str] = []
+    blocks = []
+    for code in codes:
+        body = []
+        for line in code.removeprefix(ES_MODULE_NOTE).split("\n"):
+            if line.startswith("import "):
+                if line not in imports:
+                    imports.append(line)
+            else:
+                body.append(line)
+        text = "\n".join(body).strip("\n")
+        blocks.append("{\n" + "".join(f"  {line}\n" if line else "\n"
+                                        for line in text.split("\n")) + "}\n")
+    return ES_MODULE_NOTE + "\n".join(imports) + "\n\n" + "\n".join(blocks)

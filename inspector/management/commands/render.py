@@ -105,7 +105,7 @@ class Command(BaseCommand):
         return self._export(cases, options)
 
     def _export(self, cases, options: dict) -> str:
-        from inspector.core.export import ExportSettings, batch_export, export_case, render_code
+        from inspector.core.export import ExportSettings, batch_export, export_case, render_codes
 
         settings = ExportSettings(model=options["model"], max_tokens=options["max_output_tokens"],
                                   temperature=options["temperature"])
@@ -119,4 +119,4 @@ class Command(BaseCommand):
         if options["format"] == "json":
             return json.dumps([result.as_contract(case.id) for case, result in results], indent=2,
                               ensure_ascii=False)
-        return "\n\n".join(render_code(result, options["format"]) for _, result in results)
+        return render_codes([result for _, result in results], options["format"])
