@@ -111,8 +111,12 @@ def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
     return pathspec.PathSpec.from_lines("gitignore", [p for p in patterns if p not in bad])
 
 
-def config_patterns(bundle: Bundle, eval_path: str) -> tuple[tuple[str, ...], str | None]:
-    """guideline_patterns from the nearest .agentv/config.yaml and that file's path."""
+_UNREADABLE = object()
+
+
+def _configs(bundle: Bundle, eval_path: str):
+    """Each `.agentv/config.yaml` from the eval file's folder up to the root, nearest first, as
+    (path, parsed value), the value _UNREADABLE when the file is not YAML."""
     for folder in parent_folders(eval_path):
         config_path = f"{folder}/.agentv/config.yaml" if folder else ".agentv/config.yaml"
         data = bundle.read(config_path)
@@ -123,6 +127,14 @@ def config_patterns(bundle: Bundle, eval_path: str) -> tuple[tuple[str, ...], st
             check_nesting(text, config_path)
             config = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except (yaml.YAMLError, InputError, RecursionError):
+            config = _UNREADABLE
+        yield config_path, config
+
+
+def config_patterns(bundle: Bundle, eval_path: str) -> tuple[tuple[str, ...], str | None]:
+    """guideline_patterns from the nearest .agentv/config.yaml and that file's path."""
+    for config_path, config in _configs(bundle, eval_path):
+        if config is _UNREADABLE:
             return FromConfig(DEFAULT_PATTERNS), config_path
         patterns = config.get("guideline_patterns") if isinstance(config, dict) else None
         if isinstance(patterns, list):
@@ -142,18 +154,8 @@ def release_config_patterns(bundle: Bundle, eval_path: str, *, require_schema: b
     `required_version` is not a string or whose `eval_patterns` is not a list of strings. A usable
     config without `guideline_patterns` means no guidelines.
     """
-    for folder in parent_folders(eval_path):
-        config_path = f"{folder}/.agentv/config.yaml" if folder else ".agentv/config.yaml"
-        data = bundle.read(config_path)
-        if data is None:
-            continue
-        try:
-            text = decode(data).text
-            check_nesting(text, config_path)
-            config = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except (yaml.YAMLError, InputError, RecursionError):
-            continue
-        if not isinstance(config, dict):
+    for config_path, config in _configs(bundle, eval_path):
+        if not isinstance(config, dict):  # unreadable ones too
             continue
         if require_schema and config.get("$schema") != "agentv-config-v2":
             continue
