@@ -162,6 +162,20 @@ class TurnExport:
         self.turns = Turns(key)
 
 
+def openai_json_schema(case: RenderedCase, notes: Notes) -> dict[str, Any]:
+    """The JSON-schema output format both OpenAI APIs take (Chat nests it, Responses spreads it):
+    a name OpenAI accepts, the schema, and `strict` when set."""
+    schema = case.output_schema
+    assert schema is not None
+    name = safe_id(schema.name, "output")
+    if name != schema.name:
+        notes.change(f"output schema name {schema.name!r} sent as {name!r}")
+    json_schema: dict[str, Any] = {"name": name, "schema": schema.schema}
+    if schema.strict is not None:
+        json_schema["strict"] = schema.strict
+    return json_schema
+
+
 def sent(case: RenderedCase) -> list[tuple[int, Message]]:
     """The messages a request carries, each with its index in case.messages."""
     return [(index, message) for index, message in enumerate(case.messages)

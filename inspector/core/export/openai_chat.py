@@ -14,7 +14,7 @@ from .common import (
     ResolvedDefaults,
     full_instructions,
     lint_name,
-    safe_id,
+    openai_json_schema,
     sent,
 )
 from .templates import openai_provider
@@ -80,7 +80,8 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     if case.tools:
         payload["tools"] = _tools(case, notes)
     if case.output_schema is not None:
-        payload["response_format"] = _response_format(case, notes)
+        payload["response_format"] = {"type": "json_schema",
+                                      "json_schema": openai_json_schema(case, notes)}
     if resolved.max_tokens is not None:
         payload["max_completion_tokens"] = resolved.max_tokens
     if resolved.temperature is not None:
@@ -102,18 +103,6 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
             function["strict"] = tool.strict
         tools.append({"type": "function", "function": function})
     return tools
-
-
-def _response_format(case: RenderedCase, notes: Notes) -> dict[str, Any]:
-    schema = case.output_schema
-    assert schema is not None
-    name = safe_id(schema.name, "output")
-    if name != schema.name:
-        notes.change(f"output schema name {schema.name!r} sent as {name!r}")
-    json_schema: dict[str, Any] = {"name": name, "schema": schema.schema}
-    if schema.strict is not None:
-        json_schema["strict"] = schema.strict
-    return {"type": "json_schema", "json_schema": json_schema}
 
 
 def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:

@@ -14,7 +14,7 @@ from .common import (
     empty_object_schema,
     full_instructions,
     lint_name,
-    safe_id,
+    openai_json_schema,
     sent,
 )
 from .templates import openai_provider
@@ -79,7 +79,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     if case.tools:
         payload["tools"] = _tools(case, notes)
     if case.output_schema is not None:
-        payload["text"] = {"format": _text_format(case, notes)}
+        payload["text"] = {"format": {"type": "json_schema", **openai_json_schema(case, notes)}}
     if resolved.max_tokens is not None:
         payload["max_output_tokens"] = resolved.max_tokens
     if resolved.temperature is not None:
@@ -101,18 +101,6 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
         entry["strict"] = bool(tool.strict)
         tools.append(entry)
     return tools
-
-
-def _text_format(case: RenderedCase, notes: Notes) -> dict[str, Any]:
-    schema = case.output_schema
-    assert schema is not None
-    name = safe_id(schema.name, "output")
-    if name != schema.name:
-        notes.change(f"output schema name {schema.name!r} sent as {name!r}")
-    text_format: dict[str, Any] = {"type": "json_schema", "name": name, "schema": schema.schema}
-    if schema.strict is not None:
-        text_format["strict"] = schema.strict
-    return text_format
 
 
 def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:
