@@ -78,11 +78,15 @@ def test_merely_invalid_yaml_is_still_stored_to_be_fixed_in_the_editor(client, d
     assert Bundle.objects.count() == 1
 
 
+def _upload_a_big_honest_file(client):
+    """40,000 small cases: honest, but heavy enough to meet a tight worker limit."""
+    big = "tests:\n" + "".join(f"  - id: c{i}\n    input: hello {i}\n" for i in range(40_000))
+    return client.post("/api/bundles", {"files": {"e.yaml": big}}, content_type="application/json")
+
+
 @override_settings(RENDER_DEADLINE_SECONDS=0.5)
 def test_a_file_that_outlasts_the_worker_deadline_is_refused_at_the_door(client, db):
-    big = "tests:\n" + "".join(f"  - id: c{i}\n    input: hello {i}\n" for i in range(40_000))
-    response = client.post("/api/bundles", {"files": {"e.yaml": big}},
-                           content_type="application/json")
+    response = _upload_a_big_honest_file(client)
     assert response.status_code == 422
     assert response.json()["file"] == "e.yaml"
     assert "longer than" in response.json()["detail"]
@@ -91,9 +95,7 @@ def test_a_file_that_outlasts_the_worker_deadline_is_refused_at_the_door(client,
 
 @override_settings(RENDER_RESIDENT_MB=16)
 def test_a_file_whose_render_outgrows_the_resident_memory_limit_is_refused_at_the_door(client, db):
-    big = "tests:\n" + "".join(f"  - id: c{i}\n    input: hello {i}\n" for i in range(40_000))
-    response = client.post("/api/bundles", {"files": {"e.yaml": big}},
-                           content_type="application/json")
+    response = _upload_a_big_honest_file(client)
     assert response.status_code == 422
     assert response.json()["file"] == "e.yaml"
     assert "(16 MB of memory)" in response.json()["detail"]
