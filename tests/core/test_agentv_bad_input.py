@@ -113,7 +113,8 @@ def test_huge_but_honest_document_renders():
     assert len(document.cases) == 20_000
 
 
-def test_a_50_megabyte_file_is_rejected_by_size_before_any_parse(monkeypatch):
+@pytest.mark.parametrize("profile", ["spec", "auto"])
+def test_a_50_megabyte_file_is_rejected_by_size_before_any_parse(monkeypatch, profile):
     from inspector.core.agentv import yamltree
 
     def parse(*args, **kwargs):
@@ -122,7 +123,7 @@ def test_a_50_megabyte_file_is_rejected_by_size_before_any_parse(monkeypatch):
     monkeypatch.setattr(yamltree, "_parse_yaml", parse)
     big = b"tests:\n" + b"#" * (50 * 1024 * 1024)
     with pytest.raises(InputError, match="over 10 MB are not rendered"):
-        render(big)
+        render(big, profile=profile)
 
 
 def test_non_utf8_bytes_are_a_warning_not_a_crash():

@@ -10,16 +10,18 @@ from __future__ import annotations
 from ..bundle import Bundle
 from ..model import InputError
 from ..safe_parse import LimitExceeded
-from .yamltree import Node, load_jsonl, load_yaml
+from .yamltree import Node, check_size, load_jsonl, load_yaml
 
 CLASSIC = ("spec", "the file uses the classic `evalcases`/`input_messages` schema")
 
 
 def choose_profile(bundle: Bundle, path: str) -> tuple[str, str]:
+    data = bundle.read(path)
     decoded = bundle.text(path)
-    if decoded is None:
+    if data is None or decoded is None:
         return CLASSIC
     try:
+        check_size(data, path)  # a file the readers refuse by size is never parsed to choose one
         if path.lower().endswith(".jsonl"):
             records = load_jsonl(decoded.text, path)
             return _for_records(records, "each line")
