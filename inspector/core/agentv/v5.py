@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..bundle import Bundle, decode, join, parent_folders
+from ..bundle import Bundle, join, parent_folders
 from ..model import Diagnostic, InputError, LineSpan, OriginKind
 from .nunjucks import Renderer, Where
 from .pieces import Piece
@@ -541,30 +541,21 @@ def _prompt_md(loader: _Loader, item: Node, root: Node, interpolate: Any) -> Nod
     suite_files = interpolate(root.get("input_files"), None)
     source = own_files if own_files is not None and isinstance(own_files.value, list) else (
         suite_files if suite_files is not None and isinstance(suite_files.value, list) else None)
-    candidates: list[tuple[str, Node | None]] = []
-    if source is not None:
-        for entry in source.value:
-            if isinstance(entry.value, str) and re.split(r"[\\/]", entry.value)[-1] == "PROMPT.md":
-                candidates.append((entry.value, entry))
-                break
-    if not candidates:
-        candidates.append((posixpath.join(posixpath.dirname(loader.path), "PROMPT.md"), None))
-    reference, entry = candidates[0]
+    entry = next((node for node in (source.value if source is not None else [])
+                  if isinstance(node.value, str)
+                  and re.split(r"[\\/]", node.value)[-1] == "PROMPT.md"), None)
     if entry is None:
-        path = reference
-        if loader.bundle.read(path) is None:
-            return item
+        path: str | None = posixpath.join(posixpath.dirname(loader.path), "PROMPT.md")
     else:
-        found = _resolve(loader.bundle, loader.path, reference)
-        if found is None:
-            return item
-        path = found[1]
-    text = decode(loader.bundle.read(path) or b"").text
-    lines = max(1, text.count("\n") + 1)
+        found = _resolve(loader.bundle, loader.path, entry.value)
+        path = found[1] if found is not None else None
+    text = loader.read(path) if path is not None else None  # the readers' size check included
+    if path is None or text is None:
+        return item
     via = LineSpan(loader.path, entry.start_line, entry.end_line) if entry is not None else None
-    prompt = _traced(Node(text, item.start_line, item.start_line, item.start_line), path,
-                     OriginKind.FILE, via)
-    prompt.pieces = [Piece(text, OriginKind.FILE, path, 1, lines, via=via)]
+    lines = max(1, text.count("\n") + 1)
+    prompt = Node(text, item.start_line, item.start_line, item.start_line,
+                  pieces=[Piece(text, OriginKind.FILE, path, 1, lines, via=via)])
     fields = dict(item.value)
     fields["input"] = prompt
     if entry is not None and source is own_files:
