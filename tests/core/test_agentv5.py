@@ -231,3 +231,16 @@ def test_hostile_templates_are_refused_or_harmless(template):
         assert refused.diagnostic.path == "evals/suite.yaml"
     else:
         assert "class" not in sent(document.cases[0])[-1][1]
+
+
+def test_a_var_from_a_default_test_file_points_at_that_file():
+    document = render({
+        "evals/defaults.yaml": "vars:\n  tone: calm\n",
+        "evals/suite.yaml": ("default_test: file://defaults.yaml\nprompts:\n"
+                             "  - 'Be {{ tone }} about {{ topic }}'\n"
+                             "tests:\n  - id: t\n    criteria: ok\n    vars:\n      topic: cats\n")})
+    origins = {s.text: (s.origin.path, s.origin.start_line)
+               for s in document.cases[0].messages[-1].segments}
+    assert origins["calm"] == ("evals/defaults.yaml", 2)
+    assert origins["cats"] == ("evals/suite.yaml", 8)
+    assert origins["Be "] == ("evals/suite.yaml", 3)

@@ -29,6 +29,7 @@ from .v4 import (
     _is_message,
     _Loader,
     _open,
+    _path_of,
     _refuse_bad_graph,
     _text,
     js_json,
@@ -88,9 +89,8 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
     seen: dict[str, int] = {}
     index = 0
     for item, item_path in items:
-        origins: dict[str, Where] = {}
-        item = _merge_default_vars(item, item_path, default_vars, default_path, origins)
-        for expanded, prompt, notes in _expand_prompts(item, prompts, origins, item_path):
+        item = _merge_default_vars(item, item_path, default_vars, default_path)
+        for expanded, prompt, notes in _expand_prompts(item, prompts, item_path):
             variants, listed = _expand_array_vars(expanded)
             if not variants:
                 loader.warnings.append(Diagnostic(
@@ -104,7 +104,7 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
                     f"{names} prints as the whole list (joined with commas) in every one of them",
                     item_path, item.start_line)]
             for variant in variants:
-                case = _render_case(loader, variant, item_path, index, root, seen, origins, prompt,
+                case = _render_case(loader, variant, item_path, index, root, seen, prompt,
                                     root_graders)
                 case.warnings[:0] = notes
                 cases.append(case)
@@ -268,8 +268,8 @@ def _test_items(loader: _Loader, root: Node) -> list[tuple[Node, str]]:
     return items
 
 
-def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None, default_path: str,
-                        origins: dict[str, Where]) -> Node:
+def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None,
+                        default_path: str) -> Node:
     """mergeDefaultTestVarsIntoCases: the test's own vars win."""
     if not isinstance(item.value, dict):
         return item
@@ -281,8 +281,7 @@ def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None, d
         if source is None:
             continue
         for key, value in source.value.items():
-            merged[key] = _traced(value, path)
-            origins[key] = Where(path, value.text_line, value.end_line)
+            merged[key] = _traced(value, path)  # each var remembers its file
     if not merged:
         return item
     anchor = own or default_vars or item
@@ -411,8 +410,7 @@ def _file_prompt(loader: _Loader, reference: str, entry: Node, explicit: str | N
 # ---- expansion --------------------------------------------------------------------------------
 
 
-def _expand_prompts(item: Node, prompts: list[Prompt] | None, origins: dict[str, Where],
-                    path: str) -> list[tuple[Node, Prompt | None, list[Diagnostic]]]:
+def _expand_prompts(item: Node, prompts: list[Prompt] | None, path: str) -> list[tuple[Node, Prompt | None, list[Diagnostic]]]:
     """expandPromptMatrix: each test once per prompt; its own `input` becomes vars.input."""
     if prompts is None or not isinstance(item.value, dict):
         return [(item, None, [])]
@@ -449,7 +447,7 @@ def _expand_prompts(item: Node, prompts: list[Prompt] | None, origins: dict[str,
             # the template as written); interpolateRawEvalCase renders the result once more.
             copy["input"] = prompt.template
             if variables is not None and isinstance(variables.value, dict):
-                renderer = Renderer(variables, _origins_for(variables, origins, path))
+                renderer = Renderer(variables, _origins_for(variables, path))
                 copy["input"] = renderer.node(prompt.template, path)
                 notes = renderer.warnings
         expanded.append((Node(copy, item.start_line, item.end_line, item.text_line), prompt, notes))
@@ -485,8 +483,7 @@ def _expand_array_vars(item: Node) -> tuple[list[Node], list[str]]:
 
 
 def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
-                 seen: dict[str, int], origins: dict[str, Where], prompt: Prompt | None,
-                 root_graders: bool) -> CaseSpec:
+                 seen: dict[str, int], prompt: Prompt | None, root_graders: bool) -> CaseSpec:
     if not isinstance(item.value, dict):
         return _case(loader, item, path, index, None, None, seen, generation=5)
     if prompt is not None and prompt.unsupported:
@@ -497,7 +494,7 @@ def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
     variables = item.get("vars")
     renderer = None
     if variables is not None and isinstance(variables.value, dict):
-        renderer = Renderer(variables, _origins_for(variables, origins, path))
+        renderer = Renderer(variables, _origins_for(variables, path))
         rendered_id = renderer.node(item.get("id"), path)
         if rendered_id is not None:
             item = Node({**item.value, "id": rendered_id}, item.start_line, item.end_line,
@@ -522,16 +519,11 @@ def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
     return case
 
 
-def _origins_for(variables: Node, origins: dict[str, Where], path: str) -> dict[str, Where]:
-    """Where each var is written: merged defaults keep their file, everything else is the test's."""
-    found = {}
-    for key, value in variables.value.items():
-        known = origins.get(key)
-        if known is not None and known.first_line == value.text_line:
-            found[key] = known
-        else:
-            found[key] = Where(path, value.text_line, value.end_line)
-    return found
+def _origins_for(variables: Node, path: str) -> dict[str, Where]:
+    """Where each var is written: the file its node carries (a default_test file's vars carry
+    theirs), else the test's."""
+    return {key: Where(_path_of(value, path), value.text_line, value.end_line)
+            for key, value in variables.value.items()}
 
 
 def _prompt_md(loader: _Loader, item: Node, root: Node, interpolate: Any) -> Node:
