@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from inspector import cache as render_cache
+from inspector import local
 from inspector.core import bounded
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
@@ -27,6 +28,7 @@ from inspector.core.render_settings import (  # noqa: F401
     parse_render_options,
 )
 from inspector.core.safe_parse import LimitExceeded
+from inspector.local import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
 
 
@@ -35,8 +37,14 @@ class LoadedBundle:
     """A stored bundle with its files in memory, ready for the core."""
 
     record: Bundle
-    files: MemoryBundle
+    files: FileSet  # a MemoryBundle, or in local mode the folder itself
     documents: tuple[str, ...]
+    # What renders are cached under: the bundle id, or in local mode the folder's version.
+    cache_id: str = ""
+
+    @property
+    def read_only(self) -> bool:
+        return self.record.pk == LOCAL_BUNDLE_ID and not self.record.manage_token_hash
 
 
 V = TypeVar("V")
@@ -91,6 +99,9 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
     # The id goes into a query: anything but the token alphabet (a NUL breaks PostgreSQL) is absent.
     if not bundle_id or not BUNDLE_ID.fullmatch(bundle_id):
         return None
+    served = local.folder()
+    if served is not None and bundle_id == LOCAL_BUNDLE_ID:
+        return LoadedBundle(served.record, served.files, served.documents(), served.cache_id())
     # Always ask the database: another worker may have deleted the bundle.
     record = Bundle.objects.filter(pk=bundle_id).first()
     if record is None:
@@ -102,7 +113,7 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
         cached = (files, tuple(list_untrusted(files)))
         _files_cache.put(bundle_id, cached)
     files, documents = cached
-    return LoadedBundle(record, files, documents)
+    return LoadedBundle(record, files, documents, record.pk)
 
 
 def forget_bundle(bundle_id: str) -> None:
@@ -119,7 +130,7 @@ def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedD
     """Render a document of a stored bundle. Raises InputError for unusable input."""
     if not loaded.files.exists(path):
         raise InputError("no such file in this bundle", path)
-    key = render_cache.key(loaded.record.pk, path, options)
+    key = render_cache.key(loaded.cache_id, path, options)
     hit = render_cache.get(key)
     if hit is not None:
         kind, value = hit
@@ -140,7 +151,7 @@ def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedD
     return document
 
 
-def render_files(files: MemoryBundle, path: str, options: RenderOptions) -> RenderedDocument:
+def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:
     """Render a document of a file set, every case with its own id (the pages and API address
     cases by id)."""
     return render_untrusted(files, path, options, distinct_ids=True)

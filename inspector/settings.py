@@ -1,11 +1,25 @@
 """The one settings module. Every setting that differs between a laptop and a deployment comes from
 an environment variable, with a default that works straight after a clone."""
 
+import importlib.util
 import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def asset_dir(name: str) -> Path:
+    """templates/ and static/ sit beside the package in a clone; an installed package (`pip install
+    .`, pipx) ships them as the packages inspector_templates and inspector_static."""
+    beside = BASE_DIR / name
+    if beside.is_dir():
+        return beside
+    spec = importlib.util.find_spec(f"inspector_{name}")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(f"Prompt Inspector's {name}/ folder is missing from this installation")
+    return Path(next(iter(spec.submodule_search_locations)))
+
 
 
 def envbool(name: str, default: str) -> bool:
@@ -70,11 +84,12 @@ WSGI_APPLICATION = "inspector.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [asset_dir("templates")],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "inspector.views.common.local_mode",
             ],
         },
     }
@@ -93,7 +108,7 @@ LANGUAGE_CODE = "en-us"
 USE_I18N = False
 
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [asset_dir("static")]
 STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every start when it is missing
 STORAGES = {
@@ -124,6 +139,12 @@ RENDER_MEMORY_MB = envint("RENDER_MEMORY_MB", 1024)  # address space: the backst
 RENDER_CPU_SECONDS = envint("RENDER_CPU_SECONDS", 20)
 RENDER_DEADLINE_SECONDS = envint("RENDER_DEADLINE_SECONDS", 30)
 RENDER_IN_PROCESS = envbool("RENDER_IN_PROCESS", "false")
+
+# Local mode (`prompt-inspector serve PATH`): the folder is shown, read-only, as the bundle "local";
+# uploads, revisions and deletes are off. INSPECTOR_SHARE_TO is the server "Share" may upload it to.
+LOCAL_ROOT = os.getenv("INSPECTOR_LOCAL_ROOT") or None
+LOCAL_SHARE_TO = (os.getenv("INSPECTOR_SHARE_TO") or "").rstrip("/") or None
+LOCAL_WATCH = envbool("INSPECTOR_LOCAL_WATCH", "true")  # off only in tests that bump it by hand
 
 
 

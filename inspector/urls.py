@@ -23,6 +23,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("api/", api.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("local/version", views.local_version, name="local-version"),
+    path("local/share", views.local_share, name="local-share"),
     path("b/<str:bundle_id>/", views.bundle_page, name="bundle"),
     path("b/<str:bundle_id>/manage/", views.manage, name="manage"),
     path("b/<str:bundle_id>/manage/<str:token>/", views.manage_legacy, name="manage-legacy"),

@@ -6,10 +6,11 @@ the user must change) and ProblemMiddleware answers them in one place."""
 from .bundle import batch, bundle_page, converted, source
 from .case import case_page, editor, export_view, preview, revise
 from .errors import bad_request, healthz, not_found, server_error
+from .local import local_share, local_version
 from .upload import home, manage, manage_legacy, manage_link
 
 __all__ = [
     "bad_request", "batch", "bundle_page", "case_page", "converted", "editor", "export_view",
-    "healthz", "home", "manage", "manage_legacy", "manage_link", "not_found", "preview", "revise",
+    "healthz", "home", "local_share", "local_version", "manage", "manage_legacy", "manage_link", "not_found", "preview", "revise",
     "server_error", "source",
 ]

@@ -41,7 +41,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         section.batch_url = batch_url(bundle_id, section.path, page)
     return render(request, "bundle.html", {
         "bundle": loaded.record,
-        "tree": presenters.file_tree(bundle_id, loaded.files.paths(), loaded.documents),
+        "tree": presenters.file_tree(bundle_id, list(loaded.files.paths()), loaded.documents),
         "sections": sections,
         "case_count": sum(len(s.cases) for s in sections),
         "batch_url": batch_url(bundle_id, None, page),

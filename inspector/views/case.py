@@ -34,6 +34,7 @@ from .common import (
     page_settings,
     settings_or_problem,
     settings_view,
+    writable_or_problem,
 )
 from .upload import created, first_case_url
 
@@ -193,6 +194,7 @@ INLINE_EDITOR_CHARS = 100_000
 @require_GET
 def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
+    writable_or_problem(ctx.loaded)
     context = _case_context(request, ctx)
     context["editor_text"] = _editor_text(ctx.loaded, document)
     context["inline_editor"] = True
@@ -219,7 +221,7 @@ def _edited_bundle(loaded: services.LoadedBundle, document: str, text: str) -> d
 
 
 def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[services.LoadedBundle, str]:
-    loaded = loaded_or_404(bundle_id)
+    loaded = writable_or_problem(loaded_or_404(bundle_id))
     decoded_id = presenters.decode_case_id(case_id)
     if decoded_id is None or not loaded.files.exists(document):
         raise Http404("No such case.")

@@ -8,12 +8,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django.conf import settings as django_settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
 
-from inspector import services
+from inspector import local, services
 from inspector.core.export import REGISTRY, ExportSettings
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.options import PROFILES, RenderOptions
@@ -150,6 +151,24 @@ def loaded_or_404(bundle_id: str) -> services.LoadedBundle:
     if loaded is None:
         raise Http404("No bundle has this id. The link may be mistyped, or the bundle was deleted.")
     return loaded
+
+
+def writable_or_problem(loaded: services.LoadedBundle) -> services.LoadedBundle:
+    if loaded.read_only:
+        raise Problem(403, "This folder is read-only here",
+                      "It is the folder on disk that `prompt-inspector serve` shows: edit its files in "
+                      "your editor and the pages follow within a second.")
+    return loaded
+
+
+def local_mode(request: HttpRequest) -> dict:  # noqa: ARG001 - a context processor's signature
+    """Template context for local mode (`prompt-inspector serve PATH`)."""
+    served = local.folder()
+    if served is None:
+        return {"local_mode": False}
+    return {"local_mode": True, "local_root": str(served.root),
+            "local_version_url": reverse("local-version"),
+            "local_share_to": django_settings.LOCAL_SHARE_TO}
 
 def batch_url(bundle_id: str, document: str | None, page: PageSettings) -> str:
     params = dict(page.params)

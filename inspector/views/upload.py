@@ -7,17 +7,18 @@ from urllib.parse import urlencode
 
 from django.core.exceptions import RequestDataTooBig, TooManyFilesSent
 from django.http import Http404, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from inspector import presenters, services
+from inspector import local, presenters, services
 from inspector.forms import PasteForm, uploads_from_request
 from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.models import Bundle
 
 from .common import HtmxHttpRequest, error_page
+from .local import refuse_upload_in_local_mode
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +46,10 @@ def _entry_url(bundle: Bundle, entry: str) -> str:
 
 @require_http_methods(["GET", "POST"])
 def home(request: HtmxHttpRequest) -> HttpResponse:
+    if local.folder() is not None:
+        if request.method == "GET":
+            return redirect("bundle", bundle_id=local.LOCAL_BUNDLE_ID)
+        refuse_upload_in_local_mode()
     if request.method == "GET":
         return render(request, "home.html", {"form": PasteForm(), "examples": _examples()})
     try:

@@ -1,0 +1,91 @@
+"""`prompt-inspector serve PATH` for real: the console script's code in its own process, a folder in
+a temporary directory, Chromium on the page. Editing a file on disk changes the open page without a
+reload, keeping the scroll position and the selected segment."""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from inspector.management.commands.serve_folder import free_port
+from tests.web.conftest import CONFIG, EVAL
+from tests.web.test_browser import SCREENSHOTS, browser  # noqa: F401 - the shared Chromium
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def served(tmp_path):
+    (tmp_path / "evals").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / "evals" / "tiny.yaml").write_bytes(EVAL)
+    (tmp_path / "evals" / "notes.instructions.md").write_bytes(b"# Notes\n\nBe kind.\n" + b"filler\n" * 30)
+    (tmp_path / ".agentv" / "config.yaml").write_bytes(CONFIG)
+    port = free_port()
+    process = subprocess.Popen([sys.executable, "-m", "inspector.cli", "serve", str(tmp_path), "--port",
+                                str(port)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+    try:
+        first = process.stdout.readline()
+        assert first.startswith("Prompt Inspector: http://127.0.0.1:"), first
+        address = first.split()[2]
+        assert address == f"http://127.0.0.1:{port}/b/local/"
+        _wait_until_up(address)
+        yield tmp_path, address
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _wait_until_up(address: str) -> None:
+    import urllib.request
+
+    for _ in range(300):  # generous: a busy machine starts Django slowly
+        try:
+            urllib.request.urlopen(address, timeout=5).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"{address} never answered")
+
+
+def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):  # noqa: F811
+    folder, address = served
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(15_000)
+    csp_errors = []
+    page.on("console", lambda message: "Content Security Policy" in message.text
+            and csp_errors.append(message.text))
+    page.goto(address)
+    page.click("text=first")
+    page.wait_for_selector("#rendered")
+    assert "Be kind." in page.inner_text("#rendered")
+    segment = page.locator("#rendered .seg[data-path='evals/notes.instructions.md']").first
+    segment.click(position={"x": 4, "y": 4})
+    assert page.locator("#rendered .seg.active").count() == 1
+    page.evaluate("window.stillTheSamePage = true; document.querySelector('#source-pane .code-view').scrollTop = 120")
+    scroll = page.evaluate("document.querySelector('#source-pane .code-view').scrollTop")
+
+    guideline = folder / "evals" / "notes.instructions.md"
+    guideline.write_bytes(guideline.read_bytes().replace(b"Be kind.", b"Be kind and brief."))
+    page.wait_for_selector("#rendered >> text=Be kind and brief.")
+    assert page.evaluate("window.stillTheSamePage") is True  # no reload
+    active = page.locator("#rendered .seg.active")
+    assert active.count() == 1 and active.get_attribute("data-path") == "evals/notes.instructions.md"
+    assert page.evaluate("document.querySelector('#source-pane .code-view').scrollTop") == scroll
+
+    case_file = folder / "evals" / "tiny.yaml"
+    case_file.write_bytes(b"evalcases:\n  - id: first\n    input_messages: [oops\n")
+    page.wait_for_selector("text=evals/tiny.yaml:4:1: invalid YAML")
+    case_file.write_bytes(EVAL)
+    page.wait_for_selector("#rendered")
+    assert page.evaluate("window.stillTheSamePage") is True
+    page.screenshot(path=str(SCREENSHOTS / "local-serve.png"))
+    page.click("#share")
+    page.wait_for_selector("#share-off")
+    assert csp_errors == []
+    page.close()
