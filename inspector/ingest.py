@@ -10,6 +10,7 @@ import base64
 import hashlib
 import hmac
 import io
+import logging
 import random
 import secrets
 import stat
@@ -21,7 +22,10 @@ from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
 
 from inspector.core.bundle import normalize
+from inspector.core.model import RenderedDocument
 from inspector.models import Blob, Bundle, BundleFile, hash_token
+
+logger = logging.getLogger(__name__)
 
 
 class UploadError(Exception):
@@ -154,11 +158,11 @@ def collect_files(uploads: list[tuple[str, bytes]], limits: Limits | None = None
     return collector.files
 
 
-def refuse_unreadable(files: dict[str, bytes]) -> None:
+def refuse_unreadable(files: dict[str, bytes]) -> dict[str, RenderedDocument]:
     """Render every document of the upload with default settings in the bounded worker; refuse the
     upload when one crashes the parser or exceeds a limit, so no stored bundle can ever take a
     worker down. Merely invalid files (a YAML syntax error) are kept: the user fixes them in the
-    editor."""
+    editor. Returns the renders, which the pages then use (services.keep_upload_renders)."""
     from inspector import services
     from inspector.core.bundle import MemoryBundle
     from inspector.core.model import InputError
@@ -171,9 +175,12 @@ def refuse_unreadable(files: dict[str, bytes]) -> None:
         # A .json file too hostile to sniff is not listed, but a later setting could render it.
         documents += [path for path in files if path.lower().endswith(".json")
                       and path not in documents]
+        renders = {}
         for path in documents:
             try:
-                services.render_untrusted(bundle, path, RenderOptions())
+                # Distinct ids, as the pages address cases: the render is kept for them.
+                renders[path] = services.render_untrusted(bundle, path, RenderOptions(),
+                                                          distinct_ids=True)
             except LimitExceeded:
                 raise
             except InputError:
@@ -181,15 +188,28 @@ def refuse_unreadable(files: dict[str, bytes]) -> None:
     except LimitExceeded as error:
         found = error.diagnostic
         raise UnreadableUpload(found.message, found.path, found.line) from None
+    return renders
 
 
 def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | None = None,
                  example: str = "") -> tuple[Bundle, str]:
     """Save a checked file set as a new bundle, once every document in it has been rendered
     within the limits. Returns it with its private manage token."""
-    refuse_unreadable(files)
-    return _write_with_retries(files, title=title, parent=parent, example=example,
-                               manage_token=secrets.token_urlsafe(24))
+    renders = refuse_unreadable(files)
+    bundle, token = _write_with_retries(files, title=title, parent=parent, example=example,
+                                        manage_token=secrets.token_urlsafe(24))
+    _keep(bundle, renders)
+    return bundle, token
+
+
+def _keep(bundle: Bundle, renders: dict[str, RenderedDocument]) -> None:
+    from inspector import services
+    from inspector.core.options import RenderOptions
+
+    try:
+        services.keep_upload_renders(bundle.pk, renders, RenderOptions())
+    except Exception:  # the bundle is stored: a cache that cannot take the renders only costs time
+        logger.exception("could not keep the upload's renders for bundle %s", bundle.pk)
 
 
 class IdempotencyConflict(UploadError):
@@ -213,6 +233,7 @@ def store_bundle_once(files: dict[str, bytes], *, title: str, key: str) -> tuple
     token = base64.urlsafe_b64encode(hmac.new(settings.SECRET_KEY.encode(), b"manage:" + key.encode(),
                                               hashlib.sha256).digest()[:24]).decode()
     checked = False
+    renders: dict[str, RenderedDocument] = {}
     for _ in range(3):
         existing = Bundle.objects.filter(idempotency_key_hash=key_hash).first()
         if existing is not None:
@@ -221,11 +242,12 @@ def store_bundle_once(files: dict[str, bytes], *, title: str, key: str) -> tuple
                                           "upload; send a new key")
             return existing, token, False
         if not checked:
-            refuse_unreadable(files)
+            renders = refuse_unreadable(files)
             checked = True
         try:
             bundle, _ = _write_bundle(files, title=title, parent=None, example="",
                                       manage_token=token, key_hash=key_hash, digest=digest)
+            _keep(bundle, renders)
             return bundle, token, True
         except IntegrityError:
             continue  # a concurrent retry stored it first, or a racing delete: look again

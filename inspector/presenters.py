@@ -165,6 +165,28 @@ def _highlight_lines(path: str, text: str) -> tuple[SourceLine, ...]:
                  for number, runs in enumerate(lines, start=1))
 
 
+# How far above a window the lexer may start, looking for a line that opens at column 0.
+_WINDOW_LEAD = 200
+
+
+def highlight_window(path: str, text: str, first: int, last: int) -> tuple[SourceLine, ...]:
+    """Lines first..last highlighted without lexing the whole file (a 10,000-line file took half a
+    second a view): the lexer starts at the nearest line above that begins at column 0, where a
+    YAML, TOML or Markdown lexer has no state to carry over. A colour that still comes out wrong
+    is harmless; the text and the line numbers are exact."""
+    all_lines = text.split("\n")
+    start = first
+    for number in range(first, max(1, first - _WINDOW_LEAD) - 1, -1):
+        candidate = all_lines[number - 1]
+        if candidate and not candidate[0].isspace():
+            start = number
+            break
+    chunk = "\n".join(all_lines[start - 1:last]) + "\n"
+    lines = highlight_lines(path, chunk)
+    return tuple(SourceLine(line.number + start - 1, line.html)
+                 for line in lines[first - start:last - start + 1])
+
+
 def highlight_block(path: str, text: str) -> SafeString:
     """The text highlighted as one block for a <pre>, its lines exactly as in `text`: what is shown
     is what Copy puts on the clipboard and Download saves."""
@@ -198,8 +220,7 @@ class SourcePane:
     @classmethod
     def build(cls, bundle_id: str, path: str, text: str, highlight: tuple[int, int] | None,
               problem: str | None = None, whole: bool = False) -> SourcePane:
-        lines = highlight_lines(path, text)
-        total = len(lines)
+        total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         full_url = None
         if total > WINDOW_LINES and not whole:
             if highlight:
@@ -207,12 +228,15 @@ class SourcePane:
                 last = min(total, highlight[1] + WINDOW_CONTEXT)
             else:
                 first, last = 1, WINDOW_LINES
-            lines = lines[first - 1:last]
+            lines = highlight_window(path, text, first, last)
             url = reverse("source", kwargs={"bundle_id": bundle_id, "path": path})
             params = {"all": "1"}
             if highlight:
                 params["hl"] = f"{highlight[0]}-{highlight[1]}"
             full_url = f"{url}?{urlencode(params)}"
+        else:
+            lines = highlight_lines(path, text)
+            total = len(lines)
         return cls(bundle_id, path, lines, highlight, text, problem, total_lines=total, full_url=full_url)
 
     @property

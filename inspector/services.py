@@ -3,6 +3,7 @@ request's parameters, render a document. Views and API endpoints stay thin wrapp
 
 from __future__ import annotations
 
+import pickle
 import re
 import threading
 from collections import OrderedDict
@@ -116,6 +117,13 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
     return LoadedBundle(record, files, documents, record.pk)
 
 
+def page_state(loaded: LoadedBundle) -> str:
+    """What a stored bundle's pages show that can change after it was stored: its revisions."""
+    if loaded.read_only:
+        return ""
+    return str(Bundle.objects.filter(parent_id=loaded.record.pk).count())
+
+
 def forget_bundle(bundle_id: str) -> None:
     # Cached renders need no forgetting: load_bundle asks the database before any is read.
     _files_cache.forget(bundle_id)
@@ -126,18 +134,26 @@ def clear_caches() -> None:
     render_cache.clear()
 
 
+def _cached(key: str) -> object | None:
+    """A cached value, or the cached refusal raised again; None on a miss."""
+    hit = render_cache.get(key)
+    if hit is None:
+        return None
+    kind, value = hit
+    if kind == "ok":
+        return value
+    limit, (message, where, line, column) = value
+    raise (LimitExceeded if limit else InputError)(message, where, line, column)
+
+
 def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedDocument:
     """Render a document of a stored bundle. Raises InputError for unusable input."""
     if not loaded.files.exists(path):
         raise InputError("no such file in this bundle", path)
     key = render_cache.key(loaded.cache_id, path, options)
-    hit = render_cache.get(key)
+    hit = _cached(key)
     if hit is not None:
-        kind, value = hit
-        if kind == "ok":
-            return value
-        limit, (message, where, line, column) = value
-        raise (LimitExceeded if limit else InputError)(message, where, line, column)
+        return hit  # type: ignore[return-value]  # only documents are cached under this key
     try:
         document = render_files(loaded.files, path, options)
     except InputError as error:
@@ -149,6 +165,58 @@ def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedD
         raise
     render_cache.put(key, ("ok", document))
     return document
+
+
+@dataclass(frozen=True)
+class CaseIndex:
+    """What a case page needs of its document without unpickling every case: the ids in order,
+    how the file was read, and each case pickled on its own (loading the index copies bytes;
+    only the case shown is unpickled)."""
+
+    ids: tuple[str, ...]
+    profile: str | None
+    profile_reason: str | None
+    cases: dict[str, bytes]
+
+    @classmethod
+    def of(cls, document: RenderedDocument) -> CaseIndex:
+        return cls(tuple(case.id for case in document.cases), document.profile,
+                   document.profile_reason,
+                   {case.id: pickle.dumps(case, pickle.HIGHEST_PROTOCOL) for case in document.cases})
+
+    @classmethod
+    def outline(cls, document: RenderedDocument) -> CaseIndex:
+        """Ids and profile only, for a render that is shown once (an unsaved edit's preview)."""
+        return cls(tuple(case.id for case in document.cases), document.profile,
+                   document.profile_reason, {})
+
+    def case(self, case_id: str) -> RenderedCase | None:
+        blob = self.cases.get(case_id)
+        return pickle.loads(blob) if blob is not None else None  # noqa: S301 - our own cache
+
+
+def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseIndex:
+    """The document's cases for one case page: a 1,000-case file costs one case's unpickling
+    instead of a thousand. Raises InputError as render does."""
+    if not loaded.files.exists(path):
+        raise InputError("no such file in this bundle", path)
+    key = render_cache.key(loaded.cache_id, path, options, "cases")
+    hit = _cached(key)
+    if hit is not None:
+        return hit  # type: ignore[return-value]  # only indexes are cached under this key
+    index = CaseIndex.of(render(loaded, path, options))
+    render_cache.put(key, ("ok", index))
+    return index
+
+
+def keep_upload_renders(bundle_id: str, renders: dict[str, RenderedDocument],
+                        options: RenderOptions) -> None:
+    """The upload's check already rendered every document with default settings in the bounded
+    worker: keep those renders, so the first view of any case is a cache hit, not a render."""
+    for path, document in renders.items():
+        render_cache.put(render_cache.key(bundle_id, path, options), ("ok", document))
+        render_cache.put(render_cache.key(bundle_id, path, options, "cases"),
+                         ("ok", CaseIndex.of(document)))
 
 
 def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:

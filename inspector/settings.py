@@ -90,6 +90,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "inspector.views.common.local_mode",
+                "inspector.views.page_cache.cacheable_csrf",
             ],
         },
     }

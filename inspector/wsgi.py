@@ -17,3 +17,7 @@ def _refuse_the_built_in_key() -> None:
 
 
 _refuse_the_built_in_key()
+
+from inspector.warmup import warm_up  # noqa: E402 - needs the settings configured above
+
+warm_up()

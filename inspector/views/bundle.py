@@ -11,15 +11,18 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
 from inspector import presenters, services
+from inspector.core import bounded
 from inspector.core.export import batch_jsonl
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
 
 from .case import source_pane
 from .common import HtmxHttpRequest, batch_url, error_page, loaded_or_404, settings_or_problem
+from .page_cache import shared_page
 
 
 @require_GET
+@shared_page
 def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     loaded = loaded_or_404(bundle_id)
     page = settings_or_problem(request.GET)
@@ -28,6 +31,8 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         try:
             rendered = services.render(loaded, document, page.options)
         except InputError as problem:
+            if isinstance(problem, bounded.Busy):
+                request.page_is_transient = True  # type: ignore[attr-defined]
             sections.append(presenters.DocumentSection(document, "", [], str(problem), []))
             continue
         rows = [presenters.case_row(bundle_id, document, case, page.query) for case in rendered.cases]

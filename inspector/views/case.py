@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from inspector import presenters, services
 from inspector.core.bundle import MemoryBundle
 from inspector.core.export import REGISTRY, export_case, render_code
-from inspector.core.model import InputError, RenderedCase, RenderedDocument
+from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.forms import RevisionForm
 from inspector.ingest import UploadError, collect_files, store_bundle
@@ -36,6 +36,7 @@ from .common import (
     settings_view,
     writable_or_problem,
 )
+from .page_cache import shared_page
 from .upload import created, first_case_url
 
 logger = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ logger = logging.getLogger(__name__)
 class CaseContext:
     loaded: services.LoadedBundle
     document: str
-    rendered: RenderedDocument
+    index: services.CaseIndex  # the document's case ids and profile, not its other cases
     case: RenderedCase
     page: PageSettings
 
@@ -61,16 +62,16 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
         raise Http404("This bundle has no file at that path.")
     page = settings_or_problem(params)
     try:
-        rendered = services.render(loaded, document, page.options)
+        index = services.case_index(loaded, document, page.options)
     except InputError as problem:
         raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
-    case = services.find_case(rendered, decoded_id)
+    case = index.case(decoded_id)
     if case is None:
         if request.htmx and request.GET:
             raise Problem(400, "No case with this id under these settings",
                           f"{document} read this way has no case {decoded_id!r}.")
         raise Http404(f"{document} has no case with this id.")
-    return CaseContext(loaded, document, rendered, case, page)
+    return CaseContext(loaded, document, index, case, page)
 
 
 def _export_panel(case: RenderedCase, page: PageSettings, case_link: str) -> dict:
@@ -116,15 +117,15 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     for card in view.cards:
         if card.index in lint_cards:
             card.lints.append(lint_cards[card.index])
-    ids = [case.id for case in ctx.rendered.cases]
+    ids = ctx.index.ids
     position = ids.index(ctx.case.id)
     neighbour = lambda i: presenters.case_url(bundle_id, ctx.document, ids[i], page.query)  # noqa: E731
     base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
     return {
         "bundle": ctx.loaded.record,
         "document": ctx.document,
-        "rendered_profile": ctx.rendered.profile,
-        "profile_reason": ctx.rendered.profile_reason,
+        "rendered_profile": ctx.index.profile,
+        "profile_reason": ctx.index.profile_reason,
         "case": view,
         "case_link": case_link,
         "base_url": base,
@@ -158,6 +159,7 @@ def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, 
 
 
 @require_GET
+@shared_page
 def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     context = _case_context(request, ctx)
@@ -251,7 +253,7 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         if not rendered.cases:
             return render(request, "preview_error.html", {"message": "The edited file has no cases."})
         case = rendered.cases[0]
-    ctx = CaseContext(loaded, document, rendered, case, page)
+    ctx = CaseContext(loaded, document, services.CaseIndex.outline(rendered), case, page)
     context = _case_context(request, ctx)
     context["preview"] = True
     return render(request, "case.html#rendered", context)

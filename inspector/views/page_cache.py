@@ -1,0 +1,89 @@
+"""Pages of a bundle are pure functions of (bundle, address, settings): a bundle never changes
+once stored. So a page is built once, kept in the shared render cache, and answered from there —
+with a strong ETag, so a browser's repeat visit is a 304 that builds nothing.
+
+What varies per visitor is kept out of the cached bytes: the CSRF token is rendered as a
+placeholder and put back per request (the visitor's own token, and the cookie with it); the host
+and htmx's headers are part of the key. What a bundle gains after it is stored (revisions) is part
+of the key through `services.page_state`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import wraps
+
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
+from django.utils.cache import patch_vary_headers
+
+from inspector import cache as render_cache
+from inspector import services
+
+CSRF_PLACEHOLDER = "csrf-placeholder-7f1c2a9e4b"
+KEPT_HEADERS = ("Content-Type", "HX-Push-Url")
+# Browsers revalidate every time (a deleted bundle must stop showing); a match costs no rendering.
+CACHE_CONTROL = "private, no-cache"
+
+
+def cacheable_csrf(request: HttpRequest) -> dict:
+    """Context processor: while a page is built for the cache, {% csrf_token %} writes the
+    placeholder instead of this visitor's token."""
+    return {"csrf_token": CSRF_PLACEHOLDER} if getattr(request, "building_shared_page", False) else {}
+
+
+def _key(request: HttpRequest, loaded: services.LoadedBundle) -> str:
+    query = sorted((key, value) for key, values in request.GET.lists() for value in values)
+    return render_cache.key("page", loaded.cache_id, services.page_state(loaded), request.path, query,
+                            request.headers.get("HX-Request"), request.headers.get("HX-Target"),
+                            request.get_host(), request.scheme)
+
+
+def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For GET views taking `bundle_id`: answer from the cache, or build and keep a 200 answer
+    (unless the view set `request.page_is_transient`: it showed a "busy, try again")."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, bundle_id: str, *args, **kwargs) -> HttpResponse:
+        loaded = services.load_bundle(bundle_id)
+        if loaded is None or request.method != "GET":
+            return view(request, bundle_id, *args, **kwargs)  # its own 404, 405
+        key = _key(request, loaded)
+        etag = f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
+        if etag in request.headers.get("If-None-Match", ""):
+            return _finish(HttpResponseNotModified(), etag)
+        kept = render_cache.get(key)
+        if kept is None:
+            request.building_shared_page = True  # type: ignore[attr-defined]
+            try:
+                response = view(request, bundle_id, *args, **kwargs)
+            finally:
+                request.building_shared_page = False  # type: ignore[attr-defined]
+            if (response.status_code != 200 or response.streaming
+                    or getattr(request, "page_is_transient", False)):
+                return _with_token(request, response)
+            kept = (response.content, {name: response[name] for name in KEPT_HEADERS
+                                       if response.has_header(name)})
+            render_cache.put(key, kept)
+        content, headers = kept
+        answer = HttpResponse(content)
+        for name, value in headers.items():
+            answer[name] = value
+        return _finish(_with_token(request, answer), etag)
+
+    return wrapper
+
+
+def _with_token(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    placeholder = CSRF_PLACEHOLDER.encode()
+    if not response.streaming and placeholder in response.content:
+        response.content = response.content.replace(placeholder, get_token(request).encode())
+    return response
+
+
+def _finish(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    response["Cache-Control"] = CACHE_CONTROL
+    patch_vary_headers(response, ("HX-Request", "HX-Target", "Cookie"))
+    return response

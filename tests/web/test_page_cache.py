@@ -1,0 +1,84 @@
+"""Pages of a stored bundle are built once and answered from the shared cache with strong ETags;
+what differs per visitor (the CSRF token) or changes after storing (revisions, deletion) is never
+served stale. The upload's own render serves the first view of every case."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from inspector import services
+from inspector.core import bounded
+from inspector.ingest import delete_bundle, store_bundle
+from inspector.presenters import case_url
+
+SUITE = b"tests:\n  - id: a\n    input: first question\n  - id: b\n    input: second question\n"
+
+
+@pytest.fixture
+def bundle(db):
+    stored, _ = store_bundle({"evals/suite.yaml": SUITE}, title="suite")
+    return stored
+
+
+def test_a_repeat_visit_is_a_304_that_builds_nothing(client, bundle, monkeypatch):
+    url = case_url(bundle.pk, "evals/suite.yaml", "a")
+    first = client.get(url)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag.startswith('"') and "no-cache" in first["Cache-Control"]
+    other_settings = client.get(url + "?profile=agentv-4")
+    assert other_settings["ETag"] != etag
+    monkeypatch.setattr(services, "case_index", lambda *a, **k: pytest.fail("rendered again"))
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again["ETag"] == etag
+    fresh_visitor = Client().get(url)
+    assert fresh_visitor.status_code == 200 and fresh_visitor["ETag"] == etag  # from the page cache
+
+
+def test_the_cached_page_carries_each_visitors_own_csrf_token(bundle):
+    url = case_url(bundle.pk, "evals/suite.yaml", "a")
+    tokens = []
+    for _ in range(2):
+        visitor = Client(enforce_csrf_checks=True)
+        page = visitor.get(url).content.decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        assert "placeholder" not in token
+        tokens.append(token)
+        saved = visitor.post(url + "revise/", {"text": SUITE.decode().replace("first", "1st"),
+                                               "csrfmiddlewaretoken": token})
+        assert saved.status_code == 303, saved.content[:300]  # saved: the token works, not a 403
+    assert tokens[0] != tokens[1]
+
+
+def test_a_new_revision_shows_on_the_parents_page_at_once(client, bundle):
+    url = f"/b/{bundle.pk}/"
+    before = client.get(url)
+    assert "Revisions:" not in before.content.decode()
+    store_bundle({"evals/suite.yaml": SUITE.replace(b"first", b"1st")}, title="r", parent=bundle)
+    after = client.get(url, headers={"If-None-Match": before["ETag"]})
+    assert after.status_code == 200 and "Revisions:" in after.content.decode()
+
+
+def test_a_deleted_bundles_page_is_gone_even_for_a_cached_etag(client, bundle):
+    url = case_url(bundle.pk, "evals/suite.yaml", "a")
+    etag = client.get(url)["ETag"]
+    delete_bundle(bundle)
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 404
+
+
+def test_a_busy_answer_is_not_kept(client, bundle, monkeypatch):
+    real = services.render
+    monkeypatch.setattr(services, "render", lambda *a, **k: (_ for _ in ()).throw(
+        bounded.Busy("every render worker is busy", "evals/suite.yaml")))
+    services.clear_caches()
+    assert "busy" in client.get(f"/b/{bundle.pk}/").content.decode()
+    monkeypatch.setattr(services, "render", real)
+    assert "first question" in client.get(f"/b/{bundle.pk}/").content.decode()
+
+
+def test_the_first_view_of_any_case_uses_the_uploads_own_render(client, db, monkeypatch):
+    stored, _ = store_bundle({"evals/suite.yaml": SUITE}, title="suite")
+    monkeypatch.setattr(services, "render_files", lambda *a, **k: pytest.fail("rendered again"))
+    for case in ("a", "b"):
+        response = client.get(case_url(stored.pk, "evals/suite.yaml", case))
+        assert response.status_code == 200
