@@ -473,22 +473,46 @@ class DocumentSection:
     profile_reason: str | None = None
     anchor: str = ""  # the section's id on the bundle page
     batch_url: str = ""  # the file's batch JSONL with the page's settings
+    # Paging: the rows shown are matching[first - 1:last]; links to the neighbouring pages.
+    total: int = 0
+    matching: int = 0
+    first: int = 0
+    last: int = 0
+    previous_url: str | None = None
+    next_url: str | None = None
+
+    @property
+    def paged(self) -> bool:
+        return self.previous_url is not None or self.next_url is not None
 
 
 SEARCH_CHARS_PER_CASE = 4000
 
 
-def case_row(bundle_id: str, document: str, case: RenderedCase, query: str) -> CaseRow:
-    text = " ".join(message.content for message in case.messages)[:SEARCH_CHARS_PER_CASE]
-    return CaseRow(
-        id=case.id,
-        url=case_url(bundle_id, document, case.id, query),
-        messages=len(case.sent_messages),
-        omitted=len(case.omitted_messages),
-        warnings=len(case.warnings),
-        skipped=case.skipped,
-        search=f"{case.id} {text}".lower(),
-    )
+@dataclass(frozen=True)
+class RowSummary:
+    """A bundle-page row without its link: what the outline of a document keeps per case."""
+
+    id: str
+    messages: int
+    omitted: int
+    warnings: int
+    skipped: str | None
+    search: str  # lower-cased id and message text, for the filter
+
+    @classmethod
+    def of(cls, case: RenderedCase) -> RowSummary:
+        text = " ".join(message.content for message in case.messages)[:SEARCH_CHARS_PER_CASE]
+        return cls(case.id, len(case.sent_messages), len(case.omitted_messages), len(case.warnings),
+                   case.skipped, f"{case.id} {text}".lower())
+
+    def matches(self, words: list[str]) -> bool:
+        return all(word in self.search for word in words)
+
+
+def case_row(bundle_id: str, document: str, row: RowSummary, query: str) -> CaseRow:
+    return CaseRow(id=row.id, url=case_url(bundle_id, document, row.id, query), messages=row.messages,
+                   omitted=row.omitted, warnings=row.warnings, skipped=row.skipped, search=row.search)
 
 
 def file_stem(name: str) -> str:

@@ -31,6 +31,7 @@ from inspector.core.render_settings import (  # noqa: F401
 from inspector.core.safe_parse import LimitExceeded
 from inspector.local import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
+from inspector.presenters import RowSummary
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,38 @@ def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseI
     return index
 
 
+@dataclass(frozen=True)
+class Outline:
+    """What the bundle page shows of a document, without its messages."""
+
+    kind: str
+    profile: str | None
+    profile_reason: str | None
+    warnings: tuple[str, ...]
+    conversions: tuple[str, ...]
+    rows: tuple[RowSummary, ...]
+
+    @classmethod
+    def of(cls, document: RenderedDocument) -> Outline:
+        return cls(document.kind, document.profile, document.profile_reason,
+                   tuple(warning.located() for warning in document.warnings),
+                   tuple(document.conversions), tuple(RowSummary.of(case) for case in document.cases))
+
+
+def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
+    """The bundle page's view of a document: cached on its own, so the page of a 10,000-case
+    file does not unpickle every message. Raises InputError as render does."""
+    if not loaded.files.exists(path):
+        raise InputError("no such file in this bundle", path)
+    key = render_cache.key(loaded.cache_id, path, options, "outline")
+    hit = _cached(key)
+    if hit is not None:
+        return hit  # type: ignore[return-value]  # only outlines are cached under this key
+    found = Outline.of(render(loaded, path, options))
+    render_cache.put(key, ("ok", found))
+    return found
+
+
 def keep_upload_renders(bundle_id: str, renders: dict[str, RenderedDocument],
                         options: RenderOptions) -> None:
     """The upload's check already rendered every document with default settings in the bounded
@@ -217,6 +250,8 @@ def keep_upload_renders(bundle_id: str, renders: dict[str, RenderedDocument],
         render_cache.put(render_cache.key(bundle_id, path, options), ("ok", document))
         render_cache.put(render_cache.key(bundle_id, path, options, "cases"),
                          ("ok", CaseIndex.of(document)))
+        render_cache.put(render_cache.key(bundle_id, path, options, "outline"),
+                         ("ok", Outline.of(document)))
 
 
 def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:

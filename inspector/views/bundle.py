@@ -20,39 +20,78 @@ from .case import source_pane
 from .common import HtmxHttpRequest, batch_url, error_page, loaded_or_404, settings_or_problem
 from .page_cache import shared_page
 
+# Past this many cases a document's rows come in pages, and the filter searches on the server.
+PAGE_ROWS = 200
+MAX_FILTER_CHARS = 200
+
+
+def _page_start(request: HtmxHttpRequest, document: str) -> int:
+    if request.GET.get("doc") != document:
+        return 0
+    raw = request.GET.get("offset", "")
+    return int(raw) if raw.isdigit() and len(raw) < 9 else 0
+
+
+def _paged_url(request: HtmxHttpRequest, document: str, start: int, anchor: str) -> str:
+    params = request.GET.copy()
+    params["doc"] = document
+    params["offset"] = str(start)
+    return f"?{params.urlencode()}#{anchor}"
+
+
+def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: str, page,
+             words: list[str]) -> presenters.DocumentSection:
+    bundle_id = loaded.record.pk
+    anchor = presenters.document_anchor(document)
+    try:
+        outline = services.outline(loaded, document, page.options)
+    except InputError as problem:
+        if isinstance(problem, bounded.Busy):
+            request.page_is_transient = True  # type: ignore[attr-defined]
+        return presenters.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
+    matching = [row for row in outline.rows if row.matches(words)] if words else list(outline.rows)
+    start = min(_page_start(request, document), max(0, len(matching) - 1))
+    start -= start % PAGE_ROWS
+    shown = matching[start:start + PAGE_ROWS]
+    conversions = [(name, reverse("converted", kwargs={"bundle_id": bundle_id, "document": document})
+                    + "?" + urlencode({"name": name})) for name in outline.conversions]
+    return presenters.DocumentSection(
+        document, outline.kind,
+        [presenters.case_row(bundle_id, document, row, page.query) for row in shown],
+        None, list(outline.warnings), conversions, outline.profile, outline.profile_reason,
+        anchor=anchor, batch_url=batch_url(bundle_id, document, page), total=len(outline.rows),
+        matching=len(matching),
+        first=start + 1 if shown else 0, last=start + len(shown),
+        previous_url=_paged_url(request, document, start - PAGE_ROWS, anchor) if start else None,
+        next_url=(_paged_url(request, document, start + PAGE_ROWS, anchor)
+                  if start + PAGE_ROWS < len(matching) else None))
+
 
 @require_GET
 @shared_page
 def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     loaded = loaded_or_404(bundle_id)
     page = settings_or_problem(request.GET)
-    sections = []
-    for document in loaded.documents:
-        try:
-            rendered = services.render(loaded, document, page.options)
-        except InputError as problem:
-            if isinstance(problem, bounded.Busy):
-                request.page_is_transient = True  # type: ignore[attr-defined]
-            sections.append(presenters.DocumentSection(document, "", [], str(problem), []))
-            continue
-        rows = [presenters.case_row(bundle_id, document, case, page.query) for case in rendered.cases]
-        conversions = [(name, reverse("converted", kwargs={"bundle_id": bundle_id, "document": document})
-                        + "?" + urlencode({"name": name})) for name in rendered.conversions]
-        sections.append(presenters.DocumentSection(
-            document, rendered.kind, rows, None, [w.located() for w in rendered.warnings],
-            conversions, rendered.profile, rendered.profile_reason))
-    for section in sections:
-        section.anchor = presenters.document_anchor(section.path)
-        section.batch_url = batch_url(bundle_id, section.path, page)
-    return render(request, "bundle.html", {
+    search = request.GET.get("q", "")[:MAX_FILTER_CHARS]
+    words = search.lower().split()
+    sections = [_section(request, loaded, document, page, words) for document in loaded.documents]
+    context = {
         "bundle": loaded.record,
         "tree": presenters.file_tree(bundle_id, list(loaded.files.paths()), loaded.documents),
-        "sections": sections,
-        "case_count": sum(len(s.cases) for s in sections),
+        # While filtering, a file with no matching case is left out (its errors are not).
+        "sections": [section for section in sections
+                     if not words or section.matching or section.error],
+        "case_count": sum(section.matching for section in sections),
+        "case_total": sum(section.total for section in sections),
+        "search": search,
+        "paged": any(section.paged for section in sections),
         "batch_url": batch_url(bundle_id, None, page),
         "share_url": services.absolute_url(request, request.get_full_path()),
         "revisions": list(loaded.record.revisions.order_by("created")[:20]),
-    })
+    }
+    if request.htmx and request.htmx.target == "case-sections":
+        return render(request, "bundle.html#case-sections", context)
+    return render(request, "bundle.html", context)
 
 
 @require_GET

@@ -226,6 +226,8 @@
   var filter = document.getElementById("case-filter");
   if (filter) {
     filter.addEventListener("input", function () {
+      // A paged bundle is filtered on the server (htmx swaps the sections in).
+      if (filter.hasAttribute("data-server-filter")) return;
       var words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
       var shown = 0;
       document.querySelectorAll(".case-row").forEach(function (row) {

@@ -1,4 +1,6 @@
 import io
+import os
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -7,6 +9,7 @@ import pytest
 from inspector.ingest import store_bundle
 from tests.conftest import CORPUS
 
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIMPLE = CORPUS / "agentv" / "v0.10.1" / "docs" / "examples" / "simple"
 
 EVAL = b"""description: Tiny
@@ -74,3 +77,28 @@ def open_manage_page(client, manage_url: str):
     parts = urlsplit(manage_url)
     fields = {name: values[0] for name, values in parse_qs(parts.query).items()}
     return client.post(parts.path, {**fields, "token": parts.fragment})
+
+
+# Debian's Chromium, driven by Playwright: one browser per test module.
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
+        message = f"the browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    # Playwright's sync API runs an event loop in this thread; Django's ORM refuses that by default.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield instance
+        instance.close()
+
+

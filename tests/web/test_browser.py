@@ -2,39 +2,13 @@
 edit, share. Screenshots of the main pages go to docs/screenshots/."""
 
 import json
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import SIMPLE, folder_files, zip_bytes
+from tests.web.conftest import SCREENSHOTS, SIMPLE, folder_files, zip_bytes
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
-        message = f"the browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    # Playwright's sync API runs an event loop in this thread; Django's ORM refuses that by default.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield instance
-        instance.close()
-
 
 @pytest.fixture
 def context(browser, live_server):

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from inspector.management.commands.serve_folder import free_port
-from tests.web.conftest import CONFIG, EVAL
-from tests.web.test_browser import SCREENSHOTS, browser  # noqa: F401 - the shared Chromium
+from tests.web.conftest import CONFIG, EVAL, SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +52,7 @@ def _wait_until_up(address: str) -> None:
     raise AssertionError(f"{address} never answered")
 
 
-def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):  # noqa: F811
+def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
     folder, address = served
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.set_default_timeout(15_000)
