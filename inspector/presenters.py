@@ -225,7 +225,9 @@ class SourcePane:
         if total > WINDOW_LINES and not whole:
             if highlight:
                 first = max(1, highlight[0] - WINDOW_CONTEXT)
-                last = min(total, highlight[1] + WINDOW_CONTEXT)
+                # A case longer than the window (one conversation of 10,000 messages) shows its
+                # start; the whole file is one link away.
+                last = min(total, highlight[1] + WINDOW_CONTEXT, first + WINDOW_LINES - 1)
             else:
                 first, last = 1, WINDOW_LINES
             lines = highlight_window(path, text, first, last)
@@ -391,12 +393,25 @@ class CaseView:
     budget: int | None
     tools: list[str]
     metadata: list[tuple[str, str]]
+    message_total: int = 0
+    more_from: int | None = None  # the index the next chunk of cards starts at, if any
 
 
-def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | None) -> CaseView:
+# A long conversation's page carries its first messages; the rest load in chunks as the reader
+# scrolls to them (10,000 messages were 16 MB of HTML).
+FIRST_MESSAGES = 100
+MESSAGE_CHUNK = 200
+
+
+def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | None,
+              window: tuple[int, int] | None = None) -> CaseView:
+    """The case's view model; with `window` (start, stop), cards for those messages only."""
     counts = case_tokens(case, provider=provider)
+    start, stop = window if window is not None else (0, len(case.messages))
+    stop = min(stop, len(case.messages))
     cards = []
-    for index, message in enumerate(case.messages):
+    for index in range(start, stop):
+        message = case.messages[index]
         segment_views = [_segment_view(bundle_id, s) for s in message.segments]
         for view, tokens in zip(segment_views, counts.segments[index], strict=True):
             view.title += f" · {tokens:,} tok"
@@ -416,13 +431,12 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
         ))
     case_warnings = []
     for diagnostic in case.warnings:
-        owner = next((card for card, message in zip(cards, case.messages, strict=True)
+        owner = next((index for index, message in enumerate(case.messages)
                       if _belongs(diagnostic, message)), None)
-        text = diagnostic.located()
-        if owner is not None:
-            owner.warnings.append(text)
-        else:
-            case_warnings.append(text)
+        if owner is None:
+            case_warnings.append(diagnostic.located())
+        elif start <= owner < stop:
+            cards[owner - start].warnings.append(diagnostic.located())
     metadata = [(key, _short(value)) for key, value in case.metadata.items() if value not in (None, "", [], {})]
     return CaseView(
         id=case.id,
@@ -437,6 +451,8 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
         budget=budget,
         tools=[tool.name for tool in case.tools],
         metadata=metadata,
+        message_total=len(case.messages),
+        more_from=stop if stop < len(case.messages) else None,
     )
 
 

@@ -16,7 +16,12 @@ from inspector import local
 from inspector.core import bounded
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
-from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
+from inspector.core.documents import (
+    give_cases_distinct_ids,
+    list_documents,
+    listing_parses,
+    render_document,
+)
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
@@ -288,8 +293,8 @@ def list_untrusted(files: FileSet) -> list[str]:
     """list_documents, which parses `.json` files to recognise requests: bounded the same way."""
     from django.conf import settings
 
-    if settings.RENDER_IN_PROCESS:
-        return list_documents(files)
+    if settings.RENDER_IN_PROCESS or not any(listing_parses(path) for path in files.paths()):
+        return list_documents(files)  # path rules only: nothing is parsed
     return bounded.pool(render_limits()).call(list_documents, files)
 
 

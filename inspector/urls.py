@@ -31,6 +31,7 @@ urlpatterns = [
     path("b/<str:bundle_id>/batch.jsonl", views.batch, name="batch"),
     path(case, views.case_page, name="case"),
     path(case + "export/", views.export_view, name="export"),
+    path(case + "messages/", views.case_messages, name="case-messages"),
     path(case + "preview/", views.preview, name="preview"),
     path(case + "editor/", views.editor, name="editor"),
     path(case + "revise/", views.revise, name="revise"),

@@ -68,6 +68,12 @@ def is_document(path: str, bundle: Bundle) -> bool:
     return False
 
 
+def listing_parses(path: str) -> bool:
+    """Whether is_document reads the file's content to decide (the rest is path rules): only such
+    files make listing a bundle a parse of untrusted text."""
+    return path.lower().endswith(".json")
+
+
 def list_documents(bundle: Bundle) -> list[str]:
     return [path for path in bundle.paths() if is_document(path, bundle)]
 

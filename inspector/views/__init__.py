@@ -4,13 +4,13 @@ requests get the named partial of the same template. Lookups raise (Http404, or 
 the user must change) and ProblemMiddleware answers them in one place."""
 
 from .bundle import batch, bundle_page, converted, source
-from .case import case_page, editor, export_view, preview, revise
+from .case import case_messages, case_page, editor, export_view, preview, revise
 from .errors import bad_request, healthz, not_found, server_error
 from .local import local_share, local_version
 from .upload import home, manage, manage_legacy, manage_link
 
 __all__ = [
-    "bad_request", "batch", "bundle_page", "case_page", "converted", "editor", "export_view",
+    "bad_request", "batch", "bundle_page", "case_messages", "case_page", "converted", "editor", "export_view",
     "healthz", "home", "local_share", "local_version", "manage", "manage_legacy", "manage_link", "not_found", "preview", "revise",
     "server_error", "source",
 ]

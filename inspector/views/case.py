@@ -74,11 +74,19 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
     return CaseContext(loaded, document, index, case, page)
 
 
+# Past this, the page shows the request's start and Download saves all of it (a 10,000-message
+# request is megabytes of JSON: highlighting it took seconds and tripled the page).
+EXPORT_INLINE_CHARS = 100_000
+
+
 def _export_panel(case: RenderedCase, page: PageSettings, case_link: str) -> dict:
     result = export_case(case, page.provider, page.export)
     code = render_code(result, page.form)
     suffix = FORMAT_SUFFIX[page.form]
-    code_html = presenters.highlight_block(f"payload.{suffix}", code)
+    shown = code
+    if len(code) > EXPORT_INLINE_CHARS:
+        shown = code[:code.rfind("\n", 0, EXPORT_INLINE_CHARS) + 1 or EXPORT_INLINE_CHARS]
+    code_html = presenters.highlight_block(f"payload.{suffix}", shown)
     query = page.query
     base = case_link.split("?")[0]
     return {
@@ -89,6 +97,8 @@ def _export_panel(case: RenderedCase, page: PageSettings, case_link: str) -> dic
         "format_label": FORMAT_LABELS[page.form],
         "code": code,
         "code_html": code_html,
+        "truncated_at": len(shown) if shown is not code else None,
+        "size": len(code.encode()),
         "changes": [_note(item) for item in getattr(result, "changes", [])],
         "lints": [_note(item) for item in getattr(result, "lints", [])],
         "warnings": [str(getattr(item, "message", item)) for item in getattr(result, "warnings", [])],
@@ -107,10 +117,17 @@ def _download_name(case_id: str, provider: str, suffix: str) -> str:
     return f"{presenters.file_stem(case_id)}.{provider}.{suffix}"
 
 
+def _message_window(request: HtmxHttpRequest) -> tuple[int, int] | None:
+    if request.GET.get("all_messages") == "1":
+        return None  # without JavaScript, "show every message" is a plain link
+    return 0, presenters.FIRST_MESSAGES
+
+
 def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     bundle_id = ctx.loaded.record.pk
     page = ctx.page
-    view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens)
+    view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
+                                _message_window(request))
     case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
     export = _export_panel(ctx.case, page, case_link)
     lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
@@ -144,6 +161,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "legend": [(kind, label) for kind, label in presenters.ORIGIN_LABELS.items()],
         "batch_url": batch_url(bundle_id, ctx.document, page),
         "render_query": page.render_query,
+        "page_query": page.query,
         "preview_url": base + "preview/",
         "revise_url": base + "revise/",
     }
@@ -201,6 +219,27 @@ def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
     context["editor_text"] = _editor_text(ctx.loaded, document)
     context["inline_editor"] = True
     return render(request, "case.html#editor-form", context)
+
+
+@require_GET
+@shared_page
+def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    """The next chunk of a long conversation's message cards, loaded as the reader scrolls."""
+    ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
+    raw = request.GET.get("from", "")
+    start = int(raw) if raw.isdigit() and len(raw) < 9 else 0
+    view = presenters.case_view(bundle_id, ctx.case, ctx.page.provider, ctx.page.options.max_tokens,
+                                (start, start + presenters.MESSAGE_CHUNK))
+    result = export_case(ctx.case, ctx.page.provider, ctx.page.export)
+    lints = {note.message_index: str(note.message) for note in result.lints
+             if note.message_index is not None}
+    for card in view.cards:
+        if card.index in lints:
+            card.lints.append(lints[card.index])
+    base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
+    return render(request, "case.html#message-cards", {
+        "case": view, "base_url": base, "page_query": ctx.page.query,
+        "export": {"provider_label": PROVIDER_LABELS[ctx.page.provider]}})
 
 
 @require_GET

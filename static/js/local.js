@@ -77,6 +77,9 @@
     }
   }
 
+  // Tests and anything else that must know the page has settled after a change.
+  function done() { document.body.setAttribute("data-local-refreshed", String(known)); }
+
   function refresh() {
     var state = remember();
     return fetch(window.location.href, { cache: "no-store", headers: { "X-Local-Refresh": "1" } })
@@ -95,13 +98,12 @@
         if (window.htmx) htmx.process(main);
         var pane = document.getElementById("source-pane");
         // The reader had opened another file on the left: open it again, lines kept.
-        if (pane && state.panePath && pane.dataset.path !== state.panePath && state.paneSrc) {
-          htmx.ajax("GET", state.paneSrc, { target: "#source-pane", swap: "outerHTML" })
-            .then(function () { restore(state); });
-          return;
-        }
         restore(state);
-        document.dispatchEvent(new CustomEvent("local:refreshed"));
+        if (pane && state.panePath && pane.dataset.path !== state.panePath && state.paneSrc) {
+          return htmx.ajax("GET", state.paneSrc, { target: "#source-pane", swap: "outerHTML" })
+            .then(function () { restore(state); done(); });
+        }
+        done();
       });
   }
 

@@ -88,7 +88,7 @@ def _upload_a_big_honest_file(client):
 def test_a_file_that_outlasts_the_worker_deadline_is_refused_at_the_door(client, db):
     response = _upload_a_big_honest_file(client)
     assert response.status_code == 422
-    assert response.json()["file"] == "e.yaml"
+    assert response.json()["file"] == "e.yaml", response.json()
     assert "longer than" in response.json()["detail"]
     assert_nothing_stored()
 

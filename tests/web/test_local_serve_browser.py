@@ -72,6 +72,7 @@ def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
     guideline = folder / "evals" / "notes.instructions.md"
     guideline.write_bytes(guideline.read_bytes().replace(b"Be kind.", b"Be kind and brief."))
     page.wait_for_selector("#rendered >> text=Be kind and brief.")
+    page.wait_for_selector("body[data-local-refreshed]")
     assert page.evaluate("window.stillTheSamePage") is True  # no reload
     active = page.locator("#rendered .seg.active")
     assert active.count() == 1 and active.get_attribute("data-path") == "evals/notes.instructions.md"
