@@ -19,7 +19,7 @@ from pygments.token import STANDARD_TYPES
 from pygments.util import ClassNotFound
 
 from inspector.core.model import Diagnostic, LineSpan, Message, RenderedCase, Segment
-from inspector.core.tokens import case_tokens
+from inspector.core.tokens import CaseTokens, case_tokens
 
 # ---------------------------------------------------------------------------------------------
 # Case ids in URLs
@@ -316,10 +316,11 @@ class MessageCard:
     span_path: str | None = None
     span_start: int | None = None
     span_end: int | None = None
+    anchor_prefix: str = "m"  # grader messages have their own numbering
 
     @property
     def anchor(self) -> str:
-        return f"m{self.index}"
+        return f"{self.anchor_prefix}{self.index}"
 
     @property
     def role_class(self) -> str:
@@ -354,6 +355,13 @@ def _belongs(diagnostic: Diagnostic, message: Message) -> bool:
 
 
 @dataclass
+class GraderView:
+    name: str
+    cards: list[MessageCard]
+    tokens_label: str
+
+
+@dataclass
 class CaseView:
     id: str
     cards: list[MessageCard]
@@ -367,10 +375,12 @@ class CaseView:
     budget: int | None
     tools: list[str]
     metadata: list[tuple[str, str]]
+    graders: list[GraderView] = field(default_factory=list)
 
 
-def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | None) -> CaseView:
-    counts = case_tokens(case, provider=provider)
+def _cards(bundle_id: str, case: RenderedCase, counts: CaseTokens, anchor_prefix: str = "m"
+           ) -> list[MessageCard]:
+    """A card per message, its segments titled with their origins and token counts."""
     cards = []
     for index, message in enumerate(case.messages):
         segment_views = [_segment_view(bundle_id, s) for s in message.segments]
@@ -389,7 +399,24 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
             span_path=message.span.path if message.span else None,
             span_start=message.span.start_line if message.span else None,
             span_end=message.span.end_line if message.span else None,
+            anchor_prefix=anchor_prefix,
         ))
+    return cards
+
+
+def _grader_views(bundle_id: str, case: RenderedCase, provider: str) -> list[GraderView]:
+    views = []
+    for position, grader in enumerate(case.graders):
+        prompt = RenderedCase(grader.name, grader.messages)
+        counts = case_tokens(prompt, provider=provider)
+        views.append(GraderView(grader.name, _cards(bundle_id, prompt, counts, f"g{position}-m"),
+                                counts.label(counts.sent_total)))
+    return views
+
+
+def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | None) -> CaseView:
+    counts = case_tokens(case, provider=provider)
+    cards = _cards(bundle_id, case, counts)
     case_warnings = []
     for diagnostic in case.warnings:
         owner = next((card for card, message in zip(cards, case.messages, strict=True)
@@ -413,6 +440,7 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
         budget=budget,
         tools=[tool.name for tool in case.tools],
         metadata=metadata,
+        graders=_grader_views(bundle_id, case, provider),
     )
 
 
