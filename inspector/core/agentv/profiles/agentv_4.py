@@ -125,6 +125,9 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     if case.turns:
         _conversation(result, case, case.turns, context)
         _drop_blank_assistant_turns(result)
+        if case.grading is not None and not case.skipped:
+            result.warnings.append(Diagnostic("the graders of a conversation-mode test (one per "
+                                              "turn) are not shown", case.path, case.start_line))
         return result
 
     visible = [any(item.visible for item in parts) for parts in formatted]
