@@ -19,7 +19,7 @@ from pygments.token import STANDARD_TYPES
 from pygments.util import ClassNotFound
 
 from inspector.core.model import Diagnostic, LineSpan, Message, RenderedCase, Segment
-from inspector.core.tokens import case_tokens
+from inspector.core.tokens import CaseTokens, case_tokens
 
 # ---------------------------------------------------------------------------------------------
 # Case ids in URLs
@@ -342,10 +342,11 @@ class MessageCard:
     span_path: str | None = None
     span_start: int | None = None
     span_end: int | None = None
+    anchor_prefix: str = "m"  # grader messages have their own numbering
 
     @property
     def anchor(self) -> str:
-        return f"m{self.index}"
+        return f"{self.anchor_prefix}{self.index}"
 
     @property
     def role_class(self) -> str:
@@ -380,6 +381,13 @@ def _belongs(diagnostic: Diagnostic, message: Message) -> bool:
 
 
 @dataclass
+class GraderView:
+    name: str
+    cards: list[MessageCard]
+    tokens_label: str
+
+
+@dataclass
 class CaseView:
     id: str
     cards: list[MessageCard]
@@ -393,6 +401,7 @@ class CaseView:
     budget: int | None
     tools: list[str]
     metadata: list[tuple[str, str]]
+    graders: list[GraderView] = field(default_factory=list)
     message_total: int = 0
     more_from: int | None = None  # the index the next chunk of cards starts at, if any
 
@@ -403,12 +412,10 @@ FIRST_MESSAGES = 100
 MESSAGE_CHUNK = 200
 
 
-def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | None,
-              window: tuple[int, int] | None = None) -> CaseView:
-    """The case's view model; with `window` (start, stop), cards for those messages only."""
-    counts = case_tokens(case, provider=provider)
-    start, stop = window if window is not None else (0, len(case.messages))
-    stop = min(stop, len(case.messages))
+def _cards(bundle_id: str, case: RenderedCase, counts: CaseTokens, anchor_prefix: str = "m",
+           start: int = 0, stop: int | None = None) -> list[MessageCard]:
+    """A card per message of start..stop, its segments titled with their origins and token counts."""
+    stop = len(case.messages) if stop is None else min(stop, len(case.messages))
     cards = []
     for index in range(start, stop):
         message = case.messages[index]
@@ -428,7 +435,28 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
             span_path=message.span.path if message.span else None,
             span_start=message.span.start_line if message.span else None,
             span_end=message.span.end_line if message.span else None,
+            anchor_prefix=anchor_prefix,
         ))
+    return cards
+
+
+def _grader_views(bundle_id: str, case: RenderedCase, provider: str) -> list[GraderView]:
+    views = []
+    for position, grader in enumerate(case.graders):
+        prompt = RenderedCase(grader.name, grader.messages)
+        counts = case_tokens(prompt, provider=provider)
+        views.append(GraderView(grader.name, _cards(bundle_id, prompt, counts, f"g{position}-m"),
+                                counts.label(counts.sent_total)))
+    return views
+
+
+def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | None,
+              window: tuple[int, int] | None = None) -> CaseView:
+    """The case's view model; with `window` (start, stop), cards for those messages only."""
+    counts = case_tokens(case, provider=provider)
+    start, stop = window if window is not None else (0, len(case.messages))
+    stop = min(stop, len(case.messages))
+    cards = _cards(bundle_id, case, counts, start=start, stop=stop)
     case_warnings = []
     for diagnostic in case.warnings:
         owner = next((index for index, message in enumerate(case.messages)
@@ -451,6 +479,7 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
         budget=budget,
         tools=[tool.name for tool in case.tools],
         metadata=metadata,
+        graders=_grader_views(bundle_id, case, provider) if start == 0 else [],
         message_total=len(case.messages),
         more_from=stop if stop < len(case.messages) else None,
     )

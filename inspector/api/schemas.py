@@ -125,6 +125,13 @@ class OutputSchemaOut(Schema):
     strict: bool | None
 
 
+class GraderOut(Schema):
+    name: str
+    messages: list[MessageOut] = Field(description=(
+        "What the grader sends the judge model; the candidate's answer, unknown before a run, "
+        "is a segment of kind `marker` holding a placeholder."))
+
+
 class CaseOut(Schema):
     id: str
     span: SpanOut | None
@@ -132,6 +139,8 @@ class CaseOut(Schema):
     metadata: dict[str, Any]
     warnings: list[DiagnosticOut]
     messages: list[MessageOut]
+    graders: list[GraderOut] = Field(description=(
+        "agentv 4's LLM graders of the case (agentv-4 profile), in the order agentv runs them."))
     tools: list[ToolOut]
     output_schema: OutputSchemaOut | None
 

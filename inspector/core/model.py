@@ -103,6 +103,18 @@ class OutputSchema:
 
 
 @dataclass(slots=True)
+class GraderPrompt:
+    """The messages an LLM grader of the case sends to the judge model; the candidate's answer,
+    unknown before a run, is a MARKER segment holding CANDIDATE_PLACEHOLDER."""
+
+    name: str
+    messages: list[Message]
+
+
+CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
+
+
+@dataclass(slots=True)
 class RenderedCase:
     id: str
     messages: list[Message]  # in order, omitted ones included (flagged by Message.omitted)
@@ -113,6 +125,7 @@ class RenderedCase:
     metadata: dict[str, Any] = field(default_factory=dict)  # outcome, expected, score, tags, ...
     tools: list[ToolSpec] = field(default_factory=list)
     output_schema: OutputSchema | None = None
+    graders: list[GraderPrompt] = field(default_factory=list)  # agentv's LLM graders, in run order
 
     @property
     def sent_messages(self) -> list[Message]:

@@ -54,6 +54,21 @@ def case_contract(case: RenderedCase) -> dict[str, Any]:
     }
 
 
+def graders_contract(case: RenderedCase) -> list[dict[str, Any]]:
+    """`render --graders`: each LLM grader's name and the messages it sends (chat shape)."""
+    return [{"name": grader.name, "messages": [chat_message(m) for m in grader.messages]}
+            for grader in case.graders]
+
+
+def _detailed_message(message: Message) -> dict[str, Any]:
+    return {
+        **chat_message(message),
+        "span": span(message.span),
+        "omitted": message.omitted,
+        "segments": [{"text": seg.text, "origin": origin(seg.origin)} for seg in message.segments],
+    }
+
+
 def case_detail(case: RenderedCase) -> dict[str, Any]:
     """Everything the inspector knows about a case, segments and origins included."""
     return {
@@ -62,16 +77,10 @@ def case_detail(case: RenderedCase) -> dict[str, Any]:
         "skipped": case.skipped,
         "metadata": case.metadata,
         "warnings": [diagnostic(item) for item in case.warnings],
-        "messages": [
-            {
-                **chat_message(message),
-                "span": span(message.span),
-                "omitted": message.omitted,
-                "segments": [{"text": seg.text, "origin": origin(seg.origin)}
-                             for seg in message.segments],
-            }
-            for message in case.messages
-        ],
+        "messages": [_detailed_message(message) for message in case.messages],
+        "graders": [{"name": grader.name,
+                     "messages": [_detailed_message(message) for message in grader.messages]}
+                    for grader in case.graders],
         "tools": [
             {"name": tool.name, "description": tool.description, "parameters": tool.parameters,
              "strict": tool.strict}

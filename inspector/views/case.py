@@ -21,7 +21,6 @@ from inspector.ingest import UploadError, collect_files, store_bundle
 
 from .common import (
     EXPORT_KEYS,
-    FORMAT_LABELS,
     FORMAT_SUFFIX,
     PROVIDER_LABELS,
     RENDER_KEYS,
@@ -30,6 +29,7 @@ from .common import (
     Problem,
     batch_url,
     error_page,
+    format_labels,
     loaded_or_404,
     page_settings,
     settings_or_problem,
@@ -94,7 +94,7 @@ def _export_panel(case: RenderedCase, page: PageSettings, case_link: str) -> dic
         "provider_label": PROVIDER_LABELS[page.provider],
         "batch_key": REGISTRY[page.provider].batch.key_name,
         "format": page.form,
-        "format_label": FORMAT_LABELS[page.form],
+        "format_label": format_labels(page.provider)[page.form],
         "code": code,
         "code_html": code_html,
         "truncated_at": len(shown) if shown is not code else None,

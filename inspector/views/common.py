@@ -24,6 +24,12 @@ EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature"
 PROVIDER_LABELS = {spec.id: spec.label for spec in REGISTRY.values()}
 FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
 FORMAT_SUFFIX = {"json": "json", "curl": "sh", "python": "py", "typescript": "ts"}
+
+
+def format_labels(provider: str) -> dict[str, str]:
+    """The code forms as the menu names them for a provider: its shell form may be its own CLI."""
+    shell = REGISTRY[provider].shell
+    return FORMAT_LABELS | ({"curl": shell.label} if shell is not None else {})
 PANES = ("rendered", "export")
 
 
@@ -137,7 +143,7 @@ def settings_view(page: PageSettings) -> dict:
         "system_prompt": params.get("system_prompt", ""),
         "max_tokens": params.get("max_tokens", ""),
         "providers": list(PROVIDER_LABELS.items()),
-        "formats": list(FORMAT_LABELS.items()),
+        "formats": list(format_labels(page.provider).items()),
         "provider": page.provider,
         "format": page.form,
         "model": params.get("model", ""),

@@ -139,6 +139,59 @@ class GeminiValidator:
             raise PayloadRejected("\n".join(problems))
 
 
+class BotocoreValidator:
+    """A Converse body checked against botocore's own `bedrock-runtime` service model: first
+    botocore's ParamValidator, the check boto3 runs before it sends (types, required members,
+    unknown keys, minima, one member per union), then what the model declares and botocore leaves
+    to the server: maxima, enums, and string patterns (taken whole: the documentation gives them
+    as the allowed characters)."""
+
+    def __init__(self) -> None:
+        import botocore.session
+
+        model = botocore.session.get_session().get_service_model("bedrock-runtime")
+        self.shape = model.operation_model("Converse").input_shape
+
+    def __call__(self, payload: dict[str, Any]) -> None:
+        from botocore.validate import ParamValidator
+
+        if "modelId" in payload:
+            raise PayloadRejected("modelId belongs in the URL, not the body")
+        params = {"modelId": "amazon.nova-lite-v1:0", **payload}
+        report = ParamValidator().validate(params, self.shape)
+        if report.has_errors():
+            raise PayloadRejected(report.generate_report())
+        problems = list(_declared_limits(self.shape, params, ""))
+        if problems:
+            raise PayloadRejected("\n".join(problems[:30]))
+
+
+def _declared_limits(shape: Any, value: Any, path: str):
+    """Values breaking the maxima, enums and patterns a botocore shape declares."""
+    import re
+
+    metadata = shape.metadata
+    if shape.type_name == "structure" and isinstance(value, dict):
+        for name, member in shape.members.items():
+            if name in value:
+                yield from _declared_limits(member, value[name], f"{path}{name}.")
+    elif shape.type_name == "list" and isinstance(value, list):
+        if "max" in metadata and len(value) > metadata["max"]:
+            yield f"{path.rstrip('.')}: more than {metadata['max']} items"
+        for position, item in enumerate(value):
+            yield from _declared_limits(shape.member, item, f"{path}{position}.")
+    elif shape.type_name == "string" and isinstance(value, str):
+        if "max" in metadata and len(value) > metadata["max"]:
+            yield f"{path.rstrip('.')}: longer than {metadata['max']} characters"
+        if "pattern" in metadata and not re.fullmatch(metadata["pattern"], value):
+            yield f"{path.rstrip('.')}: {value!r} does not match {metadata['pattern']}"
+        if shape.enum and value not in shape.enum:
+            yield f"{path.rstrip('.')}: {value!r} is not one of {shape.enum}"
+    elif (shape.type_name in ("integer", "long", "float", "double") and "max" in metadata
+          and isinstance(value, int | float) and value > metadata["max"]):
+        yield f"{path.rstrip('.')}: {value} is above {metadata['max']}"
+
+
 def build_validators() -> dict[str, Callable[[dict[str, Any]], None]]:
     from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
     from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
@@ -149,4 +202,5 @@ def build_validators() -> dict[str, Callable[[dict[str, Any]], None]]:
         "openai-responses": TypedDictValidator(ResponseCreateParamsNonStreaming),
         "anthropic": TypedDictValidator(MessageCreateParamsNonStreaming),
         "gemini": GeminiValidator(),
+        "bedrock-converse": BotocoreValidator(),
     }

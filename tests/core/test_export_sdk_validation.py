@@ -104,6 +104,17 @@ def test_every_batch_body_is_a_valid_request(provider, validators):
     ("gemini", {"contents": [], "model": "gemini"}, "model"),
     ("gemini", {"contents": [], "generationConfig": {"maxOutputTokens": "5"}},
      "maxOutputTokens"),
+    ("bedrock-converse", {"messages": [{"role": "wizard", "content": [{"text": "x"}]}]}, "role"),
+    ("bedrock-converse", {"messages": [{"role": "user", "content": [
+        {"text": "x", "toolUse": {"toolUseId": "a", "name": "f", "input": {}}}]}]}, "union"),
+    ("bedrock-converse", {"messages": [], "inferenceConfig": {"maxTokens": "5"}}, "maxTokens"),
+    ("bedrock-converse", {"messages": [], "inferenceConfig": {"temperature": 1.5}}, "temperature"),
+    ("bedrock-converse", {"messages": [{"role": "user", "content": [
+        {"toolUse": {"toolUseId": "call/1", "name": "f", "input": {}}}]}]}, "toolUseId"),
+    ("bedrock-converse", {"messages": [], "system": [{"text": ""}]}, "system"),
+    ("bedrock-converse", {"modelId": "m", "messages": []}, "modelId"),
+    ("bedrock-converse", {"messages": [{"role": "user", "content": [{"text": "x"}]}],
+                          "toolConfig": {"tools": [{"toolSpec": {"name": "f"}}]}}, "inputSchema"),
 ])
 def test_the_validator_rejects_broken_payloads(provider, payload, complaint, validators):
     with pytest.raises(PayloadRejected, match=complaint):

@@ -54,6 +54,18 @@ class InputMessage:
 
 
 @dataclass(slots=True)
+class GradingNodes:
+    """What agentv 4's LLM graders build their prompts from, as written in the test (and suite)."""
+
+    criteria: Node | None  # `criteria`, or the retired `expected_outcome`
+    expected: list[Node]  # the expected messages (expandExpectedOutputShorthand)
+    assertions: Node | None  # the test's grader list
+    suite_assertions: Node | None  # the suite's grader list, appended after the test's
+    rubrics: Node | None  # the test's inline `rubrics` (deprecated), run first
+    metadata: Node | None  # the test's `metadata`
+
+
+@dataclass(slots=True)
 class CaseSpec:
     id: str
     path: str
@@ -64,6 +76,7 @@ class CaseSpec:
     skipped: str | None = None
     warnings: list[Diagnostic] = field(default_factory=list)
     turns: list[Any] | None = None  # agentv 4 `mode: conversation`: the turn nodes
+    grading: GradingNodes | None = None  # agentv 4 only: what its LLM graders read
 
 
 @dataclass(slots=True)

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..bundle import Bundle, decode, join
 from ..model import Diagnostic, InputError
-from .schema import Block, CaseSpec, InputMessage, Suite, _json_text
+from .schema import Block, CaseSpec, GradingNodes, InputMessage, Suite, _json_text
 from .yamltree import Node, check_size, from_plain, load_jsonl, load_yaml
 
 ROLES = ("system", "user", "assistant", "tool")
@@ -458,7 +458,8 @@ def read_suite_v4(bundle: Bundle, path: str) -> Suite:
     cases: list[CaseSpec] = []
     seen: dict[str, int] = {}
     for index, (item, item_path) in enumerate(items):
-        cases.append(_case(loader, item, item_path, index, suite_input, suite_files, seen))
+        cases.append(_case(loader, item, item_path, index, suite_input, suite_files, seen,
+                           suite_graders=suite_graders(root)))
     metadata = {key: node.plain() for key, node in root.value.items()
                 if key not in ("tests", "eval_cases", "evalcases")}
     _refuse_bad_graph(cases, loader)
@@ -621,7 +622,7 @@ class _Rules:
 def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node | None,
           suite_files: Node | None, seen: dict[str, int], jsonl: bool = False,
           interpolate: Interpolate | None = None, generation: int = 4,
-          root_graders: bool = False) -> CaseSpec:
+          root_graders: bool = False, suite_graders: Node | None = None) -> CaseSpec:
     """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`."""
     rules = _Rules(jsonl, generation, root_graders, interpolate)
     if not isinstance(node.value, dict):
@@ -673,8 +674,43 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
         warnings.append(Diagnostic(f"agentv skips this case: {skipped}", path, node.start_line))
     if case_id:
         _note_repeat(case_id, node, path, seen, warnings)
+    grading = None
+    if generation == 4:
+        grading = GradingNodes(
+            _outcome_node(node, field), expected, _case_graders(node),
+            None if skip_defaults else suite_graders, field("rubrics"), field("metadata"))
     return CaseSpec(case_id or f"#{index + 1}", path, node.start_line, node.end_line, messages,
-                    metadata, skipped, warnings, turns=conversation)
+                    metadata, skipped, warnings, turns=conversation, grading=grading)
+
+
+def _outcome_node(node: Node, field: Callable[[str], Node | None]) -> Node | None:
+    """The node `_outcome` read the criteria from."""
+    criteria = field("criteria")
+    if _text(criteria) or node.get("expected_outcome") is None:
+        return criteria
+    return field("expected_outcome")
+
+
+def _case_graders(node: Node) -> Node | None:
+    """grader-parser.ts parseGraders: assertions > assert > execution.evaluators > evaluators."""
+    execution = node.get("execution")
+    for found in (node.get("assertions"), node.get("assert"),
+                  execution.get("evaluators") if execution is not None
+                  and isinstance(execution.value, dict) else None, node.get("evaluators")):
+        if found is not None and found.value is not None:
+            return found
+    return None
+
+
+def suite_graders(root: Node) -> Node | None:
+    """yaml-parser.ts: the suite's `assertions` (or `assert`), else its execution's list."""
+    execution = root.get("execution")
+    candidates = [root.get("assertions"), root.get("assert")]
+    if execution is not None and isinstance(execution.value, dict):
+        candidates += [execution.get("assertions"), execution.get("assert"),
+                       execution.get("evaluators")]
+    return next((found for found in candidates if found is not None and found.value is not None),
+                None)
 
 
 def _outcome(node: Node, field: Callable[[str], Node | None], case_id: str | None, path: str,

@@ -54,11 +54,15 @@ def _comment(prefix: str, result: ExportResult) -> str:
 
 
 def curl(result: ExportResult) -> str:
+    """The shell form: curl, or the provider's own client when it has one (see spec.Shell)."""
     body = payload_json(result)
     delimiter = HEREDOC
     while f"\n{delimiter}\n" in f"\n{body}\n":
         delimiter += "_"
-    headers = [f'-H "{header}"' for header in provider(result.provider).http.headers]
+    spec = provider(result.provider)
+    if spec.shell is not None:
+        return _comment("#", result) + spec.shell.script(result.model, body, delimiter)
+    headers = [f'-H "{header}"' for header in spec.http.headers]
     headers.append('-H "Content-Type: application/json"')
     lines = [f"curl {_shell_quote(endpoint(result))}"] + headers + [f"--data-binary @- <<'{delimiter}'"]
     return (_comment("#", result) + " \\\n  ".join(lines) + "\n" + body + "\n" + delimiter)

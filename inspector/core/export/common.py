@@ -15,6 +15,7 @@ OPENAI_CHAT = "openai-chat"
 OPENAI_RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic"
 GEMINI = "gemini"
+BEDROCK_CONVERSE = "bedrock-converse"
 
 
 @dataclass(frozen=True, slots=True)

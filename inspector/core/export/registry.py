@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from . import anthropic, gemini, openai_chat, openai_responses
+from . import anthropic, bedrock_converse, gemini, openai_chat, openai_responses
 from .spec import Provider
 
 REGISTRY: dict[str, Provider] = {
     module.PROVIDER.id: module.PROVIDER
-    for module in (openai_chat, openai_responses, anthropic, gemini)
+    for module in (openai_chat, openai_responses, anthropic, gemini, bedrock_converse)
 }
 PROVIDERS: tuple[str, ...] = tuple(REGISTRY)
 

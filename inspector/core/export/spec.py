@@ -37,6 +37,16 @@ class Http:
 
 
 @dataclass(frozen=True, slots=True)
+class Shell:
+    """A provider's own command-line client, used for the shell form instead of curl when plain
+    HTTP will not do (Bedrock signs its requests with SigV4)."""
+
+    label: str  # how the format menu names the form, e.g. "AWS CLI"
+    # (model, payload as JSON text, a heredoc delimiter that the text does not hold) -> script
+    script: Callable[[str, str, str], str]
+
+
+@dataclass(frozen=True, slots=True)
 class Provider:
     id: str
     label: str
@@ -49,3 +59,4 @@ class Provider:
     python: CodeTemplate
     typescript: CodeTemplate
     sdks: tuple[str, ...]  # the SDK packages the generated code needs, with minimum versions
+    shell: Shell | None = None  # None: the shell form is curl against `http`

@@ -20,7 +20,7 @@ from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import InputError
 from inspector.core.options import PROFILES
 from inspector.core.render_settings import SettingsError, parse_render_options
-from inspector.core.serialize import case_contract
+from inspector.core.serialize import case_contract, graders_contract
 
 
 def default_root(path: Path) -> Path:
@@ -48,6 +48,9 @@ class Command(BaseCommand):
         parser.add_argument("--system-prompt", help="configured default system prompt")
         parser.add_argument("--max-tokens", type=int, help="token budget: drop the oldest messages")
         parser.add_argument("--input-format", default="auto", choices=INPUT_FORMATS)
+        parser.add_argument("--graders", action="store_true",
+                            help='add "graders": [{"name", "messages"}] to each case: what '
+                                 "agentv 4's LLM graders send (agentv-4 profile)")
         parser.add_argument("--to", choices=EXPORT_PROVIDERS, help="export a provider request")
         parser.add_argument("--format", default="json", choices=EXPORT_FORMATS)
         parser.add_argument("--batch", action="store_true", help="with --to: one batch JSONL line per case")
@@ -100,8 +103,9 @@ class Command(BaseCommand):
         if options["to"] is None:
             chosen = ({"profile": document.profile, "profile_reason": document.profile_reason}
                       if document.profile else {})
-            return json.dumps([case_contract(case) | chosen for case in cases], indent=2,
-                              ensure_ascii=False)
+            return json.dumps([case_contract(case) | chosen
+                               | ({"graders": graders_contract(case)} if options["graders"] else {})
+                               for case in cases], indent=2, ensure_ascii=False)
         return self._export(cases, options)
 
     def _export(self, cases, options: dict) -> str:

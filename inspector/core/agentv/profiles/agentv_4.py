@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from ...bundle import decode, join, parent_folders
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
+from ..graders import Skip, grader_prompts
 from ..pieces import Piece, joined, segments, sep
 from ..prepare import DEFAULT_SYSTEM_PROMPT, Context
 from ..schema import Block, CaseSpec, InputMessage
@@ -124,6 +125,9 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     if case.turns:
         _conversation(result, case, case.turns, context)
         _drop_blank_assistant_turns(result)
+        if case.grading is not None and not case.skipped:
+            result.warnings.append(Diagnostic("the graders of a conversation-mode test (one per "
+                                              "turn) are not shown", case.path, case.start_line))
         return result
 
     visible = [any(item.visible for item in parts) for parts in formatted]
@@ -154,6 +158,7 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
         result.messages.append(Message("user", segments(question),
                                        span=_span(shown[0]) if len(shown) == 1 else None))
         _note_dropped(result, case, formatted)
+        _attach_graders(result, case, question, context)
         return result
 
     turns_out: list[Message] = []
@@ -179,7 +184,25 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
         result.messages.append(Message("user", []))
     result.messages.extend(turns_out)
     _drop_blank_assistant_turns(result)
+    # prompt-builder.ts: the graders' question marks every message with content by its role.
+    marked = [[sep(f"@[{message.role[:1].upper()}{message.role[1:]}]:\n"), *message_pieces(index)]
+              for index, message in enumerate(case.messages) if visible[index]
+              and any(item.text for item in formatted[index])]
+    _attach_graders(result, case, joined(marked, "\n\n"), context)
     return result
+
+
+def _attach_graders(result: RenderedCase, case: CaseSpec, question: list[Piece],
+                    context: Context) -> None:
+    """The judge's prompts for a test agentv runs (agentv 4 only; not in conversation mode)."""
+    if case.grading is None or case.skipped or result.skipped:
+        return
+    try:
+        result.graders = grader_prompts(case, question,
+                                        lambda raw: _resolve(context, raw), result.warnings)
+    except Skip as skip:
+        result.skipped = f"agentv skips this test: {skip}"
+        result.warnings.append(Diagnostic(result.skipped, case.path, case.start_line))
 
 
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",

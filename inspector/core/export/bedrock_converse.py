@@ -1,0 +1,304 @@
+"""AWS Bedrock Converse (`POST /model/{modelId}/converse`): a `system` list of text blocks,
+user/assistant `messages` of content blocks (`text`, `toolUse`, `toolResult`), `inferenceConfig`,
+`toolConfig` and `outputConfig`, as botocore's `bedrock-runtime` service model defines them.
+
+The payload is the HTTP body: the model id travels in the URL, so the code forms pass it beside
+the payload (`modelId=`, `--model-id`), which is also how Bedrock's batch jobs take Converse
+records (`{"recordId", "modelInput"}`, the model chosen when the job is created).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import quote
+
+from ..model import Message, RenderedCase
+from .common import (
+    BEDROCK_CONVERSE,
+    JSON_FAILURES,
+    ExportResult,
+    ExportSettings,
+    Notes,
+    ResolvedDefaults,
+    TurnExport,
+    Turns,
+    arguments_object,
+    empty_object_schema,
+    lint_name,
+    safe_id,
+    scan_json,
+)
+from .spec import Batch, Http, Provider, Shell
+
+# Amazon Nova Lite: Active in Bedrock's model lifecycle, served on demand under its base model id
+# (no cross-region inference profile needed) in us-east-1, and it takes everything this export
+# sends: system blocks, tools, tool results and images. Max tokens and temperature: the model's.
+DEFAULTS = ResolvedDefaults("amazon.nova-lite-v1:0")
+REGION = "us-east-1"  # where the default model is served on demand; the SDKs' own region wins
+SYSTEM_ROLES = frozenset({"system", "developer"})
+# botocore's ToolUseId shape: [a-zA-Z0-9_.:-]+, 1 to 64 characters.
+TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
+TOOL_USE_ID_UNSAFE = re.compile(r"[^a-zA-Z0-9_.:-]")
+MAX_TEMPERATURE = 1.0  # InferenceConfigurationTemperatureFloat: 0 to 1
+
+
+class _Build(TurnExport):
+    """One export's state while its messages become Converse turns."""
+
+    __slots__ = ("last_kind", "ids", "used_ids", "pending", "uses_tools")
+
+    def __init__(self, settings: ExportSettings):
+        super().__init__(settings, "content")
+        self.last_kind: str | None = None  # "user", "assistant" or "tool": the latest blocks' kind
+        self.ids: dict[str, str] = {}  # original tool call id -> the toolUseId sent
+        self.used_ids: set[str] = set()  # toolUseIds sent, so two originals never share one
+        self.pending: dict[str, int] = {}  # toolUseIds awaiting a toolResult in the next turn
+        self.uses_tools = False  # a toolUse or toolResult block was sent
+
+
+def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
+    resolved = settings.resolved(DEFAULTS)
+    build = _Build(settings)
+    for index, message in enumerate(case.messages):
+        if message.omitted is not None:
+            continue
+        role = message.role
+        text = message.content
+        if role == "assistant":
+            _assistant(build, message, text, index)
+        elif message.tool_call_id is not None and role in ("tool", "function"):
+            _tool_result(build, message, text, index)
+        elif role in SYSTEM_ROLES:
+            _system(build, role, text, index)
+        else:
+            _user(build, message, text, index)
+    _lint_unanswered(build.pending, build.notes)
+    _lint_turns(build.turns, build.notes)
+
+    payload: dict[str, Any] = {"messages": build.turns.turns}
+    if build.system_parts:
+        payload["system"] = [{"text": part} for part in build.system_parts]
+    inference = _inference_config(resolved.max_tokens, resolved.temperature, build.notes)
+    if inference:
+        payload["inferenceConfig"] = inference
+    if case.tools:
+        payload["toolConfig"] = {"tools": _tools(case, build.notes)}
+    elif build.uses_tools:
+        build.notes.lint("the messages hold tool calls or results but the case declares no tools: "
+                         "Bedrock requires toolConfig whenever toolUse or toolResult blocks are sent")
+    if case.output_schema is not None:
+        schema = case.output_schema
+        payload["outputConfig"] = {"textFormat": {"type": "json_schema", "structure": {
+            "jsonSchema": {"schema": json.dumps(schema.schema, ensure_ascii=False),
+                           "name": schema.name}}}}
+    return ExportResult(BEDROCK_CONVERSE, resolved.model, payload, build.notes.changes,
+                        build.notes.lints, list(case.warnings), case.id)
+
+
+def _system(build: _Build, role: str, text: str, index: int) -> None:
+    if text:
+        build.system_parts.append(text)
+        build.notes.change(f"{role} message moved into the top-level system list", index)
+    else:
+        build.notes.change(f"empty {role} message left out: system blocks cannot be empty", index)
+
+
+def _text_block(text: str, build: _Build, index: int) -> dict[str, Any]:
+    if not text.strip():
+        build.notes.lint("blank message: Bedrock rejects a text block that is empty or only "
+                         "whitespace", index)
+    return {"text": text}
+
+
+def _drop_name(build: _Build, message: Message, index: int) -> None:
+    build.notes.change(f"name {message.name!r} dropped: Converse messages have no name", index)
+
+
+def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
+    if message.name is not None:
+        _drop_name(build, message, index)
+    if build.turns.role != "assistant":
+        _lint_unanswered(build.pending, build.notes)
+    if message.tool_calls:
+        blocks: list[dict[str, Any]] = [{"text": text}] if text.strip() else []
+        if text and not text.strip():
+            build.notes.change("whitespace-only text beside the tool calls left out", index)
+        for position, call in enumerate(message.tool_calls):
+            call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
+            raw = call.arguments
+            try:  # one JSON object, the common case, costs no call
+                arguments, end = scan_json(raw, 0)
+                if end != len(raw) or type(arguments) is not dict:
+                    arguments = arguments_object(raw, call.name, index, build.notes)
+            except JSON_FAILURES:
+                arguments = arguments_object(raw, call.name, index, build.notes)
+            blocks.append({"toolUse": {"toolUseId": call_id, "name": call.name,
+                                       "input": arguments}})
+            build.pending[call_id] = index
+        build.uses_tools = True
+    else:
+        blocks = [_text_block(text, build, index)]
+    if build.turns.add("assistant", blocks, index):
+        build.notes.change("merged into the previous assistant turn", index)
+    build.last_kind = "assistant"
+
+
+def _tool_use_id(build: _Build, raw_id: str, index: int, position: int) -> str:
+    """The toolUseId a call is sent under: its own id when Bedrock allows it, else a cleaned one
+    that no other call of the request uses."""
+    call_id = raw_id
+    if not TOOL_USE_ID.fullmatch(raw_id) or raw_id in build.used_ids:
+        base = TOOL_USE_ID_UNSAFE.sub("_", raw_id)[:56] or f"tooluse_{index}_{position}"
+        call_id, suffix = base, 2
+        while call_id in build.used_ids:
+            call_id = f"{base}_{suffix}"
+            suffix += 1
+        build.notes.change(f"tool call id {raw_id!r} sent as {call_id!r}", index)
+    build.ids[raw_id] = call_id
+    build.used_ids.add(call_id)
+    return call_id
+
+
+def _tool_result(build: _Build, message: Message, text: str, index: int) -> None:
+    if message.name is not None:
+        _drop_name(build, message, index)
+    original = message.tool_call_id
+    assert original is not None
+    call_id = build.ids.get(original) or TOOL_USE_ID_UNSAFE.sub("_", original)[:64] or "tooluse"
+    if build.pending.pop(call_id, None) is None:
+        build.notes.lint(f"tool result for {original!r} does not answer a toolUse of the "
+                         "assistant turn right before it", index)
+    block = {"toolResult": {"toolUseId": call_id, "content": [_text_block(text, build, index)]}}
+    build.uses_tools = True
+    turns = build.turns
+    if turns.role == "user" and build.last_kind == "user":
+        # Tool results open the user turn (Claude on Bedrock requires it): before the text.
+        position = 0
+        while position < len(turns.content) and "toolResult" in turns.content[position]:
+            position += 1
+        turns.content.insert(position, block)
+        build.notes.change("tool result placed before the user text of the same turn", index)
+    else:
+        turns.add("user", [block], index)
+    build.last_kind = "tool"
+
+
+def _user(build: _Build, message: Message, text: str, index: int) -> None:
+    """A user message, or anything else sent as one."""
+    if message.name is not None:
+        _drop_name(build, message, index)
+    role = message.role
+    if role != "user":
+        reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
+                  else f"role {role!r} is not a Converse role")
+        build.notes.change(f"{reason}; sent as a user message", index)
+    if build.turns.add("user", [_text_block(text, build, index)], index) \
+            and build.last_kind == "user":
+        build.notes.change("merged into the previous user turn", index)
+    build.last_kind = "user"
+
+
+def _inference_config(max_tokens: int | None, temperature: float | None,
+                      notes: Notes) -> dict[str, Any]:
+    config: dict[str, Any] = {}
+    if max_tokens is not None:
+        config["maxTokens"] = max_tokens
+        if max_tokens < 1:
+            notes.lint("inferenceConfig.maxTokens must be at least 1")
+    if temperature is not None:
+        config["temperature"] = temperature
+        if not 0 <= temperature <= MAX_TEMPERATURE:
+            notes.lint(f"inferenceConfig.temperature {temperature} is outside Bedrock's 0 to 1")
+    return config
+
+
+def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
+    tools = []
+    for tool in case.tools:
+        lint_name(tool.name, "tool", notes)
+        spec: dict[str, Any] = {"name": tool.name}
+        if tool.description:
+            spec["description"] = tool.description
+        elif tool.description is not None:
+            notes.change(f"tool {tool.name!r}: empty description left out (Bedrock refuses one)")
+        schema = tool.parameters if tool.parameters is not None else empty_object_schema()
+        if schema.get("type") != "object":
+            notes.lint(f"tool {tool.name!r}: inputSchema.json must be an object schema")
+        spec["inputSchema"] = {"json": schema}
+        if tool.strict is not None:
+            spec["strict"] = tool.strict
+        tools.append({"toolSpec": spec})
+    return tools
+
+
+def _lint_turns(turns: Turns, notes: Notes) -> None:
+    """What Converse refuses in the order of the turns."""
+    if not turns.turns:
+        notes.lint("the request has no user or assistant messages")
+    elif turns.turns[0]["role"] != "user":
+        notes.lint("a conversation must start with a user message", turns.first_source)
+
+
+def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:
+    for call_id, index in pending.items():
+        notes.lint(f"toolUse {call_id!r} has no toolResult in the user turn right after it", index)
+    pending.clear()
+
+
+def _endpoint(model: str) -> str:
+    return f"https://bedrock-runtime.{REGION}.amazonaws.com/model/{quote(model, safe='')}/converse"
+
+
+CREDENTIALS = ("region and credentials from the AWS SDK's usual chain: AWS_REGION, "
+               "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE or ~/.aws")
+
+
+def _python(result: ExportResult, literal: str, head: str) -> str:
+    return (f"{head}import json\n\nimport boto3\n\n"
+            f"# {CREDENTIALS}\n"
+            'client = boto3.client("bedrock-runtime")\n'
+            f"payload = json.loads({literal})\n"
+            f"response = client.converse(modelId={json.dumps(result.model)}, **payload)\n"
+            'print(response["output"])\n')
+
+
+def _typescript(result: ExportResult, literal: str, head: str) -> str:
+    return (f"{head}import {{ BedrockRuntimeClient, ConverseCommand }} from "
+            '"@aws-sdk/client-bedrock-runtime";\n\n'
+            f"// {CREDENTIALS}\n"
+            "const client = new BedrockRuntimeClient({});\n"
+            f"const payload = JSON.parse({literal});\n"
+            "const response = await client.send(\n"
+            f"  new ConverseCommand({{ modelId: {json.dumps(result.model)}, ...payload }}));\n"
+            "console.log(JSON.stringify(response.output, null, 2));\n")
+
+
+def _aws_cli(model: str, body: str, delimiter: str) -> str:
+    # --cli-input-json takes the body and the model id, a URI parameter, goes beside it. The body
+    # goes through a file: the CLI reads a file:// argument twice, so stdin would arrive empty.
+    return (f"# {CREDENTIALS}\n"
+            'payload="$(mktemp)"\n'
+            f"cat > \"$payload\" <<'{delimiter}'\n{body}\n{delimiter}\n"
+            f"aws bedrock-runtime converse --model-id {_shell_word(model)} "
+            '--cli-input-json "file://$payload"\n'
+            'rm -f "$payload"\n')
+
+
+def _shell_word(text: str) -> str:
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+PROVIDER = Provider(
+    id=BEDROCK_CONVERSE, label="AWS Bedrock Converse", defaults=DEFAULTS, export=export,
+    encoding="o200k_base", exact_tokens=False,  # no local tokenizer for Bedrock's models: an estimate
+    batch=Batch("recordId", lambda case_id, fallback: safe_id(case_id, fallback),
+                lambda record_id, payload: {"recordId": record_id, "modelInput": payload},
+                max_id_length=64),
+    http=Http(_endpoint, ()),
+    python=_python, typescript=_typescript,
+    sdks=("boto3>=1.43 (PyPI)", "@aws-sdk/client-bedrock-runtime>=3.1164 (npm)",
+          "awscli>=1.45 (PyPI) for the AWS CLI form"),
+    shell=Shell("AWS CLI", _aws_cli),
+)

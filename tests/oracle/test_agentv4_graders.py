@@ -1,0 +1,221 @@
+"""The judge's prompts, checked against agentv 4.42.4 itself: capture.mjs records every grader
+request agentv sends to the recording server; the inspector's `agentv-4` grader prompts, with the
+candidate's answer placed where its placeholder stands, must be those requests message for message
+(corpus files, the examples, the differential's generated suites, and generated suites full of
+LLM graders: inline prompts, `file://` templates, rubrics, string assertions, suite graders)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from inspector.core.bundle import DirectoryBundle
+from inspector.core.documents import render_document
+from inspector.core.model import CANDIDATE_PLACEHOLDER, InputError, Message
+from inspector.core.options import RenderOptions
+
+from . import agentv
+from .generate import FILES, REFS, TEXTS, Suite, suites
+from .test_agentv4_differential import _corpus_jobs, _skip_or_fail_without_oracle
+
+EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "500")) // 5
+CANDIDATE = "ok"  # what capture.mjs's recording server answers the candidate with
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    _skip_or_fail_without_oracle()
+    with agentv.Oracle() as running:
+        yield running
+
+
+# The one known gap, shown as a placeholder: an expected_output file's absolute path on agentv's
+# machine, which agentv puts into the reference answer.
+RESOLVED_PATH = re.compile(r'(\\?"resolvedPath\\?": \\?")(?:[^"\\]|\\[^"])*(\\?")')
+
+
+def judged(message: Message) -> dict[str, str]:
+    """A grader message as sent once the candidate has answered."""
+    return {"role": message.role, "content": RESOLVED_PATH.sub(r"\1…\2", "".join(
+        CANDIDATE if segment.text == CANDIDATE_PLACEHOLDER else segment.text
+        for segment in message.segments))}
+
+
+def grader_differences(oracle: agentv.Oracle, root: Path, eval_file: Path) -> list[str]:
+    theirs = agentv.outcome(oracle.run(eval_file, root))
+    try:
+        document = render_document(DirectoryBundle(root), eval_file.relative_to(root).as_posix(),
+                                   RenderOptions(profile="agentv-4", input_format="agentv"))
+    except InputError:
+        return []  # which files agentv refuses is the candidate differential's to check
+    problems = []
+    for case in document.cases:
+        if case.skipped or "turns" in case.metadata or case.id not in theirs.cases:
+            continue
+        mine = [[judged(message) for message in grader.messages] for grader in case.graders]
+        sent = [[{"role": message["role"],
+                  "content": RESOLVED_PATH.sub(r"\1…\2", message["content"])}
+                 for message in request] for request in theirs.judges.get(case.id, [])]
+        if mine != sent:
+            problems.append(f"{case.id}: grader requests differ\n  agentv:    {json.dumps(sent)}\n"
+                            f"  inspector: {json.dumps(mine)}")
+    # A test agentv ran whose graders the inspector says it would skip, or the other way round.
+    ran = set(theirs.cases)
+    skipped = {case.id for case in document.cases if case.skipped and case.id in ran
+               and case.skipped.startswith("agentv skips this test: Grader")}
+    problems += [f"{case_id}: agentv ran it, the inspector says a grader skips it"
+                 for case_id in sorted(skipped)]
+    return problems
+
+
+def test_the_corpus_and_examples_graders_are_what_agentv_sends(oracle):
+    jobs = _corpus_jobs()
+    problems = {str(path): grader_differences(oracle, root, path) for path, root in jobs}
+    assert {path: found for path, found in problems.items() if found} == {}
+
+
+def test_a_prompt_naming_a_file_without_file_prefix_is_sent_as_the_criteria(oracle, tmp_path):
+    """agentv 4.42.4 reads a grader prompt file only with `file://`; a bare path is inline text."""
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals" / "grader.md").write_text("Grade {{ output }} strictly.\n")
+    eval_file = tmp_path / "evals" / "suite.yaml"
+    eval_file.write_text("tests:\n  - id: t\n    criteria: Be right\n    input: Question?\n"
+                         "    assertions:\n      - type: llm-grader\n        prompt: grader.md\n"
+                         "      - type: llm-grader\n        name: from-file\n"
+                         "        prompt: file://grader.md\n")
+    assert grader_differences(oracle, tmp_path, eval_file) == []
+    document = render_document(DirectoryBundle(tmp_path), "evals/suite.yaml",
+                               RenderOptions(profile="agentv-4"))
+    [bare, from_file] = document.cases[0].graders
+    assert "[[ ## criteria ## ]]\ngrader.md\n" in bare.messages[1].content
+    assert from_file.name == "from-file"
+    assert [(segment.text, segment.origin.kind, segment.origin.path, segment.origin.start_line)
+            for segment in from_file.messages[1].segments] == [
+        ("Grade ", "file", "evals/grader.md", 1), (CANDIDATE_PLACEHOLDER, "marker", None, None),
+        (" strictly.", "file", "evals/grader.md", 1)]
+
+
+@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck), print_blob=False)
+@given(suite=suites())
+def test_generated_suites_graders_are_what_agentv_sends(oracle, suite: Suite):
+    _check(oracle, suite)
+
+
+GRADER_FILES = {
+    "evals/graders/full.md": b"Question: {{ input }}\nAnswer: {{ output }}\n"
+                             b"Expected: {{expected_output}}\nCriteria: {{ criteria }}\n",
+    "evals/graders/unknown-vars.md": b"{{question}} / {{ candidate_answer }} / "
+                                     b"{{ expected_outcome }} -> {{ output }}\n",
+    "evals/graders/meta.md": b"{{ metadata }}|{{metadata_json}}|{{ rubrics_json }}|{{ output }}",
+    "evals/graders/no-output.md": b"Just {{ input }}\n",
+}
+
+
+def _texts() -> st.SearchStrategy[str]:
+    return st.sampled_from([text for text in TEXTS if "{{" not in text and "${{" not in text])
+
+
+@st.composite
+def _grader(draw: st.DrawFn) -> Any:
+    kind = draw(st.sampled_from(["bare", "template", "file", "file", "rubrics", "rubric-objects",
+                                 "string", "contains", "llm-rubric-list"]))
+    named = {"name": f"g{draw(st.integers(0, 3))}"} if draw(st.booleans()) else {}
+    if kind == "bare":
+        return {"type": draw(st.sampled_from(["llm-grader", "llm_grader"])),
+                "prompt": draw(_texts()), **named}
+    if kind == "template":
+        return {"type": "llm-grader", **named, "prompt": draw(st.sampled_from([
+            "Judge {{ output }} against {{ expected_output }}",
+            "{{input}}\n---\n{{ output }}\n{{ criteria }}", "{{ question }} only"]))}
+    if kind == "file":
+        return {"type": "llm-grader", **named, "prompt": "file://graders/" + draw(
+            st.sampled_from(["full.md", "unknown-vars.md", "meta.md", "full.md"]))}
+    if kind == "rubrics":
+        return {"type": "rubrics", **named,
+                "criteria": draw(st.lists(_texts(), min_size=1, max_size=3))}
+    if kind == "rubric-objects":
+        return {"type": "llm-grader", **named, "rubrics": [
+            {"id": f"r{index}", "outcome": draw(_texts().filter(lambda text: text.strip())),
+             **({"weight": draw(st.sampled_from([1, 2, 0.5]))} if draw(st.booleans()) else {}),
+             **({"required": draw(st.booleans())} if draw(st.booleans()) else {})}
+            for index in range(draw(st.integers(1, 3)))]}
+    if kind == "string":
+        return draw(_texts())
+    if kind == "contains":
+        return {"type": "contains", "value": "ok"}
+    return {"type": "llm-grader", **named, "prompt": draw(_texts()),
+            "rubrics": [{"id": "only", "outcome": "Is polite"}]}
+
+
+@st.composite
+def _input(draw: st.DrawFn) -> Any:
+    if draw(st.booleans()):
+        return draw(_texts().filter(lambda text: text.strip()))
+    messages = []
+    for role in draw(st.lists(st.sampled_from(["system", "user", "assistant", "tool"]),
+                              min_size=1, max_size=4)):
+        content: Any = draw(_texts())
+        if draw(st.integers(0, 3)) == 0:
+            content = [{"type": "text", "value": content},
+                       {"type": "file", "value": draw(st.sampled_from(REFS))}]
+        messages.append({"role": role, "content": content})
+    messages.append({"role": "user", "content": "Now answer."})
+    return messages
+
+
+@st.composite
+def grader_suites(draw: st.DrawFn) -> Suite:
+    tests = []
+    for index in range(draw(st.integers(1, 3))):
+        test: dict[str, Any] = {"id": f"case-{index}", "input": draw(_input())}
+        if draw(st.integers(0, 3)):
+            test["criteria"] = draw(_texts())
+        expected = draw(st.integers(0, 3))
+        if expected == 1:
+            test["expected_output"] = draw(_texts())
+        elif expected == 2:
+            test["expected_output"] = [{"role": "assistant", "content": draw(_texts())}]
+        if draw(st.integers(0, 4)):
+            test["assertions"] = draw(st.lists(_grader(), min_size=0, max_size=3))
+        if draw(st.integers(0, 5)) == 0:
+            test["metadata"] = {"team": "qa", "n": 2}
+        if draw(st.integers(0, 6)) == 0:
+            test["rubrics"] = ["Mentions the order"]
+        tests.append(test)
+    document: dict[str, Any] = {"tests": tests}
+    if draw(st.integers(0, 4)) == 0:
+        document["assertions"] = draw(st.lists(_grader(), min_size=1, max_size=2))
+    files = dict(FILES) | GRADER_FILES
+    if draw(st.integers(0, 6)) == 0:
+        files["evals/graders/full.md"] = GRADER_FILES["evals/graders/no-output.md"]
+    # JSON is YAML, and with every non-ASCII character escaped the texts reach both sides
+    # exactly as drawn (how YAML reads raw line breaks is the candidate differential's concern).
+    files["evals/suite.yaml"] = json.dumps(document, indent=1).encode()
+    return Suite(files, "evals/suite.yaml", {"layout": "graders"})
+
+
+@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck), print_blob=False)
+@given(suite=grader_suites())
+def test_generated_grader_suites_are_what_agentv_sends(oracle, suite: Suite):
+    _check(oracle, suite)
+
+
+def _check(oracle: agentv.Oracle, suite: Suite) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="agentv-graders-"))
+    try:
+        eval_file = suite.write(folder)
+        found = grader_differences(oracle, folder, eval_file)
+        assert not found, "\n".join(found) + "\n\nreproducer:\n" + suite.show()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
