@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .model import Origin, RenderedCase
 
@@ -37,6 +37,7 @@ class Break:
     path: str | None
     line: int | None
     detail: str
+    position: int = -1  # the case's place in the document (ids may repeat across a bundle)
 
     def as_dict(self) -> dict[str, object]:
         return {"case": self.case, "message": self.message, "path": self.path, "line": self.line,
@@ -176,8 +177,8 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
     result.partial = partial
     outside = sorted(set(range(len(cases))) - set(members))
     reference = pieces[result.group[0]]
-    result.breaks = [_break(cases[position], pieces[position], reference, result.prefix_pieces)
-                     for position in outside]
+    result.breaks = [replace(_break(cases[position], pieces[position], reference, result.prefix_pieces),
+                             position=position) for position in outside]
     return result
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from inspector import presenters, services
+from inspector import ledger_presenter, presenters, services
 from inspector.core.export import batch_jsonl
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
@@ -47,6 +47,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "batch_url": batch_url(bundle_id, None, page),
         "share_url": services.absolute_url(request, request.get_full_path()),
         "revisions": list(loaded.record.revisions.order_by("created")[:20]),
+        **ledger_presenter.panel_context(loaded, page, request.GET.get("ledger_sort")),
     })
 
 

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import presenters, services
+from inspector import ledger_presenter, presenters, services
 from inspector.core.bundle import MemoryBundle
 from inspector.core.export import REGISTRY, export_case, render_code
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
@@ -47,6 +47,7 @@ class CaseContext:
     rendered: RenderedDocument
     case: RenderedCase
     page: PageSettings
+    edited: bool = False  # rendered from unsaved text (a preview), not from the stored bundle
 
 
 def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str,
@@ -144,7 +145,13 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "render_query": page.render_query,
         "preview_url": base + "preview/",
         "revise_url": base + "revise/",
+        **_cache_band(ctx),
     }
+
+
+def _cache_band(ctx: CaseContext) -> dict:
+    return ledger_presenter.band_context(ctx.loaded, ctx.document, ctx.rendered, ctx.case, ctx.page,
+                                         stored=not ctx.edited)
 
 
 def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, int] | None,
@@ -249,7 +256,7 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         if not rendered.cases:
             return render(request, "preview_error.html", {"message": "The edited file has no cases."})
         case = rendered.cases[0]
-    ctx = CaseContext(loaded, document, rendered, case, page)
+    ctx = CaseContext(loaded, document, rendered, case, page, edited=True)
     context = _case_context(request, ctx)
     context["preview"] = True
     return render(request, "case.html#rendered", context)
