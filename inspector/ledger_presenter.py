@@ -12,7 +12,6 @@ from django.utils.safestring import SafeString
 
 from inspector import presenters
 from inspector.core import prices
-from inspector.core.ledger import build_ledger
 from inspector.core.model import RenderedCase, RenderedDocument
 from inspector.ledgers import BundleLedger
 
@@ -186,14 +185,13 @@ def band_context(loaded, document: str, rendered: RenderedDocument, case: Render
                  stored: bool = True) -> dict:
     """The case page's context for templates/case_cache_band.html: its document's cache map for the
     page's provider and export settings (an unsaved edit's own, uncached)."""
-    from inspector.ledgers import bundle_ledger
+    from inspector.ledgers import bundle_ledger, unstored_ledger
     from inspector.views.common import PROVIDER_LABELS
 
     if stored:
         found = bundle_ledger(loaded, page.options, page.provider, page.export, document)
     else:
-        found = BundleLedger(build_ledger(rendered.cases, page.provider, page.export),
-                             rendered.cases, [document] * len(rendered.cases), [])
+        found = unstored_ledger(rendered.cases, document, page.provider, page.export)
     shown = band(found, case, PROVIDER_LABELS[page.provider])
     cached: set[int] = set()
     if shown is not None:

@@ -50,9 +50,18 @@ def bundle_ledger(loaded: services.LoadedBundle, options: RenderOptions, provide
     return result
 
 
-def export_with_cache_breakpoints(loaded: services.LoadedBundle, options: RenderOptions, document: str,
-                                  case: RenderedCase, export: ExportSettings) -> ExportResult:
-    """The Anthropic export of a case with cache_control where its document's cache map says."""
-    found = bundle_ledger(loaded, options, "anthropic", export, document)
+def unstored_ledger(cases: list[RenderedCase], document: str, provider: str, export: ExportSettings
+                    ) -> BundleLedger:
+    """The ledger of cases rendered from unsaved text (a preview): not kept."""
+    return BundleLedger(build_ledger(cases, provider, export), cases, [document] * len(cases), [])
+
+
+def cached_export(found: BundleLedger, case: RenderedCase, export: ExportSettings) -> ExportResult:
+    """The Anthropic export of a case with cache_control where its ledger's cache map says."""
     position = next(number for number, item in enumerate(found.cases) if item.id == case.id)
     return export_with_breakpoints(case, export, cache_marks(found.ledger, position))
+
+
+def export_with_cache_breakpoints(loaded: services.LoadedBundle, options: RenderOptions, document: str,
+                                  case: RenderedCase, export: ExportSettings) -> ExportResult:
+    return cached_export(bundle_ledger(loaded, options, "anthropic", export, document), case, export)

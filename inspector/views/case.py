@@ -11,9 +11,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import ledger_presenter, presenters, services
+from inspector import ledger_presenter, ledgers, presenters, services
 from inspector.core.bundle import MemoryBundle
-from inspector.core.export import REGISTRY, export_case, render_code
+from inspector.core.export import REGISTRY, ExportResult, export_case, render_code
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
 from inspector.forms import RevisionForm
@@ -73,8 +73,21 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
     return CaseContext(loaded, document, rendered, case, page)
 
 
-def _export_panel(case: RenderedCase, page: PageSettings, case_link: str) -> dict:
-    result = export_case(case, page.provider, page.export)
+def _export_result(ctx: CaseContext) -> ExportResult:
+    """The case's export, with cache_control breakpoints when the Anthropic cache option is on."""
+    page = ctx.page
+    if page.provider == "anthropic" and page.params.get("cache_breakpoints") == "1":
+        if ctx.edited:
+            found = ledgers.unstored_ledger(ctx.rendered.cases, ctx.document, page.provider, page.export)
+        else:
+            found = ledgers.bundle_ledger(ctx.loaded, page.options, page.provider, page.export, ctx.document)
+        return ledgers.cached_export(found, ctx.case, page.export)
+    return export_case(ctx.case, page.provider, page.export)
+
+
+def _export_panel(ctx: CaseContext, case_link: str) -> dict:
+    case, page = ctx.case, ctx.page
+    result = _export_result(ctx)
     code = render_code(result, page.form)
     suffix = FORMAT_SUFFIX[page.form]
     code_html = presenters.highlight_block(f"payload.{suffix}", code)
@@ -93,6 +106,7 @@ def _export_panel(case: RenderedCase, page: PageSettings, case_link: str) -> dic
         "warnings": [str(getattr(item, "message", item)) for item in getattr(result, "warnings", [])],
         "download_url": f"{base}export/?{query}{'&' if query else ''}download=1",
         "filename": _download_name(case.id, page.provider, suffix),
+        "cache_breakpoints": page.params.get("cache_breakpoints") == "1",
     }
 
 
@@ -111,7 +125,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     page = ctx.page
     view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens)
     case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
-    export = _export_panel(ctx.case, page, case_link)
+    export = _export_panel(ctx, case_link)
     lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
     for card in view.cards:
         if card.index in lint_cards:
@@ -210,7 +224,7 @@ def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
 def export_view(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, ctx.page.query)
-    export = _export_panel(ctx.case, ctx.page, case_link)
+    export = _export_panel(ctx, case_link)
     if request.GET.get("download"):
         content_type = "application/json" if ctx.page.form == "json" else "text/plain; charset=utf-8"
         response = HttpResponse(export["code"], content_type=content_type)

@@ -74,3 +74,13 @@ def test_a_case_outside_the_group_says_where_it_leaves_it(client, suite):
     band = page.split('id="cache-band"')[1].split("</div>")[0]
     assert "leaves the prefix" in band and "evals/suite.yaml:" in band
     assert "cached-prefix" not in page.split('id="cache-band"')[1]
+
+
+def test_the_anthropic_export_panel_places_breakpoints_when_asked(client, suite):
+    url = presenters.case_url(suite.pk, "evals/suite.yaml", "b")
+    page = client.get(url, {"provider": "anthropic", "cache_breakpoints": "1"}).content.decode()
+    assert 'id="cache-breakpoints" checked' in page
+    assert "cache_control breakpoint after the system prompt" in page
+    assert "&quot;cache_control&quot;" in page or '"cache_control"' in page
+    plain = client.get(url, {"provider": "anthropic"}).content.decode()
+    assert "cache_control breakpoint after" not in plain and 'id="cache-breakpoints">' in plain
