@@ -28,6 +28,7 @@ class Piece:
     tokens: int
     messages: tuple[int, ...]  # indexes into case.messages whose content the text joins
     joiner: str = ""
+    head: str = ""  # what the request holds before the text (the role, a name): equal to share a part
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +157,9 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
                 leaves[position] = node_id
         if len(members) > 1 and (ended or len(groups) != 1):
             partial = ""
-            if mode == "automatic" and not ended:
-                texts = [pieces[group[0]][node.depth].text for group in groups.values()]
+            nexts = [pieces[group[0]][node.depth] for group in groups.values()]
+            if mode == "automatic" and not ended and len({piece.head for piece in nexts}) == 1:
+                texts = [piece.text for piece in nexts]
                 partial = os.path.commonprefix([min(texts), max(texts)])
             tokens = node.tokens + (count(partial) if partial else 0)
             score = (tokens >= minimum, len(members), tokens)

@@ -183,7 +183,7 @@ def case_pieces(case: RenderedCase, message_tokens: dict[int, int], tools_tokens
     pieces: list[cache_map.Piece] = []
     tools = _tools_text(case)
     if tools:
-        pieces.append(cache_map.Piece("tools", keys(("tools", tools)), tools, tools_tokens, ()))
+        pieces.append(cache_map.Piece("tools", keys(("tools", tools)), tools, tools_tokens, (), head="tools"))
     sent = [index for index, message in enumerate(case.messages) if message.omitted is None]
     if system_first:
         system = [index for index in sent if case.messages[index].role in SYSTEM_ROLES]
@@ -191,12 +191,13 @@ def case_pieces(case: RenderedCase, message_tokens: dict[int, int], tools_tokens
             text = SYSTEM_JOINER.join(case.messages[index].content for index in system)
             pieces.append(cache_map.Piece("system", keys(("system", text)), text,
                                           sum(message_tokens[index] for index in system), tuple(system),
-                                          SYSTEM_JOINER))
+                                          SYSTEM_JOINER, head="system"))
         sent = [index for index in sent if case.messages[index].role not in SYSTEM_ROLES]
     for index in sent:
         message = case.messages[index]
         pieces.append(cache_map.Piece("message", keys(_message_identity(message)), message.content,
-                                      message_tokens[index], (index,)))
+                                      message_tokens[index], (index,),
+                                      head=f"{message.role}\x00{message.name or ''}"))
     return pieces
 
 

@@ -13,6 +13,7 @@ from inspector.core.documents import render_document
 from inspector.core.export import ExportSettings
 from inspector.core.export.registry import REGISTRY
 from inspector.core.ledger import build_ledger, cache_marks
+from inspector.core.model import Message, Origin, OriginKind, RenderedCase, Segment
 from inspector.core.options import RenderOptions
 from inspector.core.tokens import case_tokens, count_text
 
@@ -192,3 +193,30 @@ def test_cache_marks_end_each_shared_prefix_at_most_four():
     marks = cache_marks(ledger, 0)
     assert [(mark.kind, mark.cases) for mark in marks] == [("system", 3)]
     assert len(cache_marks(ledger, 0)) <= 4
+
+
+def _two_system_case(case_id: str, second: str) -> RenderedCase:
+    """Two system messages, as a raw request sends them (the agentv profiles join them in one)."""
+    def text(value: str, path: str) -> list[Segment]:
+        return [Segment(value, Origin(OriginKind.FILE, path, 1, value.count("\n") + 1))]
+    return RenderedCase(case_id, [Message("system", text("Be careful.", "prompts/first.md")),
+                                  Message("system", text(second, "prompts/second.md")),
+                                  Message("user", text("Go", "evals/suite.yaml"))])
+
+
+def test_a_break_in_the_joined_system_text_names_the_message_it_came_from():
+    changed = list(POLICY_LINES)
+    changed[120] = "Rule 120: never mind."
+    cases = [_two_system_case("a", POLICY), _two_system_case("b", POLICY),
+             _two_system_case("c", "\n".join(changed) + "\n")]
+    (found,) = build_ledger(cases, "anthropic").cache.breaks
+    # Anthropic sends both system messages first, joined: the break is in the second, line 121.
+    assert (found.case, found.message, found.path, found.line) == ("c", 1, "prompts/second.md", 121)
+
+
+def test_messages_in_different_roles_share_no_part_of_their_text():
+    text = ("tests:\n" + "".join(
+        f"  - id: {name}\n    criteria: ok\n    input:\n      - role: {role}\n        content: |-\n"
+        + "".join(f"          {line}\n" for line in POLICY_LINES) for name, role in (("a", "user"), ("b", "system"))))
+    cache = build_ledger(render(text), "openai-chat").cache
+    assert cache.shared_prefix_tokens == 0 and not cache.cacheable
