@@ -79,8 +79,8 @@ def test_a_case_outside_the_group_says_where_it_leaves_it(client, suite):
 def test_the_anthropic_export_panel_places_breakpoints_when_asked(client, suite):
     url = presenters.case_url(suite.pk, "evals/suite.yaml", "b")
     page = client.get(url, {"provider": "anthropic", "cache_breakpoints": "1"}).content.decode()
-    assert 'id="cache-breakpoints" checked' in page
+    assert 'data-cache-breakpoints checked' in page
     assert "cache_control breakpoint after the system prompt" in page
     assert "&quot;cache_control&quot;" in page or '"cache_control"' in page
     plain = client.get(url, {"provider": "anthropic"}).content.decode()
-    assert "cache_control breakpoint after" not in plain and 'id="cache-breakpoints">' in plain
+    assert "cache_control breakpoint after" not in plain and 'data-cache-breakpoints>' in plain
