@@ -21,7 +21,8 @@ class BundleLedger:
     skipped: list[str]  # documents that cannot be rendered, with the reason
 
 
-_ledgers: services._LruCache[BundleLedger] = services._LruCache(32)
+# A ledger holds its cases: a few of them bound the memory of each worker.
+_ledgers: services._LruCache[BundleLedger] = services._LruCache(8)
 
 
 def bundle_ledger(loaded: services.LoadedBundle, options: RenderOptions, provider: str,

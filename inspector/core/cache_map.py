@@ -155,7 +155,9 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
             else:
                 ended = True
                 leaves[position] = node_id
-        if len(members) > 1 and (ended or len(groups) != 1):
+        # A smaller group cannot beat a cacheable best: skip counting its partial text.
+        beaten = best is not None and best[0][0] and len(members) < best[0][1]
+        if len(members) > 1 and (ended or len(groups) != 1) and not beaten:
             partial = ""
             nexts = [pieces[group[0]][node.depth] for group in groups.values()]
             if mode == "automatic" and not ended and len({piece.head for piece in nexts}) == 1:
