@@ -23,6 +23,7 @@ from inspector.ingest import UnreadableUpload, UploadError
 from inspector.services import SettingsError
 
 from .bundles import router as bundles_router
+from .ledger import router as ledger_router
 from .render import router as render_router
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ api = InspectorAPI(
     '`{"detail": message, "file": path, "line": number}` (file and line where they apply).',
 )
 api.add_router("/bundles", bundles_router)
+api.add_router("/bundles", ledger_router)
 api.add_router("/render", render_router)
 
 

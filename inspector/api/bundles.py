@@ -20,6 +20,7 @@ from inspector.ingest import (
     store_bundle,
     store_bundle_once,
 )
+from inspector.ledgers import export_with_cache_breakpoints
 
 from .common import (
     E400,
@@ -252,8 +253,12 @@ def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query
     provider = services.parse_provider(query.provider)
     form = services.parse_export_format(query.format)
     export_settings = services.parse_export_settings(export_params(query))
-    _, _, case = find_case(loaded, case_id, query.document, render_options(query))
-    result = export_case(case, provider, export_settings)
+    options = render_options(query)
+    path, _, case = find_case(loaded, case_id, query.document, options)
+    if query.cache_breakpoints and provider != "anthropic":
+        raise services.SettingsError("cache_breakpoints goes with provider=anthropic")
+    result = (export_with_cache_breakpoints(loaded, options, path, case, export_settings)
+              if query.cache_breakpoints else export_case(case, provider, export_settings))
     if form != "json":
         return HttpResponse(render_code(result, form),
                             content_type="text/plain; charset=utf-8")

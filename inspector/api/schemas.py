@@ -57,6 +57,9 @@ class PayloadQuery(ExportQuery):
     format: ExportFormat | None = Field(
         None, description="json (default): payload, changes, lints and warnings as JSON. curl, "
         "python, typescript: runnable code as text/plain.")
+    cache_breakpoints: bool | None = Field(
+        None, description="provider=anthropic only: cache_control after each prefix the document's "
+        "cache map finds shared (at most four), listed in changes.")
 
 
 # --- rendered cases ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from inspector import presenters, services
+from inspector import ledger_presenter, presenters, services
 from inspector.core import bounded
 from inspector.core.export import batch_jsonl
 from inspector.core.model import InputError, RenderedCase
@@ -91,6 +91,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     }
     if request.htmx and request.htmx.target == "case-sections":
         return render(request, "bundle.html#case-sections", context)
+    context.update(ledger_presenter.panel_context(loaded, page, request.GET.get("ledger_sort")))
     return render(request, "bundle.html", context)
 
 

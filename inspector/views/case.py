@@ -11,9 +11,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import presenters, services
+from inspector import ledger_presenter, ledgers, presenters, services
 from inspector.core.bundle import MemoryBundle
-from inspector.core.export import REGISTRY, export_case, render_code
+from inspector.core.export import REGISTRY, ExportResult, export_case, render_code
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.forms import RevisionForm
@@ -49,6 +49,12 @@ class CaseContext:
     index: services.CaseIndex  # the document's case ids and profile, not its other cases
     case: RenderedCase
     page: PageSettings
+    # Set for a case rendered from unsaved text (a preview): its document's cases, not stored.
+    edited_cases: list[RenderedCase] | None = None
+
+    @property
+    def edited(self) -> bool:
+        return self.edited_cases is not None
 
 
 def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str,
@@ -79,8 +85,22 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
 EXPORT_INLINE_CHARS = 100_000
 
 
-def _export_panel(case: RenderedCase, page: PageSettings, case_link: str) -> dict:
-    result = export_case(case, page.provider, page.export)
+def _export_result(ctx: CaseContext) -> ExportResult:
+    """The case's export, with cache_control breakpoints when the Anthropic cache option is on."""
+    page = ctx.page
+    if page.provider == "anthropic" and page.params.get("cache_breakpoints") == "1":
+        if ctx.edited:
+            found = ledgers.unstored_ledger(ctx.edited_cases or [], ctx.document, page.provider,
+                                            page.export)
+        else:
+            found = ledgers.bundle_ledger(ctx.loaded, page.options, page.provider, page.export, ctx.document)
+        return ledgers.cached_export(found, ctx.case, page.export)
+    return export_case(ctx.case, page.provider, page.export)
+
+
+def _export_panel(ctx: CaseContext, case_link: str) -> dict:
+    case, page = ctx.case, ctx.page
+    result = _export_result(ctx)
     code = render_code(result, page.form)
     suffix = FORMAT_SUFFIX[page.form]
     shown = code
@@ -104,6 +124,7 @@ def _export_panel(case: RenderedCase, page: PageSettings, case_link: str) -> dic
         "warnings": [str(getattr(item, "message", item)) for item in getattr(result, "warnings", [])],
         "download_url": f"{base}export/?{query}{'&' if query else ''}download=1",
         "filename": _download_name(case.id, page.provider, suffix),
+        "cache_breakpoints": page.params.get("cache_breakpoints") == "1",
     }
 
 
@@ -129,7 +150,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
                                 _message_window(request))
     case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
-    export = _export_panel(ctx.case, page, case_link)
+    export = _export_panel(ctx, case_link)
     lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
     for card in view.cards:
         if card.index in lint_cards:
@@ -164,7 +185,13 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "page_query": page.query,
         "preview_url": base + "preview/",
         "revise_url": base + "revise/",
+        **_cache_band(ctx),
     }
+
+
+def _cache_band(ctx: CaseContext) -> dict:
+    return ledger_presenter.band_context(ctx.loaded, ctx.document, ctx.edited_cases, ctx.case,
+                                         ctx.page)
 
 
 def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, int] | None,
@@ -239,14 +266,15 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
     base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
     return render(request, "case.html#message-cards", {
         "case": view, "base_url": base, "page_query": ctx.page.query,
-        "export": {"provider_label": PROVIDER_LABELS[ctx.page.provider]}})
+        "export": {"provider_label": PROVIDER_LABELS[ctx.page.provider]},
+        "cached_messages": _cache_band(ctx)["cached_messages"]})
 
 
 @require_GET
 def export_view(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, ctx.page.query)
-    export = _export_panel(ctx.case, ctx.page, case_link)
+    export = _export_panel(ctx, case_link)
     if request.GET.get("download"):
         content_type = "application/json" if ctx.page.form == "json" else "text/plain; charset=utf-8"
         response = HttpResponse(export["code"], content_type=content_type)
@@ -292,7 +320,8 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         if not rendered.cases:
             return render(request, "preview_error.html", {"message": "The edited file has no cases."})
         case = rendered.cases[0]
-    ctx = CaseContext(loaded, document, services.CaseIndex.outline(rendered), case, page)
+    ctx = CaseContext(loaded, document, services.CaseIndex.outline(rendered), case, page,
+                      edited_cases=rendered.cases)
     context = _case_context(request, ctx)
     context["preview"] = True
     return render(request, "case.html#rendered", context)

@@ -20,7 +20,7 @@ from inspector.core.formats import INPUT_FORMATS
 from inspector.core.options import PROFILES, RenderOptions
 
 RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format")
-EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature")
+EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature", "cache_breakpoints")
 PROVIDER_LABELS = {spec.id: spec.label for spec in REGISTRY.values()}
 FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
 FORMAT_SUFFIX = {"json": "json", "curl": "sh", "python": "py", "typescript": "ts"}

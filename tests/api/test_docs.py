@@ -9,7 +9,7 @@ def test_openapi_schema_lists_every_endpoint(client, db):
     assert set(schema["paths"]) == {
         "/api/bundles", "/api/bundles/{bundle_id}", "/api/bundles/{bundle_id}/cases",
         "/api/bundles/{bundle_id}/cases/{case_id}", "/api/bundles/{bundle_id}/cases/{case_id}/payload",
-        "/api/bundles/{bundle_id}/batch", "/api/render",
+        "/api/bundles/{bundle_id}/batch", "/api/bundles/{bundle_id}/ledger", "/api/render",
     }
     create = schema["paths"]["/api/bundles"]["post"]
     assert set(create["requestBody"]["content"]) == {"multipart/form-data", "application/json"}

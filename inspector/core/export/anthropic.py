@@ -23,7 +23,7 @@ from .common import (
     safe_id,
     scan_json,
 )
-from .spec import Batch, Http, Provider
+from .spec import Batch, Billing, Http, PromptCache, Provider
 from .templates import sdk_python, sdk_typescript
 
 # Anthropic requires max_tokens, so a request gets one; temperature is the server's default.
@@ -209,6 +209,21 @@ def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:
     pending.clear()
 
 
+# Anthropic caches only up to a block marked with cache_control (at most four per request), in the
+# order tools, system, messages, and only a prefix of at least the model's minimum.
+DATED = r"(-\d{8}|-latest)?$"
+CACHE = PromptCache(
+    mode="breakpoints", system_first=True,
+    minimums=(
+        (r"claude-(opus-4-5|haiku-4-5)" + DATED, 4096),
+        (r"claude-(3-5-haiku|3-haiku)" + DATED, 2048),
+        (r"claude-(sonnet-4-5|sonnet-4|opus-4-1|opus-4|3-7-sonnet|3-5-sonnet|3-opus)" + DATED, 1024),
+    ),
+    fallback_minimum=4096,
+    source="https://docs.claude.com/en/docs/build-with-claude/prompt-caching#cache-limitations "
+           "(minimum cacheable prompt length per model)")
+
+
 def _batch_id(case_id: str, fallback: str) -> str:
     """Message Batches custom ids: ^[a-zA-Z0-9_-]{1,64}$."""
     return safe_id(case_id, fallback)
@@ -230,4 +245,5 @@ PROVIDER = Provider(
         "const client = new Anthropic(); // reads ANTHROPIC_API_KEY\n",
         literal, "client.messages.create(payload)"),
     sdks=("anthropic>=2.12 (PyPI)", "@anthropic-ai/sdk (npm)"),
+    billing=Billing("anthropic", CACHE),
 )

@@ -19,7 +19,7 @@ from .common import (
     parse_json,
     scan_json,
 )
-from .spec import Batch, Http, Provider
+from .spec import Batch, Billing, Http, PromptCache, Provider
 
 DEFAULTS = ResolvedDefaults("gemini-2.5-flash")  # max tokens and temperature: the server's
 SYSTEM_ROLES = frozenset({"system", "developer"})
@@ -272,6 +272,16 @@ def _typescript(result: ExportResult, literal: str, head: str) -> str:
             "console.log(response.text);\n")
 
 
+# Implicit caching (Gemini 2.5 and newer) reuses any shared prefix past the model's minimum; the
+# table was last updated 2026-10-13 (2.5 Flash rose from 1,024 to 2,048 then).
+CACHE = PromptCache(
+    mode="automatic", system_first=True,
+    minimums=((r"gemini-2\.5-(flash|pro)(-preview[-\w]*|-\d{3})?$", 2048),
+              (r"gemini-3(\.\d+)?-(flash|pro)", 4096)),
+    fallback_minimum=4096,
+    source="https://ai.google.dev/gemini-api/docs/caching#implicit-caching (minimum input tokens per "
+           "model)")
+
 PROVIDER = Provider(
     id=GEMINI, label="Gemini", defaults=DEFAULTS, export=export,
     encoding="o200k_base", exact_tokens=False,  # no local Gemini tokenizer: an estimate
@@ -280,4 +290,5 @@ PROVIDER = Provider(
     http=Http(lambda model: ENDPOINT.format(model=model), ("x-goog-api-key: $GEMINI_API_KEY",)),
     python=_python, typescript=_typescript,
     sdks=("google-genai>=3.4 (PyPI)", "@google/genai (npm)"),
+    billing=Billing("google", CACHE),
 )

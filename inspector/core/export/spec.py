@@ -7,6 +7,7 @@ new provider is one module that ends with a `PROVIDER = Provider(...)`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,34 @@ class Shell:
 
 
 @dataclass(frozen=True, slots=True)
+class PromptCache:
+    """How a provider caches a repeated request prefix, as its documentation states it."""
+
+    mode: str  # "automatic" (any shared prefix) or "breakpoints" (only up to a marked block)
+    # (model-name regex, minimum cacheable prefix in tokens), first match wins.
+    minimums: tuple[tuple[str, int], ...]
+    fallback_minimum: int  # for a model the table does not name: the largest documented one
+    source: str  # where the minimums are published
+    increment: int = 1  # cached lengths are counted in steps of this many tokens
+    system_first: bool = False  # the system text is sent (and cached) before every message
+
+    def minimum(self, model: str) -> tuple[int, bool]:
+        """(minimum cacheable tokens for the model, whether the table names the model)."""
+        for pattern, tokens in self.minimums:
+            if re.match(pattern, model):
+                return tokens, True
+        return self.fallback_minimum, False
+
+
+@dataclass(frozen=True, slots=True)
+class Billing:
+    """Where a provider's prices are found and how it caches prompts."""
+
+    prices_provider: str  # the provider's id in pydantic's genai-prices data
+    cache: PromptCache
+
+
+@dataclass(frozen=True, slots=True)
 class Provider:
     id: str
     label: str
@@ -60,3 +89,4 @@ class Provider:
     typescript: CodeTemplate
     sdks: tuple[str, ...]  # the SDK packages the generated code needs, with minimum versions
     shell: Shell | None = None  # None: the shell form is curl against `http`
+    billing: Billing | None = None  # None: no price data or cache facts for this provider

@@ -4,7 +4,7 @@ provider modules fill in the client and the call. Both OpenAI APIs share one spe
 from __future__ import annotations
 
 from .common import ResolvedDefaults
-from .spec import Batch, Exporter, Http, Provider
+from .spec import Batch, Billing, Exporter, Http, PromptCache, Provider
 
 
 def sdk_python(head: str, setup: str, literal: str, call: str) -> str:
@@ -20,6 +20,13 @@ def sdk_typescript(head: str, setup: str, literal: str, call: str) -> str:
 OPENAI_PYTHON_SETUP = "from openai import OpenAI\n\nclient = OpenAI()  # reads OPENAI_API_KEY\n"
 OPENAI_TYPESCRIPT_SETUP = ('import OpenAI from "openai";\n\n'
                            "const client = new OpenAI(); // reads OPENAI_API_KEY\n")
+
+
+# Both OpenAI APIs cache any request prefix of 1,024 tokens or more by themselves, hits counted in
+# steps of 128 tokens; no model is excepted in the guide.
+OPENAI_BILLING = Billing("openai", PromptCache(
+    mode="automatic", minimums=((r".", 1024),), fallback_minimum=1024, increment=128,
+    source="https://platform.openai.com/docs/guides/prompt-caching (1,024 tokens, 128-token steps)"))
 
 
 def openai_batch_id(case_id: str, fallback: str) -> str:
@@ -42,4 +49,5 @@ def openai_provider(provider_id: str, label: str, defaults: ResolvedDefaults, ex
         typescript=lambda _result, literal, head: sdk_typescript(
             head, OPENAI_TYPESCRIPT_SETUP, literal, f"client.{call}(payload)"),
         sdks=("openai>=3.54 (PyPI)", "openai (npm)"),
+        billing=OPENAI_BILLING,
     )

@@ -23,6 +23,17 @@ from inspector.core.render_settings import SettingsError, parse_render_options
 from inspector.core.serialize import case_contract, graders_contract
 
 
+def cached_exports(cases, all_cases, settings):
+    """Anthropic exports of `cases` with cache_control where the whole file's cache map says."""
+    from inspector.core.export.anthropic_cache import export_with_breakpoints
+    from inspector.core.ledger import build_ledger, cache_marks
+
+    ledger = build_ledger(all_cases, "anthropic", settings)
+    position = {id(case): number for number, case in enumerate(all_cases)}
+    return [export_with_breakpoints(case, settings, cache_marks(ledger, position[id(case)]))
+            for case in cases]
+
+
 def default_root(path: Path) -> Path:
     """Nearest ancestor holding .git or .agentv, else the file's own folder."""
     for folder in path.resolve().parents:
@@ -57,6 +68,9 @@ class Command(BaseCommand):
         parser.add_argument("--model", help="with --to: the model name (default: per provider)")
         parser.add_argument("--max-output-tokens", type=int, help="with --to: max_tokens in the request")
         parser.add_argument("--temperature", type=float, help="with --to: sampling temperature")
+        parser.add_argument("--cache-breakpoints", action="store_true",
+                            help="with --to anthropic: cache_control where the file's cache map "
+                                 "finds a shared prefix (at most four)")
 
     def handle(self, *args, **options) -> None:
         try:
@@ -106,14 +120,22 @@ class Command(BaseCommand):
             return json.dumps([case_contract(case) | chosen
                                | ({"graders": graders_contract(case)} if options["graders"] else {})
                                for case in cases], indent=2, ensure_ascii=False)
-        return self._export(cases, options)
+        return self._export(cases, options, document.cases)
 
-    def _export(self, cases, options: dict) -> str:
+    def _export(self, cases, options: dict, all_cases) -> str:
         from inspector.core.export import ExportSettings, batch_export, export_case, render_codes
 
         settings = ExportSettings(model=options["model"], max_tokens=options["max_output_tokens"],
                                   temperature=options["temperature"])
         provider = options["to"]
+        if options["cache_breakpoints"]:
+            if provider != "anthropic" or options["batch"]:
+                raise UsageError("--cache-breakpoints goes with --to anthropic, without --batch")
+            results = cached_exports(cases, all_cases, settings)
+            if options["format"] == "json":
+                return json.dumps([result.as_contract(result.case_id or "") for result in results],
+                                  indent=2, ensure_ascii=False)
+            return render_codes(results, options["format"])
         if options["batch"]:
             batch = batch_export(cases, provider, settings)
             for note in batch.notes:  # e.g. a case id the provider's custom-id rules changed

@@ -1,0 +1,86 @@
+"""What a stored suite costs: the token ledger, prices and prompt-cache map of a bundle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Field, Query, Router, Schema
+
+from inspector import services
+from inspector.ledgers import bundle_ledger
+
+from .common import E400, E404, E422, export_params, get_bundle, render_options
+from .schemas import ExportQuery
+
+router = Router(tags=["ledger"])
+
+
+class FileTokensOut(Schema):
+    path: str
+    tokens: int = Field(description="The file's tokens over the whole suite.")
+    cases: int = Field(description="How many cases send some of its text.")
+
+
+class CaseCostOut(Schema):
+    id: str
+    document: str
+    input_tokens: int
+    cost_usd: float | None = Field(description="Input, plus output at max_output_tokens when set.")
+    files: dict[str, int]
+
+
+class CacheBreakOut(Schema):
+    case: str
+    message: int | None = Field(description="Index of the message in the case (null: tools).")
+    path: str | None
+    line: int | None
+    detail: str
+
+
+class CacheMapOut(Schema):
+    shared_prefix_tokens: int
+    cacheable: bool
+    cases_sharing: int
+    minimum_tokens: int
+    minimum_known: bool
+    mode: str = Field(description="automatic (any shared prefix) or breakpoints (cache_control).")
+    cached_tokens_per_reuse: int
+    breaks: list[CacheBreakOut]
+    source: str
+
+
+class LedgerOut(Schema):
+    provider: str
+    model: str
+    tokenizer: dict[str, Any]
+    files: list[FileTokensOut]
+    cases: list[CaseCostOut]
+    cache: CacheMapOut
+    total: dict[str, Any]
+    prices: dict[str, Any] | None
+    price_problem: str | None
+    prices_source: str
+    prices_as_of: str = Field(description="The newest price change in the price data in force.")
+    notes: list[str]
+    skipped_documents: list[str]
+
+
+@router.get("/{bundle_id}/ledger", response={200: LedgerOut, **E400, **E404, **E422},
+            summary="Tokens per file and case, the cost of a run, and the prompt-cache map")
+def get_ledger(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
+    """Every case of the bundle, or of `document`, counted with the provider's tokenizer (exact for
+    OpenAI, an estimate otherwise), priced from the genai-prices data for `model` (the provider's
+    default when absent), and compared as request prefixes for the provider's prompt cache."""
+    loaded = get_bundle(bundle_id)
+    provider = services.parse_provider(query.provider)
+    export = services.parse_export_settings(export_params(query))
+    document = query.document
+    if document is not None and document not in loaded.documents:
+        raise services.SettingsError(f"{document!r} is not a document of this bundle")
+    found = bundle_ledger(loaded, render_options(query), provider, export, document)
+    data = found.ledger.as_dict()
+    data["cases"] = [row.as_dict() | {"document": owner}
+                     for row, owner in zip(found.ledger.cases, found.documents, strict=True)]
+    data["skipped_documents"] = found.skipped
+    return data

@@ -1,0 +1,207 @@
+"""View models for the ledger: the bundle page's panel (tables, the chart drawn here as SVG) and the
+case page's cached-prefix band. Templates only print what these hold."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from urllib.parse import urlencode
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from inspector import presenters
+from inspector.core import prices
+from inspector.core.model import RenderedCase
+from inspector.ledgers import BundleLedger
+
+SORTS = {"tokens": lambda row: (-row["tokens"], row["path"]), "path": lambda row: row["path"],
+         "cases": lambda row: (-row["cases"], row["path"])}
+MAX_BREAKS = 100
+CHART_FILES = 15
+
+
+def money(value: Decimal | None) -> str:
+    if value is None:
+        return "—"
+    return f"${value:,.4f}" if value < 1 else f"${value:,.2f}"
+
+
+def tokens_label(tokens: int, exact: bool) -> str:
+    return f"{tokens:,}" if exact else f"~{tokens:,}"
+
+
+@dataclass
+class LedgerPanel:
+    provider: str
+    model: str
+    exact: bool
+    case_count: int
+    input_tokens: str
+    cost: str
+    cost_cached: str
+    output_note: str | None
+    price_line: str | None
+    price_problem: str | None
+    prices_source: str
+    prices_as_of: str
+    files: list[dict]
+    sort: str
+    sort_urls: dict[str, str]
+    chart: SafeString
+    cases: list[dict]
+    cache: dict
+    breaks: list[dict]
+    more_breaks: int
+    notes: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def panel_context(loaded, page, sort: str | None) -> dict:
+    """The bundle page's context for templates/ledger_panel.html."""
+    from inspector.ledgers import bundle_ledger
+    from inspector.views.common import PROVIDER_LABELS, RENDER_KEYS
+
+    found = bundle_ledger(loaded, page.options, page.provider, page.export)
+    return {
+        "ledger": panel(loaded.record.pk, found, page.params, sort),
+        "ledger_params": {key: value for key, value in page.params.items() if key in RENDER_KEYS},
+        "ledger_providers": list(PROVIDER_LABELS.items()),
+        "ledger_model": page.params.get("model", ""),
+        "ledger_max_output": page.params.get("max_output_tokens", ""),
+    }
+
+
+CASE_ROWS = 100
+
+
+def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str | None) -> LedgerPanel:
+    ledger = found.ledger
+    sort = sort if sort in SORTS else "tokens"
+    total = ledger.input_tokens
+    files = [{"path": row.path, "tokens": row.tokens, "tokens_label": tokens_label(row.tokens, ledger.exact),
+              "cases": row.cases, "share": f"{row.tokens / total:.0%}" if total else "—",
+              "url": presenters.source_url(bundle_id, row.path)} for row in ledger.files]
+    files.sort(key=SORTS[sort])
+    query = {key: value for key, value in params.items() if key != "ledger_sort"}
+    sort_urls = {name: "?" + urlencode(query | {"ledger_sort": name}) + "#ledger" for name in SORTS}
+    # The costliest cases only: a 10,000-case file's table alone was megabytes of HTML.
+    costliest = sorted(zip(ledger.cases, found.documents, strict=True),
+                       key=lambda pair: -pair[0].input_tokens)[:CASE_ROWS]
+    cases = [{"id": row.id, "document": document, "tokens": tokens_label(row.input_tokens, ledger.exact),
+              "cost": money(row.cost.total_usd) if row.cost else "—",
+              "url": presenters.case_url(bundle_id, document, row.id, urlencode(params))}
+             for row, document in costliest]
+    rates = ledger.prices
+    price_line = None
+    if rates is not None:
+        parts = [f"input ${rates.input_mtok}", f"output ${rates.output_mtok}"]
+        if rates.cache_read_mtok is not None:
+            parts.append(f"cache read ${rates.cache_read_mtok}")
+        if rates.cache_write_mtok is not None:
+            parts.append(f"cache write ${rates.cache_write_mtok}")
+        price_line = f"{rates.model}: " + ", ".join(parts) + " per million tokens" + (
+            " (longer prompts are billed at other rates)" if rates.tiered else "")
+    mapped = ledger.cache
+    breaks = [{"case": item.case, "message": item.message, "path": item.path, "line": item.line,
+               "detail": item.detail,
+               "case_url": presenters.case_url(bundle_id, found.documents[item.position], item.case,
+                                               urlencode(params)),
+               "source_url": presenters.source_url(bundle_id, item.path, item.line, item.line)
+               if item.path else None}
+              for item in mapped.breaks[:MAX_BREAKS]]
+    return LedgerPanel(
+        provider=ledger.provider, model=ledger.model, exact=ledger.exact, case_count=len(ledger.cases),
+        input_tokens=tokens_label(total, ledger.exact), cost=money(ledger.cost()),
+        cost_cached=money(ledger.cost(cached=True)),
+        output_note=(f"output priced at {ledger.max_output_tokens:,} tokens per case, an upper bound"
+                     if ledger.max_output_tokens else None),
+        price_line=price_line, price_problem=ledger.price_problem, prices_source=prices.source_label(),
+        prices_as_of=prices.prices_as_of(), files=files, sort=sort, sort_urls=sort_urls,
+        chart=chart(ledger.files[:CHART_FILES], ledger.exact), cases=cases,
+        cache={"tokens": tokens_label(mapped.shared_prefix_tokens, ledger.exact),
+               "sharing": len(mapped.group), "cacheable": mapped.cacheable,
+               "minimum": f"{mapped.minimum:,}", "minimum_known": mapped.minimum_known,
+               "mode": mapped.mode, "source_url": ledger.cache_source.split(" ", 1)[0],
+               "source_note": ledger.cache_source.partition(" ")[2],
+               "cached_tokens": f"{mapped.cached_tokens:,}"},
+        breaks=breaks, more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS), notes=ledger.notes,
+        skipped=found.skipped)
+
+
+def chart(rows, exact: bool) -> SafeString:
+    """Tokens per file as horizontal bars, an SVG drawn here (no script, no CDN, no inline style)."""
+    if not rows:
+        return SafeString("")
+    largest = max(row.tokens for row in rows) or 1
+    label_width, bar_width, height = 250, 300, 22
+    bars = []
+    for number, row in enumerate(rows):
+        y = number * height
+        width = max(1, round(bar_width * row.tokens / largest))
+        name = row.path if len(row.path) <= 36 else "…" + row.path[-35:]
+        bars.append((y + 15, name, row.path, label_width, y + 4, width, label_width + width + 6,
+                     tokens_label(row.tokens, exact)))
+    body = format_html_join(
+        "", '<text x="0" y="{}" class="ledger-chart-label"><title>{}</title>{}</text>'
+        '<rect x="{}" y="{}" width="{}" height="14" rx="2" class="ledger-chart-bar"><title>{}</title></rect>'
+        '<text x="{}" y="{}" class="ledger-chart-value">{}</text>',
+        ((label_y, full, name, x, bar_y, width, full, value_x, label_y, value)
+         for label_y, name, full, x, bar_y, width, value_x, value in bars))
+    total_height = len(rows) * height
+    return format_html(
+        '<svg class="ledger-chart" viewBox="0 0 {} {}" role="img" aria-labelledby="ledger-chart-title">'
+        '<title id="ledger-chart-title">Tokens per file over the suite</title>{}</svg>',
+        label_width + bar_width + 90, total_height, body)
+
+
+@dataclass
+class CacheBand:
+    provider_label: str
+    tokens: str
+    sharing: int
+    total: int
+    cacheable: bool
+    minimum: str
+    whole: list[int]  # messages wholly in the cached prefix
+    partial: tuple[int, int] | None  # (message, characters) the prefix ends inside
+    files: list[tuple[str, str]]  # this case's tokens per file
+    break_detail: str | None  # where this case leaves the shared prefix, when it does
+
+
+def band(found: BundleLedger, case: RenderedCase, provider_label: str) -> CacheBand | None:
+    position = next((number for number, item in enumerate(found.cases) if item.id == case.id), None)
+    if position is None:
+        return None
+    ledger, mapped = found.ledger, found.ledger.cache
+    covered = mapped.cached_chars(position, case)
+    whole = [index for index, chars in covered.items() if chars >= len(case.messages[index].content)]
+    partial = next(((index, chars) for index, chars in covered.items() if index not in whole), None)
+    row = ledger.cases[position]
+    files = [(path, tokens_label(tokens, ledger.exact))
+             for path, tokens in sorted(row.files.items(), key=lambda item: -item[1])]
+    detail = next((item.detail + (f" ({item.path}:{item.line})" if item.path else "")
+                   for item in mapped.breaks if item.position == position), None)
+    return CacheBand(provider_label, tokens_label(mapped.shared_prefix_tokens, ledger.exact),
+                     len(mapped.group), len(ledger.cases), mapped.cacheable, f"{mapped.minimum:,}",
+                     sorted(whole), partial, files, detail)
+
+
+def band_context(loaded, document: str, edited_cases: list[RenderedCase] | None, case: RenderedCase,
+                 page) -> dict:
+    """The case page's context for templates/case_cache_band.html: its document's cache map for the
+    page's provider and export settings (an unsaved edit's own, uncached)."""
+    from inspector.ledgers import bundle_ledger, unstored_ledger
+    from inspector.views.common import PROVIDER_LABELS
+
+    if edited_cases is None:
+        found = bundle_ledger(loaded, page.options, page.provider, page.export, document)
+    else:
+        found = unstored_ledger(edited_cases, document, page.provider, page.export)
+    shown = band(found, case, PROVIDER_LABELS[page.provider])
+    cached: set[int] = set()
+    if shown is not None:
+        cached.update(shown.whole)
+        if shown.partial:
+            cached.add(shown.partial[0])
+    return {"cache_band": shown, "cached_messages": cached}

@@ -1,0 +1,68 @@
+"""The token ledger and cache map of a stored bundle (or one of its documents), for the bundle
+page, the case page's cached-prefix band and the API; kept per process, since bundles never change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspector import services
+from inspector.core.export import ExportResult, ExportSettings
+from inspector.core.export.anthropic_cache import export_with_breakpoints
+from inspector.core.ledger import Ledger, build_ledger, cache_marks
+from inspector.core.model import InputError, RenderedCase
+from inspector.core.options import RenderOptions
+
+
+@dataclass(frozen=True)
+class BundleLedger:
+    ledger: Ledger
+    cases: list[RenderedCase]  # in the ledger's order
+    documents: list[str]  # of each case, in the same order
+    skipped: list[str]  # documents that cannot be rendered, with the reason
+
+
+# A ledger holds its cases: a few of them bound the memory of each worker.
+_ledgers: services._LruCache[BundleLedger] = services._LruCache(8)
+
+
+def bundle_ledger(loaded: services.LoadedBundle, options: RenderOptions, provider: str,
+                  export: ExportSettings, document: str | None = None) -> BundleLedger:
+    """Every case of the bundle (or of `document`, whose render error is raised) in one ledger;
+    documents that cannot be rendered are left out and named."""
+    key = (loaded.cache_id, document, options, provider, export)  # local mode: the folder's version
+    found = _ledgers.get(key)
+    if found is not None:
+        return found
+    cases: list[RenderedCase] = []
+    owners: list[str] = []
+    skipped: list[str] = []
+    for path in (document,) if document else loaded.documents:
+        try:
+            rendered = services.render(loaded, path, options)
+        except InputError as problem:
+            if document:
+                raise
+            skipped.append(f"{path}: {problem}")
+            continue
+        cases.extend(rendered.cases)
+        owners.extend([path] * len(rendered.cases))
+    result = BundleLedger(build_ledger(cases, provider, export), cases, owners, skipped)
+    _ledgers.put(key, result)
+    return result
+
+
+def unstored_ledger(cases: list[RenderedCase], document: str, provider: str, export: ExportSettings
+                    ) -> BundleLedger:
+    """The ledger of cases rendered from unsaved text (a preview): not kept."""
+    return BundleLedger(build_ledger(cases, provider, export), cases, [document] * len(cases), [])
+
+
+def cached_export(found: BundleLedger, case: RenderedCase, export: ExportSettings) -> ExportResult:
+    """The Anthropic export of a case with cache_control where its ledger's cache map says."""
+    position = next(number for number, item in enumerate(found.cases) if item.id == case.id)
+    return export_with_breakpoints(case, export, cache_marks(found.ledger, position))
+
+
+def export_with_cache_breakpoints(loaded: services.LoadedBundle, options: RenderOptions, document: str,
+                                  case: RenderedCase, export: ExportSettings) -> ExportResult:
+    return cached_export(bundle_ledger(loaded, options, "anthropic", export, document), case, export)

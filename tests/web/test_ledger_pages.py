@@ -1,0 +1,86 @@
+"""The bundle page's ledger panel and the case page's cached-prefix band."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from inspector import presenters
+from inspector.core import prices
+from inspector.ingest import store_bundle
+
+POLICY = "".join(f"Rule {number}: answer carefully and cite the source of every claim.\n"
+                 for number in range(200))
+
+
+def _case(name: str, prompt: str) -> str:
+    return (f"  - id: {name}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
+            f"          - type: file\n            value: ../prompts/{prompt}\n"
+            f"      - role: user\n        content: Question {name}\n")
+
+
+@pytest.fixture
+def suite(db):
+    files = {"evals/suite.yaml": "tests:\n" + _case("a", "policy.md") + _case("b", "policy.md")
+             + _case("c", "policy.md") + _case("d", "short.md"),
+             "prompts/policy.md": POLICY, "prompts/short.md": "Be brief.\n"}
+    bundle, _ = store_bundle({path: text.encode() for path, text in files.items()})
+    return bundle
+
+
+def test_the_bundle_page_shows_the_ledger_with_prices_and_their_date(client, suite):
+    page = client.get(f"/b/{suite.pk}/").content.decode()
+    assert 'id="ledger"' in page
+    assert f'<span id="prices-as-of">{prices.prices_as_of()}</span>' in page
+    assert "gpt-4.1-mini: input $0.4" in page
+    files = re.findall(r'<tr class="ledger-file"><td><a href="[^"]*">([^<]+)</a>', page)
+    assert files[0] == "prompts/policy.md"  # the costliest first
+    assert "<svg class=\"ledger-chart\"" in page and "<script" not in page.split('id="ledger"')[1]
+
+
+def test_the_file_table_sorts_by_the_column_asked_for(client, suite):
+    page = client.get(f"/b/{suite.pk}/", {"ledger_sort": "path"}).content.decode()
+    files = re.findall(r'<tr class="ledger-file"><td><a href="[^"]*">([^<]+)</a>', page)
+    assert files == sorted(files)
+    assert 'aria-sort="ascending"' in page
+
+
+def test_the_panel_names_where_a_case_leaves_the_cached_prefix(client, suite):
+    page = client.get(f"/b/{suite.pk}/", {"provider": "anthropic", "max_output_tokens": "100"}).content.decode()
+    breaks = page.split('id="ledger-breaks"')[1].split("</table>")[0]
+    assert ">d</a>" in breaks and "evals/suite.yaml:" in breaks
+    assert 'id="ledger-cost-cached"' in page
+    assert "estimate" in page  # no local Claude tokenizer
+
+
+def test_an_unknown_model_shows_a_problem_not_an_error(client, suite):
+    response = client.get(f"/b/{suite.pk}/", {"model": "no-such-model"})
+    assert response.status_code == 200
+    assert "no price for model &#x27;no-such-model&#x27;" in response.content.decode()
+
+
+def test_the_case_page_marks_the_cached_prefix(client, suite):
+    url = presenters.case_url(suite.pk, "evals/suite.yaml", "b")
+    page = client.get(url).content.decode()
+    band = page.split('id="cache-band"')[1].split("</div>")[0]
+    assert "3 of 4" in band and "cached in a suite run" in band
+    assert re.search(r'class="msg role-system[^"]*cached-prefix"', page)
+    assert "prompts/policy.md" in band  # tokens rolled up per file
+
+
+def test_a_case_outside_the_group_says_where_it_leaves_it(client, suite):
+    page = client.get(presenters.case_url(suite.pk, "evals/suite.yaml", "d")).content.decode()
+    band = page.split('id="cache-band"')[1].split("</div>")[0]
+    assert "leaves the prefix" in band and "evals/suite.yaml:" in band
+    assert "cached-prefix" not in page.split('id="cache-band"')[1]
+
+
+def test_the_anthropic_export_panel_places_breakpoints_when_asked(client, suite):
+    url = presenters.case_url(suite.pk, "evals/suite.yaml", "b")
+    page = client.get(url, {"provider": "anthropic", "cache_breakpoints": "1"}).content.decode()
+    assert 'data-cache-breakpoints checked' in page
+    assert "cache_control breakpoint after the system prompt" in page
+    assert "&quot;cache_control&quot;" in page or '"cache_control"' in page
+    plain = client.get(url, {"provider": "anthropic"}).content.decode()
+    assert "cache_control breakpoint after" not in plain and 'data-cache-breakpoints>' in plain
