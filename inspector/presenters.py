@@ -434,6 +434,7 @@ class CaseRow:
     warnings: int
     skipped: str | None
     search: str  # lower-cased id and message text for the filter box
+    verdict: str = ""  # the review verdict (ok, changes) or "" when unreviewed
 
 
 @dataclass

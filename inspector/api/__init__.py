@@ -24,6 +24,7 @@ from inspector.review.service import ReviewError
 from inspector.services import SettingsError
 
 from .bundles import router as bundles_router
+from .diff import router as diff_router
 from .render import router as render_router
 from .review import router as review_router
 
@@ -63,6 +64,7 @@ api = InspectorAPI(
 api.add_router("/bundles", bundles_router)
 api.add_router("/render", render_router)
 api.add_router("/bundles", review_router)
+api.add_router("/diff", diff_router)
 
 
 def error(request: HttpRequest, status: int, detail: str, file: str | None = None,

@@ -241,7 +241,7 @@ def delete_comment(request: HttpRequest, bundle_id: str, comment_id: int,
                    x_manage_token: str | None = Header(None, alias="X-Manage-Token")):
     loaded = get_bundle(bundle_id)
     comment = service.comment_of(loaded.record, comment_id)
-    service.delete(loaded.record, comment, service.request_key(request), x_manage_token)
+    service.delete(comment, service.request_key(request), x_manage_token)
     return Status(204, None)
 
 

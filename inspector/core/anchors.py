@@ -49,7 +49,8 @@ def find_text(case: RenderedCase, quote: str, hint_index: int | None = None,
 
 
 def _occurrences(text: str, quote: str, limit: int = 1000) -> list[int]:
-    found, at = [], text.find(quote)
+    found: list[int] = []
+    at = text.find(quote)
     while at != -1 and len(found) < limit:
         found.append(at)
         at = text.find(quote, at + 1)

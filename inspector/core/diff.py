@@ -288,9 +288,11 @@ def causes(old: RenderedCase | None, new: RenderedCase | None, files: FileChange
 
 
 def diff_case(document: str, old: RenderedCase | None, new: RenderedCase | None,
-              files: FileChanges, provider: str = "openai-chat") -> CaseDiff:
+              files: FileChanges, provider: str = "openai-chat", new_provider: str | None = None
+              ) -> CaseDiff:
+    """Token counts as each side's provider bills them (a provider-against-provider diff)."""
     old_tokens = case_tokens(old, provider=provider).sent_total if old else 0
-    new_tokens = case_tokens(new, provider=provider).sent_total if new else 0
+    new_tokens = case_tokens(new, provider=new_provider or provider).sent_total if new else 0
     if old is None or new is None:
         status = "added" if old is None else "removed"
         return CaseDiff(document, (new or old).id, status, [], [], old_tokens, new_tokens)  # type: ignore[union-attr]
@@ -302,17 +304,17 @@ def diff_case(document: str, old: RenderedCase | None, new: RenderedCase | None,
 
 def diff_documents(old: Mapping[str, RenderedDocument], new: Mapping[str, RenderedDocument],
                    files: FileChanges, provider: str = "openai-chat",
-                   errors: list[str] | None = None) -> BundleDiff:
+                   errors: list[str] | None = None, new_provider: str | None = None) -> BundleDiff:
     """Documents matched by path, cases by id, in the new side's order (removed ones after)."""
     cases: list[CaseDiff] = []
     for path in list(new) + [p for p in old if p not in new]:
         old_cases = {case.id: case for case in old[path].cases} if path in old else {}
         new_cases = {case.id: case for case in new[path].cases} if path in new else {}
         for case_id, case in new_cases.items():
-            cases.append(diff_case(path, old_cases.get(case_id), case, files, provider))
+            cases.append(diff_case(path, old_cases.get(case_id), case, files, provider, new_provider))
         for case_id, case in old_cases.items():
             if case_id not in new_cases:
-                cases.append(diff_case(path, case, None, files, provider))
+                cases.append(diff_case(path, case, None, files, provider, new_provider))
     return BundleDiff(cases, [p for p in old if p not in new], [p for p in new if p not in old],
                       list(errors or []))
 

@@ -255,14 +255,17 @@ def reply(bundle: Bundle, thread: Thread, body: str, person: Reviewer) -> Commen
 
 
 def thread_of(bundle: Bundle, thread_id: int) -> Thread:
-    thread = Thread.objects.filter(bundle=bundle, pk=thread_id).first() if 0 < thread_id < 2**62 else None
+    """A thread of this bundle or of an earlier revision (carried threads take replies here)."""
+    thread = (Thread.objects.filter(bundle__in=lineage(bundle), pk=thread_id).first()
+              if 0 < thread_id < 2**62 else None)
     if thread is None:
         raise ReviewError(404, "this bundle has no such thread")
     return thread
 
 
 def comment_of(bundle: Bundle, comment_id: int) -> Comment:
-    comment = (Comment.objects.select_related("thread").filter(thread__bundle=bundle, pk=comment_id).first()
+    comment = (Comment.objects.select_related("thread__bundle")
+               .filter(thread__bundle__in=lineage(bundle), pk=comment_id).first()
                if 0 < comment_id < 2**62 else None)
     if comment is None:
         raise ReviewError(404, "this bundle has no such comment")
@@ -286,10 +289,12 @@ def edit(bundle: Bundle, comment: Comment, body: str, key: str | None) -> Commen
     return comment
 
 
-def delete(bundle: Bundle, comment: Comment, key: str | None, manage_token: str | None) -> None:
+def delete(comment: Comment, key: str | None, manage_token: str | None) -> None:
     """The writer's browser, or the manage-token holder (moderation), deletes a comment; a thread
     left without comments goes too."""
-    if not (owns(key, comment.author_key_hash) or bundle.check_manage_token(manage_token or "")):
+    # The manage token of the bundle the comment was made on: an earlier revision has its own.
+    if not (owns(key, comment.author_key_hash)
+            or comment.thread.bundle.check_manage_token(manage_token or "")):
         raise ReviewError(403, "only the browser that wrote a comment, or the bundle's manage "
                           "token, can delete it")
     with transaction.atomic():
@@ -342,7 +347,7 @@ class Progress:
 def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
     """Reviewed N of M over the cases this view shows; verdicts on cases the view does not show are
     left out of both counts."""
-    keys = []
+    keys: list[tuple[str, str]] = []
     for document in loaded.documents:
         try:
             rendered = services.render(loaded, document, options)

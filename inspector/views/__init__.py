@@ -5,11 +5,13 @@ the user must change) and ProblemMiddleware answers them in one place."""
 
 from .bundle import batch, bundle_page, converted, source
 from .case import case_page, editor, export_view, preview, revise
+from .diff import diff_case_page, diff_page
 from .errors import bad_request, healthz, not_found, server_error
+from .review import review
 from .upload import home, manage, manage_legacy, manage_link
 
 __all__ = [
-    "bad_request", "batch", "bundle_page", "case_page", "converted", "editor", "export_view",
-    "healthz", "home", "manage", "manage_legacy", "manage_link", "not_found", "preview", "revise",
-    "server_error", "source",
+    "bad_request", "batch", "diff_case_page", "diff_page", "bundle_page", "case_page", "converted", "editor", "export_view",
+    "healthz", "home", "manage", "manage_legacy", "manage_link", "not_found", "preview", "review",
+    "revise", "server_error", "source",
 ]

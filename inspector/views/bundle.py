@@ -17,6 +17,7 @@ from inspector.core.options import RenderOptions
 
 from .case import source_pane
 from .common import HtmxHttpRequest, batch_url, error_page, loaded_or_404, settings_or_problem
+from .review import bundle_panel
 
 
 @require_GET
@@ -39,7 +40,9 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     for section in sections:
         section.anchor = presenters.document_anchor(section.path)
         section.batch_url = batch_url(bundle_id, section.path, page)
+    review = bundle_panel(request, loaded, page, sections)
     return render(request, "bundle.html", {
+        "review": review,
         "bundle": loaded.record,
         "tree": presenters.file_tree(bundle_id, loaded.files.paths(), loaded.documents),
         "sections": sections,

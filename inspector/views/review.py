@@ -1,0 +1,159 @@
+"""Review on the pages: the case page's comment panel and verdict, the bundle page's progress, and
+the one POST endpoint every review form sends to (htmx swaps the panel; without JavaScript the
+browser is sent back to the case)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from urllib.parse import urlencode
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from inspector import presenters, services
+from inspector.core.model import RenderedCase
+from inspector.core.options import RenderOptions
+from inspector.review import service
+from inspector.review.service import AnchorSpec, ReviewError
+
+from .common import RENDER_KEYS, HtmxHttpRequest, PageSettings, Problem, loaded_or_404, settings_or_problem
+
+ROLE_LABELS = {"system": "system", "developer": "developer", "user": "user", "assistant": "assistant",
+               "tool": "tool"}
+
+
+def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: str,
+               case: RenderedCase, page: PageSettings, error: str | None = None) -> dict:
+    """What templates/review/case_panel.html shows for one case."""
+    key = service.request_key(request)
+    placed = service.case_threads(loaded, document, case, page.options, key)
+    verdict = loaded.record.verdicts.filter(document=document, case_id=case.id).first()
+    render_params = {k: v for k, v in page.params.items() if k in RENDER_KEYS}
+    markers = [{k: v for k, v in service.placed_data(item).items()
+                if k in ("id", "kind", "state", "resolved", "message_index", "start", "end", "path",
+                         "start_line", "end_line")} for item in placed]
+    return {
+        "post_url": reverse("review", kwargs={"bundle_id": loaded.record.pk}),
+        "document": document,
+        "case_id": case.id,
+        "render_params": render_params,
+        "next_url": presenters.case_url(loaded.record.pk, document, case.id, urlencode(render_params)),
+        "threads": placed,
+        "open_count": sum(not item.thread.resolved for item in placed),
+        "verdict": verdict,
+        "locked": loaded.record.comments_locked,
+        "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
+        "messages": [(index, message.role) for index, message in enumerate(case.messages)],
+        "markers": markers,
+        "error": error,
+    }
+
+
+def _spec(post: Mapping[str, str], document: str, case_id: str) -> AnchorSpec:
+    kind = post.get("kind") or "message"
+
+    def number(name: str) -> int | None:
+        value = post.get(name, "")
+        if not value:
+            return None
+        if not value.isdigit() or len(value) > 9:
+            raise ReviewError(400, f"{name} must be a whole number")
+        return int(value)
+
+    index = number("message_index")
+    if index is None and kind == "message":
+        index = number("target")
+    return AnchorSpec(kind, document, case_id, index, number("start"), None, post.get("quote", ""),
+                      post.get("path", ""), number("start_line"), number("end_line"))
+
+
+def _act(request: HtmxHttpRequest, loaded: services.LoadedBundle, options: RenderOptions,
+         document: str, case_id: str) -> service.Reviewer | None:
+    """Does what the form asks; answers the reviewer when a cookie must be set."""
+    post, record = request.POST, loaded.record
+    action = post.get("action", "")
+    key = service.request_key(request)
+    if action in ("thread", "reply", "verdict"):
+        service.check_rate(request)
+        person = service.reviewer(request, post.get("author", ""))
+        if action == "thread":
+            service.start_thread(loaded, _spec(post, document, case_id), options, post.get("body", ""), person)
+        elif action == "reply":
+            service.reply(record, service.thread_of(record, _id(post, "thread")), post.get("body", ""), person)
+        else:
+            service.set_verdict(loaded, document, case_id, post.get("verdict") or None, post.get("note", ""),
+                                options, person)
+        return person
+    if action in ("resolve", "reopen"):
+        service.check_rate(request)
+        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve")
+    elif action == "edit":
+        service.check_rate(request)
+        service.edit(record, service.comment_of(record, _id(post, "comment")), post.get("body", ""), key)
+    elif action == "delete":
+        service.delete(service.comment_of(record, _id(post, "comment")), key, None)
+    else:
+        raise ReviewError(400, "unknown review action")
+    return None
+
+
+def _id(post: Mapping[str, str], name: str) -> int:
+    value = post.get(name, "")
+    if not value.isdigit() or len(value) > 12:
+        raise ReviewError(400, f"no such {name}")
+    return int(value)
+
+
+@require_POST
+def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    loaded = loaded_or_404(bundle_id)
+    page = settings_or_problem(request.POST)
+    document, case_id = request.POST.get("document", ""), request.POST.get("case_id", "")
+    error = None
+    person = None
+    try:
+        person = _act(request, loaded, page.options, document, case_id)
+    except ReviewError as problem:
+        if not request.htmx:
+            raise Problem(problem.status, "The review was not saved", str(problem)) from None
+        error = str(problem)
+    if request.htmx:
+        try:
+            case = service.rendered_case(loaded, document, case_id, page.options)
+        except ReviewError as problem:
+            raise Problem(400, "No such case", str(problem)) from None
+        context = {"review": case_panel(request, loaded, document, case, page, error)}
+        # htmx swaps 400 answers (base.html's config): the panel says what went wrong.
+        response = render(request, "review/case_panel.html", context, status=400 if error else 200)
+    else:
+        next_url = presenters.case_url(loaded.record.pk, document, case_id, urlencode(
+            {k: v for k, v in page.params.items() if k in RENDER_KEYS}))
+        response = redirect(next_url + "#review-panel")
+    if person is not None:
+        service.remember(response, person)
+    return response
+
+
+def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: PageSettings,
+                 sections: list) -> dict:
+    """The bundle page's review progress; marks each case row with its verdict for the filter."""
+    progress = service.progress(loaded, page.options)
+    for section in sections:
+        for row in section.cases:
+            found = progress.by_case.get((section.path, row.id))
+            row.verdict = found.verdict if found else ""
+    key = service.request_key(request)
+    threads = service.bundle_threads(loaded, page.options, key)
+    parent = loaded.record.parent_id
+    return {
+        "progress": progress,
+        "open_threads": sum(not t.thread.resolved and t.state != "outdated" for t in threads),
+        "outdated_threads": [t for t in threads if t.state == "outdated"],
+        "thread_total": len(threads),
+        "parent_diff_url": reverse("diff") + "?" + urlencode({"old": parent, "new": loaded.record.pk})
+        if parent else None,
+        "diff_url": reverse("diff"),
+        "bundle_id": loaded.record.pk,
+    }
