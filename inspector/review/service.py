@@ -464,7 +464,8 @@ def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCas
             if item.state == "outdated" and thread.path == document:
                 placed.append(item)  # its lines were in this file: say they are gone
             continue
-        if not anchors.case_carries_lines(case, item.path, item.start_line, item.end_line):
+        if not (anchors.case_carries_lines(case, item.path, item.start_line, item.end_line)
+                or _within_case(case, item.path, item.start_line, item.end_line)):
             continue
         span = (item.path, item.start_line, item.end_line)
         if span not in counts:
@@ -474,6 +475,12 @@ def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCas
     for item in placed:
         item.comments = comment_views(item.thread, key)
     return placed
+
+
+def _within_case(case: RenderedCase, path: str, start: int, end: int) -> bool:
+    """Lines of the case's own source (a YAML key, its id) produce no text but belong to it."""
+    span = case.span
+    return span is not None and span.path == path and span.start_line <= end and start <= span.end_line
 
 
 def carrying_cases(loaded: services.LoadedBundle, options: RenderOptions, path: str, start: int,

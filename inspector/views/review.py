@@ -125,6 +125,8 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         except ReviewError as problem:
             raise Problem(400, "No such case", str(problem)) from None
         context = {"review": case_panel(request, loaded, document, case, page, error)}
+        if person is not None:  # the cookie that remembers the name arrives with this answer
+            context["review"]["author"] = "" if person.name == "Anonymous" else person.name
         # htmx swaps 400 answers (base.html's config): the panel says what went wrong.
         response = render(request, "review/case_panel.html", context, status=400 if error else 200)
     else:

@@ -149,8 +149,8 @@
             badge.href = "#thread-" + m.id;
             badge.setAttribute("data-thread-anchor", m.id);
             badge.title = "Comments on this line";
-            badge.textContent = "💬" + ((+badge.dataset.count || 0) + 1);
             badge.dataset.count = (+badge.dataset.count || 0) + 1;
+            badge.textContent = badge.dataset.count;
             line.appendChild(badge);
           }
         }
@@ -173,7 +173,7 @@
         var badge = document.createElement("a");
         badge.className = "badge comment-count";
         badge.href = "#review-panel";
-        badge.textContent = "💬 " + count;
+        badge.textContent = count + (count === 1 ? " comment" : " comments");
         head.insertBefore(badge, head.querySelector(".msg-stats"));
       }
     });
