@@ -125,7 +125,9 @@
   function decorate() {
     var list = markers();
     document.querySelectorAll(".msg .comment-count, .line .line-comments").forEach(function (el) { el.remove(); });
-    document.querySelectorAll(".line.has-comment").forEach(function (el) { el.classList.remove("has-comment"); });
+    document.querySelectorAll(".line.has-comment, .seg.has-comment").forEach(function (el) {
+      el.classList.remove("has-comment");
+    });
     var perMessage = {};
     var ranges = [];
     var pane = document.getElementById("source-pane");
@@ -137,6 +139,15 @@
           var range = textRange(m.message_index, m.start, m.end);
           if (range) ranges.push(range);
         }
+      }
+      if (m.kind === "line" && m.start_line) {
+        // The rendered side: every stretch of text those lines produced.
+        document.querySelectorAll("#rendered .seg[data-path]").forEach(function (seg) {
+          var from = +seg.dataset.from || 1, to = +seg.dataset.to || 1e9;
+          var own = seg.dataset.path === m.path && from <= m.end_line && m.start_line <= to;
+          var via = seg.dataset.viaPath === m.path && +seg.dataset.viaFrom <= m.end_line && m.start_line <= +seg.dataset.viaTo;
+          if (own || via) seg.classList.add("has-comment");
+        });
       }
       if (pane && m.path === pane.dataset.path && m.start_line) {
         for (var n = m.start_line; n <= (m.end_line || m.start_line); n++) {
