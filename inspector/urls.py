@@ -30,6 +30,7 @@ urlpatterns = [
     path("b/<str:bundle_id>/manage/<str:token>/", views.manage_legacy, name="manage-legacy"),
     path("b/<str:bundle_id>/batch.jsonl", views.batch, name="batch"),
     path("b/<str:bundle_id>/review/", views.review, name="review"),
+    path("b/<str:bundle_id>/offline.html", views.offline_copy, name="offline"),
     path(case, views.case_page, name="case"),
     path(case + "export/", views.export_view, name="export"),
     path(case + "preview/", views.preview, name="preview"),

@@ -10,9 +10,10 @@ from urllib.parse import urlencode
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET, require_POST
 
-from inspector import presenters, services
+from inspector import offline, presenters, services
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.review import service
@@ -157,5 +158,24 @@ def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: 
         "parent_diff_url": reverse("diff") + "?" + urlencode({"old": parent, "new": loaded.record.pk})
         if parent else None,
         "diff_url": reverse("diff"),
+        "offline_url": reverse("offline", kwargs={"bundle_id": loaded.record.pk}),
         "bundle_id": loaded.record.pk,
     }
+
+
+@require_GET
+def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    """The bundle as one HTML file that opens from disk: default settings, with its comments
+    (those carried from earlier revisions included) and verdicts."""
+    loaded = loaded_or_404(bundle_id)
+    options = RenderOptions()
+    documents = offline.render_all(lambda path: services.render(loaded, path, options), loaded.documents)
+    threads = [service.placed_data(item) for item in service.bundle_threads(loaded, options, None)]
+    verdicts = [{"document": v.document, "case_id": v.case_id, "verdict": v.verdict, "note": v.note,
+                 "author": v.author} for v in loaded.record.verdicts.all()]
+    data = offline.offline_data(loaded.record.title, offline.text_files(loaded.files), documents, threads,
+                                verdicts)
+    response = HttpResponse(offline.offline_html(data), content_type="text/html; charset=utf-8")
+    name = presenters.file_stem(loaded.record.title or bundle_id)
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}.html") or ""
+    return response

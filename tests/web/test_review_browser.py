@@ -128,3 +128,22 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     page.wait_for_selector("#case-diff")
     assert page.inner_text(".word-diff.old del").strip() == "carefully"
     page.screenshot(path=str(SCREENSHOTS / "diff.png"))
+
+
+def test_the_offline_copy_opens_from_disk_with_its_comments_and_fetches_nothing(page, suite, live_server,  # noqa: F811
+                                                                                  tmp_path):
+    open_case(page, suite)
+    comment_on_selection(page, 1, "first function", "Offline too")
+    with page.expect_download() as download:
+        page.goto(f"/b/{suite.pk}/")
+        page.click("#download-html")
+    path = tmp_path / "copy.html"
+    download.value.save_as(path)
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(path.as_uri())
+    page.wait_for_selector(".msg")
+    assert "Offline too" in page.inner_text(".review")
+    page.locator(".seg.k-guideline").first.click()
+    assert page.get_attribute("#source-pane", "data-path") == "evals/rules.instructions.md"
+    assert [url for url in requests if not url.startswith("file:")] == []
