@@ -66,7 +66,7 @@ def test_the_download_holds_comments_and_verdicts(client, db):
     client.post(f"/b/{bundle.pk}/review/", {"document": "evals/suite.yaml", "case_id": "second",
                                             "action": "verdict", "verdict": "changes"})
     response = client.get(f"/b/{bundle.pk}/offline.html")
-    assert response.status_code == 200 and 'attachment; filename="suite.html"' == response["Content-Disposition"]
+    assert response.status_code == 200 and response["Content-Disposition"] == 'attachment; filename="suite.html"'
     html = response.content.decode()
     assert not re.search(r'(src|href)="(https?:|/)', html)  # nothing to fetch
     data = embedded(html)
