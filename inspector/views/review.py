@@ -49,6 +49,9 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "messages": [(index, message.role) for index, message in enumerate(case.messages)],
         "markers": markers,
         "error": error,
+        "parent_diff_url": reverse("diff-case") + "?" + urlencode(
+            {"old": loaded.record.parent_id, "new": loaded.record.pk, "document": document, "case": case.id})
+        if loaded.record.parent_id else None,
     }
 
 
