@@ -59,30 +59,47 @@ class _Texts:
 
 def offline_data(title: str, files: dict[str, str], documents: list[RenderedDocument],
                  threads: list[dict] | None = None, verdicts: list[dict] | None = None) -> dict:
+    """Messages are stored once each (cases sharing a system prompt share it); a message is
+    [role, segments, omitted or null, tool calls as [name, arguments]], its segments one flat list
+    of seven numbers each: the text's reference (file, offset, length; or -1, table index, 0), the
+    origin's kind (index into `kinds`), file (index or -1) and first and last line (0 for none)."""
     texts = _Texts(files)
+    kinds: dict[str, int] = {}
+    messages: list[list] = []
+    seen: dict[str, int] = {}
     docs = []
     for document in documents:
         cases = []
         for case in document.cases:
-            messages = []
+            indexes = []
             for message in case.messages:
-                segments = []
+                flat: list[int] = []
                 for segment in message.segments:
                     origin = segment.origin
-                    segments.append([texts.ref(segment.text, origin.path, origin.start_line), str(origin.kind),
-                                     texts.index.get(origin.path, -1) if origin.path else -1,
-                                     origin.start_line or 0, origin.end_line or 0])
-                calls = [[call.name, call.arguments] for call in message.tool_calls]
-                messages.append([message.role, segments, message.omitted, calls])
+                    ref = texts.ref(segment.text, origin.path, origin.start_line)
+                    flat += ref if len(ref) == 3 else [*ref, 0]
+                    flat += [kinds.setdefault(str(origin.kind), len(kinds)),
+                             texts.index.get(origin.path, -1) if origin.path else -1,
+                             origin.start_line or 0, origin.end_line or 0]
+                item = [message.role, flat, message.omitted,
+                        [[call.name, call.arguments] for call in message.tool_calls]]
+                key = json.dumps(item, ensure_ascii=False)
+                if key not in seen:
+                    seen[key] = len(messages)
+                    messages.append(item)
+                indexes.append(seen[key])
             span = case.span
-            cases.append({"id": case.id, "m": messages,
-                          "span": [span.path, span.start_line, span.end_line] if span else None,
-                          "skipped": case.skipped})
+            entry: dict = {"id": case.id, "m": indexes}
+            if span is not None:
+                entry["span"] = [texts.index.get(span.path, -1), span.start_line, span.end_line]
+            if case.skipped:
+                entry["skipped"] = case.skipped
+            cases.append(entry)
         docs.append({"path": document.path, "kind": document.kind, "profile": document.profile,
                      "cases": cases})
     return {"title": title, "paths": texts.paths, "files": [files[p] for p in texts.paths],
-            "table": texts.table, "documents": docs, "threads": threads or [],
-            "verdicts": verdicts or []}
+            "table": texts.table, "kinds": list(kinds), "messages": messages, "documents": docs,
+            "threads": threads or [], "verdicts": verdicts or []}
 
 
 def _embedded_json(data: dict) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from inspector.core.model import Message, RenderedCase, RenderedDocument
-from inspector.core.tokens import case_tokens
+from inspector.core.tokens import TOKENS_PER_REPLY, message_token_counts, provider_encoding
 
 # A word, a run of whitespace or one other character: whitespace changes show, punctuation
 # changes do not swallow the word beside them.
@@ -287,12 +287,20 @@ def causes(old: RenderedCase | None, new: RenderedCase | None, files: FileChange
     return sorted(found, key=lambda cause: (cause.path, cause.lines or (0, 0)))
 
 
+def sent_tokens(case: RenderedCase, provider: str) -> int:
+    """What the case's sent messages cost (case_tokens' sent_total, without per-segment counts),
+    all of them counted in one call to the tokenizer."""
+    encoding, _ = provider_encoding(provider)
+    sent = [message for message in case.messages if message.omitted is None]
+    return sum(message_token_counts(sent, encoding)) + TOKENS_PER_REPLY
+
+
 def diff_case(document: str, old: RenderedCase | None, new: RenderedCase | None,
               files: FileChanges, provider: str = "openai-chat", new_provider: str | None = None
               ) -> CaseDiff:
     """Token counts as each side's provider bills them (a provider-against-provider diff)."""
-    old_tokens = case_tokens(old, provider=provider).sent_total if old else 0
-    new_tokens = case_tokens(new, provider=new_provider or provider).sent_total if new else 0
+    old_tokens = sent_tokens(old, provider) if old else 0
+    new_tokens = sent_tokens(new, new_provider or provider) if new else 0
     if old is None or new is None:
         status = "added" if old is None else "removed"
         return CaseDiff(document, (new or old).id, status, [], [], old_tokens, new_tokens)  # type: ignore[union-attr]

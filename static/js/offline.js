@@ -24,8 +24,8 @@
     return node;
   }
 
-  function text(ref) {
-    return ref[0] === -1 ? data.table[ref[1]] : data.files[ref[0]].substr(ref[1], ref[2]);
+  function text(file, a, b) {
+    return file === -1 ? data.table[a] : data.files[file].substr(a, b);
   }
 
   function threadsOf(doc, c) {
@@ -102,6 +102,17 @@
     return box;
   }
 
+  function segment(s) {
+    // [file, offset, length, kind, origin file, first line, last line]
+    var seg = el("span", { className: "seg k-" + data.kinds[s[3]], text: text(s[0], s[1], s[2]) });
+    if (s[4] >= 0) {
+      seg.title = data.paths[s[4]] + (s[5] ? ":" + s[5] + (s[6] && s[6] !== s[5] ? "-" + s[6] : "") : "");
+      seg.setAttribute("data-src", "");
+      seg.addEventListener("click", function () { showSource(s[4], s[5], s[6] || s[5]); });
+    }
+    return seg;
+  }
+
   function show(i) {
     var item = cases[i];
     if (!item) return;
@@ -122,17 +133,12 @@
       right.appendChild(list);
     }
     var messages = el("div", { className: "messages" });
-    c.m.forEach(function (m, index) {
+    c.m.forEach(function (messageIndex, index) {
+      var m = data.messages[messageIndex];
       var content = el("div", { className: "content" });
-      m[1].forEach(function (s) {
-        var seg = el("span", { className: "seg k-" + s[1], text: text(s[0]) });
-        if (s[2] >= 0) {
-          seg.title = data.paths[s[2]] + (s[3] ? ":" + s[3] + (s[4] && s[4] !== s[3] ? "-" + s[4] : "") : "");
-          seg.setAttribute("data-src", "");
-          seg.addEventListener("click", function () { showSource(s[2], s[3], s[4] || s[3]); });
-        }
-        content.appendChild(seg);
-      });
+      for (var at = 0; at < m[1].length; at += 7) {
+        content.appendChild(segment(m[1].slice(at, at + 7)));
+      }
       var card = el("article", { className: "msg role-" + m[0] + (m[2] ? " omitted" : ""), id: "m" + index }, [
         el("header", { className: "msg-head" }, [el("span", { className: "anchor", text: "#" + index }),
           el("span", { className: "role", text: m[0] }),
@@ -146,7 +152,7 @@
     });
     right.appendChild(messages);
     var span = c.span;
-    showSource(span ? data.paths.indexOf(span[0]) : data.paths.indexOf(doc.path),
+    showSource(span && span[0] >= 0 ? span[0] : data.paths.indexOf(doc.path),
                span ? span[1] : 0, span ? span[2] : 0);
     picker.value = String(i);
   }

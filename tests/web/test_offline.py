@@ -42,14 +42,32 @@ def test_the_copy_is_at_most_twice_the_bundle_plus_a_fixed_overhead(folder):
     assert len(html.encode()) <= 2 * own + fixed + SLACK
 
 
+def test_a_thousand_cases_sharing_a_guideline_stay_within_twice_the_bundle():
+    from inspector.core.bundle import MemoryBundle
+
+    guide = "# Rules\n\n" + "".join(f"- Rule {n}: point out bugs before style.\n" for n in range(40))
+    cases = "".join(f"  - id: case-{n}\n    outcome: ok\n    input_messages:\n      - role: user\n"
+                    f"        content:\n          - type: text\n            value: Review function {n}.\n"
+                    "          - type: file\n            value: rules.instructions.md\n" for n in range(1000))
+    files = MemoryBundle({"evals/suite.yaml": ("evalcases:\n" + cases).encode(),
+                          "evals/rules.instructions.md": guide.encode(),
+                          ".agentv/config.yaml": b'guideline_patterns:\n  - "**/*.instructions.md"\n'})
+    document = render_document(files, "evals/suite.yaml", None)
+    texts = offline.text_files(files)
+    fixed = len(offline.offline_html(offline.offline_data("x", {}, [])).encode())
+    data = len(offline.offline_html(offline.offline_data("x", texts, [document])).encode()) - fixed
+    assert data <= 2 * sum(len(t.encode()) for t in texts.values())
+
+
 def test_every_segment_reads_back_its_text(settings):
     files = DirectoryBundle(REPO / "fixtures" / "examples" / "code-review")
     document = render_document(files, "evals/code-review.yaml", None)
     data = offline.offline_data("x", offline.text_files(files), [document])
     [case] = data["documents"][0]["cases"]
-    for message, (_, segments, _, _) in zip(document.cases[0].messages, case["m"], strict=True):
-        rebuilt = "".join(data["table"][ref[1]] if ref[0] == -1 else data["files"][ref[0]][ref[1]:ref[1] + ref[2]]
-                          for ref, *_ in segments)
+    for message, index in zip(document.cases[0].messages, case["m"], strict=True):
+        flat = data["messages"][index][1]
+        rebuilt = "".join(data["table"][a] if f == -1 else data["files"][f][a:a + b]
+                          for f, a, b in (flat[i:i + 3] for i in range(0, len(flat), 7)))
         assert rebuilt == message.content
 
 
