@@ -483,6 +483,20 @@ def _within_case(case: RenderedCase, path: str, start: int, end: int) -> bool:
     return span is not None and span.path == path and span.start_line <= end and start <= span.end_line
 
 
+def file_threads(loaded: services.LoadedBundle, path: str, options: RenderOptions,
+                 key: str | None) -> list[Placed]:
+    """Line threads on a file (this bundle's, and earlier revisions' found again or outdated), each
+    with the number of cases whose messages carry its lines."""
+    placed = []
+    for thread in _threads(lineage(loaded.record), kind="line", path=path):
+        item = _place_lines(thread, loaded, thread.bundle_id == loaded.record.pk)
+        if item.state != "outdated" and item.start_line and item.end_line:
+            item.cases = carrying_cases(loaded, options, path, item.start_line, item.end_line)
+        item.comments = comment_views(thread, key)
+        placed.append(item)
+    return placed
+
+
 def carrying_cases(loaded: services.LoadedBundle, options: RenderOptions, path: str, start: int,
                    end: int) -> int:
     count = 0

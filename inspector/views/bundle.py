@@ -17,7 +17,7 @@ from inspector.core.options import RenderOptions
 
 from .case import source_pane
 from .common import HtmxHttpRequest, batch_url, error_page, loaded_or_404, settings_or_problem
-from .review import bundle_panel
+from .review import bundle_panel, file_panel
 
 
 @require_GET
@@ -62,6 +62,7 @@ def source(request: HtmxHttpRequest, bundle_id: str, path: str) -> HttpResponse:
                "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id})}
     if request.htmx:
         return render(request, "source.html#source-pane", context)
+    context["review"] = file_panel(request, loaded, path)
     return render(request, "source.html", context)
 
 

@@ -73,6 +73,14 @@ def diff_page(request: HtmxHttpRequest) -> HttpResponse:
     })
 
 
+def _with_counts(old: diffing.Side, new: diffing.Side, case: CaseDiff) -> list[tuple[str, int]]:
+    """Each cause of this case's change with the number of the bundle's cases it changed."""
+    if not case.because:
+        return []
+    counts = dict(diffing.compare_bundles(old, new).causes())
+    return [(cause.label(), counts.get(cause, 1)) for cause in case.because]
+
+
 @require_GET
 def diff_case_page(request: HtmxHttpRequest) -> HttpResponse:
     old, new = _sides(request)
@@ -90,7 +98,7 @@ def diff_case_page(request: HtmxHttpRequest) -> HttpResponse:
         "old": old, "new": new, "document": document, "case_id": case_id,
         "diff": found.diff, "messages": messages,
         "changed_count": sum(m["status"] != "unchanged" for m in messages),
-        "because": [cause.label() for cause in found.diff.because],
+        "because": _with_counts(old, new, found.diff),
         "payload_lines": found.payload_lines,
         "payload_changed": found.old_payload != found.new_payload,
         "old_provider": PROVIDER_LABELS[old.provider], "new_provider": PROVIDER_LABELS[new.provider],

@@ -55,6 +55,25 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
     }
 
 
+def file_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, path: str,
+               error: str | None = None) -> dict:
+    """The source page's comments: line threads on this file, and a form for a new one."""
+    options = RenderOptions()
+    placed = service.file_threads(loaded, path, options, service.request_key(request))
+    return {
+        "post_url": reverse("review", kwargs={"bundle_id": loaded.record.pk}),
+        "file": path, "document": "", "case_id": "", "render_params": {},
+        "threads": placed,
+        "open_count": sum(not item.thread.resolved for item in placed),
+        "locked": loaded.record.comments_locked,
+        "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
+        "markers": [{k: v for k, v in service.placed_data(item).items()
+                     if k in ("id", "kind", "state", "resolved", "path", "start_line", "end_line")}
+                    for item in placed],
+        "error": error,
+    }
+
+
 def _spec(post: Mapping[str, str], document: str, case_id: str) -> AnchorSpec:
     kind = post.get("kind") or "message"
 
@@ -123,7 +142,15 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         if not request.htmx:
             raise Problem(problem.status, "The review was not saved", str(problem)) from None
         error = str(problem)
-    if request.htmx:
+    file = request.POST.get("file", "")
+    if request.htmx and file:
+        if not loaded.files.exists(file):
+            raise Problem(404, "No such file", "This bundle has no file at that path.")
+        context = {"review": file_panel(request, loaded, file, error)}
+        if person is not None:
+            context["review"]["author"] = "" if person.name == "Anonymous" else person.name
+        response = render(request, "review/file_panel.html", context, status=400 if error else 200)
+    elif request.htmx:
         try:
             case = service.rendered_case(loaded, document, case_id, page.options)
         except ReviewError as problem:
@@ -133,6 +160,9 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
             context["review"]["author"] = "" if person.name == "Anonymous" else person.name
         # htmx swaps 400 answers (base.html's config): the panel says what went wrong.
         response = render(request, "review/case_panel.html", context, status=400 if error else 200)
+    elif file:
+        response = redirect(reverse("source", kwargs={"bundle_id": loaded.record.pk, "path": file})
+                            + "#review-panel")
     else:
         next_url = presenters.case_url(loaded.record.pk, document, case_id, urlencode(
             {k: v for k, v in page.params.items() if k in RENDER_KEYS}))

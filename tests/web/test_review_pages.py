@@ -148,6 +148,8 @@ def test_the_diff_pages_show_counts_causes_and_word_changes(client, suite):
     case_link = re.search(r'href="([^"]+)" class="case-diff-link">second', page).group(1).replace("&amp;", "&")
     case_page = client.get(case_link).content.decode()
     assert "<del>second</del>" in case_page and "<ins>other</ins>" in case_page
+    assert "evals/suite.yaml line 20</code> changed — 1 case" in case_page
+    assert "evals/rules.instructions.md line 3</code> changed — 2 cases" in case_page
     assert 'id="payload-diff"' in case_page
 
 
@@ -165,3 +167,22 @@ def test_diff_errors_are_pages_not_500s(client, suite):
     assert client.get("/diff/case/", {"old": bundle.pk, "new": bundle.pk, "document": "evals/suite.yaml",
                                       "case": "nope"}).status_code == 404
     assert client.get("/diff/").status_code == 200  # the form
+
+
+def test_the_source_page_takes_line_comments_and_lists_them_with_their_cases(client, suite):
+    bundle, _ = suite
+    source = f"/b/{bundle.pk}/source/evals/rules.instructions.md"
+    page = client.get(source).content.decode()
+    assert 'id="review-panel"' in page and 'name="start_line"' in page
+    response = client.post(f"/b/{bundle.pk}/review/", {"file": "evals/rules.instructions.md",
+                                                       "action": "thread", "kind": "line",
+                                                       "path": "evals/rules.instructions.md",
+                                                       "start_line": "4", "end_line": "4", "body": "Which line?"})
+    assert response.status_code == 302 and response["Location"] == source + "#review-panel"
+    page = client.get(source).content.decode()
+    assert "Which line?" in page and "2 cases" in page
+    htmx = client.post(f"/b/{bundle.pk}/review/", {"file": "evals/rules.instructions.md", "action": "thread",
+                                                   "kind": "line", "path": "evals/rules.instructions.md",
+                                                   "start_line": "99", "body": "x"},
+                       HTTP_HX_REQUEST="true")
+    assert htmx.status_code == 400 and "has no lines 99" in htmx.content.decode()
