@@ -4,6 +4,7 @@ browser is sent back to the case)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
@@ -47,7 +48,7 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "locked": loaded.record.comments_locked,
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
         "messages": [(index, message.role) for index, message in enumerate(case.messages)],
-        "markers": markers,
+        "markers_json": json.dumps(markers),
         "error": error,
         "parent_diff_url": reverse("diff-case") + "?" + urlencode(
             {"old": loaded.record.parent_id, "new": loaded.record.pk, "document": document, "case": case.id})
@@ -67,9 +68,9 @@ def file_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, path: st
         "open_count": sum(not item.thread.resolved for item in placed),
         "locked": loaded.record.comments_locked,
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
-        "markers": [{k: v for k, v in service.placed_data(item).items()
-                     if k in ("id", "kind", "state", "resolved", "path", "start_line", "end_line")}
-                    for item in placed],
+        "markers_json": json.dumps([{k: v for k, v in service.placed_data(item).items()
+                                     if k in ("id", "kind", "state", "resolved", "path", "start_line",
+                                              "end_line")} for item in placed]),
         "error": error,
     }
 

@@ -7,8 +7,8 @@
   function form() { return document.getElementById("new-thread"); }
 
   function markers() {
-    var data = document.getElementById("review-markers");
-    try { return data ? JSON.parse(data.textContent) : []; } catch (e) { return []; }
+    var panel = document.getElementById("review-panel");
+    try { return panel ? JSON.parse(panel.getAttribute("data-markers") || "[]") : []; } catch (e) { return []; }
   }
 
   // ------------------------------------------------------------------ choosing an anchor
