@@ -435,6 +435,7 @@ class CaseRow:
     skipped: str | None
     search: str  # lower-cased id and message text for the filter box
     verdict: str = ""  # the review verdict (ok, changes) or "" when unreviewed
+    comments: int = 0  # open review threads made on the case
 
 
 @dataclass

@@ -177,12 +177,18 @@ def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: 
                  sections: list) -> dict:
     """The bundle page's review progress; marks each case row with its verdict for the filter."""
     progress = service.progress(loaded, page.options)
+    key = service.request_key(request)
+    threads = service.bundle_threads(loaded, page.options, key)
+    open_on_case: dict[tuple[str, str], int] = {}
+    for item in threads:
+        if item.thread.kind != "line" and item.state != "outdated" and not item.thread.resolved:
+            where = (item.thread.document, item.thread.case_id)
+            open_on_case[where] = open_on_case.get(where, 0) + 1
     for section in sections:
         for row in section.cases:
             found = progress.by_case.get((section.path, row.id))
             row.verdict = found.verdict if found else ""
-    key = service.request_key(request)
-    threads = service.bundle_threads(loaded, page.options, key)
+            row.comments = open_on_case.get((section.path, row.id), 0)
     parent = loaded.record.parent_id
     return {
         "progress": progress,

@@ -60,7 +60,12 @@
   }
 
   var pending = null;
-  document.addEventListener("mouseup", function (event) {
+  // A selection made with the mouse, or with the keyboard (shift and the arrow keys).
+  document.addEventListener("keyup", function (event) {
+    if (event.shiftKey || event.key === "Shift") offerSelection(event);
+  });
+  document.addEventListener("mouseup", offerSelection);
+  function offerSelection(event) {
     var button = document.getElementById("comment-selection");
     if (!button || !form() || event.target === button) return;
     setTimeout(function () {
@@ -70,7 +75,7 @@
       button.style.top = (window.scrollY + pending.rect.bottom + 6) + "px";
       button.style.left = (window.scrollX + Math.max(8, Math.min(pending.rect.left, window.innerWidth - 220))) + "px";
     }, 0);
-  });
+  }
   document.addEventListener("click", function (event) {
     if (event.target.id === "comment-selection" && pending) {
       var quote = pending.quote.length > 60 ? pending.quote.slice(0, 57) + "…" : pending.quote;

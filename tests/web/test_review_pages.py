@@ -99,7 +99,9 @@ def test_reply_resolve_edit_and_delete_from_the_page(client, suite):
 def test_verdicts_show_as_progress_and_badges_on_the_bundle_page(client, suite):
     bundle, _ = suite
     post(client, bundle, action="verdict", verdict="changes", note="Vague prompt")
+    post(client, bundle, action="thread", target="0", body="Open question")
     page = client.get(f"/b/{bundle.pk}/").content.decode()
+    assert "1 comment</span>" in page
     assert "Reviewed 1 of 2" in page
     assert 'id="needs-changes"' in page and "Vague prompt" in page
     assert 'data-verdict="changes"' in page and 'data-verdict="none"' in page
