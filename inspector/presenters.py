@@ -434,8 +434,6 @@ class CaseRow:
     warnings: int
     skipped: str | None
     search: str  # lower-cased id and message text for the filter box
-    verdict: str = ""  # the review verdict (ok, changes) or "" when unreviewed
-    comments: int = 0  # open review threads made on the case
 
 
 @dataclass

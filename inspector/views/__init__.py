@@ -7,11 +7,11 @@ from .bundle import batch, bundle_page, converted, source
 from .case import case_page, editor, export_view, preview, revise
 from .diff import diff_case_page, diff_page
 from .errors import bad_request, healthz, not_found, server_error
-from .review import offline_copy, review
+from .review import offline_copy, review, review_panel, review_progress
 from .upload import home, manage, manage_legacy, manage_link
 
 __all__ = [
     "bad_request", "batch", "diff_case_page", "diff_page", "bundle_page", "case_page", "converted", "editor", "export_view",
-    "healthz", "home", "manage", "manage_legacy", "manage_link", "not_found", "offline_copy", "preview", "review",
+    "healthz", "home", "manage", "manage_legacy", "manage_link", "not_found", "offline_copy", "preview", "review", "review_panel", "review_progress",
     "revise", "server_error", "source",
 ]

@@ -17,7 +17,6 @@ from inspector.core.options import RenderOptions
 
 from .case import source_pane
 from .common import HtmxHttpRequest, batch_url, error_page, loaded_or_404, settings_or_problem
-from .review import bundle_panel, file_panel
 
 
 @require_GET
@@ -40,9 +39,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     for section in sections:
         section.anchor = presenters.document_anchor(section.path)
         section.batch_url = batch_url(bundle_id, section.path, page)
-    review = bundle_panel(request, loaded, page, sections)
     return render(request, "bundle.html", {
-        "review": review,
         "bundle": loaded.record,
         "tree": presenters.file_tree(bundle_id, loaded.files.paths(), loaded.documents),
         "sections": sections,
@@ -62,7 +59,6 @@ def source(request: HtmxHttpRequest, bundle_id: str, path: str) -> HttpResponse:
                "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id})}
     if request.htmx:
         return render(request, "source.html#source-pane", context)
-    context["review"] = file_panel(request, loaded, path)
     return render(request, "source.html", context)
 
 

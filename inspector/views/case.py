@@ -35,7 +35,6 @@ from .common import (
     settings_or_problem,
     settings_view,
 )
-from .review import case_panel
 from .upload import created, first_case_url
 
 logger = logging.getLogger(__name__)
@@ -180,7 +179,6 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     # A large file is not sent twice (pane and textarea) on every view: its editor loads on demand.
     context["inline_editor"] = len(editor_text) <= INLINE_EDITOR_CHARS
     context["editor_text"] = editor_text if context["inline_editor"] else ""
-    context["review"] = case_panel(request, ctx.loaded, document, ctx.case, ctx.page)
     return render(request, "case.html", context)
 
 

@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -162,36 +162,34 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         # htmx swaps 400 answers (base.html's config): the panel says what went wrong.
         response = render(request, "review/case_panel.html", context, status=400 if error else 200)
     elif file:
-        response = redirect(reverse("source", kwargs={"bundle_id": loaded.record.pk, "path": file})
-                            + "#review-panel")
+        response = redirect(reverse("review-panel", kwargs={"bundle_id": loaded.record.pk}) + "?"
+                            + urlencode({"file": file}))
     else:
-        next_url = presenters.case_url(loaded.record.pk, document, case_id, urlencode(
-            {k: v for k, v in page.params.items() if k in RENDER_KEYS}))
-        response = redirect(next_url + "#review-panel")
+        response = redirect(reverse("review-panel", kwargs={"bundle_id": loaded.record.pk}) + "?" + urlencode(
+            {"document": document, "case_id": case_id,
+             **{k: v for k, v in page.params.items() if k in RENDER_KEYS}}))
     if person is not None:
         service.remember(response, person)
     return response
 
 
-def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: PageSettings,
-                 sections: list) -> dict:
-    """The bundle page's review progress; marks each case row with its verdict for the filter."""
+def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: PageSettings) -> dict:
+    """The bundle page's review progress, with each case's verdict and open threads for the
+    script that marks the rows (the rows themselves are part of the cached, shared page)."""
     progress = service.progress(loaded, page.options)
     key = service.request_key(request)
     threads = service.bundle_threads(loaded, page.options, key)
-    open_on_case: dict[tuple[str, str], int] = {}
+    rows: dict[str, list] = {}
+    for (document, case_id), verdict in progress.by_case.items():
+        rows[f"{document}\u0000{case_id}"] = [verdict.verdict, 0]
     for item in threads:
         if item.thread.kind != "line" and item.state != "outdated" and not item.thread.resolved:
-            where = (item.thread.document, item.thread.case_id)
-            open_on_case[where] = open_on_case.get(where, 0) + 1
-    for section in sections:
-        for row in section.cases:
-            found = progress.by_case.get((section.path, row.id))
-            row.verdict = found.verdict if found else ""
-            row.comments = open_on_case.get((section.path, row.id), 0)
+            row = rows.setdefault(f"{item.thread.document}\u0000{item.thread.case_id}", ["", 0])
+            row[1] += 1
     parent = loaded.record.parent_id
     return {
         "progress": progress,
+        "rows_json": json.dumps(rows),
         "open_threads": sum(not t.thread.resolved and t.state != "outdated" for t in threads),
         "outdated_threads": [t for t in threads if t.state == "outdated"],
         "thread_total": len(threads),
@@ -201,6 +199,53 @@ def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: 
         "offline_url": reverse("offline", kwargs={"bundle_id": loaded.record.pk}),
         "bundle_id": loaded.record.pk,
     }
+
+
+@require_GET
+def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    """A case's (or with `file`, a file's) review panel. Pages load it after they arrive, so the
+    pages stay cacheable; without JavaScript it is a page of its own."""
+    loaded = loaded_or_404(bundle_id)
+    file = request.GET.get("file")
+    if file is not None:
+        if not loaded.files.exists(file):
+            raise Http404("This bundle has no file at that path.")
+        context = {"review": file_panel(request, loaded, file), "panel_template": "review/file_panel.html",
+                   "back_url": reverse("source", kwargs={"bundle_id": bundle_id, "path": file}),
+                   "back_label": file}
+    else:
+        page = settings_or_problem(request.GET)
+        document, case_id = request.GET.get("document", ""), request.GET.get("case_id", "")
+        try:
+            case = service.rendered_case(loaded, document, case_id, page.options)
+        except ReviewError as problem:
+            raise Problem(problem.status if problem.status in (400, 404) else 400, "No such case",
+                          str(problem)) from None
+        context = {"review": case_panel(request, loaded, document, case, page),
+                   "panel_template": "review/case_panel.html",
+                   "back_url": context_case_url(loaded, document, case_id, page), "back_label": case_id}
+    context["bundle"] = loaded.record
+    if request.htmx:
+        return render(request, context["panel_template"], context)
+    return render(request, "review/panel_page.html", context)
+
+
+def context_case_url(loaded: services.LoadedBundle, document: str, case_id: str, page: PageSettings) -> str:
+    return presenters.case_url(loaded.record.pk, document, case_id,
+                               urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}))
+
+
+@require_GET
+def review_progress(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    """The bundle page's review progress, loaded after the (cached) page; a page without JS."""
+    loaded = loaded_or_404(bundle_id)
+    page = settings_or_problem(request.GET)
+    context = {"review": bundle_panel(request, loaded, page), "bundle": loaded.record,
+               "panel_template": "review/bundle_panel.html",
+               "back_url": reverse("bundle", kwargs={"bundle_id": bundle_id}), "back_label": "cases"}
+    if request.htmx:
+        return render(request, "review/bundle_panel.html", context)
+    return render(request, "review/panel_page.html", context)
 
 
 @require_GET

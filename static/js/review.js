@@ -248,14 +248,57 @@
   }
 })();
 
-// Bundle page: show only the cases with a given verdict.
+// Bundle page: mark each case row with its verdict and open threads (from the progress panel,
+// which loads after the cached page), and show only the cases with a given verdict.
 (function () {
   "use strict";
-  var select = document.getElementById("verdict-filter");
-  if (!select) return;
-  select.addEventListener("change", function () {
+  var LABELS = { ok: ["verdict-ok", "looks right"], changes: ["verdict-changes", "needs changes"] };
+
+  function rows() {
+    var panel = document.getElementById("review-progress");
+    try { return JSON.parse(panel && panel.getAttribute("data-rows") || "{}"); } catch (e) { return {}; }
+  }
+
+  function markRows() {
+    var found = rows();
     document.querySelectorAll(".case-row").forEach(function (row) {
-      row.classList.toggle("verdict-hidden", !!select.value && row.dataset.verdict !== select.value);
+      var doc = row.closest(".document"), link = row.querySelector("a.case-link");
+      var path = doc && doc.querySelector(".doc-path");
+      if (!path || !link) return;
+      var item = found[path.textContent + "\u0000" + link.textContent] || ["", 0];
+      row.dataset.verdict = item[0] || "none";
+      row.querySelectorAll(".review-badge").forEach(function (el) { el.remove(); });
+      var cell = link.parentNode;
+      if (LABELS[item[0]]) {
+        cell.appendChild(document.createTextNode(" "));
+        var badge = document.createElement("span");
+        badge.className = "badge review-badge " + LABELS[item[0]][0];
+        badge.textContent = LABELS[item[0]][1];
+        cell.appendChild(badge);
+      }
+      if (item[1]) {
+        var count = document.createElement("span");
+        count.className = "badge review-badge comment-badge";
+        count.textContent = item[1] + (item[1] === 1 ? " comment" : " comments");
+        cell.appendChild(count);
+      }
     });
+    filterRows();
+  }
+
+  function filterRows() {
+    var select = document.getElementById("verdict-filter");
+    var value = select ? select.value : "";
+    document.querySelectorAll(".case-row").forEach(function (row) {
+      row.classList.toggle("verdict-hidden", !!value && row.dataset.verdict !== value);
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.id === "verdict-filter") filterRows();
+  });
+  // After the progress panel arrives, and after more rows arrive (a paged list).
+  document.addEventListener("htmx:afterSettle", function () {
+    if (document.getElementById("review-progress")) markRows();
   });
 })();

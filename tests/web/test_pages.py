@@ -22,7 +22,7 @@ def test_bundle_page_lists_files_and_cases_with_counts(client, tiny):
     assert "evals/tiny.yaml" in body
     assert "notes.instructions.md" in body and ".agentv/" in body
     assert 'id="case-filter"' in body
-    rows = re.findall(r'<tr class="case-row" data-search="([^"]*)"[^>]*>', body)
+    rows = re.findall(r'<tr class="case-row" data-search="([^"]*)">', body)
     assert len(rows) == 3
     # The filter searches ids and message text.
     assert "hello there." in unescape(rows[0]) and "first" in rows[0]

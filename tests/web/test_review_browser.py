@@ -21,7 +21,7 @@ def suite(transactional_db):
 
 def open_case(page, bundle, case_id="first"):  # noqa: F811 - page is the fixture's
     page.goto(presenters.case_url(bundle.pk, "evals/suite.yaml", case_id))
-    page.wait_for_selector("#review-panel")
+    page.wait_for_selector("#review-panel[data-markers]", state="attached")  # loaded after the page
 
 
 def select_text(page, index, quote):  # noqa: F811
@@ -69,7 +69,7 @@ def test_a_comment_on_a_selection_shows_on_the_text_and_on_its_source_line(page,
     # The other side: the eval file's line that wrote the text carries a marker.
     page.wait_for_selector("#source-pane #L11.has-comment .line-comments")
     page.reload()
-    page.wait_for_selector("#review-panel")
+    page.wait_for_selector("#review-panel[data-markers]", state="attached")
     assert highlighted_quotes(page) == ["first function"]
     assert "Ann" in page.inner_text(".thread .comment header")
     assert page.input_value("#comment-author") == "Ann"  # remembered in a cookie
@@ -110,7 +110,7 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     page.click("#save-revision")
     page.wait_for_selector("#open-case")
     page.click("#open-case")
-    page.wait_for_selector("#review-panel")
+    page.wait_for_selector("#review-panel[data-markers]", state="attached")
     kept = page.locator(".thread", has_text="kept")
     assert "from an earlier revision" in kept.inner_text()
     gone = page.locator(".thread", has_text="about to go")
@@ -118,8 +118,19 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     assert f"/b/{suite.pk}/" in gone.locator(".outdated-badge a").get_attribute("href")
     assert highlighted_quotes(page) == ["first function"]
 
-    # The revision against its parent: what changed and why, word by word.
+    # A verdict shows on the bundle page's row, which the filter then keeps or hides.
+    page.check("input[name=verdict][value=changes]", force=True)
+    page.click("#save-verdict")
+    page.wait_for_selector("input[name=verdict][value=changes]:checked", state="attached")
     page.click(".crumbs a >> nth=0")
+    page.wait_for_selector(".case-row[data-verdict=changes] .verdict-changes")
+    assert "Reviewed 1 of 2" in page.inner_text("#review-progress")
+    page.select_option("#verdict-filter", "ok")
+    assert page.locator(".case-row:visible").count() == 0
+    page.select_option("#verdict-filter", "changes")
+    assert page.locator(".case-row:visible").count() == 1
+
+    # The revision against its parent: what changed and why, word by word.
     page.click("#diff-parent")
     page.wait_for_selector("#diff-summary")
     assert "1 changed" in page.inner_text("#count-changed")

@@ -1,7 +1,9 @@
 """Review on the pages (Django client): the case page's panel, its forms with and without htmx,
 verdicts and progress on the bundle page, moderation on the manage page, the diff pages."""
 
+import json
 import re
+from html import unescape
 
 import pytest
 from django.core.cache import cache
@@ -27,16 +29,31 @@ def case_path(bundle, case_id="first"):
     return presenters.case_url(bundle.pk, "evals/suite.yaml", case_id)
 
 
+def panel(client, bundle, case_id="first", htmx=True):
+    """The case's review panel, as the case page loads it (or, without JavaScript, its page)."""
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.get(f"/b/{bundle.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": case_id},
+                      **headers).content.decode()
+
+
+def progress(client, bundle):
+    return client.get(f"/b/{bundle.pk}/review/progress/", HTTP_HX_REQUEST="true").content.decode()
+
+
 def post(client, bundle, htmx=False, **fields):
     data = {"document": "evals/suite.yaml", "case_id": "first", **fields}
     headers = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "review-panel"} if htmx else {}
     return client.post(f"/b/{bundle.pk}/review/", data, **headers)
 
 
-def test_the_case_page_has_the_review_panel_with_every_message_to_pick(client, suite):
+def test_the_case_page_loads_its_review_panel_and_links_it_for_browsers_without_javascript(client, suite):
     bundle, _ = suite
     page = client.get(case_path(bundle)).content.decode()
-    assert 'id="review-panel"' in page and 'id="new-thread"' in page
+    # The page itself holds no review state (it is cached and shared); the panel loads after it.
+    url = f"/b/{bundle.pk}/review/panel/?document=evals/suite.yaml&amp;case_id=first"
+    assert f'hx-get="{url}"' in page and f'<noscript><a href="{url}"' in page
+    page = panel(client, bundle)
+    assert page.lstrip().startswith('<section id="review-panel"') and 'id="new-thread"' in page
     assert "message #0 (system)" in page and "message #1 (user)" in page
     assert 'data-markers="[]"' in page
 
@@ -44,9 +61,11 @@ def test_the_case_page_has_the_review_panel_with_every_message_to_pick(client, s
 def test_commenting_without_javascript_redirects_back_and_remembers_the_name(client, suite):
     bundle, _ = suite
     response = post(client, bundle, action="thread", target="1", body="Needs *care*", author="Ann")
-    assert response.status_code == 302 and response["Location"].endswith("#review-panel")
+    assert response.status_code == 302
+    assert response["Location"] == f"/b/{bundle.pk}/review/panel/?document=evals%2Fsuite.yaml&case_id=first"
     assert response.cookies["pi_author"].value == "Ann" and response.cookies["pi_review_key"].value
-    page = client.get(case_path(bundle)).content.decode()
+    page = client.get(response["Location"]).content.decode()
+    assert "<!doctype html>" in page.lower()  # a page of its own
     assert "<em>care</em>" in page and "Ann" in page
     assert 'value="Ann"' in page  # the name comes back from its cookie
     assert "Edit" in page  # the same browser may edit it
@@ -71,7 +90,7 @@ def test_a_line_comment_shows_on_both_cases_with_its_count(client, suite):
     post(client, bundle, action="thread", kind="line", path="evals/rules.instructions.md",
          start_line="3", end_line="3", body="Too strict")
     for case_id in ("first", "second"):
-        page = client.get(case_path(bundle, case_id)).content.decode()
+        page = panel(client, bundle, case_id)
         assert "Too strict" in page and "evals/rules.instructions.md line 3" in page
         assert "2 cases" in page
 
@@ -100,11 +119,12 @@ def test_verdicts_show_as_progress_and_badges_on_the_bundle_page(client, suite):
     bundle, _ = suite
     post(client, bundle, action="verdict", verdict="changes", note="Vague prompt")
     post(client, bundle, action="thread", target="0", body="Open question")
-    page = client.get(f"/b/{bundle.pk}/").content.decode()
-    assert "1 comment</span>" in page
+    page = progress(client, bundle)
     assert "Reviewed 1 of 2" in page
     assert 'id="needs-changes"' in page and "Vague prompt" in page
-    assert 'data-verdict="changes"' in page and 'data-verdict="none"' in page
+    # Each case's verdict and open threads, for the script that marks the (cached) page's rows.
+    rows = json.loads(unescape(re.search(r'data-rows="([^"]*)"', page).group(1)))
+    assert rows == {"evals/suite.yaml\u0000first": ["changes", 1]}
     assert Verdict.objects.get().author == "Anonymous"
 
 
@@ -132,7 +152,7 @@ def test_a_revision_page_shows_carried_and_outdated_comments(client, suite):
          quote="carefully", body="gone")
     child, _ = store_bundle(dict(FILES, **{"evals/suite.yaml": SUITE.replace(b" carefully", b"")}),
                             parent=bundle)
-    page = client.get(case_path(child)).content.decode()
+    page = panel(client, child)
     assert "from <a href" in page and "an earlier revision" in page
     assert "outdated — <a href=\"" + case_path(bundle) in page
 
@@ -142,7 +162,7 @@ def test_the_diff_pages_show_counts_causes_and_word_changes(client, suite):
     child, _ = store_bundle(dict(FILES, **{
         "evals/rules.instructions.md": GUIDE.replace(b"bugs", b"real bugs"),
         "evals/suite.yaml": SUITE.replace(b"second function", b"other function")}), parent=bundle)
-    bundle_page = client.get(f"/b/{child.pk}/").content.decode()
+    bundle_page = progress(client, child)
     link = re.search(r'href="([^"]+)" id="diff-parent"', bundle_page).group(1).replace("&amp;", "&")
     page = client.get(link).content.decode()
     assert "2 changed" in page and "0 added" in page
@@ -175,16 +195,28 @@ def test_the_source_page_takes_line_comments_and_lists_them_with_their_cases(cli
     bundle, _ = suite
     source = f"/b/{bundle.pk}/source/evals/rules.instructions.md"
     page = client.get(source).content.decode()
+    assert f'hx-get="/b/{bundle.pk}/review/panel/?file=evals/rules.instructions.md"' in page
+    file_panel = f"/b/{bundle.pk}/review/panel/?file=evals%2Frules.instructions.md"
+    page = client.get(file_panel, HTTP_HX_REQUEST="true").content.decode()
     assert 'id="review-panel"' in page and 'name="start_line"' in page
     response = client.post(f"/b/{bundle.pk}/review/", {"file": "evals/rules.instructions.md",
                                                        "action": "thread", "kind": "line",
                                                        "path": "evals/rules.instructions.md",
                                                        "start_line": "4", "end_line": "4", "body": "Which line?"})
-    assert response.status_code == 302 and response["Location"] == source + "#review-panel"
-    page = client.get(source).content.decode()
+    assert response.status_code == 302 and response["Location"] == file_panel
+    page = client.get(file_panel).content.decode()
     assert "Which line?" in page and "2 cases" in page
     htmx = client.post(f"/b/{bundle.pk}/review/", {"file": "evals/rules.instructions.md", "action": "thread",
                                                    "kind": "line", "path": "evals/rules.instructions.md",
                                                    "start_line": "99", "body": "x"},
                        HTTP_HX_REQUEST="true")
     assert htmx.status_code == 400 and "has no lines 99" in htmx.content.decode()
+
+
+def test_review_panels_of_unknown_cases_files_and_bundles_are_404(client, suite):
+    bundle, _ = suite
+    assert client.get(f"/b/{bundle.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": "nope"}
+                      ).status_code == 404
+    assert client.get(f"/b/{bundle.pk}/review/panel/", {"file": "nope.md"}).status_code == 404
+    assert client.get("/b/nope/review/progress/").status_code == 404
+    assert client.get(f"/b/{bundle.pk}/review/progress/", {"profile": "x"}).status_code == 400
