@@ -207,6 +207,7 @@ def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     pages stay cacheable; without JavaScript it is a page of its own."""
     loaded = loaded_or_404(bundle_id)
     file = request.GET.get("file")
+    context: dict[str, object]
     if file is not None:
         if not loaded.files.exists(file):
             raise Http404("This bundle has no file at that path.")
@@ -226,7 +227,7 @@ def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
                    "back_url": context_case_url(loaded, document, case_id, page), "back_label": case_id}
     context["bundle"] = loaded.record
     if request.htmx:
-        return render(request, context["panel_template"], context)
+        return render(request, str(context["panel_template"]), context)
     return render(request, "review/panel_page.html", context)
 
 
