@@ -125,7 +125,16 @@ def check_rate(request: HttpRequest) -> None:
                           "a minute; wait a minute and send it again")
 
 
+def is_stored(bundle: Bundle) -> bool:
+    """False for a bundle that is not a database row (a folder served read-only): it has no
+    comments and takes none."""
+    return not bundle._state.adding
+
+
 def check_open(bundle: Bundle) -> None:
+    if not is_stored(bundle):
+        raise ReviewError(403, "this bundle is not stored (a folder served read-only): comments and "
+                          "verdicts need an uploaded bundle")
     if bundle.comments_locked:
         raise ReviewError(403, "comments on this bundle are locked by its owner")
 

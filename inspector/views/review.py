@@ -45,7 +45,7 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "threads": placed,
         "open_count": sum(not item.thread.resolved for item in placed),
         "verdict": verdict,
-        "locked": loaded.record.comments_locked,
+        "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
         "messages": [(index, message.role) for index, message in enumerate(case.messages)],
         "markers_json": json.dumps(markers),
@@ -66,7 +66,7 @@ def file_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, path: st
         "file": path, "document": "", "case_id": "", "render_params": {},
         "threads": placed,
         "open_count": sum(not item.thread.resolved for item in placed),
-        "locked": loaded.record.comments_locked,
+        "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
         "markers_json": json.dumps([{k: v for k, v in service.placed_data(item).items()
                                      if k in ("id", "kind", "state", "resolved", "path", "start_line",

@@ -272,3 +272,13 @@ def test_unknown_bundles_threads_and_comments_are_404(client, suite):
                          content_type="application/json")
     assert answer.status_code == 404
     assert client.delete(f"/api/bundles/{bundle.pk}/comments/999").status_code == 404
+
+
+def test_a_bundle_that_is_not_stored_takes_no_comments(db):
+    from inspector.models import Bundle
+    from inspector.review import service
+
+    unsaved = Bundle(pk="local", title="a folder")
+    with pytest.raises(service.ReviewError) as refused:
+        service.check_open(unsaved)
+    assert refused.value.status == 403 and "not stored" in str(refused.value)
