@@ -41,6 +41,8 @@ class Bundle(models.Model):
     # digest of the files, so a different upload under the same key is refused.
     idempotency_key_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
     content_digest = models.CharField(max_length=64, blank=True)
+    # The manage-token holder can stop new comments and verdicts (existing ones stay readable).
+    comments_locked = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created"]
@@ -71,3 +73,9 @@ class BundleFile(models.Model):
             models.UniqueConstraint(fields=["bundle", "path"], name="unique_path_per_bundle")
         ]
         ordering = ["path"]
+
+
+# Review threads, comments and verdicts live in their own module; imported here so Django finds them.
+from inspector.review.models import Comment, Thread, Verdict  # noqa: E402
+
+__all__ = ["Blob", "Bundle", "BundleFile", "Comment", "Thread", "Verdict"]

@@ -130,6 +130,12 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_BUNDLE_BYTES + 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = MAX_BUNDLE_FILES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
 
+# Review limits: a comment's size, comments (and threads) per bundle, and writes (comments, edits,
+# verdicts) per client address in a sliding minute window.
+COMMENT_MAX_CHARS = envint("COMMENT_MAX_CHARS", 10_000)
+COMMENTS_PER_BUNDLE = envint("COMMENTS_PER_BUNDLE", 2_000)
+REVIEW_WRITES_PER_MINUTE = envint("REVIEW_WRITES_PER_MINUTE", 30)
+
 # Every render of uploaded content runs in one of RENDER_WORKERS child processes (per web worker)
 # with these limits; RENDER_IN_PROCESS=true turns that off (debugging only).
 RENDER_WORKERS = envint("RENDER_WORKERS", 2)

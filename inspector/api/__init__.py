@@ -20,11 +20,14 @@ from ninja.errors import HttpError, ValidationError
 
 from inspector.core.model import InputError
 from inspector.ingest import UnreadableUpload, UploadError
+from inspector.review.service import ReviewError
 from inspector.services import SettingsError
 
 from .bundles import router as bundles_router
+from .diff import router as diff_router
 from .ledger import router as ledger_router
 from .render import router as render_router
+from .review import router as review_router
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +65,8 @@ api = InspectorAPI(
 api.add_router("/bundles", bundles_router)
 api.add_router("/bundles", ledger_router)
 api.add_router("/render", render_router)
+api.add_router("/bundles", review_router)
+api.add_router("/diff", diff_router)
 
 
 def error(request: HttpRequest, status: int, detail: str, file: str | None = None,
@@ -86,6 +91,11 @@ def upload_error(request, exc: UploadError):
 def input_error(request, exc: InputError):
     item = exc.diagnostic
     return error(request, 422, item.message, item.path, item.line)
+
+
+@api.exception_handler(ReviewError)
+def review_error(request, exc: ReviewError):
+    return error(request, exc.status, str(exc))
 
 
 @api.exception_handler(SettingsError)

@@ -19,6 +19,7 @@ from inspector.models import Bundle
 
 from .common import HtmxHttpRequest, error_page
 from .local import refuse_upload_in_local_mode
+from .moderation import moderate, moderation_panel
 
 logger = logging.getLogger(__name__)
 
@@ -159,6 +160,7 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
                                    "link. It may have been deleted already."))
     if request.POST.get("action") == "delete":
         return _private(_delete(request, bundle))
+    moderation_notice = moderate(request, bundle, token)
     saved = request.POST.get("saved")
     first = _own_case_link(bundle, request.POST.get("case", "")) or _first_case_url_or_none(bundle.pk)
     return _private(render(request, "manage.html", {
@@ -169,6 +171,7 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "manage_url": services.absolute_url(request, manage_link(bundle.pk, token)),
         "first_case_url": services.absolute_url(request, first) if first else None,
         "file_count": bundle.files.count(),
+        "moderation": moderation_panel(bundle, moderation_notice),
     }))
 
 

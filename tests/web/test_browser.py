@@ -208,6 +208,7 @@ def test_page_works_without_javascript(browser, live_server, db):
     page.click(".example")
     # Without JavaScript the click is a plain navigation: wait for the case page, not just its commit.
     page.wait_for_selector("#source-pane .line.hl")
+    page.wait_for_load_state("load")  # the messages come after the source in the document
     assert page.locator(".msg").count() >= 2
     page.select_option("#provider", "gemini")
     page.click("#export noscript-button, #export button:has-text('Show')")

@@ -1,0 +1,121 @@
+"""Diffs: a revision against its parent, any two bundles, or one bundle under two settings
+(`old_profile` against `new_profile`, `old_provider` against `new_provider`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Field, Query, Router, Schema
+
+from inspector import diffing
+
+from .common import E400, E404, E422
+from .schemas import InputFormat, Profile, Provider
+
+router = Router(tags=["diff"])
+
+
+class DiffQuery(Schema):
+    old: str = Field(max_length=2000, description="The old bundle: its id or a link to it.")
+    new: str = Field(max_length=2000, description="The new bundle: its id or a link to it (the same "
+                     "as `old` to compare settings).")
+    profile: Profile | None = Field(None, description="Both sides, unless old_/new_profile is given.")
+    old_profile: Profile | None = None
+    new_profile: Profile | None = None
+    provider: Provider | None = Field(None, description="Token counts and payloads; both sides.")
+    old_provider: Provider | None = None
+    new_provider: Provider | None = None
+    system_prompt: str | None = Field(None, max_length=100_000)
+    old_system_prompt: str | None = Field(None, max_length=100_000)
+    new_system_prompt: str | None = Field(None, max_length=100_000)
+    max_tokens: int | None = None
+    old_max_tokens: int | None = None
+    new_max_tokens: int | None = None
+    input_format: InputFormat | None = None
+
+
+class CaseDiffQuery(DiffQuery):
+    document: str = Field(max_length=1024)
+    case: str = Field(max_length=1024, description="The case id.")
+
+
+class CauseOut(Schema):
+    path: str
+    lines: list[int] | None = Field(description="[first, last] on the new side (the old side when "
+                                    "the lines were removed); null when the file is on one side only.")
+
+
+class CountedCauseOut(CauseOut):
+    cases: int
+
+
+class CaseRefOut(Schema):
+    document: str
+    id: str
+
+
+class MessageDiffOut(Schema):
+    status: str = Field(description="changed, added or removed")
+    old_index: int | None
+    new_index: int | None
+    old_role: str | None
+    new_role: str | None
+    words: list[list[str]] = Field(description='Runs of ["=", kept], ["-", removed], ["+", added] text.')
+
+
+class ChangedCaseOut(Schema):
+    id: str
+    document: str
+    messages: list[MessageDiffOut]
+    because: list[CauseOut]
+    tokens: dict[str, int]
+
+
+class DiffOut(Schema):
+    summary: dict[str, int] = Field(description="changed, added, removed, unchanged")
+    changed: list[ChangedCaseOut]
+    added: list[CaseRefOut]
+    removed: list[CaseRefOut]
+    tokens: dict[str, int] = Field(description="old, new and delta: tokens sent over every case")
+    because: list[CountedCauseOut]
+    errors: list[str]
+
+
+class CaseDiffOut(Schema):
+    id: str
+    document: str
+    status: str
+    messages: list[MessageDiffOut] = Field(description="Every message, unchanged ones included.")
+    because: list[CauseOut]
+    tokens: dict[str, int]
+    payload: dict[str, Any] = Field(description="old and new: each side's request body for its "
+                                    "provider; lines: the line diff of the two as [op, line].")
+
+
+def _params(query: Schema) -> dict[str, str]:
+    return {key: str(value) for key, value in query.dict().items() if value is not None}
+
+
+@router.get("", response={200: DiffOut, **E400, **E404, **E422}, url_name="diff_bundles",
+            summary="Compare two bundles, or one bundle under two settings")
+def diff_bundles(request: HttpRequest, query: Query[DiffQuery]):
+    params = _params(query)
+    result = diffing.compare_bundles(diffing.side(params, "old_"), diffing.side(params, "new_"))
+    return result.as_contract()
+
+
+@router.get("/case", response={200: CaseDiffOut, **E400, **E404, **E422},
+            summary="One case: each message's word-level diff, the cause, the payload diff")
+def diff_one_case(request: HttpRequest, query: Query[CaseDiffQuery]):
+    import json
+
+    params = _params(query)
+    found = diffing.compare_case(diffing.side(params, "old_"), diffing.side(params, "new_"),
+                                 query.document, query.case)
+    data = found.diff.as_dict()
+    return {**data, "status": found.diff.status,
+            "messages": [m.as_dict() for m in found.diff.messages],
+            "payload": {"old": json.loads(found.old_payload) if found.old_payload else None,
+                        "new": json.loads(found.new_payload) if found.new_payload else None,
+                        "lines": [list(item) for item in found.payload_lines]}}

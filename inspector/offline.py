@@ -1,0 +1,155 @@
+"""A bundle as one self-contained HTML file: styles, script and data inside, opened from disk with no
+server; the side-by-side view with provenance, comments and verdicts, read-only.
+
+Size: the files go in once. A segment's text is almost always a stretch of the file it came from,
+so it is stored as (file, offset, length) into that file; other texts (joins, expanded templates)
+go in a table where each distinct text is stored once, so a guideline shared by 500 cases costs
+one copy. The data stays under twice the bundle's own text plus the fixed viewer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.conf import settings
+
+from inspector.core.model import RenderedDocument
+
+# The app's own static folder (beside the package in a clone, inspector_static once installed).
+STATIC = Path(settings.STATICFILES_DIRS[0])
+STYLES = ("css/app.css", "css/pygments.css", "css/review.css")
+SCRIPT = "js/offline.js"
+
+
+class _Texts:
+    """The data's strings: files by index, other texts deduplicated."""
+
+    def __init__(self, files: dict[str, str]):
+        self.paths = list(files)
+        self.index = {path: i for i, path in enumerate(self.paths)}
+        self.files = files
+        self.line_starts: dict[str, list[int]] = {}
+        self.table: list[str] = []
+        self.table_index: dict[str, int] = {}
+
+    def _line_offset(self, path: str, line: int | None) -> int:
+        if not line:
+            return 0
+        starts = self.line_starts.get(path)
+        if starts is None:
+            text = self.files[path]
+            starts = [0] + [i + 1 for i, char in enumerate(text) if char == "\n"]
+            self.line_starts[path] = starts
+        return starts[min(line, len(starts)) - 1]
+
+    def ref(self, text: str, path: str | None, line: int | None) -> list[int]:
+        """[file, offset, length] when the text is in its file (from its first line on), else [-1,
+        index into the table]."""
+        if path is not None and path in self.index and text:
+            source = self.files[path]
+            at = source.find(text, self._line_offset(path, line))
+            if at == -1:
+                at = source.find(text)
+            if at != -1:
+                return [self.index[path], at, len(text)]
+        if text not in self.table_index:
+            self.table_index[text] = len(self.table)
+            self.table.append(text)
+        return [-1, self.table_index[text]]
+
+
+def offline_data(title: str, files: dict[str, str], documents: list[RenderedDocument],
+                 threads: list[dict] | None = None, verdicts: list[dict] | None = None) -> dict:
+    """Messages are stored once each (cases sharing a system prompt share it); a message is
+    [role, segments, omitted or null, tool calls as [name, arguments]], its segments one flat list
+    of seven numbers each: the text's reference (file, offset, length; or -1, table index, 0), the
+    origin's kind (index into `kinds`), file (index or -1) and first and last line (0 for none)."""
+    texts = _Texts(files)
+    kinds: dict[str, int] = {}
+    messages: list[list] = []
+    seen: dict[str, int] = {}
+    docs = []
+    for document in documents:
+        cases = []
+        for case in document.cases:
+            indexes = []
+            for message in case.messages:
+                flat: list[int] = []
+                for segment in message.segments:
+                    origin = segment.origin
+                    ref = texts.ref(segment.text, origin.path, origin.start_line)
+                    flat += ref if len(ref) == 3 else [*ref, 0]
+                    flat += [kinds.setdefault(str(origin.kind), len(kinds)),
+                             texts.index.get(origin.path, -1) if origin.path else -1,
+                             origin.start_line or 0, origin.end_line or 0]
+                item = [message.role, flat, message.omitted,
+                        [[call.name, call.arguments] for call in message.tool_calls]]
+                key = json.dumps(item, ensure_ascii=False)
+                if key not in seen:
+                    seen[key] = len(messages)
+                    messages.append(item)
+                indexes.append(seen[key])
+            span = case.span
+            entry: dict = {"id": case.id, "m": indexes}
+            if span is not None:
+                entry["span"] = [texts.index.get(span.path, -1), span.start_line, span.end_line]
+            if case.skipped:
+                entry["skipped"] = case.skipped
+            cases.append(entry)
+        docs.append({"path": document.path, "kind": document.kind, "profile": document.profile,
+                     "cases": cases})
+    return {"title": title, "paths": texts.paths, "files": [files[p] for p in texts.paths],
+            "table": texts.table, "kinds": list(kinds), "messages": messages, "documents": docs,
+            "threads": threads or [], "verdicts": verdicts or []}
+
+
+def _embedded_json(data: dict) -> str:
+    # Inside <script type="application/json">: only "</" and "<!--" could end or confuse the
+    # element; both are escaped the way JSON allows, without inflating every "<" six-fold.
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+            .replace("</", "<\\/").replace("<!--", "\\u003c!--"))
+
+
+def _escape_html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def offline_html(data: dict) -> str:
+    styles = "\n".join((STATIC / name).read_text(encoding="utf-8") for name in STYLES)
+    script = (STATIC / SCRIPT).read_text(encoding="utf-8")
+    title = _escape_html(data["title"] or "Prompt Inspector")
+    return (
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        f"<title>{title} · Prompt Inspector (offline)</title>\n"
+        f"<style>\n{styles}\n</style></head>\n<body class=\"offline\">"
+        "<header class=\"topbar\"><span class=\"brand\"><span class=\"brand-mark\">⟨⟩</span> "
+        f"Prompt Inspector</span><nav class=\"crumbs\">{title} · offline copy, read-only</nav></header>"
+        "<main class=\"page wide\" id=\"offline\"><noscript>This offline copy needs JavaScript to show "
+        "the cases.</noscript></main>\n"
+        f"<script type=\"application/json\" id=\"bundle-data\">{_embedded_json(data)}</script>\n"
+        f"<script>\n{script}\n</script>\n</body></html>\n"
+    )
+
+
+def text_files(files) -> dict[str, str]:
+    """Every file of a core bundle that reads as text (an image or archive adds nothing to show)."""
+    out = {}
+    for path in files.paths():
+        decoded = files.text(path)
+        if decoded is not None and "binary" not in (decoded.problem or ""):
+            out[path] = decoded.text
+    return out
+
+
+def render_all(render, documents) -> list[RenderedDocument]:
+    """Each document `render(path)` can render; one that cannot is left out of the copy."""
+    from inspector.core.model import InputError
+
+    out = []
+    for path in documents:
+        try:
+            out.append(render(path))
+        except InputError:
+            continue
+    return out

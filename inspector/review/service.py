@@ -1,0 +1,562 @@
+"""Every review rule in one place, for the pages and the API alike: limits and rate, who may edit
+or delete, how an anchor is checked against the rendering it was made on, and where a thread's
+anchor lives in another rendering (this bundle under other settings, or a revision)."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from inspector import presenters, services
+from inspector.core import anchors
+from inspector.core.model import InputError, RenderedCase
+from inspector.core.options import RenderOptions
+from inspector.models import Bundle, hash_token
+
+from .markdown import render_markdown
+from .models import Comment, Thread, Verdict
+
+AUTHOR_COOKIE = "pi_author"
+KEY_COOKIE = "pi_review_key"
+KEY_HEADER = "HTTP_X_AUTHOR_KEY"
+MAX_AUTHOR = 80
+MAX_QUOTE = 2_000  # characters of selected text, or of a file's lines
+MAX_LINES = 200
+MAX_NOTE = 2_000
+ANCESTORS = 20  # how far back in a bundle's revisions comments are looked for
+COOKIE_AGE = 365 * 24 * 3600
+
+
+class ReviewError(Exception):
+    """A review request that cannot be done, with the status and message the user sees."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+# ---------------------------------------------------------------------------------------------
+# Who is writing
+
+
+@dataclass
+class Reviewer:
+    name: str
+    key: str
+    new_key: bool  # the browser had no key yet: the answer must set it
+
+    @property
+    def key_hash(self) -> str:
+        return hash_token(self.key)
+
+
+def reviewer(request: HttpRequest, name: str | None = None) -> Reviewer:
+    """The writer: a name (given, or remembered in a cookie) and the per-browser key that lets the
+    same browser edit or delete its own comments (an API client sends it as X-Author-Key)."""
+    key = request.META.get(KEY_HEADER) or request.COOKIES.get(KEY_COOKIE) or ""
+    new = not (16 <= len(key) <= 128)
+    if new:
+        key = secrets.token_urlsafe(24)
+    chosen = clean_author(name if name is not None else request.COOKIES.get(AUTHOR_COOKIE, ""))
+    return Reviewer(chosen, key, new)
+
+
+def clean_author(name: str) -> str:
+    name = " ".join(_printable(name).split())
+    if len(name) > MAX_AUTHOR:
+        raise ReviewError(400, f"the name is longer than {MAX_AUTHOR} characters")
+    return name or "Anonymous"
+
+
+def remember(response, person: Reviewer) -> None:
+    """Keeps the name and the key in this browser for a year."""
+    secure = settings.SESSION_COOKIE_SECURE
+    response.set_cookie(KEY_COOKIE, person.key, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
+                        secure=secure)
+    if person.name != "Anonymous":
+        response.set_cookie(AUTHOR_COOKIE, person.name, max_age=COOKIE_AGE, httponly=True,
+                            samesite="Lax", secure=secure)
+
+
+def owns(key: str | None, key_hash: str) -> bool:
+    return bool(key) and hmac.compare_digest(hash_token(key or ""), key_hash)
+
+
+def request_key(request: HttpRequest) -> str | None:
+    return request.META.get(KEY_HEADER) or request.COOKIES.get(KEY_COOKIE)
+
+
+def _printable(text: str) -> str:
+    # NUL cannot be stored by PostgreSQL; lone surrogates by no database.
+    text = text.replace("\x00", "")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ReviewError(400, "the text is not valid Unicode (it holds a lone surrogate)") from None
+    return text
+
+
+# ---------------------------------------------------------------------------------------------
+# Limits
+
+
+def check_rate(request: HttpRequest) -> None:
+    """At most REVIEW_WRITES_PER_MINUTE writes per client address and minute."""
+    limit = settings.REVIEW_WRITES_PER_MINUTE
+    minute = int(time.time() // 60)
+    key = f"review-rate:{request.META.get('REMOTE_ADDR', '')}:{minute}"
+    cache.add(key, 0, 120)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # evicted between add and incr
+        cache.set(key, 1, 120)
+        count = 1
+    if count > limit:
+        raise ReviewError(429, f"too many comments and verdicts from this address: at most {limit} "
+                          "a minute; wait a minute and send it again")
+
+
+def is_stored(bundle: Bundle) -> bool:
+    """False for a bundle that is not a database row (a folder served read-only): it has no
+    comments and takes none."""
+    return not bundle._state.adding
+
+
+def check_open(bundle: Bundle) -> None:
+    if not is_stored(bundle):
+        raise ReviewError(403, "this bundle is not stored (a folder served read-only): comments and "
+                          "verdicts need an uploaded bundle")
+    if bundle.comments_locked:
+        raise ReviewError(403, "comments on this bundle are locked by its owner")
+
+
+def clean_body(body: str) -> str:
+    body = _printable(body).strip()
+    if not body:
+        raise ReviewError(400, "the comment is empty")
+    if len(body) > settings.COMMENT_MAX_CHARS:
+        raise ReviewError(413, f"the comment is {len(body):,} characters long; at most "
+                          f"{settings.COMMENT_MAX_CHARS:,} are allowed")
+    return body
+
+
+def check_room(bundle: Bundle) -> None:
+    limit = settings.COMMENTS_PER_BUNDLE
+    if Comment.objects.filter(thread__bundle=bundle).count() >= limit:
+        raise ReviewError(409, f"this bundle has reached its limit of {limit:,} comments")
+
+
+# ---------------------------------------------------------------------------------------------
+# Anchors
+
+
+@dataclass
+class AnchorSpec:
+    kind: str  # message, text, line
+    document: str = ""
+    case_id: str = ""
+    message_index: int | None = None
+    start: int | None = None
+    end: int | None = None
+    quote: str = ""
+    path: str = ""
+    start_line: int | None = None
+    end_line: int | None = None
+
+
+def rendered_case(loaded: services.LoadedBundle, document: str, case_id: str,
+                  options: RenderOptions) -> RenderedCase:
+    if document not in loaded.documents:
+        raise ReviewError(404, f"this bundle has no document {document[:200]!r}")
+    try:
+        rendered = services.render(loaded, document, options)
+    except InputError as problem:
+        raise ReviewError(422, f"{problem}") from None
+    case = services.find_case(rendered, case_id)
+    if case is None:
+        raise ReviewError(404, f"{document} has no case {case_id[:200]!r} under these settings")
+    return case
+
+
+def _checked_anchor(loaded: services.LoadedBundle, spec: AnchorSpec, options: RenderOptions) -> dict:
+    """The thread's anchor fields, checked against the rendering the reviewer saw."""
+    if spec.kind == "line":
+        return _line_anchor(loaded, spec)
+    if spec.kind not in ("message", "text"):
+        raise ReviewError(400, "the anchor kind must be message, text or line")
+    case = rendered_case(loaded, spec.document, spec.case_id, options)
+    index = spec.message_index
+    if index is None or not 0 <= index < len(case.messages):
+        raise ReviewError(400, f"message_index must be between 0 and {len(case.messages) - 1}")
+    content = case.messages[index].content
+    fields = {"document": spec.document, "case_id": spec.case_id, "message_index": index}
+    if spec.kind == "message":
+        return {**fields, "quote": content[:300], "quote_hash": anchors.text_hash(content)}
+    quote = _printable(spec.quote)
+    if not quote.strip():
+        raise ReviewError(400, "select some text to comment on")
+    if len(quote) > MAX_QUOTE:
+        raise ReviewError(400, f"the selection is {len(quote):,} characters; select at most {MAX_QUOTE:,}")
+    start = spec.start if spec.start is not None else content.find(quote)
+    if start is None or start < 0 or content[start:start + len(quote)] != quote:
+        place = anchors.find_text(case, quote, index, spec.start)
+        if place is None or place.message_index != index:
+            raise ReviewError(400, f"the selected text is not in message #{index} of this case")
+        start = place.start
+    origin = _merged_origin(anchors.origins(case.messages[index], start, start + len(quote)))
+    return {**fields, "text_start": start, "quote": quote, "quote_hash": anchors.text_hash(quote),
+            **origin}
+
+
+def _merged_origin(spans: list[anchors.SourceSpan]) -> dict:
+    """The file most of a selection came from, with the lines it spans there."""
+    if not spans:
+        return {}
+    path = spans[0].path
+    lines = [n for span in spans if span.path == path for n in (span.start_line, span.end_line) if n]
+    return {"path": path, "start_line": min(lines) if lines else None,
+            "end_line": max(lines) if lines else None}
+
+
+def _line_anchor(loaded: services.LoadedBundle, spec: AnchorSpec) -> dict:
+    decoded = loaded.files.text(spec.path) if spec.path else None
+    if decoded is None:
+        raise ReviewError(404, f"this bundle has no file {spec.path[:200]!r}")
+    start, end = spec.start_line, spec.end_line or spec.start_line
+    if start is None or end is None or end < start or end - start >= MAX_LINES:
+        raise ReviewError(400, f"give start_line and end_line (at most {MAX_LINES} lines)")
+    quote = anchors.line_text(decoded.text, start, end)
+    if quote is None:
+        raise ReviewError(400, f"{spec.path} has no lines {start}–{end}")
+    return {"path": spec.path, "start_line": start, "end_line": end, "quote": quote[:MAX_QUOTE * 10],
+            "quote_hash": anchors.text_hash(quote)}
+
+
+def start_thread(loaded: services.LoadedBundle, spec: AnchorSpec, options: RenderOptions, body: str,
+                 person: Reviewer) -> Thread:
+    bundle = loaded.record
+    check_open(bundle)
+    body = clean_body(body)
+    anchor = _checked_anchor(loaded, spec, options)
+    check_room(bundle)
+    with transaction.atomic():
+        thread = Thread.objects.create(bundle=bundle, kind=spec.kind, **anchor)
+        Comment.objects.create(thread=thread, author=person.name, body=body,
+                               author_key_hash=person.key_hash)
+    return thread
+
+
+def reply(bundle: Bundle, thread: Thread, body: str, person: Reviewer) -> Comment:
+    check_open(bundle)
+    body = clean_body(body)
+    check_room(bundle)
+    return Comment.objects.create(thread=thread, author=person.name, body=body,
+                                  author_key_hash=person.key_hash)
+
+
+def thread_of(bundle: Bundle, thread_id: int) -> Thread:
+    """A thread of this bundle or of an earlier revision (carried threads take replies here)."""
+    thread = (Thread.objects.filter(bundle__in=lineage(bundle), pk=thread_id).first()
+              if 0 < thread_id < 2**62 else None)
+    if thread is None:
+        raise ReviewError(404, "this bundle has no such thread")
+    return thread
+
+
+def comment_of(bundle: Bundle, comment_id: int) -> Comment:
+    comment = (Comment.objects.select_related("thread__bundle")
+               .filter(thread__bundle__in=lineage(bundle), pk=comment_id).first()
+               if 0 < comment_id < 2**62 else None)
+    if comment is None:
+        raise ReviewError(404, "this bundle has no such comment")
+    return comment
+
+
+def set_resolved(bundle: Bundle, thread: Thread, resolved: bool) -> Thread:
+    check_open(bundle)
+    thread.resolved = resolved
+    thread.save(update_fields=["resolved"])
+    return thread
+
+
+def edit(bundle: Bundle, comment: Comment, body: str, key: str | None) -> Comment:
+    check_open(bundle)
+    if not owns(key, comment.author_key_hash):
+        raise ReviewError(403, "only the browser that wrote a comment can edit it")
+    comment.body = clean_body(body)
+    comment.edited = timezone.now()
+    comment.save(update_fields=["body", "edited"])
+    return comment
+
+
+def delete(comment: Comment, key: str | None, manage_token: str | None) -> None:
+    """The writer's browser, or the manage-token holder (moderation), deletes a comment; a thread
+    left without comments goes too."""
+    # The manage token of the bundle the comment was made on: an earlier revision has its own.
+    if not (owns(key, comment.author_key_hash)
+            or comment.thread.bundle.check_manage_token(manage_token or "")):
+        raise ReviewError(403, "only the browser that wrote a comment, or the bundle's manage "
+                          "token, can delete it")
+    with transaction.atomic():
+        thread = comment.thread
+        comment.delete()
+        if not thread.comments.exists():
+            thread.delete()
+
+
+def set_locked(bundle: Bundle, locked: bool, manage_token: str | None) -> None:
+    if not bundle.check_manage_token(manage_token or ""):
+        raise ReviewError(403, "wrong manage token")
+    bundle.comments_locked = locked
+    bundle.save(update_fields=["comments_locked"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Verdicts
+
+
+def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verdict: str | None,
+                note: str, options: RenderOptions, person: Reviewer) -> Verdict | None:
+    bundle = loaded.record
+    check_open(bundle)
+    rendered_case(loaded, document, case_id, options)
+    if verdict is None or verdict == "":
+        Verdict.objects.filter(bundle=bundle, document=document, case_id=case_id).delete()
+        return None
+    if verdict not in ("ok", "changes"):
+        raise ReviewError(400, "the verdict must be ok (looks right) or changes (needs changes)")
+    note = _printable(note).strip()
+    if len(note) > MAX_NOTE:
+        raise ReviewError(413, f"the note is longer than {MAX_NOTE:,} characters")
+    row, _ = Verdict.objects.update_or_create(
+        bundle=bundle, document=document, case_id=case_id,
+        defaults={"verdict": verdict, "note": note, "author": person.name,
+                  "author_key_hash": person.key_hash})
+    return row
+
+
+@dataclass
+class Progress:
+    total: int
+    reviewed: int
+    ok: int
+    needs_changes: list[dict]  # document, case id, note, author, url
+    by_case: dict[tuple[str, str], Verdict]
+
+
+def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
+    """Reviewed N of M over the cases this view shows; verdicts on cases the view does not show are
+    left out of both counts."""
+    keys: list[tuple[str, str]] = []
+    for document in loaded.documents:
+        try:
+            rendered = services.render(loaded, document, options)
+        except InputError:
+            continue
+        keys.extend((document, case.id) for case in rendered.cases)
+    verdicts = {(v.document, v.case_id): v for v in Verdict.objects.filter(bundle=loaded.record)}
+    shown = [verdicts[key] for key in keys if key in verdicts]
+    changes = [{"document": v.document, "case_id": v.case_id, "note": v.note, "author": v.author,
+                "url": presenters.case_url(loaded.record.pk, v.document, v.case_id)}
+               for v in shown if v.verdict == "changes"]
+    return Progress(len(keys), len(shown), sum(v.verdict == "ok" for v in shown), changes, verdicts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Where threads show
+
+
+@dataclass
+class Placed:
+    """A thread as one rendering shows it."""
+
+    thread: Thread
+    state: str  # here (made on this bundle and found), carried (from an earlier revision), outdated
+    message_index: int | None = None
+    start: int | None = None
+    end: int | None = None
+    path: str = ""
+    start_line: int | None = None
+    end_line: int | None = None
+    cases: int | None = None  # line threads: how many cases of the bundle carry the lines
+    made_on: str = ""  # the link to where the thread was made
+    comments: list[dict] = field(default_factory=list)
+
+    @property
+    def anchor_label(self) -> str:
+        t = self.thread
+        if t.kind == "line":
+            lines = (f"line {self.start_line}" if self.start_line == self.end_line
+                     else f"lines {self.start_line}–{self.end_line}")
+            return f"{self.path or t.path} {lines}"
+        if t.kind == "message":
+            return f"message #{self.message_index if self.message_index is not None else t.message_index}"
+        where = f"message #{self.message_index if self.message_index is not None else t.message_index}"
+        return f"selection in {where}"
+
+
+def lineage(bundle: Bundle) -> list[Bundle]:
+    """The bundle and its ancestors, nearest first (a revision's parent chain)."""
+    chain, seen = [bundle], {bundle.pk}
+    current = bundle
+    while current.parent_id and len(chain) <= ANCESTORS:
+        parent = Bundle.objects.filter(pk=current.parent_id).first()
+        if parent is None or parent.pk in seen:
+            break
+        chain.append(parent)
+        seen.add(parent.pk)
+        current = parent
+    return chain
+
+
+def _made_on(thread: Thread) -> str:
+    if thread.kind == "line":
+        return presenters.source_url(thread.bundle_id, thread.path, thread.start_line, thread.end_line)
+    return presenters.case_url(thread.bundle_id, thread.document, thread.case_id)
+
+
+def _place_on_case(thread: Thread, case: RenderedCase, own: bool) -> Placed:
+    state = "here" if own else "carried"
+    if thread.kind == "message":
+        index = anchors.find_message(case, thread.quote_hash, thread.message_index)
+        if index is None:
+            return Placed(thread, "outdated", made_on=_made_on(thread))
+        return Placed(thread, state, message_index=index, made_on=_made_on(thread))
+    place = anchors.find_text(case, thread.quote, thread.message_index, thread.text_start)
+    if place is None:
+        return Placed(thread, "outdated", made_on=_made_on(thread))
+    origin = _merged_origin(anchors.origins(case.messages[place.message_index], place.start, place.end))
+    return Placed(thread, state, place.message_index, place.start, place.end, origin.get("path", ""),
+                  origin.get("start_line"), origin.get("end_line"), made_on=_made_on(thread))
+
+
+def _place_lines(thread: Thread, loaded: services.LoadedBundle, own: bool) -> Placed:
+    if own:
+        return Placed(thread, "here", path=thread.path, start_line=thread.start_line,
+                      end_line=thread.end_line, made_on=_made_on(thread))
+    decoded = loaded.files.text(thread.path)
+    found = anchors.find_lines(decoded.text, thread.quote, thread.start_line or 1) if decoded else None
+    if found is None:
+        return Placed(thread, "outdated", path=thread.path, start_line=thread.start_line,
+                      end_line=thread.end_line, made_on=_made_on(thread))
+    return Placed(thread, "carried", path=thread.path, start_line=found[0], end_line=found[1],
+                  made_on=_made_on(thread))
+
+
+def _threads(bundles: Iterable[Bundle], **filters) -> list[Thread]:
+    return list(Thread.objects.filter(bundle__in=list(bundles), **filters)
+                .prefetch_related("comments").order_by("created", "id"))
+
+
+def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCase,
+                 options: RenderOptions, key: str | None) -> list[Placed]:
+    """Threads a case page shows: those made on this case (here, or carried from an earlier
+    revision when their text is unchanged, else outdated), and line threads on lines whose text
+    this case's messages carry, with the number of cases that carry them."""
+    chain = lineage(loaded.record)
+    placed = []
+    for thread in _threads(chain, document=document, case_id=case.id):
+        placed.append(_place_on_case(thread, case, thread.bundle_id == loaded.record.pk))
+    counts: dict[tuple[str, int, int], int] = {}
+    for thread in _threads(chain, kind="line"):
+        item = _place_lines(thread, loaded, thread.bundle_id == loaded.record.pk)
+        if item.state == "outdated" or item.start_line is None or item.end_line is None:
+            if item.state == "outdated" and thread.path == document:
+                placed.append(item)  # its lines were in this file: say they are gone
+            continue
+        if not (anchors.case_carries_lines(case, item.path, item.start_line, item.end_line)
+                or _within_case(case, item.path, item.start_line, item.end_line)):
+            continue
+        span = (item.path, item.start_line, item.end_line)
+        if span not in counts:
+            counts[span] = carrying_cases(loaded, options, *span)
+        item.cases = counts[span]
+        placed.append(item)
+    for item in placed:
+        item.comments = comment_views(item.thread, key)
+    return placed
+
+
+def _within_case(case: RenderedCase, path: str, start: int, end: int) -> bool:
+    """Lines of the case's own source (a YAML key, its id) produce no text but belong to it."""
+    span = case.span
+    return span is not None and span.path == path and span.start_line <= end and start <= span.end_line
+
+
+def file_threads(loaded: services.LoadedBundle, path: str, options: RenderOptions,
+                 key: str | None) -> list[Placed]:
+    """Line threads on a file (this bundle's, and earlier revisions' found again or outdated), each
+    with the number of cases whose messages carry its lines."""
+    placed = []
+    for thread in _threads(lineage(loaded.record), kind="line", path=path):
+        item = _place_lines(thread, loaded, thread.bundle_id == loaded.record.pk)
+        if item.state != "outdated" and item.start_line and item.end_line:
+            item.cases = carrying_cases(loaded, options, path, item.start_line, item.end_line)
+        item.comments = comment_views(thread, key)
+        placed.append(item)
+    return placed
+
+
+def carrying_cases(loaded: services.LoadedBundle, options: RenderOptions, path: str, start: int,
+                   end: int) -> int:
+    count = 0
+    for document in loaded.documents:
+        try:
+            rendered = services.render(loaded, document, options)
+        except InputError:
+            continue
+        count += sum(anchors.case_carries_lines(case, path, start, end) for case in rendered.cases)
+    return count
+
+
+def bundle_threads(loaded: services.LoadedBundle, options: RenderOptions, key: str | None) -> list[Placed]:
+    """Every thread of the bundle and of its earlier revisions, placed on this bundle."""
+    chain = lineage(loaded.record)
+    cases: dict[tuple[str, str], RenderedCase | None] = {}
+    placed = []
+    for thread in _threads(chain):
+        own = thread.bundle_id == loaded.record.pk
+        if thread.kind == "line":
+            item = _place_lines(thread, loaded, own)
+        else:
+            where = (thread.document, thread.case_id)
+            if where not in cases:
+                try:
+                    cases[where] = rendered_case(loaded, *where, options)
+                except ReviewError:
+                    cases[where] = None
+            case = cases[where]
+            item = (_place_on_case(thread, case, own) if case is not None
+                    else Placed(thread, "outdated", made_on=_made_on(thread)))
+        item.comments = comment_views(thread, key)
+        placed.append(item)
+    return placed
+
+
+def comment_views(thread: Thread, key: str | None) -> list[dict]:
+    return [{"id": c.id, "author": c.author, "body": c.body, "html": render_markdown(c.body),
+             "created": c.created, "edited": c.edited, "mine": owns(key, c.author_key_hash)}
+            for c in thread.comments.all()]
+
+
+def placed_data(item: Placed) -> dict:
+    """A placed thread as plain data: the API's answer, and the page script's markers."""
+    t = item.thread
+    return {
+        "id": t.id, "bundle": t.bundle_id, "kind": t.kind, "state": item.state, "resolved": t.resolved,
+        "document": t.document or None, "case_id": t.case_id or None,
+        "message_index": item.message_index, "start": item.start, "end": item.end,
+        "path": item.path or None, "start_line": item.start_line, "end_line": item.end_line,
+        "quote": t.quote, "cases": item.cases, "made_on": item.made_on, "created": t.created,
+        "comments": [{k: v for k, v in c.items() if k != "html"} | {"html": str(c["html"])}
+                     for c in item.comments],
+    }

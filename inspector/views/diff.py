@@ -1,0 +1,109 @@
+"""The diff pages: a bundle against another (or itself under other settings), then one case's
+messages side by side with word-level changes, the cause traced through provenance, and the
+provider payloads' diff."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from inspector import diffing, presenters, services
+from inspector.core.diff import CaseDiff
+
+from .common import PROVIDER_LABELS, HtmxHttpRequest, Problem
+
+FORM_KEYS = tuple(f"{side}_{key}" for side in ("old", "new") for key in diffing.SIDE_KEYS) + ("old", "new")
+
+
+def _sides(request: HtmxHttpRequest) -> tuple[diffing.Side, diffing.Side]:
+    try:
+        return diffing.side(request.GET, "old_"), diffing.side(request.GET, "new_")
+    except services.SettingsError as problem:
+        raise Problem(400, "Bad settings", str(problem)) from None
+
+
+def _form(request: HtmxHttpRequest) -> dict:
+    from inspector.core.options import PROFILES
+
+    return {"values": {key: request.GET.get(key, "") for key in FORM_KEYS}, "profiles": PROFILES,
+            "providers": list(PROVIDER_LABELS.items())}
+
+
+def _query(request: HtmxHttpRequest) -> str:
+    return urlencode({key: value for key, value in request.GET.items() if key in FORM_KEYS and value})
+
+
+def _tokens(case: CaseDiff) -> str:
+    delta = case.new_tokens - case.old_tokens
+    return f"{delta:+,}" if delta else "±0"
+
+
+@require_GET
+def diff_page(request: HtmxHttpRequest) -> HttpResponse:
+    if not request.GET.get("old") or not request.GET.get("new"):
+        return render(request, "review/diff.html", {"form": _form(request), "result": None})
+    old, new = _sides(request)
+    result = diffing.compare_bundles(old, new)
+    query = _query(request)
+    case_link = reverse("diff-case") + "?" + query + "&"
+
+    def row(case: CaseDiff) -> dict:
+        return {"id": case.id, "document": case.document, "tokens": _tokens(case),
+                "because": [cause.label() for cause in case.because],
+                "url": case_link + urlencode({"document": case.document, "case": case.id}),
+                "old_url": presenters.case_url(old.id, case.document, case.id),
+                "new_url": presenters.case_url(new.id, case.document, case.id)}
+
+    return render(request, "review/diff.html", {
+        "form": _form(request),
+        "result": result,
+        "old": old, "new": new,
+        "same_bundle": old.id == new.id,
+        "summary": result.summary,
+        "token_delta": result.new_tokens - result.old_tokens,
+        "causes": [(cause.label(), count) for cause, count in result.causes()],
+        "changed": [row(c) for c in result.of("changed")],
+        "added": [row(c) for c in result.of("added")],
+        "removed": [row(c) for c in result.of("removed")],
+        "api_url": reverse("api:diff_bundles") + "?" + query,
+    })
+
+
+def _with_counts(old: diffing.Side, new: diffing.Side, case: CaseDiff) -> list[tuple[str, int]]:
+    """Each cause of this case's change with the number of the bundle's cases it changed."""
+    if not case.because:
+        return []
+    counts = dict(diffing.compare_bundles(old, new).causes())
+    return [(cause.label(), counts.get(cause, 1)) for cause in case.because]
+
+
+@require_GET
+def diff_case_page(request: HtmxHttpRequest) -> HttpResponse:
+    old, new = _sides(request)
+    document, case_id = request.GET.get("document", ""), request.GET.get("case", "")
+    found = diffing.compare_case(old, new, document, case_id)
+    messages = []
+    for item in found.diff.messages:
+        messages.append({
+            "status": item.status, "old_index": item.old_index, "new_index": item.new_index,
+            "role": item.new_role or item.old_role,
+            "old": [(op, text) for op, text in item.words if op != "+"],
+            "new": [(op, text) for op, text in item.words if op != "-"],
+        })
+    return render(request, "review/diff_case.html", {
+        "old": old, "new": new, "document": document, "case_id": case_id,
+        "diff": found.diff, "messages": messages,
+        "changed_count": sum(m["status"] != "unchanged" for m in messages),
+        "because": _with_counts(old, new, found.diff),
+        "payload_lines": found.payload_lines,
+        "payload_changed": found.old_payload != found.new_payload,
+        "old_provider": PROVIDER_LABELS[old.provider], "new_provider": PROVIDER_LABELS[new.provider],
+        "tokens": _tokens(found.diff),
+        "back_url": reverse("diff") + "?" + _query(request),
+        "old_url": presenters.case_url(old.id, document, case_id) if found.old_case else None,
+        "new_url": presenters.case_url(new.id, document, case_id) if found.new_case else None,
+    })

@@ -1,0 +1,267 @@
+"""Review on the pages: the case page's comment panel and verdict, the bundle page's progress, and
+the one POST endpoint every review form sends to (htmx swaps the panel; without JavaScript the
+browser is sent back to the case)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET, require_POST
+
+from inspector import offline, presenters, services
+from inspector.core.model import RenderedCase
+from inspector.core.options import RenderOptions
+from inspector.review import service
+from inspector.review.service import AnchorSpec, ReviewError
+
+from .common import RENDER_KEYS, HtmxHttpRequest, PageSettings, Problem, loaded_or_404, settings_or_problem
+
+ROLE_LABELS = {"system": "system", "developer": "developer", "user": "user", "assistant": "assistant",
+               "tool": "tool"}
+
+
+def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: str,
+               case: RenderedCase, page: PageSettings, error: str | None = None) -> dict:
+    """What templates/review/case_panel.html shows for one case."""
+    key = service.request_key(request)
+    placed = service.case_threads(loaded, document, case, page.options, key)
+    verdict = loaded.record.verdicts.filter(document=document, case_id=case.id).first()
+    render_params = {k: v for k, v in page.params.items() if k in RENDER_KEYS}
+    markers = [{k: v for k, v in service.placed_data(item).items()
+                if k in ("id", "kind", "state", "resolved", "message_index", "start", "end", "path",
+                         "start_line", "end_line")} for item in placed]
+    return {
+        "post_url": reverse("review", kwargs={"bundle_id": loaded.record.pk}),
+        "document": document,
+        "case_id": case.id,
+        "render_params": render_params,
+        "next_url": presenters.case_url(loaded.record.pk, document, case.id, urlencode(render_params)),
+        "threads": placed,
+        "open_count": sum(not item.thread.resolved for item in placed),
+        "verdict": verdict,
+        "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
+        "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
+        "messages": [(index, message.role) for index, message in enumerate(case.messages)],
+        "markers_json": json.dumps(markers),
+        "error": error,
+        "parent_diff_url": reverse("diff-case") + "?" + urlencode(
+            {"old": loaded.record.parent_id, "new": loaded.record.pk, "document": document, "case": case.id})
+        if loaded.record.parent_id else None,
+    }
+
+
+def file_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, path: str,
+               error: str | None = None) -> dict:
+    """The source page's comments: line threads on this file, and a form for a new one."""
+    options = RenderOptions()
+    placed = service.file_threads(loaded, path, options, service.request_key(request))
+    return {
+        "post_url": reverse("review", kwargs={"bundle_id": loaded.record.pk}),
+        "file": path, "document": "", "case_id": "", "render_params": {},
+        "threads": placed,
+        "open_count": sum(not item.thread.resolved for item in placed),
+        "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
+        "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
+        "markers_json": json.dumps([{k: v for k, v in service.placed_data(item).items()
+                                     if k in ("id", "kind", "state", "resolved", "path", "start_line",
+                                              "end_line")} for item in placed]),
+        "error": error,
+    }
+
+
+def _spec(post: Mapping[str, str], document: str, case_id: str) -> AnchorSpec:
+    kind = post.get("kind") or "message"
+
+    def number(name: str) -> int | None:
+        value = post.get(name, "")
+        if not value:
+            return None
+        if not value.isdigit() or len(value) > 9:
+            raise ReviewError(400, f"{name} must be a whole number")
+        return int(value)
+
+    index = number("message_index")
+    if index is None and kind == "message":
+        index = number("target")
+    return AnchorSpec(kind, document, case_id, index, number("start"), None, post.get("quote", ""),
+                      post.get("path", ""), number("start_line"), number("end_line"))
+
+
+def _act(request: HtmxHttpRequest, loaded: services.LoadedBundle, options: RenderOptions,
+         document: str, case_id: str) -> service.Reviewer | None:
+    """Does what the form asks; answers the reviewer when a cookie must be set."""
+    post, record = request.POST, loaded.record
+    action = post.get("action", "")
+    key = service.request_key(request)
+    if action in ("thread", "reply", "verdict"):
+        service.check_rate(request)
+        person = service.reviewer(request, post.get("author", ""))
+        if action == "thread":
+            service.start_thread(loaded, _spec(post, document, case_id), options, post.get("body", ""), person)
+        elif action == "reply":
+            service.reply(record, service.thread_of(record, _id(post, "thread")), post.get("body", ""), person)
+        else:
+            service.set_verdict(loaded, document, case_id, post.get("verdict") or None, post.get("note", ""),
+                                options, person)
+        return person
+    if action in ("resolve", "reopen"):
+        service.check_rate(request)
+        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve")
+    elif action == "edit":
+        service.check_rate(request)
+        service.edit(record, service.comment_of(record, _id(post, "comment")), post.get("body", ""), key)
+    elif action == "delete":
+        service.delete(service.comment_of(record, _id(post, "comment")), key, None)
+    else:
+        raise ReviewError(400, "unknown review action")
+    return None
+
+
+def _id(post: Mapping[str, str], name: str) -> int:
+    value = post.get(name, "")
+    if not value.isdigit() or len(value) > 12:
+        raise ReviewError(400, f"no such {name}")
+    return int(value)
+
+
+@require_POST
+def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    loaded = loaded_or_404(bundle_id)
+    page = settings_or_problem(request.POST)
+    document, case_id = request.POST.get("document", ""), request.POST.get("case_id", "")
+    error = None
+    person = None
+    try:
+        person = _act(request, loaded, page.options, document, case_id)
+    except ReviewError as problem:
+        if not request.htmx:
+            raise Problem(problem.status, "The review was not saved", str(problem)) from None
+        error = str(problem)
+    file = request.POST.get("file", "")
+    if request.htmx and file:
+        if not loaded.files.exists(file):
+            raise Problem(404, "No such file", "This bundle has no file at that path.")
+        context = {"review": file_panel(request, loaded, file, error)}
+        if person is not None:
+            context["review"]["author"] = "" if person.name == "Anonymous" else person.name
+        response = render(request, "review/file_panel.html", context, status=400 if error else 200)
+    elif request.htmx:
+        try:
+            case = service.rendered_case(loaded, document, case_id, page.options)
+        except ReviewError as problem:
+            raise Problem(400, "No such case", str(problem)) from None
+        context = {"review": case_panel(request, loaded, document, case, page, error)}
+        if person is not None:  # the cookie that remembers the name arrives with this answer
+            context["review"]["author"] = "" if person.name == "Anonymous" else person.name
+        # htmx swaps 400 answers (base.html's config): the panel says what went wrong.
+        response = render(request, "review/case_panel.html", context, status=400 if error else 200)
+    elif file:
+        response = redirect(reverse("review-panel", kwargs={"bundle_id": loaded.record.pk}) + "?"
+                            + urlencode({"file": file}))
+    else:
+        response = redirect(reverse("review-panel", kwargs={"bundle_id": loaded.record.pk}) + "?" + urlencode(
+            {"document": document, "case_id": case_id,
+             **{k: v for k, v in page.params.items() if k in RENDER_KEYS}}))
+    if person is not None:
+        service.remember(response, person)
+    return response
+
+
+def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: PageSettings) -> dict:
+    """The bundle page's review progress, with each case's verdict and open threads for the
+    script that marks the rows (the rows themselves are part of the cached, shared page)."""
+    progress = service.progress(loaded, page.options)
+    key = service.request_key(request)
+    threads = service.bundle_threads(loaded, page.options, key)
+    rows: dict[str, list] = {}
+    for (document, case_id), verdict in progress.by_case.items():
+        rows[f"{document}\u0000{case_id}"] = [verdict.verdict, 0]
+    for item in threads:
+        if item.thread.kind != "line" and item.state != "outdated" and not item.thread.resolved:
+            row = rows.setdefault(f"{item.thread.document}\u0000{item.thread.case_id}", ["", 0])
+            row[1] += 1
+    parent = loaded.record.parent_id
+    return {
+        "progress": progress,
+        "rows_json": json.dumps(rows),
+        "open_threads": sum(not t.thread.resolved and t.state != "outdated" for t in threads),
+        "outdated_threads": [t for t in threads if t.state == "outdated"],
+        "thread_total": len(threads),
+        "parent_diff_url": reverse("diff") + "?" + urlencode({"old": parent, "new": loaded.record.pk})
+        if parent else None,
+        "diff_url": reverse("diff"),
+        "offline_url": reverse("offline", kwargs={"bundle_id": loaded.record.pk}),
+        "bundle_id": loaded.record.pk,
+    }
+
+
+@require_GET
+def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    """A case's (or with `file`, a file's) review panel. Pages load it after they arrive, so the
+    pages stay cacheable; without JavaScript it is a page of its own."""
+    loaded = loaded_or_404(bundle_id)
+    file = request.GET.get("file")
+    context: dict[str, object]
+    if file is not None:
+        if not loaded.files.exists(file):
+            raise Http404("This bundle has no file at that path.")
+        context = {"review": file_panel(request, loaded, file), "panel_template": "review/file_panel.html",
+                   "back_url": reverse("source", kwargs={"bundle_id": bundle_id, "path": file}),
+                   "back_label": file}
+    else:
+        page = settings_or_problem(request.GET)
+        document, case_id = request.GET.get("document", ""), request.GET.get("case_id", "")
+        try:
+            case = service.rendered_case(loaded, document, case_id, page.options)
+        except ReviewError as problem:
+            raise Problem(problem.status if problem.status in (400, 404) else 400, "No such case",
+                          str(problem)) from None
+        context = {"review": case_panel(request, loaded, document, case, page),
+                   "panel_template": "review/case_panel.html",
+                   "back_url": context_case_url(loaded, document, case_id, page), "back_label": case_id}
+    context["bundle"] = loaded.record
+    if request.htmx:
+        return render(request, str(context["panel_template"]), context)
+    return render(request, "review/panel_page.html", context)
+
+
+def context_case_url(loaded: services.LoadedBundle, document: str, case_id: str, page: PageSettings) -> str:
+    return presenters.case_url(loaded.record.pk, document, case_id,
+                               urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}))
+
+
+@require_GET
+def review_progress(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    """The bundle page's review progress, loaded after the (cached) page; a page without JS."""
+    loaded = loaded_or_404(bundle_id)
+    page = settings_or_problem(request.GET)
+    context = {"review": bundle_panel(request, loaded, page), "bundle": loaded.record,
+               "panel_template": "review/bundle_panel.html",
+               "back_url": reverse("bundle", kwargs={"bundle_id": bundle_id}), "back_label": "cases"}
+    if request.htmx:
+        return render(request, "review/bundle_panel.html", context)
+    return render(request, "review/panel_page.html", context)
+
+
+@require_GET
+def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    """The bundle as one HTML file that opens from disk: default settings, with its comments
+    (those carried from earlier revisions included) and verdicts."""
+    loaded = loaded_or_404(bundle_id)
+    options = RenderOptions()
+    documents = offline.render_all(lambda path: services.render(loaded, path, options), loaded.documents)
+    threads = [service.placed_data(item) for item in service.bundle_threads(loaded, options, None)]
+    verdicts = [{"document": v.document, "case_id": v.case_id, "verdict": v.verdict, "note": v.note,
+                 "author": v.author} for v in loaded.record.verdicts.all()]
+    data = offline.offline_data(loaded.record.title, offline.text_files(loaded.files), documents, threads,
+                                verdicts)
+    response = HttpResponse(offline.offline_html(data), content_type="text/html; charset=utf-8")
+    name = presenters.file_stem(loaded.record.title or bundle_id)
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}.html") or ""
+    return response

@@ -1,0 +1,162 @@
+// The offline copy's viewer: everything it shows is in #bundle-data (see inspector/offline.py).
+// Read-only: the case list, the source beside the messages (click a stretch of text to see its
+// lines), comments and verdicts as they were when the copy was made.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("bundle-data").textContent);
+  var root = document.getElementById("offline");
+  var cases = [];
+  data.documents.forEach(function (doc) {
+    doc.cases.forEach(function (c) { cases.push({ doc: doc, c: c }); });
+  });
+  var verdicts = {};
+  data.verdicts.forEach(function (v) { verdicts[v.document + "\u0000" + v.case_id] = v; });
+  var LABELS = { ok: "looks right", changes: "needs changes" };
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (key === "text") node.textContent = attrs[key];
+      else if (key === "className") node.className = attrs[key];
+      else node.setAttribute(key, attrs[key]);
+    });
+    (children || []).forEach(function (child) { if (child) node.appendChild(child); });
+    return node;
+  }
+
+  function text(file, a, b) {
+    return file === -1 ? data.table[a] : data.files[file].substr(a, b);
+  }
+
+  function threadsOf(doc, c) {
+    return data.threads.filter(function (t) {
+      return t.document === doc.path && t.case_id === c.id;
+    });
+  }
+
+  function lineThreads(path) {
+    return data.threads.filter(function (t) { return t.kind === "line" && t.path === path; });
+  }
+
+  // ------------------------------------------------------------------ layout
+  var picker = el("select", { id: "offline-case", "aria-label": "Case" });
+  cases.forEach(function (item, i) {
+    var v = verdicts[item.doc.path + "\u0000" + item.c.id];
+    picker.appendChild(el("option", { value: i, text: item.doc.path + " › " + item.c.id +
+      (v ? " — " + LABELS[v.verdict] : "") }));
+  });
+  var reviewed = data.verdicts.length;
+  var head = el("div", { className: "panel offline-head" }, [
+    el("strong", { text: cases.length + " case" + (cases.length === 1 ? "" : "s") + " · reviewed " +
+      reviewed + " of " + cases.length + " · " + data.threads.length + " comment thread" +
+      (data.threads.length === 1 ? "" : "s") }),
+    el("label", { text: " Case " }, [picker]),
+  ]);
+  var pane = el("section", { id: "source-pane", className: "source-pane" });
+  var right = el("div", { className: "right-col" });
+  root.appendChild(head);
+  root.appendChild(el("div", { className: "case-layout" }, [el("div", { className: "left-col" }, [pane]), right]));
+
+  function showSource(pathIndex, from, to) {
+    pane.innerHTML = "";
+    if (pathIndex < 0) return;
+    var path = data.paths[pathIndex];
+    pane.dataset.path = path;
+    pane.appendChild(el("header", { className: "pane-head" }, [el("span", { className: "pane-path", text: path })]));
+    var view = el("div", { className: "code-view", tabindex: "0" });
+    var marked = {};
+    lineThreads(path).forEach(function (t) {
+      for (var n = t.start_line; n <= t.end_line; n++) marked[n] = true;
+    });
+    var lines = data.files[pathIndex].split("\n");
+    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+    var first = null;
+    lines.forEach(function (line, i) {
+      var n = i + 1;
+      var row = el("div", { className: "line" + (from && n >= from && n <= to ? " hl" : "") +
+        (marked[n] ? " has-comment" : ""), id: "L" + n }, [
+        el("span", { className: "num", text: String(n) }), el("span", { className: "text", text: line || "\n" })]);
+      if (from && n === from) first = row;
+      view.appendChild(row);
+    });
+    pane.appendChild(view);
+    lineThreads(path).forEach(function (t) { pane.appendChild(threadView(t)); });
+    if (first) view.scrollTop = Math.max(0, first.offsetTop - view.offsetTop - 80);
+  }
+
+  function threadView(t) {
+    var where = t.kind === "line" ? t.path + (t.start_line === t.end_line ? " line " + t.start_line :
+      " lines " + t.start_line + "–" + t.end_line) : (t.kind === "text" ? "selection in " : "") +
+      "message #" + (t.message_index == null ? "?" : t.message_index);
+    var box = el("div", { className: "thread state-" + t.state + (t.resolved ? " resolved" : "") }, [
+      el("div", { className: "thread-anchor", text: where + (t.resolved ? " · resolved" : "") +
+        (t.state === "outdated" ? " · outdated" : "") }),
+      t.kind !== "message" ? el("blockquote", { className: "quote", text: t.quote }) : null,
+    ]);
+    t.comments.forEach(function (comment) {
+      var body = el("div", { className: "comment-body" });
+      body.innerHTML = comment.html;  // rendered by the server with raw HTML escaped
+      box.appendChild(el("article", { className: "comment" }, [
+        el("header", {}, [el("strong", { text: comment.author })]), body]));
+    });
+    return box;
+  }
+
+  function segment(s) {
+    // [file, offset, length, kind, origin file, first line, last line]
+    var seg = el("span", { className: "seg k-" + data.kinds[s[3]], text: text(s[0], s[1], s[2]) });
+    if (s[4] >= 0) {
+      seg.title = data.paths[s[4]] + (s[5] ? ":" + s[5] + (s[6] && s[6] !== s[5] ? "-" + s[6] : "") : "");
+      seg.setAttribute("data-src", "");
+      seg.addEventListener("click", function () { showSource(s[4], s[5], s[6] || s[5]); });
+    }
+    return seg;
+  }
+
+  function show(i) {
+    var item = cases[i];
+    if (!item) return;
+    var doc = item.doc, c = item.c;
+    right.innerHTML = "";
+    var v = verdicts[doc.path + "\u0000" + c.id];
+    right.appendChild(el("div", { className: "panel" }, [
+      el("h1", { text: c.id }),
+      el("p", { className: "muted", text: doc.path + (doc.profile ? " · " + doc.profile : "") +
+        (c.skipped ? " · skipped: " + c.skipped : "") }),
+      v ? el("p", { className: "verdict", text: "Verdict: " + LABELS[v.verdict] + (v.note ? " — " + v.note : "") +
+        " (" + v.author + ")" }) : el("p", { className: "muted", text: "Not reviewed." }),
+    ]));
+    var threads = threadsOf(doc, c);
+    if (threads.length) {
+      var list = el("section", { className: "panel review" }, [el("h2", { text: "Comments" })]);
+      threads.forEach(function (t) { list.appendChild(threadView(t)); });
+      right.appendChild(list);
+    }
+    var messages = el("div", { className: "messages" });
+    c.m.forEach(function (messageIndex, index) {
+      var m = data.messages[messageIndex];
+      var content = el("div", { className: "content" });
+      for (var at = 0; at < m[1].length; at += 7) {
+        content.appendChild(segment(m[1].slice(at, at + 7)));
+      }
+      var card = el("article", { className: "msg role-" + m[0] + (m[2] ? " omitted" : ""), id: "m" + index }, [
+        el("header", { className: "msg-head" }, [el("span", { className: "anchor", text: "#" + index }),
+          el("span", { className: "role", text: m[0] }),
+          m[2] ? el("span", { className: "badge omitted-badge", text: "not sent: " + m[2] }) : null]),
+        content]);
+      m[3].forEach(function (call) {
+        card.appendChild(el("div", { className: "tool-call" }, [el("div", { className: "tool-call-head", text: "calls " + call[0] }),
+          el("pre", { text: call[1] })]));
+      });
+      messages.appendChild(card);
+    });
+    right.appendChild(messages);
+    var span = c.span;
+    showSource(span && span[0] >= 0 ? span[0] : data.paths.indexOf(doc.path),
+               span ? span[1] : 0, span ? span[2] : 0);
+    picker.value = String(i);
+  }
+
+  picker.addEventListener("change", function () { show(+picker.value); location.hash = picker.value; });
+  show(+(location.hash.slice(1)) || 0);
+})();
