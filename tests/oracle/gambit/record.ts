@@ -1,0 +1,63 @@
+// Runs gambit-core's own runDeck (the runtime `gambit run` calls) on one deck with a model
+// provider that records what the runtime hands it, and prints that as JSON: the messages and
+// tools of the runtime's `model.call` trace, the Responses request, gambit's warnings, and the
+// error when gambit refuses the deck. GAMBIT_CORE names gambit-core's folder (packages/gambit-core
+// at the tag). Usage: deno run -A --no-config --import-map import_map.json record.ts DECK [JSON]
+// where JSON is {"context": <any>, "message": <any>} as `gambit run --context/--message` parse them.
+const core = Deno.env.get("GAMBIT_CORE");
+if (!core) throw new Error("set GAMBIT_CORE to gambit-core's folder");
+const { runDeck } = await import(`file://${core}/src/runtime.ts`);
+
+const [deckPath, optionsJson] = Deno.args;
+const options = optionsJson ? JSON.parse(optionsJson) : {};
+const warnings: Array<string> = [];
+console.warn = (...args: Array<unknown>) => warnings.push(args.map(String).join(" "));
+console.log = (...args: Array<unknown>) => warnings.push(args.map(String).join(" "));
+let request: unknown = undefined;
+let modelCall: Record<string, unknown> | undefined = undefined;
+const provider = {
+  responses: (input: { request: unknown }) => {
+    if (request === undefined) request = input.request;
+    return Promise.resolve({
+      id: "resp_1",
+      object: "response",
+      model: "recorder",
+      status: "completed",
+      output: [{
+        type: "message",
+        role: "assistant",
+        id: "msg_1",
+        content: [{ type: "output_text", text: "ok" }],
+      }],
+    });
+  },
+};
+let error: string | undefined = undefined;
+try {
+  await runDeck({
+    path: deckPath,
+    input: options.context,
+    inputProvided: "context" in options,
+    initialUserMessage: options.message,
+    modelProvider: provider,
+    defaultModel: "recorder-model",
+    workerSandbox: false,
+    isRoot: true,
+    trace: (event: Record<string, unknown>) => {
+      if (event.type === "model.call" && modelCall === undefined) modelCall = event;
+    },
+  });
+} catch (err) {
+  error = err instanceof Error ? err.message : String(err);
+}
+const out = JSON.stringify({
+  messages: modelCall?.messages ?? null,
+  tools: modelCall?.tools ?? null,
+  request: request ?? null,
+  warnings,
+  error: error ?? null,
+});
+// The runtime's tool call ids are random; the goldens keep one stable spelling.
+Deno.stdout.writeSync(
+  new TextEncoder().encode(out.replace(/call-[0-9a-f]{24}/g, "CALL_ID") + "\n"),
+);
