@@ -119,7 +119,8 @@ class Loader:
         return decoded.text
 
     def front_matter(self, path: str, raw: str) -> tuple[dict[str, Any], int, str]:
-        """(attributes, body offset, front matter text) or the error gambit gives."""
+        """(attributes, body offset, the file up to its body) or the error gambit gives; `key_line`
+        finds a key's line of the file in the third."""
         try:
             front = split_front_matter(raw)
         except FrontMatterError as error:
@@ -136,7 +137,7 @@ class Loader:
             raise InputError("JSON front matter is not read by the inspector", path, 1)
         if not isinstance(attrs, dict):
             attrs = {}
-        return attrs, front.body_start, front.text
+        return attrs, front.body_start, raw[:front.body_start]
 
     @staticmethod
     def _toml(text: str, path: str, first_line: int) -> dict[str, Any]:

@@ -48,6 +48,10 @@ class Command(BaseCommand):
         parser.add_argument("--system-prompt", help="configured default system prompt")
         parser.add_argument("--max-tokens", type=int, help="token budget: drop the oldest messages")
         parser.add_argument("--input-format", default="auto", choices=INPUT_FORMATS)
+        parser.add_argument("--context", dest="gambit_context",
+                            help="gambit decks: the context input (JSON or text), as gambit run's")
+        parser.add_argument("--message", dest="gambit_message",
+                            help="gambit decks: the first user message, as gambit run's")
         parser.add_argument("--to", choices=EXPORT_PROVIDERS, help="export a provider request")
         parser.add_argument("--format", default="json", choices=EXPORT_FORMATS)
         parser.add_argument("--batch", action="store_true", help="with --to: one batch JSONL line per case")
@@ -79,7 +83,8 @@ class Command(BaseCommand):
         if relative is None:
             raise UsageError(f"{path}: the file is not inside --root {root}")
         settings = {name: options[name] for name in ("profile", "system_prompt", "max_tokens",
-                                                     "input_format") if options[name] is not None}
+                                                     "input_format", "gambit_context",
+                                                     "gambit_message") if options[name] is not None}
         if options["patterns"]:
             settings["patterns"] = options["patterns"]
         try:
