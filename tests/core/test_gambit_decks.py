@@ -150,3 +150,14 @@ def test_the_cli_prints_tools_and_takes_context_and_message(tmp_path):
     assert [m["role"] for m in cases[0]["messages"]] == ["system", "assistant", "tool", "user"]
     assert [t["function"]["name"] for t in cases[0]["tools"]] == [
         "read_file", "list_dir", "grep_files", "apply_patch", "exec"]
+
+
+def test_an_upload_lists_gambit_prompt_md_but_not_agentv_5s_prompt_file():
+    from inspector.core.documents import list_documents
+
+    bundle = MemoryBundle({
+        "support/PROMPT.md": DECK.encode(), "support/cards/tone.card.md": TONE.encode(),
+        "evals/PROMPT.md": b"Answer briefly.\n", "evals/suite.yaml": b"tests: []\n",
+        "plain/PROMPT.md": b"No front matter, no eval file.\n"})
+    assert set(list_documents(bundle)) == {"support/PROMPT.md", "evals/suite.yaml",
+                                           "plain/PROMPT.md"}
