@@ -46,6 +46,9 @@ class RenderQuery(Schema):
         "gambit_context tool result, as `gambit run --context` does.")
     gambit_message: str | None = Field(
         None, description="gambit decks: the first user message, as `gambit run --message`.")
+    gambit_conversation: str | None = Field(
+        None, description="gambit grader decks: the conversation to grade, a JSON array of "
+        "{role, content}; one case per graded turn, as `gambit grade` runs the grader.")
     document: str | None = Field(
         None, description="The bundle file to read. Default: the only document, or the first one "
         "that holds the case.")
@@ -213,6 +216,8 @@ class RenderIn(Schema):
     input_format: InputFormat | None = None
     gambit_context: str | None = Field(None, description="gambit decks: the context input.")
     gambit_message: str | None = Field(None, description="gambit decks: the first user message.")
+    gambit_conversation: str | None = Field(
+        None, description="gambit grader decks: the conversation to grade (JSON array).")
 
 
 class RenderOut(Schema):

@@ -21,3 +21,6 @@ class RenderOptions:
     # `--message` take them (JSON, or plain text when they do not parse).
     gambit_context: str | None = None
     gambit_message: str | None = None
+    # gambit grader decks: the conversation to grade (a JSON array of {role, content}), as
+    # `gambit grade` passes a session to the grader.
+    gambit_conversation: str | None = None

@@ -14,7 +14,7 @@ MAX_TOKENS = 10_000_000
 MAX_GAMBIT_INPUT = 1_000_000
 # Every setting the parser reads, for the API and CLI to pass along by name.
 SETTING_NAMES = ("profile", "patterns", "system_prompt", "max_tokens", "input_format",
-                 "gambit_context", "gambit_message")
+                 "gambit_context", "gambit_message", "gambit_conversation")
 
 
 class SettingsError(ValueError):
@@ -24,7 +24,7 @@ class SettingsError(ValueError):
 def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
     """RenderOptions from `profile`, `input_format`, `patterns`, `system_prompt`, `max_tokens`,
     and, for gambit decks, `gambit_context` and `gambit_message` (JSON or text, as gambit's
-    `--context` and `--message` take them).
+    `--context` and `--message` take them) and `gambit_conversation` (what a grader grades).
 
     `patterns` absent (or `patterns_mode: config`) means the nearest .agentv/config.yaml's; a list
     is taken as is, text is split on commas and lines; present but empty means none. Values may be
@@ -60,7 +60,7 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
         if not 1 <= max_tokens <= MAX_TOKENS:
             raise SettingsError(f"max_tokens must be between 1 and {MAX_TOKENS:,}")
     gambit = {}
-    for name in ("gambit_context", "gambit_message"):
+    for name in ("gambit_context", "gambit_message", "gambit_conversation"):
         value = values.get(name)
         if value is not None and value != "":
             if len(str(value)) > MAX_GAMBIT_INPUT:

@@ -161,3 +161,38 @@ def test_an_upload_lists_gambit_prompt_md_but_not_agentv_5s_prompt_file():
         "plain/PROMPT.md": b"No front matter, no eval file.\n"})
     assert set(list_documents(bundle)) == {"support/PROMPT.md", "evals/suite.yaml",
                                            "plain/PROMPT.md"}
+
+
+def test_cards_embedding_each_other_twice_over_are_refused_as_an_embed_bomb():
+    from inspector.core.safe_parse import LimitExceeded
+
+    files = {"d/PROMPT.md": "![a](./c0.card.md)\n"}
+    for level in range(30):
+        files[f"d/c{level}.card.md"] = f"![x](./c{level + 1}.card.md)![y](./c{level + 1}.card.md)"
+    files["d/c30.card.md"] = "leaf"
+    with pytest.raises(LimitExceeded) as raised:
+        _render(files, "d/PROMPT.md")
+    assert "embed bomb" in str(raised.value)
+
+
+GRADER = ('+++\ncontextSchema = "./turn.zod.ts"\nresponseSchema = "./out.zod.ts"\n'
+          '[modelParams]\nmodel = "m"\n+++\nGrade politeness.\n')
+CONVERSATION = '[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Yo"}]'
+
+
+def test_a_grader_with_its_own_turn_schema_gets_one_case_per_assistant_message():
+    files = {"g/PROMPT.md": GRADER,
+             "g/turn.zod.ts": "export default z.object({ session: s, messageToGrade: m });",
+             "g/out.zod.ts": "export default z.object({});"}
+    document = _render(files, "g/PROMPT.md", gambit_conversation=CONVERSATION)
+    assert [case.id for case in document.cases] == ["g@turn-1"]
+    case = document.cases[0]
+    assert [m.role for m in case.sent_messages] == ["system", "assistant", "tool"]
+    assert '"messageToGrade":{"role":"assistant","content":"Yo"}' in "".join(
+        s.text for s in case.messages[2].segments)
+    assert any("./turn.zod.ts" in w.message for w in case.warnings)
+
+
+def test_a_conversation_for_a_deck_without_context_schema_is_refused():
+    with pytest.raises(InputError, match="no contextSchema"):
+        _render(_deck(), gambit_conversation=CONVERSATION)

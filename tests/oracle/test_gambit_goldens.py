@@ -38,6 +38,8 @@ def _message(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def _options(variant: dict[str, Any]) -> RenderOptions:
+    if "conversation" in variant:
+        return RenderOptions(gambit_conversation=json.dumps(variant["conversation"]))
     return RenderOptions(
         gambit_context=json.dumps(variant["context"]) if "context" in variant else None,
         gambit_message=json.dumps(variant["message"]) if "message" in variant else None)
@@ -69,6 +71,9 @@ def _problems(golden: dict[str, Any], run: dict[str, Any]) -> list[str]:
             return [] if "not found" in str(error) else [f"{error} is not {sent['error']}"]
         return [] if sent["error"] in str(error) else [f"{error} is not {sent['error']}"]
     case = document.cases[0]
+    if "conversation" in run["variant"]:  # the grader's run for one turn, or the conversation
+        suffix = f"@turn-{run['variant']['turn']}" if "turn" in run["variant"] else "@conversation"
+        case = next(c for c in document.cases if c.id.endswith(suffix))
     notes = [w.message for w in case.warnings + document.warnings]
     if sent["error"] is not None:
         if "Schema validation failed" in sent["error"]:

@@ -21,16 +21,13 @@ from ..model import (
     RenderedCase,
     RenderedDocument,
     Segment,
-    ToolCall,
     ToolSpec,
 )
 from ..options import RenderOptions
+from .gambit_grade import context_messages, grader_mode, grading_cases, parse_conversation
 from .gambit_load import SCHEMAS, Loaded, Loader, Piece, Reference, flatten, key_line
 from .gambit_tools import BUILTIN_TOOLS, allowed_builtins, schema_parameters
 
-CONTEXT_TOOL = "gambit_context"
-# gambit makes a random `call-<24 hex>` id for each run; the inspector shows a fixed one.
-CONTEXT_CALL_ID = "call-gambit-context"
 _REMOVED_CONTROLS = (
     "Legacy synthetic response tools (gambit_respond, gambit_end) are removed. Remove "
     "`respond`/`allowEnd` from deck metadata and remove any `gambit://respond`, `gambit://end`, "
@@ -105,7 +102,20 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
         else None,
     }
     document.warnings.extend(loader.warnings)
+    if options.gambit_conversation is not None:
+        document.cases = _graded(loader.bundle, path, meta, case, options.gambit_conversation)
     return document
+
+
+def _graded(bundle: Bundle, path: str, meta: dict[str, Any], case: RenderedCase,
+            conversation: str) -> list[RenderedCase]:
+    schema = meta.get("contextSchema", meta.get("inputSchema"))
+    mode = grader_mode(bundle, path, schema)
+    if mode is None:
+        raise InputError("a conversation to grade was given, but this deck declares no "
+                         "contextSchema: gambit grade runs grader decks, which take one", path)
+    messages = parse_conversation(conversation, path)
+    return grading_cases(case, path, messages, mode[0], mode[1], str(schema))
 
 
 def _placeholder(card: Loaded) -> bool:
@@ -249,11 +259,7 @@ def _first_turn(case: RenderedCase, meta: dict[str, Any], options: RenderOptions
             "refuses stops there, and keys it does not declare are dropped before the input is "
             "sent", path, key_line(front, "contextSchema")))
     if options.gambit_context is not None:
-        case.messages.append(Message("assistant", [], tool_calls=[
-            ToolCall(CONTEXT_CALL_ID, CONTEXT_TOOL, "{}", Origin(OriginKind.SEPARATOR))]))
-        case.messages.append(Message(
-            "tool", [Segment(js_json(cli_value(options.gambit_context), indent=None), given)],
-            name=CONTEXT_TOOL, tool_call_id=CONTEXT_CALL_ID))
+        case.messages.extend(context_messages(cli_value(options.gambit_context), given))
     if options.gambit_message is not None:
         value = cli_value(options.gambit_message)
         text = value if isinstance(value, str) else js_json(value)

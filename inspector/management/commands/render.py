@@ -52,6 +52,9 @@ class Command(BaseCommand):
                             help="gambit decks: the context input (JSON or text), as gambit run's")
         parser.add_argument("--message", dest="gambit_message",
                             help="gambit decks: the first user message, as gambit run's")
+        parser.add_argument("--conversation", dest="gambit_conversation",
+                            help="gambit grader decks: the conversation to grade (JSON array of "
+                                 "{role, content})")
         parser.add_argument("--to", choices=EXPORT_PROVIDERS, help="export a provider request")
         parser.add_argument("--format", default="json", choices=EXPORT_FORMATS)
         parser.add_argument("--batch", action="store_true", help="with --to: one batch JSONL line per case")
@@ -84,7 +87,8 @@ class Command(BaseCommand):
             raise UsageError(f"{path}: the file is not inside --root {root}")
         settings = {name: options[name] for name in ("profile", "system_prompt", "max_tokens",
                                                      "input_format", "gambit_context",
-                                                     "gambit_message") if options[name] is not None}
+                                                     "gambit_message", "gambit_conversation")
+                    if options[name] is not None}
         if options["patterns"]:
             settings["patterns"] = options["patterns"]
         try:

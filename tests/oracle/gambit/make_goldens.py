@@ -41,6 +41,25 @@ VARIANTS = (
      "message": {"question": "JSON, shown pretty", "n": 3}},
     {"context": "plain text context", "message": "42"},
 )
+# A conversation for grader decks, and the input `gambit grade` (src/commands/grade.ts) builds from
+# it: its session payload, with the fields a fresh session lacks left out as JSON.stringify does,
+# and per assistant message a run with that message as messageToGrade.
+CONVERSATION = [
+    {"role": "user", "content": "Hi"},
+    {"role": "assistant", "content": "Hello! How can I help?", "name": "bot"},
+    {"role": "user", "content": "Nothing, thanks."},
+    {"role": "assistant", "content": "Bye.", "extra": "dropped by the schema"},
+]
+SESSION = {"runId": "run-1", "messages": CONVERSATION, "traces": []}
+
+
+def grader_variants(deck: str) -> list[dict]:
+    if "grader_turn" in deck:
+        return [{"context": {"session": SESSION, "messageToGrade": CONVERSATION[index]},
+                 "conversation": CONVERSATION, "turn": index} for index in (1, 3)]
+    if "grader_conversation" in deck:
+        return [{"context": {"session": SESSION}, "conversation": CONVERSATION}]
+    return []
 
 
 def import_map(std: Path) -> dict:
@@ -113,8 +132,9 @@ def main() -> None:
                 (root / path).parent.mkdir(parents=True, exist_ok=True)
                 (root / path).write_text(text)
             runs = []
-            for variant in VARIANTS:
-                result = run(args.deno, args.gambit, map_path, root, deck, variant)
+            for variant in [*VARIANTS, *grader_variants(name)]:
+                sent = {key: variant[key] for key in ("context", "message") if key in variant}
+                result = run(args.deno, args.gambit, map_path, root, deck, sent)
                 result.pop("request")  # the same items again, in the Responses shape
                 runs.append({"variant": variant, "gambit": result})
                 print(name, json.dumps(variant)[:40], (result["error"] or "ok")[:100])

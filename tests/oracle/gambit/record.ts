@@ -50,12 +50,15 @@ try {
 } catch (err) {
   error = err instanceof Error ? err.message : String(err);
 }
+// An error after the model was called is about the recorder's answer ("ok" against a deck's
+// responseSchema), not about what was sent.
 const out = JSON.stringify({
   messages: modelCall?.messages ?? null,
   tools: modelCall?.tools ?? null,
   request: request ?? null,
   warnings,
-  error: error ?? null,
+  error: request === undefined ? error ?? null : null,
+  errorAfterCall: request === undefined ? null : error ?? null,
 });
 // The runtime's tool call ids are random; the goldens keep one stable spelling.
 Deno.stdout.writeSync(
