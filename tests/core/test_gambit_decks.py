@@ -196,3 +196,16 @@ def test_a_grader_with_its_own_turn_schema_gets_one_case_per_assistant_message()
 def test_a_conversation_for_a_deck_without_context_schema_is_refused():
     with pytest.raises(InputError, match="no contextSchema"):
         _render(_deck(), gambit_conversation=CONVERSATION)
+
+
+def test_model_params_fill_the_export_settings_the_user_left_empty():
+    from inspector.core.export import ExportSettings, export_case
+
+    files = _deck()
+    files["support/PROMPT.md"] = files["support/PROMPT.md"].replace(
+        'model = "openai/gpt-4o-mini"', 'model = ["", "gpt-4o-mini"]\ntemperature = 0\nmax_tokens = 77')
+    case = _render(files).cases[0]
+    payload = export_case(case, "openai-responses").payload
+    assert (payload["model"], payload["temperature"], payload["max_output_tokens"]) == (
+        "gpt-4o-mini", 0, 77)
+    assert export_case(case, "openai-responses", ExportSettings(model="o3")).payload["model"] == "o3"

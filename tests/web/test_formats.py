@@ -56,3 +56,5 @@ def test_a_gambit_deck_page_takes_the_runs_context_and_message(client, db):
     assert 'class="msg role-tool"' in page and "<strong>gambit_context</strong>" in page
     assert "&quot;orderId&quot;:&quot;A-1&quot;" in page and "Where is my order?" in page
     assert 'name="gambit_context"' in page and "tools: read_file" in page
+    # gambit calls the model in the Responses form: the export starts there.
+    assert 'data-provider="openai-responses"' in page

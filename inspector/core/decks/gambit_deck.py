@@ -101,10 +101,35 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
         "model_params": meta.get("modelParams") if isinstance(meta.get("modelParams"), dict)
         else None,
     }
+    # gambit's runtime calls the model in the Responses form: the page's export starts there.
+    case.metadata["preferred_provider"] = "openai-responses"
+    defaults = export_defaults(meta.get("modelParams"))
+    if defaults:
+        case.metadata["export_defaults"] = defaults
     document.warnings.extend(loader.warnings)
     if options.gambit_conversation is not None:
         document.cases = _graded(loader.bundle, path, meta, case, options.gambit_conversation)
     return document
+
+
+def export_defaults(params: Any) -> dict[str, Any]:
+    """[modelParams] as export settings: gambit's model (the first non-empty of a list, as
+    mergeModelParams picks it), temperature and max_tokens."""
+    if not isinstance(params, dict):
+        return {}
+    model = params.get("model")
+    if isinstance(model, list):
+        model = next((m for m in model if isinstance(m, str) and m.strip()), None)
+    found: dict[str, Any] = {}
+    if isinstance(model, str) and model.strip():
+        found["model"] = model
+    temperature = params.get("temperature")
+    if isinstance(temperature, (int, float)) and not isinstance(temperature, bool):
+        found["temperature"] = float(temperature)
+    max_tokens = params.get("max_tokens")
+    if isinstance(max_tokens, int) and not isinstance(max_tokens, bool) and max_tokens > 0:
+        found["max_tokens"] = max_tokens
+    return found
 
 
 def _graded(bundle: Bundle, path: str, meta: dict[str, Any], case: RenderedCase,
