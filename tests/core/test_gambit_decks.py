@@ -4,6 +4,7 @@ sends is checked against gambit-core itself in tests/oracle/test_gambit_goldens.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -193,9 +194,18 @@ def test_a_grader_with_its_own_turn_schema_gets_one_case_per_assistant_message()
     assert any("./turn.zod.ts" in w.message for w in case.warnings)
 
 
-def test_a_conversation_for_a_deck_without_context_schema_is_refused():
-    with pytest.raises(InputError, match="no contextSchema"):
-        _render(_deck(), gambit_conversation=CONVERSATION)
+def test_a_deck_that_is_no_grader_plays_the_user_for_each_assistant_message():
+    conversation = json.dumps([
+        {"role": "assistant", "content": "Hi, what do you need?"},
+        {"role": "user", "content": "  A refund.  "},
+        {"role": "assistant", "content": {"step": 2}}])
+    document = _render(_deck(), gambit_conversation=conversation, gambit_context='{"a": 1}')
+    assert [case.id for case in document.cases] == ["support@reply-1", "support@reply-2"]
+    second = [chat_message(m) for m in document.cases[1].sent_messages]
+    assert [m["role"] for m in second] == ["system", "assistant", "tool", "user", "assistant",
+                                           "user"]
+    assert [m["content"] for m in second[3:]] == ["Hi, what do you need?", "A refund.",
+                                                  '{"step":2}']
 
 
 def test_model_params_fill_the_export_settings_the_user_left_empty():

@@ -39,7 +39,10 @@ def _message(message: dict[str, Any]) -> dict[str, Any]:
 
 def _options(variant: dict[str, Any]) -> RenderOptions:
     if "conversation" in variant:
-        return RenderOptions(gambit_conversation=json.dumps(variant["conversation"]))
+        context = json.dumps(variant["context"]) if "turns" in variant and "context" in variant \
+            else None
+        return RenderOptions(gambit_conversation=json.dumps(variant["conversation"]),
+                             gambit_context=context)
     return RenderOptions(
         gambit_context=json.dumps(variant["context"]) if "context" in variant else None,
         gambit_message=json.dumps(variant["message"]) if "message" in variant else None)
@@ -72,7 +75,9 @@ def _problems(golden: dict[str, Any], run: dict[str, Any]) -> list[str]:
         return [] if sent["error"] in str(error) else [f"{error} is not {sent['error']}"]
     case = document.cases[0]
     if "conversation" in run["variant"]:  # the grader's run for one turn, or the conversation
-        suffix = f"@turn-{run['variant']['turn']}" if "turn" in run["variant"] else "@conversation"
+        variant = run["variant"]
+        suffix = (f"@reply-{variant['reply']}" if "reply" in variant else
+                  f"@turn-{variant['turn']}" if "turn" in variant else "@conversation")
         case = next(c for c in document.cases if c.id.endswith(suffix))
     notes = [w.message for w in case.warnings + document.warnings]
     if sent["error"] is not None:

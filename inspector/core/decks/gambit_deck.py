@@ -26,6 +26,7 @@ from ..model import (
 from ..options import RenderOptions
 from .gambit_grade import context_messages, grader_mode, grading_cases, parse_conversation
 from .gambit_load import SCHEMAS, Loaded, Loader, Piece, Reference, flatten, key_line
+from .gambit_scenario import scenario_cases
 from .gambit_tools import BUILTIN_TOOLS, allowed_builtins, schema_parameters
 
 _REMOVED_CONTROLS = (
@@ -136,10 +137,13 @@ def _graded(bundle: Bundle, path: str, meta: dict[str, Any], case: RenderedCase,
             conversation: str) -> list[RenderedCase]:
     schema = meta.get("contextSchema", meta.get("inputSchema"))
     mode = grader_mode(bundle, path, schema)
-    if mode is None:
-        raise InputError("a conversation to grade was given, but this deck declares no "
-                         "contextSchema: gambit grade runs grader decks, which take one", path)
     messages = parse_conversation(conversation, path)
+    if mode is None:
+        # Not a grader (no session to take): the deck plays the user, as a scenario deck does.
+        lead = case.messages[:1]
+        if len(case.messages) > 1 and case.messages[1].tool_calls:
+            lead = case.messages[:3]  # the context turn, given with --context
+        return scenario_cases(case, path, messages, lead)
     return grading_cases(case, path, messages, mode[0], mode[1], str(schema))
 
 

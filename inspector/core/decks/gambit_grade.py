@@ -52,7 +52,7 @@ def parse_conversation(raw: str, path: str) -> list[dict[str, Any]]:
 
 def grader_mode(bundle: Bundle, deck: str, schema: Any) -> tuple[str, bool] | None:
     """("turns" or "conversation", whether the schema is one of gambit's built-in ones), or None
-    when the deck declares no context schema (so is no grader)."""
+    when the deck's context schema takes no session (so the deck is no grader)."""
     if not isinstance(schema, str) or not schema:
         return None
     if schema.startswith(SCHEMAS):
@@ -60,12 +60,13 @@ def grader_mode(bundle: Bundle, deck: str, schema: Any) -> tuple[str, bool] | No
         if relative.startswith("contexts/"):
             turns = relative.startswith("contexts/turn")
             return ("turns" if turns else "conversation"), True
-        return "conversation", False
+        return None  # gambit's scenario schemas
     resolved = join(posixpath.dirname(deck), schema)
     decoded = bundle.text(resolved) if resolved else None
+    if decoded is None or not any(word in decoded.text for word in ("messageToGrade", "session")):
+        return None  # a schema without a session is a scenario's or an action's input
     # grade.ts asks the Zod schema for a `messageToGrade` field; the inspector reads the file.
-    turns = decoded is not None and "messageToGrade" in decoded.text
-    return ("turns" if turns else "conversation"), False
+    return ("turns" if "messageToGrade" in decoded.text else "conversation"), False
 
 
 def _kept(message: dict[str, Any]) -> dict[str, Any]:

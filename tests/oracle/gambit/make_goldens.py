@@ -53,6 +53,25 @@ CONVERSATION = [
 SESSION = {"runId": "run-1", "messages": CONVERSATION, "traces": []}
 
 
+# A scenario deck's two calls in `gambit scenario`: answering the first reply of the deck under
+# test, then (its answer now the user's message) the second.
+SCENARIO = [
+    {"role": "assistant", "content": "Hello! What would you like to know?"},
+    {"role": "user", "content": "Why is the sky blue?"},
+    {"role": "assistant", "content": "Rayleigh scattering, like Homer's donut glaze."},
+]
+
+
+def scenario_variants(deck: str) -> list[dict]:
+    if "test_bots/" not in deck and "decks/trim" not in deck:
+        return []
+    turns = [SCENARIO[0]["content"], SCENARIO[2]["content"]]
+    plain = {"turns": turns, "replies": [SCENARIO[1]["content"]], "conversation": SCENARIO,
+             "reply": 2}
+    return [plain, {**plain, "context": {"initialQuestion": "Why?"}},
+            {"turns": turns[:1], "conversation": SCENARIO[:1], "reply": 1}]
+
+
 def grader_variants(deck: str) -> list[dict]:
     if "grader_turn" in deck:
         return [{"context": {"session": SESSION, "messageToGrade": CONVERSATION[index]},
@@ -132,8 +151,9 @@ def main() -> None:
                 (root / path).parent.mkdir(parents=True, exist_ok=True)
                 (root / path).write_text(text)
             runs = []
-            for variant in [*VARIANTS, *grader_variants(name)]:
-                sent = {key: variant[key] for key in ("context", "message") if key in variant}
+            for variant in [*VARIANTS, *grader_variants(name), *scenario_variants(name)]:
+                sent = {key: variant[key] for key in ("context", "message", "turns", "replies")
+                        if key in variant}
                 result = run(args.deno, args.gambit, map_path, root, deck, sent)
                 result.pop("request")  # the same items again, in the Responses shape
                 runs.append({"variant": variant, "gambit": result})

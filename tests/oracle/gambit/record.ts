@@ -15,38 +15,56 @@ console.warn = (...args: Array<unknown>) => warnings.push(args.map(String).join(
 console.log = (...args: Array<unknown>) => warnings.push(args.map(String).join(" "));
 let request: unknown = undefined;
 let modelCall: Record<string, unknown> | undefined = undefined;
+// {"turns": [...], "replies": [...]} replays `gambit scenario`'s loop for a scenario deck: one run
+// per turn with that turn as the user message and the state the previous run left, the model
+// answering with the replies in order; what the last run sent is recorded.
+const turns: Array<unknown> = options.turns ?? [options.message];
+const replies: Array<string> = options.replies ?? [];
+let call = 0;
 const provider = {
   responses: (input: { request: unknown }) => {
-    if (request === undefined) request = input.request;
+    request = input.request;
+    const text = replies[call] ?? "ok";
+    call++;
     return Promise.resolve({
-      id: "resp_1",
+      id: `resp_${call}`,
       object: "response",
       model: "recorder",
       status: "completed",
       output: [{
         type: "message",
         role: "assistant",
-        id: "msg_1",
-        content: [{ type: "output_text", text: "ok" }],
+        id: `msg_${call}`,
+        content: [{ type: "output_text", text }],
       }],
     });
   },
 };
 let error: string | undefined = undefined;
+let state: unknown = undefined;
 try {
-  await runDeck({
-    path: deckPath,
-    input: options.context,
-    inputProvided: "context" in options,
-    initialUserMessage: options.message,
-    modelProvider: provider,
-    defaultModel: "recorder-model",
-    workerSandbox: false,
-    isRoot: true,
-    trace: (event: Record<string, unknown>) => {
-      if (event.type === "model.call" && modelCall === undefined) modelCall = event;
-    },
-  });
+  for (const turn of turns) {
+    request = undefined;
+    modelCall = undefined;
+    await runDeck({
+      path: deckPath,
+      input: options.context,
+      inputProvided: "context" in options,
+      initialUserMessage: turn,
+      modelProvider: provider,
+      defaultModel: "recorder-model",
+      workerSandbox: false,
+      isRoot: true,
+      allowRootStringInput: "turns" in options,
+      state,
+      onStateUpdate: (next: unknown) => {
+        state = next;
+      },
+      trace: (event: Record<string, unknown>) => {
+        if (event.type === "model.call" && modelCall === undefined) modelCall = event;
+      },
+    });
+  }
 } catch (err) {
   error = err instanceof Error ? err.message : String(err);
 }
