@@ -219,3 +219,15 @@ def test_model_params_fill_the_export_settings_the_user_left_empty():
     assert (payload["model"], payload["temperature"], payload["max_output_tokens"]) == (
         "gpt-4o-mini", 0, 77)
     assert export_case(case, "openai-responses", ExportSettings(model="o3")).payload["model"] == "o3"
+
+
+def test_cards_nested_past_the_depth_limit_are_refused_at_a_line():
+    from inspector.core.safe_parse import LimitExceeded
+
+    files = {"d/PROMPT.md": "![a](./c0.card.md)\n"}
+    for level in range(200):
+        files[f"d/c{level}.card.md"] = f"Level {level}.\n![x](./c{level + 1}.card.md)\n"
+    files["d/c200.card.md"] = "leaf"
+    with pytest.raises(LimitExceeded) as raised:
+        _render(files, "d/PROMPT.md")
+    assert raised.value.diagnostic.line == 2 and "deep" in str(raised.value)

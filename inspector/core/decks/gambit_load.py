@@ -32,6 +32,7 @@ TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 MAX_TOOL_NAME = 64
 _TOML_AT = re.compile(r"^(?P<message>.*) \(at line (?P<line>\d+), column \d+\)$", re.DOTALL)
 MAX_CARDS = 1000
+MAX_DEPTH = 64  # cards inside cards; gambit has no limit, Python's stack does
 MAX_CARD_CHARS = 10 * 1024 * 1024
 # Folders a user's copy of gambit-core may sit in, inside an upload: its `snippets/` is looked up
 # there (`gambit-core/snippets/context.md`, `node_modules/@bolt-foundry/gambit-core/snippets/...`).
@@ -102,6 +103,7 @@ class Loader:
         self.cards_read = 0
         self.chars_read = 0
         self._deprecations: set[tuple[str, str]] = set()
+        self._snippets: dict[str, str | None] = {}
 
     # -- files ------------------------------------------------------------------------------
 
@@ -206,13 +208,17 @@ class Loader:
         if resolved in stack:
             raise InputError("Card/embed cycle detected: " + " -> ".join((*stack, resolved)),
                              path, line)
+        if len(stack) >= MAX_DEPTH:
+            raise LimitExceeded(f"cards nested more than {MAX_DEPTH} deep", path, line)
         return self.card(resolved, self.read(resolved, path, line), stack + (resolved,))
 
     def snippet(self, path: str, target: str, line: int, stack: tuple[str, ...]) -> Loaded | None:
         name = target[len(SNIPPETS):]
         if not name:
             raise InputError(f"Invalid gambit snippet specifier: {target}", path, line)
-        found = find_gambit_core_file(self.bundle, f"snippets/{name}")
+        if name not in self._snippets:
+            self._snippets[name] = find_gambit_core_file(self.bundle, f"snippets/{name}")
+        found = self._snippets[name]
         if found is None:
             self.warnings.append(Diagnostic(
                 f"{target} is gambit's own text, which the inspector does not copy: add "
