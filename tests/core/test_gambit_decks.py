@@ -231,3 +231,17 @@ def test_cards_nested_past_the_depth_limit_are_refused_at_a_line():
     with pytest.raises(LimitExceeded) as raised:
         _render(files, "d/PROMPT.md")
     assert raised.value.diagnostic.line == 2 and "deep" in str(raised.value)
+
+
+def test_the_cli_reads_snippets_from_an_installed_gambit_core(tmp_path):
+    core = tmp_path / "core"
+    (core / "snippets").mkdir(parents=True)
+    (core / "snippets" / "context.md").write_text('+++\nlabel = "c"\n+++\n\nRead the context.\n')
+    deck = tmp_path / "deck" / "PROMPT.md"
+    deck.parent.mkdir()
+    deck.write_text('+++\nmodelParams = { model = "m" }\n+++\n![c](gambit://snippets/context.md)\nGo.\n')
+    code, cases, err = run_render(str(deck), "--root", str(deck.parent), "--gambit-core", str(core))
+    assert code == 0, err
+    assert cases[0]["messages"][0]["content"] == "Read the context.\nGo."
+    code, _, err = run_render(str(deck), "--root", str(deck.parent), "--gambit-core", str(tmp_path))
+    assert code == 2 and "no snippets/ folder" in err

@@ -223,7 +223,8 @@ class Loader:
             self.warnings.append(Diagnostic(
                 f"{target} is gambit's own text, which the inspector does not copy: add "
                 f"gambit-core's snippets/{name} to the upload (for example as "
-                f"gambit-core/snippets/{name}) to see it; a placeholder stands in its place",
+                f"gambit-core/snippets/{name}), or on the command line name an installed "
+                "gambit-core with --gambit-core, to see it; a placeholder stands in its place",
                 path, line))
             placeholder = Loaded(path=path, attrs={}, pieces=[
                 Piece(f"[gambit snippet {name}: not in the upload]", path, line, placeholder=True)])

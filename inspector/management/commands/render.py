@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from inspector import services
 from inspector.core.bundle import DirectoryBundle
+from inspector.core.decks.gambit_core_files import WithGambitCore
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.formats import INPUT_FORMATS
@@ -52,6 +53,9 @@ class Command(BaseCommand):
                             help="gambit decks: the context input (JSON or text), as gambit run's")
         parser.add_argument("--message", dest="gambit_message",
                             help="gambit decks: the first user message, as gambit run's")
+        parser.add_argument("--gambit-core", metavar="DIR",
+                            help="gambit decks: an installed gambit-core folder, whose snippets/ "
+                                 "gambit://snippets/ embeds are read from")
         parser.add_argument("--conversation", dest="gambit_conversation",
                             help="gambit grader decks: the conversation to grade (JSON array of "
                                  "{role, content})")
@@ -83,6 +87,8 @@ class Command(BaseCommand):
             raise UsageError(f"{root}: --root is not a folder")
         bundle = DirectoryBundle(root)
         relative = bundle.relative(path)
+        files = bundle if not options["gambit_core"] else WithGambitCore(bundle,
+                                                                         options["gambit_core"])
         if relative is None:
             raise UsageError(f"{path}: the file is not inside --root {root}")
         settings = {name: options[name] for name in ("profile", "system_prompt", "max_tokens",
@@ -96,7 +102,7 @@ class Command(BaseCommand):
         except SettingsError as error:
             raise UsageError(str(error)) from None
         # In a bounded worker: a file that crashes the parser or exhausts the limits is exit 2.
-        document = services.render_untrusted(bundle, relative, render_options)
+        document = services.render_untrusted(files, relative, render_options)
         cases = document.cases
         if options["case_id"] is not None:
             cases = [case for case in cases if case.id == options["case_id"]]
