@@ -245,3 +245,15 @@ def test_the_cli_reads_snippets_from_an_installed_gambit_core(tmp_path):
     assert cases[0]["messages"][0]["content"] == "Read the context.\nGo."
     code, _, err = run_render(str(deck), "--root", str(deck.parent), "--gambit-core", str(tmp_path))
     assert code == 2 and "no snippets/ folder" in err
+
+
+@pytest.mark.parametrize("front, line", [
+    ("---\nlabel: ok\nmodelParams: [unclosed\n---\nBody.\n", 3),
+    ('+++\nlabel = "ok"\nmodelParams = {\n+++\nBody.\n', 3),
+])
+def test_bad_front_matter_is_an_error_at_its_line_of_the_file(front, line):
+    with pytest.raises(InputError) as raised:
+        _render({"d/PROMPT.md": front}, "d/PROMPT.md")
+    found = raised.value.diagnostic
+    assert found.path == "d/PROMPT.md" and "Failed to parse front matter" in found.message
+    assert found.line in (line, line + 1)

@@ -133,7 +133,12 @@ class Loader:
         if front.kind == "toml":
             attrs = self._toml(front.text, path, first)
         elif front.kind == "yaml":
-            node = load_yaml(front.text, path, core=True) if front.text.strip() else None
+            try:
+                node = load_yaml(front.text, path, core=True) if front.text.strip() else None
+            except InputError as error:
+                found = error.diagnostic
+                raise InputError(f"Failed to parse front matter in {path}: {found.message}", path,
+                                 first + (found.line or 1) - 1, found.column) from None
             attrs = node.plain() if node is not None else {}
         else:
             raise InputError("JSON front matter is not read by the inspector", path, 1)
@@ -149,6 +154,8 @@ class Loader:
         except tomllib.TOMLDecodeError as error:
             found = _TOML_AT.match(str(error))
             message, line = (found["message"], int(found["line"])) if found else (str(error), 1)
+            if not found and str(error).endswith(" (at end of document)"):
+                message, line = str(error)[:-len(" (at end of document)")], text.count("\n") + 1
             raise InputError(f"Failed to parse front matter in {path}: {message}", path,
                              first_line + line - 1) from None
 
