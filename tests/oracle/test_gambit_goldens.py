@@ -132,3 +132,32 @@ def test_gambit_sends_what_the_inspector_shows(golden):
 def test_auto_reads_gambit_decks_as_gambit(golden):
     deck = golden["deck"]
     assert detect_format(deck, golden["files"][deck]) == "gambit"
+
+
+def _responses_input(case) -> list[dict[str, Any]]:
+    from inspector.core.export import export_case
+
+    text = json.dumps(export_case(case, "openai-responses").payload["input"])
+    return json.loads(text.replace('"call-gambit-context"', '"CALL_ID"'))
+
+
+def test_the_responses_export_holds_the_input_gambit_sends():
+    """gambit's runtime hands its provider a Responses request; the inspector's OpenAI Responses
+    export of the same case must carry the same `input` items."""
+    compared = 0
+    for golden in _goldens():
+        bundle = MemoryBundle({path: text.encode() for path, text in golden["files"].items()})
+        for run in golden["runs"]:
+            sent = run["gambit"]
+            if sent["error"] is not None or "conversation" in run["variant"]:
+                continue
+            document = render_document(bundle, golden["deck"], _options(run["variant"]))
+            case = document.cases[0]
+            notes = [w.message for w in case.warnings + document.warnings]
+            if any(SCHEMA_NOTE in note for note in notes) or any(
+                    s.origin.kind == OriginKind.MARKER for s in case.messages[0].segments):
+                continue  # what the inspector cannot know: Zod's output, gambit's own text
+            assert _responses_input(case) == sent["request"]["input"], (
+                golden["name"], json.dumps(run["variant"]))
+            compared += 1
+    assert compared >= 30

@@ -155,7 +155,6 @@ def main() -> None:
                 sent = {key: variant[key] for key in ("context", "message", "turns", "replies")
                         if key in variant}
                 result = run(args.deno, args.gambit, map_path, root, deck, sent)
-                result.pop("request")  # the same items again, in the Responses shape
                 runs.append({"variant": variant, "gambit": result})
                 print(name, json.dumps(variant)[:40], (result["error"] or "ok")[:100])
             goldens.append({"name": name, "deck": deck, "files": all_files, "runs": runs})
