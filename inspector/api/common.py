@@ -12,6 +12,7 @@ from inspector import presenters, services
 from inspector.core import serialize
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
+from inspector.core.render_settings import SETTING_NAMES
 
 from .schemas import ErrorOut
 
@@ -33,7 +34,7 @@ def get_bundle(bundle_id: str) -> services.LoadedBundle:
 def render_options(query) -> RenderOptions:
     """The page's settings from a RenderQuery, through the same parser the page uses."""
     return services.parse_render_options(
-        {name: value for name in ("profile", "patterns", "system_prompt", "max_tokens", "input_format")
+        {name: value for name in SETTING_NAMES
          if (value := getattr(query, name, None)) is not None})
 
 

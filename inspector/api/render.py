@@ -9,6 +9,7 @@ from ninja.errors import HttpError
 from inspector import services
 from inspector.core import serialize
 from inspector.core.bundle import MemoryBundle, normalize
+from inspector.core.render_settings import SETTING_NAMES
 from inspector.ingest import UploadError, collect_files
 
 from .common import E400, E413, E422
@@ -56,7 +57,7 @@ def render(request: HttpRequest, body: RenderIn):
     else:
         raise HttpError(400, "none of the posted files is an eval file or deck; name one with `path`")
     options = services.parse_render_options(
-        {name: value for name in ("profile", "patterns", "system_prompt", "max_tokens", "input_format")
+        {name: value for name in SETTING_NAMES
          if (value := getattr(body, name)) is not None})
     document = services.render_untrusted(bundle, path, options)
     return {

@@ -41,6 +41,14 @@ class RenderQuery(Schema):
     max_tokens: int | None = Field(None, description="Context budget in tokens (1 to 10,000,000); "
                                    "messages that do not fit are omitted.")
     input_format: InputFormat | None = Field(None, description="Force a loader instead of sniffing.")
+    gambit_context: str | None = Field(
+        None, description="gambit decks: the run's context input (JSON, or text), sent as the "
+        "gambit_context tool result, as `gambit run --context` does.")
+    gambit_message: str | None = Field(
+        None, description="gambit decks: the first user message, as `gambit run --message`.")
+    gambit_conversation: str | None = Field(
+        None, description="gambit grader decks: the conversation to grade, a JSON array of "
+        "{role, content}; one case per graded turn, as `gambit grade` runs the grader.")
     document: str | None = Field(
         None, description="The bundle file to read. Default: the only document, or the first one "
         "that holds the case.")
@@ -218,6 +226,10 @@ class RenderIn(Schema):
     system_prompt: str | None = None
     max_tokens: int | None = None
     input_format: InputFormat | None = None
+    gambit_context: str | None = Field(None, description="gambit decks: the context input.")
+    gambit_message: str | None = Field(None, description="gambit decks: the first user message.")
+    gambit_conversation: str | None = Field(
+        None, description="gambit grader decks: the conversation to grade (JSON array).")
 
 
 class RenderOut(Schema):

@@ -54,6 +54,8 @@ def is_document(path: str, bundle: Bundle) -> bool:
         return False
     if lower.endswith((".toml", ".deck.md", ".jsonl")):
         return True
+    if name == "prompt.md":
+        return _is_gambit_prompt(path, bundle)
     if lower.endswith((".yaml", ".yml")):
         # A JSONL dataset's sidecar (<base>.yaml beside <base>.jsonl) describes it; it is not a suite.
         base = path.rsplit(".", 1)[0]
@@ -69,9 +71,26 @@ def is_document(path: str, bundle: Bundle) -> bool:
 
 
 def listing_parses(path: str) -> bool:
-    """Whether is_document reads the file's content to decide (the rest is path rules): only such
-    files make listing a bundle a parse of untrusted text."""
+    """Whether is_document parses the file's content to decide (a PROMPT.md's first characters are
+    only compared; the rest is path rules): only such files make listing a bundle a parse of
+    untrusted text, to be run in the bounded worker."""
     return path.lower().endswith(".json")
+
+
+def _is_gambit_prompt(path: str, bundle: Bundle) -> bool:
+    """A gambit deck folder's PROMPT.md, not the prompt file agentv 5 reads beside an eval file:
+    one that opens with front matter, or that no eval file sits beside."""
+    from .decks.gambit_text import starts_with_delimiter
+
+    decoded = bundle.text(path)
+    if decoded is None:
+        return False
+    if starts_with_delimiter(decoded.text):
+        return True
+    folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+    return not any(other.startswith(folder) and "/" not in other[len(folder):]
+                   and other.lower().endswith((".yaml", ".yml", ".jsonl"))
+                   for other in bundle.paths())
 
 
 def list_documents(bundle: Bundle) -> list[str]:

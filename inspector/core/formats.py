@@ -11,7 +11,7 @@ from functools import cached_property
 from . import conversations
 from .agentv import render_eval_file
 from .bundle import Bundle
-from .decks import render_deck_file
+from .decks import is_gambit_file, render_deck_file, render_gambit_file
 from .model import RenderedDocument
 from .options import RenderOptions
 
@@ -46,6 +46,8 @@ def _conversation(name: str) -> InputFormat:
 
 
 FORMATS: tuple[InputFormat, ...] = (
+    # gambit 1.0 (PROMPT.md, *.card.md, gambit-style *.deck.md) before aibff's `.deck.md` decks.
+    InputFormat("gambit", lambda probe: is_gambit_file(probe.path, probe.text), render_gambit_file),
     InputFormat("deck", lambda probe: probe.path.endswith((".toml", ".deck.md")), render_deck_file),
     _conversation("openai-chat"),
     _conversation("openai-responses"),

@@ -17,3 +17,10 @@ class RenderOptions:
     max_tokens: int | None = None
     input_format: str = "auto"
     encoding: str = "o200k_base"
+    # gambit decks: the run's context input and first user message, as `gambit run --context` and
+    # `--message` take them (JSON, or plain text when they do not parse).
+    gambit_context: str | None = None
+    gambit_message: str | None = None
+    # gambit grader decks: the conversation to grade (a JSON array of {role, content}), as
+    # `gambit grade` passes a session to the grader.
+    gambit_conversation: str | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import Diagnostic, LineSpan, Message, Origin, RenderedCase
+from .model import Diagnostic, LineSpan, Message, Origin, RenderedCase, ToolSpec
 
 
 def chat_message(message: Message) -> dict[str, Any]:
@@ -40,7 +40,8 @@ def origin(item: Origin) -> dict[str, Any]:
 
 
 def case_contract(case: RenderedCase) -> dict[str, Any]:
-    """The `render` command's per-case object: {"id", "messages", "omitted", "warnings"}."""
+    """The `render` command's per-case object: {"id", "messages", "omitted", "warnings"}, and
+    "tools" (OpenAI function tools) when the case offers the model any."""
     omitted = []
     for message in case.omitted_messages:
         entry = chat_message(message)
@@ -51,7 +52,17 @@ def case_contract(case: RenderedCase) -> dict[str, Any]:
         "messages": [chat_message(message) for message in case.sent_messages],
         "omitted": omitted,
         "warnings": [diagnostic(item) for item in case.warnings],
-    }
+    } | ({"tools": [function_tool(tool) for tool in case.tools]} if case.tools else {})
+
+
+def function_tool(tool: ToolSpec) -> dict[str, Any]:
+    """A tool in OpenAI's chat function-tool shape."""
+    function: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        function["description"] = tool.description
+    if tool.parameters is not None:
+        function["parameters"] = tool.parameters
+    return {"type": "function", "function": function}
 
 
 def graders_contract(case: RenderedCase) -> list[dict[str, Any]]:

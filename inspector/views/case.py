@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -77,6 +77,9 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
             raise Problem(400, "No case with this id under these settings",
                           f"{document} read this way has no case {decoded_id!r}.")
         raise Http404(f"{document} has no case with this id.")
+    preferred = case.metadata.get("preferred_provider")
+    if "provider" not in page.params and preferred in PROVIDER_LABELS:
+        page = replace(page, provider=preferred)  # gambit sends the Responses form
     return CaseContext(loaded, document, index, case, page)
 
 

@@ -96,3 +96,19 @@ def test_render_of_a_legacy_deck_returns_its_converted_form(client, db):
     assert response.status_code == 200
     converted = response.json()["conversions"]["grader.deck.converted.toml"]
     assert "[[samples.polite.messages]]" in converted
+
+
+def test_render_of_a_gambit_grader_takes_the_conversation_and_shows_tools(client, db):
+    deck = ('+++\ncontextSchema = "gambit://schemas/graders/contexts/turn.zod.ts"\n'
+            '[modelParams]\nmodel = "m"\n+++\nGrade it.\n')
+    conversation = '[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Yo"}]'
+    response = post(client, {"files": {"g/PROMPT.md": deck}, "path": "g/PROMPT.md",
+                             "gambit_conversation": conversation})
+    assert response.status_code == 200
+    [case] = response.json()["cases"]
+    assert case["id"] == "g@turn-1"
+    assert [m["role"] for m in case["messages"]] == ["system", "assistant", "tool"]
+    assert case["messages"][2]["content"] == (
+        '{"session":{"messages":[{"role":"user","content":"Hi"},{"role":"assistant",'
+        '"content":"Yo"}]},"messageToGrade":{"role":"assistant","content":"Yo"}}')
+    assert "read_file" in [tool["name"] for tool in case["tools"]]

@@ -12,9 +12,9 @@ HELLO_WORLD = CORPUS / "gambit" / "bolt-foundry-2025-08-02-e8937c2a"
 run = run_render
 
 
-def test_a_grader_deck_prints_one_object_per_sample():
+def test_a_grader_deck_in_spec_prints_one_object_per_sample():
     deck = HELLO_WORLD / "apps/aibff/decks/hello-world/simple-grader-0.deck.md"
-    code, cases, err = run(str(deck), "--root", str(HELLO_WORLD))
+    code, cases, err = run(str(deck), "--root", str(HELLO_WORLD), "--profile", "spec")
     assert code == 0, err
     assert [case["id"] for case in cases] == [
         "happy-path-complete", "wrong-greeting-failure", "partial-response-failure",

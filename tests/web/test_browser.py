@@ -10,24 +10,6 @@ from tests.web.conftest import SCREENSHOTS, SIMPLE, folder_files, zip_bytes
 
 pytestmark = pytest.mark.browser
 
-@pytest.fixture
-def context(browser, live_server):
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=live_server.url)
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
-    yield context
-    context.close()
-
-
-@pytest.fixture
-def page(context):
-    page = context.new_page()
-    page.csp_errors = []
-    page.on("console", lambda message: "Content Security Policy" in message.text
-            and page.csp_errors.append(message.text))
-    page.set_default_timeout(10_000)
-    return page
-
-
 def upload_simple(page, tmp_path) -> str:
     """Upload the corpus's simple example as a zip; return the share link."""
     archive = tmp_path / "simple.zip"

@@ -42,3 +42,19 @@ def test_a_sample_deck_renders_its_samples(client, db):
     page = client.get(links[0].replace("&amp;", "&"))
     assert page.status_code == 200
     assert 'class="seg k-' in page.content.decode()
+
+
+def test_a_gambit_deck_page_takes_the_runs_context_and_message(client, db):
+    deck = ('+++\nlabel = "support"\n[modelParams]\nmodel = "openai/gpt-4o-mini"\n+++\n\n'
+            "You help.\n\n![tone](./tone.card.md)\n")
+    bundle, _ = store_bundle({"support/PROMPT.md": deck.encode(),
+                              "support/tone.card.md": b"Be kind.\n"}, title="gambit")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
+    page = client.get(link, {"gambit_context": '{"orderId": "A-1"}',
+                             "gambit_message": "Where is my order?"}).content.decode()
+    assert 'class="msg role-tool"' in page and "<strong>gambit_context</strong>" in page
+    assert "&quot;orderId&quot;:&quot;A-1&quot;" in page and "Where is my order?" in page
+    assert 'name="gambit_context"' in page and "tools: read_file" in page
+    # gambit calls the model in the Responses form: the export starts there.
+    assert 'data-provider="openai-responses"' in page

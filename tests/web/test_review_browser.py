@@ -7,7 +7,7 @@ from django.core.cache import cache
 from inspector import presenters
 from inspector.ingest import store_bundle
 from tests.api.test_review import FILES
-from tests.web.test_browser import SCREENSHOTS, browser, context, page  # noqa: F401 - fixtures
+from tests.web.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 

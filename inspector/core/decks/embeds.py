@@ -52,8 +52,12 @@ class _TomlEmbed:
 
 
 class Expansion:
-    def __init__(self, bundle: Bundle):
+    def __init__(self, bundle: Bundle, keep_front_matter: bool = False):
         self.bundle = bundle
+        # aibff's deck.ts (July 19, 2025 on) sends front matter as part of the text; earlier
+        # renderers, and seed 004's reading, drop it.
+        self.keep_front_matter = keep_front_matter
+        self.fragment_embeds: list[tuple[str, int, str]] = []  # (file, line, target) with a `#`
         self.pieces: list[_Piece] = []
         self.toml_embeds: list[_TomlEmbed] = []
         self.diagnostics: list[Diagnostic] = []
@@ -63,7 +67,7 @@ class Expansion:
 
     def expand(self, path: str, text: str, fragment: str, chain: tuple[str, ...]) -> None:
         start, end = 0, len(text)
-        front = _FRONT_MATTER.match(text)
+        front = None if self.keep_front_matter else _FRONT_MATTER.match(text)
         if front:
             start = front.end()
         if fragment:
@@ -106,6 +110,8 @@ class Expansion:
             self.top_line = line
         self._charge(chain, embeds=1)
         reference, _, fragment = target.partition("#")
+        if fragment:
+            self.fragment_embeds.append((path, line, target))
         resolved = join(posixpath.dirname(path), reference)
         if resolved is None:
             self.diagnostics.append(Diagnostic(

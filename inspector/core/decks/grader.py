@@ -1,4 +1,6 @@
-"""Markdown grader decks (`*.deck.md`): each embedded sample becomes a case after the deck's text."""
+"""Markdown grader decks (`*.deck.md`): each embedded sample becomes a case. By default the case
+is what aibff's grader received (aibff_request: the deck's text, then its contexts' questions and
+values); profile `spec` keeps seed 004's reading, the deck's text then the sample's messages."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from ..model import (
     Segment,
 )
 from ..options import RenderOptions
+from .aibff_request import AibffRequest
 from .embeds import Expansion, collapse_blank_runs, selected
 from .sample_cases import add_legacy_notice, configured_system_prompt, sample_case
 from .samples import Sample, SampleFile, load_sample_file
@@ -64,9 +67,30 @@ def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
         name: definition.get("assistantQuestion", definition.get("question"))
         for name, definition in contexts.items()
     }
+    aibff = None if options.profile == "spec" else AibffRequest.of(bundle, path, expansion,
+                                                                   loaded, document)
+    if aibff is not None:
+        # aibff's calibrate takes samples only from the TOML files the deck itself embeds, and
+        # sends the text with every file's front matter in it.
+        top = {embed.path for embed in expansion.toml_embeds if embed.from_path == path}
+        samples = {key: sample for key, sample in samples.items() if key[0] in top}
+        sent_text = Expansion(bundle, keep_front_matter=True)
+        sent_text.expand(path, text, "", (path,))
+        sent_pieces = collapse_blank_runs(sent_text.pieces)
+        system_segments = [
+            Segment(piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line,
+                                       piece.last_line))
+            for piece in sent_pieces
+        ]
+        document.profile = "aibff-2025-08"
+        document.profile_reason = (
+            "a grader deck: shown as aibff's calibrate sent it in August 2025; profile spec "
+            "gives seed 004's reading")
     for (sample_path, _), sample in samples.items():
         leading = [deck_message()] if deck_text else configured_system_prompt(options)
         case = sample_case(sample, sample_path, leading)
+        if aibff is not None and deck_text:
+            aibff.apply(case, sample, sample_path)
         if context_questions:
             case.metadata["contexts"] = context_questions
         case.metadata["deck"] = path

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model import RenderedCase
 from .code import FORMATS, render_code, render_codes
@@ -25,7 +25,23 @@ __all__ = [
 
 def export_case(case: RenderedCase, provider: str, settings: ExportSettings | None = None
                 ) -> ExportResult:
-    return provider_spec(provider).export(case, settings or ExportSettings())
+    return provider_spec(provider).export(case, with_source_defaults(case, settings or
+                                                                     ExportSettings()))
+
+
+def with_source_defaults(case: RenderedCase, settings: ExportSettings) -> ExportSettings:
+    """Settings the user left empty, taken from what the case's source declares (a gambit deck's
+    [modelParams]: `metadata["export_defaults"]`)."""
+    declared = case.metadata.get("export_defaults")
+    if not isinstance(declared, dict):
+        return settings
+    return replace(
+        settings,
+        model=settings.model or declared.get("model"),
+        max_tokens=settings.max_tokens if settings.max_tokens is not None
+        else declared.get("max_tokens"),
+        temperature=settings.temperature if settings.temperature is not None
+        else declared.get("temperature"))
 
 
 @dataclass(slots=True)

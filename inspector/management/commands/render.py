@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from inspector import services
 from inspector.core.bundle import DirectoryBundle
+from inspector.core.decks.gambit_core_files import WithGambitCore
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.formats import INPUT_FORMATS
@@ -62,6 +63,16 @@ class Command(BaseCommand):
         parser.add_argument("--graders", action="store_true",
                             help='add "graders": [{"name", "messages"}] to each case: what '
                                  "agentv 4's LLM graders send (agentv-4 profile)")
+        parser.add_argument("--context", dest="gambit_context",
+                            help="gambit decks: the context input (JSON or text), as gambit run's")
+        parser.add_argument("--message", dest="gambit_message",
+                            help="gambit decks: the first user message, as gambit run's")
+        parser.add_argument("--gambit-core", metavar="DIR",
+                            help="gambit decks: an installed gambit-core folder, whose snippets/ "
+                                 "gambit://snippets/ embeds are read from")
+        parser.add_argument("--conversation", dest="gambit_conversation",
+                            help="gambit grader decks: the conversation to grade (JSON array of "
+                                 "{role, content})")
         parser.add_argument("--to", choices=EXPORT_PROVIDERS, help="export a provider request")
         parser.add_argument("--format", default="json", choices=EXPORT_FORMATS)
         parser.add_argument("--batch", action="store_true", help="with --to: one batch JSONL line per case")
@@ -93,10 +104,14 @@ class Command(BaseCommand):
             raise UsageError(f"{root}: --root is not a folder")
         bundle = DirectoryBundle(root)
         relative = bundle.relative(path)
+        files = bundle if not options["gambit_core"] else WithGambitCore(bundle,
+                                                                         options["gambit_core"])
         if relative is None:
             raise UsageError(f"{path}: the file is not inside --root {root}")
         settings = {name: options[name] for name in ("profile", "system_prompt", "max_tokens",
-                                                     "input_format") if options[name] is not None}
+                                                     "input_format", "gambit_context",
+                                                     "gambit_message", "gambit_conversation")
+                    if options[name] is not None}
         if options["patterns"]:
             settings["patterns"] = options["patterns"]
         try:
@@ -104,7 +119,7 @@ class Command(BaseCommand):
         except SettingsError as error:
             raise UsageError(str(error)) from None
         # In a bounded worker: a file that crashes the parser or exhausts the limits is exit 2.
-        document = services.render_untrusted(bundle, relative, render_options)
+        document = services.render_untrusted(files, relative, render_options)
         cases = document.cases
         if options["case_id"] is not None:
             cases = [case for case in cases if case.id == options["case_id"]]

@@ -1,0 +1,114 @@
+"""The text rules gambit-core 1.0 applies to a markdown deck or card, ported so that offsets (and so
+line numbers) survive: JavaScript's `trim()`, @std/front-matter 1.0.9's `extract` (the `any`
+flavour gambit imports), and gambit's embed pattern `!\\[[^\\]]*\\]\\(([^)]+)\\)`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+# JavaScript's `\s` and `String.prototype.trim` (WhiteSpace and LineTerminator): Python's `\s`
+# differs (it takes \x1c-\x1f and misses \ufeff), which would shift where a trimmed body starts.
+JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_WS = f"[{JS_SPACE}]*"
+_JS_SPACE_SET = frozenset(
+    "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
+    + "".join(chr(code) for code in range(0x2000, 0x200B)))
+
+_BOM = "\ufeff?"
+_NEWLINE = "\r?\n"
+_FRONT = "(?P<front>.+?)"
+_BODY = "(?:\r?\n(?P<body>.+))?"
+_HEADERS = {
+    "yaml": (f"{_BOM}(?:---yaml|= yaml =|---)", "(?:= yaml =|---)"),
+    "toml": (f"{_BOM}(?:---toml|\\+\\+\\+|= toml =)", "(?:---|\\+\\+\\+|= toml =)"),
+    "json": (f"{_BOM}(?:---json|= json =)", "(?:---|= json =)"),
+}
+# @std/front-matter's RECOGNIZE_* and EXTRACT_* patterns, in the order `any` tries them.
+RECOGNIZE = {name: re.compile(f"^{header}{_WS}{_NEWLINE}", re.IGNORECASE)
+             for name, (header, _footer) in _HEADERS.items()}
+EXTRACT = {
+    name: re.compile(f"^{header}{_WS}{_NEWLINE}{_WS}(?:{_FRONT}{_WS}{_NEWLINE})?{footer}{_WS}"
+                     f"{_BODY}$", re.IGNORECASE | re.DOTALL)
+    for name, (header, footer) in _HEADERS.items()
+}
+_DELIMITER_START = re.compile(f"^(\\+\\+\\+|---){_WS}(\r?\n|$)")
+
+
+def js_trim_bounds(text: str, start: int = 0, end: int | None = None) -> tuple[int, int]:
+    """Offsets of text[start:end] after JavaScript's trim()."""
+    end = len(text) if end is None else end
+    while start < end and text[start] in _JS_SPACE_SET:
+        start += 1
+    while end > start and text[end - 1] in _JS_SPACE_SET:
+        end -= 1
+    return start, end
+
+
+@dataclass(frozen=True, slots=True)
+class FrontMatter:
+    kind: str | None  # "toml", "yaml", "json" or None when the file has none
+    text: str  # the front matter's own text
+    text_start: int  # offset of that text in the file
+    body_start: int  # offset where the body begins
+
+
+class FrontMatterError(ValueError):
+    pass
+
+
+def split_front_matter(raw: str) -> FrontMatter:
+    """Where the front matter and the body are, as @std/front-matter's `extract` finds them, or
+    a FrontMatterError (with the library's message) when a file opens like front matter but is not
+    closed; a file that does not open with a delimiter is all body."""
+    kind = next((name for name, pattern in RECOGNIZE.items() if pattern.match(raw)), None)
+    if kind is None:
+        if starts_with_delimiter(raw):
+            raise FrontMatterError("Unsupported front matter format")
+        return FrontMatter(None, "", 0, 0)
+    match = EXTRACT[kind].match(raw)
+    if match is None:
+        raise FrontMatterError("Unexpected end of input")
+    front_start = match.start("front") if match.group("front") is not None else match.end()
+    body_start = match.start("body") if match.group("body") is not None else len(raw)
+    return FrontMatter(kind, match.group("front") or "", front_start, body_start)
+
+
+def starts_with_delimiter(raw: str) -> bool:
+    """gambit's startsWithFrontMatterDelimiter: the file means to open with front matter."""
+    text = raw[1:] if raw.startswith("\ufeff") else raw
+    start, _ = js_trim_bounds(text)
+    return bool(_DELIMITER_START.match(text[start:]))
+
+
+@dataclass(frozen=True, slots=True)
+class Embed:
+    start: int
+    end: int
+    target: str
+
+
+def embeds(text: str, start: int, end: int) -> Iterator[Embed]:
+    """Each match of gambit's `!\\[[^\\]]*\\]\\(([^)]+)\\)` in text[start:end], in order, without
+    the regex's quadratic retries on a long run of `![` with no `]` (the pattern may span lines)."""
+    position = start
+    while True:
+        bang = text.find("![", position, end)
+        if bang < 0:
+            return
+        close = text.find("]", bang + 2, end)
+        if close < 0:
+            return  # no `]` left: no later `![` can match either
+        # Every `![` between bang and close reaches the same `]`, so they fail or succeed alike.
+        if close + 1 >= end or text[close + 1] != "(":
+            position = close + 1
+            continue
+        paren = text.find(")", close + 2, end)
+        if paren < 0:
+            return
+        if paren == close + 2:
+            position = close + 1
+            continue
+        yield Embed(bang, paren + 1, text[close + 2:paren])
+        position = paren + 1

@@ -1,0 +1,259 @@
+"""gambit 1.0 decks: which files are gambit's, where each stretch of the system message came from,
+gambit's snippets and refusals, and the command line's context, message and tools. What gambit
+sends is checked against gambit-core itself in tests/oracle/test_gambit_goldens.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from inspector.core.bundle import MemoryBundle
+from inspector.core.decks.gambit_text import embeds
+from inspector.core.documents import detect_format, render_document
+from inspector.core.model import InputError, OriginKind
+from inspector.core.options import RenderOptions
+from inspector.core.serialize import chat_message
+from tests.conftest import CORPUS, run_render
+
+DECK = """+++
+label = "support"
+[modelParams]
+model = "openai/gpt-4o-mini"
++++
+
+  You help.
+
+![tone](./cards/tone.card.md)
+![rules](./cards/rules.card.md)
+"""
+TONE = '+++\nlabel = "tone"\n+++\n\n  Be kind.  \n\n'
+RULES = "Rule one.\nRule two.\n"
+
+
+def _render(files: dict[str, str], path: str = "support/PROMPT.md", **options):
+    bundle = MemoryBundle({name: text.encode() for name, text in files.items()})
+    return render_document(bundle, path, RenderOptions(**options))
+
+
+def _deck(**extra: str) -> dict[str, str]:
+    return {"support/PROMPT.md": DECK, "support/cards/tone.card.md": TONE,
+            "support/cards/rules.card.md": RULES, **extra}
+
+
+@pytest.mark.parametrize("path", sorted(p.relative_to(CORPUS) for p in
+                                        (CORPUS / "gambit").rglob("*.deck.md")), ids=str)
+def test_aibffs_2025_grader_decks_stay_aibff_decks(path: Path):
+    assert detect_format(str(path), (CORPUS / path).read_text()) == "deck"
+
+
+@pytest.mark.parametrize("path, text", [
+    ("x/PROMPT.md", "plain text"), ("cards/a.card.md", "Card."),
+    ("a.deck.md", '+++\nlabel = "a"\n+++\nBody.\n'), ("a.deck.md", "![c](gambit://snippets/x.md)"),
+    ("a.deck.md", "---\nlabel: a\n---\nBody.\n"),
+])
+def test_gambit_decks_and_cards_are_recognised(path, text):
+    assert detect_format(path, text) == "gambit"
+
+
+def test_a_deck_md_embedding_toml_samples_is_aibffs():
+    assert detect_format("g.deck.md", '+++\nlabel = "x"\n+++\n![s](./s.deck.toml)\n') == "deck"
+
+
+def test_cards_are_trimmed_and_inlined_where_they_stand_with_their_lines():
+    case = _render(_deck()).cases[0]
+    system = case.messages[0]
+    assert "".join(s.text for s in system.segments) == "You help.\n\nBe kind.\nRule one.\nRule two."
+    origins = [(s.text, s.origin.path, s.origin.start_line) for s in system.segments]
+    assert origins == [("You help.\n\n", "support/PROMPT.md", 7),
+                       ("Be kind.", "support/cards/tone.card.md", 5),
+                       ("\n", "support/PROMPT.md", 9),
+                       ("Rule one.\nRule two.", "support/cards/rules.card.md", 1)]
+    assert [m.role for m in case.sent_messages] == ["system"]
+
+
+def test_a_snippet_not_in_the_upload_is_a_marked_placeholder_with_a_warning():
+    files = _deck()
+    files["support/PROMPT.md"] += "\n![ctx](gambit://snippets/context.md)\n"
+    document = _render(files)
+    last = document.cases[0].messages[0].segments[-1]
+    assert last.origin.kind == OriginKind.MARKER and "context.md" in last.text
+    assert any("gambit://snippets/context.md" in w.message and w.line == 12
+               for w in document.warnings)
+
+
+def test_a_snippet_uploaded_with_gambit_core_is_inlined_from_that_file():
+    files = _deck(**{"vendor/gambit-core/snippets/context.md": '+++\nlabel = "c"\n+++\n\nRead it.\n'})
+    files["support/PROMPT.md"] += "\n![ctx](gambit://snippets/context.md)\n"
+    segment = _render(files).cases[0].messages[0].segments[-1]
+    assert (segment.text, segment.origin.path) == ("Read it.", "vendor/gambit-core/snippets/context.md")
+
+
+@pytest.mark.parametrize("extra, path, line, words", [
+    ({"support/cards/tone.card.md": "![back](../PROMPT.md)\n"}, "support/cards/tone.card.md", 1,
+     "Card/embed cycle detected: support/PROMPT.md -> support/cards/tone.card.md -> "
+     "support/PROMPT.md"),
+    ({"support/cards/rules.card.md": '+++\n[handlers.onError]\npath = "x.md"\n+++\n'},
+     "support/cards/rules.card.md", 2, "cannot declare handlers"),
+])
+def test_what_gambit_refuses_is_an_error_at_its_file_and_line(extra, path, line, words):
+    with pytest.raises(InputError) as raised:
+        _render(_deck(**extra))
+    found = raised.value.diagnostic
+    assert (found.path, found.line) == (path, line) and words in found.message
+
+
+def test_a_missing_card_is_an_error_at_the_embed():
+    files = _deck()
+    del files["support/cards/rules.card.md"]
+    with pytest.raises(InputError) as raised:
+        _render(files)
+    assert (raised.value.diagnostic.path, raised.value.diagnostic.line) == ("support/PROMPT.md", 10)
+
+
+def test_an_action_without_description_is_refused_at_the_actions_table():
+    deck = '+++\nmodelParams = { model = "m" }\n\n[[actions]]\nname = "go"\npath = "./c.md"\n+++\nx\n'
+    with pytest.raises(InputError) as raised:
+        _render({"d/PROMPT.md": deck}, "d/PROMPT.md")
+    assert raised.value.diagnostic.line == 4 and "description" in str(raised.value)
+
+
+def test_context_and_message_make_gambits_first_turn():
+    case = _render(_deck(), gambit_context='{"n": 1.0, "s": "é"}', gambit_message="[1,2]").cases[0]
+    sent = [chat_message(m) for m in case.sent_messages]
+    assert sent[1]["tool_calls"][0]["function"] == {"name": "gambit_context", "arguments": "{}"}
+    assert sent[2] == {"role": "tool", "content": '{"n":1,"s":"é"}', "name": "gambit_context",
+                       "tool_call_id": "call-gambit-context"}
+    assert sent[3] == {"role": "user", "content": "[\n  1,\n  2\n]"}
+
+
+def test_a_deck_without_a_model_says_gambit_will_not_run_it():
+    case = _render({"d/PROMPT.md": "Just text.\n"}, "d/PROMPT.md").cases[0]
+    assert any(w.severity == "error" and "has no model" in w.message for w in case.warnings)
+
+
+def test_embed_scanning_matches_gambits_pattern_across_lines_and_stays_linear():
+    text = "a ![x\ny](p.md) ![](q) ![z](r"
+    assert [(e.target, text[e.start:e.end]) for e in embeds(text, 0, len(text))] == [
+        ("p.md", "![x\ny](p.md)"), ("q", "![](q)")]
+    hostile = "![" * 200_000
+    assert list(embeds(hostile, 0, len(hostile))) == []
+
+
+def test_the_cli_prints_tools_and_takes_context_and_message(tmp_path):
+    for name, text in _deck().items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    code, cases, err = run_render(str(tmp_path / "support/PROMPT.md"), "--root", str(tmp_path),
+                                  "--context", '{"a": 1}', "--message", "Hi")
+    assert code == 0, err
+    assert [m["role"] for m in cases[0]["messages"]] == ["system", "assistant", "tool", "user"]
+    assert [t["function"]["name"] for t in cases[0]["tools"]] == [
+        "read_file", "list_dir", "grep_files", "apply_patch", "exec"]
+
+
+def test_an_upload_lists_gambit_prompt_md_but_not_agentv_5s_prompt_file():
+    from inspector.core.documents import list_documents
+
+    bundle = MemoryBundle({
+        "support/PROMPT.md": DECK.encode(), "support/cards/tone.card.md": TONE.encode(),
+        "evals/PROMPT.md": b"Answer briefly.\n", "evals/suite.yaml": b"tests: []\n",
+        "plain/PROMPT.md": b"No front matter, no eval file.\n"})
+    assert set(list_documents(bundle)) == {"support/PROMPT.md", "evals/suite.yaml",
+                                           "plain/PROMPT.md"}
+
+
+def test_cards_embedding_each_other_twice_over_are_refused_as_an_embed_bomb():
+    from inspector.core.safe_parse import LimitExceeded
+
+    files = {"d/PROMPT.md": "![a](./c0.card.md)\n"}
+    for level in range(30):
+        files[f"d/c{level}.card.md"] = f"![x](./c{level + 1}.card.md)![y](./c{level + 1}.card.md)"
+    files["d/c30.card.md"] = "leaf"
+    with pytest.raises(LimitExceeded) as raised:
+        _render(files, "d/PROMPT.md")
+    assert "embed bomb" in str(raised.value)
+
+
+GRADER = ('+++\ncontextSchema = "./turn.zod.ts"\nresponseSchema = "./out.zod.ts"\n'
+          '[modelParams]\nmodel = "m"\n+++\nGrade politeness.\n')
+CONVERSATION = '[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Yo"}]'
+
+
+def test_a_grader_with_its_own_turn_schema_gets_one_case_per_assistant_message():
+    files = {"g/PROMPT.md": GRADER,
+             "g/turn.zod.ts": "export default z.object({ session: s, messageToGrade: m });",
+             "g/out.zod.ts": "export default z.object({});"}
+    document = _render(files, "g/PROMPT.md", gambit_conversation=CONVERSATION)
+    assert [case.id for case in document.cases] == ["g@turn-1"]
+    case = document.cases[0]
+    assert [m.role for m in case.sent_messages] == ["system", "assistant", "tool"]
+    assert '"messageToGrade":{"role":"assistant","content":"Yo"}' in "".join(
+        s.text for s in case.messages[2].segments)
+    assert any("./turn.zod.ts" in w.message for w in case.warnings)
+
+
+def test_a_deck_that_is_no_grader_plays_the_user_for_each_assistant_message():
+    conversation = json.dumps([
+        {"role": "assistant", "content": "Hi, what do you need?"},
+        {"role": "user", "content": "  A refund.  "},
+        {"role": "assistant", "content": {"step": 2}}])
+    document = _render(_deck(), gambit_conversation=conversation, gambit_context='{"a": 1}')
+    assert [case.id for case in document.cases] == ["support@reply-1", "support@reply-2"]
+    second = [chat_message(m) for m in document.cases[1].sent_messages]
+    assert [m["role"] for m in second] == ["system", "assistant", "tool", "user", "assistant",
+                                           "user"]
+    assert [m["content"] for m in second[3:]] == ["Hi, what do you need?", "A refund.",
+                                                  '{"step":2}']
+
+
+def test_model_params_fill_the_export_settings_the_user_left_empty():
+    from inspector.core.export import ExportSettings, export_case
+
+    files = _deck()
+    files["support/PROMPT.md"] = files["support/PROMPT.md"].replace(
+        'model = "openai/gpt-4o-mini"', 'model = ["", "gpt-4o-mini"]\ntemperature = 0\nmax_tokens = 77')
+    case = _render(files).cases[0]
+    payload = export_case(case, "openai-responses").payload
+    assert (payload["model"], payload["temperature"], payload["max_output_tokens"]) == (
+        "gpt-4o-mini", 0, 77)
+    assert export_case(case, "openai-responses", ExportSettings(model="o3")).payload["model"] == "o3"
+
+
+def test_cards_nested_past_the_depth_limit_are_refused_at_a_line():
+    from inspector.core.safe_parse import LimitExceeded
+
+    files = {"d/PROMPT.md": "![a](./c0.card.md)\n"}
+    for level in range(200):
+        files[f"d/c{level}.card.md"] = f"Level {level}.\n![x](./c{level + 1}.card.md)\n"
+    files["d/c200.card.md"] = "leaf"
+    with pytest.raises(LimitExceeded) as raised:
+        _render(files, "d/PROMPT.md")
+    assert raised.value.diagnostic.line == 2 and "deep" in str(raised.value)
+
+
+def test_the_cli_reads_snippets_from_an_installed_gambit_core(tmp_path):
+    core = tmp_path / "core"
+    (core / "snippets").mkdir(parents=True)
+    (core / "snippets" / "context.md").write_text('+++\nlabel = "c"\n+++\n\nRead the context.\n')
+    deck = tmp_path / "deck" / "PROMPT.md"
+    deck.parent.mkdir()
+    deck.write_text('+++\nmodelParams = { model = "m" }\n+++\n![c](gambit://snippets/context.md)\nGo.\n')
+    code, cases, err = run_render(str(deck), "--root", str(deck.parent), "--gambit-core", str(core))
+    assert code == 0, err
+    assert cases[0]["messages"][0]["content"] == "Read the context.\nGo."
+    code, _, err = run_render(str(deck), "--root", str(deck.parent), "--gambit-core", str(tmp_path))
+    assert code == 2 and "no snippets/ folder" in err
+
+
+@pytest.mark.parametrize("front, line", [
+    ("---\nlabel: ok\nmodelParams: [unclosed\n---\nBody.\n", 3),
+    ('+++\nlabel = "ok"\nmodelParams = {\n+++\nBody.\n', 3),
+])
+def test_bad_front_matter_is_an_error_at_its_line_of_the_file(front, line):
+    with pytest.raises(InputError) as raised:
+        _render({"d/PROMPT.md": front}, "d/PROMPT.md")
+    found = raised.value.diagnostic
+    assert found.path == "d/PROMPT.md" and "Failed to parse front matter" in found.message
+    assert found.line in (line, line + 1)

@@ -1,0 +1,3 @@
+import { z } from "npm:zod";
+
+export default z.object({ ok: z.boolean() });

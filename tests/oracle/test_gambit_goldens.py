@@ -1,0 +1,163 @@
+"""gambit 1.0 decks against what gambit-core 1.0.0-rc.2's runtime itself handed the model.
+
+gambit-core is not on a registry CI reaches; gambit/make_goldens.py ran its source at the tag
+under Deno (gambit/record.ts) on the decks in gambit/decks/ and on gambit's examples, each with no
+input, a message, and a context input with a message, and kept the files and what the runtime
+sent. The inspector must send the same messages and tools, and refuse what gambit refuses.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from inspector.core.bundle import MemoryBundle
+from inspector.core.documents import detect_format, render_document
+from inspector.core.model import InputError, OriginKind
+from inspector.core.options import RenderOptions
+from inspector.core.serialize import chat_message
+
+GOLDENS = Path(__file__).resolve().parent / "gambit" / "goldens.jsonl"
+SCHEMA_NOTE = "validates the context input"
+
+
+def _goldens() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in GOLDENS.read_text().split("\n")[1:] if line.strip()]
+
+
+def _message(message: dict[str, Any]) -> dict[str, Any]:
+    calls = [{"name": call["function"]["name"], "arguments": call["function"]["arguments"]}
+             for call in message.get("tool_calls") or []]
+    return {"role": message["role"], "content": message.get("content") or "",
+            "name": message.get("name"), "tool_call_id": "CALL_ID" if message.get("tool_call_id")
+            else None, "tool_calls": calls}
+
+
+def _options(variant: dict[str, Any]) -> RenderOptions:
+    if "conversation" in variant:
+        context = json.dumps(variant["context"]) if "turns" in variant and "context" in variant \
+            else None
+        return RenderOptions(gambit_conversation=json.dumps(variant["conversation"]),
+                             gambit_context=context)
+    return RenderOptions(
+        gambit_context=json.dumps(variant["context"]) if "context" in variant else None,
+        gambit_message=json.dumps(variant["message"]) if "message" in variant else None)
+
+
+def _placeholders_fill(message, sent: str) -> bool:
+    """Whether gambit's text is ours with each placeholder (gambit's own built-in text, which the
+    inspector does not copy) standing for some text."""
+    if not any(segment.origin.kind == OriginKind.MARKER for segment in message.segments):
+        return False
+    pattern = "".join(".+?" if segment.origin.kind == OriginKind.MARKER
+                      else re.escape(segment.text) for segment in message.segments)
+    return re.fullmatch(pattern, sent, re.DOTALL) is not None
+
+
+def _problems(golden: dict[str, Any], run: dict[str, Any]) -> list[str]:
+    bundle = MemoryBundle({path: text.encode() for path, text in golden["files"].items()})
+    sent = run["gambit"]
+    try:
+        document = render_document(bundle, golden["deck"], _options(run["variant"]))
+    except InputError as error:
+        if sent["error"] is None:
+            return [f"refused what gambit sent: {error}"]
+        if sent["error"].startswith("Failed to parse front matter in "):
+            # @std/toml and tomllib word their complaints differently; the file must match.
+            expected = sent["error"].split(": ", 1)[0]
+            return [] if expected in str(error) else [f"{error} is not {sent['error']}"]
+        if sent["error"].startswith("No such file"):
+            return [] if "not found" in str(error) else [f"{error} is not {sent['error']}"]
+        return [] if sent["error"] in str(error) else [f"{error} is not {sent['error']}"]
+    case = document.cases[0]
+    if "conversation" in run["variant"]:  # the grader's run for one turn, or the conversation
+        variant = run["variant"]
+        suffix = (f"@reply-{variant['reply']}" if "reply" in variant else
+                  f"@turn-{variant['turn']}" if "turn" in variant else "@conversation")
+        case = next(c for c in document.cases if c.id.endswith(suffix))
+    notes = [w.message for w in case.warnings + document.warnings]
+    if sent["error"] is not None:
+        if "Schema validation failed" in sent["error"]:
+            return [] if any(SCHEMA_NOTE in note for note in notes) else ["no schema warning"]
+        errors = [w.message for w in case.warnings if w.severity == "error"]
+        return [] if any(sent["error"] in e for e in errors) else [
+            f"gambit refused ({sent['error']}) and the inspector said {errors}"]
+    problems = []
+    ours = [_message(chat_message(m)) for m in case.sent_messages]
+    theirs = [_message(m) for m in sent["messages"]]
+    schema_noted = any(SCHEMA_NOTE in note for note in notes)
+    for index, (mine, gambits) in enumerate(zip(ours, theirs, strict=False)):
+        if index == 0 and _placeholders_fill(case.messages[0], gambits["content"]):
+            mine["content"] = gambits["content"]
+        if mine != gambits and not (schema_noted and mine["role"] == "tool"):
+            problems.append(f"message {index}: {mine!r} != {gambits!r}")
+    if len(ours) != len(theirs):
+        problems.append(f"{len(ours)} messages, gambit sent {len(theirs)}")
+    tools = [(t.name, t.description, t.parameters) for t in case.tools]
+    sent_tools = [(t["function"]["name"], t["function"].get("description"),
+                   t["function"]["parameters"]) for t in sent["tools"]]
+    if [t[:2] for t in tools] != [t[:2] for t in sent_tools]:
+        problems.append(f"tools {[t[:2] for t in tools]} != {[t[:2] for t in sent_tools]}")
+    for (name, _, parameters), (_, _, sent_parameters) in zip(tools, sent_tools, strict=False):
+        named_only = str((parameters or {}).get("description", "")).startswith("schema from")
+        if parameters != sent_parameters and not named_only:
+            problems.append(f"tool {name}: {parameters} != {sent_parameters}")
+    return problems
+
+
+def test_the_goldens_were_made_by_gambit_core():
+    header = json.loads(GOLDENS.read_text().split("\n")[0])
+    assert "gambit-core v1.0.0-rc.2" in header["made_with"]
+    goldens = _goldens()
+    assert len(goldens) == header["count"] >= 20
+    runs = [run for golden in goldens for run in golden["runs"]]
+    assert sum(run["gambit"]["error"] is None for run in runs) > 40
+    assert sum(run["gambit"]["error"] is not None for run in runs) > 20
+    assert sum(bool(run["gambit"]["messages"] and len(run["gambit"]["messages"]) > 2)
+               for run in runs) > 10  # context calls were made
+
+
+@pytest.mark.parametrize("golden", _goldens(), ids=lambda golden: golden["name"])
+def test_gambit_sends_what_the_inspector_shows(golden):
+    problems = [f"{json.dumps(run['variant'])[:60]}: {problem}"
+                for run in golden["runs"] for problem in _problems(golden, run)]
+    assert not problems, "\n".join(problems[:6])
+
+
+@pytest.mark.parametrize("golden", _goldens(), ids=lambda golden: golden["name"])
+def test_auto_reads_gambit_decks_as_gambit(golden):
+    deck = golden["deck"]
+    assert detect_format(deck, golden["files"][deck]) == "gambit"
+
+
+def _responses_input(case) -> list[dict[str, Any]]:
+    from inspector.core.export import export_case
+
+    text = json.dumps(export_case(case, "openai-responses").payload["input"])
+    return json.loads(text.replace('"call-gambit-context"', '"CALL_ID"'))
+
+
+def test_the_responses_export_holds_the_input_gambit_sends():
+    """gambit's runtime hands its provider a Responses request; the inspector's OpenAI Responses
+    export of the same case must carry the same `input` items."""
+    compared = 0
+    for golden in _goldens():
+        bundle = MemoryBundle({path: text.encode() for path, text in golden["files"].items()})
+        for run in golden["runs"]:
+            sent = run["gambit"]
+            if sent["error"] is not None or "conversation" in run["variant"]:
+                continue
+            document = render_document(bundle, golden["deck"], _options(run["variant"]))
+            case = document.cases[0]
+            notes = [w.message for w in case.warnings + document.warnings]
+            if any(SCHEMA_NOTE in note for note in notes) or any(
+                    s.origin.kind == OriginKind.MARKER for s in case.messages[0].segments):
+                continue  # what the inspector cannot know: Zod's output, gambit's own text
+            assert _responses_input(case) == sent["request"]["input"], (
+                golden["name"], json.dumps(run["variant"]))
+            compared += 1
+    assert compared >= 30
