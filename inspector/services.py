@@ -99,6 +99,9 @@ def _bundle_of(key: Hashable) -> str:
 # up to MAX_BUNDLE_BYTES: sixteen of them bound each worker's file cache. Renders and refusals go to
 # the shared, byte-bounded render cache (inspector.cache).
 _files_cache: _LruCache[tuple[MemoryBundle, tuple[str, ...]]] = _LruCache(16)
+# The documents of the latest uploads, in this process: the upload's own answer lists their cases
+# right after storing them, and unpickling a 10,000-case file back from the cache took a second.
+_just_stored: _LruCache[RenderedDocument] = _LruCache(2)
 ERROR_TIMEOUT = 600  # a refusal is cached for ten minutes, a render until it is culled
 
 
@@ -137,6 +140,7 @@ def forget_bundle(bundle_id: str) -> None:
 
 def clear_caches() -> None:
     _files_cache.clear()
+    _just_stored.clear()
     render_cache.clear()
 
 
@@ -157,6 +161,9 @@ def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedD
     if not loaded.files.exists(path):
         raise InputError("no such file in this bundle", path)
     key = render_cache.key(loaded.cache_id, path, options)
+    recent = _just_stored.get(key)
+    if recent is not None:
+        return recent
     hit = _cached(key)
     if hit is not None:
         return hit  # type: ignore[return-value]  # only documents are cached under this key
@@ -252,7 +259,9 @@ def keep_upload_renders(bundle_id: str, renders: dict[str, RenderedDocument],
     """The upload's check already rendered every document with default settings in the bounded
     worker: keep those renders, so the first view of any case is a cache hit, not a render."""
     for path, document in renders.items():
-        render_cache.put(render_cache.key(bundle_id, path, options), ("ok", document))
+        key = render_cache.key(bundle_id, path, options)
+        _just_stored.put(key, document)  # the upload's answer lists its cases next
+        render_cache.put(key, ("ok", document))
         render_cache.put(render_cache.key(bundle_id, path, options, "cases"),
                          ("ok", CaseIndex.of(document)))
         render_cache.put(render_cache.key(bundle_id, path, options, "outline"),

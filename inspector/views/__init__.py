@@ -3,8 +3,8 @@ its input with services, builds a view model with presenters and renders a templ
 requests get the named partial of the same template. Lookups raise (Http404, or Problem for what
 the user must change) and ProblemMiddleware answers them in one place."""
 
-from .bundle import batch, bundle_page, converted, source
-from .case import case_messages, case_page, editor, export_view, preview, revise
+from .bundle import batch, bundle_page, converted, ledger_panel, source
+from .case import cache_band, case_messages, case_page, editor, export_view, preview, revise
 from .diff import diff_case_page, diff_page
 from .errors import bad_request, healthz, not_found, server_error
 from .local import local_share, local_version
@@ -12,7 +12,7 @@ from .review import offline_copy, review, review_panel, review_progress
 from .upload import home, manage, manage_legacy, manage_link
 
 __all__ = [
-    "bad_request", "batch", "bundle_page", "case_messages", "case_page", "converted", "diff_case_page",
+    "bad_request", "batch", "cache_band", "ledger_panel", "bundle_page", "case_messages", "case_page", "converted", "diff_case_page",
     "diff_page", "editor", "export_view", "healthz", "home", "local_share", "local_version", "manage",
     "manage_legacy", "manage_link", "not_found", "offline_copy", "preview", "review", "review_panel",
     "review_progress", "revise", "server_error", "source",

@@ -91,8 +91,21 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     }
     if request.htmx and request.htmx.target == "case-sections":
         return render(request, "bundle.html#case-sections", context)
-    context.update(ledger_presenter.panel_context(loaded, page, request.GET.get("ledger_sort")))
+    context["ledger_url"] = reverse("ledger-panel", kwargs={"bundle_id": bundle_id}) + (
+        "?" + request.GET.urlencode() if request.GET else "")
     return render(request, "bundle.html", context)
+
+
+@require_GET
+@shared_page
+def ledger_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    """The bundle's token ledger, loaded after the page: the whole suite's costs and cache map are
+    computed here, so the bundle page itself paints at once."""
+    loaded = loaded_or_404(bundle_id)
+    page = settings_or_problem(request.GET)
+    context = {"bundle": loaded.record,
+               **ledger_presenter.panel_context(loaded, page, request.GET.get("ledger_sort"))}
+    return render(request, "ledger_panel.html" if request.htmx else "ledger_page.html", context)
 
 
 @require_GET

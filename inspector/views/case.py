@@ -188,7 +188,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "page_query": page.query,
         "preview_url": base + "preview/",
         "revise_url": base + "revise/",
-        **_cache_band(ctx),
+        "cache_band_url": base + "cache-band/" + ("?" + page.query if page.query else ""),
     }
 
 
@@ -253,6 +253,15 @@ def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
 
 @require_GET
 @shared_page
+def cache_band(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    """Where this case stands in its file's prompt-cache map, loaded after the page: the map needs
+    every case of the file."""
+    ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
+    return render(request, "case_cache_band.html", _cache_band(ctx))
+
+
+@require_GET
+@shared_page
 def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     """The next chunk of a long conversation's message cards, loaded as the reader scrolls."""
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
@@ -270,7 +279,7 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
     return render(request, "case.html#message-cards", {
         "case": view, "base_url": base, "page_query": ctx.page.query,
         "export": {"provider_label": PROVIDER_LABELS[ctx.page.provider]},
-        "cached_messages": _cache_band(ctx)["cached_messages"]})
+        })
 
 
 @require_GET

@@ -178,6 +178,18 @@
     if (event.target.closest(".seg[data-path]")) clearMarks("#source-pane .line.hover", "hover");
   });
 
+  // The prompt-cache band arrives after the page: it names the messages inside the cached prefix.
+  function markCachedMessages() {
+    var band = document.getElementById("cache-band");
+    var listed = band && band.getAttribute("data-cached-messages");
+    if (!listed) return;
+    listed.split(",").forEach(function (index) {
+      var card = document.getElementById("m" + index);
+      if (card) card.classList.add("cached-prefix");
+    });
+  }
+  document.addEventListener("htmx:afterSettle", markCachedMessages);
+
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "source-pane") scrollToHighlight();
     var back = document.getElementById("back-to-case");

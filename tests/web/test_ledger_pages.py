@@ -20,6 +20,17 @@ def _case(name: str, prompt: str) -> str:
             f"      - role: user\n        content: Question {name}\n")
 
 
+def lazy(client, page: str, slot: str) -> str:
+    """What the page loads into its `slot` after it arrives (htmx, hx-trigger="load")."""
+    url = re.search(rf'id="{slot}"[^>]*hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+    return client.get(url, headers={"HX-Request": "true"}).content.decode()
+
+
+def ledger(client, bundle, params=None) -> str:
+    page = client.get(f"/b/{bundle.pk}/", params or {}).content.decode()
+    return lazy(client, page, "ledger-slot")
+
+
 @pytest.fixture
 def suite(db):
     files = {"evals/suite.yaml": "tests:\n" + _case("a", "policy.md") + _case("b", "policy.md")
@@ -30,7 +41,7 @@ def suite(db):
 
 
 def test_the_bundle_page_shows_the_ledger_with_prices_and_their_date(client, suite):
-    page = client.get(f"/b/{suite.pk}/").content.decode()
+    page = ledger(client, suite)
     assert 'id="ledger"' in page
     assert f'<span id="prices-as-of">{prices.prices_as_of()}</span>' in page
     assert "gpt-4.1-mini: input $0.4" in page
@@ -40,14 +51,14 @@ def test_the_bundle_page_shows_the_ledger_with_prices_and_their_date(client, sui
 
 
 def test_the_file_table_sorts_by_the_column_asked_for(client, suite):
-    page = client.get(f"/b/{suite.pk}/", {"ledger_sort": "path"}).content.decode()
+    page = ledger(client, suite, {"ledger_sort": "path"})
     files = re.findall(r'<tr class="ledger-file"><td><a href="[^"]*">([^<]+)</a>', page)
     assert files == sorted(files)
     assert 'aria-sort="ascending"' in page
 
 
 def test_the_panel_names_where_a_case_leaves_the_cached_prefix(client, suite):
-    page = client.get(f"/b/{suite.pk}/", {"provider": "anthropic", "max_output_tokens": "100"}).content.decode()
+    page = ledger(client, suite, {"provider": "anthropic", "max_output_tokens": "100"})
     breaks = page.split('id="ledger-breaks"')[1].split("</table>")[0]
     assert ">d</a>" in breaks and "evals/suite.yaml:" in breaks
     assert 'id="ledger-cost-cached"' in page
@@ -57,23 +68,24 @@ def test_the_panel_names_where_a_case_leaves_the_cached_prefix(client, suite):
 def test_an_unknown_model_shows_a_problem_not_an_error(client, suite):
     response = client.get(f"/b/{suite.pk}/", {"model": "no-such-model"})
     assert response.status_code == 200
-    assert "no price for model &#x27;no-such-model&#x27;" in response.content.decode()
+    assert "no price for model &#x27;no-such-model&#x27;" in lazy(client, response.content.decode(),
+                                                                  "ledger-slot")
 
 
 def test_the_case_page_marks_the_cached_prefix(client, suite):
     url = presenters.case_url(suite.pk, "evals/suite.yaml", "b")
     page = client.get(url).content.decode()
-    band = page.split('id="cache-band"')[1].split("</div>")[0]
+    band = lazy(client, page, "cache-band")
     assert "3 of 4" in band and "cached in a suite run" in band
-    assert re.search(r'class="msg role-system[^"]*cached-prefix"', page)
+    assert 'data-cached-messages="0,1"' in band  # app.js marks those cards when the band arrives
     assert "prompts/policy.md" in band  # tokens rolled up per file
 
 
 def test_a_case_outside_the_group_says_where_it_leaves_it(client, suite):
     page = client.get(presenters.case_url(suite.pk, "evals/suite.yaml", "d")).content.decode()
-    band = page.split('id="cache-band"')[1].split("</div>")[0]
+    band = lazy(client, page, "cache-band")
     assert "leaves the prefix" in band and "evals/suite.yaml:" in band
-    assert "cached-prefix" not in page.split('id="cache-band"')[1]
+    assert 'data-cached-messages=""' in band
 
 
 def test_the_anthropic_export_panel_places_breakpoints_when_asked(client, suite):
@@ -84,3 +96,15 @@ def test_the_anthropic_export_panel_places_breakpoints_when_asked(client, suite)
     assert "&quot;cache_control&quot;" in page or '"cache_control"' in page
     plain = client.get(url, {"provider": "anthropic"}).content.decode()
     assert "cache_control breakpoint after" not in plain and 'data-cache-breakpoints>' in plain
+
+
+@pytest.mark.browser
+def test_the_band_arrives_after_the_page_and_marks_the_cached_messages(browser, live_server, suite):
+    page = browser.new_page(base_url=live_server.url)
+    page.set_default_timeout(15_000)
+    page.goto(presenters.case_url(suite.pk, "evals/suite.yaml", "b"))
+    page.wait_for_selector("#cache-band.cache-band")
+    assert page.locator("#m0.cached-prefix").count() == 1
+    page.goto(f"/b/{suite.pk}/")
+    page.wait_for_selector("#ledger")
+    page.close()

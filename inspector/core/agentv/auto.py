@@ -7,11 +7,14 @@ files the seed describes use `evalcases` and `input_messages`.
 
 from __future__ import annotations
 
+import re
+
 from ..bundle import Bundle
 from ..model import InputError
 from ..safe_parse import LimitExceeded
 from .yamltree import Node, check_size, load_jsonl, load_yaml
 
+_NEWER_SCHEMA_KEY = re.compile(r"^(?:tests|prompts|default_test)[ \t]*:", re.MULTILINE)
 CLASSIC = ("spec", "the file uses the classic `evalcases`/`input_messages` schema")
 
 
@@ -25,7 +28,10 @@ def choose_profile(bundle: Bundle, path: str) -> tuple[str, str]:
         if path.lower().endswith(".jsonl"):
             records = load_jsonl(decoded.text, path)
             return _for_records(records, "each line")
-        root = load_yaml(decoded.text, path, core=True)
+        # Read it the way the reader it will choose reads it (agentv 4 and 5: YAML 1.2 core;
+        # the classic readers: PyYAML's 1.1), so that reader finds the tree already parsed.
+        # Either way the keys this decision looks at come out the same.
+        root = load_yaml(decoded.text, path, core=bool(_NEWER_SCHEMA_KEY.search(decoded.text)))
     except LimitExceeded:
         raise
     except InputError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from typing import Any
 
 import yaml
@@ -57,8 +58,20 @@ def _load_any(text: str) -> Any:
         return None
 
 
+# A top-level block-mapping key of an agentv eval file, at the start of a line. A line that starts
+# at column 0 with `key:` can only be a key of the document's top mapping (a block scalar, a
+# continuation line or a nested key is indented), so finding one settles that the document is not
+# a request body without parsing it: a 10 MB eval file was parsed once more just to learn that.
+_AGENTV_KEY_LINE = re.compile(
+    r"^(?:" + "|".join(re.escape(key) for key in sorted(_AGENTV_KEYS)) + r")[ \t]*:(?:[ \t]|$)",
+    re.MULTILINE)
+
+
 def sniff(text: str) -> str | None:
     """The conversation format of a request body, or None when it is not one."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped.startswith(("{", "[")) and _AGENTV_KEY_LINE.search(text):
+        return None
     return detect(_load_any(text))
 
 
