@@ -158,8 +158,12 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     except Http404:
         return _private(error_page(request, 404, "Not found", "No bundle matches this manage "
                                    "link. It may have been deleted already."))
+    delete_refused = False
     if request.POST.get("action") == "delete":
-        return _private(_delete(request, bundle))
+        # One click must not delete a bundle every reviewer holds: the box says what it costs.
+        if request.POST.get("confirm") == "yes":
+            return _private(_delete(request, bundle))
+        delete_refused = True
     moderation_notice = moderate(request, bundle, token)
     saved = request.POST.get("saved")
     first = _own_case_link(bundle, request.POST.get("case", "")) or _first_case_url_or_none(bundle.pk)
@@ -172,6 +176,7 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "first_case_url": services.absolute_url(request, first) if first else None,
         "file_count": bundle.files.count(),
         "moderation": moderation_panel(bundle, moderation_notice),
+        "delete_refused": delete_refused,
     }))
 
 

@@ -88,11 +88,14 @@ def test_manage_link_deletes_the_bundle(client, tiny):
     assert page.status_code == 200 and "Delete this bundle" in page.content.decode()
     assert "csrfmiddlewaretoken" in page.content.decode()
     assert client.get(f"/b/{bundle.pk}/").status_code == 200
-    response = client.post(manage, {"token": token, "action": "delete"})
+    unconfirmed = client.post(manage, {"token": token, "action": "delete"})
+    assert 'id="delete-refused"' in unconfirmed.content.decode()
+    assert Bundle.objects.filter(pk=bundle.pk).exists()  # one click deletes nothing
+    response = client.post(manage, {"token": token, "action": "delete", "confirm": "yes"})
     assert response.status_code == 200 and "Deleted" in response.content.decode()
     assert not Bundle.objects.filter(pk=bundle.pk).exists()
     assert client.get(f"/b/{bundle.pk}/").status_code == 404
-    assert client.post(manage, {"token": token, "action": "delete"}).status_code == 404
+    assert client.post(manage, {"token": token, "action": "delete", "confirm": "yes"}).status_code == 404
 
 
 def test_the_manage_token_travels_in_the_fragment_never_in_a_requested_address(client, tiny):
