@@ -28,6 +28,7 @@ from .common import (
     PageSettings,
     Problem,
     batch_url,
+    csrf_or_manage_token,
     error_page,
     format_labels,
     loaded_or_404,
@@ -310,6 +311,7 @@ def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[se
 
 
 @require_POST
+@csrf_or_manage_token
 def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     """The messages pane for edited, unsaved source text. Nothing is stored."""
     loaded, decoded_id = _edited_case_or_404(bundle_id, document, case_id)
@@ -340,6 +342,7 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
 
 
 @require_POST
+@csrf_or_manage_token
 def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     """Store a new bundle with the edited file replaced; the old bundle stays as it was."""
     loaded, decoded_id = _edited_case_or_404(bundle_id, document, case_id)

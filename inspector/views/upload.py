@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core.exceptions import RequestDataTooBig, TooManyFilesSent
@@ -177,7 +178,61 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "file_count": bundle.files.count(),
         "moderation": moderation_panel(bundle, moderation_notice),
         "delete_refused": delete_refused,
+        # An upload where nothing renders: the error, its line and the editor, here at once.
+        "nothing_renders": _nothing_renders(bundle) if first is None else None,
     }))
+
+
+@dataclass
+class NothingRenders:
+    """Why no case of an upload renders, and where to start fixing it."""
+
+    problems: list[str]
+    path: str | None = None  # the first file with a located problem, shown at that line
+    source: presenters.SourcePane | None = None
+    text: str = ""
+    preview_url: str = ""
+    revise_url: str = ""
+
+
+def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
+    from inspector.core.model import InputError
+    from inspector.core.options import RenderOptions
+
+    loaded = services.load_bundle(bundle.pk)
+    if loaded is None:
+        return None
+    problems: list[str] = []
+    located = None
+    for document in loaded.documents:
+        try:
+            rendered = services.render(loaded, document, RenderOptions())
+        except InputError as error:
+            problems.append(str(error))
+            found = error.diagnostic
+            if located is None and found.path and loaded.files.exists(found.path):
+                located = (found.path, found.line)
+            continue
+        if rendered.cases:
+            return None
+        problems.append(f"{document}: no cases")
+        located = located or (document, None)
+    if not loaded.documents:
+        problems.append("no file is an eval file, deck or provider request the inspector reads "
+                        f"(files: {', '.join(sorted(loaded.files.paths())[:10])})")
+    panel = NothingRenders(problems)
+    if located is not None:
+        path, line = located
+        decoded = loaded.files.text(path)
+        panel.path = path
+        panel.text = decoded.text if decoded is not None else ""
+        panel.source = presenters.SourcePane.build(bundle.pk, path, panel.text,
+                                                   (line, line) if line else None,
+                                                   decoded.problem if decoded else None)
+        # Any case id: with no case to show, preview and revise fall back to the file's first.
+        base = reverse("case", kwargs={"bundle_id": bundle.pk, "document": path, "case_id": "_"})
+        panel.preview_url, panel.revise_url = base + "preview/", base + "revise/"
+    return panel
 
 
 def _delete(request: HtmxHttpRequest, bundle: Bundle) -> HttpResponse:
