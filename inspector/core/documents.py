@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .bundle import Bundle
 from .formats import INPUT_FORMATS, REGISTRY, detect_format
-from .model import InputError, RenderedDocument
+from .model import InputError, RenderedDocument, distinct_ids
 from .options import PROFILES, RenderOptions
 
 __all__ = ["detect_format", "list_documents", "render_document"]
@@ -101,16 +101,9 @@ def give_cases_distinct_ids(document: RenderedDocument) -> RenderedDocument:
     """Rename the second and later cases sharing an id to `<id>#2`, `#3`, ... so that every case
     can be addressed (a page or API URL per case). The loaders already warn about the duplicates;
     the command line keeps the ids as written."""
-    seen: dict[str, int] = {}
-    taken = {case.id for case in document.cases}
-    for case in document.cases:
-        count = seen.get(case.id, 0) + 1
-        seen[case.id] = count
-        if count > 1:
-            number = count
-            while f"{case.id}#{number}" in taken:
-                number += 1
+    for case, new_id in zip(document.cases, distinct_ids([case.id for case in document.cases]),
+                            strict=True):
+        if new_id != case.id:
             case.metadata.setdefault("id_as_written", case.id)
-            case.id = f"{case.id}#{number}"
-            taken.add(case.id)
+            case.id = new_id
     return document

@@ -149,6 +149,26 @@ class RenderedDocument:
     profile_reason: str | None = None
 
 
+def distinct_ids(ids: list[str]) -> list[str]:
+    """The second and later of ids written alike as `<id>#2`, `#3`, ... (skipping ids the file
+    already uses): the one rule pages, the API and batch files name duplicate cases by."""
+    taken = set(ids)
+    seen: dict[str, int] = {}
+    result = []
+    for case_id in ids:
+        count = seen.get(case_id, 0) + 1
+        seen[case_id] = count
+        if count == 1:
+            result.append(case_id)
+            continue
+        number = count
+        while f"{case_id}#{number}" in taken:
+            number += 1
+        taken.add(f"{case_id}#{number}")
+        result.append(f"{case_id}#{number}")
+    return result
+
+
 class InputError(Exception):
     """The input cannot be used at all (invalid syntax, wrong types, no cases)."""
 

@@ -148,6 +148,19 @@ def _message_window(request: HtmxHttpRequest) -> tuple[int, int] | None:
     return 0, presenters.FIRST_MESSAGES
 
 
+def _duplicate_names(case: RenderedCase) -> dict | None:
+    """For a case whose id the file uses more than once: what it is called where (the page, and
+    each provider's batch file), so the renamed id leads back to this case."""
+    written = case.metadata.get("id_as_written")
+    if written is None:
+        return None
+    batch: dict[str, list[str]] = {}
+    for spec in REGISTRY.values():
+        batch.setdefault(spec.batch.custom_id(case.id, case.id), []).append(spec.label)
+    return {"written": written, "here": case.id,
+            "batch": [(name, ", ".join(labels)) for name, labels in batch.items()]}
+
+
 def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     bundle_id = ctx.loaded.record.pk
     page = ctx.page
@@ -187,6 +200,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "batch_url": batch_url(bundle_id, ctx.document, page),
         "render_query": page.render_query,
         "page_query": page.query,
+        "duplicate_names": _duplicate_names(ctx.case),
         "preview_url": base + "preview/",
         "revise_url": base + "revise/",
         "cache_band_url": base + "cache-band/" + ("?" + page.query if page.query else ""),

@@ -70,8 +70,8 @@ def test_a_broken_upload_is_fixed_from_where_it_lands(browser, live_server, db, 
     for width in (1280, 390):
         page = browser.new_page(viewport={"width": width, "height": 900}, base_url=live_server.url)
         page.set_default_timeout(15_000)
-        errors = []
-        page.on("console", lambda message: "Content Security Policy" in message.text
+        errors: list[str] = []
+        page.on("console", lambda message, errors=errors: "Content Security Policy" in message.text
                 and errors.append(message.text))
         page.goto("/")
         page.set_input_files("#files", str(broken))

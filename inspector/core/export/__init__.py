@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from ..model import RenderedCase
+from ..model import RenderedCase, distinct_ids
 from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
 from .registry import PROVIDERS, REGISTRY
@@ -62,10 +62,14 @@ def batch_export(cases: Iterable[RenderedCase], provider: str,
     notes: list[str] = []
     results: list[ExportResult] = []
     used: set[str] = set()
-    for position, case in enumerate(cases):
+    cases = list(cases)
+    # Duplicate ids get the pages' names (`a#2`), so a batch line and a case page name a case
+    # alike; only a provider's character rules (Anthropic: no `#`) change them further.
+    for position, (case, case_id) in enumerate(zip(cases, distinct_ids([c.id for c in cases]),
+                                                   strict=True)):
         result = export_case(case, provider, settings)
         results.append(result)
-        custom_id = batch.custom_id(case.id, f"case-{position + 1}")
+        custom_id = batch.custom_id(case_id, f"case-{position + 1}")
         if custom_id in used:
             # Room for "-NNNNNNN" within the provider's limit.
             base = custom_id[:batch.max_id_length - 8] if batch.max_id_length else custom_id
@@ -75,7 +79,8 @@ def batch_export(cases: Iterable[RenderedCase], provider: str,
             custom_id = f"{base}-{suffix}"
         used.add(custom_id)
         if custom_id != case.id:
-            notes.append(f"case {case.id!r}: custom id {custom_id!r}")
+            where = f" (line {case.span.start_line})" if case.span else ""
+            notes.append(f"case {case.id!r}{where}: custom id {custom_id!r}")
         line = batch.line(custom_id, result.payload)
         lines.append(_one_line(json.dumps(line, ensure_ascii=False)))
     return BatchExport("".join(line + "\n" for line in lines), notes, results)
