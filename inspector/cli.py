@@ -17,6 +17,7 @@ COMMANDS = {
     "check": "check_evals",
     "diff": "diff",
     "ledger": "ledger",
+    "export-html": "export-html",
 }
 
 USAGE = """usage: prompt-inspector COMMAND [ARGS]

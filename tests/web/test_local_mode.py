@@ -76,6 +76,8 @@ def test_a_symlink_leaving_the_folder_is_not_followed(client, folder, tmp_path_f
 def test_without_a_share_server_share_explains_and_uploads_nothing(client, folder):
     page = client.get("/local/share").content.decode()
     assert "--share-to" in page and 'id="confirm-share"' not in page
+    copy = client.get("/b/local/offline.html")
+    assert copy.status_code == 200 and b"tiny.yaml" in copy.content and b"Be kind." in copy.content
     assert client.post("/local/share").status_code == 200
 
 
