@@ -163,7 +163,7 @@ def test_detection_can_be_overridden():
     text = '{"messages": [{"role": "user", "content": "hi"}], "system": "s"}'
     assert sniff(text) == "anthropic"
     [case] = render("x.json", text, input_format="openai-chat").cases
-    assert [m.role for m in case.messages] == ["user"]
+    assert case.metadata["format"] == "openai-chat"
 
 
 def test_invalid_json_names_line_and_column():
@@ -176,3 +176,20 @@ def test_a_body_that_is_no_known_request_is_a_clear_error():
     bundle = MemoryBundle({"x.json": b'{"hello": 1}'})
     with pytest.raises(InputError, match="not a request body"):
         render_conversation_file(bundle, "x.json", "auto")
+
+
+def test_a_top_level_system_makes_a_body_anthropic_even_beside_system_role_messages():
+    # Seed 003's ModelRequest: `system` on top and system-role messages in the array.
+    text = json.dumps({"system": "Top.", "messages": [
+        {"role": "system", "content": "Inline."}, {"role": "user", "content": "hi"}]})
+    assert sniff(text) == "anthropic"
+    [case] = render("x.json", text).cases
+    assert [(m.role, m.content) for m in case.messages] == [
+        ("system", "Top."), ("system", "Inline."), ("user", "hi")]
+
+
+def test_a_top_level_system_read_as_openai_chat_is_kept_and_named():
+    text = '{"messages": [{"role": "user", "content": "hi"}], "system": "s"}'
+    [case] = render("x.json", text, input_format="openai-chat").cases
+    assert [(m.role, m.content) for m in case.messages] == [("system", "s"), ("user", "hi")]
+    assert any("`system` is not an OpenAI Chat field" in w.message for w in case.warnings)

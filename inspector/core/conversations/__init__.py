@@ -83,7 +83,9 @@ def detect(data: Any) -> str | None:
 
 
 def _looks_anthropic(data: dict, messages: list) -> bool:
-    if "system" in data and not any(message.get("role") == "system" for message in messages):
+    # OpenAI Chat has no top-level `system`: a body with one is Anthropic's, even when its
+    # messages also hold system-role messages (seed 003's ModelRequest shape).
+    if "system" in data:
         return True
     tools = data.get("tools")
     if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):

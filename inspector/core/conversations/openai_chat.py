@@ -13,6 +13,12 @@ from .builder import Builder
 
 def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
     messages = []
+    if data.get("system"):
+        # Read as OpenAI Chat by choice, a body with Anthropic's top-level `system` keeps it.
+        b.warn("`system` is not an OpenAI Chat field; shown as the first system message",
+               ("system",))
+        messages.append(Message("system", b.parts(data["system"], ("system",), ("text",)),
+                                span=b.span(("system",))))
     for where, item in b.message_items(data):
         message = Message(role=item["role"],
                           segments=b.parts(item.get("content"), where + ("content",),

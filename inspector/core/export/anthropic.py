@@ -27,19 +27,23 @@ from .spec import Batch, Http, Provider
 from .templates import sdk_python, sdk_typescript
 
 # Anthropic requires max_tokens, so a request gets one; temperature is the server's default.
-DEFAULTS = ResolvedDefaults("claude-sonnet-4-5", max_tokens=1024)
+DEFAULTS = ResolvedDefaults("claude-sonnet-4-6", max_tokens=1024)
 SYSTEM_ROLES = frozenset({"system", "developer"})
+# The version the SDKs named in PROVIDER.sdks send, so curl asks for the same API as the code.
+API_VERSION = "2026-10-21"
 
 
 class _Build(TurnExport):
     """One export's state while its messages are turned into Anthropic turns."""
 
-    __slots__ = ("last_kind", "ids", "pending")
+    __slots__ = ("last_kind", "ids", "sent_ids", "pending", "first_call")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "content")
         self.last_kind: str | None = None  # "user", "assistant" or "tool": the latest blocks' kind
         self.ids: dict[str, str] = {}  # original tool call id -> the id sent
+        self.sent_ids: set[str] = set()  # every id sent so far, so two cleaned ids never collide
+        self.first_call: int | None = None  # index of the first message with a tool call
         self.pending: dict[str, int] = {}  # tool_use ids awaiting a tool_result in the next turn
 
 
@@ -65,6 +69,9 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     if build.pending:
         _lint_unanswered(build.pending, build.notes)
     _lint_turns(build.turns, build.notes)
+    if build.first_call is not None and not case.tools:
+        build.notes.lint("the messages hold tool calls but the request defines no tools: "
+                         "Anthropic refuses tool_use blocks without `tools`", build.first_call)
     payload: dict[str, Any] = {"model": resolved.model, "max_tokens": resolved.max_tokens}
     if build.system_parts:
         payload["system"] = "\n\n".join(build.system_parts)
@@ -94,6 +101,8 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
     if message.tool_calls:
         blocks = [{"type": "text", "text": text}] if text else []
         ids, pending, notes = build.ids, build.pending, build.notes
+        if build.first_call is None:
+            build.first_call = index
         # The hot path of long tool-calling conversations: an id already seen and arguments that
         # are one JSON object cost no call.
         for position, call in enumerate(message.tool_calls):
@@ -125,13 +134,28 @@ def _tool_use_id(build: _Build, raw_id: str, index: int, position: int) -> str:
         # safe_id's test inlined (the fallback id is only formatted when needed), with ASCII
         # identifiers, a subset of the allowed ids, as the cheap case.
         if len(raw_id) <= MAX_NAME and ((raw_id.isascii() and raw_id.isidentifier())
-                                        or SAFE_ID_FULL.fullmatch(raw_id)):
+                                        or SAFE_ID_FULL.fullmatch(raw_id)) \
+                and raw_id not in build.sent_ids:
             call_id = raw_id
         else:
-            call_id = safe_id(raw_id, f"toolu_{index}_{position}")
+            call_id = _unused_id(build.sent_ids, safe_id(raw_id, f"toolu_{index}_{position}"))
             build.notes.change(f"tool call id {raw_id!r} sent as {call_id!r}", index)
         build.ids[raw_id] = call_id
+        build.sent_ids.add(call_id)
     return call_id
+
+
+def _unused_id(used: set[str], cleaned: str) -> str:
+    """`cleaned`, or with a suffix when another call already went out under it: ids that differ
+    only in characters Anthropic refuses (`call.1`, `call/1`) must stay two ids."""
+    if cleaned not in used:
+        return cleaned
+    suffix = 2
+    while True:
+        candidate = f"{cleaned[:MAX_NAME - len(str(suffix)) - 1]}_{suffix}"
+        if candidate not in used:
+            return candidate
+        suffix += 1
 
 
 def _tool_result(build: _Build, message: Message, text: str, index: int) -> None:
@@ -221,7 +245,7 @@ PROVIDER = Provider(
                 lambda custom_id, payload: {"custom_id": custom_id, "params": payload},
                 max_id_length=64),
     http=Http(lambda _model: "https://api.anthropic.com/v1/messages",
-              ("x-api-key: $ANTHROPIC_API_KEY", "anthropic-version: 2023-06-01")),
+              ("x-api-key: $ANTHROPIC_API_KEY", f"anthropic-version: {API_VERSION}")),
     python=lambda _result, literal, head: sdk_python(
         head, "import anthropic\n\nclient = anthropic.Anthropic()  # reads ANTHROPIC_API_KEY\n",
         literal, "client.messages.create(**payload)"),

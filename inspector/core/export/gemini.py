@@ -242,13 +242,18 @@ def _lint_responses(responses: int, previous_calls: int, response_index: int,
                                 f"{previous_calls} function calls", response_index))
 
 
-ENDPOINT = "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent"
+# One API version for every form: the Python SDK's own default is v1, the TypeScript SDK's v1beta,
+# and v1beta is the one that takes parametersJsonSchema and responseJsonSchema.
+API_VERSION = "v1beta"
+ENDPOINT = ("https://generativelanguage.googleapis.com/" + API_VERSION
+            + "/models/{model}:generateContent")
 
 
 def _python(result: ExportResult, literal: str, head: str) -> str:
     # The SDK takes systemInstruction, tools and generationConfig's keys flat in its `config`.
-    return (f"{head}import json\n\nfrom google import genai\n\n"
-            "client = genai.Client()  # reads GEMINI_API_KEY\n"
+    return (f"{head}import json\nimport os\n\nfrom google import genai\n\n"
+            'client = genai.Client(api_key=os.environ["GEMINI_API_KEY"],\n'
+            f'                      http_options={{"api_version": "{API_VERSION}"}})\n'
             f"payload = json.loads({literal})\n"
             "config = {key: payload[key] for key in ('systemInstruction', 'tools') "
             "if key in payload}\n"
@@ -260,7 +265,9 @@ def _python(result: ExportResult, literal: str, head: str) -> str:
 
 def _typescript(result: ExportResult, literal: str, head: str) -> str:
     return (f'{head}import {{ GoogleGenAI }} from "@google/genai";\n\n'
-            "const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY });\n"
+            "const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY, "
+            f'apiVersion: "{API_VERSION}" }});\n'
+
             f"const payload = JSON.parse({literal});\n"
             "const config = { ...(payload.generationConfig ?? {}) };\n"
             "if (payload.systemInstruction) config.systemInstruction = "

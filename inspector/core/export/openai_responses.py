@@ -19,7 +19,9 @@ from .common import (
 )
 from .templates import openai_provider
 
-DEFAULTS = ResolvedDefaults("gpt-4.1-mini")  # max tokens and temperature: the server's defaults
+# gpt-4.1-mini and gpt-4o are listed as deprecated in the SDK; max tokens and temperature: the
+# server's defaults.
+DEFAULTS = ResolvedDefaults("gpt-5.4-mini")
 INPUT_TEXT_ROLES = frozenset({"system", "developer", "user"})
 
 
