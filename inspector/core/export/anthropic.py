@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Message, RenderedCase
+from ..model import Media, Message, RenderedCase, Segment, ToolCall
+from . import request
 from .common import (
     ANTHROPIC,
     JSON_FAILURES,
@@ -18,8 +19,11 @@ from .common import (
     TurnExport,
     Turns,
     arguments_object,
+    blocks,
     empty_object_schema,
+    kept_options,
     lint_name,
+    media_what,
     safe_id,
     scan_json,
 )
@@ -36,7 +40,8 @@ API_VERSION = "2026-10-21"
 class _Build(TurnExport):
     """One export's state while its messages are turned into Anthropic turns."""
 
-    __slots__ = ("last_kind", "ids", "sent_ids", "pending", "first_call")
+    __slots__ = ("last_kind", "ids", "sent_ids", "pending", "first_call", "same_api",
+                 "system_blocks", "string_turns")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "content")
@@ -44,40 +49,47 @@ class _Build(TurnExport):
         self.ids: dict[str, str] = {}  # original tool call id -> the id sent
         self.sent_ids: set[str] = set()  # every id sent so far, so two cleaned ids never collide
         self.first_call: int | None = None  # index of the first message with a tool call
+        self.same_api = False  # whether the case is an Anthropic request read back
+        self.system_blocks: list[dict[str, Any]] | None = None  # when system goes as blocks
+        self.string_turns: list[int] = []  # turns to send as a string, as their source did
         self.pending: dict[str, int] = {}  # tool_use ids awaiting a tool_result in the next turn
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    resolved = settings.resolved(DEFAULTS)
     build = _Build(settings)
+    resolved = request.resolve(case, settings, DEFAULTS, ANTHROPIC, build.notes)
+    build.same_api = case.metadata.get("format") == ANTHROPIC
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         role = message.role
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
+        parts = None if message.blocks is None else blocks(message)
         if role == "assistant":
-            _assistant(build, message, text, index)
+            _assistant(build, message, text, index, parts)
         elif message.tool_call_id is not None and (role == "tool" or role == "function"):
-            _tool_result(build, message, text, index)
+            _tool_result(build, message, text, index, parts)
         elif role in SYSTEM_ROLES:
-            if text:
-                build.system_parts.append(text)
-            build.notes.change(f"{role} message moved into the top-level system", index)
+            _system(build, case, message, text, index, parts)
         else:
-            _user(build, message, text, index)
+            _user(build, message, text, index, parts)
     if build.pending:
         _lint_unanswered(build.pending, build.notes)
     _lint_turns(build.turns, build.notes)
     if build.first_call is not None and not case.tools:
         build.notes.lint("the messages hold tool calls but the request defines no tools: "
                          "Anthropic refuses tool_use blocks without `tools`", build.first_call)
+    if build.string_turns:
+        _strings(build)
     payload: dict[str, Any] = {"model": resolved.model, "max_tokens": resolved.max_tokens}
-    if build.system_parts:
+    if build.system_blocks is not None:
+        payload["system"] = build.system_blocks
+    elif build.system_parts:
         payload["system"] = "\n\n".join(build.system_parts)
     payload["messages"] = build.turns.turns
     if case.tools:
-        payload["tools"] = _tools(case, build.notes)
+        payload["tools"] = _tools(case, build.notes, build.same_api)
     if case.output_schema is not None:
         payload["output_config"] = {"format": {"type": "json_schema",
                                                "schema": case.output_schema.schema}}
@@ -85,20 +97,105 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         # The current Messages API (SDK request types included) has no sampling temperature.
         build.notes.change(f"temperature {resolved.temperature} left out: the Anthropic Messages "
                            "API no longer takes one")
+    request.apply(case, ANTHROPIC, payload, build.notes)
     return ExportResult(ANTHROPIC, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
+
+
+def _system(build: _Build, case: RenderedCase, message: Message, text: str, index: int,
+            parts: list[Segment] | None) -> None:
+    """System text goes to the top-level system: one string, or text blocks when the source gave
+    blocks (their cache_control kept)."""
+    if parts is not None and build.system_blocks is None:
+        build.system_blocks = [{"type": "text", "text": part} for part in build.system_parts]
+    if build.system_blocks is not None:
+        if parts is None:
+            if text:
+                build.system_blocks.append({"type": "text", "text": text})
+        else:
+            build.system_blocks += _blocks(build, parts, index, "a system message")
+    if text:
+        build.system_parts.append(text)
+    if not (index == 0 and case.metadata.get("system_message") is True and build.same_api):
+        build.notes.change(f"{message.role} message moved into the top-level system", index)
+
+
+def _blocks(build: _Build, parts: list[Segment], index: int, where: str) -> list[dict[str, Any]]:
+    """Content blocks: text, and images and documents where Anthropic takes them (user turns
+    and tool results)."""
+    result: list[dict[str, Any]] = []
+    for segment in parts:
+        media = segment.media
+        if media is None:
+            block: dict[str, Any] = {"type": "text", "text": segment.text}
+        elif where != "a user message" and where != "a tool result":
+            build.notes.change(f"{media_what(media)} of {where} left out: Anthropic takes images "
+                               "and documents in user turns and tool results", index)
+            continue
+        else:
+            found = _media_block(build, media, index)
+            if found is None:
+                continue
+            block = found
+        if segment.options:
+            block.update(kept_options(segment.options, build.same_api, "a content block",
+                                      build.notes, index, "Anthropic"))
+        result.append(block)
+    return result
+
+
+def _media_block(build: _Build, media: Media, index: int) -> dict[str, Any] | None:
+    if media.data is not None:
+        source: dict[str, Any] = {"type": "base64", "media_type": media.media_type or "",
+                                  "data": media.data}
+    elif media.url is not None and media.url.startswith(("http://", "https://")):
+        source = {"type": "url", "url": media.url}
+    elif media.file_id is not None and build.same_api:
+        source = {"type": "file", "file_id": media.file_id}
+    else:
+        build.notes.change(f"{media_what(media)} given by another provider's file id or URI "
+                           "left out", index)
+        return None
+    if media.kind == "image":
+        return {"type": "image", "source": source}
+    if source["type"] == "base64" and media.media_type != "application/pdf":
+        build.notes.lint(f"a {media.media_type or 'typeless'} document: Anthropic takes base64 "
+                         "documents as PDF", index)
+    block = {"type": "document", "source": source}
+    if media.filename is not None:
+        block["title"] = media.filename
+    return block
+
+
+def _strings(build: _Build) -> None:
+    """Turns opened by a message whose source content was a string, and still one text block,
+    go back as that string."""
+    turns = build.turns.turns
+    for position in build.string_turns:
+        content = turns[position]["content"]
+        if len(content) == 1 and content[0].keys() == {"type", "text"} \
+                and content[0]["type"] == "text":
+            turns[position]["content"] = content[0]["text"]
 
 
 def _drop_name(build: _Build, message: Message, index: int) -> None:
     build.notes.change(f"name {message.name!r} dropped: Anthropic messages have no name", index)
 
 
-def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
+def _assistant(build: _Build, message: Message, text: str, index: int,
+               parts: list[Segment] | None) -> None:
     if message.name is not None:
         _drop_name(build, message, index)
     if build.turns.role != "assistant" and build.pending:
         _lint_unanswered(build.pending, build.notes)
-    if message.tool_calls:
+    if parts is not None:
+        blocks = _blocks(build, parts, index, "an assistant message")
+        for call in message.tool_calls:
+            blocks.append(_tool_use(build, call, index, len(blocks)))
+        if not blocks:
+            blocks = [{"type": "text", "text": ""}]
+            build.notes.lint("empty message: Anthropic rejects empty content", index)
+    elif message.tool_calls:
         blocks = [{"type": "text", "text": text}] if text else []
         ids, pending, notes = build.ids, build.pending, build.notes
         if build.first_call is None:
@@ -106,6 +203,9 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
         # The hot path of long tool-calling conversations: an id already seen and arguments that
         # are one JSON object cost no call.
         for position, call in enumerate(message.tool_calls):
+            if call.options:
+                blocks.append(_tool_use(build, call, index, position))
+                continue
             call_id = ids.get(call.id) or _tool_use_id(build, call.id, index, position)
             raw = call.arguments
             try:
@@ -124,7 +224,23 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
         build.notes.lint("empty message: Anthropic rejects empty content", index)
     if build.turns.add("assistant", blocks, index):
         build.notes.change("merged into the previous assistant turn", index)
+    elif message.blocks is False:
+        build.string_turns.append(len(build.turns.turns) - 1)
     build.last_kind = "assistant"
+
+
+def _tool_use(build: _Build, call: ToolCall, index: int, position: int) -> dict[str, Any]:
+    """A tool_use block the slow way (options and all); _assistant inlines the common case."""
+    call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
+    if build.first_call is None:
+        build.first_call = index
+    block = {"type": "tool_use", "id": call_id, "name": call.name,
+             "input": arguments_object(call.arguments, call.name, index, build.notes)}
+    if call.options:
+        block.update(kept_options(call.options, build.same_api, "a tool call", build.notes,
+                                  index, "Anthropic"))
+    build.pending[call_id] = index
+    return block
 
 
 def _tool_use_id(build: _Build, raw_id: str, index: int, position: int) -> str:
@@ -158,7 +274,8 @@ def _unused_id(used: set[str], cleaned: str) -> str:
         suffix += 1
 
 
-def _tool_result(build: _Build, message: Message, text: str, index: int) -> None:
+def _tool_result(build: _Build, message: Message, text: str, index: int,
+                 parts: list[Segment] | None) -> None:
     if message.name is not None:
         _drop_name(build, message, index)
     original = message.tool_call_id
@@ -167,7 +284,12 @@ def _tool_result(build: _Build, message: Message, text: str, index: int) -> None
     if build.pending.pop(call_id, None) is None:
         build.notes.lint(f"tool result for {original!r} does not answer a tool_use of the "
                          "assistant turn right before it", index)
-    block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id,
+                             "content": text if parts is None else _blocks(
+                                 build, parts, index, "a tool result")}
+    if message.options:
+        block.update(kept_options(message.options, build.same_api, "a tool result", build.notes,
+                                  index, "Anthropic"))
     turns = build.turns
     if turns.role == "user" and build.last_kind == "user":
         # tool_result blocks must open the user turn: put this one before the text.
@@ -181,7 +303,8 @@ def _tool_result(build: _Build, message: Message, text: str, index: int) -> None
     build.last_kind = "tool"
 
 
-def _user(build: _Build, message: Message, text: str, index: int) -> None:
+def _user(build: _Build, message: Message, text: str, index: int,
+          parts: list[Segment] | None) -> None:
     """A user message, or anything else sent as one."""
     if message.name is not None:
         _drop_name(build, message, index)
@@ -190,11 +313,15 @@ def _user(build: _Build, message: Message, text: str, index: int) -> None:
         reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
                   else f"role {role!r} is not an Anthropic role")
         build.notes.change(f"{reason}; sent as a user message", index)
-    if not text:
+    blocks = [{"type": "text", "text": text}] if parts is None else _blocks(
+        build, parts, index, "a user message")
+    if not text and not any(block["type"] != "text" for block in blocks):
         build.notes.lint("empty message: Anthropic rejects empty content", index)
-    if build.turns.add("user", [{"type": "text", "text": text}], index) \
-            and build.last_kind == "user":
-        build.notes.change("merged into the previous user turn", index)
+    if build.turns.add("user", blocks, index):
+        if build.last_kind == "user":
+            build.notes.change("merged into the previous user turn", index)
+    elif message.blocks is False:
+        build.string_turns.append(len(build.turns.turns) - 1)
     build.last_kind = "user"
 
 
@@ -211,7 +338,7 @@ def _lint_turns(turns: Turns, notes: Notes) -> None:
                        turns.last_source)
 
 
-def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
+def _tools(case: RenderedCase, notes: Notes, same_api: bool) -> list[dict[str, Any]]:
     tools = []
     for tool in case.tools:
         lint_name(tool.name, "tool", notes)
@@ -222,6 +349,9 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
         if schema.get("type") != "object":
             notes.lint(f"tool {tool.name!r}: input_schema must be an object schema")
         entry["input_schema"] = schema
+        if tool.options:
+            entry.update(kept_options(tool.options, same_api, f"tool {tool.name!r}", notes, None,
+                                      "Anthropic"))
         tools.append(entry)
     return tools
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import Message, RenderedCase
+from ..model import Message, RenderedCase, Segment
+from . import request
 from .common import (
     GEMINI,
     JSON_FAILURES,
@@ -16,6 +17,9 @@ from .common import (
     ResolvedDefaults,
     TurnExport,
     arguments_object,
+    blocks,
+    kept_options,
+    media_what,
     parse_json,
     scan_json,
 )
@@ -34,7 +38,7 @@ class _Build(TurnExport):
     lints, in content order."""
 
     __slots__ = ("names", "order_lints", "calls", "previous_calls", "responses",
-                 "response_index", "last_kind")
+                 "response_index", "last_kind", "same_api", "system_blocks")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "parts")
@@ -45,13 +49,15 @@ class _Build(TurnExport):
         self.responses = 0  # function responses in the last content (a user one)
         self.response_index = 0  # index of the first function-response message of the last content
         self.last_kind: str | None = None  # "model", "user" or "tool": the latest message's kind
+        self.same_api = False  # whether the case is a Gemini request read back
+        self.system_blocks: list[dict[str, Any]] | None = None  # system parts, when in blocks
 
-    def open_user(self, part: dict[str, Any], index: int) -> None:
+    def open_user(self, parts: list[dict[str, Any]], index: int) -> None:
         """A new user content: the model content before it is closed."""
         if self.calls and len(self.turns.turns) == 1:
             _lint_first_calls(self.turns.first_source, self.order_lints)
         self.previous_calls = self.calls
-        self.turns.add("user", [part], index)
+        self.turns.add("user", parts, index)
 
     def close(self) -> None:
         if self.turns.role == "model":
@@ -64,47 +70,113 @@ class _Build(TurnExport):
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    resolved = settings.resolved(DEFAULTS)
     build = _Build(settings)
+    resolved = request.resolve(case, settings, DEFAULTS, GEMINI, build.notes)
+    build.same_api = case.metadata.get("format") == GEMINI
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         role = message.role
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
+        parts = None if message.blocks is None else blocks(message)
         if role == "assistant":
-            _model(build, message, text, index)
+            _model(build, message, text, index, parts)
         elif role in ("tool", "function") and (message.tool_call_id is not None
                                                 or message.name is not None):
             _function_response(build, message, text, index)
         elif role in SYSTEM_ROLES:
-            if text:
-                build.system_parts.append(text)
-            build.notes.change(f"{role} message moved into systemInstruction", index)
+            _system(build, message, text, index, parts)
         else:
-            _user(build, message, text, index)
+            _user(build, message, text, index, parts)
     build.close()
     if not build.turns.turns:
         build.notes.lint("the request has no contents")
 
     payload: dict[str, Any] = {"contents": build.turns.turns}
-    if build.system_parts:
+    if build.system_blocks is not None:
+        payload["systemInstruction"] = {"parts": build.system_blocks}
+    elif build.system_parts:
         payload["systemInstruction"] = {"parts": [{"text": "\n\n".join(build.system_parts)}]}
     if case.tools:
-        payload["tools"] = [{"functionDeclarations": _declarations(case)}]
+        payload["tools"] = [{"functionDeclarations": _declarations(case, build)}]
     generation = _generation_config(case, resolved.max_tokens, resolved.temperature)
     if generation:
         payload["generationConfig"] = generation
+    request.apply(case, GEMINI, payload, build.notes)
     return ExportResult(GEMINI, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
 
 
-def _model(build: _Build, message: Message, text: str, index: int) -> None:
+def _system(build: _Build, message: Message, text: str, index: int,
+            parts: list[Segment] | None) -> None:
+    if parts is not None and build.system_blocks is None:
+        build.system_blocks = [{"text": part} for part in build.system_parts]
+    if build.system_blocks is not None:
+        if parts is None:
+            if text:
+                build.system_blocks.append({"text": text})
+        else:
+            build.system_blocks += _parts(build, parts, index, system=True)
+    if text:
+        build.system_parts.append(text)
+    if not (build.same_api and index == 0):
+        build.notes.change(f"{message.role} message moved into systemInstruction", index)
+
+
+def _parts(build: _Build, segments: list[Segment], index: int, system: bool = False
+           ) -> list[dict[str, Any]]:
+    """Parts for text and media segments (systemInstruction takes text only)."""
+    result: list[dict[str, Any]] = []
+    for segment in segments:
+        media = segment.media
+        if media is None:
+            part: dict[str, Any] = {"text": segment.text}
+        elif system:
+            build.notes.change(f"{media_what(media)} of a system message left out: "
+                               "systemInstruction takes text", index)
+            continue
+        elif media.data is not None:
+            if media.media_type is None:
+                build.notes.lint("inline data without a media type: Gemini needs mimeType", index)
+            part = {"inlineData": {"mimeType": media.media_type or "", "data": media.data}}
+        elif media.url is not None:
+            file: dict[str, Any] = {"fileUri": media.url}
+            if media.media_type is not None:
+                file["mimeType"] = media.media_type
+            part = {"fileData": file}
+        else:
+            build.notes.change(f"{media_what(media)} given by another provider's file id left "
+                               "out", index)
+            continue
+        if segment.options:
+            part.update(kept_options(segment.options, build.same_api, "a part", build.notes,
+                                     index, "Gemini"))
+        result.append(part)
+    return result
+
+
+def _model(build: _Build, message: Message, text: str, index: int,
+           parts_in: list[Segment] | None) -> None:
     if message.name is not None:
         build.notes.change(f"name {message.name!r} dropped: Gemini contents have no name", index)
     tool_calls = message.tool_calls
-    if tool_calls:
-        parts: list[dict[str, Any]] = [{"text": text}] if text else []
+    if parts_in is not None:
+        parts = _parts(build, parts_in, index)
+        for call in tool_calls:
+            build.names[call.id] = call.name
+            function_call: dict[str, Any] = {
+                "name": call.name,
+                "args": arguments_object(call.arguments, call.name, index, build.notes)}
+            if call.options:
+                function_call.update(kept_options(call.options, build.same_api, "a tool call",
+                                                  build.notes, index, "Gemini"))
+            parts.append({"functionCall": function_call})
+        if not parts:
+            parts = [{"text": ""}]
+            build.notes.lint("empty message: Gemini rejects a turn without content", index)
+    elif tool_calls:
+        parts = [{"text": text}] if text else []
         names, notes = build.names, build.notes
         for call in tool_calls:
             name = names[call.id] = call.name
@@ -115,7 +187,11 @@ def _model(build: _Build, message: Message, text: str, index: int) -> None:
                     args = arguments_object(raw, name, index, notes)
             except JSON_FAILURES:
                 args = arguments_object(raw, name, index, notes)
-            parts.append({"functionCall": {"name": name, "args": args}})
+            function_call = {"name": name, "args": args}
+            if call.options:
+                function_call.update(kept_options(call.options, build.same_api, "a tool call",
+                                                  notes, index, "Gemini"))
+            parts.append({"functionCall": function_call})
     elif text:
         parts = [{"text": text}]
     else:
@@ -141,14 +217,18 @@ def _function_response(build: _Build, message: Message, text: str, index: int) -
         found = message.name or ""
         build.notes.lint(f"function response {call_id!r} answers no earlier function call, "
                          "so its name cannot be recovered", index)
-    part: dict[str, Any] = {"functionResponse": {"name": found, "response": _response(text)}}
+    response: dict[str, Any] = {"name": found, "response": _response(text)}
+    if message.options:
+        response.update(kept_options(message.options, build.same_api, "a tool result",
+                                     build.notes, index, "Gemini"))
+    part: dict[str, Any] = {"functionResponse": response}
     if build.turns.role == "user":
         build.turns.content.append(part)
         if not build.responses:
             build.response_index = index
         build.responses += 1
     else:
-        build.open_user(part, index)
+        build.open_user([part], index)
         build.responses = 1
         build.response_index = index
     build.last_kind = "tool"
@@ -167,7 +247,8 @@ def _response(text: str) -> dict[str, Any]:
     return _response_object(text) if first == "{" or first.isspace() else {"output": text}
 
 
-def _user(build: _Build, message: Message, text: str, index: int) -> None:
+def _user(build: _Build, message: Message, text: str, index: int,
+          parts_in: list[Segment] | None) -> None:
     """A user turn, or anything else sent as one."""
     role = message.role
     if message.name is not None and role not in ("tool", "function"):
@@ -176,20 +257,20 @@ def _user(build: _Build, message: Message, text: str, index: int) -> None:
         reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
                   else f"role {role!r} is not a Gemini role")
         build.notes.change(f"{reason}; sent as a user turn", index)
-    if not text:
+    parts = [{"text": text}] if parts_in is None else _parts(build, parts_in, index)
+    if not parts or (not text and all("text" in part for part in parts)):
         build.notes.lint("empty message: Gemini rejects a turn without content", index)
-    part = {"text": text}
     if build.turns.role == "user":
-        build.turns.content.append(part)
+        build.turns.content += parts
         if build.last_kind == "user":
             build.notes.change("merged into the previous user turn", index)
     else:
-        build.open_user(part, index)
+        build.open_user(parts, index)
         build.responses = 0
     build.last_kind = "user"
 
 
-def _declarations(case: RenderedCase) -> list[dict[str, Any]]:
+def _declarations(case: RenderedCase, build: _Build) -> list[dict[str, Any]]:
     declarations = []
     for tool in case.tools:
         declaration: dict[str, Any] = {"name": tool.name}
@@ -197,6 +278,9 @@ def _declarations(case: RenderedCase) -> list[dict[str, Any]]:
             declaration["description"] = tool.description
         if tool.parameters is not None:
             declaration["parametersJsonSchema"] = tool.parameters
+        if tool.options:
+            declaration.update(kept_options(tool.options, build.same_api, f"tool {tool.name!r}",
+                                            build.notes, None, "Gemini"))
         declarations.append(declaration)
     return declarations
 
