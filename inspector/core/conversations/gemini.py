@@ -58,15 +58,18 @@ def gemini(b: Builder, case_id: str, data: dict) -> RenderedCase:
     if not isinstance(contents, list):
         raise InputError("`contents` must be a list", b.path, b.line(("contents",)))
     calls = _Calls()
+    starts = []  # index of each content's first message, so the Gemini export keeps contents apart
     for index, content in enumerate(contents):
         where = ("contents", index)
         if not isinstance(content, dict) or not isinstance(content.get("parts"), list):
             raise InputError("each content needs a list of `parts`", b.path, b.line(where))
+        starts.append(len(messages))
         messages.extend(_content(b, content, where, calls))
     generation = data.get("generationConfig")
     schema = generation.get("responseJsonSchema") if isinstance(generation, dict) else None
     case = b.case(case_id, messages, data, MODELLED,
                   {"generationConfig": SCHEMA_KEYS} if isinstance(schema, dict) else None)
+    case.metadata["content_starts"] = starts
     case.tools = _tools(b, data.get("tools"))
     if isinstance(schema, dict):
         case.output_schema = OutputSchema(name="output", schema=schema)

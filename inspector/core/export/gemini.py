@@ -4,6 +4,7 @@ functionResponse parts with the function name recovered from the call it answers
 from __future__ import annotations
 
 import json
+import mimetypes
 from typing import Any
 
 from ..model import Message, RenderedCase, Segment
@@ -73,9 +74,13 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     build = _Build(settings)
     resolved = request.resolve(case, settings, DEFAULTS, GEMINI, build.notes)
     build.same_api = case.metadata.get("format") == GEMINI
+    # A Gemini request read back keeps its contents as they were, consecutive same-role ones too.
+    starts = frozenset(case.metadata.get("content_starts", ())) if build.same_api else None
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
+        if starts is not None and index in starts:
+            build.turns.role = None
         role = message.role
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
@@ -142,8 +147,13 @@ def _parts(build: _Build, segments: list[Segment], index: int, system: bool = Fa
             part = {"inlineData": {"mimeType": media.media_type or "", "data": media.data}}
         elif media.url is not None:
             file: dict[str, Any] = {"fileUri": media.url}
-            if media.media_type is not None:
-                file["mimeType"] = media.media_type
+            # Gemini tells an image from a file by its type: take it from the URL when unsaid.
+            media_type = media.media_type or mimetypes.guess_type(media.url)[0]
+            if media_type is not None:
+                file["mimeType"] = media_type
+            else:
+                build.notes.lint("a file URI without a media type: Gemini needs mimeType", index,
+                                 "warning")
             part = {"fileData": file}
         else:
             build.notes.change(f"{media_what(media)} given by another provider's file id left "
