@@ -143,6 +143,9 @@ def test_codex_prompt_uses_the_configured_prompt_as_base_instructions():
     (ANTHROPIC_YAML, "anthropic"),
     (json.dumps(RESPONSES), "openai-responses"),
     ('{"messages": [{"role": "user", "content": "hi"}]}', "openai-chat"),
+    ('{"max_tokens": 5, "messages": [{"role": "user", "content": [{"type": "image", "source": '
+     '{"type": "url", "url": "https://example.com/a.png"}}]}]}', "anthropic"),
+    ('{"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}', "gemini"),
     ('{"input": "hi", "model": "gpt-5"}', "openai-responses"),
     ("description: x\ninput: shared text\ntests:\n  - id: a\n    input: hi\n", None),
     ("evalcases:\n  - id: a\n    input_messages: [{role: user, content: hi}]\n", None),

@@ -92,7 +92,8 @@ def projection(case: RenderedCase, fmt: str, fields: set[str], with_ids: bool) -
 
 
 @pytest.mark.parametrize(("home", "there"), [
-    (home, there) for home in ROUND_TRIP_PROVIDERS for there in PROVIDERS if there != home])
+    (home, there) for home in ROUND_TRIP_PROVIDERS for there in ROUND_TRIP_PROVIDERS
+    if there != home])
 def test_a_request_sent_through_another_provider_and_back_keeps_what_both_have(
         home, there, validators):
     fields = SUPPORTED[home] & SUPPORTED.get(there, set())

@@ -98,7 +98,9 @@ def _looks_anthropic(data: dict, messages: list) -> bool:
     for message in messages:
         content = message.get("content")
         if isinstance(content, list) and any(
-                isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content):
+                isinstance(block, dict) and (block.get("type") in _ANTHROPIC_BLOCKS
+                                             or isinstance(block.get("source"), dict))
+                for block in content):
             return True
     return False
 

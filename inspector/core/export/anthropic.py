@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Media, Message, RenderedCase, Segment, ToolCall
-from . import request
+from . import image_tokens, request
 from .common import (
     ANTHROPIC,
     JSON_FAILURES,
@@ -384,4 +384,5 @@ PROVIDER = Provider(
         "const client = new Anthropic(); // reads ANTHROPIC_API_KEY\n",
         literal, "client.messages.create(payload)"),
     sdks=("anthropic>=2.12 (PyPI)", "@anthropic-ai/sdk (npm)"),
+    image_tokens=image_tokens.anthropic,
 )

@@ -274,8 +274,14 @@ def blocks(message: Message) -> list[Segment] | None:
         return None
     result: list[Segment] = []
     run: list[Segment] = []
-    for segment in segments:
+    last = len(segments) - 1
+    for position, segment in enumerate(segments):
         if segment.media is None:
+            # A join the renderer put next to an image is no text of its own.
+            if segment.origin.kind is OriginKind.SEPARATOR and (
+                    (position > 0 and segments[position - 1].media is not None)
+                    or (position < last and segments[position + 1].media is not None)):
+                continue
             run.append(segment)
             continue
         if run:

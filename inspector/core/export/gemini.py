@@ -8,7 +8,7 @@ import mimetypes
 from typing import Any
 
 from ..model import Message, RenderedCase, Segment
-from . import request
+from . import image_tokens, request
 from .common import (
     GEMINI,
     JSON_FAILURES,
@@ -381,4 +381,5 @@ PROVIDER = Provider(
     http=Http(lambda model: ENDPOINT.format(model=model), ("x-goog-api-key: $GEMINI_API_KEY",)),
     python=_python, typescript=_typescript,
     sdks=("google-genai>=3.4 (PyPI)", "@google/genai (npm)"),
+    image_tokens=image_tokens.gemini,
 )

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import RenderedCase
+from ..model import Media, RenderedCase
+from . import image_tokens
 from .common import ExportResult, ExportSettings, ResolvedDefaults
 
 Exporter = Callable[[RenderedCase, ExportSettings], ExportResult]
@@ -49,3 +50,5 @@ class Provider:
     python: CodeTemplate
     typescript: CodeTemplate
     sdks: tuple[str, ...]  # the SDK packages the generated code needs, with minimum versions
+    # What an image costs (export/image_tokens.py); OpenAI's tiles unless the provider says.
+    image_tokens: Callable[[Media], int] = image_tokens.openai
