@@ -186,47 +186,76 @@ def _assistant(build: _Build, message: Message, text: str, index: int,
                parts: list[Segment] | None) -> None:
     if message.name is not None:
         _drop_name(build, message, index)
-    if build.turns.role != "assistant" and build.pending:
+    turns = build.turns
+    if turns.role != "assistant" and build.pending:
         _lint_unanswered(build.pending, build.notes)
     if parts is not None:
-        blocks = _blocks(build, parts, index, "an assistant message")
-        for call in message.tool_calls:
-            blocks.append(_tool_use(build, call, index, len(blocks)))
-        if not blocks:
-            blocks = [{"type": "text", "text": ""}]
-            build.notes.lint("empty message: Anthropic rejects empty content", index)
+        blocks = _assistant_blocks(build, message, parts, index)
     elif message.tool_calls:
-        blocks = [{"type": "text", "text": text}] if text else []
-        ids, pending, notes = build.ids, build.pending, build.notes
-        if build.first_call is None:
-            build.first_call = index
-        # The hot path of long tool-calling conversations: an id already seen and arguments that
-        # are one JSON object cost no call.
-        for position, call in enumerate(message.tool_calls):
-            if call.options:
-                blocks.append(_tool_use(build, call, index, position))
-                continue
-            call_id = ids.get(call.id) or _tool_use_id(build, call.id, index, position)
-            raw = call.arguments
-            try:
-                arguments, end = scan_json(raw, 0)
-                if end != len(raw) or type(arguments) is not dict:
-                    arguments = arguments_object(raw, call.name, index, notes)
-            except JSON_FAILURES:
-                arguments = arguments_object(raw, call.name, index, notes)
-            blocks.append({"type": "tool_use", "id": call_id, "name": call.name,
-                           "input": arguments})
-            pending[call_id] = index
+        blocks = _tool_uses(build, message, text, index)
     elif text:
         blocks = [{"type": "text", "text": text}]
     else:
         blocks = [{"type": "text", "text": ""}]
         build.notes.lint("empty message: Anthropic rejects empty content", index)
-    if build.turns.add("assistant", blocks, index):
+    # Turns.add inlined: this runs once per assistant message.
+    if turns.role == "assistant":
+        turns.content += blocks
         build.notes.change("merged into the previous assistant turn", index)
-    elif message.blocks is False:
-        build.string_turns.append(len(build.turns.turns) - 1)
+    else:
+        turns.content = blocks
+        turns.role = "assistant"
+        if not turns.turns:
+            turns.first_source = index
+        if message.blocks is False:
+            build.string_turns.append(len(turns.turns))
+        turns.turns.append({"role": "assistant", "content": blocks})
+        turns.last_source = index
     build.last_kind = "assistant"
+
+
+def _assistant_blocks(build: _Build, message: Message, parts: list[Segment], index: int
+                      ) -> list[dict[str, Any]]:
+    blocks = _blocks(build, parts, index, "an assistant message")
+    for call in message.tool_calls:
+        blocks.append(_tool_use(build, call, index, len(blocks)))
+    if not blocks:
+        blocks = [{"type": "text", "text": ""}]
+        build.notes.lint("empty message: Anthropic rejects empty content", index)
+    return blocks
+
+
+def _tool_uses(build: _Build, message: Message, text: str, index: int) -> list[dict[str, Any]]:
+    """The text and tool_use blocks of an assistant message with tool calls: the hot path of long
+    tool-calling conversations, where a plain id and arguments that are one JSON object cost no
+    call."""
+    blocks = [{"type": "text", "text": text}] if text else []
+    ids, pending, notes, sent_ids = build.ids, build.pending, build.notes, build.sent_ids
+    if build.first_call is None:
+        build.first_call = index
+    for position, call in enumerate(message.tool_calls):
+        if call.options:
+            blocks.append(_tool_use(build, call, index, position))
+            continue
+        raw_id = call.id
+        call_id = ids.get(raw_id)
+        if call_id is None:
+            if (len(raw_id) <= MAX_NAME and raw_id.isascii() and raw_id.isidentifier()
+                    and raw_id not in sent_ids):
+                ids[raw_id] = call_id = raw_id
+                sent_ids.add(raw_id)
+            else:
+                call_id = _tool_use_id(build, raw_id, index, position)
+        raw = call.arguments
+        try:
+            arguments, end = scan_json(raw, 0)
+            if end != len(raw) or type(arguments) is not dict:
+                arguments = arguments_object(raw, call.name, index, notes)
+        except JSON_FAILURES:
+            arguments = arguments_object(raw, call.name, index, notes)
+        blocks.append({"type": "tool_use", "id": call_id, "name": call.name, "input": arguments})
+        pending[call_id] = index
+    return blocks
 
 
 def _tool_use(build: _Build, call: ToolCall, index: int, position: int) -> dict[str, Any]:
@@ -291,7 +320,14 @@ def _tool_result(build: _Build, message: Message, text: str, index: int,
         block.update(kept_options(message.options, build.same_api, "a tool result", build.notes,
                                   index, "Anthropic"))
     turns = build.turns
-    if turns.role == "user" and build.last_kind == "user":
+    if turns.role != "user":
+        turns.content = [block]
+        turns.role = "user"
+        if not turns.turns:
+            turns.first_source = index
+        turns.turns.append({"role": "user", "content": turns.content})
+        turns.last_source = index
+    elif build.last_kind == "user":
         # tool_result blocks must open the user turn: put this one before the text.
         position = 0
         while position < len(turns.content) and turns.content[position]["type"] == "tool_result":
@@ -299,7 +335,7 @@ def _tool_result(build: _Build, message: Message, text: str, index: int,
         turns.content.insert(position, block)
         build.notes.change("tool result placed before the user text of the same turn", index)
     else:
-        turns.add("user", [block], index)
+        turns.content.append(block)
     build.last_kind = "tool"
 
 
