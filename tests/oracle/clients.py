@@ -25,11 +25,12 @@ def environment(url: str) -> dict[str, str]:
     return env
 
 
-def run_python(code: str, url: str, timeout: float = 300) -> subprocess.CompletedProcess:
+def run_python(code: str, url: str, timeout: float = 300,
+               python: str = sys.executable) -> subprocess.CompletedProcess:
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, encoding="utf-8") as file:
         file.write(code)
     try:
-        return subprocess.run([sys.executable, file.name], env=environment(url),
+        return subprocess.run([python, file.name], env=environment(url),
                               capture_output=True, text=True, timeout=timeout)
     finally:
         os.unlink(file.name)
@@ -39,14 +40,16 @@ def node_available() -> bool:
     return shutil.which("node") is not None and (ORACLE / "node_modules" / "openai").is_dir()
 
 
-def run_typescript(code: str, url: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    # Inside tests/oracle, so the program's imports resolve to the pinned node_modules.
-    with tempfile.NamedTemporaryFile("w", suffix=".mjs", dir=ORACLE, delete=False,
+def run_typescript(code: str, url: str, timeout: float = 300,
+                   packages: Path = ORACLE) -> subprocess.CompletedProcess:
+    # Inside the packages' folder (tests/oracle), so the program's imports resolve to its
+    # node_modules.
+    with tempfile.NamedTemporaryFile("w", suffix=".mjs", dir=packages, delete=False,
                                      encoding="utf-8") as file:
         file.write(code)
     try:
         return subprocess.run(["node", file.name], env=environment(url), capture_output=True,
-                              text=True, timeout=timeout, cwd=ORACLE)
+                              text=True, timeout=timeout, cwd=packages)
     finally:
         os.unlink(file.name)
 

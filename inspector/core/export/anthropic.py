@@ -59,21 +59,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     build = _Build(settings)
     resolved = request.resolve(case, settings, DEFAULTS, ANTHROPIC, build.notes)
     build.same_api = case.metadata.get("format") == ANTHROPIC
-    for index, message in enumerate(case.messages):
-        if message.omitted is not None:
-            continue
-        role = message.role
-        segments = message.segments
-        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        parts = None if message.blocks is None else blocks(message)
-        if role == "assistant":
-            _assistant(build, message, text, index, parts)
-        elif message.tool_call_id is not None and (role == "tool" or role == "function"):
-            _tool_result(build, message, text, index, parts)
-        elif role in SYSTEM_ROLES:
-            _system(build, case, message, text, index, parts)
-        else:
-            _user(build, message, text, index, parts)
+    _convert(build, case)
     if build.pending:
         _lint_unanswered(build.pending, build.notes)
     _lint_turns(build.turns, build.notes)
@@ -100,6 +86,68 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     request.apply(case, ANTHROPIC, payload, build.notes)
     return ExportResult(ANTHROPIC, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
+
+
+def _convert(build: _Build, case: RenderedCase) -> None:
+    """The messages into turns. The common shapes (plain text opening a turn, a tool result after
+    another) are handled here without a call, since this runs once per message; everything else
+    goes to the helper for its kind."""
+    turns, ids, pending = build.turns, build.ids, build.pending
+    for index, message in enumerate(case.messages):
+        if message.omitted is not None:
+            continue
+        role = message.role
+        segments = message.segments
+        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
+        if message.blocks is not None or message.name is not None:
+            _message(build, case, message, text, index)
+        elif role == "assistant":
+            if (not message.tool_calls and not text) or turns.role == "assistant" or pending:
+                _assistant(build, message, text, index, None)
+                continue
+            content = _tool_uses(build, message, text, index) if message.tool_calls else [
+                {"type": "text", "text": text}]
+            turns.content, turns.role, turns.last_source = content, "assistant", index
+            if not turns.turns:
+                turns.first_source = index
+            turns.turns.append({"role": "assistant", "content": content})
+            build.last_kind = "assistant"
+        elif message.tool_call_id is not None and (role == "tool" or role == "function"):
+            call_id = ids.get(message.tool_call_id)
+            if (call_id is None or message.options or build.last_kind == "user"
+                    or pending.pop(call_id, None) is None):
+                _tool_result(build, message, text, index, None)
+                continue
+            block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+            if turns.role == "user":
+                turns.content.append(block)
+            else:  # the results open the user turn after the calls
+                turns.content, turns.role, turns.last_source = [block], "user", index
+                turns.turns.append({"role": "user", "content": turns.content})
+            build.last_kind = "tool"
+        elif role == "user" and text and turns.role != "user":
+            content = [{"type": "text", "text": text}]
+            turns.content, turns.role, turns.last_source = content, "user", index
+            if not turns.turns:
+                turns.first_source = index
+            turns.turns.append({"role": "user", "content": content})
+            build.last_kind = "user"
+        else:
+            _message(build, case, message, text, index)
+
+
+def _message(build: _Build, case: RenderedCase, message: Message, text: str, index: int) -> None:
+    """Any message, by its kind (blocks, names, system text, merges, odd roles included)."""
+    role = message.role
+    parts = None if message.blocks is None else blocks(message)
+    if role == "assistant":
+        _assistant(build, message, text, index, parts)
+    elif message.tool_call_id is not None and (role == "tool" or role == "function"):
+        _tool_result(build, message, text, index, parts)
+    elif role in SYSTEM_ROLES:
+        _system(build, case, message, text, index, parts)
+    else:
+        _user(build, message, text, index, parts)
 
 
 def _system(build: _Build, case: RenderedCase, message: Message, text: str, index: int,

@@ -74,26 +74,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     build = _Build(settings)
     resolved = request.resolve(case, settings, DEFAULTS, GEMINI, build.notes)
     build.same_api = case.metadata.get("format") == GEMINI
-    # A Gemini request read back keeps its contents as they were, consecutive same-role ones too.
-    starts = frozenset(case.metadata.get("content_starts", ())) if build.same_api else None
-    for index, message in enumerate(case.messages):
-        if message.omitted is not None:
-            continue
-        if starts is not None and index in starts:
-            build.turns.role = None
-        role = message.role
-        segments = message.segments
-        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        parts = None if message.blocks is None else blocks(message)
-        if role == "assistant":
-            _model(build, message, text, index, parts)
-        elif role in ("tool", "function") and (message.tool_call_id is not None
-                                                or message.name is not None):
-            _function_response(build, message, text, index)
-        elif role in SYSTEM_ROLES:
-            _system(build, message, text, index, parts)
-        else:
-            _user(build, message, text, index, parts)
+    _convert(build, case)
     build.close()
     if not build.turns.turns:
         build.notes.lint("the request has no contents")
@@ -111,6 +92,93 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     request.apply(case, GEMINI, payload, build.notes)
     return ExportResult(GEMINI, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
+
+
+def _convert(build: _Build, case: RenderedCase) -> None:
+    """The messages into contents. The common shapes (plain text or calls opening a content,
+    a function response after the calls or another response) are handled here without a call,
+    since this runs once per message; everything else goes to the helper for its kind."""
+    # A Gemini request read back keeps its contents as they were, consecutive same-role ones too.
+    starts = frozenset(case.metadata.get("content_starts", ())) if build.same_api else None
+    turns, names = build.turns, build.names
+    for index, message in enumerate(case.messages):
+        if message.omitted is not None:
+            continue
+        if starts is not None and index in starts:
+            turns.role = None
+        role = message.role
+        segments = message.segments
+        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
+        if message.blocks is not None or message.name is not None or message.options:
+            _message(build, message, text, index)
+        elif role == "assistant":
+            if turns.role == "model" or not (text or message.tool_calls) or (
+                    build.responses and build.responses != build.previous_calls):
+                _model(build, message, text, index, None)
+                continue
+            content = _function_calls(build, message, text, index) if message.tool_calls \
+                else [{"text": text}]
+            turns.content, turns.role, turns.last_source = content, "model", index
+            if not turns.turns:
+                turns.first_source = index
+            turns.turns.append({"role": "model", "parts": content})
+            build.calls = len(message.tool_calls)
+            build.last_kind = "model"
+        elif (role == "tool" and turns.role == "user" and build.last_kind == "tool"
+              and message.tool_call_id in names):
+            turns.content.append({"functionResponse": {
+                "name": names[message.tool_call_id], "response": _response(text)}})
+            build.responses += 1
+        elif role == "user" and text and turns.role != "user" and not (
+                build.calls and len(turns.turns) == 1):
+            build.previous_calls = build.calls
+            content = [{"text": text}]
+            turns.content, turns.role, turns.last_source = content, "user", index
+            if not turns.turns:
+                turns.first_source = index
+            turns.turns.append({"role": "user", "parts": content})
+            build.responses = 0
+            build.last_kind = "user"
+        else:
+            _message(build, message, text, index)
+
+
+def _message(build: _Build, message: Message, text: str, index: int) -> None:
+    """Any message, by its kind (blocks, names, system text, merges, odd roles included)."""
+    role = message.role
+    parts = None if message.blocks is None else blocks(message)
+    if role == "assistant":
+        _model(build, message, text, index, parts)
+    elif role in ("tool", "function") and (message.tool_call_id is not None
+                                            or message.name is not None):
+        _function_response(build, message, text, index)
+    elif role in SYSTEM_ROLES:
+        _system(build, message, text, index, parts)
+    else:
+        _user(build, message, text, index, parts)
+
+
+def _function_calls(build: _Build, message: Message, text: str, index: int
+                    ) -> list[dict[str, Any]]:
+    """A model content's text and functionCall parts; arguments that are one JSON object, the
+    common case, cost no call."""
+    parts: list[dict[str, Any]] = [{"text": text}] if text else []
+    names, notes, same_api = build.names, build.notes, build.same_api
+    for call in message.tool_calls:
+        name = names[call.id] = call.name
+        raw = call.arguments
+        try:
+            args, end = scan_json(raw, 0)
+            if end != len(raw) or type(args) is not dict:
+                args = arguments_object(raw, name, index, notes)
+        except JSON_FAILURES:
+            args = arguments_object(raw, name, index, notes)
+        function_call = {"name": name, "args": args}
+        if call.options:
+            function_call.update(kept_options(call.options, same_api, "a tool call", notes,
+                                              index, "Gemini"))
+        parts.append({"functionCall": function_call})
+    return parts
 
 
 def _system(build: _Build, message: Message, text: str, index: int,
@@ -186,22 +254,7 @@ def _model(build: _Build, message: Message, text: str, index: int,
             parts = [{"text": ""}]
             build.notes.lint("empty message: Gemini rejects a turn without content", index)
     elif tool_calls:
-        parts = [{"text": text}] if text else []
-        names, notes = build.names, build.notes
-        for call in tool_calls:
-            name = names[call.id] = call.name
-            raw = call.arguments
-            try:  # one JSON object, the common case, costs no call
-                args, end = scan_json(raw, 0)
-                if end != len(raw) or type(args) is not dict:
-                    args = arguments_object(raw, name, index, notes)
-            except JSON_FAILURES:
-                args = arguments_object(raw, name, index, notes)
-            function_call = {"name": name, "args": args}
-            if call.options:
-                function_call.update(kept_options(call.options, build.same_api, "a tool call",
-                                                  notes, index, "Gemini"))
-            parts.append({"functionCall": function_call})
+        parts = _function_calls(build, message, text, index)
     elif text:
         parts = [{"text": text}]
     else:
