@@ -558,3 +558,16 @@ def test_gemini_batch_lines_use_key_and_request():
     line = json.loads(batch_jsonl([weather_conversation("w1")], "gemini"))
     assert line == {"key": "w1", "request": export_case(weather_conversation("w1"),
                                                         "gemini").payload}
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_every_code_form_names_the_sdk_versions_it_needs(provider):
+    result = export_case(weather_conversation(), provider)
+    spec = REGISTRY[provider]
+    python_needs = [sdk.removesuffix(" (PyPI)") for sdk in spec.sdks if sdk.endswith("(PyPI)")]
+    npm_needs = [sdk.removesuffix(" (npm)") for sdk in spec.sdks if sdk.endswith("(npm)")]
+    assert python_needs and npm_needs
+    python_head = render_code(result, "python").split("\nimport", 1)[0]
+    typescript_head = render_code(result, "typescript").split("\nimport", 1)[0]
+    assert all(f'"{package}"' in python_head for package in python_needs)
+    assert all(package.split(">=")[0] in typescript_head for package in npm_needs)

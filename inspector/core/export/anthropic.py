@@ -467,6 +467,8 @@ PROVIDER = Provider(
         head, 'import Anthropic from "@anthropic-ai/sdk";\n\n'
         "const client = new Anthropic(); // reads ANTHROPIC_API_KEY\n",
         literal, "client.messages.create(payload)"),
-    sdks=("anthropic>=2.12 (PyPI)", "@anthropic-ai/sdk (npm)"),
+    # The oldest releases the real-client check passes with (tests/oracle/min_sdk_versions.py):
+    # anthropic 1.17 still asks for API version 2023-06-01.
+    sdks=("anthropic>=2.0 (PyPI)", "@anthropic-ai/sdk (npm)"),
     image_tokens=image_tokens.anthropic,
 )

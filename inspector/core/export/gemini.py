@@ -433,6 +433,8 @@ PROVIDER = Provider(
                 lambda custom_id, payload: {"key": custom_id, "request": payload}),
     http=Http(lambda model: ENDPOINT.format(model=model), ("x-goog-api-key: $GEMINI_API_KEY",)),
     python=_python, typescript=_typescript,
-    sdks=("google-genai>=3.4 (PyPI)", "@google/genai (npm)"),
+    # The oldest releases the real-client check passes with (tests/oracle/min_sdk_versions.py):
+    # google-genai 1.48 prints a deprecation warning under pydantic 2.14.
+    sdks=("google-genai>=1.49 (PyPI)", "@google/genai (npm)"),
     image_tokens=image_tokens.gemini,
 )
