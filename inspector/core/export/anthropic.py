@@ -40,14 +40,15 @@ API_VERSION = "2026-10-21"
 class _Build(TurnExport):
     """One export's state while its messages are turned into Anthropic turns."""
 
-    __slots__ = ("last_kind", "ids", "sent_ids", "pending", "first_call", "same_api",
+    __slots__ = ("last_kind", "ids", "cleaned", "pending", "first_call", "same_api",
                  "system_blocks", "string_turns")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "content")
         self.last_kind: str | None = None  # "user", "assistant" or "tool": the latest blocks' kind
         self.ids: dict[str, str] = {}  # original tool call id -> the id sent
-        self.sent_ids: set[str] = set()  # every id sent so far, so two cleaned ids never collide
+        # Ids made by cleaning (usually none): a later id as written must not reuse one.
+        self.cleaned: set[str] = set()
         self.first_call: int | None = None  # index of the first message with a tool call
         self.same_api = False  # whether the case is an Anthropic request read back
         self.system_blocks: list[dict[str, Any]] | None = None  # when system goes as blocks
@@ -90,50 +91,76 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
 
 def _convert(build: _Build, case: RenderedCase) -> None:
     """The messages into turns. The common shapes (plain text opening a turn, a tool result after
-    another) are handled here without a call, since this runs once per message; everything else
-    goes to the helper for its kind."""
+    another) are handled here without a call, since this runs once per message, with the last
+    turn's role and the latest blocks' kind in locals (handed to and back from the helper for
+    every other shape)."""
     turns, ids, pending = build.turns, build.ids, build.pending
+    add_turn = turns.turns.append
+    turn_role, last_kind = turns.role, build.last_kind
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         role = message.role
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        if message.blocks is not None or message.name is not None:
-            _message(build, case, message, text, index)
-        elif role == "assistant":
-            if (not message.tool_calls and not text) or turns.role == "assistant" or pending:
-                _assistant(build, message, text, index, None)
+        if message.blocks is None and message.name is None:
+            if role == "assistant":
+                if (message.tool_calls or text) and turn_role != "assistant" and not pending:
+                    content = [{"type": "text", "text": text}] if text else []
+                    for position, call in enumerate(message.tool_calls):
+                        # _tool_uses inlined for plain ids and arguments that are one object.
+                        raw_id = call.id
+                        call_id = ids.get(raw_id)
+                        if call_id is None:
+                            if (len(raw_id) <= MAX_NAME and raw_id.isascii()
+                                    and raw_id.isidentifier() and raw_id not in build.cleaned):
+                                ids[raw_id] = call_id = raw_id
+                            else:
+                                call_id = _tool_use_id(build, raw_id, index, position)
+                        raw = call.arguments
+                        try:
+                            arguments, end = scan_json(raw, 0)
+                        except JSON_FAILURES:
+                            end = -1
+                        if call.options or end != len(raw) or type(arguments) is not dict:
+                            content.append(_tool_use(build, call, index, position))
+                            continue
+                        content.append({"type": "tool_use", "id": call_id, "name": call.name,
+                                        "input": arguments})
+                        pending[call_id] = index
+                    if message.tool_calls and build.first_call is None:
+                        build.first_call = index
+                    turns.content, turns.last_source = content, index
+                    if not turns.turns:
+                        turns.first_source = index
+                    add_turn({"role": "assistant", "content": content})
+                    turn_role = last_kind = "assistant"
+                    continue
+            elif message.tool_call_id is not None and (role == "tool" or role == "function"):
+                call_id = ids.get(message.tool_call_id)
+                if (call_id is not None and not message.options and last_kind != "user"
+                        and pending.pop(call_id, None) is not None):
+                    block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+                    if turn_role == "user":
+                        turns.content.append(block)
+                    else:  # the results open the user turn after the calls
+                        turns.content, turns.last_source = [block], index
+                        add_turn({"role": "user", "content": turns.content})
+                        turn_role = "user"
+                    last_kind = "tool"
+                    continue
+            elif role == "user" and text and turn_role != "user":
+                content = [{"type": "text", "text": text}]
+                turns.content, turns.last_source = content, index
+                if not turns.turns:
+                    turns.first_source = index
+                add_turn({"role": "user", "content": content})
+                turn_role = last_kind = "user"
                 continue
-            content = _tool_uses(build, message, text, index) if message.tool_calls else [
-                {"type": "text", "text": text}]
-            turns.content, turns.role, turns.last_source = content, "assistant", index
-            if not turns.turns:
-                turns.first_source = index
-            turns.turns.append({"role": "assistant", "content": content})
-            build.last_kind = "assistant"
-        elif message.tool_call_id is not None and (role == "tool" or role == "function"):
-            call_id = ids.get(message.tool_call_id)
-            if (call_id is None or message.options or build.last_kind == "user"
-                    or pending.pop(call_id, None) is None):
-                _tool_result(build, message, text, index, None)
-                continue
-            block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
-            if turns.role == "user":
-                turns.content.append(block)
-            else:  # the results open the user turn after the calls
-                turns.content, turns.role, turns.last_source = [block], "user", index
-                turns.turns.append({"role": "user", "content": turns.content})
-            build.last_kind = "tool"
-        elif role == "user" and text and turns.role != "user":
-            content = [{"type": "text", "text": text}]
-            turns.content, turns.role, turns.last_source = content, "user", index
-            if not turns.turns:
-                turns.first_source = index
-            turns.turns.append({"role": "user", "content": content})
-            build.last_kind = "user"
-        else:
-            _message(build, case, message, text, index)
+        turns.role, build.last_kind = turn_role, last_kind
+        _message(build, case, message, text, index)
+        turn_role, last_kind = turns.role, build.last_kind
+    turns.role, build.last_kind = turn_role, last_kind
 
 
 def _message(build: _Build, case: RenderedCase, message: Message, text: str, index: int) -> None:
@@ -278,7 +305,7 @@ def _tool_uses(build: _Build, message: Message, text: str, index: int) -> list[d
     tool-calling conversations, where a plain id and arguments that are one JSON object cost no
     call."""
     blocks = [{"type": "text", "text": text}] if text else []
-    ids, pending, notes, sent_ids = build.ids, build.pending, build.notes, build.sent_ids
+    ids, pending, notes, cleaned = build.ids, build.pending, build.notes, build.cleaned
     if build.first_call is None:
         build.first_call = index
     for position, call in enumerate(message.tool_calls):
@@ -289,9 +316,8 @@ def _tool_uses(build: _Build, message: Message, text: str, index: int) -> list[d
         call_id = ids.get(raw_id)
         if call_id is None:
             if (len(raw_id) <= MAX_NAME and raw_id.isascii() and raw_id.isidentifier()
-                    and raw_id not in sent_ids):
+                    and raw_id not in cleaned):
                 ids[raw_id] = call_id = raw_id
-                sent_ids.add(raw_id)
             else:
                 call_id = _tool_use_id(build, raw_id, index, position)
         raw = call.arguments
@@ -328,13 +354,14 @@ def _tool_use_id(build: _Build, raw_id: str, index: int, position: int) -> str:
         # identifiers, a subset of the allowed ids, as the cheap case.
         if len(raw_id) <= MAX_NAME and ((raw_id.isascii() and raw_id.isidentifier())
                                         or SAFE_ID_FULL.fullmatch(raw_id)) \
-                and raw_id not in build.sent_ids:
+                and raw_id not in build.cleaned:
             call_id = raw_id
         else:
-            call_id = _unused_id(build.sent_ids, safe_id(raw_id, f"toolu_{index}_{position}"))
+            call_id = _unused_id(set(build.ids.values()),
+                                 safe_id(raw_id, f"toolu_{index}_{position}"))
+            build.cleaned.add(call_id)
             build.notes.change(f"tool call id {raw_id!r} sent as {call_id!r}", index)
         build.ids[raw_id] = call_id
-        build.sent_ids.add(call_id)
     return call_id
 
 

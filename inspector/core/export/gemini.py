@@ -97,50 +97,86 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
 def _convert(build: _Build, case: RenderedCase) -> None:
     """The messages into contents. The common shapes (plain text or calls opening a content,
     a function response after the calls or another response) are handled here without a call,
-    since this runs once per message; everything else goes to the helper for its kind."""
+    since this runs once per message, with the turn-order counts in locals (handed to and back
+    from the helper for every other shape)."""
     # A Gemini request read back keeps its contents as they were, consecutive same-role ones too.
     starts = frozenset(case.metadata.get("content_starts", ())) if build.same_api else None
-    turns, names = build.turns, build.names
+    turns, names, add_turn = build.turns, build.names, build.turns.turns.append
+    turn_role, last_kind, calls, responses, previous_calls = (
+        turns.role, build.last_kind, build.calls, build.responses, build.previous_calls)
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         if starts is not None and index in starts:
-            turns.role = None
+            turn_role = None
         role = message.role
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        if message.blocks is not None or message.name is not None or message.options:
-            _message(build, message, text, index)
-        elif role == "assistant":
-            if turns.role == "model" or not (text or message.tool_calls) or (
-                    build.responses and build.responses != build.previous_calls):
-                _model(build, message, text, index, None)
+        if message.blocks is None and message.name is None:
+            if role == "assistant":
+                if turn_role != "model" and (text or message.tool_calls) and (
+                        not responses or responses == previous_calls):
+                    content = [{"text": text}] if text else []
+                    for call in message.tool_calls:  # _function_calls inlined
+                        name = names[call.id] = call.name
+                        raw = call.arguments
+                        try:
+                            args, end = scan_json(raw, 0)
+                        except JSON_FAILURES:
+                            end = -1
+                        if end != len(raw) or type(args) is not dict or call.options:
+                            content += _function_calls(build, Message(
+                                "assistant", tool_calls=[call]), "", index)
+                            continue
+                        content.append({"functionCall": {"name": name, "args": args}})
+                    turns.content, turns.last_source = content, index
+                    if not turns.turns:
+                        turns.first_source = index
+                    add_turn({"role": "model", "parts": content})
+                    calls, turn_role, last_kind = len(message.tool_calls), "model", "model"
+                    continue
+            elif role == "tool" and message.tool_call_id in names and not message.options and (
+                    (turn_role == "user" and last_kind == "tool")
+                    or (turn_role == "model" and len(turns.turns) > 1)):
+                first = text[:1]
+                response = None
+                if first == "{":  # _response inlined: a compact JSON object costs no call
+                    try:
+                        value, end = scan_json(text, 0)
+                        if end == len(text) and type(value) is dict:
+                            response = value
+                    except JSON_FAILURES:
+                        pass
+                if response is None:
+                    response = _response_object(text) if first == "{" or first.isspace() \
+                        else {"output": text}
+                part = {"functionResponse": {"name": names[message.tool_call_id],
+                                             "response": response}}
+                if turn_role == "user":
+                    turns.content.append(part)
+                    responses += 1
+                    continue
+                # The first response opens the user content after the calls.
+                turns.content, turns.last_source, build.response_index = [part], index, index
+                add_turn({"role": "user", "parts": turns.content})
+                previous_calls, responses, turn_role, last_kind = calls, 1, "user", "tool"
                 continue
-            content = _function_calls(build, message, text, index) if message.tool_calls \
-                else [{"text": text}]
-            turns.content, turns.role, turns.last_source = content, "model", index
-            if not turns.turns:
-                turns.first_source = index
-            turns.turns.append({"role": "model", "parts": content})
-            build.calls = len(message.tool_calls)
-            build.last_kind = "model"
-        elif (role == "tool" and turns.role == "user" and build.last_kind == "tool"
-              and message.tool_call_id in names):
-            turns.content.append({"functionResponse": {
-                "name": names[message.tool_call_id], "response": _response(text)}})
-            build.responses += 1
-        elif role == "user" and text and turns.role != "user" and not (
-                build.calls and len(turns.turns) == 1):
-            build.previous_calls = build.calls
-            content = [{"text": text}]
-            turns.content, turns.role, turns.last_source = content, "user", index
-            if not turns.turns:
-                turns.first_source = index
-            turns.turns.append({"role": "user", "parts": content})
-            build.responses = 0
-            build.last_kind = "user"
-        else:
-            _message(build, message, text, index)
+            elif role == "user" and text and turn_role != "user" and not (
+                    calls and len(turns.turns) == 1):
+                content = [{"text": text}]
+                turns.content, turns.last_source = content, index
+                if not turns.turns:
+                    turns.first_source = index
+                add_turn({"role": "user", "parts": content})
+                previous_calls, responses, turn_role, last_kind = calls, 0, "user", "user"
+                continue
+        (turns.role, build.last_kind, build.calls, build.responses,
+         build.previous_calls) = turn_role, last_kind, calls, responses, previous_calls
+        _message(build, message, text, index)
+        turn_role, last_kind, calls, responses, previous_calls = (
+            turns.role, build.last_kind, build.calls, build.responses, build.previous_calls)
+    (turns.role, build.last_kind, build.calls, build.responses,
+     build.previous_calls) = turn_role, last_kind, calls, responses, previous_calls
 
 
 def _message(build: _Build, message: Message, text: str, index: int) -> None:

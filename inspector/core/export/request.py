@@ -48,6 +48,8 @@ def resolve(case: RenderedCase, settings: ExportSettings, defaults: ResolvedDefa
             target: str, notes: Notes) -> ResolvedSettings:
     """Model, max tokens and temperature: what the user set, else the source request's, else the
     provider's defaults. A model of another provider's family is not sent (and said so)."""
+    if "request" not in case.metadata:  # no raw request: the common case, kept cheap
+        return settings.resolved(defaults)
     fmt, request = source(case)
     if fmt is None or not request:
         return settings.resolved(defaults)
@@ -70,6 +72,8 @@ def resolve(case: RenderedCase, settings: ExportSettings, defaults: ResolvedDefa
 def apply(case: RenderedCase, target: str, payload: dict[str, Any], notes: Notes) -> None:
     """The source request's other fields: all of them back to their own API, the common ones
     mapped to another (what the exporter already set stays)."""
+    if "request" not in case.metadata:
+        return
     fmt, request = source(case)
     if fmt is None or not request:
         return
