@@ -106,7 +106,7 @@ def _convert(build: _Build, case: RenderedCase) -> None:
         if message.blocks is None and message.name is None:
             if role == "assistant":
                 if (message.tool_calls or text) and turn_role != "assistant" and not pending:
-                    content = [{"type": "text", "text": text}] if text else []
+                    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
                     for position, call in enumerate(message.tool_calls):
                         # _tool_uses inlined for plain ids and arguments that are one object.
                         raw_id = call.id

@@ -116,7 +116,7 @@ def _convert(build: _Build, case: RenderedCase) -> None:
             if role == "assistant":
                 if turn_role != "model" and (text or message.tool_calls) and (
                         not responses or responses == previous_calls):
-                    content = [{"text": text}] if text else []
+                    content: list[dict[str, Any]] = [{"text": text}] if text else []
                     for call in message.tool_calls:  # _function_calls inlined
                         name = names[call.id] = call.name
                         raw = call.arguments
