@@ -495,7 +495,7 @@ PROVIDER = Provider(
         "const client = new Anthropic(); // reads ANTHROPIC_API_KEY\n",
         literal, "client.messages.create(payload)"),
     # The oldest releases the real-client check passes with (tests/oracle/min_sdk_versions.py):
-    # anthropic 1.17 still asks for API version 2023-06-01.
-    sdks=("anthropic>=2.0 (PyPI)", "@anthropic-ai/sdk (npm)"),
+    # anthropic 1.17 and @anthropic-ai/sdk 0.137 still ask for API version 2023-06-01.
+    sdks=("anthropic>=2.0 (PyPI)", "@anthropic-ai/sdk>=1.0 (npm)"),
     image_tokens=image_tokens.anthropic,
 )

@@ -470,7 +470,8 @@ PROVIDER = Provider(
     http=Http(lambda model: ENDPOINT.format(model=model), ("x-goog-api-key: $GEMINI_API_KEY",)),
     python=_python, typescript=_typescript,
     # The oldest releases the real-client check passes with (tests/oracle/min_sdk_versions.py):
-    # google-genai 1.48 prints a deprecation warning under pydantic 2.14.
-    sdks=("google-genai>=1.49 (PyPI)", "@google/genai (npm)"),
+    # google-genai 1.48 prints a deprecation warning under pydantic 2.14; @google/genai 1.0 sends
+    # another body (1.10 is the oldest release tried that passes).
+    sdks=("google-genai>=1.49 (PyPI)", "@google/genai>=1.10 (npm)"),
     image_tokens=image_tokens.gemini,
 )

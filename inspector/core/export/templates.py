@@ -42,6 +42,6 @@ def openai_provider(provider_id: str, label: str, defaults: ResolvedDefaults, ex
         typescript=lambda _result, literal, head: sdk_typescript(
             head, OPENAI_TYPESCRIPT_SETUP, literal, f"client.{call}(payload)"),
         # The oldest releases the real-client check passes with (tests/oracle/min_sdk_versions.py):
-        # openai 1.65 has no `client.responses`.
-        sdks=("openai>=1.66 (PyPI)", "openai (npm)"),
+        # openai 1.65 has no `client.responses`; npm's openai 4.103 is the oldest release tried.
+        sdks=("openai>=1.66 (PyPI)", "openai>=4.103 (npm)"),
     )
