@@ -8,6 +8,12 @@ Run it with the benchmark's own environment (LiteLLM is pinned there, never a pr
 
 It times each converter on conversations of 100 and 10,000 messages with parallel tool calls, checks
 that both produce the same message content, and prints the times and the ratio.
+
+`--against DIR` instead compares our exporters with another checkout of this repository (e.g. an
+older commit, `git archive <commit> | tar -x -C DIR`) in one process: each round times both trees,
+alternating which goes first, and prints the medians over the rounds.
+
+    .venv/bin/python benchmarks/bench_export.py --against /tmp/before --rounds 7
 """
 
 from __future__ import annotations
@@ -140,7 +146,67 @@ def gemini_content(contents: list[dict]) -> list[tuple]:
     return result
 
 
+def _tree(root: Path, alias: str):
+    """The exporters and model of the checkout at `root`, imported as package `alias` (the core
+    imports itself relatively, so two checkouts live side by side in one process)."""
+    import importlib
+    import tempfile
+
+    links = Path(tempfile.mkdtemp(prefix="bench-export-"))
+    (links / alias).symlink_to(root / "inspector", target_is_directory=True)
+    sys.path.insert(0, str(links))
+    return (importlib.import_module(f"{alias}.core.export"),
+            importlib.import_module(f"{alias}.core.model"))
+
+
+def _case_in(model, messages: list[dict]):
+    """rendered_case with another checkout's model classes."""
+    origin = model.Origin(model.OriginKind.CASE_TEXT, "bench.yaml", 1, 1)
+    return model.RenderedCase("bench", [model.Message(
+        message["role"], [model.Segment(message["content"], origin)] if message.get("content")
+        else [], tool_calls=[model.ToolCall(call["id"], call["function"]["name"],
+                                            call["function"]["arguments"])
+                             for call in message.get("tool_calls", ())],
+        tool_call_id=message.get("tool_call_id")) for message in messages])
+
+
+def compare(against: Path, rounds: int, quick: bool, only: int | None = None) -> None:
+    """Ours against the checkout at `against`, in one process: each round times both trees on the
+    same conversation, alternating which goes first, so a busy machine slows both alike. Prints the
+    median over the rounds of each round's median time per export."""
+    trees = {"before": _tree(against.resolve(), "inspector_before"),
+             "now": _tree(Path(__file__).resolve().parent.parent, "inspector_now")}
+    sizes = (only,) if only else (10, 100) if quick else (100, 10_000)
+    results: dict[tuple[str, str, int], list[float]] = {}
+    for size in sizes:
+        conversation = openai_conversation(size)
+        repeats = 3 if quick else 101 if size <= 1000 else 5
+        for round_number in range(rounds):
+            order = list(trees.items())[::1 if round_number % 2 == 0 else -1]
+            for name, (export, model) in order:
+                case = _case_in(model, conversation)
+                settings = export.ExportSettings()
+                for provider in ("anthropic", "gemini"):
+                    seconds, _ = timed(lambda c, e=export, p=provider, s=settings: e.export_case(c, p, s),
+                                       [case] * repeats)
+                    results.setdefault((name, provider, size), []).append(seconds * 1e3)
+    print(f"median of {rounds} rounds, ms per export (collector off)")
+    print(f"{'provider':<10} {'messages':>8} {'before':>9} {'now':>9} {'now/before':>11}")
+    for size in sizes:
+        for provider in ("anthropic", "gemini"):
+            before = statistics.median(results["before", provider, size])
+            now = statistics.median(results["now", provider, size])
+            print(f"{provider:<10} {size:>8} {before:>9.3f} {now:>9.3f} {now / before:>10.2f}x")
+
+
 def main() -> None:
+    arguments = sys.argv[1:]
+    if "--against" in arguments:
+        rounds = int(arguments[arguments.index("--rounds") + 1]) if "--rounds" in arguments else 5
+        only = int(arguments[arguments.index("--size") + 1]) if "--size" in arguments else None
+        compare(Path(arguments[arguments.index("--against") + 1]), rounds, "--quick" in arguments,
+                only)
+        return
     quick = "--quick" in sys.argv[1:]  # CI: small sizes; ours alone when LiteLLM is not installed
     sizes = (10, 100) if quick else SIZES
     settings = ExportSettings()

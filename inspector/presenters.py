@@ -19,7 +19,7 @@ from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.token import STANDARD_TYPES
 from pygments.util import ClassNotFound
 
-from inspector.core.model import Diagnostic, LineSpan, Message, RenderedCase, Segment
+from inspector.core.model import Diagnostic, LineSpan, Media, Message, RenderedCase, Segment
 from inspector.core.tokens import CaseTokens, case_tokens
 
 # ---------------------------------------------------------------------------------------------
@@ -321,6 +321,18 @@ ORIGIN_LABELS = {
 }
 
 
+@dataclass(frozen=True)
+class MediaView:
+    """An image or file in a message: a thumbnail only from its own data (a data URL), a remote
+    URL only as a link (the page never loads it: the server fetches nothing, the CSP allows no
+    remote images)."""
+
+    kind: str  # "image" or "file"
+    label: str
+    thumbnail: str | None = None
+    link: str | None = None
+
+
 @dataclass
 class SegmentView:
     text: str
@@ -331,6 +343,22 @@ class SegmentView:
     end: int | None
     url: str | None  # the source pane showing where the text came from
     via: LineSpan | None = None  # the file reference that pulled the text in
+    media: MediaView | None = None
+
+
+def media_view(media: Media) -> MediaView:
+    what = media.media_type or media.kind
+    if media.data is not None:
+        size = len(media.data) * 3 // 4
+        label = f"{media.filename or media.kind} ({what}, {size:,} bytes)"
+        thumbnail = media.data_url if media.kind == "image" and (
+            media.media_type or "").startswith("image/") else None
+        return MediaView(media.kind, label, thumbnail=thumbnail)
+    if media.url is not None:
+        web = media.url.startswith(("http://", "https://"))
+        return MediaView(media.kind, f"{media.kind}: {media.url}",
+                         link=media.url if web else None)
+    return MediaView(media.kind, f"{media.kind}: file id {media.file_id or '?'}")
 
 
 @dataclass
@@ -382,7 +410,7 @@ def _segment_view(bundle_id: str, segment: Segment) -> SegmentView:
     title = f"{label}: {where}" if where else label
     url = source_url(bundle_id, origin.path, origin.start_line, origin.end_line) if origin.path else None
     return SegmentView(segment.text, kind, title, origin.path, origin.start_line, origin.end_line, url,
-                       origin.via)
+                       origin.via, media_view(segment.media) if segment.media else None)
 
 
 def _belongs(diagnostic: Diagnostic, message: Message) -> bool:

@@ -52,6 +52,7 @@ FORMATS: tuple[InputFormat, ...] = (
     _conversation("openai-chat"),
     _conversation("openai-responses"),
     _conversation("anthropic"),
+    _conversation("gemini"),
     # Every other YAML or JSONL file is an agentv eval file; its profile picks the generation.
     InputFormat("agentv", lambda _probe: True, render_eval_file),
 )

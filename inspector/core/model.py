@@ -34,9 +34,35 @@ class Origin:
 
 
 @dataclass(frozen=True, slots=True)
+class Media:
+    """An image or a file a message carries as content, not as text. Exactly one of `data`
+    (base64), `url` (http(s), or a provider's file URI) and `file_id` says where it is."""
+
+    kind: str  # "image" or "file"
+    media_type: str | None = None  # image/png, application/pdf, ...
+    data: str | None = None
+    url: str | None = None
+    file_id: str | None = None
+    filename: str | None = None
+    detail: str | None = None  # OpenAI's image detail (low, high, auto)
+
+    @property
+    def data_url(self) -> str | None:
+        if self.data is None:
+            return None
+        return f"data:{self.media_type or 'application/octet-stream'};base64,{self.data}"
+
+
+@dataclass(frozen=True, slots=True)
 class Segment:
     text: str
     origin: Origin
+    # A media segment has no text (joining a message's segments stays its text) and holds the
+    # image or file itself.
+    media: Media | None = None
+    # Keys of the source request's content block the model has no place for (Anthropic's
+    # `cache_control`, ...): sent again to the same API, named in Changes for another.
+    options: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +78,7 @@ class ToolCall:
     name: str
     arguments: str  # a JSON document as a string, as OpenAI sends it
     origin: Origin | None = None
+    options: dict[str, Any] | None = None  # the source block's other keys (see Segment.options)
 
 
 @dataclass(slots=True)
@@ -64,6 +91,11 @@ class Message:
     span: LineSpan | None = None
     # Set when the message is shown but not sent: why it was left out.
     omitted: str | None = None
+    # Whether the source request gave the content as a list of blocks (True: each segment that is
+    # not a separator is one block; separators only join them for display) or as one string
+    # (False). None: the loader does not say, each exporter sends its usual form.
+    blocks: bool | None = None
+    options: dict[str, Any] | None = None  # the source message's other keys (see Segment.options)
 
     @property
     def content(self) -> str:
@@ -93,6 +125,7 @@ class ToolSpec:
     description: str | None = None
     parameters: dict[str, Any] | None = None  # JSON schema
     strict: bool | None = None
+    options: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +133,7 @@ class OutputSchema:
     name: str
     schema: dict[str, Any]
     strict: bool | None = None
+    description: str | None = None
 
 
 @dataclass(slots=True)

@@ -7,13 +7,16 @@ tokenizer; their counts are the o200k_base count, flagged as an estimate.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import toktok
 
+from .export.image_tokens import openai as openai_image_tokens
 from .export.registry import provider as provider_spec
-from .model import Message, RenderedCase
+from .model import Media, Message, RenderedCase
+
+ImageTokens = Callable[[Media], int]
 
 EXACT_ENCODINGS = ("o200k_base", "cl100k_base")
 # Chat formatting adds a few tokens per message (role and delimiters) on top of the content;
@@ -60,8 +63,9 @@ def _message_texts(message: Message) -> list[str]:
     return texts
 
 
-def message_token_counts(messages: Sequence[Message], encoding: str = "o200k_base") -> list[int]:
-    """Tokens each message costs in a chat request (content plus per-message overhead)."""
+def message_token_counts(messages: Sequence[Message], encoding: str = "o200k_base",
+                         image_tokens: ImageTokens = openai_image_tokens) -> list[int]:
+    """Tokens each message costs in a chat request (content, images, per-message overhead)."""
     texts: list[str] = []
     bounds: list[int] = []
     for message in messages:
@@ -69,16 +73,23 @@ def message_token_counts(messages: Sequence[Message], encoding: str = "o200k_bas
         bounds.append(len(texts))
     counts = count_texts(texts, encoding)
     result, start = [], 0
-    for end in bounds:
-        result.append(sum(counts[start:end]) + TOKENS_PER_MESSAGE)
+    for message, end in zip(messages, bounds, strict=True):
+        media = sum(image_tokens(s.media) for s in message.segments if s.media is not None) \
+            if message.blocks is not None else 0
+        result.append(sum(counts[start:end]) + media + TOKENS_PER_MESSAGE)
         start = end
     return result
 
 
-def segment_token_counts(message: Message, encoding: str = "o200k_base") -> list[int]:
+def segment_token_counts(message: Message, encoding: str = "o200k_base",
+                         image_tokens: ImageTokens = openai_image_tokens) -> list[int]:
     """Tokens of each segment of a message counted alone (BPE merges across a boundary can make
-    the sum differ from the message's count by a token or two)."""
-    return count_texts([segment.text for segment in message.segments], encoding)
+    the sum differ from the message's count by a token or two); an image its provider's cost."""
+    counts = count_texts([segment.text for segment in message.segments], encoding)
+    if message.blocks is None:
+        return counts
+    return [image_tokens(segment.media) if segment.media is not None else count
+            for segment, count in zip(message.segments, counts, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +107,14 @@ class CaseTokens:
 def case_tokens(case: RenderedCase, encoding: str = "o200k_base", provider: str | None = None
                 ) -> CaseTokens:
     exact = True
+    image_tokens: ImageTokens = openai_image_tokens
     if provider is not None:
         encoding, exact = provider_encoding(provider)
-    per_message = message_token_counts(case.messages, encoding)
-    per_segment = [segment_token_counts(message, encoding) for message in case.messages]
+        if provider != "openai":
+            image_tokens = provider_spec(provider).image_tokens
+    per_message = message_token_counts(case.messages, encoding, image_tokens)
+    per_segment = [segment_token_counts(message, encoding, image_tokens)
+                   for message in case.messages]
     sent = sum(count for count, message in zip(per_message, case.messages, strict=True)
                if message.omitted is None)
     return CaseTokens(encoding, exact, per_message, per_segment, sent + TOKENS_PER_REPLY)

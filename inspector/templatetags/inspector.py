@@ -7,7 +7,7 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from inspector.presenters import MessageCard, SourcePane
+from inspector.presenters import MessageCard, SegmentView, SourcePane
 
 register = template.Library()
 
@@ -18,7 +18,9 @@ def segments(card: MessageCard) -> SafeString:
     between spans: the content is shown pre-wrapped and must read byte for byte as sent."""
     parts = []
     for segment in card.segments:
-        if segment.path:
+        if segment.media is not None:
+            parts.append(_media(segment))
+        elif segment.path:
             via = segment.via
             via_attributes = format_html(' data-via-path="{}" data-via-from="{}" data-via-to="{}"',
                                          via.path, via.start_line, via.end_line) if via else ""
@@ -31,6 +33,25 @@ def segments(card: MessageCard) -> SafeString:
             parts.append(format_html('<span class="seg k-{}" title="{}">{}</span>', segment.kind,
                                      segment.title, segment.text))
     return mark_safe("".join(parts))
+
+
+def _media(segment: SegmentView) -> SafeString:
+    """An image as a thumbnail of its own data, a remote one as a link, a file as its label."""
+    media = segment.media
+    assert media is not None
+    if media.thumbnail is not None:
+        inner = format_html('<img class="thumb" src="{}" alt="{}" loading="lazy">',
+                            media.thumbnail, media.label)
+    elif media.link is not None:
+        inner = format_html('<a class="media-link" href="{}" rel="noopener noreferrer nofollow" '
+                            'target="_blank">{}</a>', media.link, media.label)
+    else:
+        inner = format_html("{}", media.label)
+    attributes = format_html(' data-src="{}" data-path="{}" data-from="{}" data-to="{}" tabindex="0"',
+                             segment.url, segment.path, segment.start or "",
+                             segment.end or segment.start or "") if segment.path else ""
+    return format_html('<span class="seg media m-{}" title="{}"{}>{}</span>', media.kind,
+                       segment.title, attributes, inner)
 
 
 @register.simple_tag

@@ -9,6 +9,7 @@ the validated result. Building an adapter takes seconds, so build each once per 
 from __future__ import annotations
 
 import collections.abc
+import json
 import typing
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +19,8 @@ import typing_extensions
 
 # Anthropic request types reach file-upload types (IO[bytes]) that pydantic cannot build itself.
 TYPED_DICT_CONFIG = pydantic.ConfigDict(extra="forbid", arbitrary_types_allowed=True)
-GEMINI_BODY_KEYS = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"}
+GEMINI_BODY_KEYS = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig",
+                    "safetySettings"}
 
 
 class PayloadRejected(AssertionError):
@@ -120,7 +122,8 @@ class GeminiValidator:
 
         self.models = {"contents": list[types.Content], "systemInstruction": types.Content,
                        "tools": list[types.Tool], "toolConfig": types.ToolConfig,
-                       "generationConfig": types.GenerationConfig}
+                       "generationConfig": types.GenerationConfig,
+                       "safetySettings": list[types.SafetySetting]}
         self.adapters = {key: pydantic.TypeAdapter(model) for key, model in self.models.items()}
 
     def __call__(self, payload: dict[str, Any]) -> None:
@@ -132,7 +135,8 @@ class GeminiValidator:
         problems = []
         for key, value in payload.items():
             try:
-                self.adapters[key].validate_python(value, strict=True)
+                # As JSON, so strict mode takes enum values as the REST body spells them.
+                self.adapters[key].validate_json(json.dumps(value), strict=True)
             except pydantic.ValidationError as error:
                 problems.extend(f"{key}.{line}" for line in _relevant_errors(error, value))
         if problems:

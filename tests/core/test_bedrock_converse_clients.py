@@ -123,3 +123,37 @@ def test_the_javascript_sdk_sends_the_json_export(tmp_path, which):
     with Http2RecordingServer(ANSWER) as server:
         _run(["node", "converse.mjs"], tmp_path, server.url, cwd=tmp_path)
     _assert_sent(server, results)
+
+
+def media_results() -> list[ExportResult]:
+    from .test_media import SOURCES, read
+
+    return [export_case(read(body), PROVIDER) for body in SOURCES.values()]
+
+
+def test_images_and_documents_reach_bedrock_as_the_json_export_says(tmp_path):
+    """boto3 and the JavaScript SDK take bytes and base64-encode them; the code forms decode the
+    export's base64 first, so the body sent is the JSON export again."""
+    results = media_results()
+    assert all('"bytes"' in render_code(result, "json") for result in results)
+    _run_python(results, tmp_path)
+    _node_sdk()
+    (tmp_path / "node_modules").symlink_to(ORACLE_DIR / "node_modules")
+    (tmp_path / "converse.mjs").write_text(render_codes(results, "typescript"), encoding="utf-8")
+    with Http2RecordingServer(ANSWER) as server:
+        _run(["node", "converse.mjs"], tmp_path, server.url, cwd=tmp_path)
+    _assert_sent(server, results)
+
+
+def test_the_aws_cli_form_with_images_needs_v2_and_v1_refuses_it_rather_than_corrupt_them(tmp_path):
+    """AWS CLI v1 (the one on PyPI) would base64-encode the export's base64 again; the form asks
+    for v2's --cli-binary-format, which v1 refuses: an error, never other bytes sent."""
+    results = media_results()
+    with RecordingServer(ANSWER) as server:
+        for result in results:
+            code = render_code(result, "curl")
+            assert "--cli-binary-format base64" in code and "Needs AWS CLI v2" in code
+            done = subprocess.run(["bash", "-c", code], capture_output=True, text=True, timeout=300,
+                                  env=_environment(tmp_path, server.url))
+            assert "Unknown options: --cli-binary-format" in done.stderr
+    assert server.requests == []

@@ -143,6 +143,9 @@ def test_codex_prompt_uses_the_configured_prompt_as_base_instructions():
     (ANTHROPIC_YAML, "anthropic"),
     (json.dumps(RESPONSES), "openai-responses"),
     ('{"messages": [{"role": "user", "content": "hi"}]}', "openai-chat"),
+    ('{"max_tokens": 5, "messages": [{"role": "user", "content": [{"type": "image", "source": '
+     '{"type": "url", "url": "https://example.com/a.png"}}]}]}', "anthropic"),
+    ('{"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}', "gemini"),
     ('{"input": "hi", "model": "gpt-5"}', "openai-responses"),
     ("description: x\ninput: shared text\ntests:\n  - id: a\n    input: hi\n", None),
     ("evalcases:\n  - id: a\n    input_messages: [{role: user, content: hi}]\n", None),
@@ -163,7 +166,7 @@ def test_detection_can_be_overridden():
     text = '{"messages": [{"role": "user", "content": "hi"}], "system": "s"}'
     assert sniff(text) == "anthropic"
     [case] = render("x.json", text, input_format="openai-chat").cases
-    assert [m.role for m in case.messages] == ["user"]
+    assert case.metadata["format"] == "openai-chat"
 
 
 def test_invalid_json_names_line_and_column():
@@ -176,3 +179,20 @@ def test_a_body_that_is_no_known_request_is_a_clear_error():
     bundle = MemoryBundle({"x.json": b'{"hello": 1}'})
     with pytest.raises(InputError, match="not a request body"):
         render_conversation_file(bundle, "x.json", "auto")
+
+
+def test_a_top_level_system_makes_a_body_anthropic_even_beside_system_role_messages():
+    # Seed 003's ModelRequest: `system` on top and system-role messages in the array.
+    text = json.dumps({"system": "Top.", "messages": [
+        {"role": "system", "content": "Inline."}, {"role": "user", "content": "hi"}]})
+    assert sniff(text) == "anthropic"
+    [case] = render("x.json", text).cases
+    assert [(m.role, m.content) for m in case.messages] == [
+        ("system", "Top."), ("system", "Inline."), ("user", "hi")]
+
+
+def test_a_top_level_system_read_as_openai_chat_is_kept_and_named():
+    text = '{"messages": [{"role": "user", "content": "hi"}], "system": "s"}'
+    [case] = render("x.json", text, input_format="openai-chat").cases
+    assert [(m.role, m.content) for m in case.messages] == [("system", "s"), ("user", "hi")]
+    assert any("`system` is not an OpenAI Chat field" in w.message for w in case.warnings)

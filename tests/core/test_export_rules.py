@@ -282,7 +282,8 @@ def test_anthropic_sends_tool_use_with_parsed_input_and_results_first_in_the_nex
 def test_anthropic_puts_a_tool_result_before_user_text_of_the_same_turn():
     conversation = case(message("user", "x"),
                         message("assistant", "", tool_calls=[call("a", "f", "{}")]),
-                        message("user", "interjection"), message("tool", "res", tool_call_id="a"))
+                        message("user", "interjection"), message("tool", "res", tool_call_id="a"),
+                        tools=[ToolSpec("f")])
     result = export_case(conversation, "anthropic")
     assert [block["type"] for block in result.payload["messages"][2]["content"]] == \
         ["tool_result", "text"]
@@ -299,6 +300,32 @@ def test_anthropic_sanitises_tool_ids_consistently_and_says_so():
     assert tool_use["id"] == tool_result["tool_use_id"] == "call_id_with_spaces"
     assert changes(result) == [(1, "tool call id 'call id/with spaces' sent as "
                                    "'call_id_with_spaces'")]
+
+
+def test_anthropic_keeps_ids_apart_that_differ_only_in_characters_it_refuses():
+    conversation = case(
+        message("user", "go"),
+        message("assistant", "", tool_calls=[call("call.1", "get_weather", "{}"),
+                                             call("call/1", "get_weather", "{}"),
+                                             call("call_1", "get_weather", "{}")]),
+        message("tool", "a", tool_call_id="call.1"), message("tool", "b", tool_call_id="call/1"),
+        message("tool", "c", tool_call_id="call_1"), tools=[WEATHER_TOOL])
+    result = export_case(conversation, "anthropic")
+    sent = [block["id"] for block in result.payload["messages"][1]["content"]]
+    answered = [block["tool_use_id"] for block in result.payload["messages"][2]["content"]]
+    assert len(set(sent)) == 3 and answered == sent
+    assert result.lints == []
+
+
+def test_anthropic_lints_tool_calls_when_the_request_defines_no_tools():
+    conversation = case(message("user", "go"),
+                        message("assistant", "", tool_calls=[call("a", "get_weather", "{}")]),
+                        message("tool", "r", tool_call_id="a"))
+    result = export_case(conversation, "anthropic")
+    assert [(lint.message_index, "defines no tools" in lint.message) for lint in result.lints] \
+        == [(1, True)]
+    conversation.tools = [WEATHER_TOOL]
+    assert export_case(conversation, "anthropic").lints == []
 
 
 def test_anthropic_merges_consecutive_same_role_turns_and_says_so():
@@ -413,7 +440,7 @@ def run_python_form(code: str, monkeypatch) -> list:
     anthropic.Anthropic = lambda: Recorder(calls)
     google = types.ModuleType("google")
     genai = types.ModuleType("google.genai")
-    genai.Client = lambda: Recorder(calls)
+    genai.Client = lambda **_: Recorder(calls)
     google.genai = genai
     for name, module in {"openai": openai, "anthropic": anthropic, "google": google,
                          "google.genai": genai}.items():
@@ -437,6 +464,7 @@ def test_python_form_calls_the_sdk_with_the_exact_payload(provider, method, monk
 
 
 def test_python_form_for_gemini_passes_contents_and_config(monkeypatch):
+    monkeypatch.setenv("GEMINI_API_KEY", "gk")
     result = export_case(AWKWARD_CASE, "gemini", ExportSettings(max_tokens=5))
     calls = run_python_form(render_code(result, "python"), monkeypatch)
     path, kwargs = calls[0]
@@ -531,3 +559,16 @@ def test_gemini_batch_lines_use_key_and_request():
     line = json.loads(batch_jsonl([weather_conversation("w1")], "gemini"))
     assert line == {"key": "w1", "request": export_case(weather_conversation("w1"),
                                                         "gemini").payload}
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_every_code_form_names_the_sdk_versions_it_needs(provider):
+    result = export_case(weather_conversation(), provider)
+    spec = REGISTRY[provider]
+    python_needs = [sdk.removesuffix(" (PyPI)") for sdk in spec.sdks if sdk.endswith("(PyPI)")]
+    npm_needs = [sdk.removesuffix(" (npm)") for sdk in spec.sdks if sdk.endswith("(npm)")]
+    assert python_needs and npm_needs
+    python_head = render_code(result, "python").split("\nimport", 1)[0]
+    typescript_head = render_code(result, "typescript").split("\nimport", 1)[0]
+    assert all(f'"{package}"' in python_head for package in python_needs)
+    assert all(package.split(">=")[0] in typescript_head for package in npm_needs)

@@ -44,7 +44,7 @@ def test_the_bundle_page_shows_the_ledger_with_prices_and_their_date(client, sui
     page = ledger(client, suite)
     assert 'id="ledger"' in page
     assert f'<span id="prices-as-of">{prices.prices_as_of()}</span>' in page
-    assert "gpt-4.1-mini: input $0.4" in page
+    assert "gpt-5.4-mini: input $0.75" in page  # the default OpenAI model, priced by genai-prices
     files = re.findall(r'<tr class="ledger-file"><td><a href="[^"]*">([^<]+)</a>', page)
     assert files[0] == "prompts/policy.md"  # the costliest first
     assert "<svg class=\"ledger-chart\"" in page and "<script" not in page.split('id="ledger"')[1]

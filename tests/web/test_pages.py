@@ -372,3 +372,19 @@ def test_a_grader_deck_case_shows_its_sample_file_with_the_sample_highlighted(cl
     assert highlighted and int(highlighted[0]) >= 7
     # The editor still edits the deck itself.
     assert "Score the reply." in re.search(r'<textarea name="text".*?</textarea>', body, re.S).group(0)
+
+
+def test_case_page_shows_images_as_thumbnails_and_remote_ones_as_links(client, db):
+    from inspector.ingest import store_bundle
+
+    data = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg=="
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 10, "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "Look"},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}},
+        {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.png"}}]}]}
+    bundle, _ = store_bundle({"request.json": json.dumps(body).encode()}, title="pictures")
+    html = page(client, case_url(bundle.pk, "request.json", "request"))
+    assert f'<img class="thumb" src="data:image/png;base64,{data}"' in html
+    # A remote image is a link the reader may follow; the page never loads it.
+    assert 'href="https://example.com/cat.png"' in html
+    assert 'src="https://example.com/cat.png"' not in html

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from ..model import LineSpan, Origin, OriginKind, Segment
+from ..model import LineSpan, Media, Origin, OriginKind, Segment
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +20,7 @@ class Piece:
     first_line: int | None = None
     last_line: int | None = None  # a cap: folded YAML text spans more lines than it has breaks
     via: LineSpan | None = None  # the file reference that pulled this text in
+    media: Media | None = None  # an image standing in the text (the piece's text is empty)
 
     def origin(self) -> Origin:
         if self.first_line is None:
@@ -82,4 +83,11 @@ def joined(parts: Iterable[list[Piece]], separator: str) -> list[Piece]:
 
 
 def segments(pieces: Iterable[Piece]) -> list[Segment]:
-    return [Segment(piece.text, piece.origin()) for piece in pieces if piece.text]
+    return [Segment(piece.text, piece.origin(), piece.media) for piece in pieces
+            if piece.text or piece.media is not None]
+
+
+def with_media(segments: list[Segment]) -> bool | None:
+    """Message.blocks for rendered text: False (one text, split by its images) when it holds an
+    image, else None."""
+    return False if any(segment.media is not None for segment in segments) else None

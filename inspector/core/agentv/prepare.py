@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import posixpath
 from dataclasses import dataclass, field
 
 from ..bundle import Bundle
-from ..model import Diagnostic, LineSpan, OriginKind, ToolCall
+from ..conversations.media import from_url
+from ..model import Diagnostic, LineSpan, Media, OriginKind, ToolCall
 from .files import Missing, ResolvedFile, is_guideline, missing_message, resolve
 from .pieces import Piece
 from .schema import Block, CaseSpec, InputMessage
@@ -29,6 +31,12 @@ class Part:
     kind: str  # "text", "file", "guideline", "image"
     block: Block
     file: ResolvedFile | None = None
+    media: Media | None = None  # an image block's image, when it could be found
+
+    def media_piece(self) -> Piece:
+        assert self.media is not None
+        return Piece("", OriginKind.CASE_TEXT, self.block.path, self.block.start_line,
+                     self.block.end_line, media=self.media)
 
     def text_piece(self) -> Piece:
         return Piece(self.block.value, OriginKind.CASE_TEXT, self.block.path, self.block.text_line,
@@ -80,7 +88,7 @@ def prepare(case: CaseSpec, context: Context, warnings: list[Diagnostic], *, gui
                 parts.append(Part("text", block))
                 continue
             if block.kind == "image":
-                parts.append(Part("image", block))
+                parts.append(Part("image", block, media=image_media(context, block, warnings)))
                 continue
             if exact_references and not block.value:
                 warnings.append(Diagnostic("an empty file reference: agentv skips it without a "
@@ -117,3 +125,29 @@ def tool_calls(message: InputMessage) -> list[ToolCall]:
         call_id = str(raw.get("id") or f"call_{index + 1}")
         calls.append(ToolCall(call_id, str(name), arguments))
     return calls
+
+
+IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+               ".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml",
+               ".bmp": "image/bmp"}
+
+
+def image_media(context: Context, block: Block, warnings: list[Diagnostic]) -> Media | None:
+    """A `type: image` block's image: a URL as it is (never fetched), a data URL split, a bundle
+    file read as base64. None, with a warning, when it is none of these."""
+    value = block.value.strip()
+    if value.startswith(("http://", "https://", "data:")):
+        return from_url("image", value)
+    found = resolve(context.bundle, context.eval_path, value, context.cache)
+    if isinstance(found, Missing):
+        warnings.append(Diagnostic(missing_message(found), block.path, block.start_line))
+        return None
+    media_type = IMAGE_TYPES.get(posixpath.splitext(found.path)[1].lower())
+    data = context.bundle.read(found.path)
+    if media_type is None or data is None:
+        warnings.append(Diagnostic(f"{found.path} is not an image this inspector knows (png, "
+                                   "jpeg, gif, webp, svg, bmp); shown as its path", block.path,
+                                   block.start_line))
+        return None
+    return Media("image", media_type=media_type, data=base64.b64encode(data).decode(),
+                 filename=posixpath.basename(found.path))

@@ -1,4 +1,5 @@
-"""Raw conversations: OpenAI Chat, Anthropic Messages and OpenAI Responses / Codex Prompt requests.
+"""Raw conversations: OpenAI Chat, Anthropic Messages, OpenAI Responses / Codex Prompt and Gemini
+generateContent requests.
 
 A request body (JSON or YAML) becomes one case in the neutral model, so it gets the same inspector,
 token counts and exporters as an eval file. Tool calls keep their ids: a result always names the
@@ -21,14 +22,14 @@ from ..options import RenderOptions
 from ..plain import json_safe
 from ..safe_parse import check_expansion, check_nesting
 from ..sourcemap import Spans, json_spans, node_spans
-from . import anthropic, openai_chat, responses
+from . import anthropic, gemini, openai_chat, responses
 from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
 
 __all__ = ["FORMATS", "ModelFamily", "Prompt", "detect", "get_formatted_input",
            "get_full_instructions", "render_conversation_file", "sniff"]
 
-FORMATS = ("openai-chat", "anthropic", "openai-responses")
+FORMATS = ("openai-chat", "anthropic", "openai-responses", "gemini")
 # Top-level keys of an agentv eval file; such a file is never a request body, even with `input`.
 _AGENTV_KEYS = {"evalcases", "eval_cases", "tests", "cases", "$schema", "turns"}
 _ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "document"}
@@ -84,6 +85,10 @@ def detect(data: Any) -> str | None:
         if _looks_anthropic(data, messages):
             return "anthropic"
         return "openai-chat"
+    contents = data.get("contents")
+    if isinstance(contents, list) and contents and all(
+            isinstance(item, dict) and isinstance(item.get("parts"), list) for item in contents):
+        return "gemini"
     items = data.get("input")
     codex_keys = {"base_instructions_override", "user_instructions", "output_schema"}
     item_list = isinstance(items, list) and all(
@@ -96,7 +101,9 @@ def detect(data: Any) -> str | None:
 
 
 def _looks_anthropic(data: dict, messages: list) -> bool:
-    if "system" in data and not any(message.get("role") == "system" for message in messages):
+    # OpenAI Chat has no top-level `system`: a body with one is Anthropic's, even when its
+    # messages also hold system-role messages (seed 003's ModelRequest shape).
+    if "system" in data:
         return True
     tools = data.get("tools")
     if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):
@@ -104,7 +111,9 @@ def _looks_anthropic(data: dict, messages: list) -> bool:
     for message in messages:
         content = message.get("content")
         if isinstance(content, list) and any(
-                isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content):
+                isinstance(block, dict) and (block.get("type") in _ANTHROPIC_BLOCKS
+                                             or isinstance(block.get("source"), dict))
+                for block in content):
             return True
     return False
 
@@ -123,7 +132,8 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
         if detected is None:
             raise InputError("not a request body this inspector knows: expected an OpenAI Chat "
                              "(messages), Anthropic Messages (messages with system or content "
-                             "blocks) or OpenAI Responses / Codex Prompt (input) object", path, 1)
+                             "blocks), OpenAI Responses / Codex Prompt (input) or Gemini "
+                             "(contents) object", path, 1)
         input_format = detected
     if input_format not in FORMATS:
         raise InputError(f"unknown conversation format {input_format!r}; choose one of "
@@ -136,6 +146,8 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
         case = openai_chat.openai_chat(builder, stem, data)
     elif input_format == "anthropic":
         case = anthropic.anthropic(builder, stem, data)
+    elif input_format == "gemini":
+        case = gemini.gemini(builder, stem, data)
     else:
         case = responses.responses(builder, stem, data, options)
     case.metadata["format"] = input_format

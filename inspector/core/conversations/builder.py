@@ -18,6 +18,7 @@ from ..model import (
     ToolSpec,
 )
 from ..sourcemap import Spans
+from .media import MediaReader
 
 
 class Builder:
@@ -52,8 +53,11 @@ class Builder:
         self.warn(f"{what} is not a string; shown as JSON", where)
         return json.dumps(value, ensure_ascii=False)
 
-    def parts(self, content: Any, where: tuple, text_types: tuple[str, ...]) -> list[Segment]:
-        """Segments for string content or a list of content parts; non-text parts become markers."""
+    def parts(self, content: Any, where: tuple, text_types: tuple[str, ...],
+              media: MediaReader | None = None) -> list[Segment]:
+        """Segments for string content or a list of content parts: text parts as text (their
+        other keys kept as options), images and files the format's `media` reader knows as media
+        segments, anything else as a marker."""
         if content is None:
             return []
         if isinstance(content, str):
@@ -62,32 +66,63 @@ class Builder:
             return [Segment(self.text(content, where, "content"), self.origin(where))]
         segments: list[Segment] = []
         for index, part in enumerate(content):
-            part_where = where + (index,)
             if segments:
                 segments.append(Segment("\n", Origin(OriginKind.SEPARATOR)))
-            if isinstance(part, str):
-                segments.append(Segment(part, self.origin(part_where)))
-            elif isinstance(part, dict) and part.get("type") in text_types:
-                text = self.text(part.get("text"), part_where + ("text",), "a text part")
-                segments.append(Segment(text, self.origin(part_where + ("text",))))
-            else:
-                kind = part.get("type", "part") if isinstance(part, dict) else type(part).__name__
-                self.warn(f"a {kind} content part is not text; shown as a marker", part_where)
-                segments.append(Segment(f"<{kind}>", self.origin(part_where, OriginKind.MARKER)))
-        if segments and segments[-1].origin.kind == OriginKind.SEPARATOR:
-            segments.pop()
+            segments.append(self.part(part, where + (index,), text_types, media))
         return segments
+
+    @staticmethod
+    def shape(content: Any) -> bool | None:
+        """Message.blocks for a source content: a list of blocks, a string, or neither."""
+        if isinstance(content, list):
+            return True
+        return False if isinstance(content, str) else None
+
+    @staticmethod
+    def separator() -> Segment:
+        """What joins two blocks of a message for display (exporters leave it out of blocks)."""
+        return Segment("\n", Origin(OriginKind.SEPARATOR))
+
+    def part(self, part: Any, where: tuple, text_types: tuple[str, ...],
+             media: MediaReader | None) -> Segment:
+        if isinstance(part, str):
+            return Segment(part, self.origin(where))
+        if isinstance(part, dict) and part.get("type") in text_types:
+            text = self.text(part.get("text"), where + ("text",), "a text part")
+            return Segment(text, self.origin(where + ("text",)),
+                           options=self.options(part, {"type", "text"}))
+        found = media(part) if media is not None and isinstance(part, dict) else None
+        if found is not None:
+            item, used = found
+            return Segment("", self.origin(where), media=item, options=self.options(part, used))
+        kind = part.get("type", "part") if isinstance(part, dict) else type(part).__name__
+        self.warn(f"a {kind} content part is not text; shown as a marker", where)
+        return Segment(f"<{kind}>", self.origin(where, OriginKind.MARKER))
+
+    @staticmethod
+    def options(item: dict[str, Any], used: set[str]) -> dict[str, Any] | None:
+        """The keys of a source block the neutral model has no place for."""
+        rest = {key: value for key, value in item.items() if key not in used}
+        return rest or None
 
     def arguments(self, value: Any) -> str:
         if isinstance(value, str):
             return value
         return json.dumps({} if value is None else value, ensure_ascii=False)
 
-    def case(self, case_id: str, messages: list[Message], data: dict) -> RenderedCase:
-        request = {key: value for key, value in data.items()
-                   if key not in ("messages", "input", "tools", "system", "instructions",
-                                  "response_format", "text", "output_schema", "output_config",
-                                  "base_instructions_override", "user_instructions")}
+    def case(self, case_id: str, messages: list[Message], data: dict, modelled: frozenset[str],
+             nested: dict[str, frozenset[str]] | None = None) -> RenderedCase:
+        """The case, with the request's other fields kept (`metadata["request"]`): all but the
+        `modelled` keys and, inside the `nested` objects, the modelled sub-keys."""
+        request: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in modelled:
+                continue
+            if nested and key in nested and isinstance(value, dict):
+                value = {inner: item for inner, item in value.items() if inner not in nested[key]}
+                if not value:
+                    continue
+            request[key] = value
         case = RenderedCase(id=case_id, messages=messages, span=self.span(()),
                             warnings=self.warnings)
         if request:
@@ -112,9 +147,12 @@ class Builder:
                 self.warn(f"a {kind} tool without a function name is not shown", where + (index,))
                 continue
             parameters = function.get("parameters", function.get("input_schema"))
+            used = {"type", "function", "name", "description", "parameters", "input_schema",
+                    "strict"}
             specs.append(ToolSpec(name=name, description=function.get("description"),
                                   parameters=parameters if isinstance(parameters, dict) else None,
-                                  strict=function.get("strict")))
+                                  strict=function.get("strict"),
+                                  options=self.options(tool, used)))
         return specs
 
     def message_items(self, data: dict):

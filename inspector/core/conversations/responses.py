@@ -16,8 +16,13 @@ from ..model import (
     ToolCall,
 )
 from ..options import RenderOptions
+from . import media
 from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
+
+MODELLED = frozenset({"input", "instructions", "base_instructions_override", "user_instructions",
+                      "output_schema", "tools"})
+TEXT_PARTS = ("input_text", "output_text", "text")
 
 
 def responses(b: Builder, case_id: str, data: dict, options: RenderOptions) -> RenderedCase:
@@ -41,16 +46,20 @@ def responses(b: Builder, case_id: str, data: dict, options: RenderOptions) -> R
     for index, item in enumerate(get_formatted_input(prompt)):
         where = ("input",) if string_input else ("input", index)
         _responses_item(b, item, where, messages)
-    case = b.case(case_id, messages, data)
+    text_format = (data.get("text") or {}).get("format") if isinstance(data.get("text"),
+                                                                       dict) else None
+    structured = isinstance(text_format, dict) and text_format.get("type") == "json_schema"
+    case = b.case(case_id, messages, data, MODELLED,
+                  {"text": frozenset({"format"})} if structured else None)
     if instructions is not None:
         case.metadata["instructions_message"] = True
     case.tools = b.tools(prompt.tools, ("tools",))
-    text_format = (data.get("text") or {}).get("format") if isinstance(data.get("text"),
-                                                                       dict) else None
-    if isinstance(text_format, dict) and text_format.get("type") == "json_schema":
+    if structured:
+        assert isinstance(text_format, dict)
         case.output_schema = OutputSchema(name=str(text_format.get("name", "output")),
                                           schema=text_format.get("schema") or {},
-                                          strict=text_format.get("strict"))
+                                          strict=text_format.get("strict"),
+                                          description=text_format.get("description"))
     elif isinstance(prompt.output_schema, dict):
         case.output_schema = OutputSchema(name="output_schema", schema=prompt.output_schema,
                                           strict=True)
@@ -86,16 +95,19 @@ def _responses_item(b: Builder, item: Any, where: tuple, messages: list[Message]
         if not isinstance(role, str):
             raise InputError("an input message needs a string `role`", b.path,
                              b.line(where))
-        content_where = where if isinstance(item.get("content"), str) and where == (
+        content = item.get("content")
+        content_where = where if isinstance(content, str) and where == (
             "input",) else where + ("content",)
-        messages.append(Message(role, b.parts(item.get("content"), content_where,
-                                              ("input_text", "output_text", "text")),
-                                span=b.span(where)))
+        messages.append(Message(role, b.parts(content, content_where, TEXT_PARTS,
+                                              media.openai_responses),
+                                span=b.span(where), blocks=b.shape(content),
+                                options=b.options(item, {"type", "role", "content"})))
     elif kind == "function_call":
         call = ToolCall(id=str(item.get("call_id", item.get("id", ""))),
                         name=str(item.get("name", "")),
                         arguments=b.arguments(item.get("arguments")),
-                        origin=b.origin(where))
+                        origin=b.origin(where),
+                        options=b.options(item, {"type", "call_id", "name", "arguments"}))
         previous = messages[-1] if messages else None
         # Consecutive calls are one assistant turn, as Chat Completions needs them.
         if previous is not None and previous.role == "assistant" and previous.omitted is None:
@@ -108,12 +120,14 @@ def _responses_item(b: Builder, item: Any, where: tuple, messages: list[Message]
     elif kind == "function_call_output":
         output = item.get("output")
         if isinstance(output, list):
-            segments = b.parts(output, where + ("output",), ("input_text", "output_text"))
+            segments = b.parts(output, where + ("output",), ("input_text", "output_text"),
+                               media.openai_responses)
         else:
             segments = [Segment(b.text(output, where + ("output",), "output"),
                                 b.origin(where + ("output",)))]
-        messages.append(Message("tool", [s for s in segments if s.text],
-                                tool_call_id=str(item.get("call_id", "")),
-                                span=b.span(where)))
+            segments = [s for s in segments if s.text]
+        messages.append(Message("tool", segments, tool_call_id=str(item.get("call_id", "")),
+                                span=b.span(where), blocks=b.shape(output),
+                                options=b.options(item, {"type", "call_id", "output"})))
     else:
         b.warn(f"a {kind or 'typeless'} input item is not shown", where)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Message, RenderedCase
+from ..model import Media, Message, RenderedCase, Segment, ToolCall
+from . import image_tokens, request
 from .common import (
     ANTHROPIC,
     JSON_FAILURES,
@@ -18,8 +19,11 @@ from .common import (
     TurnExport,
     Turns,
     arguments_object,
+    blocks,
     empty_object_schema,
+    kept_options,
     lint_name,
+    media_what,
     safe_id,
     scan_json,
 )
@@ -27,50 +31,52 @@ from .spec import Batch, Billing, Http, PromptCache, Provider
 from .templates import sdk_python, sdk_typescript
 
 # Anthropic requires max_tokens, so a request gets one; temperature is the server's default.
-DEFAULTS = ResolvedDefaults("claude-sonnet-4-5", max_tokens=1024)
+DEFAULTS = ResolvedDefaults("claude-sonnet-4-6", max_tokens=1024)
 SYSTEM_ROLES = frozenset({"system", "developer"})
+# The version the SDKs named in PROVIDER.sdks send, so curl asks for the same API as the code.
+API_VERSION = "2026-10-21"
 
 
 class _Build(TurnExport):
     """One export's state while its messages are turned into Anthropic turns."""
 
-    __slots__ = ("last_kind", "ids", "pending")
+    __slots__ = ("last_kind", "ids", "cleaned", "pending", "first_call", "same_api",
+                 "system_blocks", "string_turns")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "content")
         self.last_kind: str | None = None  # "user", "assistant" or "tool": the latest blocks' kind
         self.ids: dict[str, str] = {}  # original tool call id -> the id sent
+        # Ids made by cleaning (usually none): a later id as written must not reuse one.
+        self.cleaned: set[str] = set()
+        self.first_call: int | None = None  # index of the first message with a tool call
+        self.same_api = False  # whether the case is an Anthropic request read back
+        self.system_blocks: list[dict[str, Any]] | None = None  # when system goes as blocks
+        self.string_turns: list[int] = []  # turns to send as a string, as their source did
         self.pending: dict[str, int] = {}  # tool_use ids awaiting a tool_result in the next turn
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    resolved = settings.resolved(DEFAULTS)
     build = _Build(settings)
-    for index, message in enumerate(case.messages):
-        if message.omitted is not None:
-            continue
-        role = message.role
-        segments = message.segments
-        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        if role == "assistant":
-            _assistant(build, message, text, index)
-        elif message.tool_call_id is not None and (role == "tool" or role == "function"):
-            _tool_result(build, message, text, index)
-        elif role in SYSTEM_ROLES:
-            if text:
-                build.system_parts.append(text)
-            build.notes.change(f"{role} message moved into the top-level system", index)
-        else:
-            _user(build, message, text, index)
+    resolved = request.resolve(case, settings, DEFAULTS, ANTHROPIC, build.notes)
+    build.same_api = case.metadata.get("format") == ANTHROPIC
+    _convert(build, case)
     if build.pending:
         _lint_unanswered(build.pending, build.notes)
     _lint_turns(build.turns, build.notes)
+    if build.first_call is not None and not case.tools:
+        build.notes.lint("the messages hold tool calls but the request defines no tools: "
+                         "Anthropic refuses tool_use blocks without `tools`", build.first_call)
+    if build.string_turns:
+        _strings(build)
     payload: dict[str, Any] = {"model": resolved.model, "max_tokens": resolved.max_tokens}
-    if build.system_parts:
+    if build.system_blocks is not None:
+        payload["system"] = build.system_blocks
+    elif build.system_parts:
         payload["system"] = "\n\n".join(build.system_parts)
     payload["messages"] = build.turns.turns
     if case.tools:
-        payload["tools"] = _tools(case, build.notes)
+        payload["tools"] = _tools(case, build.notes, build.same_api)
     if case.output_schema is not None:
         payload["output_config"] = {"format": {"type": "json_schema",
                                                "schema": case.output_schema.schema}}
@@ -78,44 +84,266 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         # The current Messages API (SDK request types included) has no sampling temperature.
         build.notes.change(f"temperature {resolved.temperature} left out: the Anthropic Messages "
                            "API no longer takes one")
+    request.apply(case, ANTHROPIC, payload, build.notes)
     return ExportResult(ANTHROPIC, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
+
+
+def _convert(build: _Build, case: RenderedCase) -> None:
+    """The messages into turns. The common shapes (plain text opening a turn, a tool result after
+    another) are handled here without a call, since this runs once per message, with the last
+    turn's role and the latest blocks' kind in locals (handed to and back from the helper for
+    every other shape)."""
+    turns, ids, pending = build.turns, build.ids, build.pending
+    add_turn = turns.turns.append
+    turn_role, last_kind = turns.role, build.last_kind
+    for index, message in enumerate(case.messages):
+        if message.omitted is not None:
+            continue
+        role = message.role
+        segments = message.segments
+        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
+        if message.blocks is None and message.name is None:
+            if role == "assistant":
+                if (message.tool_calls or text) and turn_role != "assistant" and not pending:
+                    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+                    for position, call in enumerate(message.tool_calls):
+                        # _tool_uses inlined for plain ids and arguments that are one object.
+                        raw_id = call.id
+                        call_id = ids.get(raw_id)
+                        if call_id is None:
+                            if (len(raw_id) <= MAX_NAME and raw_id.isascii()
+                                    and raw_id.isidentifier() and raw_id not in build.cleaned):
+                                ids[raw_id] = call_id = raw_id
+                            else:
+                                call_id = _tool_use_id(build, raw_id, index, position)
+                        raw = call.arguments
+                        try:
+                            arguments, end = scan_json(raw, 0)
+                        except JSON_FAILURES:
+                            end = -1
+                        if call.options or end != len(raw) or type(arguments) is not dict:
+                            content.append(_tool_use(build, call, index, position))
+                            continue
+                        content.append({"type": "tool_use", "id": call_id, "name": call.name,
+                                        "input": arguments})
+                        pending[call_id] = index
+                    if message.tool_calls and build.first_call is None:
+                        build.first_call = index
+                    turns.content, turns.last_source = content, index
+                    if not turns.turns:
+                        turns.first_source = index
+                    add_turn({"role": "assistant", "content": content})
+                    turn_role = last_kind = "assistant"
+                    continue
+            elif message.tool_call_id is not None and (role == "tool" or role == "function"):
+                call_id = ids.get(message.tool_call_id)
+                if (call_id is not None and not message.options and last_kind != "user"
+                        and pending.pop(call_id, None) is not None):
+                    block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+                    if turn_role == "user":
+                        turns.content.append(block)
+                    else:  # the results open the user turn after the calls
+                        turns.content, turns.last_source = [block], index
+                        add_turn({"role": "user", "content": turns.content})
+                        turn_role = "user"
+                    last_kind = "tool"
+                    continue
+            elif role == "user" and text and turn_role != "user":
+                content = [{"type": "text", "text": text}]
+                turns.content, turns.last_source = content, index
+                if not turns.turns:
+                    turns.first_source = index
+                add_turn({"role": "user", "content": content})
+                turn_role = last_kind = "user"
+                continue
+        turns.role, build.last_kind = turn_role, last_kind
+        _message(build, case, message, text, index)
+        turn_role, last_kind = turns.role, build.last_kind
+    turns.role, build.last_kind = turn_role, last_kind
+
+
+def _message(build: _Build, case: RenderedCase, message: Message, text: str, index: int) -> None:
+    """Any message, by its kind (blocks, names, system text, merges, odd roles included)."""
+    role = message.role
+    parts = None if message.blocks is None else blocks(message)
+    if role == "assistant":
+        _assistant(build, message, text, index, parts)
+    elif message.tool_call_id is not None and (role == "tool" or role == "function"):
+        _tool_result(build, message, text, index, parts)
+    elif role in SYSTEM_ROLES:
+        _system(build, case, message, text, index, parts)
+    else:
+        _user(build, message, text, index, parts)
+
+
+def _system(build: _Build, case: RenderedCase, message: Message, text: str, index: int,
+            parts: list[Segment] | None) -> None:
+    """System text goes to the top-level system: one string, or text blocks when the source gave
+    blocks (their cache_control kept)."""
+    if parts is not None and build.system_blocks is None:
+        build.system_blocks = [{"type": "text", "text": part} for part in build.system_parts]
+    if build.system_blocks is not None:
+        if parts is None:
+            if text:
+                build.system_blocks.append({"type": "text", "text": text})
+        else:
+            build.system_blocks += _blocks(build, parts, index, "a system message")
+    if text:
+        build.system_parts.append(text)
+    if not (index == 0 and case.metadata.get("system_message") is True and build.same_api):
+        build.notes.change(f"{message.role} message moved into the top-level system", index)
+
+
+def _blocks(build: _Build, parts: list[Segment], index: int, where: str) -> list[dict[str, Any]]:
+    """Content blocks: text, and images and documents where Anthropic takes them (user turns
+    and tool results)."""
+    result: list[dict[str, Any]] = []
+    for segment in parts:
+        media = segment.media
+        if media is None:
+            block: dict[str, Any] = {"type": "text", "text": segment.text}
+        elif where != "a user message" and where != "a tool result":
+            build.notes.change(f"{media_what(media)} of {where} left out: Anthropic takes images "
+                               "and documents in user turns and tool results", index)
+            continue
+        else:
+            found = _media_block(build, media, index)
+            if found is None:
+                continue
+            block = found
+        if segment.options:
+            block.update(kept_options(segment.options, build.same_api, "a content block",
+                                      build.notes, index, "Anthropic"))
+        result.append(block)
+    return result
+
+
+def _media_block(build: _Build, media: Media, index: int) -> dict[str, Any] | None:
+    if media.data is not None:
+        source: dict[str, Any] = {"type": "base64", "media_type": media.media_type or "",
+                                  "data": media.data}
+    elif media.url is not None and media.url.startswith(("http://", "https://")):
+        source = {"type": "url", "url": media.url}
+    elif media.file_id is not None and build.same_api:
+        source = {"type": "file", "file_id": media.file_id}
+    else:
+        build.notes.change(f"{media_what(media)} given by another provider's file id or URI "
+                           "left out", index)
+        return None
+    if media.kind == "image":
+        return {"type": "image", "source": source}
+    if source["type"] == "base64" and media.media_type != "application/pdf":
+        build.notes.lint(f"a {media.media_type or 'typeless'} document: Anthropic takes base64 "
+                         "documents as PDF", index)
+    block = {"type": "document", "source": source}
+    if media.filename is not None:
+        block["title"] = media.filename
+    return block
+
+
+def _strings(build: _Build) -> None:
+    """Turns opened by a message whose source content was a string, and still one text block,
+    go back as that string."""
+    turns = build.turns.turns
+    for position in build.string_turns:
+        content = turns[position]["content"]
+        if len(content) == 1 and content[0].keys() == {"type", "text"} \
+                and content[0]["type"] == "text":
+            turns[position]["content"] = content[0]["text"]
 
 
 def _drop_name(build: _Build, message: Message, index: int) -> None:
     build.notes.change(f"name {message.name!r} dropped: Anthropic messages have no name", index)
 
 
-def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
+def _assistant(build: _Build, message: Message, text: str, index: int,
+               parts: list[Segment] | None) -> None:
     if message.name is not None:
         _drop_name(build, message, index)
-    if build.turns.role != "assistant" and build.pending:
+    turns = build.turns
+    if turns.role != "assistant" and build.pending:
         _lint_unanswered(build.pending, build.notes)
-    if message.tool_calls:
-        blocks = [{"type": "text", "text": text}] if text else []
-        ids, pending, notes = build.ids, build.pending, build.notes
-        # The hot path of long tool-calling conversations: an id already seen and arguments that
-        # are one JSON object cost no call.
-        for position, call in enumerate(message.tool_calls):
-            call_id = ids.get(call.id) or _tool_use_id(build, call.id, index, position)
-            raw = call.arguments
-            try:
-                arguments, end = scan_json(raw, 0)
-                if end != len(raw) or type(arguments) is not dict:
-                    arguments = arguments_object(raw, call.name, index, notes)
-            except JSON_FAILURES:
-                arguments = arguments_object(raw, call.name, index, notes)
-            blocks.append({"type": "tool_use", "id": call_id, "name": call.name,
-                           "input": arguments})
-            pending[call_id] = index
+    if parts is not None:
+        blocks = _assistant_blocks(build, message, parts, index)
+    elif message.tool_calls:
+        blocks = _tool_uses(build, message, text, index)
     elif text:
         blocks = [{"type": "text", "text": text}]
     else:
         blocks = [{"type": "text", "text": ""}]
         build.notes.lint("empty message: Anthropic rejects empty content", index)
-    if build.turns.add("assistant", blocks, index):
+    # Turns.add inlined: this runs once per assistant message.
+    if turns.role == "assistant":
+        turns.content += blocks
         build.notes.change("merged into the previous assistant turn", index)
+    else:
+        turns.content = blocks
+        turns.role = "assistant"
+        if not turns.turns:
+            turns.first_source = index
+        if message.blocks is False:
+            build.string_turns.append(len(turns.turns))
+        turns.turns.append({"role": "assistant", "content": blocks})
+        turns.last_source = index
     build.last_kind = "assistant"
+
+
+def _assistant_blocks(build: _Build, message: Message, parts: list[Segment], index: int
+                      ) -> list[dict[str, Any]]:
+    blocks = _blocks(build, parts, index, "an assistant message")
+    for call in message.tool_calls:
+        blocks.append(_tool_use(build, call, index, len(blocks)))
+    if not blocks:
+        blocks = [{"type": "text", "text": ""}]
+        build.notes.lint("empty message: Anthropic rejects empty content", index)
+    return blocks
+
+
+def _tool_uses(build: _Build, message: Message, text: str, index: int) -> list[dict[str, Any]]:
+    """The text and tool_use blocks of an assistant message with tool calls: the hot path of long
+    tool-calling conversations, where a plain id and arguments that are one JSON object cost no
+    call."""
+    blocks = [{"type": "text", "text": text}] if text else []
+    ids, pending, notes, cleaned = build.ids, build.pending, build.notes, build.cleaned
+    if build.first_call is None:
+        build.first_call = index
+    for position, call in enumerate(message.tool_calls):
+        if call.options:
+            blocks.append(_tool_use(build, call, index, position))
+            continue
+        raw_id = call.id
+        call_id = ids.get(raw_id)
+        if call_id is None:
+            if (len(raw_id) <= MAX_NAME and raw_id.isascii() and raw_id.isidentifier()
+                    and raw_id not in cleaned):
+                ids[raw_id] = call_id = raw_id
+            else:
+                call_id = _tool_use_id(build, raw_id, index, position)
+        raw = call.arguments
+        try:
+            arguments, end = scan_json(raw, 0)
+            if end != len(raw) or type(arguments) is not dict:
+                arguments = arguments_object(raw, call.name, index, notes)
+        except JSON_FAILURES:
+            arguments = arguments_object(raw, call.name, index, notes)
+        blocks.append({"type": "tool_use", "id": call_id, "name": call.name, "input": arguments})
+        pending[call_id] = index
+    return blocks
+
+
+def _tool_use(build: _Build, call: ToolCall, index: int, position: int) -> dict[str, Any]:
+    """A tool_use block the slow way (options and all); _assistant inlines the common case."""
+    call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
+    if build.first_call is None:
+        build.first_call = index
+    block = {"type": "tool_use", "id": call_id, "name": call.name,
+             "input": arguments_object(call.arguments, call.name, index, build.notes)}
+    if call.options:
+        block.update(kept_options(call.options, build.same_api, "a tool call", build.notes,
+                                  index, "Anthropic"))
+    build.pending[call_id] = index
+    return block
 
 
 def _tool_use_id(build: _Build, raw_id: str, index: int, position: int) -> str:
@@ -125,16 +353,33 @@ def _tool_use_id(build: _Build, raw_id: str, index: int, position: int) -> str:
         # safe_id's test inlined (the fallback id is only formatted when needed), with ASCII
         # identifiers, a subset of the allowed ids, as the cheap case.
         if len(raw_id) <= MAX_NAME and ((raw_id.isascii() and raw_id.isidentifier())
-                                        or SAFE_ID_FULL.fullmatch(raw_id)):
+                                        or SAFE_ID_FULL.fullmatch(raw_id)) \
+                and raw_id not in build.cleaned:
             call_id = raw_id
         else:
-            call_id = safe_id(raw_id, f"toolu_{index}_{position}")
+            call_id = _unused_id(set(build.ids.values()),
+                                 safe_id(raw_id, f"toolu_{index}_{position}"))
+            build.cleaned.add(call_id)
             build.notes.change(f"tool call id {raw_id!r} sent as {call_id!r}", index)
         build.ids[raw_id] = call_id
     return call_id
 
 
-def _tool_result(build: _Build, message: Message, text: str, index: int) -> None:
+def _unused_id(used: set[str], cleaned: str) -> str:
+    """`cleaned`, or with a suffix when another call already went out under it: ids that differ
+    only in characters Anthropic refuses (`call.1`, `call/1`) must stay two ids."""
+    if cleaned not in used:
+        return cleaned
+    suffix = 2
+    while True:
+        candidate = f"{cleaned[:MAX_NAME - len(str(suffix)) - 1]}_{suffix}"
+        if candidate not in used:
+            return candidate
+        suffix += 1
+
+
+def _tool_result(build: _Build, message: Message, text: str, index: int,
+                 parts: list[Segment] | None) -> None:
     if message.name is not None:
         _drop_name(build, message, index)
     original = message.tool_call_id
@@ -143,9 +388,21 @@ def _tool_result(build: _Build, message: Message, text: str, index: int) -> None
     if build.pending.pop(call_id, None) is None:
         build.notes.lint(f"tool result for {original!r} does not answer a tool_use of the "
                          "assistant turn right before it", index)
-    block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id,
+                             "content": text if parts is None else _blocks(
+                                 build, parts, index, "a tool result")}
+    if message.options:
+        block.update(kept_options(message.options, build.same_api, "a tool result", build.notes,
+                                  index, "Anthropic"))
     turns = build.turns
-    if turns.role == "user" and build.last_kind == "user":
+    if turns.role != "user":
+        turns.content = [block]
+        turns.role = "user"
+        if not turns.turns:
+            turns.first_source = index
+        turns.turns.append({"role": "user", "content": turns.content})
+        turns.last_source = index
+    elif build.last_kind == "user":
         # tool_result blocks must open the user turn: put this one before the text.
         position = 0
         while position < len(turns.content) and turns.content[position]["type"] == "tool_result":
@@ -153,11 +410,12 @@ def _tool_result(build: _Build, message: Message, text: str, index: int) -> None
         turns.content.insert(position, block)
         build.notes.change("tool result placed before the user text of the same turn", index)
     else:
-        turns.add("user", [block], index)
+        turns.content.append(block)
     build.last_kind = "tool"
 
 
-def _user(build: _Build, message: Message, text: str, index: int) -> None:
+def _user(build: _Build, message: Message, text: str, index: int,
+          parts: list[Segment] | None) -> None:
     """A user message, or anything else sent as one."""
     if message.name is not None:
         _drop_name(build, message, index)
@@ -166,11 +424,15 @@ def _user(build: _Build, message: Message, text: str, index: int) -> None:
         reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
                   else f"role {role!r} is not an Anthropic role")
         build.notes.change(f"{reason}; sent as a user message", index)
-    if not text:
+    blocks = [{"type": "text", "text": text}] if parts is None else _blocks(
+        build, parts, index, "a user message")
+    if not text and not any(block["type"] != "text" for block in blocks):
         build.notes.lint("empty message: Anthropic rejects empty content", index)
-    if build.turns.add("user", [{"type": "text", "text": text}], index) \
-            and build.last_kind == "user":
-        build.notes.change("merged into the previous user turn", index)
+    if build.turns.add("user", blocks, index):
+        if build.last_kind == "user":
+            build.notes.change("merged into the previous user turn", index)
+    elif message.blocks is False:
+        build.string_turns.append(len(build.turns.turns) - 1)
     build.last_kind = "user"
 
 
@@ -187,7 +449,7 @@ def _lint_turns(turns: Turns, notes: Notes) -> None:
                        turns.last_source)
 
 
-def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
+def _tools(case: RenderedCase, notes: Notes, same_api: bool) -> list[dict[str, Any]]:
     tools = []
     for tool in case.tools:
         lint_name(tool.name, "tool", notes)
@@ -198,6 +460,9 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
         if schema.get("type") != "object":
             notes.lint(f"tool {tool.name!r}: input_schema must be an object schema")
         entry["input_schema"] = schema
+        if tool.options:
+            entry.update(kept_options(tool.options, same_api, f"tool {tool.name!r}", notes, None,
+                                      "Anthropic"))
         tools.append(entry)
     return tools
 
@@ -215,9 +480,12 @@ DATED = r"(-\d{8}|-latest)?$"
 CACHE = PromptCache(
     mode="breakpoints", system_first=True,
     minimums=(
-        (r"claude-(opus-4-5|haiku-4-5)" + DATED, 4096),
+        # The 4.6 models as the documentation lists them (quoted in anthropics/anthropic-sdk-python
+        # issue 1194): Opus 4.6 with Opus 4.5 at 4,096, Sonnet 4.6 with Sonnet 4.5 at 1,024.
+        (r"claude-(opus-4-6|opus-4-5|haiku-4-5)" + DATED, 4096),
         (r"claude-(3-5-haiku|3-haiku)" + DATED, 2048),
-        (r"claude-(sonnet-4-5|sonnet-4|opus-4-1|opus-4|3-7-sonnet|3-5-sonnet|3-opus)" + DATED, 1024),
+        (r"claude-(sonnet-4-6|sonnet-4-5|sonnet-4|opus-4-1|opus-4|3-7-sonnet|3-5-sonnet|3-opus)"
+         + DATED, 1024),
     ),
     fallback_minimum=4096,
     source="https://docs.claude.com/en/docs/build-with-claude/prompt-caching#cache-limitations "
@@ -236,7 +504,7 @@ PROVIDER = Provider(
                 lambda custom_id, payload: {"custom_id": custom_id, "params": payload},
                 max_id_length=64),
     http=Http(lambda _model: "https://api.anthropic.com/v1/messages",
-              ("x-api-key: $ANTHROPIC_API_KEY", "anthropic-version: 2023-06-01")),
+              ("x-api-key: $ANTHROPIC_API_KEY", f"anthropic-version: {API_VERSION}")),
     python=lambda _result, literal, head: sdk_python(
         head, "import anthropic\n\nclient = anthropic.Anthropic()  # reads ANTHROPIC_API_KEY\n",
         literal, "client.messages.create(**payload)"),
@@ -244,6 +512,9 @@ PROVIDER = Provider(
         head, 'import Anthropic from "@anthropic-ai/sdk";\n\n'
         "const client = new Anthropic(); // reads ANTHROPIC_API_KEY\n",
         literal, "client.messages.create(payload)"),
-    sdks=("anthropic>=2.12 (PyPI)", "@anthropic-ai/sdk (npm)"),
+    # The oldest releases the real-client check passes with (tests/oracle/min_sdk_versions.py):
+    # anthropic 1.17 and @anthropic-ai/sdk 0.137 still ask for API version 2023-06-01.
+    sdks=("anthropic>=2.0 (PyPI)", "@anthropic-ai/sdk>=1.0 (npm)"),
+    image_tokens=image_tokens.anthropic,
     billing=Billing("anthropic", CACHE),
 )

@@ -14,7 +14,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from ..model import Message, RenderedCase
+from ..model import Media, Message, RenderedCase
 from .common import (
     BEDROCK_CONVERSE,
     JSON_FAILURES,
@@ -25,6 +25,7 @@ from .common import (
     TurnExport,
     Turns,
     arguments_object,
+    blocks,
     empty_object_schema,
     lint_name,
     safe_id,
@@ -194,10 +195,55 @@ def _user(build: _Build, message: Message, text: str, index: int) -> None:
         reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
                   else f"role {role!r} is not a Converse role")
         build.notes.change(f"{reason}; sent as a user message", index)
-    if build.turns.add("user", [_text_block(text, build, index)], index) \
+    if build.turns.add("user", _user_blocks(build, message, text, index), index) \
             and build.last_kind == "user":
         build.notes.change("merged into the previous user turn", index)
     build.last_kind = "user"
+
+
+# Converse names an image's or a document's format, not its media type.
+IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg", "image/jpg": "jpeg", "image/gif": "gif",
+                 "image/webp": "webp"}
+DOCUMENT_FORMATS = {"application/pdf": "pdf", "text/csv": "csv", "application/msword": "doc",
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+                    "application/vnd.ms-excel": "xls",
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+                    "text/html": "html", "text/plain": "txt", "text/markdown": "md"}
+
+
+def _user_blocks(build: _Build, message: Message, text: str, index: int) -> list[dict[str, Any]]:
+    """Text, and images and documents as Converse blocks (base64 `bytes` in the JSON body)."""
+    parts = blocks(message)
+    if parts is None:
+        return [_text_block(text, build, index)]
+    result: list[dict[str, Any]] = []
+    for position, segment in enumerate(parts):
+        media = segment.media
+        if media is None:
+            result.append(_text_block(segment.text, build, index))
+        else:
+            result.append(_media_block(build, media, index, position))
+    return result
+
+
+def _media_block(build: _Build, media: Media, index: int, position: int) -> dict[str, Any]:
+    formats = IMAGE_FORMATS if media.kind == "image" else DOCUMENT_FORMATS
+    fmt = formats.get((media.media_type or "").lower())
+    if media.data is None or fmt is None:
+        # Converse takes bytes or an S3 location, and only these formats: say where it is instead.
+        where = media.url or media.file_id or "(no location)"
+        what = "an image" if media.kind == "image" else "a file"
+        reason = ("Bedrock Converse takes images and documents as bytes or from S3, not by URL or "
+                  "file id" if media.data is None
+                  else f"Bedrock Converse takes no {media.media_type or 'untyped'} {media.kind}")
+        build.notes.change(f"{what} sent as its address in a text block: {reason}", index)
+        return {"text": f"[{what[3:] if what.startswith('an ') else what[2:]}: {where}]"}
+    if media.kind == "image":
+        return {"image": {"format": fmt, "source": {"bytes": media.data}}}
+    # A document needs a name of letters, digits, spaces, hyphens, brackets; unique per request.
+    name = re.sub(r"[^A-Za-z0-9 \-()\[\]]", " ", (media.filename or "").rsplit(".", 1)[0]).strip()
+    return {"document": {"format": fmt, "name": (name or f"document {index}-{position}")[:200],
+                         "source": {"bytes": media.data}}}
 
 
 def _inference_config(max_tokens: int | None, temperature: float | None,
@@ -255,21 +301,38 @@ CREDENTIALS = ("region and credentials from the AWS SDK's usual chain: AWS_REGIO
                "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE or ~/.aws")
 
 
+def _has_bytes(result: ExportResult) -> bool:
+    return '"bytes"' in json.dumps(result.payload)
+
+
 def _python(result: ExportResult, literal: str, head: str) -> str:
-    return (f"{head}import json\n\nimport boto3\n\n"
+    if not _has_bytes(result):
+        return (f"{head}import json\n\nimport boto3\n\n"
+                f"# {CREDENTIALS}\n"
+                'client = boto3.client("bedrock-runtime")\n'
+                f"payload = json.loads({literal})\n"
+                f"response = client.converse(modelId={json.dumps(result.model)}, **payload)\n"
+                'print(response["output"])\n')
+    # The JSON body carries images and documents as base64; boto3 takes the bytes and encodes
+    # them itself.
+    return (f"{head}import base64\nimport json\n\nimport boto3\n\n"
             f"# {CREDENTIALS}\n"
             'client = boto3.client("bedrock-runtime")\n'
-            f"payload = json.loads({literal})\n"
+            f"payload = json.loads({literal}, object_hook=lambda item: {{**item, \"bytes\": "
+            'base64.b64decode(item["bytes"])} if isinstance(item.get("bytes"), str) else item)\n'
             f"response = client.converse(modelId={json.dumps(result.model)}, **payload)\n"
             'print(response["output"])\n')
 
 
 def _typescript(result: ExportResult, literal: str, head: str) -> str:
+    # Images and documents travel as base64 in the JSON body; the SDK takes their bytes.
+    reviver = (', (key, value) => key === "bytes" && typeof value === "string" '
+               '? Buffer.from(value, "base64") : value' if _has_bytes(result) else "")
     return (f"{head}import {{ BedrockRuntimeClient, ConverseCommand }} from "
             '"@aws-sdk/client-bedrock-runtime";\n\n'
             f"// {CREDENTIALS}\n"
             "const client = new BedrockRuntimeClient({});\n"
-            f"const payload = JSON.parse({literal});\n"
+            f"const payload = JSON.parse({literal}{reviver});\n"
             "const response = await client.send(\n"
             f"  new ConverseCommand({{ modelId: {json.dumps(result.model)}, ...payload }}));\n"
             "console.log(JSON.stringify(response.output, null, 2));\n")
@@ -278,10 +341,15 @@ def _typescript(result: ExportResult, literal: str, head: str) -> str:
 def _aws_cli(model: str, body: str, delimiter: str) -> str:
     # --cli-input-json takes the body and the model id, a URI parameter, goes beside it. The body
     # goes through a file: the CLI reads a file:// argument twice, so stdin would arrive empty.
-    return (f"# {CREDENTIALS}\n"
+    # Images and documents are base64 in the body: AWS CLI v2 reads them so when told; v1 would
+    # encode the base64 text again and send other bytes, so it must refuse the flag instead.
+    binary = ('--cli-binary-format base64 ' if '"bytes"' in body else "")
+    needs = ("# Needs AWS CLI v2 (images and documents go as base64: --cli-binary-format).\n"
+             if binary else "")
+    return (f"{needs}# {CREDENTIALS}\n"
             'payload="$(mktemp)"\n'
             f"cat > \"$payload\" <<'{delimiter}'\n{body}\n{delimiter}\n"
-            f"aws bedrock-runtime converse --model-id {_shell_word(model)} "
+            f"aws bedrock-runtime converse --model-id {_shell_word(model)} {binary}"
             '--cli-input-json "file://$payload"\n'
             'rm -f "$payload"\n')
 

@@ -77,9 +77,19 @@ def _python_literal(text: str) -> str:
     return "'''" + text.replace("\\", "\\\\").replace("'", "\\'") + "'''"
 
 
+def requirements(result: ExportResult, registry: str) -> list[str]:
+    """The SDK packages (with their minimum versions) a form needs, from the provider's spec:
+    `registry` is "PyPI" or "npm"."""
+    suffix = f" ({registry})"
+    return [sdk.removesuffix(suffix) for sdk in provider(result.provider).sdks
+            if sdk.endswith(suffix)]
+
+
 def python(result: ExportResult) -> str:
     literal = _python_literal(payload_json(result))
-    return provider(result.provider).python(result, literal, _comment("#", result))
+    needs = " ".join(f'"{package}"' for package in requirements(result, "PyPI"))
+    head = _comment("#", result) + (f"# Needs: pip install {needs}\n" if needs else "")
+    return provider(result.provider).python(result, literal, head)
 
 
 def _template_literal(text: str) -> str:
@@ -92,8 +102,15 @@ ES_MODULE_NOTE = ("// An ES module (it awaits at the top level): save it as .mjs
 
 def typescript(result: ExportResult) -> str:
     literal = _template_literal(payload_json(result))
-    return ES_MODULE_NOTE + provider(result.provider).typescript(result, literal,
-                                                                 _comment("//", result))
+    needs = " ".join(_npm_spec(package) for package in requirements(result, "npm"))
+    head = _comment("//", result) + (f"// Needs: npm install {needs}\n" if needs else "")
+    return ES_MODULE_NOTE + provider(result.provider).typescript(result, literal, head)
+
+
+def _npm_spec(requirement: str) -> str:
+    """npm's spelling of `name>=version`: `"name@>=version"`."""
+    name, _, version = requirement.partition(">=")
+    return f'"{name}@>={version}"' if version else name
 
 
 def render_codes(results: list[ExportResult], form: str) -> str:

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import Diagnostic, Message, RenderedCase
+from ..model import Diagnostic, Media, Message, OriginKind, RenderedCase, Segment
 
 # Provider ids, for the exporters' own use; the list of providers is `registry.PROVIDERS`.
 OPENAI_CHAT = "openai-chat"
@@ -172,6 +172,8 @@ def openai_json_schema(case: RenderedCase, notes: Notes) -> dict[str, Any]:
     if name != schema.name:
         notes.change(f"output schema name {schema.name!r} sent as {name!r}")
     json_schema: dict[str, Any] = {"name": name, "schema": schema.schema}
+    if schema.description is not None:
+        json_schema["description"] = schema.description
     if schema.strict is not None:
         json_schema["strict"] = schema.strict
     return json_schema
@@ -255,3 +257,63 @@ def full_instructions(base_instructions: str | None, base_instructions_override:
 
 def empty_object_schema() -> dict[str, Any]:
     return {"type": "object", "properties": {}}
+
+
+# -- content blocks: text and media ------------------------------------------------------------
+
+def blocks(message: Message) -> list[Segment] | None:
+    """The segments a message is sent as, one block each, when it goes as a list: the source gave
+    blocks, or its text holds media (text runs between them joined). None: send message.content as
+    one string. Loaders that put media in a message set Message.blocks, so the common case costs one
+    attribute test."""
+    if message.blocks is None:
+        return None
+    segments = message.segments
+    if message.blocks:
+        return [segment for segment in segments if segment.origin.kind is not OriginKind.SEPARATOR]
+    if not any(segment.media is not None for segment in segments):
+        return None
+    result: list[Segment] = []
+    run: list[Segment] = []
+    last = len(segments) - 1
+    for position, segment in enumerate(segments):
+        if segment.media is None:
+            # A join the renderer put next to an image is no text of its own.
+            if segment.origin.kind is OriginKind.SEPARATOR and (
+                    (position > 0 and segments[position - 1].media is not None)
+                    or (position < last and segments[position + 1].media is not None)):
+                continue
+            run.append(segment)
+            continue
+        if run:
+            result.append(Segment("".join(s.text for s in run), run[0].origin))
+            run = []
+        result.append(segment)
+    if run:
+        result.append(Segment("".join(s.text for s in run), run[0].origin))
+    return result
+
+
+def kept_options(options: dict[str, Any] | None, same_api: bool, what: str, notes: Notes,
+                 index: int | None, label: str) -> dict[str, Any]:
+    """A source block's other keys: sent back to its own API, named in Changes for another."""
+    if not options:
+        return {}
+    if same_api:
+        return options
+    notes.change(f"{', '.join(sorted(options))} of {what} left out: {label} has no such field",
+                 index)
+    return {}
+
+
+def media_what(media: Media) -> str:
+    return "an image" if media.kind == "image" else "a file"
+
+
+def media_url(media: Media) -> str | None:
+    """The media as a URL: its own http(s) URL or a data URL (None for a file id or a provider's
+    file URI)."""
+    if media.url is not None:
+        return media.url if media.url.startswith(("http://", "https://", "data:")) else None
+    return media.data_url
+

@@ -4,9 +4,11 @@ functionResponse parts with the function name recovered from the call it answers
 from __future__ import annotations
 
 import json
+import mimetypes
 from typing import Any
 
-from ..model import Message, RenderedCase
+from ..model import Message, RenderedCase, Segment
+from . import image_tokens, request
 from .common import (
     GEMINI,
     JSON_FAILURES,
@@ -16,6 +18,9 @@ from .common import (
     ResolvedDefaults,
     TurnExport,
     arguments_object,
+    blocks,
+    kept_options,
+    media_what,
     parse_json,
     scan_json,
 )
@@ -34,7 +39,7 @@ class _Build(TurnExport):
     lints, in content order."""
 
     __slots__ = ("names", "order_lints", "calls", "previous_calls", "responses",
-                 "response_index", "last_kind")
+                 "response_index", "last_kind", "same_api", "system_blocks")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "parts")
@@ -45,13 +50,15 @@ class _Build(TurnExport):
         self.responses = 0  # function responses in the last content (a user one)
         self.response_index = 0  # index of the first function-response message of the last content
         self.last_kind: str | None = None  # "model", "user" or "tool": the latest message's kind
+        self.same_api = False  # whether the case is a Gemini request read back
+        self.system_blocks: list[dict[str, Any]] | None = None  # system parts, when in blocks
 
-    def open_user(self, part: dict[str, Any], index: int) -> None:
+    def open_user(self, parts: list[dict[str, Any]], index: int) -> None:
         """A new user content: the model content before it is closed."""
         if self.calls and len(self.turns.turns) == 1:
             _lint_first_calls(self.turns.first_source, self.order_lints)
         self.previous_calls = self.calls
-        self.turns.add("user", [part], index)
+        self.turns.add("user", parts, index)
 
     def close(self) -> None:
         if self.turns.role == "model":
@@ -64,58 +71,226 @@ class _Build(TurnExport):
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    resolved = settings.resolved(DEFAULTS)
     build = _Build(settings)
-    for index, message in enumerate(case.messages):
-        if message.omitted is not None:
-            continue
-        role = message.role
-        segments = message.segments
-        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        if role == "assistant":
-            _model(build, message, text, index)
-        elif role in ("tool", "function") and (message.tool_call_id is not None
-                                                or message.name is not None):
-            _function_response(build, message, text, index)
-        elif role in SYSTEM_ROLES:
-            if text:
-                build.system_parts.append(text)
-            build.notes.change(f"{role} message moved into systemInstruction", index)
-        else:
-            _user(build, message, text, index)
+    resolved = request.resolve(case, settings, DEFAULTS, GEMINI, build.notes)
+    build.same_api = case.metadata.get("format") == GEMINI
+    _convert(build, case)
     build.close()
     if not build.turns.turns:
         build.notes.lint("the request has no contents")
 
     payload: dict[str, Any] = {"contents": build.turns.turns}
-    if build.system_parts:
+    if build.system_blocks is not None:
+        payload["systemInstruction"] = {"parts": build.system_blocks}
+    elif build.system_parts:
         payload["systemInstruction"] = {"parts": [{"text": "\n\n".join(build.system_parts)}]}
     if case.tools:
-        payload["tools"] = [{"functionDeclarations": _declarations(case)}]
+        payload["tools"] = [{"functionDeclarations": _declarations(case, build)}]
     generation = _generation_config(case, resolved.max_tokens, resolved.temperature)
     if generation:
         payload["generationConfig"] = generation
+    request.apply(case, GEMINI, payload, build.notes)
     return ExportResult(GEMINI, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
 
 
-def _model(build: _Build, message: Message, text: str, index: int) -> None:
+def _convert(build: _Build, case: RenderedCase) -> None:
+    """The messages into contents. The common shapes (plain text or calls opening a content,
+    a function response after the calls or another response) are handled here without a call,
+    since this runs once per message, with the turn-order counts in locals (handed to and back
+    from the helper for every other shape)."""
+    # A Gemini request read back keeps its contents as they were, consecutive same-role ones too.
+    starts = frozenset(case.metadata.get("content_starts", ())) if build.same_api else None
+    turns, names, add_turn = build.turns, build.names, build.turns.turns.append
+    turn_role, last_kind, calls, responses, previous_calls = (
+        turns.role, build.last_kind, build.calls, build.responses, build.previous_calls)
+    for index, message in enumerate(case.messages):
+        if message.omitted is not None:
+            continue
+        if starts is not None and index in starts:
+            turn_role = None
+        role = message.role
+        segments = message.segments
+        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
+        if message.blocks is None and message.name is None:
+            if role == "assistant":
+                if turn_role != "model" and (text or message.tool_calls) and (
+                        not responses or responses == previous_calls):
+                    content: list[dict[str, Any]] = [{"text": text}] if text else []
+                    for call in message.tool_calls:  # _function_calls inlined
+                        name = names[call.id] = call.name
+                        raw = call.arguments
+                        try:
+                            args, end = scan_json(raw, 0)
+                        except JSON_FAILURES:
+                            end = -1
+                        if end != len(raw) or type(args) is not dict or call.options:
+                            content += _function_calls(build, Message(
+                                "assistant", tool_calls=[call]), "", index)
+                            continue
+                        content.append({"functionCall": {"name": name, "args": args}})
+                    turns.content, turns.last_source = content, index
+                    if not turns.turns:
+                        turns.first_source = index
+                    add_turn({"role": "model", "parts": content})
+                    calls, turn_role, last_kind = len(message.tool_calls), "model", "model"
+                    continue
+            elif role == "tool" and message.tool_call_id in names and not message.options and (
+                    (turn_role == "user" and last_kind == "tool")
+                    or (turn_role == "model" and len(turns.turns) > 1)):
+                first = text[:1]
+                response = None
+                if first == "{":  # _response inlined: a compact JSON object costs no call
+                    try:
+                        value, end = scan_json(text, 0)
+                        if end == len(text) and type(value) is dict:
+                            response = value
+                    except JSON_FAILURES:
+                        pass
+                if response is None:
+                    response = _response_object(text) if first == "{" or first.isspace() \
+                        else {"output": text}
+                part = {"functionResponse": {"name": names[message.tool_call_id],
+                                             "response": response}}
+                if turn_role == "user":
+                    turns.content.append(part)
+                    responses += 1
+                    continue
+                # The first response opens the user content after the calls.
+                turns.content, turns.last_source, build.response_index = [part], index, index
+                add_turn({"role": "user", "parts": turns.content})
+                previous_calls, responses, turn_role, last_kind = calls, 1, "user", "tool"
+                continue
+            elif role == "user" and text and turn_role != "user" and not (
+                    calls and len(turns.turns) == 1):
+                content = [{"text": text}]
+                turns.content, turns.last_source = content, index
+                if not turns.turns:
+                    turns.first_source = index
+                add_turn({"role": "user", "parts": content})
+                previous_calls, responses, turn_role, last_kind = calls, 0, "user", "user"
+                continue
+        (turns.role, build.last_kind, build.calls, build.responses,
+         build.previous_calls) = turn_role, last_kind, calls, responses, previous_calls
+        _message(build, message, text, index)
+        turn_role, last_kind, calls, responses, previous_calls = (
+            turns.role, build.last_kind, build.calls, build.responses, build.previous_calls)
+    (turns.role, build.last_kind, build.calls, build.responses,
+     build.previous_calls) = turn_role, last_kind, calls, responses, previous_calls
+
+
+def _message(build: _Build, message: Message, text: str, index: int) -> None:
+    """Any message, by its kind (blocks, names, system text, merges, odd roles included)."""
+    role = message.role
+    parts = None if message.blocks is None else blocks(message)
+    if role == "assistant":
+        _model(build, message, text, index, parts)
+    elif role in ("tool", "function") and (message.tool_call_id is not None
+                                            or message.name is not None):
+        _function_response(build, message, text, index)
+    elif role in SYSTEM_ROLES:
+        _system(build, message, text, index, parts)
+    else:
+        _user(build, message, text, index, parts)
+
+
+def _function_calls(build: _Build, message: Message, text: str, index: int
+                    ) -> list[dict[str, Any]]:
+    """A model content's text and functionCall parts; arguments that are one JSON object, the
+    common case, cost no call."""
+    parts: list[dict[str, Any]] = [{"text": text}] if text else []
+    names, notes, same_api = build.names, build.notes, build.same_api
+    for call in message.tool_calls:
+        name = names[call.id] = call.name
+        raw = call.arguments
+        try:
+            args, end = scan_json(raw, 0)
+            if end != len(raw) or type(args) is not dict:
+                args = arguments_object(raw, name, index, notes)
+        except JSON_FAILURES:
+            args = arguments_object(raw, name, index, notes)
+        function_call = {"name": name, "args": args}
+        if call.options:
+            function_call.update(kept_options(call.options, same_api, "a tool call", notes,
+                                              index, "Gemini"))
+        parts.append({"functionCall": function_call})
+    return parts
+
+
+def _system(build: _Build, message: Message, text: str, index: int,
+            parts: list[Segment] | None) -> None:
+    if parts is not None and build.system_blocks is None:
+        build.system_blocks = [{"text": part} for part in build.system_parts]
+    if build.system_blocks is not None:
+        if parts is None:
+            if text:
+                build.system_blocks.append({"text": text})
+        else:
+            build.system_blocks += _parts(build, parts, index, system=True)
+    if text:
+        build.system_parts.append(text)
+    if not (build.same_api and index == 0):
+        build.notes.change(f"{message.role} message moved into systemInstruction", index)
+
+
+def _parts(build: _Build, segments: list[Segment], index: int, system: bool = False
+           ) -> list[dict[str, Any]]:
+    """Parts for text and media segments (systemInstruction takes text only)."""
+    result: list[dict[str, Any]] = []
+    for segment in segments:
+        media = segment.media
+        if media is None:
+            part: dict[str, Any] = {"text": segment.text}
+        elif system:
+            build.notes.change(f"{media_what(media)} of a system message left out: "
+                               "systemInstruction takes text", index)
+            continue
+        elif media.data is not None:
+            if media.media_type is None:
+                build.notes.lint("inline data without a media type: Gemini needs mimeType", index)
+            part = {"inlineData": {"mimeType": media.media_type or "", "data": media.data}}
+        elif media.url is not None:
+            file: dict[str, Any] = {"fileUri": media.url}
+            # Gemini tells an image from a file by its type: take it from the URL when unsaid.
+            media_type = media.media_type or mimetypes.guess_type(media.url)[0]
+            if media_type is not None:
+                file["mimeType"] = media_type
+            else:
+                build.notes.lint("a file URI without a media type: Gemini needs mimeType", index,
+                                 "warning")
+            part = {"fileData": file}
+        else:
+            build.notes.change(f"{media_what(media)} given by another provider's file id left "
+                               "out", index)
+            continue
+        if segment.options:
+            part.update(kept_options(segment.options, build.same_api, "a part", build.notes,
+                                     index, "Gemini"))
+        result.append(part)
+    return result
+
+
+def _model(build: _Build, message: Message, text: str, index: int,
+           parts_in: list[Segment] | None) -> None:
     if message.name is not None:
         build.notes.change(f"name {message.name!r} dropped: Gemini contents have no name", index)
     tool_calls = message.tool_calls
-    if tool_calls:
-        parts: list[dict[str, Any]] = [{"text": text}] if text else []
-        names, notes = build.names, build.notes
+    if parts_in is not None:
+        parts = _parts(build, parts_in, index)
         for call in tool_calls:
-            name = names[call.id] = call.name
-            raw = call.arguments
-            try:  # one JSON object, the common case, costs no call
-                args, end = scan_json(raw, 0)
-                if end != len(raw) or type(args) is not dict:
-                    args = arguments_object(raw, name, index, notes)
-            except JSON_FAILURES:
-                args = arguments_object(raw, name, index, notes)
-            parts.append({"functionCall": {"name": name, "args": args}})
+            build.names[call.id] = call.name
+            function_call: dict[str, Any] = {
+                "name": call.name,
+                "args": arguments_object(call.arguments, call.name, index, build.notes)}
+            if call.options:
+                function_call.update(kept_options(call.options, build.same_api, "a tool call",
+                                                  build.notes, index, "Gemini"))
+            parts.append({"functionCall": function_call})
+        if not parts:
+            parts = [{"text": ""}]
+            build.notes.lint("empty message: Gemini rejects a turn without content", index)
+    elif tool_calls:
+        parts = _function_calls(build, message, text, index)
     elif text:
         parts = [{"text": text}]
     else:
@@ -141,14 +316,18 @@ def _function_response(build: _Build, message: Message, text: str, index: int) -
         found = message.name or ""
         build.notes.lint(f"function response {call_id!r} answers no earlier function call, "
                          "so its name cannot be recovered", index)
-    part: dict[str, Any] = {"functionResponse": {"name": found, "response": _response(text)}}
+    response: dict[str, Any] = {"name": found, "response": _response(text)}
+    if message.options:
+        response.update(kept_options(message.options, build.same_api, "a tool result",
+                                     build.notes, index, "Gemini"))
+    part: dict[str, Any] = {"functionResponse": response}
     if build.turns.role == "user":
         build.turns.content.append(part)
         if not build.responses:
             build.response_index = index
         build.responses += 1
     else:
-        build.open_user(part, index)
+        build.open_user([part], index)
         build.responses = 1
         build.response_index = index
     build.last_kind = "tool"
@@ -167,7 +346,8 @@ def _response(text: str) -> dict[str, Any]:
     return _response_object(text) if first == "{" or first.isspace() else {"output": text}
 
 
-def _user(build: _Build, message: Message, text: str, index: int) -> None:
+def _user(build: _Build, message: Message, text: str, index: int,
+          parts_in: list[Segment] | None) -> None:
     """A user turn, or anything else sent as one."""
     role = message.role
     if message.name is not None and role not in ("tool", "function"):
@@ -176,20 +356,20 @@ def _user(build: _Build, message: Message, text: str, index: int) -> None:
         reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
                   else f"role {role!r} is not a Gemini role")
         build.notes.change(f"{reason}; sent as a user turn", index)
-    if not text:
+    parts = [{"text": text}] if parts_in is None else _parts(build, parts_in, index)
+    if not parts or (not text and all("text" in part for part in parts)):
         build.notes.lint("empty message: Gemini rejects a turn without content", index)
-    part = {"text": text}
     if build.turns.role == "user":
-        build.turns.content.append(part)
+        build.turns.content += parts
         if build.last_kind == "user":
             build.notes.change("merged into the previous user turn", index)
     else:
-        build.open_user(part, index)
+        build.open_user(parts, index)
         build.responses = 0
     build.last_kind = "user"
 
 
-def _declarations(case: RenderedCase) -> list[dict[str, Any]]:
+def _declarations(case: RenderedCase, build: _Build) -> list[dict[str, Any]]:
     declarations = []
     for tool in case.tools:
         declaration: dict[str, Any] = {"name": tool.name}
@@ -197,6 +377,9 @@ def _declarations(case: RenderedCase) -> list[dict[str, Any]]:
             declaration["description"] = tool.description
         if tool.parameters is not None:
             declaration["parametersJsonSchema"] = tool.parameters
+        if tool.options:
+            declaration.update(kept_options(tool.options, build.same_api, f"tool {tool.name!r}",
+                                            build.notes, None, "Gemini"))
         declarations.append(declaration)
     return declarations
 
@@ -242,13 +425,18 @@ def _lint_responses(responses: int, previous_calls: int, response_index: int,
                                 f"{previous_calls} function calls", response_index))
 
 
-ENDPOINT = "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent"
+# One API version for every form: the Python SDK's own default is v1, the TypeScript SDK's v1beta,
+# and v1beta is the one that takes parametersJsonSchema and responseJsonSchema.
+API_VERSION = "v1beta"
+ENDPOINT = ("https://generativelanguage.googleapis.com/" + API_VERSION
+            + "/models/{model}:generateContent")
 
 
 def _python(result: ExportResult, literal: str, head: str) -> str:
     # The SDK takes systemInstruction, tools and generationConfig's keys flat in its `config`.
-    return (f"{head}import json\n\nfrom google import genai\n\n"
-            "client = genai.Client()  # reads GEMINI_API_KEY\n"
+    return (f"{head}import json\nimport os\n\nfrom google import genai\n\n"
+            'client = genai.Client(api_key=os.environ["GEMINI_API_KEY"],\n'
+            f'                      http_options={{"api_version": "{API_VERSION}"}})\n'
             f"payload = json.loads({literal})\n"
             "config = {key: payload[key] for key in ('systemInstruction', 'tools') "
             "if key in payload}\n"
@@ -260,7 +448,9 @@ def _python(result: ExportResult, literal: str, head: str) -> str:
 
 def _typescript(result: ExportResult, literal: str, head: str) -> str:
     return (f'{head}import {{ GoogleGenAI }} from "@google/genai";\n\n'
-            "const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY });\n"
+            "const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY, "
+            f'apiVersion: "{API_VERSION}" }});\n'
+
             f"const payload = JSON.parse({literal});\n"
             "const config = { ...(payload.generationConfig ?? {}) };\n"
             "if (payload.systemInstruction) config.systemInstruction = "
@@ -289,6 +479,10 @@ PROVIDER = Provider(
                 lambda custom_id, payload: {"key": custom_id, "request": payload}),
     http=Http(lambda model: ENDPOINT.format(model=model), ("x-goog-api-key: $GEMINI_API_KEY",)),
     python=_python, typescript=_typescript,
-    sdks=("google-genai>=3.4 (PyPI)", "@google/genai (npm)"),
+    # The oldest releases the real-client check passes with (tests/oracle/min_sdk_versions.py):
+    # google-genai 1.48 prints a deprecation warning under pydantic 2.14; @google/genai 1.0 sends
+    # another body (1.10 is the oldest release tried that passes).
+    sdks=("google-genai>=1.49 (PyPI)", "@google/genai>=1.10 (npm)"),
+    image_tokens=image_tokens.gemini,
     billing=Billing("google", CACHE),
 )

@@ -5,27 +5,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import RenderedCase
+from ..model import Media, Message, RenderedCase
+from . import request
 from .common import (
     OPENAI_CHAT,
     ExportResult,
     ExportSettings,
     Notes,
     ResolvedDefaults,
+    blocks,
     full_instructions,
+    kept_options,
     lint_name,
+    media_url,
+    media_what,
     openai_json_schema,
     sent,
 )
 from .templates import openai_provider
 
-DEFAULTS = ResolvedDefaults("gpt-4.1-mini")  # max tokens and temperature: the server's defaults
+# gpt-4.1-mini and gpt-4o are listed as deprecated in the SDK; max tokens and temperature: the
+# server's defaults.
+DEFAULTS = ResolvedDefaults("gpt-5.4-mini")
 PASS_THROUGH_ROLES = frozenset({"system", "developer", "user"})
+LABEL = "OpenAI Chat"
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    resolved = settings.resolved(DEFAULTS)
     notes = Notes()
+    resolved = request.resolve(case, settings, DEFAULTS, OPENAI_CHAT, notes)
+    same_api = case.metadata.get("format") == OPENAI_CHAT
     messages: list[dict[str, Any]] = []
     request_system = full_instructions(settings.system_prompt, None, settings.user_instructions)
     if request_system:
@@ -37,11 +46,12 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         role = message.role
         if role == "assistant":
             _lint_unanswered(pending, notes)
-            entry: dict[str, Any] = {"role": "assistant", "content": message.content}
+            entry: dict[str, Any] = {"role": "assistant",
+                                     "content": _content(message, role, same_api, notes, index)}
             if message.name is not None:
                 entry["name"] = message.name
             if message.tool_calls:
-                if not entry["content"]:
+                if not entry["content"] and message.blocks is None:
                     entry["content"] = None
                 calls = []
                 for call in message.tool_calls:
@@ -52,15 +62,14 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
             elif not entry["content"]:
                 notes.lint("an assistant message without tool calls needs content", index,
                            "warning")
-            messages.append(entry)
         elif role in ("tool", "function") and message.tool_call_id is not None:
             if role == "function":
                 notes.change("role 'function' sent as a 'tool' message", index)
             if pending.pop(message.tool_call_id, None) is None:
                 notes.lint(f"tool message answers {message.tool_call_id!r}, which no preceding "
                            "assistant message called", index)
-            messages.append({"role": "tool", "tool_call_id": message.tool_call_id,
-                             "content": message.content})
+            entry = {"role": "tool", "tool_call_id": message.tool_call_id,
+                     "content": _content(message, "tool", same_api, notes, index)}
         else:
             _lint_unanswered(pending, notes)
             if role not in PASS_THROUGH_ROLES:
@@ -68,10 +77,13 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
                           else f"role {role!r} is not an OpenAI chat role")
                 notes.change(f"{reason}; sent as a user message", index)
                 role = "user"
-            entry = {"role": role, "content": message.content}
+            entry = {"role": role, "content": _content(message, role, same_api, notes, index)}
             if message.name is not None:
                 entry["name"] = message.name
-            messages.append(entry)
+        if message.options is not None:
+            entry.update(kept_options(message.options, same_api, "the message", notes, index,
+                                      LABEL))
+        messages.append(entry)
     _lint_unanswered(pending, notes)
     if not messages:
         notes.lint("the request has no messages")
@@ -86,11 +98,62 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         payload["max_completion_tokens"] = resolved.max_tokens
     if resolved.temperature is not None:
         payload["temperature"] = resolved.temperature
+    request.apply(case, OPENAI_CHAT, payload, notes)
     return ExportResult(OPENAI_CHAT, resolved.model, payload, notes.changes, notes.lints,
                         list(case.warnings), case.id)
 
 
+def _content(message: Message, role: str, same_api: bool, notes: Notes, index: int) -> Any:
+    """A string, or a list of content parts when the message has blocks."""
+    parts = blocks(message)
+    if parts is None:
+        return message.content
+    content: list[dict[str, Any]] = []
+    for segment in parts:
+        if segment.media is None:
+            part: dict[str, Any] = {"type": "text", "text": segment.text}
+        elif role != "user":
+            notes.change(f"{media_what(segment.media)} left out: OpenAI Chat takes images and "
+                         f"files only in user messages", index)
+            continue
+        else:
+            found = _media_part(segment.media, notes, index)
+            if found is None:
+                continue
+            part = found
+        part.update(kept_options(segment.options, same_api, "a content part", notes, index,
+                                 LABEL))
+        content.append(part)
+    return content
+
+
+def _media_part(media: Media, notes: Notes, index: int) -> dict[str, Any] | None:
+    if media.kind == "image":
+        url = media_url(media)
+        if url is None:
+            notes.change("an image given by file id or file URI left out: OpenAI Chat takes "
+                         "images by URL", index)
+            return None
+        image: dict[str, Any] = {"url": url}
+        if media.detail is not None:
+            image["detail"] = media.detail
+        return {"type": "image_url", "image_url": image}
+    file: dict[str, Any] = {}
+    if media.data is not None:
+        file["file_data"] = media.data_url if media.media_type else media.data
+    if media.file_id is not None:
+        file["file_id"] = media.file_id
+    if not file:
+        notes.change("a file given by URL left out: OpenAI Chat takes files as data or file "
+                     "ids", index)
+        return None
+    if media.filename is not None:
+        file["filename"] = media.filename
+    return {"type": "file", "file": file}
+
+
 def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
+    same_api = case.metadata.get("format") == OPENAI_CHAT
     tools = []
     for tool in case.tools:
         lint_name(tool.name, "tool", notes)
@@ -101,7 +164,10 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
             function["parameters"] = tool.parameters
         if tool.strict is not None:
             function["strict"] = tool.strict
-        tools.append({"type": "function", "function": function})
+        entry = {"type": "function", "function": function}
+        entry.update(kept_options(tool.options, same_api, f"tool {tool.name!r}", notes, None,
+                                  LABEL))
+        tools.append(entry)
     return tools
 
 

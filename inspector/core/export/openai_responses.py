@@ -4,28 +4,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import RenderedCase
+from ..model import Message, RenderedCase, Segment
+from . import request
 from .common import (
     OPENAI_RESPONSES,
     ExportResult,
     ExportSettings,
     Notes,
     ResolvedDefaults,
+    blocks,
     empty_object_schema,
     full_instructions,
+    kept_options,
     lint_name,
+    media_url,
     openai_json_schema,
     sent,
 )
 from .templates import openai_provider
 
-DEFAULTS = ResolvedDefaults("gpt-4.1-mini")  # max tokens and temperature: the server's defaults
+# gpt-4.1-mini and gpt-4o are listed as deprecated in the SDK; max tokens and temperature: the
+# server's defaults.
+DEFAULTS = ResolvedDefaults("gpt-5.4-mini")
 INPUT_TEXT_ROLES = frozenset({"system", "developer", "user"})
+LABEL = "OpenAI Responses"
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    resolved = settings.resolved(DEFAULTS)
     notes = Notes()
+    resolved = request.resolve(case, settings, DEFAULTS, OPENAI_RESPONSES, notes)
+    same_api = case.metadata.get("format") == OPENAI_RESPONSES
     messages = sent(case)
     override = None
     if (case.metadata.get("instructions_message") is True and messages
@@ -45,11 +53,15 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         if role == "assistant":
             _lint_unanswered(pending, notes)
             if message.content or not message.tool_calls:
-                items.append({"type": "message", "role": "assistant",
-                              "content": message.content})
+                _add(items, {"type": "message", "role": "assistant",
+                             "content": _assistant_text(message, notes, index)},
+                     message, same_api, notes, index)
             for call in message.tool_calls:
-                items.append({"type": "function_call", "call_id": call.id, "name": call.name,
-                              "arguments": call.arguments})
+                item = {"type": "function_call", "call_id": call.id, "name": call.name,
+                        "arguments": call.arguments}
+                item.update(kept_options(call.options, same_api, "a function call", notes,
+                                         index, LABEL))
+                items.append(item)
                 pending[call.id] = index
         elif role in ("tool", "function") and message.tool_call_id is not None:
             if role == "function":
@@ -57,8 +69,10 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
             if pending.pop(message.tool_call_id, None) is None:
                 notes.lint(f"function_call_output for {message.tool_call_id!r} has no preceding "
                            "function_call", index)
-            items.append({"type": "function_call_output", "call_id": message.tool_call_id,
-                          "output": message.content})
+            parts = blocks(message)
+            _add(items, {"type": "function_call_output", "call_id": message.tool_call_id,
+                         "output": message.content if parts is None else _parts(
+                             parts, same_api, notes, index)}, message, same_api, notes, index)
         else:
             _lint_unanswered(pending, notes)
             if role not in INPUT_TEXT_ROLES:
@@ -66,8 +80,15 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
                           else f"role {role!r} is not a Responses role")
                 notes.change(f"{reason}; sent as a user message", index)
                 role = "user"
-            items.append({"type": "message", "role": role,
-                          "content": [{"type": "input_text", "text": message.content}]})
+            parts = blocks(message)
+            if parts is not None:
+                content: Any = _parts(parts, same_api, notes, index)
+            elif message.blocks is False:
+                content = message.content
+            else:
+                content = [{"type": "input_text", "text": message.content}]
+            _add(items, {"type": "message", "role": role, "content": content}, message, same_api,
+                 notes, index)
     _lint_unanswered(pending, notes)
     if not items:
         notes.lint("the request has no input items")
@@ -84,11 +105,65 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         payload["max_output_tokens"] = resolved.max_tokens
     if resolved.temperature is not None:
         payload["temperature"] = resolved.temperature
+    request.apply(case, OPENAI_RESPONSES, payload, notes)
     return ExportResult(OPENAI_RESPONSES, resolved.model, payload, notes.changes, notes.lints,
                         list(case.warnings), case.id)
 
 
+def _add(items: list[dict[str, Any]], item: dict[str, Any], message: Message, same_api: bool,
+         notes: Notes, index: int) -> None:
+    if message.options is not None:
+        item.update(kept_options(message.options, same_api, "the input item", notes, index,
+                                 LABEL))
+    items.append(item)
+
+
+def _assistant_text(message: Message, notes: Notes, index: int) -> str:
+    """Assistant history goes as string content (payloads.md); its media cannot come along."""
+    if message.blocks is not None and any(s.media is not None for s in message.segments):
+        notes.change("an image or file of an assistant message left out: Responses takes them "
+                     "only in input messages", index)
+    return message.content
+
+
+def _parts(parts: list[Segment], same_api: bool, notes: Notes, index: int
+           ) -> list[dict[str, Any]]:
+    content: list[dict[str, Any]] = []
+    for segment in parts:
+        media = segment.media
+        if media is None:
+            part: dict[str, Any] = {"type": "input_text", "text": segment.text}
+        elif media.kind == "image":
+            part = {"type": "input_image", "detail": media.detail or "auto"}
+            url = media_url(media)
+            if url is not None:
+                part["image_url"] = url
+            elif media.file_id is not None:
+                part["file_id"] = media.file_id
+            else:
+                notes.change("an image given by a provider's file URI left out", index)
+                continue
+        else:
+            part = {"type": "input_file"}
+            if media.data is not None:
+                part["file_data"] = media.data_url if media.media_type else media.data
+            elif media.url is not None and media.url.startswith(("http://", "https://")):
+                part["file_url"] = media.url
+            elif media.file_id is not None:
+                part["file_id"] = media.file_id
+            else:
+                notes.change("a file given by a provider's file URI left out", index)
+                continue
+            if media.filename is not None:
+                part["filename"] = media.filename
+        part.update(kept_options(segment.options, same_api, "a content part", notes, index,
+                                 LABEL))
+        content.append(part)
+    return content
+
+
 def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
+    same_api = case.metadata.get("format") == OPENAI_RESPONSES
     tools = []
     for tool in case.tools:
         lint_name(tool.name, "tool", notes)
@@ -99,6 +174,8 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
                                else empty_object_schema())
         # Left out, `strict` is taken as true and the schema rewritten: always say it.
         entry["strict"] = bool(tool.strict)
+        entry.update(kept_options(tool.options, same_api, f"tool {tool.name!r}", notes, None,
+                                  LABEL))
         tools.append(entry)
     return tools
 

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import RenderedCase
+from ..model import Media, RenderedCase
+from . import image_tokens
 from .common import ExportResult, ExportSettings, ResolvedDefaults
 
 Exporter = Callable[[RenderedCase, ExportSettings], ExportResult]
@@ -90,3 +91,5 @@ class Provider:
     sdks: tuple[str, ...]  # the SDK packages the generated code needs, with minimum versions
     shell: Shell | None = None  # None: the shell form is curl against `http`
     billing: Billing | None = None  # None: no price data or cache facts for this provider
+    # What an image costs (export/image_tokens.py); OpenAI's tiles unless the provider says.
+    image_tokens: Callable[[Media], int] = image_tokens.openai

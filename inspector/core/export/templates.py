@@ -48,6 +48,8 @@ def openai_provider(provider_id: str, label: str, defaults: ResolvedDefaults, ex
             head, OPENAI_PYTHON_SETUP, literal, f"client.{call}(**payload)"),
         typescript=lambda _result, literal, head: sdk_typescript(
             head, OPENAI_TYPESCRIPT_SETUP, literal, f"client.{call}(payload)"),
-        sdks=("openai>=3.54 (PyPI)", "openai (npm)"),
+        # The oldest releases the real-client check passes with (tests/oracle/min_sdk_versions.py):
+        # openai 1.65 has no `client.responses`; npm's openai 4.103 is the oldest release tried.
+        sdks=("openai>=1.66 (PyPI)", "openai>=4.103 (npm)"),
         billing=OPENAI_BILLING,
     )

@@ -9,7 +9,7 @@ sent. Leading system messages merge; a later system message stays where it is.
 from __future__ import annotations
 
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
-from ..pieces import Piece, joined, rstrip_newlines, segments, sep
+from ..pieces import Piece, joined, rstrip_newlines, segments, sep, with_media
 from ..prepare import Context, Part, prepare, tool_calls
 from ..schema import CaseSpec
 
@@ -26,6 +26,8 @@ def _part(part: Part) -> list[Piece]:
         return [part.marker(f"<Attached: {part.block.value}>")]
     if part.kind == "file":
         return [sep(f"=== {part.block.value} ===\n"), _file_text(part)]
+    if part.media is not None:
+        return [part.media_piece()]
     return [part.text_piece()]
 
 
@@ -58,7 +60,9 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     if block:
         system = [*system, sep(("\n\n" if system else "") + GUIDELINE_HEADER), *block]
     if system:
-        result.messages.append(Message("system", segments(system), span=leading_span))
+        system_segments = segments(system)
+        result.messages.append(Message("system", system_segments, span=leading_span,
+                                       blocks=with_media(system_segments)))
 
     for item in prepared[index:]:
         message = item.message
@@ -74,8 +78,9 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
             pieces = joined((_part(p) for p in parts), "\n")
         else:
             pieces = joined((_part(p) for p in item.parts), "\n")
+        content = segments(pieces)
         result.messages.append(Message(
-            message.role, segments(pieces), name=message.name,
+            message.role, content, name=message.name,
             tool_calls=tool_calls(message), tool_call_id=message.tool_call_id, span=item.span,
-            omitted=omitted))
+            omitted=omitted, blocks=with_media(content)))
     return result
