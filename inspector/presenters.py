@@ -333,6 +333,11 @@ class SegmentView:
     via: LineSpan | None = None  # the file reference that pulled the text in
 
 
+# Past either of these a message card is collapsed to its first lines.
+LONG_MESSAGE_CHARS = 2_500
+LONG_MESSAGE_LINES = 40
+
+
 @dataclass
 class ToolCallView:
     id: str
@@ -357,6 +362,12 @@ class MessageCard:
     span_start: int | None = None
     span_end: int | None = None
     anchor_prefix: str = "m"  # grader messages have their own numbering
+    lines: int = 0
+
+    @property
+    def collapsed(self) -> bool:
+        """A long message shows its start, with a control (CSS only) to show all of it."""
+        return self.chars > LONG_MESSAGE_CHARS or self.lines > LONG_MESSAGE_LINES
 
     @property
     def anchor(self) -> str:
@@ -418,6 +429,45 @@ class CaseView:
     graders: list[GraderView] = field(default_factory=list)
     message_total: int = 0
     more_from: int | None = None  # the index the next chunk of cards starts at, if any
+    tokenizer: str = ""  # the encoding the counts come from, named beside them
+    legend: list[tuple[str, str]] = field(default_factory=list)  # the origin kinds this case uses
+    tool_specs: list[ToolView] = field(default_factory=list)
+    output_schema: ToolView | None = None
+
+
+@dataclass
+class ToolView:
+    """A tool, or the response format, as the case sends it: its schema as indented JSON."""
+
+    name: str
+    description: str | None
+    schema: str
+    strict: bool | None
+
+
+def _tool_views(case: RenderedCase) -> tuple[list[ToolView], ToolView | None]:
+    def pretty(value) -> str:
+        return json.dumps(value, ensure_ascii=False, indent=2, default=str) if value is not None else ""
+
+    tools = [ToolView(tool.name, tool.description, pretty(tool.parameters), tool.strict)
+             for tool in case.tools]
+    schema = case.output_schema
+    output = ToolView(schema.name, None, pretty(schema.schema), schema.strict) if schema else None
+    return tools, output
+
+
+def _legend(case: RenderedCase) -> list[tuple[str, str]]:
+    """The origin kinds the case's messages (and its graders' prompts) use, in the legend's order."""
+    used = {str(segment.origin.kind) for message in case.messages for segment in message.segments}
+    used.update(str(segment.origin.kind) for grader in case.graders for message in grader.messages
+                for segment in message.segments)
+    return [(kind, label) for kind, label in ORIGIN_LABELS.items() if kind in used]
+
+
+def tokenizer_label(counts: CaseTokens) -> str:
+    if counts.exact:
+        return f"counted with {counts.encoding}"
+    return f"estimated with {counts.encoding}: this provider publishes no local tokenizer"
 
 
 # A long conversation's page carries its first messages; the rest load in chunks as the reader
@@ -446,6 +496,7 @@ def _cards(bundle_id: str, case: RenderedCase, counts: CaseTokens, anchor_prefix
             omitted=message.omitted,
             tokens=counts.messages[index],
             chars=len(message.content),
+            lines=message.content.count("\n") + 1,
             span_path=message.span.path if message.span else None,
             span_start=message.span.start_line if message.span else None,
             span_end=message.span.end_line if message.span else None,
@@ -473,6 +524,8 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
     cards = _cards(bundle_id, case, counts, start=start, stop=stop)
     case_warnings = []
     for diagnostic in case.warnings:
+        if case.skipped and diagnostic.message == case.skipped:
+            continue  # the skip notice says it once, above the messages
         owner = next((index for index, message in enumerate(case.messages)
                       if _belongs(diagnostic, message)), None)
         if owner is None:
@@ -480,6 +533,7 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
         elif start <= owner < stop:
             cards[owner - start].warnings.append(diagnostic.located())
     metadata = [(key, _short(value)) for key, value in case.metadata.items() if value not in (None, "", [], {})]
+    tool_specs, output_schema = _tool_views(case)
     return CaseView(
         id=case.id,
         cards=cards,
@@ -496,6 +550,10 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
         graders=_grader_views(bundle_id, case, provider) if start == 0 else [],
         message_total=len(case.messages),
         more_from=stop if stop < len(case.messages) else None,
+        tokenizer=tokenizer_label(counts),
+        legend=_legend(case),
+        tool_specs=tool_specs,
+        output_schema=output_schema,
     )
 
 

@@ -72,7 +72,7 @@ class Builder:
                 segments.append(Segment(text, self.origin(part_where + ("text",))))
             else:
                 kind = part.get("type", "part") if isinstance(part, dict) else type(part).__name__
-                self.warn(f"a {kind} content part is not text; shown as a marker", part_where)
+                self.warn(f"the {kind} content part is not text; shown as a marker", part_where)
                 segments.append(Segment(f"<{kind}>", self.origin(part_where, OriginKind.MARKER)))
         if segments and segments[-1].origin.kind == OriginKind.SEPARATOR:
             segments.pop()
