@@ -20,7 +20,7 @@ from pygments.token import STANDARD_TYPES
 from pygments.util import ClassNotFound
 
 from inspector.core.model import Diagnostic, LineSpan, Message, RenderedCase, Segment
-from inspector.core.tokens import CaseTokens, case_tokens
+from inspector.core.tokens import TOKENS_PER_REPLY, CaseTokens, case_tokens, message_token_counts
 
 # ---------------------------------------------------------------------------------------------
 # Case ids in URLs
@@ -524,7 +524,7 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
     cards = _cards(bundle_id, case, counts, start=start, stop=stop)
     case_warnings = []
     for diagnostic in case.warnings:
-        if case.skipped and diagnostic.message == case.skipped:
+        if case.skipped and case.skipped in diagnostic.message:
             continue  # the skip notice says it once, above the messages
         owner = next((index for index, message in enumerate(case.messages)
                       if _belongs(diagnostic, message)), None)
@@ -575,6 +575,7 @@ class CaseRow:
     warnings: int
     skipped: str | None
     search: str  # lower-cased id and message text for the filter box
+    tokens: int = 0
 
 
 @dataclass
@@ -597,6 +598,8 @@ class DocumentSection:
     last: int = 0
     previous_url: str | None = None
     next_url: str | None = None
+    sort: str = ""  # "" (file order) or a key of ROW_SORTS
+    sort_urls: dict[str, str] = field(default_factory=dict)
 
     @property
     def paged(self) -> bool:
@@ -616,20 +619,32 @@ class RowSummary:
     warnings: int
     skipped: str | None
     search: str  # lower-cased id and message text, for the filter
+    tokens: int = 0  # the sent messages in o200k_base, every provider's encoding (exact or estimate)
 
     @classmethod
     def of(cls, case: RenderedCase) -> RowSummary:
         text = " ".join(message.content for message in case.messages)[:SEARCH_CHARS_PER_CASE]
+        counts = message_token_counts(case.messages)
+        sent = sum(count for count, message in zip(counts, case.messages, strict=True)
+                   if message.omitted is None)
         return cls(case.id, len(case.sent_messages), len(case.omitted_messages), len(case.warnings),
-                   case.skipped, f"{case.id} {text}".lower())
+                   case.skipped, f"{case.id} {text}".lower(), sent + TOKENS_PER_REPLY)
 
     def matches(self, words: list[str]) -> bool:
         return all(word in self.search for word in words)
 
 
+# The bundle table's sorts (largest first), over every row of a document, not one page of it.
+ROW_SORTS = {
+    "tokens": lambda row: -row.tokens,
+    "warnings": lambda row: -row.warnings,
+}
+
+
 def case_row(bundle_id: str, document: str, row: RowSummary, query: str) -> CaseRow:
     return CaseRow(id=row.id, url=case_url(bundle_id, document, row.id, query), messages=row.messages,
-                   omitted=row.omitted, warnings=row.warnings, skipped=row.skipped, search=row.search)
+                   omitted=row.omitted, warnings=row.warnings, skipped=row.skipped, search=row.search,
+                   tokens=row.tokens)
 
 
 def file_stem(name: str) -> str:

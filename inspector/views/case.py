@@ -124,7 +124,10 @@ def _export_panel(ctx: CaseContext, case_link: str) -> dict:
         "size": len(code.encode()),
         "changes": [_note(item) for item in getattr(result, "changes", [])],
         "lints": [_note(item) for item in getattr(result, "lints", [])],
-        "warnings": [str(getattr(item, "message", item)) for item in getattr(result, "warnings", [])],
+        # The skip notice above the messages says it once; the export's copy of it would repeat it.
+        "warnings": [text for text in (str(getattr(item, "message", item))
+                                       for item in getattr(result, "warnings", []))
+                     if not (case.skipped and case.skipped in text)],
         "download_url": f"{base}export/?{query}{'&' if query else ''}download=1",
         "filename": _download_name(case.id, page.provider, suffix),
         "cache_breakpoints": page.params.get("cache_breakpoints") == "1",
