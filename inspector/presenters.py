@@ -622,13 +622,19 @@ class RowSummary:
     tokens: int = 0  # the sent messages in o200k_base, every provider's encoding (exact or estimate)
 
     @classmethod
-    def of(cls, case: RenderedCase) -> RowSummary:
+    def of(cls, case: RenderedCase, tokens: int) -> RowSummary:
         text = " ".join(message.content for message in case.messages)[:SEARCH_CHARS_PER_CASE]
-        counts = message_token_counts(case.messages)
-        sent = sum(count for count, message in zip(counts, case.messages, strict=True)
-                   if message.omitted is None)
         return cls(case.id, len(case.sent_messages), len(case.omitted_messages), len(case.warnings),
-                   case.skipped, f"{case.id} {text}".lower(), sent + TOKENS_PER_REPLY)
+                   case.skipped, f"{case.id} {text}".lower(), tokens)
+
+
+def row_summaries(cases: list[RenderedCase]) -> tuple[RowSummary, ...]:
+    """Every case's row, the sent messages of all of them counted in one batch: a call per case
+    made a 14,000-case file's outline take seconds instead of a fraction of one."""
+    sent = [case.sent_messages for case in cases]
+    counts = iter(message_token_counts([message for messages in sent for message in messages]))
+    return tuple(RowSummary.of(case, sum(next(counts) for _ in messages) + TOKENS_PER_REPLY)
+                 for case, messages in zip(cases, sent, strict=True))
 
     def matches(self, words: list[str]) -> bool:
         return all(word in self.search for word in words)

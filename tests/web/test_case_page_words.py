@@ -152,6 +152,9 @@ def test_the_bundle_table_sorts_by_tokens_across_every_page(client, db, monkeypa
     assert ids_on(first_page)[0] == f"c{largest}"
     tokens = [int(t) for t in re.findall(r'<td class="num tokens">(\d+)</td>', first_page)]
     assert tokens == sorted(tokens, reverse=True) and len(tokens) == 10
+    # A row counts what the case page counts.
+    case_page = page(client, bundle, "evals/many.yaml", f"c{largest}")
+    assert f'<span id="total-tokens">{tokens[0]:,} tokens' in case_page
     # The pager keeps the sort.
     next_url = re.search(r'class="pager-next" href="([^"]+)"', first_page) or re.search(
         r'<a href="([^"]+)" class="pager-next"', first_page)
