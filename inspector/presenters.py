@@ -627,6 +627,9 @@ class RowSummary:
         return cls(case.id, len(case.sent_messages), len(case.omitted_messages), len(case.warnings),
                    case.skipped, f"{case.id} {text}".lower(), tokens)
 
+    def matches(self, words: list[str]) -> bool:
+        return all(word in self.search for word in words)
+
 
 def row_summaries(cases: list[RenderedCase]) -> tuple[RowSummary, ...]:
     """Every case's row, the sent messages of all of them counted in one batch: a call per case
@@ -635,9 +638,6 @@ def row_summaries(cases: list[RenderedCase]) -> tuple[RowSummary, ...]:
     counts = iter(message_token_counts([message for messages in sent for message in messages]))
     return tuple(RowSummary.of(case, sum(next(counts) for _ in messages) + TOKENS_PER_REPLY)
                  for case, messages in zip(cases, sent, strict=True))
-
-    def matches(self, words: list[str]) -> bool:
-        return all(word in self.search for word in words)
 
 
 # The bundle table's sorts (largest first), over every row of a document, not one page of it.
