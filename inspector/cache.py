@@ -64,7 +64,9 @@ def source_version() -> str:
                *sorted((shell / "templatetags").glob("*.py"))]
     from django.conf import settings
 
-    for folder in settings.TEMPLATES[0]["DIRS"] if settings.configured else ():
+    template_settings: list[dict[str, Any]] = settings.TEMPLATES if settings.configured else []
+    folders = [folder for entry in template_settings for folder in entry.get("DIRS", [])]
+    for folder in folders:
         sources += sorted(Path(folder).rglob("*.html"))
     for path in sources:
         digest.update(path.name.encode())
