@@ -233,3 +233,27 @@ def test_case_text_is_marked_clearly_in_light_and_dark(browser, live_server, tin
         assert contrast(page) >= 3.0  # WCAG 1.4.11, non-text contrast
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "390px"])
+def test_a_long_message_opens_with_its_control_and_when_a_source_line_points_into_it(page, transactional_db,
+                                                                                     viewport):
+    import json
+
+    if viewport:
+        page.set_viewport_size(viewport)
+    long_text = "\n".join(f"Rule {n}: answer carefully." for n in range(1, 81))
+    request = {"messages": [{"role": "system", "content": long_text}, {"role": "user", "content": "Hi"}]}
+    cache.clear()
+    bundle, _ = store_bundle({"request.json": json.dumps(request).encode()}, title="long")
+    page.goto(presenters.case_url(bundle.pk, "request.json", "request"))
+    content = page.locator("#m0 .content")
+    collapsed = content.bounding_box()["height"]
+    page.click("label[for=expand-m0]")
+    assert content.bounding_box()["height"] > 2 * collapsed
+    assert page.locator("label[for=expand-m0] .when-expanded").is_visible()
+    page.click("label[for=expand-m0]")
+    assert content.bounding_box()["height"] == collapsed
+    # A click on the source line of a stretch inside the collapsed part opens the message.
+    page.locator("#L1").click()
+    assert page.locator("#expand-m0").is_checked()
