@@ -3,6 +3,7 @@ link, the address follows them while an edit is unsaved and Share says when it l
 a tapped segment names its origin where the reader is, the breadcrumb stays in sight, and the
 keyboard reaches the neighbouring cases and the first segment at once."""
 
+import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
@@ -238,8 +239,6 @@ def test_case_text_is_marked_clearly_in_light_and_dark(browser, live_server, tin
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "390px"])
 def test_a_long_message_opens_with_its_control_and_when_a_source_line_points_into_it(page, transactional_db,
                                                                                      viewport):
-    import json
-
     if viewport:
         page.set_viewport_size(viewport)
     long_text = "\n".join(f"Rule {n}: answer carefully." for n in range(1, 81))
