@@ -50,12 +50,26 @@ class ByteBoundedFileCache(FileBasedCache):
 
 
 def source_version() -> str:
-    """A digest of the core's source: entries written by another version of the renderer (a
+    """A digest of the source that makes cached renders and pages: entries written by another version (a
     deployment before an upgrade, another checkout sharing the folder) are never read."""
     core = Path(__file__).resolve().parent / "core"
     digest = hashlib.sha256()
     for path in sorted(core.rglob("*.py")):
         digest.update(path.relative_to(core).as_posix().encode())
+        digest.update(path.read_bytes())
+    # Cached pages and outlines are made by the presenters, views and templates too: an upgrade of
+    # any of them must not serve the old version's pages (or meet an old pickle of RowSummary).
+    shell = core.parent
+    sources = [shell / "presenters.py", *sorted((shell / "views").glob("*.py")),
+               *sorted((shell / "templatetags").glob("*.py"))]
+    from django.conf import settings
+
+    template_settings: list[dict[str, Any]] = settings.TEMPLATES if settings.configured else []
+    folders = [folder for entry in template_settings for folder in entry.get("DIRS", [])]
+    for folder in folders:
+        sources += sorted(Path(folder).rglob("*.html"))
+    for path in sources:
+        digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

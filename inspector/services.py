@@ -36,7 +36,7 @@ from inspector.core.render_settings import (  # noqa: F401
 from inspector.core.safe_parse import LimitExceeded
 from inspector.local import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
-from inspector.presenters import RowSummary
+from inspector.presenters import RowSummary, row_summaries
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,7 @@ class Outline:
     def of(cls, document: RenderedDocument) -> Outline:
         return cls(document.kind, document.profile, document.profile_reason,
                    tuple(warning.located() for warning in document.warnings),
-                   tuple(document.conversions), tuple(RowSummary.of(case) for case in document.cases))
+                   tuple(document.conversions), row_summaries(document.cases))
 
 
 def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:

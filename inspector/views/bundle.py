@@ -50,6 +50,11 @@ def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: 
             request.page_is_transient = True  # type: ignore[attr-defined]
         return presenters.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
     matching = [row for row in outline.rows if row.matches(words)] if words else list(outline.rows)
+    sort = request.GET.get("sort", "")
+    if sort in presenters.ROW_SORTS:
+        matching.sort(key=presenters.ROW_SORTS[sort])  # stable: ties keep the file's order
+    else:
+        sort = ""
     start = min(_page_start(request, document), max(0, len(matching) - 1))
     start -= start % PAGE_ROWS
     shown = matching[start:start + PAGE_ROWS]
@@ -64,7 +69,21 @@ def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: 
         first=start + 1 if shown else 0, last=start + len(shown),
         previous_url=_paged_url(request, document, start - PAGE_ROWS, anchor) if start else None,
         next_url=(_paged_url(request, document, start + PAGE_ROWS, anchor)
-                  if start + PAGE_ROWS < len(matching) else None))
+                  if start + PAGE_ROWS < len(matching) else None),
+        sort=sort, sort_urls=_sort_urls(request, anchor))
+
+
+def _sort_urls(request: HtmxHttpRequest, anchor: str) -> dict[str, str]:
+    """Links re-sorting the tables, each from its first page ("" is the file's order)."""
+    urls = {}
+    for name in ("", *presenters.ROW_SORTS):
+        params = request.GET.copy()
+        for key in ("sort", "offset", "doc"):
+            params.pop(key, None)
+        if name:
+            params["sort"] = name
+        urls[name or "file"] = f"?{params.urlencode()}#{anchor}"
+    return urls
 
 
 @require_GET

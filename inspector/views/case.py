@@ -125,7 +125,10 @@ def _export_panel(ctx: CaseContext, case_link: str) -> dict:
         "size": len(code.encode()),
         "changes": [_note(item) for item in getattr(result, "changes", [])],
         "lints": [_note(item) for item in getattr(result, "lints", [])],
-        "warnings": [str(getattr(item, "message", item)) for item in getattr(result, "warnings", [])],
+        # The skip notice above the messages says it once; the export's copy of it would repeat it.
+        "warnings": [text for text in (str(getattr(item, "message", item))
+                                       for item in getattr(result, "warnings", []))
+                     if not (case.skipped and case.skipped in text)],
         "download_url": f"{base}export/?{query}{'&' if query else ''}download=1",
         "filename": _download_name(case.id, page.provider, suffix),
         "cache_breakpoints": page.params.get("cache_breakpoints") == "1",
@@ -196,7 +199,6 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "render_params": {k: v for k, v in page.params.items() if k in RENDER_KEYS},
         "export_params": {k: v for k, v in page.params.items() if k in EXPORT_KEYS},
         "export": export,
-        "legend": [(kind, label) for kind, label in presenters.ORIGIN_LABELS.items()],
         "batch_url": batch_url(bundle_id, ctx.document, page),
         "render_query": page.render_query,
         "page_query": page.query,
@@ -352,7 +354,11 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
                       edited_cases=rendered.cases)
     context = _case_context(request, ctx)
     context["preview"] = True
-    return render(request, "case.html#rendered", context)
+    response = render(request, "case.html#rendered", context)
+    # The address keeps following the settings while the edit is unsaved (the settings form's own
+    # request, which would push it, is replaced by this preview): the saved case with them.
+    response["HX-Replace-Url"] = presenters.case_url(bundle_id, document, decoded_id, page.query)
+    return response
 
 
 @require_POST

@@ -55,6 +55,7 @@
     var text;
     if (button.hasAttribute("data-share")) {
       text = window.location.href;
+      warnOfUnsavedEdit();
     } else if (button.hasAttribute("data-copy-text")) {
       text = button.getAttribute("data-copy-text");
     } else {
@@ -65,7 +66,88 @@
     copyText(text, button);
   });
 
+  // A shared link shows the saved file: say so when the editor holds text that is not saved.
+  function editorIsDirty() {
+    var editor = document.getElementById("source-text");
+    return !!editor && editor.value !== editor.defaultValue;
+  }
+
+  function warnOfUnsavedEdit() {
+    var note = document.getElementById("share-note");
+    if (!note) return;
+    note.hidden = !editorIsDirty();
+    note.textContent = note.hidden ? "" : "Copied a link to the saved file: your unsaved edit is not in it. " +
+      "Save it as a new revision, then share that revision's link.";
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target.id === "source-text" && !editorIsDirty()) warnOfUnsavedEdit();
+  });
+
+  // ------------------------------------------------------------------ settings stay in every link
+  // Settings changed in place (htmx swaps the panes and pushes the canonical address) must reach the
+  // links outside the swapped panes: the previous/next case and the bundle carry the address's query.
+  function keepQueryInLinks() {
+    document.querySelectorAll("a[data-keep-query]").forEach(function (link) {
+      var url = new URL(link.href, window.location.href);
+      url.search = window.location.search;
+      link.href = url.pathname + url.search + url.hash;
+    });
+  }
+  ["htmx:pushedIntoHistory", "htmx:replacedInHistory", "htmx:historyRestore"].forEach(function (name) {
+    document.addEventListener(name, keepQueryInLinks);
+  });
+  window.addEventListener("popstate", keepQueryInLinks);
+
+  // ------------------------------------------------------------------ case page: [ and ] for cases
+  function isTyping(target) {
+    return target && (target.isContentEditable ||
+      (target.matches && target.matches("input, textarea, select")));
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+    var link = event.key === "[" ? document.getElementById("prev-case")
+      : event.key === "]" ? document.getElementById("next-case") : null;
+    if (!link) return;
+    event.preventDefault();
+    window.location.href = link.href;
+  });
+
   // ------------------------------------------------------------------ segments <-> source lines
+  // The selected segment's origin in words, beside it: on a phone the source pane is far above, and
+  // a title tooltip never shows on touch.
+  function showOrigin(segment) {
+    var card = segment.closest(".msg");
+    if (!card) return;
+    document.querySelectorAll(".origin-note").forEach(function (old) { old.remove(); });
+    var note = document.createElement("p");
+    note.className = "origin-note";
+    note.id = "origin-note";
+    note.setAttribute("role", "status");
+    var text = document.createElement("span");
+    text.textContent = "Selected: " + (segment.getAttribute("title") || "no recorded origin");
+    note.appendChild(text);
+    if (segment.hasAttribute("data-src")) {
+      var show = document.createElement("button");
+      show.type = "button";
+      show.className = "button secondary small";
+      show.id = "show-source";
+      show.textContent = "Show in the source";
+      note.appendChild(show);
+    }
+    var content = card.querySelector(".content");
+    var after = content && content.nextElementSibling && content.nextElementSibling.matches(".expand-label")
+      ? content.nextElementSibling : content;
+    (after || card.lastElementChild).insertAdjacentElement("afterend", note);
+  }
+
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("#show-source")) return;
+    var pane = sourcePane();
+    if (pane) pane.scrollIntoView({ block: "start", behavior: "smooth" });
+    var marked = pane && pane.querySelector(".line.hl");
+    if (marked) scrollToHighlight();
+  });
+
   function sourcePane() { return document.getElementById("source-pane"); }
 
   function clearMarks(selector, cls) {
@@ -93,11 +175,19 @@
   }
 
   document.addEventListener("click", function (event) {
+    var plain = event.target.closest(".seg:not([data-src])");
+    if (plain && !(window.getSelection && String(window.getSelection()).length)) {
+      clearMarks(".seg.active", "active");
+      plain.classList.add("active");
+      showOrigin(plain);
+      return;
+    }
     var segment = event.target.closest(".seg[data-src]");
     if (segment && window.htmx) {
       if (window.getSelection && String(window.getSelection()).length) return; // selecting text
       clearMarks(".seg.active", "active");
       segment.classList.add("active");
+      showOrigin(segment);
       var pane = sourcePane();
       var from = +segment.dataset.from, to = +segment.dataset.to;
       if (pane && pane.dataset.path === segment.dataset.path) {
@@ -137,6 +227,13 @@
     }
   });
 
+  // A linked segment in a collapsed long message must be visible: open that message.
+  function expandCard(element) {
+    var card = element.closest(".msg");
+    var toggle = card && card.querySelector(".expand-toggle");
+    if (toggle) toggle.checked = true;
+  }
+
   function highlightProduced(path, number) {
     clearMarks(".seg.linked, .msg.linked", "linked");
     clearMarks(".seg.active", "active");  // a segment clicked earlier is no longer the subject
@@ -152,6 +249,7 @@
       var via = d.viaPath === path && +d.viaFrom <= number && number <= +d.viaTo;
       if (own || via) {
         seg.classList.add("linked");
+        expandCard(seg);
         if (!first) first = seg;
       }
     });
@@ -377,8 +475,12 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var editor = document.getElementById("source-text");
     var form = document.getElementById("settings-form");
-    if (!editor || !form || event.detail.elt !== form) return;
-    if (editor.value === editor.defaultValue) return;
+    var elt = event.detail.elt;
+    if (!editor || !form || !editorIsDirty()) return;
+    // The settings form and the export panel's menus both re-render the saved file; the preview
+    // re-renders the edited text with the same settings (its answer carries the address).
+    var export_ = document.getElementById("export");
+    if (elt !== form && !(export_ && export_.contains(elt) && elt.hasAttribute("hx-get"))) return;
     event.preventDefault();
     htmx.trigger(editor, "preview-now");
   });

@@ -63,3 +63,15 @@ def test_a_render_larger_than_an_eighth_of_the_budget_is_not_cached(db, counted_
     services.render(loaded, "e.yaml", RenderOptions())
     services.render(loaded, "e.yaml", RenderOptions())
     assert counted_renders == ["e.yaml", "e.yaml"]
+
+
+def test_a_template_change_makes_a_new_cache_version(settings, tmp_path):
+    """Cached pages are made by the templates: an upgrade that changes one must not serve the old
+    version's pages."""
+    from inspector import cache as render_cache
+
+    (tmp_path / "page.html").write_text("one")
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path]}]
+    before = render_cache.source_version()
+    (tmp_path / "page.html").write_text("two")
+    assert render_cache.source_version() != before

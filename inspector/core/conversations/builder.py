@@ -96,7 +96,7 @@ class Builder:
             item, used = found
             return Segment("", self.origin(where), media=item, options=self.options(part, used))
         kind = part.get("type", "part") if isinstance(part, dict) else type(part).__name__
-        self.warn(f"a {kind} content part is not text; shown as a marker", where)
+        self.warn(f"the {kind} content part is not text; shown as a marker", where)
         return Segment(f"<{kind}>", self.origin(where, OriginKind.MARKER))
 
     @staticmethod
