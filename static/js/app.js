@@ -279,7 +279,11 @@
   // The prompt-cache band arrives after the page: it names the messages inside the cached prefix.
   function markCachedMessages() {
     var band = document.getElementById("cache-band");
-    var listed = band && band.getAttribute("data-cached-messages");
+    if (!band || band.getAttribute("data-marked") === "1") return;
+    band.setAttribute("data-marked", "1");
+    // The band for another provider may mark other messages: forget the last one's.
+    clearMarks(".msg.cached-prefix", "cached-prefix");
+    var listed = band.getAttribute("data-cached-messages");
     if (!listed) return;
     listed.split(",").forEach(function (index) {
       var card = document.getElementById("m" + index);

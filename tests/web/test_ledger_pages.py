@@ -75,7 +75,7 @@ def test_an_unknown_model_shows_a_problem_not_an_error(client, suite):
 def test_the_case_page_marks_the_cached_prefix(client, suite):
     url = presenters.case_url(suite.pk, "evals/suite.yaml", "b")
     page = client.get(url).content.decode()
-    band = lazy(client, page, "cache-band")
+    band = lazy(client, page, "cache-band-slot")
     assert "3 of 4" in band and "cached in a suite run" in band
     assert 'data-cached-messages="0,1"' in band  # app.js marks those cards when the band arrives
     assert "prompts/policy.md" in band  # tokens rolled up per file
@@ -83,7 +83,7 @@ def test_the_case_page_marks_the_cached_prefix(client, suite):
 
 def test_a_case_outside_the_group_says_where_it_leaves_it(client, suite):
     page = client.get(presenters.case_url(suite.pk, "evals/suite.yaml", "d")).content.decode()
-    band = lazy(client, page, "cache-band")
+    band = lazy(client, page, "cache-band-slot")
     assert "leaves the prefix" in band and "evals/suite.yaml:" in band
     assert 'data-cached-messages=""' in band
 
@@ -105,6 +105,9 @@ def test_the_band_arrives_after_the_page_and_marks_the_cached_messages(browser, 
     page.goto(presenters.case_url(suite.pk, "evals/suite.yaml", "b"))
     page.wait_for_selector("#cache-band.cache-band")
     assert page.locator("#m0.cached-prefix").count() == 1
+    assert "(OpenAI Chat)" in page.inner_text("#cache-band")
+    page.select_option("#provider", "anthropic")  # the band follows the export's provider
+    page.wait_for_selector("#cache-band >> text=Prompt cache (Anthropic)")
     page.goto(f"/b/{suite.pk}/")
     page.wait_for_selector("#ledger")
     page.close()
