@@ -230,8 +230,10 @@ def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: 
                     sorted(files.values(), key=lambda row: (-row.tokens, row.path)), rows, mapped,
                     cache.source if cache else "")
     if cache and cache.mode == "breakpoints":
-        ledger.notes.append(f"{spec.label} caches only up to a cache_control mark: the cached cost "
-                            "assumes the export's cache option places them")
+        placed = ("the export's cache option places them" if provider == "anthropic"
+                  else "they are placed there; this export does not place them")
+        ledger.notes.append(f"{spec.label} caches only up to a marked block (cache_control, "
+                            f"cachePoint): the cached cost assumes {placed}")
     if not known and cache:
         ledger.notes.append(f"{resolved.model} is not in {spec.label}'s table of minimum cacheable "
                             f"lengths: {minimum:,} tokens assumed, the largest it documents")

@@ -220,3 +220,15 @@ def test_messages_in_different_roles_share_no_part_of_their_text():
         + "".join(f"          {line}\n" for line in POLICY_LINES) for name, role in (("a", "user"), ("b", "system"))))
     cache = build_ledger(render(text), "openai-chat").cache
     assert cache.shared_prefix_tokens == 0 and not cache.cacheable
+
+
+def test_a_bedrock_suite_is_priced_from_the_price_datas_aws_entry():
+    # Amazon Nova Lite on Bedrock: $0.06 input and $0.24 output per million tokens, as AWS lists it.
+    found = prices.model_prices("aws", "amazon.nova-lite-v1:0")
+    assert (found.input_mtok, found.output_mtok) == (Decimal("0.06"), Decimal("0.24"))
+    document = render("tests:\n" + _file_case("a", "One?") + _file_case("b", "Two?"))
+    ledger = build_ledger(document.cases, "bedrock-converse", ExportSettings(max_tokens=100))
+    assert ledger.prices is not None and ledger.cases[0].cost is not None
+    assert ledger.cache.minimum == 1024 and ledger.cache.cacheable
+    assert any("cachePoint" in note and "this export does not place them" in note
+               for note in ledger.notes)

@@ -31,7 +31,7 @@ from .common import (
     safe_id,
     scan_json,
 )
-from .spec import Batch, Http, Provider, Shell
+from .spec import Batch, Billing, Http, PromptCache, Provider, Shell
 
 # Amazon Nova Lite: Active in Bedrock's model lifecycle, served on demand under its base model id
 # (no cross-region inference profile needed) in us-east-1, and it takes everything this export
@@ -369,4 +369,12 @@ PROVIDER = Provider(
     sdks=("boto3>=1.43 (PyPI)", "@aws-sdk/client-bedrock-runtime>=3.1164 (npm)",
           "awscli>=1.45 (PyPI) for the AWS CLI form"),
     shell=Shell("AWS CLI", _aws_cli),
+    # genai-prices files Bedrock under "aws" (Nova Lite: $0.06 / $0.24 per million tokens, as AWS
+    # lists it). Converse caches up to explicit cachePoint blocks.
+    billing=Billing("aws", PromptCache(
+        mode="breakpoints", system_first=True,
+        minimums=((r"(?:[a-z]{2,4}\.)?amazon\.nova-(?:micro|lite|pro|premier)", 1024),),
+        fallback_minimum=4096,
+        source="https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html "
+               "(minimum tokens per cache checkpoint, per model)")),
 )
