@@ -85,8 +85,15 @@ _CORE_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _CORE_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
 
 
+# Every non-text value of the core schema starts with one of these (null, ~, true/false, digits,
+# signs, `.inf`, `.nan`, `0o`, `0x`): anything else is text without trying the patterns.
+_MAYBE_NOT_TEXT = frozenset("0123456789+-.~nNtTfF")
+
+
 def core_scalar(text: str) -> Any:
     """A plain scalar's value under YAML 1.2's core schema."""
+    if text and text[0] not in _MAYBE_NOT_TEXT:
+        return text
     if _CORE_NULL.match(text):
         return None
     if _CORE_BOOL.match(text):
@@ -173,6 +180,11 @@ class _Converter:
         if not isinstance(node, yaml.ScalarNode):
             raise InputError("a mapping key must be a plain value", self.path,
                              node.start_mark.line + 1, node.start_mark.column + 1)
+        # Most values are text: a str scalar constructs to its own value (SafeConstructor's
+        # construct_yaml_str), without the constructor's per-node bookkeeping. Plain scalars in
+        # core mode still go through the YAML 1.2 resolution below.
+        if node.tag == _STR_TAG and (node.style or not self.core):
+            return node.value
         if self.core and not node.style and node.tag in _IMPLICIT_TAGS:
             return core_scalar(node.value)
         if node.tag == "tag:yaml.org,2002:timestamp":
@@ -185,6 +197,7 @@ class _Converter:
                              node.start_mark.column + 1) from None
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
 _IMPLICIT_TAGS = {f"tag:yaml.org,2002:{name}" for name in
                   ("null", "bool", "int", "float", "timestamp", "str", "value")}
 
