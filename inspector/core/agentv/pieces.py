@@ -7,7 +7,7 @@ still points at the text that is actually sent. `segments` turns pieces into mod
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..model import LineSpan, Media, Origin, OriginKind, Segment
 
@@ -24,11 +24,21 @@ class Piece:
 
     def origin(self) -> Origin:
         if self.first_line is None:
+            if self.path is None and self.via is None:
+                return _BARE_ORIGINS[self.kind]  # separators and defaults: one shared value
             return Origin(self.kind, self.path, via=self.via)
         end = self.first_line + self.text.rstrip("\n").count("\n")
         if self.last_line is not None:
             end = min(end, self.last_line)
         return Origin(self.kind, self.path, self.first_line, max(end, self.first_line), self.via)
+
+
+_BARE_ORIGINS = {kind: Origin(kind) for kind in OriginKind}
+
+
+def _with(piece: Piece, text: str, first_line: int | None) -> Piece:
+    # dataclasses.replace() looks the fields up on every call; pieces are trimmed per message.
+    return Piece(text, piece.kind, piece.path, first_line, piece.last_line, piece.via, piece.media)
 
 
 def sep(text: str) -> Piece:
@@ -46,7 +56,7 @@ def lstrip(pieces: list[Piece]) -> list[Piece]:
         removed = first.text[: len(first.text) - len(stripped)]
         if removed:
             line = None if first.first_line is None else first.first_line + removed.count("\n")
-            result[0] = replace(first, text=stripped, first_line=line)
+            result[0] = _with(first, stripped, line)
         break
     return result
 
@@ -60,7 +70,7 @@ def rstrip(pieces: list[Piece]) -> list[Piece]:
             result.pop()
             continue
         if stripped != last.text:
-            result[-1] = replace(last, text=stripped)
+            result[-1] = _with(last, stripped, last.first_line)
         break
     return result
 
@@ -70,7 +80,7 @@ def strip(pieces: list[Piece]) -> list[Piece]:
 
 
 def rstrip_newlines(piece: Piece) -> Piece:
-    return replace(piece, text=piece.text.rstrip("\n"))
+    return _with(piece, piece.text.rstrip("\n"), piece.first_line)
 
 
 def joined(parts: Iterable[list[Piece]], separator: str) -> list[Piece]:
