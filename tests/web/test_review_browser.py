@@ -2,8 +2,8 @@
 sides), the comment carried to a revision saved from the editor, and the diff against the parent."""
 
 import pytest
-from django.core.cache import cache
 
+from inspector import cache as render_cache
 from inspector import presenters
 from inspector.ingest import store_bundle
 from tests.api.test_review import FILES
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def suite(transactional_db):
-    cache.clear()
+    render_cache.clear()
     bundle, _ = store_bundle(FILES, title="suite")
     return bundle
 
