@@ -11,6 +11,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from django.db.models import Count, Max
+
 from inspector import cache as render_cache
 from inspector import local
 from inspector.core import bounded
@@ -126,11 +128,20 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
     return LoadedBundle(record, files, documents, record.pk)
 
 
-def page_state(loaded: LoadedBundle) -> str:
-    """What a stored bundle's pages show that can change after it was stored: its revisions."""
+def page_state(loaded: LoadedBundle, *, verdicts: bool = False) -> str:
+    """What a stored bundle's pages show that can change after it was stored: its revisions, and
+    (for a page that shows them: `verdicts`) its verdicts."""
     if loaded.read_only:
         return ""
-    return str(Bundle.objects.filter(parent_id=loaded.record.pk).count())
+    state = str(Bundle.objects.filter(parent_id=loaded.record.pk).count())
+    if verdicts:
+        from inspector.review.models import Verdict
+
+        # A new or changed verdict raises the latest update time and id, a removed one lowers the count.
+        found = Verdict.objects.filter(bundle_id=loaded.record.pk).aggregate(
+            count=Count("id"), latest=Max("updated"), last_id=Max("id"))
+        state += f":{found['count']}:{found['latest'] and found['latest'].isoformat()}:{found['last_id']}"
+    return state
 
 
 def forget_bundle(bundle_id: str) -> None:

@@ -365,6 +365,18 @@ def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verd
     return row
 
 
+# The bundle page's "Show" choices: cases by their verdict ("none": no verdict yet).
+VERDICT_FILTERS = {"none": "not reviewed", "ok": "marked looks right", "changes": "marked needs changes"}
+
+
+def verdicts_of(loaded: services.LoadedBundle, document: str) -> dict[str, str]:
+    """Each case of one document that has a verdict: its id and verdict."""
+    if not is_stored(loaded.record):
+        return {}
+    return dict(Verdict.objects.filter(bundle_id=loaded.record.pk, document=document)
+                .values_list("case_id", "verdict"))
+
+
 @dataclass
 class Progress:
     total: int

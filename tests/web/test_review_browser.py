@@ -118,7 +118,7 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     assert f"/b/{suite.pk}/" in gone.locator(".outdated-badge a").get_attribute("href")
     assert highlighted_quotes(page) == ["first function"]
 
-    # A verdict shows on the bundle page's row, which the filter then keeps or hides.
+    # A verdict shows on the bundle page's row, and the server's filter by verdict finds it.
     page.check("input[name=verdict][value=changes]", force=True)
     page.click("#save-verdict")
     page.wait_for_selector("input[name=verdict][value=changes]:checked", state="attached")
@@ -126,9 +126,11 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     page.wait_for_selector(".case-row[data-verdict=changes] .verdict-changes")
     assert "Reviewed 1 of 2" in page.inner_text("#review-progress")
     page.select_option("#verdict-filter", "ok")
-    assert page.locator(".case-row:visible").count() == 0
+    page.wait_for_selector("#no-match:visible")
+    assert page.locator(".case-row").count() == 0
     page.select_option("#verdict-filter", "changes")
-    assert page.locator(".case-row:visible").count() == 1
+    page.wait_for_selector("text=1 case marked needs changes.")
+    assert page.locator(".case-row").count() == 1
 
     # The revision against its parent: what changed and why, word by word.
     page.click("#diff-parent")
