@@ -99,8 +99,9 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     search = request.GET.get("q", "")[:MAX_FILTER_CHARS]
     words = search.lower().split()
     # Filtering by verdict makes the page show review state: page_cache keys such pages by it.
+    reviewable = service.is_stored(loaded.record)  # a folder served read-only takes no verdicts
     verdict = request.GET.get(VERDICT_FILTER, "")
-    if verdict not in service.VERDICT_FILTERS:
+    if verdict not in service.VERDICT_FILTERS or not reviewable:
         verdict = ""
     sections = [_section(request, loaded, document, page, words, verdict) for document in loaded.documents]
     filtering = bool(words or verdict)
@@ -115,7 +116,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "search": search,
         "filtering": filtering,
         "verdict": verdict,
-        "verdict_filters": service.VERDICT_FILTERS,
+        "verdict_filters": service.VERDICT_FILTERS if reviewable else {},
         "paged": any(section.paged for section in sections),
         "batch_url": batch_url(bundle_id, None, page),
         "share_url": services.absolute_url(request, request.get_full_path()),

@@ -206,3 +206,12 @@ def test_the_verdict_filter_of_a_450_case_file_asks_the_server_with_and_without_
     page.wait_for_url("**verdict=changes**")
     assert page.locator(".case-link").all_inner_texts() == ["case-0300", "case-0449"]
     context.close()
+
+
+def test_the_needs_changes_list_links_the_filtered_list_with_the_page_settings(client, reviewed):
+    panel = client.get(f"/b/{reviewed.pk}/review/progress/?profile=agentv-4&provider=anthropic",
+                       HTTP_HX_REQUEST="true").content.decode()
+    link = unescape(re.search(r'<a href="([^"]+)" id="show-needs-changes">', panel).group(1))
+    assert link.startswith(f"/b/{reviewed.pk}/?") and "verdict=changes" in link
+    assert "profile=agentv-4" in link and "provider=anthropic" in link
+    assert rows(client.get(link).content.decode()) == ["case-0300", "case-0449"]
