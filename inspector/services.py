@@ -3,6 +3,7 @@ request's parameters, render a document. Views and API endpoints stay thin wrapp
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 import re
 import threading
@@ -10,8 +11,6 @@ from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
-
-from django.db.models import Count, Max
 
 from inspector import cache as render_cache
 from inspector import local
@@ -137,10 +136,13 @@ def page_state(loaded: LoadedBundle, *, verdicts: bool = False) -> str:
     if verdicts:
         from inspector.review.models import Verdict
 
-        # A new or changed verdict raises the latest update time and id, a removed one lowers the count.
-        found = Verdict.objects.filter(bundle_id=loaded.record.pk).aggregate(
-            count=Count("id"), latest=Max("updated"), last_id=Max("id"))
-        state += f":{found['count']}:{found['latest'] and found['latest'].isoformat()}:{found['last_id']}"
+        # Exactly what a filtered page shows of them: which case has which verdict (not update times,
+        # which workers with skewed clocks could write out of order; notes do not change the list).
+        digest = hashlib.sha256()
+        for row in (Verdict.objects.filter(bundle_id=loaded.record.pk)
+                    .order_by("document", "case_id").values_list("document", "case_id", "verdict")):
+            digest.update(repr(row).encode())
+        state += ":" + digest.hexdigest()
     return state
 
 

@@ -149,6 +149,11 @@ def test_a_filtered_page_follows_new_verdicts_and_unfiltered_pages_stay_cached(c
     assert again.status_code == 200
     # The unfiltered page shows no review state, so verdicts leave its cached copy alone.
     assert client.get(f"/b/{reviewed.pk}/", HTTP_IF_NONE_MATCH=plain).status_code == 304
+    # Nor does a note change the filtered list.
+    current = client.get(f"/b/{reviewed.pk}/?verdict=changes")["ETag"]
+    client.post(f"/b/{reviewed.pk}/review/", {"action": "verdict", "document": "evals/big.yaml",
+                                               "case_id": "case-0449", "verdict": "changes", "note": "Typo"})
+    assert client.get(f"/b/{reviewed.pk}/?verdict=changes", HTTP_IF_NONE_MATCH=current).status_code == 304
 
 
 def test_the_verdict_filter_is_a_form_field_that_works_without_javascript(client, reviewed):
