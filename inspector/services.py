@@ -3,6 +3,7 @@ request's parameters, render a document. Views and API endpoints stay thin wrapp
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 import re
 import threading
@@ -126,11 +127,23 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
     return LoadedBundle(record, files, documents, record.pk)
 
 
-def page_state(loaded: LoadedBundle) -> str:
-    """What a stored bundle's pages show that can change after it was stored: its revisions."""
+def page_state(loaded: LoadedBundle, *, verdicts: bool = False) -> str:
+    """What a stored bundle's pages show that can change after it was stored: its revisions, and
+    (for a page that shows them: `verdicts`) its verdicts."""
     if loaded.read_only:
         return ""
-    return str(Bundle.objects.filter(parent_id=loaded.record.pk).count())
+    state = str(Bundle.objects.filter(parent_id=loaded.record.pk).count())
+    if verdicts:
+        from inspector.review.models import Verdict
+
+        # Exactly what a filtered page shows of them: which case has which verdict (not update times,
+        # which workers with skewed clocks could write out of order; notes do not change the list).
+        digest = hashlib.sha256()
+        for row in (Verdict.objects.filter(bundle_id=loaded.record.pk)
+                    .order_by("document", "case_id").values_list("document", "case_id", "verdict")):
+            digest.update(repr(row).encode())
+        state += ":" + digest.hexdigest()
+    return state
 
 
 def forget_bundle(bundle_id: str) -> None:

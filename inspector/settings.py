@@ -135,6 +135,11 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
 COMMENT_MAX_CHARS = envint("COMMENT_MAX_CHARS", 10_000)
 COMMENTS_PER_BUNDLE = envint("COMMENTS_PER_BUNDLE", 2_000)
 REVIEW_WRITES_PER_MINUTE = envint("REVIEW_WRITES_PER_MINUTE", 30)
+# The client address those writes are counted against. 0 (the default) uses the connection's own
+# address, and X-Forwarded-For is ignored: anyone can send one. Behind N proxies that each append
+# the address they saw to X-Forwarded-For, set N: the entry the outermost trusted proxy added is
+# used (entries left of it are the client's own claims).
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 0)
 
 # Every render of uploaded content runs in one of RENDER_WORKERS child processes (per web worker)
 # with these limits; RENDER_IN_PROCESS=true turns that off (debugging only).

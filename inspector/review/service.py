@@ -11,11 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from inspector import cache as render_cache
 from inspector import presenters, services
 from inspector.core import anchors
 from inspector.core.model import InputError, RenderedCase
@@ -109,20 +111,39 @@ def _printable(text: str) -> str:
 # Limits
 
 
+def client_address(request: HttpRequest) -> str:
+    """The address a client's writes are counted against (see TRUSTED_PROXY_COUNT)."""
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies > 0:
+        chain = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        chain = [part for part in chain if part]
+        if chain:
+            return chain[-min(proxies, len(chain))][:100]
+    return request.META.get("REMOTE_ADDR", "")
+
+
 def check_rate(request: HttpRequest) -> None:
-    """At most REVIEW_WRITES_PER_MINUTE writes per client address and minute."""
+    """At most REVIEW_WRITES_PER_MINUTE writes per client address and minute, counted in the render
+    cache because it is the one every web worker shares (the default cache is per process, so N
+    workers allowed N times the limit). With Redis the count is atomic; with the file cache two
+    workers incrementing at the same instant can lose one count, which a flood guard can afford."""
     limit = settings.REVIEW_WRITES_PER_MINUTE
     minute = int(time.time() // 60)
-    key = f"review-rate:{request.META.get('REMOTE_ADDR', '')}:{minute}"
-    cache.add(key, 0, 120)
+    store = rate_store()
+    key = render_cache.key("review-rate", client_address(request), minute)
+    store.add(key, 0, 120)
     try:
-        count = cache.incr(key)
-    except ValueError:  # evicted between add and incr
-        cache.set(key, 1, 120)
+        count = store.incr(key)
+    except ValueError:  # evicted (or culled) between add and incr
+        store.set(key, 1, 120)
         count = 1
     if count > limit:
         raise ReviewError(429, f"too many comments and verdicts from this address: at most {limit} "
                           "a minute; wait a minute and send it again")
+
+
+def rate_store() -> BaseCache:
+    return caches["renders"]
 
 
 def is_stored(bundle: Bundle) -> bool:
@@ -342,6 +363,18 @@ def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verd
         defaults={"verdict": verdict, "note": note, "author": person.name,
                   "author_key_hash": person.key_hash})
     return row
+
+
+# The bundle page's "Show" choices: cases by their verdict ("none": no verdict yet).
+VERDICT_FILTERS = {"none": "not reviewed", "ok": "marked looks right", "changes": "marked needs changes"}
+
+
+def verdicts_of(loaded: services.LoadedBundle, document: str) -> dict[str, str]:
+    """Each case of one document that has a verdict: its id and verdict."""
+    if not is_stored(loaded.record):
+        return {}
+    return dict(Verdict.objects.filter(bundle_id=loaded.record.pk, document=document)
+                .values_list("case_id", "verdict"))
 
 
 @dataclass

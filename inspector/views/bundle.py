@@ -15,10 +15,11 @@ from inspector.core import bounded
 from inspector.core.export import batch_jsonl
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.review import service
 
 from .case import source_pane
 from .common import HtmxHttpRequest, batch_url, error_page, loaded_or_404, settings_or_problem
-from .page_cache import shared_page
+from .page_cache import VERDICT_FILTER, shared_page
 
 # Past this many cases a document's rows come in pages, and the filter searches on the server.
 PAGE_ROWS = 200
@@ -40,7 +41,7 @@ def _paged_url(request: HtmxHttpRequest, document: str, start: int, anchor: str)
 
 
 def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: str, page,
-             words: list[str]) -> presenters.DocumentSection:
+             words: list[str], verdict: str) -> presenters.DocumentSection:
     bundle_id = loaded.record.pk
     anchor = presenters.document_anchor(document)
     try:
@@ -50,6 +51,9 @@ def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: 
             request.page_is_transient = True  # type: ignore[attr-defined]
         return presenters.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
     matching = [row for row in outline.rows if row.matches(words)] if words else list(outline.rows)
+    if verdict:
+        found = service.verdicts_of(loaded, document)
+        matching = [row for row in matching if found.get(row.id, "none") == verdict]
     sort = request.GET.get("sort", "")
     if sort in presenters.ROW_SORTS:
         matching.sort(key=presenters.ROW_SORTS[sort])  # stable: ties keep the file's order
@@ -74,7 +78,8 @@ def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: 
 
 
 def _sort_urls(request: HtmxHttpRequest, anchor: str) -> dict[str, str]:
-    """Links re-sorting the tables, each from its first page ("" is the file's order)."""
+    """Links re-sorting the tables, each from its first page ("" is the file's order); they keep the
+    filters."""
     urls = {}
     for name in ("", *presenters.ROW_SORTS):
         params = request.GET.copy()
@@ -93,16 +98,25 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     page = settings_or_problem(request.GET)
     search = request.GET.get("q", "")[:MAX_FILTER_CHARS]
     words = search.lower().split()
-    sections = [_section(request, loaded, document, page, words) for document in loaded.documents]
+    # Filtering by verdict makes the page show review state: page_cache keys such pages by it.
+    reviewable = service.is_stored(loaded.record)  # a folder served read-only takes no verdicts
+    verdict = request.GET.get(VERDICT_FILTER, "")
+    if verdict not in service.VERDICT_FILTERS or not reviewable:
+        verdict = ""
+    sections = [_section(request, loaded, document, page, words, verdict) for document in loaded.documents]
+    filtering = bool(words or verdict)
     context = {
         "bundle": loaded.record,
         "tree": presenters.file_tree(bundle_id, list(loaded.files.paths()), loaded.documents),
         # While filtering, a file with no matching case is left out (its errors are not).
         "sections": [section for section in sections
-                     if not words or section.matching or section.error],
+                     if not filtering or section.matching or section.error],
         "case_count": sum(section.matching for section in sections),
         "case_total": sum(section.total for section in sections),
         "search": search,
+        "filtering": filtering,
+        "verdict": verdict,
+        "verdict_filters": service.VERDICT_FILTERS if reviewable else {},
         "paged": any(section.paged for section in sections),
         "batch_url": batch_url(bundle_id, None, page),
         "share_url": services.absolute_url(request, request.get_full_path()),

@@ -5,7 +5,7 @@ with a strong ETag, so a browser's repeat visit is a 304 that builds nothing.
 What varies per visitor is kept out of the cached bytes: the CSRF token is rendered as a
 placeholder and put back per request (the visitor's own token, and the cookie with it); the host
 and htmx's headers are part of the key. What a bundle gains after it is stored (revisions) is part
-of the key through `services.page_state`.
+of the key through `services.page_state`, and so are verdicts for a page filtered by them.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from django.utils.cache import patch_vary_headers
 from inspector import cache as render_cache
 from inspector import services
 
+# The bundle page's filter by verdict: the one parameter that makes a page show review state.
+VERDICT_FILTER = "verdict"
 CSRF_PLACEHOLDER = "csrf-placeholder-7f1c2a9e4b"
 KEPT_HEADERS = ("Content-Type", "HX-Push-Url")
 # Browsers revalidate every time (a deleted bundle must stop showing); a match costs no rendering.
@@ -35,7 +37,13 @@ def cacheable_csrf(request: HttpRequest) -> dict:
 
 def _key(request: HttpRequest, loaded: services.LoadedBundle) -> str:
     query = sorted((key, value) for key, values in request.GET.lists() for value in values)
-    return render_cache.key("page", loaded.cache_id, services.page_state(loaded), request.path, query,
+    # Verdicts go into the key only of pages filtered by one, not of every page: a review writes a
+    # verdict every few seconds, and each would otherwise drop every cached page of the bundle (each
+    # case under each settings) just while reviewers read it most. An unfiltered page holds no review
+    # state (its badges come from the progress panel loaded after it), so its key need not change.
+    verdicts = bool(request.GET.get(VERDICT_FILTER))
+    return render_cache.key("page", loaded.cache_id, services.page_state(loaded, verdicts=verdicts),
+                            request.path, query,
                             request.headers.get("HX-Request"), request.headers.get("HX-Target"),
                             request.get_host(), request.scheme)
 

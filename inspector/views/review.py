@@ -21,6 +21,7 @@ from inspector.review import service
 from inspector.review.service import AnchorSpec, ReviewError
 
 from .common import RENDER_KEYS, HtmxHttpRequest, PageSettings, Problem, loaded_or_404, settings_or_problem
+from .page_cache import VERDICT_FILTER
 
 ROLE_LABELS = {"system": "system", "developer": "developer", "user": "user", "assistant": "assistant",
                "tool": "tool"}
@@ -198,6 +199,8 @@ def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: 
         "diff_url": reverse("diff"),
         "offline_url": reverse("offline", kwargs={"bundle_id": loaded.record.pk}),
         "bundle_id": loaded.record.pk,
+        "needs_changes_url": reverse("bundle", kwargs={"bundle_id": loaded.record.pk}) + "?" + urlencode(
+            {**page.params, VERDICT_FILTER: "changes"}),
     }
 
 

@@ -249,7 +249,7 @@
 })();
 
 // Bundle page: mark each case row with its verdict and open threads (from the progress panel,
-// which loads after the cached page), and show only the cases with a given verdict.
+// which loads after the cached page). The filter by verdict is the server's (bundle.html).
 (function () {
   "use strict";
   var LABELS = { ok: ["verdict-ok", "looks right"], changes: ["verdict-changes", "needs changes"] };
@@ -283,20 +283,8 @@
         cell.appendChild(count);
       }
     });
-    filterRows();
   }
 
-  function filterRows() {
-    var select = document.getElementById("verdict-filter");
-    var value = select ? select.value : "";
-    document.querySelectorAll(".case-row").forEach(function (row) {
-      row.classList.toggle("verdict-hidden", !!value && row.dataset.verdict !== value);
-    });
-  }
-
-  document.addEventListener("change", function (event) {
-    if (event.target.id === "verdict-filter") filterRows();
-  });
   // After the progress panel arrives, and after more rows arrive (a paged list).
   document.addEventListener("htmx:afterSettle", function () {
     if (document.getElementById("review-progress")) markRows();

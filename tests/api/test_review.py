@@ -2,10 +2,12 @@
 replies, resolve, own edits, moderation, limits, verdicts, and threads following revisions."""
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.test import override_settings
 
+from inspector import cache as render_cache
 from inspector.ingest import delete_bundle, store_bundle
+from inspector.review import service
 from inspector.review.models import Comment, Thread
 
 SUITE = b"""description: Two cases share a guideline
@@ -38,7 +40,7 @@ FILES = {"evals/suite.yaml": SUITE, "evals/rules.instructions.md": GUIDE, ".agen
 
 @pytest.fixture(autouse=True)
 def _no_rate_carry_over():
-    cache.clear()  # the rate window is per address and the test client's address never changes
+    render_cache.clear()  # the rate window is per address and the test client's address never changes
     yield
 
 
@@ -206,11 +208,59 @@ def test_limits_on_size_count_and_rate_answer_clear_messages(client, suite):
         assert post_thread(client, bundle.pk, anchor).status_code == 201
         full = post_thread(client, bundle.pk, anchor)
     assert full.status_code == 409 and "limit of 1 comments" in full.json()["detail"]
-    cache.clear()
+    render_cache.clear()
     with override_settings(REVIEW_WRITES_PER_MINUTE=2):
         answers = [post_thread(client, bundle.pk, anchor).status_code for _ in range(3)]
         assert answers == [201, 201, 429]
         assert "at most 2 a minute" in post_thread(client, bundle.pk, anchor).json()["detail"]
+
+
+def _thread_from(client, bundle_id, anchor, **headers):
+    return client.post(f"/api/bundles/{bundle_id}/threads", {"anchor": anchor, "body": "Hm"},
+                       content_type="application/json", **headers).status_code
+
+
+def test_the_write_limit_is_counted_once_for_every_web_worker(client, suite, monkeypatch):
+    bundle, _ = suite
+    anchor = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 0}
+    # Each write as another worker process would make it: its own client of the shared cache, and
+    # nothing left in the process-local default cache.
+    monkeypatch.setattr(service, "rate_store", lambda: caches.create_connection("renders"))
+    answers = []
+    with override_settings(REVIEW_WRITES_PER_MINUTE=2):
+        for _ in range(3):
+            cache.clear()
+            answers.append(_thread_from(client, bundle.pk, anchor))
+    assert answers == [201, 201, 429]
+
+
+def test_x_forwarded_for_names_the_client_only_behind_the_configured_proxies(client, suite):
+    bundle, _ = suite
+    anchor = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 0}
+    with override_settings(REVIEW_WRITES_PER_MINUTE=1):
+        # By default the header is anyone's to write: a new one each time buys no more writes.
+        assert _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="198.51.100.1") == 201
+        assert _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="198.51.100.2") == 429
+        render_cache.clear()
+        with override_settings(TRUSTED_PROXY_COUNT=1):
+            # Behind one proxy, the address it appended is the client; what the client put left of
+            # it is not.
+            assert _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="10.0.0.1, 203.0.113.7") == 201
+            assert _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="10.0.0.2, 203.0.113.7") == 429
+            assert _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="203.0.113.8") == 201
+
+
+@pytest.mark.parametrize(("proxies", "forwarded", "address"), [
+    (0, "203.0.113.7", "127.0.0.1"),
+    (1, "", "127.0.0.1"),
+    (1, "1.1.1.1, 203.0.113.7", "203.0.113.7"),
+    (2, "1.1.1.1, 203.0.113.7, 10.0.0.9", "203.0.113.7"),
+    (3, " 203.0.113.7 ,10.0.0.9", "203.0.113.7"),  # fewer entries than proxies: the outermost there is
+])
+def test_the_client_address_counts_trusted_proxies_from_the_right(rf, proxies, forwarded, address):
+    request = rf.post("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+    with override_settings(TRUSTED_PROXY_COUNT=proxies):
+        assert service.client_address(request) == address
 
 
 def test_verdicts_give_review_progress_and_the_needs_changes_list(client, suite):

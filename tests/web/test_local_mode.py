@@ -104,3 +104,9 @@ def test_share_says_when_the_server_cannot_be_reached(client, folder):
 def test_without_local_mode_the_local_pages_do_not_exist(client, db):
     assert client.get("/local/version").status_code == 404
     assert client.get("/b/local/").status_code == 404
+
+
+def test_a_served_folder_takes_no_verdicts_so_offers_no_filter_by_them(client, folder):
+    page = client.get("/b/local/?verdict=changes").content.decode()
+    assert 'id="verdict-filter"' not in page
+    assert 'class="case-link">first<' in page and 'id="match-count"' not in page

@@ -2,8 +2,8 @@
 sides), the comment carried to a revision saved from the editor, and the diff against the parent."""
 
 import pytest
-from django.core.cache import cache
 
+from inspector import cache as render_cache
 from inspector import presenters
 from inspector.ingest import store_bundle
 from tests.api.test_review import FILES
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def suite(transactional_db):
-    cache.clear()
+    render_cache.clear()
     bundle, _ = store_bundle(FILES, title="suite")
     return bundle
 
@@ -118,7 +118,7 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     assert f"/b/{suite.pk}/" in gone.locator(".outdated-badge a").get_attribute("href")
     assert highlighted_quotes(page) == ["first function"]
 
-    # A verdict shows on the bundle page's row, which the filter then keeps or hides.
+    # A verdict shows on the bundle page's row, and the server's filter by verdict finds it.
     page.check("input[name=verdict][value=changes]", force=True)
     page.click("#save-verdict")
     # The panel the server sends back names the verdict's author: the save has landed (the radio
@@ -128,9 +128,11 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     page.wait_for_selector(".case-row[data-verdict=changes] .verdict-changes")
     assert "Reviewed 1 of 2" in page.inner_text("#review-progress")
     page.select_option("#verdict-filter", "ok")
-    assert page.locator(".case-row:visible").count() == 0
+    page.wait_for_selector("#no-match:visible")
+    assert page.locator(".case-row").count() == 0
     page.select_option("#verdict-filter", "changes")
-    assert page.locator(".case-row:visible").count() == 1
+    page.wait_for_selector("text=1 case marked needs changes.")
+    assert page.locator(".case-row").count() == 1
 
     # The revision against its parent: what changed and why, word by word.
     page.click("#diff-parent")

@@ -6,8 +6,8 @@ import re
 from html import unescape
 
 import pytest
-from django.core.cache import cache
 
+from inspector import cache as render_cache
 from inspector import presenters
 from inspector.ingest import store_bundle
 from inspector.review.models import Comment, Thread, Verdict
@@ -16,7 +16,7 @@ from tests.api.test_review import FILES, GUIDE, SUITE
 
 @pytest.fixture(autouse=True)
 def _fresh_rate_window():
-    cache.clear()
+    render_cache.clear()
     yield
 
 
