@@ -47,6 +47,7 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "open_count": sum(not item.thread.resolved for item in placed),
         "verdict": verdict,
         "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
+        "folder": not service.is_stored(loaded.record),  # local mode: nothing can be written
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
         "messages": [(index, message.role) for index, message in enumerate(case.messages)],
         "markers_json": json.dumps(markers),
@@ -68,6 +69,7 @@ def file_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, path: st
         "threads": placed,
         "open_count": sum(not item.thread.resolved for item in placed),
         "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
+        "folder": not service.is_stored(loaded.record),  # local mode: nothing can be written
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
         "markers_json": json.dumps([{k: v for k, v in service.placed_data(item).items()
                                      if k in ("id", "kind", "state", "resolved", "path", "start_line",

@@ -110,3 +110,11 @@ def test_a_served_folder_takes_no_verdicts_so_offers_no_filter_by_them(client, f
     page = client.get("/b/local/?verdict=changes").content.decode()
     assert 'id="verdict-filter"' not in page
     assert 'class="case-link">first<' in page and 'id="match-count"' not in page
+
+
+def test_the_review_panel_says_a_folder_takes_no_comments_or_verdicts(client, folder):
+    panel = client.get("/b/local/review/panel/", {"document": "evals/tiny.yaml", "case_id": "first"},
+                       headers={"HX-Request": "true"})
+    text = panel.content.decode()
+    assert panel.status_code == 200, text[:300]
+    assert 'id="review-folder"' in text and 'id="verdict-form"' not in text
