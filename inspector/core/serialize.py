@@ -105,7 +105,8 @@ def case_contract(case: RenderedCase) -> dict[str, Any]:
         "messages": [chat_message(message) for message in case.sent_messages],
         "omitted": omitted,
         "warnings": [diagnostic(item) for item in case.warnings],
-    } | ({"tools": [function_tool(tool) for tool in case.tools]} if case.tools else {})
+    } | ({"tools": tools} if (tools := [function_tool(tool) for tool in case.tools
+                                         if tool.raw is None]) else {})
 
 
 def function_tool(tool: ToolSpec) -> dict[str, Any]:

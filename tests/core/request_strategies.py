@@ -176,6 +176,9 @@ def openai_responses(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]
                          **({"description": tool["description"]} if tool["description"] else {}),
                          "parameters": tool["parameters"], "strict": False}
                         for tool in plan["tools"]]
+    if draw(st.booleans()):  # a built-in tool: OpenAI's own
+        request["tools"].append(draw(st.sampled_from([
+            {"type": "web_search"}, {"type": "code_interpreter", "container": {"type": "auto"}}])))
     choice = plan["tool_choice"]
     if choice is not None:
         request["tool_choice"] = choice if choice in ("auto", "required") else {
@@ -233,7 +236,13 @@ def anthropic(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]:
             content = [{"type": "text", "text": turn[1]}] if turn[1] is not None else []
             content += [{"type": "tool_use", "id": call_id, "name": name, "input": args}
                         for call_id, name, args in turn[2]]
-            if plan["strings"] and not turn[2]:
+            thinking = draw(st.sampled_from([None, "thinking", "redacted_thinking"]))
+            if thinking == "thinking":
+                content.insert(0, {"type": "thinking", "thinking": draw(TEXT),
+                                   "signature": draw(DATA)})
+            elif thinking == "redacted_thinking":
+                content.insert(0, {"type": "redacted_thinking", "data": draw(DATA)})
+            if plan["strings"] and not turn[2] and not thinking:
                 messages.append({"role": "assistant", "content": turn[1]})
             else:
                 messages.append({"role": "assistant", "content": content})
@@ -256,6 +265,9 @@ def anthropic(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]:
                          "input_schema": tool["parameters"]} for tool in plan["tools"]]
     if draw(st.booleans()):
         request["tools"][-1]["cache_control"] = CACHE
+    if draw(st.booleans()):  # a server tool: Anthropic's own
+        request["tools"].append({"type": "web_search_20250305", "name": "web_search",
+                                 "max_uses": draw(st.integers(1, 5))})
     choice = plan["tool_choice"]
     if choice is not None:
         request["tool_choice"] = {"type": "auto"} if choice == "auto" else {
@@ -315,6 +327,8 @@ def gemini(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]:
         {"name": tool["name"], **({"description": tool["description"]} if tool["description"]
                                   else {}), "parametersJsonSchema": tool["parameters"]}
         for tool in plan["tools"]]}]
+    if draw(st.booleans()):  # Google Search grounding: Gemini's own
+        request["tools"].append({"googleSearch": {}})
     choice = plan["tool_choice"]
     if choice is not None:
         request["toolConfig"] = {"functionCallingConfig": {"mode": "AUTO"} if choice == "auto"

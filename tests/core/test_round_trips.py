@@ -74,18 +74,22 @@ def projection(case: RenderedCase, fmt: str, fields: set[str], with_ids: bool) -
     for message in case.sent_messages:
         if message.role == "system":
             continue
+        # Thinking blocks (raw segments) are the source API's own: no other provider has them.
+        segments = [s for s in message.segments if s.raw is None]
         media = [(s.media.kind, s.media.media_type if s.media.data else None, s.media.data,
-                  s.media.url) for s in message.segments if s.media is not None]
+                  s.media.url) for s in segments if s.media is not None]
         calls = [((call.id if with_ids else None), call.name, json.loads(call.arguments or "{}"))
                  for call in message.tool_calls]
-        text = "\n".join(s.text for s in message.segments
+        text = "\n".join(s.text for s in segments
                          if s.media is None and s.origin.kind != "separator")
         messages.append((message.role, text, media, calls,
                          message.tool_call_id if with_ids else None))
     common, _ = read_common(fmt, case.metadata.get("request", {}))
     return {
         "messages": messages,
-        "tools": [(tool.name, tool.description, tool.parameters) for tool in case.tools],
+        # Server and built-in tools are their API's own too: only function tools travel.
+        "tools": [(tool.name, tool.description, tool.parameters) for tool in case.tools
+                  if tool.raw is None],
         "schema": case.output_schema.schema if case.output_schema else None,
         "settings": {name: value for name, value in common.items() if name in fields},
         "model": case.metadata.get("request", {}).get("model"),
