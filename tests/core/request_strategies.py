@@ -365,6 +365,31 @@ def _bedrock_media(item: dict, number: int) -> dict:
                          "source": {"bytes": item["data"]}}}
 
 
+def _bedrock_assistant(draw, turn: tuple) -> list[dict[str, Any]]:
+    content: list[dict[str, Any]] = [{"text": turn[1]}] if turn[1] is not None else []
+    content += [{"toolUse": {"toolUseId": call_id, "name": name, "input": args}}
+                for call_id, name, args in turn[2]]
+    reasoning = draw(st.sampled_from([None, "text", "redacted"]))
+    if reasoning == "text":  # the model's reasoning: Converse's own
+        content.insert(0, {"reasoningContent": {"reasoningText": {
+            "text": draw(TEXT), "signature": draw(DATA)}}})
+    elif reasoning == "redacted":
+        content.insert(0, {"reasoningContent": {"redactedContent": draw(DATA)}})
+    return content
+
+
+def _bedrock_tools(draw, plan: dict[str, Any]) -> list[dict[str, Any]]:
+    tools: list[dict[str, Any]] = [{"toolSpec": {
+        "name": tool["name"], **({"description": tool["description"]} if tool["description"]
+                                 else {}), "inputSchema": {"json": tool["parameters"]}}}
+        for tool in plan["tools"]]
+    if draw(st.booleans()):
+        tools.append(CACHE_POINT)
+    if draw(st.booleans()):  # a tool Bedrock runs itself: Converse's own
+        tools.append({"systemTool": {"name": "nova_grounding"}})
+    return tools
+
+
 @st.composite
 def bedrock_converse(draw, kinds: tuple[str, ...] = BYTES_MEDIA) -> dict[str, Any]:
     plan = draw(plans(kinds))
@@ -393,10 +418,7 @@ def bedrock_converse(draw, kinds: tuple[str, ...] = BYTES_MEDIA) -> dict[str, An
         elif turn[0] == "user":
             messages.append({"role": "user", "content": user_blocks(turn[1])})
         elif turn[0] == "assistant":
-            content: list[dict[str, Any]] = [{"text": turn[1]}] if turn[1] is not None else []
-            content += [{"toolUse": {"toolUseId": call_id, "name": name, "input": args}}
-                        for call_id, name, args in turn[2]]
-            messages.append({"role": "assistant", "content": content})
+            messages.append({"role": "assistant", "content": _bedrock_assistant(draw, turn)})
             results = []
             while position + 1 < len(turns) and turns[position + 1][0] == "tool":
                 position += 1
@@ -412,13 +434,7 @@ def bedrock_converse(draw, kinds: tuple[str, ...] = BYTES_MEDIA) -> dict[str, An
                                  "content": results + user_blocks(turns[position][1])})
         position += 1
     request["messages"] = messages
-    tools: list[dict[str, Any]] = [{"toolSpec": {
-        "name": tool["name"], **({"description": tool["description"]} if tool["description"]
-                                 else {}), "inputSchema": {"json": tool["parameters"]}}}
-        for tool in plan["tools"]]
-    if draw(st.booleans()):
-        tools.append(CACHE_POINT)
-    request["toolConfig"] = {"tools": tools}
+    request["toolConfig"] = {"tools": _bedrock_tools(draw, plan)}
     choice = plan["tool_choice"]
     if choice is not None:
         request["toolConfig"]["toolChoice"] = {"auto": {}} if choice == "auto" else {

@@ -96,3 +96,35 @@ def test_the_cli_contract_lists_only_function_tools():
 
 def _label(provider: str) -> str:
     return provider_spec(provider).label
+
+
+BEDROCK = {
+    "messages": [
+        {"role": "user", "content": [{"text": "Find it."}]},
+        {"role": "assistant", "content": [
+            {"reasoningContent": {"reasoningText": {"text": "I should look.", "signature": "c2ln"}}},
+            {"toolUse": {"toolUseId": "tooluse_1", "name": "lookup", "input": {}}}]},
+        {"role": "user", "content": [
+            {"toolResult": {"toolUseId": "tooluse_1", "content": [{"text": "found"}]}}]},
+    ],
+    "toolConfig": {"tools": [{"toolSpec": {"name": "lookup", "inputSchema": {"json": {
+        "type": "object"}}}}, {"systemTool": {"name": "nova_grounding"}}]},
+}
+
+
+def test_converse_reasoning_and_system_tools_come_back_unchanged(validators):
+    validators["bedrock-converse"](BEDROCK)
+    result = export_case(read(BEDROCK, "bedrock-converse"), "bedrock-converse")
+    assert result.payload == BEDROCK
+    assert result.changes == []
+
+
+def test_converse_reasoning_and_system_tools_are_named_when_sent_elsewhere(validators):
+    result = export_case(read(BEDROCK, "bedrock-converse"), "anthropic")
+    validators["anthropic"](result.payload)
+    assert "I should look." not in json.dumps(result.payload)
+    messages = [(change.message, change.message_index) for change in result.changes]
+    assert ("Bedrock Converse's reasoningContent block left out: Anthropic has no such block",
+            1) in messages
+    assert any("tool 'nova_grounding' left out: Bedrock Converse's own systemTool tool" in m
+               for m, _ in messages)

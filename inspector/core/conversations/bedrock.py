@@ -130,8 +130,14 @@ def _blocks(b: Builder, content: list, where: tuple
         elif "toolResult" in block and isinstance(block["toolResult"], dict):
             results.append(_tool_result(b, block["toolResult"], block_where + ("toolResult",)))
             last = "results"
+        elif "reasoningContent" in block and len(block) == 1:
+            # The model's reasoning: kept whole for Converse, no text of its own.
+            segments.append(Segment("", b.origin(block_where, OriginKind.MARKER), raw=block))
+            b.warn("a reasoningContent block is not shown: it goes back to Bedrock Converse as it "
+                   "was and is left out (named in Changes) for other providers", block_where)
+            last = "segments"
         else:
-            if segments:
+            if any(segment.raw is None for segment in segments):
                 segments.append(b.separator())
             segments.append(_segment(b, block, block_where))
             last = "segments"
@@ -206,6 +212,11 @@ def _tools(b: Builder, tools: Any, where: tuple) -> list[ToolSpec]:
             last = specs[-1]
             specs[-1] = dataclasses.replace(last, options={**(last.options or {}),
                                                            CACHE_POINT: tool[CACHE_POINT]})
+            continue
+        system_tool = tool.get("systemTool") if isinstance(tool, dict) else None
+        if isinstance(system_tool, dict) and isinstance(system_tool.get("name"), str):
+            # A tool Bedrock runs itself: Converse's own, kept as it is.
+            specs.append(ToolSpec(name=system_tool["name"], raw=tool))
             continue
         if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
             b.warn("a tool that is not a toolSpec with a name is not shown", where + (index,))

@@ -51,19 +51,26 @@ def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCas
             messages = list(case.messages)
         for segment in message.segments:
             if segment.raw is not None:
-                changes.append(Change(f"{own}'s {segment.raw.get('type', 'own')} block left out: "
+                changes.append(Change(f"{own}'s {_kind(segment.raw)} block left out: "
                                       f"{label} has no such block", index))
         messages[index] = replace(message, segments=[
             segment for segment in message.segments if segment.raw is None])
     tools = [tool for tool in case.tools if tool.raw is None]
     for tool in case.tools:
         if tool.raw is not None:
-            kind = tool.raw.get("type", tool.name)
+            kind = _kind(tool.raw)
             changes.append(Change(f"tool {tool.name!r} left out: {own}'s own {kind} tool, which "
                                   f"{label} does not have"))
     if not changes:
         return case, []
     return replace(case, messages=messages, tools=tools), changes
+
+
+def _kind(raw: dict) -> str:
+    """What a provider's own block or tool is: its `type`, else its one key (Converse's
+    `reasoningContent`, `systemTool`; Gemini's `googleSearch`)."""
+    kind = raw.get("type")
+    return kind if isinstance(kind, str) else next(iter(raw), "own")
 
 
 def with_source_defaults(case: RenderedCase, settings: ExportSettings) -> ExportSettings:

@@ -145,8 +145,10 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
     parts = blocks(message) if message.blocks else None
     if message.tool_calls:
         content: list[dict[str, Any]] = [{"text": text}] if text.strip() else []
-        if parts is not None and text.strip():
-            content = _content_blocks(build, parts, index)
+        if parts is not None:
+            content = _content_blocks(build, [part for part in parts if part.raw is not None
+                                              or part.media is not None or part.text.strip()],
+                                      index)
         if text and not text.strip():
             build.notes.change("whitespace-only text beside the tool calls left out", index)
         for position, call in enumerate(message.tool_calls):
@@ -252,6 +254,9 @@ def _user_blocks(build: _Build, message: Message, text: str, index: int) -> list
 def _content_blocks(build: _Build, parts: list[Segment], index: int) -> list[dict[str, Any]]:
     result: list[dict[str, Any]] = []
     for position, segment in enumerate(parts):
+        if segment.raw is not None:  # reasoning of a Converse request read back
+            result.append(segment.raw)
+            continue
         media = segment.media
         if media is None:
             block = _text_block(segment.text, build, index)
@@ -313,6 +318,9 @@ def _tools(case: RenderedCase, build: _Build) -> list[dict[str, Any]]:
     notes = build.notes
     tools: list[dict[str, Any]] = []
     for tool in case.tools:
+        if tool.raw is not None:  # a system tool of a Converse request read back
+            tools.append(tool.raw)
+            continue
         lint_name(tool.name, "tool", notes)
         spec: dict[str, Any] = {"name": tool.name}
         if tool.description:
