@@ -4,7 +4,7 @@ so the OpenAPI document describes exactly what the core produces."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
 
@@ -112,9 +112,44 @@ class ToolCallOut(Schema):
     function: FunctionCallOut
 
 
+class TextPartOut(Schema):
+    type: Literal["text"]
+    text: str
+
+
+class ImageUrlOut(Schema):
+    url: str | None = Field(description=(
+        "The image's own address (http or https, or a provider's file URI such as gs://) or a "
+        "data URL of its bytes; null when it is known only by a provider's file id."))
+    detail: str | None = Field(None, description="OpenAI's image detail (low, high, auto).")
+    file_id: str | None = Field(None, description="A provider's file id for the image.")
+
+
+class ImagePartOut(Schema):
+    type: Literal["image_url"]
+    image_url: ImageUrlOut
+
+
+class FilePartFileOut(Schema):
+    file_data: str | None = Field(None, description="A data URL of the file's bytes.")
+    file_url: str | None = Field(None, description="The file's address (OpenAI Responses' name).")
+    file_id: str | None = Field(None, description="A provider's file id.")
+    filename: str | None = None
+
+
+class FilePartOut(Schema):
+    type: Literal["file"]
+    file: FilePartFileOut
+
+
+ContentPartOut = Annotated[TextPartOut | ImagePartOut | FilePartOut, Field(discriminator="type")]
+
+
 class MessageOut(Schema):
     role: str
-    content: str
+    content: str | list[ContentPartOut] = Field(description=(
+        "The message's text; when it holds images or files, OpenAI chat content parts instead: "
+        "`text`, `image_url` and `file` parts in order."))
     name: str | None = None
     tool_calls: list[ToolCallOut] | None = None
     tool_call_id: str | None = None

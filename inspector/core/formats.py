@@ -53,6 +53,7 @@ FORMATS: tuple[InputFormat, ...] = (
     _conversation("openai-responses"),
     _conversation("anthropic"),
     _conversation("gemini"),
+    _conversation("bedrock-converse"),
     # Every other YAML or JSONL file is an agentv eval file; its profile picks the generation.
     InputFormat("agentv", lambda _probe: True, render_eval_file),
 )

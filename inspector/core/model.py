@@ -63,6 +63,10 @@ class Segment:
     # Keys of the source request's content block the model has no place for (Anthropic's
     # `cache_control`, ...): sent again to the same API, named in Changes for another.
     options: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+    # A block of the source API the neutral model has no place for (Anthropic's thinking and
+    # redacted_thinking): no text, sent back as it was to that API, left out (and named in
+    # Changes) for another.
+    raw: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +130,10 @@ class ToolSpec:
     parameters: dict[str, Any] | None = None  # JSON schema
     strict: bool | None = None
     options: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+    # A provider's own tool that is no function (Anthropic's server tools, OpenAI's built-in
+    # tools, Gemini's googleSearch): the source entry, sent back as it was to that API, left out
+    # (and named in Changes) for another.
+    raw: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import Diagnostic, LineSpan, Message, Origin, RenderedCase, ToolSpec
+from .model import Diagnostic, LineSpan, Media, Message, Origin, OriginKind, RenderedCase, ToolSpec
 
 
 def chat_message(message: Message) -> dict[str, Any]:
-    """A message in OpenAI chat shape: role, content as a string, plus name/tool fields if set."""
-    data: dict[str, Any] = {"role": message.role, "content": message.content}
+    """A message in OpenAI chat shape: role, content, plus name/tool fields if set. Content is a
+    string, or, when the message holds images or files, a list of content parts."""
+    data: dict[str, Any] = {"role": message.role, "content": content(message)}
     if message.name is not None:
         data["name"] = message.name
     if message.tool_calls:
@@ -21,6 +22,58 @@ def chat_message(message: Message) -> dict[str, Any]:
     if message.tool_call_id is not None:
         data["tool_call_id"] = message.tool_call_id
     return data
+
+
+def content(message: Message) -> str | list[dict[str, Any]]:
+    """A message's content: its text, or, when it holds images or files, OpenAI chat content
+    parts: the text between them as `text` parts, each image an `image_url` part, each file a
+    `file` part (see media_part). A join the renderer put next to an image is no text of its own."""
+    segments = message.segments
+    if not any(segment.media is not None for segment in segments):
+        return message.content
+    parts: list[dict[str, Any]] = []
+    run: list[str] = []
+    last = len(segments) - 1
+    for position, segment in enumerate(segments):
+        if segment.media is None:
+            if segment.origin.kind is OriginKind.SEPARATOR and (
+                    (position > 0 and segments[position - 1].media is not None)
+                    or (position < last and segments[position + 1].media is not None)):
+                continue
+            run.append(segment.text)
+            continue
+        if "".join(run):
+            parts.append({"type": "text", "text": "".join(run)})
+        run = []
+        parts.append(media_part(segment.media))
+    if "".join(run):
+        parts.append({"type": "text", "text": "".join(run)})
+    return parts
+
+
+def media_part(media: Media) -> dict[str, Any]:
+    """An image as `{"type": "image_url", "image_url": {"url", "detail"?, "file_id"?}}`, a file as
+    `{"type": "file", "file": {"file_data"?, "file_url"?, "file_id"?, "filename"?}}`, as OpenAI
+    Chat spells them. `url` is the image's own address (http(s) or a provider's file URI) or a
+    data URL of its bytes; null when it is known only by a provider's file id. `file_url` (a
+    file's address; OpenAI Responses' name for it) is the one key OpenAI Chat does not have."""
+    if media.kind == "image":
+        image: dict[str, Any] = {"url": media.url if media.url is not None else media.data_url}
+        if media.detail is not None:
+            image["detail"] = media.detail
+        if media.file_id is not None:
+            image["file_id"] = media.file_id
+        return {"type": "image_url", "image_url": image}
+    file: dict[str, Any] = {}
+    if media.data is not None:
+        file["file_data"] = media.data_url
+    if media.url is not None:
+        file["file_url"] = media.url
+    if media.file_id is not None:
+        file["file_id"] = media.file_id
+    if media.filename is not None:
+        file["filename"] = media.filename
+    return {"type": "file", "file": file}
 
 
 def diagnostic(item: Diagnostic) -> dict[str, Any]:
@@ -52,7 +105,8 @@ def case_contract(case: RenderedCase) -> dict[str, Any]:
         "messages": [chat_message(message) for message in case.sent_messages],
         "omitted": omitted,
         "warnings": [diagnostic(item) for item in case.warnings],
-    } | ({"tools": [function_tool(tool) for tool in case.tools]} if case.tools else {})
+    } | ({"tools": tools} if (tools := [function_tool(tool) for tool in case.tools
+                                         if tool.raw is None]) else {})
 
 
 def function_tool(tool: ToolSpec) -> dict[str, Any]:

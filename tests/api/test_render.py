@@ -1,3 +1,5 @@
+import json
+
 from inspector.models import Bundle
 from tests.api.conftest import EVAL, example_files
 
@@ -112,3 +114,17 @@ def test_render_of_a_gambit_grader_takes_the_conversation_and_shows_tools(client
         '{"session":{"messages":[{"role":"user","content":"Hi"},{"role":"assistant",'
         '"content":"Yo"}]},"messageToGrade":{"role":"assistant","content":"Yo"}}')
     assert "read_file" in [tool["name"] for tool in case["tools"]]
+
+
+def test_case_detail_carries_images_and_files_as_content_parts(client, db):
+    request = {"messages": [{"role": "user", "content": [
+        {"type": "text", "text": "See:"},
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+        {"type": "file", "file": {"file_id": "file-1"}}]}]}
+    response = post(client, {"content": json.dumps(request), "filename": "request.json"})
+    assert response.status_code == 200
+    [message] = response.json()["cases"][0]["messages"]
+    assert [part["type"] for part in message["content"]] == ["text", "image_url", "file"]
+    assert message["content"][1]["image_url"]["url"] == "data:image/png;base64,iVBORw0KGgo="
+    assert message["content"][2]["file"]["file_id"] == "file-1"
+    assert "".join(s["text"] for s in message["segments"]).startswith("See:")

@@ -36,8 +36,13 @@ def media(draw, kinds: tuple[str, ...] = ("image-url", "image-data", "file-data"
     return {"kind": "file", "media_type": "application/pdf", "data": draw(DATA)}
 
 
+ALL_MEDIA = ("image-url", "image-data", "file-data")
+# Bedrock Converse takes images and documents only as bytes (or from S3): no web addresses.
+BYTES_MEDIA = ("image-data", "file-data")
+
+
 @st.composite
-def plans(draw) -> dict[str, Any]:
+def plans(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]:
     """A conversation that alternates user and assistant turns and answers every tool call."""
     turns: list[tuple] = []
     if draw(st.booleans()):
@@ -45,7 +50,7 @@ def plans(draw) -> dict[str, Any]:
     call_number = 0
     for _ in range(draw(st.integers(1, 3))):
         blocks = [("text", draw(TEXT))]
-        blocks += [("media", item) for item in draw(st.lists(media(), max_size=2))]
+        blocks += [("media", item) for item in draw(st.lists(media(kinds), max_size=2))]
         turns.append(("user", blocks))
         calls = []
         for _ in range(draw(st.integers(0, 2))):
@@ -86,8 +91,8 @@ def _chat_media(item: dict) -> dict:
 
 
 @st.composite
-def openai_chat(draw) -> dict[str, Any]:
-    plan = draw(plans())
+def openai_chat(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]:
+    plan = draw(plans(kinds))
     messages: list[dict[str, Any]] = []
     for turn in plan["turns"]:
         if turn[0] == "system":
@@ -144,8 +149,8 @@ def _responses_media(item: dict) -> dict:
 
 
 @st.composite
-def openai_responses(draw) -> dict[str, Any]:
-    plan = draw(plans())
+def openai_responses(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]:
+    plan = draw(plans(kinds))
     items: list[dict[str, Any]] = []
     instructions = None
     for turn in plan["turns"]:
@@ -171,6 +176,9 @@ def openai_responses(draw) -> dict[str, Any]:
                          **({"description": tool["description"]} if tool["description"] else {}),
                          "parameters": tool["parameters"], "strict": False}
                         for tool in plan["tools"]]
+    if draw(st.booleans()):  # a built-in tool: OpenAI's own
+        request["tools"].append(draw(st.sampled_from([
+            {"type": "web_search"}, {"type": "code_interpreter", "container": {"type": "auto"}}])))
     choice = plan["tool_choice"]
     if choice is not None:
         request["tool_choice"] = choice if choice in ("auto", "required") else {
@@ -200,8 +208,8 @@ def _anthropic_media(item: dict) -> dict:
 
 
 @st.composite
-def anthropic(draw) -> dict[str, Any]:
-    plan = draw(plans())
+def anthropic(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]:
+    plan = draw(plans(kinds))
     request: dict[str, Any] = {"model": draw(st.sampled_from(["claude-sonnet-4-6",
                                                                "claude-opus-4-7"])),
                                "max_tokens": plan["max_tokens"]}
@@ -228,7 +236,13 @@ def anthropic(draw) -> dict[str, Any]:
             content = [{"type": "text", "text": turn[1]}] if turn[1] is not None else []
             content += [{"type": "tool_use", "id": call_id, "name": name, "input": args}
                         for call_id, name, args in turn[2]]
-            if plan["strings"] and not turn[2]:
+            thinking = draw(st.sampled_from([None, "thinking", "redacted_thinking"]))
+            if thinking == "thinking":
+                content.insert(0, {"type": "thinking", "thinking": draw(TEXT),
+                                   "signature": draw(DATA)})
+            elif thinking == "redacted_thinking":
+                content.insert(0, {"type": "redacted_thinking", "data": draw(DATA)})
+            if plan["strings"] and not turn[2] and not thinking:
                 messages.append({"role": "assistant", "content": turn[1]})
             else:
                 messages.append({"role": "assistant", "content": content})
@@ -251,6 +265,9 @@ def anthropic(draw) -> dict[str, Any]:
                          "input_schema": tool["parameters"]} for tool in plan["tools"]]
     if draw(st.booleans()):
         request["tools"][-1]["cache_control"] = CACHE
+    if draw(st.booleans()):  # a server tool: Anthropic's own
+        request["tools"].append({"type": "web_search_20250305", "name": "web_search",
+                                 "max_uses": draw(st.integers(1, 5))})
     choice = plan["tool_choice"]
     if choice is not None:
         request["tool_choice"] = {"type": "auto"} if choice == "auto" else {
@@ -278,8 +295,8 @@ def _gemini_media(item: dict) -> dict:
 
 
 @st.composite
-def gemini(draw) -> dict[str, Any]:
-    plan = draw(plans())
+def gemini(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]:
+    plan = draw(plans(kinds))
     contents: list[dict[str, Any]] = []
     request: dict[str, Any] = {}
     turns = plan["turns"]
@@ -310,6 +327,8 @@ def gemini(draw) -> dict[str, Any]:
         {"name": tool["name"], **({"description": tool["description"]} if tool["description"]
                                   else {}), "parametersJsonSchema": tool["parameters"]}
         for tool in plan["tools"]]}]
+    if draw(st.booleans()):  # Google Search grounding: Gemini's own
+        request["tools"].append({"googleSearch": {}})
     choice = plan["tool_choice"]
     if choice is not None:
         request["toolConfig"] = {"functionCallingConfig": {"mode": "AUTO"} if choice == "auto"
@@ -333,5 +352,112 @@ def gemini(draw) -> dict[str, Any]:
     return request
 
 
+# -- Bedrock Converse ---------------------------------------------------------------------------
+
+CACHE_POINT = {"cachePoint": {"type": "default"}}
+
+
+def _bedrock_media(item: dict, number: int) -> dict:
+    if item["kind"] == "image":
+        return {"image": {"format": item["media_type"].split("/")[1],
+                          "source": {"bytes": item["data"]}}}
+    return {"document": {"format": "pdf", "name": f"doc {number}",
+                         "source": {"bytes": item["data"]}}}
+
+
+def _bedrock_assistant(draw, turn: tuple) -> list[dict[str, Any]]:
+    content: list[dict[str, Any]] = [{"text": turn[1]}] if turn[1] is not None else []
+    content += [{"toolUse": {"toolUseId": call_id, "name": name, "input": args}}
+                for call_id, name, args in turn[2]]
+    reasoning = draw(st.sampled_from([None, "text", "redacted"]))
+    if reasoning == "text":  # the model's reasoning: Converse's own
+        content.insert(0, {"reasoningContent": {"reasoningText": {
+            "text": draw(TEXT), "signature": draw(DATA)}}})
+    elif reasoning == "redacted":
+        content.insert(0, {"reasoningContent": {"redactedContent": draw(DATA)}})
+    return content
+
+
+def _bedrock_tools(draw, plan: dict[str, Any]) -> list[dict[str, Any]]:
+    tools: list[dict[str, Any]] = [{"toolSpec": {
+        "name": tool["name"], **({"description": tool["description"]} if tool["description"]
+                                 else {}), "inputSchema": {"json": tool["parameters"]}}}
+        for tool in plan["tools"]]
+    if draw(st.booleans()):
+        tools.append(CACHE_POINT)
+    if draw(st.booleans()):  # a tool Bedrock runs itself: Converse's own
+        tools.append({"systemTool": {"name": "nova_grounding"}})
+    return tools
+
+
+@st.composite
+def bedrock_converse(draw, kinds: tuple[str, ...] = BYTES_MEDIA) -> dict[str, Any]:
+    plan = draw(plans(kinds))
+    request: dict[str, Any] = {}
+    messages: list[dict[str, Any]] = []
+    turns = plan["turns"]
+    documents = 0
+
+    def user_blocks(blocks: list) -> list[dict[str, Any]]:
+        nonlocal documents
+        content = []
+        for kind, value in blocks:
+            documents += kind == "media"
+            content.append({"text": value} if kind == "text" else _bedrock_media(value, documents))
+        if draw(st.booleans()):
+            content.append(CACHE_POINT)
+        return content
+
+    position = 0
+    while position < len(turns):
+        turn = turns[position]
+        if turn[0] == "system":
+            request["system"] = [{"text": text} for text in turn[1]]
+            if draw(st.booleans()):
+                request["system"].append(CACHE_POINT)
+        elif turn[0] == "user":
+            messages.append({"role": "user", "content": user_blocks(turn[1])})
+        elif turn[0] == "assistant":
+            messages.append({"role": "assistant", "content": _bedrock_assistant(draw, turn)})
+            results = []
+            while position + 1 < len(turns) and turns[position + 1][0] == "tool":
+                position += 1
+                result: dict[str, Any] = {"toolUseId": turns[position][1],
+                                          "content": [{"text": turns[position][3]}]}
+                if draw(st.booleans()):
+                    result["status"] = "success"  # Converse's own
+                results.append({"toolResult": result})
+            if results:
+                # The next user turn's text follows the results in the same user message.
+                position += 1
+                messages.append({"role": "user",
+                                 "content": results + user_blocks(turns[position][1])})
+        position += 1
+    request["messages"] = messages
+    request["toolConfig"] = {"tools": _bedrock_tools(draw, plan)}
+    choice = plan["tool_choice"]
+    if choice is not None:
+        request["toolConfig"]["toolChoice"] = {"auto": {}} if choice == "auto" else {
+            "any": {}} if choice == "required" else {"tool": {"name": choice}}
+    inference: dict[str, Any] = {"maxTokens": plan["max_tokens"]}
+    for key, name in (("temperature", "temperature"), ("topP", "top_p")):
+        if plan[name] is not None:
+            inference[key] = plan[name]
+    if plan["stop"]:
+        inference["stopSequences"] = plan["stop"]
+    request["inferenceConfig"] = inference
+    if plan["structured"]:
+        request["outputConfig"] = {"textFormat": {"type": "json_schema", "structure": {
+            "jsonSchema": {"schema": json.dumps(SCHEMA), "name": "answer"}}}}
+    if draw(st.booleans()):
+        request["additionalModelRequestFields"] = {"top_k": 5}  # Bedrock's own
+    return request
+
+
 REQUESTS = {"openai-chat": openai_chat(), "openai-responses": openai_responses(),
-            "anthropic": anthropic(), "gemini": gemini()}
+            "anthropic": anthropic(), "gemini": gemini(), "bedrock-converse": bedrock_converse()}
+# The same requests with images and files as bytes only, for round trips through Bedrock.
+BYTES_REQUESTS = {"openai-chat": openai_chat(BYTES_MEDIA),
+                  "openai-responses": openai_responses(BYTES_MEDIA),
+                  "anthropic": anthropic(BYTES_MEDIA), "gemini": gemini(BYTES_MEDIA),
+                  "bedrock-converse": bedrock_converse()}

@@ -1,5 +1,5 @@
-"""Raw conversations: OpenAI Chat, Anthropic Messages, OpenAI Responses / Codex Prompt and Gemini
-generateContent requests.
+"""Raw conversations: OpenAI Chat, Anthropic Messages, OpenAI Responses / Codex Prompt, Gemini
+generateContent and AWS Bedrock Converse requests.
 
 A request body (JSON or YAML) becomes one case in the neutral model, so it gets the same inspector,
 token counts and exporters as an eval file. Tool calls keep their ids: a result always names the
@@ -22,14 +22,14 @@ from ..options import RenderOptions
 from ..plain import json_safe
 from ..safe_parse import check_expansion, check_nesting
 from ..sourcemap import Spans, json_spans, node_spans
-from . import anthropic, gemini, openai_chat, responses
+from . import anthropic, bedrock, gemini, openai_chat, responses
 from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
 
 __all__ = ["FORMATS", "ModelFamily", "Prompt", "detect", "get_formatted_input",
            "get_full_instructions", "render_conversation_file", "sniff"]
 
-FORMATS = ("openai-chat", "anthropic", "openai-responses", "gemini")
+FORMATS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
 # Top-level keys of an agentv eval file; such a file is never a request body, even with `input`.
 _AGENTV_KEYS = {"evalcases", "eval_cases", "tests", "cases", "$schema", "turns"}
 _ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "document"}
@@ -82,6 +82,8 @@ def detect(data: Any) -> str | None:
     messages = data.get("messages")
     if isinstance(messages, list) and messages and all(
             isinstance(item, dict) and "role" in item for item in messages):
+        if bedrock.looks_bedrock(data, messages):
+            return "bedrock-converse"
         if _looks_anthropic(data, messages):
             return "anthropic"
         return "openai-chat"
@@ -132,8 +134,9 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
         if detected is None:
             raise InputError("not a request body this inspector knows: expected an OpenAI Chat "
                              "(messages), Anthropic Messages (messages with system or content "
-                             "blocks), OpenAI Responses / Codex Prompt (input) or Gemini "
-                             "(contents) object", path, 1)
+                             "blocks), OpenAI Responses / Codex Prompt (input), Gemini "
+                             "(contents) or Bedrock Converse (messages of type-less blocks) "
+                             "object", path, 1)
         input_format = detected
     if input_format not in FORMATS:
         raise InputError(f"unknown conversation format {input_format!r}; choose one of "
@@ -148,6 +151,8 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
         case = anthropic.anthropic(builder, stem, data)
     elif input_format == "gemini":
         case = gemini.gemini(builder, stem, data)
+    elif input_format == "bedrock-converse":
+        case = bedrock.bedrock(builder, stem, data)
     else:
         case = responses.responses(builder, stem, data, options)
     case.metadata["format"] = input_format

@@ -140,6 +140,12 @@ class Builder:
             if not isinstance(tool, dict):
                 self.warn("a tool must be an object; ignored", where + (index,))
                 continue
+            kind = tool.get("type")
+            if isinstance(kind, str) and kind not in ("function", "custom"):
+                # Anthropic's server tools and OpenAI's built-in tools: kept as they are.
+                label = tool.get("name")
+                specs.append(ToolSpec(name=label if isinstance(label, str) else kind, raw=tool))
+                continue
             function: dict = tool["function"] if isinstance(tool.get("function"), dict) else tool
             name = function.get("name")
             if not isinstance(name, str) or not name:

@@ -145,7 +145,11 @@ def _tools(b: Builder, tools: Any) -> list[ToolSpec]:
     for index, tool in enumerate(tools if isinstance(tools, list) else []):
         declarations = tool.get("functionDeclarations") if isinstance(tool, dict) else None
         if not isinstance(declarations, list):
-            b.warn("a tool without functionDeclarations is not shown", ("tools", index))
+            if isinstance(tool, dict) and len(tool) == 1:
+                # googleSearch, codeExecution, urlContext ...: Gemini's own, kept as it is.
+                specs.append(ToolSpec(next(iter(tool)), raw=tool))
+            else:
+                b.warn("a tool without functionDeclarations is not shown", ("tools", index))
             continue
         for declaration in declarations:
             if not isinstance(declaration, dict) or not isinstance(declaration.get("name"), str):

@@ -15,6 +15,7 @@ from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
 from .registry import PROVIDERS, REGISTRY
 from .registry import provider as provider_spec
+from .request import LABELS as REQUEST_LABELS
 
 __all__ = [
     "FORMATS", "PROVIDERS", "REGISTRY", "BatchExport", "Change", "ExportResult", "ExportSettings",
@@ -25,8 +26,51 @@ __all__ = [
 
 def export_case(case: RenderedCase, provider: str, settings: ExportSettings | None = None
                 ) -> ExportResult:
-    return provider_spec(provider).export(case, with_source_defaults(case, settings or
-                                                                     ExportSettings()))
+    case, left_out = without_provider_own(case, provider)
+    result = provider_spec(provider).export(case, with_source_defaults(case, settings or
+                                                                       ExportSettings()))
+    if left_out:
+        result.changes[:0] = left_out
+    return result
+
+
+def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCase, list[Change]]:
+    """The case without what only its source API has (thinking blocks, server and built-in
+    tools: `raw` segments and tools), each named in a Change, when it goes to another API. Only
+    raw requests hold such things, so eval files pass untouched."""
+    source = case.metadata.get("format")
+    if source is None or source == provider:
+        return case, []
+    own, label = REQUEST_LABELS.get(source, source), provider_spec(provider).label
+    changes: list[Change] = []
+    messages = case.messages
+    for index, message in enumerate(case.messages):
+        if not any(segment.raw is not None for segment in message.segments):
+            continue
+        if messages is case.messages:
+            messages = list(case.messages)
+        for segment in message.segments:
+            if segment.raw is not None:
+                changes.append(Change(f"{own}'s {_kind(segment.raw)} block left out: "
+                                      f"{label} has no such block", index))
+        messages[index] = replace(message, segments=[
+            segment for segment in message.segments if segment.raw is None])
+    tools = [tool for tool in case.tools if tool.raw is None]
+    for tool in case.tools:
+        if tool.raw is not None:
+            kind = _kind(tool.raw)
+            changes.append(Change(f"tool {tool.name!r} left out: {own}'s own {kind} tool, which "
+                                  f"{label} does not have"))
+    if not changes:
+        return case, []
+    return replace(case, messages=messages, tools=tools), changes
+
+
+def _kind(raw: dict) -> str:
+    """What a provider's own block or tool is: its `type`, else its one key (Converse's
+    `reasoningContent`, `systemTool`; Gemini's `googleSearch`)."""
+    kind = raw.get("type")
+    return kind if isinstance(kind, str) else next(iter(raw), "own")
 
 
 def with_source_defaults(case: RenderedCase, settings: ExportSettings) -> ExportSettings:

@@ -200,6 +200,9 @@ def _blocks(build: _Build, parts: list[Segment], index: int, where: str) -> list
     and tool results)."""
     result: list[dict[str, Any]] = []
     for segment in parts:
+        if segment.raw is not None:  # a thinking block of an Anthropic request read back
+            result.append(segment.raw)
+            continue
         media = segment.media
         if media is None:
             block: dict[str, Any] = {"type": "text", "text": segment.text}
@@ -452,6 +455,9 @@ def _lint_turns(turns: Turns, notes: Notes) -> None:
 def _tools(case: RenderedCase, notes: Notes, same_api: bool) -> list[dict[str, Any]]:
     tools = []
     for tool in case.tools:
+        if tool.raw is not None:  # a server tool of an Anthropic request read back
+            tools.append(tool.raw)
+            continue
         lint_name(tool.name, "tool", notes)
         entry: dict[str, Any] = {"name": tool.name}
         if tool.description is not None:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..model import RenderedCase
-from . import anthropic
-from .common import Change, ExportResult, ExportSettings
+from . import anthropic, without_provider_own
+from .common import ANTHROPIC, Change, ExportResult, ExportSettings
 
 MAX_BREAKPOINTS = 4
 EPHEMERAL = {"type": "ephemeral"}
@@ -32,9 +32,10 @@ class CacheMark:
 def export_with_breakpoints(case: RenderedCase, settings: ExportSettings, marks: list[CacheMark]
                             ) -> ExportResult:
     """The Anthropic export of a case with `cache_control` on the block ending each mark's prefix."""
+    case, left_out = without_provider_own(case, ANTHROPIC)
     result = anthropic.export(case, settings)
     payload = copy.deepcopy(result.payload)
-    changes = list(result.changes)
+    changes = left_out + list(result.changes)
     for mark in marks[:MAX_BREAKPOINTS]:
         placed = _place(payload, case, settings, mark)
         shared = f"{mark.tokens:,} tokens shared by {mark.cases} cases"

@@ -14,7 +14,8 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from ..model import Media, Message, RenderedCase
+from ..model import Media, Message, RenderedCase, Segment
+from . import request
 from .common import (
     BEDROCK_CONVERSE,
     JSON_FAILURES,
@@ -27,6 +28,7 @@ from .common import (
     arguments_object,
     blocks,
     empty_object_schema,
+    kept_options,
     lint_name,
     safe_id,
     scan_json,
@@ -48,7 +50,8 @@ MAX_TEMPERATURE = 1.0  # InferenceConfigurationTemperatureFloat: 0 to 1
 class _Build(TurnExport):
     """One export's state while its messages become Converse turns."""
 
-    __slots__ = ("last_kind", "ids", "used_ids", "pending", "uses_tools")
+    __slots__ = ("last_kind", "ids", "used_ids", "pending", "uses_tools", "same_api",
+                 "system_blocks")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "content")
@@ -57,11 +60,14 @@ class _Build(TurnExport):
         self.used_ids: set[str] = set()  # toolUseIds sent, so two originals never share one
         self.pending: dict[str, int] = {}  # toolUseIds awaiting a toolResult in the next turn
         self.uses_tools = False  # a toolUse or toolResult block was sent
+        self.same_api = False  # whether the case is a Converse request read back
+        self.system_blocks: list[dict[str, Any]] = []  # system blocks read from a Converse body
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    resolved = settings.resolved(DEFAULTS)
     build = _Build(settings)
+    resolved = request.resolve(case, settings, DEFAULTS, BEDROCK_CONVERSE, build.notes)
+    build.same_api = case.metadata.get("format") == BEDROCK_CONVERSE
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
@@ -72,20 +78,20 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         elif message.tool_call_id is not None and role in ("tool", "function"):
             _tool_result(build, message, text, index)
         elif role in SYSTEM_ROLES:
-            _system(build, role, text, index)
+            _system(build, message, text, index)
         else:
             _user(build, message, text, index)
     _lint_unanswered(build.pending, build.notes)
     _lint_turns(build.turns, build.notes)
 
     payload: dict[str, Any] = {"messages": build.turns.turns}
-    if build.system_parts:
-        payload["system"] = [{"text": part} for part in build.system_parts]
+    if build.system_parts or build.system_blocks:
+        payload["system"] = [{"text": part} for part in build.system_parts] + build.system_blocks
     inference = _inference_config(resolved.max_tokens, resolved.temperature, build.notes)
     if inference:
         payload["inferenceConfig"] = inference
     if case.tools:
-        payload["toolConfig"] = {"tools": _tools(case, build.notes)}
+        payload["toolConfig"] = {"tools": _tools(case, build)}
     elif build.uses_tools:
         build.notes.lint("the messages hold tool calls or results but the case declares no tools: "
                          "Bedrock requires toolConfig whenever toolUse or toolResult blocks are sent")
@@ -94,11 +100,25 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         payload["outputConfig"] = {"textFormat": {"type": "json_schema", "structure": {
             "jsonSchema": {"schema": json.dumps(schema.schema, ensure_ascii=False),
                            "name": schema.name}}}}
+    request.apply(case, BEDROCK_CONVERSE, payload, build.notes)
     return ExportResult(BEDROCK_CONVERSE, resolved.model, payload, build.notes.changes,
                         build.notes.lints, list(case.warnings), case.id)
 
 
-def _system(build: _Build, role: str, text: str, index: int) -> None:
+def _system(build: _Build, message: Message, text: str, index: int) -> None:
+    role = message.role
+    if message.blocks:
+        parts = blocks(message) or []
+        if build.same_api and role == "system":
+            # A Converse system list read back: the same blocks, cache points and all.
+            build.system_blocks += _content_blocks(build, parts, index)
+            return
+        texts = [part.text for part in parts if part.media is None and part.text]
+        if len(texts) == len(parts) and texts:
+            # Several system blocks stay several: Converse's system is a list too.
+            build.system_parts += texts
+            build.notes.change(f"{role} message moved into the top-level system list", index)
+            return
     if text:
         build.system_parts.append(text)
         build.notes.change(f"{role} message moved into the top-level system list", index)
@@ -122,8 +142,13 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
         _drop_name(build, message, index)
     if build.turns.role != "assistant":
         _lint_unanswered(build.pending, build.notes)
+    parts = blocks(message) if message.blocks else None
     if message.tool_calls:
-        blocks: list[dict[str, Any]] = [{"text": text}] if text.strip() else []
+        content: list[dict[str, Any]] = [{"text": text}] if text.strip() else []
+        if parts is not None:
+            content = _content_blocks(build, [part for part in parts if part.raw is not None
+                                              or part.media is not None or part.text.strip()],
+                                      index)
         if text and not text.strip():
             build.notes.change("whitespace-only text beside the tool calls left out", index)
         for position, call in enumerate(message.tool_calls):
@@ -135,13 +160,16 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
                     arguments = arguments_object(raw, call.name, index, build.notes)
             except JSON_FAILURES:
                 arguments = arguments_object(raw, call.name, index, build.notes)
-            blocks.append({"toolUse": {"toolUseId": call_id, "name": call.name,
-                                       "input": arguments}})
+            use = {"toolUseId": call_id, "name": call.name, "input": arguments}
+            inner, trailing = _options(build, call.options, "a tool call", index)
+            content += [{"toolUse": {**use, **inner}}, *trailing]
             build.pending[call_id] = index
         build.uses_tools = True
+    elif parts is not None:
+        content = _content_blocks(build, parts, index)
     else:
-        blocks = [_text_block(text, build, index)]
-    if build.turns.add("assistant", blocks, index):
+        content = [_text_block(text, build, index)]
+    if build.turns.add("assistant", content, index):
         build.notes.change("merged into the previous assistant turn", index)
     build.last_kind = "assistant"
 
@@ -171,7 +199,11 @@ def _tool_result(build: _Build, message: Message, text: str, index: int) -> None
     if build.pending.pop(call_id, None) is None:
         build.notes.lint(f"tool result for {original!r} does not answer a toolUse of the "
                          "assistant turn right before it", index)
-    block = {"toolResult": {"toolUseId": call_id, "content": [_text_block(text, build, index)]}}
+    parts = blocks(message) if message.blocks else None
+    result: dict[str, Any] = {"toolUseId": call_id, "content": [_text_block(text, build, index)]
+                              if parts is None else _content_blocks(build, parts, index)}
+    inner, trailing = _options(build, message.options, "a tool result", index)
+    block = {"toolResult": {**result, **inner}}
     build.uses_tools = True
     turns = build.turns
     if turns.role == "user" and build.last_kind == "user":
@@ -179,10 +211,10 @@ def _tool_result(build: _Build, message: Message, text: str, index: int) -> None
         position = 0
         while position < len(turns.content) and "toolResult" in turns.content[position]:
             position += 1
-        turns.content.insert(position, block)
+        turns.content[position:position] = [block, *trailing]
         build.notes.change("tool result placed before the user text of the same turn", index)
     else:
-        turns.add("user", [block], index)
+        turns.add("user", [block, *trailing], index)
     build.last_kind = "tool"
 
 
@@ -216,14 +248,36 @@ def _user_blocks(build: _Build, message: Message, text: str, index: int) -> list
     parts = blocks(message)
     if parts is None:
         return [_text_block(text, build, index)]
+    return _content_blocks(build, parts, index)
+
+
+def _content_blocks(build: _Build, parts: list[Segment], index: int) -> list[dict[str, Any]]:
     result: list[dict[str, Any]] = []
     for position, segment in enumerate(parts):
+        if segment.raw is not None:  # reasoning of a Converse request read back
+            result.append(segment.raw)
+            continue
         media = segment.media
         if media is None:
-            result.append(_text_block(segment.text, build, index))
+            block = _text_block(segment.text, build, index)
         else:
-            result.append(_media_block(build, media, index, position))
+            block = _media_block(build, media, index, position)
+        inner, trailing = _options(build, segment.options, "a content block", index)
+        result += [{**block, **inner}, *trailing]
     return result
+
+
+def _options(build: _Build, options: dict[str, Any] | None, what: str, index: int | None
+             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A source block's other keys: for a Converse request read back, the keys to put back in the
+    block and the cachePoint block that followed it; for another API's, named in Changes."""
+    if not options:
+        return {}, []
+    if not build.same_api:
+        kept_options(options, False, what, build.notes, index, "Bedrock Converse")
+        return {}, []
+    inner = {key: value for key, value in options.items() if key != "cachePoint"}
+    return inner, [{"cachePoint": options["cachePoint"]}] if "cachePoint" in options else []
 
 
 def _media_block(build: _Build, media: Media, index: int, position: int) -> dict[str, Any]:
@@ -260,9 +314,13 @@ def _inference_config(max_tokens: int | None, temperature: float | None,
     return config
 
 
-def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
-    tools = []
+def _tools(case: RenderedCase, build: _Build) -> list[dict[str, Any]]:
+    notes = build.notes
+    tools: list[dict[str, Any]] = []
     for tool in case.tools:
+        if tool.raw is not None:  # a system tool of a Converse request read back
+            tools.append(tool.raw)
+            continue
         lint_name(tool.name, "tool", notes)
         spec: dict[str, Any] = {"name": tool.name}
         if tool.description:
@@ -275,7 +333,8 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
         spec["inputSchema"] = {"json": schema}
         if tool.strict is not None:
             spec["strict"] = tool.strict
-        tools.append({"toolSpec": spec})
+        inner, trailing = _options(build, tool.options, f"tool {tool.name!r}", None)
+        tools += [{"toolSpec": {**spec, **inner}}, *trailing]
     return tools
 
 

@@ -85,7 +85,10 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     elif build.system_parts:
         payload["systemInstruction"] = {"parts": [{"text": "\n\n".join(build.system_parts)}]}
     if case.tools:
-        payload["tools"] = [{"functionDeclarations": _declarations(case, build)}]
+        # Function declarations first, then Gemini's own tools (googleSearch, ...) as they were.
+        functions = _declarations(case, build)
+        payload["tools"] = ([{"functionDeclarations": functions}] if functions else []) + [
+            tool.raw for tool in case.tools if tool.raw is not None]
     generation = _generation_config(case, resolved.max_tokens, resolved.temperature)
     if generation:
         payload["generationConfig"] = generation
@@ -372,6 +375,8 @@ def _user(build: _Build, message: Message, text: str, index: int,
 def _declarations(case: RenderedCase, build: _Build) -> list[dict[str, Any]]:
     declarations = []
     for tool in case.tools:
+        if tool.raw is not None:
+            continue
         declaration: dict[str, Any] = {"name": tool.name}
         if tool.description is not None:
             declaration["description"] = tool.description

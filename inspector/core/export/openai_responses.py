@@ -166,6 +166,9 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
     same_api = case.metadata.get("format") == OPENAI_RESPONSES
     tools = []
     for tool in case.tools:
+        if tool.raw is not None:  # a built-in tool of a Responses request read back
+            tools.append(tool.raw)
+            continue
         lint_name(tool.name, "tool", notes)
         entry: dict[str, Any] = {"type": "function", "name": tool.name}
         if tool.description is not None:

@@ -14,6 +14,7 @@ from typing import Any
 from ..model import RenderedCase
 from .common import (
     ANTHROPIC,
+    BEDROCK_CONVERSE,
     GEMINI,
     OPENAI_CHAT,
     OPENAI_RESPONSES,
@@ -25,9 +26,9 @@ from .common import (
 
 # Providers whose model names are the same ones (a Chat model is a Responses model).
 FAMILY = {OPENAI_CHAT: "openai", OPENAI_RESPONSES: "openai", ANTHROPIC: "anthropic",
-          GEMINI: "gemini"}
+          GEMINI: "gemini", BEDROCK_CONVERSE: "bedrock"}
 LABELS = {OPENAI_CHAT: "OpenAI Chat", OPENAI_RESPONSES: "OpenAI Responses",
-          ANTHROPIC: "Anthropic", GEMINI: "Gemini"}
+          ANTHROPIC: "Anthropic", GEMINI: "Gemini", BEDROCK_CONVERSE: "Bedrock Converse"}
 # Neutral names, as Changes name them.
 SETTING_NAMES = {
     "max_tokens": "max tokens", "temperature": "temperature", "top_p": "top_p", "top_k": "top_k",
@@ -228,9 +229,36 @@ def _read_gemini(request: dict[str, Any], common: dict[str, Any], consumed: set[
             consumed.add("toolConfig")
 
 
+BEDROCK_INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p",
+                     "stopSequences": "stop"}
+BEDROCK_CHOICES = {"auto": "auto", "any": "required"}
+
+
+def _read_bedrock(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
+    inference = request.get("inferenceConfig")
+    if isinstance(inference, dict):
+        for key, name in BEDROCK_INFERENCE.items():
+            if inference.get(key) is not None:
+                common[name] = inference[key]
+        if set(inference) <= BEDROCK_INFERENCE.keys():
+            consumed.add("inferenceConfig")
+    # The reader keeps toolConfig without its tools: what is left is the tool choice.
+    tool_config = request.get("toolConfig")
+    choice = tool_config.get("toolChoice") if isinstance(tool_config, dict) else None
+    if isinstance(choice, dict) and len(choice) == 1:
+        [(kind, value)] = choice.items()
+        if kind in BEDROCK_CHOICES:
+            common["tool_choice"] = BEDROCK_CHOICES[kind]
+        elif kind == "tool" and isinstance(value, dict) and isinstance(value.get("name"), str):
+            common["tool_choice"] = {"name": value["name"]}
+    if isinstance(tool_config, dict) and set(tool_config) <= {"toolChoice"} and (
+            "toolChoice" not in tool_config or "tool_choice" in common):
+        consumed.add("toolConfig")
+
+
 READERS: dict[str, Callable[[dict[str, Any], dict[str, Any], set[str]], None]] = {
     OPENAI_CHAT: _read_openai_chat, OPENAI_RESPONSES: _read_openai_responses,
-    ANTHROPIC: _read_anthropic, GEMINI: _read_gemini,
+    ANTHROPIC: _read_anthropic, GEMINI: _read_gemini, BEDROCK_CONVERSE: _read_bedrock,
 }
 
 
@@ -331,7 +359,28 @@ def _write_gemini(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
     return missing
 
 
+def _write_bedrock(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    missing = []
+    inference: dict[str, Any] = payload.get("inferenceConfig", {})
+    by_name = {name: key for key, name in BEDROCK_INFERENCE.items()}
+    for name, value in common.items():
+        if name in ("max_tokens", "temperature"):
+            continue  # the exporter wrote them
+        if name in by_name:
+            inference.setdefault(by_name[name], value)
+        elif name == "tool_choice" and "toolConfig" in payload and value != "none":
+            # Converse has no "none": a choice only goes beside tools.
+            payload["toolConfig"].setdefault("toolChoice", {"tool": {"name": value["name"]}}
+                                             if isinstance(value, dict) else
+                                             {"auto": {}} if value == "auto" else {"any": {}})
+        else:
+            missing.append(name)
+    if inference:
+        payload["inferenceConfig"] = inference
+    return missing
+
+
 WRITERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], list[str]]] = {
     OPENAI_CHAT: _write_openai_chat, OPENAI_RESPONSES: _write_openai_responses,
-    ANTHROPIC: _write_anthropic, GEMINI: _write_gemini,
+    ANTHROPIC: _write_anthropic, GEMINI: _write_gemini, BEDROCK_CONVERSE: _write_bedrock,
 }
