@@ -43,9 +43,14 @@ def responses(b: Builder, case_id: str, data: dict, options: RenderOptions) -> R
     if instructions is not None:
         messages.append(instructions)
     string_input = isinstance(raw_input, str)
+    untyped: list[int] = []  # messages written as {role, content} without "type": "message"
     for index, item in enumerate(get_formatted_input(prompt)):
         where = ("input",) if string_input else ("input", index)
+        before = len(messages)
         _responses_item(b, item, where, messages)
+        if not string_input and isinstance(item, dict) and "type" not in item \
+                and len(messages) == before + 1:
+            untyped.append(before)
     text_format = (data.get("text") or {}).get("format") if isinstance(data.get("text"),
                                                                        dict) else None
     structured = isinstance(text_format, dict) and text_format.get("type") == "json_schema"
@@ -53,6 +58,10 @@ def responses(b: Builder, case_id: str, data: dict, options: RenderOptions) -> R
                   {"text": frozenset({"format"})} if structured else None)
     if instructions is not None:
         case.metadata["instructions_message"] = True
+    if string_input:
+        case.metadata["string_input"] = True  # written back as a string to the Responses API
+    if untyped:
+        case.metadata["untyped_items"] = untyped  # and these without a "type" key
     case.tools = b.tools(prompt.tools, ("tools",))
     if structured:
         assert isinstance(text_format, dict)

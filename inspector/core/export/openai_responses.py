@@ -45,6 +45,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
 
     items: list[dict[str, Any]] = []
     pending: dict[str, int] = {}
+    untyped = frozenset(case.metadata.get("untyped_items", ())) if same_api else frozenset()
     for index, message in messages:
         role = message.role
         if message.name is not None:
@@ -55,7 +56,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
             if message.content or not message.tool_calls:
                 _add(items, {"type": "message", "role": "assistant",
                              "content": _assistant_text(message, notes, index)},
-                     message, same_api, notes, index)
+                     message, same_api, notes, index, untyped)
             for call in message.tool_calls:
                 item = {"type": "function_call", "call_id": call.id, "name": call.name,
                         "arguments": call.arguments}
@@ -88,7 +89,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
             else:
                 content = [{"type": "input_text", "text": message.content}]
             _add(items, {"type": "message", "role": role, "content": content}, message, same_api,
-                 notes, index)
+                 notes, index, untyped)
     _lint_unanswered(pending, notes)
     if not items:
         notes.lint("the request has no input items")
@@ -96,7 +97,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     payload: dict[str, Any] = {"model": resolved.model}
     if instructions is not None:
         payload["instructions"] = instructions
-    payload["input"] = items
+    payload["input"] = _written_input(items, case, same_api)
     if case.tools:
         payload["tools"] = _tools(case, notes)
     if case.output_schema is not None:
@@ -110,8 +111,21 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
                         list(case.warnings), case.id)
 
 
+def _written_input(items: list[dict[str, Any]], case: RenderedCase, same_api: bool) -> Any:
+    """`input: "text"` is the same request as one user message holding the text: back to the
+    Responses API it goes as it was written."""
+    if same_api and case.metadata.get("string_input") and len(items) == 1:
+        only = items[0]
+        if (set(only) <= {"type", "role", "content"} and only.get("role") == "user"
+                and isinstance(only.get("content"), str)):
+            return only["content"]
+    return items
+
+
 def _add(items: list[dict[str, Any]], item: dict[str, Any], message: Message, same_api: bool,
-         notes: Notes, index: int) -> None:
+         notes: Notes, index: int, untyped: frozenset[int] = frozenset()) -> None:
+    if same_api and index in untyped and item.get("type") == "message":
+        del item["type"]  # the source wrote this message as {role, content}: the same request
     if message.options is not None:
         item.update(kept_options(message.options, same_api, "the input item", notes, index,
                                  LABEL))
