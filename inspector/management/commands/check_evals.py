@@ -35,20 +35,12 @@ class Target:
     path: str
 
 
-def bundle_root(path: Path) -> Path:
-    """The CLI's root rule (nearest .git or .agentv), counting a folder given itself."""
-    resolved = path.resolve()
-    if resolved.is_dir() and ((resolved / ".git").exists() or (resolved / ".agentv").exists()):
-        return resolved
-    return default_root(resolved / "_" if resolved.is_dir() else resolved)
-
-
 def targets(paths: list[Path]) -> Iterator[Target]:
     bundles: dict[Path, DirectoryBundle] = {}
     listed: dict[Path, list[str]] = {}
     seen: set[tuple[Path, str]] = set()
     for path in paths:
-        root = bundle_root(path)
+        root = default_root(path)
         bundle = bundles.setdefault(root, DirectoryBundle(root))
         if path.is_file():
             relative = bundle.relative(path)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
@@ -18,7 +17,7 @@ from inspector.core.model import InputError
 from inspector.core.options import PROFILES
 from inspector.core.render_settings import SettingsError, parse_render_options
 
-from .render import UsageError, default_root
+from .render import UsageError, file_in_root
 
 
 class Command(BaseCommand):
@@ -41,22 +40,9 @@ class Command(BaseCommand):
             sys.exit(2)
         self.stdout.write(output)
 
-    def _side(self, path_text: str, root_text: str | None) -> tuple[DirectoryBundle, str]:
-        path = Path(path_text)
-        if not path.is_file():
-            raise UsageError(f"{path}: no such file")
-        root = Path(root_text) if root_text else default_root(path)
-        if not root.is_dir():
-            raise UsageError(f"{root}: the root is not a folder")
-        bundle = DirectoryBundle(root)
-        relative = bundle.relative(path)
-        if relative is None:
-            raise UsageError(f"{path}: the file is not inside its root {root}")
-        return bundle, relative
-
     def _diff(self, options: dict) -> str:
-        old_files, old_path = self._side(options["old"], options["root_old"])
-        new_files, new_path = self._side(options["new"], options["root_new"])
+        old_files, old_path = file_in_root(options["old"], options["root_old"], "--root-old")
+        new_files, new_path = file_in_root(options["new"], options["root_new"], "--root-new")
         render_options = parse_render_options({"profile": options["profile"]})
         old = services.render_untrusted(old_files, old_path, render_options, distinct_ids=True)
         new = services.render_untrusted(new_files, new_path, render_options, distinct_ids=True)

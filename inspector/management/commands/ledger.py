@@ -5,20 +5,17 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
 from inspector import services
-from inspector.core.bundle import DirectoryBundle
 from inspector.core.export import PROVIDERS, ExportSettings
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.ledger import build_ledger
 from inspector.core.model import InputError
 from inspector.core.options import PROFILES
-from inspector.core.render_settings import SettingsError, parse_render_options
 
-from .render import UsageError, default_root
+from .render import UsageError, cli_render_options, file_in_root
 
 
 class Command(BaseCommand):
@@ -50,27 +47,11 @@ class Command(BaseCommand):
         self.stdout.write(output)
 
     def _ledger(self, options: dict) -> str:
-        path = Path(options["path"])
-        if not path.is_file():
-            raise UsageError(f"{path}: no such file")
-        root = Path(options["root"]) if options["root"] else default_root(path)
-        if not root.is_dir():
-            raise UsageError(f"{root}: --root is not a folder")
-        bundle = DirectoryBundle(root)
-        relative = bundle.relative(path)
-        if relative is None:
-            raise UsageError(f"{path}: the file is not inside --root {root}")
-        settings = {name: options[name] for name in ("profile", "system_prompt", "max_tokens",
-                                                     "input_format") if options[name] is not None}
-        if options["patterns"]:
-            settings["patterns"] = options["patterns"]
+        bundle, relative = file_in_root(options["path"], options["root"])
         max_output = options["max_output_tokens"]
         if max_output is not None and not 1 <= max_output <= 1_000_000:
             raise UsageError("--max-output-tokens must be between 1 and 1,000,000")
-        try:
-            render_options = parse_render_options(settings)
-        except SettingsError as error:
-            raise UsageError(str(error)) from None
+        render_options = cli_render_options(options)
         document = services.render_untrusted(bundle, relative, render_options)
         for warning in document.warnings:
             self.stderr.write(f"warning: {warning.located()}")

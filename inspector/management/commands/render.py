@@ -19,7 +19,7 @@ from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import InputError
-from inspector.core.options import PROFILES
+from inspector.core.options import PROFILES, RenderOptions
 from inspector.core.render_settings import SettingsError, parse_render_options
 from inspector.core.serialize import case_contract, graders_contract
 
@@ -36,15 +36,52 @@ def cached_exports(cases, all_cases, settings):
 
 
 def default_root(path: Path) -> Path:
-    """Nearest ancestor holding .git or .agentv, else the file's own folder."""
-    for folder in path.resolve().parents:
+    """Nearest folder holding .git or .agentv, from the path itself when it is a folder, else the
+    path's own folder."""
+    resolved = path.resolve()
+    start = resolved if resolved.is_dir() else resolved.parent
+    for folder in (start, *start.parents):
         if (folder / ".git").exists() or (folder / ".agentv").exists():
             return folder
-    return path.resolve().parent
+    return start
 
 
 class UsageError(Exception):
     pass
+
+
+def file_in_root(raw_path: str, raw_root: str | None, flag: str = "--root"
+                 ) -> tuple[DirectoryBundle, str]:
+    """The bundle a command reads a file in (`flag`'s folder, or the nearest .git/.agentv folder)
+    and the file's path inside it; UsageError when either is wrong."""
+    path = Path(raw_path)
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file")
+    root = Path(raw_root) if raw_root else default_root(path)
+    if not root.is_dir():
+        raise UsageError(f"{root}: {flag} is not a folder")
+    bundle = DirectoryBundle(root)
+    relative = bundle.relative(path)
+    if relative is None:
+        raise UsageError(f"{path}: the file is not inside {flag} {root}")
+    return bundle, relative
+
+
+RENDER_SETTING_OPTIONS = ("profile", "system_prompt", "max_tokens", "input_format",
+                          "gambit_context", "gambit_message", "gambit_conversation")
+
+
+def cli_render_options(options: dict) -> RenderOptions:
+    """A command's render settings through the one parser (the page's and API's limits too);
+    a command offers those of RENDER_SETTING_OPTIONS it declares."""
+    settings = {name: options[name] for name in RENDER_SETTING_OPTIONS
+                if options.get(name) is not None}
+    if options.get("patterns"):
+        settings["patterns"] = options["patterns"]
+    try:
+        return parse_render_options(settings)
+    except SettingsError as error:
+        raise UsageError(str(error)) from None
 
 
 class Command(BaseCommand):
@@ -96,28 +133,10 @@ class Command(BaseCommand):
         self.stdout.write(output)
 
     def _render(self, options: dict) -> str:
-        path = Path(options["path"])
-        if not path.is_file():
-            raise UsageError(f"{path}: no such file")
-        root = Path(options["root"]) if options["root"] else default_root(path)
-        if not root.is_dir():
-            raise UsageError(f"{root}: --root is not a folder")
-        bundle = DirectoryBundle(root)
-        relative = bundle.relative(path)
+        bundle, relative = file_in_root(options["path"], options["root"])
         files = bundle if not options["gambit_core"] else WithGambitCore(bundle,
                                                                          options["gambit_core"])
-        if relative is None:
-            raise UsageError(f"{path}: the file is not inside --root {root}")
-        settings = {name: options[name] for name in ("profile", "system_prompt", "max_tokens",
-                                                     "input_format", "gambit_context",
-                                                     "gambit_message", "gambit_conversation")
-                    if options[name] is not None}
-        if options["patterns"]:
-            settings["patterns"] = options["patterns"]
-        try:
-            render_options = parse_render_options(settings)  # the page's and API's limits too
-        except SettingsError as error:
-            raise UsageError(str(error)) from None
+        render_options = cli_render_options(options)
         # In a bounded worker: a file that crashes the parser or exhausts the limits is exit 2.
         document = services.render_untrusted(files, relative, render_options)
         cases = document.cases
