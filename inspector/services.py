@@ -8,7 +8,7 @@ import pickle
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -221,20 +221,6 @@ class CaseIndex:
         return pickle.loads(blob) if blob is not None else None  # noqa: S301 - our own cache
 
 
-def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseIndex:
-    """The document's cases for one case page: a 1,000-case file costs one case's unpickling
-    instead of a thousand. Raises InputError as render does."""
-    if not loaded.files.exists(path):
-        raise InputError("no such file in this bundle", path)
-    key = render_cache.key(loaded.cache_id, path, options, "cases")
-    hit = _cached(key)
-    if hit is not None:
-        return hit  # type: ignore[return-value]  # only indexes are cached under this key
-    index = CaseIndex.of(render(loaded, path, options))
-    render_cache.put(key, ("ok", index))
-    return index
-
-
 @dataclass(frozen=True)
 class Outline:
     """What the bundle page shows of a document, without its messages."""
@@ -253,18 +239,34 @@ class Outline:
                    tuple(document.conversions), row_summaries(document.cases))
 
 
-def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
-    """The bundle page's view of a document: cached on its own, so the page of a 10,000-case
-    file does not unpickle every message. Raises InputError as render does."""
+# What pages read of a document besides the document itself, each cached on its own under its
+# name: a case page unpickles one case, the bundle page no message at all.
+VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"cases": CaseIndex.of,
+                                                          "outline": Outline.of}
+
+
+def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) -> object:
+    """A cached view of a document (VIEWS); raises InputError as render does."""
     if not loaded.files.exists(path):
         raise InputError("no such file in this bundle", path)
-    key = render_cache.key(loaded.cache_id, path, options, "outline")
+    key = render_cache.key(loaded.cache_id, path, options, name)
     hit = _cached(key)
     if hit is not None:
-        return hit  # type: ignore[return-value]  # only outlines are cached under this key
-    found = Outline.of(render(loaded, path, options))
+        return hit
+    found = VIEWS[name](render(loaded, path, options))
     render_cache.put(key, ("ok", found))
     return found
+
+
+def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseIndex:
+    """The document's cases for one case page: a 1,000-case file costs one case's unpickling
+    instead of a thousand."""
+    return _view(loaded, path, options, "cases")  # type: ignore[return-value]
+
+
+def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
+    """The bundle page's view of a document, without its messages."""
+    return _view(loaded, path, options, "outline")  # type: ignore[return-value]
 
 
 def keep_upload_renders(bundle_id: str, renders: dict[str, RenderedDocument],
@@ -275,10 +277,9 @@ def keep_upload_renders(bundle_id: str, renders: dict[str, RenderedDocument],
         key = render_cache.key(bundle_id, path, options)
         _just_stored.put(key, document)  # the upload's answer lists its cases next
         render_cache.put(key, ("ok", document))
-        render_cache.put(render_cache.key(bundle_id, path, options, "cases"),
-                         ("ok", CaseIndex.of(document)))
-        render_cache.put(render_cache.key(bundle_id, path, options, "outline"),
-                         ("ok", Outline.of(document)))
+        for name, build in VIEWS.items():
+            render_cache.put(render_cache.key(bundle_id, path, options, name),
+                             ("ok", build(document)))
 
 
 def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:
