@@ -23,7 +23,7 @@ from .export.anthropic_cache import MAX_BREAKPOINTS, CacheMark
 from .export.common import ExportSettings
 from .export.registry import provider as provider_spec
 from .model import Message, RenderedCase, RenderedDocument
-from .tokens import TOKENS_PER_MESSAGE, TOKENS_PER_REPLY
+from .tokens import TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, message_texts
 
 SYSTEM_ROLES = frozenset({"system", "developer"})
 SYSTEM_JOINER = "\n\n"  # how Anthropic and Gemini join system messages sent first
@@ -143,17 +143,6 @@ def _usd(value: Decimal) -> float:
     return float(round(value, 6))
 
 
-def _message_texts(message: Message) -> list[str]:
-    texts = [message.role, message.content]
-    if message.name:
-        texts.append(message.name)
-    for call in message.tool_calls:
-        texts += [call.id, call.name, call.arguments]
-    if message.tool_call_id:
-        texts.append(message.tool_call_id)
-    return texts
-
-
 def _tools_text(case: RenderedCase) -> str:
     if not case.tools:
         return ""
@@ -210,7 +199,7 @@ def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: 
     cases = list(document.cases if isinstance(document, RenderedDocument) else document)
     counter = TokenCounter(spec.encoding)
     counter.prime(text for case in cases for message in case.sent_messages
-                  for text in _message_texts(message) + [segment.text for segment in message.segments])
+                  for text in message_texts(message) + [segment.text for segment in message.segments])
     counter.prime(_tools_text(case) for case in cases)
     billing = spec.billing
     cache = billing.cache if billing else None
@@ -251,7 +240,7 @@ def _case_row(case: RenderedCase, counter: TokenCounter, files: dict[str, FileRo
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
-        message_tokens[index] = TOKENS_PER_MESSAGE + sum(counter(text) for text in _message_texts(message))
+        message_tokens[index] = TOKENS_PER_MESSAGE + sum(counter(text) for text in message_texts(message))
         for segment in message.segments:
             path = segment.origin.path
             if path is not None:

@@ -51,7 +51,7 @@ def count_text(text: str, encoding: str = "o200k_base") -> int:
     return count_texts([text], encoding)[0]
 
 
-def _message_texts(message: Message) -> list[str]:
+def message_texts(message: Message) -> list[str]:
     """What a message contributes to the prompt: its content, name and tool calls."""
     texts = [message.role, message.content]
     if message.name:
@@ -69,7 +69,7 @@ def message_token_counts(messages: Sequence[Message], encoding: str = "o200k_bas
     texts: list[str] = []
     bounds: list[int] = []
     for message in messages:
-        texts.extend(_message_texts(message))
+        texts.extend(message_texts(message))
         bounds.append(len(texts))
     counts = count_texts(texts, encoding)
     result, start = [], 0
