@@ -69,10 +69,9 @@ def test_running_out_of_memory_is_an_error_naming_the_file(pool):
 
 
 def test_a_runaway_is_stopped_by_the_cpu_limit(pool):
-    started = time.monotonic()
     with pytest.raises(LimitExceeded, match="x.toml: the file took more than 2 s of CPU time"):
         pool.call(spin, path="x.toml")
-    assert time.monotonic() - started < 20  # 2 s of CPU, with room for a busy machine
+    assert pool.call(len, "still serving") == 13
 
 
 def test_a_render_holding_more_resident_memory_than_allowed_is_stopped():

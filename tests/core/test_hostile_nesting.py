@@ -6,7 +6,6 @@ deep, so these run the parse in a child process: a crash there fails the test in
 
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -51,11 +50,9 @@ def render_in_child(name: str, text: str, input_format: str) -> subprocess.Compl
 @pytest.mark.parametrize("input_format", ["auto", "agentv", "openai-chat"])
 def test_hostile_nesting_is_a_clear_error_not_a_crash(case, input_format):
     name, text = HOSTILE[case]
-    started = time.monotonic()
     result = render_in_child(name, text, input_format)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.startswith("InputError:"), result.stdout + result.stderr[-2000:]
-    assert time.monotonic() - started < 30
 
 
 def test_listing_documents_survives_hostile_json():

@@ -116,5 +116,6 @@ def page(context):
     page.csp_errors = []
     page.on("console", lambda message: "Content Security Policy" in message.text
             and page.csp_errors.append(message.text))
-    page.set_default_timeout(10_000)
+    # A wait, not a speed check: CI's two cores may be busy with the PostgreSQL run's neighbours.
+    page.set_default_timeout(30_000)
     return page

@@ -5,7 +5,6 @@ bounded worker; the CLI in its own process)."""
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -27,14 +26,12 @@ def assert_nothing_stored():
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_the_upload_page_refuses_a_hostile_file_and_stores_nothing(client, db, shape):
     path, _, says, _ = SHAPES[shape]
-    started = time.monotonic()
     response = client.post("/", {"files": [SimpleUploadedFile(name.rsplit("/", 1)[-1], text.encode())
                                            for name, text in SHAPES[shape].files.items()]})
     assert response.status_code == 400
     body = response.content.decode()
     assert "Upload refused" in body and says in body and path.rsplit("/", 1)[-1] in body
     assert_nothing_stored()
-    assert time.monotonic() - started < 20  # the goal is 2 s
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
