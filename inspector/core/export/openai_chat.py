@@ -34,60 +34,7 @@ LABEL = "OpenAI Chat"
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     notes = Notes()
     resolved = request.resolve(case, settings, DEFAULTS, OPENAI_CHAT, notes)
-    same_api = case.metadata.get("format") == OPENAI_CHAT
-    messages: list[dict[str, Any]] = []
-    request_system = full_instructions(settings.system_prompt, None, settings.user_instructions)
-    if request_system:
-        messages.append({"role": "system", "content": request_system})
-
-    # tool_call_id -> index of the assistant message that made the call, until a tool message answers
-    pending: dict[str, int] = {}
-    for index, message in sent(case):
-        role = message.role
-        if role == "assistant":
-            _lint_unanswered(pending, notes)
-            entry: dict[str, Any] = {"role": "assistant",
-                                     "content": _content(message, role, same_api, notes, index)}
-            if message.name is not None:
-                entry["name"] = message.name
-            if message.tool_calls:
-                if not entry["content"] and message.blocks is None:
-                    entry["content"] = None
-                calls = []
-                for call in message.tool_calls:
-                    calls.append({"id": call.id, "type": "function",
-                                  "function": {"name": call.name, "arguments": call.arguments}})
-                    pending[call.id] = index
-                entry["tool_calls"] = calls
-            elif not entry["content"]:
-                notes.lint("an assistant message without tool calls needs content", index,
-                           "warning")
-        elif role in ("tool", "function") and message.tool_call_id is not None:
-            if role == "function":
-                notes.change("role 'function' sent as a 'tool' message", index)
-            if pending.pop(message.tool_call_id, None) is None:
-                notes.lint(f"tool message answers {message.tool_call_id!r}, which no preceding "
-                           "assistant message called", index)
-            entry = {"role": "tool", "tool_call_id": message.tool_call_id,
-                     "content": _content(message, "tool", same_api, notes, index)}
-        else:
-            _lint_unanswered(pending, notes)
-            if role not in PASS_THROUGH_ROLES:
-                reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
-                          else f"role {role!r} is not an OpenAI chat role")
-                notes.change(f"{reason}; sent as a user message", index)
-                role = "user"
-            entry = {"role": role, "content": _content(message, role, same_api, notes, index)}
-            if message.name is not None:
-                entry["name"] = message.name
-        if message.options is not None:
-            entry.update(kept_options(message.options, same_api, "the message", notes, index,
-                                      LABEL))
-        messages.append(entry)
-    _lint_unanswered(pending, notes)
-    if not messages:
-        notes.lint("the request has no messages")
-
+    messages = _messages(case, settings, notes)
     payload: dict[str, Any] = {"model": resolved.model, "messages": messages}
     if case.tools:
         payload["tools"] = _tools(case, notes)
@@ -101,6 +48,80 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     request.apply(case, OPENAI_CHAT, payload, notes)
     return ExportResult(OPENAI_CHAT, resolved.model, payload, notes.changes, notes.lints,
                         list(case.warnings), case.id)
+
+
+def _messages(case: RenderedCase, settings: ExportSettings, notes: Notes) -> list[dict[str, Any]]:
+    same_api = case.metadata.get("format") == OPENAI_CHAT
+    messages: list[dict[str, Any]] = []
+    request_system = full_instructions(settings.system_prompt, None, settings.user_instructions)
+    if request_system:
+        messages.append({"role": "system", "content": request_system})
+    # tool_call_id -> index of the assistant message that made the call, until a tool message answers
+    pending: dict[str, int] = {}
+    for index, message in sent(case):
+        role = message.role
+        if role == "assistant":
+            _lint_unanswered(pending, notes)
+            entry = _assistant(message, pending, same_api, notes, index)
+        elif role in ("tool", "function") and message.tool_call_id is not None:
+            entry = _tool_result(message, pending, same_api, notes, index)
+        else:
+            _lint_unanswered(pending, notes)
+            entry = _other(message, same_api, notes, index)
+        if message.options is not None:
+            entry.update(kept_options(message.options, same_api, "the message", notes, index,
+                                      LABEL))
+        messages.append(entry)
+    _lint_unanswered(pending, notes)
+    if not messages:
+        notes.lint("the request has no messages")
+    return messages
+
+
+def _assistant(message: Message, pending: dict[str, int], same_api: bool, notes: Notes,
+               index: int) -> dict[str, Any]:
+    entry: dict[str, Any] = {"role": "assistant",
+                             "content": _content(message, "assistant", same_api, notes, index)}
+    if message.name is not None:
+        entry["name"] = message.name
+    if message.tool_calls:
+        if not entry["content"] and message.blocks is None:
+            entry["content"] = None
+        calls = []
+        for call in message.tool_calls:
+            calls.append({"id": call.id, "type": "function",
+                          "function": {"name": call.name, "arguments": call.arguments}})
+            pending[call.id] = index
+        entry["tool_calls"] = calls
+    elif not entry["content"]:
+        notes.lint("an assistant message without tool calls needs content", index, "warning")
+    return entry
+
+
+def _tool_result(message: Message, pending: dict[str, int], same_api: bool, notes: Notes,
+                 index: int) -> dict[str, Any]:
+    assert message.tool_call_id is not None
+    if message.role == "function":
+        notes.change("role 'function' sent as a 'tool' message", index)
+    if pending.pop(message.tool_call_id, None) is None:
+        notes.lint(f"tool message answers {message.tool_call_id!r}, which no preceding "
+                   "assistant message called", index)
+    return {"role": "tool", "tool_call_id": message.tool_call_id,
+            "content": _content(message, "tool", same_api, notes, index)}
+
+
+def _other(message: Message, same_api: bool, notes: Notes, index: int) -> dict[str, Any]:
+    """System, developer and user messages as they are; any other role as a user message."""
+    role = message.role
+    if role not in PASS_THROUGH_ROLES:
+        reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
+                  else f"role {role!r} is not an OpenAI chat role")
+        notes.change(f"{reason}; sent as a user message", index)
+        role = "user"
+    entry = {"role": role, "content": _content(message, role, same_api, notes, index)}
+    if message.name is not None:
+        entry["name"] = message.name
+    return entry
 
 
 def _content(message: Message, role: str, same_api: bool, notes: Notes, index: int) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Message, RenderedCase, Segment
@@ -30,6 +31,32 @@ INPUT_TEXT_ROLES = frozenset({"system", "developer", "user"})
 LABEL = "OpenAI Responses"
 
 
+@dataclass
+class _Input:
+    """The input items being built, with what every message's handler needs to add one."""
+
+    same_api: bool
+    notes: Notes
+    untyped: frozenset[int]
+    items: list[dict[str, Any]] = field(default_factory=list)
+    # call_id -> index of the message that made the call, until an output answers it
+    pending: dict[str, int] = field(default_factory=dict)
+
+    def add(self, item: dict[str, Any], message: Message, index: int) -> None:
+        if self.same_api and index in self.untyped and item.get("type") == "message":
+            del item["type"]  # the source wrote this message as {role, content}: the same request
+        if message.options is not None:
+            item.update(kept_options(message.options, self.same_api, "the input item", self.notes,
+                                     index, LABEL))
+        self.items.append(item)
+
+    def lint_unanswered(self) -> None:
+        for call_id, index in self.pending.items():
+            self.notes.lint(f"function_call {call_id!r} has no function_call_output after it",
+                            index)
+        self.pending.clear()
+
+
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     notes = Notes()
     resolved = request.resolve(case, settings, DEFAULTS, OPENAI_RESPONSES, notes)
@@ -42,62 +69,18 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         override = messages[0][1].content
         messages = messages[1:]
     instructions = full_instructions(settings.system_prompt, override, settings.user_instructions)
-
-    items: list[dict[str, Any]] = []
-    pending: dict[str, int] = {}
     untyped = frozenset(case.metadata.get("untyped_items", ())) if same_api else frozenset()
+    built = _Input(same_api, notes, untyped)
     for index, message in messages:
-        role = message.role
-        if message.name is not None:
-            notes.change(f"name {message.name!r} dropped: Responses input items have no name",
-                         index)
-        if role == "assistant":
-            _lint_unanswered(pending, notes)
-            if message.content or not message.tool_calls:
-                _add(items, {"type": "message", "role": "assistant",
-                             "content": _assistant_text(message, notes, index)},
-                     message, same_api, notes, index, untyped)
-            for call in message.tool_calls:
-                item = {"type": "function_call", "call_id": call.id, "name": call.name,
-                        "arguments": call.arguments}
-                item.update(kept_options(call.options, same_api, "a function call", notes,
-                                         index, LABEL))
-                items.append(item)
-                pending[call.id] = index
-        elif role in ("tool", "function") and message.tool_call_id is not None:
-            if role == "function":
-                notes.change("role 'function' sent as a function_call_output item", index)
-            if pending.pop(message.tool_call_id, None) is None:
-                notes.lint(f"function_call_output for {message.tool_call_id!r} has no preceding "
-                           "function_call", index)
-            parts = blocks(message)
-            _add(items, {"type": "function_call_output", "call_id": message.tool_call_id,
-                         "output": message.content if parts is None else _parts(
-                             parts, same_api, notes, index)}, message, same_api, notes, index)
-        else:
-            _lint_unanswered(pending, notes)
-            if role not in INPUT_TEXT_ROLES:
-                reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
-                          else f"role {role!r} is not a Responses role")
-                notes.change(f"{reason}; sent as a user message", index)
-                role = "user"
-            parts = blocks(message)
-            if parts is not None:
-                content: Any = _parts(parts, same_api, notes, index)
-            elif message.blocks is False:
-                content = message.content
-            else:
-                content = [{"type": "input_text", "text": message.content}]
-            _add(items, {"type": "message", "role": role, "content": content}, message, same_api,
-                 notes, index, untyped)
-    _lint_unanswered(pending, notes)
-    if not items:
+        _item(built, message, index)
+    built.lint_unanswered()
+    if not built.items:
         notes.lint("the request has no input items")
 
     payload: dict[str, Any] = {"model": resolved.model}
     if instructions is not None:
         payload["instructions"] = instructions
-    payload["input"] = _written_input(items, case, same_api)
+    payload["input"] = _written_input(built.items, case, same_api)
     if case.tools:
         payload["tools"] = _tools(case, notes)
     if case.output_schema is not None:
@@ -111,6 +94,65 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
                         list(case.warnings), case.id)
 
 
+def _item(built: _Input, message: Message, index: int) -> None:
+    role = message.role
+    if message.name is not None:
+        built.notes.change(f"name {message.name!r} dropped: Responses input items have no name",
+                           index)
+    if role == "assistant":
+        built.lint_unanswered()
+        _assistant(built, message, index)
+    elif role in ("tool", "function") and message.tool_call_id is not None:
+        _tool_output(built, message, message.tool_call_id, index)
+    else:
+        built.lint_unanswered()
+        _input_message(built, message, index)
+
+
+def _assistant(built: _Input, message: Message, index: int) -> None:
+    if message.content or not message.tool_calls:
+        built.add({"type": "message", "role": "assistant",
+                   "content": _assistant_text(message, built.notes, index)}, message, index)
+    for call in message.tool_calls:
+        item = {"type": "function_call", "call_id": call.id, "name": call.name,
+                "arguments": call.arguments}
+        item.update(kept_options(call.options, built.same_api, "a function call", built.notes,
+                                 index, LABEL))
+        built.items.append(item)
+        built.pending[call.id] = index
+
+
+def _tool_output(built: _Input, message: Message, call_id: str, index: int) -> None:
+    if message.role == "function":
+        built.notes.change("role 'function' sent as a function_call_output item", index)
+    if built.pending.pop(call_id, None) is None:
+        built.notes.lint(f"function_call_output for {call_id!r} has no preceding "
+                         "function_call", index)
+    parts = blocks(message)
+    output = (message.content if parts is None
+              else _parts(parts, built.same_api, built.notes, index))
+    built.add({"type": "function_call_output", "call_id": call_id, "output": output}, message,
+              index)
+
+
+def _input_message(built: _Input, message: Message, index: int) -> None:
+    """System, developer and user messages as input messages; any other role as a user one."""
+    role = message.role
+    if role not in INPUT_TEXT_ROLES:
+        reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
+                  else f"role {role!r} is not a Responses role")
+        built.notes.change(f"{reason}; sent as a user message", index)
+        role = "user"
+    parts = blocks(message)
+    if parts is not None:
+        content: Any = _parts(parts, built.same_api, built.notes, index)
+    elif message.blocks is False:
+        content = message.content
+    else:
+        content = [{"type": "input_text", "text": message.content}]
+    built.add({"type": "message", "role": role, "content": content}, message, index)
+
+
 def _written_input(items: list[dict[str, Any]], case: RenderedCase, same_api: bool) -> Any:
     """`input: "text"` is the same request as one user message holding the text: back to the
     Responses API it goes as it was written."""
@@ -120,16 +162,6 @@ def _written_input(items: list[dict[str, Any]], case: RenderedCase, same_api: bo
                 and isinstance(only.get("content"), str)):
             return only["content"]
     return items
-
-
-def _add(items: list[dict[str, Any]], item: dict[str, Any], message: Message, same_api: bool,
-         notes: Notes, index: int, untyped: frozenset[int] = frozenset()) -> None:
-    if same_api and index in untyped and item.get("type") == "message":
-        del item["type"]  # the source wrote this message as {role, content}: the same request
-    if message.options is not None:
-        item.update(kept_options(message.options, same_api, "the input item", notes, index,
-                                 LABEL))
-    items.append(item)
 
 
 def _assistant_text(message: Message, notes: Notes, index: int) -> str:
@@ -195,12 +227,6 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
                                   LABEL))
         tools.append(entry)
     return tools
-
-
-def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:
-    for call_id, index in pending.items():
-        notes.lint(f"function_call {call_id!r} has no function_call_output after it", index)
-    pending.clear()
 
 
 PROVIDER = openai_provider(OPENAI_RESPONSES, "OpenAI Responses", DEFAULTS, export, "/v1/responses", "responses.create")
