@@ -161,3 +161,45 @@ def test_the_responses_export_holds_the_input_gambit_sends():
                 golden["name"], json.dumps(run["variant"]))
             compared += 1
     assert compared >= 30
+
+
+def test_snippets_from_an_installed_gambit_core_are_the_text_gambit_sent(tmp_path):
+    """The goldens' runs with gambit-core's real snippets (kept with the goldens), this time not
+    uploaded but read from a folder laid out as gambit-core's is at the tag: the system message
+    is gambit's, and each snippet's text is traced to its installed file and lines."""
+    from dataclasses import replace
+
+    from inspector.core.decks.gambit_core_files import INSTALLED
+
+    compared = 0
+    for number, golden in enumerate(_goldens()):
+        core = tmp_path / str(number) / "gambit-core"
+        for path, text in golden["files"].items():
+            if path.startswith("gambit-core/"):
+                (core.parent / path).parent.mkdir(parents=True, exist_ok=True)
+                (core.parent / path).write_text(text)
+        uploaded = MemoryBundle({path: text.encode() for path, text in golden["files"].items()})
+        bundle = MemoryBundle({path: text.encode() for path, text in golden["files"].items()
+                               if not path.startswith("gambit-core/")})
+        for run in golden["runs"]:
+            sent = run["gambit"]
+            if sent["error"] is not None or "conversation" in run["variant"]:
+                continue
+            with_upload = render_document(uploaded, golden["deck"], _options(run["variant"]))
+            if not any((s.origin.path or "").startswith("gambit-core/")
+                       for s in with_upload.cases[0].messages[0].segments):
+                continue
+            options = replace(_options(run["variant"]), gambit_core=str(core))
+            system = render_document(bundle, golden["deck"], options).cases[0].messages[0]
+            assert system.content == with_upload.cases[0].messages[0].content
+            installed = [s for s in system.segments
+                         if (s.origin.path or "").startswith(INSTALLED + "/snippets/")]
+            assert installed, golden["name"]
+            for segment in installed:
+                lines = (core / segment.origin.path[len(INSTALLED) + 1:]).read_text().split("\n")
+                source = "\n".join(lines[segment.origin.start_line - 1:segment.origin.end_line])
+                assert segment.text in source
+            if not any(s.origin.kind == OriginKind.MARKER for s in system.segments):
+                assert system.content == sent["messages"][0]["content"], golden["name"]
+                compared += 1
+    assert compared >= 3

@@ -58,3 +58,27 @@ def test_a_gambit_deck_page_takes_the_runs_context_and_message(client, db):
     assert 'name="gambit_context"' in page and "tools: read_file" in page
     # gambit calls the model in the Responses form: the export starts there.
     assert 'data-provider="openai-responses"' in page
+
+
+def test_a_servers_installed_gambit_core_fills_snippets_on_the_case_page(client, db, settings,
+                                                                         tmp_path):
+    from inspector import cache
+
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "context.md").write_text("Read the gambit_context result first.\n")
+    deck = ('+++\n[modelParams]\nmodel = "openai/gpt-4o-mini"\n+++\n\nYou help.\n\n'
+            "![ctx](gambit://snippets/context.md)\n")
+    bundle, _ = store_bundle({"support/PROMPT.md": deck.encode()}, title="gambit")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
+    without = client.get(link).content.decode()
+    assert "[gambit snippet context.md: not in the upload]" in without
+    key = cache.key("same", "parts")
+    settings.GAMBIT_CORE_DIR = str(tmp_path)
+    # Renders made without the snippets (or with another gambit-core) are never served again.
+    assert cache.key("same", "parts") != key
+    page = client.get(link).content.decode()
+    assert "Read the gambit_context result first." in page
+    assert "gambit-core (installed)/snippets/context.md:1" in page
+    assert "gambit-core (installed)/snippets" not in "".join(re.findall(r'href="[^"]*"', page))
+    assert "not in the upload" not in page

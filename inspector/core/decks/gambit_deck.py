@@ -24,6 +24,7 @@ from ..model import (
     ToolSpec,
 )
 from ..options import RenderOptions
+from .gambit_core_files import InstalledGambitCore
 from .gambit_grade import context_messages, grader_mode, grading_cases, parse_conversation
 from .gambit_load import SCHEMAS, Loaded, Loader, Piece, Reference, flatten, key_line
 from .gambit_scenario import scenario_cases
@@ -56,7 +57,8 @@ def deck_id(path: str) -> str:
 
 def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOptions
                        ) -> RenderedDocument:
-    loader = Loader(bundle)
+    loader = Loader(bundle, InstalledGambitCore(options.gambit_core) if options.gambit_core
+                    else None)
     attrs, body_start, front = loader.front_matter(path, text)
     if path.endswith(".card.md"):
         return _render_card(loader, path, text)
