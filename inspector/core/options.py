@@ -21,6 +21,9 @@ class RenderOptions:
     # `--message` take them (JSON, or plain text when they do not parse).
     gambit_context: str | None = None
     gambit_message: str | None = None
+    # gambit decks: the context input taken from a file of the deck's samples/ folder, by name
+    # (in place of gambit_context).
+    gambit_context_sample: str | None = None
     # gambit grader decks: the conversation to grade (a JSON array of {role, content}), as
     # `gambit grade` passes a session to the grader.
     gambit_conversation: str | None = None

@@ -346,3 +346,37 @@ def test_check_and_serve_take_an_installed_gambit_core(tmp_path):
             call_command(command, str(deck.parent), "--gambit-core", str(tmp_path / "deck"),
                          stdout=io.StringIO(), stderr=err)
         assert stopped.value.code == 2 and "no snippets/ folder" in err.getvalue()
+
+
+def test_the_cli_takes_the_context_input_from_a_sample_and_lists_the_samples(tmp_path):
+    deck = tmp_path / "deck" / "PROMPT.md"
+    (deck.parent / "samples" / "nested").mkdir(parents=True)
+    deck.write_text('+++\nmodelParams = { model = "m" }\n+++\nGo.\n')
+    (deck.parent / "samples" / "vip.json").write_text('{\n  "tier": "gold"\n}\n')
+    (deck.parent / "samples" / "nested" / "plain.txt").write_text("just text\n\n")
+    (deck.parent / "samples" / "persona.deck.md").write_text("a deck kept here, not a sample\n")
+    (tmp_path / "elsewhere.json").write_text("{}")
+    code, cases, err = run_render(str(deck), "--root", str(deck.parent), "--context-sample", "vip")
+    assert code == 0, err
+    assert cases[0]["messages"][2]["content"] == '{"tier":"gold"}'
+    assert cases[0]["samples"] == ["nested/plain", "vip"]
+    code, cases, err = run_render(str(deck), "--root", str(deck.parent),
+                                  "--context-sample", "nested/plain.txt")
+    assert code == 0 and cases[0]["messages"][2]["content"] == '"just text"'
+    code, _, err = run_render(str(deck), "--root", str(deck.parent), "--context-sample", "gone")
+    assert code == 2 and "no context sample 'gone' in samples/ (samples: nested/plain, vip)" in err
+    code, _, err = run_render(str(deck), "--root", str(deck.parent), "--context-sample", "vip",
+                              "--context", "{}")
+    assert code == 2 and "not both" in err
+
+
+def test_a_folders_paths_under_are_its_own_files_only(tmp_path):
+    from inspector.core.bundle import DirectoryBundle
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for name in ("a/x.txt", "a/b/y.txt", "ab.txt", "c.txt"):
+        (tmp_path / name).write_text(name)
+    bundle = DirectoryBundle(tmp_path)
+    memory = MemoryBundle({name: b"" for name in bundle.paths()})
+    assert bundle.paths_under("a") == memory.paths_under("a") == ["a/b/y.txt", "a/x.txt"]
+    assert bundle.paths_under("../") == bundle.paths_under("missing") == []

@@ -82,3 +82,20 @@ def test_a_servers_installed_gambit_core_fills_snippets_on_the_case_page(client,
     assert "gambit-core (installed)/snippets/context.md:1" in page
     assert "gambit-core (installed)/snippets" not in "".join(re.findall(r'href="[^"]*"', page))
     assert "not in the upload" not in page
+
+
+def test_a_gambit_deck_page_takes_the_context_input_from_a_sample_it_lists(client, db):
+    deck = '+++\n[modelParams]\nmodel = "openai/gpt-4o-mini"\n+++\n\nYou help.\n'
+    bundle, _ = store_bundle({"support/PROMPT.md": deck.encode(),
+                              "support/samples/late-order.json": b'{"orderId": "A-9"}\n',
+                              "support/samples/greeting.txt": b"Say hello.\n"}, title="gambit")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
+    page = client.get(link).content.decode()
+    select = re.search(r'<select name="gambit_context_sample".*?</select>', page, re.S).group(0)
+    assert re.findall(r'<option value="([^"]*)"', select) == ["", "greeting", "late-order"]
+    chosen = client.get(link, {"gambit_context_sample": "late-order"}).content.decode()
+    assert "<strong>gambit_context</strong>" in chosen
+    assert "&quot;orderId&quot;:&quot;A-9&quot;" in chosen
+    assert "support/samples/late-order.json:1" in chosen  # the tool result's origin
+    assert '<option value="late-order" selected>' in chosen

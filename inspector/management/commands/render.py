@@ -86,7 +86,8 @@ def file_in_root(raw_path: str, raw_root: str | None, flag: str = "--root"
 
 
 RENDER_SETTING_OPTIONS = ("profile", "system_prompt", "max_tokens", "input_format",
-                          "gambit_context", "gambit_message", "gambit_conversation")
+                          "gambit_context", "gambit_context_sample", "gambit_message",
+                          "gambit_conversation")
 
 
 def cli_render_options(options: dict) -> RenderOptions:
@@ -123,6 +124,9 @@ class Command(BaseCommand):
                                  "agentv 4's LLM graders send (agentv-4 profile)")
         parser.add_argument("--context", dest="gambit_context",
                             help="gambit decks: the context input (JSON or text), as gambit run's")
+        parser.add_argument("--context-sample", dest="gambit_context_sample", metavar="NAME",
+                            help="gambit decks: the context input from the deck's samples/ "
+                                 "folder, by file name (as --context \"$(cat samples/NAME.json)\")")
         parser.add_argument("--message", dest="gambit_message",
                             help="gambit decks: the first user message, as gambit run's")
         add_gambit_core_argument(parser)
