@@ -380,3 +380,4 @@ def test_a_folders_paths_under_are_its_own_files_only(tmp_path):
     memory = MemoryBundle({name: b"" for name in bundle.paths()})
     assert bundle.paths_under("a") == memory.paths_under("a") == ["a/b/y.txt", "a/x.txt"]
     assert bundle.paths_under("../") == bundle.paths_under("missing") == []
+

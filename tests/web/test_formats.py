@@ -99,3 +99,21 @@ def test_a_gambit_deck_page_takes_the_context_input_from_a_sample_it_lists(clien
     assert "&quot;orderId&quot;:&quot;A-9&quot;" in chosen
     assert "support/samples/late-order.json:1" in chosen  # the tool result's origin
     assert '<option value="late-order" selected>' in chosen
+
+
+def test_a_grader_deck_page_names_the_aibff_era_it_follows(client, db):
+    snapshot = CORPUS / "gambit" / "bolt-foundry-2025-07-14-b9ebc31f"
+    folder = snapshot / "customers" / "example-customer.com" / "decks"
+    files = {p.relative_to(folder).as_posix(): p.read_bytes()
+             for p in folder.rglob("*") if p.is_file()}
+    bundle, _ = store_bundle(files, title="july deck")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    link = next(found for found in re.findall(r'href="(/b/[^"]+/case/[^"]+)"', body)
+                if "line-item-json-grader" in found).replace("&amp;", "&")
+    august = client.get(link).content.decode()
+    assert "Rendered as <strong>aibff-2025-08</strong>" in august
+    assert "[object Object],[object Object]" in august
+    july = client.get(link, {"profile": "aibff-2025-07"}).content.decode()
+    assert "Rendered as <strong>aibff-2025-07</strong>" in july
+    assert "[object Object]" not in july and "[{&quot;role&quot;:&quot;user&quot;" in july
+    assert '<option value="aibff-2025-07" selected>' in july

@@ -1,4 +1,5 @@
-// What aibff's `calibrate` (bolt-foundry/bolt-foundry e8937c2a, August 2025) sends its grader for
+// What aibff's `calibrate` (bolt-foundry/bolt-foundry e8937c2a, August 2025, or b9ebc31f, July
+// 2025, whose buildSampleContext is the same) sends its grader for
 // each sample of a grader deck, from aibff's own code: render.ts's extractSamplesFromMarkdown,
 // extractContextFromMarkdown and renderDeck (which calls packages/bolt-foundry/deck.ts render).
 // calibrate.ts's buildSampleContext is not exported; it is copied below as it stands there.
