@@ -3,8 +3,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # "auto" picks, per file, the agentv generation whose schema the file is written in.
-# aibff's grader decks follow aibff's code of an era: August 2025 by default, July's when chosen.
-AIBFF_PROFILES = ("aibff-2025-07", "aibff-2025-08")
+# aibff's grader decks follow aibff's code of an era: August 2025 by default, June's or July's
+# when chosen.
+AIBFF_PROFILES = ("aibff-2025-06", "aibff-2025-07", "aibff-2025-08")
 PROFILES = ("auto", "spec", "agentv-0.10", "agentv-3.8", "agentv-4", "agentv-5", *AIBFF_PROFILES)
 
 

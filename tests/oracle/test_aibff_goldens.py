@@ -79,26 +79,38 @@ def test_aibff_sent_its_grader_what_the_inspector_shows(golden):
     document = _compare(golden, RenderOptions())
     assert document is None or document.profile == "aibff-2025-08"
 
-JULY_GOLDENS = GOLDENS.parent / "goldens-2025-07.jsonl"
+
+# aibff's code before deck.ts: the profile that follows it, its commit, what its grader got.
+EARLY = {"aibff-2025-06": ("goldens-2025-06.jsonl", "7f538110", "aibff as of June 2025"),
+         "aibff-2025-07": ("goldens-2025-07.jsonl", "b9ebc31f", "aibff as of July 2025")}
 
 
-def _july_goldens() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in JULY_GOLDENS.read_text().split("\n")[1:] if line.strip()]
+def _early_goldens(profile: str) -> list[dict[str, Any]]:
+    text = (GOLDENS.parent / EARLY[profile][0]).read_text()
+    return [json.loads(line) for line in text.split("\n")[1:] if line.strip()]
 
 
-def test_the_july_goldens_were_made_by_aibff_of_july():
-    header = json.loads(JULY_GOLDENS.read_text().split("\n")[0])
-    assert "b9ebc31f" in header["made_with"] and header["count"] == len(_july_goldens()) >= 15
-    sent = [m["content"] for golden in _july_goldens() for case in golden["aibff"]["cases"]
+@pytest.mark.parametrize("profile", EARLY)
+def test_the_earlier_goldens_were_made_by_aibff_of_their_era(profile):
+    header = json.loads((GOLDENS.parent / EARLY[profile][0]).read_text().split("\n")[0])
+    goldens = _early_goldens(profile)
+    assert EARLY[profile][1] in header["made_with"] and header["count"] == len(goldens) >= 15
+    sent = [m["content"] for golden in goldens for case in golden["aibff"]["cases"]
             for m in case["messages"]]
-    assert any(text.startswith('[{"role":') for text in sent)  # the conversation, as JSON
-    assert not any(text.startswith("[object Object]") for text in sent)
+    assert sum(golden["aibff"]["error"] is None and bool(golden["aibff"]["cases"])
+               for golden in goldens) >= 8
+    if profile == "aibff-2025-07":
+        assert any(text.startswith('[{"role":') for text in sent)  # the conversation, as JSON
+        assert not any(text.startswith("[object Object]") for text in sent)
 
 
-@pytest.mark.parametrize("golden", _july_goldens(), ids=_name)
-def test_aibff_of_july_sent_its_grader_what_profile_aibff_2025_07_shows(golden):
-    document = _compare(golden, RenderOptions(profile="aibff-2025-07"))
+@pytest.mark.parametrize(("profile", "golden"),
+                         [(profile, golden) for profile in EARLY
+                          for golden in _early_goldens(profile)],
+                         ids=lambda value: _name(value) if isinstance(value, dict) else value)
+def test_aibff_of_an_earlier_era_sent_its_grader_what_its_profile_shows(profile, golden):
+    document = _compare(golden, RenderOptions(profile=profile))
     if document is not None:
-        assert document.profile == "aibff-2025-07"
-        assert all(case.metadata["aibff"]["era"].startswith("aibff as of July 2025")
+        assert document.profile == profile
+        assert all(case.metadata["aibff"]["era"].startswith(EARLY[profile][2])
                    for case in document.cases)

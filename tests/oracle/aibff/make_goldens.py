@@ -26,6 +26,15 @@ deck.ts) goes to goldens-2025-07.jsonl the same way, with that commit's files an
         apps/boltFoundry/__generated__/configKeys.ts | tar -x -C /tmp/bf07
     .venv/bin/python -m tests.oracle.aibff.make_goldens --era 2025-07 --bolt-foundry /tmp/bf07 \
         --std /tmp/std --std-flags /tmp/std-old/flags/mod.ts --deno /tmp/deno/node_modules/.bin/deno
+
+and the June 2025 era (7f538110, 2025-06-27: calibrate's userMessage/assistantResponse context,
+which record.ts builds for a sample of that era's shape) into goldens-2025-06.jsonl, from that
+commit's apps/aibff/commands alone (its render.ts imports only @std/toml, 1.0.8 as above, and
+@std/path, whose join and dirname are the same in the 1.1.1 above as in the 1.1.0 its lock pins):
+
+    mkdir /tmp/bf06 && git -C <bolt-foundry mirror> archive 7f538110 apps/aibff/commands \
+        | tar -x -C /tmp/bf06
+    .venv/bin/python -m tests.oracle.aibff.make_goldens --era 2025-06 --bolt-foundry /tmp/bf06 ...
 """
 
 from __future__ import annotations
@@ -45,7 +54,8 @@ CORPUS = HERE.parents[2].parent / "shared" / "corpus" / "gambit"
 GOLDENS = HERE / "goldens.jsonl"
 COMMIT = "e8937c2a"
 # aibff's code of each era the inspector renders: its commit and where its goldens go.
-ERAS = {"2025-08": (COMMIT, GOLDENS), "2025-07": ("b9ebc31f", HERE / "goldens-2025-07.jsonl")}
+ERAS = {"2025-08": (COMMIT, GOLDENS), "2025-07": ("b9ebc31f", HERE / "goldens-2025-07.jsonl"),
+        "2025-06": ("7f538110", HERE / "goldens-2025-06.jsonl")}
 
 
 def run(args, map_path: Path, root: Path, deck: str) -> dict:

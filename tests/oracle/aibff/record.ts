@@ -12,7 +12,13 @@ console.log = (...args: Array<unknown>) => warnings.push(args.map(String).join("
 console.error = (...args: Array<unknown>) => warnings.push(args.map(String).join(" "));
 const render = await import(`file://${root}/apps/aibff/commands/render.ts`);
 
-type Sample = { id: string; messages: Array<unknown>; score?: number };
+type Sample = {
+  id: string;
+  messages: Array<unknown>;
+  input?: string; // June 2025 (7f538110): the sample's last user and assistant messages
+  expected?: string;
+  score?: number;
+};
 type Definition = { default?: unknown };
 
 // calibrate.ts buildSampleContext, e8937c2a.
@@ -49,7 +55,10 @@ try {
     if (definition.default !== undefined) contextValues[key] = definition.default;
   }
   for (const sample of samples) {
-    const context = buildSampleContext(sample, extracted, contextValues);
+    // June 2025's calibrate (7f538110, runEvaluationWithConcurrency) built this context instead.
+    const context = "input" in sample
+      ? { ...contextValues, userMessage: sample.input, assistantResponse: sample.expected }
+      : buildSampleContext(sample, extracted, contextValues);
     const request = await render.renderDeck(deckPath, context, {
       temperature: 0.0,
       max_tokens: 1000,
