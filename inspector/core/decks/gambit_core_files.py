@@ -53,9 +53,12 @@ class InstalledGambitCore:
         relative = posixpath.normpath(path[len(INSTALLED) + 1:])
         if not relative.startswith("snippets/") or not self.usable:
             return None
-        # resolve() follows every link: what it lands on must still be inside snippets/.
-        target = (self.folder / relative).resolve()
-        if not target.is_relative_to(self.snippets) or not target.is_file():
+        try:
+            # resolve() follows every link: what it lands on must still be inside snippets/.
+            target = (self.folder / relative).resolve()
+            if not target.is_relative_to(self.snippets) or not target.is_file():
+                return None
+        except (OSError, ValueError):  # a name the file system refuses (too long, a NUL byte)
             return None
         return target
 
