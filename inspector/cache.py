@@ -8,6 +8,7 @@ with `--maxmemory` and `--maxmemory-policy allkeys-lru`, which bounds the bytes 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -83,8 +84,20 @@ def _store():
     return caches["renders"]
 
 
+@functools.cache
+def _gambit_core_version(folder: str | None) -> str:
+    """The installed gambit-core's snippets are inlined into renders: another folder, or another
+    release in it (read once per process, as the source is), makes other renders."""
+    from inspector.core.decks.gambit_core_files import InstalledGambitCore
+
+    return "" if not folder else ":" + InstalledGambitCore(folder).digest()
+
+
 def key(*parts: object) -> str:
-    return "r:" + _VERSION + ":" + hashlib.sha256(repr(parts).encode()).hexdigest()
+    from django.conf import settings
+
+    version = _VERSION + _gambit_core_version(getattr(settings, "GAMBIT_CORE_DIR", None))
+    return "r:" + version + ":" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def get(name: str) -> Any:

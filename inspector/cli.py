@@ -22,8 +22,9 @@ COMMANDS = {
 
 USAGE = """usage: prompt-inspector COMMAND [ARGS]
 
-  serve [PATH] [--port N] [--share-to URL]   show a folder's evals in the browser; pages follow edits
-  check PATH... [--profile P] [--fail-on warning|error]
+  serve [PATH] [--port N] [--share-to URL] [--gambit-core DIR]
+                                             show a folder's evals in the browser; pages follow edits
+  check PATH... [--profile P] [--fail-on warning|error] [--gambit-core DIR]
                                              render everything; file:line: problems; exit 1 on failure
   render PATH [...]                          the messages of one file as JSON (or a provider request)
 {extra}

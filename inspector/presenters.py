@@ -19,6 +19,7 @@ from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.token import STANDARD_TYPES
 from pygments.util import ClassNotFound
 
+from inspector.core.decks.gambit_core_files import is_installed_path
 from inspector.core.model import Diagnostic, LineSpan, Media, Message, RenderedCase, Segment
 from inspector.core.tokens import TOKENS_PER_REPLY, CaseTokens, case_tokens, message_token_counts
 
@@ -419,7 +420,9 @@ def _segment_view(bundle_id: str, segment: Segment) -> SegmentView:
             if origin.end_line and origin.end_line != origin.start_line:
                 where += f"-{origin.end_line}"
     title = f"{label}: {where}" if where else label
-    url = source_url(bundle_id, origin.path, origin.start_line, origin.end_line) if origin.path else None
+    # An installed gambit-core's snippet is a file of the server's, not of the bundle: no link.
+    url = (source_url(bundle_id, origin.path, origin.start_line, origin.end_line)
+           if origin.path and not is_installed_path(origin.path) else None)
     return SegmentView(segment.text, kind, title, origin.path, origin.start_line, origin.end_line, url,
                        origin.via, media_view(segment.media) if segment.media else None)
 

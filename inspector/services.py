@@ -9,7 +9,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from inspector import cache as render_cache
@@ -305,6 +305,8 @@ def render_untrusted(files: FileSet, path: str, options: RenderOptions | None,
     InputError (LimitExceeded) naming the file, never a dead web worker."""
     from django.conf import settings
 
+    if settings.GAMBIT_CORE_DIR and (options is None or options.gambit_core is None):
+        options = replace(options or RenderOptions(), gambit_core=settings.GAMBIT_CORE_DIR)
     if settings.RENDER_IN_PROCESS:
         document = render_document(files, path, options)
         return give_cases_distinct_ids(document) if distinct_ids else document

@@ -151,6 +151,9 @@ RENDER_MEMORY_MB = envint("RENDER_MEMORY_MB", 1024)  # address space: the backst
 RENDER_CPU_SECONDS = envint("RENDER_CPU_SECONDS", 20)
 RENDER_DEADLINE_SECONDS = envint("RENDER_DEADLINE_SECONDS", 30)
 RENDER_IN_PROCESS = envbool("RENDER_IN_PROCESS", "false")
+# An installed gambit-core (the folder holding snippets/): gambit decks' gambit://snippets/ embeds
+# are read from it when an upload has no copy. Unset: a placeholder and a warning stand there.
+GAMBIT_CORE_DIR = os.getenv("GAMBIT_CORE_DIR") or None
 
 # Local mode (`prompt-inspector serve PATH`): the folder is shown, read-only, as the bundle "local";
 # uploads, revisions and deletes are off. INSPECTOR_SHARE_TO is the server "Share" may upload it to.

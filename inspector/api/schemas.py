@@ -44,6 +44,9 @@ class RenderQuery(Schema):
     gambit_context: str | None = Field(
         None, description="gambit decks: the run's context input (JSON, or text), sent as the "
         "gambit_context tool result, as `gambit run --context` does.")
+    gambit_context_sample: str | None = Field(
+        None, description="gambit decks: the context input from a file of the deck's samples/ "
+        "folder, by name (the case's `gambit.samples` lists them), instead of gambit_context.")
     gambit_message: str | None = Field(
         None, description="gambit decks: the first user message, as `gambit run --message`.")
     gambit_conversation: str | None = Field(
@@ -262,6 +265,8 @@ class RenderIn(Schema):
     max_tokens: int | None = None
     input_format: InputFormat | None = None
     gambit_context: str | None = Field(None, description="gambit decks: the context input.")
+    gambit_context_sample: str | None = Field(
+        None, description="gambit decks: the context input from the deck's samples/, by name.")
     gambit_message: str | None = Field(None, description="gambit decks: the first user message.")
     gambit_conversation: str | None = Field(
         None, description="gambit grader decks: the conversation to grade (JSON array).")

@@ -92,6 +92,11 @@ class Bundle:
     def exists(self, path: str) -> bool:
         return self.read(path) is not None
 
+    def paths_under(self, folder: str) -> list[str]:
+        """The paths inside `folder` (a bundle path, no trailing slash), sorted."""
+        prefix = folder + "/"
+        return sorted(path for path in self.paths() if path.startswith(prefix))
+
     def text(self, path: str) -> DecodedText | None:
         data = self.read(path)
         return None if data is None else decode(data)
@@ -143,8 +148,16 @@ class DirectoryBundle(Bundle):
         return disk_path is not None and disk_path.is_file()
 
     def paths(self) -> list[str]:
+        return self._walk(self.root)
+
+    def paths_under(self, folder: str) -> list[str]:
+        # Only that folder is walked: a deck's samples/ in a large repository costs its own files.
+        start = self._disk_path(folder)
+        return [] if start is None or not start.is_dir() else self._walk(start)
+
+    def _walk(self, start: Path) -> list[str]:
         found = []
-        for folder, dirs, files in os.walk(self.root):
+        for folder, dirs, files in os.walk(start):
             dirs[:] = [name for name in dirs if name not in (".git", "node_modules", ".venv")]
             for name in files:
                 relative = Path(folder, name).relative_to(self.root).as_posix()

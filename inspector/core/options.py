@@ -3,7 +3,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # "auto" picks, per file, the agentv generation whose schema the file is written in.
-PROFILES = ("auto", "spec", "agentv-0.10", "agentv-3.8", "agentv-4", "agentv-5")
+# aibff's grader decks follow aibff's code of an era: August 2025 by default, June's or July's
+# when chosen.
+AIBFF_PROFILES = ("aibff-2025-06", "aibff-2025-07", "aibff-2025-08")
+PROFILES = ("auto", "spec", "agentv-0.10", "agentv-3.8", "agentv-4", "agentv-5", *AIBFF_PROFILES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +24,13 @@ class RenderOptions:
     # `--message` take them (JSON, or plain text when they do not parse).
     gambit_context: str | None = None
     gambit_message: str | None = None
+    # gambit decks: the context input taken from a file of the deck's samples/ folder, by name
+    # (in place of gambit_context).
+    gambit_context_sample: str | None = None
     # gambit grader decks: the conversation to grade (a JSON array of {role, content}), as
     # `gambit grade` passes a session to the grader.
     gambit_conversation: str | None = None
+    # gambit decks: a folder of an installed gambit-core whose snippets/ gambit://snippets/ embeds
+    # are read from when the upload has no copy. Set by the server (GAMBIT_CORE_DIR) or the
+    # command line (--gambit-core), never from a page's or API's settings.
+    gambit_core: str | None = None

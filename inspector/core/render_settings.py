@@ -14,7 +14,8 @@ MAX_TOKENS = 10_000_000
 MAX_GAMBIT_INPUT = 1_000_000
 # Every setting the parser reads, for the API and CLI to pass along by name.
 SETTING_NAMES = ("profile", "patterns", "system_prompt", "max_tokens", "input_format",
-                 "gambit_context", "gambit_message", "gambit_conversation")
+                 "gambit_context", "gambit_context_sample", "gambit_message",
+                 "gambit_conversation")
 
 
 class SettingsError(ValueError):
@@ -24,7 +25,8 @@ class SettingsError(ValueError):
 def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
     """RenderOptions from `profile`, `input_format`, `patterns`, `system_prompt`, `max_tokens`,
     and, for gambit decks, `gambit_context` and `gambit_message` (JSON or text, as gambit's
-    `--context` and `--message` take them) and `gambit_conversation` (what a grader grades).
+    `--context` and `--message` take them), `gambit_context_sample` (the context input from a
+    file of the deck's samples/, by name) and `gambit_conversation` (what a grader grades).
 
     `patterns` absent (or `patterns_mode: config`) means the nearest .agentv/config.yaml's; a list
     is taken as is, text is split on commas and lines; present but empty means none. Values may be
@@ -60,12 +62,15 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
         if not 1 <= max_tokens <= MAX_TOKENS:
             raise SettingsError(f"max_tokens must be between 1 and {MAX_TOKENS:,}")
     gambit = {}
-    for name in ("gambit_context", "gambit_message", "gambit_conversation"):
+    for name in ("gambit_context", "gambit_context_sample", "gambit_message",
+                 "gambit_conversation"):
         value = values.get(name)
         if value is not None and value != "":
             if len(str(value)) > MAX_GAMBIT_INPUT:
                 raise SettingsError(f"{name} is longer than {MAX_GAMBIT_INPUT:,} characters")
             gambit[name] = str(value)
+    if "gambit_context" in gambit and "gambit_context_sample" in gambit:
+        raise SettingsError("give the context input or a sample to take it from, not both")
     return RenderOptions(profile=profile, guideline_patterns=patterns,
                          system_prompt=None if system_prompt is None else str(system_prompt),
                          max_tokens=max_tokens, input_format=input_format, **gambit)

@@ -106,7 +106,10 @@ def case_contract(case: RenderedCase) -> dict[str, Any]:
         "omitted": omitted,
         "warnings": [diagnostic(item) for item in case.warnings],
     } | ({"tools": tools} if (tools := [function_tool(tool) for tool in case.tools
-                                         if tool.raw is None]) else {})
+                                         if tool.raw is None]) else {}) | (
+        # gambit decks: the names --context-sample takes.
+        {"samples": samples} if (samples := (case.metadata.get("gambit") or {}).get("samples"))
+        else {})
 
 
 def function_tool(tool: ToolSpec) -> dict[str, Any]:

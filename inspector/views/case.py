@@ -195,6 +195,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "position": position + 1,
         "case_total": len(ids),
         "settings": settings_view(page),
+        "gambit_samples": (ctx.case.metadata.get("gambit") or {}).get("samples") or [],
         "params": page.params,
         "render_params": {k: v for k, v in page.params.items() if k in RENDER_KEYS},
         "export_params": {k: v for k, v in page.params.items() if k in EXPORT_KEYS},

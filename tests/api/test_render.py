@@ -128,3 +128,23 @@ def test_case_detail_carries_images_and_files_as_content_parts(client, db):
     assert message["content"][1]["image_url"]["url"] == "data:image/png;base64,iVBORw0KGgo="
     assert message["content"][2]["file"]["file_id"] == "file-1"
     assert "".join(s["text"] for s in message["segments"]).startswith("See:")
+
+
+def test_render_of_a_gambit_deck_takes_its_context_input_from_a_sample_by_name(client, db):
+    deck = '+++\n[modelParams]\nmodel = "m"\n+++\nHelp.\n'
+    files = {"d/PROMPT.md": deck, "d/samples/order.json": '{\n  "orderId": "A-1"\n}\n'}
+    response = post(client, {"files": files, "path": "d/PROMPT.md",
+                             "gambit_context_sample": "order"})
+    assert response.status_code == 200
+    [case] = response.json()["cases"]
+    tool = case["messages"][2]
+    assert (tool["role"], tool["content"], tool["name"]) == ("tool", '{"orderId":"A-1"}',
+                                                             "gambit_context")
+    assert tool["segments"][0]["origin"]["path"] == "d/samples/order.json"
+    assert case["metadata"]["gambit"]["samples"] == ["order"]
+    unknown = post(client, {"files": files, "path": "d/PROMPT.md",
+                            "gambit_context_sample": "nope"})
+    assert unknown.status_code == 422 and "no context sample 'nope'" in unknown.text
+    both = post(client, {"files": files, "path": "d/PROMPT.md", "gambit_context": "{}",
+                         "gambit_context_sample": "order"})
+    assert both.status_code in (400, 422) and "not both" in both.text

@@ -4,6 +4,7 @@ sends is checked against gambit-core itself in tests/oracle/test_gambit_goldens.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -257,3 +258,128 @@ def test_bad_front_matter_is_an_error_at_its_line_of_the_file(front, line):
     found = raised.value.diagnostic
     assert found.path == "d/PROMPT.md" and "Failed to parse front matter" in found.message
     assert found.line in (line, line + 1)
+
+
+def _installed(tmp_path: Path, **snippets: str) -> Path:
+    core = tmp_path / "gambit-core"
+    for name, text in snippets.items():
+        (core / "snippets" / name).parent.mkdir(parents=True, exist_ok=True)
+        (core / "snippets" / name).write_text(text)
+    (core / "snippets").mkdir(parents=True, exist_ok=True)
+    return core
+
+
+def _embedding(name: str) -> dict[str, str]:
+    files = _deck()
+    files["support/PROMPT.md"] += f"\n![s](gambit://snippets/{name})\n"
+    return files
+
+
+def test_an_installed_gambit_cores_snippet_is_inlined_and_traced_to_its_file(tmp_path):
+    core = _installed(tmp_path, **{"context.md": '+++\nlabel = "c"\n+++\n\nRead it.\n'})
+    document = _render(_embedding("context.md"), gambit_core=str(core))
+    segment = document.cases[0].messages[0].segments[-1]
+    assert (segment.text, segment.origin.path, segment.origin.start_line) == (
+        "Read it.", "gambit-core (installed)/snippets/context.md", 5)
+    assert not any("gambit://snippets" in w.message for w in document.warnings)
+
+
+def test_an_uploaded_copy_of_a_snippet_comes_before_the_installed_one(tmp_path):
+    core = _installed(tmp_path, **{"context.md": "Installed.\n"})
+    files = _embedding("context.md") | {"gambit-core/snippets/context.md": "Uploaded.\n"}
+    segment = _render(files, gambit_core=str(core)).cases[0].messages[0].segments[-1]
+    assert (segment.text, segment.origin.path) == ("Uploaded.", "gambit-core/snippets/context.md")
+
+
+@pytest.mark.parametrize("name", ["../secret.md", "link.md", "nested/../../secret.md", "missing.md",
+                                  "nul\x00.md", "x" * 5000 + ".md"],
+                         ids=["dotdot", "link-out", "nested-dotdot", "missing", "nul", "too-long"])
+def test_nothing_outside_the_installed_snippets_folder_is_read(tmp_path, name):
+    core = _installed(tmp_path)
+    (core / "secret.md").write_text("SECRET\n")
+    (core / "snippets" / "link.md").symlink_to(core / "secret.md")
+    document = _render(_embedding(name), gambit_core=str(core))
+    system = document.cases[0].messages[0]
+    assert "SECRET" not in system.content
+    assert system.segments[-1].origin.kind == OriginKind.MARKER
+    assert any(f"gambit://snippets/{name[:40]}" in w.message
+               and "installed gambit-core has no snippets/" in w.message
+               for w in document.warnings)
+
+
+def test_a_link_inside_the_installed_snippets_folder_is_followed(tmp_path):
+    core = _installed(tmp_path, **{"real.md": "Real text.\n"})
+    (core / "snippets" / "alias.md").symlink_to(core / "snippets" / "real.md")
+    system = _render(_embedding("alias.md"), gambit_core=str(core)).cases[0].messages[0]
+    assert system.segments[-1].text == "Real text."
+
+
+def test_an_oversized_installed_snippet_is_refused_naming_it(tmp_path):
+    from inspector.core.decks.gambit_core_files import MAX_SNIPPET_BYTES
+    from inspector.core.safe_parse import LimitExceeded
+
+    core = _installed(tmp_path, **{"big.md": "x" * (MAX_SNIPPET_BYTES + 1)})
+    with pytest.raises(LimitExceeded) as raised:
+        _render(_embedding("big.md"), gambit_core=str(core))
+    assert raised.value.diagnostic.path == "gambit-core (installed)/snippets/big.md"
+
+
+def test_a_folder_without_snippets_keeps_the_placeholder_and_says_why(tmp_path):
+    document = _render(_embedding("context.md"), gambit_core=str(tmp_path / "nowhere"))
+    assert document.cases[0].messages[0].segments[-1].origin.kind == OriginKind.MARKER
+    assert any("has no snippets/ folder" in w.message for w in document.warnings)
+
+
+def test_check_and_serve_take_an_installed_gambit_core(tmp_path):
+    from django.core.management import call_command
+
+    core = _installed(tmp_path, **{"context.md": "Read the context.\n"})
+    deck = tmp_path / "deck" / "PROMPT.md"
+    deck.parent.mkdir()
+    deck.write_text('+++\nmodelParams = { model = "m" }\n+++\n![c](gambit://snippets/context.md)\n')
+    for extra, placeholder in (([], True), (["--gambit-core", str(core)], False)):
+        out = io.StringIO()
+        call_command("check_evals", str(deck), "--fail-on", "error", *extra, stdout=out,
+                     stderr=io.StringIO())
+        assert ("gambit://snippets/context.md is gambit's own text" in out.getvalue()) == placeholder
+    for command in ("check_evals", "serve_folder"):
+        err = io.StringIO()
+        with pytest.raises(SystemExit) as stopped:
+            call_command(command, str(deck.parent), "--gambit-core", str(tmp_path / "deck"),
+                         stdout=io.StringIO(), stderr=err)
+        assert stopped.value.code == 2 and "no snippets/ folder" in err.getvalue()
+
+
+def test_the_cli_takes_the_context_input_from_a_sample_and_lists_the_samples(tmp_path):
+    deck = tmp_path / "deck" / "PROMPT.md"
+    (deck.parent / "samples" / "nested").mkdir(parents=True)
+    deck.write_text('+++\nmodelParams = { model = "m" }\n+++\nGo.\n')
+    (deck.parent / "samples" / "vip.json").write_text('{\n  "tier": "gold"\n}\n')
+    (deck.parent / "samples" / "nested" / "plain.txt").write_text("just text\n\n")
+    (deck.parent / "samples" / "persona.deck.md").write_text("a deck kept here, not a sample\n")
+    (tmp_path / "elsewhere.json").write_text("{}")
+    code, cases, err = run_render(str(deck), "--root", str(deck.parent), "--context-sample", "vip")
+    assert code == 0, err
+    assert cases[0]["messages"][2]["content"] == '{"tier":"gold"}'
+    assert cases[0]["samples"] == ["nested/plain", "vip"]
+    code, cases, err = run_render(str(deck), "--root", str(deck.parent),
+                                  "--context-sample", "nested/plain.txt")
+    assert code == 0 and cases[0]["messages"][2]["content"] == '"just text"'
+    code, _, err = run_render(str(deck), "--root", str(deck.parent), "--context-sample", "gone")
+    assert code == 2 and "no context sample 'gone' in samples/ (samples: nested/plain, vip)" in err
+    code, _, err = run_render(str(deck), "--root", str(deck.parent), "--context-sample", "vip",
+                              "--context", "{}")
+    assert code == 2 and "not both" in err
+
+
+def test_a_folders_paths_under_are_its_own_files_only(tmp_path):
+    from inspector.core.bundle import DirectoryBundle
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for name in ("a/x.txt", "a/b/y.txt", "ab.txt", "c.txt"):
+        (tmp_path / name).write_text(name)
+    bundle = DirectoryBundle(tmp_path)
+    memory = MemoryBundle({name: b"" for name in bundle.paths()})
+    assert bundle.paths_under("a") == memory.paths_under("a") == ["a/b/y.txt", "a/x.txt"]
+    assert bundle.paths_under("../") == bundle.paths_under("missing") == []
+

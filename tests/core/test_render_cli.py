@@ -134,3 +134,17 @@ def test_renders_a_real_corpus_file_with_an_explicit_root(tmp_path):
     code, cases, _ = run(str(path), "--root", str(root), "--profile", "agentv-3.8")
     assert code == 0 and len(cases) == 7
     assert cases[0]["messages"][0]["content"].startswith("[[ ## Guidelines ## ]]")
+
+
+def test_an_aibff_profile_leaves_an_agentv_file_to_auto_and_says_so(tmp_path):
+    from inspector.core.options import AIBFF_PROFILES
+
+    suite = tmp_path / "evals" / "x.yaml"
+    suite.parent.mkdir()
+    suite.write_text("evalcases:\n  - id: a\n    outcome: ok\n    input_messages:\n"
+                     "      - role: user\n        content: Hi\n")
+    for profile in AIBFF_PROFILES:
+        code, cases, err = run_render(str(suite), "--root", str(tmp_path), "--profile", profile)
+        assert code == 0, err
+        assert cases[0]["profile"] != profile
+        assert f"{profile} is for aibff's grader decks" in cases[0]["profile_reason"]

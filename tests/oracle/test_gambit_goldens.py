@@ -58,11 +58,12 @@ def _placeholders_fill(message, sent: str) -> bool:
     return re.fullmatch(pattern, sent, re.DOTALL) is not None
 
 
-def _problems(golden: dict[str, Any], run: dict[str, Any]) -> list[str]:
-    bundle = MemoryBundle({path: text.encode() for path, text in golden["files"].items()})
+def _problems(golden: dict[str, Any], run: dict[str, Any], files: dict[str, str] | None = None,
+              options: RenderOptions | None = None) -> list[str]:
+    bundle = MemoryBundle({path: text.encode() for path, text in (files or golden["files"]).items()})
     sent = run["gambit"]
     try:
-        document = render_document(bundle, golden["deck"], _options(run["variant"]))
+        document = render_document(bundle, golden["deck"], options or _options(run["variant"]))
     except InputError as error:
         if sent["error"] is None:
             return [f"refused what gambit sent: {error}"]
@@ -161,3 +162,78 @@ def test_the_responses_export_holds_the_input_gambit_sends():
                 golden["name"], json.dumps(run["variant"]))
             compared += 1
     assert compared >= 30
+
+
+def test_snippets_from_an_installed_gambit_core_are_the_text_gambit_sent(tmp_path):
+    """The goldens' runs with gambit-core's real snippets (kept with the goldens), this time not
+    uploaded but read from a folder laid out as gambit-core's is at the tag: the system message
+    is gambit's, and each snippet's text is traced to its installed file and lines."""
+    from dataclasses import replace
+
+    from inspector.core.decks.gambit_core_files import INSTALLED
+
+    compared = 0
+    for number, golden in enumerate(_goldens()):
+        core = tmp_path / str(number) / "gambit-core"
+        for path, text in golden["files"].items():
+            if path.startswith("gambit-core/"):
+                (core.parent / path).parent.mkdir(parents=True, exist_ok=True)
+                (core.parent / path).write_text(text)
+        uploaded = MemoryBundle({path: text.encode() for path, text in golden["files"].items()})
+        bundle = MemoryBundle({path: text.encode() for path, text in golden["files"].items()
+                               if not path.startswith("gambit-core/")})
+        for run in golden["runs"]:
+            sent = run["gambit"]
+            if sent["error"] is not None or "conversation" in run["variant"]:
+                continue
+            with_upload = render_document(uploaded, golden["deck"], _options(run["variant"]))
+            if not any((s.origin.path or "").startswith("gambit-core/")
+                       for s in with_upload.cases[0].messages[0].segments):
+                continue
+            options = replace(_options(run["variant"]), gambit_core=str(core))
+            system = render_document(bundle, golden["deck"], options).cases[0].messages[0]
+            assert system.content == with_upload.cases[0].messages[0].content
+            installed = [s for s in system.segments
+                         if (s.origin.path or "").startswith(INSTALLED + "/snippets/")]
+            assert installed, golden["name"]
+            for segment in installed:
+                lines = (core / segment.origin.path[len(INSTALLED) + 1:]).read_text().split("\n")
+                source = "\n".join(lines[segment.origin.start_line - 1:segment.origin.end_line])
+                assert segment.text in source
+            if not any(s.origin.kind == OriginKind.MARKER for s in system.segments):
+                assert system.content == sent["messages"][0]["content"], golden["name"]
+                compared += 1
+    assert compared >= 3
+
+
+def test_a_context_input_chosen_from_the_decks_samples_is_what_gambit_sent():
+    """Every run gambit made with a context input (a root deck's --context, a scenario deck's
+    input in gambit scenario), the input this time kept in the deck's samples/ folder, as a user
+    would write it (JSON laid out over lines, or text), and chosen there by name."""
+    from dataclasses import replace
+
+    checked = 0
+    for golden in _goldens():
+        folder = golden["deck"].rsplit("/", 1)[0] if "/" in golden["deck"] else ""
+        for run in golden["runs"]:
+            variant = run["variant"]
+            if "context" not in variant or ("conversation" in variant and "turns" not in variant):
+                continue  # a grader's context is the session gambit grade builds, not an input
+            value = variant["context"]
+            sample = (f"{folder}/samples/chosen.txt" if isinstance(value, str)
+                      else f"{folder}/samples/chosen.json").lstrip("/")
+            text = value if isinstance(value, str) else json.dumps(value, indent=2)
+            files = golden["files"] | {sample: text + "\n",
+                                       f"{folder}/samples/other.json".lstrip("/"): "{}\n"}
+            options = replace(_options(variant), gambit_context=None,
+                              gambit_context_sample="chosen")
+            problems = _problems(golden, run, files, options)
+            assert not problems, (golden["name"], variant, problems[:3])
+            if run["gambit"]["error"] is None:
+                bundle = MemoryBundle({path: text.encode() for path, text in files.items()})
+                case = render_document(bundle, golden["deck"], options).cases[-1]
+                tool = next(m for m in case.messages if m.role == "tool")
+                assert tool.segments[0].origin.path == sample
+                assert case.metadata["gambit"]["samples"] == ["chosen", "other"]
+            checked += 1
+    assert checked >= 30

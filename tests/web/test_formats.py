@@ -58,3 +58,62 @@ def test_a_gambit_deck_page_takes_the_runs_context_and_message(client, db):
     assert 'name="gambit_context"' in page and "tools: read_file" in page
     # gambit calls the model in the Responses form: the export starts there.
     assert 'data-provider="openai-responses"' in page
+
+
+def test_a_servers_installed_gambit_core_fills_snippets_on_the_case_page(client, db, settings,
+                                                                         tmp_path):
+    from inspector import cache
+
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "context.md").write_text("Read the gambit_context result first.\n")
+    deck = ('+++\n[modelParams]\nmodel = "openai/gpt-4o-mini"\n+++\n\nYou help.\n\n'
+            "![ctx](gambit://snippets/context.md)\n")
+    bundle, _ = store_bundle({"support/PROMPT.md": deck.encode()}, title="gambit")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
+    without = client.get(link).content.decode()
+    assert "[gambit snippet context.md: not in the upload]" in without
+    key = cache.key("same", "parts")
+    settings.GAMBIT_CORE_DIR = str(tmp_path)
+    # Renders made without the snippets (or with another gambit-core) are never served again.
+    assert cache.key("same", "parts") != key
+    page = client.get(link).content.decode()
+    assert "Read the gambit_context result first." in page
+    assert "gambit-core (installed)/snippets/context.md:1" in page
+    assert "gambit-core (installed)/snippets" not in "".join(re.findall(r'href="[^"]*"', page))
+    assert "not in the upload" not in page
+
+
+def test_a_gambit_deck_page_takes_the_context_input_from_a_sample_it_lists(client, db):
+    deck = '+++\n[modelParams]\nmodel = "openai/gpt-4o-mini"\n+++\n\nYou help.\n'
+    bundle, _ = store_bundle({"support/PROMPT.md": deck.encode(),
+                              "support/samples/late-order.json": b'{"orderId": "A-9"}\n',
+                              "support/samples/greeting.txt": b"Say hello.\n"}, title="gambit")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
+    page = client.get(link).content.decode()
+    select = re.search(r'<select name="gambit_context_sample".*?</select>', page, re.S).group(0)
+    assert re.findall(r'<option value="([^"]*)"', select) == ["", "greeting", "late-order"]
+    chosen = client.get(link, {"gambit_context_sample": "late-order"}).content.decode()
+    assert "<strong>gambit_context</strong>" in chosen
+    assert "&quot;orderId&quot;:&quot;A-9&quot;" in chosen
+    assert "support/samples/late-order.json:1" in chosen  # the tool result's origin
+    assert '<option value="late-order" selected>' in chosen
+
+
+def test_a_grader_deck_page_names_the_aibff_era_it_follows(client, db):
+    snapshot = CORPUS / "gambit" / "bolt-foundry-2025-07-14-b9ebc31f"
+    folder = snapshot / "customers" / "example-customer.com" / "decks"
+    files = {p.relative_to(folder).as_posix(): p.read_bytes()
+             for p in folder.rglob("*") if p.is_file()}
+    bundle, _ = store_bundle(files, title="july deck")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    link = next(found for found in re.findall(r'href="(/b/[^"]+/case/[^"]+)"', body)
+                if "line-item-json-grader" in found).replace("&amp;", "&")
+    august = client.get(link).content.decode()
+    assert "Rendered as <strong>aibff-2025-08</strong>" in august
+    assert "[object Object],[object Object]" in august
+    july = client.get(link, {"profile": "aibff-2025-07"}).content.decode()
+    assert "Rendered as <strong>aibff-2025-07</strong>" in july
+    assert "[object Object]" not in july and "[{&quot;role&quot;:&quot;user&quot;" in july
+    assert '<option value="aibff-2025-07" selected>' in july

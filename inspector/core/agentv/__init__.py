@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..bundle import Bundle
 from ..model import Diagnostic, RenderedDocument
-from ..options import RenderOptions
+from ..options import AIBFF_PROFILES, RenderOptions
 from .auto import choose_profile
 from .files import config_patterns, unusable_patterns
 from .prepare import Context
@@ -25,7 +25,10 @@ READERS = {"agentv-4": read_suite_v4, "agentv-5": read_suite_v5}
 
 def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
     profile, reason = options.profile, "chosen in the settings"
-    if profile == "auto":
+    if profile in AIBFF_PROFILES:
+        profile, reason = choose_profile(bundle, path)
+        reason += f" ({options.profile} is for aibff's grader decks)"
+    elif profile == "auto":
         profile, reason = choose_profile(bundle, path)
     renderer = RENDERERS[profile]
     suite = READERS.get(profile, read_suite)(bundle, path)

@@ -1,35 +1,75 @@
-"""gambit-core's snippets from a folder the user names (an installed gambit-core, e.g.
-node_modules/@bolt-foundry/gambit-core or gambit's packages/gambit-core), seen by the deck
-loader as if uploaded under `gambit-core/snippets/`. Only `snippets/*.md` is read, once."""
+"""gambit-core's snippets from a folder the server or the command line names (an installed
+gambit-core: node_modules/@bolt-foundry/gambit-core, gambit's packages/gambit-core, a JSR cache
+copy), read the way gambit-core's `resolveBuiltinSnippetPath` finds them: `snippets/<name>` under
+that folder. Only files under its `snippets/` are read (a symlink leading elsewhere is not
+followed), each at most MAX_SNIPPET_BYTES. Their text is traced to `INSTALLED/snippets/<name>`,
+a path no upload can hold, so a reader can tell gambit's installed text from an uploaded copy."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+import posixpath
 from pathlib import Path
 
-from ..bundle import Bundle
-from ..model import InputError
-from .gambit_load import GAMBIT_CORE_FOLDER
+from ..bundle import decode
+from ..safe_parse import LimitExceeded
 
+INSTALLED = "gambit-core (installed)"
 MAX_SNIPPET_BYTES = 1024 * 1024
 
 
-class WithGambitCore(Bundle):
-    def __init__(self, base: Bundle, folder: str | Path):
-        snippets = Path(folder) / "snippets"
-        if not snippets.is_dir():
-            raise InputError(f"{folder} has no snippets/ folder: name gambit-core's own folder "
-                             "(the one holding snippets/ and src/)")
-        self.base = base
-        self.extra = {
-            f"{GAMBIT_CORE_FOLDER}/snippets/{path.name}": path.read_bytes()
-            for path in sorted(snippets.glob("*.md"))
-            if path.is_file() and path.stat().st_size <= MAX_SNIPPET_BYTES
-        }
+def is_installed_path(path: str | None) -> bool:
+    return bool(path) and str(path).startswith(INSTALLED + "/")
 
-    def read(self, path: str) -> bytes | None:
-        found = self.base.read(path)
-        return found if found is not None else self.extra.get(path)
 
-    def paths(self) -> Iterable[str]:
-        return [*self.base.paths(), *(p for p in self.extra if not self.base.exists(p))]
+class InstalledGambitCore:
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        self.snippets = (self.folder / "snippets").resolve()
+
+    @property
+    def usable(self) -> bool:
+        return self.snippets.is_dir()
+
+    def locate(self, name: str) -> str | None:
+        """The traced path of snippet `name` when the folder holds it, else None."""
+        path = f"{INSTALLED}/snippets/{name}"
+        return path if self._file(path) is not None else None
+
+    def text(self, path: str) -> str | None:
+        """The text of a traced path (`INSTALLED/snippets/...`), or None when the folder has no
+        such file inside its snippets/."""
+        found = self._file(path)
+        if found is None:
+            return None
+        if found.stat().st_size > MAX_SNIPPET_BYTES:
+            raise LimitExceeded(f"{found} is larger than {MAX_SNIPPET_BYTES // 1024} KB: not a "
+                                "gambit snippet", path)
+        return decode(found.read_bytes()).text
+
+    def _file(self, path: str) -> Path | None:
+        if not is_installed_path(path):
+            return None
+        relative = posixpath.normpath(path[len(INSTALLED) + 1:])
+        if not relative.startswith("snippets/") or not self.usable:
+            return None
+        try:
+            # resolve() follows every link: what it lands on must still be inside snippets/.
+            target = (self.folder / relative).resolve()
+            if not target.is_relative_to(self.snippets) or not target.is_file():
+                return None
+        except (OSError, ValueError):  # a name the file system refuses (too long, a NUL byte)
+            return None
+        return target
+
+    def digest(self) -> str:
+        """What the folder's snippets are, for keys of renders made with them."""
+        found = hashlib.sha256(str(self.folder.resolve()).encode())
+        if self.usable:
+            for path in sorted(self.snippets.rglob("*")):
+                resolved = path.resolve()
+                if (resolved.is_relative_to(self.snippets) and resolved.is_file()
+                        and resolved.stat().st_size <= MAX_SNIPPET_BYTES):
+                    found.update(path.relative_to(self.snippets).as_posix().encode() + b"\0")
+                    found.update(resolved.read_bytes())
+        return found.hexdigest()[:16]

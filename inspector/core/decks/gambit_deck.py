@@ -24,8 +24,10 @@ from ..model import (
     ToolSpec,
 )
 from ..options import RenderOptions
+from .gambit_core_files import InstalledGambitCore
 from .gambit_grade import context_messages, grader_mode, grading_cases, parse_conversation
 from .gambit_load import SCHEMAS, Loaded, Loader, Piece, Reference, flatten, key_line
+from .gambit_samples import deck_samples, sample_text
 from .gambit_scenario import scenario_cases
 from .gambit_tools import BUILTIN_TOOLS, allowed_builtins, schema_parameters
 
@@ -56,7 +58,8 @@ def deck_id(path: str) -> str:
 
 def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOptions
                        ) -> RenderedDocument:
-    loader = Loader(bundle)
+    loader = Loader(bundle, InstalledGambitCore(options.gambit_core) if options.gambit_core
+                    else None)
     attrs, body_start, front = loader.front_matter(path, text)
     if path.endswith(".card.md"):
         return _render_card(loader, path, text)
@@ -88,7 +91,7 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
     document = RenderedDocument(path=path, kind="deck", cases=[case])
     case.messages.append(_system_message(pieces, path, text))
     case.tools = _tools(loader, meta, path, front, list(merged.values()))
-    _first_turn(case, meta, options, path, front, all_cards)
+    _first_turn(case, meta, options, bundle, path, front, all_cards)
     _notes(case, meta, path, front, respond or any(c.respond for c in all_cards)
            or bool(meta.get("respond")),
            end or any(c.allow_end for c in all_cards) or bool(meta.get("allowEnd")))
@@ -99,6 +102,7 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
         "actions": [_reference_summary(a) for a in merged.values()],
         "scenarios": [_reference_summary(r) for r in scenarios],
         "graders": [_reference_summary(r) for r in graders],
+        "samples": [sample.name for sample in deck_samples(bundle, path)],
         "model_params": meta.get("modelParams") if isinstance(meta.get("modelParams"), dict)
         else None,
     }
@@ -276,8 +280,8 @@ def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")  # JSON.parse refuses NaN and Infinity
 
 
-def _first_turn(case: RenderedCase, meta: dict[str, Any], options: RenderOptions, path: str,
-                front: str, cards: list[Loaded]) -> None:
+def _first_turn(case: RenderedCase, meta: dict[str, Any], options: RenderOptions, bundle: Bundle,
+                path: str, front: str, cards: list[Loaded]) -> None:
     given = Origin(OriginKind.CASE_TEXT)
     schema = meta.get("contextSchema", meta.get("inputSchema"))
     fragments = [c.attrs["contextFragment"] for c in cards if c.attrs.get("contextFragment")]
@@ -287,7 +291,11 @@ def _first_turn(case: RenderedCase, meta: dict[str, Any], options: RenderOptions
             "schema the inspector does not run): a run whose input (or lack of one) the schema "
             "refuses stops there, and keys it does not declare are dropped before the input is "
             "sent", path, key_line(front, "contextSchema")))
-    if options.gambit_context is not None:
+    if options.gambit_context_sample is not None:
+        text, origin = sample_text(bundle, path, options.gambit_context_sample)
+        case.messages.extend(context_messages(cli_value(text), origin))
+        case.metadata["gambit_context_sample"] = origin.path
+    elif options.gambit_context is not None:
         case.messages.extend(context_messages(cli_value(options.gambit_context), given))
     if options.gambit_message is not None:
         value = cli_value(options.gambit_message)

@@ -17,6 +17,7 @@ from ..bundle import Bundle, join
 from ..model import Diagnostic, InputError
 from ..plain import json_safe
 from ..safe_parse import LimitExceeded, check_toml
+from .gambit_core_files import InstalledGambitCore, is_installed_path
 from .gambit_text import FrontMatterError, embeds, js_trim_bounds, split_front_matter
 
 SNIPPETS = "gambit://snippets/"
@@ -97,8 +98,9 @@ def key_line(text: str, key: str) -> int | None:
 
 
 class Loader:
-    def __init__(self, bundle: Bundle):
+    def __init__(self, bundle: Bundle, installed: InstalledGambitCore | None = None):
         self.bundle = bundle
+        self.installed = installed
         self.warnings: list[Diagnostic] = []
         self.cards_read = 0
         self.chars_read = 0
@@ -108,17 +110,21 @@ class Loader:
     # -- files ------------------------------------------------------------------------------
 
     def read(self, path: str, from_path: str | None, line: int | None) -> str:
-        decoded = self.bundle.text(path)
-        if decoded is None:
+        if is_installed_path(path):
+            text = None if self.installed is None else self.installed.text(path)
+        else:
+            decoded = self.bundle.text(path)
+            text = None if decoded is None else decoded.text
+        if text is None:
             raise InputError(f"embedded card not found: {path} (gambit stops loading the deck)",
                              from_path or path, line)
         self.cards_read += 1
-        self.chars_read += len(decoded.text)
+        self.chars_read += len(text)
         if self.cards_read > MAX_CARDS or self.chars_read > MAX_CARD_CHARS:
             raise LimitExceeded("the deck's cards bring in more than "
                                 f"{MAX_CARDS} files or {MAX_CARD_CHARS // 2**20} MB (an embed bomb?)",
                                 from_path or path, line)
-        return decoded.text
+        return text
 
     def front_matter(self, path: str, raw: str) -> tuple[dict[str, Any], int, str]:
         """(attributes, body offset, the file up to its body) or the error gambit gives; `key_line`
@@ -224,15 +230,13 @@ class Loader:
         if not name:
             raise InputError(f"Invalid gambit snippet specifier: {target}", path, line)
         if name not in self._snippets:
-            self._snippets[name] = find_gambit_core_file(self.bundle, f"snippets/{name}")
+            found = find_gambit_core_file(self.bundle, f"snippets/{name}")
+            if found is None and self.installed is not None:
+                found = self.installed.locate(name)
+            self._snippets[name] = found
         found = self._snippets[name]
         if found is None:
-            self.warnings.append(Diagnostic(
-                f"{target} is gambit's own text, which the inspector does not copy: add "
-                f"gambit-core's snippets/{name} to the upload (for example as "
-                f"gambit-core/snippets/{name}), or on the command line name an installed "
-                "gambit-core with --gambit-core, to see it; a placeholder stands in its place",
-                path, line))
+            self.warnings.append(Diagnostic(self._missing_snippet(target, name), path, line))
             placeholder = Loaded(path=path, attrs={}, pieces=[
                 Piece(f"[gambit snippet {name}: not in the upload]", path, line, placeholder=True)])
             return placeholder
@@ -240,6 +244,19 @@ class Loader:
             raise InputError("Card/embed cycle detected: " + " -> ".join((*stack, found)),
                              path, line)
         return self.card(found, self.read(found, path, line), stack + (found,))
+
+    def _missing_snippet(self, target: str, name: str) -> str:
+        where = ""
+        if self.installed is not None:
+            # The folder itself is not named: on a server it is the host's business.
+            where = (f" The installed gambit-core has no snippets/{name}." if self.installed.usable
+                     else " The installed gambit-core named has no snippets/ folder: name "
+                     "gambit-core's own folder, the one holding snippets/ and src/.")
+        return (f"{target} is gambit's own text, which the inspector does not copy: add "
+                f"gambit-core's snippets/{name} to the upload (for example as "
+                f"gambit-core/snippets/{name}), or name an installed gambit-core (--gambit-core "
+                "on the command line, GAMBIT_CORE_DIR on a server), to see it; a placeholder "
+                f"stands in its place.{where}")
 
     def card(self, path: str, raw: str, stack: tuple[str, ...]) -> Loaded:
         attrs, body_start, front = self.front_matter(path, raw)

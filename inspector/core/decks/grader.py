@@ -18,6 +18,7 @@ from ..model import (
     Segment,
 )
 from ..options import RenderOptions
+from .aibff_early import ERAS, EarlyRequest, early_request
 from .aibff_request import AibffRequest
 from .embeds import Expansion, collapse_blank_runs, selected
 from .sample_cases import add_legacy_notice, configured_system_prompt, sample_case
@@ -69,11 +70,26 @@ def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
     }
     aibff = None if options.profile == "spec" else AibffRequest.of(bundle, path, expansion,
                                                                    loaded, document)
+    early: EarlyRequest | None = None
     if aibff is not None:
         # aibff's calibrate takes samples only from the TOML files the deck itself embeds, and
         # sends the text with every file's front matter in it.
         top = {embed.path for embed in expansion.toml_embeds if embed.from_path == path}
         samples = {key: sample for key, sample in samples.items() if key[0] in top}
+        era = ERAS.get(options.profile)
+        if era is not None and samples:
+            built = early_request(era, bundle, path, text, {name: loaded[name] for name in loaded
+                                                            if name in top})
+            if isinstance(built, tuple):
+                message, where, line = built
+                document.warnings.append(Diagnostic(
+                    f"aibff's calibrate ({era.profile}) stops on this deck: {message}. Shown "
+                    "instead in seed 004's reading (the deck's text, then each sample's "
+                    "messages)", where, line, severity="error"))
+                aibff = None
+            else:
+                early = built
+                samples = {key: sample for key, sample in samples.items() if early.keeps(sample)}
         sent_text = Expansion(bundle, keep_front_matter=True)
         sent_text.expand(path, text, "", (path,))
         sent_pieces = collapse_blank_runs(sent_text.pieces)
@@ -82,14 +98,18 @@ def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
                                        piece.last_line))
             for piece in sent_pieces
         ]
-        document.profile = "aibff-2025-08"
+        document.profile = early.era.profile if early is not None else "aibff-2025-08"
         document.profile_reason = (
-            "a grader deck: shown as aibff's calibrate sent it in August 2025; profile spec "
-            "gives seed 004's reading")
+            f"chosen in the settings: {early.era.name}" if early is not None else
+            "a grader deck: shown as aibff's calibrate sent it in August 2025 (a deck does not "
+            "say which aibff ran it; profiles aibff-2025-06 and aibff-2025-07 give June's and "
+            "July's code, spec seed 004's reading)")
     for (sample_path, _), sample in samples.items():
         leading = [deck_message()] if deck_text else configured_system_prompt(options)
         case = sample_case(sample, sample_path, leading)
-        if aibff is not None and deck_text:
+        if early is not None:
+            early.apply(case, sample, loaded[sample_path])
+        elif aibff is not None and deck_text:
             aibff.apply(case, sample, sample_path)
         if context_questions:
             case.metadata["contexts"] = context_questions

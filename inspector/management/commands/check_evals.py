@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
@@ -22,7 +22,7 @@ from inspector.core.model import Diagnostic, InputError
 from inspector.core.options import PROFILES
 from inspector.core.render_settings import SettingsError, parse_render_options
 
-from .render import default_root
+from .render import UsageError, add_gambit_core_argument, default_root, gambit_core_folder
 
 SEVERITY_RANK = {"warning": 1, "error": 2}
 
@@ -95,6 +95,7 @@ class Command(BaseCommand):
         parser.add_argument("--profile", default="auto", choices=PROFILES)
         parser.add_argument("--fail-on", default="error", choices=tuple(SEVERITY_RANK),
                             help="the least severe problem that fails the check (default: error)")
+        add_gambit_core_argument(parser)
 
     def handle(self, *args, **options) -> None:
         paths = [Path(raw) for raw in options["paths"]]
@@ -104,9 +105,12 @@ class Command(BaseCommand):
             sys.exit(2)
         try:
             render_options = parse_render_options({"profile": options["profile"]})
-        except SettingsError as error:
+            folder = gambit_core_folder(options["gambit_core"])
+        except (SettingsError, UsageError) as error:
             self.stderr.write(f"error: {error}")
             sys.exit(2)
+        if folder is not None:
+            render_options = replace(render_options, gambit_core=folder)
         threshold = SEVERITY_RANK[options["fail_on"]]
         checked = failing = 0
         counts = dict.fromkeys(SEVERITY_RANK, 0)

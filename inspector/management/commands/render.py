@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
 from inspector import services
 from inspector.core.bundle import DirectoryBundle
-from inspector.core.decks.gambit_core_files import WithGambitCore
+from inspector.core.decks.gambit_core_files import InstalledGambitCore
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.formats import INPUT_FORMATS
@@ -50,6 +51,23 @@ class UsageError(Exception):
     pass
 
 
+def add_gambit_core_argument(parser: CommandParser) -> None:
+    parser.add_argument("--gambit-core", metavar="DIR",
+                        help="gambit decks: an installed gambit-core folder (the one holding "
+                             "snippets/), whose snippets gambit://snippets/ embeds are read from "
+                             "(default: the GAMBIT_CORE_DIR environment variable)")
+
+
+def gambit_core_folder(raw: str | None) -> str | None:
+    """--gambit-core's folder, refused when it is not gambit-core's (no snippets/ in it)."""
+    if not raw:
+        return None
+    if not InstalledGambitCore(raw).usable:
+        raise UsageError(f"{raw} has no snippets/ folder: name gambit-core's own folder (the one "
+                         "holding snippets/ and src/) with --gambit-core")
+    return str(Path(raw).resolve())
+
+
 def file_in_root(raw_path: str, raw_root: str | None, flag: str = "--root"
                  ) -> tuple[DirectoryBundle, str]:
     """The bundle a command reads a file in (`flag`'s folder, or the nearest .git/.agentv folder)
@@ -68,7 +86,8 @@ def file_in_root(raw_path: str, raw_root: str | None, flag: str = "--root"
 
 
 RENDER_SETTING_OPTIONS = ("profile", "system_prompt", "max_tokens", "input_format",
-                          "gambit_context", "gambit_message", "gambit_conversation")
+                          "gambit_context", "gambit_context_sample", "gambit_message",
+                          "gambit_conversation")
 
 
 def cli_render_options(options: dict) -> RenderOptions:
@@ -79,9 +98,12 @@ def cli_render_options(options: dict) -> RenderOptions:
     if options.get("patterns"):
         settings["patterns"] = options["patterns"]
     try:
-        return parse_render_options(settings)
+        parsed = parse_render_options(settings)
     except SettingsError as error:
         raise UsageError(str(error)) from None
+    # Not a page or API setting: a folder of this machine, named only on its command line.
+    folder = gambit_core_folder(options.get("gambit_core"))
+    return parsed if folder is None else replace(parsed, gambit_core=folder)
 
 
 class Command(BaseCommand):
@@ -102,11 +124,12 @@ class Command(BaseCommand):
                                  "agentv 4's LLM graders send (agentv-4 profile)")
         parser.add_argument("--context", dest="gambit_context",
                             help="gambit decks: the context input (JSON or text), as gambit run's")
+        parser.add_argument("--context-sample", dest="gambit_context_sample", metavar="NAME",
+                            help="gambit decks: the context input from the deck's samples/ "
+                                 "folder, by file name (as --context \"$(cat samples/NAME.json)\")")
         parser.add_argument("--message", dest="gambit_message",
                             help="gambit decks: the first user message, as gambit run's")
-        parser.add_argument("--gambit-core", metavar="DIR",
-                            help="gambit decks: an installed gambit-core folder, whose snippets/ "
-                                 "gambit://snippets/ embeds are read from")
+        add_gambit_core_argument(parser)
         parser.add_argument("--conversation", dest="gambit_conversation",
                             help="gambit grader decks: the conversation to grade (JSON array of "
                                  "{role, content})")
@@ -134,11 +157,9 @@ class Command(BaseCommand):
 
     def _render(self, options: dict) -> str:
         bundle, relative = file_in_root(options["path"], options["root"])
-        files = bundle if not options["gambit_core"] else WithGambitCore(bundle,
-                                                                         options["gambit_core"])
         render_options = cli_render_options(options)
         # In a bounded worker: a file that crashes the parser or exhausts the limits is exit 2.
-        document = services.render_untrusted(files, relative, render_options)
+        document = services.render_untrusted(bundle, relative, render_options)
         cases = document.cases
         if options["case_id"] is not None:
             cases = [case for case in cases if case.id == options["case_id"]]

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from inspector import local
 
-from .render import default_root
+from .render import UsageError, add_gambit_core_argument, default_root, gambit_core_folder
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -45,6 +45,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, help=f"default {DEFAULT_PORT}, or a free port if taken")
         parser.add_argument("--share-to", metavar="URL",
                             help="a Prompt Inspector server that Share may upload the folder to")
+        add_gambit_core_argument(parser)
 
     def handle(self, *args, **options) -> None:
         path = Path(options["path"])
@@ -58,6 +59,13 @@ class Command(BaseCommand):
             sys.exit(2)
         if port is None:
             port = DEFAULT_PORT if port_is_free(DEFAULT_PORT) else free_port()
+        try:
+            folder = gambit_core_folder(options["gambit_core"])
+        except UsageError as error:
+            self.stderr.write(f"error: {error}")
+            sys.exit(2)
+        if folder is not None:
+            settings.GAMBIT_CORE_DIR = folder
         if settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
             settings.SECRET_KEY = secrets.token_urlsafe(50)  # as `serve`: a fresh key per run
         settings.LOCAL_ROOT = str(root)

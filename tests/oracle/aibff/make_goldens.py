@@ -16,6 +16,25 @@ checked by test_aibff_goldens.py). The decks: every `*.deck.md` of the corpus sn
     git -C <denoland/std mirror> archive 0.224.0 flags assert fmt | tar -x -C /tmp/std-old
     .venv/bin/python -m tests.oracle.aibff.make_goldens --bolt-foundry /tmp/bf --std /tmp/std \
         --std-flags /tmp/std-old/flags/mod.ts --deno /tmp/deno/node_modules/.bin/deno
+
+The July 2025 era (b9ebc31f, 2025-07-14: render.ts's own renderDeck, before 1f2cdcfe moved it to
+deck.ts) goes to goldens-2025-07.jsonl the same way, with that commit's files and the same @std
+(its deno.lock pins the same versions):
+
+    mkdir /tmp/bf07 && git -C <bolt-foundry mirror> archive b9ebc31f packages/cli-ui \
+        packages/get-configuration-var packages/logger apps/aibff/commands \
+        apps/boltFoundry/__generated__/configKeys.ts | tar -x -C /tmp/bf07
+    .venv/bin/python -m tests.oracle.aibff.make_goldens --era 2025-07 --bolt-foundry /tmp/bf07 \
+        --std /tmp/std --std-flags /tmp/std-old/flags/mod.ts --deno /tmp/deno/node_modules/.bin/deno
+
+and the June 2025 era (7f538110, 2025-06-27: calibrate's userMessage/assistantResponse context,
+which record.ts builds for a sample of that era's shape) into goldens-2025-06.jsonl, from that
+commit's apps/aibff/commands alone (its render.ts imports only @std/toml, 1.0.8 as above, and
+@std/path, whose join and dirname are the same in the 1.1.1 above as in the 1.1.0 its lock pins):
+
+    mkdir /tmp/bf06 && git -C <bolt-foundry mirror> archive 7f538110 apps/aibff/commands \
+        | tar -x -C /tmp/bf06
+    .venv/bin/python -m tests.oracle.aibff.make_goldens --era 2025-06 --bolt-foundry /tmp/bf06 ...
 """
 
 from __future__ import annotations
@@ -34,6 +53,9 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parents[2].parent / "shared" / "corpus" / "gambit"
 GOLDENS = HERE / "goldens.jsonl"
 COMMIT = "e8937c2a"
+# aibff's code of each era the inspector renders: its commit and where its goldens go.
+ERAS = {"2025-08": (COMMIT, GOLDENS), "2025-07": ("b9ebc31f", HERE / "goldens-2025-07.jsonl"),
+        "2025-06": ("7f538110", HERE / "goldens-2025-06.jsonl")}
 
 
 def run(args, map_path: Path, root: Path, deck: str) -> dict:
@@ -54,7 +76,9 @@ def main() -> None:
     parser.add_argument("--std", type=Path, required=True)
     parser.add_argument("--std-flags", type=Path, required=True)
     parser.add_argument("--deno", required=True)
+    parser.add_argument("--era", choices=tuple(ERAS), default="2025-08")
     args = parser.parse_args()
+    commit, goldens_path = ERAS[args.era]
     mapping = import_map(args.std)
     bf = args.bolt_foundry.resolve()
     mapping["imports"].update({
@@ -86,9 +110,9 @@ def main() -> None:
                 goldens.append({"files": own, "deck": path, "aibff": result})
                 print(path, result["error"] or len(result["cases"]))
         shutil.rmtree(root)
-    header = {"made_with": f"aibff at bolt-foundry {COMMIT} under Deno (record.ts)",
+    header = {"made_with": f"aibff at bolt-foundry {commit} under Deno (record.ts)",
               "count": len(goldens)}
-    GOLDENS.write_text("\n".join(json.dumps(line, ensure_ascii=False)
+    goldens_path.write_text("\n".join(json.dumps(line, ensure_ascii=False)
                                  for line in [header, *goldens]) + "\n")
 
 

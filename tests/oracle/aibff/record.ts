@@ -1,4 +1,5 @@
-// What aibff's `calibrate` (bolt-foundry/bolt-foundry e8937c2a, August 2025) sends its grader for
+// What aibff's `calibrate` (bolt-foundry/bolt-foundry e8937c2a, August 2025, or b9ebc31f, July
+// 2025, whose buildSampleContext is the same) sends its grader for
 // each sample of a grader deck, from aibff's own code: render.ts's extractSamplesFromMarkdown,
 // extractContextFromMarkdown and renderDeck (which calls packages/bolt-foundry/deck.ts render).
 // calibrate.ts's buildSampleContext is not exported; it is copied below as it stands there.
@@ -11,7 +12,13 @@ console.log = (...args: Array<unknown>) => warnings.push(args.map(String).join("
 console.error = (...args: Array<unknown>) => warnings.push(args.map(String).join(" "));
 const render = await import(`file://${root}/apps/aibff/commands/render.ts`);
 
-type Sample = { id: string; messages: Array<unknown>; score?: number };
+type Sample = {
+  id: string;
+  messages: Array<unknown>;
+  input?: string; // June 2025 (7f538110): the sample's last user and assistant messages
+  expected?: string;
+  score?: number;
+};
 type Definition = { default?: unknown };
 
 // calibrate.ts buildSampleContext, e8937c2a.
@@ -48,7 +55,10 @@ try {
     if (definition.default !== undefined) contextValues[key] = definition.default;
   }
   for (const sample of samples) {
-    const context = buildSampleContext(sample, extracted, contextValues);
+    // June 2025's calibrate (7f538110, runEvaluationWithConcurrency) built this context instead.
+    const context = "input" in sample
+      ? { ...contextValues, userMessage: sample.input, assistantResponse: sample.expected }
+      : buildSampleContext(sample, extracted, contextValues);
     const request = await render.renderDeck(deckPath, context, {
       temperature: 0.0,
       max_tokens: 1000,
