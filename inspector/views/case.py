@@ -342,7 +342,10 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
     try:
         rendered = services.render_files(files, document, page.options)
     except InputError as problem:
-        return render(request, "preview_error.html", {"message": str(problem)})
+        found = problem.diagnostic
+        # The editor marks the line and offers to jump there when the error is in the edited file.
+        error_line = found.line if found.path == document else None
+        return render(request, "preview_error.html", {"message": str(problem), "error_line": error_line})
     except RecursionError:
         return render(request, "preview_error.html", {"message": "The file nests too deeply."})
     case = services.find_case(rendered, decoded_id)

@@ -99,9 +99,10 @@
   window.addEventListener("popstate", keepQueryInLinks);
 
   // ------------------------------------------------------------------ case page: [ and ] for cases
+  // The code editor lives in a shadow root: its keys reach the document from its host element.
   function isTyping(target) {
     return target && (target.isContentEditable ||
-      (target.matches && target.matches("input, textarea, select")));
+      (target.matches && target.matches("input, textarea, select, .code-editor")));
   }
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;

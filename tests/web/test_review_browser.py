@@ -7,7 +7,7 @@ from inspector import cache as render_cache
 from inspector import presenters
 from inspector.ingest import store_bundle
 from tests.api.test_review import FILES
-from tests.web.conftest import SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, replace_editor_text
 
 pytestmark = pytest.mark.browser
 
@@ -106,7 +106,7 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     comment_on_selection(page, 1, "carefully", "about to go")
     page.click("#editor summary")
     text = page.input_value("#source-text")
-    page.fill("#source-text", text.replace(" carefully", ""))
+    replace_editor_text(page, text.replace(" carefully", ""))
     page.click("#save-revision")
     page.wait_for_selector("#open-case")
     page.click("#open-case")
