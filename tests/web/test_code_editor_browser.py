@@ -149,3 +149,22 @@ def test_without_javascript_the_textarea_is_the_editor(browser, live_server, tin
         assert page.is_visible("#source-text") and page.locator(".code-editor").count() == 0
     finally:
         context.close()
+
+
+def test_a_large_file_s_editor_arrives_on_demand_and_is_codemirror_too(page, transactional_db):
+    cache.clear()
+    from inspector.views.case import INLINE_EDITOR_CHARS
+
+    filler = "".join(f"# padding line {n} to make the file too large to send twice\n"
+                     for n in range(INLINE_EDITOR_CHARS // 50))
+    bundle, _ = store_bundle({"evals/big.yaml": (filler + "evalcases:\n  - id: only\n    input_messages:\n"
+                                                 "      - role: user\n        content: Hi.\n").encode()},
+                             title="big")
+    page.goto(presenters.case_url(bundle.pk, "evals/big.yaml", "only"))
+    page.wait_for_selector("#rendered .msg")
+    assert page.locator("#source-text").count() == 0  # not sent with the page
+    page.click("#editor summary")
+    page.wait_for_selector(".code-editor .cm-content")
+    assert page.is_hidden("#source-text")
+    assert editor_text(page).startswith("# padding line 0")
+    assert page.csp_errors == []

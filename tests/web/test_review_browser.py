@@ -6,7 +6,7 @@ import pytest
 from inspector import cache as render_cache
 from inspector import presenters
 from inspector.ingest import store_bundle
-from tests.api.test_review import FILES
+from tests.api.test_review import FILES, SUITE
 from tests.web.conftest import SCREENSHOTS, replace_editor_text
 
 pytestmark = pytest.mark.browser
@@ -161,4 +161,13 @@ def test_the_offline_copy_opens_from_disk_with_its_comments_and_fetches_nothing(
     assert "Offline too" in page.inner_text(".review")
     page.locator(".seg.k-guideline").first.click()
     assert page.get_attribute("#source-pane", "data-path") == "evals/rules.instructions.md"
+    # Its Files panel: every file one click apart; a line of another case opens that case.
+    assert sorted(page.locator("#files-panel .file-link").all_inner_texts()) == [
+        ".agentv/config.yaml", "evals/rules.instructions.md", "evals/suite.yaml"]
+    assert page.get_attribute("#files-panel [aria-current]", "data-path") == "evals/rules.instructions.md"
+    page.click("#files-panel .file-link[data-path='evals/suite.yaml']")
+    assert page.locator("#source-pane .line.hl").first.get_attribute("id") == "L3"  # the case's lines
+    second = SUITE.decode().splitlines().index("  - id: second") + 1
+    page.locator(f"#source-pane #L{second + 3}").click()
+    assert page.inner_text(".right-col h1") == "second" and page.input_value("#offline-case") == "1"
     assert [url for url in requests if not url.startswith("file:")] == []
