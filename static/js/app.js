@@ -217,7 +217,8 @@
   // a key the tool never sends, a comment); another case's line opens that case.
   function explainLine(path, number) {
     var note = document.getElementById("line-note");
-    if (!note || !window.htmx) return;
+    // A drag over lines selects them (to quote or comment on them): not a click to explain.
+    if (!note || !window.htmx || (window.getSelection && String(window.getSelection()).length)) return;
     var query = new URLSearchParams(window.location.search);
     query.set("path", path);
     query.set("line", String(number));

@@ -168,3 +168,35 @@ def test_a_large_file_s_editor_arrives_on_demand_and_is_codemirror_too(page, tra
     assert page.is_hidden("#source-text")
     assert editor_text(page).startswith("# padding line 0")
     assert page.csp_errors == []
+
+
+@pytest.mark.parametrize(("path", "text", "token", "colour"), [
+    ("evals/a.yaml", "tests:\n  - id: one\n", "tests", "--syn-key"),
+    ("request.json", '{"model": "gpt", "n": 2}\n', '"model"', "--syn-key"),
+    ("request.json", '{"model": "gpt", "n": 2}\n', "2", "--syn-literal"),
+    ("decks/samples.toml", '[samples.one]\nexpected = "yes"\n', '"yes"', "--syn-string"),
+    ("decks/samples.toml", "# why\nscore = 3\n", "# why", "--syn-comment"),
+    ("PROMPT.md", "# Grader\n\nSay `ok`.\n", "# Grader", "--syn-heading"),
+    ("PROMPT.md", "# Grader\n\nSay `ok`.\n", "`ok`", "--syn-string"),
+])
+def test_each_format_the_inspector_reads_is_highlighted(page, tiny_live, path, text, token, colour):
+    """The editor's languages, picked by the file's name, colour their tokens with the page's
+    --syn-* variables (which follow dark mode)."""
+    page.goto(presenters.case_url(tiny_live.pk, DOCUMENT, "first"))
+    page.wait_for_selector("html[data-code-editor=ready]", state="attached")
+    found = page.evaluate("""async ([path, text, token, colour]) => {
+        const { mountEditor } = await import('/static/vendor/codemirror/codemirror.js');
+        const area = document.createElement('textarea');
+        area.value = text;
+        document.querySelector('main').appendChild(area);
+        const editor = mountEditor(area, { path });
+        const probe = document.createElement('span');
+        probe.style.color = `var(${colour})`;
+        editor.host.shadowRoot.appendChild(probe);
+        const wanted = getComputedStyle(probe).color;
+        const spans = [...editor.host.shadowRoot.querySelectorAll('.cm-line span')];
+        return [wanted, spans.filter(s => s.textContent === token).map(s => getComputedStyle(s).color)];
+    }""", [path, text, token, colour])
+    wanted, colours = found
+    assert colours and all(found_colour == wanted for found_colour in colours), (token, found)
+    assert page.csp_errors == []

@@ -13,8 +13,9 @@ import {
 } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import {
-  StreamLanguage, bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting,
+  HighlightStyle, StreamLanguage, bracketMatching, indentOnInput, syntaxHighlighting,
 } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 import { yaml } from "@codemirror/lang-yaml";
 import { json } from "@codemirror/lang-json";
 import { markdown } from "./markdown.js";
@@ -74,6 +75,22 @@ const errorMarks = [
   }),
 ];
 
+// Token colours from the page's --syn-* variables (app.css: light and dark, as the source pane's
+// Pygments colours), with the light ones as fallbacks.
+const highlightStyle = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "var(--syn-key, #062873)", fontWeight: "600" },
+  { tag: [tags.string, tags.special(tags.string), tags.monospace], color: "var(--syn-string, #4070a0)" },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom, tags.literal], color: "var(--syn-literal, #40a070)" },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: "var(--syn-comment, #60a0b0)", fontStyle: "italic" },
+  { tag: [tags.keyword, tags.meta, tags.typeName, tags.labelName, tags.processingInstruction], color: "var(--syn-keyword, #007020)" },
+  { tag: [tags.heading, tags.special(tags.variableName)], color: "var(--syn-heading, #000080)", fontWeight: "700" },
+  { tag: [tags.quote, tags.list], color: "var(--syn-keyword, #007020)" },
+  { tag: tags.link, color: "var(--accent, #3a5bd9)", textDecoration: "underline" },
+  { tag: tags.emphasis, fontStyle: "italic" },
+  { tag: tags.strong, fontWeight: "700" },
+  { tag: tags.invalid, color: "var(--danger, #c62828)" },
+]);
+
 const theme = EditorView.theme({
   "&": {
     color: "var(--text, #1d2330)",
@@ -128,7 +145,7 @@ export function mountEditor(textarea, options = {}) {
         indentOnInput(),
         bracketMatching(),
         highlightActiveLine(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(highlightStyle),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         EditorState.tabSize.of(2),
         languageFor(options.path),
