@@ -106,6 +106,12 @@ def test_a_preview_error_marks_its_line_and_the_cursor_jumps_there(page, tiny_li
     page.keyboard.press("Control+z")
     page.wait_for_selector("#rendered .msg")
     until(page, "!document.querySelector('.code-editor').shadowRoot.querySelector('.cm-error-line')")
+    # Tab indents; Esc then Tab leaves the editor for the next control.
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('code-editor')")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == "save-revision"
     assert page.csp_errors == []
 
 
@@ -121,7 +127,7 @@ def test_nothing_renders_opens_the_editor_at_the_error_and_saves_the_fix(page, t
     assert active_line(page) == 4  # where PyYAML located the unclosed bracket
     assert page.locator(".code-editor .cm-error-line").count() == 1
     name = "nothing-renders-editor-phone" if viewport else "nothing-renders-editor"
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))  # the viewport: the editor has the focus
 
     # Fix line 3 with the keyboard: the messages appear below, then the fix is saved.
     page.keyboard.press("ArrowUp")

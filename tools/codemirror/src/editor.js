@@ -98,7 +98,10 @@ const theme = EditorView.theme({
     border: "1px solid var(--border, #dfe3ea)",
     borderRadius: "6px",
     fontSize: ".82rem",
+    // As tall as its host allows: the host's height, or its text up to the host's max-height.
     height: "100%",
+    minHeight: "inherit",
+    maxHeight: "inherit",
   },
   "&.cm-focused": { outline: "2px solid var(--accent, #3a5bd9)", outlineOffset: "1px" },
   ".cm-scroller": { fontFamily: "var(--mono, monospace)", lineHeight: "1.45", overflow: "auto" },
