@@ -26,7 +26,8 @@ function editorFor(id) {
   return editor && editor.host.isConnected ? editor : null;
 }
 
-// A preview answers with the messages or with the edited text's located error: mark that line.
+// A preview answers with the messages or with the edited text's located error: mark that line,
+// and move the cursor there unless the reader is typing in the editor (then "Go to line" does).
 document.addEventListener("htmx:afterSwap", (event) => {
   const target = event.detail.target;
   if (!target || target.id !== "rendered") return;
@@ -34,7 +35,9 @@ document.addEventListener("htmx:afterSwap", (event) => {
   if (!editor) return;
   const rendered = document.getElementById("rendered");
   const located = rendered && rendered.querySelector("[data-error-line]");
-  editor.showError(located ? +located.dataset.errorLine : 0);
+  const line = located ? +located.dataset.errorLine : 0;
+  editor.showError(line);
+  if (line && !editor.view.hasFocus) editor.jumpTo(line, { focus: false });
 });
 
 document.addEventListener("click", (event) => {

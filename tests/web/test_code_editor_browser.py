@@ -85,13 +85,18 @@ def test_the_case_editor_has_line_numbers_highlighting_and_mirrors_the_textarea(
     assert page.csp_errors == []
 
 
-def test_a_preview_error_marks_its_line_and_the_cursor_jumps_there(page, tiny_live):
-    open_editor(page, tiny_live)
+def break_the_second_case(page, bundle) -> int:
+    """Types invalid YAML into the editor; the line the preview's error names."""
+    open_editor(page, bundle)
     click_line(page, "content: Second case text.")
     page.keyboard.press("End")
     page.keyboard.type(": [broken")
     page.wait_for_selector("#rendered [data-error-line]")
-    line = int(page.get_attribute("#rendered [data-error-line]", "data-error-line"))
+    return int(page.get_attribute("#rendered [data-error-line]", "data-error-line"))
+
+
+def test_a_preview_error_marks_its_line_and_the_cursor_jumps_there(page, tiny_live):
+    line = break_the_second_case(page, tiny_live)
     assert re.search(rf"tiny\.yaml:{line}:", page.inner_text("#rendered"))
     marked = page.locator(".code-editor .cm-error-line")
     until(page, "document.querySelector('.code-editor').shadowRoot.querySelector('.cm-error-line')")
@@ -112,6 +117,21 @@ def test_a_preview_error_marks_its_line_and_the_cursor_jumps_there(page, tiny_li
     page.keyboard.press("Escape")
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.id") == "save-revision"
+    assert page.csp_errors == []
+
+
+def test_a_preview_error_met_outside_the_editor_moves_its_cursor_there(page, tiny_live):
+    line = break_the_second_case(page, tiny_live)
+    page.keyboard.press("Control+Home")
+    assert active_line(page) == 1  # typing: the cursor stays where the reader is
+    # A setting changed while the edit is unsaved previews it again, with the focus elsewhere.
+    page.focus("#max_tokens")
+    with page.expect_response(lambda response: "/preview/" in response.url):
+        page.fill("#max_tokens", "500")
+        page.keyboard.press("Enter")
+    until(page, f"document.querySelector('.code-editor').shadowRoot"
+                f".querySelector('.cm-activeLineGutter').textContent === '{line}'")
+    assert page.evaluate("() => document.activeElement.id") == "max_tokens"
     assert page.csp_errors == []
 
 

@@ -125,7 +125,8 @@ const theme = EditorView.theme({
 
 /**
  * Puts an editor in place of a textarea, which stays in the form (hidden) and gets every change,
- * with an `input` event as typing would send. Returns { view, showError(line), jumpTo(line), focus() }.
+ * with an `input` event as typing would send. Returns { view, host, showError(line),
+ * jumpTo(line, { focus }), focus() }.
  */
 export function mountEditor(textarea, options = {}) {
   const host = document.createElement("div");
@@ -178,10 +179,10 @@ export function mountEditor(textarea, options = {}) {
     showError(line) {
       view.dispatch({ effects: setError.of(line && line > 0 ? line : 0) });
     },
-    jumpTo(line) {
+    jumpTo(line, { focus = true } = {}) {
       const at = lineStart(line);
       view.dispatch({ selection: { anchor: at }, effects: EditorView.scrollIntoView(at, { y: "center" }) });
-      view.focus();
+      if (focus) view.focus();
     },
     focus() { view.focus(); },
   };
