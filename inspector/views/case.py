@@ -243,7 +243,6 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     context["source"] = source_pane(ctx.loaded, source_path, highlight)
     context["case_source_path"] = source_path
     context["case_source_url"] = presenters.source_url(bundle_id, source_path, *(highlight or (None, None)))
-    context["file_count"] = sum(1 for _ in ctx.loaded.files.paths())
     context["files"] = presenters.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
                                              ctx.case, source_path, context["case_source_url"])
     editor_text = _editor_text(ctx.loaded, document)

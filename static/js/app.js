@@ -236,6 +236,16 @@
     if (jump) window.location.href = jump.href;
   });
 
+  // The Files panel's links are the files' own pages; with htmx, open them in the source pane (a
+  // new tab or window still gets the page).
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("#files-panel a.file-link");
+    if (!link || !window.htmx || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey ||
+        event.button !== 0) return;
+    event.preventDefault();
+    htmx.ajax("GET", link.getAttribute("href"), { target: "#source-pane", swap: "outerHTML" });
+  });
+
   function showsCaseFile() {
     var pane = sourcePane(), back = document.getElementById("back-to-case");
     return pane && back && pane.dataset.path === back.dataset.document;

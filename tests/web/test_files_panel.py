@@ -5,6 +5,8 @@ import re
 from html import unescape
 
 from inspector import presenters
+from inspector.ingest import store_bundle
+from tests.web.conftest import CONFIG, EVAL
 
 DOCUMENT = "evals/tiny.yaml"
 
@@ -53,3 +55,20 @@ def test_a_line_that_is_not_there_is_not_found(client, tiny):
     assert client.get(base, {"path": "evals/missing.yaml", "line": "1"}).status_code == 404
     assert client.get(base, {"path": DOCUMENT, "line": "x"}).status_code == 404
     assert "The file has no line 999." in client.get(base, {"path": DOCUMENT, "line": "999"}).content.decode()
+
+
+def test_a_bundle_of_many_files_lists_the_case_s_own_and_links_the_rest(client, db):
+    files = {DOCUMENT: EVAL, "evals/notes.instructions.md": b"# Notes\n", ".agentv/config.yaml": CONFIG,
+             "evals/sibling.txt": b"near\n"}
+    files.update({f"data/part-{n // 100}/file-{n:04d}.txt": b"x\n" for n in range(presenters.FILES_PANEL_LIMIT + 50)})
+    bundle, _ = store_bundle(files, title="many")
+    page = client.get(case_base(bundle)).content.decode()
+    panel = re.search(r'<details class="files-panel" id="files-panel" open>(.*?)</details>', page, re.S).group(1)
+    listed = re.findall(r'class="file-link" data-path="([^"]+)"', panel)
+    # The case's file, its guideline and the files beside it; not the unrelated data files.
+    assert sorted(listed) == ["evals/notes.instructions.md", "evals/sibling.txt", DOCUMENT]
+    hidden = len(files) - 3
+    assert f"Files <span class=\"muted\">({len(files)})</span>" in panel
+    more = re.search(r'<p class="muted files-more" id="files-more">(\d+) more files: <a href="([^"]+)"', panel)
+    assert int(more.group(1)) == hidden
+    assert unescape(more.group(2)).startswith(f"/b/{bundle.pk}/")
