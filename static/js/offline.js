@@ -66,7 +66,20 @@
     el("summary", { text: "Files (" + data.paths.length + ")" }),
     el("nav", { "aria-label": "Files of this bundle" }, [fileList])]);
   root.appendChild(head);
-  root.appendChild(el("div", { className: "case-layout" }, [el("div", { className: "left-col" }, [files, pane]), right]));
+  var lineNote = el("p", { className: "line-note", id: "line-note", role: "status" });
+  lineNote.hidden = true;
+  root.appendChild(el("div", { className: "case-layout" }, [el("div", { className: "left-col" }, [files, pane, lineNote]), right]));
+
+  // Whether any message of the case shown holds text from line n of the file.
+  function caseUsesLine(pathIndex, n) {
+    return current.c.m.some(function (messageIndex) {
+      var segments = data.messages[messageIndex][1];
+      for (var at = 0; at < segments.length; at += 7) {
+        if (segments[at + 4] === pathIndex && segments[at + 5] <= n && n <= (segments[at + 6] || segments[at + 5])) return true;
+      }
+      return false;
+    });
+  }
 
   // The case's own file opens at the case's lines; any other file from its start.
   function showFile(index) {
@@ -110,7 +123,10 @@
       if (from && n === from) first = row;
       row.addEventListener("click", function () {
         var other = caseAtLine(pathIndex, n);
-        if (other >= 0 && other !== (current && current.index)) { show(other); location.hash = String(other); }
+        if (other >= 0 && other !== (current && current.index)) { show(other); location.hash = String(other); return; }
+        // The server's wording (which key, who reads it) needs the file's parse: here, whether it is used.
+        lineNote.hidden = caseUsesLine(pathIndex, n);
+        lineNote.textContent = "Line " + n + ": none of this case's messages has text from it.";
       });
       view.appendChild(row);
     });
@@ -153,6 +169,7 @@
     if (!item) return;
     var doc = item.doc, c = item.c;
     current = { index: i, doc: doc, c: c };
+    lineNote.hidden = true;
     right.innerHTML = "";
     var v = verdicts[doc.path + "\u0000" + c.id];
     right.appendChild(el("div", { className: "panel" }, [

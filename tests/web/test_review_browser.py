@@ -167,6 +167,10 @@ def test_the_offline_copy_opens_from_disk_with_its_comments_and_fetches_nothing(
     assert page.get_attribute("#files-panel [aria-current]", "data-path") == "evals/rules.instructions.md"
     page.click("#files-panel .file-link[data-path='evals/suite.yaml']")
     assert page.locator("#source-pane .line.hl").first.get_attribute("id") == "L3"  # the case's lines
+    page.locator("#source-pane #L4").click()  # `outcome: ok`: no message holds it
+    assert page.inner_text("#line-note") == "Line 4: none of this case's messages has text from it."
+    page.locator("#source-pane #L7").click()  # the system message's text
+    assert page.locator("#line-note").is_hidden()
     second = SUITE.decode().splitlines().index("  - id: second") + 1
     page.locator(f"#source-pane #L{second + 3}").click()
     assert page.inner_text(".right-col h1") == "second" and page.input_value("#offline-case") == "1"
