@@ -25,6 +25,7 @@ from inspector.core.documents import (
 )
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS
+from inspector.core.lines import LineMap
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
 
@@ -242,7 +243,8 @@ class Outline:
 # What pages read of a document besides the document itself, each cached on its own under its
 # name: a case page unpickles one case, the bundle page no message at all.
 VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"cases": CaseIndex.of,
-                                                          "outline": Outline.of}
+                                                          "outline": Outline.of,
+                                                          "lines": LineMap.of}
 
 
 def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) -> object:
@@ -262,6 +264,11 @@ def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseI
     """The document's cases for one case page: a 1,000-case file costs one case's unpickling
     instead of a thousand."""
     return _view(loaded, path, options, "cases")  # type: ignore[return-value]
+
+
+def line_map(loaded: LoadedBundle, path: str, options: RenderOptions) -> LineMap:
+    """Which lines of the document each case came from, for a click on a line (core/lines.py)."""
+    return _view(loaded, path, options, "lines")  # type: ignore[return-value]
 
 
 def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:

@@ -40,6 +40,7 @@ urlpatterns = [
     path(case + "export/", views.export_view, name="export"),
     path(case + "messages/", views.case_messages, name="case-messages"),
     path(case + "cache-band/", views.cache_band, name="cache-band"),
+    path(case + "line/", views.line_note, name="line-note"),
     path(case + "preview/", views.preview, name="preview"),
     path(case + "editor/", views.editor, name="editor"),
     path(case + "revise/", views.revise, name="revise"),

@@ -4,7 +4,7 @@ requests get the named partial of the same template. Lookups raise (Http404, or 
 the user must change) and ProblemMiddleware answers them in one place."""
 
 from .bundle import batch, bundle_page, converted, ledger_panel, source
-from .case import cache_band, case_messages, case_page, editor, export_view, preview, revise
+from .case import cache_band, case_messages, case_page, editor, export_view, line_note, preview, revise
 from .diff import diff_case_page, diff_page
 from .errors import bad_request, healthz, not_found, server_error
 from .local import local_share, local_version
@@ -13,7 +13,7 @@ from .upload import home, manage, manage_legacy, manage_link
 
 __all__ = [
     "bad_request", "batch", "cache_band", "ledger_panel", "bundle_page", "case_messages", "case_page", "converted", "diff_case_page",
-    "diff_page", "editor", "export_view", "healthz", "home", "local_share", "local_version", "manage",
+    "diff_page", "editor", "export_view", "healthz", "home", "line_note", "local_share", "local_version", "manage",
     "manage_legacy", "manage_link", "not_found", "offline_copy", "preview", "review", "review_panel",
     "review_progress", "revise", "server_error", "source",
 ]

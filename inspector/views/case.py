@@ -244,6 +244,8 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     context["source"] = source_pane(ctx.loaded, source_path, highlight)
     context["case_source_path"] = source_path
     context["case_source_url"] = presenters.source_url(bundle_id, source_path, *(highlight or (None, None)))
+    context["files"] = presenters.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
+                                             ctx.case, source_path, context["case_source_url"])
     editor_text = _editor_text(ctx.loaded, document)
     # A large file is not sent twice (pane and textarea) on every view: its editor loads on demand.
     context["inline_editor"] = len(editor_text) <= INLINE_EDITOR_CHARS
@@ -276,6 +278,31 @@ def cache_band(request: HtmxHttpRequest, bundle_id: str, document: str, case_id:
     every case of the file."""
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     return render(request, "case_cache_band.html", _cache_band(ctx))
+
+
+@require_GET
+@shared_page
+def line_note(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
+    """A source line that produced none of the case's text, in words (?path=&line=): another
+    case's line links to that case, a key the tool never sends says who reads it instead."""
+    ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
+    path = request.GET.get("path", document)
+    raw = request.GET.get("line", "")
+    decoded = ctx.loaded.files.text(path)
+    if decoded is None or not raw.isdigit() or len(raw) > 8:
+        raise Http404("No such line in this bundle.")
+    number = int(raw)
+    try:
+        lines = services.line_map(ctx.loaded, document, ctx.page.options)
+    except InputError as problem:
+        raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
+    note = lines.explain(path, number, decoded.text, ctx.case.id)
+    jump = None
+    if note.jump_to is not None:
+        jump = presenters.case_url(bundle_id, document, note.jump_to, ctx.page.query) + f"#L{number}"
+    return render(request, "line_note.html", {
+        "note": note, "jump": jump, "path": path, "line": number,
+        "line_url": presenters.case_url(bundle_id, document, ctx.case.id) + "line/"})
 
 
 @require_GET
@@ -343,7 +370,10 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
     try:
         rendered = services.render_files(files, document, page.options)
     except InputError as problem:
-        return render(request, "preview_error.html", {"message": str(problem)})
+        found = problem.diagnostic
+        # The editor marks the line and offers to jump there when the error is in the edited file.
+        error_line = found.line if found.path == document else None
+        return render(request, "preview_error.html", {"message": str(problem), "error_line": error_line})
     except RecursionError:
         return render(request, "preview_error.html", {"message": "The file nests too deeply."})
     case = services.find_case(rendered, decoded_id)

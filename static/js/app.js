@@ -99,9 +99,10 @@
   window.addEventListener("popstate", keepQueryInLinks);
 
   // ------------------------------------------------------------------ case page: [ and ] for cases
+  // The code editor lives in a shadow root: its keys reach the document from its host element.
   function isTyping(target) {
     return target && (target.isContentEditable ||
-      (target.matches && target.matches("input, textarea, select")));
+      (target.matches && target.matches("input, textarea, select, .code-editor")));
   }
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
@@ -202,12 +203,47 @@
     }
     var line = event.target.closest("#source-pane .line");
     if (line && !event.target.closest("a.num")) {
-      highlightProduced(sourcePane().dataset.path, +line.dataset.line);
+      var path = sourcePane().dataset.path;
+      if (highlightProduced(path, +line.dataset.line)) hideLineNote();
+      else explainLine(path, +line.dataset.line);
       // While the pane shows the case's own file, the address (and so Share) names the line.
       if (showsCaseFile() && window.history && history.replaceState) {
         history.replaceState(history.state, "", "#L" + line.dataset.line);
       }
     }
+  });
+
+  // A line that made none of this case's text: the server says what it is (another case's line,
+  // a key the tool never sends, a comment); another case's line opens that case.
+  function explainLine(path, number) {
+    var note = document.getElementById("line-note");
+    // A drag over lines selects them (to quote or comment on them): not a click to explain.
+    if (!note || !window.htmx || (window.getSelection && String(window.getSelection()).length)) return;
+    var query = new URLSearchParams(window.location.search);
+    query.set("path", path);
+    query.set("line", String(number));
+    htmx.ajax("GET", note.dataset.url + "?" + query.toString(), { target: "#line-note", swap: "outerHTML" });
+  }
+
+  function hideLineNote() {
+    var note = document.getElementById("line-note");
+    if (note) note.hidden = true;
+  }
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "line-note") return;
+    var jump = document.getElementById("line-jump");
+    if (jump) window.location.href = jump.href;
+  });
+
+  // The Files panel's links are the files' own pages; with htmx, open them in the source pane (a
+  // new tab or window still gets the page).
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("#files-panel a.file-link");
+    if (!link || !window.htmx || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey ||
+        event.button !== 0) return;
+    event.preventDefault();
+    htmx.ajax("GET", link.getAttribute("href"), { target: "#source-pane", swap: "outerHTML" });
   });
 
   function showsCaseFile() {
@@ -263,6 +299,7 @@
       });
     }
     if (first) first.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    return first;
   }
 
   // Hover: show which source lines a segment came from when that file is on the left.
@@ -298,8 +335,18 @@
     var pane = sourcePane();
     // Offer the way back only while the left pane shows another file than the case's.
     if (back && pane) back.hidden = pane.dataset.path === back.dataset.document;
+    if (pane) {
+      document.querySelectorAll("#files-panel a.file-link").forEach(function (link) {
+        if (link.dataset.path === pane.dataset.path) link.setAttribute("aria-current", "true");
+        else link.removeAttribute("aria-current");
+      });
+      if (event.detail.target && event.detail.target.id === "source-pane") hideLineNote();
+    }
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  // Settling puts the swapped pane's classes (its highlight) in place: scroll to it then. Only for
+  // the pane itself: another pane settling must not undo where the reader scrolled it.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "source-pane") return;
     var pane = sourcePane();
     if (pane && !document.querySelector("#source-pane .line.hl")) return;
     scrollToHighlight();

@@ -37,7 +37,9 @@
     var active = document.querySelector("#rendered .seg.active");
     var picked = document.querySelector("#source-pane .line.picked");
     var pane = document.getElementById("source-pane");
+    var files = document.getElementById("files-panel");
     var state = {
+      filesOpen: files ? files.open : null,
       x: window.scrollX, y: window.scrollY,
       sourceTop: view ? view.scrollTop : null,
       panePath: pane ? pane.dataset.path : null,
@@ -58,6 +60,8 @@
   }
 
   function restore(state) {
+    var files = document.getElementById("files-panel");
+    if (files && state.filesOpen !== null) files.open = state.filesOpen;
     window.scrollTo(state.x, state.y);
     var view = document.querySelector("#source-pane .code-view");
     if (view && state.sourceTop !== null) view.scrollTop = state.sourceTop;
@@ -80,6 +84,16 @@
   // Tests and anything else that must know the page has settled after a change.
   function done() { document.body.setAttribute("data-local-refreshed", String(known)); }
 
+  function paneSettled() {
+    return new Promise(function (resolve) {
+      document.addEventListener("htmx:afterSettle", function once(event) {
+        if (!event.detail.target || event.detail.target.id !== "source-pane") return;
+        document.removeEventListener("htmx:afterSettle", once);
+        resolve();
+      });
+    });
+  }
+
   function refresh() {
     var state = remember();
     return fetch(window.location.href, { cache: "no-store", headers: { "X-Local-Refresh": "1" } })
@@ -100,7 +114,10 @@
         // The reader had opened another file on the left: open it again, lines kept.
         restore(state);
         if (pane && state.panePath && pane.dataset.path !== state.panePath && state.paneSrc) {
+          // Restored once the pane has settled: settling scrolls it to its highlight (app.js).
+          var settled = paneSettled();
           return htmx.ajax("GET", state.paneSrc, { target: "#source-pane", swap: "outerHTML" })
+            .then(function () { return settled; })
             .then(function () { restore(state); done(); });
         }
         done();

@@ -1,6 +1,7 @@
 // The offline copy's viewer: everything it shows is in #bundle-data (see inspector/offline.py).
 // Read-only: the case list, the source beside the messages (click a stretch of text to see its
-// lines), comments and verdicts as they were when the copy was made.
+// lines), the bundle's files beside it (a line of another case opens that case), comments and
+// verdicts as they were when the copy was made.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("bundle-data").textContent);
@@ -54,14 +55,57 @@
   ]);
   var pane = el("section", { id: "source-pane", className: "source-pane" });
   var right = el("div", { className: "right-col" });
+  var current = null; // the case shown: { index, doc, c }
+  var fileList = el("ul", { className: "file-tree" });
+  data.paths.forEach(function (path, index) {
+    var link = el("button", { type: "button", className: "file-link", "data-path": path, text: path });
+    link.addEventListener("click", function () { showFile(index); });
+    fileList.appendChild(el("li", {}, [link]));
+  });
+  var files = el("details", { className: "files-panel", id: "files-panel", open: "" }, [
+    el("summary", { text: "Files (" + data.paths.length + ")" }),
+    el("nav", { "aria-label": "Files of this bundle" }, [fileList])]);
   root.appendChild(head);
-  root.appendChild(el("div", { className: "case-layout" }, [el("div", { className: "left-col" }, [pane]), right]));
+  var lineNote = el("p", { className: "line-note", id: "line-note", role: "status" });
+  lineNote.hidden = true;
+  root.appendChild(el("div", { className: "case-layout" }, [el("div", { className: "left-col" }, [files, pane, lineNote]), right]));
+
+  // Whether any message of the case shown holds text from line n of the file.
+  function caseUsesLine(pathIndex, n) {
+    return current.c.m.some(function (messageIndex) {
+      var segments = data.messages[messageIndex][1];
+      for (var at = 0; at < segments.length; at += 7) {
+        if (segments[at + 4] === pathIndex && segments[at + 5] <= n && n <= (segments[at + 6] || segments[at + 5])) return true;
+      }
+      return false;
+    });
+  }
+
+  // The case's own file opens at the case's lines; any other file from its start.
+  function showFile(index) {
+    var span = current && current.c.span;
+    if (span && span[0] === index) showSource(index, span[1], span[2]);
+    else showSource(index, 0, 0);
+  }
+
+  // A line of another case of the file shown opens that case.
+  function caseAtLine(pathIndex, n) {
+    for (var i = 0; i < cases.length; i++) {
+      var span = cases[i].c.span;
+      if (span && span[0] === pathIndex && span[1] <= n && n <= span[2]) return i;
+    }
+    return -1;
+  }
 
   function showSource(pathIndex, from, to) {
     pane.innerHTML = "";
     if (pathIndex < 0) return;
     var path = data.paths[pathIndex];
     pane.dataset.path = path;
+    fileList.querySelectorAll(".file-link").forEach(function (link) {
+      if (link.getAttribute("data-path") === path) link.setAttribute("aria-current", "true");
+      else link.removeAttribute("aria-current");
+    });
     pane.appendChild(el("header", { className: "pane-head" }, [el("span", { className: "pane-path", text: path })]));
     var view = el("div", { className: "code-view", tabindex: "0" });
     var marked = {};
@@ -77,6 +121,13 @@
         (marked[n] ? " has-comment" : ""), id: "L" + n }, [
         el("span", { className: "num", text: String(n) }), el("span", { className: "text", text: line || "\n" })]);
       if (from && n === from) first = row;
+      row.addEventListener("click", function () {
+        var other = caseAtLine(pathIndex, n);
+        if (other >= 0 && other !== (current && current.index)) { show(other); location.hash = String(other); return; }
+        // The server's wording (which key, who reads it) needs the file's parse: here, whether it is used.
+        lineNote.hidden = caseUsesLine(pathIndex, n);
+        lineNote.textContent = "Line " + n + ": none of this case's messages has text from it.";
+      });
       view.appendChild(row);
     });
     pane.appendChild(view);
@@ -117,6 +168,8 @@
     var item = cases[i];
     if (!item) return;
     var doc = item.doc, c = item.c;
+    current = { index: i, doc: doc, c: c };
+    lineNote.hidden = true;
     right.innerHTML = "";
     var v = verdicts[doc.path + "\u0000" + c.id];
     right.appendChild(el("div", { className: "panel" }, [

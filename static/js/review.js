@@ -241,6 +241,11 @@
   });
 
   document.addEventListener("htmx:afterSwap", decorate);
+  // Settling a swapped source pane puts back the classes its lines came with (htmx keeps an old
+  // line's class through the swap, then restores the new one's): mark the commented lines again.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target && event.detail.target.id === "source-pane") decorate();
+  });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", decorate);
   } else {

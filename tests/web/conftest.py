@@ -119,3 +119,14 @@ def page(context):
     # A wait, not a speed check: CI's two cores may be busy with the PostgreSQL run's neighbours.
     page.set_default_timeout(30_000)
     return page
+
+
+def replace_editor_text(page, text: str) -> None:
+    """Replaces what the source editor (CodeMirror, static/js/code-editor.js) holds as a person
+    would: select all, paste. (Typed, each newline would be auto-indented; inserted as an IME
+    does, Chromium's own editing would style the lines CodeMirror then redraws, against the CSP.)"""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.evaluate("(text) => navigator.clipboard.writeText(text)", text)
+    page.locator(".code-editor .cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Control+v")

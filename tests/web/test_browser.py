@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.web.conftest import SCREENSHOTS, SIMPLE, folder_files, zip_bytes
+from tests.web.conftest import SCREENSHOTS, SIMPLE, folder_files, replace_editor_text, zip_bytes
 
 pytestmark = pytest.mark.browser
 
@@ -138,7 +138,7 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     first_user = page.locator(".msg.role-user .content").first.text_content()
     marker = "EDITED-IN-BROWSER"
     assert "second largest number" in text
-    page.fill("#source-text", text.replace("second largest number", marker, 1))
+    replace_editor_text(page, text.replace("second largest number", marker, 1))
     page.wait_for_selector(f"#rendered:has-text('{marker}')")
     assert "Preview of your unsaved edit" in page.locator("#rendered").text_content()
     # A settings change while editing re-renders the edit, not the saved file.

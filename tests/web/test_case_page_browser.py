@@ -93,9 +93,9 @@ def test_with_an_unsaved_edit_the_address_follows_the_settings_and_share_warns(p
         page.set_viewport_size(viewport)
     open_case(page, tiny_live)
     page.click("#editor summary")
-    editor = page.locator("#source-text")
-    editor.press("End")
-    editor.type(" ")
+    page.click(".code-editor .cm-content")
+    page.keyboard.press("End")
+    page.keyboard.type(" ")
     page.wait_for_selector("text=Preview of your unsaved edit.")
 
     change_profile(page, "spec")

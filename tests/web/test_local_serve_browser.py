@@ -2,6 +2,7 @@
 a temporary directory, Chromium on the page. Editing a file on disk changes the open page without a
 reload, keeping the scroll position and the selected segment."""
 
+import re
 import subprocess
 import sys
 import time
@@ -52,16 +53,22 @@ def _wait_until_up(address: str) -> None:
     raise AssertionError(f"{address} never answered")
 
 
-def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
-    folder, address = served
+def open_first_case(browser, address):
+    """A page on the served folder's first case, and the CSP violations it will report."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.set_default_timeout(15_000)
-    csp_errors = []
+    csp_errors: list[str] = []
     page.on("console", lambda message: "Content Security Policy" in message.text
             and csp_errors.append(message.text))
     page.goto(address)
     page.click("text=first")
     page.wait_for_selector("#rendered")
+    return page, csp_errors
+
+
+def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
+    folder, address = served
+    page, csp_errors = open_first_case(browser, address)
     assert "Be kind." in page.inner_text("#rendered")
     segment = page.locator("#rendered .seg[data-path='evals/notes.instructions.md']").first
     segment.click(position={"x": 4, "y": 4})
@@ -87,5 +94,32 @@ def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
     page.screenshot(path=str(SCREENSHOTS / "local-serve.png"))
     page.click("#share")
     page.wait_for_selector("#share-off")
+    assert csp_errors == []
+    page.close()
+
+
+def test_the_file_opened_from_the_files_panel_stays_open_through_an_edit_on_disk(browser, served):
+    folder, address = served
+    page, csp_errors = open_first_case(browser, address)
+    page.click("#files-panel a[data-path='evals/notes.instructions.md']")
+    page.wait_for_selector("#source-pane[data-path='evals/notes.instructions.md']")
+    page.evaluate("window.stillTheSamePage = true; document.querySelector('#source-pane .code-view').scrollTop = 60")
+    scroll = page.evaluate("document.querySelector('#source-pane .code-view').scrollTop")
+    assert scroll > 0
+
+    guideline = folder / "evals" / "notes.instructions.md"
+    guideline.write_bytes(guideline.read_bytes().replace(b"Be kind.", b"Be kind and brief."))
+    page.wait_for_selector("#rendered >> text=Be kind and brief.")
+    page.wait_for_selector("#source-pane[data-path='evals/notes.instructions.md'] >> text=Be kind and brief.")
+    page.wait_for_selector("body[data-local-refreshed]")
+    assert page.evaluate("window.stillTheSamePage") is True  # no reload
+    assert page.get_attribute("#files-panel a[aria-current]", "data-path") == "evals/notes.instructions.md"
+    assert page.evaluate("document.querySelector('#source-pane .code-view').scrollTop") == scroll
+
+    # A line of another case, clicked in the case's own file, opens that case.
+    page.click("#files-panel a[data-path='evals/tiny.yaml']")
+    page.wait_for_selector("#source-pane[data-path='evals/tiny.yaml']")
+    page.locator("#source-pane .line", has_text="Second case text.").locator(".text").click()
+    page.wait_for_url(re.compile(r"/case/odd[^/]*/#L\d+$"))
     assert csp_errors == []
     page.close()

@@ -60,7 +60,7 @@ def test_a_bundle_that_renders_has_no_such_panel(client, db):
 
 import pytest  # noqa: E402 - the browser part of this module
 
-from tests.web.conftest import SCREENSHOTS  # noqa: E402
+from tests.web.conftest import SCREENSHOTS, replace_editor_text  # noqa: E402
 
 
 @pytest.mark.browser
@@ -79,7 +79,7 @@ def test_a_broken_upload_is_fixed_from_where_it_lands(browser, live_server, db, 
         page.wait_for_selector("#nothing-renders")
         assert "invalid YAML" in page.inner_text("#nothing-renders")
         assert page.locator("#source-pane .line.hl").count() >= 1
-        page.fill("#source-text", FIXED)
+        replace_editor_text(page, FIXED)
         page.wait_for_selector("#rendered >> text=closed now")
         if width == 390:
             page.screenshot(path=str(SCREENSHOTS / "nothing-renders-390.png"), full_page=True)

@@ -6,8 +6,8 @@ import pytest
 from inspector import cache as render_cache
 from inspector import presenters
 from inspector.ingest import store_bundle
-from tests.api.test_review import FILES
-from tests.web.conftest import SCREENSHOTS
+from tests.api.test_review import FILES, SUITE
+from tests.web.conftest import SCREENSHOTS, replace_editor_text
 
 pytestmark = pytest.mark.browser
 
@@ -106,7 +106,7 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     comment_on_selection(page, 1, "carefully", "about to go")
     page.click("#editor summary")
     text = page.input_value("#source-text")
-    page.fill("#source-text", text.replace(" carefully", ""))
+    replace_editor_text(page, text.replace(" carefully", ""))
     page.click("#save-revision")
     page.wait_for_selector("#open-case")
     page.click("#open-case")
@@ -161,4 +161,17 @@ def test_the_offline_copy_opens_from_disk_with_its_comments_and_fetches_nothing(
     assert "Offline too" in page.inner_text(".review")
     page.locator(".seg.k-guideline").first.click()
     assert page.get_attribute("#source-pane", "data-path") == "evals/rules.instructions.md"
+    # Its Files panel: every file one click apart; a line of another case opens that case.
+    assert sorted(page.locator("#files-panel .file-link").all_inner_texts()) == [
+        ".agentv/config.yaml", "evals/rules.instructions.md", "evals/suite.yaml"]
+    assert page.get_attribute("#files-panel [aria-current]", "data-path") == "evals/rules.instructions.md"
+    page.click("#files-panel .file-link[data-path='evals/suite.yaml']")
+    assert page.locator("#source-pane .line.hl").first.get_attribute("id") == "L3"  # the case's lines
+    page.locator("#source-pane #L4").click()  # `outcome: ok`: no message holds it
+    assert page.inner_text("#line-note") == "Line 4: none of this case's messages has text from it."
+    page.locator("#source-pane #L7").click()  # the system message's text
+    assert page.locator("#line-note").is_hidden()
+    second = SUITE.decode().splitlines().index("  - id: second") + 1
+    page.locator(f"#source-pane #L{second + 3}").click()
+    assert page.inner_text(".right-col h1") == "second" and page.input_value("#offline-case") == "1"
     assert [url for url in requests if not url.startswith("file:")] == []
