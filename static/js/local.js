@@ -96,6 +96,8 @@
 
   function refresh() {
     var state = remember();
+    // One save can be two changes on disk, so two refreshes: "refreshed" holds only between them.
+    document.body.removeAttribute("data-local-refreshed");
     return fetch(window.location.href, { cache: "no-store", headers: { "X-Local-Refresh": "1" } })
       .then(function (response) { return response.text(); })
       .then(function (html) {

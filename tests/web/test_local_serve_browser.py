@@ -73,6 +73,8 @@ def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
     segment = page.locator("#rendered .seg[data-path='evals/notes.instructions.md']").first
     segment.click(position={"x": 4, "y": 4})
     assert page.locator("#rendered .seg.active").count() == 1
+    # The click loads the guideline into the source pane; scroll it once it is there.
+    page.wait_for_selector('#source-pane[data-path="evals/notes.instructions.md"]')
     page.evaluate("window.stillTheSamePage = true; document.querySelector('#source-pane .code-view').scrollTop = 120")
     scroll = page.evaluate("document.querySelector('#source-pane .code-view').scrollTop")
 
@@ -83,7 +85,9 @@ def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
     assert page.evaluate("window.stillTheSamePage") is True  # no reload
     active = page.locator("#rendered .seg.active")
     assert active.count() == 1 and active.get_attribute("data-path") == "evals/notes.instructions.md"
-    assert page.evaluate("document.querySelector('#source-pane .code-view').scrollTop") == scroll
+    # A save can reach the watcher as two changes: the check holds once the last refresh settles.
+    page.wait_for_function("scroll => document.querySelector('#source-pane .code-view').scrollTop === scroll",
+                           arg=scroll)
 
     case_file = folder / "evals" / "tiny.yaml"
     case_file.write_bytes(b"evalcases:\n  - id: first\n    input_messages: [oops\n")
@@ -114,7 +118,9 @@ def test_the_file_opened_from_the_files_panel_stays_open_through_an_edit_on_disk
     page.wait_for_selector("body[data-local-refreshed]")
     assert page.evaluate("window.stillTheSamePage") is True  # no reload
     assert page.get_attribute("#files-panel a[aria-current]", "data-path") == "evals/notes.instructions.md"
-    assert page.evaluate("document.querySelector('#source-pane .code-view').scrollTop") == scroll
+    # A save can reach the watcher as two changes: the check holds once the last refresh settles.
+    page.wait_for_function("scroll => document.querySelector('#source-pane .code-view').scrollTop === scroll",
+                           arg=scroll)
 
     # A line of another case, clicked in the case's own file, opens that case.
     page.click("#files-panel a[data-path='evals/tiny.yaml']")
