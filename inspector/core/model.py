@@ -63,9 +63,10 @@ class Segment:
     # Keys of the source request's content block the model has no place for (Anthropic's
     # `cache_control`, ...): sent again to the same API, named in Changes for another.
     options: dict[str, Any] | None = field(default=None, compare=False, hash=False)
-    # A block of the source API the neutral model has no place for (Anthropic's thinking and
-    # redacted_thinking): no text, sent back as it was to that API, left out (and named in
-    # Changes) for another.
+    # A block of the source API the neutral model has no place for, sent back as it was to that
+    # API. Without text (Anthropic's thinking and redacted_thinking, Converse's reasoningContent)
+    # it is left out for another API; with text (Converse's `json` tool-result content, as JSON
+    # text) it goes there as that text. Either way it is named in Changes.
     raw: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
