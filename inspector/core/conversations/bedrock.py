@@ -134,8 +134,6 @@ def _blocks(b: Builder, content: list, where: tuple, in_result: bool = False
         elif "reasoningContent" in block and len(block) == 1:
             # The model's reasoning: kept whole for Converse, no text of its own.
             segments.append(Segment("", b.origin(block_where, OriginKind.MARKER), raw=block))
-            b.warn("a reasoningContent block is not shown: it goes back to Bedrock Converse as it "
-                   "was and is left out (named in Changes) for other providers", block_where)
             last = "segments"
         elif in_result and "json" in block and len(block) == 1:
             if any(segment.raw is None or segment.text for segment in segments):
