@@ -478,6 +478,10 @@ class GraderView:
     name: str
     cards: list[MessageCard]
     tokens_label: str
+    note: str | None = None  # a script grader: what it runs instead of asking a model
+    where: str | None = None  # where the grader is written, as file:line
+    where_url: str | None = None
+    script_url: str | None = None
 
 
 @dataclass
@@ -580,10 +584,20 @@ def _cards(bundle_id: str, case: RenderedCase, counts: CaseTokens, anchor_prefix
 def _grader_views(bundle_id: str, case: RenderedCase, provider: str) -> list[GraderView]:
     views = []
     for position, grader in enumerate(case.graders):
+        written = grader.span
+        where = where_url = None
+        if written is not None:
+            where = f"{written.path}:{written.start_line}"
+            where_url = source_url(bundle_id, written.path, written.start_line, written.end_line)
+        script_url = source_url(bundle_id, grader.script) if grader.script else None
+        if not grader.messages:
+            views.append(GraderView(grader.name, [], "", grader.note, where, where_url,
+                                    script_url))
+            continue
         prompt = RenderedCase(grader.name, grader.messages)
         counts = case_tokens(prompt, provider=provider)
         views.append(GraderView(grader.name, _cards(bundle_id, prompt, counts, f"g{position}-m"),
-                                counts.label(counts.sent_total)))
+                                counts.label(counts.sent_total), None, where, where_url))
     return views
 
 

@@ -148,13 +148,20 @@ class OutputSchema:
 @dataclass(slots=True)
 class GraderPrompt:
     """The messages an LLM grader of the case sends to the judge model; the candidate's answer,
-    unknown before a run, is a MARKER segment holding CANDIDATE_PLACEHOLDER."""
+    unknown before a run, is a MARKER segment holding CANDIDATE_PLACEHOLDER (or another
+    placeholder: what only the run knows). A grader that asks no model (a script) has no messages
+    and a `note` saying what it runs instead."""
 
     name: str
     messages: list[Message]
+    note: str | None = None
+    span: LineSpan | None = None  # where the grader is written
+    script: str | None = None  # the bundle path of the script a script grader runs, when found
 
 
 CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
+# What only a run knows, shown where agentv puts it: every placeholder starts and ends alike.
+PLACEHOLDER_START, PLACEHOLDER_END = "⟨", "⟩"
 
 
 @dataclass(slots=True)

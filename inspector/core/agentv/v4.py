@@ -679,6 +679,14 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
         grading = GradingNodes(
             _outcome_node(node, field), expected, _case_graders(node),
             None if skip_defaults else suite_graders, field("rubrics"), field("metadata"))
+    elif not skipped:
+        # agentv 5: the test's `assert` (rendered with its vars), else its execution's.
+        own = field("assert") if node.get("assert") is not None else (
+            execution.get("assert") if execution is not None
+            and isinstance(execution.value, dict) else None)
+        grading = GradingNodes(_outcome_node(node, field), expected, own,
+                               None if skip_defaults else suite_graders, None, field("metadata"),
+                               generation=5)
     return CaseSpec(case_id or f"#{index + 1}", path, node.start_line, node.end_line, messages,
                     metadata, skipped, warnings, turns=conversation, grading=grading)
 
