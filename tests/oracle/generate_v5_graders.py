@@ -88,6 +88,22 @@ def graders(draw: st.DrawFn, depth: int = 0) -> Any:
 
 
 @st.composite
+def _turn(draw: st.DrawFn) -> dict[str, Any]:
+    turn: dict[str, Any] = {"input": draw(st.sampled_from(["Hello", "About {{ topic }}?",
+                                                           {"kind": "json", "n": 1}]))}
+    kind = draw(st.integers(0, 3))
+    if kind == 1:
+        turn["assert"] = draw(st.lists(_texts(), min_size=1, max_size=2))
+    elif kind == 2:
+        turn["assert"] = [draw(_texts()), {"type": "llm-rubric", "value": draw(_texts())},
+                          {"type": "llm-grader", "prompt": "Be brief"},
+                          {"type": "contains", "value": "ok"}]
+    if draw(st.integers(0, 3)) == 0:
+        turn["expected_output"] = draw(_texts())
+    return turn
+
+
+@st.composite
 def grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
     tests = []
     for index in range(draw(st.integers(1, 3))):
@@ -101,6 +117,11 @@ def grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
             test["assert"] = draw(st.lists(graders(), min_size=0, max_size=3))
         if draw(st.integers(0, 5)) == 0:
             test["metadata"] = {"team": "qa", "n": 2}
+        if draw(st.integers(0, 4)) == 0:  # graded turn by turn, then as a transcript
+            test["mode"] = "conversation"
+            test["turns"] = draw(st.lists(_turn(), min_size=1, max_size=3))
+            if draw(st.booleans()):
+                test["window_size"] = 1
         tests.append(test)
     document: dict[str, Any] = {"prompts": [draw(st.sampled_from([
         "{{ question }}", "About {{ topic }}: {{ question }}",

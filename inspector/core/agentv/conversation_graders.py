@@ -1,8 +1,9 @@
 """The judge's prompts of a test in `mode: conversation`, as agentv 4.42.4 sends them.
 
 orchestrator.ts runConversationMode grades turn by turn: after each answer, the turn's graders
-(its string assertions as one `turn-rubrics` rubric grader, then its other assertions as
-written; a turn with only `expected_output` gets the default grader) read the conversation so far
+(its string assertions as one `turn-rubrics` rubric grader, `turn-llm-rubric` in agentv 5, then
+its other assertions as written; a turn with only `expected_output` gets agentv 4's default
+grader, and nothing in agentv 5) read the conversation so far
 as `role: content` lines (`window_size` keeps the system messages and the last turns). After the
 last turn the test's own graders read the whole transcript, which is also their answer. Every
 answer the model gives is unknown before the run: each stands as a placeholder naming its turn.
@@ -38,6 +39,8 @@ def turn_input(turn: Node, path: str) -> list[Piece]:
 def conversation_graders(case: CaseSpec, initial: list[Entry], turns: list[Node], resolve,
                          warnings: list[Diagnostic]) -> list[GraderPrompt]:
     """Each turn's graders, then the transcript graders. Raises graders.Skip."""
+    assert case.grading is not None
+    v5 = case.grading.generation == 5
     window = case.metadata.get("window_size")
     if not (isinstance(window, int | float) and not isinstance(window, bool) and window >= 1):
         window = None
@@ -46,7 +49,7 @@ def conversation_graders(case: CaseSpec, initial: list[Entry], turns: list[Node]
     for number, turn in enumerate(turns, 1):
         history.append(("user", turn_input(turn, case.path)))
         history.append(("assistant", [Piece(answer_placeholder(number), OriginKind.MARKER)]))
-        graders = _turn_graders(turn, case, warnings)
+        graders = _turn_graders(turn, case, warnings, v5)
         if not graders:
             continue
         context = _context(_windowed(history, window))
@@ -58,7 +61,12 @@ def conversation_graders(case: CaseSpec, initial: list[Entry], turns: list[Node]
         warnings.append(Diagnostic("on_turn_failure: stop: agentv grades a turn only while every "
                                    "earlier turn passes; the graders of every turn are shown",
                                    case.path, case.start_line))
-    listed = listed_graders(case, resolve, warnings)
+    if v5:
+        from .graders_v5 import graders_v5
+
+        listed: list[Grader] | None = graders_v5(case.grading, case, resolve, warnings)
+    else:
+        listed = listed_graders(case, resolve, warnings)
     if listed:
         transcript = _context(history)
         inputs = case_inputs(case, transcript, resolve, warnings)
@@ -68,18 +76,21 @@ def conversation_graders(case: CaseSpec, initial: list[Entry], turns: list[Node]
     return found
 
 
-def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic]) -> list[Grader]:
-    """buildTurnAssertions; no assertions but an expected_output: the default grader."""
+def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool
+                  ) -> list[Grader]:
+    """buildTurnAssertions; no assertions but an expected_output: the default grader (agentv 4;
+    agentv 5 grades nothing then)."""
     if not isinstance(turn.value, dict):
         return []
-    assertions = turn.get("assertions")
+    assertions = turn.get("assert" if v5 else "assertions")
     listed = assertions.value if assertions is not None and isinstance(
         assertions.value, list) else []
     expected = turn.get("expected_output")
     if not listed:
-        return [Grader("llm-grader")] if expected is not None and expected.plain() else []
+        return [Grader("llm-grader")] if expected is not None and expected.plain() and not v5 \
+            else []
     texts = [item.value for item in listed if isinstance(item.value, str)]
-    graders = [turn_rubrics(texts)] if texts else []
+    graders = [turn_rubrics(texts, v5)] if texts else []
     for item in listed:
         if not isinstance(item.value, dict):
             continue
@@ -87,15 +98,22 @@ def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic]) -> lis
         name = item.get("name")
         label = name.value if name is not None and isinstance(name.value, str) else (
             kind.value if kind is not None and isinstance(kind.value, str) else "grader")
-        if kind is None or kind.value != "llm-grader":
+        if kind is None or kind.value not in (("llm-grader", "llm-rubric") if v5
+                                               else ("llm-grader",)):
             continue  # a check that asks no model
         if item.get("rubrics") is not None:
             warnings.append(Diagnostic(f"turn grader {label!r}: rubrics in a turn's assertions "
                                        "are not shown", case.path, item.start_line))
             continue
-        graders.append(inline_grader(label, item.get("prompt"),
-                                     LineSpan(case.path, item.start_line, item.end_line),
-                                     case.path))
+        grader = inline_grader(label, item.get("prompt"),
+                               LineSpan(case.path, item.start_line, item.end_line), case.path)
+        value = item.get("value")
+        if kind.value == "llm-rubric":  # builtin-graders.ts: its value stands as the criteria
+            grader.rubric_kind = True
+            if value is not None and isinstance(value.value, str):
+                grader.criteria = [Piece(value.value, OriginKind.CASE_TEXT, case.path,
+                                         value.text_line, value.end_line)]
+        graders.append(grader)
     return graders
 
 

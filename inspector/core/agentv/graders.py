@@ -198,10 +198,11 @@ def listed_graders(case: CaseSpec, resolve, warnings: list[Diagnostic]) -> list[
     return _graders(grading, case, resolve, warnings, default=False)
 
 
-def turn_rubrics(texts: list[str]) -> Grader:
+def turn_rubrics(texts: list[str], v5: bool = False) -> Grader:
     """orchestrator.ts buildTurnAssertions: a turn's string assertions as one rubric grader."""
-    return Grader("turn-rubrics", rubrics=[Rubric(f"criterion-{index + 1}", text, 1.0, False)
-                                           for index, text in enumerate(texts)])
+    return Grader("turn-llm-rubric" if v5 else "turn-rubrics", rubric_kind=v5,
+                  rubrics=[Rubric(f"criterion-{index + 1}", text, 1.0, False)
+                           for index, text in enumerate(texts)])
 
 
 def inline_grader(name: str, prompt: Node | None, span: LineSpan, path: str) -> Grader:

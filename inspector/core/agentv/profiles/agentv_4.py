@@ -126,10 +126,7 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     if case.turns:
         initial = _conversation(result, case, case.turns, context)
         _drop_blank_assistant_turns(result)
-        if case.grading is not None and case.grading.generation == 5 and not case.skipped:
-            result.warnings.append(Diagnostic("agentv 5's graders of a conversation-mode test are "
-                                              "not shown", case.path, case.start_line))
-        elif case.grading is not None and not case.skipped:
+        if case.grading is not None and not case.skipped:
             try:
                 result.graders = conversation_graders(case, initial, case.turns,
                                                       lambda raw: _resolve(context, raw),
