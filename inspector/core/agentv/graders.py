@@ -1,12 +1,15 @@
-"""The judge's prompts: the messages agentv 4.42.4's LLM graders send, per case, with provenance.
+"""The judge's prompts: the messages agentv's LLM graders send, per case, with provenance.
 
 Following agentv's own code at v4.42.4: `loaders/grader-parser.ts` parseGraders (which graders a
 test has: its `assertions`, then the suite's; bare strings grouped into one `rubrics` grader;
 `prompt:` inline text, or a template file only with a `file://` prefix), `registry/
 builtin-graders.ts` (an inline prompt without template variables becomes the criteria), and
 `graders/llm-grader.ts` (the default template, the rubric checklist, `substituteVariables`, and
-the output-schema system prompt). A test without graders gets the default grader. The candidate's
-answer is unknown before a run: it stands as a MARKER placeholder.
+the output-schema system prompt). A test without graders gets the default grader. `composite`
+graders (`graders/composite.ts`) send their members' requests, then an LLM aggregator's; a
+`code-grader` asks no model and is shown as a note naming its script. The candidate's answer is
+unknown before a run: it stands as a MARKER placeholder. agentv 5's grader lists are read by
+graders_v5 and worded here; conversation mode is conversation_graders.
 """
 
 from __future__ import annotations
@@ -23,6 +26,17 @@ from ..model import (
     Message,
     OriginKind,
 )
+from .grader_texts import (
+    AGGREGATOR_PROMPT,
+    DEFAULT_TEMPLATE,
+    DEFAULT_TEMPLATE_V5,
+    OUTPUT_SCHEMA,
+    PROMPTFOO_SCHEMA,
+    RUBRIC_FORMAT,
+    RUBRIC_SCHEMA,
+    RUBRIC_SCHEMA_V5,
+    SKEPTICAL_RUBRIC_LINES,
+)
 from .pieces import Piece, joined, segments
 from .schema import CaseSpec, GradingNodes
 from .v4 import js_json
@@ -33,81 +47,6 @@ VALID_VARIABLES = frozenset({"expected_output", "criteria", "metadata", "metadat
                              "rubrics_json", "input", "output", "file_changes", "tool_calls"})
 PROMPT_FILE_PREFIX = "file://"
 LLM_TYPES = frozenset({"llm-grader", "rubrics", "rubric"})
-
-DEFAULT_TEMPLATE = """You are an expert grader. Your goal is to grade the answer based on how well it achieves the criteria for the original task.
-
-Use the reference_answer as a gold standard for a high-quality response (if provided). The reference_answer may be a simple text response, or it may contain a sequence of expected agent messages including tool calls. When it contains multiple messages, the last message represents the final expected answer. The answer does not need to match it verbatim, but should capture the key points and follow the same spirit.
-
-Be concise and focused in your evaluation. Provide succinct, specific feedback rather than verbose explanations.
-
-[[ ## criteria ## ]]
-{{criteria}}
-
-[[ ## question ## ]]
-{{input}}
-
-[[ ## reference_answer ## ]]
-{{expected_output}}
-
-[[ ## answer ## ]]
-{{output}}"""  # noqa: E501  (agentv's text, line for line)
-
-OUTPUT_SCHEMA = "\n".join([
-    "You must respond with a single JSON object matching this schema:",
-    "",
-    "{",
-    '  "score": <number between 0.0 and 1.0>,',
-    '  "assertions": [',
-    "    {",
-    '      "text": "<brief description of what was checked>",',
-    '      "passed": <boolean>,',
-    '      "evidence": "<concise evidence, 1-2 sentences, optional>"',
-    "    }",
-    "  ],",
-    '  "details": {<optional object with domain-specific structured metrics>}',
-    "}",
-])
-
-RUBRIC_SCHEMA = """You are an expert grader. Evaluate the candidate answer against each rubric item.
-You must return a valid JSON object matching this schema:
-{
-  "checks": [
-    {
-      "id": "string (rubric id)",
-      "satisfied": boolean,
-      "reasoning": "string (brief explanation)"
-    }
-  ],
-  "overall_reasoning": "string (summary)"
-}"""
-
-# agentv 5.3.1-next.1 (graders/llm-grader.ts): the same prompts, told to be skeptical, and
-# llm-rubric's own output schema.
-DEFAULT_TEMPLATE_V5 = DEFAULT_TEMPLATE.replace(
-    "\n\nBe concise", "\n\nBe skeptical. Award credit only for behavior supported by the answer, "
-    "file_changes, tool_calls, or referenced workspace paths. When evaluating repo or file work, "
-    "cite concrete paths, diffs, tool calls, or answer excerpts in each assertion's evidence "
-    "whenever they are available. Do not infer hidden work from intent or plausible next "
-    "steps.\n\nBe concise", 1)
-RUBRIC_FORMAT = RUBRIC_SCHEMA.split("\n", 1)[1]
-RUBRIC_SCHEMA_V5 = "\n".join([
-    "You are an expert grader. Evaluate the candidate answer against each rubric item.",
-    "Be skeptical: mark a rubric satisfied only when concrete evidence supports it, and cite "
-    "paths, diffs, tool calls, or answer excerpts in reasoning when available.", RUBRIC_FORMAT])
-SKEPTICAL_RUBRIC_LINES = (
-    "Be skeptical: mark a rubric satisfied only when the answer, file changes, tool calls, or "
-    "concrete workspace paths support it.",
-    "Cite paths, diffs, tool calls, or answer excerpts in reasoning whenever they are available.")
-PROMPTFOO_SCHEMA = "\n".join([
-    "You must respond with a single JSON object matching this schema:", "", "{",
-    '  "reason": "<brief explanation for the grading decision>",', '  "pass": <boolean>,',
-    '  "score": <number between 0.0 and 1.0>,', '  "checks": [', "    {",
-    '      "id": "<optional rubric id>",', '      "text": "<optional description of what was '
-    'checked>",', '      "pass": <boolean>,',
-    '      "score": <optional number between 0.0 and 1.0>,',
-    '      "reason": "<brief explanation for this check>",',
-    '      "evidence": "<optional supporting observation distinct from reason>"', "    }",
-    "  ]", "}", "", 'The "checks" array is optional. Return only JSON.'])
 
 JS_WHITESPACE = " \t\n\r\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008" \
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -344,12 +283,6 @@ MEMBER_KINDS = frozenset({"code-grader", "llm-grader", "rubric", "composite", "t
                           "skill-trigger", "contains", "contains-any", "contains-all", "icontains",
                           "icontains-any", "icontains-all", "starts-with", "ends-with", "regex",
                           "is-json", "equals", "rubrics", "inline-assert"})
-# composite.ts DEFAULT_COMPOSITE_AGGREGATOR_PROMPT
-AGGREGATOR_PROMPT = """Review the following evaluation results:
-{{EVALUATOR_RESULTS_JSON}}
-
-Decide the final score and verdict based on all grader results.
-Return a JSON object with: score (0.0-1.0), verdict (pass/fail), and reasoning."""
 MEMBER_RESULTS = "\u27e8the members' results as JSON, known only after the run\u27e9"
 
 
