@@ -183,7 +183,7 @@ def _graders(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diag
              default: bool = True) -> list[Grader] | None:
     found, loaded = _grader_list(grading.assertions, case, resolve, warnings)
     suite_found, suite_loaded = _grader_list(grading.suite_assertions, case, resolve, warnings)
-    found += suite_found
+    found += unplaced(suite_found)
     inline = grading.rubrics
     if inline is not None and isinstance(inline.value, list):
         rubrics = _rubrics(inline, "rubrics", case, warnings, shorthand=True)
@@ -217,6 +217,16 @@ def _grader_list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diag
             graders.append(grader)
         loaded += grader is not None
     return graders, loaded
+
+
+def unplaced(graders: list[Grader]) -> list[Grader]:
+    """Suite-level graders without a span: they are written in the suite's file (or a
+    default_test file), which need not be the test's, and only line numbers are known."""
+    for grader in graders:
+        grader.span = None
+        if grader.members:
+            unplaced(grader.members)
+    return graders
 
 
 def grouped(items: list[Node]) -> list[Node | list[Node]]:

@@ -23,6 +23,7 @@ from .graders import (
     _text_pieces,
     grouped,
     text_prompt,
+    unplaced,
 )
 from .pieces import Piece
 from .schema import CaseSpec, GradingNodes
@@ -60,7 +61,7 @@ def graders_v5(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Di
         criteria = grading.criteria
         own = Node([criteria], criteria.start_line, criteria.end_line, criteria.text_line)
     return (_list(own, case, resolve, warnings)
-            + _list(grading.suite_assertions, case, resolve, warnings))
+            + unplaced(_list(grading.suite_assertions, case, resolve, warnings)))
 
 
 def _list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
