@@ -131,6 +131,9 @@ def grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
         document["assert"] = draw(st.lists(graders(), min_size=1, max_size=2))
     if draw(st.integers(0, 5)) == 0:
         document["default_test"] = {"assert": [draw(graders())]}
+    if draw(st.integers(0, 5)) == 0:  # every llm-rubric's default prompt
+        document.setdefault("default_test", {})["options"] = {"rubric_prompt": draw(
+            st.sampled_from(["Grade kindly", "file://graders/full.md", ["as", "a", "list"]]))}
     files = files_of(document)
     files.update(GRADER_FILES)
     return files

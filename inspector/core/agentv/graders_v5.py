@@ -73,13 +73,18 @@ def _list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
     for entry in grouped(node.value):
         if isinstance(entry, list):
             if entry:
-                graders.append(Grader("llm-rubric", rubric_kind=True, rubrics=[
+                grader = Grader("llm-rubric", rubric_kind=True, rubrics=[
                     Rubric(f"rubric-{index + 1}", item.value.strip(), 1.0, True)
-                    for index, item in enumerate(entry)], span=_span(entry[0], case)))
+                    for index, item in enumerate(entry)], span=_span(entry[0], case))
+                default = case.grading.rubric_prompt if case.grading is not None else None
+                if default is not None:
+                    grader.prompt, grader.prompt_is_file = _prompt(default, grader.name, case,
+                                                                   resolve)
+                graders.append(grader)
             continue
-        grader = _grader(entry, case, resolve, warnings)
-        if grader is not None:
-            graders.append(grader)
+        found = _grader(entry, case, resolve, warnings)
+        if found is not None:
+            graders.append(found)
     return graders
 
 
@@ -133,6 +138,9 @@ def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resol
          warnings: list[Diagnostic]) -> Grader | None:
     grader = Grader(name, span=span, rubric_kind=kind == "llm-rubric")
     prompt = node.get("prompt")
+    if (prompt is None or prompt.value is None) and kind == "llm-rubric" \
+            and case.grading is not None:
+        prompt = case.grading.rubric_prompt  # default_test.options.rubric_prompt
     if prompt is not None and prompt.value is not None:
         if isinstance(prompt.value, dict) and prompt.get("command") is not None:
             warnings.append(Diagnostic(f"grader {name!r}: a prompt made by a script is not shown "

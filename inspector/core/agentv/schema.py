@@ -64,6 +64,7 @@ class GradingNodes:
     rubrics: Node | None  # the test's inline `rubrics` (deprecated), run first
     metadata: Node | None  # the test's `metadata`
     generation: int = 4  # 5: agentv 5's `assert` lists (graders_v5)
+    rubric_prompt: Node | None = None  # agentv 5: default_test.options.rubric_prompt
 
 
 @dataclass(slots=True)
