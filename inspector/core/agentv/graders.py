@@ -189,6 +189,8 @@ def _graders(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diag
         rubrics = _rubrics(inline, "rubrics", case, warnings, shorthand=True)
         if rubrics:
             found.insert(0, Grader("rubrics", rubrics=rubrics))
+        elif rubrics is None:  # score ranges: a request the inspector does not show (warned)
+            loaded += 1
     if found or loaded or suite_loaded:
         return found
     # orchestrator.ts: a test without graders gets the default (not a conversation's transcript)
@@ -267,11 +269,11 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]
         return Grader(name, span=span, script=script) if script is not None else None
     if kind not in LLM_TYPES:
         return True
-    if kind == "rubrics":
-        rubrics = _rubrics(node.get("criteria"), name, case, warnings, shorthand=True)
-        return Grader(name, rubrics=rubrics, span=span) if rubrics else None
-    if kind == "rubric":
-        rubrics = _rubrics(node.get("rubrics"), name, case, warnings)
+    if kind in ("rubrics", "rubric"):
+        rubrics = _rubrics(node.get("criteria" if kind == "rubrics" else "rubrics"), name, case,
+                           warnings, shorthand=kind == "rubrics")
+        if rubrics is None:
+            return True  # agentv sends a request the inspector does not show (warned)
         return Grader(name, rubrics=rubrics, span=span) if rubrics else None
     grader = Grader(name, span=span)
     prompt = node.get("prompt")
@@ -283,7 +285,10 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]
         grader.prompt, grader.prompt_is_file = text_prompt(prompt, name, case, resolve)
     rubrics_node = node.get("rubrics")
     if rubrics_node is not None and isinstance(rubrics_node.value, list):
-        grader.rubrics = _rubrics(rubrics_node, name, case, warnings) or None
+        rubrics = _rubrics(rubrics_node, name, case, warnings)
+        if rubrics is None:
+            return True  # agentv sends a request the inspector does not show (warned)
+        grader.rubrics = rubrics or None
     return grader
 
 
@@ -421,8 +426,9 @@ def text_prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Pi
 
 
 def _rubrics(node: Node | None, name: str, case: CaseSpec, warnings: list[Diagnostic],
-             shorthand: bool = False) -> list[Rubric]:
-    """parseRubricItems (with the `rubrics` type's string shorthand): checklist rubrics only."""
+             shorthand: bool = False) -> list[Rubric] | None:
+    """parseRubricItems (with the `rubrics` type's string shorthand): checklist rubrics only;
+    None (and a warning) for score-range or operator rubrics, whose prompts are not shown."""
     if node is None or not isinstance(node.value, list):
         return []
     rubrics = []
@@ -437,7 +443,7 @@ def _rubrics(node: Node | None, name: str, case: CaseSpec, warnings: list[Diagno
         if fields.get("score_ranges") is not None or fields.get("operator") is not None:
             warnings.append(Diagnostic(f"grader {name!r}: rubrics with score ranges or operators "
                                        "are not shown", case.path, item.start_line))
-            return []
+            return None
         outcome = fields.get("outcome") if isinstance(fields.get("outcome"), str) else (
             fields.get("criteria") if isinstance(fields.get("criteria"), str) else "")
         if not outcome:
