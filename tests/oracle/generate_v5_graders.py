@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from .generate import conversational
 from .generate_v5 import files_of
 
 GRADER_FILES = {
@@ -117,11 +118,7 @@ def grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
             test["assert"] = draw(st.lists(graders(), min_size=0, max_size=3))
         if draw(st.integers(0, 5)) == 0:
             test["metadata"] = {"team": "qa", "n": 2}
-        if draw(st.integers(0, 4)) == 0:  # graded turn by turn, then as a transcript
-            test["mode"] = "conversation"
-            test["turns"] = draw(st.lists(_turn(), min_size=1, max_size=3))
-            if draw(st.booleans()):
-                test["window_size"] = 1
+        conversational(draw, test, _turn())
         tests.append(test)
     document: dict[str, Any] = {"prompts": [draw(st.sampled_from([
         "{{ question }}", "About {{ topic }}: {{ question }}",

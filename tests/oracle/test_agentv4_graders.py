@@ -30,7 +30,7 @@ from inspector.core.model import (
 from inspector.core.options import RenderOptions
 
 from . import agentv
-from .generate import FILES, REFS, TEXTS, Suite, suites
+from .generate import FILES, REFS, TEXTS, Suite, conversational, suites
 from .test_agentv4_differential import _corpus_jobs, _skip_or_fail_without_oracle
 
 EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "500")) // 5
@@ -298,11 +298,7 @@ def grader_suites(draw: st.DrawFn) -> Suite:
             test["metadata"] = {"team": "qa", "n": 2}
         if draw(st.integers(0, 6)) == 0:
             test["rubrics"] = ["Mentions the order"]
-        if draw(st.integers(0, 4)) == 0:  # graded turn by turn, then as a transcript
-            test["mode"] = "conversation"
-            test["turns"] = draw(st.lists(_turn(), min_size=1, max_size=3))
-            if draw(st.booleans()):
-                test["window_size"] = 1
+        conversational(draw, test, _turn())
         tests.append(test)
     document: dict[str, Any] = {"tests": tests}
     if draw(st.integers(0, 4)) == 0:
