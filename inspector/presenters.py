@@ -395,6 +395,38 @@ class SegmentView:
     url: str | None  # the source pane showing where the text came from
     via: LineSpan | None = None  # the file reference that pulled the text in
     media: MediaView | None = None
+    thinking: ThinkingView | None = None
+
+
+@dataclass(frozen=True)
+class ThinkingView:
+    """The model's earlier reasoning in a request (Anthropic thinking, Converse reasoningContent):
+    sent back to its own API beside the text, never part of it; redacted reasoning is encrypted,
+    so only its size shows."""
+
+    label: str  # "thinking" or "redacted thinking"
+    text: str
+
+
+def thinking_view(raw: dict) -> ThinkingView | None:
+    """What a raw block holds of the model's reasoning, or None when it is another kind."""
+    kind = raw.get("type")
+    if kind == "thinking":
+        return ThinkingView("thinking", str(raw.get("thinking", "")))
+    if kind == "redacted_thinking":
+        return ThinkingView("redacted thinking", _encrypted(raw.get("data")))
+    reasoning = raw.get("reasoningContent")
+    if not isinstance(reasoning, dict):
+        return None
+    text = reasoning.get("reasoningText")
+    if isinstance(text, dict):
+        return ThinkingView("thinking", str(text.get("text", "")))
+    return ThinkingView("redacted thinking", _encrypted(reasoning.get("redactedContent")))
+
+
+def _encrypted(data) -> str:
+    size = len(data) * 3 // 4 if isinstance(data, str) else 0
+    return f"(encrypted by the provider: {size:,} bytes)"
 
 
 def media_view(media: Media) -> MediaView:
@@ -469,12 +501,20 @@ def _segment_view(bundle_id: str, segment: Segment) -> SegmentView:
             where += f":{origin.start_line}"
             if origin.end_line and origin.end_line != origin.start_line:
                 where += f"-{origin.end_line}"
+    thinking = thinking_view(segment.raw) if segment.raw is not None else None
+    if thinking is not None:
+        kind, label = "thinking", THINKING_LABEL
     title = f"{label}: {where}" if where else label
     # An installed gambit-core's snippet is a file of the server's, not of the bundle: no link.
     url = (source_url(bundle_id, origin.path, origin.start_line, origin.end_line)
            if origin.path and not is_installed_path(origin.path) else None)
     return SegmentView(segment.text, kind, title, origin.path, origin.start_line, origin.end_line, url,
-                       origin.via, media_view(segment.media) if segment.media else None)
+                       origin.via, media_view(segment.media) if segment.media else None, thinking)
+
+
+# Shown beside the text, as the request carries it: not part of the message's text or its count.
+THINKING_LABEL = ("Thinking: the model's earlier reasoning, sent back to the API it came from and "
+                  "left out (named in Changes) for another")
 
 
 def _belongs(diagnostic: Diagnostic, message: Message) -> bool:
@@ -491,6 +531,10 @@ class GraderView:
     name: str
     cards: list[MessageCard]
     tokens_label: str
+    note: str | None = None  # a script grader: what it runs instead of asking a model
+    where: str | None = None  # where the grader is written, as file:line
+    where_url: str | None = None
+    script_url: str | None = None
 
 
 @dataclass
@@ -542,7 +586,11 @@ def _legend(case: RenderedCase) -> list[tuple[str, str]]:
     used = {str(segment.origin.kind) for message in case.messages for segment in message.segments}
     used.update(str(segment.origin.kind) for grader in case.graders for message in grader.messages
                 for segment in message.segments)
-    return [(kind, label) for kind, label in ORIGIN_LABELS.items() if kind in used]
+    legend = [(kind, label) for kind, label in ORIGIN_LABELS.items() if kind in used]
+    if any(segment.raw is not None and thinking_view(segment.raw) is not None
+           for message in case.messages for segment in message.segments):
+        legend.append(("thinking", "Thinking (not in the text)"))
+    return legend
 
 
 def tokenizer_label(counts: CaseTokens) -> str:
@@ -589,10 +637,20 @@ def _cards(bundle_id: str, case: RenderedCase, counts: CaseTokens, anchor_prefix
 def _grader_views(bundle_id: str, case: RenderedCase, provider: str) -> list[GraderView]:
     views = []
     for position, grader in enumerate(case.graders):
+        written = grader.span
+        where = where_url = None
+        if written is not None:
+            where = f"{written.path}:{written.start_line}"
+            where_url = source_url(bundle_id, written.path, written.start_line, written.end_line)
+        script_url = source_url(bundle_id, grader.script) if grader.script else None
+        if not grader.messages:
+            views.append(GraderView(grader.name, [], "", grader.note, where, where_url,
+                                    script_url))
+            continue
         prompt = RenderedCase(grader.name, grader.messages)
         counts = case_tokens(prompt, provider=provider)
         views.append(GraderView(grader.name, _cards(bundle_id, prompt, counts, f"g{position}-m"),
-                                counts.label(counts.sent_total)))
+                                counts.label(counts.sent_total), None, where, where_url))
     return views
 
 

@@ -175,10 +175,16 @@ class OutputSchemaOut(Schema):
 
 
 class GraderOut(Schema):
-    name: str
+    name: str = Field(description=(
+        "The grader's name; a composite's members and aggregator are `composite › member`, a "
+        "conversation's graders `turn N › grader` and `conversation › grader`."))
     messages: list[MessageOut] = Field(description=(
-        "What the grader sends the judge model; the candidate's answer, unknown before a run, "
-        "is a segment of kind `marker` holding a placeholder."))
+        "What the grader sends the judge model; what only the run knows (the candidate's "
+        "answer, a composite's member results) is a segment of kind `marker` holding a "
+        "placeholder. Empty for a script grader, which asks no model."))
+    note: str | None = Field(None, description="A script grader: what it runs instead.")
+    span: SpanOut | None = Field(None, description="Where the grader is written.")
+    script: str | None = Field(None, description="The script a script grader runs, when found.")
 
 
 class CaseOut(Schema):
@@ -189,7 +195,8 @@ class CaseOut(Schema):
     warnings: list[DiagnosticOut]
     messages: list[MessageOut]
     graders: list[GraderOut] = Field(description=(
-        "agentv 4's LLM graders of the case (agentv-4 profile), in the order agentv runs them."))
+        "agentv's graders of the case (agentv-4 and agentv-5 profiles), in the order agentv runs "
+        "them: LLM graders with their messages, script graders with a note."))
     tools: list[ToolOut]
     output_schema: OutputSchemaOut | None
 

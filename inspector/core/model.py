@@ -63,9 +63,10 @@ class Segment:
     # Keys of the source request's content block the model has no place for (Anthropic's
     # `cache_control`, ...): sent again to the same API, named in Changes for another.
     options: dict[str, Any] | None = field(default=None, compare=False, hash=False)
-    # A block of the source API the neutral model has no place for (Anthropic's thinking and
-    # redacted_thinking): no text, sent back as it was to that API, left out (and named in
-    # Changes) for another.
+    # A block of the source API the neutral model has no place for, sent back as it was to that
+    # API. Without text (Anthropic's thinking and redacted_thinking, Converse's reasoningContent)
+    # it is left out for another API; with text (Converse's `json` tool-result content, as JSON
+    # text) it goes there as that text. Either way it is named in Changes.
     raw: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
@@ -147,13 +148,20 @@ class OutputSchema:
 @dataclass(slots=True)
 class GraderPrompt:
     """The messages an LLM grader of the case sends to the judge model; the candidate's answer,
-    unknown before a run, is a MARKER segment holding CANDIDATE_PLACEHOLDER."""
+    unknown before a run, is a MARKER segment holding CANDIDATE_PLACEHOLDER (or another
+    placeholder: what only the run knows). A grader that asks no model (a script) has no messages
+    and a `note` saying what it runs instead."""
 
     name: str
     messages: list[Message]
+    note: str | None = None
+    span: LineSpan | None = None  # where the grader is written
+    script: str | None = None  # the bundle path of the script a script grader runs, when found
 
 
 CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
+# What only a run knows, shown where agentv puts it: every placeholder starts and ends alike.
+PLACEHOLDER_START, PLACEHOLDER_END = "⟨", "⟩"
 
 
 @dataclass(slots=True)

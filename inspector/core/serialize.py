@@ -123,8 +123,10 @@ def function_tool(tool: ToolSpec) -> dict[str, Any]:
 
 
 def graders_contract(case: RenderedCase) -> list[dict[str, Any]]:
-    """`render --graders`: each LLM grader's name and the messages it sends (chat shape)."""
-    return [{"name": grader.name, "messages": [chat_message(m) for m in grader.messages]}
+    """`render --graders`: each grader's name and the messages it sends (chat shape); a script
+    grader, which sends none, says what it runs (`note`, `script`)."""
+    return [{"name": grader.name, "messages": [chat_message(m) for m in grader.messages],
+             **({"note": grader.note, "script": grader.script} if grader.note else {})}
             for grader in case.graders]
 
 
@@ -147,7 +149,8 @@ def case_detail(case: RenderedCase) -> dict[str, Any]:
         "warnings": [diagnostic(item) for item in case.warnings],
         "messages": [_detailed_message(message) for message in case.messages],
         "graders": [{"name": grader.name,
-                     "messages": [_detailed_message(message) for message in grader.messages]}
+                     "messages": [_detailed_message(message) for message in grader.messages],
+                     "note": grader.note, "span": span(grader.span), "script": grader.script}
                     for grader in case.graders],
         "tools": [
             {"name": tool.name, "description": tool.description, "parameters": tool.parameters,

@@ -20,6 +20,8 @@ def segments(card: MessageCard) -> SafeString:
     for segment in card.segments:
         if segment.media is not None:
             parts.append(_media(segment))
+        elif segment.thinking is not None:
+            parts.append(_thinking(segment))
         elif segment.path:
             via = segment.via
             via_attributes = format_html(' data-via-path="{}" data-via-from="{}" data-via-to="{}"',
@@ -33,6 +35,18 @@ def segments(card: MessageCard) -> SafeString:
             parts.append(format_html('<span class="seg k-{}" title="{}">{}</span>', segment.kind,
                                      segment.title, segment.text))
     return mark_safe("".join(parts))
+
+
+def _thinking(segment: SegmentView) -> SafeString:
+    """The model's reasoning as a labelled block of its own: it is no text of the message."""
+    thinking = segment.thinking
+    assert thinking is not None
+    attributes = format_html(' data-src="{}" data-path="{}" data-from="{}" data-to="{}"',
+                             segment.url, segment.path, segment.start or "",
+                             segment.end or segment.start or "") if segment.path else ""
+    return format_html('<span class="seg thinking k-thinking" title="{}"{} tabindex="0">'
+                       '<span class="thinking-label">{}</span>{}</span>', segment.title,
+                       attributes, thinking.label, thinking.text)
 
 
 def _media(segment: SegmentView) -> SafeString:

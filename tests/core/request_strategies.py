@@ -357,6 +357,13 @@ def gemini(draw, kinds: tuple[str, ...] = ALL_MEDIA) -> dict[str, Any]:
 CACHE_POINT = {"cachePoint": {"type": "default"}}
 
 
+# A tool result's `json` content: any JSON document (Converse's Document type).
+JSON_CONTENT = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=6)
+
+
 def _bedrock_media(item: dict, number: int) -> dict:
     if item["kind"] == "image":
         return {"image": {"format": item["media_type"].split("/")[1],
@@ -422,8 +429,10 @@ def bedrock_converse(draw, kinds: tuple[str, ...] = BYTES_MEDIA) -> dict[str, An
             results = []
             while position + 1 < len(turns) and turns[position + 1][0] == "tool":
                 position += 1
-                result: dict[str, Any] = {"toolUseId": turns[position][1],
-                                          "content": [{"text": turns[position][3]}]}
+                content: list[dict[str, Any]] = [{"text": turns[position][3]}]
+                if draw(st.booleans()):  # structured content: Converse's own
+                    content = [{"json": draw(JSON_CONTENT)}]
+                result: dict[str, Any] = {"toolUseId": turns[position][1], "content": content}
                 if draw(st.booleans()):
                     result["status"] = "success"  # Converse's own
                 results.append({"toolResult": result})

@@ -128,3 +128,43 @@ def test_converse_reasoning_and_system_tools_are_named_when_sent_elsewhere(valid
             1) in messages
     assert any("tool 'nova_grounding' left out: Bedrock Converse's own systemTool tool" in m
                for m, _ in messages)
+
+
+JSON_RESULT = {"status": "found", "items": [1, 2], "note": None, "Ünï": "✓"}
+BEDROCK_JSON = {
+    "messages": [
+        {"role": "user", "content": [{"text": "Find it."}]},
+        {"role": "assistant", "content": [
+            {"toolUse": {"toolUseId": "tooluse_1", "name": "lookup", "input": {}}}]},
+        {"role": "user", "content": [
+            {"toolResult": {"toolUseId": "tooluse_1", "content": [
+                {"text": "Result:"}, {"json": JSON_RESULT}]}},
+            {"cachePoint": {"type": "default"}}, {"text": "Go on."}]},
+    ],
+    "toolConfig": {"tools": [{"toolSpec": {"name": "lookup", "inputSchema": {"json": {
+        "type": "object"}}}}]},
+}
+
+
+def test_converse_json_tool_results_come_back_unchanged(validators):
+    validators["bedrock-converse"](BEDROCK_JSON)
+    case = read(BEDROCK_JSON, "bedrock-converse")
+    result = export_case(case, "bedrock-converse")
+    assert result.payload == BEDROCK_JSON
+    assert result.changes == []
+    [tool] = [message for message in case.messages if message.role == "tool"]
+    # Content, not a marker: the value as JSON text, traced to the block it was written in.
+    json_segment = tool.segments[-1]
+    assert json.loads(json_segment.text) == JSON_RESULT
+    assert json_segment.origin.kind == "case" and json_segment.raw == {"json": JSON_RESULT}
+    assert not any(warning.message.startswith("the part") for warning in case.warnings)
+
+
+@pytest.mark.parametrize("target", [p for p in PROVIDERS if p != "bedrock-converse"])
+def test_converse_json_tool_results_go_elsewhere_as_json_text(target, validators):
+    result = export_case(read(BEDROCK_JSON, "bedrock-converse"), target)
+    validators[target](result.payload)
+    text = json.dumps(result.payload, ensure_ascii=False)
+    assert json.dumps(json.dumps(JSON_RESULT, ensure_ascii=False), ensure_ascii=False)[1:-1] in text
+    assert (f"Bedrock Converse's json content sent as JSON text: {_label(target)} has no such "
+            "block", 2) in [(change.message, change.message_index) for change in result.changes]

@@ -74,8 +74,9 @@ def projection(case: RenderedCase, fmt: str, fields: set[str], with_ids: bool) -
     for message in case.sent_messages:
         if message.role == "system":
             continue
-        # Thinking blocks (raw segments) are the source API's own: no other provider has them.
-        segments = [s for s in message.segments if s.raw is None]
+        # Thinking blocks (raw segments without text) are the source API's own: no other provider
+        # has them. Structured content (raw with text) travels as its JSON text.
+        segments = [s for s in message.segments if s.raw is None or s.text]
         media = [(s.media.kind, s.media.media_type if s.media.data else None, s.media.data,
                   s.media.url) for s in segments if s.media is not None]
         calls = [((call.id if with_ids else None), call.name, json.loads(call.arguments or "{}"))

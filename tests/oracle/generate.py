@@ -526,3 +526,13 @@ def _to_json(value: Any) -> Any:
     if isinstance(value, list):
         return [_to_json(item) for item in value]
     return value
+
+
+def conversational(draw, test: dict[str, Any], turn: st.SearchStrategy[dict[str, Any]]) -> None:
+    """Sometimes makes a generated test `mode: conversation`: graded turn by turn, then as a
+    transcript (the grader suites of agentv 4 and 5 share it)."""
+    if draw(st.integers(0, 4)) == 0:
+        test["mode"] = "conversation"
+        test["turns"] = draw(st.lists(turn, min_size=1, max_size=3))
+        if draw(st.booleans()):
+            test["window_size"] = 1

@@ -13,6 +13,9 @@ the requests agentv made for them. To make them (docs/agentv-5.md gives the same
     .venv/bin/python -m tests.oracle.make_agentv5_goldens --source /tmp/agentv5/packages/core
 
 `--compare N` runs N generated files through both without writing anything (the long run).
+`--graders` does the same for files full of graders (generate_v5_graders.py) and keeps the
+requests agentv's graders sent the judge as well (tests/oracle/agentv5_grader_goldens.jsonl,
+checked by test_agentv5_grader_goldens.py).
 """
 
 from __future__ import annotations
@@ -33,12 +36,15 @@ sys.path.insert(0, str(REPO))
 from tests.oracle.agentv import Oracle  # noqa: E402
 from tests.oracle.differential import compare  # noqa: E402
 from tests.oracle.generate_v5 import files_of, suites  # noqa: E402
+from tests.oracle.generate_v5_graders import grader_suites  # noqa: E402
+from tests.oracle.test_agentv4_graders import recorded_differences  # noqa: E402
 
 GOLDENS = Path(__file__).resolve().parent / "agentv5_goldens.jsonl"
+GRADER_GOLDENS = Path(__file__).resolve().parent / "agentv5_grader_goldens.jsonl"
 SEED_NOTE = "hypothesis, derandomized: the same files on every run"
 
 
-def generated(count: int) -> list[dict[str, bytes]]:
+def generated(count: int, with_graders: bool = False) -> list[dict[str, bytes]]:
     found: list[dict[str, bytes]] = []
 
     @settings(max_examples=count, derandomize=True, database=None, phases=[Phase.generate],
@@ -47,8 +53,23 @@ def generated(count: int) -> list[dict[str, bytes]]:
     def collect(document: dict) -> None:
         found.append(files_of(document))
 
-    collect()
+    @settings(max_examples=count, derandomize=True, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck), deadline=None)
+    @given(files=grader_suites())
+    def collect_graders(files: dict[str, bytes]) -> None:
+        found.append(files)
+
+    (collect_graders if with_graders else collect)()
     return found
+
+
+def slim_graders(result: dict) -> dict:
+    """As `slim`, keeping every request the graders sent the judge too."""
+    kept = slim(result)
+    for case, full in zip(kept["cases"], result.get("cases", []), strict=True):
+        case["requests"] += [{"role": "judge", "body": {"messages": request["body"].get(
+            "messages")}} for request in full["requests"] if request["role"] == "judge"]
+    return kept
 
 
 def slim(result: dict) -> dict:
@@ -66,20 +87,26 @@ def main() -> None:
                         help="agentv's packages/core at the tag, with its dependencies and tsx")
     parser.add_argument("--count", type=int, default=400)
     parser.add_argument("--compare", type=int, help="compare this many files, write nothing")
+    parser.add_argument("--graders", action="store_true",
+                        help="files full of graders; keep the judge requests too")
     args = parser.parse_args()
     count = args.compare or args.count
     started = time.monotonic()
     differing = 0
     lines = []
     with Oracle(source=args.source.resolve()) as oracle:
-        for index, files in enumerate(generated(count)):
+        for index, files in enumerate(generated(count, args.graders)):
             root = Path(tempfile.mkdtemp(prefix="agentv5-golden-"))
             try:
                 for path, data in files.items():
                     (root / path).parent.mkdir(parents=True, exist_ok=True)
                     (root / path).write_bytes(data)
-                result = slim(oracle.run(root / "evals/suite.yaml", root))
+                raw = oracle.run(root / "evals/suite.yaml", root, 300)
+                result = slim_graders(raw) if args.graders else slim(raw)
                 problems = compare(result, root, root / "evals/suite.yaml", profile="agentv-5")
+                if args.graders:
+                    problems += recorded_differences(result, root, root / "evals/suite.yaml",
+                                                     "agentv-5")
             finally:
                 shutil.rmtree(root, ignore_errors=True)
             if problems:
@@ -96,8 +123,9 @@ def main() -> None:
         header = json.dumps({"made_with": "agentv v5.3.1-next.1 source (packages/core) under tsx, "
                                           "tests/oracle/capture.mjs", "inputs": SEED_NOTE,
                              "count": count})
-        GOLDENS.write_text(header + "\n" + "\n".join(lines) + "\n")
-        print(f"wrote {GOLDENS.relative_to(REPO)}")
+        target = GRADER_GOLDENS if args.graders else GOLDENS
+        target.write_text(header + "\n" + "\n".join(lines) + "\n")
+        print(f"wrote {target.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

@@ -20,11 +20,17 @@ from hypothesis import strategies as st
 
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.documents import render_document
-from inspector.core.model import CANDIDATE_PLACEHOLDER, InputError, Message
+from inspector.core.model import (
+    CANDIDATE_PLACEHOLDER,
+    PLACEHOLDER_END,
+    PLACEHOLDER_START,
+    InputError,
+    Message,
+)
 from inspector.core.options import RenderOptions
 
 from . import agentv
-from .generate import FILES, REFS, TEXTS, Suite, suites
+from .generate import FILES, REFS, TEXTS, Suite, conversational, suites
 from .test_agentv4_differential import _corpus_jobs, _skip_or_fail_without_oracle
 
 EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "500")) // 5
@@ -44,30 +50,66 @@ RESOLVED_PATH = re.compile(r'(\\?"resolvedPath\\?": \\?")(?:[^"\\]|\\[^"])*(\\?"
 
 
 def judged(message: Message) -> dict[str, str]:
-    """A grader message as sent once the candidate has answered."""
-    return {"role": message.role, "content": RESOLVED_PATH.sub(r"\1…\2", "".join(
-        CANDIDATE if segment.text == CANDIDATE_PLACEHOLDER else segment.text
-        for segment in message.segments))}
+    """A grader message as sent once the candidate has answered (every answer is CANDIDATE), as
+    a pattern: what else only the run knows (a composite's member results) matches anything."""
+    parts = []
+    for segment in message.segments:
+        text = segment.text
+        if segment.origin.kind == "marker" and text.startswith(PLACEHOLDER_START) \
+                and text.endswith(PLACEHOLDER_END):
+            parts.append(re.escape(CANDIDATE) if text.startswith(CANDIDATE_PLACEHOLDER[:-1])
+                         else ".*")
+        else:
+            parts.append(re.escape(RESOLVED_PATH.sub(r"\1…\2", text)))
+    return {"role": message.role, "content": "".join(parts)}
+
+
+def same(mine: list[list[dict[str, str]]], sent: list[list[dict[str, str]]]) -> bool:
+    return len(mine) == len(sent) and all(
+        len(ours) == len(theirs) and all(
+            a["role"] == b["role"] and re.fullmatch(a["content"], b["content"], re.S)
+            for a, b in zip(ours, theirs, strict=True))
+        for ours, theirs in zip(mine, sent, strict=True))
+
+
+def plain(pattern: dict[str, str]) -> dict[str, str]:
+    return {"role": pattern["role"],
+            "content": re.sub(r"\\(.)", r"\1", pattern["content"], flags=re.S)}
 
 
 def grader_differences(oracle: agentv.Oracle, root: Path, eval_file: Path) -> list[str]:
-    theirs = agentv.outcome(oracle.run(eval_file, root))
+    return recorded_differences(oracle.run(eval_file, root), root, eval_file)
+
+
+def recorded_differences(result: dict[str, Any], root: Path, eval_file: Path,
+                         profile: str = "agentv-4") -> list[str]:
+    """The inspector's grader prompts against the grader requests an agentv run recorded."""
+    theirs = agentv.outcome(result)
     try:
         document = render_document(DirectoryBundle(root), eval_file.relative_to(root).as_posix(),
-                                   RenderOptions(profile="agentv-4", input_format="agentv"))
+                                   RenderOptions(profile=profile, input_format="agentv"))
     except InputError:
         return []  # which files agentv refuses is the candidate differential's to check
     problems = []
     for case in document.cases:
-        if case.skipped or "turns" in case.metadata or case.id not in theirs.cases:
+        if case.skipped or case.id not in theirs.cases:
             continue
-        mine = [[judged(message) for message in grader.messages] for grader in case.graders]
+        # A script grader asks no model: it has a note, no messages, and no request.
+        mine = [[judged(message) for message in grader.messages] for grader in case.graders
+                if grader.messages]
         sent = [[{"role": message["role"],
                   "content": RESOLVED_PATH.sub(r"\1…\2", message["content"])}
                  for message in request] for request in theirs.judges.get(case.id, [])]
-        if mine != sent:
+        if case.metadata.get("on_turn_failure") == "stop" and len(sent) < len(mine):
+            # The mock judge's grade fails a rubric turn, so agentv stops grading there; the
+            # inspector shows every turn's graders (what a run whose turns pass sends).
+            mine = mine[:len(sent)]
+        if not same(mine, sent) and not (
+                # A composite's members run side by side: their requests arrive in any order.
+                any("\u203a" in grader.name for grader in case.graders)
+                and _same_in_any_order(mine, sent)):
             problems.append(f"{case.id}: grader requests differ\n  agentv:    {json.dumps(sent)}\n"
-                            f"  inspector: {json.dumps(mine)}")
+                            f"  inspector: {json.dumps([[plain(m) for m in r] for r in mine])}")
     # A test agentv ran whose graders the inspector says it would skip, or the other way round.
     ran = set(theirs.cases)
     skipped = {case.id for case in document.cases if case.skipped and case.id in ran
@@ -75,6 +117,18 @@ def grader_differences(oracle: agentv.Oracle, root: Path, eval_file: Path) -> li
     problems += [f"{case_id}: agentv ran it, the inspector says a grader skips it"
                  for case_id in sorted(skipped)]
     return problems
+
+
+def _same_in_any_order(mine: list[list[dict[str, str]]], sent: list[list[dict[str, str]]]
+                       ) -> bool:
+    left = list(sent)
+    for request in mine:
+        match = next((index for index, theirs in enumerate(left)
+                      if same([request], [theirs])), None)
+        if match is None:
+            return False
+        left.pop(match)
+    return not left
 
 
 def test_the_corpus_and_examples_graders_are_what_agentv_sends(oracle):
@@ -118,6 +172,7 @@ GRADER_FILES = {
                                      b"{{ expected_outcome }} -> {{ output }}\n",
     "evals/graders/meta.md": b"{{ metadata }}|{{metadata_json}}|{{ rubrics_json }}|{{ output }}",
     "evals/graders/no-output.md": b"Just {{ input }}\n",
+    "evals/scripts/check.py": b"import json\nprint(json.dumps({'score': 1, 'assertions': []}))\n",
 }
 
 
@@ -128,7 +183,7 @@ def _texts() -> st.SearchStrategy[str]:
 @st.composite
 def _grader(draw: st.DrawFn) -> Any:
     kind = draw(st.sampled_from(["bare", "template", "file", "file", "rubrics", "rubric-objects",
-                                 "string", "contains", "llm-rubric-list"]))
+                                 "string", "contains", "llm-rubric-list", "composite", "code"]))
     named = {"name": f"g{draw(st.integers(0, 3))}"} if draw(st.booleans()) else {}
     if kind == "bare":
         return {"type": draw(st.sampled_from(["llm-grader", "llm_grader"])),
@@ -153,8 +208,60 @@ def _grader(draw: st.DrawFn) -> Any:
         return draw(_texts())
     if kind == "contains":
         return {"type": "contains", "value": "ok"}
+    if kind == "code":
+        return {"type": draw(st.sampled_from(["code-grader", "code_grader"])), **named,
+                "command": draw(st.sampled_from([["python3", "scripts/check.py"],
+                                                 "python3 scripts/check.py"]))}
+    if kind == "composite":
+        return _composite(draw, named)
     return {"type": "llm-grader", **named, "prompt": draw(_texts()),
             "rubrics": [{"id": "only", "outcome": "Is polite"}]}
+
+
+def _composite(draw: st.DrawFn, named: dict[str, str]) -> dict[str, Any]:
+    members: list[Any] = []
+    for index in range(draw(st.integers(1, 3))):
+        member = draw(st.sampled_from(["inline", "template", "file", "code", "contains",
+                                       "unnamed", "rubric"]))
+        name = {"name": f"m{index}"}
+        if member == "inline":
+            members.append({"type": "llm-grader", **name, "prompt": draw(_texts())})
+        elif member == "template":
+            members.append({"type": "llm-grader", **name, "prompt": "Rate {{ output }}"})
+        elif member == "file":
+            members.append({"type": "llm-grader", **name, "prompt": "file://graders/full.md"})
+        elif member == "code":
+            members.append({"type": "code-grader", **name,
+                            "command": ["python3", "scripts/check.py"]})
+        elif member == "contains":
+            members.append({"type": "contains", **name, "value": "ok"})
+        elif member == "rubric":
+            members.append({"type": "rubrics", **name, "criteria": [draw(_texts())]})
+        else:  # agentv skips a member without a name
+            members.append({"type": "llm-grader", "prompt": "nameless"})
+    aggregator = draw(st.sampled_from([
+        {"type": "weighted_average"}, {"type": "threshold", "threshold": 0.5},
+        {"type": "llm-grader"}, {"type": "llm_grader", "prompt": "All: {{EVALUATOR_RESULTS_JSON}}!"},
+        {"type": "llm-grader", "prompt": "file://graders/meta.md"}, {"type": "bogus"}]))
+    return {"type": "composite", **named, "assertions": members, "aggregator": aggregator}
+
+
+@st.composite
+def _turn(draw: st.DrawFn) -> dict[str, Any]:
+    turn: dict[str, Any] = {"input": draw(st.one_of(
+        _texts().filter(lambda text: text.strip()), st.just({"kind": "json", "n": 1})))}
+    kind = draw(st.integers(0, 3))
+    if kind == 1:
+        turn["assertions"] = draw(st.lists(_texts().filter(lambda text: text.strip()),
+                                           min_size=1, max_size=2))
+    elif kind == 2:
+        turn["assertions"] = [draw(_texts().filter(lambda text: text.strip())),
+                              {"type": "llm-grader", "prompt": draw(st.sampled_from(
+                                  ["Judge {{ output }} given {{ input }}", "Be brief"]))},
+                              {"type": "contains", "value": "ok"}]
+    if draw(st.integers(0, 3)) == 0:
+        turn["expected_output"] = draw(_texts())
+    return turn
 
 
 @st.composite
@@ -191,6 +298,7 @@ def grader_suites(draw: st.DrawFn) -> Suite:
             test["metadata"] = {"team": "qa", "n": 2}
         if draw(st.integers(0, 6)) == 0:
             test["rubrics"] = ["Mentions the order"]
+        conversational(draw, test, _turn())
         tests.append(test)
     document: dict[str, Any] = {"tests": tests}
     if draw(st.integers(0, 4)) == 0:

@@ -18,9 +18,22 @@ from .differential import compare
 GOLDENS = Path(__file__).resolve().parent / "agentv5_goldens.jsonl"
 
 
+def read_goldens(path: Path = GOLDENS) -> tuple[dict, list[dict]]:
+    """A goldens file's header (how it was made) and its lines."""
+    lines = path.read_text().splitlines()
+    return json.loads(lines[0]), [json.loads(line) for line in lines[1:] if line.strip()]
+
+
+def write_golden(golden: dict, root: Path) -> Path:
+    """A golden's files under root; the eval file's path."""
+    for path, text in golden["files"].items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    return root / "evals/suite.yaml"
+
+
 def _goldens() -> list[dict]:
-    lines = GOLDENS.read_text().splitlines()
-    return [json.loads(line) for line in lines[1:] if line.strip()]
+    return read_goldens()[1]
 
 
 def test_the_goldens_were_made_by_agentv_5():
@@ -38,10 +51,7 @@ def test_agentv_5_sends_what_the_inspector_shows(tmp_path, index):
     problems = []
     for offset, golden in enumerate(_goldens()[index:index + 50]):
         root = tmp_path / str(offset)
-        for path, text in golden["files"].items():
-            (root / path).parent.mkdir(parents=True, exist_ok=True)
-            (root / path).write_text(text)
-        found = compare(golden["agentv"], root, root / "evals/suite.yaml", profile="agentv-5")
+        found = compare(golden["agentv"], root, write_golden(golden, root), profile="agentv-5")
         if found:
             problems.append(f"golden {index + offset}:\n{golden['files']['evals/suite.yaml']}\n"
                             + "\n".join(found))

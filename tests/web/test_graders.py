@@ -86,3 +86,98 @@ def test_a_grader_template_agentv_refuses_skips_the_case_with_the_reason(client,
     detail = client.get(f"/api/bundles/{bundle.pk}/cases/judged").json()
     assert "Missing required fields" in detail["skipped"]
     assert detail["graders"] == []
+
+
+COMPOSITE_SUITE = b"""tests:
+  - id: combo
+    criteria: Names the capital
+    input: What is the capital of France?
+    assertions:
+      - type: composite
+        name: panel
+        assertions:
+          - name: polite
+            type: llm-grader
+            prompt: Is it polite?
+          - name: script
+            type: code-grader
+            command: [python3, scripts/check.py]
+        aggregator:
+          type: llm-grader
+          prompt: "Results: {{EVALUATOR_RESULTS_JSON}}"
+"""
+
+
+def test_composite_members_and_script_graders_on_the_page_and_the_api(client, db):
+    bundle, _ = store_bundle({"evals/suite.yaml": COMPOSITE_SUITE,
+                              "evals/scripts/check.py": b"print('{}')\n"}, title="composite")
+    page = client.get(case_url(bundle.pk, "evals/suite.yaml", "combo")).content.decode()
+    graders = page[page.index('id="graders"'):]
+    assert "<strong>panel › polite</strong>" in graders
+    assert "<strong>panel › aggregator</strong>" in graders
+    # The script grader is said in words, with its script and the line it is written on.
+    note = graders[graders.index("<strong>panel › script</strong>"):]
+    assert "evals/suite.yaml:12</a>" in note[:400]
+    assert ("Runs `python3 scripts/check.py` on the answer after the run; the script is "
+            "evals/scripts/check.py. A script grader sends nothing to a model") in note
+    assert "notice warning" not in note[:note.index("</details>")]
+    detail = client.get(f"/api/bundles/{bundle.pk}/cases/combo").json()
+    names = [(grader["name"], len(grader["messages"]), grader["script"])
+             for grader in detail["graders"]]
+    assert names == [("panel › polite", 2, None), ("panel › script", 0, "evals/scripts/check.py"),
+                     ("panel › aggregator", 2, None)]
+    aggregator = detail["graders"][2]["messages"][1]["segments"]
+    assert [(seg["text"], seg["origin"]["kind"]) for seg in aggregator] == [
+        ("Results: ", "case"), ("⟨the members' results as JSON, known only after the run⟩",
+                                "marker")]
+
+
+CONVERSATION = b"""tests:
+  - id: chat
+    mode: conversation
+    criteria: Stays helpful
+    input: Start
+    turns:
+      - input: Hello
+        assertions: [Greets back]
+      - input: Bye
+        assertions: [Says goodbye]
+    assertions:
+      - Was consistent
+"""
+V5_SUITE = b"""prompts:
+  - "{{ question }}"
+tests:
+  - id: five
+    vars: {question: What is 2+2?}
+    assert:
+      - Is correct
+      - type: llm-rubric
+        metric: tone
+        value: Is polite
+      - type: script
+        command: [python3, check.py]
+"""
+
+
+def test_conversation_graders_per_turn_and_on_the_transcript(client, db):
+    bundle, _ = store_bundle({"evals/chat.yaml": CONVERSATION}, title="conversation")
+    detail = client.get(f"/api/bundles/{bundle.pk}/cases/chat").json()
+    names = [grader["name"] for grader in detail["graders"]]
+    assert names == ["turn 1 › turn-rubrics", "turn 2 › turn-rubrics", "conversation › rubrics"]
+    second = detail["graders"][1]["messages"][1]["content"]
+    # The conversation so far, each answer a placeholder naming its turn.
+    assert ("user: Start\n\nuser: Hello\n\nassistant: ⟨the candidate's answer to turn 1⟩\n\n"
+            "user: Bye\n\nassistant: ⟨the candidate's answer to turn 2⟩") in second
+    assert "- [criterion-1]: Says goodbye" in second
+
+
+def test_agentv_5_graders_on_the_page(client, db):
+    bundle, _ = store_bundle({"evals/five.yaml": V5_SUITE, "evals/check.py": b"print(1)\n"},
+                             title="agentv 5")
+    page = client.get(case_url(bundle.pk, "evals/five.yaml", "five")).content.decode()
+    graders = page[page.index('id="graders"'):]
+    assert "<strong>llm-rubric</strong>" in graders and "<strong>tone</strong>" in graders
+    assert "Be skeptical" in graders  # agentv 5's wording
+    assert "Runs `python3 check.py` on the answer after the run; the script is evals/check.py" \
+        in graders

@@ -1,12 +1,15 @@
-"""The judge's prompts: the messages agentv 4.42.4's LLM graders send, per case, with provenance.
+"""The judge's prompts: the messages agentv's LLM graders send, per case, with provenance.
 
 Following agentv's own code at v4.42.4: `loaders/grader-parser.ts` parseGraders (which graders a
 test has: its `assertions`, then the suite's; bare strings grouped into one `rubrics` grader;
 `prompt:` inline text, or a template file only with a `file://` prefix), `registry/
 builtin-graders.ts` (an inline prompt without template variables becomes the criteria), and
 `graders/llm-grader.ts` (the default template, the rubric checklist, `substituteVariables`, and
-the output-schema system prompt). A test without graders gets the default grader. The candidate's
-answer is unknown before a run: it stands as a MARKER placeholder.
+the output-schema system prompt). A test without graders gets the default grader. `composite`
+graders (`graders/composite.ts`) send their members' requests, then an LLM aggregator's; a
+`code-grader` asks no model and is shown as a note naming its script. The candidate's answer is
+unknown before a run: it stands as a MARKER placeholder. agentv 5's grader lists are read by
+graders_v5 and worded here; conversation mode is conversation_graders.
 """
 
 from __future__ import annotations
@@ -15,7 +18,25 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..model import CANDIDATE_PLACEHOLDER, Diagnostic, GraderPrompt, Message, OriginKind
+from ..model import (
+    CANDIDATE_PLACEHOLDER,
+    Diagnostic,
+    GraderPrompt,
+    LineSpan,
+    Message,
+    OriginKind,
+)
+from .grader_texts import (
+    AGGREGATOR_PROMPT,
+    DEFAULT_TEMPLATE,
+    DEFAULT_TEMPLATE_V5,
+    OUTPUT_SCHEMA,
+    PROMPTFOO_SCHEMA,
+    RUBRIC_FORMAT,
+    RUBRIC_SCHEMA,
+    RUBRIC_SCHEMA_V5,
+    SKEPTICAL_RUBRIC_LINES,
+)
 from .pieces import Piece, joined, segments
 from .schema import CaseSpec, GradingNodes
 from .v4 import js_json
@@ -26,53 +47,6 @@ VALID_VARIABLES = frozenset({"expected_output", "criteria", "metadata", "metadat
                              "rubrics_json", "input", "output", "file_changes", "tool_calls"})
 PROMPT_FILE_PREFIX = "file://"
 LLM_TYPES = frozenset({"llm-grader", "rubrics", "rubric"})
-
-DEFAULT_TEMPLATE = """You are an expert grader. Your goal is to grade the answer based on how well it achieves the criteria for the original task.
-
-Use the reference_answer as a gold standard for a high-quality response (if provided). The reference_answer may be a simple text response, or it may contain a sequence of expected agent messages including tool calls. When it contains multiple messages, the last message represents the final expected answer. The answer does not need to match it verbatim, but should capture the key points and follow the same spirit.
-
-Be concise and focused in your evaluation. Provide succinct, specific feedback rather than verbose explanations.
-
-[[ ## criteria ## ]]
-{{criteria}}
-
-[[ ## question ## ]]
-{{input}}
-
-[[ ## reference_answer ## ]]
-{{expected_output}}
-
-[[ ## answer ## ]]
-{{output}}"""  # noqa: E501  (agentv's text, line for line)
-
-OUTPUT_SCHEMA = "\n".join([
-    "You must respond with a single JSON object matching this schema:",
-    "",
-    "{",
-    '  "score": <number between 0.0 and 1.0>,',
-    '  "assertions": [',
-    "    {",
-    '      "text": "<brief description of what was checked>",',
-    '      "passed": <boolean>,',
-    '      "evidence": "<concise evidence, 1-2 sentences, optional>"',
-    "    }",
-    "  ],",
-    '  "details": {<optional object with domain-specific structured metrics>}',
-    "}",
-])
-
-RUBRIC_SCHEMA = """You are an expert grader. Evaluate the candidate answer against each rubric item.
-You must return a valid JSON object matching this schema:
-{
-  "checks": [
-    {
-      "id": "string (rubric id)",
-      "satisfied": boolean,
-      "reasoning": "string (brief explanation)"
-    }
-  ],
-  "overall_reasoning": "string (summary)"
-}"""
 
 JS_WHITESPACE = " \t\n\r\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008" \
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -88,12 +62,29 @@ class Rubric:
 
 @dataclass(slots=True)
 class Grader:
-    """One LLM grader as parseGraders leaves it."""
+    """One grader that the page shows, as parseGraders leaves it: an LLM grader (prompt,
+    rubrics), a script grader (`script`), or a composite (`members`, and an LLM aggregator's
+    prompt in `aggregator`)."""
 
     name: str
     prompt: list[Piece] | None = None  # the resolved prompt text
     prompt_is_file: bool = False
     rubrics: list[Rubric] | None = None
+    span: LineSpan | None = None
+    script: Script | None = None
+    members: list[Grader] | None = None
+    aggregator: list[Piece] | None = None
+    rubric_kind: bool = False  # agentv 5's `llm-rubric` (its own output schema)
+    criteria: list[Piece] | None = None  # agentv 5: an `llm-rubric` value stands as the criteria
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """What a code grader runs: its command (one string for a shell command line), and the
+    script file when the bundle has it."""
+
+    command: list[str]
+    path: str | None
 
 
 @dataclass(slots=True)
@@ -104,6 +95,8 @@ class Inputs:
     criteria: list[Piece]
     reference: list[Piece]
     metadata: Any
+    answer: list[Piece] | None = None  # None: the candidate's answer, a placeholder
+    generation: int = 4  # agentv 5 words its prompts otherwise (see graders_v5)
 
 
 class Skip(Exception):
@@ -116,28 +109,92 @@ def grader_prompts(case: CaseSpec, question: list[Piece], resolve, warnings: lis
     resolveFileReference does: (display path, bundle path, text) or None. Raises Skip."""
     grading = case.grading
     assert grading is not None
-    graders = _graders(grading, case, resolve, warnings)
-    inputs = Inputs(question, _text_pieces(grading.criteria, case.path),
-                    _reference(grading, case.path, resolve, warnings),
-                    grading.metadata.plain() if grading.metadata is not None else None)
-    return [GraderPrompt(grader.name, _messages(grader, inputs)) for grader in graders]
+    if grading.generation == 5:
+        from .graders_v5 import graders_v5  # the one module that knows agentv 5's grader list
+
+        graders = graders_v5(grading, case, resolve, warnings)
+    else:
+        graders = _graders(grading, case, resolve, warnings) or []
+    inputs = case_inputs(case, question, resolve, warnings)
+    return [prompt for grader in graders for prompt in prompts(grader, inputs)]
+
+
+def case_inputs(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic]
+                ) -> Inputs:
+    grading = case.grading
+    assert grading is not None
+    return Inputs(question, _text_pieces(grading.criteria, case.path),
+                  _reference(grading, case.path, resolve, warnings),
+                  grading.metadata.plain() if grading.metadata is not None else None,
+                  generation=grading.generation)
+
+
+def listed_graders(case: CaseSpec, resolve, warnings: list[Diagnostic]) -> list[Grader] | None:
+    """The test's own graders (its list, the suite's, inline rubrics) without the default one:
+    None when agentv loads none (conversation mode then grades no transcript). Raises Skip."""
+    grading = case.grading
+    assert grading is not None
+    return _graders(grading, case, resolve, warnings, default=False)
+
+
+def turn_rubrics(texts: list[str], v5: bool = False) -> Grader:
+    """orchestrator.ts buildTurnAssertions: a turn's string assertions as one rubric grader."""
+    return Grader("turn-llm-rubric" if v5 else "turn-rubrics", rubric_kind=v5,
+                  rubrics=[Rubric(f"criterion-{index + 1}", text, 1.0, False)
+                           for index, text in enumerate(texts)])
+
+
+def inline_grader(name: str, prompt: Node | None, span: LineSpan, path: str) -> Grader:
+    """A turn's structured llm-grader, which agentv passes on unparsed: its prompt is text."""
+    grader = Grader(name, span=span)
+    if prompt is not None and isinstance(prompt.value, str):
+        grader.prompt = _text_pieces(prompt, path)
+    return grader
+
+
+def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderPrompt]:
+    """A grader's requests in the order agentv sends them: a composite's members (run side by
+    side), then its LLM aggregator, which reads their results."""
+    name = within + grader.name
+    if grader.script is not None:
+        return [GraderPrompt(name, [], _script_note(grader.script), grader.span,
+                             grader.script.path)]
+    if grader.members is None:
+        return [GraderPrompt(name, _messages(grader, inputs), span=grader.span)]
+    found = [prompt for member in grader.members
+             for prompt in prompts(member, inputs, f"{name} › ")]
+    if grader.aggregator is not None:
+        found.append(GraderPrompt(f"{name} › aggregator", [
+            Message("system", segments([Piece(OUTPUT_SCHEMA, OriginKind.DEFAULT_PROMPT)])),
+            Message("user", segments(_strip(grader.aggregator)))], span=grader.span))
+    return found
+
+
+def _script_note(script: Script) -> str:
+    shown = " ".join(script.command)
+    where = f"; the script is {script.path}" if script.path else ""
+    return (f"Runs `{shown}` on the answer after the run{where}. A script grader sends nothing to "
+            "a model, so there is no prompt to show.")
 
 
 # ---- which graders -------------------------------------------------------------------------------
 
-def _graders(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diagnostic]
-             ) -> list[Grader]:
+def _graders(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diagnostic],
+             default: bool = True) -> list[Grader] | None:
     found, loaded = _grader_list(grading.assertions, case, resolve, warnings)
     suite_found, suite_loaded = _grader_list(grading.suite_assertions, case, resolve, warnings)
-    found += suite_found
+    found += unplaced(suite_found)
     inline = grading.rubrics
     if inline is not None and isinstance(inline.value, list):
         rubrics = _rubrics(inline, "rubrics", case, warnings, shorthand=True)
         if rubrics:
             found.insert(0, Grader("rubrics", rubrics=rubrics))
+        elif rubrics is None:  # score ranges: a request the inspector does not show (warned)
+            loaded += 1
     if found or loaded or suite_loaded:
         return found
-    return [Grader("llm-grader")]  # orchestrator.ts: a test without graders gets the default
+    # orchestrator.ts: a test without graders gets the default (not a conversation's transcript)
+    return [Grader("llm-grader")] if default else None
 
 
 def _grader_list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
@@ -146,16 +203,7 @@ def _grader_list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diag
     loaded, the default grader runs)."""
     if node is None or not isinstance(node.value, list):
         return [], 0
-    items: list[Node | list[Node]] = []
-    strings: list[Node] = []
-    for item in node.value:
-        if isinstance(item.value, str):
-            if item.value.strip():
-                strings.append(item)
-            if not any(isinstance(entry, list) for entry in items):
-                items.append(strings)
-        else:
-            items.append(item)
+    items = grouped(node.value)
     graders: list[Grader] = []
     loaded = 0
     for entry in items:
@@ -173,6 +221,32 @@ def _grader_list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diag
     return graders, loaded
 
 
+def unplaced(graders: list[Grader]) -> list[Grader]:
+    """Suite-level graders without a span: they are written in the suite's file (or a
+    default_test file), which need not be the test's, and only line numbers are known."""
+    for grader in graders:
+        grader.span = None
+        if grader.members:
+            unplaced(grader.members)
+    return graders
+
+
+def grouped(items: list[Node]) -> list[Node | list[Node]]:
+    """parseGraderList's first step: the non-blank bare strings, gathered into one list at the
+    first string's place (they become one checklist grader); the other entries as they are."""
+    entries: list[Node | list[Node]] = []
+    strings: list[Node] = []
+    for item in items:
+        if isinstance(item.value, str):
+            if item.value.strip():
+                strings.append(item)
+            if not any(isinstance(entry, list) for entry in entries):
+                entries.append(strings)
+        else:
+            entries.append(item)
+    return entries
+
+
 def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]
             ) -> Grader | bool | None:
     """One entry: a Grader when it asks a model, True for another kind agentv loads, None when
@@ -185,34 +259,156 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]
     kind = raw_type.value.replace("_", "-")
     if kind in ("code-judge", "llm-judge"):
         return None  # retired names: agentv skips the grader with a warning
-    if kind not in LLM_TYPES:
-        if kind == "composite":
-            warnings.append(Diagnostic("a composite grader's LLM members are not shown",
-                                       case.path, node.start_line))
-        return True
     raw_name = node.get("name")
     name = raw_name.value if raw_name is not None and isinstance(raw_name.value, str) else kind
-    if kind == "rubrics":
-        rubrics = _rubrics(node.get("criteria"), name, case, warnings, shorthand=True)
-        return Grader(name, rubrics=rubrics) if rubrics else None
-    if kind == "rubric":
-        rubrics = _rubrics(node.get("rubrics"), name, case, warnings)
-        return Grader(name, rubrics=rubrics) if rubrics else None
-    grader = Grader(name)
+    span = LineSpan(case.path, node.start_line, node.end_line)
+    if kind == "composite":
+        return _composite(node, name, span, case, resolve, warnings)
+    if kind == "code-grader":
+        script = _script(node, resolve)
+        return Grader(name, span=span, script=script) if script is not None else None
+    if kind not in LLM_TYPES:
+        return True
+    if kind in ("rubrics", "rubric"):
+        rubrics = _rubrics(node.get("criteria" if kind == "rubrics" else "rubrics"), name, case,
+                           warnings, shorthand=kind == "rubrics")
+        if rubrics is None:
+            return True  # agentv sends a request the inspector does not show (warned)
+        return Grader(name, rubrics=rubrics, span=span) if rubrics else None
+    grader = Grader(name, span=span)
     prompt = node.get("prompt")
     if prompt is not None and isinstance(prompt.value, dict):
         warnings.append(Diagnostic(f"grader {name!r}: a prompt made by a script is not shown (it "
                                    "runs only in agentv)", case.path, prompt.start_line))
         return True
     if prompt is not None and isinstance(prompt.value, str):
-        grader.prompt, grader.prompt_is_file = _prompt(prompt, name, case, resolve)
+        grader.prompt, grader.prompt_is_file = text_prompt(prompt, name, case, resolve)
     rubrics_node = node.get("rubrics")
     if rubrics_node is not None and isinstance(rubrics_node.value, list):
-        grader.rubrics = _rubrics(rubrics_node, name, case, warnings) or None
+        rubrics = _rubrics(rubrics_node, name, case, warnings)
+        if rubrics is None:
+            return True  # agentv sends a request the inspector does not show (warned)
+        grader.rubrics = rubrics or None
     return grader
 
 
-def _prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Piece], bool]:
+AGGREGATORS = frozenset({"weighted_average", "threshold", "code-grader", "llm-grader"})
+MEMBER_KINDS = frozenset({"code-grader", "llm-grader", "rubric", "composite", "tool-trajectory",
+                          "field-accuracy", "latency", "cost", "token-usage", "execution-metrics",
+                          "skill-trigger", "contains", "contains-any", "contains-all", "icontains",
+                          "icontains-any", "icontains-all", "starts-with", "ends-with", "regex",
+                          "is-json", "equals", "rubrics", "inline-assert"})
+MEMBER_RESULTS = "\u27e8the members' results as JSON, known only after the run\u27e9"
+
+
+def _composite(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
+               warnings: list[Diagnostic]) -> Grader | None:
+    """grader-parser.ts, `composite`: members each need a name and a grader type; an
+    `llm-grader` aggregator sends the members' results with its prompt (inline text; a
+    `file://` prompt sends the path as written, which is what agentv 4.42.4 does)."""
+    members_node = next((found for found in (node.get("assertions"), node.get("assert"),
+                                             node.get("evaluators")) if found is not None), None)
+    aggregator = node.get("aggregator")
+    if members_node is None or not isinstance(members_node.value, list) or aggregator is None \
+            or not isinstance(aggregator.value, dict):
+        return None
+    kind_node = aggregator.get("type")
+    kind = kind_node.value if kind_node is not None and isinstance(kind_node.value, str) else None
+    if kind is not None and kind not in ("weighted_average", "threshold"):
+        kind = kind.replace("_", "-")
+    if kind not in AGGREGATORS:
+        return None
+    members: list[Grader] = []
+    loaded = 0
+    for item in members_node.value:
+        raw_name, raw_type = (item.get("name"), item.get("type")) if isinstance(
+            item.value, dict) else (None, None)
+        if raw_name is None or not isinstance(raw_name.value, str) or not raw_name.value \
+                or raw_type is None or raw_type.value not in MEMBER_KINDS:
+            continue
+        member = _grader(item, case, resolve, warnings)
+        if isinstance(member, Grader):
+            members.append(member)
+        loaded += member is not None
+    if not loaded:
+        return None
+    prompt: list[Piece] | None = None
+    if kind == "code-grader":
+        path = aggregator.get("path")
+        if path is None or not isinstance(path.value, str) or not path.value:
+            return None
+    elif kind == "threshold":
+        threshold = aggregator.get("threshold")
+        if threshold is None or isinstance(threshold.value, bool) or not isinstance(
+                threshold.value, int | float) or not 0 <= threshold.value <= 1:
+            return None
+    elif kind == "llm-grader":
+        prompt = _aggregator_prompt(aggregator.get("prompt"), case, resolve)
+    return Grader(name, span=span, members=members, aggregator=prompt)
+
+
+RESULTS_VARIABLE = "{{EVALUATOR_RESULTS_JSON}}"
+
+
+def _aggregator_prompt(node: Node | None, case: CaseSpec, resolve) -> list[Piece]:
+    template: list[Piece] = [Piece(AGGREGATOR_PROMPT, OriginKind.DEFAULT_PROMPT)]
+    if node is not None and isinstance(node.value, str) and node.value:
+        raw = node.value
+        if raw.startswith(PROMPT_FILE_PREFIX):
+            reference = raw[len(PROMPT_FILE_PREFIX):]
+            if resolve(reference) is None:
+                raise Skip(f"Composite aggregator in '{case.id}': prompt file not found: "
+                           f"{reference}")
+            # agentv 4.42.4 keeps the reference, not the file's text, as the prompt it sends.
+            template = [Piece(reference, OriginKind.CASE_TEXT, case.path, node.text_line,
+                              node.end_line)]
+        else:
+            template = _text_pieces(node, case.path)
+    result: list[Piece] = []
+    for piece in template:
+        start = 0
+        for index, part in enumerate(piece.text.split(RESULTS_VARIABLE)):
+            if index:
+                result.append(Piece(MEMBER_RESULTS, OriginKind.MARKER))
+            result.append(_slice(piece, start, start + len(part)))
+            start += len(part) + len(RESULTS_VARIABLE)
+    return [piece for piece in result if piece.text]
+
+
+def _script(node: Node, resolve) -> Script | None:
+    """code-grader: its command (`command`, else the retired `script`); a string runs through
+    `sh -lc`; the last word names the script when it looks like a file."""
+    raw = node.get("command") or node.get("script")
+    if raw is None:
+        return None
+    value = raw.plain()
+    if isinstance(value, str):
+        if not value.strip():
+            return None
+        command, words = [value.strip()], value.split()  # agentv runs it with `sh -lc`
+    elif isinstance(value, list) and value and all(isinstance(word, str) for word in value):
+        command, words = list(value), list(value)
+    else:
+        return None
+    found = None
+    for word in reversed(words):
+        if _looks_like_file(word):
+            found = resolve(word)
+            if found is not None:
+                break
+    return Script(command, found[1] if found is not None else None)
+
+
+FILE_SUFFIX = re.compile(r"\.[cm]?[jt]sx?$|\.py$|\.sh$|\.bash$|\.rb$|\.go$|\.rs$", re.I)
+
+
+def _looks_like_file(word: str) -> bool:
+    """grader-parser.ts looksLikeFilePath."""
+    return word.startswith(("/", ".")) or "/" in word or "\\" in word or bool(
+        FILE_SUFFIX.search(word))
+
+
+def text_prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Piece], bool]:
     raw = node.value
     if not raw.startswith(PROMPT_FILE_PREFIX):
         # A bare string is inline text, even when it names a file.
@@ -230,8 +426,9 @@ def _prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Piece]
 
 
 def _rubrics(node: Node | None, name: str, case: CaseSpec, warnings: list[Diagnostic],
-             shorthand: bool = False) -> list[Rubric]:
-    """parseRubricItems (with the `rubrics` type's string shorthand): checklist rubrics only."""
+             shorthand: bool = False) -> list[Rubric] | None:
+    """parseRubricItems (with the `rubrics` type's string shorthand): checklist rubrics only;
+    None (and a warning) for score-range or operator rubrics, whose prompts are not shown."""
     if node is None or not isinstance(node.value, list):
         return []
     rubrics = []
@@ -246,7 +443,7 @@ def _rubrics(node: Node | None, name: str, case: CaseSpec, warnings: list[Diagno
         if fields.get("score_ranges") is not None or fields.get("operator") is not None:
             warnings.append(Diagnostic(f"grader {name!r}: rubrics with score ranges or operators "
                                        "are not shown", case.path, item.start_line))
-            return []
+            return None
         outcome = fields.get("outcome") if isinstance(fields.get("outcome"), str) else (
             fields.get("criteria") if isinstance(fields.get("criteria"), str) else "")
         if not outcome:
@@ -331,29 +528,38 @@ ABSOLUTE_PATH = "\u27e8{} as an absolute path on the machine that runs agentv\u2
 # ---- the prompts ---------------------------------------------------------------------------------
 
 def _messages(grader: Grader, inputs: Inputs) -> list[Message]:
+    v5 = inputs.generation == 5
+    if grader.criteria is not None:
+        inputs = replace(inputs, criteria=grader.criteria)
     template = grader.prompt
-    if template is not None and not grader.prompt_is_file and not _has_variables(template):
+    if template is not None and not grader.prompt_is_file and not _has_variables(template, v5):
         inputs = replace(inputs, criteria=template)  # bare text: the criteria
         template = None
     if grader.rubrics:
-        system = RUBRIC_SCHEMA
+        # agentv 5 (llm-grader.ts at 5.3.1-next.1): a template gets only the format instructions.
+        v5_system = RUBRIC_FORMAT if template is not None else RUBRIC_SCHEMA_V5
+        system = v5_system if v5 else RUBRIC_SCHEMA
         user = (_substitute(template, _variables(inputs, grader.rubrics)) if template is not None
                 else _checklist(inputs, grader.rubrics))
     else:
-        system = OUTPUT_SCHEMA
-        user = _substitute(template or [Piece(DEFAULT_TEMPLATE, OriginKind.DEFAULT_PROMPT)],
+        system = PROMPTFOO_SCHEMA if grader.rubric_kind else OUTPUT_SCHEMA
+        default = DEFAULT_TEMPLATE_V5 if v5 else DEFAULT_TEMPLATE
+        user = _substitute(template or [Piece(default, OriginKind.DEFAULT_PROMPT)],
                            _variables(inputs, None))
     # llm-providers.ts buildChatPrompt sends the question trimmed.
     return [Message("system", segments([Piece(system, OriginKind.DEFAULT_PROMPT)])),
             Message("user", segments(_strip(user)))]
 
 
-def _has_variables(pieces: list[Piece]) -> bool:
+def _has_variables(pieces: list[Piece], v5: bool = False) -> bool:
     text = "".join(piece.text for piece in pieces)
-    return any(match.group(1) in VALID_VARIABLES for match in VARIABLE.finditer(text))
+    known = VALID_VARIABLES | {"rubric"} if v5 else VALID_VARIABLES
+    return any(match.group(1) in known for match in VARIABLE.finditer(text))
 
 
-def _candidate() -> list[Piece]:
+def _answer(inputs: Inputs) -> list[Piece]:
+    if inputs.answer is not None:
+        return _strip(inputs.answer)
     return [Piece(CANDIDATE_PLACEHOLDER, OriginKind.MARKER)]
 
 
@@ -363,13 +569,16 @@ def _variables(inputs: Inputs, rubrics: list[Rubric] | None) -> dict[str, list[P
     def generated(value: Any, indent: int | None) -> list[Piece]:
         return [] if value is None else [Piece(js_json(value, indent), OriginKind.SEPARATOR)]
 
-    return {
-        "input": _strip(inputs.question), "output": _candidate(),
+    variables = {
+        "input": _strip(inputs.question), "output": _answer(inputs),
         "expected_output": _strip(inputs.reference), "criteria": _strip(inputs.criteria),
         "metadata": generated(inputs.metadata, 2), "metadata_json": generated(inputs.metadata, None),
         "rubrics": generated(rubric_values, 2), "rubrics_json": generated(rubric_values, None),
         "file_changes": [], "tool_calls": [],
     }
+    if inputs.generation == 5:  # {{ rubric }}: the rubrics as JSON, else the criteria
+        variables["rubric"] = variables["rubrics"] if rubrics else _strip(inputs.criteria)
+    return variables
 
 
 def _rubric_json(rubric: Rubric) -> dict[str, Any]:
@@ -407,11 +616,14 @@ def _checklist(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
 
     parts: list[list[Piece]] = [
         header("You are an expert grader. Evaluate the candidate answer against each rubric item "
-               "below."), [], header("[[ ## question ## ]]"), inputs.question, [],
+               "below.")]
+    if inputs.generation == 5:
+        parts += [header(line) for line in SKEPTICAL_RUBRIC_LINES]
+    parts += [[], header("[[ ## question ## ]]"), inputs.question, [],
         header("[[ ## criteria ## ]]"), inputs.criteria, []]
     if _trim("".join(piece.text for piece in inputs.reference)):
         parts += [header("[[ ## reference_answer ## ]]"), inputs.reference, []]
-    parts += [header("[[ ## answer ## ]]"), _candidate(), [], header("[[ ## rubrics ## ]]")]
+    parts += [header("[[ ## answer ## ]]"), _answer(inputs), [], header("[[ ## rubrics ## ]]")]
     for rubric in rubrics:
         required = " (REQUIRED)" if rubric.required else ""
         weight = f" (weight: {_js_number(rubric.weight)})" if rubric.weight != 1.0 else ""

@@ -63,6 +63,8 @@ class GradingNodes:
     suite_assertions: Node | None  # the suite's grader list, appended after the test's
     rubrics: Node | None  # the test's inline `rubrics` (deprecated), run first
     metadata: Node | None  # the test's `metadata`
+    generation: int = 4  # 5: agentv 5's `assert` lists (graders_v5)
+    rubric_prompt: Node | None = None  # agentv 5: default_test.options.rubric_prompt
 
 
 @dataclass(slots=True)

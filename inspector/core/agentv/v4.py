@@ -622,7 +622,8 @@ class _Rules:
 def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node | None,
           suite_files: Node | None, seen: dict[str, int], jsonl: bool = False,
           interpolate: Interpolate | None = None, generation: int = 4,
-          root_graders: bool = False, suite_graders: Node | None = None) -> CaseSpec:
+          root_graders: bool = False, suite_graders: Node | None = None,
+          rubric_prompt: Node | None = None) -> CaseSpec:
     """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`."""
     rules = _Rules(jsonl, generation, root_graders, interpolate)
     if not isinstance(node.value, dict):
@@ -679,6 +680,14 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
         grading = GradingNodes(
             _outcome_node(node, field), expected, _case_graders(node),
             None if skip_defaults else suite_graders, field("rubrics"), field("metadata"))
+    elif not skipped:
+        # agentv 5: the test's `assert` (rendered with its vars), else its execution's.
+        own = field("assert") if node.get("assert") is not None else (
+            execution.get("assert") if execution is not None
+            and isinstance(execution.value, dict) else None)
+        grading = GradingNodes(_outcome_node(node, field), expected, own,
+                               None if skip_defaults else suite_graders, None, field("metadata"),
+                               generation=5, rubric_prompt=rubric_prompt)
     return CaseSpec(case_id or f"#{index + 1}", path, node.start_line, node.end_line, messages,
                     metadata, skipped, warnings, turns=conversation, grading=grading)
 

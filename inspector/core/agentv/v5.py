@@ -84,6 +84,8 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
         default_vars = None
     root_graders = root.get("assert") is not None or (
         default_test is not None and default_test.get("assert") is not None)
+    suite_graders = _suite_graders(root, default_test) if root_graders else None
+    rubric_prompt = _rubric_prompt(root)
 
     cases: list[CaseSpec] = []
     seen: dict[str, int] = {}
@@ -105,7 +107,7 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
                     item_path, item.start_line)]
             for variant in variants:
                 case = _render_case(loader, variant, item_path, index, root, seen, prompt,
-                                    root_graders)
+                                    (suite_graders, rubric_prompt))
                 case.warnings[:0] = notes
                 cases.append(case)
                 index += 1
@@ -482,8 +484,30 @@ def _expand_array_vars(item: Node) -> tuple[list[Node], list[str]]:
 # ---- one test ---------------------------------------------------------------------------------
 
 
+def _suite_graders(root: Node, default_test: Node | None) -> Node:
+    """yaml-parser.ts combineInheritedAssertions: `default_test.assert`, then the suite's."""
+    items: list[Node] = []
+    for found in (default_test.get("assert") if default_test is not None else None,
+                  root.get("assert")):
+        if found is not None:
+            items.extend(found.value if isinstance(found.value, list) else [found])
+    return Node(items, root.start_line, root.end_line, root.text_line)
+
+
+def _rubric_prompt(root: Node) -> Node | None:
+    """config-loader.ts extractDefaultTestRubricPrompt: an inline default_test's
+    `options.rubric_prompt` (text, a list or an object), every llm-rubric's default prompt."""
+    default_test = root.get("default_test")
+    options = default_test.get("options") if default_test is not None else None
+    found = options.get("rubric_prompt") if options is not None else None
+    return found if found is not None and isinstance(found.value, str | list | dict) else None
+
+
 def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
-                 seen: dict[str, int], prompt: Prompt | None, root_graders: bool) -> CaseSpec:
+                 seen: dict[str, int], prompt: Prompt | None,
+                 graders: tuple[Node | None, Node | None]) -> CaseSpec:
+    """One test; `graders`: the suite's grader list and llm-rubric's default prompt."""
+    suite_graders, rubric_prompt = graders
     if not isinstance(item.value, dict):
         return _case(loader, item, path, index, None, None, seen, generation=5)
     if prompt is not None and prompt.unsupported:
@@ -511,7 +535,8 @@ def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
         item = _prompt_md(loader, item, root, interpolate)
         fallback[0] = item.get("input")
     case = _case(loader, item, path, index, None, root.get("input_files"), seen,
-                 interpolate=interpolate, generation=5, root_graders=root_graders)
+                 interpolate=interpolate, generation=5, root_graders=suite_graders is not None,
+                 suite_graders=suite_graders, rubric_prompt=rubric_prompt)
     if renderer is not None:
         case.warnings.extend(renderer.warnings)
     if prompt is not None:

@@ -63,10 +63,8 @@ def _anthropic_message(b: Builder, item: dict, where: tuple) -> list[Message]:
         elif kind == "tool_result":
             results.append(_tool_result(b, block, block_where))
         elif kind in ("thinking", "redacted_thinking"):
-            # Kept whole for Anthropic; no text, so it joins nothing and shows nothing.
+            # Kept whole for Anthropic; no text, so it joins nothing (the page shows it apart).
             segments.append(Segment("", b.origin(block_where, OriginKind.MARKER), raw=block))
-            b.warn(f"a {kind} block is not shown: it goes back to Anthropic as it was and is "
-                   "left out (named in Changes) for other providers", block_where)
         else:
             if any(segment.raw is None for segment in segments):
                 segments.append(b.separator())

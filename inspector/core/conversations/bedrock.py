@@ -104,10 +104,11 @@ def _message(b: Builder, item: dict, where: tuple) -> list[Message]:
     return messages
 
 
-def _blocks(b: Builder, content: list, where: tuple
+def _blocks(b: Builder, content: list, where: tuple, in_result: bool = False
             ) -> tuple[list[Segment], list[ToolCall], list[Message]]:
     """A content list's text and media segments, tool calls and tool results; a cachePoint
-    becomes an option of the item right before it."""
+    becomes an option of the item right before it. Inside a toolResult, a `json` block is its
+    value as JSON text, kept whole (`raw`) so Converse gets the block back as it was."""
     segments: list[Segment] = []
     calls: list[ToolCall] = []
     results: list[Message] = []
@@ -133,11 +134,15 @@ def _blocks(b: Builder, content: list, where: tuple
         elif "reasoningContent" in block and len(block) == 1:
             # The model's reasoning: kept whole for Converse, no text of its own.
             segments.append(Segment("", b.origin(block_where, OriginKind.MARKER), raw=block))
-            b.warn("a reasoningContent block is not shown: it goes back to Bedrock Converse as it "
-                   "was and is left out (named in Changes) for other providers", block_where)
+            last = "segments"
+        elif in_result and "json" in block and len(block) == 1:
+            if any(segment.raw is None or segment.text for segment in segments):
+                segments.append(b.separator())
+            segments.append(Segment(json.dumps(block["json"], ensure_ascii=False),
+                                    b.origin(block_where + ("json",)), raw=block))
             last = "segments"
         else:
-            if any(segment.raw is None for segment in segments):
+            if any(segment.raw is None or segment.text for segment in segments):
                 segments.append(b.separator())
             segments.append(_segment(b, block, block_where))
             last = "segments"
@@ -189,7 +194,7 @@ def media(block: dict[str, Any]) -> tuple[Media, set[str]] | None:
 def _tool_result(b: Builder, result: dict[str, Any], where: tuple) -> Message:
     content = result.get("content")
     if isinstance(content, list):
-        segments = _blocks(b, content, where + ("content",))[0]
+        segments = _blocks(b, content, where + ("content",), in_result=True)[0]
     else:
         segments = b.parts(content, where + ("content",), ())
     message = Message("tool", segments, tool_call_id=str(result.get("toolUseId", "")),

@@ -36,7 +36,8 @@ def export_case(case: RenderedCase, provider: str, settings: ExportSettings | No
 
 def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCase, list[Change]]:
     """The case without what only its source API has (thinking blocks, server and built-in
-    tools: `raw` segments and tools), each named in a Change, when it goes to another API. Only
+    tools: `raw` segments and tools), each named in a Change, when it goes to another API; a raw
+    segment with text (structured content) goes as that text. Only
     raw requests hold such things, so eval files pass untouched."""
     source = case.metadata.get("format")
     if source is None or source == provider:
@@ -49,12 +50,19 @@ def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCas
             continue
         if messages is case.messages:
             messages = list(case.messages)
+        kept = []
         for segment in message.segments:
-            if segment.raw is not None:
+            if segment.raw is None:
+                kept.append(segment)
+            elif segment.text:
+                # Structured content (Converse's `json` tool-result block) carries its JSON text.
+                changes.append(Change(f"{own}'s {_kind(segment.raw)} content sent as JSON text: "
+                                      f"{label} has no such block", index))
+                kept.append(replace(segment, raw=None))
+            else:
                 changes.append(Change(f"{own}'s {_kind(segment.raw)} block left out: "
                                       f"{label} has no such block", index))
-        messages[index] = replace(message, segments=[
-            segment for segment in message.segments if segment.raw is None])
+        messages[index] = replace(message, segments=kept)
     tools = [tool for tool in case.tools if tool.raw is None]
     for tool in case.tools:
         if tool.raw is not None:

@@ -254,11 +254,10 @@ def _user_blocks(build: _Build, message: Message, text: str, index: int) -> list
 def _content_blocks(build: _Build, parts: list[Segment], index: int) -> list[dict[str, Any]]:
     result: list[dict[str, Any]] = []
     for position, segment in enumerate(parts):
-        if segment.raw is not None:  # reasoning of a Converse request read back
-            result.append(segment.raw)
-            continue
         media = segment.media
-        if media is None:
+        if segment.raw is not None:  # reasoning or json content of a Converse request read back
+            block = segment.raw
+        elif media is None:
             block = _text_block(segment.text, build, index)
         else:
             block = _media_block(build, media, index, position)

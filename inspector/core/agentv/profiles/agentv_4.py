@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from ...bundle import decode, join, parent_folders
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
+from ..conversation_graders import conversation_graders, turn_input
 from ..graders import Skip, grader_prompts
 from ..pieces import Piece, joined, segments, sep
 from ..prepare import DEFAULT_SYSTEM_PROMPT, Context
@@ -123,11 +124,16 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     formatted = [[_format(block, context, warnings) for block in message.blocks]
                  for message in case.messages]
     if case.turns:
-        _conversation(result, case, case.turns, context)
+        initial = _conversation(result, case, case.turns, context)
         _drop_blank_assistant_turns(result)
         if case.grading is not None and not case.skipped:
-            result.warnings.append(Diagnostic("the graders of a conversation-mode test (one per "
-                                              "turn) are not shown", case.path, case.start_line))
+            try:
+                result.graders = conversation_graders(case, initial, case.turns,
+                                                      lambda raw: _resolve(context, raw),
+                                                      result.warnings)
+            except Skip as skip:
+                result.skipped = f"agentv skips this test: {skip}"
+                result.warnings.append(Diagnostic(result.skipped, case.path, case.start_line))
         return result
 
     visible = [any(item.visible for item in parts) for parts in formatted]
@@ -271,11 +277,12 @@ UNREPRODUCIBLE = ("agentv sends it as JSON with its files' absolute paths (conve
                   "the inspector cannot know")
 
 
-def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], context: Context) -> None:
+def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], context: Context
+                  ) -> list[tuple[str, list[Piece] | None]]:
     """orchestrator.ts runConversationMode: the history is each input message's raw content (text as
     written, anything else as compact JSON), then the first turn's input as a user message; an
     optional window keeps the system messages and the last 2 x window_size others; pi-ai gathers
-    the system messages into one system prompt."""
+    the system messages into one system prompt. Returns the history before the first turn."""
     # (role, pieces, message); pieces None: agentv sends JSON the inspector cannot reproduce.
     history: list[tuple[str, list[Piece] | None, InputMessage | None]] = []
     for message in case.messages:
@@ -292,15 +299,9 @@ def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], conte
             else message.start_line
         history.append((message.role, [Piece(text, OriginKind.CASE_TEXT, message.path, line,
                                              message.end_line)], message))
+    initial = [(role, pieces) for role, pieces, _ in history]
     first = turns[0]
-    turn_input = first.get("input") if isinstance(first.value, dict) else None
-    if turn_input is not None and isinstance(turn_input.value, str):
-        history.append(("user", [Piece(turn_input.value, OriginKind.CASE_TEXT, case.path,
-                                       turn_input.text_line, turn_input.end_line)], None))
-    else:
-        text = js_json(turn_input.plain(), indent=None) if turn_input is not None else ""
-        history.append(("user", [Piece(text, OriginKind.CASE_TEXT, case.path,
-                                       first.start_line, first.end_line)], None))
+    history.append(("user", turn_input(first, case.path), None))
 
     window = case.metadata.get("window_size")
     outside: set[int] = set()
@@ -345,3 +346,4 @@ def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], conte
         result.warnings.append(Diagnostic(
             f"conversation mode: this is the first of {len(turns)} requests; each later turn adds "
             f"the model's reply and that turn's input", case.path, first.start_line))
+    return initial

@@ -1,0 +1,133 @@
+"""The judge's prompts of a test in `mode: conversation`, as agentv 4.42.4 sends them.
+
+orchestrator.ts runConversationMode grades turn by turn: after each answer, the turn's graders
+(its string assertions as one `turn-rubrics` rubric grader, `turn-llm-rubric` in agentv 5, then
+its other assertions as written; a turn with only `expected_output` gets agentv 4's default
+grader, and nothing in agentv 5) read the conversation so far
+as `role: content` lines (`window_size` keeps the system messages and the last turns). After the
+last turn the test's own graders read the whole transcript, which is also their answer. Every
+answer the model gives is unknown before the run: each stands as a placeholder naming its turn.
+"""
+
+from __future__ import annotations
+
+from ..model import Diagnostic, GraderPrompt, LineSpan, OriginKind
+from .graders import Grader, case_inputs, inline_grader, listed_graders, prompts, turn_rubrics
+from .pieces import Piece, joined, sep
+from .schema import CaseSpec
+from .v4 import js_json
+from .yamltree import Node
+
+# (role, pieces); pieces None: agentv sends JSON the inspector cannot reproduce.
+Entry = tuple[str, list[Piece] | None]
+UNKNOWN_JSON = "\u27e8this message as JSON with its files' absolute paths on agentv's machine\u27e9"
+
+
+def answer_placeholder(turn: int) -> str:
+    return f"\u27e8the candidate's answer to turn {turn}\u27e9"
+
+
+def turn_input(turn: Node, path: str) -> list[Piece]:
+    """A turn's input as agentv sends it: its text, or anything else as compact JSON."""
+    value = turn.get("input") if isinstance(turn.value, dict) else None
+    if value is not None and isinstance(value.value, str):
+        return [Piece(value.value, OriginKind.CASE_TEXT, path, value.text_line, value.end_line)]
+    text = js_json(value.plain(), indent=None) if value is not None else ""
+    return [Piece(text, OriginKind.CASE_TEXT, path, turn.start_line, turn.end_line)]
+
+
+def conversation_graders(case: CaseSpec, initial: list[Entry], turns: list[Node], resolve,
+                         warnings: list[Diagnostic]) -> list[GraderPrompt]:
+    """Each turn's graders, then the transcript graders. Raises graders.Skip."""
+    assert case.grading is not None
+    v5 = case.grading.generation == 5
+    window = case.metadata.get("window_size")
+    if not (isinstance(window, int | float) and not isinstance(window, bool) and window >= 1):
+        window = None
+    history = list(initial)
+    found: list[GraderPrompt] = []
+    for number, turn in enumerate(turns, 1):
+        history.append(("user", turn_input(turn, case.path)))
+        history.append(("assistant", [Piece(answer_placeholder(number), OriginKind.MARKER)]))
+        graders = _turn_graders(turn, case, warnings, v5)
+        if not graders:
+            continue
+        context = _context(_windowed(history, window))
+        inputs = case_inputs(case, context, resolve, warnings)
+        inputs.answer = [Piece(answer_placeholder(number), OriginKind.MARKER)]
+        for grader in graders:
+            found += prompts(grader, inputs, f"turn {number} \u203a ")
+    if found and case.metadata.get("on_turn_failure") == "stop":
+        warnings.append(Diagnostic("on_turn_failure: stop: agentv grades a turn only while every "
+                                   "earlier turn passes; the graders of every turn are shown",
+                                   case.path, case.start_line))
+    if v5:
+        from .graders_v5 import graders_v5
+
+        listed: list[Grader] | None = graders_v5(case.grading, case, resolve, warnings)
+    else:
+        listed = listed_graders(case, resolve, warnings)
+    if listed:
+        transcript = _context(history)
+        inputs = case_inputs(case, transcript, resolve, warnings)
+        inputs.answer = transcript
+        for grader in listed:
+            found += prompts(grader, inputs, "conversation \u203a ")
+    return found
+
+
+def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool
+                  ) -> list[Grader]:
+    """buildTurnAssertions; no assertions but an expected_output: the default grader (agentv 4;
+    agentv 5 grades nothing then)."""
+    if not isinstance(turn.value, dict):
+        return []
+    assertions = turn.get("assert" if v5 else "assertions")
+    listed = assertions.value if assertions is not None and isinstance(
+        assertions.value, list) else []
+    expected = turn.get("expected_output")
+    if not listed:
+        return [Grader("llm-grader")] if expected is not None and expected.plain() and not v5 \
+            else []
+    texts = [item.value for item in listed if isinstance(item.value, str)]
+    graders = [turn_rubrics(texts, v5)] if texts else []
+    for item in listed:
+        if not isinstance(item.value, dict):
+            continue
+        kind = item.get("type")
+        name = item.get("name")
+        label = name.value if name is not None and isinstance(name.value, str) else (
+            kind.value if kind is not None and isinstance(kind.value, str) else "grader")
+        if kind is None or kind.value not in (("llm-grader", "llm-rubric") if v5
+                                               else ("llm-grader",)):
+            continue  # a check that asks no model
+        if item.get("rubrics") is not None:
+            warnings.append(Diagnostic(f"turn grader {label!r}: rubrics in a turn's assertions "
+                                       "are not shown", case.path, item.start_line))
+            continue
+        grader = inline_grader(label, item.get("prompt"),
+                               LineSpan(case.path, item.start_line, item.end_line), case.path)
+        value = item.get("value")
+        if kind.value == "llm-rubric":  # builtin-graders.ts: its value stands as the criteria
+            grader.rubric_kind = True
+            if value is not None and isinstance(value.value, str):
+                grader.criteria = [Piece(value.value, OriginKind.CASE_TEXT, case.path,
+                                         value.text_line, value.end_line)]
+        graders.append(grader)
+    return graders
+
+
+def _windowed(history: list[Entry], window: float | None) -> list[Entry]:
+    """buildWindowedHistory: the system messages, then the last 2 x window others."""
+    if window is None:
+        return history
+    systems = [entry for entry in history if entry[0] == "system"]
+    others = [entry for entry in history if entry[0] != "system"]
+    return systems + others[-int(window * 2):]
+
+
+def _context(history: list[Entry]) -> list[Piece]:
+    """buildConversationContext: `role: content` per message, a blank line between."""
+    return joined(([sep(f"{role}: "), *(pieces if pieces is not None else [
+        Piece(UNKNOWN_JSON, OriginKind.MARKER)])] for role, pieces in history), "\n\n")
+

@@ -1,0 +1,261 @@
+"""Which graders an agentv 5 test runs, as `loaders/grader-parser.ts` at v5.3.1-next.1 reads them.
+
+agentv 5 lists graders under `assert` (the test's, then `default_test.assert` and the suite's);
+a test with `criteria` and no graders anywhere gets `[criteria]`, and no graders at all means no
+grading. Bare strings become one `llm-rubric` checklist; `llm-grader` and `llm-rubric` ask the
+judge (graders.py words their prompts, agentv 5's way); `assert-set` runs its own `assert` list in
+order; `script` runs a command and asks no model. Removed names (`rubrics`, `composite`,
+`code-grader`, snake_case spellings ...) and promptfoo assertions agentv does not run make it skip
+the test. Names come from `metric`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..model import Diagnostic, LineSpan, OriginKind
+from .graders import (
+    Grader,
+    Rubric,
+    Skip,
+    _script,
+    _text_pieces,
+    grouped,
+    text_prompt,
+    unplaced,
+)
+from .pieces import Piece
+from .schema import CaseSpec, GradingNodes
+from .yamltree import Node
+
+REMOVED = {"script-grader": "script", "code-judge": "script", "g-eval": "llm-rubric",
+           "rubrics": "llm-rubric with value", "rubric": "llm-rubric with value",
+           "code_grader": "script", "code_judge": "script", "composite": "assert-set",
+           "llm_judge": "llm-grader", "llm_grader": "llm-grader",
+           "tool_trajectory": "tool-trajectory", "field_accuracy": "field-accuracy",
+           "token_usage": "token-usage", "execution_metrics": "execution-metrics",
+           "contains_any": "contains-any", "contains_all": "contains-all",
+           "icontains_any": "icontains-any", "icontains_all": "icontains-all",
+           "starts_with": "starts-with", "ends_with": "ends-with", "is_json": "is-json"}
+# Promptfoo assertion types agentv 5 refuses (grader-parser.ts UNSUPPORTED_PROMPTFOO_...).
+UNSUPPORTED = frozenset({
+    "agent-rubric", "answer-relevance", "bleu", "classifier", "contains-html", "contains-json",
+    "contains-sql", "contains-xml", "context-faithfulness", "context-recall", "context-relevance",
+    "conversation-relevance", "factuality", "finish-reason", "gleu", "guardrails", "is-html",
+    "is-refusal", "is-sql", "is-valid-function-call", "is-valid-openai-function-call",
+    "is-valid-openai-tools-call", "is-xml", "levenshtein", "meteor", "model-graded-closedqa",
+    "model-graded-factuality", "moderation", "perplexity", "perplexity-score", "pi", "rouge-n",
+    "ruby", "similar:cosine", "similar:dot", "similar:euclidean", "select-best", "human",
+    "max-score", "tool-call-f1", "trace-error-spans", "trace-span-count", "trace-span-duration",
+    "search-rubric", "word-count",
+})
+
+
+def graders_v5(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diagnostic]
+               ) -> list[Grader]:
+    """parseGraders: the test's list, then the suite's. Raises Skip."""
+    own = grading.assertions
+    if own is None and grading.suite_assertions is None and grading.criteria is not None \
+            and isinstance(grading.criteria.value, str) and grading.criteria.value:
+        criteria = grading.criteria
+        own = Node([criteria], criteria.start_line, criteria.end_line, criteria.text_line)
+    return (_list(own, case, resolve, warnings)
+            + unplaced(_list(grading.suite_assertions, case, resolve, warnings)))
+
+
+def _list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
+          ) -> list[Grader]:
+    """parseGraderList: bare strings gathered into one llm-rubric at the first string's place."""
+    if node is None or not isinstance(node.value, list):
+        return []
+    graders: list[Grader] = []
+    for entry in grouped(node.value):
+        if isinstance(entry, list):
+            if entry:
+                grader = Grader("llm-rubric", rubric_kind=True, rubrics=[
+                    Rubric(f"rubric-{index + 1}", item.value.strip(), 1.0, True)
+                    for index, item in enumerate(entry)], span=_span(entry[0], case))
+                default = case.grading.rubric_prompt if case.grading is not None else None
+                if default is not None:
+                    grader.prompt, grader.prompt_is_file = _prompt(default, grader.name, case,
+                                                                   resolve)
+                graders.append(grader)
+            continue
+        found = _grader(entry, case, resolve, warnings)
+        if found is not None:
+            graders.append(found)
+    return graders
+
+
+def _span(node: Node, case: CaseSpec) -> LineSpan:
+    return LineSpan(case.path, node.start_line, node.end_line)
+
+
+def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> Grader | None:
+    """One object of the list: the Grader the page shows, or None (skipped, or it asks no model
+    and runs no script)."""
+    if not isinstance(node.value, dict):
+        return None
+    raw_type = node.get("type")
+    kind = raw_type.value if raw_type is not None else None
+    metric = node.get("metric")
+    metric_name = metric.value if metric is not None and isinstance(metric.value, str) else None
+    if isinstance(kind, str):
+        replacement = REMOVED.get(kind)
+        if replacement:
+            raise Skip(f"Unsupported grader '{kind}' in '{case.id}'. Use '{replacement}' instead.")
+        if (kind[4:] if kind.startswith("not-") else kind) in UNSUPPORTED:
+            raise Skip(f"Unsupported promptfoo assertion type '{kind}' in '{case.id}'"
+                       + (f" for evaluator '{metric_name}'" if metric_name else "")
+                       + ". This type is future scope in AgentV and is not accepted as a custom "
+                       "assertion.")
+    if not isinstance(kind, str):
+        return None
+    name = metric_name or kind
+    for removed in ("postprocess", "preprocessors"):
+        if node.get(removed) is not None:
+            raise Skip(f"Grader '{name}' in '{case.id}': {removed} has been removed.")
+    span = _span(node, case)
+    if kind == "assert-set":
+        members = node.get("assert")
+        if members is None or not isinstance(members.value, list):
+            return None
+        found = _list(members, case, resolve, warnings)
+        return Grader(name, span=span, members=found) if found else None
+    if kind == "script":
+        if node.get("script") is not None:
+            raise Skip(f"Grader '{name}' in '{case.id}': 'script' field has been removed. Use "
+                       "'command' instead.")
+        script = _script(node, resolve)
+        return Grader(name, span=span, script=script) if script is not None else None
+    if kind not in ("llm-grader", "llm-rubric"):
+        return None
+    return _llm(node, kind, name, span, case, resolve, warnings)
+
+
+def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resolve,
+         warnings: list[Diagnostic]) -> Grader | None:
+    grader = Grader(name, span=span, rubric_kind=kind == "llm-rubric")
+    prompt = node.get("prompt")
+    if (prompt is None or prompt.value is None) and kind == "llm-rubric" \
+            and case.grading is not None:
+        prompt = case.grading.rubric_prompt  # default_test.options.rubric_prompt
+    if prompt is not None and prompt.value is not None:
+        if isinstance(prompt.value, dict) and prompt.get("command") is not None:
+            warnings.append(Diagnostic(f"grader {name!r}: a prompt made by a script is not shown "
+                                       "(it runs only in agentv)", case.path, prompt.start_line))
+            return None
+        grader.prompt, grader.prompt_is_file = _prompt(prompt, name, case, resolve)
+    if kind == "llm-grader":
+        rubrics = node.get("rubrics")
+        if rubrics is not None and isinstance(rubrics.value, list):
+            grader.rubrics = _rubrics(_criteria(rubrics.plain(), {}) or [], name, case, node,
+                                      warnings)
+            if grader.rubrics is None:
+                return None
+        return grader
+    for removed in ("criteria", "rubric_item", "rubricItem", "rubrics"):
+        if node.get(removed) is not None:
+            raise Skip(f"Unsupported llm-rubric field '{removed}' in '{case.id}' for evaluator "
+                       f"'{name}'. Use 'value' instead.")
+    value_node = node.get("value")
+    value = value_node.plain() if value_node is not None else None
+    structured = _structured(value, node.plain())
+    if structured is not None:
+        grader.rubrics = _rubrics(structured, name, case, node, warnings)
+        if grader.rubrics is None and _has_ranges(structured):
+            return None
+    text_value = value if isinstance(value, str) else (
+        None if value == [] or value is None or grader.rubrics else value)
+    if not text_value and not grader.rubrics and (grader.prompt is None or grader.prompt_is_file):
+        return None  # agentv: "expected value or prompt" (a file:// prompt is no prompt text)
+    if text_value is not None and value_node is not None:
+        # builtin-graders.ts formatRubricValue: the value is the criteria.
+        grader.criteria = (_text_pieces(value_node, case.path) if isinstance(text_value, str)
+                           else [Piece(json.dumps(text_value, indent=2, ensure_ascii=False),
+                                       OriginKind.CASE_TEXT, case.path, value_node.start_line,
+                                       value_node.end_line)])
+    return grader
+
+
+def _prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Piece], bool]:
+    """parsePromptField: text as agentv 4 reads it (`file://` templates must use {{ output }} or
+    {{ expected_output }}); a list or object is its pretty JSON."""
+    if isinstance(node.value, str):
+        return text_prompt(node, name, case, resolve)
+    text = json.dumps(node.plain(), indent=2, ensure_ascii=False)
+    return [Piece(text, OriginKind.CASE_TEXT, case.path, node.start_line, node.end_line)], False
+
+
+def _structured_item(item: Any) -> bool:
+    """isStructuredRubricObject."""
+    if not isinstance(item, dict):
+        return False
+    if isinstance(item.get("outcome"), str) or "score_ranges" in item:
+        return True
+    return isinstance(item.get("criteria"), str) and any(
+        key in item for key in ("id", "weight", "required", "min_score", "operator"))
+
+
+def _structured(value: Any, raw: dict[str, Any]) -> list[Any] | None:
+    """normalizeStructuredRubricValue: a list with strings or rubric objects, or one rubric
+    object, as rubric items."""
+    if isinstance(value, list):
+        if value and any(isinstance(item, str) or _structured_item(item) for item in value):
+            return _criteria(value, raw)
+        return None
+    if isinstance(value, str):
+        return _criteria(value, raw) if "score_ranges" in raw else None
+    return _criteria(value, raw) if _structured_item(value) else None
+
+
+def _criteria(value: Any, raw: dict[str, Any]) -> list[Any] | None:
+    """normalizeRubricCriteria."""
+    if isinstance(value, str):
+        return [{"id": "rubric-1", "outcome": value,
+                 "weight": raw["weight"] if _number(raw.get("weight")) else 1,
+                 "required": raw["required"] if isinstance(raw.get("required"), bool) else True,
+                 **({"score_ranges": raw["score_ranges"]} if "score_ranges" in raw else {}),
+                 **({"operator": raw["operator"]} if isinstance(raw.get("operator"), str)
+                    else {})}]
+    if isinstance(value, list):
+        return [{"id": f"rubric-{index + 1}", "outcome": item, "weight": 1.0, "required": True}
+                if isinstance(item, str) else item for index, item in enumerate(value)]
+    if isinstance(value, dict):
+        nested = next((value[key] for key in ("criteria", "rubrics", "rubric_item", "rubricItem")
+                       if value.get(key) is not None), None)
+        return _criteria(nested, value) if nested is not None else [value]
+    return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _has_ranges(items: list[Any]) -> bool:
+    return any(isinstance(item, dict) and ("score_ranges" in item or "operator" in item)
+               for item in items)
+
+
+def _rubrics(items: list[Any], name: str, case: CaseSpec, node: Node,
+             warnings: list[Diagnostic]) -> list[Rubric] | None:
+    """parseRubricItems, checklist rubrics only: score ranges and operators are not shown."""
+    if _has_ranges(items):
+        warnings.append(Diagnostic(f"grader {name!r}: rubrics with score ranges or operators are "
+                                   "not shown", case.path, node.start_line))
+        return None
+    rubrics = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        outcome = item.get("outcome") if isinstance(item.get("outcome"), str) else (
+            item.get("criteria") if isinstance(item.get("criteria"), str) else "")
+        if not outcome:
+            continue
+        rubrics.append(Rubric(item["id"] if isinstance(item.get("id"), str)
+                              else f"rubric-{index + 1}", outcome,
+                              float(item["weight"]) if _number(item.get("weight")) else 1.0,
+                              item["required"] if isinstance(item.get("required"), bool)
+                              else True))
+    return rubrics or None
