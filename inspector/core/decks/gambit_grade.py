@@ -7,7 +7,6 @@ with `{session}`. Each run is the grader deck's own first call: its system messa
 from __future__ import annotations
 
 import copy
-import json
 import posixpath
 from typing import Any
 
@@ -15,7 +14,6 @@ from ..agentv.v4 import js_json
 from ..bundle import Bundle, join
 from ..model import (
     Diagnostic,
-    InputError,
     Message,
     Origin,
     OriginKind,
@@ -23,6 +21,7 @@ from ..model import (
     Segment,
     ToolCall,
 )
+from .gambit_conversation import Conversation
 from .gambit_load import SCHEMAS
 
 CONTEXT_TOOL = "gambit_context"
@@ -34,20 +33,6 @@ CONTEXT_CALL_ID = "call-gambit-context"
 # dropping every other key, in that order.
 _SESSION_KEYS = ("messages", "meta", "notes")
 _MESSAGE_KEYS = ("role", "content", "name")
-
-
-def parse_conversation(raw: str, path: str) -> list[dict[str, Any]]:
-    try:
-        value = json.loads(raw)
-    except ValueError as error:
-        raise InputError(f"the conversation to grade is not JSON: {error}", path) from None
-    if isinstance(value, dict):
-        value = value.get("messages")
-    if not isinstance(value, list) or not all(
-            isinstance(item, dict) and isinstance(item.get("role"), str) for item in value):
-        raise InputError("the conversation to grade must be a JSON array of messages, each an "
-                         "object with a string role", path)
-    return value
 
 
 def grader_mode(bundle: Bundle, deck: str, schema: Any) -> tuple[str, bool] | None:
@@ -73,24 +58,34 @@ def _kept(message: dict[str, Any]) -> dict[str, Any]:
     return {key: message[key] for key in _MESSAGE_KEYS if key in message}
 
 
-def grading_cases(base: RenderedCase, deck: str, conversation: list[dict[str, Any]],
+def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
                   mode: str, builtin: bool, schema: str) -> list[RenderedCase]:
-    session: dict[str, Any] = {"messages": [_kept(m) for m in conversation] if builtin
-                               else conversation}
+    messages = conversation.messages
+    graded = [_kept(m) for m in messages] if builtin else messages
+    session: dict[str, Any] = {"messages": graded}
+    inputs: list[tuple[str, dict[str, Any], int | None]]
     if mode == "turns":
-        inputs = [(f"{base.id}@turn-{index}", {"session": session, "messageToGrade":
-                                               _kept(message) if builtin else message})
-                  for index, message in enumerate(conversation) if message["role"] == "assistant"]
+        inputs = [(f"{base.id}@turn-{index}", {"session": session, "messageToGrade": graded[index]},
+                   index) for index, message in enumerate(messages)
+                  if message["role"] == "assistant"]
     else:
-        inputs = [(f"{base.id}@conversation", {"session": session})]
+        inputs = [(f"{base.id}@conversation", {"session": session}, None)]
     cases = []
-    for case_id, value in inputs:
+    for case_id, value, turn in inputs:
         case = copy.deepcopy(base)
         case.id = case_id
         system = case.messages[0]
         case.messages = [system] + context_messages(value)
+        if conversation.file is not None:
+            case.messages[-1].segments = _traced(value, graded, turn, conversation)
+            case.metadata["gambit_conversation_sample"] = conversation.file
         case.metadata["gambit_grade"] = {"mode": mode, "schema": schema}
         case.warnings = [w for w in case.warnings if "validates the context input" not in w.message]
+        if conversation.unshown:
+            case.warnings.append(Diagnostic(
+                "gambit grade also passes the saved session's "
+                f"{', '.join(conversation.unshown)} in `session`; the inspector shows its "
+                "messages only", conversation.file or deck))
         if not builtin:
             case.warnings.append(Diagnostic(
                 f"gambit validates the grader's input against {schema} (a Zod schema the "
@@ -103,6 +98,29 @@ def grading_cases(base: RenderedCase, deck: str, conversation: list[dict[str, An
             "assistant message, so nothing is sent", deck))
         return [base]
     return cases
+
+
+def _traced(value: dict[str, Any], graded: list[dict[str, Any]], turn: int | None,
+            conversation: Conversation) -> list[Segment]:
+    """The grader's input as JSON.stringify writes it, each message traced to its lines in the
+    conversation's file and gambit grade's wrapping marked as such; the file as a whole if the
+    pieces do not add up to that text."""
+    joins = Origin(OriginKind.SEPARATOR)
+    pieces = [Segment('{"session":{"messages":[', joins)]
+    for index, message in enumerate(graded):
+        if index:
+            pieces.append(Segment(",", joins))
+        pieces.append(Segment(js_json(message, indent=None), conversation.origins[index]))
+    pieces.append(Segment("]}", joins))
+    if turn is not None:
+        pieces += [Segment(',"messageToGrade":', joins),
+                   Segment(js_json(graded[turn], indent=None), conversation.origins[turn])]
+    pieces.append(Segment("}", joins))
+    whole = js_json(value, indent=None)
+    if "".join(piece.text for piece in pieces) != whole:
+        lines = [o.end_line for o in conversation.origins if o.end_line] or [1]
+        return [Segment(whole, Origin(OriginKind.CASE_TEXT, conversation.file, 1, max(lines)))]
+    return pieces
 
 
 def context_messages(value: Any, origin: Origin | None = None) -> list[Message]:
