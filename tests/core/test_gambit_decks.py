@@ -397,6 +397,7 @@ TURN_GRADER = {"g/PROMPT.md": GRADER,
      '  ]\n}\n', 5, "each an object with a string role (message 2 is not)"),
     ('{"runId": "r"}\n', 1, "must be a JSON array of messages"),
     ('[{"role": "user", "content": NaN}]', None, "NaN is not JSON"),
+    ("[" * 100_000, None, "nested too deeply"),
 ])
 def test_a_conversation_file_gambit_could_not_grade_is_refused_at_its_line(text, line, words):
     files = TURN_GRADER | {"g/samples/bad.json": text}

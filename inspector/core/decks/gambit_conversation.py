@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import InputError, Origin, OriginKind
+from ..safe_parse import LimitExceeded
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -53,6 +54,8 @@ def read_conversation(raw: str, deck: str, file: str | None = None) -> Conversat
                          error.lineno if file else None, error.colno if file else None) from None
     except ValueError as error:
         raise InputError(f"the conversation to grade is not JSON: {error}", located) from None
+    except RecursionError:
+        raise LimitExceeded("the conversation is nested too deeply to read", located) from None
     spans = _message_spans(raw) if file else None
     unshown: tuple[str, ...] = ()
     if isinstance(value, dict):

@@ -70,14 +70,15 @@ def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
                   if message["role"] == "assistant"]
     else:
         inputs = [(f"{base.id}@conversation", {"session": session}, None)]
+    traced = _TracedInput(graded, conversation) if conversation.file is not None else None
     cases = []
     for case_id, value, turn in inputs:
         case = copy.deepcopy(base)
         case.id = case_id
         system = case.messages[0]
-        case.messages = [system] + context_messages(value)
+        case.messages = [system] + context_messages(
+            value, segments=traced.segments(turn) if traced else None)
         if conversation.file is not None:
-            case.messages[-1].segments = _traced(value, graded, turn, conversation)
             case.metadata["gambit_conversation_sample"] = conversation.file
         case.metadata["gambit_grade"] = {"mode": mode, "schema": schema}
         case.warnings = [w for w in case.warnings if "validates the context input" not in w.message]
@@ -100,36 +101,34 @@ def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
     return cases
 
 
-def _traced(value: dict[str, Any], graded: list[dict[str, Any]], turn: int | None,
-            conversation: Conversation) -> list[Segment]:
-    """The grader's input as JSON.stringify writes it, each message traced to its lines in the
-    conversation's file and gambit grade's wrapping marked as such; the file as a whole if the
-    pieces do not add up to that text."""
-    joins = Origin(OriginKind.SEPARATOR)
-    pieces = [Segment('{"session":{"messages":[', joins)]
-    for index, message in enumerate(graded):
-        if index:
-            pieces.append(Segment(",", joins))
-        pieces.append(Segment(js_json(message, indent=None), conversation.origins[index]))
-    pieces.append(Segment("]}", joins))
-    if turn is not None:
-        pieces += [Segment(',"messageToGrade":', joins),
-                   Segment(js_json(graded[turn], indent=None), conversation.origins[turn])]
-    pieces.append(Segment("}", joins))
-    whole = js_json(value, indent=None)
-    if "".join(piece.text for piece in pieces) != whole:
-        lines = [o.end_line for o in conversation.origins if o.end_line] or [1]
-        return [Segment(whole, Origin(OriginKind.CASE_TEXT, conversation.file, 1, max(lines)))]
-    return pieces
+class _TracedInput:
+    """The grader's input as JSON.stringify writes it (an object's text is its members' texts,
+    joined), each message traced to its lines in the conversation's file and gambit grade's
+    wrapping marked as such. The session is written once for all the turns."""
+
+    def __init__(self, graded: list[dict[str, Any]], conversation: Conversation):
+        self.joins = Origin(OriginKind.SEPARATOR)
+        self.messages = [Segment(js_json(message, indent=None), origin)
+                         for message, origin in zip(graded, conversation.origins, strict=True)]
+        self.session = [Segment('{"session":{"messages":[', self.joins)]
+        for index, message in enumerate(self.messages):
+            self.session += [Segment(",", self.joins), message] if index else [message]
+        self.session.append(Segment("]}", self.joins))
+
+    def segments(self, turn: int | None) -> list[Segment]:
+        ending = [] if turn is None else [Segment(',"messageToGrade":', self.joins),
+                                          self.messages[turn]]
+        return [*self.session, *ending, Segment("}", self.joins)]
 
 
-def context_messages(value: Any, origin: Origin | None = None) -> list[Message]:
+def context_messages(value: Any, origin: Origin | None = None,
+                     segments: list[Segment] | None = None) -> list[Message]:
     """runLlmDeck's context turn: an assistant `gambit_context` call, then its result, the input
-    as JSON.stringify writes it."""
+    as JSON.stringify writes it (or `segments` that spell it, traced piece by piece)."""
     return [
         Message("assistant", [], tool_calls=[
             ToolCall(CONTEXT_CALL_ID, CONTEXT_TOOL, "{}", Origin(OriginKind.SEPARATOR))]),
-        Message("tool", [Segment(js_json(value, indent=None),
-                                 origin or Origin(OriginKind.CASE_TEXT))],
+        Message("tool", segments or [Segment(js_json(value, indent=None),
+                                             origin or Origin(OriginKind.CASE_TEXT))],
                 name=CONTEXT_TOOL, tool_call_id=CONTEXT_CALL_ID),
     ]
