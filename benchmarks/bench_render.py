@@ -2,7 +2,8 @@
 
 Renders a synthetic eval file of 1,000 cases (each with a guideline and an attachment file) under
 every profile and prints cases per second, then the time to load and render the largest corpus file
-and a 100-message conversation (seed 001 asks for under 50 ms). With the agentv oracle installed
+and a 100-message conversation (seed 001 asks for under 50 ms), and a gambit grader grading a
+200-message conversation turn by turn, pasted and read from a file. With the agentv oracle installed
 (`.ci/setup --test`), it also times agentv 4.42.4's own loadTests + buildPromptInputs against the
 `agentv-4` profile on the same suite read from disk, in the same run, and prints the ratio. Run:
 
@@ -80,6 +81,25 @@ def conversation_bundle(messages: int) -> MemoryBundle:
     return MemoryBundle({"evals/long.yaml": ("\n".join(lines) + "\n").encode()})
 
 
+def graded_turns(messages: int, runs: int) -> None:
+    """A gambit turn grader given a conversation (one case per assistant message, each holding the
+    whole session), pasted and read from a saved state.json whose messages are traced to lines."""
+    from inspector.core.documents import render_document
+
+    deck = ('+++\ncontextSchema = "gambit://schemas/graders/contexts/turn.zod.ts"\n'
+            '[modelParams]\nmodel = "m"\n+++\nGrade the reply.\n')
+    session = [{"role": "assistant" if index % 2 else "user", "content": f"Message {index} " * 20}
+               for index in range(messages)]
+    state = json.dumps({"runId": "run-1", "messages": session}, indent=2)
+    bundle = MemoryBundle({"g/PROMPT.md": deck.encode(), "g/samples/state.json": state.encode()})
+    for label, options in (("pasted", RenderOptions(gambit_conversation=state)),
+                           ("from a file", RenderOptions(gambit_conversation_sample="state"))):
+        seconds = best_of(runs, lambda options=options: render_document(bundle, "g/PROMPT.md",
+                                                                        options))
+        print(f"gambit grader, {messages}-message conversation turn by turn, {label}: "
+              f"{seconds * 1000:.0f} ms")
+
+
 def best_of(runs: int, action) -> float:
     best = float("inf")
     for _ in range(runs):
@@ -133,6 +153,8 @@ def main() -> None:
     seconds = best_of(20 if runs > 1 else 2,
                       lambda: render_eval_file(conversation, "evals/long.yaml", RenderOptions()))
     print(f"100-message conversation: {seconds * 1000:.2f} ms")
+
+    graded_turns(200, 10 if runs > 1 else 1)
 
     if CORPUS.is_dir():
         largest = max((path for path in CORPUS.rglob("*") if path.suffix in (".yaml", ".yml", ".jsonl")

@@ -52,6 +52,11 @@ class RenderQuery(Schema):
     gambit_conversation: str | None = Field(
         None, description="gambit grader decks: the conversation to grade, a JSON array of "
         "{role, content}; one case per graded turn, as `gambit grade` runs the grader.")
+    gambit_conversation_sample: str | None = Field(
+        None, description="gambit grader and scenario decks: the conversation from a JSON file "
+        "(an array of messages, or a saved session's {messages}): a sample of the deck by name "
+        "(the case's `gambit.conversation_samples` lists them) or a file of the bundle by its "
+        "path, instead of gambit_conversation; traced to the file's lines.")
     document: str | None = Field(
         None, description="The bundle file to read. Default: the only document, or the first one "
         "that holds the case.")
@@ -277,6 +282,9 @@ class RenderIn(Schema):
     gambit_message: str | None = Field(None, description="gambit decks: the first user message.")
     gambit_conversation: str | None = Field(
         None, description="gambit grader decks: the conversation to grade (JSON array).")
+    gambit_conversation_sample: str | None = Field(
+        None, description="gambit grader decks: the conversation from a JSON file, by name in the "
+        "deck's samples/ or by path in the bundle, instead of gambit_conversation.")
 
 
 class RenderOut(Schema):

@@ -30,6 +30,9 @@ class RenderOptions:
     # gambit grader decks: the conversation to grade (a JSON array of {role, content}), as
     # `gambit grade` passes a session to the grader.
     gambit_conversation: str | None = None
+    # ...or read from a file: a JSON sample of the deck by name, or a JSON file of the bundle by
+    # its path (in place of gambit_conversation).
+    gambit_conversation_sample: str | None = None
     # gambit decks: a folder of an installed gambit-core whose snippets/ gambit://snippets/ embeds
     # are read from when the upload has no copy. Set by the server (GAMBIT_CORE_DIR) or the
     # command line (--gambit-core), never from a page's or API's settings.

@@ -15,7 +15,7 @@ MAX_GAMBIT_INPUT = 1_000_000
 # Every setting the parser reads, for the API and CLI to pass along by name.
 SETTING_NAMES = ("profile", "patterns", "system_prompt", "max_tokens", "input_format",
                  "gambit_context", "gambit_context_sample", "gambit_message",
-                 "gambit_conversation")
+                 "gambit_conversation", "gambit_conversation_sample")
 
 
 class SettingsError(ValueError):
@@ -63,7 +63,7 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
             raise SettingsError(f"max_tokens must be between 1 and {MAX_TOKENS:,}")
     gambit = {}
     for name in ("gambit_context", "gambit_context_sample", "gambit_message",
-                 "gambit_conversation"):
+                 "gambit_conversation", "gambit_conversation_sample"):
         value = values.get(name)
         if value is not None and value != "":
             if len(str(value)) > MAX_GAMBIT_INPUT:
@@ -71,6 +71,8 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
             gambit[name] = str(value)
     if "gambit_context" in gambit and "gambit_context_sample" in gambit:
         raise SettingsError("give the context input or a sample to take it from, not both")
+    if "gambit_conversation" in gambit and "gambit_conversation_sample" in gambit:
+        raise SettingsError("give the conversation or a file to read it from, not both")
     return RenderOptions(profile=profile, guideline_patterns=patterns,
                          system_prompt=None if system_prompt is None else str(system_prompt),
                          max_tokens=max_tokens, input_format=input_format, **gambit)

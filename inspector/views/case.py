@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -73,6 +74,8 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
     except InputError as problem:
         raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
     case = index.case(decoded_id)
+    if case is None and (sibling := _same_gambit_deck(index.ids, decoded_id)) is not None:
+        case = index.case(sibling)
     if case is None:
         if request.htmx and request.GET:
             raise Problem(400, "No case with this id under these settings",
@@ -82,6 +85,18 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
     if "provider" not in page.params and preferred in PROVIDER_LABELS:
         page = replace(page, provider=preferred)  # gambit sends the Responses form
     return CaseContext(loaded, document, index, case, page)
+
+
+_GRADED = re.compile(r"@(?:turn-\d+|reply-\d+|conversation)$")
+
+
+def _same_gambit_deck(ids: tuple[str, ...], wanted: str) -> str | None:
+    """A gambit deck given a conversation to grade or answer becomes one case per turn
+    (`<deck>@turn-<n>`, `@reply-<n>`, `@conversation`) and one case again without it: the
+    address of one form, opened with the settings of the other, shows the first of the other."""
+    base = _GRADED.sub("", wanted)
+    return next((case_id for case_id in ids if case_id != wanted and (
+        case_id == base or (case_id.startswith(base + "@") and _GRADED.search(case_id)))), None)
 
 
 # Past this, the page shows the request's start and Download saves all of it (a 10,000-message
@@ -196,6 +211,8 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "case_total": len(ids),
         "settings": settings_view(page),
         "gambit_samples": (ctx.case.metadata.get("gambit") or {}).get("samples") or [],
+        "gambit_conversation_samples":
+            (ctx.case.metadata.get("gambit") or {}).get("conversation_samples") or [],
         "params": page.params,
         "render_params": {k: v for k, v in page.params.items() if k in RENDER_KEYS},
         "export_params": {k: v for k, v in page.params.items() if k in EXPORT_KEYS},
@@ -229,6 +246,13 @@ def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, 
 def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     context = _case_context(request, ctx)
+    if presenters.decode_case_id(case_id) != ctx.case.id:
+        # The deck's other form (graded turn by turn, or not): its own page, header and all.
+        if not request.htmx:
+            return redirect(context["case_link"])
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = context["case_link"]
+        return response
     target = request.htmx.target if request.htmx else None
     if target in ("export", "rendered"):
         partial = "case.html#export-panel" if target == "export" else "case.html#rendered"

@@ -20,7 +20,8 @@ from inspector.core.formats import INPUT_FORMATS
 from inspector.core.options import PROFILES, RenderOptions
 
 RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format",
-               "gambit_context", "gambit_context_sample", "gambit_message", "gambit_conversation")
+               "gambit_context", "gambit_context_sample", "gambit_message", "gambit_conversation",
+               "gambit_conversation_sample")
 EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature", "cache_breakpoints")
 PROVIDER_LABELS = {spec.id: spec.label for spec in REGISTRY.values()}
 FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
@@ -146,6 +147,7 @@ def settings_view(page: PageSettings) -> dict:
         "gambit_context_sample": params.get("gambit_context_sample", ""),
         "gambit_message": params.get("gambit_message", ""),
         "gambit_conversation": params.get("gambit_conversation", ""),
+        "gambit_conversation_sample": params.get("gambit_conversation_sample", ""),
         "max_tokens": params.get("max_tokens", ""),
         "providers": list(PROVIDER_LABELS.items()),
         "formats": list(format_labels(page.provider).items()),

@@ -148,3 +148,28 @@ def test_render_of_a_gambit_deck_takes_its_context_input_from_a_sample_by_name(c
     both = post(client, {"files": files, "path": "d/PROMPT.md", "gambit_context": "{}",
                          "gambit_context_sample": "order"})
     assert both.status_code in (400, 422) and "not both" in both.text
+
+
+def test_render_of_a_gambit_grader_reads_the_conversation_from_a_file(client, db):
+    deck = ('+++\ncontextSchema = "gambit://schemas/graders/contexts/turn.zod.ts"\n'
+            '[modelParams]\nmodel = "m"\n+++\nGrade it.\n')
+    conversation = '[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Yo"}]'
+    state = '{\n  "runId": "r",\n  "messages": [\n    {"role": "user", "content": "Hi"},\n' \
+            '    {"role": "assistant", "content": "Yo"}\n  ]\n}\n'
+    files = {"g/PROMPT.md": deck, "sessions/state.json": state, "g/samples/broken.json": "[\n{"}
+    pasted = post(client, {"files": files, "path": "g/PROMPT.md",
+                           "gambit_conversation": conversation}).json()["cases"]
+    response = post(client, {"files": files, "path": "g/PROMPT.md",
+                             "gambit_conversation_sample": "sessions/state.json"})
+    assert response.status_code == 200
+    cases = response.json()["cases"]
+    assert [(c["id"], [m["content"] for m in c["messages"]]) for c in cases] == [
+        (p["id"], [m["content"] for m in p["messages"]]) for p in pasted]
+    traced = [s["origin"] for s in cases[0]["messages"][2]["segments"]
+              if s["origin"]["path"] == "sessions/state.json"]
+    assert [(o["start_line"], o["end_line"]) for o in traced] == [(4, 4), (5, 5), (5, 5)]
+    assert cases[0]["metadata"]["gambit"]["conversation_samples"] == ["broken"]
+    broken = post(client, {"files": files, "path": "g/PROMPT.md",
+                           "gambit_conversation_sample": "broken"})
+    assert broken.status_code == 422
+    assert (broken.json()["file"], broken.json()["line"]) == ("g/samples/broken.json", 2)

@@ -383,3 +383,76 @@ def test_a_folders_paths_under_are_its_own_files_only(tmp_path):
     assert bundle.paths_under("a") == memory.paths_under("a") == ["a/b/y.txt", "a/x.txt"]
     assert bundle.paths_under("../") == bundle.paths_under("missing") == []
 
+
+
+TURN_GRADER = {"g/PROMPT.md": GRADER,
+               "g/turn.zod.ts": "export default z.object({ session: s, messageToGrade: m });",
+               "g/out.zod.ts": "export default z.object({});"}
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ('[\n  {"role": "user", "content": "Hi"},\n  {"role": "assistant", "content": "Yo"\n]\n', 4,
+     "not JSON: Expecting ',' delimiter"),
+    ('{\n  "runId": "r",\n  "messages": [\n    {"role": "user"},\n    {"content": "no role"}\n'
+     '  ]\n}\n', 5, "each an object with a string role (message 2 is not)"),
+    ('{"runId": "r"}\n', 1, "must be a JSON array of messages"),
+    ('[{"role": "user", "content": NaN}]', None, "NaN is not JSON"),
+    ("[" * 100_000, None, "nested too deeply"),
+])
+def test_a_conversation_file_gambit_could_not_grade_is_refused_at_its_line(text, line, words):
+    files = TURN_GRADER | {"g/samples/bad.json": text}
+    with pytest.raises(InputError) as raised:
+        _render(files, "g/PROMPT.md", gambit_conversation_sample="bad")
+    diagnostic = raised.value.diagnostic
+    assert (diagnostic.path, diagnostic.line) == ("g/samples/bad.json", line)
+    assert words in diagnostic.message
+
+
+def test_a_conversation_file_is_a_json_sample_by_name_or_a_bundle_file_by_path():
+    files = TURN_GRADER | {"g/samples/good.json": CONVERSATION, "g/samples/note.txt": "x",
+                           "runs/state.json": json.dumps({"runId": "r", "messages": json.loads(
+                               CONVERSATION)}, indent=2)}
+    by_name = _render(files, "g/PROMPT.md", gambit_conversation_sample="good")
+    by_path = _render(files, "g/PROMPT.md", gambit_conversation_sample="runs/state.json")
+    pasted = _render(files, "g/PROMPT.md", gambit_conversation=CONVERSATION)
+    for document in (by_name, by_path):
+        assert [m.content for m in document.cases[0].messages] == [
+            m.content for m in pasted.cases[0].messages]
+    assert by_name.cases[0].metadata["gambit"]["conversation_samples"] == ["good"]
+    tool = by_path.cases[0].messages[2]
+    graded = [s for s in tool.segments if s.origin.path == "runs/state.json"]
+    # the session's two messages, then the assistant's again as messageToGrade
+    assert [(s.origin.start_line, s.origin.end_line) for s in graded] == [(4, 7), (8, 11), (8, 11)]
+    for name in ("note", "gone", "../g/samples/good.json"):
+        with pytest.raises(InputError) as raised:
+            _render(files, "g/PROMPT.md", gambit_conversation_sample=name)
+        assert "no conversation sample" in str(raised.value) and "(samples: good)" in str(
+            raised.value)
+
+
+def test_the_cli_reads_the_conversation_to_grade_from_a_file(tmp_path):
+    for path, text in TURN_GRADER.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    (tmp_path / "g/samples").mkdir()
+    (tmp_path / "g/samples/chat.json").write_text(CONVERSATION)
+    deck = str(tmp_path / "g/PROMPT.md")
+    code, cases, err = run_render(deck, "--root", str(tmp_path), "--conversation-sample", "chat")
+    assert code == 0, err
+    assert [case["id"] for case in cases] == ["g@turn-1"]
+    assert '"messageToGrade":{"role":"assistant","content":"Yo"}' in cases[0]["messages"][2][
+        "content"]
+    code, _, err = run_render(deck, "--root", str(tmp_path), "--conversation-sample", "chat",
+                              "--conversation", CONVERSATION)
+    assert code == 2 and "not both" in err
+    (tmp_path / "g/samples/chat.json").write_text('[{"role": "user"},\n {"role": 1}]')
+    code, _, err = run_render(deck, "--root", str(tmp_path), "--conversation-sample", "chat")
+    assert code == 2 and "g/samples/chat.json:2" in err
+
+
+def test_a_saved_sessions_notes_that_gambit_grade_also_passes_are_named():
+    state = {"runId": "r", "messages": json.loads(CONVERSATION), "notes": {"text": "tone?"}}
+    files = TURN_GRADER | {"g/samples/state.json": json.dumps(state)}
+    [case] = _render(files, "g/PROMPT.md", gambit_conversation_sample="state").cases
+    assert any("passes the saved session's notes in `session`" in w.message
+               and w.path == "g/samples/state.json" for w in case.warnings)

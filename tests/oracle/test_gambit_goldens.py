@@ -237,3 +237,90 @@ def test_a_context_input_chosen_from_the_decks_samples_is_what_gambit_sent():
                 assert case.metadata["gambit"]["samples"] == ["chosen", "other"]
             checked += 1
     assert checked >= 30
+
+
+def _conversation_files(golden: dict[str, Any], variant: dict[str, Any]) -> dict[str, str]:
+    """The run's conversation kept as gambit keeps sessions: a SavedState `state.json` as
+    saveState writes it (two-space JSON, the session under `messages`) in the bundle, and a
+    bare array among the deck's samples."""
+    folder = golden["deck"].rsplit("/", 1)[0] + "/" if "/" in golden["deck"] else ""
+    state = {"runId": "run-1", "messages": variant["conversation"], "traces": []}
+    return {f"{folder}samples/session.json": json.dumps(variant["conversation"], indent=2) + "\n",
+            f"{folder}samples/notes.txt": "not a conversation\n",
+            ".gambit/sessions/run-1/state.json": json.dumps(state, indent=2)}
+
+
+def _sent(document) -> list[list[dict[str, Any]]]:
+    return [[_message(chat_message(m)) for m in case.sent_messages] for case in document.cases]
+
+
+def test_a_conversation_read_from_a_file_is_graded_as_when_pasted():
+    """Every run gambit made of a grader deck (gambit grade's session, per turn where the grader
+    asks for messageToGrade) or of a scenario deck answering a conversation, the conversation
+    this time read from a file: a sample of the deck by name, or a saved session by its path.
+    gambit's messages, the same cases as the paste's, and each message traced to its lines."""
+    from dataclasses import replace
+
+    checked = 0
+    for golden in _goldens():
+        for run in golden["runs"]:
+            variant = run["variant"]
+            if "conversation" not in variant:
+                continue
+            files = golden["files"] | _conversation_files(golden, variant)
+            bundle = MemoryBundle({path: text.encode() for path, text in files.items()})
+            pasted = render_document(bundle, golden["deck"], _options(variant))
+            for chosen in ("session", ".gambit/sessions/run-1/state.json"):
+                options = replace(_options(variant), gambit_conversation=None,
+                                  gambit_conversation_sample=chosen)
+                assert not _problems(golden, run, files, options), (golden["name"], variant)
+                document = render_document(bundle, golden["deck"], options)
+                assert _sent(document) == _sent(pasted)
+                assert [c.id for c in document.cases] == [c.id for c in pasted.cases]
+                _assert_traced(document, files)
+            assert pasted.cases[0].metadata["gambit"]["conversation_samples"] == ["session"]
+            checked += 1
+    assert checked >= 10
+
+
+def _assert_traced(document, files: dict[str, str]) -> None:
+    """Each stretch of the conversation shown is on the lines it is traced to."""
+    traced = 0
+    for case in document.cases:
+        for message in case.messages[1:]:
+            for segment in message.segments:
+                path = segment.origin.path
+                if path not in files:
+                    continue
+                source = files[path].split("\n")[segment.origin.start_line - 1:
+                                                 segment.origin.end_line]
+                written = "\n".join(source).strip().rstrip(",")
+                if message.role == "tool":  # a message of the graded session
+                    shown = json.loads(segment.text)
+                    assert {k: json.loads(written)[k] for k in shown} == shown
+                else:  # a scenario deck's turn: that message's content
+                    content = json.loads("{" + written + "}")["content"]
+                    assert segment.text.strip() == content.strip()
+                traced += 1
+    assert traced
+
+
+def test_a_wrong_conversation_file_does_not_pass_for_gambits_run():
+    """The comparison above can fail: the right deck given another conversation's file."""
+    from dataclasses import replace
+
+    checked = 0
+    for golden in _goldens():
+        for run in golden["runs"]:
+            variant = run["variant"]
+            if "conversation" not in variant or run["gambit"]["error"] is not None:
+                continue
+            wrong = [dict(m) for m in variant["conversation"]]
+            wrong[-1]["content"] += " (edited)"
+            files = golden["files"] | _conversation_files(golden, variant | {
+                "conversation": wrong})
+            options = replace(_options(variant), gambit_conversation=None,
+                              gambit_conversation_sample="session")
+            assert _problems(golden, run, files, options), (golden["name"], variant)
+            checked += 1
+    assert checked >= 10

@@ -3,6 +3,7 @@
 import json
 import re
 
+from inspector import presenters
 from inspector.ingest import store_bundle
 from tests.conftest import CORPUS
 
@@ -117,3 +118,30 @@ def test_a_grader_deck_page_names_the_aibff_era_it_follows(client, db):
     assert "Rendered as <strong>aibff-2025-07</strong>" in july
     assert "[object Object]" not in july and "[{&quot;role&quot;:&quot;user&quot;" in july
     assert '<option value="aibff-2025-07" selected>' in july
+
+
+def test_a_grader_deck_page_grades_a_conversation_chosen_from_its_samples(client, db):
+    deck = ('+++\ncontextSchema = "gambit://schemas/graders/contexts/turn.zod.ts"\n'
+            '[modelParams]\nmodel = "openai/gpt-4o-mini"\n+++\n\nGrade the reply.\n')
+    chat = '[\n  {"role": "user", "content": "Hi"},\n  {"role": "assistant", "content": "Yo"}\n]\n'
+    bundle, _ = store_bundle({"grader/PROMPT.md": deck.encode(),
+                              "grader/samples/short-chat.json": chat.encode(),
+                              "grader/samples/persona.txt": b"not a conversation\n"},
+                             title="gambit grader")
+    body = client.get(f"/b/{bundle.pk}/").content.decode()
+    link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
+    page = client.get(link).content.decode()
+    select = re.search(r'<select name="gambit_conversation_sample".*?</select>', page,
+                       re.S).group(0)
+    assert re.findall(r'<option value="([^"]*)"', select) == ["", "short-chat"]
+    # The deck's address with a conversation is its first graded turn, at that turn's address.
+    moved = client.get(link, {"gambit_conversation_sample": "short-chat"})
+    turn = presenters.case_url(bundle.pk, "grader/PROMPT.md", "grader@turn-1")
+    assert moved.status_code == 302 and moved.url.split("?")[0] == turn
+    chosen = client.get(moved.url).content.decode()
+    # The message to grade, traced to its line of the file.
+    assert re.search(r'messageToGrade&quot;:</span><span [^>]*title="Case text: grader/samples/'
+                     r'short-chat.json:3 [^>]*>{&quot;role&quot;:&quot;assistant&quot;', chosen)
+    assert '<option value="short-chat" selected>' in chosen
+    back = client.get(moved.url.split("?")[0], HTTP_HX_REQUEST="true", HTTP_HX_TARGET="rendered")
+    assert back["HX-Redirect"] == presenters.case_url(bundle.pk, "grader/PROMPT.md", "grader")

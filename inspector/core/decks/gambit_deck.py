@@ -24,13 +24,17 @@ from ..model import (
     ToolSpec,
 )
 from ..options import RenderOptions
+from .gambit_conversation import Conversation, read_conversation
 from .gambit_core_files import InstalledGambitCore
-from .gambit_grade import context_messages, grader_mode, grading_cases, parse_conversation
+from .gambit_grade import context_messages, grader_mode, grading_cases
 from .gambit_load import SCHEMAS, Loaded, Loader, Piece, Reference, flatten, key_line
-from .gambit_samples import deck_samples, sample_text
+from .gambit_samples import conversation_file, deck_samples, sample_text
 from .gambit_scenario import scenario_cases
 from .gambit_tools import BUILTIN_TOOLS, allowed_builtins, schema_parameters
 
+# A conversation file holds what a paste may (render_settings.MAX_GAMBIT_INPUT characters), as
+# UTF-8 at up to four bytes each.
+MAX_CONVERSATION_BYTES = 4_000_000
 _REMOVED_CONTROLS = (
     "Legacy synthetic response tools (gambit_respond, gambit_end) are removed. Remove "
     "`respond`/`allowEnd` from deck metadata and remove any `gambit://respond`, `gambit://end`, "
@@ -95,6 +99,7 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
     _notes(case, meta, path, front, respond or any(c.respond for c in all_cards)
            or bool(meta.get("respond")),
            end or any(c.allow_end for c in all_cards) or bool(meta.get("allowEnd")))
+    samples = deck_samples(bundle, path)
     case.metadata["gambit"] = {
         "deck": path,
         "label": meta.get("label") if isinstance(meta.get("label"), str) else None,
@@ -102,7 +107,8 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
         "actions": [_reference_summary(a) for a in merged.values()],
         "scenarios": [_reference_summary(r) for r in scenarios],
         "graders": [_reference_summary(r) for r in graders],
-        "samples": [sample.name for sample in deck_samples(bundle, path)],
+        "samples": [sample.name for sample in samples],
+        "conversation_samples": [s.name for s in samples if s.file.endswith(".json")],
         "model_params": meta.get("modelParams") if isinstance(meta.get("modelParams"), dict)
         else None,
     }
@@ -112,8 +118,13 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
     if defaults:
         case.metadata["export_defaults"] = defaults
     document.warnings.extend(loader.warnings)
-    if options.gambit_conversation is not None:
-        document.cases = _graded(loader.bundle, path, meta, case, options.gambit_conversation)
+    if options.gambit_conversation_sample is not None:
+        file, raw = conversation_file(bundle, path, options.gambit_conversation_sample,
+                                      MAX_CONVERSATION_BYTES)
+        document.cases = _graded(bundle, path, meta, case, read_conversation(raw, path, file))
+    elif options.gambit_conversation is not None:
+        document.cases = _graded(bundle, path, meta, case,
+                                 read_conversation(options.gambit_conversation, path))
     return document
 
 
@@ -138,10 +149,9 @@ def export_defaults(params: Any) -> dict[str, Any]:
 
 
 def _graded(bundle: Bundle, path: str, meta: dict[str, Any], case: RenderedCase,
-            conversation: str) -> list[RenderedCase]:
+            messages: Conversation) -> list[RenderedCase]:
     schema = meta.get("contextSchema", meta.get("inputSchema"))
     mode = grader_mode(bundle, path, schema)
-    messages = parse_conversation(conversation, path)
     if mode is None:
         # Not a grader (no session to take): the deck plays the user, as a scenario deck does.
         lead = case.messages[:1]

@@ -7,7 +7,6 @@ with `{session}`. Each run is the grader deck's own first call: its system messa
 from __future__ import annotations
 
 import copy
-import json
 import posixpath
 from typing import Any
 
@@ -15,7 +14,6 @@ from ..agentv.v4 import js_json
 from ..bundle import Bundle, join
 from ..model import (
     Diagnostic,
-    InputError,
     Message,
     Origin,
     OriginKind,
@@ -23,6 +21,7 @@ from ..model import (
     Segment,
     ToolCall,
 )
+from .gambit_conversation import Conversation
 from .gambit_load import SCHEMAS
 
 CONTEXT_TOOL = "gambit_context"
@@ -34,20 +33,6 @@ CONTEXT_CALL_ID = "call-gambit-context"
 # dropping every other key, in that order.
 _SESSION_KEYS = ("messages", "meta", "notes")
 _MESSAGE_KEYS = ("role", "content", "name")
-
-
-def parse_conversation(raw: str, path: str) -> list[dict[str, Any]]:
-    try:
-        value = json.loads(raw)
-    except ValueError as error:
-        raise InputError(f"the conversation to grade is not JSON: {error}", path) from None
-    if isinstance(value, dict):
-        value = value.get("messages")
-    if not isinstance(value, list) or not all(
-            isinstance(item, dict) and isinstance(item.get("role"), str) for item in value):
-        raise InputError("the conversation to grade must be a JSON array of messages, each an "
-                         "object with a string role", path)
-    return value
 
 
 def grader_mode(bundle: Bundle, deck: str, schema: Any) -> tuple[str, bool] | None:
@@ -73,24 +58,35 @@ def _kept(message: dict[str, Any]) -> dict[str, Any]:
     return {key: message[key] for key in _MESSAGE_KEYS if key in message}
 
 
-def grading_cases(base: RenderedCase, deck: str, conversation: list[dict[str, Any]],
+def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
                   mode: str, builtin: bool, schema: str) -> list[RenderedCase]:
-    session: dict[str, Any] = {"messages": [_kept(m) for m in conversation] if builtin
-                               else conversation}
+    messages = conversation.messages
+    graded = [_kept(m) for m in messages] if builtin else messages
+    session: dict[str, Any] = {"messages": graded}
+    inputs: list[tuple[str, dict[str, Any], int | None]]
     if mode == "turns":
-        inputs = [(f"{base.id}@turn-{index}", {"session": session, "messageToGrade":
-                                               _kept(message) if builtin else message})
-                  for index, message in enumerate(conversation) if message["role"] == "assistant"]
+        inputs = [(f"{base.id}@turn-{index}", {"session": session, "messageToGrade": graded[index]},
+                   index) for index, message in enumerate(messages)
+                  if message["role"] == "assistant"]
     else:
-        inputs = [(f"{base.id}@conversation", {"session": session})]
+        inputs = [(f"{base.id}@conversation", {"session": session}, None)]
+    traced = _TracedInput(graded, conversation) if conversation.file is not None else None
     cases = []
-    for case_id, value in inputs:
+    for case_id, value, turn in inputs:
         case = copy.deepcopy(base)
         case.id = case_id
         system = case.messages[0]
-        case.messages = [system] + context_messages(value)
+        case.messages = [system] + context_messages(
+            value, segments=traced.segments(turn) if traced else None)
+        if conversation.file is not None:
+            case.metadata["gambit_conversation_sample"] = conversation.file
         case.metadata["gambit_grade"] = {"mode": mode, "schema": schema}
         case.warnings = [w for w in case.warnings if "validates the context input" not in w.message]
+        if conversation.unshown:
+            case.warnings.append(Diagnostic(
+                "gambit grade also passes the saved session's "
+                f"{', '.join(conversation.unshown)} in `session`; the inspector shows its "
+                "messages only", conversation.file or deck))
         if not builtin:
             case.warnings.append(Diagnostic(
                 f"gambit validates the grader's input against {schema} (a Zod schema the "
@@ -105,13 +101,34 @@ def grading_cases(base: RenderedCase, deck: str, conversation: list[dict[str, An
     return cases
 
 
-def context_messages(value: Any, origin: Origin | None = None) -> list[Message]:
+class _TracedInput:
+    """The grader's input as JSON.stringify writes it (an object's text is its members' texts,
+    joined), each message traced to its lines in the conversation's file and gambit grade's
+    wrapping marked as such. The session is written once for all the turns."""
+
+    def __init__(self, graded: list[dict[str, Any]], conversation: Conversation):
+        self.joins = Origin(OriginKind.SEPARATOR)
+        self.messages = [Segment(js_json(message, indent=None), origin)
+                         for message, origin in zip(graded, conversation.origins, strict=True)]
+        self.session = [Segment('{"session":{"messages":[', self.joins)]
+        for index, message in enumerate(self.messages):
+            self.session += [Segment(",", self.joins), message] if index else [message]
+        self.session.append(Segment("]}", self.joins))
+
+    def segments(self, turn: int | None) -> list[Segment]:
+        ending = [] if turn is None else [Segment(',"messageToGrade":', self.joins),
+                                          self.messages[turn]]
+        return [*self.session, *ending, Segment("}", self.joins)]
+
+
+def context_messages(value: Any, origin: Origin | None = None,
+                     segments: list[Segment] | None = None) -> list[Message]:
     """runLlmDeck's context turn: an assistant `gambit_context` call, then its result, the input
-    as JSON.stringify writes it."""
+    as JSON.stringify writes it (or `segments` that spell it, traced piece by piece)."""
     return [
         Message("assistant", [], tool_calls=[
             ToolCall(CONTEXT_CALL_ID, CONTEXT_TOOL, "{}", Origin(OriginKind.SEPARATOR))]),
-        Message("tool", [Segment(js_json(value, indent=None),
-                                 origin or Origin(OriginKind.CASE_TEXT))],
+        Message("tool", segments or [Segment(js_json(value, indent=None),
+                                             origin or Origin(OriginKind.CASE_TEXT))],
                 name=CONTEXT_TOOL, tool_call_id=CONTEXT_CALL_ID),
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 
-from ..bundle import Bundle
+from ..bundle import Bundle, decode, normalize
 from ..model import InputError, Origin, OriginKind
 
 SAMPLES_FOLDER = "samples"
@@ -42,14 +42,33 @@ def deck_samples(bundle: Bundle, deck: str) -> list[ContextSample]:
     return list(found.values())
 
 
-def sample_text(bundle: Bundle, deck: str, name: str) -> tuple[str, Origin]:
-    """The chosen sample's text as gambit's CLI receives it, traced to the file's lines."""
-    samples = deck_samples(bundle, deck)
+def _chosen(bundle: Bundle, deck: str, name: str, kind: str,
+            suffixes: tuple[str, ...] = SAMPLE_SUFFIXES) -> ContextSample:
+    samples = [s for s in deck_samples(bundle, deck) if s.file.endswith(suffixes)]
     chosen = next((s for s in samples if name in (s.name, s.file)), None)
     if chosen is None:
         names = ", ".join(s.name for s in samples[:20]) or "none"
         folder = posixpath.join(posixpath.dirname(deck), SAMPLES_FOLDER)
-        raise InputError(f"no context sample {name!r} in {folder}/ (samples: {names})", deck)
+        raise InputError(f"no {kind} sample {name!r} in {folder}/ (samples: {names})", deck)
+    return chosen
+
+
+def sample_text(bundle: Bundle, deck: str, name: str) -> tuple[str, Origin]:
+    """The chosen sample's text as gambit's CLI receives it, traced to the file's lines."""
+    chosen = _chosen(bundle, deck, name, "context")
     decoded = bundle.text(chosen.path)
     text = "" if decoded is None else decoded.text.rstrip("\n")  # as $(cat FILE) drops them
     return text, Origin(OriginKind.CASE_TEXT, chosen.path, 1, text.count("\n") + 1)
+
+
+def conversation_file(bundle: Bundle, deck: str, name: str, limit: int) -> tuple[str, str]:
+    """(path, text) of the conversation a grader grades: a JSON sample of the deck by name, or a
+    JSON file of the bundle by its path (a session gambit saved, say)."""
+    path = normalize(name) if name.endswith(".json") else None
+    data = bundle.read(path) if path else None
+    if path is None or data is None:
+        path = _chosen(bundle, deck, name, "conversation", (".json",)).path
+        data = bundle.read(path) or b""
+    if len(data) > limit:
+        raise InputError(f"the conversation is larger than {limit:,} bytes", path)
+    return path, decode(data).text

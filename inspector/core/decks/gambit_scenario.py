@@ -12,7 +12,8 @@ import copy
 import json
 from typing import Any
 
-from ..model import Diagnostic, Message, Origin, OriginKind, RenderedCase, Segment
+from ..model import Diagnostic, Message, RenderedCase, Segment
+from .gambit_conversation import Conversation
 
 
 def _text(content: Any) -> str:
@@ -23,16 +24,15 @@ def _text(content: Any) -> str:
                       separators=(",", ":"))
 
 
-def scenario_cases(base: RenderedCase, deck: str, conversation: list[dict[str, Any]],
+def scenario_cases(base: RenderedCase, deck: str, conversation: Conversation,
                    lead: list[Message]) -> list[RenderedCase]:
     """One case per assistant message of the conversation: what the scenario deck is sent when
     it answers that message. `lead` is the system message and any context turn."""
-    given = Origin(OriginKind.CASE_TEXT)
     cases: list[RenderedCase] = []
     history: list[Message] = []
     pending: Message | None = None
     turn = 0
-    for message in conversation:
+    for message, given in zip(conversation.messages, conversation.content_origins, strict=True):
         if message["role"] == "assistant":
             if pending is not None:
                 history.append(pending)
@@ -42,6 +42,8 @@ def scenario_cases(base: RenderedCase, deck: str, conversation: list[dict[str, A
             case.id = f"{base.id}@reply-{turn}"
             case.messages = [*copy.deepcopy(lead), *copy.deepcopy(history), copy.deepcopy(pending)]
             case.metadata["gambit_scenario"] = {"answers_assistant_message": turn}
+            if conversation.file is not None:
+                case.metadata["gambit_conversation_sample"] = conversation.file
             cases.append(case)
         elif message["role"] == "user" and pending is not None:
             history.append(pending)

@@ -87,7 +87,7 @@ def file_in_root(raw_path: str, raw_root: str | None, flag: str = "--root"
 
 RENDER_SETTING_OPTIONS = ("profile", "system_prompt", "max_tokens", "input_format",
                           "gambit_context", "gambit_context_sample", "gambit_message",
-                          "gambit_conversation")
+                          "gambit_conversation", "gambit_conversation_sample")
 
 
 def cli_render_options(options: dict) -> RenderOptions:
@@ -133,6 +133,10 @@ class Command(BaseCommand):
         parser.add_argument("--conversation", dest="gambit_conversation",
                             help="gambit grader decks: the conversation to grade (JSON array of "
                                  "{role, content})")
+        parser.add_argument("--conversation-sample", dest="gambit_conversation_sample",
+                            metavar="NAME", help="gambit grader and scenario decks: the "
+                            "conversation from a JSON file of the deck's samples/ by name, or "
+                            "from a JSON file of the bundle by its path (a saved state.json)")
         parser.add_argument("--to", choices=EXPORT_PROVIDERS, help="export a provider request")
         parser.add_argument("--format", default="json", choices=EXPORT_FORMATS)
         parser.add_argument("--batch", action="store_true", help="with --to: one batch JSONL line per case")
