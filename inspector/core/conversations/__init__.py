@@ -17,7 +17,7 @@ import yaml
 
 from ..agentv.yamltree import load_yaml
 from ..bundle import Bundle
-from ..model import Diagnostic, InputError, RenderedDocument
+from ..model import Diagnostic, InputError, RenderedCase, RenderedDocument
 from ..options import RenderOptions
 from ..plain import json_safe
 from ..safe_parse import check_expansion, check_nesting
@@ -27,7 +27,7 @@ from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
 
 __all__ = ["FORMATS", "ModelFamily", "Prompt", "detect", "get_formatted_input",
-           "get_full_instructions", "render_conversation_file", "sniff"]
+           "get_full_instructions", "read_request", "render_conversation_file", "sniff"]
 
 FORMATS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
 # Top-level keys of an agentv eval file; such a file is never a request body, even with `input`.
@@ -143,7 +143,18 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
                          f"{', '.join(FORMATS)}", path)
     if not isinstance(data, dict):
         raise InputError("a request body must be an object", path, 1)
-    builder = Builder(path, spans)
+    case = read_request(data, input_format, path, spans, options)
+    document = RenderedDocument(path=path, kind="conversation", cases=[case])
+    if decoded.problem:
+        document.warnings.append(Diagnostic(f"the file {decoded.problem}", path))
+    return document
+
+
+def read_request(data: dict, input_format: str, path: str, spans: Spans | None = None,
+                 options: RenderOptions | None = None) -> RenderedCase:
+    """One request body, already parsed, as a case: what a file's text becomes after parsing, and
+    the way in for bodies given as dicts (no spans: their origins have no lines)."""
+    builder = Builder(path, spans or {})
     stem = posixpath.basename(path).rsplit(".", 1)[0]
     if input_format == "openai-chat":
         case = openai_chat.openai_chat(builder, stem, data)
@@ -154,12 +165,9 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
     elif input_format == "bedrock-converse":
         case = bedrock.bedrock(builder, stem, data)
     else:
-        case = responses.responses(builder, stem, data, options)
+        case = responses.responses(builder, stem, data, options or RenderOptions())
     case.metadata["format"] = input_format
-    document = RenderedDocument(path=path, kind="conversation", cases=[case])
-    if decoded.problem:
-        document.warnings.append(Diagnostic(f"the file {decoded.problem}", path))
-    return document
+    return case
 
 
 def _parse(text: str, path: str) -> tuple[Any, Spans]:

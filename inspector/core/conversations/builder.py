@@ -4,6 +4,7 @@ conversions from request JSON to the neutral model (text, content parts, tools, 
 from __future__ import annotations
 
 import json
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..model import (
@@ -26,6 +27,10 @@ class Builder:
         self.path = path
         self.spans = spans
         self.warnings: list[Diagnostic] = []
+        # Origins are frozen values: text from the same lines shares one (a body given as dicts
+        # has no lines at all, a one-line JSON file one line), and building one costs more than
+        # looking it up.
+        self._origins: dict[tuple[OriginKind, tuple[int, int] | None], Origin] = {}
 
     def lines(self, where: tuple) -> tuple[int | None, int | None]:
         return self.spans.get(where, (None, None))
@@ -34,13 +39,20 @@ class Builder:
         return self.lines(where)[0]
 
     def span(self, where: tuple) -> LineSpan | None:
-        start, end = self.lines(where)
+        lines = self.spans.get(where)  # once per message: self.lines inlined
+        if lines is None:
+            return None
+        start, end = lines
         return None if start is None else LineSpan(self.path, start, end if end is not None
                                                    else start)
 
     def origin(self, where: tuple, kind: OriginKind = OriginKind.CASE_TEXT) -> Origin:
-        start, end = self.lines(where)
-        return Origin(kind, self.path, start, end)
+        lines = self.spans.get(where)
+        found = self._origins.get((kind, lines))
+        if found is None:
+            start, end = (None, None) if lines is None else lines
+            found = self._origins[kind, lines] = Origin(kind, self.path, start, end)
+        return found
 
     def warn(self, message: str, where: tuple) -> None:
         self.warnings.append(Diagnostic(message, self.path, self.line(where)))
@@ -100,7 +112,7 @@ class Builder:
         return Segment(f"<{kind}>", self.origin(where, OriginKind.MARKER))
 
     @staticmethod
-    def options(item: dict[str, Any], used: set[str]) -> dict[str, Any] | None:
+    def options(item: dict[str, Any], used: AbstractSet[str]) -> dict[str, Any] | None:
         """The keys of a source block the neutral model has no place for."""
         rest = {key: value for key, value in item.items() if key not in used}
         return rest or None

@@ -6,6 +6,7 @@ from ..model import (
     Message,
     OutputSchema,
     RenderedCase,
+    Segment,
     ToolCall,
 )
 from . import media
@@ -13,6 +14,7 @@ from .builder import Builder
 
 TEXT_PARTS = ("text", "input_text", "output_text")
 MODELLED = frozenset({"messages", "tools", "system"})
+MESSAGE_KEYS = frozenset({"role", "content", "name", "tool_call_id", "tool_calls"})
 
 
 def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
@@ -25,23 +27,21 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
                                 span=b.span(("system",))))
     for where, item in b.message_items(data):
         content = item.get("content")
-        message = Message(role=item["role"],
-                          segments=b.parts(content, where + ("content",), TEXT_PARTS,
-                                           media.openai_chat),
-                          name=item.get("name"), tool_call_id=item.get("tool_call_id"),
-                          span=b.span(where), blocks=b.shape(content))
-        message.options = b.options(item, {"role", "content", "name", "tool_call_id",
-                                           "tool_calls"})
-        for call_index, call in enumerate(item.get("tool_calls") or []):
-            call_where = where + ("tool_calls", call_index)
-            function = call.get("function") if isinstance(call, dict) else None
-            if not isinstance(function, dict):
-                b.warn("a tool call without `function` is ignored", call_where)
-                continue
-            message.tool_calls.append(ToolCall(
-                id=str(call.get("id", "")), name=str(function.get("name", "")),
-                arguments=b.arguments(function.get("arguments")),
-                origin=b.origin(call_where)))
+        content_where = where + ("content",)
+        if type(content) is str:  # the common case, b.parts and b.shape inlined
+            segments = [Segment(content, b.origin(content_where))] if content else []
+            shape: bool | None = False
+        else:
+            segments = b.parts(content, content_where, TEXT_PARTS, media.openai_chat)
+            shape = b.shape(content)
+        # Positional, in the fields' order (role, segments, name, tool_calls, tool_call_id,
+        # span, omitted, blocks, options): keywords cost the dataclass's __init__ twice as much.
+        message = Message(item["role"], segments, item.get("name"), [], item.get("tool_call_id"),
+                          b.span(where), None, shape, None if item.keys() <= MESSAGE_KEYS
+                          else b.options(item, MESSAGE_KEYS))
+        tool_calls = item.get("tool_calls")
+        if tool_calls:
+            _tool_calls(b, message, tool_calls, where)
         messages.append(message)
     response_format = data.get("response_format")
     schema = response_format.get("json_schema") if isinstance(response_format, dict) else None
@@ -58,3 +58,19 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
                                           description=schema.get("description"))
     return case
 
+
+
+def _tool_calls(b: Builder, message: Message, calls: list, where: tuple) -> None:
+    for call_index, call in enumerate(calls):
+        call_where = where + ("tool_calls", call_index)
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict):
+            b.warn("a tool call without `function` is ignored", call_where)
+            continue
+        call_id, name, arguments = call.get("id", ""), function.get("name", ""), function.get(
+            "arguments")
+        message.tool_calls.append(ToolCall(  # id, name, arguments, origin (no keywords, as above)
+            call_id if type(call_id) is str else str(call_id),
+            name if type(name) is str else str(name),
+            arguments if type(arguments) is str else b.arguments(arguments),
+            b.origin(call_where)))

@@ -92,49 +92,61 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
 def _convert(build: _Build, case: RenderedCase) -> None:
     """The messages into turns. The common shapes (plain text opening a turn, a tool result after
     another) are handled here without a call, since this runs once per message, with the last
-    turn's role and the latest blocks' kind in locals (handed to and back from the helper for
-    every other shape)."""
-    turns, ids, pending = build.turns, build.ids, build.pending
-    add_turn = turns.turns.append
-    turn_role, last_kind = turns.role, build.last_kind
+    turn's role, blocks and source and the latest blocks' kind in locals (handed to and back from
+    the helper for every other shape). Content that was a string in the source is such a shape
+    too: it only marks the turn it opens to go back as a string."""
+    turns, ids, pending, cleaned = build.turns, build.ids, build.pending, build.cleaned
+    turn_list = turns.turns
+    add_turn, scan = turn_list.append, scan_json
+    turn_role, last_kind, content, last_source = (turns.role, build.last_kind, turns.content,
+                                                  turns.last_source)
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         role = message.role
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        if message.blocks is None and message.name is None:
+        shape = message.blocks
+        if message.name is None and (shape is None or (
+                shape is False and len(segments) == 1 and segments[0].media is None)):
             if role == "assistant":
-                if (message.tool_calls or text) and turn_role != "assistant" and not pending:
-                    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-                    for position, call in enumerate(message.tool_calls):
+                tool_calls = message.tool_calls
+                if (tool_calls or text) and turn_role != "assistant" and not pending:
+                    content = [{"type": "text", "text": text}] if text else []
+                    for call in tool_calls:
                         # _tool_uses inlined for plain ids and arguments that are one object.
+                        # Each call adds one block, so a call's position among the calls (for
+                        # a made-up id) is counted only when needed.
                         raw_id = call.id
                         call_id = ids.get(raw_id)
                         if call_id is None:
                             if (len(raw_id) <= MAX_NAME and raw_id.isascii()
-                                    and raw_id.isidentifier() and raw_id not in build.cleaned):
+                                    and raw_id.isidentifier() and raw_id not in cleaned):
                                 ids[raw_id] = call_id = raw_id
                             else:
-                                call_id = _tool_use_id(build, raw_id, index, position)
+                                call_id = _tool_use_id(build, raw_id, index,
+                                                       len(content) - (1 if text else 0))
                         raw = call.arguments
                         try:
-                            arguments, end = scan_json(raw, 0)
+                            arguments, end = scan(raw, 0)
                         except JSON_FAILURES:
                             end = -1
                         if call.options or end != len(raw) or type(arguments) is not dict:
-                            content.append(_tool_use(build, call, index, position))
+                            content.append(_tool_use(build, call, index,
+                                                     len(content) - (1 if text else 0)))
                             continue
                         content.append({"type": "tool_use", "id": call_id, "name": call.name,
                                         "input": arguments})
                         pending[call_id] = index
-                    if message.tool_calls and build.first_call is None:
+                    if tool_calls and build.first_call is None:
                         build.first_call = index
-                    turns.content, turns.last_source = content, index
-                    if not turns.turns:
+                    if not turn_list:
                         turns.first_source = index
+                    if shape is False:
+                        build.string_turns.append(len(turn_list))
                     add_turn({"role": "assistant", "content": content})
                     turn_role = last_kind = "assistant"
+                    last_source = index
                     continue
             elif message.tool_call_id is not None and (role == "tool" or role == "function"):
                 call_id = ids.get(message.tool_call_id)
@@ -142,25 +154,29 @@ def _convert(build: _Build, case: RenderedCase) -> None:
                         and pending.pop(call_id, None) is not None):
                     block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
                     if turn_role == "user":
-                        turns.content.append(block)
+                        content.append(block)
                     else:  # the results open the user turn after the calls
-                        turns.content, turns.last_source = [block], index
-                        add_turn({"role": "user", "content": turns.content})
+                        content, last_source = [block], index
+                        add_turn({"role": "user", "content": content})
                         turn_role = "user"
                     last_kind = "tool"
                     continue
             elif role == "user" and text and turn_role != "user":
-                content = [{"type": "text", "text": text}]
-                turns.content, turns.last_source = content, index
-                if not turns.turns:
+                content, last_source = [{"type": "text", "text": text}], index
+                if not turn_list:
                     turns.first_source = index
+                if shape is False:
+                    build.string_turns.append(len(turn_list))
                 add_turn({"role": "user", "content": content})
                 turn_role = last_kind = "user"
                 continue
-        turns.role, build.last_kind = turn_role, last_kind
+        turns.role, build.last_kind, turns.content, turns.last_source = (turn_role, last_kind,
+                                                                         content, last_source)
         _message(build, case, message, text, index)
-        turn_role, last_kind = turns.role, build.last_kind
-    turns.role, build.last_kind = turn_role, last_kind
+        turn_role, last_kind, content, last_source = (turns.role, build.last_kind, turns.content,
+                                                      turns.last_source)
+    turns.role, build.last_kind, turns.content, turns.last_source = (turn_role, last_kind, content,
+                                                                     last_source)
 
 
 def _message(build: _Build, case: RenderedCase, message: Message, text: str, index: int) -> None:
@@ -250,10 +266,12 @@ def _strings(build: _Build) -> None:
     go back as that string."""
     turns = build.turns.turns
     for position in build.string_turns:
-        content = turns[position]["content"]
-        if len(content) == 1 and content[0].keys() == {"type", "text"} \
-                and content[0]["type"] == "text":
-            turns[position]["content"] = content[0]["text"]
+        turn = turns[position]
+        content = turn["content"]
+        if len(content) == 1:
+            block = content[0]  # a text block with nothing else: {"type": "text", "text": ...}
+            if len(block) == 2 and block.get("type") == "text" and "text" in block:
+                turn["content"] = block["text"]
 
 
 def _drop_name(build: _Build, message: Message, index: int) -> None:

@@ -157,9 +157,12 @@ class TurnExport:
 
     def __init__(self, settings: ExportSettings, key: str):
         self.notes = Notes()
-        request_system = full_instructions(settings.system_prompt, None,
-                                           settings.user_instructions)
-        self.system_parts: list[str] = [request_system] if request_system else []
+        self.system_parts: list[str] = []
+        if settings.system_prompt or settings.user_instructions:  # usually neither: no call
+            request_system = full_instructions(settings.system_prompt, None,
+                                               settings.user_instructions)
+            if request_system:
+                self.system_parts.append(request_system)
         self.turns = Turns(key)
 
 

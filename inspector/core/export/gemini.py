@@ -100,13 +100,17 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
 def _convert(build: _Build, case: RenderedCase) -> None:
     """The messages into contents. The common shapes (plain text or calls opening a content,
     a function response after the calls or another response) are handled here without a call,
-    since this runs once per message, with the turn-order counts in locals (handed to and back
-    from the helper for every other shape)."""
+    since this runs once per message, with the turn-order counts and the last content's parts
+    and source in locals (handed to and back from the helper for every other shape). Content that
+    was a string in the source is such a shape too."""
     # A Gemini request read back keeps its contents as they were, consecutive same-role ones too.
     starts = frozenset(case.metadata.get("content_starts", ())) if build.same_api else None
-    turns, names, add_turn = build.turns, build.names, build.turns.turns.append
-    turn_role, last_kind, calls, responses, previous_calls = (
-        turns.role, build.last_kind, build.calls, build.responses, build.previous_calls)
+    turns, names, scan = build.turns, build.names, scan_json
+    turn_list = turns.turns
+    add_turn = turn_list.append
+    turn_role, last_kind, calls, responses, previous_calls, content, last_source = (
+        turns.role, build.last_kind, build.calls, build.responses, build.previous_calls,
+        turns.content, turns.last_source)
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
@@ -115,16 +119,19 @@ def _convert(build: _Build, case: RenderedCase) -> None:
         role = message.role
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        if message.blocks is None and message.name is None:
+        shape = message.blocks
+        if message.name is None and (shape is None or (
+                shape is False and len(segments) == 1 and segments[0].media is None)):
             if role == "assistant":
-                if turn_role != "model" and (text or message.tool_calls) and (
+                tool_calls = message.tool_calls
+                if turn_role != "model" and (text or tool_calls) and (
                         not responses or responses == previous_calls):
-                    content: list[dict[str, Any]] = [{"text": text}] if text else []
-                    for call in message.tool_calls:  # _function_calls inlined
+                    content = [{"text": text}] if text else []
+                    for call in tool_calls:  # _function_calls inlined
                         name = names[call.id] = call.name
                         raw = call.arguments
                         try:
-                            args, end = scan_json(raw, 0)
+                            args, end = scan(raw, 0)
                         except JSON_FAILURES:
                             end = -1
                         if end != len(raw) or type(args) is not dict or call.options:
@@ -132,20 +139,22 @@ def _convert(build: _Build, case: RenderedCase) -> None:
                                 "assistant", tool_calls=[call]), "", index)
                             continue
                         content.append({"functionCall": {"name": name, "args": args}})
-                    turns.content, turns.last_source = content, index
-                    if not turns.turns:
+                    if not turn_list:
                         turns.first_source = index
                     add_turn({"role": "model", "parts": content})
-                    calls, turn_role, last_kind = len(message.tool_calls), "model", "model"
+                    # One assignment each: a longer tuple assignment builds a tuple per message.
+                    calls, last_source = len(tool_calls), index
+                    turn_role = last_kind = "model"
                     continue
-            elif role == "tool" and message.tool_call_id in names and not message.options and (
+            elif role == "tool" and not message.options and (answered := names.get(
+                    message.tool_call_id)) is not None and (  # type: ignore[arg-type]  # None: no call
                     (turn_role == "user" and last_kind == "tool")
-                    or (turn_role == "model" and len(turns.turns) > 1)):
+                    or (turn_role == "model" and len(turn_list) > 1)):
                 first = text[:1]
                 response = None
                 if first == "{":  # _response inlined: a compact JSON object costs no call
                     try:
-                        value, end = scan_json(text, 0)
+                        value, end = scan(text, 0)
                         if end == len(text) and type(value) is dict:
                             response = value
                     except JSON_FAILURES:
@@ -153,33 +162,36 @@ def _convert(build: _Build, case: RenderedCase) -> None:
                 if response is None:
                     response = _response_object(text) if first == "{" or first.isspace() \
                         else {"output": text}
-                part = {"functionResponse": {"name": names[message.tool_call_id],
-                                             "response": response}}
+                part = {"functionResponse": {"name": answered, "response": response}}
                 if turn_role == "user":
-                    turns.content.append(part)
+                    content.append(part)
                     responses += 1
                     continue
                 # The first response opens the user content after the calls.
-                turns.content, turns.last_source, build.response_index = [part], index, index
-                add_turn({"role": "user", "parts": turns.content})
-                previous_calls, responses, turn_role, last_kind = calls, 1, "user", "tool"
+                content, last_source, build.response_index = [part], index, index
+                add_turn({"role": "user", "parts": content})
+                previous_calls, responses = calls, 1
+                turn_role, last_kind = "user", "tool"
                 continue
             elif role == "user" and text and turn_role != "user" and not (
-                    calls and len(turns.turns) == 1):
-                content = [{"text": text}]
-                turns.content, turns.last_source = content, index
-                if not turns.turns:
+                    calls and len(turn_list) == 1):
+                content, last_source = [{"text": text}], index
+                if not turn_list:
                     turns.first_source = index
                 add_turn({"role": "user", "parts": content})
-                previous_calls, responses, turn_role, last_kind = calls, 0, "user", "user"
+                previous_calls, responses = calls, 0
+                turn_role = last_kind = "user"
                 continue
-        (turns.role, build.last_kind, build.calls, build.responses,
-         build.previous_calls) = turn_role, last_kind, calls, responses, previous_calls
+        (turns.role, build.last_kind, build.calls, build.responses, build.previous_calls,
+         turns.content, turns.last_source) = (turn_role, last_kind, calls, responses,
+                                              previous_calls, content, last_source)
         _message(build, message, text, index)
-        turn_role, last_kind, calls, responses, previous_calls = (
-            turns.role, build.last_kind, build.calls, build.responses, build.previous_calls)
-    (turns.role, build.last_kind, build.calls, build.responses,
-     build.previous_calls) = turn_role, last_kind, calls, responses, previous_calls
+        (turn_role, last_kind, calls, responses, previous_calls, content, last_source) = (
+            turns.role, build.last_kind, build.calls, build.responses, build.previous_calls,
+            turns.content, turns.last_source)
+    (turns.role, build.last_kind, build.calls, build.responses, build.previous_calls,
+     turns.content, turns.last_source) = (turn_role, last_kind, calls, responses, previous_calls,
+                                          content, last_source)
 
 
 def _message(build: _Build, message: Message, text: str, index: int) -> None:
