@@ -27,6 +27,12 @@ class ByteBoundedFileCache(FileBasedCache):
         self._max_bytes = int(options.pop("MAX_BYTES", 256 * 1024 * 1024))
         super().__init__(dir, {**params, "OPTIONS": options})
 
+    def _write_content(self, file, timeout, value):
+        # Entries arrive compressed (put): FileBasedCache compressed them again, at zlib's default
+        # level, for nothing. Level 0 only frames them, in the format its reads expect.
+        file.write(pickle.dumps(self.get_backend_timeout(timeout), self.pickle_protocol))
+        file.write(zlib.compress(pickle.dumps(value, self.pickle_protocol), 0))
+
     def _cull(self):
         entries = []
         total = 0
