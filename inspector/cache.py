@@ -17,6 +17,8 @@ from typing import Any
 
 from django.core.cache.backends.filebased import FileBasedCache
 
+from inspector.core import collector
+
 
 class ByteBoundedFileCache(FileBasedCache):
     """FileBasedCache that culls the least recently written files once the folder holds more than
@@ -98,7 +100,8 @@ def get(name: str) -> Any:
     if raw is None:
         return None
     try:
-        return pickle.loads(zlib.decompress(raw))
+        with collector.paused():
+            return pickle.loads(zlib.decompress(raw))
     except Exception:  # noqa: BLE001 - a damaged entry is a miss
         return None
 
@@ -108,7 +111,8 @@ def put(name: str, value: object, timeout: int | None = None) -> None:
     an eighth of the budget."""
     from django.conf import settings
 
-    raw = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    with collector.paused():  # pickling a large render makes a tuple for every object in it
+        raw = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
     if len(raw) <= settings.RENDER_CACHE_BYTES // 8:
         _store().set(name, raw, timeout)
 
