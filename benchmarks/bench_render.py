@@ -81,15 +81,15 @@ def conversation_bundle(messages: int) -> MemoryBundle:
     return MemoryBundle({"evals/long.yaml": ("\n".join(lines) + "\n").encode()})
 
 
-def best_of(runs: int, action) -> float:
+def best_of(runs: int, action, clock=time.perf_counter) -> float:
     """The best time of `runs` renders, each parsing its file (agentv's loader parses it on every
     run; the tree the reader keeps for the next read of the same text would skip that)."""
     best = float("inf")
     for _ in range(runs):
         forget_last_read()
-        started = time.perf_counter()
+        started = clock()
         action()
-        best = min(best, time.perf_counter() - started)
+        best = min(best, clock() - started)
     return best
 
 
@@ -106,7 +106,12 @@ def against_agentv(bundle: MemoryBundle, cases: int, runs: int) -> None:
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_bytes(data)
         options = RenderOptions(profile="agentv-4")
-        ours = best_of(runs, lambda: render_eval_file(DirectoryBundle(root), "evals/suite.yaml", options))
+
+        def render() -> None:
+            render_eval_file(DirectoryBundle(root), "evals/suite.yaml", options)
+
+        ours = best_of(runs, render)
+        ours_cpu = best_of(runs, render, time.process_time)
         answer = subprocess.run(["node", str(oracle / "time_load.mjs"), str(root / "evals/suite.yaml"),
                                  str(root), str(runs)], capture_output=True, text=True, check=True,
                                 cwd=oracle)
@@ -114,6 +119,9 @@ def against_agentv(bundle: MemoryBundle, cases: int, runs: int) -> None:
     print(f"from disk, {cases} cases: agentv-4 profile {ours * 1000:.0f} ms, agentv 4.42.4 "
           f"loadTests + buildPromptInputs {theirs['ms']:.0f} ms ({theirs['cases']} cases): "
           f"{theirs['ms'] / 1000 / ours:.1f}x agentv's speed")
+    # On a machine shared with other jobs the wall clock counts the waits for a core as well.
+    print(f"  in CPU time (each process's own): {ours_cpu * 1000:.0f} ms against "
+          f"{theirs['cpu_ms']:.0f} ms: {theirs['cpu_ms'] / 1000 / ours_cpu:.1f}x")
 
 
 def main() -> None:
