@@ -25,6 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from inspector.core.agentv import render_eval_file  # noqa: E402
+from inspector.core.agentv.yamltree import forget_last_read  # noqa: E402
 from inspector.core.bundle import DirectoryBundle, MemoryBundle  # noqa: E402
 from inspector.core.options import PROFILES, RenderOptions  # noqa: E402
 
@@ -100,12 +101,15 @@ def graded_turns(messages: int, runs: int) -> None:
               f"{seconds * 1000:.0f} ms")
 
 
-def best_of(runs: int, action) -> float:
+def best_of(runs: int, action, clock=time.perf_counter) -> float:
+    """The best time of `runs` renders, each parsing its file (agentv's loader parses it on every
+    run; the tree the reader keeps for the next read of the same text would skip that)."""
     best = float("inf")
     for _ in range(runs):
-        started = time.perf_counter()
+        forget_last_read()
+        started = clock()
         action()
-        best = min(best, time.perf_counter() - started)
+        best = min(best, clock() - started)
     return best
 
 
@@ -122,7 +126,12 @@ def against_agentv(bundle: MemoryBundle, cases: int, runs: int) -> None:
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_bytes(data)
         options = RenderOptions(profile="agentv-4")
-        ours = best_of(runs, lambda: render_eval_file(DirectoryBundle(root), "evals/suite.yaml", options))
+
+        def render() -> None:
+            render_eval_file(DirectoryBundle(root), "evals/suite.yaml", options)
+
+        ours = best_of(runs, render)
+        ours_cpu = best_of(runs, render, time.process_time)
         answer = subprocess.run(["node", str(oracle / "time_load.mjs"), str(root / "evals/suite.yaml"),
                                  str(root), str(runs)], capture_output=True, text=True, check=True,
                                 cwd=oracle)
@@ -130,6 +139,9 @@ def against_agentv(bundle: MemoryBundle, cases: int, runs: int) -> None:
     print(f"from disk, {cases} cases: agentv-4 profile {ours * 1000:.0f} ms, agentv 4.42.4 "
           f"loadTests + buildPromptInputs {theirs['ms']:.0f} ms ({theirs['cases']} cases): "
           f"{theirs['ms'] / 1000 / ours:.1f}x agentv's speed")
+    # On a machine shared with other jobs the wall clock counts the waits for a core as well.
+    print(f"  in CPU time (each process's own): {ours_cpu * 1000:.0f} ms against "
+          f"{theirs['cpu_ms']:.0f} ms: {theirs['cpu_ms'] / 1000 / ours_cpu:.1f}x")
 
 
 def main() -> None:

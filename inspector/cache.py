@@ -18,6 +18,8 @@ from typing import Any
 
 from django.core.cache.backends.filebased import FileBasedCache
 
+from inspector.core import collector
+
 
 class ByteBoundedFileCache(FileBasedCache):
     """FileBasedCache that culls the least recently written files once the folder holds more than
@@ -27,6 +29,12 @@ class ByteBoundedFileCache(FileBasedCache):
         options = dict(params.get("OPTIONS") or {})
         self._max_bytes = int(options.pop("MAX_BYTES", 256 * 1024 * 1024))
         super().__init__(dir, {**params, "OPTIONS": options})
+
+    def _write_content(self, file, timeout, value):
+        # Entries arrive compressed (put): FileBasedCache compressed them again, at zlib's default
+        # level, for nothing. Level 0 only frames them, in the format its reads expect.
+        file.write(pickle.dumps(self.get_backend_timeout(timeout), self.pickle_protocol))
+        file.write(zlib.compress(pickle.dumps(value, self.pickle_protocol), 0))
 
     def _cull(self):
         entries = []
@@ -105,7 +113,8 @@ def get(name: str) -> Any:
     if raw is None:
         return None
     try:
-        return pickle.loads(zlib.decompress(raw))
+        with collector.paused():
+            return pickle.loads(zlib.decompress(raw))
     except Exception:  # noqa: BLE001 - a damaged entry is a miss
         return None
 
@@ -115,7 +124,8 @@ def put(name: str, value: object, timeout: int | None = None) -> None:
     an eighth of the budget."""
     from django.conf import settings
 
-    raw = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    with collector.paused():  # pickling a large render makes a tuple for every object in it
+        raw = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
     if len(raw) <= settings.RENDER_CACHE_BYTES // 8:
         _store().set(name, raw, timeout)
 

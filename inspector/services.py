@@ -14,7 +14,7 @@ from typing import Generic, TypeVar
 
 from inspector import cache as render_cache
 from inspector import local
-from inspector.core import bounded
+from inspector.core import bounded, collector
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import (
@@ -280,13 +280,14 @@ def keep_upload_renders(bundle_id: str, renders: dict[str, RenderedDocument],
                         options: RenderOptions) -> None:
     """The upload's check already rendered every document with default settings in the bounded
     worker: keep those renders, so the first view of any case is a cache hit, not a render."""
-    for path, document in renders.items():
-        key = render_cache.key(bundle_id, path, options)
-        _just_stored.put(key, document)  # the upload's answer lists its cases next
-        render_cache.put(key, ("ok", document))
-        for name, build in VIEWS.items():
-            render_cache.put(render_cache.key(bundle_id, path, options, name),
-                             ("ok", build(document)))
+    with collector.paused():  # each case pickled on its own, and the outline: many objects
+        for path, document in renders.items():
+            key = render_cache.key(bundle_id, path, options)
+            _just_stored.put(key, document)  # the upload's answer lists its cases next
+            render_cache.put(key, ("ok", document))
+            for name, build in VIEWS.items():
+                render_cache.put(render_cache.key(bundle_id, path, options, name),
+                                 ("ok", build(document)))
 
 
 def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:

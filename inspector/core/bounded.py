@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
+from . import collector
 from .model import InputError
 from .safe_parse import LimitExceeded
 
@@ -75,7 +76,8 @@ def _worker_main(connection, limits: Limits) -> None:
             _, hard = resource.getrlimit(resource.RLIMIT_CPU)
             resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(spent + limits.cpu_seconds) + 1, hard))
         try:
-            answer: tuple = ("ok", function(*args))
+            with collector.paused():
+                answer: tuple = ("ok", function(*args))
         except LimitExceeded as error:
             answer = ("limit", _diagnostic(error))
         except InputError as error:
@@ -220,7 +222,8 @@ class Pool:
             if left <= 0:
                 return "deadline", None
             if worker.connection.poll(min(left, _WATCH_SECONDS)):
-                return worker.connection.recv()
+                with collector.paused():  # a large render unpickles
+                    return worker.connection.recv()
             if self.limits.resident_bytes and worker.resident() > self.limits.resident_bytes:
                 return "resident", None
 

@@ -606,7 +606,7 @@ def _slice(piece: Piece, start: int, end: int) -> Piece:
     line = piece.first_line
     if line is not None:
         line += piece.text[:start].count("\n")
-    return replace(piece, text=piece.text[start:end], first_line=line)
+    return piece.with_text(piece.text[start:end], line)
 
 
 def _checklist(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
@@ -655,6 +655,7 @@ def _strip(pieces: list[Piece]) -> list[Piece]:
         line = first.first_line
         if line is not None:
             line += first.text[:len(first.text) - len(kept)].count("\n")
-        result[0] = replace(first, text=kept, first_line=line)
-        result[-1] = replace(result[-1], text=result[-1].text.rstrip(JS_WHITESPACE))
+        result[0] = first.with_text(kept, line)
+        result[-1] = result[-1].with_text(result[-1].text.rstrip(JS_WHITESPACE),
+                                          result[-1].first_line)
     return result

@@ -22,6 +22,11 @@ class Piece:
     via: LineSpan | None = None  # the file reference that pulled this text in
     media: Media | None = None  # an image standing in the text (the piece's text is empty)
 
+    def with_text(self, text: str, first_line: int | None) -> Piece:
+        """This piece cut or trimmed to `text`, which starts on `first_line`. (dataclasses.replace
+        looks the fields up on every call; pieces are trimmed per message.)"""
+        return Piece(text, self.kind, self.path, first_line, self.last_line, self.via, self.media)
+
     def origin(self) -> Origin:
         if self.first_line is None:
             if self.path is None and self.via is None:
@@ -34,11 +39,6 @@ class Piece:
 
 
 _BARE_ORIGINS = {kind: Origin(kind) for kind in OriginKind}
-
-
-def _with(piece: Piece, text: str, first_line: int | None) -> Piece:
-    # dataclasses.replace() looks the fields up on every call; pieces are trimmed per message.
-    return Piece(text, piece.kind, piece.path, first_line, piece.last_line, piece.via, piece.media)
 
 
 def sep(text: str) -> Piece:
@@ -56,7 +56,7 @@ def lstrip(pieces: list[Piece]) -> list[Piece]:
         removed = first.text[: len(first.text) - len(stripped)]
         if removed:
             line = None if first.first_line is None else first.first_line + removed.count("\n")
-            result[0] = _with(first, stripped, line)
+            result[0] = first.with_text(stripped, line)
         break
     return result
 
@@ -70,7 +70,7 @@ def rstrip(pieces: list[Piece]) -> list[Piece]:
             result.pop()
             continue
         if stripped != last.text:
-            result[-1] = _with(last, stripped, last.first_line)
+            result[-1] = last.with_text(stripped, last.first_line)
         break
     return result
 
@@ -80,7 +80,7 @@ def strip(pieces: list[Piece]) -> list[Piece]:
 
 
 def rstrip_newlines(piece: Piece) -> Piece:
-    return _with(piece, piece.text.rstrip("\n"), piece.first_line)
+    return piece.with_text(piece.text.rstrip("\n"), piece.first_line)
 
 
 def joined(parts: Iterable[list[Piece]], separator: str) -> list[Piece]:

@@ -109,22 +109,33 @@ def _interpolate_env(node: Node, used: set[str]) -> Node:
     is what agentv sends when NAME is unset."""
     value = node.value
     if isinstance(value, str):
+        if "${{" not in value:
+            return node
         whole = _WHOLE_ENV.match(value)
         if whole:
             used.add(whole.group(1))
             return replace(node, value="")  # coercePrimitive("") is ""
-        if "${{" in value:
-            def unset(match: re.Match[str]) -> str:
-                used.add(match.group(1))
-                return ""
 
-            return replace(node, value=_ENV.sub(unset, value))
-        return node
+        def unset(match: re.Match[str]) -> str:
+            used.add(match.group(1))
+            return ""
+
+        return replace(node, value=_ENV.sub(unset, value))
     if isinstance(value, list):
-        return replace(node, value=[_interpolate_env(item, used) for item in value])
+        return _rebuilt(node, [_interpolate_env(item, used) for item in value])
     if isinstance(value, dict):
-        return replace(node, value={key: _interpolate_env(item, used) for key, item in value.items()})
+        return _rebuilt(node, {key: _interpolate_env(item, used) for key, item in value.items()})
     return node
+
+
+def _rebuilt(node: Node, value: list[Any] | dict[str, Any]) -> Node:
+    """The collection with these items: the node itself when every item is the one it had (trees
+    are never changed in place), so a file without substitutions is not copied node by node."""
+    before = node.value.values() if isinstance(value, dict) else node.value
+    after = value.values() if isinstance(value, dict) else value
+    if all(new is old for new, old in zip(after, before, strict=True)):
+        return node
+    return Node(value, node.start_line, node.end_line, node.text_line, node.pieces)
 
 
 def _lookup(variables: Node, expression: str) -> Node | None:
@@ -173,10 +184,10 @@ def _interpolate_vars(node: Node | None, variables: Node | None) -> Node | None:
 
         return replace(node, value=_VAR.sub(substitute, value))
     if isinstance(value, list):
-        return replace(node, value=[_interpolate_vars(item, variables) for item in value])
+        return _rebuilt(node, [_interpolate_vars(item, variables) for item in value])
     if isinstance(value, dict):
-        return replace(node, value={key: _interpolate_vars(item, variables)
-                                    for key, item in value.items()})
+        return _rebuilt(node, {key: _interpolate_vars(item, variables)
+                               for key, item in value.items()})
     return node
 
 

@@ -17,7 +17,14 @@ from typing import Any
 import yaml
 
 from ..model import InputError
-from ..safe_parse import LimitExceeded, check_expansion, check_nesting
+from ..safe_parse import (
+    EXPANSION_ALLOWANCE,
+    EXPANSION_FACTOR,
+    MAX_EXPANDED_NODES,
+    LimitExceeded,
+    check_expansion,
+    check_nesting,
+)
 
 try:  # the C composer is several times faster on large files
     from yaml import CSafeLoader as _Loader
@@ -224,6 +231,12 @@ def js_number(value: float) -> str:
 _last_read: tuple[tuple[str, str, bool], Node | None] | None = None
 
 
+def forget_last_read() -> None:
+    """Drop the kept tree, so the next read parses (a benchmark timing a whole render)."""
+    global _last_read
+    _last_read = None
+
+
 def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
     """The document's tree, or None for an empty file. Raises InputError with line and column.
 
@@ -240,6 +253,200 @@ def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
 
 def _parse_yaml(text: str, path: str, core: bool) -> Node | None:
     check_nesting(text, path)  # before libyaml, which would overflow the C stack
+    try:
+        return _from_events(text, path, core)
+    except _Unusual:
+        # Invalid or hostile input, or a shape the event reader leaves alone: the composer's path
+        # says exactly what is wrong, and where, in the words it always has.
+        return _compose_and_convert(text, path, core)
+
+
+class _Unusual(Exception):
+    """The event reader met something it leaves to the composer's path: a YAML error, a limit, a
+    repeated key or anchor, a key that is not a plain value, a second document."""
+
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_AWAITING_KEY = object()
+_MERGING = object()
+
+
+def _from_events(text: str, path: str, core: bool) -> Node | None:
+    """The tree built straight from the parser's events, the way _compose_and_convert builds it but
+    without composing yaml.Node objects first, resolving each scalar's tag in Python and walking the
+    graph twice: on a 10 MB file that was three quarters of the time. An alias shares its anchor's
+    Node (trees are never changed after parsing), its expanded size and depth counted as the
+    composer's path counts them."""
+    parser = _Loader(text)
+    try:
+        return _EventReader(path, core).read(parser.get_event)
+    except yaml.YAMLError:
+        raise _Unusual from None
+    finally:
+        parser.dispose()
+
+
+class _EventReader(_Converter):
+    """_Converter's rules (scalars, keys, merges, limits) applied to parser events."""
+
+    def __init__(self, path: str, core: bool):
+        super().__init__(path, core)
+        self.resolvers = _Loader.yaml_implicit_resolvers
+        self.wildcard = self.resolvers.get(None, [])
+
+    def read(self, get_event: Any) -> Node | None:
+        get_event()  # the stream's start
+        if isinstance(get_event(), yaml.StreamEndEvent):
+            return None
+        # Each open collection: [value (a dict or a list), start mark, anchor, the key whose value
+        # comes next (or _AWAITING_KEY, _MERGING; None in a list), expanded size, height, keys
+        # written]
+        stack: list[list[Any]] = []
+        anchors: dict[str, tuple[Node, int, int]] = {}
+        composed = 0  # nodes the composer would make: the expansion allowance grows with them
+        core = self.core
+        scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
+        mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
+        mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
+        while True:
+            event = get_event()
+            kind = type(event)
+            if stack and stack[-1][3] is _AWAITING_KEY and kind is not mapping_end:
+                top = stack[-1]
+                if kind is not scalar_event or event.anchor is not None:
+                    raise _Unusual  # a key that is not a plain value, or one aliased elsewhere
+                composed += 1
+                top[4] += 1
+                name = self._key(event)
+                if name is None:
+                    top[3] = _MERGING
+                    continue
+                if core and name in top[6]:
+                    raise _Unusual  # the composer's path names the repeated key
+                top[6].add(name)
+                top[3] = name
+                continue
+            anchor = None
+            if kind is scalar_event:
+                composed += 1
+                if len(stack) > MAX_DEPTH:
+                    raise _Unusual
+                anchor = event.anchor
+                start = event.start_mark.line + 1
+                mark = event.end_mark
+                end = max(start, mark.line + (0 if mark.column == 0 else 1))
+                text_line = start + 1 if event.style in ("|", ">") else start
+                done = (Node(self._value(event), start, end, min(text_line, end)), 1, 0)
+            elif kind is mapping_start or kind is sequence_start:
+                composed += 1
+                if len(stack) > MAX_DEPTH:
+                    raise _Unusual
+                if kind is mapping_start:
+                    stack.append([{}, event.start_mark, event.anchor, _AWAITING_KEY, 1, 0, set()])
+                else:
+                    stack.append([[], event.start_mark, event.anchor, None, 1, 0, None])
+                continue
+            elif kind is mapping_end or kind is sequence_end:
+                value, mark, anchor, _, size, height, _ = stack.pop()
+                start = mark.line + 1
+                mark = event.end_mark
+                end = max(start, mark.line + (0 if mark.column == 0 else 1))
+                children = value.values() if kind is mapping_end else value
+                done = (Node(value, start, _last_line(children, start, end), start), size, height)
+            elif kind is alias_event:
+                found = anchors.get(event.anchor)
+                if found is None or len(stack) + found[2] > MAX_DEPTH:
+                    raise _Unusual  # undefined, or nested too deep where it is used
+                done = found
+            else:
+                raise _Unusual
+            if anchor is not None:
+                if anchor in anchors:
+                    raise _Unusual  # the composer refuses a repeated anchor
+                anchors[anchor] = done
+            if not stack:
+                break
+            self._place(stack[-1], done)
+        if not isinstance(get_event(), yaml.DocumentEndEvent) \
+                or not isinstance(get_event(), yaml.StreamEndEvent):
+            raise _Unusual  # a second document
+        node, size, _ = done
+        if size > MAX_EXPANDED_NODES or size > EXPANSION_ALLOWANCE + EXPANSION_FACTOR * composed:
+            raise _Unusual  # an alias bomb
+        return node
+
+    @staticmethod
+    def _place(parent: list[Any], done: tuple[Node, int, int]) -> None:
+        node, size, height = done
+        parent[4] += size
+        if height >= parent[5]:
+            parent[5] = height + 1
+        key = parent[3]
+        if key is None:
+            parent[0].append(node)
+            return
+        parent[3] = _AWAITING_KEY
+        value = parent[0]
+        if key is not _MERGING:
+            value[key] = node
+            return
+        for source in node.value if isinstance(node.value, list) else [node]:
+            if isinstance(source.value, dict):
+                for merged_key, merged_value in source.value.items():
+                    value.setdefault(merged_key, merged_value)
+
+    def _tag(self, event: Any) -> str:
+        """The tag the composer gives a scalar (Resolver.resolve, without path resolvers)."""
+        tag = event.tag
+        if tag is not None and tag != "!":
+            return tag
+        if event.implicit[0]:
+            value = event.value
+            resolvers = self.resolvers.get(value[:1])
+            if resolvers or self.wildcard:
+                for tag, pattern in (resolvers or []) + self.wildcard:
+                    if pattern.match(value):
+                        return tag
+        return _STR_TAG
+
+    def _key(self, event: Any) -> str | None:
+        """A key's text, or None for a merge key (`<<`)."""
+        if self._is_text(event):
+            return event.value  # as _key_text leaves text
+        tag = self._tag(event)
+        return None if tag == _MERGE_TAG else self._key_text(self._scalar_of(tag, event))
+
+    def _value(self, event: Any) -> Any:
+        return event.value if self._is_text(event) else self._scalar_of(self._tag(event), event)
+
+    def _is_text(self, event: Any) -> bool:
+        """Whether a scalar is its own text, decided without _tag and _scalar_of for most of a
+        file: no tag given and none resolves (the composer's tag is str), and it is no number
+        or null of the core schema."""
+        return event.tag is None and not self.wildcard \
+            and (not event.implicit[0] or event.value[:1] not in self.resolvers) \
+            and bool(event.style or not self.core or event.value[:1] not in _MAYBE_NOT_TEXT)
+
+    def _scalar_of(self, tag: str, event: Any) -> Any:
+        """_Converter._scalar of the node the composer would make."""
+        if tag == _STR_TAG and (event.style or not self.core):
+            return event.value
+        if self.core and not event.style and tag in _IMPLICIT_TAGS:
+            return core_scalar(event.value)
+        if tag == _TIMESTAMP_TAG:
+            return event.value
+        try:
+            return self._construct.construct_object(
+                yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style),
+                deep=True)
+        except yaml.YAMLError:
+            raise _Unusual from None
+
+
+def _compose_and_convert(text: str, path: str, core: bool) -> Node | None:
+    """The composer's way: every node composed, the graph checked for alias bombs, then
+    converted. Slower than _from_events, and the one whose errors and limits are the reference."""
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:

@@ -10,7 +10,7 @@ keeps system text apart from the turns. Cases in `mode: conversation` are sent t
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ...bundle import decode, join, parent_folders
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
@@ -105,11 +105,12 @@ def _strip_pieces(pieces: list[Piece]) -> list[Piece]:
         line = first.first_line
         if line is not None:
             line += first.text[: len(first.text) - len(kept)].count("\n")
-        result[0] = replace(first, text=kept, first_line=line)
+        result[0] = first.with_text(kept, line)
     while result and not js_trim(result[-1].text):
         result.pop()
     if result:
-        result[-1] = replace(result[-1], text=result[-1].text.rstrip(JS_WHITESPACE))
+        result[-1] = result[-1].with_text(result[-1].text.rstrip(JS_WHITESPACE),
+                                          result[-1].first_line)
     return result
 
 
