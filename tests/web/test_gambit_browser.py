@@ -53,7 +53,8 @@ def test_a_sample_chosen_in_the_select_becomes_the_context_turn(page, transactio
         select.select_option("late-order")
     page.wait_for_selector("#rendered .msg.role-tool")
     tool = page.locator("#rendered .msg.role-tool")
-    assert '{"orderId":"A-9","late":true}' in tool.inner_text()
+    # text_content, not inner_text: an off-screen card (content-visibility: auto) has no rendered text.
+    assert '{"orderId":"A-9","late":true}' in tool.text_content()
     assert "gambit_context_sample=late-order" in page.url
     _fits_the_screen(page, select)
     page.locator("#gambit_context_sample").scroll_into_view_if_needed()
