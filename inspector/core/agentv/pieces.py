@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..model import LineSpan, Media, Origin, OriginKind, Segment
 
@@ -31,14 +32,24 @@ class Piece:
         if self.first_line is None:
             if self.path is None and self.via is None:
                 return _BARE_ORIGINS[self.kind]  # separators and defaults: one shared value
-            return Origin(self.kind, self.path, via=self.via)
+            return _shared_origin(self.kind, self.path, None, None, self.via)
         end = self.first_line + self.text.rstrip("\n").count("\n")
         if self.last_line is not None:
             end = min(end, self.last_line)
-        return Origin(self.kind, self.path, self.first_line, max(end, self.first_line), self.via)
+        return _shared_origin(self.kind, self.path, self.first_line, max(end, self.first_line),
+                              self.via)
 
 
 _BARE_ORIGINS = {kind: Origin(kind) for kind in OriginKind}
+
+
+@lru_cache(maxsize=1 << 16)
+def _shared_origin(kind: OriginKind, path: str | None, start: int | None, end: int | None,
+                   via: LineSpan | None) -> Origin:
+    """One Origin per span: a guideline pulled into a thousand cases (and their graders' prompts)
+    is one object, built once (a frozen dataclass costs several thousand instructions to make) and
+    pickled once into the render cache and across the bounded worker's pipe."""
+    return Origin(kind, path, start, end, via)
 
 
 def sep(text: str) -> Piece:
