@@ -106,6 +106,7 @@ def graders(draw: st.DrawFn, depth: int = 0) -> Any:
             {"type": "webhook", "value": "http://127.0.0.1:9/hook"},
             {"type": "similar", "value": "ok", "threshold": 0.5},
             {"type": "regex", "value": "o+k"}, {"type": "is-json"},
+            {"type": "trajectory:goal-success", "value": "Answers the question"},
             {"type": "code-grader", "value": "x"}]))
     if kind == "llm-rubric-text":
         return {"type": "llm-rubric", **metric, "value": draw(TEXTS)}

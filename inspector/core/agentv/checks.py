@@ -58,7 +58,7 @@ def check_note(kind: str, fields: dict[str, Any]) -> str | None:
     entry or the kind is not agentv's own."""
     base = kind
     negated = fields.get("negate") is True
-    if kind.startswith("trajectory:") or kind.startswith("not-trajectory:"):
+    if kind.startswith(("trajectory:", "not-trajectory:")):
         negated = negated or kind.startswith("not-")
         sentence = f"Checks the agent's tool calls in the run's trace ({kind.split(':', 1)[1]})."
     else:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import Diagnostic, LineSpan, OriginKind
+from ..model import CANDIDATE_PLACEHOLDER, Diagnostic, LineSpan, OriginKind
 from .checks import check_note, custom_note, custom_script
 from .graders import (
     Grader,
@@ -149,6 +149,8 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
                        "'command' instead.")
         script = _script(node, resolve)
         return Grader(name, span=span, script=script) if script is not None else None
+    if kind in ("trajectory:goal-success", "not-trajectory:goal-success"):
+        return _goal_success(node, name, span, case, warnings)
     if kind not in ("llm-grader", "llm-rubric"):
         if kind not in KINDS and not kind.startswith("not-trajectory:"):
             custom_file = custom_script(kind, resolve)
@@ -157,6 +159,36 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
         note = check_note(kind, node.plain())
         return Grader(name, span=span, note=note) if note else None
     return _llm(node, kind, name, span, case, resolve, warnings)
+
+
+TRAJECTORY = "\u27e8the run's trajectory (its steps) as JSON, known only after the run\u27e9"
+
+
+def _goal_success(node: Node, name: str, span: LineSpan, case: CaseSpec,
+                  warnings: list[Diagnostic]) -> Grader | None:
+    """trajectory.ts `trajectory:goal-success`: the LLM grader's default prompt, its criteria
+    the goal, the run's trajectory and the answer (buildGoalCriteria). Sent only when the target
+    records a trace; without a goal agentv fails the grader without asking."""
+    value = node.get("value")
+    goal = value.get("goal") if value is not None and isinstance(value.value, dict) else value
+    if goal is None or not isinstance(goal.value, str) or not goal.value.strip():
+        return Grader(name, span=span, note="A trajectory:goal-success check without a goal: "
+                      "agentv fails it without asking a model.")
+    warnings.append(Diagnostic(f"grader {name!r}: agentv asks the judge only when the target "
+                               "records a trace of the run (an agent target); otherwise it fails "
+                               "the check without asking", case.path, node.start_line))
+    text = goal.value
+    start = len(text) - len(text.lstrip())
+    criteria = [Piece("Determine whether the agent successfully achieved the goal using the "
+                      "observed trajectory and final output.\n\nGoal: ", OriginKind.DEFAULT_PROMPT),
+                Piece(text.strip(), OriginKind.CASE_TEXT, case.path,
+                      (goal.text_line or goal.start_line) + text[:start].count("\n"),
+                      goal.end_line),
+                Piece("\n\nTrajectory:\n", OriginKind.DEFAULT_PROMPT),
+                Piece(TRAJECTORY, OriginKind.MARKER),
+                Piece("\n\nFinal output:\n", OriginKind.DEFAULT_PROMPT),
+                Piece(CANDIDATE_PLACEHOLDER, OriginKind.MARKER)]
+    return Grader(name, span=span, criteria=criteria)
 
 
 def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resolve,
