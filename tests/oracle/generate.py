@@ -545,3 +545,23 @@ def conversational(draw, test: dict[str, Any], turn: st.SearchStrategy[dict[str,
         test["turns"] = draw(st.lists(turn, min_size=1, max_size=3))
         if draw(st.booleans()):
             test["window_size"] = 1
+
+
+@st.composite
+def turn_rubrics(draw, texts: st.SearchStrategy[str]) -> list[Any]:
+    """Rubrics of a turn's llm-grader, which agentv passes on as written: ids, outcomes, weights
+    and the rest present or missing."""
+    items: list[Any] = []
+    for index in range(draw(st.integers(1, 3))):
+        item: dict[str, Any] = {}
+        if draw(st.integers(0, 3)):
+            item["id"] = f"t{index}"
+        if draw(st.integers(0, 4)):
+            item["outcome"] = draw(texts.filter(lambda text: text.strip()))
+        for key, values in (("weight", [1, 2, 0.5]), ("required", [True, False]),
+                            ("operator", ["correctness", "contradiction"]),
+                            ("score_ranges", SCORE_RANGES[::2]), ("min_score", [0.7])):
+            if draw(st.integers(0, 3)) == 0:
+                item[key] = draw(st.sampled_from(values))
+        items.append(item)
+    return items

@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from .generate import SCORE_RANGES, conversational
+from .generate import SCORE_RANGES, conversational, turn_rubrics
 from .generate_v5 import files_of
 
 GRADER_FILES = {
@@ -145,6 +145,9 @@ def _turn(draw: st.DrawFn) -> dict[str, Any]:
         turn["assert"] = [draw(_texts()), {"type": "llm-rubric", "value": draw(_texts())},
                           {"type": "llm-grader", "prompt": "Be brief"},
                           {"type": "contains", "value": "ok"}]
+    elif kind == 3:  # rubrics in a turn: agentv passes them on as written
+        turn["assert"] = [{"type": draw(st.sampled_from(["llm-grader", "llm-rubric"])),
+                           "rubrics": draw(turn_rubrics(_texts()))}]
     if draw(st.integers(0, 3)) == 0:
         turn["expected_output"] = draw(_texts())
     return turn

@@ -30,7 +30,16 @@ from inspector.core.model import (
 from inspector.core.options import RenderOptions
 
 from . import agentv
-from .generate import FILES, REFS, SCORE_RANGES, TEXTS, Suite, conversational, suites
+from .generate import (
+    FILES,
+    REFS,
+    SCORE_RANGES,
+    TEXTS,
+    Suite,
+    conversational,
+    suites,
+    turn_rubrics,
+)
 from .test_agentv4_differential import _corpus_jobs, _skip_or_fail_without_oracle
 
 EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "500")) // 5
@@ -302,6 +311,10 @@ def _turn(draw: st.DrawFn) -> dict[str, Any]:
                               {"type": "llm-grader", "prompt": draw(st.sampled_from(
                                   ["Judge {{ output }} given {{ input }}", "Be brief"]))},
                               {"type": "contains", "value": "ok"}]
+    elif kind == 3:  # rubrics in a turn: agentv passes them on as written
+        turn["assertions"] = [{"type": "llm-grader", "rubrics": draw(turn_rubrics(_texts())),
+                               **({"prompt": "Judge {{ output }}: {{ rubrics }}"}
+                                  if draw(st.integers(0, 3)) == 0 else {})}]
     if draw(st.integers(0, 3)) == 0:
         turn["expected_output"] = draw(_texts())
     return turn
@@ -375,3 +388,56 @@ def _check(oracle: agentv.Oracle, suite: Suite) -> None:
         assert not found, "\n".join(found) + "\n\nreproducer:\n" + suite.show()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+TURN_RUBRICS = """tests:
+  - id: rubric-turns
+    input: Begin
+    criteria: Answers kindly
+    mode: conversation
+    turns:
+      - input: Hi there
+        assertions:
+          - type: llm-grader
+            rubrics:
+              - id: greet
+                outcome: Greets back
+                required: true
+              - outcome: Is short
+                weight: 2
+                operator: contradiction
+      - input: Rate me
+        assertions:
+          - type: llm-grader
+            prompt: "Judge {{ output }} by {{ rubrics }}"
+            rubrics: [{id: a, outcome: Kind}]
+          - type: llm-grader
+            rubrics:
+              - id: depth
+                min_score: 0.7
+                score_ranges:
+                  - {score_range: [0, 5], outcome: Shallow}
+                  - {score_range: [6, 10], outcome: Deep}
+              - {id: plain, outcome: Polite, weight: 1}
+          - type: contains
+            value: ok
+"""
+
+
+def test_rubrics_in_a_turns_assertions_are_sent_as_written(oracle, tmp_path):
+    """agentv passes a turn's assertions on unparsed: a rubric's missing id and weight reach the
+    judge as `undefined`, `required` counts only when given, and score ranges as written."""
+    (tmp_path / "evals").mkdir()
+    eval_file = tmp_path / "evals" / "suite.yaml"
+    eval_file.write_text(TURN_RUBRICS)
+    assert grader_differences(oracle, tmp_path, eval_file) == []
+    document = render_document(DirectoryBundle(tmp_path), "evals/suite.yaml",
+                               RenderOptions(profile="agentv-4"))
+    [case] = document.cases
+    assert not [warning for warning in case.warnings if "not shown" in warning.message]
+    first = case.graders[0].messages[1].content
+    assert "- [greet] (REQUIRED) (weight: undefined): Greets back\n" \
+           "- [undefined] (weight: 2) (operator: contradiction): Is short" in first
+    scored = case.graders[2].messages[1].content
+    assert "### Criterion: depth (weight: undefined) [REQUIRED: min score 0.7]" in scored
+    assert case.graders[3].note is not None and not case.graders[3].messages

@@ -26,7 +26,7 @@ OPERATOR_GUIDANCE = {
 class Rubric:
     id: str
     outcome: str
-    weight: float
+    weight: float | str  # a str only as a turn's raw rubric gives it (see raw_rubric)
     required: bool
     operator: str | None = None
     min_score: float | None = None
@@ -215,14 +215,64 @@ def _ranges(raw: Any, rubric_id: str, where: str) -> tuple[tuple[int, int, str],
     return tuple(ranges)
 
 
-def _js(value: float) -> str:
+def _js(value: float | str) -> str:
+    if isinstance(value, str):
+        return value
     return str(int(value)) if float(value).is_integer() else repr(value)
 
 
+MISSING = object()
+
+
+def js_text(value: Any = MISSING) -> str:
+    """A value as a JavaScript template literal writes it."""
+    if value is MISSING:
+        return "undefined"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return _js(value)
+    if isinstance(value, list):
+        return ",".join("" if item is None else js_text(item) for item in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
+def raw_rubric(raw: dict[str, Any]) -> Rubric | None:
+    """A rubric of a turn's assertion, which agentv passes to the grader as written (no
+    parseRubricItems): its fields go into the prompt as JavaScript writes them, missing ones as
+    `undefined`. None for score ranges not written as `[min, max]` pairs (not shown)."""
+    ranges = raw.get("score_ranges")
+    scored: tuple[tuple[int, int, str], ...] | None = None
+    if isinstance(ranges, list) and ranges:
+        if not all(isinstance(item, dict) and isinstance(item.get("score_range"), list)
+                   and len(item["score_range"]) == 2 and all(
+                       number(bound) for bound in item["score_range"]) for item in ranges):
+            return None
+        scored = tuple((item["score_range"][0], item["score_range"][1],
+                        js_text(item.get("outcome", MISSING))) for item in ranges)
+    weight = raw.get("weight", MISSING)
+    operator = raw.get("operator")
+    minimum = raw.get("min_score", raw.get("required_min_score"))
+    return Rubric(js_text(raw.get("id", MISSING)), js_text(raw.get("outcome", MISSING)),
+                  1.0 if weight == 1 and not isinstance(weight, bool) else js_text(weight),
+                  _truthy(raw.get("required")), js_text(operator) if _truthy(operator) else None,
+                  minimum if number(minimum) else None, scored, tuple(raw.items()))
+
+
+def _truthy(value: Any) -> bool:
+    return value not in (None, False, 0, "") and not (isinstance(value, float) and value != value)
+
+
 def operator_guidance(rubrics: list[Rubric]) -> list[str]:
-    """formatRubricOperatorGuidance: each operator's guidance once, in first-use order."""
+    """formatRubricOperatorGuidance: each operator's guidance once, in first-use order (an
+    operator agentv does not know, possible only in a turn's raw rubric, is `undefined`)."""
     seen = dict.fromkeys(rubric.operator for rubric in rubrics if rubric.operator)
-    return [OPERATOR_GUIDANCE[operator] for operator in seen if operator is not None]
+    return [OPERATOR_GUIDANCE.get(operator, "undefined") for operator in seen
+            if operator is not None]
 
 
 def checklist_line(rubric: Rubric) -> str:
@@ -243,7 +293,7 @@ def scoring_lines(rubrics: list[Rubric]) -> list[str]:
         lines += ["", f"### Criterion: {rubric.id}{weight}{minimum}"]
         if rubric.operator:
             lines.append(f"Operator: {rubric.operator}")
-        if rubric.outcome:
+        if rubric.outcome if rubric.fields is None else _truthy(dict(rubric.fields).get("outcome")):
             lines.append(f"Description: {rubric.outcome}")
         if rubric.score_ranges:
             lines.append("Score ranges:")
