@@ -251,3 +251,17 @@ def test_agentv_5_checks_that_ask_no_judge_say_what_runs_instead(client, db, tmp
     assert code == 0
     assert {grader["name"]: grader.get("note") for grader in cases[0]["graders"]
             if not grader["messages"]} == notes
+
+
+def test_a_script_grader_with_target_access_says_it_may_call_the_model_itself(tmp_path: Path, db):
+    suite = (b"tests:\n  - id: t\n    input: Hi\n    assertions:\n      - type: code-grader\n"
+             b"        name: judge-script\n        command: [python3, check.py]\n"
+             b"        target: {max_calls: 3}\n")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals/s.yaml").write_bytes(suite)
+    (tmp_path / "evals/check.py").write_bytes(b"print(1)\n")
+    code, cases, _ = run_render(str(tmp_path / "evals/s.yaml"), "--root", str(tmp_path), "--graders")
+    assert code == 0
+    [grader] = cases[0]["graders"]
+    assert grader["messages"] == [] and grader["script"] == "evals/check.py"
+    assert "may call the model itself through agentv's proxy" in grader["note"]

@@ -93,6 +93,7 @@ class Script:
 
     command: list[str]
     path: str | None
+    target: bool = False  # script-grader.ts: with `target`, the script may call a model itself
 
 
 @dataclass(slots=True)
@@ -183,6 +184,10 @@ def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderProm
 def _script_note(script: Script) -> str:
     shown = " ".join(script.command)
     where = f"; the script is {script.path}" if script.path else ""
+    if script.target:
+        return (f"Runs `{shown}` on the answer after the run{where}. With `target` set, the script "
+                "may call the model itself through agentv's proxy; what it sends is the script's "
+                "own, so there is no prompt to show.")
     return (f"Runs `{shown}` on the answer after the run{where}. A script grader sends nothing to "
             "a model, so there is no prompt to show.")
 
@@ -407,7 +412,8 @@ def _script(node: Node, resolve) -> Script | None:
             found = resolve(word)
             if found is not None:
                 break
-    return Script(command, found[1] if found is not None else None)
+    return Script(command, found[1] if found is not None else None,
+                  node.get("target") is not None)
 
 
 FILE_SUFFIX = re.compile(r"\.[cm]?[jt]sx?$|\.py$|\.sh$|\.bash$|\.rb$|\.go$|\.rs$", re.I)
