@@ -13,7 +13,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from inspector.core.model import RenderedDocument
+from inspector.core.model import Message, RenderedDocument
+from inspector.presenters import THINKING_LABEL, thinking_view
 
 # The app's own static folder (beside the package in a clone, inspector_static once installed).
 STATIC = Path(settings.STATICFILES_DIRS[0])
@@ -61,36 +62,50 @@ class _Texts:
 def offline_data(title: str, files: dict[str, str], documents: list[RenderedDocument],
                  threads: list[dict] | None = None, verdicts: list[dict] | None = None) -> dict:
     """Messages are stored once each (cases sharing a system prompt share it); a message is
-    [role, segments, omitted or null, tool calls as [name, arguments]], its segments one flat list
+    [role, segments, omitted or null, tool calls as [name, arguments], and, when it has any, its
+    thinking as [segment position, label, text]], its segments one flat list
     of seven numbers each: the text's reference (file, offset, length; or -1, table index, 0), the
-    origin's kind (index into `kinds`), file (index or -1) and first and last line (0 for none)."""
+    origin's kind (index into `kinds`), file (index or -1) and first and last line (0 for none).
+    A case's graders (`g`) are what the judge is sent, in the same messages, or a note."""
     texts = _Texts(files)
     kinds: dict[str, int] = {}
     messages: list[list] = []
     seen: dict[str, int] = {}
+
+    def stored(message: Message) -> int:
+        flat: list[int] = []
+        thinking: list[list] = []
+        for position, segment in enumerate(message.segments):
+            origin = segment.origin
+            ref = texts.ref(segment.text, origin.path, origin.start_line)
+            flat += ref if len(ref) == 3 else [*ref, 0]
+            flat += [kinds.setdefault(str(origin.kind), len(kinds)),
+                     texts.index.get(origin.path, -1) if origin.path else -1,
+                     origin.start_line or 0, origin.end_line or 0]
+            shown = thinking_view(segment.raw) if segment.raw is not None else None
+            if shown is not None:  # the model's reasoning: beside the text, as the page shows it
+                thinking.append([position, shown.label, shown.text])
+        item = [message.role, flat, message.omitted,
+                [[call.name, call.arguments] for call in message.tool_calls],
+                *([thinking] if thinking else [])]
+        key = json.dumps(item, ensure_ascii=False)
+        if key not in seen:
+            seen[key] = len(messages)
+            messages.append(item)
+        return seen[key]
+
     docs = []
     for document in documents:
         cases = []
         for case in document.cases:
-            indexes = []
-            for message in case.messages:
-                flat: list[int] = []
-                for segment in message.segments:
-                    origin = segment.origin
-                    ref = texts.ref(segment.text, origin.path, origin.start_line)
-                    flat += ref if len(ref) == 3 else [*ref, 0]
-                    flat += [kinds.setdefault(str(origin.kind), len(kinds)),
-                             texts.index.get(origin.path, -1) if origin.path else -1,
-                             origin.start_line or 0, origin.end_line or 0]
-                item = [message.role, flat, message.omitted,
-                        [[call.name, call.arguments] for call in message.tool_calls]]
-                key = json.dumps(item, ensure_ascii=False)
-                if key not in seen:
-                    seen[key] = len(messages)
-                    messages.append(item)
-                indexes.append(seen[key])
+            indexes = [stored(message) for message in case.messages]
             span = case.span
             entry: dict = {"id": case.id, "m": indexes}
+            if case.graders:
+                # [name, message indexes, note or null, written at "path:line" or null]
+                entry["g"] = [[grader.name, [stored(message) for message in grader.messages],
+                               grader.note, f"{grader.span.path}:{grader.span.start_line}"
+                               if grader.span is not None else None] for grader in case.graders]
             if span is not None:
                 entry["span"] = [texts.index.get(span.path, -1), span.start_line, span.end_line]
             if case.skipped:
@@ -100,6 +115,7 @@ def offline_data(title: str, files: dict[str, str], documents: list[RenderedDocu
                      "cases": cases})
     return {"title": title, "paths": texts.paths, "files": [files[p] for p in texts.paths],
             "table": texts.table, "kinds": list(kinds), "messages": messages, "documents": docs,
+            "thinking_title": THINKING_LABEL,
             "threads": threads or [], "verdicts": verdicts or []}
 
 

@@ -153,15 +153,55 @@
     return box;
   }
 
-  function segment(s) {
-    // [file, offset, length, kind, origin file, first line, last line]
-    var seg = el("span", { className: "seg k-" + data.kinds[s[3]], text: text(s[0], s[1], s[2]) });
+  function segment(s, thinking) {
+    // [file, offset, length, kind, origin file, first line, last line]; thinking: [label, text]
+    // for the model's earlier reasoning, shown beside the text as the case page shows it.
+    var seg = thinking ? el("span", { className: "seg thinking k-thinking", title: data.thinking_title }, [
+      el("span", { className: "thinking-label", text: thinking[0] }), document.createTextNode(thinking[1])])
+      : el("span", { className: "seg k-" + data.kinds[s[3]], text: text(s[0], s[1], s[2]) });
     if (s[4] >= 0) {
       seg.title = data.paths[s[4]] + (s[5] ? ":" + s[5] + (s[6] && s[6] !== s[5] ? "-" + s[6] : "") : "");
       seg.setAttribute("data-src", "");
       seg.addEventListener("click", function () { showSource(s[4], s[5], s[6] || s[5]); });
     }
     return seg;
+  }
+
+  function messageCard(messageIndex, index, prefix) {
+    var m = data.messages[messageIndex];
+    var thinking = {};
+    (m[4] || []).forEach(function (t) { thinking[t[0]] = [t[1], t[2]]; });
+    var content = el("div", { className: "content" });
+    for (var at = 0; at < m[1].length; at += 7) {
+      content.appendChild(segment(m[1].slice(at, at + 7), thinking[at / 7]));
+    }
+    var card = el("article", { className: "msg role-" + m[0] + (m[2] ? " omitted" : ""), id: prefix + index }, [
+      el("header", { className: "msg-head" }, [el("span", { className: "anchor", text: "#" + index }),
+        el("span", { className: "role", text: m[0] }),
+        m[2] ? el("span", { className: "badge omitted-badge", text: "not sent: " + m[2] }) : null]),
+      content]);
+    m[3].forEach(function (call) {
+      card.appendChild(el("div", { className: "tool-call" }, [el("div", { className: "tool-call-head", text: "calls " + call[0] }),
+        el("pre", { text: call[1] })]));
+    });
+    return card;
+  }
+
+  // What the case's graders send the judge, or what runs instead, as the case page shows them.
+  function gradersView(graders) {
+    var section = el("section", { className: "graders", id: "graders" }, [
+      el("h2", { text: "What the graders send" }),
+      el("p", { className: "muted", text: "After the model answers, each of agentv's LLM graders sends these " +
+        "messages to the judge model; what only the run knows stands as a placeholder. Graders that ask " +
+        "no model say what runs instead." })]);
+    graders.forEach(function (g, position) {
+      var list = el("div", { className: "messages" });
+      g[1].forEach(function (messageIndex, index) { list.appendChild(messageCard(messageIndex, index, "g" + position + "-m")); });
+      section.appendChild(el("details", { className: "grader", open: "" }, [
+        el("summary", {}, [el("strong", { text: g[0] }), g[3] ? el("span", { className: "muted grader-source", text: " " + g[3] }) : null]),
+        g[2] ? el("p", { className: "grader-note", text: g[2] }) : null, list]));
+    });
+    return section;
   }
 
   function show(i) {
@@ -186,24 +226,9 @@
       right.appendChild(list);
     }
     var messages = el("div", { className: "messages" });
-    c.m.forEach(function (messageIndex, index) {
-      var m = data.messages[messageIndex];
-      var content = el("div", { className: "content" });
-      for (var at = 0; at < m[1].length; at += 7) {
-        content.appendChild(segment(m[1].slice(at, at + 7)));
-      }
-      var card = el("article", { className: "msg role-" + m[0] + (m[2] ? " omitted" : ""), id: "m" + index }, [
-        el("header", { className: "msg-head" }, [el("span", { className: "anchor", text: "#" + index }),
-          el("span", { className: "role", text: m[0] }),
-          m[2] ? el("span", { className: "badge omitted-badge", text: "not sent: " + m[2] }) : null]),
-        content]);
-      m[3].forEach(function (call) {
-        card.appendChild(el("div", { className: "tool-call" }, [el("div", { className: "tool-call-head", text: "calls " + call[0] }),
-          el("pre", { text: call[1] })]));
-      });
-      messages.appendChild(card);
-    });
+    c.m.forEach(function (messageIndex, index) { messages.appendChild(messageCard(messageIndex, index, "m")); });
     right.appendChild(messages);
+    if (c.g) right.appendChild(gradersView(c.g));
     var span = c.span;
     showSource(span && span[0] >= 0 ? span[0] : data.paths.indexOf(doc.path),
                span ? span[1] : 0, span ? span[2] : 0);

@@ -229,6 +229,15 @@ TEXTS = [
 ]
 PLAINS = ["yes", "no", "true", "false", "~", "null", "1.0", "42", "0o17", "0x1F", "1_000",
           "2024-01-01", "12:30", ".inf", "-.5", "1e3", "Off"]
+# Score ranges as rubrics give them (lists, in any order, and `{lower bound: outcome}` maps), for
+# the grader generators of agentv 4 and 5.
+SCORE_RANGES: list[Any] = [
+    [{"score_range": [0, 4], "outcome": "Misses it"}, {"score_range": [5, 10], "outcome": "Gets it"}],
+    {"0": "Wrong", "4": "Partly right", "8": "Right"},
+    [{"score_range": [7, 10], "outcome": "Good"}, {"score_range": [0, 6], "outcome": "Weak"}],
+    [{"score_range": [3, 3], "outcome": "Exactly three"}, {"score_range": [0, 2], "outcome": "Low"},
+     {"score_range": [4, 10], "outcome": "High"}],
+]
 REFS = ["a.md", "./a.md", "sub/b.txt", "/shared/c.md", "shared/c.md", "../shared/c.md",
         "missing.md", "empty.md", "ws.md", "crlf.md", "bom.md", "evals/a.md", "\\shared\\c.md",
         " a.md", "sub/../a.md", "trail.md"]
@@ -536,3 +545,23 @@ def conversational(draw, test: dict[str, Any], turn: st.SearchStrategy[dict[str,
         test["turns"] = draw(st.lists(turn, min_size=1, max_size=3))
         if draw(st.booleans()):
             test["window_size"] = 1
+
+
+@st.composite
+def turn_rubrics(draw, texts: st.SearchStrategy[str]) -> list[Any]:
+    """Rubrics of a turn's llm-grader, which agentv passes on as written: ids, outcomes, weights
+    and the rest present or missing."""
+    items: list[Any] = []
+    for index in range(draw(st.integers(1, 3))):
+        item: dict[str, Any] = {}
+        if draw(st.integers(0, 3)):
+            item["id"] = f"t{index}"
+        if draw(st.integers(0, 4)):
+            item["outcome"] = draw(texts.filter(lambda text: text.strip()))
+        for key, values in (("weight", [1, 2, 0.5]), ("required", [True, False]),
+                            ("operator", ["correctness", "contradiction"]),
+                            ("score_ranges", SCORE_RANGES[::2]), ("min_score", [0.7])):
+            if draw(st.integers(0, 3)) == 0:
+                item[key] = draw(st.sampled_from(values))
+        items.append(item)
+    return items

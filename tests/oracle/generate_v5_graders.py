@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from .generate import conversational
+from .generate import SCORE_RANGES, conversational, turn_rubrics
 from .generate_v5 import files_of
 
 GRADER_FILES = {
@@ -26,18 +26,48 @@ def _texts() -> st.SearchStrategy[str]:
     return TEXTS.filter(lambda text: text.strip())
 
 
+OPERATORS = ["correctness", "contradiction", "bogus"]
+
+
+@st.composite
+def _scored_item(draw: st.DrawFn, index: int) -> dict[str, Any]:
+    """A score-range rubric; now and then one agentv 5 refuses (it skips the test)."""
+    item: dict[str, Any] = {"id": f"s{index}"} if draw(st.booleans()) else {}
+    if draw(st.integers(0, 2)):
+        item["outcome" if draw(st.booleans()) else "criteria"] = draw(_texts())
+    item["score_ranges"] = draw(st.sampled_from(SCORE_RANGES))
+    extra = draw(st.integers(0, 12))
+    if extra == 1:
+        item["weight"] = draw(st.sampled_from([2, 0.5]))
+    elif extra == 2:
+        item["min_score"] = draw(st.sampled_from([0.7, 1, 0.25]))
+    elif extra == 3:
+        item["operator"] = draw(st.sampled_from(OPERATORS))
+    elif extra == 4:
+        item["required"] = draw(st.booleans())
+    elif extra == 5:  # refused
+        item[draw(st.sampled_from(["min_score", "score_ranges", "required_min_score"]))] = draw(
+            st.sampled_from([1.5, [{"score_range": [0, 5], "outcome": "Half"}], 6]))
+    return item
+
+
 @st.composite
 def _rubric_items(draw: st.DrawFn) -> list[Any]:
     items: list[Any] = []
     for index in range(draw(st.integers(1, 3))):
-        shape = draw(st.sampled_from(["string", "object", "criteria-object"]))
+        shape = draw(st.sampled_from(["string", "object", "criteria-object", "scored"]))
         if shape == "string":
             items.append(draw(_texts()))
         elif shape == "object":
             items.append({"id": f"r{index}", "outcome": draw(_texts()),
                           **({"weight": draw(st.sampled_from([1, 2, 0.5]))}
                              if draw(st.booleans()) else {}),
-                          **({"required": draw(st.booleans())} if draw(st.booleans()) else {})})
+                          **({"required": draw(st.booleans())} if draw(st.booleans()) else {}),
+                          **({"operator": draw(st.sampled_from(OPERATORS))}
+                             if draw(st.integers(0, 2)) == 0 else {}),
+                          **({"min_score": 0.5} if draw(st.integers(0, 4)) == 0 else {})})
+        elif shape == "scored":
+            items.append(draw(_scored_item(index)))
         else:
             items.append({"criteria": draw(_texts()), "weight": 2})
     return items
@@ -47,7 +77,7 @@ def _rubric_items(draw: st.DrawFn) -> list[Any]:
 def graders(draw: st.DrawFn, depth: int = 0) -> Any:
     kinds = ["string", "string", "llm-grader", "llm-grader-rubrics", "llm-rubric-text",
              "llm-rubric-list", "llm-rubric-object", "llm-rubric-prompt", "script", "contains",
-             "removed", "unsupported"]
+             "removed", "unsupported", "scored", "scored", "check"]
     if depth == 0:
         kinds.append("assert-set")
     kind = draw(st.sampled_from(kinds))
@@ -62,6 +92,22 @@ def graders(draw: st.DrawFn, depth: int = 0) -> Any:
     if kind == "llm-grader-rubrics":
         return {"type": "llm-grader", **metric, "rubrics": draw(_rubric_items()),
                 **({"prompt": "file://graders/rubrics.md"} if draw(st.booleans()) else {})}
+    if kind == "scored":  # score-range rubrics, as an llm-grader's rubrics or an llm-rubric's value
+        items = [draw(_scored_item(0)), *draw(_rubric_items())][:draw(st.integers(1, 3))]
+        if draw(st.booleans()):
+            return {"type": "llm-grader", **metric, "rubrics": items,
+                    **({"prompt": "file://graders/rubrics.md"} if draw(st.integers(0, 3)) == 0
+                       else {})}
+        return {"type": "llm-rubric", **metric, "value": items}
+    if kind == "check":  # asks no judge: the page says what it does instead
+        return draw(st.sampled_from([
+            {"type": "javascript", "value": "output.length > 0"},
+            {"type": "python", "value": "len(output) > 0"},
+            {"type": "webhook", "value": "http://127.0.0.1:9/hook"},
+            {"type": "similar", "value": "ok", "threshold": 0.5},
+            {"type": "regex", "value": "o+k"}, {"type": "is-json"},
+            {"type": "trajectory:goal-success", "value": "Answers the question"},
+            {"type": "code-grader", "value": "x"}]))
     if kind == "llm-rubric-text":
         return {"type": "llm-rubric", **metric, "value": draw(TEXTS)}
     if kind == "llm-rubric-list":
@@ -99,6 +145,9 @@ def _turn(draw: st.DrawFn) -> dict[str, Any]:
         turn["assert"] = [draw(_texts()), {"type": "llm-rubric", "value": draw(_texts())},
                           {"type": "llm-grader", "prompt": "Be brief"},
                           {"type": "contains", "value": "ok"}]
+    elif kind == 3:  # rubrics in a turn: agentv passes them on as written
+        turn["assert"] = [{"type": draw(st.sampled_from(["llm-grader", "llm-rubric"])),
+                           "rubrics": draw(turn_rubrics(_texts()))}]
     if draw(st.integers(0, 3)) == 0:
         turn["expected_output"] = draw(_texts())
     return turn

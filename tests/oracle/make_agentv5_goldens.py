@@ -15,7 +15,7 @@ the requests agentv made for them. To make them (docs/agentv-5.md gives the same
 `--compare N` runs N generated files through both without writing anything (the long run).
 `--graders` does the same for files full of graders (generate_v5_graders.py) and keeps the
 requests agentv's graders sent the judge as well (tests/oracle/agentv5_grader_goldens.jsonl,
-checked by test_agentv5_grader_goldens.py).
+made with `--graders --count 300`, checked by test_agentv5_grader_goldens.py).
 """
 
 from __future__ import annotations

@@ -30,7 +30,16 @@ from inspector.core.model import (
 from inspector.core.options import RenderOptions
 
 from . import agentv
-from .generate import FILES, REFS, TEXTS, Suite, conversational, suites
+from .generate import (
+    FILES,
+    REFS,
+    SCORE_RANGES,
+    TEXTS,
+    Suite,
+    conversational,
+    suites,
+    turn_rubrics,
+)
 from .test_agentv4_differential import _corpus_jobs, _skip_or_fail_without_oracle
 
 EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "500")) // 5
@@ -183,7 +192,8 @@ def _texts() -> st.SearchStrategy[str]:
 @st.composite
 def _grader(draw: st.DrawFn) -> Any:
     kind = draw(st.sampled_from(["bare", "template", "file", "file", "rubrics", "rubric-objects",
-                                 "string", "contains", "llm-rubric-list", "composite", "code"]))
+                                 "string", "contains", "llm-rubric-list", "composite", "code",
+                                 "scored", "scored", "operators"]))
     named = {"name": f"g{draw(st.integers(0, 3))}"} if draw(st.booleans()) else {}
     if kind == "bare":
         return {"type": draw(st.sampled_from(["llm-grader", "llm_grader"])),
@@ -204,6 +214,17 @@ def _grader(draw: st.DrawFn) -> Any:
              **({"weight": draw(st.sampled_from([1, 2, 0.5]))} if draw(st.booleans()) else {}),
              **({"required": draw(st.booleans())} if draw(st.booleans()) else {})}
             for index in range(draw(st.integers(1, 3)))]}
+    if kind == "scored":
+        return {"type": draw(st.sampled_from(["llm-grader", "rubrics"])), **named,
+                "rubrics" if draw(st.booleans()) else "criteria": draw(_scored_rubrics()),
+                **({"prompt": "file://graders/meta.md"} if draw(st.integers(0, 3)) == 0 else {})}
+    if kind == "operators":
+        return {"type": "llm-grader", **named, "rubrics": [
+            {"id": f"o{index}", "outcome": draw(_texts().filter(lambda text: text.strip())),
+             **({"operator": draw(st.sampled_from(["correctness", "contradiction", "bogus"]))}
+                if draw(st.booleans()) else {}),
+             **({"min_score": 0.5} if draw(st.integers(0, 3)) == 0 else {})}
+            for index in range(draw(st.integers(1, 3)))]}
     if kind == "string":
         return draw(_texts())
     if kind == "contains":
@@ -216,6 +237,37 @@ def _grader(draw: st.DrawFn) -> Any:
         return _composite(draw, named)
     return {"type": "llm-grader", **named, "prompt": draw(_texts()),
             "rubrics": [{"id": "only", "outcome": "Is polite"}]}
+
+
+@st.composite
+def _scored_rubrics(draw: st.DrawFn) -> list[Any]:
+    """Rubrics of which at least one has score ranges; now and then one agentv refuses."""
+    items: list[Any] = []
+    for index in range(draw(st.integers(1, 3))):
+        item: dict[str, Any] = {"id": f"s{index}"} if draw(st.booleans()) else {}
+        if draw(st.integers(0, 2)):
+            item["outcome" if draw(st.booleans()) else "criteria"] = draw(
+                _texts().filter(lambda text: text.strip()))
+        if index == 0 or draw(st.booleans()):
+            item["score_ranges"] = draw(st.sampled_from(SCORE_RANGES))
+        elif "outcome" not in item and "criteria" not in item:
+            item["outcome"] = "Checked item"
+        extra = draw(st.integers(0, 7))
+        if extra == 1:
+            item["weight"] = draw(st.sampled_from([2, 0.5]))
+        elif extra == 2:
+            item["min_score"] = draw(st.sampled_from([0.7, 1, 0.25]))
+        elif extra == 3:
+            item["required_min_score"] = draw(st.sampled_from([6, 10]))
+        elif extra == 4:
+            item["operator"] = draw(st.sampled_from(["correctness", "contradiction"]))
+        elif extra == 5:
+            item["required"] = draw(st.booleans())
+        elif extra == 6:  # refused: agentv skips the test
+            item[draw(st.sampled_from(["min_score", "score_ranges"]))] = draw(st.sampled_from(
+                [1.5, [{"score_range": [0, 5], "outcome": "Half"}]]))
+        items.append(item)
+    return items
 
 
 def _composite(draw: st.DrawFn, named: dict[str, str]) -> dict[str, Any]:
@@ -259,6 +311,10 @@ def _turn(draw: st.DrawFn) -> dict[str, Any]:
                               {"type": "llm-grader", "prompt": draw(st.sampled_from(
                                   ["Judge {{ output }} given {{ input }}", "Be brief"]))},
                               {"type": "contains", "value": "ok"}]
+    elif kind == 3:  # rubrics in a turn: agentv passes them on as written
+        turn["assertions"] = [{"type": "llm-grader", "rubrics": draw(turn_rubrics(_texts())),
+                               **({"prompt": "Judge {{ output }}: {{ rubrics }}"}
+                                  if draw(st.integers(0, 3)) == 0 else {})}]
     if draw(st.integers(0, 3)) == 0:
         turn["expected_output"] = draw(_texts())
     return turn
@@ -297,7 +353,12 @@ def grader_suites(draw: st.DrawFn) -> Suite:
         if draw(st.integers(0, 5)) == 0:
             test["metadata"] = {"team": "qa", "n": 2}
         if draw(st.integers(0, 6)) == 0:
-            test["rubrics"] = ["Mentions the order"]
+            test["rubrics"] = draw(st.sampled_from([
+                ["Mentions the order"],
+                [{"id": "tone", "outcome": "Is calm", "operator": "contradiction"}, "Short"],
+                [{"outcome": "Accurate", "score_ranges": SCORE_RANGES[1], "min_score": 0.7},
+                 {"id": "extra", "outcome": "Polite", "required_min_score": 5}],
+                [{"id": "bare", "score_ranges": [{"score_range": [0, 10], "outcome": ""}]}]]))
         conversational(draw, test, _turn())
         tests.append(test)
     document: dict[str, Any] = {"tests": tests}
@@ -327,3 +388,56 @@ def _check(oracle: agentv.Oracle, suite: Suite) -> None:
         assert not found, "\n".join(found) + "\n\nreproducer:\n" + suite.show()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+TURN_RUBRICS = """tests:
+  - id: rubric-turns
+    input: Begin
+    criteria: Answers kindly
+    mode: conversation
+    turns:
+      - input: Hi there
+        assertions:
+          - type: llm-grader
+            rubrics:
+              - id: greet
+                outcome: Greets back
+                required: true
+              - outcome: Is short
+                weight: 2
+                operator: contradiction
+      - input: Rate me
+        assertions:
+          - type: llm-grader
+            prompt: "Judge {{ output }} by {{ rubrics }}"
+            rubrics: [{id: a, outcome: Kind}]
+          - type: llm-grader
+            rubrics:
+              - id: depth
+                min_score: 0.7
+                score_ranges:
+                  - {score_range: [0, 5], outcome: Shallow}
+                  - {score_range: [6, 10], outcome: Deep}
+              - {id: plain, outcome: Polite, weight: 1}
+          - type: contains
+            value: ok
+"""
+
+
+def test_rubrics_in_a_turns_assertions_are_sent_as_written(oracle, tmp_path):
+    """agentv passes a turn's assertions on unparsed: a rubric's missing id and weight reach the
+    judge as `undefined`, `required` counts only when given, and score ranges as written."""
+    (tmp_path / "evals").mkdir()
+    eval_file = tmp_path / "evals" / "suite.yaml"
+    eval_file.write_text(TURN_RUBRICS)
+    assert grader_differences(oracle, tmp_path, eval_file) == []
+    document = render_document(DirectoryBundle(tmp_path), "evals/suite.yaml",
+                               RenderOptions(profile="agentv-4"))
+    [case] = document.cases
+    assert not [warning for warning in case.warnings if "not shown" in warning.message]
+    first = case.graders[0].messages[1].content
+    assert "- [greet] (REQUIRED) (weight: undefined): Greets back\n" \
+           "- [undefined] (weight: 2) (operator: contradiction): Is short" in first
+    scored = case.graders[2].messages[1].content
+    assert "### Criterion: depth (weight: undefined) [REQUIRED: min score 0.7]" in scored
+    assert case.graders[3].note is not None and not case.graders[3].messages

@@ -33,7 +33,11 @@ def test_the_case_page_shows_each_graders_messages_with_their_origins(client, db
     graders = page[page.index('id="graders"'):]
     assert "What the graders send" in graders
     assert "<strong>strict</strong>" in graders and "<strong>rubrics</strong>" in graders
-    assert 'id="g0-m1"' in graders and 'id="g1-m1"' in graders
+    # `contains` asks no model: a sentence in its place, then the two graders' messages
+    assert "Checks that the answer contains <code>Paris</code>." in graders \
+        or "Checks that the answer contains `Paris`." in graders
+    assert 'id="g0-m1"' not in graders
+    assert 'id="g1-m1"' in graders and 'id="g2-m1"' in graders
     assert "evals/graders/strict.md:1" in graders  # the template's text, traced to its file
     assert CANDIDATE_PLACEHOLDER.replace("'", "&#x27;") in graders
 
@@ -41,7 +45,9 @@ def test_the_case_page_shows_each_graders_messages_with_their_origins(client, db
 def test_the_api_returns_the_graders_with_segments_and_origins(client, db):
     bundle, _ = store_bundle(FILES, title="graders")
     detail = client.get(f"/api/bundles/{bundle.pk}/cases/judged").json()
-    strict, rubrics = detail["graders"]
+    contains, strict, rubrics = detail["graders"]
+    assert contains["name"] == "contains" and contains["messages"] == []
+    assert contains["note"].startswith("Checks that the answer contains `Paris`.")
     assert strict["name"] == "strict" and rubrics["name"] == "rubrics"
     user = strict["messages"][1]
     assert user["content"] == ("Question:\nWhat is the capital of France?\n\nAnswer:\n"
@@ -66,8 +72,9 @@ def test_render_graders_adds_each_graders_name_and_messages(tmp_path: Path, db):
                                 "--graders")
     assert code == 0
     [case] = cases
-    assert [grader["name"] for grader in case["graders"]] == ["strict", "rubrics"]
-    assert [message["role"] for message in case["graders"][0]["messages"]] == ["system", "user"]
+    assert [grader["name"] for grader in case["graders"]] == ["contains", "strict", "rubrics"]
+    assert "no prompt to show" in case["graders"][0]["note"]
+    assert [message["role"] for message in case["graders"][1]["messages"]] == ["system", "user"]
     code, plain, _ = run_render(str(tmp_path / "evals/suite.yaml"), "--root", str(tmp_path))
     assert "graders" not in plain[0]
 
@@ -181,3 +188,80 @@ def test_agentv_5_graders_on_the_page(client, db):
     assert "Be skeptical" in graders  # agentv 5's wording
     assert "Runs `python3 check.py` on the answer after the run; the script is evals/check.py" \
         in graders
+
+
+V5_CHECKS = b"""prompts:
+  - "{{ question }}"
+tests:
+  - id: checks
+    vars: {question: What is 2+2?}
+    assert:
+      - type: javascript
+        value: output.includes('4')
+      - type: python
+        value: "'4' in output"
+      - type: webhook
+        value: https://grader.example/hook
+      - type: similar
+        value: Four.
+        threshold: 0.8
+      - type: regex
+        value: "\\\\d"
+      - type: my-check
+      - type: llm-rubric
+        value:
+          - id: accuracy
+            outcome: Gives the right number
+            score_ranges: {0: Wrong, 7: Right}
+            min_score: 0.7
+"""
+
+
+def test_agentv_5_checks_that_ask_no_judge_say_what_runs_instead(client, db, tmp_path: Path):
+    files = {"evals/checks.yaml": V5_CHECKS}
+    bundle, _ = store_bundle(files, title="checks")
+    detail = client.get(f"/api/bundles/{bundle.pk}/cases/checks").json()
+    notes = {grader["name"]: grader["note"] for grader in detail["graders"]
+             if not grader["messages"]}
+    assert notes["javascript"].startswith("Runs the JavaScript `output.includes('4')` inside "
+                                          "agentv's own process")
+    assert notes["python"].startswith("Runs the Python `'4' in output` with `python3 -c`")
+    assert notes["webhook"].startswith("Posts the answer and the test's context as JSON to "
+                                       "`https://grader.example/hook`")
+    # similar calls a model, but an embedding model with two texts, not a judge with messages
+    assert "embedding model" in notes["similar"] and "`Four.`" in notes["similar"]
+    assert notes["regex"].startswith("Matches the answer against the regular expression `\\d`")
+    assert "no custom assertion `.agentv/assertions/my-check.ts`" in notes["my-check"]
+    assert all("model" in note for note in notes.values())
+    # The score-range rubric is the prompt agentv 5 sends (oracle: agentv5_grader_goldens).
+    [scored] = [grader for grader in detail["graders"] if grader["messages"]]
+    user = scored["messages"][1]["content"]
+    assert "[[ ## scoring_criteria ## ]]\n\n### Criterion: accuracy [REQUIRED: min score 0.7]\n" \
+           "Description: Gives the right number\nScore ranges:\n  - Score 0-6: Wrong\n" \
+           "  - Score 7-10: Right\n" in user
+    assert not [w for w in detail.get("warnings", []) if "score ranges" in str(w)]
+    page = client.get(case_url(bundle.pk, "evals/checks.yaml", "checks")).content.decode()
+    graders = page[page.index('id="graders"'):]
+    assert "Posts the answer and the test&#x27;s context as JSON to" in graders
+    for path, data in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    code, cases, _ = run_render(str(tmp_path / "evals/checks.yaml"), "--root", str(tmp_path),
+                                "--graders")
+    assert code == 0
+    assert {grader["name"]: grader.get("note") for grader in cases[0]["graders"]
+            if not grader["messages"]} == notes
+
+
+def test_a_script_grader_with_target_access_says_it_may_call_the_model_itself(tmp_path: Path, db):
+    suite = (b"tests:\n  - id: t\n    input: Hi\n    assertions:\n      - type: code-grader\n"
+             b"        name: judge-script\n        command: [python3, check.py]\n"
+             b"        target: {max_calls: 3}\n")
+    (tmp_path / "evals").mkdir()
+    (tmp_path / "evals/s.yaml").write_bytes(suite)
+    (tmp_path / "evals/check.py").write_bytes(b"print(1)\n")
+    code, cases, _ = run_render(str(tmp_path / "evals/s.yaml"), "--root", str(tmp_path), "--graders")
+    assert code == 0
+    [grader] = cases[0]["graders"]
+    assert grader["messages"] == [] and grader["script"] == "evals/check.py"
+    assert "may call the model itself through agentv's proxy" in grader["note"]

@@ -109,3 +109,22 @@ def test_the_cli_writes_the_copy_and_refuses_bad_input(tmp_path):
         call_command("export-html", str(tmp_path / "evals/bad.yaml"), "-o", str(out), "--root", str(tmp_path),
                      stderr=err)
     assert exit_.value.code == 2 and err.getvalue().startswith("error: evals/bad.yaml")
+
+
+def test_the_copy_keeps_each_cases_graders_and_the_models_thinking():
+    from inspector.core.bundle import MemoryBundle
+    from tests.web.test_graders_browser import FILES as JUDGED
+
+    files = MemoryBundle(JUDGED)
+    documents = offline.render_all(lambda p: render_document(files, p, None), list_documents(files))
+    data = offline.offline_data("x", offline.text_files(files), documents)
+    cases = {case["id"]: case for doc in data["documents"] for case in doc["cases"]}
+    graders = cases["refund"]["g"]
+    assert [grader[0] for grader in graders] == ["policy", "depth", "format", "contains"]
+    assert len(graders[0][1]) == 2 and graders[0][2] is None  # the judge's two messages
+    assert graders[2][1] == [] and graders[2][2].startswith("Runs `python3 scripts/check_format.py`")
+    assert graders[2][3] == "evals/refund.yaml:17"
+    thinking = [item[4] for item in (data["messages"][index] for index in cases["thinking"]["m"])
+                if len(item) > 4]
+    assert thinking == [[[0, "thinking", "I should look."],
+                         [1, "redacted thinking", "(encrypted by the provider: 6 bytes)"]]]

@@ -12,8 +12,10 @@ answer the model gives is unknown before the run: each stands as a placeholder n
 from __future__ import annotations
 
 from ..model import Diagnostic, GraderPrompt, LineSpan, OriginKind
+from .checks import check_note
 from .graders import Grader, case_inputs, inline_grader, listed_graders, prompts, turn_rubrics
 from .pieces import Piece, joined, sep
+from .rubrics import raw_rubric
 from .schema import CaseSpec
 from .v4 import js_json
 from .yamltree import Node
@@ -100,13 +102,26 @@ def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bo
             kind.value if kind is not None and isinstance(kind.value, str) else "grader")
         if kind is None or kind.value not in (("llm-grader", "llm-rubric") if v5
                                                else ("llm-grader",)):
-            continue  # a check that asks no model
-        if item.get("rubrics") is not None:
-            warnings.append(Diagnostic(f"turn grader {label!r}: rubrics in a turn's assertions "
-                                       "are not shown", case.path, item.start_line))
+            note = check_note(kind.value, item.plain()) if kind is not None and isinstance(
+                kind.value, str) else None
+            if note is not None:  # a check that asks no model says what it does instead
+                graders.append(Grader(label, span=LineSpan(case.path, item.start_line,
+                                                           item.end_line), note=note))
             continue
         grader = inline_grader(label, item.get("prompt"),
                                LineSpan(case.path, item.start_line, item.end_line), case.path)
+        rubrics = item.get("rubrics")
+        if rubrics is not None and isinstance(rubrics.value, list) and rubrics.value:
+            # buildTurnAssertions passes the assertion on as written: its rubrics are not parsed
+            raw = [raw_rubric(entry) if isinstance(entry, dict) else None
+                   for entry in rubrics.plain()]
+            if None in raw:
+                warnings.append(Diagnostic(f"turn grader {label!r}: a rubric that is not an "
+                                           "object, or score ranges not written as [min, max] "
+                                           "pairs, reach the judge in a form not shown",
+                                           case.path, rubrics.start_line))
+                continue
+            grader.rubrics = [rubric for rubric in raw if rubric is not None]
         value = item.get("value")
         if kind.value == "llm-rubric":  # builtin-graders.ts: its value stands as the criteria
             grader.rubric_kind = True

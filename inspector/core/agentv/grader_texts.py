@@ -87,3 +87,30 @@ AGGREGATOR_PROMPT = """Review the following evaluation results:
 
 Decide the final score and verdict based on all grader results.
 Return a JSON object with: score (0.0-1.0), verdict (pass/fail), and reasoning."""
+
+# llm-grader.ts buildScoreRangeFormatInstructions and buildScoreRangeOutputSchema (agentv 4's
+# schema opens with one line; agentv 5's adds the skeptical one), and agentv 5's skeptical lines
+# of buildScoreRangePrompt.
+SCORE_RANGE_FORMAT = """You must return a valid JSON object matching this schema:
+{
+  "checks": [
+    {
+      "id": "string (criterion id)",
+      "score": integer (0-10),
+      "reasoning": "string (brief explanation for score)"
+    }
+  ],
+  "overall_reasoning": "string (summary, optional)"
+}
+
+Important: The "score" must be an integer from 0 to 10 that falls within one of the defined score ranges for that criterion."""  # noqa: E501
+SCORE_RANGE_SCHEMA = "You are an expert grader. Score the candidate answer on each criterion.\n" \
+    + SCORE_RANGE_FORMAT
+SCORE_RANGE_SCHEMA_V5 = "\n".join([
+    "You are an expert grader. Score the candidate answer on each criterion.",
+    "Be skeptical: award credit only for concrete evidence, and cite paths, diffs, tool calls, or "
+    "answer excerpts in reasoning when available.", SCORE_RANGE_FORMAT])
+SKEPTICAL_SCORE_RANGE_LINES = (
+    "Be skeptical: award credit only for evidence supported by the answer, file changes, tool "
+    "calls, or concrete workspace paths.",
+    "Cite paths, diffs, tool calls, or answer excerpts in reasoning whenever they are available.")

@@ -26,6 +26,7 @@ from ..model import (
     Message,
     OriginKind,
 )
+from .checks import check_note, custom_note, custom_script
 from .grader_texts import (
     AGGREGATOR_PROMPT,
     DEFAULT_TEMPLATE,
@@ -35,9 +36,22 @@ from .grader_texts import (
     RUBRIC_FORMAT,
     RUBRIC_SCHEMA,
     RUBRIC_SCHEMA_V5,
+    SCORE_RANGE_FORMAT,
+    SCORE_RANGE_SCHEMA,
+    SCORE_RANGE_SCHEMA_V5,
     SKEPTICAL_RUBRIC_LINES,
+    SKEPTICAL_SCORE_RANGE_LINES,
 )
 from .pieces import Piece, joined, segments
+from .rubrics import (
+    BadRubric,
+    Rubric,
+    checklist_line,
+    operator_guidance,
+    parse_inline,
+    parse_item,
+    scoring_lines,
+)
 from .schema import CaseSpec, GradingNodes
 from .v4 import js_json
 from .yamltree import Node
@@ -50,14 +64,6 @@ LLM_TYPES = frozenset({"llm-grader", "rubrics", "rubric"})
 
 JS_WHITESPACE = " \t\n\r\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008" \
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-
-
-@dataclass(frozen=True, slots=True)
-class Rubric:
-    id: str
-    outcome: str
-    weight: float
-    required: bool
 
 
 @dataclass(slots=True)
@@ -76,6 +82,8 @@ class Grader:
     aggregator: list[Piece] | None = None
     rubric_kind: bool = False  # agentv 5's `llm-rubric` (its own output schema)
     criteria: list[Piece] | None = None  # agentv 5: an `llm-rubric` value stands as the criteria
+    note: str | None = None  # a grader that asks no judge: what it does instead (checks.py)
+    custom: bool = False  # a type agentv must find as a custom assertion, and the bundle lacks
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +93,7 @@ class Script:
 
     command: list[str]
     path: str | None
+    target: bool = False  # script-grader.ts: with `target`, the script may call a model itself
 
 
 @dataclass(slots=True)
@@ -156,6 +165,8 @@ def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderProm
     """A grader's requests in the order agentv sends them: a composite's members (run side by
     side), then its LLM aggregator, which reads their results."""
     name = within + grader.name
+    if grader.note is not None:
+        return [GraderPrompt(name, [], grader.note, grader.span)]
     if grader.script is not None:
         return [GraderPrompt(name, [], _script_note(grader.script), grader.span,
                              grader.script.path)]
@@ -173,6 +184,10 @@ def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderProm
 def _script_note(script: Script) -> str:
     shown = " ".join(script.command)
     where = f"; the script is {script.path}" if script.path else ""
+    if script.target:
+        return (f"Runs `{shown}` on the answer after the run{where}. With `target` set, the script "
+                "may call the model itself through agentv's proxy; what it sends is the script's "
+                "own, so there is no prompt to show.")
     return (f"Runs `{shown}` on the answer after the run{where}. A script grader sends nothing to "
             "a model, so there is no prompt to show.")
 
@@ -186,11 +201,12 @@ def _graders(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diag
     found += unplaced(suite_found)
     inline = grading.rubrics
     if inline is not None and isinstance(inline.value, list):
-        rubrics = _rubrics(inline, "rubrics", case, warnings, shorthand=True)
+        # parseInlineRubrics counts only the strings and objects
+        items = [item.plain() for item in inline.value if isinstance(item.value, str | dict)]
+        rubrics = [rubric for rubric in (parse_inline(item, index)
+                                         for index, item in enumerate(items)) if rubric]
         if rubrics:
             found.insert(0, Grader("rubrics", rubrics=rubrics))
-        elif rubrics is None:  # score ranges: a request the inspector does not show (warned)
-            loaded += 1
     if found or loaded or suite_loaded:
         return found
     # orchestrator.ts: a test without graders gets the default (not a conversation's transcript)
@@ -268,12 +284,15 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]
         script = _script(node, resolve)
         return Grader(name, span=span, script=script) if script is not None else None
     if kind not in LLM_TYPES:
-        return True
+        if kind not in MEMBER_KINDS:
+            custom_file = custom_script(kind, resolve)
+            return Grader(name, span=span, note=custom_note(kind, custom_file),
+                          custom=custom_file is None)
+        note = check_note(kind, node.plain())
+        return Grader(name, span=span, note=note) if note else True
     if kind in ("rubrics", "rubric"):
         rubrics = _rubrics(node.get("criteria" if kind == "rubrics" else "rubrics"), name, case,
-                           warnings, shorthand=kind == "rubrics")
-        if rubrics is None:
-            return True  # agentv sends a request the inspector does not show (warned)
+                           shorthand=kind == "rubrics")
         return Grader(name, rubrics=rubrics, span=span) if rubrics else None
     grader = Grader(name, span=span)
     prompt = node.get("prompt")
@@ -285,10 +304,7 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]
         grader.prompt, grader.prompt_is_file = text_prompt(prompt, name, case, resolve)
     rubrics_node = node.get("rubrics")
     if rubrics_node is not None and isinstance(rubrics_node.value, list):
-        rubrics = _rubrics(rubrics_node, name, case, warnings)
-        if rubrics is None:
-            return True  # agentv sends a request the inspector does not show (warned)
-        grader.rubrics = rubrics or None
+        grader.rubrics = _rubrics(rubrics_node, name, case) or None
     return grader
 
 
@@ -396,7 +412,8 @@ def _script(node: Node, resolve) -> Script | None:
             found = resolve(word)
             if found is not None:
                 break
-    return Script(command, found[1] if found is not None else None)
+    return Script(command, found[1] if found is not None else None,
+                  node.get("target") is not None)
 
 
 FILE_SUFFIX = re.compile(r"\.[cm]?[jt]sx?$|\.py$|\.sh$|\.bash$|\.rb$|\.go$|\.rs$", re.I)
@@ -425,10 +442,10 @@ def text_prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Pi
     return [Piece(text, OriginKind.FILE, path, 1)], True
 
 
-def _rubrics(node: Node | None, name: str, case: CaseSpec, warnings: list[Diagnostic],
-             shorthand: bool = False) -> list[Rubric] | None:
-    """parseRubricItems (with the `rubrics` type's string shorthand): checklist rubrics only;
-    None (and a warning) for score-range or operator rubrics, whose prompts are not shown."""
+def _rubrics(node: Node | None, name: str, case: CaseSpec, shorthand: bool = False
+             ) -> list[Rubric]:
+    """parseRubricItems (with the `rubrics` type's string shorthand). Raises Skip for a rubric
+    agentv refuses (it skips the test)."""
     if node is None or not isinstance(node.value, list):
         return []
     rubrics = []
@@ -439,21 +456,13 @@ def _rubrics(node: Node | None, name: str, case: CaseSpec, warnings: list[Diagno
             continue
         if not isinstance(item.value, dict):
             continue
-        fields = item.plain()
-        if fields.get("score_ranges") is not None or fields.get("operator") is not None:
-            warnings.append(Diagnostic(f"grader {name!r}: rubrics with score ranges or operators "
-                                       "are not shown", case.path, item.start_line))
-            return None
-        outcome = fields.get("outcome") if isinstance(fields.get("outcome"), str) else (
-            fields.get("criteria") if isinstance(fields.get("criteria"), str) else "")
-        if not outcome:
-            continue
-        weight = fields.get("weight")
-        required = fields.get("required")
-        rubrics.append(Rubric(
-            fields["id"] if isinstance(fields.get("id"), str) else f"rubric-{position + 1}",
-            outcome, float(weight) if isinstance(weight, int | float) and not isinstance(
-                weight, bool) else 1.0, required if isinstance(required, bool) else True))
+        try:
+            rubric = parse_item(item.plain(), position, False,
+                                f"in evaluator '{name}' in '{case.id}'")
+        except BadRubric as refused:
+            raise Skip(str(refused)) from None
+        if rubric is not None:
+            rubrics.append(rubric)
     return rubrics
 
 
@@ -535,7 +544,13 @@ def _messages(grader: Grader, inputs: Inputs) -> list[Message]:
     if template is not None and not grader.prompt_is_file and not _has_variables(template, v5):
         inputs = replace(inputs, criteria=template)  # bare text: the criteria
         template = None
-    if grader.rubrics:
+    if grader.rubrics and any(rubric.score_ranges for rubric in grader.rubrics):
+        # llm-grader.ts evaluateWithScoreRanges (agentv 5: a template gets only the format).
+        v5_system = SCORE_RANGE_FORMAT if template is not None else SCORE_RANGE_SCHEMA_V5
+        system = v5_system if v5 else SCORE_RANGE_SCHEMA
+        user = (_substitute(template, _variables(inputs, grader.rubrics)) if template is not None
+                else _scored(inputs, grader.rubrics))
+    elif grader.rubrics:
         # agentv 5 (llm-grader.ts at 5.3.1-next.1): a template gets only the format instructions.
         v5_system = RUBRIC_FORMAT if template is not None else RUBRIC_SCHEMA_V5
         system = v5_system if v5 else RUBRIC_SCHEMA
@@ -564,7 +579,7 @@ def _answer(inputs: Inputs) -> list[Piece]:
 
 
 def _variables(inputs: Inputs, rubrics: list[Rubric] | None) -> dict[str, list[Piece]]:
-    rubric_values = [_rubric_json(rubric) for rubric in rubrics] if rubrics else None
+    rubric_values = [rubric.as_json() for rubric in rubrics] if rubrics else None
 
     def generated(value: Any, indent: int | None) -> list[Piece]:
         return [] if value is None else [Piece(js_json(value, indent), OriginKind.SEPARATOR)]
@@ -579,11 +594,6 @@ def _variables(inputs: Inputs, rubrics: list[Rubric] | None) -> dict[str, list[P
     if inputs.generation == 5:  # {{ rubric }}: the rubrics as JSON, else the criteria
         variables["rubric"] = variables["rubrics"] if rubrics else _strip(inputs.criteria)
     return variables
-
-
-def _rubric_json(rubric: Rubric) -> dict[str, Any]:
-    return {"id": rubric.id, "outcome": rubric.outcome, "weight": rubric.weight,
-            "required": rubric.required}
 
 
 def _substitute(template: list[Piece], variables: dict[str, list[Piece]]) -> list[Piece]:
@@ -609,33 +619,55 @@ def _slice(piece: Piece, start: int, end: int) -> Piece:
     return piece.with_text(piece.text[start:end], line)
 
 
-def _checklist(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
-    """llm-grader.ts buildRubricPrompt, without file changes or tool calls (none before a run)."""
-    def header(text: str) -> list[Piece]:
-        return [Piece(text, OriginKind.DEFAULT_PROMPT)]
+def _header(text: str) -> list[Piece]:
+    return [Piece(text, OriginKind.DEFAULT_PROMPT)]
 
-    parts: list[list[Piece]] = [
-        header("You are an expert grader. Evaluate the candidate answer against each rubric item "
-               "below.")]
-    if inputs.generation == 5:
-        parts += [header(line) for line in SKEPTICAL_RUBRIC_LINES]
-    parts += [[], header("[[ ## question ## ]]"), inputs.question, [],
-        header("[[ ## criteria ## ]]"), inputs.criteria, []]
+
+def _case_sections(inputs: Inputs, opening: list[str]) -> list[list[Piece]]:
+    """The rubric prompts' first part: agentv's opening lines, then question, criteria, the
+    reference answer when there is one, and the answer (no file changes or tool calls before a
+    run)."""
+    parts: list[list[Piece]] = [_header(line) for line in opening]
+    parts += [[], _header("[[ ## question ## ]]"), inputs.question, [],
+              _header("[[ ## criteria ## ]]"), inputs.criteria, []]
     if _trim("".join(piece.text for piece in inputs.reference)):
-        parts += [header("[[ ## reference_answer ## ]]"), inputs.reference, []]
-    parts += [header("[[ ## answer ## ]]"), _answer(inputs), [], header("[[ ## rubrics ## ]]")]
-    for rubric in rubrics:
-        required = " (REQUIRED)" if rubric.required else ""
-        weight = f" (weight: {_js_number(rubric.weight)})" if rubric.weight != 1.0 else ""
-        parts.append([Piece(f"- [{rubric.id}]{required}{weight}: {rubric.outcome}",
-                            OriginKind.CASE_TEXT)])
-    parts += [[], header("For each rubric, determine if it is satisfied and provide brief "
-                         "reasoning.")]
+        parts += [_header("[[ ## reference_answer ## ]]"), inputs.reference, []]
+    return parts + [_header("[[ ## answer ## ]]"), _answer(inputs), []]
+
+
+def _checklist(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
+    """llm-grader.ts buildRubricPrompt."""
+    opening = ["You are an expert grader. Evaluate the candidate answer against each rubric item "
+               "below."]
+    if inputs.generation == 5:
+        opening += SKEPTICAL_RUBRIC_LINES
+    parts = _case_sections(inputs, opening) + [_header("[[ ## rubrics ## ]]")]
+    guidance = operator_guidance(rubrics)
+    if guidance:
+        parts += [[], _header("Operator guidance:"),
+                  *(_header(f"- {line}") for line in guidance), []]
+    parts += [[Piece(checklist_line(rubric), OriginKind.CASE_TEXT)] for rubric in rubrics]
+    parts += [[], _header("For each rubric, determine if it is satisfied and provide brief "
+                          "reasoning.")]
     return joined(parts, "\n")
 
 
-def _js_number(value: float) -> str:
-    return str(int(value)) if value.is_integer() else repr(value)
+def _scored(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
+    """llm-grader.ts buildScoreRangePrompt."""
+    opening = ["You are an expert grader. Score the candidate answer on each criterion below "
+               "using the provided score ranges.",
+               "For each criterion, output an integer score from 0 to 10 based on which score "
+               "range best matches the answer."]
+    if inputs.generation == 5:
+        opening += SKEPTICAL_SCORE_RANGE_LINES
+    parts = _case_sections(inputs, opening) + [_header("[[ ## scoring_criteria ## ]]")]
+    parts += [[Piece(line, OriginKind.CASE_TEXT)] if line else [] for line in scoring_lines(rubrics)]
+    guidance = operator_guidance(rubrics)
+    if guidance:
+        parts += [[], *(_header(line) for line in guidance)]
+    parts += [[], _header("For each criterion, provide an integer score 0-10 that matches one of "
+                          "its defined score ranges.")]
+    return joined(parts, "\n")
 
 
 def _trim(text: str) -> str:

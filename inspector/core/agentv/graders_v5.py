@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..model import Diagnostic, LineSpan, OriginKind
+from ..model import CANDIDATE_PLACEHOLDER, Diagnostic, LineSpan, OriginKind
+from .checks import check_note, custom_note, custom_script
 from .graders import (
     Grader,
     Rubric,
@@ -26,6 +27,7 @@ from .graders import (
     unplaced,
 )
 from .pieces import Piece
+from .rubrics import BadRubric, parse_item
 from .schema import CaseSpec, GradingNodes
 from .yamltree import Node
 
@@ -50,6 +52,17 @@ UNSUPPORTED = frozenset({
     "max-score", "tool-call-f1", "trace-error-spans", "trace-span-count", "trace-span-duration",
     "search-rubric", "word-count",
 })
+
+
+# types.ts GRADER_KIND_VALUES: any other type is a custom assertion, found by name.
+KINDS = frozenset({
+    "script", "llm-grader", "tool-trajectory", "skill-used", "not-skill-used",
+    "trajectory:tool-used", "trajectory:tool-args-match", "trajectory:tool-sequence",
+    "trajectory:step-count", "trajectory:goal-success", "field-accuracy", "latency", "cost",
+    "token-usage", "execution-metrics", "skill-trigger", "assert-set", "llm-rubric", "contains",
+    "contains-any", "contains-all", "icontains", "icontains-any", "icontains-all", "starts-with",
+    "ends-with", "regex", "is-json", "equals", "javascript", "python", "webhook", "similar",
+    "inline-assert"})
 
 
 def graders_v5(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diagnostic]
@@ -122,6 +135,13 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
         if members is None or not isinstance(members.value, list):
             return None
         found = _list(members, case, resolve, warnings)
+        # AssertSetGrader makes each member as it runs it: one agentv cannot make ends the set.
+        stop = next((index for index, member in enumerate(found) if member.custom), None)
+        if stop is not None and stop + 1 < len(found):
+            warnings.append(Diagnostic(f"assert-set {name!r}: agentv stops at the custom assertion "
+                                       f"{found[stop].name!r} it cannot find; the members after it "
+                                       "never run", case.path, node.start_line))
+            found = found[:stop + 1]
         return Grader(name, span=span, members=found) if found else None
     if kind == "script":
         if node.get("script") is not None:
@@ -129,9 +149,46 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
                        "'command' instead.")
         script = _script(node, resolve)
         return Grader(name, span=span, script=script) if script is not None else None
+    if kind in ("trajectory:goal-success", "not-trajectory:goal-success"):
+        return _goal_success(node, name, span, case, warnings)
     if kind not in ("llm-grader", "llm-rubric"):
-        return None
+        if kind not in KINDS and not kind.startswith("not-trajectory:"):
+            custom_file = custom_script(kind, resolve)
+            return Grader(name, span=span, note=custom_note(kind, custom_file),
+                          custom=custom_file is None)
+        note = check_note(kind, node.plain())
+        return Grader(name, span=span, note=note) if note else None
     return _llm(node, kind, name, span, case, resolve, warnings)
+
+
+TRAJECTORY = "\u27e8the run's trajectory (its steps) as JSON, known only after the run\u27e9"
+
+
+def _goal_success(node: Node, name: str, span: LineSpan, case: CaseSpec,
+                  warnings: list[Diagnostic]) -> Grader | None:
+    """trajectory.ts `trajectory:goal-success`: the LLM grader's default prompt, its criteria
+    the goal, the run's trajectory and the answer (buildGoalCriteria). Sent only when the target
+    records a trace; without a goal agentv fails the grader without asking."""
+    value = node.get("value")
+    goal = value.get("goal") if value is not None and isinstance(value.value, dict) else value
+    if goal is None or not isinstance(goal.value, str) or not goal.value.strip():
+        return Grader(name, span=span, note="A trajectory:goal-success check without a goal: "
+                      "agentv fails it without asking a model.")
+    warnings.append(Diagnostic(f"grader {name!r}: agentv asks the judge only when the target "
+                               "records a trace of the run (an agent target); otherwise it fails "
+                               "the check without asking", case.path, node.start_line))
+    text = goal.value
+    start = len(text) - len(text.lstrip())
+    criteria = [Piece("Determine whether the agent successfully achieved the goal using the "
+                      "observed trajectory and final output.\n\nGoal: ", OriginKind.DEFAULT_PROMPT),
+                Piece(text.strip(), OriginKind.CASE_TEXT, case.path,
+                      (goal.text_line or goal.start_line) + text[:start].count("\n"),
+                      goal.end_line),
+                Piece("\n\nTrajectory:\n", OriginKind.DEFAULT_PROMPT),
+                Piece(TRAJECTORY, OriginKind.MARKER),
+                Piece("\n\nFinal output:\n", OriginKind.DEFAULT_PROMPT),
+                Piece(CANDIDATE_PLACEHOLDER, OriginKind.MARKER)]
+    return Grader(name, span=span, criteria=criteria)
 
 
 def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resolve,
@@ -150,8 +207,7 @@ def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resol
     if kind == "llm-grader":
         rubrics = node.get("rubrics")
         if rubrics is not None and isinstance(rubrics.value, list):
-            grader.rubrics = _rubrics(_criteria(rubrics.plain(), {}) or [], name, case, node,
-                                      warnings)
+            grader.rubrics = _rubrics(_criteria(rubrics.plain(), {}) or [], name, case)
             if grader.rubrics is None:
                 return None
         return grader
@@ -163,9 +219,7 @@ def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resol
     value = value_node.plain() if value_node is not None else None
     structured = _structured(value, node.plain())
     if structured is not None:
-        grader.rubrics = _rubrics(structured, name, case, node, warnings)
-        if grader.rubrics is None and _has_ranges(structured):
-            return None
+        grader.rubrics = _rubrics(structured, name, case)
     text_value = value if isinstance(value, str) else (
         None if value == [] or value is None or grader.rubrics else value)
     if not text_value and not grader.rubrics and (grader.prompt is None or grader.prompt_is_file):
@@ -233,29 +287,16 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _has_ranges(items: list[Any]) -> bool:
-    return any(isinstance(item, dict) and ("score_ranges" in item or "operator" in item)
-               for item in items)
-
-
-def _rubrics(items: list[Any], name: str, case: CaseSpec, node: Node,
-             warnings: list[Diagnostic]) -> list[Rubric] | None:
-    """parseRubricItems, checklist rubrics only: score ranges and operators are not shown."""
-    if _has_ranges(items):
-        warnings.append(Diagnostic(f"grader {name!r}: rubrics with score ranges or operators are "
-                                   "not shown", case.path, node.start_line))
-        return None
+def _rubrics(items: list[Any], name: str, case: CaseSpec) -> list[Rubric] | None:
+    """parseRubricItems. Raises Skip for a rubric agentv 5 refuses (it skips the test)."""
     rubrics = []
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             continue
-        outcome = item.get("outcome") if isinstance(item.get("outcome"), str) else (
-            item.get("criteria") if isinstance(item.get("criteria"), str) else "")
-        if not outcome:
-            continue
-        rubrics.append(Rubric(item["id"] if isinstance(item.get("id"), str)
-                              else f"rubric-{index + 1}", outcome,
-                              float(item["weight"]) if _number(item.get("weight")) else 1.0,
-                              item["required"] if isinstance(item.get("required"), bool)
-                              else True))
+        try:
+            rubric = parse_item(item, index, True, f"in evaluator '{name}' in '{case.id}'")
+        except BadRubric as refused:
+            raise Skip(str(refused)) from None
+        if rubric is not None:
+            rubrics.append(rubric)
     return rubrics or None
