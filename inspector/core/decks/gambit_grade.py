@@ -30,9 +30,13 @@ CONTEXT_CALL_ID = "call-gambit-context"
 
 # gambit-core's built-in grader context schemas (schemas/graders/contexts/*.ts): Zod objects that
 # keep a session's `messages`, `meta` and `notes` and a message's `role`, `content` and `name`,
-# dropping every other key, in that order.
+# dropping every other key, in that order. The *_tools schemas (`tools` is `turn_tools` by another
+# name) keep a message's `tool_calls` too, each call's `id`, `type` and `function` (`name`,
+# `arguments`): a tool message's `tool_call_id` is dropped all the same.
 _SESSION_KEYS = ("messages", "meta", "notes")
 _MESSAGE_KEYS = ("role", "content", "name")
+_TOOLS_MESSAGE_KEYS = (*_MESSAGE_KEYS, "tool_calls")
+_TOOLS_SCHEMAS = ("contexts/turn_tools", "contexts/tools", "contexts/conversation_tools")
 
 
 def grader_mode(bundle: Bundle, deck: str, schema: Any) -> tuple[str, bool] | None:
@@ -43,7 +47,7 @@ def grader_mode(bundle: Bundle, deck: str, schema: Any) -> tuple[str, bool] | No
     if schema.startswith(SCHEMAS):
         relative = schema[len(SCHEMAS):].removeprefix("graders/")
         if relative.startswith("contexts/"):
-            turns = relative.startswith("contexts/turn")
+            turns = relative.startswith(("contexts/turn", "contexts/tools"))
             return ("turns" if turns else "conversation"), True
         return None  # gambit's scenario schemas
     resolved = join(posixpath.dirname(deck), schema)
@@ -54,14 +58,30 @@ def grader_mode(bundle: Bundle, deck: str, schema: Any) -> tuple[str, bool] | No
     return ("turns" if "messageToGrade" in decoded.text else "conversation"), False
 
 
-def _kept(message: dict[str, Any]) -> dict[str, Any]:
-    return {key: message[key] for key in _MESSAGE_KEYS if key in message}
+def _kept(message: dict[str, Any], with_tools: bool) -> dict[str, Any]:
+    kept = {key: message[key] for key in (_TOOLS_MESSAGE_KEYS if with_tools else _MESSAGE_KEYS)
+            if key in message}
+    if isinstance(kept.get("tool_calls"), list):
+        kept["tool_calls"] = [_kept_call(call) for call in kept["tool_calls"]]
+    return kept
+
+
+def _kept_call(call: Any) -> Any:
+    if not isinstance(call, dict):
+        return call  # gambit's Zod check refuses it; shown as written
+    kept = {key: call[key] for key in ("id", "type", "function") if key in call}
+    function = kept.get("function")
+    if isinstance(function, dict):
+        kept["function"] = {key: function[key] for key in ("name", "arguments") if key in function}
+    return kept
 
 
 def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
                   mode: str, builtin: bool, schema: str) -> list[RenderedCase]:
     messages = conversation.messages
-    graded = [_kept(m) for m in messages] if builtin else messages
+    with_tools = builtin and schema.removeprefix(SCHEMAS).removeprefix("graders/").startswith(
+        _TOOLS_SCHEMAS)
+    graded = [_kept(m, with_tools) for m in messages] if builtin else messages
     session: dict[str, Any] = {"messages": graded}
     inputs: list[tuple[str, dict[str, Any], int | None]]
     if mode == "turns":

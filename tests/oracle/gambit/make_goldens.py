@@ -51,6 +51,17 @@ CONVERSATION = [
     {"role": "assistant", "content": "Bye.", "extra": "dropped by the schema"},
 ]
 SESSION = {"runId": "run-1", "messages": CONVERSATION, "traces": []}
+# For the *_tools grader schemas, which keep a message's tool_calls (id, type, function) and drop
+# the rest, tool_call_id included.
+CONVERSATION_TOOLS = [
+    {"role": "user", "content": "Weather in Paris?"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"type": "function", "id": "call_1", "extra": "dropped",
+         "function": {"arguments": '{"city": "Paris"}', "name": "get_weather", "x": 1}}]},
+    {"role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "sunny"},
+    {"role": "assistant", "content": "Sunny in Paris.", "tool_calls": []},
+]
+SESSION_TOOLS = {"runId": "run-1", "messages": CONVERSATION_TOOLS, "traces": []}
 
 
 # A scenario deck's two calls in `gambit scenario`: answering the first reply of the deck under
@@ -73,11 +84,13 @@ def scenario_variants(deck: str) -> list[dict]:
 
 
 def grader_variants(deck: str) -> list[dict]:
-    if "grader_turn" in deck:
-        return [{"context": {"session": SESSION, "messageToGrade": CONVERSATION[index]},
-                 "conversation": CONVERSATION, "turn": index} for index in (1, 3)]
+    tools = "_tools" in deck or "grader_tools" in deck
+    conversation, session = (CONVERSATION_TOOLS, SESSION_TOOLS) if tools else (CONVERSATION, SESSION)
+    if "grader_turn" in deck or "grader_tools" in deck:
+        return [{"context": {"session": session, "messageToGrade": conversation[index]},
+                 "conversation": conversation, "turn": index} for index in (1, 3)]
     if "grader_conversation" in deck:
-        return [{"context": {"session": SESSION}, "conversation": CONVERSATION}]
+        return [{"context": {"session": session}, "conversation": conversation}]
     return []
 
 
