@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -254,27 +255,38 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
         response["HX-Redirect"] = context["case_link"]
         return response
     target = request.htmx.target if request.htmx else None
-    if target in ("export", "rendered"):
-        partial = "case.html#export-panel" if target == "export" else "case.html#rendered"
-        response = render(request, partial, context)
-        # The form sends every field, empty or default; the address bar gets the canonical link.
-        response["HX-Push-Url"] = context["case_link"]
-        return response
     # The case's own lines may live in another file than the document (a grader deck's samples
     # come from the TOML it embeds): show that file, so the highlighted lines hold the case.
     span = ctx.case.span
     source_path = span.path if span and ctx.loaded.files.exists(span.path) else document
     highlight = (span.start_line, span.end_line) if span and span.path == source_path else None
-    context["source"] = source_pane(ctx.loaded, source_path, highlight)
     context["case_source_path"] = source_path
     context["case_source_url"] = presenters.source_url(bundle_id, source_path, *(highlight or (None, None)))
-    context["files"] = presenters.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
-                                             ctx.case, source_path, context["case_source_url"])
+    if target in ("export", "rendered"):
+        partial = "case.html#export-panel" if target == "export" else "case.html#rendered"
+        response = render(request, partial, context)
+        if target == "rendered":
+            # New settings (guideline patterns, profile) can change which files the case draws on.
+            response.write(render_to_string("case.html#files-list", {
+                **context, "files_out_of_band": True, "source": None,
+                "files": _case_files(ctx, bundle_id, source_path, context["case_source_url"])},
+                request))
+        # The form sends every field, empty or default; the address bar gets the canonical link.
+        response["HX-Push-Url"] = context["case_link"]
+        return response
+    context["source"] = source_pane(ctx.loaded, source_path, highlight)
+    context["files"] = _case_files(ctx, bundle_id, source_path, context["case_source_url"])
     editor_text = _editor_text(ctx.loaded, document)
     # A large file is not sent twice (pane and textarea) on every view: its editor loads on demand.
     context["inline_editor"] = len(editor_text) <= INLINE_EDITOR_CHARS
     context["editor_text"] = editor_text if context["inline_editor"] else ""
     return render(request, "case.html", context)
+
+
+def _case_files(ctx: CaseContext, bundle_id: str, source_path: str, case_source_url: str
+                ) -> presenters.CaseFiles:
+    return presenters.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
+                                 ctx.case, source_path, case_source_url)
 
 
 def _editor_text(loaded: services.LoadedBundle, document: str) -> str:

@@ -32,6 +32,23 @@ def test_the_files_panel_lists_every_file_as_a_plain_link_with_its_part_in_the_c
     assert client.get(by_path["evals/notes.instructions.md"]).status_code == 200
 
 
+def test_settings_changed_in_place_relabel_the_files(client, tiny):
+    """The settings form swaps the messages; the Files list comes along out of band, since new
+    guideline patterns change which files the case draws on."""
+    bundle, _ = tiny
+    query = "?patterns_mode=custom&patterns=no-such-file.md"
+    swapped = client.get(case_base(bundle) + query, headers={"HX-Request": "true", "HX-Target": "rendered"})
+    body = swapped.content.decode()
+    listing = re.search(r'<nav aria-label="Files of this bundle" id="files-list" hx-swap-oob="true">(.*?)</nav>',
+                        body, re.S).group(1)
+    # No longer a guideline by the patterns, the notes are still attached by the case itself.
+    assert re.search(r'>notes.instructions.md</a> <span class="file-role">attached</span>', listing)
+    assert re.search(r'>tiny.yaml</a> <span class="file-role">this case</span>', listing)
+    again = client.get(case_base(bundle), headers={"HX-Request": "true", "HX-Target": "rendered"})
+    assert re.search(r'>notes.instructions.md</a> <span class="file-role">guideline</span>',
+                     again.content.decode())
+
+
 def test_a_line_of_another_case_links_to_it_with_the_page_settings(client, tiny):
     bundle, _ = tiny
     answer = client.get(case_base(bundle) + "line/", {"path": DOCUMENT, "line": "17", "profile": "spec"})

@@ -111,3 +111,17 @@ def test_without_javascript_the_files_are_plain_links(browser, live_server, bund
         assert "Be kind." in page.inner_text("#source-pane")
     finally:
         context.close()
+
+
+def test_guideline_patterns_changed_in_place_relabel_the_files(page, bundle):
+    open_case(page, bundle)
+    role = page.locator("#files-panel li", has_text="notes.instructions.md").locator(".file-role")
+    assert role.inner_text() == "guideline"
+    page.click("details.more-settings summary")
+    page.fill("#patterns", "no-such-file.md")
+    page.check("input[name=patterns_mode][value=custom]")
+    # No guideline now; the case's own `type: file` block still attaches the notes.
+    until(page, "document.querySelector('#files-panel li.depth-1 a[data-path=\"evals/notes.instructions.md\"]')"
+                ".parentElement.querySelector('.file-role').textContent === 'attached'")
+    assert page.locator("#files-panel a[aria-current]").inner_text() == "tiny.yaml"
+    assert page.csp_errors == []
