@@ -82,9 +82,10 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
             raise Problem(400, "No case with this id under these settings",
                           f"{document} read this way has no case {decoded_id!r}.")
         raise Http404(f"{document} has no case with this id.")
-    preferred = case.metadata.get("preferred_provider")
+    # gambit sends the Responses form; a pasted request is first shown as its own API takes it.
+    preferred = case.metadata.get("preferred_provider") or case.metadata.get("format")
     if "provider" not in page.params and preferred in PROVIDER_LABELS:
-        page = replace(page, provider=preferred)  # gambit sends the Responses form
+        page = replace(page, provider=preferred)
     return CaseContext(loaded, document, index, case, page)
 
 

@@ -41,9 +41,9 @@ def open_case(page, bundle, case_id="first", query=""):
     page.wait_for_selector("#rendered .msg")
 
 
-def until(page, expression: str, seconds: float = 10) -> None:
+def until(page, expression: str, seconds: float = 30) -> None:
     """Waits for a JavaScript expression to hold (wait_for_function evaluates strings, which the
-    page's CSP forbids)."""
+    page's CSP forbids). A bound on waiting, not a speed check: CI's two cores can be busy."""
     for _ in range(int(seconds * 20)):
         if page.evaluate(f"() => Boolean({expression})"):
             return

@@ -31,6 +31,21 @@ def test_tool_calls_and_results_are_shown_as_such(client, db):
     assert "result of <code>call_1</code>" in page
 
 
+def test_a_pasted_request_is_first_exported_to_its_own_api(client, db):
+    """An Anthropic body opens as the Anthropic request it is (the same request, no Changes);
+    choosing another provider still works, and an eval file keeps the OpenAI Chat default."""
+    anthropic_body = {"model": "claude-sonnet-4-6", "max_tokens": 300, "system": "Be brief.",
+                      "messages": [{"role": "user", "content": "Hi"}]}
+    bundle, _ = store_bundle({"request.json": json.dumps(anthropic_body).encode(),
+                              "chat.json": json.dumps(CHAT).encode()}, title="requests")
+    for path, provider in (("request.json", "anthropic"), ("chat.json", "openai-chat")):
+        case_id = path.removesuffix(".json")
+        page = client.get(presenters.case_url(bundle.pk, path, case_id)).content.decode()
+        assert f'<option value="{provider}" selected>' in page, path
+    page = client.get(presenters.case_url(bundle.pk, "request.json", "request", "provider=gemini"))
+    assert '<option value="gemini" selected>' in page.content.decode()
+
+
 def test_a_sample_deck_renders_its_samples(client, db):
     deck = next(CORPUS.glob("gambit/*/decks/grader-base.deck.toml"))
     files = {p.relative_to(deck.parent).as_posix(): p.read_bytes()
