@@ -18,8 +18,8 @@ from inspector.core.export import ExportResult, export_case, render_code, render
 from inspector.core.export.bedrock_converse import DEFAULTS
 from tests.oracle.agentv import ORACLE_DIR
 
+from ..recording import Http2RecordingServer, RecordingServer
 from .export_samples import sample_conversations
-from .recording_server import Http2RecordingServer, RecordingServer
 from .test_export_sdk_validation import SETTINGS, SNAPSHOTS, snapshot_cases
 
 PROVIDER = "bedrock-converse"

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import anthropic
 import pytest
@@ -14,6 +12,7 @@ from django.core.management import call_command
 
 from inspector.core import prices
 
+from ..recording import RecordingServer
 from .sdk_types import build_validators
 
 POLICY = "".join(f"Rule {number}: answer carefully and cite the source of every claim.\n"
@@ -106,35 +105,12 @@ def test_cache_breakpoints_need_the_anthropic_export(suite):
     assert code == 2 and "--to anthropic" in err
 
 
-class _Recorder(BaseHTTPRequestHandler):
-    bodies: list[dict] = []
-
-    def do_POST(self):  # noqa: N802 - http.server's naming
-        length = int(self.headers["Content-Length"])
-        _Recorder.bodies.append(json.loads(self.rfile.read(length)))
-        answer = json.dumps({"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-                             "content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn",
-                             "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}})
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(answer.encode())
-
-    def log_message(self, *args):
-        pass
-
-
 def test_the_anthropic_sdk_sends_the_breakpoints_as_exported(suite):
     _, out, _ = run("render", str(suite), "--to", "anthropic", "--cache-breakpoints", "--case", "b")
     (item,) = json.loads(out)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        client = anthropic.Anthropic(api_key="test", base_url=f"http://127.0.0.1:{server.server_port}",
-                                     max_retries=0)
+    with RecordingServer() as server:
+        client = anthropic.Anthropic(api_key="test", base_url=server.url, max_retries=0)
         client.messages.create(**item["payload"])
-    finally:
-        server.shutdown()
-    assert _Recorder.bodies[-1] == item["payload"]
-    assert _Recorder.bodies[-1]["system"][-1]["cache_control"] == {"type": "ephemeral"}
+    [request] = server.requests
+    assert request.json() == item["payload"]
+    assert request.json()["system"][-1]["cache_control"] == {"type": "ephemeral"}

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from inspector.core.export import export_case, render_codes
 
+from ..recording import RecordingServer
 from . import clients
-from .recording import RecordingServer
 from .test_real_clients import SETTINGS, as_rest, cases
 
 PROVIDERS = {"openai": ("openai-chat", "openai-responses"), "anthropic": ("anthropic",),

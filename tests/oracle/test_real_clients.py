@@ -23,8 +23,8 @@ from inspector.core.model import RenderedCase
 from ..core.export_samples import sample_conversations
 from ..core.test_export_sdk_validation import SNAPSHOTS, snapshot_cases
 from ..core.test_media import SOURCES
+from ..recording import RecordingServer
 from . import clients
-from .recording import RecordingServer
 
 RUNNERS = {"python": clients.run_python, "typescript": clients.run_typescript,
            "curl": clients.run_curl}

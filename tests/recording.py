@@ -1,7 +1,8 @@
 """Recording HTTP servers on 127.0.0.1 for running real provider clients against: each keeps every
-request (method, path, headers with lower-case names, body) and answers it with one canned JSON
-response. `RecordingServer` speaks HTTP/1.1; `Http2RecordingServer` HTTP/2 without TLS, for
-clients that insist on it (the AWS SDK for JavaScript's Bedrock Runtime client)."""
+request (method, path, headers with lower-case names, body) and answers it with a canned JSON
+response, by default the smallest one that provider's SDKs parse (so they finish their calls
+instead of retrying). `RecordingServer` speaks HTTP/1.1; `Http2RecordingServer` HTTP/2 without
+TLS, for clients that insist on it (the AWS SDK for JavaScript's Bedrock Runtime client)."""
 
 from __future__ import annotations
 
@@ -19,24 +20,59 @@ class Recorded:
     method: str
     path: str
     headers: dict[str, str]
-    body: bytes
+    raw: bytes
 
     def json(self) -> Any:
-        return json.loads(self.body)
+        return json.loads(self.raw)
+
+    @property
+    def body(self) -> Any:
+        """The body as JSON, or as text when it is not JSON."""
+        try:
+            return json.loads(self.raw)
+        except ValueError:
+            return self.raw.decode("utf-8", "replace")
+
+
+CHAT = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": "ok"}}]}
+RESPONSES = {"id": "resp_1", "object": "response", "created_at": 0, "model": "m",
+             "status": "completed", "output": [], "parallel_tool_calls": True, "tools": [],
+             "tool_choice": "auto"}
+MESSAGES = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+            "content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn",
+            "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+GEMINI = {"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]},
+                          "finishReason": "STOP"}]}
+
+
+def provider_answer(path: str) -> dict[str, Any]:
+    """The smallest answer each provider's SDKs parse, by the path they post to."""
+    if path.endswith("/chat/completions"):
+        return CHAT
+    if path.endswith("/responses"):
+        return RESPONSES
+    if path.endswith("/messages"):
+        return MESSAGES
+    return GEMINI
 
 
 class RecordingServer:
-    def __init__(self, answer: dict[str, Any]) -> None:
+    def __init__(self, answer: dict[str, Any] | None = None) -> None:
+        """`answer` for every request, or each provider's own by path."""
         self.requests: list[Recorded] = []
-        answer_bytes = json.dumps(answer).encode()
-        requests = self.requests
+        requests, lock = self.requests, threading.Lock()
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (the name http.server calls)
                 length = int(self.headers.get("Content-Length") or 0)
-                requests.append(Recorded("POST", self.path,
-                                         {key.lower(): value for key, value in self.headers.items()},
-                                         self.rfile.read(length)))
+                with lock:
+                    requests.append(Recorded("POST", self.path,
+                                             {key.lower(): value for key, value in self.headers.items()},
+                                             self.rfile.read(length)))
+                reply = answer if answer is not None else provider_answer(self.path.split("?")[0])
+                answer_bytes = json.dumps(reply).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(answer_bytes)))
@@ -62,6 +98,12 @@ class RecordingServer:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join()
+
+    def take(self) -> list[Recorded]:
+        """The requests so far, in arrival order, and a fresh start."""
+        taken = list(self.requests)
+        self.requests.clear()
+        return taken
 
 
 class Http2RecordingServer:
