@@ -8,6 +8,10 @@
   if (!url || !window.fetch) return;
   var known = null;
   var busy = false;
+  // The source scroll the reader wanted, kept while a render is too short to hold it: an editor
+  // that saves by emptying the file first shows an empty file for one refresh, which must not
+  // become the scroll the next refresh restores.
+  var wanted = null;
 
   function poll() {
     if (busy || document.hidden) return;
@@ -41,7 +45,8 @@
     var state = {
       filesOpen: files ? files.open : null,
       x: window.scrollX, y: window.scrollY,
-      sourceTop: view ? view.scrollTop : null,
+      sourceTop: view ? (wanted && wanted.path === (pane && pane.dataset.path) &&
+                         wanted.actual === view.scrollTop ? wanted.top : view.scrollTop) : null,
       panePath: pane ? pane.dataset.path : null,
       paneSrc: pane ? sourceUrl(pane) : null,
       picked: picked ? +picked.dataset.line : null,
@@ -64,7 +69,11 @@
     if (files && state.filesOpen !== null) files.open = state.filesOpen;
     window.scrollTo(state.x, state.y);
     var view = document.querySelector("#source-pane .code-view");
-    if (view && state.sourceTop !== null) view.scrollTop = state.sourceTop;
+    if (view && state.sourceTop !== null) {
+      view.scrollTop = state.sourceTop;
+      var pane = document.getElementById("source-pane");
+      wanted = { path: pane ? pane.dataset.path : null, top: state.sourceTop, actual: view.scrollTop };
+    }
     if (state.active) {
       var message = state.active.message && document.getElementById(state.active.message);
       var segments = message ? message.querySelectorAll(".seg[data-src]") : [];

@@ -73,8 +73,9 @@ def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
     segment = page.locator("#rendered .seg[data-path='evals/notes.instructions.md']").first
     segment.click(position={"x": 4, "y": 4})
     assert page.locator("#rendered .seg.active").count() == 1
-    # The click loads the guideline into the source pane; scroll it once it is there.
-    page.wait_for_selector('#source-pane[data-path="evals/notes.instructions.md"]')
+    # The click loads the guideline into the source pane; scroll it once it has settled there
+    # (settling scrolls the pane to its highlight).
+    page.wait_for_selector('#source-pane[data-path="evals/notes.instructions.md"]:not(.htmx-settling)')
     page.evaluate("window.stillTheSamePage = true; document.querySelector('#source-pane .code-view').scrollTop = 120")
     scroll = page.evaluate("document.querySelector('#source-pane .code-view').scrollTop")
 
@@ -101,6 +102,28 @@ def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
     assert csp_errors == []
     page.close()
 
+
+def test_a_save_that_empties_the_file_first_keeps_the_source_scroll(browser, served):
+    """Some editors truncate, then write: the page sees an empty guideline for one refresh, too
+    short to hold the scroll, and the next refresh must still put the reader back where they were."""
+    folder, address = served
+    page, csp_errors = open_first_case(browser, address)
+    page.locator("#rendered .seg[data-path='evals/notes.instructions.md']").first.click(position={"x": 4, "y": 4})
+    page.wait_for_selector('#source-pane[data-path="evals/notes.instructions.md"]:not(.htmx-settling)')
+    page.evaluate("document.querySelector('#source-pane .code-view').scrollTop = 120")
+    scroll = page.evaluate("document.querySelector('#source-pane .code-view').scrollTop")
+    assert scroll > 0
+    guideline = folder / "evals" / "notes.instructions.md"
+    text = guideline.read_bytes()
+    guideline.write_bytes(b"")
+    page.wait_for_function("() => !document.querySelector('#rendered').innerText.includes('Be kind.')")
+    page.wait_for_selector("body[data-local-refreshed]")
+    guideline.write_bytes(text.replace(b"Be kind.", b"Be kind and brief."))
+    page.wait_for_selector("#rendered >> text=Be kind and brief.")
+    page.wait_for_function("scroll => document.querySelector('#source-pane .code-view').scrollTop === scroll",
+                           arg=scroll)
+    assert csp_errors == []
+    page.close()
 
 def test_the_file_opened_from_the_files_panel_stays_open_through_an_edit_on_disk(browser, served):
     folder, address = served
