@@ -90,93 +90,119 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
 
 
 def _convert(build: _Build, case: RenderedCase) -> None:
-    """The messages into turns. The common shapes (plain text opening a turn, a tool result after
-    another) are handled here without a call, since this runs once per message, with the last
-    turn's role, blocks and source and the latest blocks' kind in locals (handed to and back from
-    the helper for every other shape). Content that was a string in the source is such a shape
-    too: it only marks the turn it opens to go back as a string."""
-    turns, ids, pending, cleaned = build.turns, build.ids, build.pending, build.cleaned
-    turn_list = turns.turns
-    add_turn, scan = turn_list.append, scan_json
-    turn_role, last_kind, content, last_source = (turns.role, build.last_kind, turns.content,
-                                                  turns.last_source)
+    """The messages into turns, each by its role. A plain message (no name; its content a
+    string, or one text block that was one) first tries its role's fast path, which handles the
+    common shapes (plain text opening a turn, tool calls after it, a tool result after another)
+    in one call, since this runs once per message; anything else, and a plain message its fast
+    path turns down, goes the general way."""
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
-        role = message.role
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
         shape = message.blocks
         if message.name is None and (shape is None or (
                 shape is False and len(segments) == 1 and segments[0].media is None)):
-            if role == "assistant":
-                tool_calls = message.tool_calls
-                if (tool_calls or text) and turn_role != "assistant" and not pending:
-                    content = [{"type": "text", "text": text}] if text else []
-                    for call in tool_calls:
-                        # _tool_uses inlined for plain ids and arguments that are one object.
-                        # Each call adds one block, so a call's position among the calls (for
-                        # a made-up id) is counted only when needed.
-                        raw_id = call.id
-                        call_id = ids.get(raw_id)
-                        if call_id is None:
-                            if (len(raw_id) <= MAX_NAME and raw_id.isascii()
-                                    and raw_id.isidentifier() and raw_id not in cleaned):
-                                ids[raw_id] = call_id = raw_id
-                            else:
-                                call_id = _tool_use_id(build, raw_id, index,
-                                                       len(content) - (1 if text else 0))
-                        raw = call.arguments
-                        try:
-                            arguments, end = scan(raw, 0)
-                        except JSON_FAILURES:
-                            end = -1
-                        if call.options or end != len(raw) or type(arguments) is not dict:
-                            content.append(_tool_use(build, call, index,
-                                                     len(content) - (1 if text else 0)))
-                            continue
-                        content.append({"type": "tool_use", "id": call_id, "name": call.name,
-                                        "input": arguments})
-                        pending[call_id] = index
-                    if tool_calls and build.first_call is None:
-                        build.first_call = index
-                    if not turn_list:
-                        turns.first_source = index
-                    if shape is False:
-                        build.string_turns.append(len(turn_list))
-                    add_turn({"role": "assistant", "content": content})
-                    turn_role = last_kind = "assistant"
-                    last_source = index
+            role = message.role
+            if role == "user":
+                if _plain_user(build, message, text, index):
                     continue
-            elif message.tool_call_id is not None and (role == "tool" or role == "function"):
-                call_id = ids.get(message.tool_call_id)
-                if (call_id is not None and not message.options and last_kind != "user"
-                        and pending.pop(call_id, None) is not None):
-                    block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
-                    if turn_role == "user":
-                        content.append(block)
-                    else:  # the results open the user turn after the calls
-                        content, last_source = [block], index
-                        add_turn({"role": "user", "content": content})
-                        turn_role = "user"
-                    last_kind = "tool"
+            elif role == "assistant":
+                if _plain_assistant(build, message, text, index):
                     continue
-            elif role == "user" and text and turn_role != "user":
-                content, last_source = [{"type": "text", "text": text}], index
-                if not turn_list:
-                    turns.first_source = index
-                if shape is False:
-                    build.string_turns.append(len(turn_list))
-                add_turn({"role": "user", "content": content})
-                turn_role = last_kind = "user"
+            elif (role == "tool" or role == "function") and _plain_tool_result(
+                    build, message, text, index):
                 continue
-        turns.role, build.last_kind, turns.content, turns.last_source = (turn_role, last_kind,
-                                                                         content, last_source)
         _message(build, case, message, text, index)
-        turn_role, last_kind, content, last_source = (turns.role, build.last_kind, turns.content,
-                                                      turns.last_source)
-    turns.role, build.last_kind, turns.content, turns.last_source = (turn_role, last_kind, content,
-                                                                     last_source)
+
+
+def _plain_user(build: _Build, message: Message, text: str, index: int) -> bool:
+    """Text opening a user turn."""
+    turns = build.turns
+    if not text or turns.role == "user":
+        return False
+    content = turns.content = [{"type": "text", "text": text}]
+    turn_list = turns.turns
+    if not turn_list:
+        turns.first_source = index
+    if message.blocks is False:
+        build.string_turns.append(len(turn_list))
+    turn_list.append({"role": "user", "content": content})
+    turns.role = build.last_kind = "user"
+    turns.last_source = index
+    return True
+
+
+def _plain_assistant(build: _Build, message: Message, text: str, index: int) -> bool:
+    """Text and tool calls opening an assistant turn, each call with a plain id and arguments
+    that are one JSON object (the hot path of long tool-calling conversations: no call per
+    call); any other call goes _tool_use's way. Each call adds one block, so a call's position
+    among the calls (for a made-up id) is counted only when needed."""
+    tool_calls = message.tool_calls
+    turns, pending = build.turns, build.pending
+    if not (tool_calls or text) or turns.role == "assistant" or pending:
+        return False
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    if tool_calls:
+        ids, cleaned, start = build.ids, build.cleaned, len(content)
+        for call in tool_calls:
+            raw_id = call.id
+            call_id = ids.get(raw_id)
+            if call_id is None:
+                if (len(raw_id) <= MAX_NAME and raw_id.isascii() and raw_id.isidentifier()
+                        and raw_id not in cleaned):
+                    ids[raw_id] = call_id = raw_id
+                else:
+                    call_id = _tool_use_id(build, raw_id, index, len(content) - start)
+            raw = call.arguments
+            try:
+                arguments, end = scan_json(raw, 0)
+            except JSON_FAILURES:
+                end = -1
+            if call.options or end != len(raw) or type(arguments) is not dict:
+                content.append(_tool_use(build, call, index, len(content) - start))
+                continue
+            content.append({"type": "tool_use", "id": call_id, "name": call.name,
+                            "input": arguments})
+            pending[call_id] = index
+        if build.first_call is None:
+            build.first_call = index
+    turn_list = turns.turns
+    if not turn_list:
+        turns.first_source = index
+    if message.blocks is False:
+        build.string_turns.append(len(turn_list))
+    turn_list.append({"role": "assistant", "content": content})
+    turns.content = content
+    turns.role = build.last_kind = "assistant"
+    turns.last_source = index
+    return True
+
+
+def _plain_tool_result(build: _Build, message: Message, text: str, index: int) -> bool:
+    """A tool result answering a call of the assistant turn right before: it opens the user turn
+    after the calls, or follows the results before it."""
+    original = message.tool_call_id
+    if original is None or message.options or build.last_kind == "user":
+        return False
+    call_id = build.ids.get(original)
+    if call_id is None or build.pending.pop(call_id, None) is None:
+        return False
+    block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+    turns = build.turns
+    if turns.role == "user":
+        turns.content.append(block)
+    else:
+        turns.content = [block]
+        turns.turns.append({"role": "user", "content": turns.content})
+        turns.role = "user"
+        turns.last_source = index
+    build.last_kind = "tool"
+    return True
+
+
+_FAST_PATHS = {"user": _plain_user, "assistant": _plain_assistant, "tool": _plain_tool_result,
+               "function": _plain_tool_result}
 
 
 def _message(build: _Build, case: RenderedCase, message: Message, text: str, index: int) -> None:
@@ -288,7 +314,9 @@ def _assistant(build: _Build, message: Message, text: str, index: int,
     if parts is not None:
         blocks = _assistant_blocks(build, message, parts, index)
     elif message.tool_calls:
-        blocks = _tool_uses(build, message, text, index)
+        blocks = [{"type": "text", "text": text}] if text else []
+        blocks += [_tool_use(build, call, index, position)
+                   for position, call in enumerate(message.tool_calls)]
     elif text:
         blocks = [{"type": "text", "text": text}]
     else:
@@ -321,40 +349,8 @@ def _assistant_blocks(build: _Build, message: Message, parts: list[Segment], ind
     return blocks
 
 
-def _tool_uses(build: _Build, message: Message, text: str, index: int) -> list[dict[str, Any]]:
-    """The text and tool_use blocks of an assistant message with tool calls: the hot path of long
-    tool-calling conversations, where a plain id and arguments that are one JSON object cost no
-    call."""
-    blocks = [{"type": "text", "text": text}] if text else []
-    ids, pending, notes, cleaned = build.ids, build.pending, build.notes, build.cleaned
-    if build.first_call is None:
-        build.first_call = index
-    for position, call in enumerate(message.tool_calls):
-        if call.options:
-            blocks.append(_tool_use(build, call, index, position))
-            continue
-        raw_id = call.id
-        call_id = ids.get(raw_id)
-        if call_id is None:
-            if (len(raw_id) <= MAX_NAME and raw_id.isascii() and raw_id.isidentifier()
-                    and raw_id not in cleaned):
-                ids[raw_id] = call_id = raw_id
-            else:
-                call_id = _tool_use_id(build, raw_id, index, position)
-        raw = call.arguments
-        try:
-            arguments, end = scan_json(raw, 0)
-            if end != len(raw) or type(arguments) is not dict:
-                arguments = arguments_object(raw, call.name, index, notes)
-        except JSON_FAILURES:
-            arguments = arguments_object(raw, call.name, index, notes)
-        blocks.append({"type": "tool_use", "id": call_id, "name": call.name, "input": arguments})
-        pending[call_id] = index
-    return blocks
-
-
 def _tool_use(build: _Build, call: ToolCall, index: int, position: int) -> dict[str, Any]:
-    """A tool_use block the slow way (options and all); _assistant inlines the common case."""
+    """A tool_use block the slow way (options, arguments that are no JSON object)."""
     call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
     if build.first_call is None:
         build.first_call = index

@@ -7,7 +7,7 @@ import json
 import mimetypes
 from typing import Any
 
-from ..model import Message, RenderedCase, Segment
+from ..model import Message, RenderedCase, Segment, ToolCall
 from . import image_tokens, request
 from .common import (
     GEMINI,
@@ -98,100 +98,122 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
 
 
 def _convert(build: _Build, case: RenderedCase) -> None:
-    """The messages into contents. The common shapes (plain text or calls opening a content,
-    a function response after the calls or another response) are handled here without a call,
-    since this runs once per message, with the turn-order counts and the last content's parts
-    and source in locals (handed to and back from the helper for every other shape). Content that
-    was a string in the source is such a shape too."""
+    """The messages into contents, each by its role. A plain message (no name; its content a
+    string, or one text block that was one) first tries its role's fast path, which handles the
+    common shapes (plain text or calls opening a content, a function response after the calls or
+    another response) in one call, since this runs once per message; anything else, and a plain
+    message its fast path turns down, goes the general way."""
     # A Gemini request read back keeps its contents as they were, consecutive same-role ones too.
     starts = frozenset(case.metadata.get("content_starts", ())) if build.same_api else None
-    turns, names, scan = build.turns, build.names, scan_json
-    turn_list = turns.turns
-    add_turn = turn_list.append
-    turn_role, last_kind, calls, responses, previous_calls, content, last_source = (
-        turns.role, build.last_kind, build.calls, build.responses, build.previous_calls,
-        turns.content, turns.last_source)
+    turns = build.turns
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         if starts is not None and index in starts:
-            turn_role = None
-        role = message.role
+            turns.role = None
         segments = message.segments
         text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
         shape = message.blocks
         if message.name is None and (shape is None or (
                 shape is False and len(segments) == 1 and segments[0].media is None)):
-            if role == "assistant":
-                tool_calls = message.tool_calls
-                if turn_role != "model" and (text or tool_calls) and (
-                        not responses or responses == previous_calls):
-                    content = [{"text": text}] if text else []
-                    for call in tool_calls:  # _function_calls inlined
-                        name = names[call.id] = call.name
-                        raw = call.arguments
-                        try:
-                            args, end = scan(raw, 0)
-                        except JSON_FAILURES:
-                            end = -1
-                        if end != len(raw) or type(args) is not dict or call.options:
-                            content += _function_calls(build, Message(
-                                "assistant", tool_calls=[call]), "", index)
-                            continue
-                        content.append({"functionCall": {"name": name, "args": args}})
-                    if not turn_list:
-                        turns.first_source = index
-                    add_turn({"role": "model", "parts": content})
-                    # One assignment each: a longer tuple assignment builds a tuple per message.
-                    calls, last_source = len(tool_calls), index
-                    turn_role = last_kind = "model"
+            role = message.role
+            if role == "user":
+                if _plain_user(build, text, index):
                     continue
-            elif role == "tool" and not message.options and (answered := names.get(
-                    message.tool_call_id)) is not None and (  # type: ignore[arg-type]  # None: no call
-                    (turn_role == "user" and last_kind == "tool")
-                    or (turn_role == "model" and len(turn_list) > 1)):
-                first = text[:1]
-                response = None
-                if first == "{":  # _response inlined: a compact JSON object costs no call
-                    try:
-                        value, end = scan(text, 0)
-                        if end == len(text) and type(value) is dict:
-                            response = value
-                    except JSON_FAILURES:
-                        pass
-                if response is None:
-                    response = _response_object(text) if first == "{" or first.isspace() \
-                        else {"output": text}
-                part = {"functionResponse": {"name": answered, "response": response}}
-                if turn_role == "user":
-                    content.append(part)
-                    responses += 1
+            elif role == "assistant":
+                if _plain_model(build, message, text, index):
                     continue
-                # The first response opens the user content after the calls.
-                content, last_source, build.response_index = [part], index, index
-                add_turn({"role": "user", "parts": content})
-                previous_calls, responses = calls, 1
-                turn_role, last_kind = "user", "tool"
+            elif role == "tool" and _plain_response(build, message, text, index):
                 continue
-            elif role == "user" and text and turn_role != "user" and not (
-                    calls and len(turn_list) == 1):
-                content, last_source = [{"text": text}], index
-                if not turn_list:
-                    turns.first_source = index
-                add_turn({"role": "user", "parts": content})
-                previous_calls, responses = calls, 0
-                turn_role = last_kind = "user"
-                continue
-        (turns.role, build.last_kind, build.calls, build.responses, build.previous_calls,
-         turns.content, turns.last_source) = (turn_role, last_kind, calls, responses,
-                                              previous_calls, content, last_source)
         _message(build, message, text, index)
-        (turn_role, last_kind, calls, responses, previous_calls, content, last_source) = (
-            turns.role, build.last_kind, build.calls, build.responses, build.previous_calls,
-            turns.content, turns.last_source)
-    (turns.role, build.last_kind, build.calls, build.responses, build.previous_calls,
-     turns.content, turns.last_source) = (turn_role, last_kind, calls, responses, previous_calls,
-                                          content, last_source)
+
+
+def _plain_user(build: _Build, text: str, index: int) -> bool:
+    """Text opening a user content (not right after a first content of calls, which is linted)."""
+    turns = build.turns
+    calls = build.calls
+    if not text or turns.role == "user" or (calls and len(turns.turns) == 1):
+        return False
+    content = turns.content = [{"text": text}]
+    turn_list = turns.turns
+    if not turn_list:
+        turns.first_source = index
+    turn_list.append({"role": "user", "parts": content})
+    build.previous_calls = calls
+    build.responses = 0
+    turns.role = build.last_kind = "user"
+    turns.last_source = index
+    return True
+
+
+def _plain_model(build: _Build, message: Message, text: str, index: int) -> bool:
+    """Text and function calls opening a model content after the responses it asked for, with
+    arguments that are one JSON object (_function_call's common case, inlined)."""
+    tool_calls = message.tool_calls
+    turns = build.turns
+    responses = build.responses
+    if turns.role == "model" or not (text or tool_calls) or (
+            responses and responses != build.previous_calls):
+        return False
+    content: list[dict[str, Any]] = [{"text": text}] if text else []
+    names = build.names
+    for call in tool_calls:
+        name = names[call.id] = call.name
+        raw = call.arguments
+        try:
+            args, end = scan_json(raw, 0)
+        except JSON_FAILURES:
+            end = -1
+        if end != len(raw) or type(args) is not dict or call.options:
+            content.append(_function_call(build, call, index))
+            continue
+        content.append({"functionCall": {"name": name, "args": args}})
+    turn_list = turns.turns
+    if not turn_list:
+        turns.first_source = index
+    turn_list.append({"role": "model", "parts": content})
+    turns.content = content
+    build.calls = len(tool_calls)
+    turns.role = build.last_kind = "model"
+    turns.last_source = index
+    return True
+
+
+def _plain_response(build: _Build, message: Message, text: str, index: int) -> bool:
+    """A function response answering a call of the model content before: it opens the user
+    content after the calls, or follows the responses before it (_response inlined: a compact
+    JSON object costs no call)."""
+    answered = build.names.get(message.tool_call_id)  # type: ignore[arg-type]  # None: no call
+    turns = build.turns
+    role = turns.role
+    if answered is None or message.options or not (
+            (role == "user" and build.last_kind == "tool")
+            or (role == "model" and len(turns.turns) > 1)):
+        return False
+    first = text[:1]
+    response = None
+    if first == "{":
+        try:
+            value, end = scan_json(text, 0)
+            if end == len(text) and type(value) is dict:
+                response = value
+        except JSON_FAILURES:
+            pass
+    if response is None:
+        response = _response_object(text) if first == "{" or first.isspace() else {"output": text}
+    part = {"functionResponse": {"name": answered, "response": response}}
+    if role == "user":
+        turns.content.append(part)
+        build.responses += 1
+        return True
+    turns.content = [part]
+    turns.turns.append({"role": "user", "parts": turns.content})
+    build.previous_calls = build.calls
+    build.responses = 1
+    build.response_index = turns.last_source = index
+    turns.role = "user"
+    build.last_kind = "tool"
+    return True
 
 
 def _message(build: _Build, message: Message, text: str, index: int) -> None:
@@ -209,27 +231,15 @@ def _message(build: _Build, message: Message, text: str, index: int) -> None:
         _user(build, message, text, index, parts)
 
 
-def _function_calls(build: _Build, message: Message, text: str, index: int
-                    ) -> list[dict[str, Any]]:
-    """A model content's text and functionCall parts; arguments that are one JSON object, the
-    common case, cost no call."""
-    parts: list[dict[str, Any]] = [{"text": text}] if text else []
-    names, notes, same_api = build.names, build.notes, build.same_api
-    for call in message.tool_calls:
-        name = names[call.id] = call.name
-        raw = call.arguments
-        try:
-            args, end = scan_json(raw, 0)
-            if end != len(raw) or type(args) is not dict:
-                args = arguments_object(raw, name, index, notes)
-        except JSON_FAILURES:
-            args = arguments_object(raw, name, index, notes)
-        function_call = {"name": name, "args": args}
-        if call.options:
-            function_call.update(kept_options(call.options, same_api, "a tool call", notes,
-                                              index, "Gemini"))
-        parts.append({"functionCall": function_call})
-    return parts
+def _function_call(build: _Build, call: ToolCall, index: int) -> dict[str, Any]:
+    """A functionCall part the slow way (options, arguments that are no JSON object)."""
+    build.names[call.id] = call.name
+    function_call: dict[str, Any] = {
+        "name": call.name, "args": arguments_object(call.arguments, call.name, index, build.notes)}
+    if call.options:
+        function_call.update(kept_options(call.options, build.same_api, "a tool call",
+                                          build.notes, index, "Gemini"))
+    return {"functionCall": function_call}
 
 
 def _system(build: _Build, message: Message, text: str, index: int,
@@ -292,20 +302,13 @@ def _model(build: _Build, message: Message, text: str, index: int,
     tool_calls = message.tool_calls
     if parts_in is not None:
         parts = _parts(build, parts_in, index)
-        for call in tool_calls:
-            build.names[call.id] = call.name
-            function_call: dict[str, Any] = {
-                "name": call.name,
-                "args": arguments_object(call.arguments, call.name, index, build.notes)}
-            if call.options:
-                function_call.update(kept_options(call.options, build.same_api, "a tool call",
-                                                  build.notes, index, "Gemini"))
-            parts.append({"functionCall": function_call})
+        parts += [_function_call(build, call, index) for call in tool_calls]
         if not parts:
             parts = [{"text": ""}]
             build.notes.lint("empty message: Gemini rejects a turn without content", index)
     elif tool_calls:
-        parts = _function_calls(build, message, text, index)
+        parts = [{"text": text}] if text else []
+        parts += [_function_call(build, call, index) for call in tool_calls]
     elif text:
         parts = [{"text": text}]
     else:
