@@ -114,12 +114,27 @@ _CORE_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
 # Every non-text value of the core schema starts with one of these (null, ~, true/false, digits,
 # signs, `.inf`, `.nan`, `0o`, `0x`): anything else is text without trying the patterns.
 _MAYBE_NOT_TEXT = frozenset("0123456789+-.~nNtTfF")
+_WORD_STARTS = frozenset("nNtTfF")
+# In the core schema a plain scalar without a tag is core_scalar of its text whatever PyYAML's
+# resolvers say, but for these first characters (`<<` merges; `!`, `&`, `*` alone are PyYAML's
+# `yaml` tag) and the empty text.
+_NOT_CORE_PLAIN = frozenset("<!&*")
+
+
+# The core schema's values that are words; any other word is text.
+_CORE_WORDS: dict[str, Any] = {
+    **dict.fromkeys(("null", "Null", "NULL"), None), **dict.fromkeys(("true", "True", "TRUE"), True),
+    **dict.fromkeys(("false", "False", "FALSE"), False)}
+_NOT_A_WORD = object()
 
 
 def core_scalar(text: str) -> Any:
     """A plain scalar's value under YAML 1.2's core schema."""
     if text and text[0] not in _MAYBE_NOT_TEXT:
         return text
+    if text[:1] in _WORD_STARTS:  # `text`, `type`, `file` and `The` too: no patterns for those
+        word = _CORE_WORDS.get(text, _NOT_A_WORD)
+        return text if word is _NOT_A_WORD else word
     if _CORE_NULL.match(text):
         return None
     if _CORE_BOOL.match(text):
@@ -355,7 +370,10 @@ class _EventReader(_Converter):
                 if not (event.tag is None and no_wildcard
                         and (not event.implicit[0] or value[:1] not in resolvers)
                         and (style or not core or value[:1] not in maybe_not_text)):
-                    value = self._scalar_of(self._tag(event), event)
+                    value = core_scalar(value) if (
+                        core and event.tag is None and no_wildcard and not style and value
+                        and value[0] not in _NOT_CORE_PLAIN) else self._scalar_of(
+                        self._tag(event), event)
                 node = Node(value, start, end, text_line)
                 if anchor is None and stack and stack[-1][3] is not _MERGING:
                     # _place for a plain scalar (size 1, height 0), written out: most events are.
@@ -407,11 +425,16 @@ class _EventReader(_Converter):
             raise _Unusual  # a key that is not a plain value, or one aliased elsewhere
         top[4] += 1
         text: str = event.value
+        name: str | None
         # _is_text's test, written out: a key is half the events.
-        name = text if (event.tag is None and not self.wildcard
-                        and (not event.implicit[0] or text[:1] not in self.resolvers)
-                        and (event.style or not self.core or text[:1] not in _MAYBE_NOT_TEXT)
-                        ) else self._key(event)
+        if event.tag is None and not self.wildcard and not event.style and self.core and text \
+                and text[0] not in _NOT_CORE_PLAIN:
+            name = self._key_text(core_scalar(text))  # the core schema's value, as _key finds it
+        else:
+            name = text if (event.tag is None and not self.wildcard
+                            and (not event.implicit[0] or text[:1] not in self.resolvers)
+                            and (event.style or not self.core or text[:1] not in _MAYBE_NOT_TEXT)
+                            ) else self._key(event)
         if name is None:
             top[3] = _MERGING
             return
