@@ -68,6 +68,8 @@ SHAPES = [
     ("a:\n- 1\n- 2\nb: 3\n", True), ("- - - - 1\n", True),
     ("a: 'x'\nb: \"y\"\nc: plain\nd: Yes\ne: NO\nf: on\ng: 012\nh: 1e3\ni: +1\nj: -0.5\nk: .5\n"
      "l: 0o17\nm: 0x1F\nn: 1_000\no: ~\np: .inf\nq: -.INF\nr: .nan\ns: null\nt: 2001-12-14\n", True),
+    ("text: type\nTrue: False\nnull: Null\nfile: nope\nThe: tRue\nFALSE: NULL\nnothing: n\n"
+     "t: f\n", True),
     ("a: !!str 123\nb: !!int '7'\nc: !!float 1\nd: !!binary aGVsbG8=\ne: !\nf: ! 12\n", True),
     ("a: !!set {x, y}\n", True),
     ("list:\n  - &m {role: user, content: hi}\n  - *m\n  - *m\n", True),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from ..model import (
@@ -42,7 +43,7 @@ from .grader_texts import (
     SKEPTICAL_RUBRIC_LINES,
     SKEPTICAL_SCORE_RANGE_LINES,
 )
-from .pieces import Piece, joined, segments
+from .pieces import Made, Piece, fixed_segments, joined, segments
 from .rubrics import (
     BadRubric,
     Rubric,
@@ -106,16 +107,18 @@ class Inputs:
     metadata: Any
     answer: list[Piece] | None = None  # None: the candidate's answer, a placeholder
     generation: int = 4  # agentv 5 words its prompts otherwise (see graders_v5)
+    made: Made | None = None  # the segments the case's own messages made from these pieces
 
 
 class Skip(Exception):
     """agentv skips the whole test (a grader it cannot load)."""
 
 
-def grader_prompts(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic]
-                   ) -> list[GraderPrompt]:
+def grader_prompts(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic],
+                   made: Made | None = None) -> list[GraderPrompt]:
     """The graders' messages for a case agentv runs. `resolve(raw)` finds a file the way agentv's
-    resolveFileReference does: (display path, bundle path, text) or None. Raises Skip."""
+    resolveFileReference does: (display path, bundle path, text) or None. `made`: the segments
+    the case's messages made, which the question's share. Raises Skip."""
     grading = case.grading
     assert grading is not None
     if grading.generation == 5:
@@ -125,6 +128,7 @@ def grader_prompts(case: CaseSpec, question: list[Piece], resolve, warnings: lis
     else:
         graders = _graders(grading, case, resolve, warnings) or []
     inputs = case_inputs(case, question, resolve, warnings)
+    inputs.made = made
     return [prompt for grader in graders for prompt in prompts(grader, inputs)]
 
 
@@ -176,7 +180,7 @@ def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderProm
              for prompt in prompts(member, inputs, f"{name} › ")]
     if grader.aggregator is not None:
         found.append(GraderPrompt(f"{name} › aggregator", [
-            Message("system", segments([Piece(OUTPUT_SCHEMA, OriginKind.DEFAULT_PROMPT)])),
+            Message("system", list(fixed_segments(OUTPUT_SCHEMA, OriginKind.DEFAULT_PROMPT))),
             Message("user", segments(_strip(grader.aggregator)))], span=grader.span))
     return found
 
@@ -558,12 +562,16 @@ def _messages(grader: Grader, inputs: Inputs) -> list[Message]:
                 else _checklist(inputs, grader.rubrics))
     else:
         system = PROMPTFOO_SCHEMA if grader.rubric_kind else OUTPUT_SCHEMA
-        default = DEFAULT_TEMPLATE_V5 if v5 else DEFAULT_TEMPLATE
-        user = _substitute(template or [Piece(default, OriginKind.DEFAULT_PROMPT)],
-                           _variables(inputs, None))
+        user = _substitute(template or (_DEFAULT_V5 if v5 else _DEFAULT), _variables(inputs, None))
     # llm-providers.ts buildChatPrompt sends the question trimmed.
-    return [Message("system", segments([Piece(system, OriginKind.DEFAULT_PROMPT)])),
-            Message("user", segments(_strip(user)))]
+    return [Message("system", list(fixed_segments(system, OriginKind.DEFAULT_PROMPT))),
+            Message("user", segments(_strip(user), inputs.made))]
+
+
+# Pieces are frozen: agentv's own texts are one object each, in every case.
+_DEFAULT = [Piece(DEFAULT_TEMPLATE, OriginKind.DEFAULT_PROMPT)]
+_DEFAULT_V5 = [Piece(DEFAULT_TEMPLATE_V5, OriginKind.DEFAULT_PROMPT)]
+_CANDIDATE = Piece(CANDIDATE_PLACEHOLDER, OriginKind.MARKER)
 
 
 def _has_variables(pieces: list[Piece], v5: bool = False) -> bool:
@@ -575,7 +583,7 @@ def _has_variables(pieces: list[Piece], v5: bool = False) -> bool:
 def _answer(inputs: Inputs) -> list[Piece]:
     if inputs.answer is not None:
         return _strip(inputs.answer)
-    return [Piece(CANDIDATE_PLACEHOLDER, OriginKind.MARKER)]
+    return [_CANDIDATE]
 
 
 def _variables(inputs: Inputs, rubrics: list[Rubric] | None) -> dict[str, list[Piece]]:
@@ -601,22 +609,36 @@ def _substitute(template: list[Piece], variables: dict[str, list[Piece]]) -> lis
     result: list[Piece] = []
     for piece in template:
         position = 0
-        for match in VARIABLE.finditer(piece.text):
-            value = variables.get(match.group(1))
+        for start, end, name in _placeholders(piece.text):
+            value = variables.get(name)
             if value is None:
                 continue
-            result.append(_slice(piece, position, match.start()))
+            result.append(_slice(piece, position, start))
             result.extend(value)
-            position = match.end()
-        result.append(_slice(piece, position, len(piece.text)))
+            position = end
+        result.append(_slice(piece, position, len(piece.text)) if position else piece)
     return [piece for piece in result if piece.text]
+
+
+@lru_cache(maxsize=256)
+def _placeholders(text: str) -> tuple[tuple[int, int, str], ...]:
+    """Where a template's `{{ name }}`s are: agentv's default templates fill in every case."""
+    return tuple((match.start(), match.end(), match.group(1)) for match in VARIABLE.finditer(text))
 
 
 def _slice(piece: Piece, start: int, end: int) -> Piece:
     line = piece.first_line
     if line is not None:
         line += piece.text[:start].count("\n")
+    elif piece.path is None and piece.via is None and piece.media is None:
+        return _bare_slice(piece.text, piece.kind, start, end)
     return piece.with_text(piece.text[start:end], line)
+
+
+@lru_cache(maxsize=256)
+def _bare_slice(text: str, kind: OriginKind, start: int, end: int) -> Piece:
+    """A stretch of agentv's own template text between its variables, cut once for every case."""
+    return Piece(text[start:end], kind)
 
 
 def _header(text: str) -> list[Piece]:
@@ -682,12 +704,16 @@ def _strip(pieces: list[Piece]) -> list[Piece]:
     while result and not _trim(result[-1].text):
         result.pop()
     if result:
+        # Pieces left as they are stay the same objects, sharing the segments made from them.
         first = result[0]
         kept = first.text.lstrip(JS_WHITESPACE)
-        line = first.first_line
-        if line is not None:
-            line += first.text[:len(first.text) - len(kept)].count("\n")
-        result[0] = first.with_text(kept, line)
-        result[-1] = result[-1].with_text(result[-1].text.rstrip(JS_WHITESPACE),
-                                          result[-1].first_line)
+        if len(kept) != len(first.text):
+            line = first.first_line
+            if line is not None:
+                line += first.text[:len(first.text) - len(kept)].count("\n")
+            result[0] = first.with_text(kept, line)
+        last = result[-1]
+        kept = last.text.rstrip(JS_WHITESPACE)
+        if len(kept) != len(last.text):
+            result[-1] = last.with_text(kept, last.first_line)
     return result

@@ -53,7 +53,17 @@ def _shared_origin(kind: OriginKind, path: str | None, start: int | None, end: i
 
 
 def sep(text: str) -> Piece:
-    return Piece(text, OriginKind.SEPARATOR)
+    found = _SEPARATORS.get(text)
+    if found is None:
+        found = Piece(text, OriginKind.SEPARATOR)
+        if len(text) <= 64:  # joins and role markers: a few texts, met in every case
+            if len(_SEPARATORS) >= 1024:
+                _SEPARATORS.clear()
+            _SEPARATORS[text] = found
+    return found
+
+
+_SEPARATORS: dict[str, Piece] = {}  # pieces are frozen: one object serves every join
 
 
 def lstrip(pieces: list[Piece]) -> list[Piece]:
@@ -103,9 +113,52 @@ def joined(parts: Iterable[list[Piece]], separator: str) -> list[Piece]:
     return result
 
 
-def segments(pieces: Iterable[Piece]) -> list[Segment]:
-    return [Segment(piece.text, piece.origin(), piece.media) for piece in pieces
-            if piece.text or piece.media is not None]
+# The segments already made from pieces, by the piece's id: a case's graders' prompts repeat its own
+# messages' pieces (the question is the case's messages), and a frozen Segment costs microseconds to
+# make. Each entry holds its piece, so no id is reused while the table lives.
+Made = dict[int, tuple[Piece, Segment]]
+
+
+def segments(pieces: Iterable[Piece], made: Made | None = None) -> list[Segment]:
+    if made is None:
+        return [Segment(piece.text, piece.origin(), piece.media) for piece in pieces
+                if piece.text or piece.media is not None]
+    result = []
+    for piece in pieces:
+        if not piece.text and piece.media is None:
+            continue
+        found = made.get(id(piece))
+        if found is None:
+            if piece.path is None and piece.first_line is None and piece.via is None \
+                    and piece.media is None:
+                segment = _bare_segment(piece.text, piece.kind)
+            else:
+                segment = Segment(piece.text, piece.origin(), piece.media)
+            found = made[id(piece)] = (piece, segment)
+        result.append(found[1])
+    return result
+
+
+_BARE_SEGMENTS: dict[tuple[str, OriginKind], Segment] = {}
+
+
+def _bare_segment(text: str, kind: OriginKind) -> Segment:
+    """One Segment per text the renderer adds (role markers, joins, agentv's template text), shared
+    by every case, as their origins are."""
+    key = (text, kind)
+    found = _BARE_SEGMENTS.get(key)
+    if found is None:
+        if len(_BARE_SEGMENTS) >= 4096:
+            _BARE_SEGMENTS.clear()  # a bound: generated JSON and the like are bare text too
+        found = _BARE_SEGMENTS[key] = Segment(text, _BARE_ORIGINS[kind])
+    return found
+
+
+@lru_cache(maxsize=64)
+def fixed_segments(text: str, kind: OriginKind) -> tuple[Segment, ...]:
+    """The segments of one of agentv's own fixed texts (a grader's system prompt), made once and
+    shared by every case."""
+    return tuple(segments([Piece(text, kind)]))
 
 
 def with_media(segments: list[Segment]) -> bool | None:

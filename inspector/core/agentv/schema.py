@@ -51,6 +51,14 @@ class InputMessage:
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
     problem: str | None = None  # why agentv would not send it (e.g. an unknown role)
     raw_content: Any = None  # agentv 4: the content as written (conversation mode sends it)
+    # agentv 4's reader keeps the content's node instead: only conversation mode reads it, so the
+    # plain copy is made then (see written_content).
+    raw_node: Any = None
+
+
+def written_content(message: InputMessage) -> Any:
+    """The message's content as written, with line information stripped."""
+    return message.raw_node.plain() if message.raw_node is not None else message.raw_content
 
 
 @dataclass(slots=True)

@@ -386,7 +386,7 @@ def _message(node: Node, path: str, suite: bool) -> InputMessage | None:
     if content is None or not isinstance(content.value, (str, dict, list)):
         return None  # processMessages drops a message whose content is neither
     return InputMessage(role, _blocks(content, path), path, node.start_line, node.end_line,
-                        suite=suite, raw_content=content.plain())
+                        suite=suite, raw_node=content)
 
 
 # ---- the suite --------------------------------------------------------------------------------
@@ -416,7 +416,11 @@ class _Loader:
         check_size(data, path)
         return decode(data).text
 
-    def env(self, node: Node) -> Node:
+    def env(self, node: Node, text: str | None = None) -> Node:
+        """The tree with `${{ NAME }}` substituted. Given the text it was read from, a text that
+        cannot hold one is not walked: only a backslash escape in quotes could spell one out."""
+        if text is not None and "${{" not in text and "\\" not in text:
+            return node
         return _interpolate_env(node, self.env_used)
 
     def evaluator(self, node: Node | None, context: str, path: str | None = None) -> None:
@@ -452,7 +456,7 @@ def read_suite_v4(bundle: Bundle, path: str) -> Suite:
     if jsonl_suite is not None:
         return jsonl_suite
     root = loader.yaml(path, text)
-    root = loader.env(root) if root is not None else None
+    root = loader.env(root, text) if root is not None else None
     if root is None or not isinstance(root.value, dict):
         raise InputError(f"Invalid test file format: {path} (agentv needs a mapping with `tests`)",
                          path, root.start_line if root is not None else 1)
@@ -596,7 +600,7 @@ def _cases_file(loader: _Loader, path: str, reference: Node) -> list[Node]:
     extension = posixpath.splitext(path)[1].lower()
     if extension in (".yaml", ".yml"):
         node = loader.yaml(path, text)
-        node = loader.env(node) if node is not None else None
+        node = loader.env(node, text) if node is not None else None
         if node is None or not isinstance(node.value, list):
             raise InputError(f"External test file must contain a YAML array: {path}", path, 1)
         for item in node.value:

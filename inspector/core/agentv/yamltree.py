@@ -65,6 +65,25 @@ class Node:
         return self.value
 
 
+def _closed(entry: list[Any], event: Any) -> tuple[tuple[Node, int, int], str | None]:
+    """A collection's node (with its expanded size and height) as its end event closes it, and
+    its anchor."""
+    value, mark, anchor, _, size, height, _ = entry
+    start = mark.line + 1
+    mark = event.end_mark
+    end = max(start, mark.line + (0 if mark.column == 0 else 1))
+    children = value.values() if isinstance(value, dict) else value
+    return (Node(value, start, _last_line(children, start, end), start), size, height), anchor
+
+
+def _aliased(anchors: dict[str, tuple[Node, int, int]], event: Any, depth: int
+             ) -> tuple[Node, int, int]:
+    found = anchors.get(event.anchor)
+    if found is None or depth + found[2] > MAX_DEPTH:
+        raise _Unusual  # undefined, or nested too deep where it is used
+    return found
+
+
 def _last_line(children: Any, start: int, end: int) -> int:
     """A block collection ends where its last value ends: PyYAML's end mark sits on the next
     item's `- ` line (column 2, not 0), one line too far."""
@@ -95,12 +114,27 @@ _CORE_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
 # Every non-text value of the core schema starts with one of these (null, ~, true/false, digits,
 # signs, `.inf`, `.nan`, `0o`, `0x`): anything else is text without trying the patterns.
 _MAYBE_NOT_TEXT = frozenset("0123456789+-.~nNtTfF")
+_WORD_STARTS = frozenset("nNtTfF")
+# In the core schema a plain scalar without a tag is core_scalar of its text whatever PyYAML's
+# resolvers say, but for these first characters (`<<` merges; `!`, `&`, `*` alone are PyYAML's
+# `yaml` tag) and the empty text.
+_NOT_CORE_PLAIN = frozenset("<!&*")
+
+
+# The core schema's values that are words; any other word is text.
+_CORE_WORDS: dict[str, Any] = {
+    **dict.fromkeys(("null", "Null", "NULL"), None), **dict.fromkeys(("true", "True", "TRUE"), True),
+    **dict.fromkeys(("false", "False", "FALSE"), False)}
+_NOT_A_WORD = object()
 
 
 def core_scalar(text: str) -> Any:
     """A plain scalar's value under YAML 1.2's core schema."""
     if text and text[0] not in _MAYBE_NOT_TEXT:
         return text
+    if text[:1] in _WORD_STARTS:  # `text`, `type`, `file` and `The` too: no patterns for those
+        word = _CORE_WORDS.get(text, _NOT_A_WORD)
+        return text if word is _NOT_A_WORD else word
     if _CORE_NULL.match(text):
         return None
     if _CORE_BOOL.match(text):
@@ -306,6 +340,9 @@ class _EventReader(_Converter):
         anchors: dict[str, tuple[Node, int, int]] = {}
         composed = 0  # nodes the composer would make: the expansion allowance grows with them
         core = self.core
+        # _is_text's test, written out in the loop below (it runs once a scalar): its lookups
+        # hoisted here.
+        resolvers, no_wildcard, maybe_not_text = self.resolvers, not self.wildcard, _MAYBE_NOT_TEXT
         scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
         mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
         mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
@@ -313,19 +350,8 @@ class _EventReader(_Converter):
             event = get_event()
             kind = type(event)
             if stack and stack[-1][3] is _AWAITING_KEY and kind is not mapping_end:
-                top = stack[-1]
-                if kind is not scalar_event or event.anchor is not None:
-                    raise _Unusual  # a key that is not a plain value, or one aliased elsewhere
                 composed += 1
-                top[4] += 1
-                name = self._key(event)
-                if name is None:
-                    top[3] = _MERGING
-                    continue
-                if core and name in top[6]:
-                    raise _Unusual  # the composer's path names the repeated key
-                top[6].add(name)
-                top[3] = name
+                self._take_key(stack[-1], event)
                 continue
             anchor = None
             if kind is scalar_event:
@@ -335,9 +361,34 @@ class _EventReader(_Converter):
                 anchor = event.anchor
                 start = event.start_mark.line + 1
                 mark = event.end_mark
-                end = max(start, mark.line + (0 if mark.column == 0 else 1))
-                text_line = start + 1 if event.style in ("|", ">") else start
-                done = (Node(self._value(event), start, end, min(text_line, end)), 1, 0)
+                end = mark.line + (0 if mark.column == 0 else 1)
+                end = end if end > start else start
+                style = event.style
+                text_line = start + 1 if style == "|" or style == ">" else start
+                text_line = text_line if text_line < end else end
+                value = event.value
+                if not (event.tag is None and no_wildcard
+                        and (not event.implicit[0] or value[:1] not in resolvers)
+                        and (style or not core or value[:1] not in maybe_not_text)):
+                    value = core_scalar(value) if (
+                        core and event.tag is None and no_wildcard and not style and value
+                        and value[0] not in _NOT_CORE_PLAIN) else self._scalar_of(
+                        self._tag(event), event)
+                node = Node(value, start, end, text_line)
+                if anchor is None and stack and stack[-1][3] is not _MERGING:
+                    # _place for a plain scalar (size 1, height 0), written out: most events are.
+                    top = stack[-1]
+                    top[4] += 1
+                    if not top[5]:
+                        top[5] = 1
+                    key = top[3]
+                    if key is None:
+                        top[0].append(node)
+                    else:
+                        top[3] = _AWAITING_KEY
+                        top[0][key] = node
+                    continue
+                done = (node, 1, 0)
             elif kind is mapping_start or kind is sequence_start:
                 composed += 1
                 if len(stack) > MAX_DEPTH:
@@ -348,17 +399,9 @@ class _EventReader(_Converter):
                     stack.append([[], event.start_mark, event.anchor, None, 1, 0, None])
                 continue
             elif kind is mapping_end or kind is sequence_end:
-                value, mark, anchor, _, size, height, _ = stack.pop()
-                start = mark.line + 1
-                mark = event.end_mark
-                end = max(start, mark.line + (0 if mark.column == 0 else 1))
-                children = value.values() if kind is mapping_end else value
-                done = (Node(value, start, _last_line(children, start, end), start), size, height)
+                done, anchor = _closed(stack.pop(), event)
             elif kind is alias_event:
-                found = anchors.get(event.anchor)
-                if found is None or len(stack) + found[2] > MAX_DEPTH:
-                    raise _Unusual  # undefined, or nested too deep where it is used
-                done = found
+                done = _aliased(anchors, event, len(stack))
             else:
                 raise _Unusual
             if anchor is not None:
@@ -375,6 +418,30 @@ class _EventReader(_Converter):
         if size > MAX_EXPANDED_NODES or size > EXPANSION_ALLOWANCE + EXPANSION_FACTOR * composed:
             raise _Unusual  # an alias bomb
         return node
+
+    def _take_key(self, top: list[Any], event: Any) -> None:
+        """The next key of the open mapping `top`, from its event."""
+        if type(event) is not yaml.ScalarEvent or event.anchor is not None:
+            raise _Unusual  # a key that is not a plain value, or one aliased elsewhere
+        top[4] += 1
+        text: str = event.value
+        name: str | None
+        # _is_text's test, written out: a key is half the events.
+        if event.tag is None and not self.wildcard and not event.style and self.core and text \
+                and text[0] not in _NOT_CORE_PLAIN:
+            name = self._key_text(core_scalar(text))  # the core schema's value, as _key finds it
+        else:
+            name = text if (event.tag is None and not self.wildcard
+                            and (not event.implicit[0] or text[:1] not in self.resolvers)
+                            and (event.style or not self.core or text[:1] not in _MAYBE_NOT_TEXT)
+                            ) else self._key(event)
+        if name is None:
+            top[3] = _MERGING
+            return
+        if self.core and name in top[6]:
+            raise _Unusual  # the composer's path names the repeated key
+        top[6].add(name)
+        top[3] = name
 
     @staticmethod
     def _place(parent: list[Any], done: tuple[Node, int, int]) -> None:

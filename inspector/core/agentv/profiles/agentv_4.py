@@ -16,9 +16,9 @@ from ...bundle import decode, join, parent_folders
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
 from ..conversation_graders import conversation_graders, turn_input
 from ..graders import Skip, grader_prompts
-from ..pieces import Piece, joined, segments, sep
+from ..pieces import Made, Piece, joined, segments, sep
 from ..prepare import DEFAULT_SYSTEM_PROMPT, Context
-from ..schema import Block, CaseSpec, InputMessage
+from ..schema import Block, CaseSpec, InputMessage, written_content
 from ..v4 import JS_WHITESPACE, js_json, js_trim
 from ..yamltree import Node
 
@@ -69,15 +69,10 @@ def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Forma
                 f"read)", block.path, block.start_line))
             return Formatted(None, [], False)
         display, path, text = found
-        via = LineSpan(block.path, block.start_line, block.end_line)
-        body = js_trim(text)
         if not text:
             return Formatted(None, [], False)
-        if body != text:
-            lead = len(text) - len(text.lstrip(JS_WHITESPACE))
-            first_line = 1 + text[:lead].count("\n")
-        else:
-            first_line = 1
+        via = LineSpan(block.path, block.start_line, block.end_line)
+        body, first_line = _trimmed_file(context, path, text)
         pieces = [
             Piece(f'<file path="{display}">\n', OriginKind.MARKER, block.path, block.start_line,
                   block.end_line),
@@ -92,6 +87,18 @@ def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Forma
     warnings.append(Diagnostic(f"content block ({block.value}) is kept by agentv but renders as "
                                f"nothing", block.path, block.start_line))
     return Formatted(None, [], False)
+
+
+def _trimmed_file(context: Context, path: str, text: str) -> tuple[str, int]:
+    """A file's text as formatSegment sends it (trimmed) and the line it then starts on: a
+    guideline or attachment shared by a thousand cases is trimmed once."""
+    key = f"v4 trimmed\0{path}"
+    found = context.cache.get(key)
+    if found is None or found[0] is not text:
+        body = js_trim(text)
+        lead = len(text) - len(text.lstrip(JS_WHITESPACE)) if body != text else 0
+        found = context.cache[key] = (text, body, 1 + text[:lead].count("\n"))
+    return found[1], found[2]
 
 
 def _strip_pieces(pieces: list[Piece]) -> list[Piece]:
@@ -140,9 +147,17 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     visible = [any(item.visible for item in parts) for parts in formatted]
     role_markers = (any(m.role in ("assistant", "tool") for m in case.messages)
                     or sum(visible) > 1)
+    # The graders' question repeats the messages' pieces: each message joined once, each piece
+    # made into one segment.
+    joined_pieces: list[list[Piece] | None] = [None] * len(formatted)
+    made: Made = {}
 
     def message_pieces(index: int) -> list[Piece]:
-        return joined((item.pieces for item in formatted[index] if item.text), "\n")
+        found = joined_pieces[index]
+        if found is None:
+            found = joined_pieces[index] = joined(
+                (item.pieces for item in formatted[index] if item.text), "\n")
+        return found
 
     leading = 0
     while leading < len(case.messages) and case.messages[leading].role == "system":
@@ -160,12 +175,12 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
         if not system:
             system = [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]
             system_span = None
-        result.messages.append(Message("system", segments(system), span=system_span))
+        result.messages.append(Message("system", segments(system, made), span=system_span))
         shown = [m for m, v in zip(case.messages, visible, strict=True) if v]
-        result.messages.append(Message("user", segments(question),
+        result.messages.append(Message("user", segments(question, made),
                                        span=_span(shown[0]) if len(shown) == 1 else None))
         _note_dropped(result, case, formatted)
-        _attach_graders(result, case, question, context)
+        _attach_graders(result, case, question, context, made)
         return result
 
     turns_out: list[Message] = []
@@ -180,9 +195,9 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
             turns_out.append(Message(message.role, [], span=_span(message),
                                      omitted="the message renders to nothing; agentv leaves it out"))
             continue
-        turns_out.append(Message(role, segments(pieces), span=_span(message)))
+        turns_out.append(Message(role, segments(pieces, made), span=_span(message)))
     if system:
-        result.messages.append(Message("system", segments(system), span=system_span))
+        result.messages.append(Message("system", segments(system, made), span=system_span))
     else:
         result.messages.append(Message("system", segments(
             [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)])))
@@ -195,18 +210,18 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     marked = [[sep(f"@[{message.role[:1].upper()}{message.role[1:]}]:\n"), *message_pieces(index)]
               for index, message in enumerate(case.messages) if visible[index]
               and any(item.text for item in formatted[index])]
-    _attach_graders(result, case, joined(marked, "\n\n"), context)
+    _attach_graders(result, case, joined(marked, "\n\n"), context, made)
     return result
 
 
 def _attach_graders(result: RenderedCase, case: CaseSpec, question: list[Piece],
-                    context: Context) -> None:
+                    context: Context, made: Made) -> None:
     """The judge's prompts for a test agentv runs (agentv 4 only; not in conversation mode)."""
     if case.grading is None or case.skipped or result.skipped:
         return
     try:
         result.graders = grader_prompts(case, question,
-                                        lambda raw: _resolve(context, raw), result.warnings)
+                                        lambda raw: _resolve(context, raw), result.warnings, made)
     except Skip as skip:
         result.skipped = f"agentv skips this test: {skip}"
         result.warnings.append(Diagnostic(result.skipped, case.path, case.start_line))
@@ -287,7 +302,7 @@ def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], conte
     # (role, pieces, message); pieces None: agentv sends JSON the inspector cannot reproduce.
     history: list[tuple[str, list[Piece] | None, InputMessage | None]] = []
     for message in case.messages:
-        raw = message.raw_content
+        raw = written_content(message)
         text = raw if isinstance(raw, str) else _processed_json(raw, context)
         if text is None:
             result.warnings.append(Diagnostic(

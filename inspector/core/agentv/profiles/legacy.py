@@ -32,7 +32,7 @@ from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
 from ..files import FromConfig, micromatch, release_config_patterns
 from ..pieces import Piece, joined, segments, sep, strip
 from ..prepare import DEFAULT_SYSTEM_PROMPT, Context, Part, Prepared, prepare
-from ..schema import Block, CaseSpec, InputMessage
+from ..schema import Block, CaseSpec, InputMessage, written_content
 
 GUIDELINE_HEADER = "[[ ## Guidelines ## ]]\n\n"
 ONLY_GUIDELINES = "only guideline files; their content moved to the system message"
@@ -86,7 +86,7 @@ def _load(message: InputMessage, style: Style,
     """The message as agentv loads it, or None and why `isTestMessage` drops it."""
     if message.problem:
         return None, message.problem
-    raw = message.raw_content
+    raw = written_content(message)
     if isinstance(raw, str):
         return message, None
     calls = style.object_content and bool(message.tool_calls)
