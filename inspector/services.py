@@ -36,6 +36,7 @@ from inspector.core.render_settings import (  # noqa: F401
     parse_render_options,
 )
 from inspector.core.safe_parse import LimitExceeded
+from inspector.kept_render import PickledRender, render_pickled
 from inspector.local import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
 from inspector.presenters import RowSummary, row_summaries
@@ -166,6 +167,9 @@ def _cached(key: str) -> object | None:
     kind, value = hit
     if kind == "ok":
         return value
+    if kind == "parts":
+        with collector.paused():
+            return value.document()
     limit, (message, where, line, column) = value
     raise (LimitExceeded if limit else InputError)(message, where, line, column)
 
@@ -276,18 +280,23 @@ def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
     return _view(loaded, path, options, "outline")  # type: ignore[return-value]
 
 
-def keep_upload_renders(bundle_id: str, renders: dict[str, RenderedDocument],
+def keep_upload_renders(bundle_id: str, renders: dict[str, PickledRender],
                         options: RenderOptions) -> None:
     """The upload's check already rendered every document with default settings in the bounded
-    worker: keep those renders, so the first view of any case is a cache hit, not a render."""
-    with collector.paused():  # each case pickled on its own, and the outline: many objects
-        for path, document in renders.items():
+    worker: keep those renders, so the first view of any case is a cache hit, not a render. The
+    worker pickled each case: those bytes are both the document's entry and its case index."""
+    with collector.paused():  # unpickling and the outline make a great many objects
+        for path, pickled in renders.items():
+            document = pickled.document()
             key = render_cache.key(bundle_id, path, options)
             _just_stored.put(key, document)  # the upload's answer lists its cases next
-            render_cache.put(key, ("ok", document))
-            for name, build in VIEWS.items():
-                render_cache.put(render_cache.key(bundle_id, path, options, name),
-                                 ("ok", build(document)))
+            render_cache.put(key, ("parts", pickled))
+            index = CaseIndex(pickled.ids, document.profile, document.profile_reason,
+                              dict(zip(pickled.ids, pickled.cases, strict=True)))
+            render_cache.put(render_cache.key(bundle_id, path, options, "cases"), ("ok", index))
+            # The bundle page's outline now; the line map (a click on a source line) on first use.
+            render_cache.put(render_cache.key(bundle_id, path, options, "outline"),
+                             ("ok", Outline.of(document)))
 
 
 def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:
@@ -313,13 +322,31 @@ def render_untrusted(files: FileSet, path: str, options: RenderOptions | None,
     InputError (LimitExceeded) naming the file, never a dead web worker."""
     from django.conf import settings
 
-    if settings.GAMBIT_CORE_DIR and (options is None or options.gambit_core is None):
-        options = replace(options or RenderOptions(), gambit_core=settings.GAMBIT_CORE_DIR)
+    options = _with_gambit_core(options)
     if settings.RENDER_IN_PROCESS:
         document = render_document(files, path, options)
         return give_cases_distinct_ids(document) if distinct_ids else document
     return bounded.render_bounded(files, path, options, limits=render_limits(),
                                   distinct_ids=distinct_ids)
+
+
+def render_to_keep(files: FileSet, path: str, options: RenderOptions) -> PickledRender:
+    """render_files, pickled in the bounded worker the way the render cache keeps it (for an
+    upload, whose renders are kept: keep_upload_renders)."""
+    from django.conf import settings
+
+    settled = _with_gambit_core(options)
+    if settings.RENDER_IN_PROCESS:
+        return render_pickled(files, path, settled)
+    return bounded.pool(render_limits()).call(render_pickled, files, path, settled, path=path)
+
+
+def _with_gambit_core(options: RenderOptions | None) -> RenderOptions | None:
+    from django.conf import settings
+
+    if settings.GAMBIT_CORE_DIR and (options is None or options.gambit_core is None):
+        return replace(options or RenderOptions(), gambit_core=settings.GAMBIT_CORE_DIR)
+    return options
 
 
 def list_untrusted(files: FileSet) -> list[str]:
