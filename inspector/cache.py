@@ -67,9 +67,10 @@ def source_version() -> str:
         digest.update(path.relative_to(core).as_posix().encode())
         digest.update(path.read_bytes())
     # Cached pages and outlines are made by the presenters, views and templates too: an upgrade of
-    # any of them must not serve the old version's pages (or meet an old pickle of RowSummary).
+    # any of them must not serve the old version's pages (or meet an old pickle of RowSummary, or
+    # of an upload's PickledRender).
     shell = core.parent
-    sources = [shell / "presenters.py", *sorted((shell / "views").glob("*.py")),
+    sources = [shell / "presenters.py", shell / "kept_render.py", *sorted((shell / "views").glob("*.py")),
                *sorted((shell / "templatetags").glob("*.py"))]
     from django.conf import settings
 

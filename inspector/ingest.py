@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
 
 from inspector.core.bundle import normalize
-from inspector.core.model import RenderedDocument
+from inspector.kept_render import PickledRender
 from inspector.models import Blob, Bundle, BundleFile, hash_token
 
 logger = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ def collect_files(uploads: list[tuple[str, bytes]], limits: Limits | None = None
     return collector.files
 
 
-def refuse_unreadable(files: dict[str, bytes]) -> dict[str, RenderedDocument]:
+def refuse_unreadable(files: dict[str, bytes]) -> dict[str, PickledRender]:
     """Render every document of the upload with default settings in the bounded worker; refuse the
     upload when one crashes the parser or exceeds a limit, so no stored bundle can ever take a
     worker down. Merely invalid files (a YAML syntax error) are kept: the user fixes them in the
@@ -178,9 +178,8 @@ def refuse_unreadable(files: dict[str, bytes]) -> dict[str, RenderedDocument]:
         renders = {}
         for path in documents:
             try:
-                # Distinct ids, as the pages address cases: the render is kept for them.
-                renders[path] = services.render_untrusted(bundle, path, RenderOptions(),
-                                                          distinct_ids=True)
+                # Kept for the pages: distinct ids, pickled as the render cache keeps it.
+                renders[path] = services.render_to_keep(bundle, path, RenderOptions())
             except LimitExceeded:
                 raise
             except InputError:
@@ -202,7 +201,7 @@ def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | N
     return bundle, token
 
 
-def _keep(bundle: Bundle, renders: dict[str, RenderedDocument]) -> None:
+def _keep(bundle: Bundle, renders: dict[str, PickledRender]) -> None:
     from inspector import services
     from inspector.core.options import RenderOptions
 
@@ -233,7 +232,7 @@ def store_bundle_once(files: dict[str, bytes], *, title: str, key: str) -> tuple
     token = base64.urlsafe_b64encode(hmac.new(settings.SECRET_KEY.encode(), b"manage:" + key.encode(),
                                               hashlib.sha256).digest()[:24]).decode()
     checked = False
-    renders: dict[str, RenderedDocument] = {}
+    renders: dict[str, PickledRender] = {}
     for _ in range(3):
         existing = Bundle.objects.filter(idempotency_key_hash=key_hash).first()
         if existing is not None:

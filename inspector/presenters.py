@@ -8,11 +8,10 @@ import posixpath
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils.html import escape
-from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString, mark_safe
 from pygments import lex
 from pygments.lexers import TextLexer, get_lexer_for_filename
@@ -39,10 +38,13 @@ from inspector.core.tokens import TOKENS_PER_REPLY, CaseTokens, case_tokens, mes
 # written as ~XX per UTF-8 byte. Common ids (letters, digits, dashes) stay readable.
 
 _SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_.-]+")
 _ESCAPE = re.compile(r"~([0-9A-F]{2})")
 
 
 def encode_case_id(case_id: str) -> str:
+    if _PLAIN_ID.fullmatch(case_id) and case_id.strip("."):
+        return case_id  # most ids: nothing to escape (a character loop cost 8 µs per link)
     if case_id and set(case_id) == {"."}:
         # "." and ".." are path segments a browser would collapse.
         return "".join("~2E" for _ in case_id)
@@ -88,10 +90,11 @@ def _case_url_around(bundle_id: str, document: str) -> tuple[str, str]:
 
 
 def case_url(bundle_id: str, document: str, case_id: str, query: str = "") -> str:
-    # reverse() once per file, then the id quoted as reverse() quotes it: a page of thousands of
-    # case links spent most of its time in reverse().
+    # reverse() once per file: a page of thousands of case links spent most of its time in it. The
+    # id needs no quote() as reverse() does: encoded, it holds only letters, digits and -_.~, which
+    # quote() leaves alone.
     before, after = _case_url_around(bundle_id, document)
-    url = before + quote(encode_case_id(case_id), safe=RFC3986_SUBDELIMS + "/~:@") + after
+    url = before + encode_case_id(case_id) + after
     return f"{url}?{query}" if query else url
 
 

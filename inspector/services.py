@@ -36,6 +36,7 @@ from inspector.core.render_settings import (  # noqa: F401
     parse_render_options,
 )
 from inspector.core.safe_parse import LimitExceeded
+from inspector.kept_render import PickledRender, render_pickled
 from inspector.local import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
 from inspector.presenters import RowSummary, row_summaries
@@ -101,8 +102,9 @@ def _bundle_of(key: Hashable) -> str:
 # up to MAX_BUNDLE_BYTES: sixteen of them bound each worker's file cache. Renders and refusals go to
 # the shared, byte-bounded render cache (inspector.cache).
 _files_cache: _LruCache[tuple[MemoryBundle, tuple[str, ...]]] = _LruCache(16)
-# The documents of the latest uploads, in this process: the upload's own answer lists their cases
-# right after storing them, and unpickling a 10,000-case file back from the cache took a second.
+# The documents of the latest uploads, in this process, by (bundle id, render key): the upload's own
+# answer lists their cases right after storing them, and unpickling a 10,000-case file back from the
+# cache took a second. The API lets go of them once it has answered (let_go_of_upload).
 _just_stored: _LruCache[RenderedDocument] = _LruCache(2)
 ERROR_TIMEOUT = 600  # a refusal is cached for ten minutes, a render until it is culled
 
@@ -152,6 +154,12 @@ def forget_bundle(bundle_id: str) -> None:
     _files_cache.forget(bundle_id)
 
 
+def let_go_of_upload(bundle_id: str) -> None:
+    """The upload's renders are in the cache: its answer given, the process need not hold them (a
+    10 MB file's render is a million objects for the garbage collector to walk again and again)."""
+    _just_stored.forget(bundle_id)
+
+
 def clear_caches() -> None:
     _files_cache.clear()
     _just_stored.clear()
@@ -166,6 +174,9 @@ def _cached(key: str) -> object | None:
     kind, value = hit
     if kind == "ok":
         return value
+    if kind == "parts":
+        with collector.paused():
+            return value.document()
     limit, (message, where, line, column) = value
     raise (LimitExceeded if limit else InputError)(message, where, line, column)
 
@@ -175,7 +186,7 @@ def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedD
     if not loaded.files.exists(path):
         raise InputError("no such file in this bundle", path)
     key = render_cache.key(loaded.cache_id, path, options)
-    recent = _just_stored.get(key)
+    recent = _just_stored.get((loaded.cache_id, key))
     if recent is not None:
         return recent
     hit = _cached(key)
@@ -212,6 +223,13 @@ class CaseIndex:
                    {case.id: pickle.dumps(case, pickle.HIGHEST_PROTOCOL) for case in document.cases})
 
     @classmethod
+    def of_parts(cls, pickled: PickledRender) -> CaseIndex:
+        """An upload's kept render is an index already: its cases are pickled one by one."""
+        rest = pickle.loads(pickled.rest)  # noqa: S301 - our own cache
+        return cls(pickled.ids, rest.profile, rest.profile_reason,
+                   dict(zip(pickled.ids, pickled.cases, strict=True)))
+
+    @classmethod
     def outline(cls, document: RenderedDocument) -> CaseIndex:
         """Ids and profile only, for a render that is shown once (an unsaved edit's preview)."""
         return cls(tuple(case.id for case in document.cases), document.profile,
@@ -240,10 +258,9 @@ class Outline:
                    tuple(document.conversions), row_summaries(document.cases))
 
 
-# What pages read of a document besides the document itself, each cached on its own under its
-# name: a case page unpickles one case, the bundle page no message at all.
-VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"cases": CaseIndex.of,
-                                                          "outline": Outline.of,
+# What pages read of a document besides the document itself and its case index, each cached on
+# its own under its name: the bundle page unpickles no message at all.
+VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"outline": Outline.of,
                                                           "lines": LineMap.of}
 
 
@@ -262,8 +279,22 @@ def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) ->
 
 def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseIndex:
     """The document's cases for one case page: a 1,000-case file costs one case's unpickling
-    instead of a thousand."""
-    return _view(loaded, path, options, "cases")  # type: ignore[return-value]
+    instead of a thousand. An upload's render is kept in parts that make the index, so it is not
+    kept a second time as one (a 10 MB upload spent 60 ms of CPU writing that copy)."""
+    if not loaded.files.exists(path):
+        raise InputError("no such file in this bundle", path)
+    key = render_cache.key(loaded.cache_id, path, options, "cases")
+    hit = _cached(key)
+    if hit is not None:
+        return hit  # type: ignore[return-value]  # only indexes are cached under this key
+    kept = render_cache.get(render_cache.key(loaded.cache_id, path, options))
+    if kept is not None and kept[0] == "parts":
+        return CaseIndex.of_parts(kept[1])
+    # Any other entry is a whole render, or a refusal that render() raises again.
+    index = CaseIndex.of(kept[1] if kept is not None and kept[0] == "ok"
+                         else render(loaded, path, options))
+    render_cache.put(key, ("ok", index))
+    return index
 
 
 def line_map(loaded: LoadedBundle, path: str, options: RenderOptions) -> LineMap:
@@ -276,18 +307,20 @@ def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
     return _view(loaded, path, options, "outline")  # type: ignore[return-value]
 
 
-def keep_upload_renders(bundle_id: str, renders: dict[str, RenderedDocument],
+def keep_upload_renders(bundle_id: str, renders: dict[str, PickledRender],
                         options: RenderOptions) -> None:
     """The upload's check already rendered every document with default settings in the bounded
-    worker: keep those renders, so the first view of any case is a cache hit, not a render."""
-    with collector.paused():  # each case pickled on its own, and the outline: many objects
-        for path, document in renders.items():
+    worker: keep those renders, so the first view of any case is a cache hit, not a render. The
+    worker pickled each case: those bytes are both the document's entry and its case index."""
+    with collector.paused():  # unpickling and the outline make a great many objects
+        for path, pickled in renders.items():
+            document = pickled.document()
             key = render_cache.key(bundle_id, path, options)
-            _just_stored.put(key, document)  # the upload's answer lists its cases next
-            render_cache.put(key, ("ok", document))
-            for name, build in VIEWS.items():
-                render_cache.put(render_cache.key(bundle_id, path, options, name),
-                                 ("ok", build(document)))
+            _just_stored.put((bundle_id, key), document)  # the upload's answer lists its cases next
+            render_cache.put(key, ("parts", pickled))  # the case pages' index too (case_index)
+            # The bundle page's outline now; the line map (a click on a source line) on first use.
+            render_cache.put(render_cache.key(bundle_id, path, options, "outline"),
+                             ("ok", Outline.of(document)))
 
 
 def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:
@@ -313,13 +346,31 @@ def render_untrusted(files: FileSet, path: str, options: RenderOptions | None,
     InputError (LimitExceeded) naming the file, never a dead web worker."""
     from django.conf import settings
 
-    if settings.GAMBIT_CORE_DIR and (options is None or options.gambit_core is None):
-        options = replace(options or RenderOptions(), gambit_core=settings.GAMBIT_CORE_DIR)
+    options = _with_gambit_core(options)
     if settings.RENDER_IN_PROCESS:
         document = render_document(files, path, options)
         return give_cases_distinct_ids(document) if distinct_ids else document
     return bounded.render_bounded(files, path, options, limits=render_limits(),
                                   distinct_ids=distinct_ids)
+
+
+def render_to_keep(files: FileSet, path: str, options: RenderOptions) -> PickledRender:
+    """render_files, pickled in the bounded worker the way the render cache keeps it (for an
+    upload, whose renders are kept: keep_upload_renders)."""
+    from django.conf import settings
+
+    settled = _with_gambit_core(options)
+    if settings.RENDER_IN_PROCESS:
+        return render_pickled(files, path, settled)
+    return bounded.pool(render_limits()).call(render_pickled, files, path, settled, path=path)
+
+
+def _with_gambit_core(options: RenderOptions | None) -> RenderOptions | None:
+    from django.conf import settings
+
+    if settings.GAMBIT_CORE_DIR and (options is None or options.gambit_core is None):
+        return replace(options or RenderOptions(), gambit_core=settings.GAMBIT_CORE_DIR)
+    return options
 
 
 def list_untrusted(files: FileSet) -> list[str]:

@@ -10,7 +10,7 @@ from ninja import Header, Query, Router, Status
 from ninja.errors import HttpError, ValidationError
 
 from inspector import presenters, services
-from inspector.core import serialize
+from inspector.core import collector, serialize
 from inspector.ingest import (
     UploadError,
     collect_files,
@@ -161,11 +161,26 @@ def create_bundle(request: HttpRequest,
     `Idempotency-Key` (a random value kept secret, such as a UUID): then a retry of the same upload
     with the same key answers the same bundle and manage token, so a lost answer loses nothing."""
     files, title = _read_upload(request)
-    if idempotency_key:
-        record, manage_token, _ = store_bundle_once(files, title=title, key=idempotency_key)
-    else:
-        record, manage_token = store_bundle(files, title=title)
-    loaded = get_bundle(record.pk)
+    # The collector paused while the upload's render is alive, and the render let go of before it
+    # resumes: its million objects are freed without ever being walked (a 10 MB upload spent about
+    # 0.2 s of CPU in collections that walked them and found nothing to free).
+    with collector.paused():
+        if idempotency_key:
+            record, manage_token, _ = store_bundle_once(files, title=title, key=idempotency_key)
+        else:
+            record, manage_token = store_bundle(files, title=title)
+        try:
+            loaded = get_bundle(record.pk)
+            documents, warnings = _cases_and_warnings(request, loaded)
+        finally:
+            services.let_go_of_upload(record.pk)
+    return Status(201, {**_bundle_data(request, loaded), "manage_token": manage_token,
+                 "manage_url": manage_url(request, record.pk, manage_token),
+                 "cases": documents, "warnings": warnings})
+
+
+def _cases_and_warnings(request: HttpRequest, loaded: services.LoadedBundle) -> tuple[list, list]:
+    """The upload answer's documents with their cases, and every warning in full."""
     options = services.parse_render_options({})
     warnings = []
     try:
@@ -178,14 +193,12 @@ def create_bundle(request: HttpRequest,
                     warnings.extend(serialize.diagnostic(item) for item in case.warnings)
     except Exception:
         # The bundle is stored: whatever rendering does, the answer must carry its manage token.
-        logger.exception("could not summarise the cases of bundle %s", record.pk)
+        logger.exception("could not summarise the cases of bundle %s", loaded.record.pk)
         documents = []
         warnings.append({"message": "the files were stored, but listing their cases failed; "
                                     "GET the bundle's cases to retry", "path": None, "line": None,
                          "column": None, "severity": "error"})
-    return Status(201, {**_bundle_data(request, loaded), "manage_token": manage_token,
-                 "manage_url": manage_url(request, record.pk, manage_token),
-                 "cases": documents, "warnings": warnings})
+    return documents, warnings
 
 
 def _bundle_data(request: HttpRequest, loaded: services.LoadedBundle) -> dict:

@@ -5,7 +5,7 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector import presenters
+from inspector import presenters, services
 
 IDS = st.text(min_size=1, max_size=20)
 DOCUMENTS = st.sampled_from(["evals/a.yaml", "x y/ü.yaml", "a%20b.jsonl", "deep/er/#?.toml"])
@@ -18,3 +18,17 @@ def test_a_case_link_is_what_reverse_gives(case_id, document):
                                        "case_id": presenters.encode_case_id(case_id)})
     assert presenters.case_url("b_-1", document, case_id) == expected
     assert presenters.case_url("b_-1", document, case_id, "profile=spec") == expected + "?profile=spec"
+
+
+@settings(max_examples=300, deadline=None)
+@given(case_id=IDS, document=DOCUMENTS | st.sampled_from(["./a.yaml", "a/../b.yaml", ".x/y.yaml"]),
+       root=st.sampled_from(["", "https://inspector.example.com", "https://x.example/sub/"]))
+def test_the_api_links_every_case_as_build_absolute_uri_does(case_id, document, root):
+    from django.test import RequestFactory, override_settings
+
+    from inspector.api.common import case_urls
+
+    request = RequestFactory().get("/api/bundles/b_-1/cases")
+    with override_settings(SITE_ROOT=root):
+        link = case_urls(request, "b_-1", document)(case_id)
+        assert link == services.absolute_url(request, presenters.case_url("b_-1", document, case_id))

@@ -75,3 +75,21 @@ def test_a_template_change_makes_a_new_cache_version(settings, tmp_path):
     before = render_cache.source_version()
     (tmp_path / "page.html").write_text("two")
     assert render_cache.source_version() != before
+
+
+def test_an_upload_kept_in_the_cache_reads_back_as_its_render(db, counted_renders):
+    from inspector.ingest import store_bundle
+
+    suite = ("tests:\n  - id: a\n    input: hi\n  - id: a\n    input: again\n"
+             "  - id: b\n    input:\n      - role: user\n        content: [{type: file, value: gone.md}]\n")
+    bundle, _ = store_bundle({"e.yaml": suite.encode()}, title="t")
+    services._just_stored.clear()  # as another web worker meets it: from the shared cache only
+    loaded = services.load_bundle(bundle.pk)
+    kept = services.render(loaded, "e.yaml", RenderOptions())
+    index = services.case_index(loaded, "e.yaml", RenderOptions())
+    assert counted_renders == []
+    fresh = services.render_files(loaded.files, "e.yaml", RenderOptions())
+    assert kept == fresh
+    assert index.ids == ("a", "a#2", "b")
+    assert [index.case(case_id) for case_id in index.ids] == fresh.cases
+    assert services.line_map(loaded, "e.yaml", RenderOptions()) is not None  # made on first use
