@@ -3,7 +3,7 @@
 Run it with the benchmark's own environment (LiteLLM is pinned there, never a project dependency):
 
     python3 -m venv benchmarks/.venv-litellm
-    benchmarks/.venv-litellm/bin/pip install "litellm==1.76.1"
+    benchmarks/.venv-litellm/bin/pip install "litellm==1.76.1"  # + the core's own: README.md
     LITELLM_LOCAL_MODEL_COST_MAP=True benchmarks/.venv-litellm/bin/python benchmarks/bench_export.py
 
 It times each converter on conversations of 100 and 10,000 messages with parallel tool calls, checks

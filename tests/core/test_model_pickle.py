@@ -46,10 +46,9 @@ def _document() -> RenderedDocument:
 
 def _fields(value: object) -> object:
     """Every field, recursively, including those equality leaves out."""
-    slots = getattr(type(value), "__slots__", None)
-    if slots is not None and hasattr(value, "__dataclass_fields__"):
-        return (type(value).__name__, {name: _fields(getattr(value, name))
-                                       for name in value.__dataclass_fields__})  # type: ignore[attr-defined]
+    names = getattr(value, "__dataclass_fields__", None) or getattr(value, "__struct_fields__", None)
+    if names is not None and not isinstance(value, type):
+        return (type(value).__name__, {name: _fields(getattr(value, name)) for name in names})
     if isinstance(value, list):
         return [_fields(item) for item in value]
     if isinstance(value, dict):
@@ -64,6 +63,38 @@ def test_a_document_comes_back_from_pickle_field_for_field():
         assert back == document
         assert _fields(back) == _fields(document)
         assert type(back.cases[0].messages[0].segments[0].origin.kind) is OriginKind
+
+
+def test_every_model_class_is_compared_field_for_field():
+    """_fields must reach every class, or a field equality leaves out would go unchecked."""
+    document = _document()
+    message = document.cases[0].messages[0]
+    for value in (document, document.cases[0], message, message.segments[0],
+                  message.segments[0].origin, message.segments[1].media, message.tool_calls[0],
+                  message.span, document.cases[0].tools[0], document.cases[0].graders[0]):
+        assert isinstance(_fields(value), tuple), type(value).__name__
+
+
+def test_segments_equal_whatever_their_options_and_raw_blocks():
+    origin = Origin(OriginKind.CASE_TEXT, "a.json", 1, 1)
+    plain = Segment("hello", origin)
+    annotated = Segment("hello", origin, options={"cache_control": {"type": "ephemeral"}},
+                        raw={"type": "text"})
+    assert plain == annotated
+    assert not plain != annotated  # noqa: SIM202 - != is a method of its own, checked too
+    assert hash(plain) == hash(annotated)
+    assert plain != Segment("hello!", origin)
+    assert plain != Segment("hello", origin, media=Media("image", "image/png", data="aGk="))
+
+
+def test_segments_and_origins_cannot_be_changed():
+    segment = Segment("hello", Origin(OriginKind.CASE_TEXT))
+    for value, name in ((segment, "text"), (segment.origin, "path")):
+        try:
+            setattr(value, name, "changed")
+        except AttributeError:
+            continue
+        raise AssertionError(f"{type(value).__name__}.{name} could be changed")
 
 
 def test_copies_keep_every_field():

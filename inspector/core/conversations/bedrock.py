@@ -13,6 +13,8 @@ import dataclasses
 import json
 from typing import Any
 
+import msgspec
+
 from ..model import (
     Media,
     Message,
@@ -152,11 +154,11 @@ def _blocks(b: Builder, content: list, where: tuple, in_result: bool = False
 def _mark_cache_point(segments: list[Segment], calls: list[ToolCall], results: list[Message],
                       last: str, point: Any) -> None:
     if last == "segments":
-        segments[-1] = dataclasses.replace(
+        segments[-1] = msgspec.structs.replace(
             segments[-1], options={**(segments[-1].options or {}), CACHE_POINT: point})
     elif last == "calls":
-        calls[-1] = dataclasses.replace(calls[-1],
-                                        options={**(calls[-1].options or {}), CACHE_POINT: point})
+        calls[-1] = msgspec.structs.replace(
+            calls[-1], options={**(calls[-1].options or {}), CACHE_POINT: point})
     else:
         results[-1].options = {**(results[-1].options or {}), CACHE_POINT: point}
 

@@ -175,13 +175,16 @@ class Builder:
 
     def message_items(self, data: dict):
         """(source path, message) for each entry of `messages`, each checked to have a role."""
+        for index, item in enumerate(self.messages(data)):
+            yield ("messages", index), item
+
+    def messages(self, data: dict) -> list[dict]:
+        """The entries of `messages`, all checked to be objects with a string role."""
         raw = data.get("messages")
         if not isinstance(raw, list):
             raise InputError("`messages` must be a list", self.path, self.line(("messages",)))
         for index, item in enumerate(raw):
-            where = ("messages", index)
             if not isinstance(item, dict) or not isinstance(item.get("role"), str):
-                raise InputError("each message needs a string `role`", self.path, self.line(where))
-            yield where, item
-
-
+                raise InputError("each message needs a string `role`", self.path,
+                                 self.line(("messages", index)))
+        return raw

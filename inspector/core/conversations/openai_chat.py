@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..model import (
     Message,
+    Origin,
     OutputSchema,
     RenderedCase,
     Segment,
@@ -25,23 +26,27 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
                ("system",))
         messages.append(Message("system", b.parts(data["system"], ("system",), ("text",)),
                                 span=b.span(("system",))))
-    for where, item in b.message_items(data):
+    # A body given as dicts has no lines: all its text shares one origin and no message has a
+    # span, so neither is looked up per message (most of a large request's reading cost).
+    lineless = None if b.spans else b.origin(())
+    for index, item in enumerate(b.messages(data)):
         content = item.get("content")
-        content_where = where + ("content",)
         if type(content) is str:  # the common case, b.parts and b.shape inlined
-            segments = [Segment(content, b.origin(content_where))] if content else []
+            segments = [Segment(content, lineless or b.origin(("messages", index, "content")))
+                        ] if content else []
             shape: bool | None = False
         else:
-            segments = b.parts(content, content_where, TEXT_PARTS, media.openai_chat)
+            segments = b.parts(content, ("messages", index, "content"), TEXT_PARTS,
+                               media.openai_chat)
             shape = b.shape(content)
         # Positional, in the fields' order (role, segments, name, tool_calls, tool_call_id,
-        # span, omitted, blocks, options): keywords cost the dataclass's __init__ twice as much.
+        # span, omitted, blocks, options), as the other readers build it.
         message = Message(item["role"], segments, item.get("name"), [], item.get("tool_call_id"),
-                          b.span(where), None, shape, None if item.keys() <= MESSAGE_KEYS
-                          else b.options(item, MESSAGE_KEYS))
+                          None if lineless else b.span(("messages", index)), None, shape,
+                          None if MESSAGE_KEYS.issuperset(item) else b.options(item, MESSAGE_KEYS))
         tool_calls = item.get("tool_calls")
         if tool_calls:
-            _tool_calls(b, message, tool_calls, where)
+            _tool_calls(b, message, tool_calls, ("messages", index), lineless)
         messages.append(message)
     response_format = data.get("response_format")
     schema = response_format.get("json_schema") if isinstance(response_format, dict) else None
@@ -59,18 +64,17 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
     return case
 
 
-
-def _tool_calls(b: Builder, message: Message, calls: list, where: tuple) -> None:
+def _tool_calls(b: Builder, message: Message, calls: list, where: tuple,
+                lineless: Origin | None) -> None:
     for call_index, call in enumerate(calls):
-        call_where = where + ("tool_calls", call_index)
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict):
-            b.warn("a tool call without `function` is ignored", call_where)
+            b.warn("a tool call without `function` is ignored", where + ("tool_calls", call_index))
             continue
         call_id, name, arguments = call.get("id", ""), function.get("name", ""), function.get(
             "arguments")
-        message.tool_calls.append(ToolCall(  # id, name, arguments, origin (no keywords, as above)
+        message.tool_calls.append(ToolCall(  # id, name, arguments, origin
             call_id if type(call_id) is str else str(call_id),
             name if type(name) is str else str(name),
             arguments if type(arguments) is str else b.arguments(arguments),
-            b.origin(call_where)))
+            lineless or b.origin(where + ("tool_calls", call_index))))

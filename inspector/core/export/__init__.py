@@ -10,6 +10,8 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+import msgspec
+
 from ..model import RenderedCase, distinct_ids
 from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
@@ -64,11 +66,11 @@ def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCas
                 # Structured content (Converse's `json` tool-result block) carries its JSON text.
                 changes.append(Change(f"{own}'s {_kind(segment.raw)} content sent as JSON text: "
                                       f"{label} has no such block", index))
-                kept.append(replace(segment, raw=None))
+                kept.append(msgspec.structs.replace(segment, raw=None))
             else:
                 changes.append(Change(f"{own}'s {_kind(segment.raw)} block left out: "
                                       f"{label} has no such block", index))
-        messages[index] = replace(message, segments=kept)
+        messages[index] = msgspec.structs.replace(message, segments=kept)
     tools = [tool for tool in case.tools if tool.raw is None]
     for tool in case.tools:
         if tool.raw is not None:
