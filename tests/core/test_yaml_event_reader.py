@@ -143,3 +143,14 @@ def test_generated_agentv_suites_read_as_the_composer_reads_them(suite: Suite, c
             text = data.decode("utf-8-sig", errors="replace")
             # Only a file the composer's path refuses is left to it.
             assert _check(text, core) or _outcome(yamltree._compose_and_convert, text, core)[1]
+
+
+@pytest.mark.parametrize("value", ["text", ["a"], 3, 1.5, True, None])
+def test_a_node_that_is_no_mapping_has_no_keys(value: Any):
+    assert Node(value, 1, 1, 1).get("a") is None
+
+
+def test_a_mapping_node_gives_its_key_or_nothing():
+    inner = Node("x", 2, 2, 2)
+    node = Node({"a": inner}, 1, 2, 1)
+    assert node.get("a") is inner and node.get("b") is None

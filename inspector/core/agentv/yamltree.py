@@ -54,7 +54,12 @@ class Node:
     pieces: list[Any] | None = None
 
     def get(self, key: str) -> Node | None:
-        return self.value.get(key) if isinstance(self.value, dict) else None
+        # Only a dict among the values a Node holds has a `get`: no isinstance on every lookup
+        # (the loader makes forty thousand).
+        try:
+            return self.value.get(key)
+        except AttributeError:
+            return None
 
     def plain(self) -> Any:
         """The value with line information stripped, as agentv would see it."""
