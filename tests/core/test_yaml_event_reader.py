@@ -154,3 +154,12 @@ def test_a_mapping_node_gives_its_key_or_nothing():
     inner = Node("x", 2, 2, 2)
     node = Node({"a": inner}, 1, 2, 1)
     assert node.get("a") is inner and node.get("b") is None
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("../guides/a.md", "../guides/a.md"), ("1.2.3", "1.2.3"), ("-", "-"), ("0o8", "0o8"),
+    ("1_000", "1_000"), ("~", None), ("+12", 12), ("0o17", 15), ("0x1F", 31), ("-1.5e3", -1500.0),
+    (".5", 0.5), ("-.Inf", float("-inf")), ("TRUE", True), ("Null", None)])
+def test_core_scalars_are_the_core_schemas_values_and_other_text_stays_text(text: str, value: Any):
+    found = yamltree.core_scalar(text)
+    assert type(found) is type(value) and found == value

@@ -117,6 +117,10 @@ _CORE_HEX = re.compile(r"^0x[0-9a-fA-F]+$")
 _CORE_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 _CORE_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _CORE_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+# Any of the patterns above: a text none of them matches (a path like `../guide.md`) is text after
+# one match, not eight.
+_CORE_ANY = re.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
+    _CORE_NULL, _CORE_BOOL, _CORE_INT, _CORE_OCT, _CORE_HEX, _CORE_FLOAT, _CORE_INF, _CORE_NAN)))
 
 
 # Every non-text value of the core schema starts with one of these (null, ~, true/false, digits,
@@ -146,6 +150,8 @@ def core_scalar(text: str) -> Any:
     if text[:1] in _WORD_STARTS:  # `text`, `type`, `file` and `The` too: no patterns for those
         word = _CORE_WORDS.get(text, _NOT_A_WORD)
         return text if word is _NOT_A_WORD else word
+    if not _CORE_ANY.match(text):
+        return text
     if _CORE_NULL.match(text):
         return None
     if _CORE_BOOL.match(text):
