@@ -75,6 +75,10 @@ SHAPES = [
     ("list:\n  - &m {role: user, content: hi}\n  - *m\n  - *m\n", True),
     ("base: &b {a: 1, b: [1, 2]}\nc:\n  <<: *b\n  b: 3\n", True),
     ("c:\n  <<: [{a: 1}, {a: 2, z: 9}]\n  q: 1\n", True), ("<<: {a: 1}\nb: 2\n", True),
+    ("c:\n  <<: {a: 1}\n  a: 2\nd:\n  a: 1\n  <<: {a: 3, b: 4}\n  c: 5\n", True),
+    # Keys met again in later mappings (the reader keeps each plain key's name by its text):
+    ("- {a: 1, 1: x, null: y, true: z, .5: w, 0o7: v, 'k': q}\n"
+     "- {0o7: v, .5: w, true: z, null: y, 1: x, a: 1, 'k': q}\n", True),
     ("a: &a [" + "[" * 98 + "1" + "]" * 98 + "]\nb: *a\n", True),
     # Left to the composer's path, which says what is wrong:
     ("a: 1\n---\nb: 2\n", False), ("- &x 1\n- *x\n- *y\n", False), ("a: &x 1\nb: &x 2\n", False),
@@ -97,6 +101,15 @@ def test_the_event_reader_matches_the_composer(text: str, own: bool, core: bool)
 @pytest.mark.parametrize("core", [False, True], ids=["yaml-1.1", "core"])
 def test_repeated_keys_are_refused_in_core_mode_only(core: bool):
     assert _check("a: 1\na: 2\n1: x\n1.0: y\n", core) is not core
+
+
+@pytest.mark.parametrize("core", [False, True], ids=["yaml-1.1", "core"])
+@pytest.mark.parametrize("text", ["c:\n  <<: {a: 1}\n  a: 2\n  a: 3\n",
+                                  "c:\n  a: 2\n  <<: {a: 1}\n  a: 3\n",
+                                  "- {a: 1}\n- {a: 1, a: 2}\n"])
+def test_a_key_repeated_after_a_merge_or_in_a_later_mapping_is_refused_in_core_mode(
+        text: str, core: bool):
+    assert _check(text, core) is not core
 
 
 _scalars = st.one_of(st.text(max_size=12), st.integers(), st.floats(allow_nan=False),
@@ -130,3 +143,23 @@ def test_generated_agentv_suites_read_as_the_composer_reads_them(suite: Suite, c
             text = data.decode("utf-8-sig", errors="replace")
             # Only a file the composer's path refuses is left to it.
             assert _check(text, core) or _outcome(yamltree._compose_and_convert, text, core)[1]
+
+
+@pytest.mark.parametrize("value", ["text", ["a"], 3, 1.5, True, None])
+def test_a_node_that_is_no_mapping_has_no_keys(value: Any):
+    assert Node(value, 1, 1, 1).get("a") is None
+
+
+def test_a_mapping_node_gives_its_key_or_nothing():
+    inner = Node("x", 2, 2, 2)
+    node = Node({"a": inner}, 1, 2, 1)
+    assert node.get("a") is inner and node.get("b") is None
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("../guides/a.md", "../guides/a.md"), ("1.2.3", "1.2.3"), ("-", "-"), ("0o8", "0o8"),
+    ("1_000", "1_000"), ("~", None), ("+12", 12), ("0o17", 15), ("0x1F", 31), ("-1.5e3", -1500.0),
+    (".5", 0.5), ("-.Inf", float("-inf")), ("TRUE", True), ("Null", None)])
+def test_core_scalars_are_the_core_schemas_values_and_other_text_stays_text(text: str, value: Any):
+    found = yamltree.core_scalar(text)
+    assert type(found) is type(value) and found == value

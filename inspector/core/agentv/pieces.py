@@ -13,7 +13,7 @@ from functools import lru_cache
 from ..model import LineSpan, Media, Origin, OriginKind, Segment
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Piece:
     text: str
     kind: OriginKind
@@ -22,6 +22,20 @@ class Piece:
     last_line: int | None = None  # a cap: folded YAML text spans more lines than it has breaks
     via: LineSpan | None = None  # the file reference that pulled this text in
     media: Media | None = None  # an image standing in the text (the piece's text is empty)
+
+    def __init__(self, text: str, kind: OriginKind, path: str | None = None,
+                 first_line: int | None = None, last_line: int | None = None,
+                 via: LineSpan | None = None, media: Media | None = None) -> None:
+        # A frozen dataclass's own __init__ sets each field by object.__setattr__ and its name;
+        # the slots' own setters take a third less, and a render makes a piece per stretch of
+        # text. The piece stays frozen: assigning to a field still raises.
+        _set_text(self, text)
+        _set_kind(self, kind)
+        _set_path(self, path)
+        _set_first_line(self, first_line)
+        _set_last_line(self, last_line)
+        _set_via(self, via)
+        _set_media(self, media)
 
     def with_text(self, text: str, first_line: int | None) -> Piece:
         """This piece cut or trimmed to `text`, which starts on `first_line`. (dataclasses.replace
@@ -33,13 +47,16 @@ class Piece:
             if self.path is None and self.via is None:
                 return _BARE_ORIGINS[self.kind]  # separators and defaults: one shared value
             return _shared_origin(self.kind, self.path, None, None, self.via)
-        end = self.first_line + self.text.rstrip("\n").count("\n")
-        if self.last_line is not None:
-            end = min(end, self.last_line)
-        return _shared_origin(self.kind, self.path, self.first_line, max(end, self.first_line),
+        first, last = self.first_line, self.last_line
+        end = first + self.text.rstrip("\n").count("\n")
+        if last is not None and last < end:
+            end = last
+        return _shared_origin(self.kind, self.path, first, end if end > first else first,
                               self.via)
 
 
+_set_text, _set_kind, _set_path, _set_first_line, _set_last_line, _set_via, _set_media = (
+    vars(Piece)[name].__set__ for name in Piece.__slots__)
 _BARE_ORIGINS = {kind: Origin(kind) for kind in OriginKind}
 
 
@@ -123,19 +140,24 @@ def segments(pieces: Iterable[Piece], made: Made | None = None) -> list[Segment]
     if made is None:
         return [Segment(piece.text, piece.origin(), piece.media) for piece in pieces
                 if piece.text or piece.media is not None]
-    result = []
+    result: list[Segment] = []
+    append = result.append
     for piece in pieces:
-        if not piece.text and piece.media is None:
-            continue
+        # Most pieces of a graders' prompt were made into segments by the case's own messages.
         found = made.get(id(piece))
-        if found is None:
-            if piece.path is None and piece.first_line is None and piece.via is None \
-                    and piece.media is None:
-                segment = _bare_segment(piece.text, piece.kind)
-            else:
-                segment = Segment(piece.text, piece.origin(), piece.media)
-            found = made[id(piece)] = (piece, segment)
-        result.append(found[1])
+        if found is not None:
+            append(found[1])
+            continue
+        text, media = piece.text, piece.media
+        if not text and media is None:
+            continue  # never in `made`: nothing is made of it
+        if media is None and piece.first_line is None and piece.path is None \
+                and piece.via is None:
+            segment = _bare_segment(text, piece.kind)
+        else:
+            segment = Segment(text, piece.origin(), media)
+        made[id(piece)] = (piece, segment)
+        append(segment)
     return result
 
 

@@ -54,7 +54,12 @@ class Node:
     pieces: list[Any] | None = None
 
     def get(self, key: str) -> Node | None:
-        return self.value.get(key) if isinstance(self.value, dict) else None
+        # Only a dict among the values a Node holds has a `get`: no isinstance on every lookup
+        # (the loader makes forty thousand).
+        try:
+            return self.value.get(key)
+        except AttributeError:
+            return None
 
     def plain(self) -> Any:
         """The value with line information stripped, as agentv would see it."""
@@ -67,13 +72,16 @@ class Node:
 
 def _closed(entry: list[Any], event: Any) -> tuple[tuple[Node, int, int], str | None]:
     """A collection's node (with its expanded size and height) as its end event closes it, and
-    its anchor."""
+    its anchor. (_last_line's end, written out: a third of the events close something.)"""
     value, mark, anchor, _, size, height, _ = entry
     start = mark.line + 1
     mark = event.end_mark
-    end = max(start, mark.line + (0 if mark.column == 0 else 1))
-    children = value.values() if isinstance(value, dict) else value
-    return (Node(value, start, _last_line(children, start, end), start), size, height), anchor
+    end = mark.line + (0 if mark.column == 0 else 1)
+    ends = [child.end_line for child in (value.values() if type(value) is dict else value)]
+    if ends:
+        last = max(ends)
+        end = last if last < end else end
+    return (Node(value, start, end if end > start else start, start), size, height), anchor
 
 
 def _aliased(anchors: dict[str, tuple[Node, int, int]], event: Any, depth: int
@@ -109,6 +117,10 @@ _CORE_HEX = re.compile(r"^0x[0-9a-fA-F]+$")
 _CORE_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 _CORE_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _CORE_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+# Any of the patterns above: a text none of them matches (a path like `../guide.md`) is text after
+# one match, not eight.
+_CORE_ANY = re.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
+    _CORE_NULL, _CORE_BOOL, _CORE_INT, _CORE_OCT, _CORE_HEX, _CORE_FLOAT, _CORE_INF, _CORE_NAN)))
 
 
 # Every non-text value of the core schema starts with one of these (null, ~, true/false, digits,
@@ -119,6 +131,9 @@ _WORD_STARTS = frozenset("nNtTfF")
 # resolvers say, but for these first characters (`<<` merges; `!`, `&`, `*` alone are PyYAML's
 # `yaml` tag) and the empty text.
 _NOT_CORE_PLAIN = frozenset("<!&*")
+# First characters (and the empty text) for which an untagged plain scalar in core mode may be
+# other than its own text.
+_CORE_PLAIN_UNSURE = _MAYBE_NOT_TEXT | _NOT_CORE_PLAIN | {""}
 
 
 # The core schema's values that are words; any other word is text.
@@ -135,6 +150,8 @@ def core_scalar(text: str) -> Any:
     if text[:1] in _WORD_STARTS:  # `text`, `type`, `file` and `The` too: no patterns for those
         word = _CORE_WORDS.get(text, _NOT_A_WORD)
         return text if word is _NOT_A_WORD else word
+    if not _CORE_ANY.match(text):
+        return text
     if _CORE_NULL.match(text):
         return None
     if _CORE_BOOL.match(text):
@@ -328,6 +345,7 @@ class _EventReader(_Converter):
         super().__init__(path, core)
         self.resolvers = _Loader.yaml_implicit_resolvers
         self.wildcard = self.resolvers.get(None, [])
+        self.key_names: dict[str, str] = {}  # each plain key's name by its text, as read before
 
     def read(self, get_event: Any) -> Node | None:
         get_event()  # the stream's start
@@ -335,7 +353,7 @@ class _EventReader(_Converter):
             return None
         # Each open collection: [value (a dict or a list), start mark, anchor, the key whose value
         # comes next (or _AWAITING_KEY, _MERGING; None in a list), expanded size, height, keys
-        # written]
+        # written (None until a merge: till then the mapping's own keys are the keys written)]
         stack: list[list[Any]] = []
         anchors: dict[str, tuple[Node, int, int]] = {}
         composed = 0  # nodes the composer would make: the expansion allowance grows with them
@@ -343,6 +361,8 @@ class _EventReader(_Converter):
         # _is_text's test, written out in the loop below (it runs once a scalar): its lookups
         # hoisted here.
         resolvers, no_wildcard, maybe_not_text = self.resolvers, not self.wildcard, _MAYBE_NOT_TEXT
+        # In core mode an untagged plain scalar is text when its first character is none of these.
+        plain_text_by_first = core and no_wildcard
         scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
         mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
         mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
@@ -367,7 +387,11 @@ class _EventReader(_Converter):
                 text_line = start + 1 if style == "|" or style == ">" else start
                 text_line = text_line if text_line < end else end
                 value = event.value
-                if not (event.tag is None and no_wildcard
+                # Plain text of the core schema is found by its first character, sooner than
+                # the general test after it.
+                if not (plain_text_by_first and style is None and event.tag is None
+                        and value[:1] not in _CORE_PLAIN_UNSURE) \
+                        and not (event.tag is None and no_wildcard
                         and (not event.implicit[0] or value[:1] not in resolvers)
                         and (style or not core or value[:1] not in maybe_not_text)):
                     value = core_scalar(value) if (
@@ -394,7 +418,7 @@ class _EventReader(_Converter):
                 if len(stack) > MAX_DEPTH:
                     raise _Unusual
                 if kind is mapping_start:
-                    stack.append([{}, event.start_mark, event.anchor, _AWAITING_KEY, 1, 0, set()])
+                    stack.append([{}, event.start_mark, event.anchor, _AWAITING_KEY, 1, 0, None])
                 else:
                     stack.append([[], event.start_mark, event.anchor, None, 1, 0, None])
                 continue
@@ -421,27 +445,39 @@ class _EventReader(_Converter):
 
     def _take_key(self, top: list[Any], event: Any) -> None:
         """The next key of the open mapping `top`, from its event."""
-        if type(event) is not yaml.ScalarEvent or event.anchor is not None:
-            raise _Unusual  # a key that is not a plain value, or one aliased elsewhere
+        # A plain key, untagged and unanchored: its name depends on its text alone, and the same
+        # few keys (`role`, `content`, `type`) are half the events of an eval file.
+        text = event.value if type(event) is yaml.ScalarEvent and event.anchor is None \
+            and event.tag is None and not event.style and event.implicit[0] else None
+        name = None if text is None else self.key_names.get(text)
+        if name is None:
+            name = self._key_name(event)
+            if name is not None and text is not None:
+                self.key_names[text] = name
         top[4] += 1
-        text: str = event.value
-        name: str | None
-        # _is_text's test, written out: a key is half the events.
-        if event.tag is None and not self.wildcard and not event.style and self.core and text \
-                and text[0] not in _NOT_CORE_PLAIN:
-            name = self._key_text(core_scalar(text))  # the core schema's value, as _key finds it
-        else:
-            name = text if (event.tag is None and not self.wildcard
-                            and (not event.implicit[0] or text[:1] not in self.resolvers)
-                            and (event.style or not self.core or text[:1] not in _MAYBE_NOT_TEXT)
-                            ) else self._key(event)
         if name is None:
             top[3] = _MERGING
             return
-        if self.core and name in top[6]:
+        written = top[6]
+        if self.core and (name in top[0] if written is None else name in written):
             raise _Unusual  # the composer's path names the repeated key
-        top[6].add(name)
+        if written is not None:
+            written.add(name)
         top[3] = name
+
+    def _key_name(self, event: Any) -> str | None:
+        """A key's name from its event, or None for a merge key (`<<`)."""
+        if type(event) is not yaml.ScalarEvent or event.anchor is not None:
+            raise _Unusual  # a key that is not a plain value, or one aliased elsewhere
+        text: str = event.value
+        # _is_text's test, written out.
+        if event.tag is None and not self.wildcard and not event.style and self.core and text \
+                and text[0] not in _NOT_CORE_PLAIN:
+            return self._key_text(core_scalar(text))  # the core schema's value, as _key finds it
+        return text if (event.tag is None and not self.wildcard
+                        and (not event.implicit[0] or text[:1] not in self.resolvers)
+                        and (event.style or not self.core or text[:1] not in _MAYBE_NOT_TEXT)
+                        ) else self._key(event)
 
     @staticmethod
     def _place(parent: list[Any], done: tuple[Node, int, int]) -> None:
@@ -458,6 +494,8 @@ class _EventReader(_Converter):
         if key is not _MERGING:
             value[key] = node
             return
+        if parent[6] is None:
+            parent[6] = set(value)  # the keys written so far: merged ones may be written again
         for source in node.value if isinstance(node.value, list) else [node]:
             if isinstance(source.value, dict):
                 for merged_key, merged_value in source.value.items():

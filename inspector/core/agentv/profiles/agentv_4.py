@@ -79,7 +79,7 @@ def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Forma
             Piece(body, OriginKind.FILE, path, first_line, via=via),
             Piece("\n</file>", OriginKind.MARKER, block.path, block.start_line, block.end_line),
         ]
-        return Formatted("".join(p.text for p in pieces), pieces, bool(body))
+        return Formatted(pieces[0].text + body + pieces[2].text, pieces, bool(body))
     if block.kind == "image":
         warnings.append(Diagnostic("agentv 4 sends no image to a language model: formatSegment "
                                    "renders image blocks as nothing", block.path, block.start_line))
@@ -145,6 +145,7 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
         return result
 
     visible = [any(item.visible for item in parts) for parts in formatted]
+    has_text = [any(item.text for item in parts) for parts in formatted]
     role_markers = (any(m.role in ("assistant", "tool") for m in case.messages)
                     or sum(visible) > 1)
     # The graders' question repeats the messages' pieces: each message joined once, each piece
@@ -162,8 +163,7 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     leading = 0
     while leading < len(case.messages) and case.messages[leading].role == "system":
         leading += 1
-    system_parts = [message_pieces(i) for i in range(leading)
-                    if any(item.text for item in formatted[i])]
+    system_parts = [message_pieces(i) for i in range(leading) if has_text[i]]
     system = joined(system_parts, "\n\n")
     system_span = _span(case.messages[0]) if leading else None
 
@@ -209,7 +209,7 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     # prompt-builder.ts: the graders' question marks every message with content by its role.
     marked = [[sep(f"@[{message.role[:1].upper()}{message.role[1:]}]:\n"), *message_pieces(index)]
               for index, message in enumerate(case.messages) if visible[index]
-              and any(item.text for item in formatted[index])]
+              and has_text[index]]
     _attach_graders(result, case, joined(marked, "\n\n"), context, made)
     return result
 
