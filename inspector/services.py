@@ -264,12 +264,19 @@ VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"outline": Outline.of,
                                                           "lines": LineMap.of}
 
 
-def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) -> object:
-    """A cached view of a document (VIEWS); raises InputError as render does."""
+def _cached_view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str
+                 ) -> tuple[str, object | None]:
+    """The cache key of a view of a document and what is kept under it; raises InputError as
+    render does."""
     if not loaded.files.exists(path):
         raise InputError("no such file in this bundle", path)
     key = render_cache.key(loaded.cache_id, path, options, name)
-    hit = _cached(key)
+    return key, _cached(key)
+
+
+def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) -> object:
+    """A cached view of a document (VIEWS); raises InputError as render does."""
+    key, hit = _cached_view(loaded, path, options, name)
     if hit is not None:
         return hit
     found = VIEWS[name](render(loaded, path, options))
@@ -281,10 +288,7 @@ def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseI
     """The document's cases for one case page: a 1,000-case file costs one case's unpickling
     instead of a thousand. An upload's render is kept in parts that make the index, so it is not
     kept a second time as one (a 10 MB upload spent 60 ms of CPU writing that copy)."""
-    if not loaded.files.exists(path):
-        raise InputError("no such file in this bundle", path)
-    key = render_cache.key(loaded.cache_id, path, options, "cases")
-    hit = _cached(key)
+    key, hit = _cached_view(loaded, path, options, "cases")
     if hit is not None:
         return hit  # type: ignore[return-value]  # only indexes are cached under this key
     kept = render_cache.get(render_cache.key(loaded.cache_id, path, options))
