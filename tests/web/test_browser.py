@@ -98,6 +98,9 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     page.select_option("#profile", "agentv-0.10")
     page.wait_for_url(re.compile(r"profile=agentv-0\.10"))
     page.wait_for_selector("#rendered")
+    # The new #rendered holds the export panel: a provider picked before it lands is replaced by
+    # the one the profile's request was sent with (a busy machine stretches that window).
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
     # Switching provider and form re-renders the export panel and lands in the URL.
     page.select_option("#provider", "anthropic")

@@ -6,6 +6,8 @@ from ..model import (
     Message,
     Origin,
     OutputSchema,
+    PlainEntry,
+    PlainMessages,
     RenderedCase,
     Segment,
     ToolCall,
@@ -16,6 +18,7 @@ from .builder import Builder
 TEXT_PARTS = ("text", "input_text", "output_text")
 MODELLED = frozenset({"messages", "tools", "system"})
 MESSAGE_KEYS = frozenset({"role", "content", "name", "tool_call_id", "tool_calls"})
+PLAIN_KEYS = frozenset({"role", "content", "tool_call_id", "tool_calls"})
 
 
 def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
@@ -78,3 +81,53 @@ def _tool_calls(b: Builder, message: Message, calls: list, where: tuple,
             name if type(name) is str else str(name),
             arguments if type(arguments) is str else b.arguments(arguments),
             lineless or b.origin(where + ("tool_calls", call_index))))
+
+
+def openai_chat_plain(b: Builder, case_id: str, data: dict
+                      ) -> tuple[RenderedCase, PlainMessages] | None:
+    """A body given as dicts whose messages are all plain (see PlainMessages): the case of its
+    other fields, read as openai_chat reads them, and the messages as entries. None for any other
+    body, which openai_chat reads whole."""
+    if b.spans or data.get("system"):
+        return None
+    origin = b.origin(())
+    entries = _plain_entries(data.get("messages"), origin)
+    if entries is None:
+        return None
+    return openai_chat(b, case_id, {**data, "messages": []}), PlainMessages(entries, origin)
+
+
+def _plain_entries(messages: object, origin: Origin) -> list[PlainEntry] | None:
+    """What openai_chat would read of each message, when that is only a role, a string (or no)
+    content, calls with string ids, names and arguments, and a string tool_call_id."""
+    if type(messages) is not list:
+        return None
+    entries: list[PlainEntry] = []
+    for item in messages:
+        if type(item) is not dict or not PLAIN_KEYS.issuperset(item):
+            return None
+        role, content, call_id = item.get("role"), item.get("content"), item.get("tool_call_id")
+        if type(role) is not str or not (call_id is None or type(call_id) is str):
+            return None
+        if type(content) is str:
+            blocks: bool | None = False
+        elif content is None:
+            content, blocks = "", None
+        else:
+            return None
+        calls = item.get("tool_calls")
+        tool_calls: list[ToolCall] = []
+        if calls:
+            if type(calls) is not list:
+                return None
+            for call in calls:
+                function = call.get("function") if type(call) is dict else None
+                if type(function) is not dict:
+                    return None
+                id_, name = call.get("id", ""), function.get("name", "")
+                arguments = function.get("arguments")
+                if type(id_) is not str or type(name) is not str or type(arguments) is not str:
+                    return None
+                tool_calls.append(ToolCall(id_, name, arguments, origin))
+        entries.append((role, content, tool_calls, call_id, blocks))
+    return entries

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import msgspec
 
+from ..conversations import read_plain_request, read_request
 from ..model import RenderedCase, distinct_ids
 from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
@@ -21,7 +22,8 @@ from .request import LABELS as REQUEST_LABELS
 
 __all__ = [
     "FORMATS", "PROVIDERS", "REGISTRY", "BatchExport", "Change", "ExportResult", "ExportSettings",
-    "Lint", "batch_export", "batch_jsonl", "export_case", "full_instructions", "provider_spec",
+    "Lint", "batch_export", "batch_jsonl", "export_case", "export_request", "full_instructions",
+    "provider_spec",
     "render_code", "render_codes",
 ]
 
@@ -34,6 +36,27 @@ def export_case(case: RenderedCase, provider: str, settings: ExportSettings | No
         return spec.export(case, settings)
     case, left_out = without_provider_own(case, provider)
     result = spec.export(case, with_source_defaults(case, settings))
+    if left_out:
+        result.changes[:0] = left_out
+    return result
+
+
+def export_request(body: dict, input_format: str, provider: str,
+                   settings: ExportSettings | None = None, path: str = "request.json"
+                   ) -> ExportResult:
+    """A request body given as dicts in `input_format`, as `provider`'s request: the same result
+    as `export_case(read_request(body, input_format, path), provider, settings)`. When its
+    messages are plain (PlainMessages) and the provider has a lane for them, they go to the
+    payload without a Message and a Segment being built for each: the way to convert requests
+    in bulk, where no page shows where each stretch came from."""
+    spec = provider_spec(provider)
+    read = read_plain_request(body, input_format, path) if spec.export_plain else None
+    if read is None:
+        return export_case(read_request(body, input_format, path), provider, settings)
+    case, plain = read
+    settings = settings or ExportSettings()
+    case, left_out = without_provider_own(case, provider)
+    result = spec.export_plain(case, plain, with_source_defaults(case, settings))  # type: ignore[misc]
     if left_out:
         result.changes[:0] = left_out
     return result

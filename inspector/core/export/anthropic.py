@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Media, Message, RenderedCase, Segment, ToolCall
+from ..model import Media, Message, PlainMessages, RenderedCase, Segment, ToolCall
 from . import image_tokens, request
 from .common import (
     ANTHROPIC,
@@ -57,10 +57,24 @@ class _Build(TurnExport):
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
+    return _export(case, settings, None)
+
+
+def export_plain(case: RenderedCase, plain: PlainMessages, settings: ExportSettings
+                 ) -> ExportResult:
+    """`case` holding no messages, its messages being `plain`'s entries."""
+    return _export(case, settings, plain)
+
+
+def _export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | None
+            ) -> ExportResult:
     build = _Build(settings)
     resolved = request.resolve(case, settings, DEFAULTS, ANTHROPIC, build.notes)
     build.same_api = case.metadata.get("format") == ANTHROPIC
-    _convert(build, case)
+    if plain is None:
+        _convert(build, case)
+    else:
+        _convert_plain(build, case, plain)
     if build.pending:
         _lint_unanswered(build.pending, build.notes)
     _lint_turns(build.turns, build.notes)
@@ -105,18 +119,37 @@ def _convert(build: _Build, case: RenderedCase) -> None:
                 shape is False and len(segments) == 1 and segments[0].media is None)):
             role = message.role
             if role == "user":
-                if _plain_user(build, message, text, index):
+                if _plain_user(build, text, shape is False, index):
                     continue
             elif role == "assistant":
-                if _plain_assistant(build, message, text, index):
+                if _plain_assistant(build, text, message.tool_calls, shape is False, index):
                     continue
-            elif (role == "tool" or role == "function") and _plain_tool_result(
-                    build, message, text, index):
+            elif (role == "tool" or role == "function") and not message.options and \
+                    _plain_tool_result(build, message.tool_call_id, text, index):
                 continue
         _message(build, case, message, text, index)
 
 
-def _plain_user(build: _Build, message: Message, text: str, index: int) -> bool:
+def _convert_plain(build: _Build, case: RenderedCase, plain: PlainMessages) -> None:
+    """_convert for messages given as PlainMessages entries: the same fast paths, taken on the
+    same terms (no name or options, content a string or none: a string that is empty goes the
+    general way, as its Message's has no segment), and the general way for the rest, with the
+    Message the reader would have made."""
+    for index, (role, text, tool_calls, tool_call_id, shape) in enumerate(plain.entries):
+        if shape is None or text:
+            if role == "user":
+                if _plain_user(build, text, shape is False, index):
+                    continue
+            elif role == "assistant":
+                if _plain_assistant(build, text, tool_calls, shape is False, index):
+                    continue
+            elif (role == "tool" or role == "function") and _plain_tool_result(
+                    build, tool_call_id, text, index):
+                continue
+        _message(build, case, plain.message(index), text, index)
+
+
+def _plain_user(build: _Build, text: str, string: bool, index: int) -> bool:
     """Text opening a user turn."""
     turns = build.turns
     if not text or turns.role == "user":
@@ -125,7 +158,7 @@ def _plain_user(build: _Build, message: Message, text: str, index: int) -> bool:
     turn_list = turns.turns
     if not turn_list:
         turns.first_source = index
-    if message.blocks is False:
+    if string:
         build.string_turns.append(len(turn_list))
     turn_list.append({"role": "user", "content": content})
     turns.role = build.last_kind = "user"
@@ -133,12 +166,12 @@ def _plain_user(build: _Build, message: Message, text: str, index: int) -> bool:
     return True
 
 
-def _plain_assistant(build: _Build, message: Message, text: str, index: int) -> bool:
+def _plain_assistant(build: _Build, text: str, tool_calls: list[ToolCall], string: bool,
+                     index: int) -> bool:
     """Text and tool calls opening an assistant turn, each call with a plain id and arguments
     that are one JSON object (the hot path of long tool-calling conversations: no call per
     call); any other call goes _tool_use's way. Each call adds one block, so a call's position
     among the calls (for a made-up id) is counted only when needed."""
-    tool_calls = message.tool_calls
     turns, pending = build.turns, build.pending
     if not (tool_calls or text) or turns.role == "assistant" or pending:
         return False
@@ -170,7 +203,7 @@ def _plain_assistant(build: _Build, message: Message, text: str, index: int) -> 
     turn_list = turns.turns
     if not turn_list:
         turns.first_source = index
-    if message.blocks is False:
+    if string:
         build.string_turns.append(len(turn_list))
     turn_list.append({"role": "assistant", "content": content})
     turns.content = content
@@ -179,11 +212,10 @@ def _plain_assistant(build: _Build, message: Message, text: str, index: int) -> 
     return True
 
 
-def _plain_tool_result(build: _Build, message: Message, text: str, index: int) -> bool:
-    """A tool result answering a call of the assistant turn right before: it opens the user turn
-    after the calls, or follows the results before it."""
-    original = message.tool_call_id
-    if original is None or message.options or build.last_kind == "user":
+def _plain_tool_result(build: _Build, original: str | None, text: str, index: int) -> bool:
+    """A tool result (with no options) answering a call of the assistant turn right before: it
+    opens the user turn after the calls, or follows the results before it."""
+    if original is None or build.last_kind == "user":
         return False
     call_id = build.ids.get(original)
     if call_id is None or build.pending.pop(call_id, None) is None:
@@ -199,10 +231,6 @@ def _plain_tool_result(build: _Build, message: Message, text: str, index: int) -
         turns.last_source = index
     build.last_kind = "tool"
     return True
-
-
-_FAST_PATHS = {"user": _plain_user, "assistant": _plain_assistant, "tool": _plain_tool_result,
-               "function": _plain_tool_result}
 
 
 def _message(build: _Build, case: RenderedCase, message: Message, text: str, index: int) -> None:
@@ -537,4 +565,5 @@ PROVIDER = Provider(
     sdks=("anthropic>=2.0 (PyPI)", "@anthropic-ai/sdk>=1.0 (npm)"),
     image_tokens=image_tokens.anthropic,
     billing=Billing("anthropic", CACHE),
+    export_plain=export_plain,
 )

@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ..model import Diagnostic, Media, Message, OriginKind, RenderedCase, Segment
 
 # Provider ids, for the exporters' own use; the list of providers is `registry.PROVIDERS`.
@@ -149,6 +151,8 @@ class Turns:
         return False
 
 
+# Compiled (speedups.py), it is still the base of exporters that are not.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TurnExport:
     """What an export into alternating turns keeps while it runs: its notes, the text bound for
     the provider's top-level system field (the request's own first), and the turns."""

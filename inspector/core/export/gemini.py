@@ -7,7 +7,7 @@ import json
 import mimetypes
 from typing import Any
 
-from ..model import Message, RenderedCase, Segment, ToolCall
+from ..model import Message, PlainMessages, RenderedCase, Segment, ToolCall
 from . import image_tokens, request
 from .common import (
     GEMINI,
@@ -71,10 +71,24 @@ class _Build(TurnExport):
 
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
+    return _export(case, settings, None)
+
+
+def export_plain(case: RenderedCase, plain: PlainMessages, settings: ExportSettings
+                 ) -> ExportResult:
+    """`case` holding no messages, its messages being `plain`'s entries."""
+    return _export(case, settings, plain)
+
+
+def _export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | None
+            ) -> ExportResult:
     build = _Build(settings)
     resolved = request.resolve(case, settings, DEFAULTS, GEMINI, build.notes)
     build.same_api = case.metadata.get("format") == GEMINI
-    _convert(build, case)
+    if plain is None:
+        _convert(build, case)
+    else:
+        _convert_plain(build, plain)
     build.close()
     if not build.turns.turns:
         build.notes.lint("the request has no contents")
@@ -121,11 +135,30 @@ def _convert(build: _Build, case: RenderedCase) -> None:
                 if _plain_user(build, text, index):
                     continue
             elif role == "assistant":
-                if _plain_model(build, message, text, index):
+                if _plain_model(build, text, message.tool_calls, index):
                     continue
-            elif role == "tool" and _plain_response(build, message, text, index):
+            elif role == "tool" and not message.options and _plain_response(
+                    build, message.tool_call_id, text, index):
                 continue
         _message(build, message, text, index)
+
+
+def _convert_plain(build: _Build, plain: PlainMessages) -> None:
+    """_convert for messages given as PlainMessages entries (never a Gemini request read back):
+    the same fast paths, taken on the same terms (no name or options, content a string or none:
+    a string that is empty goes the general way, as its Message's has no segment), and the
+    general way for the rest, with the Message the reader would have made."""
+    for index, (role, text, tool_calls, tool_call_id, shape) in enumerate(plain.entries):
+        if shape is None or text:
+            if role == "user":
+                if _plain_user(build, text, index):
+                    continue
+            elif role == "assistant":
+                if _plain_model(build, text, tool_calls, index):
+                    continue
+            elif role == "tool" and _plain_response(build, tool_call_id, text, index):
+                continue
+        _message(build, plain.message(index), text, index)
 
 
 def _plain_user(build: _Build, text: str, index: int) -> bool:
@@ -146,10 +179,9 @@ def _plain_user(build: _Build, text: str, index: int) -> bool:
     return True
 
 
-def _plain_model(build: _Build, message: Message, text: str, index: int) -> bool:
+def _plain_model(build: _Build, text: str, tool_calls: list[ToolCall], index: int) -> bool:
     """Text and function calls opening a model content after the responses it asked for, with
     arguments that are one JSON object (_function_call's common case, inlined)."""
-    tool_calls = message.tool_calls
     turns = build.turns
     responses = build.responses
     if turns.role == "model" or not (text or tool_calls) or (
@@ -179,14 +211,14 @@ def _plain_model(build: _Build, message: Message, text: str, index: int) -> bool
     return True
 
 
-def _plain_response(build: _Build, message: Message, text: str, index: int) -> bool:
-    """A function response answering a call of the model content before: it opens the user
-    content after the calls, or follows the responses before it (_response inlined: a compact
-    JSON object costs no call)."""
-    answered = build.names.get(message.tool_call_id)  # type: ignore[arg-type]  # None: no call
+def _plain_response(build: _Build, tool_call_id: str | None, text: str, index: int) -> bool:
+    """A function response (with no options) answering a call of the model content before: it
+    opens the user content after the calls, or follows the responses before it (_response
+    inlined: a compact JSON object costs no call)."""
+    answered = build.names.get(tool_call_id)  # type: ignore[arg-type]  # None: no call
     turns = build.turns
     role = turns.role
-    if answered is None or message.options or not (
+    if answered is None or not (
             (role == "user" and build.last_kind == "tool")
             or (role == "model" and len(turns.turns) > 1)):
         return False
@@ -504,5 +536,6 @@ PROVIDER = Provider(
     # another body (1.10 is the oldest release tried that passes).
     sdks=("google-genai>=1.49 (PyPI)", "@google/genai>=1.10 (npm)"),
     image_tokens=image_tokens.gemini,
+    export_plain=export_plain,
     billing=Billing("google", CACHE),
 )
