@@ -1,6 +1,7 @@
 """OpenAI Chat request bodies of every shape the reader takes, untidy ones included: calls left
 unanswered, results for no call, ids a provider refuses, arguments that are no JSON object,
-empty and odd content, names and unknown keys, roles no provider has.
+empty and odd content, names and unknown keys, roles no provider has; and, with `hostile`, any
+value of any field replaced by one of another JSON type.
 
 Drawn from a `random.Random`, so one generator serves hypothesis (`st.randoms()`) and a plain
 seeded loop (a subprocess comparing compiled and plain-Python exporters).
@@ -8,6 +9,7 @@ seeded loop (a subprocess comparing compiled and plain-Python exporters).
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -21,18 +23,46 @@ ARGUMENTS = ('{"city": "Paris"}', "{}", ' {"a": 1}', '{"a": 1} ', "[1, 2]", "not
 MODELS = ("gpt-4o", "claude-sonnet-4-5", "gemini-2.5-pro", "o3")
 
 
-def chat_body(rng: random.Random) -> dict[str, Any]:
+JUNK = (0, 1, -1, 2.5, True, False, None, "", "text", [], [1, "a"], {}, {"k": "v"},
+        [{"type": "text"}], {"type": "text", "text": 1})
+
+
+def chat_body(rng: random.Random, hostile: bool = False) -> dict[str, Any]:
     """A body: half of them conversations that answer their calls in order (the shapes the
-    exporters' fast paths take), the rest anything."""
+    exporters' fast paths take), the rest anything; `hostile` then puts values of the wrong type
+    in a few places."""
+    body = _chat_body(rng)
+    if hostile:
+        for _ in range(rng.randint(1, 3)):
+            _spoil(rng, body)
+    return body
+
+
+def _spoil(rng: random.Random, value: Any) -> None:
+    """Replace one value somewhere inside `value` (a dict or list) with junk."""
+    while True:
+        keys = list(value) if isinstance(value, dict) else list(range(len(value)))
+        if not keys:
+            return
+        key = rng.choice(keys)
+        inner = value[key]
+        if isinstance(inner, (dict, list)) and inner and rng.random() < 0.75:
+            value = inner
+            continue
+        value[key] = copy.deepcopy(rng.choice(JUNK))
+        return
+
+
+def _chat_body(rng: random.Random) -> dict[str, Any]:
     tidy = rng.random() < 0.5
     messages = _tidy(rng) if tidy else _untidy(rng)
     body: dict[str, Any] = {"messages": messages}
     if rng.random() < 0.3:
         body["model"] = rng.choice(MODELS)
     if rng.random() < 0.2:
-        body["temperature"] = rng.choice((0, 0.5, 1.2))
+        body["temperature"] = rng.choice((0, 0.5, 1.2, 1, True, "hot", None))
     if rng.random() < 0.2:
-        body["max_tokens"] = rng.choice((1, 256))
+        body["max_tokens"] = rng.choice((1, 256, True, 1.5, "100", None))
     if rng.random() < 0.3:
         body["tools"] = [{"type": "function", "function": {
             "name": name, "parameters": {"type": "object", "properties": {}}}}

@@ -1,5 +1,6 @@
 """A request given as dicts exports to the same result whether its messages take the exporters'
-plain lane (no Message per message) or the neutral model: payload, changes, lints, warnings."""
+plain lane (no Message per message) or the neutral model: payload, changes, lints, warnings; and
+no body, however wrong its values' types, makes an exporter fail with anything but InputError."""
 
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ def via_the_model(body: dict, provider: str, export_settings: ExportSettings):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.randoms(use_true_random=False), st.sampled_from(SETTINGS))
-def test_a_body_exports_through_the_lane_as_through_the_model(rng, export_settings):
-    body = chat_body(rng)
+@given(st.randoms(use_true_random=False), st.sampled_from(SETTINGS), st.booleans())
+def test_a_body_exports_through_the_lane_as_through_the_model(rng, export_settings, hostile):
+    body = chat_body(rng, hostile)
     for provider in PROVIDERS:
         expected = outcome(via_the_model, copy.deepcopy(body), provider, export_settings)
         actual = outcome(export_request, copy.deepcopy(body), "openai-chat", provider,
@@ -46,9 +47,9 @@ def test_a_body_exports_through_the_lane_as_through_the_model(rng, export_settin
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.randoms(use_true_random=False))
-def test_a_plain_entry_becomes_the_message_the_reader_makes(rng):
-    body = chat_body(rng)
+@given(st.randoms(use_true_random=False), st.booleans())
+def test_a_plain_entry_becomes_the_message_the_reader_makes(rng, hostile):
+    body = chat_body(rng, hostile)
     read = read_plain_request(copy.deepcopy(body), "openai-chat", "request.json")
     if read is None:
         return

@@ -299,16 +299,20 @@ def _media_block(build: _Build, media: Media, index: int, position: int) -> dict
                          "source": {"bytes": media.data}}}
 
 
-def _inference_config(max_tokens: int | None, temperature: float | None,
-                      notes: Notes) -> dict[str, Any]:
+def _inference_config(max_tokens: Any, temperature: Any, notes: Notes) -> dict[str, Any]:
     config: dict[str, Any] = {}
+    # A raw request's values come as it gave them, numbers or not.
     if max_tokens is not None:
         config["maxTokens"] = max_tokens
-        if max_tokens < 1:
+        if type(max_tokens) is not int:
+            notes.lint(f"inferenceConfig.maxTokens {max_tokens!r} is not a whole number")
+        elif max_tokens < 1:
             notes.lint("inferenceConfig.maxTokens must be at least 1")
     if temperature is not None:
         config["temperature"] = temperature
-        if not 0 <= temperature <= MAX_TEMPERATURE:
+        if type(temperature) is not int and type(temperature) is not float:
+            notes.lint(f"inferenceConfig.temperature {temperature!r} is not a number")
+        elif not 0 <= temperature <= MAX_TEMPERATURE:
             notes.lint(f"inferenceConfig.temperature {temperature} is outside Bedrock's 0 to 1")
     return config
 

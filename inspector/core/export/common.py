@@ -20,13 +20,21 @@ GEMINI = "gemini"
 BEDROCK_CONVERSE = "bedrock-converse"
 
 
+# A JSON number as the user or the request gave it. Not `float`: compiled (speedups.py), code that
+# narrows a `float` holds it as a C double, and a temperature of 0 would be sent and named as 0.0.
+Number = int | float
+
+# The settings, results and notes stay Python classes when this module is compiled (speedups.py):
+# a compiled class would turn a temperature of 0 into 0.0, and other code subclasses, pickles and
+# replaces them.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class ResolvedDefaults:
     """What a request gets when the user sets nothing (each provider module declares its own)."""
 
     model: str
     max_tokens: int | None = None
-    temperature: float | None = None
+    temperature: Number | None = None
 
 # Anthropic tool_use ids, OpenAI/Anthropic tool and schema names, Anthropic batch custom ids.
 SAFE_ID = re.compile(r"[^a-zA-Z0-9_-]")
@@ -34,11 +42,12 @@ SAFE_ID_FULL = re.compile(r"[a-zA-Z0-9_-]+")
 MAX_NAME = 64
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class ExportSettings:
     model: str | None = None
     max_tokens: int | None = None
-    temperature: float | None = None
+    temperature: Number | None = None
     # A request-level system prompt (seed 003's `request.system`): first, before the case's own.
     system_prompt: str | None = None
     # Seed 002's user_instructions: appended to the Responses `instructions` (and, for the other
@@ -54,13 +63,17 @@ class ExportSettings:
         )
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class ResolvedSettings:
     model: str
-    max_tokens: int | None
-    temperature: float | None
+    # The user's settings are numbers; a raw request's own values come as it gave them (a string,
+    # a list), sent on and linted where the provider's rules are known, never trusted as numbers.
+    max_tokens: Any
+    temperature: Any
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Change:
     """Something the exporter did to fit the provider: moved, merged, renamed, mapped."""
@@ -72,6 +85,7 @@ class Change:
         return {"message": self.message, "message_index": self.message_index}
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Lint:
     """Something the provider would reject (or silently alter) that the SDK types do not catch."""
@@ -85,6 +99,7 @@ class Lint:
                 "severity": self.severity}
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class ExportResult:
     provider: str

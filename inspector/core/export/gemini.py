@@ -436,8 +436,7 @@ def _declarations(case: RenderedCase, build: _Build) -> list[dict[str, Any]]:
     return declarations
 
 
-def _generation_config(case: RenderedCase, max_tokens: int | None, temperature: float | None
-                       ) -> dict[str, Any]:
+def _generation_config(case: RenderedCase, max_tokens: Any, temperature: Any) -> dict[str, Any]:
     generation: dict[str, Any] = {}
     if max_tokens is not None:
         generation["maxOutputTokens"] = max_tokens

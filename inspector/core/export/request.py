@@ -80,7 +80,8 @@ def apply(case: RenderedCase, target: str, payload: dict[str, Any], notes: Notes
         return
     if fmt == target:
         if (target == OPENAI_CHAT and "max_tokens" in request
-                and payload.get("max_completion_tokens") == request["max_tokens"]):
+                and "max_completion_tokens" in payload
+                and payload["max_completion_tokens"] == request["max_tokens"]):
             # The source used the older spelling; the same request keeps it.
             payload["max_tokens"] = payload.pop("max_completion_tokens")
         for key, value in request.items():

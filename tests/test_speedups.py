@@ -1,0 +1,100 @@
+"""The compiled copies of the hottest core modules: served only while current, and alike to the
+plain-Python modules in every result."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector import speedups
+from inspector.core.conversations import read_request
+from inspector.core.export import PROVIDERS, export_case, export_request
+from tests.core.chat_bodies import chat_body
+
+SEEDS = range(400)
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def a_build(folder: Path) -> dict:
+    """The manifest of a (fake) build of today's sources in `folder`."""
+    files = {module: str(Path(*module.split("."))) + SUFFIX for module in speedups.MODULES}
+    files[speedups.SHARED] = speedups.SHARED + SUFFIX
+    for relative in files.values():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_bytes(b"")
+    return {"tag": speedups.build_tag(), "sources": speedups.fingerprint(), "files": files}
+
+
+def test_a_build_of_todays_sources_is_served(tmp_path):
+    files = speedups.compiled_files(a_build(tmp_path), tmp_path)
+    assert files is not None and set(files) == {*speedups.MODULES, speedups.SHARED}
+
+
+def test_a_build_of_an_edited_source_is_not_served(tmp_path):
+    manifest = a_build(tmp_path)
+    manifest["sources"]["inspector.core.export.anthropic"] = "0" * 64
+    assert speedups.compiled_files(manifest, tmp_path) is None
+
+
+def test_a_build_for_another_interpreter_or_missing_a_file_is_not_served(tmp_path):
+    manifest = a_build(tmp_path)
+    assert speedups.compiled_files({**manifest, "tag": "cpython-312-linux-x86_64"}, tmp_path) is None
+    (tmp_path / manifest["files"][speedups.SHARED]).unlink()
+    assert speedups.compiled_files(manifest, tmp_path) is None
+
+
+def test_speedups_can_be_turned_off():
+    found = subprocess.run(
+        [sys.executable, "-c", "import inspector.core.export.anthropic as module; "
+                               "print(module.__file__)"],
+        env={**os.environ, "INSPECTOR_SPEEDUPS": "0"}, capture_output=True, text=True, check=True)
+    assert found.stdout.strip().endswith("anthropic.py")
+
+
+def exports(seeds) -> list:
+    """Every provider's export of the generated bodies (every other one hostile), through the
+    plain lane and through the model, as JSON-ready values."""
+    results = []
+    for seed in seeds:
+        body = chat_body(random.Random(seed), hostile=seed % 2 == 1)
+        for provider in PROVIDERS:
+            for export in (lambda: export_request(body, "openai-chat", provider),
+                           lambda: export_case(read_request(body, "openai-chat", "request.json"),
+                                               provider)):
+                try:
+                    result = export()
+                except Exception as error:  # noqa: BLE001 - an error is a result to compare too
+                    results.append([type(error).__name__, str(error)])
+                    continue
+                results.append([result.payload, [change.message for change in result.changes],
+                                [[lint.message, lint.severity] for lint in result.lints],
+                                [warning.message for warning in result.warnings]])
+    return results
+
+
+def test_the_compiled_modules_export_as_the_plain_python_ones():
+    if not speedups.active():
+        pytest.skip("no current build of the speedups here (`.ci/setup` makes one)")
+    script = ("import json, sys; from tests.test_speedups import exports, SEEDS; "
+              "json.dump(exports(SEEDS), sys.stdout)")
+    plain = subprocess.run([sys.executable, "-c", script], cwd=speedups.ROOT, check=True,
+                           env={**os.environ, "INSPECTOR_SPEEDUPS": "0"}, capture_output=True,
+                           text=True)
+    assert json.loads(plain.stdout) == json.loads(json.dumps(exports(SEEDS)))
+
+
+@pytest.mark.skipif(os.environ.get("CI") != "true", reason="CI builds the speedups first")
+def test_ci_runs_the_suite_on_the_compiled_modules():
+    import inspector.core.conversations.openai_chat
+    import inspector.core.export.anthropic  # noqa: F401
+
+    assert speedups.active()
+    assert all(not (sys.modules[name].__file__ or "").endswith(".py")
+               for name in speedups.MODULES)
