@@ -161,7 +161,7 @@ class PlainMessages(msgspec.Struct):
 
     def message(self, index: int) -> Message:
         role, text, tool_calls, tool_call_id, blocks = self.entries[index]
-        return Message(role, [Segment(text, self.origin)] if text else [], None, tool_calls,
+        return Message(role, [Segment(text, self.origin)] if text else [], None, list(tool_calls),
                        tool_call_id, None, None, blocks, None)
 
 

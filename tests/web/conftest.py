@@ -103,7 +103,9 @@ def browser():
 
 
 @pytest.fixture
-def context(browser, live_server):
+def context(browser, live_server, transactional_db):
+    # transactional_db named here so that it is set up before the context and torn down after
+    # it: a page's polling request (review progress) must not hit a database being flushed.
     context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=live_server.url)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     yield context

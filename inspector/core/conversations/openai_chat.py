@@ -20,7 +20,6 @@ from .builder import Builder
 TEXT_PARTS = ("text", "input_text", "output_text")
 MODELLED = frozenset({"messages", "tools", "system"})
 MESSAGE_KEYS = frozenset({"role", "content", "name", "tool_call_id", "tool_calls"})
-PLAIN_KEYS = frozenset({"role", "content", "tool_call_id", "tool_calls"})
 
 
 def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
@@ -115,6 +114,10 @@ def openai_chat_plain(b: Builder, case_id: str, data: dict
     return openai_chat(b, case_id, {**data, "messages": []}), PlainMessages(entries, origin)
 
 
+# The tool calls of every entry without any: one list, never changed (PlainMessages.message copies).
+NO_CALLS: list[ToolCall] = []
+
+
 def _plain_entries(messages: object, origin: Origin) -> list[PlainEntry] | None:
     """What openai_chat would read of each message, when that is only a role, a string (or no)
     content, calls with string ids, names and arguments, and a string tool_call_id."""
@@ -122,9 +125,12 @@ def _plain_entries(messages: object, origin: Origin) -> list[PlainEntry] | None:
         return None
     entries: list[PlainEntry] = []
     for item in messages:
-        if type(item) is not dict or not PLAIN_KEYS.issuperset(item):
+        # Its keys: role, and any of content, tool_call_id and tool_calls (counted: a set's
+        # issuperset costs four times these lookups).
+        if type(item) is not dict or len(item) != 1 + ("content" in item) + (
+                "tool_call_id" in item) + ("tool_calls" in item) or "role" not in item:
             return None
-        role, content, call_id = item.get("role"), item.get("content"), item.get("tool_call_id")
+        role, content, call_id = item["role"], item.get("content"), item.get("tool_call_id")
         if type(role) is not str or not (call_id is None or type(call_id) is str):
             return None
         if type(content) is str:
@@ -134,10 +140,11 @@ def _plain_entries(messages: object, origin: Origin) -> list[PlainEntry] | None:
         else:
             return None
         calls = item.get("tool_calls")
-        tool_calls: list[ToolCall] = []
+        tool_calls = NO_CALLS
         if calls:
             if type(calls) is not list:
                 return None
+            tool_calls = []
             for call in calls:
                 function = call.get("function") if type(call) is dict else None
                 if type(function) is not dict:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import msgspec
 
+from .. import collector
 from ..conversations import read_plain_request, read_request
 from ..model import RenderedCase, distinct_ids
 from .code import FORMATS, render_code, render_codes
@@ -30,6 +31,14 @@ __all__ = [
 
 def export_case(case: RenderedCase, provider: str, settings: ExportSettings | None = None
                 ) -> ExportResult:
+    # An export builds its payload and frees little: a long conversation's thousands of dicts
+    # set the collector off to walk them (and the rest of the heap) again and again.
+    with collector.paused():
+        return _export_case(case, provider, settings)
+
+
+def _export_case(case: RenderedCase, provider: str, settings: ExportSettings | None
+                 ) -> ExportResult:
     spec = provider_spec(provider)
     settings = settings or ExportSettings()
     if not case.metadata:  # an eval case: nothing of a source API or its defaults to look at
@@ -49,10 +58,16 @@ def export_request(body: dict, input_format: str, provider: str,
     messages are plain (PlainMessages) and the provider has a lane for them, they go to the
     payload without a Message and a Segment being built for each: the way to convert requests
     in bulk, where no page shows where each stretch came from."""
+    with collector.paused():  # as export_case: a payload, and a conversation read for it
+        return _export_request(body, input_format, provider, settings, path)
+
+
+def _export_request(body: dict, input_format: str, provider: str,
+                    settings: ExportSettings | None, path: str) -> ExportResult:
     spec = provider_spec(provider)
     read = read_plain_request(body, input_format, path) if spec.export_plain else None
     if read is None:
-        return export_case(read_request(body, input_format, path), provider, settings)
+        return _export_case(read_request(body, input_format, path), provider, settings)
     case, plain = read
     settings = settings or ExportSettings()
     case, left_out = without_provider_own(case, provider)

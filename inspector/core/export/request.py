@@ -79,11 +79,8 @@ def apply(case: RenderedCase, target: str, payload: dict[str, Any], notes: Notes
     if fmt is None or not request:
         return
     if fmt == target:
-        if (target == OPENAI_CHAT and "max_tokens" in request
-                and "max_completion_tokens" in payload
-                and payload["max_completion_tokens"] == request["max_tokens"]):
-            # The source used the older spelling; the same request keeps it.
-            payload["max_tokens"] = payload.pop("max_completion_tokens")
+        if target == OPENAI_CHAT:
+            _older_spelling(request, payload)
         for key, value in request.items():
             if key == "model" or key in OWN_KEYS.get(target, ()):
                 continue  # set by the exporter from the resolved settings
@@ -102,6 +99,13 @@ def apply(case: RenderedCase, target: str, payload: dict[str, Any], notes: Notes
     for key in request:
         if key != "model" and key not in consumed:
             notes.change(f"request field {key!r} left out: it is {LABELS[fmt]}'s own")
+
+
+def _older_spelling(request: dict[str, Any], payload: dict[str, Any]) -> None:
+    """An OpenAI Chat request that said max_tokens, exported to itself, keeps that spelling."""
+    if ("max_tokens" in request and "max_completion_tokens" in payload
+            and payload["max_completion_tokens"] == request["max_tokens"]):
+        payload["max_tokens"] = payload.pop("max_completion_tokens")
 
 
 # Keys the exporters write themselves from ResolvedSettings.
