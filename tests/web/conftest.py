@@ -1,3 +1,4 @@
+import contextlib
 import io
 import os
 import shutil
@@ -104,8 +105,7 @@ def browser():
 
 @pytest.fixture
 def context(browser, live_server, transactional_db):
-    # transactional_db named here so that it is set up before the context and torn down after
-    # it: a page's polling request (review progress) must not hit a database being flushed.
+    # transactional_db named here so that it is set up before the context and torn down after it.
     context = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=live_server.url)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     yield context
@@ -120,7 +120,11 @@ def page(context):
             and page.csp_errors.append(message.text))
     # A wait, not a speed check: CI's two cores may be busy with the PostgreSQL run's neighbours.
     page.set_default_timeout(30_000)
-    return page
+    yield page
+    # What the page set off (a bundle page's lazy ledger and review panels) is answered before the
+    # database is flushed: a server thread still answering would find its tables locked.
+    with contextlib.suppress(Exception):
+        page.wait_for_load_state("networkidle", timeout=30_000)
 
 
 def replace_editor_text(page, text: str) -> None:

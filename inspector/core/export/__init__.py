@@ -64,14 +64,14 @@ def export_request(body: dict, input_format: str, provider: str,
 
 def _export_request(body: dict, input_format: str, provider: str,
                     settings: ExportSettings | None, path: str) -> ExportResult:
-    spec = provider_spec(provider)
-    read = read_plain_request(body, input_format, path) if spec.export_plain else None
-    if read is None:
+    lane = provider_spec(provider).export_plain
+    read = read_plain_request(body, input_format, path) if lane else None
+    if read is None or lane is None:
         return _export_case(read_request(body, input_format, path), provider, settings)
     case, plain = read
     settings = settings or ExportSettings()
     case, left_out = without_provider_own(case, provider)
-    result = spec.export_plain(case, plain, with_source_defaults(case, settings))  # type: ignore[misc]
+    result = lane(case, with_source_defaults(case, settings), plain)
     if left_out:
         result.changes[:0] = left_out
     return result

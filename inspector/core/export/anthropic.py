@@ -56,18 +56,9 @@ class _Build(TurnExport):
         self.pending: dict[str, int] = {}  # tool_use ids awaiting a tool_result in the next turn
 
 
-def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    return _export(case, settings, None)
-
-
-def export_plain(case: RenderedCase, plain: PlainMessages, settings: ExportSettings
-                 ) -> ExportResult:
-    """`case` holding no messages, its messages being `plain`'s entries."""
-    return _export(case, settings, plain)
-
-
-def _export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | None
-            ) -> ExportResult:
+def export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | None = None
+           ) -> ExportResult:
+    """`plain`: the messages as PlainMessages entries, `case` holding none (export_request)."""
     build = _Build(settings)
     resolved = request.resolve(case, settings, DEFAULTS, ANTHROPIC, build.notes)
     build.same_api = case.metadata.get("format") == ANTHROPIC
@@ -565,5 +556,5 @@ PROVIDER = Provider(
     sdks=("anthropic>=2.0 (PyPI)", "@anthropic-ai/sdk>=1.0 (npm)"),
     image_tokens=image_tokens.anthropic,
     billing=Billing("anthropic", CACHE),
-    export_plain=export_plain,
+    export_plain=export,
 )

@@ -70,18 +70,9 @@ class _Build(TurnExport):
         self.notes.lints += self.order_lints
 
 
-def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
-    return _export(case, settings, None)
-
-
-def export_plain(case: RenderedCase, plain: PlainMessages, settings: ExportSettings
-                 ) -> ExportResult:
-    """`case` holding no messages, its messages being `plain`'s entries."""
-    return _export(case, settings, plain)
-
-
-def _export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | None
-            ) -> ExportResult:
+def export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | None = None
+           ) -> ExportResult:
+    """`plain`: the messages as PlainMessages entries, `case` holding none (export_request)."""
     build = _Build(settings)
     resolved = request.resolve(case, settings, DEFAULTS, GEMINI, build.notes)
     build.same_api = case.metadata.get("format") == GEMINI
@@ -535,6 +526,6 @@ PROVIDER = Provider(
     # another body (1.10 is the oldest release tried that passes).
     sdks=("google-genai>=1.49 (PyPI)", "@google/genai>=1.10 (npm)"),
     image_tokens=image_tokens.gemini,
-    export_plain=export_plain,
+    export_plain=export,
     billing=Billing("google", CACHE),
 )

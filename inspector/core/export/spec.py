@@ -17,7 +17,7 @@ from . import image_tokens
 from .common import ExportResult, ExportSettings, ResolvedDefaults
 
 Exporter = Callable[[RenderedCase, ExportSettings], ExportResult]
-PlainExporter = Callable[[RenderedCase, PlainMessages, ExportSettings], ExportResult]
+PlainExporter = Callable[[RenderedCase, ExportSettings, PlainMessages], ExportResult]
 # (payload as JSON text, already a safe literal for the language; the case comment line) -> code
 CodeTemplate = Callable[[ExportResult, str, str], str]
 
