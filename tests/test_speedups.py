@@ -11,12 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from inspector import speedups
 from inspector.core.conversations import read_request
 from inspector.core.export import PROVIDERS, export_case, export_request
 from tests.core.chat_bodies import chat_body
+from tests.core.test_hostile_requests import REQUESTS, spoiled
 
 SEEDS = range(400)
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -58,17 +61,34 @@ def test_speedups_can_be_turned_off():
     assert found.stdout.strip().endswith("anthropic.py")
 
 
-def exports(seeds) -> list:
-    """Every provider's export of the generated bodies (every other one hostile), through the
-    plain lane and through the model, as JSON-ready values."""
+def bodies() -> list[list]:
+    """[format, body]: OpenAI Chat bodies (every other one hostile), and requests of every
+    format with a few values of the wrong type."""
+    drawn: list[list] = [["openai-chat", chat_body(random.Random(seed), hostile=seed % 2 == 1)]
+                         for seed in SEEDS]
+
+    @hypothesis.seed(0)
+    @hypothesis.settings(max_examples=250, database=None, deadline=None,
+                         suppress_health_check=list(hypothesis.HealthCheck))
+    @hypothesis.given(REQUESTS, st.randoms(use_true_random=False))
+    def draw(request, rng):
+        input_format, body = request
+        drawn.append([input_format, spoiled(body, rng) if rng.random() < 0.7 else body])
+
+    draw()
+    return json.loads(json.dumps(drawn))
+
+
+def exports(drawn: list[list]) -> list:
+    """Every provider's export of each body, through export_request (the plain lane where it
+    applies) and through the model, as JSON-ready values."""
     results = []
-    for seed in seeds:
-        body = chat_body(random.Random(seed), hostile=seed % 2 == 1)
+    for input_format, body in drawn:
         for provider in PROVIDERS:
             for through_the_lane in (True, False):
                 try:
-                    result = (export_request(body, "openai-chat", provider) if through_the_lane
-                              else export_case(read_request(body, "openai-chat", "request.json"),
+                    result = (export_request(body, input_format, provider) if through_the_lane
+                              else export_case(read_request(body, input_format, "request.json"),
                                                provider))
                 except Exception as error:  # noqa: BLE001 - an error is a result to compare too
                     results.append([type(error).__name__, str(error)])
@@ -82,12 +102,13 @@ def exports(seeds) -> list:
 def test_the_compiled_modules_export_as_the_plain_python_ones():
     if not speedups.active():
         pytest.skip("no current build of the speedups here (`.ci/setup` makes one)")
-    script = ("import json, sys; from tests.test_speedups import exports, SEEDS; "
-              "json.dump(exports(SEEDS), sys.stdout)")
+    drawn = bodies()
+    script = ("import json, sys; from tests.test_speedups import exports; "
+              "json.dump(exports(json.load(sys.stdin)), sys.stdout)")
     plain = subprocess.run([sys.executable, "-c", script], cwd=speedups.ROOT, check=True,
                            env={**os.environ, "INSPECTOR_SPEEDUPS": "0"}, capture_output=True,
-                           text=True)
-    assert json.loads(plain.stdout) == json.loads(json.dumps(exports(SEEDS)))
+                           text=True, input=json.dumps(drawn))
+    assert json.loads(plain.stdout) == json.loads(json.dumps(exports(drawn)))
 
 
 @pytest.mark.skipif(os.environ.get("CI") != "true", reason="CI builds the speedups first")

@@ -34,11 +34,11 @@ def chat_body(rng: random.Random, hostile: bool = False) -> dict[str, Any]:
     body = _chat_body(rng)
     if hostile:
         for _ in range(rng.randint(1, 3)):
-            _spoil(rng, body)
+            spoil(rng, body)
     return body
 
 
-def _spoil(rng: random.Random, value: Any) -> None:
+def spoil(rng: random.Random, value: Any) -> None:
     """Replace one value somewhere inside `value` (a dict or list) with junk."""
     while True:
         keys = list(value) if isinstance(value, dict) else list(range(len(value)))

@@ -183,7 +183,8 @@ def media(block: dict[str, Any]) -> tuple[Media, set[str]] | None:
         source = value.get("source")
         fmt = value.get("format")
         used = {"format", "source"} | ({"name"} if kind == "file" else set())
-        if (fmt not in types or not isinstance(source, dict) or set(source) != {"bytes"}
+        if (not isinstance(fmt, str) or fmt not in types or not isinstance(source, dict)
+                or set(source) != {"bytes"}
                 or not isinstance(source["bytes"], str) or set(value) - used):
             return None
         name = value.get("name")
@@ -231,7 +232,7 @@ def _tools(b: Builder, tools: Any, where: tuple) -> list[ToolSpec]:
         schema = spec.get("inputSchema")
         parameters = schema.get("json") if isinstance(schema, dict) else None
         strict = spec.get("strict")
-        specs.append(ToolSpec(name=spec["name"], description=spec.get("description"),
+        specs.append(ToolSpec(name=spec["name"], description=b.description(spec, where + (index,)),
                               parameters=parameters if isinstance(parameters, dict) else None,
                               strict=strict if isinstance(strict, bool) else None,
                               options=b.options(spec, {"name", "description", "inputSchema",

@@ -14,6 +14,7 @@ from ..model import (
     Message,
     Origin,
     OriginKind,
+    OutputSchema,
     RenderedCase,
     Segment,
     ToolSpec,
@@ -167,11 +168,39 @@ class Builder:
             parameters = function.get("parameters", function.get("input_schema"))
             used = {"type", "function", "name", "description", "parameters", "input_schema",
                     "strict"}
-            specs.append(ToolSpec(name=name, description=function.get("description"),
-                                  parameters=parameters if isinstance(parameters, dict) else None,
-                                  strict=function.get("strict"),
-                                  options=self.options(tool, used)))
+            specs.append(ToolSpec(
+                name=name, description=self.description(function, where + (index,)),
+                parameters=parameters if isinstance(parameters, dict) else None,
+                strict=self.flag(function.get("strict"), where + (index, "strict")),
+                options=self.options(tool, used)))
         return specs
+
+    def description(self, tool: dict, where: tuple) -> str | None:
+        """A tool's description: text, or None; anything else as its JSON text (warned)."""
+        value = tool.get("description")
+        if value is None or isinstance(value, str):
+            return value
+        return self.text(value, where + ("description",), "a tool's description")
+
+    def flag(self, value: Any, where: tuple) -> bool | None:
+        """A true/false field (`strict`); anything else is left out, and said so."""
+        if value is None or isinstance(value, bool):
+            return value
+        self.warn(f"`{where[-1]}` is not true or false; left out", where)
+        return None
+
+    def output_schema(self, name: str, fields: dict, where: tuple) -> OutputSchema:
+        """A JSON-schema output format (OpenAI's `json_schema`, Responses' `text.format`): its
+        fields read as the model holds them, whatever the request put there."""
+        raw_name, schema, description = fields.get("name", name), fields.get("schema"), fields.get(
+            "description")
+        return OutputSchema(
+            name=raw_name if isinstance(raw_name, str) else self.text(
+                raw_name, where + ("name",), "the schema's name"),
+            schema=schema if isinstance(schema, dict) else {},
+            strict=self.flag(fields.get("strict"), where + ("strict",)),
+            description=None if description is None else self.text(
+                description, where + ("description",), "the schema's description"))
 
     def message_items(self, data: dict):
         """(source path, message) for each entry of `messages`, each checked to have a role."""

@@ -157,7 +157,7 @@ def _tools(b: Builder, tools: Any) -> list[ToolSpec]:
                 continue
             parameters = declaration.get("parametersJsonSchema", declaration.get("parameters"))
             specs.append(ToolSpec(
-                declaration["name"], declaration.get("description"),
+                declaration["name"], b.description(declaration, ("tools", index)),
                 parameters if isinstance(parameters, dict) else None,
                 options=b.options(declaration, {"name", "description", "parametersJsonSchema",
                                                  "parameters"})))

@@ -7,7 +7,6 @@ import json
 from ..model import (
     Message,
     Origin,
-    OutputSchema,
     PlainEntry,
     PlainMessages,
     RenderedCase,
@@ -68,10 +67,8 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
     case.tools = b.tools(data.get("tools"), ("tools",))
     if structured:
         assert isinstance(schema, dict)
-        case.output_schema = OutputSchema(name=str(schema.get("name", "output")),
-                                          schema=schema.get("schema") or {},
-                                          strict=schema.get("strict"),
-                                          description=schema.get("description"))
+        case.output_schema = b.output_schema("output", schema,
+                                             ("response_format", "json_schema"))
     return case
 
 

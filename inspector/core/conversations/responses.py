@@ -32,11 +32,14 @@ def responses(b: Builder, case_id: str, data: dict, options: RenderOptions) -> R
     if not isinstance(items, list):
         raise InputError("`input` must be a string or a list of items", b.path,
                          b.line(("input",)))
+    key = "base_instructions_override" if "base_instructions_override" in data else "instructions"
+    instructions, user_instructions = data.get(key), data.get("user_instructions")
     prompt = Prompt(
         input=items, tools=data.get("tools") or [],
-        base_instructions_override=data.get("base_instructions_override",
-                                            data.get("instructions")),
-        user_instructions=data.get("user_instructions"),
+        base_instructions_override=None if instructions is None else b.text(
+            instructions, (key,), f"`{key}`"),
+        user_instructions=None if user_instructions is None else b.text(
+            user_instructions, ("user_instructions",), "`user_instructions`"),
         output_schema=data.get("output_schema"))
     messages: list[Message] = []
     instructions = _instructions(b, prompt, data, options)
@@ -65,10 +68,7 @@ def responses(b: Builder, case_id: str, data: dict, options: RenderOptions) -> R
     case.tools = b.tools(prompt.tools, ("tools",))
     if structured:
         assert isinstance(text_format, dict)
-        case.output_schema = OutputSchema(name=str(text_format.get("name", "output")),
-                                          schema=text_format.get("schema") or {},
-                                          strict=text_format.get("strict"),
-                                          description=text_format.get("description"))
+        case.output_schema = b.output_schema("output", text_format, ("text", "format"))
     elif isinstance(prompt.output_schema, dict):
         case.output_schema = OutputSchema(name="output_schema", schema=prompt.output_schema,
                                           strict=True)

@@ -152,7 +152,7 @@ def _read_openai_chat(request: dict[str, Any], common: dict[str, Any], consumed:
     _take(request, "reasoning_effort", "effort", common, consumed)
     stop = request.get("stop")
     if stop is not None:
-        common["stop"] = [stop] if isinstance(stop, str) else list(stop)
+        common["stop"] = list(stop) if isinstance(stop, list) else [stop]
         consumed.add("stop")
     choice = _openai_tool_choice(request.get("tool_choice"))
     if choice is not None:
@@ -192,7 +192,7 @@ def _read_anthropic(request: dict[str, Any], common: dict[str, Any], consumed: s
     choice = request.get("tool_choice")
     if isinstance(choice, dict):
         kind = choice.get("type")
-        if kind in ANTHROPIC_CHOICES:
+        if isinstance(kind, str) and kind in ANTHROPIC_CHOICES:
             common["tool_choice"] = ANTHROPIC_CHOICES[kind]
         elif kind == "tool" and isinstance(choice.get("name"), str):
             common["tool_choice"] = {"name": choice["name"]}
@@ -228,7 +228,7 @@ def _read_gemini(request: dict[str, Any], common: dict[str, Any], consumed: set[
         names = calling.get("allowedFunctionNames")
         if mode == "ANY" and isinstance(names, list) and len(names) == 1:
             common["tool_choice"] = {"name": names[0]}
-        elif mode in GEMINI_MODES and not names:
+        elif isinstance(mode, str) and mode in GEMINI_MODES and not names:
             common["tool_choice"] = GEMINI_MODES[mode]
         if "tool_choice" in common and set(request["toolConfig"]) == {"functionCallingConfig"}:
             consumed.add("toolConfig")
