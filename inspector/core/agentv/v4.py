@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from msgspec import structs
+
 from ..bundle import Bundle, decode, join
 from ..model import Diagnostic, InputError
 from .schema import Block, CaseSpec, GradingNodes, InputMessage, Suite, _json_text
@@ -114,13 +116,13 @@ def _interpolate_env(node: Node, used: set[str]) -> Node:
         whole = _WHOLE_ENV.match(value)
         if whole:
             used.add(whole.group(1))
-            return replace(node, value="")  # coercePrimitive("") is ""
+            return structs.replace(node, value="")  # coercePrimitive("") is ""
 
         def unset(match: re.Match[str]) -> str:
             used.add(match.group(1))
             return ""
 
-        return replace(node, value=_ENV.sub(unset, value))
+        return structs.replace(node, value=_ENV.sub(unset, value))
     if isinstance(value, list):
         return _rebuilt(node, [_interpolate_env(item, used) for item in value])
     if isinstance(value, dict):
@@ -182,7 +184,7 @@ def _interpolate_vars(node: Node | None, variables: Node | None) -> Node | None:
             found = _lookup(variables, match.group(1))
             return match.group(0) if found is None else _stringify(found)
 
-        return replace(node, value=_VAR.sub(substitute, value))
+        return structs.replace(node, value=_VAR.sub(substitute, value))
     if isinstance(value, list):
         return _rebuilt(node, [_interpolate_vars(item, variables) for item in value])
     if isinstance(value, dict):
