@@ -18,6 +18,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from msgspec import structs
@@ -474,9 +475,10 @@ def read_suite_v4(bundle: Bundle, path: str) -> Suite:
     suite_files = root.get("input_files")
     cases: list[CaseSpec] = []
     seen: dict[str, int] = {}
+    graders = suite_graders(root)
     for index, (item, item_path) in enumerate(items):
         cases.append(_case(loader, item, item_path, index, suite_input, suite_files, seen,
-                           suite_graders=suite_graders(root)))
+                           suite_graders=graders))
     metadata = {key: node.plain() for key, node in root.value.items()
                 if key not in ("tests", "eval_cases", "evalcases")}
     _refuse_bad_graph(cases, loader)
@@ -636,13 +638,21 @@ class _Rules:
     interpolate: Interpolate | None = None
 
 
+@lru_cache(maxsize=8)
+def _plain_rules(jsonl: bool, generation: int, root_graders: bool) -> _Rules:
+    """The rules of a generation without a template renderer: one value for every test (a frozen
+    dataclass takes a microsecond to make)."""
+    return _Rules(jsonl, generation, root_graders)
+
+
 def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node | None,
           suite_files: Node | None, seen: dict[str, int], jsonl: bool = False,
           interpolate: Interpolate | None = None, generation: int = 4,
           root_graders: bool = False, suite_graders: Node | None = None,
           rubric_prompt: Node | None = None) -> CaseSpec:
     """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`."""
-    rules = _Rules(jsonl, generation, root_graders, interpolate)
+    rules = _Rules(jsonl, generation, root_graders, interpolate) if interpolate is not None \
+        else _plain_rules(jsonl, generation, root_graders)
     if not isinstance(node.value, dict):
         return CaseSpec(f"#{index + 1}", path, node.start_line, node.end_line, [],
                         skipped="not a mapping", warnings=[Diagnostic(
