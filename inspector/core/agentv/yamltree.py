@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -76,6 +77,9 @@ class Node(msgspec.Struct, gc=False):
         return self.value
 
 
+_END_LINE = attrgetter("end_line")  # no Python frame per collection, as a comprehension has
+
+
 def _closed(entry: list[Any], event: Any, composed: int, expanded: int
             ) -> tuple[tuple[Node, int, int], str | None]:
     """A collection's node (with its expanded size and height) as its end event closes it, and
@@ -85,7 +89,7 @@ def _closed(entry: list[Any], event: Any, composed: int, expanded: int
     mark = event.end_mark
     end = mark.line + (0 if mark.column == 0 else 1)
     if value:
-        last = max([child.end_line for child in (value.values() if type(value) is dict else value)])
+        last = max(map(_END_LINE, value.values() if type(value) is dict else value))
         end = last if last < end else end
         # A plain scalar placed in it left the height alone: its values make it at least 1.
         height = height or 1
@@ -491,6 +495,9 @@ class _EventReader(_Converter):
         value = event.value
         if self.core and event.tag is None and not self.wildcard and not event.style and value \
                 and value[0] not in _NOT_CORE_PLAIN:
+            if value[0] in _WORD_STARTS:  # core_scalar's first test, for `text`, `file`, `The`
+                word = _CORE_WORDS.get(value, _NOT_A_WORD)
+                return value if word is _NOT_A_WORD else word
             return core_scalar(value)
         return self._scalar_of(self._tag(event), event)
 
