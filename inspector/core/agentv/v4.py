@@ -670,8 +670,12 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
     if jsonl or variables is None or not isinstance(variables.value, dict):
         variables = None
 
-    def field(name: str) -> Node | None:
+    def rendered(name: str) -> Node | None:
         return render(fields.get(name), variables)
+
+    # Without variables _interpolate_vars leaves each node as it is: the mapping's own get then.
+    field: Callable[[str], Node | None] = fields.get \
+        if variables is None and interpolate is None else rendered
 
     warnings: list[Diagnostic] = []
     outcome = _outcome(node, field, case_id, path, rules, warnings)
