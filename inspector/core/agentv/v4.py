@@ -18,7 +18,10 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
+
+from msgspec import structs
 
 from ..bundle import Bundle, decode, join
 from ..model import Diagnostic, InputError
@@ -114,13 +117,13 @@ def _interpolate_env(node: Node, used: set[str]) -> Node:
         whole = _WHOLE_ENV.match(value)
         if whole:
             used.add(whole.group(1))
-            return replace(node, value="")  # coercePrimitive("") is ""
+            return structs.replace(node, value="")  # coercePrimitive("") is ""
 
         def unset(match: re.Match[str]) -> str:
             used.add(match.group(1))
             return ""
 
-        return replace(node, value=_ENV.sub(unset, value))
+        return structs.replace(node, value=_ENV.sub(unset, value))
     if isinstance(value, list):
         return _rebuilt(node, [_interpolate_env(item, used) for item in value])
     if isinstance(value, dict):
@@ -182,7 +185,7 @@ def _interpolate_vars(node: Node | None, variables: Node | None) -> Node | None:
             found = _lookup(variables, match.group(1))
             return match.group(0) if found is None else _stringify(found)
 
-        return replace(node, value=_VAR.sub(substitute, value))
+        return structs.replace(node, value=_VAR.sub(substitute, value))
     if isinstance(value, list):
         return _rebuilt(node, [_interpolate_vars(item, variables) for item in value])
     if isinstance(value, dict):
@@ -196,19 +199,22 @@ def _interpolate_vars(node: Node | None, variables: Node | None) -> Node | None:
 
 def _is_message(node: Node) -> bool:
     """types.ts isTestMessage."""
-    if not isinstance(node.value, dict):
+    fields = node.value
+    if not isinstance(fields, dict):
         return False
-    role = _text(node.get("role"))
+    # Node.get is a Python call: the mapping's own get, now that it is known to be one (the
+    # loader asks forty thousand times per thousand tests).
+    role = _text(fields.get("role"))
     if role not in ROLES:
         return False
-    content = node.get("content")
+    content = fields.get("content")
     if content is not None:
         if isinstance(content.value, (str, dict)):
             return True
         if isinstance(content.value, list) and all(
                 isinstance(item.value, (str, dict)) for item in content.value):
             return True
-    calls = node.get("tool_calls")
+    calls = fields.get("tool_calls")
     return calls is not None and isinstance(calls.value, list) and bool(calls.value)
 
 
@@ -349,10 +355,11 @@ def _blocks(content: Node, path: str) -> list[Block]:
                 blocks.append(Block("text", item.value, _path_of(item, path), item.start_line,
                                     item.end_line, item.text_line, _pieces_of(item)))
             continue
-        if not isinstance(item.value, dict):
+        fields = item.value
+        if not isinstance(fields, dict):
             continue
-        kind = _text(item.get("type"))
-        value_node = item.get("value")
+        kind = _text(fields.get("type"))
+        value_node = fields.get("value")
         if kind in ("file", "image"):
             reference = _text(value_node)
             if reference:
@@ -381,8 +388,9 @@ def _pieces_of(node: Node) -> list | None:
 
 def _message(node: Node, path: str, suite: bool) -> InputMessage | None:
     path = _path_of(node, path)
-    role = _text(node.get("role")) or "user"
-    content = node.get("content")
+    fields = node.value if isinstance(node.value, dict) else {}  # a message (see _is_message)
+    role = _text(fields.get("role")) or "user"
+    content = fields.get("content")
     if content is None or not isinstance(content.value, (str, dict, list)):
         return None  # processMessages drops a message whose content is neither
     return InputMessage(role, _blocks(content, path), path, node.start_line, node.end_line,
@@ -472,9 +480,10 @@ def read_suite_v4(bundle: Bundle, path: str) -> Suite:
     suite_files = root.get("input_files")
     cases: list[CaseSpec] = []
     seen: dict[str, int] = {}
+    graders = suite_graders(root)
     for index, (item, item_path) in enumerate(items):
         cases.append(_case(loader, item, item_path, index, suite_input, suite_files, seen,
-                           suite_graders=suite_graders(root)))
+                           suite_graders=graders))
     metadata = {key: node.plain() for key, node in root.value.items()
                 if key not in ("tests", "eval_cases", "evalcases")}
     _refuse_bad_graph(cases, loader)
@@ -634,30 +643,43 @@ class _Rules:
     interpolate: Interpolate | None = None
 
 
+@lru_cache(maxsize=8)
+def _plain_rules(jsonl: bool, generation: int, root_graders: bool) -> _Rules:
+    """The rules of a generation without a template renderer: one value for every test (a frozen
+    dataclass takes a microsecond to make)."""
+    return _Rules(jsonl, generation, root_graders)
+
+
 def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node | None,
           suite_files: Node | None, seen: dict[str, int], jsonl: bool = False,
           interpolate: Interpolate | None = None, generation: int = 4,
           root_graders: bool = False, suite_graders: Node | None = None,
           rubric_prompt: Node | None = None) -> CaseSpec:
     """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`."""
-    rules = _Rules(jsonl, generation, root_graders, interpolate)
+    rules = _Rules(jsonl, generation, root_graders, interpolate) if interpolate is not None \
+        else _plain_rules(jsonl, generation, root_graders)
     if not isinstance(node.value, dict):
         return CaseSpec(f"#{index + 1}", path, node.start_line, node.end_line, [],
                         skipped="not a mapping", warnings=[Diagnostic(
                             "Skipping invalid test entry (expected object)", path,
                             node.start_line)])
     render = interpolate or _interpolate_vars
-    case_id = _text(node.get("id"))
-    variables = node.get("vars")
+    fields: dict[str, Node] = node.value  # the test's mapping, asked directly (see _is_message)
+    case_id = _text(fields.get("id"))
+    variables = fields.get("vars")
     if jsonl or variables is None or not isinstance(variables.value, dict):
         variables = None
 
-    def field(name: str) -> Node | None:
-        return render(node.get(name), variables)
+    def rendered(name: str) -> Node | None:
+        return render(fields.get(name), variables)
+
+    # Without variables _interpolate_vars leaves each node as it is: the mapping's own get then.
+    field: Callable[[str], Node | None] = fields.get \
+        if variables is None and interpolate is None else rendered
 
     warnings: list[Diagnostic] = []
     outcome = _outcome(node, field, case_id, path, rules, warnings)
-    execution = node.get("execution")
+    execution = fields.get("execution")
     skip_defaults = (execution is not None and isinstance(execution.value, dict)
                      and "skip_defaults" in execution.value
                      and execution.value["skip_defaults"].value is True)
@@ -668,9 +690,9 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
     skipped = None
     if not case_id or not has_spec or not case_messages:
         skipped = _incomplete(node, case_id, rules)
-    if not skipped and node.get("evaluator") is not None:
+    if not skipped and fields.get("evaluator") is not None:
         # Only a loaded test reaches coerceEvaluator; a retired grader name there stops the file.
-        loader.evaluator(node.get("evaluator"), case_id or "unknown")
+        loader.evaluator(fields.get("evaluator"), case_id or "unknown")
 
     messages: list[InputMessage] = []
     if not skipped and _truthy(suite_input) and not skip_defaults:
@@ -717,10 +739,11 @@ def _outcome_node(node: Node, field: Callable[[str], Node | None]) -> Node | Non
 
 def _case_graders(node: Node) -> Node | None:
     """grader-parser.ts parseGraders: assertions > assert > execution.evaluators > evaluators."""
-    execution = node.get("execution")
-    for found in (node.get("assertions"), node.get("assert"),
+    fields = node.value  # a test's mapping (see _is_message)
+    execution = fields.get("execution")
+    for found in (fields.get("assertions"), fields.get("assert"),
                   execution.get("evaluators") if execution is not None
-                  and isinstance(execution.value, dict) else None, node.get("evaluators")):
+                  and isinstance(execution.value, dict) else None, fields.get("evaluators")):
         if found is not None and found.value is not None:
             return found
     return None
@@ -792,8 +815,9 @@ def _incomplete(node: Node, case_id: str | None, rules: _Rules) -> str:
 def _conversation_turns(node: Node, render: Callable[[Node], Node | None], rules: _Rules
                         ) -> list[Node] | None:
     """`mode: conversation` turns, rendered (the JSONL loader has no conversation mode)."""
-    turns = node.get("turns")
-    if (rules.jsonl or _text(node.get("mode")) != "conversation" or turns is None
+    fields = node.value  # a test's mapping (see _is_message)
+    turns = fields.get("turns")
+    if (rules.jsonl or _text(fields.get("mode")) != "conversation" or turns is None
             or not isinstance(turns.value, list) or not turns.value):
         return None
     return [rendered for turn in turns.value if (rendered := render(turn)) is not None]

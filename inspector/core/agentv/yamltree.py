@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
+import msgspec
 import yaml
 
 from ..model import InputError
@@ -38,12 +39,18 @@ MAX_NODES = 2_000_000
 MAX_DEPTH = 100
 
 
-@dataclass(slots=True)
-class Node:
+class Node(msgspec.Struct, gc=False):
     """A YAML/JSON value with its 1-based line span in the eval file.
 
     `value` is a dict of str -> Node, a list of Node, or a plain scalar (str, int, float, bool, None).
     `text_line` is the line where a string's text starts (the line after `|`/`>` for block scalars).
+
+    A msgspec Struct, not a dataclass: its __init__ is C, not a Python call, and a render makes one
+    per value of the file (25,000 for a 1,000-case suite) and more as the loader rebuilds them.
+    Untracked by the collector (gc=False): a tree holds no cycle (an alias shares a Node that is
+    already complete; a recursive one goes the composer's way, which builds new Nodes down to the
+    depth limit), and the dicts and lists inside are tracked themselves. Never changed once made
+    (msgspec.structs.replace makes a changed copy).
     """
 
     value: Any
@@ -70,18 +77,44 @@ class Node:
         return self.value
 
 
-def _closed(entry: list[Any], event: Any) -> tuple[tuple[Node, int, int], str | None]:
+_END_LINE = attrgetter("end_line")  # no Python frame per collection, as a comprehension has
+
+
+def _closed(entry: list[Any], event: Any, composed: int, expanded: int
+            ) -> tuple[tuple[Node, int, int], str | None]:
     """A collection's node (with its expanded size and height) as its end event closes it, and
     its anchor. (_last_line's end, written out: a third of the events close something.)"""
-    value, mark, anchor, _, size, height, _ = entry
+    value, mark, anchor, _, composed_before, expanded_before, height, _ = entry
     start = mark.line + 1
     mark = event.end_mark
     end = mark.line + (0 if mark.column == 0 else 1)
-    ends = [child.end_line for child in (value.values() if type(value) is dict else value)]
-    if ends:
-        last = max(ends)
+    if value:
+        last = max(map(_END_LINE, value.values() if type(value) is dict else value))
         end = last if last < end else end
+        # A plain scalar placed in it left the height alone: its values make it at least 1.
+        height = height or 1
+    # Its own value, what was composed inside it, and what the aliases inside it stand for.
+    size = 1 + composed - composed_before + expanded - expanded_before
     return (Node(value, start, end if end > start else start, start), size, height), anchor
+
+
+def _anchored(anchors: dict[str, tuple[Node, int, int]], anchor: str,
+              done: tuple[Node, int, int]) -> None:
+    if anchor in anchors:
+        raise _Unusual  # the composer refuses a repeated anchor
+    anchors[anchor] = done
+
+
+def _finished(get_event: Any, done: tuple[Node, int, int], composed: int) -> Node:
+    """The root, once the document's last event is read: refused (the composer's path says why)
+    when a second document follows or its aliases expand past the limits."""
+    if not isinstance(get_event(), yaml.DocumentEndEvent) \
+            or not isinstance(get_event(), yaml.StreamEndEvent):
+        raise _Unusual  # a second document
+    node, size, _ = done
+    if size > MAX_EXPANDED_NODES or size > EXPANSION_ALLOWANCE + EXPANSION_FACTOR * composed:
+        raise _Unusual  # an alias bomb
+    return node
 
 
 def _aliased(anchors: dict[str, tuple[Node, int, int]], event: Any, depth: int
@@ -352,12 +385,19 @@ class _EventReader(_Converter):
         if isinstance(get_event(), yaml.StreamEndEvent):
             return None
         # Each open collection: [value (a dict or a list), start mark, anchor, the key whose value
-        # comes next (or _AWAITING_KEY, _MERGING; None in a list), expanded size, height, keys
-        # written (None until a merge: till then the mapping's own keys are the keys written)]
-        stack: list[list[Any]] = []
+        # comes next (or _AWAITING_KEY, _MERGING; None in a list), `composed` and `expanded` as it
+        # opened, 1 + the height of its tallest child other than a plain scalar (0 till one is
+        # placed), keys written (None until a merge: till then the mapping's own keys are the keys
+        # written)]. Its expanded size is found from the counters as it closes: nothing is counted
+        # per value placed in it.
+        stack: list[list[Any] | None] = [None]  # None: the document itself, around the root
+        top: list[Any] | None = None  # stack[-1], the innermost open collection
+        depth = 0  # collections open
         anchors: dict[str, tuple[Node, int, int]] = {}
         composed = 0  # nodes the composer would make: the expansion allowance grows with them
+        expanded = 0  # the nodes the aliases read so far stand for, as the composer counts them
         core = self.core
+        key_names = self.key_names
         # _is_text's test, written out in the loop below (it runs once a scalar): its lookups
         # hoisted here.
         resolvers, no_wildcard, maybe_not_text = self.resolvers, not self.wildcard, _MAYBE_NOT_TEXT
@@ -369,79 +409,97 @@ class _EventReader(_Converter):
         while True:
             event = get_event()
             kind = type(event)
-            if stack and stack[-1][3] is _AWAITING_KEY and kind is not mapping_end:
+            if depth > MAX_DEPTH and kind is not mapping_end and kind is not sequence_end:
+                # Nested too deep: only closing what is open is left (a key here is followed
+                # by a value, which would be refused).
+                raise _Unusual
+            if top is not None and top[3] is _AWAITING_KEY and kind is not mapping_end:
                 composed += 1
-                self._take_key(stack[-1], event)
+                # A plain key, untagged and unanchored, already named (_take_key's first test,
+                # written out: keys are half an eval file's events).
+                name = key_names.get(event.value) if kind is scalar_event \
+                    and event.anchor is None and event.tag is None and not event.style \
+                    and event.implicit[0] else None
+                if name is None:
+                    self._take_key(top, event)
+                    continue
+                written = top[7]
+                if core and (name in top[0] if written is None else name in written):
+                    raise _Unusual  # the composer's path names the repeated key
+                if written is not None:
+                    written.add(name)
+                top[3] = name
                 continue
             anchor = None
             if kind is scalar_event:
                 composed += 1
-                if len(stack) > MAX_DEPTH:
-                    raise _Unusual
-                anchor = event.anchor
                 start = event.start_mark.line + 1
                 mark = event.end_mark
                 end = mark.line + (0 if mark.column == 0 else 1)
-                end = end if end > start else start
-                style = event.style
-                text_line = start + 1 if style == "|" or style == ">" else start
-                text_line = text_line if text_line < end else end
+                if end < start:
+                    end = start
+                style = event.style  # '' for a plain scalar
                 value = event.value
+                tag = event.tag
                 # Plain text of the core schema is found by its first character, sooner than
                 # the general test after it.
-                if not (plain_text_by_first and style is None and event.tag is None
-                        and value[:1] not in _CORE_PLAIN_UNSURE) \
-                        and not (event.tag is None and no_wildcard
-                        and (not event.implicit[0] or value[:1] not in resolvers)
-                        and (style or not core or value[:1] not in maybe_not_text)):
-                    value = core_scalar(value) if (
-                        core and event.tag is None and no_wildcard and not style and value
-                        and value[0] not in _NOT_CORE_PLAIN) else self._scalar_of(
-                        self._tag(event), event)
-                node = Node(value, start, end, text_line)
-                if anchor is None and stack and stack[-1][3] is not _MERGING:
-                    # _place for a plain scalar (size 1, height 0), written out: most events are.
-                    top = stack[-1]
-                    top[4] += 1
-                    if not top[5]:
-                        top[5] = 1
+                if tag is not None or not (
+                        (plain_text_by_first and not style
+                         and value[:1] not in _CORE_PLAIN_UNSURE)
+                        or (no_wildcard
+                            and (not event.implicit[0] or value[:1] not in resolvers)
+                            and (style or not core or value[:1] not in maybe_not_text))):
+                    value = self._value_of(event)
+                # A block scalar's text starts on the line after its `|` or `>` (if it has one).
+                node = Node(value, start, end,
+                            start + (start < end and (style == "|" or style == ">")))
+                anchor = event.anchor
+                if anchor is None and top is not None:
+                    # _place for a plain scalar (height 0), written out: most events are.
                     key = top[3]
                     if key is None:
                         top[0].append(node)
-                    else:
+                        continue
+                    if key is not _MERGING:
                         top[3] = _AWAITING_KEY
                         top[0][key] = node
-                    continue
+                        continue
                 done = (node, 1, 0)
             elif kind is mapping_start or kind is sequence_start:
                 composed += 1
-                if len(stack) > MAX_DEPTH:
-                    raise _Unusual
                 if kind is mapping_start:
-                    stack.append([{}, event.start_mark, event.anchor, _AWAITING_KEY, 1, 0, None])
+                    top = [{}, event.start_mark, event.anchor, _AWAITING_KEY, composed, expanded,
+                           0, None]
                 else:
-                    stack.append([[], event.start_mark, event.anchor, None, 1, 0, None])
+                    top = [[], event.start_mark, event.anchor, None, composed, expanded, 0, None]
+                stack.append(top)
+                depth += 1
                 continue
             elif kind is mapping_end or kind is sequence_end:
-                done, anchor = _closed(stack.pop(), event)
+                done, anchor = _closed(stack.pop(), event, composed, expanded)  # type: ignore[arg-type]
+                depth -= 1
+                top = stack[-1]
             elif kind is alias_event:
-                done = _aliased(anchors, event, len(stack))
+                done = _aliased(anchors, event, depth)
+                expanded += done[1]
             else:
                 raise _Unusual
             if anchor is not None:
-                if anchor in anchors:
-                    raise _Unusual  # the composer refuses a repeated anchor
-                anchors[anchor] = done
-            if not stack:
-                break
-            self._place(stack[-1], done)
-        if not isinstance(get_event(), yaml.DocumentEndEvent) \
-                or not isinstance(get_event(), yaml.StreamEndEvent):
-            raise _Unusual  # a second document
-        node, size, _ = done
-        if size > MAX_EXPANDED_NODES or size > EXPANSION_ALLOWANCE + EXPANSION_FACTOR * composed:
-            raise _Unusual  # an alias bomb
-        return node
+                _anchored(anchors, anchor, done)
+            if top is None:
+                return _finished(get_event, done, composed)
+            self._place(top, done)
+
+    def _value_of(self, event: Any) -> Any:
+        """A scalar's value when it may be other than its own text (_scalar, for an event)."""
+        value = event.value
+        if self.core and event.tag is None and not self.wildcard and not event.style and value \
+                and value[0] not in _NOT_CORE_PLAIN:
+            if value[0] in _WORD_STARTS:  # core_scalar's first test, for `text`, `file`, `The`
+                word = _CORE_WORDS.get(value, _NOT_A_WORD)
+                return value if word is _NOT_A_WORD else word
+            return core_scalar(value)
+        return self._scalar_of(self._tag(event), event)
 
     def _take_key(self, top: list[Any], event: Any) -> None:
         """The next key of the open mapping `top`, from its event."""
@@ -454,11 +512,10 @@ class _EventReader(_Converter):
             name = self._key_name(event)
             if name is not None and text is not None:
                 self.key_names[text] = name
-        top[4] += 1
         if name is None:
             top[3] = _MERGING
             return
-        written = top[6]
+        written = top[7]
         if self.core and (name in top[0] if written is None else name in written):
             raise _Unusual  # the composer's path names the repeated key
         if written is not None:
@@ -481,10 +538,11 @@ class _EventReader(_Converter):
 
     @staticmethod
     def _place(parent: list[Any], done: tuple[Node, int, int]) -> None:
-        node, size, height = done
-        parent[4] += size
-        if height >= parent[5]:
-            parent[5] = height + 1
+        """A collection, an alias or an anchored scalar placed in the open collection `parent`
+        (its size is counted by the counters read as `parent` closes)."""
+        node, _, height = done
+        if height >= parent[6]:
+            parent[6] = height + 1
         key = parent[3]
         if key is None:
             parent[0].append(node)
@@ -494,8 +552,8 @@ class _EventReader(_Converter):
         if key is not _MERGING:
             value[key] = node
             return
-        if parent[6] is None:
-            parent[6] = set(value)  # the keys written so far: merged ones may be written again
+        if parent[7] is None:
+            parent[7] = set(value)  # the keys written so far: merged ones may be written again
         for source in node.value if isinstance(node.value, list) else [node]:
             if isinstance(source.value, dict):
                 for merged_key, merged_value in source.value.items():

@@ -10,7 +10,8 @@ keeps system text apart from the turns. Cases in `mode: conversation` are sent t
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+
+import msgspec
 
 from ...bundle import decode, join, parent_folders
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
@@ -23,9 +24,9 @@ from ..v4 import JS_WHITESPACE, js_json, js_trim
 from ..yamltree import Node
 
 
-@dataclass(slots=True)
-class Formatted:
-    """One segment as formatSegment renders it, with its pieces for provenance."""
+class Formatted(msgspec.Struct, gc=False):
+    """One segment as formatSegment renders it, with its pieces for provenance. (A Struct: a C
+    __init__, for one per content block of every test.)"""
 
     text: str | None  # None: formatSegment returns undefined (the segment adds nothing)
     pieces: list[Piece]
@@ -57,7 +58,8 @@ def _resolve(context: Context, raw: str) -> tuple[str, str, str] | None:
 def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Formatted:
     """segment-formatter.ts formatSegment and hasVisibleContent for one block."""
     if block.kind in ("text", "json"):
-        pieces = [piece for piece in block.pieces or () if piece.text] or [
+        # Only templated text has pieces: no comprehension (a call of its own) for the rest.
+        pieces = block.pieces and [piece for piece in block.pieces if piece.text] or [
             Piece(block.value, OriginKind.CASE_TEXT, block.path, block.text_line, block.end_line)]
         return Formatted(block.value, pieces, bool(js_trim(block.value)))
     if block.kind == "file":

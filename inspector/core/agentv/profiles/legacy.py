@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from msgspec import structs
+
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
 from ..files import FromConfig, micromatch, release_config_patterns
 from ..pieces import Piece, joined, segments, sep, strip
@@ -103,16 +105,16 @@ def _load(message: InputMessage, style: Style,
                         else f"a {item.get('type')} block whose value is not a string")
                 warnings.append(Diagnostic(f"{style.release} ignores {what}; nothing of it is sent",
                                            block.path, block.start_line))
-        return replace(message, blocks=kept), None
+        return structs.replace(message, blocks=kept), None
     if style.object_content and isinstance(raw, dict):
         text = json.dumps(raw, indent=2, ensure_ascii=False)
         first = message.blocks[0] if message.blocks else None
         block = (Block("json", text, first.path, first.start_line, first.end_line, first.start_line)
                  if first else Block("json", text, message.path, message.start_line,
                                      message.end_line, message.start_line))
-        return replace(message, blocks=[block]), None
+        return structs.replace(message, blocks=[block]), None
     if calls:
-        return replace(message, blocks=[]), None
+        return structs.replace(message, blocks=[]), None
     if raw is None:
         reason = "the message has no content"
     elif isinstance(raw, list):
