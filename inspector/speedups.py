@@ -119,8 +119,11 @@ def build(folder: Path = FOLDER) -> None:
         cwd = Path.cwd()
         os.chdir(ROOT)  # mypyc names each module by its path from here
         try:
+            # Its own empty settings: the project's [tool.mypy] loads the Django plugin.
+            config = Path(scratch) / "mypy.ini"
+            config.write_text("[mypy]\n", encoding="utf-8")
             extensions = mypycify(
-                ["--config-file", os.devnull,
+                ["--config-file", str(config),
                  *(str(source_file(module).relative_to(ROOT)) for module in MODULES)],
                 group_name=GROUP, target_dir=str(Path(scratch) / "c"))
             distribution = Distribution({"name": GROUP, "ext_modules": extensions,
