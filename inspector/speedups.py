@@ -113,7 +113,9 @@ def build(folder: Path = FOLDER) -> None:
     from setuptools import Distribution  # type: ignore[import-untyped, unused-ignore]
 
     manifest_file = folder / "manifest.json"
-    manifest_file.unlink(missing_ok=True)
+    # A fresh folder, not files overwritten in place: a running server has the old libraries
+    # mapped, and rewriting one under it would crash it (removed, they live on until it exits).
+    shutil.rmtree(folder, ignore_errors=True)
     sources = fingerprint()
     with tempfile.TemporaryDirectory(prefix="speedups-") as scratch:
         cwd = Path.cwd()

@@ -144,7 +144,7 @@ class Message(msgspec.Struct):
 
 # A message of a request body given as dicts, in the one shape an exporter can take without a
 # Message: (role, text, tool calls, tool_call_id, blocks). See PlainMessages.
-PlainEntry = tuple[str, str, list[ToolCall], "str | None", "bool | None"]
+PlainEntry = tuple[str, str, list[ToolCall], str | None, bool | None]
 
 
 class PlainMessages(msgspec.Struct):

@@ -127,6 +127,19 @@ def page(context):
         page.wait_for_load_state("networkidle", timeout=30_000)
 
 
+def settled(page, seconds: float = 30) -> None:
+    """Waits until htmx has no request in flight and nothing swapping or settling. The address
+    changes before a swap, and swapped-in controls get htmx's handlers only when they settle (20 ms
+    later, more on a busy machine): a control used before then does nothing. (page.evaluate in a
+    loop: wait_for_function evaluates strings, which the page's CSP forbids.)"""
+    busy = "document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    for _ in range(int(seconds * 20)):
+        if not page.evaluate(f"() => Boolean({busy})"):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("htmx never settled")
+
+
 def replace_editor_text(page, text: str) -> None:
     """Replaces what the source editor (CodeMirror, static/js/code-editor.js) holds as a person
     would: select all, paste. (Typed, each newline would be auto-indented; inserted as an IME

@@ -6,7 +6,14 @@ import re
 
 import pytest
 
-from tests.web.conftest import SCREENSHOTS, SIMPLE, folder_files, replace_editor_text, zip_bytes
+from tests.web.conftest import (
+    SCREENSHOTS,
+    SIMPLE,
+    folder_files,
+    replace_editor_text,
+    settled,
+    zip_bytes,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -98,16 +105,16 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     page.select_option("#profile", "agentv-0.10")
     page.wait_for_url(re.compile(r"profile=agentv-0\.10"))
     page.wait_for_selector("#rendered")
-    # The new #rendered holds the export panel: a provider picked before it lands is replaced by
-    # the one the profile's request was sent with (a busy machine stretches that window).
-    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    settled(page)  # the new export panel's menus work once it has settled
 
     # Switching provider and form re-renders the export panel and lands in the URL.
     page.select_option("#provider", "anthropic")
     page.wait_for_selector('#export-code[data-provider="anthropic"]')
     page.wait_for_url(re.compile(r"provider=anthropic"))
+    settled(page)
     page.locator(".segmented span", has_text="Python").click()
     page.wait_for_selector('#export-code[data-provider="anthropic"][data-format="python"]')
+    settled(page)
     page.locator(".segmented span", has_text="JSON").click()
     page.wait_for_selector('#export-code[data-format="json"]')
     page.locator("#export").scroll_into_view_if_needed()

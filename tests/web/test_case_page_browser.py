@@ -12,7 +12,7 @@ from django.core.cache import cache
 
 from inspector import presenters
 from inspector.ingest import store_bundle
-from tests.web.conftest import SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, settled
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +55,7 @@ def change_profile(page, profile):
     with page.expect_response(lambda response: "profile=" in response.url or response.request.method == "POST"):
         page.select_option("#profile", profile)
     until(page, f"location.search.includes('profile={profile}')")
+    settled(page)  # the address changes before the swap; the new controls work once settled
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "390px"])

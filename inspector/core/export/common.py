@@ -24,9 +24,9 @@ BEDROCK_CONVERSE = "bedrock-converse"
 # narrows a `float` holds it as a C double, and a temperature of 0 would be sent and named as 0.0.
 Number = int | float
 
-# The settings, results and notes stay Python classes when this module is compiled (speedups.py):
-# a compiled class would turn a temperature of 0 into 0.0, and other code subclasses, pickles and
-# replaces them.
+# The settings, results, changes and lints stay Python classes when this module is compiled
+# (speedups.py): other code pickles them, copies them with dataclasses.replace and reads their
+# fields as they were given.
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class ResolvedDefaults:
