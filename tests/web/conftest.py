@@ -121,10 +121,11 @@ def page(context):
     # A wait, not a speed check: CI's two cores may be busy with the PostgreSQL run's neighbours.
     page.set_default_timeout(30_000)
     yield page
-    # What the page set off (a bundle page's lazy ledger and review panels) is answered before the
-    # database is flushed: a server thread still answering would find its tables locked.
+    # What the page set off (a bundle page's lazy ledger and review panels, each an htmx request)
+    # is answered before the database is flushed: a server thread still answering would find its
+    # tables locked. (Playwright's "networkidle" counts only the load, not later requests.)
     with contextlib.suppress(Exception):
-        page.wait_for_load_state("networkidle", timeout=30_000)
+        settled(page)
 
 
 def settled(page, seconds: float = 30) -> None:
