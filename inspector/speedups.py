@@ -81,15 +81,20 @@ class _CompiledFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, file, loader=loader)
 
 
+def current_files() -> dict[str, Path] | None:
+    """compiled_files of the build in FOLDER; None when there is none, or a broken manifest."""
+    try:
+        manifest = json.loads((FOLDER / "manifest.json").read_text(encoding="utf-8"))
+        return compiled_files(manifest)
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def install() -> None:
     """Serve the compiled modules on import when the build matches (see the module's doc)."""
     if _active or os.environ.get("INSPECTOR_SPEEDUPS", "1").lower() in ("0", "off", "false", "no"):
         return
-    try:
-        manifest = json.loads((FOLDER / "manifest.json").read_text(encoding="utf-8"))
-        files = compiled_files(manifest)
-    except (OSError, ValueError, AttributeError):
-        return
+    files = current_files()
     if files is None:
         return
     sys.meta_path.insert(0, _CompiledFinder(files))
@@ -149,11 +154,7 @@ def build(folder: Path = FOLDER) -> None:
 
 def main() -> int:
     """Build unless the build is current; the exit status says whether the copies are usable."""
-    try:
-        manifest = json.loads((FOLDER / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        manifest = {}
-    if compiled_files(manifest) is not None:
+    if current_files() is not None:
         print("speedups: up to date")
         return 0
     try:

@@ -156,7 +156,7 @@ def read_request(data: dict, input_format: str, path: str, spans: Spans | None =
     """One request body, already parsed, as a case: what a file's text becomes after parsing, and
     the way in for bodies given as dicts (no spans: their origins have no lines)."""
     builder = Builder(path, spans or {})
-    stem = posixpath.basename(path).rsplit(".", 1)[0]
+    stem = _case_id(path)
     if input_format == "openai-chat":
         case = openai_chat.openai_chat(builder, stem, data)
     elif input_format == "anthropic":
@@ -178,11 +178,15 @@ def read_plain_request(data: dict, input_format: str, path: str
     format has no such form or a message is not plain: read_request reads those."""
     if input_format != "openai-chat":
         return None
-    read = openai_chat.openai_chat_plain(Builder(path, {}), posixpath.basename(path).rsplit(
-        ".", 1)[0], data)
+    read = openai_chat.openai_chat_plain(Builder(path, {}), _case_id(path), data)
     if read is not None:
         read[0].metadata["format"] = input_format
     return read
+
+
+def _case_id(path: str) -> str:
+    """A request's one case is named after its file."""
+    return posixpath.basename(path).rsplit(".", 1)[0]
 
 
 def _parse(text: str, path: str) -> tuple[Any, Spans]:

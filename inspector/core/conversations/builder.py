@@ -175,12 +175,13 @@ class Builder:
                 options=self.options(tool, used)))
         return specs
 
+    def optional_text(self, value: Any, where: tuple, what: str) -> str | None:
+        """`text`, where no value stays None."""
+        return None if value is None else self.text(value, where, what)
+
     def description(self, tool: dict, where: tuple) -> str | None:
-        """A tool's description: text, or None; anything else as its JSON text (warned)."""
-        value = tool.get("description")
-        if value is None or isinstance(value, str):
-            return value
-        return self.text(value, where + ("description",), "a tool's description")
+        return self.optional_text(tool.get("description"), where + ("description",),
+                                  "a tool's description")
 
     def flag(self, value: Any, where: tuple) -> bool | None:
         """A true/false field (`strict`); anything else is left out, and said so."""
@@ -199,8 +200,8 @@ class Builder:
                 raw_name, where + ("name",), "the schema's name"),
             schema=schema if isinstance(schema, dict) else {},
             strict=self.flag(fields.get("strict"), where + ("strict",)),
-            description=None if description is None else self.text(
-                description, where + ("description",), "the schema's description"))
+            description=self.optional_text(description, where + ("description",),
+                                           "the schema's description"))
 
     def message_items(self, data: dict):
         """(source path, message) for each entry of `messages`, each checked to have a role."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from ..model import (
     Message,
     Origin,
@@ -45,10 +43,12 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
         # Positional, in the fields' order (role, segments, name, tool_calls, tool_call_id,
         # span, omitted, blocks, options), as the other readers build it.
         name, call_id = item.get("name"), item.get("tool_call_id")
+        # An id or name that is no string is its JSON text (warned): ids are matched, hashed
+        # and cleaned as strings.
         if not (name is None or type(name) is str):
-            name = _text(b, name, ("messages", index, "name"), "`name`")
+            name = b.text(name, ("messages", index, "name"), "`name`")
         if not (call_id is None or type(call_id) is str):
-            call_id = _text(b, call_id, ("messages", index, "tool_call_id"), "`tool_call_id`")
+            call_id = b.text(call_id, ("messages", index, "tool_call_id"), "`tool_call_id`")
         message = Message(item["role"], segments, name, [], call_id,
                           None if lineless else b.span(("messages", index)), None, shape,
                           None if MESSAGE_KEYS.issuperset(item) else b.options(item, MESSAGE_KEYS))
@@ -72,13 +72,6 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
     return case
 
 
-def _text(b: Builder, value: object, where: tuple, what: str) -> str:
-    """An id or name that is no string, as its JSON text (warned), so every id stays a string
-    that can be matched, hashed and cleaned."""
-    b.warn(f"{what} is not a string; read as its JSON text", where)
-    return json.dumps(value, ensure_ascii=False)
-
-
 def _tool_calls(b: Builder, message: Message, calls: list, where: tuple,
                 lineless: Origin | None) -> None:
     for call_index, call in enumerate(calls):
@@ -89,7 +82,7 @@ def _tool_calls(b: Builder, message: Message, calls: list, where: tuple,
         call_id, name, arguments = call.get("id", ""), function.get("name", ""), function.get(
             "arguments")
         if type(call_id) is not str:  # the same text a tool_call_id naming it is read as
-            call_id = _text(b, call_id, where + ("tool_calls", call_index, "id"), "a tool call id")
+            call_id = b.text(call_id, where + ("tool_calls", call_index, "id"), "a tool call id")
         message.tool_calls.append(ToolCall(  # id, name, arguments, origin
             call_id,
             name if type(name) is str else str(name),

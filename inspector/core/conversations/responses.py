@@ -36,10 +36,9 @@ def responses(b: Builder, case_id: str, data: dict, options: RenderOptions) -> R
     instructions, user_instructions = data.get(key), data.get("user_instructions")
     prompt = Prompt(
         input=items, tools=data.get("tools") or [],
-        base_instructions_override=None if instructions is None else b.text(
-            instructions, (key,), f"`{key}`"),
-        user_instructions=None if user_instructions is None else b.text(
-            user_instructions, ("user_instructions",), "`user_instructions`"),
+        base_instructions_override=b.optional_text(instructions, (key,), f"`{key}`"),
+        user_instructions=b.optional_text(user_instructions, ("user_instructions",),
+                                          "`user_instructions`"),
         output_schema=data.get("output_schema"))
     messages: list[Message] = []
     instructions = _instructions(b, prompt, data, options)
