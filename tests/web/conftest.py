@@ -128,17 +128,22 @@ def page(context):
         settled(page)
 
 
+def until(page, expression: str, seconds: float = 30) -> None:
+    """Waits for a JavaScript expression to hold (wait_for_function evaluates strings, which the
+    page's CSP forbids). A bound on waiting, not a speed check: CI's two cores can be busy."""
+    for _ in range(int(seconds * 20)):
+        if page.evaluate(f"() => Boolean({expression})"):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never true: {expression}")
+
+
 def settled(page, seconds: float = 30) -> None:
     """Waits until htmx has no request in flight and nothing swapping or settling. The address
     changes before a swap, and swapped-in controls get htmx's handlers only when they settle (20 ms
-    later, more on a busy machine): a control used before then does nothing. (page.evaluate in a
-    loop: wait_for_function evaluates strings, which the page's CSP forbids.)"""
-    busy = "document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    for _ in range(int(seconds * 20)):
-        if not page.evaluate(f"() => Boolean({busy})"):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError("htmx never settled")
+    later, more on a busy machine): a control used before then does nothing."""
+    until(page, "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')",
+          seconds)
 
 
 def replace_editor_text(page, text: str) -> None:

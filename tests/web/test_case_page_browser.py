@@ -12,7 +12,7 @@ from django.core.cache import cache
 
 from inspector import presenters
 from inspector.ingest import store_bundle
-from tests.web.conftest import SCREENSHOTS, settled
+from tests.web.conftest import SCREENSHOTS, settled, until
 
 pytestmark = pytest.mark.browser
 
@@ -39,16 +39,6 @@ def query_of(url: str) -> dict[str, str]:
 def open_case(page, bundle, case_id="first", query=""):
     page.goto(case_address(bundle, case_id, query))
     page.wait_for_selector("#rendered .msg")
-
-
-def until(page, expression: str, seconds: float = 30) -> None:
-    """Waits for a JavaScript expression to hold (wait_for_function evaluates strings, which the
-    page's CSP forbids). A bound on waiting, not a speed check: CI's two cores can be busy."""
-    for _ in range(int(seconds * 20)):
-        if page.evaluate(f"() => Boolean({expression})"):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"never true: {expression}")
 
 
 def change_profile(page, profile):

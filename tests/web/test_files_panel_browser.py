@@ -10,8 +10,7 @@ from django.core.cache import cache
 
 from inspector import presenters
 from inspector.ingest import store_bundle
-from tests.web.conftest import CONFIG, EVAL, SCREENSHOTS
-from tests.web.test_case_page_browser import until
+from tests.web.conftest import CONFIG, EVAL, SCREENSHOTS, until
 
 pytestmark = pytest.mark.browser
 
