@@ -45,3 +45,21 @@ def test_a_request_with_values_of_the_wrong_type_exports_or_is_refused(request, 
             export_request(copy.deepcopy(body), input_format, provider)
         except InputError as error:
             assert error.diagnostic.path == "request.json"
+
+
+def test_a_tool_field_of_the_wrong_type_is_warned_at_its_own_line():
+    import json
+
+    from inspector.core.sourcemap import json_spans
+
+    text = json.dumps({"messages": [{"role": "user", "content": "hi"}], "tools": [
+        {"type": "function", "function": {"name": "f", "description": [1], "strict": "yes"}},
+        {"name": "g", "description": 3, "input_schema": {}}]}, indent=1)
+    lines = text.splitlines()
+    case = read_request(json.loads(text), "openai-chat", "request.json", json_spans(text))
+    located = [(warning.message, lines[warning.line - 1].strip()[:14]) for warning in case.warnings]
+    assert located == [
+        ("a tool's description is not a string; shown as JSON", '"description":'),
+        ("`strict` is not true or false; left out", '"strict": "yes'),
+        ("a tool's description is not a string; shown as JSON", '"description":'),
+    ]

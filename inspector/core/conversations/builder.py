@@ -168,10 +168,12 @@ class Builder:
             parameters = function.get("parameters", function.get("input_schema"))
             used = {"type", "function", "name", "description", "parameters", "input_schema",
                     "strict"}
+            # Where the function's own fields are, for the lines of a warning about one.
+            inside = where + ((index, "function") if function is not tool else (index,))
             specs.append(ToolSpec(
-                name=name, description=self.description(function, where + (index,)),
+                name=name, description=self.description(function, inside),
                 parameters=parameters if isinstance(parameters, dict) else None,
-                strict=self.flag(function.get("strict"), where + (index, "strict")),
+                strict=self.flag(function.get("strict"), inside + ("strict",)),
                 options=self.options(tool, used)))
         return specs
 
