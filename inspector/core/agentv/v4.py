@@ -17,7 +17,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -266,7 +266,7 @@ def _traced_like(message: Node, text: Node) -> Node:
     def mark(node: Node) -> Node:
         if isinstance(node.value, str):
             return Node(node.value, node.start_line, node.end_line, node.text_line,
-                        pieces=[replace(where, text=node.value)])
+                        pieces=[where.with_text(node.value, where.first_line)])
         if isinstance(node.value, list):
             return Node([mark(item) for item in node.value], node.start_line, node.end_line,
                         node.text_line)
@@ -306,7 +306,7 @@ def _marker(node: Node) -> list | None:
     """An empty piece naming the file a templated node was written in (agentv 5 only)."""
     if not node.pieces:
         return None
-    return [replace(node.pieces[0], text="")]
+    return [node.pieces[0].with_text("", node.pieces[0].first_line)]
 
 
 def _path_of(node: Node, default: str) -> str:
