@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,21 +128,40 @@ class DirectoryBundle(Bundle):
 
     def __init__(self, root: str | os.PathLike[str]):
         self.root = Path(root).resolve()
+        self._root_text = str(self.root)
+        self._inside = os.path.join(self._root_text, "")  # the root with its separator
 
     def _disk_path(self, path: str) -> Path | None:
+        found = self._real_path(path)
+        return None if found is None else Path(found)
+
+    def _real_path(self, path: str) -> str | None:
+        """The file's path with every symlink resolved, when that lies inside the root. (Strings,
+        not Paths: a suite reads hundreds of files, and Path.resolve and Path.parents made a Path
+        per step.)"""
         normal = normalize(path)
         if not normal:
             return None
-        candidate = (self.root / normal).resolve()
-        if candidate != self.root and self.root not in candidate.parents:
-            return None
-        return candidate
+        candidate = os.path.realpath(os.path.join(self._root_text, normal))
+        inside = candidate.startswith(self._inside) or candidate == self._root_text
+        return candidate if inside else None
 
     def read(self, path: str) -> bytes | None:
-        disk_path = self._disk_path(path)
-        if disk_path is None or not disk_path.is_file():
+        real_path = self._real_path(path)
+        if real_path is None:
             return None
-        return disk_path.read_bytes()
+        try:
+            # Non-blocking: a FIFO would hold the open (and the render) until a writer came.
+            descriptor = os.open(real_path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            return None  # gone, a folder, or unreadable: as is_file() said before
+        try:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                return None
+            with open(descriptor, "rb", closefd=False) as file:
+                return file.read()
+        finally:
+            os.close(descriptor)
 
     def exists(self, path: str) -> bool:
         disk_path = self._disk_path(path)

@@ -62,3 +62,26 @@ def test_directory_bundle_never_reads_outside_its_root(tmp_path):
     assert bundle.read("evals/link.txt") is None
     assert bundle.read(str(secret)) is None
     assert bundle.paths() == ["evals/a.yaml"]
+
+
+def test_directory_bundle_follows_symlinks_that_stay_inside_and_not_a_sibling_with_its_prefix(
+        tmp_path):
+    root = tmp_path / "repo"
+    (root / "guides").mkdir(parents=True)
+    (root / "guides" / "g.md").write_text("guide")
+    (tmp_path / "repo-other").mkdir()
+    (tmp_path / "repo-other" / "x.md").write_text("sibling")
+    os.symlink(root / "guides", root / "linked")
+    os.symlink(tmp_path / "repo-other", root / "other")
+    bundle = DirectoryBundle(root)
+    assert bundle.read("linked/g.md") == b"guide"
+    assert bundle.read("other/x.md") is None  # "/repo-other" starts with "/repo", yet is outside
+
+
+def test_directory_bundle_reads_no_folder_and_never_waits_on_a_fifo(tmp_path):
+    (tmp_path / "evals").mkdir()
+    os.mkfifo(tmp_path / "evals" / "pipe")  # opening it for reading would block till a writer came
+    bundle = DirectoryBundle(tmp_path)
+    assert bundle.read("evals/pipe") is None
+    assert bundle.read("evals") is None
+    assert bundle.read("evals/missing.md") is None
