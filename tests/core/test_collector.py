@@ -33,3 +33,37 @@ def test_a_collector_that_was_off_stays_off():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_what_the_block_kept_goes_to_the_oldest_generation_without_a_walk():
+    gc.collect()  # every generation's count at 0: one young collection alone promotes to the middle
+    with collector.paused():
+        kept = [[index] for index in range(50_000)]
+    # Left young, the first collection after the block would walk all 50,000 lists, and move
+    # them only to the middle generation.
+    oldest = gc.get_objects(generation=2)
+    assert any(item is kept[-1] for item in oldest)
+    assert any(item is kept for item in oldest)
+
+
+def test_a_cycle_made_in_the_block_is_still_collected():
+    class Node:
+        pass
+
+    with collector.paused():
+        first, second = Node(), Node()
+        first.other, second.other = second, first  # type: ignore[attr-defined]
+        del first, second
+    assert gc.collect() >= 2
+
+
+def test_objects_frozen_by_the_host_stay_frozen():
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector.paused():
+            kept = [[index] for index in range(1_000)]
+        assert gc.get_freeze_count() == frozen
+        assert kept
+    finally:
+        gc.unfreeze()
