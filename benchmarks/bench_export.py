@@ -104,6 +104,10 @@ def rendered_case(messages: list[dict]) -> RenderedCase:
     return RenderedCase("bench", converted)
 
 
+def fresh_copies(messages: list[dict], count: int) -> list[list[dict]]:
+    return [copy.deepcopy(messages) for _ in range(count)]
+
+
 def timed(function, inputs: list, collect: bool = False) -> tuple[float, object]:
     """Median seconds of calling `function` once on each prepared input. By default, as timeit
     does, the garbage collector is off while timing: LiteLLM's import leaves hundreds of thousands
@@ -250,12 +254,15 @@ def main() -> None:
                 ours[provider, size, collect], _ = timed(
                     lambda c, p=provider: export_case(c, p, settings), [cases[size]] * repeats[size],
                     collect)
+                # Each call its own copy of the messages, made untimed, as LiteLLM gets below:
+                # reading the same list again and again would find it in the cache, and a fresh
+                # copy (a request body just parsed, or LiteLLM's) is not all there.
                 dicts[provider, size, collect], _ = timed(
                     lambda m, p=provider: from_dicts(m, p, settings),
-                    [conversations[size]] * repeats[size], collect)
+                    fresh_copies(conversations[size], repeats[size]), collect)
                 model[provider, size, collect], _ = timed(
                     lambda m, p=provider: through_the_model(m, p, settings),
-                    [conversations[size]] * repeats[size], collect)
+                    fresh_copies(conversations[size], repeats[size]), collect)
 
     compiled = "compiled modules in use" if speedups.active() else "plain Python (no current build)"
     if quick and importlib.util.find_spec("litellm") is None:
@@ -284,8 +291,9 @@ def main() -> None:
         for size in sizes:
             conversation = conversations[size]
             for provider in ("anthropic", "gemini"):
-                # LiteLLM may change the list it is given: each call gets its own copy, made untimed.
-                copies = [copy.deepcopy(conversation) for _ in range(repeats[size])]
+                # LiteLLM may change the list it is given: each call gets its own copy, made
+                # untimed (and so does ours, above).
+                copies = fresh_copies(conversation, repeats[size])
                 payload = from_dicts(conversation, provider, settings)
                 if payload != through_the_model(conversation, provider, settings):
                     raise SystemExit(f"{provider}: export_request and the model path differ")

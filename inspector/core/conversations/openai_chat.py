@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..model import (
     Message,
     Origin,
@@ -106,6 +108,8 @@ def openai_chat_plain(b: Builder, case_id: str, data: dict
 
 # The tool calls of every entry without any: one list, never changed (PlainMessages.message copies).
 NO_CALLS: list[ToolCall] = []
+# What a message's dict.get gives for a key it does not have (None is a value it may have).
+ABSENT: Final = object()
 
 
 def _plain_entries(messages: object, origin: Origin) -> list[PlainEntry] | None:
@@ -115,23 +119,27 @@ def _plain_entries(messages: object, origin: Origin) -> list[PlainEntry] | None:
         return None
     entries: list[PlainEntry] = []
     for item in messages:
-        # Its keys: role, and any of content, tool_call_id and tool_calls (counted: a set's
-        # issuperset costs four times these lookups).
-        if type(item) is not dict or len(item) != 1 + ("content" in item) + (
-                "tool_call_id" in item) + ("tool_calls" in item) or "role" not in item:
+        if type(item) is not dict:
             return None
-        role, content, call_id = item["role"], item.get("content"), item.get("tool_call_id")
-        if type(role) is not str or not (call_id is None or type(call_id) is str):
+        # Its keys: role, and any of content, tool_call_id and tool_calls, each looked up once
+        # (ABSENT when not there) and counted (a set's issuperset costs four times as much).
+        role, content = item.get("role", ABSENT), item.get("content", ABSENT)
+        call_id, calls = item.get("tool_call_id", ABSENT), item.get("tool_calls", ABSENT)
+        if len(item) != 1 + (content is not ABSENT) + (call_id is not ABSENT) + (
+                calls is not ABSENT) or type(role) is not str:
+            return None
+        if call_id is ABSENT:
+            call_id = None
+        elif not (call_id is None or type(call_id) is str):
             return None
         if type(content) is str:
             blocks: bool | None = False
-        elif content is None:
+        elif content is None or content is ABSENT:
             content, blocks = "", None
         else:
             return None
-        calls = item.get("tool_calls")
         tool_calls = NO_CALLS
-        if calls:
+        if calls is not ABSENT and calls:
             if type(calls) is not list:
                 return None
             tool_calls = []

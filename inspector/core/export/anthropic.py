@@ -41,7 +41,7 @@ class _Build(TurnExport):
     """One export's state while its messages are turned into Anthropic turns."""
 
     __slots__ = ("last_kind", "ids", "cleaned", "pending", "first_call", "same_api",
-                 "system_blocks", "string_turns")
+                 "system_blocks", "string_turns", "string_turn")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "content")
@@ -53,6 +53,12 @@ class _Build(TurnExport):
         self.same_api = False  # whether the case is an Anthropic request read back
         self.system_blocks: list[dict[str, Any]] | None = None  # when system goes as blocks
         self.string_turns: list[int] = []  # turns to send as a string, as their source did
+        # The turn a fast path opened with its source's string as its content (what _strings
+        # would make of it): a block joining it while it is the last turn turns it back into its
+        # text block first (_open_blocks). Never building that block and list keeps a long
+        # conversation from leaving thousands of freed objects among the payload's, which
+        # scatters every later export's objects over the heap (memory-bound at 10,000 messages).
+        self.string_turn: dict[str, Any] | None = None
         self.pending: dict[str, int] = {}  # tool_use ids awaiting a tool_result in the next turn
 
 
@@ -145,13 +151,15 @@ def _plain_user(build: _Build, text: str, string: bool, index: int) -> bool:
     turns = build.turns
     if not text or turns.role == "user":
         return False
-    content = turns.content = [{"type": "text", "text": text}]
     turn_list = turns.turns
     if not turn_list:
         turns.first_source = index
     if string:
-        build.string_turns.append(len(turn_list))
-    turn_list.append({"role": "user", "content": content})
+        build.string_turn = turn = {"role": "user", "content": text}
+        turn_list.append(turn)
+    else:
+        content = turns.content = [{"type": "text", "text": text}]
+        turn_list.append({"role": "user", "content": content})
     turns.role = build.last_kind = "user"
     turns.last_source = index
     return True
@@ -166,6 +174,15 @@ def _plain_assistant(build: _Build, text: str, tool_calls: list[ToolCall], strin
     turns, pending = build.turns, build.pending
     if not (tool_calls or text) or turns.role == "assistant" or pending:
         return False
+    turn_list = turns.turns
+    if not turn_list:
+        turns.first_source = index
+    if string and not tool_calls:
+        build.string_turn = turn = {"role": "assistant", "content": text}
+        turn_list.append(turn)
+        turns.role = build.last_kind = "assistant"
+        turns.last_source = index
+        return True
     content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
     if tool_calls:
         ids, cleaned, start = build.ids, build.cleaned, len(content)
@@ -191,11 +208,6 @@ def _plain_assistant(build: _Build, text: str, tool_calls: list[ToolCall], strin
             pending[call_id] = index
         if build.first_call is None:
             build.first_call = index
-    turn_list = turns.turns
-    if not turn_list:
-        turns.first_source = index
-    if string:
-        build.string_turns.append(len(turn_list))
     turn_list.append({"role": "assistant", "content": content})
     turns.content = content
     turns.role = build.last_kind = "assistant"
@@ -214,6 +226,8 @@ def _plain_tool_result(build: _Build, original: str | None, text: str, index: in
     block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
     turns = build.turns
     if turns.role == "user":
+        if build.string_turn is not None:
+            _open_blocks(build)
         turns.content.append(block)
     else:
         turns.content = [block]
@@ -319,6 +333,19 @@ def _strings(build: _Build) -> None:
                 turn["content"] = block["text"]
 
 
+def _open_blocks(build: _Build) -> None:
+    """Before blocks join the last turn: a turn a fast path opened as its source's string gets
+    its text block back, and _strings looks at it at the end, as at any turn opened by a string."""
+    turn = build.string_turn
+    if turn is None:
+        return
+    build.string_turn = None
+    turns = build.turns
+    if turns.turns[-1] is turn:
+        turns.content = turn["content"] = [{"type": "text", "text": turn["content"]}]
+        build.string_turns.append(len(turns.turns) - 1)
+
+
 def _drop_name(build: _Build, message: Message, index: int) -> None:
     build.notes.change(f"name {message.name!r} dropped: Anthropic messages have no name", index)
 
@@ -343,6 +370,7 @@ def _assistant(build: _Build, message: Message, text: str, index: int,
         build.notes.lint("empty message: Anthropic rejects empty content", index)
     # Turns.add inlined: this runs once per assistant message.
     if turns.role == "assistant":
+        _open_blocks(build)
         turns.content += blocks
         build.notes.change("merged into the previous assistant turn", index)
     else:
@@ -439,6 +467,7 @@ def _tool_result(build: _Build, message: Message, text: str, index: int,
         turns.turns.append({"role": "user", "content": turns.content})
         turns.last_source = index
     elif build.last_kind == "user":
+        _open_blocks(build)
         # tool_result blocks must open the user turn: put this one before the text.
         position = 0
         while position < len(turns.content) and turns.content[position]["type"] == "tool_result":
@@ -446,6 +475,7 @@ def _tool_result(build: _Build, message: Message, text: str, index: int,
         turns.content.insert(position, block)
         build.notes.change("tool result placed before the user text of the same turn", index)
     else:
+        _open_blocks(build)
         turns.content.append(block)
     build.last_kind = "tool"
 
@@ -464,6 +494,8 @@ def _user(build: _Build, message: Message, text: str, index: int,
         build, parts, index, "a user message")
     if not text and not any(block["type"] != "text" for block in blocks):
         build.notes.lint("empty message: Anthropic rejects empty content", index)
+    if build.turns.role == "user":
+        _open_blocks(build)
     if build.turns.add("user", blocks, index):
         if build.last_kind == "user":
             build.notes.change("merged into the previous user turn", index)
@@ -479,8 +511,10 @@ def _lint_turns(turns: Turns, notes: Notes) -> None:
     if not turns.turns:
         notes.lint("the request has no user or assistant messages")
     elif turns.turns[-1]["role"] == "assistant":
-        last = turns.turns[-1]["content"][-1]
-        if last["type"] == "text" and last["text"] != last["text"].rstrip():
+        content = turns.turns[-1]["content"]  # a string when a fast path opened it with one
+        last = content if type(content) is str else (
+            content[-1]["text"] if content[-1]["type"] == "text" else None)
+        if last is not None and last != last.rstrip():
             notes.lint("a final assistant message (prefill) cannot end with whitespace",
                        turns.last_source)
 
