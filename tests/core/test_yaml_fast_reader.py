@@ -44,6 +44,7 @@ SHAPES = [
     ("a:\n  - 1\n  -\n  - k: v\n    l:\nb:\n", True), ("-\n- \n-   # c\n", True),
     ("- a: 1\n  b: 2\n-   c: 3\n    d: 4\n", True), ("a: x # c\nb: x#c\nc: 'x' # c\nd: \"y\"\n", True),
     ("a: 'it''s'\nb: \"\\\"q\\\" \\\\ \\n\\t\\x41\\u00e9\\N\\_\"\nc: ''\nd: \"\"\n", True),
+    ('a: "\\0\\a\\b\\e\\f\\r\\v\\/\\ \\L\\P\\x7f\\u2028\\uFFFD"\n', True),
     ("a: null\nb: ~\nc: true\nd: FALSE\ne: 0o17\nf: 0x1F\ng: .inf\nh: -.Inf\ni: .nan\nj: 1e3\n"
      "k: -12\nl: +1.5\nm: 1_000\nn: yes\no: 2001-12-14\np: <x>\nq: Null\nr: nul\n", True),
     ("a: |\n  one\n   two\n\n  three\nb: 1\n", True), ("a: |-\n  x\n\n\nb: 1\n", True),
@@ -66,7 +67,9 @@ SHAPES = [
     ("a: 1\n b: 2\n", False), ("- a\nb: 1\n", False), ("a:\n  - x\n b: 1\n", False),
     ("a: ?x\n", False), ("a: %x\n", False), ("a: @x\n", False), ("a: 'x'y\n", False),
     ("a: 'x'#c\n", False), ("  a: 1\nb: 2\n", False), ("a: \x07\n", False),
-    ("a:\n" + "".join(f"{' ' * (2 * depth)}k:\n" for depth in range(1, 105)), False),
+    # As deep as the event reader reads (MAX_DEPTH collections), and one deeper.
+    ("a:\n" + "".join(f"{' ' * (2 * depth)}k:\n" for depth in range(1, 100)), True),
+    ("a:\n" + "".join(f"{' ' * (2 * depth)}k:\n" for depth in range(1, 101)), False),
 ]
 
 

@@ -1,11 +1,12 @@
 """A fast reader for the plain shape of eval files, in front of yamltree's event reader.
 
 Nearly every eval file is block mappings and sequences of one-line scalars and `|` blocks. For
-those the tree can be read line by line with one regular expression, several times faster than
-libyaml makes its events (each a Python object with two marks). `read_plain_yaml` builds exactly
-the tree the event reader builds (values by the core schema, key order, every line field) or gives
-up (None) at the first thing it is not sure of, and the event reader reads the file as before. It
-never reports an error itself: an invalid file is always one it gives up on.
+those the tree can be read line by line with one regular expression (matched once per distinct
+line), about three times faster than libyaml makes its events (each a Python object with two marks)
+and the event reader walks them. `read_plain_yaml` builds exactly the tree the event reader builds
+(values by the core schema, key order, every line field) or gives up (None) at the first thing it
+is not sure of, and the event reader reads the file as before. It never reports an error itself:
+an invalid file is always one it gives up on. Core mode only (agentv 4+), the one that is hot.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ _LINE = re.compile(r"""
         # characters are matched in one step: a choice per character took twice as long.)
         ((?:[^-?:,\[\]{}\#&*!|>'"%@`\ ]|-(?=[^\ ]))
          [^\ :]*+(?:(?::(?=[^\ ])|\ ++(?=[^\ \#]))[^\ :]*+)*+)
-      | ('(?:[^']|'')*+'|"(?:[^"\\]|\\.)*+"|[|>][+-]?)
+      | ('[^']*+(?:''[^']*+)*+'|"[^"\\]*+(?:\\.[^"\\]*+)*+"|[|>][+-]?)
     )?
     \ *+(?:(?<![^\ ])\#.*)?
 """, re.VERBOSE)
@@ -40,13 +41,14 @@ _DOUBLE_QUOTED_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|[0abtnvf
 _ESCAPED = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f",
             "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
             "_": "\xa0", "L": "\u2028", "P": "\u2029"}
-# First characters of a plain scalar that may be other than its own text in the core schema (`<<`
-# is PyYAML's merge key, which the event reader leaves to the composer's path).
+# First characters of a plain scalar that may be other than its own text or a word of the core
+# schema (`null`, `true`...): numbers, `~`, and `<<`, PyYAML's merge key, which the event reader
+# leaves to the composer's path.
 _NOT_WORD_PLAIN_UNSURE = (_MAYBE_NOT_TEXT - _WORD_STARTS) | {"<"}
 
 
 class _GiveUp(Exception):
-    pass
+    """The text holds something the fast reader leaves to the event reader."""
 
 
 def _double_quoted(text: str) -> str:
@@ -103,16 +105,18 @@ def read_plain_yaml(text: str) -> Node | None:
     ends_with_break = text.endswith("\n")
     if not ends_with_break:
         text += "\n"
+    # Each `-` or `:` opens at most a collection and a null, each line holds at most one other
+    # value: far fewer than MAX_EXPANDED_NODES, which the event reader refuses to pass.
     if len(text) > MAX_EXPANDED_NODES // 4 \
             and text.count("-") + text.count(":") + text.count("\n") > MAX_EXPANDED_NODES // 4:
-        return None  # perhaps more values than the event reader builds
+        return None
     try:
         return _read(text, ends_with_break)
     except _GiveUp:
         return None
 
 
-def _read(text: str, ends_with_break: bool) -> Node | None:
+def _read(text: str, ends_with_break: bool) -> Node:
     # Each open collection: [its indentation, its dict or list, its first line, the key whose value
     # is awaited (None: none; "" in a list: an entry), the line of that key or entry, whether it is
     # a sequence indented no further than its mapping]. At the bottom, the document: a list
@@ -148,8 +152,6 @@ def _read(text: str, ends_with_break: bool) -> Node | None:
         else:
             top, awaited = _awaiting(stack, top, column, dashes, key, line)
         if plain:
-            # Text or a word of the core schema (null, true...): numbers and the like start with
-            # one of few characters.
             node = node_of(_plain_value(plain) if plain[0] in unsure
                            else core_words.get(plain, plain), line, line, line)
         elif not other:  # the value comes on the next lines, or is null
@@ -225,8 +227,9 @@ def _block_scalar(lines: list[str], header_line: int, header: str, parent_indent
         raise _GiveUp  # no text
     indent = len(lines[first]) - len(lines[first].lstrip(" "))
     if indent == len(lines[first]) or indent <= parent_indent:
-        raise _GiveUp  # blank lines holding spaces before its text (they may set its
-        # indentation), or no text: an empty block scalar
+        # Blank lines holding spaces before its text (libyaml may take its indentation from
+        # them), or a line outside it: an empty block scalar.
+        raise _GiveUp
     end = first + 1
     margin = " " * indent
     while end < count:  # its lines: those indented as far as its first, and blank ones
