@@ -204,10 +204,12 @@ def _awaiting(stack: list[list[Any]], top: list[Any], column: int, dashes: str, 
         # An entry next to the last one (most lines but the keys).
         if not key:
             return top, ""
-        if key in _CORE_WORDS:
-            raise _GiveUp
+        if key in _CORE_WORDS or len(stack) > MAX_DEPTH:
+            raise _GiveUp  # a key the core schema reads as no text; nested too deep (_open)
         top[3], top[4] = "", line
-        return _open(stack, [column + 2, {}, line, key, line, False]), key
+        top = [column + 2, {}, line, key, line, False]
+        stack.append(top)
+        return top, key
     for spaces in dashes.split("-")[1:]:
         top = _entry(stack, top, column, line)
         column += 1 + len(spaces)
@@ -298,7 +300,8 @@ def _open(stack: list[list[Any]], collection: list[Any]) -> list[Any]:
 def _close(stack: list[list[Any]]) -> list[Any]:
     """Close the innermost collection, placing it as its parent's awaited value; the parent."""
     closed = stack.pop()
-    _null_awaited(closed)
+    if closed[3] is not None:
+        _null_awaited(closed)
     start = closed[2]
     value = closed[1]
     # It ends where its last value ends (a collection holds one at least).
