@@ -5,7 +5,7 @@ refuses."""
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +20,18 @@ from tests.conftest import CORPUS
 from tests.core.test_yaml_event_reader import _same
 from tests.oracle.generate import Suite, suites
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from bench_render import synthetic_bundle  # noqa: E402 - the benchmark's folder is no package
-
 _PATH = "evals/x.yaml"
+
+
+def _bench_render() -> Any:
+    """benchmarks/bench_render.py, whose suite the fast reader must read (that folder is no
+    package)."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_render.py"
+    spec = importlib.util.spec_from_file_location("bench_render", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _read_fast(text: str) -> bool:
@@ -45,6 +53,7 @@ SHAPES = [
     ("- a: 1\n  b: 2\n-   c: 3\n    d: 4\n", True), ("a: x # c\nb: x#c\nc: 'x' # c\nd: \"y\"\n", True),
     ("a: 'it''s'\nb: \"\\\"q\\\" \\\\ \\n\\t\\x41\\u00e9\\N\\_\"\nc: ''\nd: \"\"\n", True),
     ('a: "\\0\\a\\b\\e\\f\\r\\v\\/\\ \\L\\P\\x7f\\u2028\\uFFFD"\n', True),
+    ('a: "\\x01\\u0000\\uFFFE\\uFFFF\\x85\\uD7FF\\uE000\\xff"\n', True),
     ("a: null\nb: ~\nc: true\nd: FALSE\ne: 0o17\nf: 0x1F\ng: .inf\nh: -.Inf\ni: .nan\nj: 1e3\n"
      "k: -12\nl: +1.5\nm: 1_000\nn: yes\no: 2001-12-14\np: <x>\nq: Null\nr: nul\n", True),
     ("a: |\n  one\n   two\n\n  three\nb: 1\n", True), ("a: |-\n  x\n\n\nb: 1\n", True),
@@ -96,7 +105,7 @@ def test_load_yaml_takes_the_fast_path_in_core_mode_only(monkeypatch: pytest.Mon
 
 def test_the_benchmark_suite_takes_the_fast_path():
     for agentv_5 in (False, True):
-        text = synthetic_bundle(120, agentv_5).read("evals/suite.yaml").decode()
+        text = _bench_render().synthetic_bundle(120, agentv_5).read("evals/suite.yaml").decode()
         assert _read_fast(text)
 
 
@@ -234,7 +243,7 @@ def _documents(draw: st.DrawFn) -> str:
     return text + draw(st.sampled_from(["\n", "\n", "", "\n\n", "\n  \n", "\n# end"]))
 
 
-_SETTINGS = settings(max_examples=400, derandomize=True, deadline=None, database=None,
+_SETTINGS = settings(max_examples=300, derandomize=True, deadline=None, database=None,
                      suppress_health_check=list(HealthCheck))
 
 
@@ -244,11 +253,11 @@ def test_generated_block_yaml_reads_as_the_event_reader_reads_it(text: str):
     _read_fast(text)
 
 
-def test_the_generated_documents_are_mostly_read_by_the_fast_reader():
+def test_the_generated_documents_are_often_read_by_the_fast_reader():
     # The test above means little if nearly every document were given up on.
     taken = []
 
-    @settings(max_examples=200, derandomize=True, deadline=None, database=None,
+    @settings(max_examples=100, derandomize=True, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(text=_documents())
     def count(text: str) -> None:
