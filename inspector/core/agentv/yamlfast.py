@@ -33,6 +33,9 @@ _LINE = re.compile(r"""
     )?
     \ *+(?:(?<![^\ ])\#.*)?
 """, re.VERBOSE)
+# A longer line is rarely met twice (a value of its own), and keeping its groups would hold a copy
+# of it till the end of the read: 10 MB more for a 10 MB file of long values.
+_LONGEST_KEPT_LINE = 120
 # Outside the printable characters libyaml reads, or a tab, a carriage return, a Unicode line break
 # or a byte order mark: left to libyaml, which refuses some and treats others specially.
 _NOT_PLAIN_TEXT = re.compile(
@@ -135,7 +138,9 @@ def _read(text: str, ends_with_break: bool) -> Node:
     for line, text_of_line in numbered:
         row = rows.get(text_of_line)
         if row is None:
-            row = rows[text_of_line] = _groups(match_line(text_of_line))
+            row = _groups(match_line(text_of_line))
+            if len(text_of_line) < _LONGEST_KEPT_LINE:
+                rows[text_of_line] = row
         indent, dashes, key, plain, other = row
         if not key and not dashes:
             if plain or other:
