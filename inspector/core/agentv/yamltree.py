@@ -337,6 +337,13 @@ def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
 
 def _parse_yaml(text: str, path: str, core: bool) -> Node | None:
     check_nesting(text, path)  # before libyaml, which would overflow the C stack
+    if core:
+        # Most eval files are plain block collections, which yamlfast reads several times faster
+        # (it imports this module: imported here, once yamltree is whole).
+        from .yamlfast import read_plain_yaml
+        root = read_plain_yaml(text)
+        if root is not None:
+            return root
     try:
         return _from_events(text, path, core)
     except _Unusual:
