@@ -151,68 +151,80 @@ def _plain_user(build: _Build, text: str, string: bool, index: int) -> bool:
     turns = build.turns
     if not text or turns.role == "user":
         return False
+    if string:
+        return _open_string_turn(build, "user", text, index)
     turn_list = turns.turns
     if not turn_list:
         turns.first_source = index
-    if string:
-        build.string_turn = turn = {"role": "user", "content": text}
-        turn_list.append(turn)
-    else:
-        content = turns.content = [{"type": "text", "text": text}]
-        turn_list.append({"role": "user", "content": content})
+    content = turns.content = [{"type": "text", "text": text}]
+    turn_list.append({"role": "user", "content": content})
     turns.role = build.last_kind = "user"
+    turns.last_source = index
+    return True
+
+
+def _open_string_turn(build: _Build, role: str, text: str, index: int) -> bool:
+    """A turn opened by its source's string, kept as that string (see _Build.string_turn)."""
+    turns = build.turns
+    if not turns.turns:
+        turns.first_source = index
+    build.string_turn = turn = {"role": role, "content": text}
+    turns.turns.append(turn)
+    turns.role = build.last_kind = role
     turns.last_source = index
     return True
 
 
 def _plain_assistant(build: _Build, text: str, tool_calls: list[ToolCall], string: bool,
                      index: int) -> bool:
-    """Text and tool calls opening an assistant turn, each call with a plain id and arguments
-    that are one JSON object (the hot path of long tool-calling conversations: no call per
-    call); any other call goes _tool_use's way. Each call adds one block, so a call's position
-    among the calls (for a made-up id) is counted only when needed."""
-    turns, pending = build.turns, build.pending
-    if not (tool_calls or text) or turns.role == "assistant" or pending:
+    """Text and tool calls opening an assistant turn (the hot path of long tool-calling
+    conversations)."""
+    turns = build.turns
+    if not (tool_calls or text) or turns.role == "assistant" or build.pending:
         return False
+    if string and not tool_calls:
+        return _open_string_turn(build, "assistant", text, index)
+    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+    if tool_calls:
+        _plain_tool_uses(build, content, tool_calls, index)
     turn_list = turns.turns
     if not turn_list:
         turns.first_source = index
-    if string and not tool_calls:
-        build.string_turn = turn = {"role": "assistant", "content": text}
-        turn_list.append(turn)
-        turns.role = build.last_kind = "assistant"
-        turns.last_source = index
-        return True
-    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-    if tool_calls:
-        ids, cleaned, start = build.ids, build.cleaned, len(content)
-        for call in tool_calls:
-            raw_id = call.id
-            call_id = ids.get(raw_id)
-            if call_id is None:
-                if (len(raw_id) <= MAX_NAME and raw_id.isascii() and raw_id.isidentifier()
-                        and raw_id not in cleaned):
-                    ids[raw_id] = call_id = raw_id
-                else:
-                    call_id = _tool_use_id(build, raw_id, index, len(content) - start)
-            raw = call.arguments
-            try:
-                arguments, end = scan_json(raw, 0)
-            except JSON_FAILURES:
-                end = -1
-            if call.options or end != len(raw) or type(arguments) is not dict:
-                content.append(_tool_use(build, call, index, len(content) - start))
-                continue
-            content.append({"type": "tool_use", "id": call_id, "name": call.name,
-                            "input": arguments})
-            pending[call_id] = index
-        if build.first_call is None:
-            build.first_call = index
     turn_list.append({"role": "assistant", "content": content})
     turns.content = content
     turns.role = build.last_kind = "assistant"
     turns.last_source = index
     return True
+
+
+def _plain_tool_uses(build: _Build, content: list[dict[str, Any]], tool_calls: list[ToolCall],
+                     index: int) -> None:
+    """An assistant message's calls as tool_use blocks after its text in `content`: each with a
+    plain id and arguments that are one JSON object in the loop (no call per call), any other
+    going _tool_use's way. Each call adds one block, so a call's position among the calls (for
+    a made-up id) is counted only when needed."""
+    ids, cleaned, pending, start = build.ids, build.cleaned, build.pending, len(content)
+    for call in tool_calls:
+        raw_id = call.id
+        call_id = ids.get(raw_id)
+        if call_id is None:
+            if (len(raw_id) <= MAX_NAME and raw_id.isascii() and raw_id.isidentifier()
+                    and raw_id not in cleaned):
+                ids[raw_id] = call_id = raw_id
+            else:
+                call_id = _tool_use_id(build, raw_id, index, len(content) - start)
+        raw = call.arguments
+        try:
+            arguments, end = scan_json(raw, 0)
+        except JSON_FAILURES:
+            end = -1
+        if call.options or end != len(raw) or type(arguments) is not dict:
+            content.append(_tool_use(build, call, index, len(content) - start))
+            continue
+        content.append({"type": "tool_use", "id": call_id, "name": call.name, "input": arguments})
+        pending[call_id] = index
+    if build.first_call is None:
+        build.first_call = index
 
 
 def _plain_tool_result(build: _Build, original: str | None, text: str, index: int) -> bool:
