@@ -3,6 +3,7 @@ request's parameters, render a document. Views and API endpoints stay thin wrapp
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 import re
@@ -11,6 +12,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
+
+from django.db import connection
 
 from inspector import cache as render_cache
 from inspector import local
@@ -109,6 +112,17 @@ _just_stored: _LruCache[RenderedDocument] = _LruCache(2)
 ERROR_TIMEOUT = 600  # a refusal is cached for ten minutes, a render until it is culled
 
 
+@functools.cache
+def _bundle_with_revisions_sql() -> str:
+    """A bundle and how many revisions it has, in one query that needs no compiling (the ORM's
+    took a third of a cached page's answer)."""
+    quote = connection.ops.quote_name
+    table, parent = quote(Bundle._meta.db_table), quote(Bundle._meta.get_field("parent").column)
+    key = quote(Bundle._meta.pk.column)
+    return (f"SELECT bundle.*, (SELECT COUNT(*) FROM {table} revision WHERE revision.{parent} = "
+            f"bundle.{key}) AS revision_count FROM {table} bundle WHERE bundle.{key} = %s")
+
+
 def load_bundle(bundle_id: str) -> LoadedBundle | None:
     # The id goes into a query: anything but the token alphabet (a NUL breaks PostgreSQL) is absent.
     if not bundle_id or not BUNDLE_ID.fullmatch(bundle_id):
@@ -116,8 +130,9 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
     served = local.folder()
     if served is not None and bundle_id == LOCAL_BUNDLE_ID:
         return LoadedBundle(served.record, served.files, served.documents(), served.cache_id())
-    # Always ask the database: another worker may have deleted the bundle.
-    record = Bundle.objects.filter(pk=bundle_id).first()
+    # Always ask the database: another worker may have deleted the bundle. Its revisions are
+    # counted in the same query: every page's key holds them (page_state).
+    record = next(iter(Bundle.objects.raw(_bundle_with_revisions_sql(), [bundle_id])), None)
     if record is None:
         forget_bundle(bundle_id)
         return None
@@ -135,7 +150,9 @@ def page_state(loaded: LoadedBundle, *, verdicts: bool = False) -> str:
     (for a page that shows them: `verdicts`) its verdicts."""
     if loaded.read_only:
         return ""
-    state = str(Bundle.objects.filter(parent_id=loaded.record.pk).count())
+    counted = getattr(loaded.record, "revision_count", None)  # counted by load_bundle
+    state = str(Bundle.objects.filter(parent_id=loaded.record.pk).count()
+                if counted is None else counted)
     if verdicts:
         from inspector.review.models import Verdict
 

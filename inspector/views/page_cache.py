@@ -61,7 +61,7 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         etag = f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
         if etag in request.headers.get("If-None-Match", ""):
             return _finish(HttpResponseNotModified(), etag)
-        kept = render_cache.get(key)
+        kept = render_cache.get_page(key)
         if kept is None:
             request.building_shared_page = True  # type: ignore[attr-defined]
             try:
@@ -73,7 +73,7 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
                 return _with_token(request, response)
             kept = (response.content, {name: response[name] for name in KEPT_HEADERS
                                        if response.has_header(name)})
-            render_cache.put(key, kept)
+            render_cache.put_page(key, kept)
         content, headers = kept
         answer = HttpResponse(content)
         for name, value in headers.items():

@@ -82,3 +82,28 @@ def test_the_first_view_of_any_case_uses_the_uploads_own_render(client, db, monk
     for case in ("a", "b"):
         response = client.get(case_url(stored.pk, "evals/suite.yaml", case))
         assert response.status_code == 200
+
+
+def test_a_page_this_process_answered_is_answered_again_with_one_query_and_no_shared_cache_read(
+        client, bundle, monkeypatch, django_assert_num_queries):
+    from inspector import cache as render_cache
+
+    url = case_url(bundle.pk, "evals/suite.yaml", "b")
+    first = client.get(url)
+    monkeypatch.setattr(render_cache, "get", lambda name: pytest.fail("read the shared cache"))
+    with django_assert_num_queries(1):  # the bundle, its revisions counted in the same query
+        again = client.get(url)
+    assert again.status_code == 200 and again["ETag"] == first["ETag"]
+    assert "second question" in again.content.decode()
+
+
+def test_clearing_the_render_cache_clears_the_pages_this_process_kept(client, bundle, monkeypatch):
+    from inspector import cache as render_cache
+
+    url = case_url(bundle.pk, "evals/suite.yaml", "a")
+    client.get(url)
+    render_cache.clear()
+    built = []
+    original = services.case_index
+    monkeypatch.setattr(services, "case_index", lambda *a, **k: built.append(1) or original(*a, **k))
+    assert client.get(url).status_code == 200 and built
