@@ -5,7 +5,7 @@ frees almost none: the collector, set off by the allocations, walked them all ag
 took half the time of a 10 MB file's render and five sixths of unpickling it. Reference counting
 still frees everything that is not in a cycle, and the bounded worker's memory limits still hold.
 
-What the block made and kept (a render, a payload) is moved into the oldest generation as the
+What a large block made and kept (a render, a payload) is moved into the oldest generation as the
 block ends, where two collections would have moved it: otherwise the first collection after the
 block walked all of it as new objects (3 ms after a 1,000-case render, 3-4 ms after a
 10,000-message export), and the next one walked it again.
@@ -32,13 +32,26 @@ def paused() -> Iterator[None]:
             gc.enable()
 
 
+# Fewer new objects than this at a block's end are not worth aging: a walk of them is cheap.
+AGE_AT_LEAST = 5_000
+# Aged objects skip the generations' count that sets off a full collection, so cyclic garbage
+# among them (and among the young objects around the block) waits for one: every so many agings
+# one runs (tens of milliseconds in a web worker, against 3-4 ms saved by each aging).
+FULL_COLLECTION_EVERY = 64
+_agings = 0
+
+
 def _age_survivors() -> None:
     """Every tracked object into the oldest generation, without a walk: freeze() moves each
     generation's list to the permanent one in one step and unfreeze() moves that list to the
-    oldest. Skipped while anything is frozen on purpose (a server that froze its imports before
-    forking must keep them frozen). Renders and exports leave no cycles behind (checked for
-    every profile and provider), so nothing that is garbage waits longer for a full
-    collection."""
-    if gc.get_freeze_count() == 0:
-        gc.freeze()
-        gc.unfreeze()
+    oldest. Only after a block that made many objects, and skipped while anything is frozen on
+    purpose (a server that froze its imports before forking must keep them frozen)."""
+    global _agings
+    if gc.get_freeze_count() or gc.get_count()[0] < AGE_AT_LEAST:
+        return
+    gc.freeze()
+    gc.unfreeze()
+    _agings += 1
+    if _agings >= FULL_COLLECTION_EVERY:
+        _agings = 0
+        gc.collect()

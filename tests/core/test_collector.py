@@ -67,3 +67,35 @@ def test_objects_frozen_by_the_host_stay_frozen():
         assert kept
     finally:
         gc.unfreeze()
+
+
+def test_a_small_block_leaves_the_generations_alone():
+    gc.collect()
+    with collector.paused():
+        kept = [[index] for index in range(100)]
+    assert not any(item is kept for item in gc.get_objects(generation=2))
+
+
+def test_cyclic_garbage_among_aged_objects_is_collected_within_a_bounded_number_of_agings(
+        monkeypatch):
+    import weakref
+
+    class Node:
+        pass
+
+    monkeypatch.setattr(collector, "AGE_AT_LEAST", 1_000)
+    monkeypatch.setattr(collector, "FULL_COLLECTION_EVERY", 4)
+    monkeypatch.setattr(collector, "_agings", 0)
+    gc.collect()
+    kept = []
+    with collector.paused():
+        first, second = Node(), Node()
+        first.other, second.other = second, first  # type: ignore[attr-defined]
+        gone = weakref.ref(first)
+        del first, second
+        kept.append([[index] for index in range(1_000)])
+    assert gone() is not None  # aged with the block's objects, not collected
+    for _ in range(3):
+        with collector.paused():
+            kept.append([[index] for index in range(1_000)])
+    assert gone() is None
