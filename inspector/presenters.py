@@ -223,7 +223,9 @@ def highlight_block(path: str, text: str) -> SafeString:
 
 
 def _run_html(css: str, text: str) -> str:
-    return f'<span class="{css}">{escape(text)}</span>' if css else escape(text)
+    # Whitespace ("w") goes unwrapped: its colour never shows, and its spans were a tenth of the
+    # source pane's HTML (every indented YAML line starts with one).
+    return f'<span class="{css}">{escape(text)}</span>' if css and css != "w" else escape(text)
 
 
 # Past this many lines the pane shows a window around the highlight, so a case page of a

@@ -59,6 +59,15 @@ def test_case_page_shows_source_and_messages_side_by_side(client, tiny):
     assert "download=1" in body
 
 
+def test_source_lines_keep_their_indentation_without_a_span_per_run_of_spaces(client, tiny):
+    bundle, _ = tiny
+    body = page(client, case_url(bundle.pk, "evals/tiny.yaml", "first"))
+    lines = re.findall(r'<div class="line[^"]*" id="L\d+"[^>]*>.*?<span class="text">(.*?)</div>',
+                       body)
+    assert any(re.match(r"^ {2,}<span", line) for line in lines)  # indented, the spaces as text
+    assert '<span class="w">' not in body
+
+
 def test_case_page_with_odd_id(client, tiny):
     bundle, _ = tiny
     body = page(client, case_url(bundle.pk, "evals/tiny.yaml", "odd/id with spaces?#&"))
