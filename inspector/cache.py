@@ -15,8 +15,9 @@ import pickle
 import threading
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.core.cache.backends.filebased import FileBasedCache
 
@@ -133,47 +134,61 @@ def put(name: str, value: object, timeout: int | None = None) -> None:
         _store().set(name, raw, timeout)
 
 
-class _RecentPages:
-    """The pages this process answered last, as the shared cache holds them (content and kept
-    headers), least recently used dropped first past `max_bytes`."""
+V = TypeVar("V")
 
-    def __init__(self, max_bytes: int):
-        self.max_bytes = max_bytes
-        self.size = 0
-        self.entries: OrderedDict[str, tuple[bytes, dict[str, str]]] = OrderedDict()
+
+class LruCache(Generic[V]):
+    """A small thread-safe LRU map, bounded by the total weight of its values (each weighs 1
+    unless `weight` says otherwise), that can also forget the entries whose keys pass a test
+    (functools' lru_cache can only forget everything)."""
+
+    def __init__(self, size: int, weight: Callable[[V], int] | None = None):
+        self.size = size
+        self.weight = weight
+        self.total = 0
+        self.entries: OrderedDict[Hashable, V] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, name: str) -> tuple[bytes, dict[str, str]] | None:
-        with self.lock:
-            found = self.entries.get(name)
-            if found is not None:
-                self.entries.move_to_end(name)
-            return found
+    def _weigh(self, value: V) -> int:
+        return 1 if self.weight is None else self.weight(value)
 
-    def put(self, name: str, page: tuple[bytes, dict[str, str]]) -> None:
-        if len(page[0]) > self.max_bytes // 8:
-            return  # one page would push out most others
+    def get(self, key: Hashable) -> V | None:
         with self.lock:
-            old = self.entries.pop(name, None)
+            value = self.entries.get(key)
+            if value is not None:
+                self.entries.move_to_end(key)
+            return value
+
+    def put(self, key: Hashable, value: V) -> None:
+        weight = self._weigh(value)
+        with self.lock:
+            old = self.entries.pop(key, None)
             if old is not None:
-                self.size -= len(old[0])
-            self.entries[name] = page
-            self.size += len(page[0])
-            while self.size > self.max_bytes:
+                self.total -= self._weigh(old)
+            self.entries[key] = value
+            self.total += weight
+            while self.total > self.size:
                 _, dropped = self.entries.popitem(last=False)
-                self.size -= len(dropped[0])
+                self.total -= self._weigh(dropped)
+
+    def forget_where(self, test: Callable[[Hashable], bool]) -> None:
+        with self.lock:
+            for key in [key for key in self.entries if test(key)]:
+                self.total -= self._weigh(self.entries.pop(key))
 
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
-            self.size = 0
+            self.total = 0
 
 
 # A page's key names everything it shows (the bundle, what it gained since, the address, the
 # settings, the source version), so the bytes under a key never change and this process may keep
 # them: a page visited again is answered without reading the shared cache's file and unpickling
 # it, a third of a warm case page's time.
-_recent_pages = _RecentPages(16 * 1024 * 1024)
+RECENT_PAGE_BYTES = 16 * 1024 * 1024
+_recent_pages: LruCache[tuple[bytes, dict[str, str]]] = LruCache(
+    RECENT_PAGE_BYTES, weight=lambda page: len(page[0]))
 
 
 def get_page(name: str) -> tuple[bytes, dict[str, str]] | None:
@@ -182,13 +197,18 @@ def get_page(name: str) -> tuple[bytes, dict[str, str]] | None:
     if found is None:
         found = get(name)
         if found is not None:
-            _recent_pages.put(name, found)
+            _keep_page(name, found)
     return found
 
 
 def put_page(name: str, page: tuple[bytes, dict[str, str]]) -> None:
     put(name, page)
-    _recent_pages.put(name, page)
+    _keep_page(name, page)
+
+
+def _keep_page(name: str, page: tuple[bytes, dict[str, str]]) -> None:
+    if len(page[0]) <= RECENT_PAGE_BYTES // 8:  # one page must not push out most others
+        _recent_pages.put(name, page)
 
 
 def clear() -> None:

@@ -7,11 +7,9 @@ import functools
 import hashlib
 import pickle
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from django.db import connection
 
@@ -64,37 +62,11 @@ V = TypeVar("V")
 BUNDLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-class _LruCache(Generic[V]):
-    """A small thread-safe LRU map that can also forget every entry of one bundle (functools'
-    lru_cache can only forget everything)."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.entries: OrderedDict[Hashable, V] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: Hashable) -> V | None:
-        with self.lock:
-            value = self.entries.get(key)
-            if value is not None:
-                self.entries.move_to_end(key)
-            return value
-
-    def put(self, key: Hashable, value: V) -> None:
-        with self.lock:
-            self.entries[key] = value
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
+class _LruCache(render_cache.LruCache[V]):
+    """An LRU map whose keys name a bundle (the id, or a tuple starting with it)."""
 
     def forget(self, bundle_id: str) -> None:
-        with self.lock:
-            for key in [key for key in self.entries if _bundle_of(key) == bundle_id]:
-                del self.entries[key]
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
+        self.forget_where(lambda key: _bundle_of(key) == bundle_id)
 
 
 def _bundle_of(key: Hashable) -> str:
