@@ -168,6 +168,8 @@ def _read(text: str, ends_with_break: bool) -> Node:
                 next(numbered)
         else:
             node = node_of(_quoted(other), line, line, line)
+        # _place, written out: it runs once a line, and the common path never put `awaited` in
+        # top[3].
         if awaited == "":
             top[1].append(node)
         else:
@@ -311,24 +313,21 @@ def _close(stack: list[list[Any]]) -> list[Any]:
     value = closed[1]
     # It ends where its last value ends (a collection holds one at least).
     last = value[-1] if type(value) is list else value[next(reversed(value))]
-    node = Node(value, start, last.end_line, start)
     top = stack[-1]
-    awaited = top[3]
-    if awaited == "":
-        top[1].append(node)
-    else:
-        top[1][awaited] = node
-    top[3] = None
+    _place(top, Node(value, start, last.end_line, start))
     return top
 
 
 def _null_awaited(top: list[Any]) -> None:
     """The awaited value of `top` is null: its key or entry is followed by no value."""
+    if top[3] is not None:
+        line = top[4]
+        _place(top, Node(None, line, line, line))
+
+
+def _place(top: list[Any], node: Node) -> None:
+    """`node` as the value `top` awaits: its next entry ("") or its awaited key's value."""
     awaited = top[3]
-    if awaited is None:
-        return
-    line = top[4]
-    node = Node(None, line, line, line)
     if awaited == "":
         top[1].append(node)
     else:
