@@ -2,7 +2,8 @@
 file, and how many case pages per second gunicorn serves under concurrent load, side by side with the
 same server returning a trivial Django page (the floor).
 
-    .venv/bin/python benchmarks/bench_web.py [--requests 400] [--concurrency 8] [--workers 3]
+    .venv/bin/python benchmarks/bench_web.py [--requests 400] [--concurrency 8] [--workers 3] \
+        [--rounds 5]
     .venv/bin/python benchmarks/bench_web.py --quick   # 100 cases, 40 requests: what CI runs
 
 Everything runs on loopback against a throwaway SQLite database; the load phase is bounded by
@@ -147,6 +148,20 @@ def load(url: str, requests: int, concurrency: int, timeout: float) -> tuple[flo
     return requests / elapsed, statistics.quantiles(latencies, n=20)[18] * 1000, errors
 
 
+def load_in_rounds(pages: list[tuple[str, str]], requests: int, concurrency: int, rounds: int
+                   ) -> dict[str, list[tuple[float, float, int]]]:
+    """Each page loaded once a round, starting one page later each round: a round takes a second
+    or two, so a neighbour's burst on the shared machine falls on one round of every page rather
+    than on the whole of one page's figure, and each round's share of the floor compares pages
+    loaded moments apart."""
+    results: dict[str, list[tuple[float, float, int]]] = {label: [] for label, _ in pages}
+    for round_number in range(rounds):
+        shift = round_number % len(pages)
+        for label, url in pages[shift:] + pages[:shift]:
+            results[label].append(load(url, requests, concurrency, 30))
+    return results
+
+
 def wait_up(url: str, deadline: float) -> None:
     while time.time() < deadline:
         try:
@@ -162,11 +177,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="100 cases, 40 requests, 1 worker")
     args = parser.parse_args()
     cases = 100 if args.quick else 1000
     if args.quick:
-        args.requests, args.concurrency, args.workers = 40, 2, 1
+        args.requests, args.concurrency, args.workers, args.rounds = 40, 2, 1, 1
     case_id = f"case-{cases // 2:04d}"
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "bench.sqlite3")
@@ -194,12 +210,22 @@ def main() -> None:
                 (f"case page, {cases}-case file", base + case_url(bundle_id, "suite.yaml", case_id)),
                 (f"bundle page, {cases} cases", base + f"/b/{bundle_id}/"),
             ]
-            print(f"\nLoad: gunicorn -w {args.workers}, {args.requests} requests, "
-                  f"{args.concurrency} concurrent, loopback:")
-            for label, url in pages:
+            print(f"\nLoad: gunicorn -w {args.workers}, {args.requests} requests a round, "
+                  f"{args.concurrency} concurrent, loopback, median of {args.rounds} rounds "
+                  "(range):")
+            for _label, url in pages:
                 load(url, args.concurrency * 4, args.concurrency, 30)  # warm every worker's cache
-                rate, p95, errors = load(url, args.requests, args.concurrency, 30)
-                print(f"  {label:28s} {rate:7.0f} req/s   p95 {p95:6.1f} ms   errors {errors}")
+            results = load_in_rounds(pages, args.requests, args.concurrency, args.rounds)
+            floor = [rate for rate, _, _ in results["trivial Django page (floor)"]]
+            for label, rounds in results.items():
+                rates = [rate for rate, _, _ in rounds]
+                shares = [rate / base_rate for rate, base_rate in zip(rates, floor, strict=True)]
+                print(f"  {label:28s} {statistics.median(rates):7.0f} req/s "
+                      f"({min(rates):.0f}-{max(rates):.0f})   "
+                      f"p95 {statistics.median(p95 for _, p95, _ in rounds):6.1f} ms   "
+                      f"errors {sum(errors for _, _, errors in rounds)}   "
+                      f"of the floor {statistics.median(shares):4.0%} "
+                      f"({min(shares):.0%}-{max(shares):.0%})")
         finally:
             server.terminate()
             server.wait(timeout=10)
