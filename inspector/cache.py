@@ -187,11 +187,17 @@ class LruCache(Generic[V]):
 # them: a page visited again is answered without reading the shared cache's file and unpickling
 # it, a third of a warm case page's time.
 RECENT_PAGE_BYTES = 16 * 1024 * 1024
-_recent_pages: LruCache[tuple[bytes, dict[str, str]]] = LruCache(
-    RECENT_PAGE_BYTES, weight=lambda page: len(page[0]))
+# A page: its bytes in pieces (the caller's cut: views/page_cache.py cuts where each visitor's own
+# CSRF token goes) and the headers it is answered with.
+Page = tuple[tuple[bytes, ...], dict[str, str]]
+_recent_pages: LruCache[Page] = LruCache(RECENT_PAGE_BYTES, weight=lambda page: _page_bytes(page))
 
 
-def get_page(name: str) -> tuple[bytes, dict[str, str]] | None:
+def _page_bytes(page: Page) -> int:
+    return sum(len(piece) for piece in page[0])
+
+
+def get_page(name: str) -> Page | None:
     """A page kept by `put_page` (here, or by another worker in the shared cache)."""
     found = _recent_pages.get(name)
     if found is None:
@@ -201,13 +207,13 @@ def get_page(name: str) -> tuple[bytes, dict[str, str]] | None:
     return found
 
 
-def put_page(name: str, page: tuple[bytes, dict[str, str]]) -> None:
+def put_page(name: str, page: Page) -> None:
     put(name, page)
     _keep_page(name, page)
 
 
-def _keep_page(name: str, page: tuple[bytes, dict[str, str]]) -> None:
-    if len(page[0]) <= RECENT_PAGE_BYTES // 8:  # one page must not push out most others
+def _keep_page(name: str, page: Page) -> None:
+    if _page_bytes(page) <= RECENT_PAGE_BYTES // 8:  # one page must not push out most others
         _recent_pages.put(name, page)
 
 

@@ -3,9 +3,10 @@ once stored. So a page is built once, kept in the shared render cache, and answe
 with a strong ETag, so a browser's repeat visit is a 304 that builds nothing.
 
 What varies per visitor is kept out of the cached bytes: the CSRF token is rendered as a
-placeholder and put back per request (the visitor's own token, and the cookie with it); the host
-and htmx's headers are part of the key. What a bundle gains after it is stored (revisions) is part
-of the key through `services.page_state`, and so are verdicts for a page filtered by them.
+placeholder, the page is kept cut at each, and the pieces are joined with the visitor's own token
+per request (and the cookie set with it); the host and htmx's headers are part of the key. What a
+bundle gains after it is stored (revisions) is part of the key through `services.page_state`, and
+so are verdicts for a page filtered by them.
 """
 
 from __future__ import annotations
@@ -71,19 +72,23 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
             if (response.status_code != 200 or response.streaming
                     or getattr(request, "page_is_transient", False)):
                 return _with_token(request, response)
-            kept = (response.content, {name: response[name] for name in KEPT_HEADERS
-                                       if response.has_header(name)})
+            # Cut once here, joined per answer: a join is one copy, where finding and replacing
+            # the placeholders in 150 KiB took 27 us a request.
+            kept = (tuple(response.content.split(CSRF_PLACEHOLDER.encode())),
+                    {name: response[name] for name in KEPT_HEADERS if response.has_header(name)})
             render_cache.put_page(key, kept)
-        content, headers = kept
-        answer = HttpResponse(content)
+        pieces, headers = kept
+        answer = HttpResponse(pieces[0] if len(pieces) == 1
+                              else get_token(request).encode().join(pieces))
         for name, value in headers.items():
             answer[name] = value
-        return _finish(_with_token(request, answer), etag)
+        return _finish(answer, etag)
 
     return wrapper
 
 
 def _with_token(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A page answered without being kept: its placeholders replaced by the visitor's token."""
     placeholder = CSRF_PLACEHOLDER.encode()
     if not response.streaming and placeholder in response.content:
         response.content = response.content.replace(placeholder, get_token(request).encode())
