@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from django.db import connection
+from django.db.models.expressions import Col
 
 from inspector import cache as render_cache
 from inspector import local
@@ -84,15 +85,51 @@ _just_stored: _LruCache[RenderedDocument] = _LruCache(2)
 ERROR_TIMEOUT = 600  # a refusal is cached for ten minutes, a render until it is culled
 
 
-@functools.cache
-def _bundle_with_revisions_sql() -> str:
-    """A bundle and how many revisions it has, in one query that needs no compiling (the ORM's
-    took a third of a cached page's answer)."""
-    quote = connection.ops.quote_name
-    table, parent = quote(Bundle._meta.db_table), quote(Bundle._meta.get_field("parent").column)
-    key = quote(Bundle._meta.pk.column)
-    return (f"SELECT bundle.*, (SELECT COUNT(*) FROM {table} revision WHERE revision.{parent} = "
-            f"bundle.{key}) AS revision_count FROM {table} bundle WHERE bundle.{key} = %s")
+@dataclass(frozen=True)
+class _BundleQuery:
+    """A bundle and how many revisions it has, in one query read with a plain cursor: the ORM's
+    own took a third of a cached page's answer, and a raw queryset still 58 us of it (18 us
+    here). Each column goes through the converters the ORM's compiler would apply (SQLite keeps
+    datetimes as text and booleans as integers)."""
+
+    sql: str
+    attnames: list[str]
+    converters: list[tuple[int, list[Callable], Col]]
+
+    @classmethod
+    @functools.cache
+    def compiled(cls) -> _BundleQuery:
+        quote = connection.ops.quote_name
+        table = Bundle._meta.db_table
+        fields = Bundle._meta.concrete_fields
+        parent = quote(Bundle._meta.get_field("parent").column)
+        key = quote(Bundle._meta.pk.column)
+        columns = ", ".join(f"bundle.{quote(field.column)}" for field in fields)
+        sql = (f"SELECT {columns}, (SELECT COUNT(*) FROM {quote(table)} revision WHERE "
+               f"revision.{parent} = bundle.{key}) FROM {quote(table)} bundle "
+               f"WHERE bundle.{key} = %s")
+        converters = []
+        for index, field in enumerate(fields):
+            column = field.get_col(table)
+            found = (connection.ops.get_db_converters(column)
+                     + column.get_db_converters(connection))
+            if found:
+                converters.append((index, found, column))
+        return cls(sql, [field.attname for field in fields], converters)
+
+    def fetch(self, bundle_id: str) -> Bundle | None:
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [bundle_id])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        values = list(row[:-1])
+        for index, converters, column in self.converters:
+            for converter in converters:
+                values[index] = converter(values[index], column, connection)
+        record = Bundle.from_db(connection.alias, self.attnames, values)
+        record.revision_count = row[-1]  # type: ignore[attr-defined]  # read by page_state
+        return record
 
 
 def load_bundle(bundle_id: str) -> LoadedBundle | None:
@@ -104,7 +141,7 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
         return LoadedBundle(served.record, served.files, served.documents(), served.cache_id())
     # Always ask the database: another worker may have deleted the bundle. Its revisions are
     # counted in the same query: every page's key holds them (page_state).
-    record = next(iter(Bundle.objects.raw(_bundle_with_revisions_sql(), [bundle_id])), None)
+    record = _BundleQuery.compiled().fetch(bundle_id)
     if record is None:
         forget_bundle(bundle_id)
         return None

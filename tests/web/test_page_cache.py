@@ -97,6 +97,24 @@ def test_a_page_this_process_answered_is_answered_again_with_one_query_and_no_sh
     assert "second question" in again.content.decode()
 
 
+def test_a_bundle_loaded_for_a_page_has_the_values_the_orm_reads(bundle):
+    """load_bundle reads the row with a plain cursor: every field must still come out as the ORM
+    gives it (SQLite keeps datetimes as text and booleans as integers)."""
+    from inspector.models import Bundle
+
+    Bundle.objects.filter(pk=bundle.pk).update(comments_locked=True)
+    store_bundle({"evals/suite.yaml": SUITE.replace(b"first", b"1st")}, title="rev",
+                 parent=bundle)
+    loaded = services.load_bundle(bundle.pk)
+    expected = Bundle.objects.get(pk=bundle.pk)
+    for field in Bundle._meta.concrete_fields:
+        got, wanted = getattr(loaded.record, field.attname), getattr(expected, field.attname)
+        assert (got, type(got)) == (wanted, type(wanted)), field.name
+    assert loaded.record.revision_count == 1 and loaded.record.comments_locked is True
+    assert loaded.record._state.adding is False  # a saved row, as the ORM marks one
+    assert services.load_bundle("no-such-bundle") is None
+
+
 def test_clearing_the_render_cache_clears_the_pages_this_process_kept(client, bundle, monkeypatch):
     from inspector import cache as render_cache
 
