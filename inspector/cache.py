@@ -190,11 +190,13 @@ RECENT_PAGE_BYTES = 16 * 1024 * 1024
 # A page: its bytes in pieces (the caller's cut: views/page_cache.py cuts where each visitor's own
 # CSRF token goes) and the headers it is answered with.
 Page = tuple[tuple[bytes, ...], dict[str, str]]
-_recent_pages: LruCache[Page] = LruCache(RECENT_PAGE_BYTES, weight=lambda page: _page_bytes(page))
 
 
 def _page_bytes(page: Page) -> int:
     return sum(len(piece) for piece in page[0])
+
+
+_recent_pages: LruCache[Page] = LruCache(RECENT_PAGE_BYTES, weight=_page_bytes)
 
 
 def get_page(name: str) -> Page | None:
