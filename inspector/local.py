@@ -8,12 +8,18 @@ pages poll it to re-render in place.
 
 from __future__ import annotations
 
+import posixpath
+import re
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
+import pathspec
 from django.conf import settings
+from django.utils import timezone
 
 from inspector.core.bundle import DirectoryBundle
+from inspector.ingest import content_digest
 from inspector.models import Bundle
 
 LOCAL_BUNDLE_ID = "local"
@@ -29,7 +35,9 @@ class LocalFolder:
         self._stop = threading.Event()
         # An unsaved record: pages read its id and title; it has no manage token, so nothing can
         # delete or revise it, and no revisions.
-        self.record = Bundle(pk=LOCAL_BUNDLE_ID, title=self.root.name or str(self.root))
+        # Its "created" is when serving began: the API's summary of a bundle always has one.
+        self.record = Bundle(pk=LOCAL_BUNDLE_ID, title=self.root.name or str(self.root),
+                             created=timezone.now())
 
     def changed(self) -> None:
         with self._lock:
@@ -90,3 +98,106 @@ def folder() -> LocalFolder | None:
             if settings.LOCAL_WATCH:
                 _folder.watch()
         return _folder
+
+
+def served_hosts() -> tuple[str, ...] | None:
+    """The Host values the served address answers to, or None when the port is not known (local
+    mode set up by settings alone, as in tests): then any port of a loopback name."""
+    port = settings.LOCAL_PORT
+    return None if port is None else (f"127.0.0.1:{port}", f"localhost:{port}")
+
+
+def is_served_host(host: str) -> bool:
+    """A page served under another name is a DNS-rebinding attack: that name's site could read
+    and post as if it were this machine."""
+    known = served_hosts()
+    if known is not None:
+        return host in known
+    name, _, port = host.rpartition(":")
+    return name in ("127.0.0.1", "localhost") and port.isdigit()
+
+
+# -- Share: exactly which files leave the machine ------------------------------------------------
+
+# A name is refused when its last part matches; content when it holds a private key.
+_SECRET_NAMES = re.compile(r"\.env.*|id_(?:rsa|dsa|ecdsa|ed25519)|.*\.pem|.*\.key", re.IGNORECASE)
+_PRIVATE_KEY = re.compile(rb"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----")
+
+
+def secret_reason(path: str, data: bytes) -> str | None:
+    """Why a file looks like a secret (its name, or a private key in it), or None."""
+    if _SECRET_NAMES.fullmatch(posixpath.basename(path)):
+        return "its name is a secret's (.env*, a private key, *.pem, *.key)"
+    if _PRIVATE_KEY.search(data):
+        return "it holds a private key"
+    return None
+
+
+class GitIgnored:
+    """What git would leave out of the folder: every `.gitignore` (each one's patterns relative
+    to its own folder, the deeper one deciding) and `.git/info/exclude`."""
+
+    def __init__(self, root: Path, paths: list[str]):
+        self.specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+        exclude = root / ".git" / "info" / "exclude"
+        if exclude.is_file():
+            self.specs.append(("", _spec(exclude.read_bytes())))
+        ignore_files = sorted((path for path in paths if posixpath.basename(path) == ".gitignore"),
+                              key=lambda path: path.count("/"))
+        for path in ignore_files:
+            if self.ignored(path):
+                continue  # git never reads a .gitignore inside an ignored folder
+            data = (root / path).read_bytes()
+            self.specs.append((posixpath.dirname(path), _spec(data)))
+
+    def ignored(self, path: str) -> bool:
+        verdict = False
+        for folder, spec in self.specs:
+            if folder and not path.startswith(folder + "/"):
+                continue
+            found = spec.check_file(path[len(folder) + 1:] if folder else path)
+            if found.include is not None:
+                verdict = found.include
+        return verdict
+
+
+def _spec(data: bytes) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(data.decode("utf-8", "replace").splitlines())
+
+
+@dataclass(frozen=True)
+class ShareList:
+    """The files Share sends, read once: `files` is what goes, byte for byte."""
+
+    files: dict[str, bytes]
+    ignored: tuple[str, ...]  # left out by .gitignore or .git/info/exclude
+    secrets: tuple[tuple[str, str], ...]  # (path, why) left out until named with --share-include
+    digest: str  # of every path and content that goes: the confirmation carries it
+
+    @property
+    def size(self) -> int:
+        return sum(len(data) for data in self.files.values())
+
+
+def share_list(served: LocalFolder, included: tuple[str, ...] = ()) -> ShareList:
+    """The folder's files minus what git ignores and what looks like a secret; a path the user
+    named (`--share-include`) goes whatever it looks like."""
+    named = {path.strip("/") for path in included}
+    paths = served.files.paths()
+    ignored_by_git = GitIgnored(served.root, paths)
+    files: dict[str, bytes] = {}
+    ignored: list[str] = []
+    secrets: list[tuple[str, str]] = []
+    for path in paths:
+        data = served.files.read(path)
+        if data is None:
+            continue  # removed while listing
+        if path not in named and ignored_by_git.ignored(path):
+            ignored.append(path)
+            continue
+        reason = None if path in named else secret_reason(path, data)
+        if reason is not None:
+            secrets.append((path, reason))
+            continue
+        files[path] = data
+    return ShareList(files, tuple(ignored), tuple(secrets), content_digest(files))
