@@ -134,31 +134,68 @@ def secret_reason(path: str, data: bytes) -> str | None:
 
 
 class GitIgnored:
-    """What git would leave out of the folder: every `.gitignore` (each one's patterns relative
-    to its own folder, the deeper one deciding) and `.git/info/exclude`."""
+    """What git would leave out of the folder: `.git/info/exclude`, then every `.gitignore` from the
+    repository's top down to the folder's deepest (each one's patterns relative to its own folder,
+    the deeper one deciding). The folder may be part of a repository: the ignore files above it
+    count too, and are the only files outside it that local mode reads."""
 
-    def __init__(self, root: Path, paths: list[str]):
-        self.specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
-        exclude = root / ".git" / "info" / "exclude"
-        if exclude.is_file():
-            self.specs.append(("", _spec(exclude.read_bytes())))
+    def __init__(self, served: LocalFolder, paths: list[str]):
+        # (the folder inside the served one it rules, the served folder's path from its own folder)
+        self.specs: list[tuple[str, str, pathspec.GitIgnoreSpec]] = []
+        top = _repository_top(served.root)
+        if top is not None:
+            exclude = _git_dir(top) / "info" / "exclude"
+            if exclude.is_file():
+                self.specs.append(("", _below(top, served.root), _spec(exclude.read_bytes())))
+            for folder in reversed(served.root.parents):
+                if folder.is_relative_to(top):
+                    ignore = folder / ".gitignore"
+                    if ignore.is_file():
+                        self.specs.append(("", _below(folder, served.root), _spec(ignore.read_bytes())))
         ignore_files = sorted((path for path in paths if posixpath.basename(path) == ".gitignore"),
                               key=lambda path: path.count("/"))
         for path in ignore_files:
             if self.ignored(path):
                 continue  # git never reads a .gitignore inside an ignored folder
-            data = (root / path).read_bytes()
-            self.specs.append((posixpath.dirname(path), _spec(data)))
+            self.specs.append((posixpath.dirname(path), "", _spec(served.files.read(path) or b"")))
 
     def ignored(self, path: str) -> bool:
         verdict = False
-        for folder, spec in self.specs:
-            if folder and not path.startswith(folder + "/"):
+        for inside, outside, spec in self.specs:
+            if inside and not path.startswith(inside + "/"):
                 continue
-            found = spec.check_file(path[len(folder) + 1:] if folder else path)
+            found = spec.check_file(outside + (path[len(inside) + 1:] if inside else path))
             if found.include is not None:
                 verdict = found.include
         return verdict
+
+
+def _repository_top(root: Path) -> Path | None:
+    for folder in (root, *root.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def _git_dir(top: Path) -> Path:
+    """The repository's git folder: `.git`, or where a worktree's or submodule's `.git` file points
+    (a worktree's info/exclude is its main repository's)."""
+    marker = top / ".git"
+    if marker.is_dir():
+        return marker
+    try:
+        pointed = marker.read_text().strip().removeprefix("gitdir:").strip()
+        git_dir = (top / pointed).resolve()
+        common = git_dir / "commondir"
+        return (git_dir / common.read_text().strip()).resolve() if common.is_file() else git_dir
+    except (OSError, UnicodeDecodeError):
+        return marker
+
+
+def _below(folder: Path, root: Path) -> str:
+    """The served root's path from `folder`, as a prefix of its files' paths."""
+    relative = root.relative_to(folder).as_posix()
+    return "" if relative == "." else relative + "/"
 
 
 def _spec(data: bytes) -> pathspec.GitIgnoreSpec:
@@ -184,7 +221,7 @@ def share_list(served: LocalFolder, included: tuple[str, ...] = ()) -> ShareList
     named (`--share-include`) goes whatever it looks like."""
     named = {path.strip("/") for path in included}
     paths = served.files.paths()
-    ignored_by_git = GitIgnored(served.root, paths)
+    ignored_by_git = GitIgnored(served, paths)
     files: dict[str, bytes] = {}
     ignored: list[str] = []
     secrets: list[tuple[str, str]] = []

@@ -370,3 +370,33 @@ def test_share_include_names_a_file_of_the_served_folder(tmp_path, monkeypatch):
         named_in_folder(tmp_path / "other", ".env")
     with pytest.raises(UsageError, match="no such file"):
         named_in_folder(tmp_path, "missing")
+
+
+def test_share_follows_the_ignore_rules_of_the_repository_the_folder_is_in(client, tmp_path, db):
+    """Serving a repository's subfolder: the .gitignore files above it and the repository's
+    info/exclude (here a worktree's, which is its main repository's) leave files out too."""
+    main = tmp_path / "main"
+    (main / ".git" / "worktrees" / "wt").mkdir(parents=True)
+    (main / ".git" / "worktrees" / "wt" / "commondir").write_text("../..\n")
+    (main / ".git" / "info").mkdir()
+    (main / ".git" / "info" / "exclude").write_bytes(b"*.scratch\n")
+    repository = tmp_path / "wt"
+    served = repository / "suites" / "tiny"
+    (served / "evals").mkdir(parents=True)
+    (repository / ".git").write_text(f"gitdir: {main / '.git' / 'worktrees' / 'wt'}\n")
+    (repository / ".gitignore").write_bytes(b"*.draft.md\nsuites/tiny/private/\n")
+    (repository / "suites" / ".gitignore").write_bytes(b"!keep.draft.md\n")
+    (served / "evals" / "tiny.yaml").write_bytes(EVAL)
+    (served / "evals" / "wip.draft.md").write_bytes(b"DRAFT")
+    (served / "evals" / "keep.draft.md").write_bytes(b"kept by the negation one level down")
+    (served / "evals" / "notes.scratch").write_bytes(b"SCRATCH")
+    (served / "private").mkdir()
+    (served / "private" / "p.md").write_bytes(b"PRIVATE")
+    with (RecordingServer(SHARED) as server,
+          override_settings(LOCAL_ROOT=str(served), LOCAL_WATCH=False, LOCAL_PORT=PORT, LOCAL_SHARE_TO=server.url,
+                            LOCAL_SHARE_INCLUDE=())):
+        asked = client.get("/local/share")
+        assert set(asked.context["ignored"]) == {"evals/wip.draft.md", "evals/notes.scratch", "private/p.md"}
+        client.post("/local/share", {"digest": asked.context["digest"]})
+        (recorded,) = server.take()
+    assert set(sent_files(recorded)) == {"evals/tiny.yaml", "evals/keep.draft.md"}
