@@ -226,12 +226,12 @@ def share_list(served: LocalFolder, included: tuple[str, ...] = ()) -> ShareList
     ignored: list[str] = []
     secrets: list[tuple[str, str]] = []
     for path in paths:
+        if path not in named and ignored_by_git.ignored(path):
+            ignored.append(path)  # not read: an ignored folder may hold gigabytes
+            continue
         data = served.files.read(path)
         if data is None:
             continue  # removed while listing
-        if path not in named and ignored_by_git.ignored(path):
-            ignored.append(path)
-            continue
         reason = None if path in named else secret_reason(path, data)
         if reason is not None:
             secrets.append((path, reason))
