@@ -152,3 +152,43 @@ def test_the_file_opened_from_the_files_panel_stays_open_through_an_edit_on_disk
     page.wait_for_url(re.compile(r"/case/odd[^/]*/#L\d+$"))
     assert csp_errors == []
     page.close()
+
+
+def test_the_served_process_answers_only_its_own_address_and_takes_no_upload(served):
+    """`serve` itself sets the port the guard holds Host to: a DNS-rebinding name is refused, and
+    the upload API a website could post to with `no-cors` answers 403."""
+    import urllib.error
+    import urllib.request
+
+    _folder, address = served
+    port = address.split(":")[2].split("/")[0]
+
+    def status(path: str, **options) -> int:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", **options)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    assert status("/b/local/") == 200
+    assert status("/b/local/", headers={"Host": f"localhost:{port}"}) == 200
+    assert status("/b/local/", headers={"Host": f"rebound.example:{port}"}) in (400, 403)
+    body = (b"--x\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.yaml\"\r\n\r\n"
+            b"tests: []\r\n--x--\r\n")
+    assert status("/api/bundles", data=body, method="POST",
+                  headers={"Content-Type": "multipart/form-data; boundary=x",
+                           "Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}) == 403
+    assert status("/api/bundles", data=body, method="POST",
+                  headers={"Content-Type": "multipart/form-data; boundary=x"}) == 403
+
+
+def test_share_include_must_name_a_file_of_the_folder(tmp_path):
+    outside = tmp_path / "elsewhere.env"
+    outside.write_text("x")
+    (tmp_path / "suite").mkdir()
+    for named, said in ((str(outside), "not in the served folder"), ("missing.env", "no such file")):
+        result = subprocess.run([sys.executable, "-m", "inspector.cli", "serve", str(tmp_path / "suite"),
+                                 "--share-include", named], cwd=REPO, capture_output=True, text=True,
+                                timeout=300)
+        assert result.returncode == 2 and said in result.stderr, result.stderr
