@@ -8,6 +8,7 @@ pages poll it to re-render in place.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import threading
@@ -202,6 +203,14 @@ def _spec(data: bytes) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(data.decode("utf-8", "replace").splitlines())
 
 
+def _names(root: Path, path: str) -> tuple[str, ...]:
+    """The path, and the path of the file it links to when that is another (the folder's files
+    never link outside it)."""
+    real = os.path.realpath(root / path)
+    target = Path(real).relative_to(root).as_posix() if Path(real).is_relative_to(root) else path
+    return (path,) if target == path else (path, target)
+
+
 @dataclass(frozen=True)
 class ShareList:
     """The files Share sends, read once: `files` is what goes, byte for byte."""
@@ -226,15 +235,18 @@ def share_list(served: LocalFolder, included: tuple[str, ...] = ()) -> ShareList
     ignored: list[str] = []
     secrets: list[tuple[str, str]] = []
     for path in paths:
-        if path not in named and ignored_by_git.ignored(path):
+        # A link in the folder is sent as its target's content: the target's name counts too.
+        names = _names(served.root, path)
+        if path not in named and any(ignored_by_git.ignored(name) for name in names):
             ignored.append(path)  # not read: an ignored folder may hold gigabytes
             continue
         data = served.files.read(path)
         if data is None:
             continue  # removed while listing
-        reason = None if path in named else secret_reason(path, data)
+        reason = None if path in named else next(
+            (found for name in names if (found := secret_reason(name, data)) is not None), None)
         if reason is not None:
-            secrets.append((path, reason))
+            secrets.append((path, reason if names[-1] == path else f"{reason}, as {names[-1]}"))
             continue
         files[path] = data
     return ShareList(files, tuple(ignored), tuple(secrets), content_digest(files))

@@ -400,3 +400,17 @@ def test_share_follows_the_ignore_rules_of_the_repository_the_folder_is_in(clien
         client.post("/local/share", {"digest": asked.context["digest"]})
         (recorded,) = server.take()
     assert set(sent_files(recorded)) == {"evals/tiny.yaml", "evals/keep.draft.md"}
+
+
+def test_a_link_in_the_folder_to_a_secret_or_an_ignored_file_is_not_sent(client, crowded):
+    os.symlink("../.env", crowded / "evals" / "context.md")
+    os.symlink("../build/out.txt", crowded / "evals" / "output.md")
+    local.folder().changed()
+    with RecordingServer(SHARED) as server, override_settings(LOCAL_SHARE_TO=server.url):
+        asked = client.get("/local/share")
+        assert "evals/context.md" in dict(asked.context["secrets"])
+        assert "as .env" in dict(asked.context["secrets"])["evals/context.md"]
+        assert "evals/output.md" in asked.context["ignored"]
+        client.post("/local/share", {"digest": asked.context["digest"]})
+        (recorded,) = server.take()
+    assert set(sent_files(recorded)) == LISTED and b"sk-live" not in recorded.raw
