@@ -180,7 +180,7 @@ def _refusal(request: HttpRequest) -> tuple[str, str] | None:
                 "use Share to upload the folder to another server.")
     if not _same_origin(request, host):
         return ("Refused a request from another site",
-                "Only this server's own pages may ask it to share the folder.")
+                "Only this server's own pages (or a script without a browser) may post to it.")
     return None
 
 
