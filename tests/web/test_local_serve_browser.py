@@ -20,6 +20,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def served(tmp_path):
+    yield from _serve(tmp_path)
+
+
+def _serve(tmp_path, *options: str):
     (tmp_path / "evals").mkdir()
     (tmp_path / ".agentv").mkdir()
     (tmp_path / "evals" / "tiny.yaml").write_bytes(EVAL)
@@ -27,8 +31,8 @@ def served(tmp_path):
     (tmp_path / ".agentv" / "config.yaml").write_bytes(CONFIG)
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "inspector.cli", "serve", str(tmp_path), "--port",
-                                str(port)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True)
+                                str(port), *options], cwd=REPO, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
     try:
         first = process.stdout.readline()
         assert first.startswith("Prompt Inspector: http://127.0.0.1:"), first
@@ -192,3 +196,32 @@ def test_share_include_must_name_a_file_of_the_folder(tmp_path):
                                  "--share-include", named], cwd=REPO, capture_output=True, text=True,
                                 timeout=300)
         assert result.returncode == 2 and said in result.stderr, result.stderr
+
+
+def test_share_in_the_browser_sends_the_files_it_listed_and_no_secret(browser, tmp_path):
+    """The confirmation posted by a real browser (its Origin and Sec-Fetch-Site) passes the guard,
+    and what reaches the server is the list the page showed: no `.env`, no ignored file."""
+    from tests.recording import RecordingServer
+    from tests.web.test_local_mode import SHARED, sent_files
+
+    (tmp_path / ".env").write_bytes(b"API_KEY=sk-live-123\n")
+    (tmp_path / ".gitignore").write_bytes(b"*.log\n")
+    (tmp_path / "run.log").write_bytes(b"LOG")
+    with RecordingServer(SHARED) as server:
+        serving = _serve(tmp_path, "--share-to", server.url)
+        _folder, address = next(serving)
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(15_000)
+            page.goto(address.replace("/b/local/", "/local/share"))
+            listed = page.locator("#share-files code").all_inner_texts()
+            assert sorted(listed) == [".agentv/config.yaml", ".gitignore", "evals/notes.instructions.md",
+                                      "evals/tiny.yaml"]
+            assert page.locator("#share-secrets code", has_text=".env").count() == 1
+            page.click("#confirm-share")
+            page.wait_for_selector("#share-url")
+            page.close()
+        finally:
+            serving.close()
+        (recorded,) = server.take()
+    assert sorted(sent_files(recorded)) == sorted(listed) and b"sk-live" not in recorded.raw
