@@ -60,9 +60,9 @@ def _megabytes(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB"
 
 
-# Characters that show as nothing (zero-width) or reorder what follows (bidi controls): a name holding
-# one passes for another name, or hides its real suffix.
-_INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069]")
+# Characters that show as nothing (zero-width) or reorder what follows (Unicode's Bidi_Control set):
+# a name holding one passes for another name, or hides its real suffix.
+_INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def _shown(name: str) -> str:
@@ -75,7 +75,7 @@ class _Collector:
         self.limits = limits
         self.files: dict[str, bytes] = {}
         self.total = 0
-        # Every path and folder so far, in NFC and case-folded, as it was given: the first holder of
+        # Every path and folder so far, in NFC and lower case, as it was given: the first holder of
         # a look.
         self.looks: dict[str, str] = {}
 
@@ -113,7 +113,8 @@ class _Collector:
         parts = path.split("/")
         for end in range(1, len(parts) + 1):
             name = "/".join(parts[:end])
-            seen = self.looks.setdefault(unicodedata.normalize("NFC", name).casefold(), name)
+            # lower(), not casefold(): case-insensitive file systems do not take "ss" for "ß".
+            seen = self.looks.setdefault(unicodedata.normalize("NFC", name).lower(), name)
             if seen != name:
                 raise UploadError(f"{_shown(seen)} and {_shown(name)} look alike (they differ only in "
                                   "letter case or in how accented letters are encoded); rename one")

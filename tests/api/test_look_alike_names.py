@@ -31,6 +31,7 @@ HIDDEN = {
     "bom": "\ufeffevals/a.yaml",
     "right-to-left-override": "evals/gpj\u202e.yaml",
     "right-to-left-isolate": "evals/\u2067a.yaml",
+    "right-to-left-mark": "evals/a\u200f.yaml",
 }
 
 
@@ -81,5 +82,6 @@ def test_an_nfd_name_is_stored_in_nfc_and_distinct_names_stay_as_they_are():
     files = collect_files([(CAFE_NFD, b"a"), ("evals/cafe.yaml", b"b"), ("evals/X1.yaml", b"c"),
                            ("evals/x2.yaml", b"d")])
     assert list(files) == [CAFE_NFC, "evals/cafe.yaml", "evals/X1.yaml", "evals/x2.yaml"]
+    assert list(collect_files([("straße.yaml", b"a"), ("strasse.yaml", b"b")])) == ["straße.yaml", "strasse.yaml"]
     with pytest.raises(UploadError, match="appears twice"):
         collect_files([(CAFE_NFD, b"a"), (CAFE_NFD, b"b")])
