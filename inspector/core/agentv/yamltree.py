@@ -24,7 +24,7 @@ from ..safe_parse import (
     MAX_EXPANDED_NODES,
     LimitExceeded,
     check_expansion,
-    check_nesting,
+    check_yaml_nesting,
 )
 
 try:  # the C composer is several times faster on large files
@@ -336,7 +336,7 @@ def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
 
 
 def _parse_yaml(text: str, path: str, core: bool) -> Node | None:
-    check_nesting(text, path)  # before libyaml, which would overflow the C stack
+    check_yaml_nesting(text, path)  # before libyaml, which would overflow the C stack
     if core:
         # Most eval files are plain block collections, which yamlfast reads several times faster
         # (it imports this module: imported here, once yamltree is whole).
