@@ -18,7 +18,7 @@ from tests.web.conftest import (
 pytestmark = pytest.mark.browser
 
 def upload_simple(page, tmp_path) -> str:
-    """Upload the corpus's simple example as a zip; return the share link."""
+    """Upload the simple test bundle as a zip; return the share link."""
     archive = tmp_path / "simple.zip"
     archive.write_bytes(zip_bytes(folder_files(SIMPLE)))
     page.goto("/")
