@@ -19,6 +19,11 @@ def corpus_files(pattern: str) -> list[Path]:
     return sorted(CORPUS.glob(pattern)) if CORPUS else []
 
 
+def path_id(path: Path) -> str:
+    """A test id for a file or folder of the corpus or the repository: its path inside that."""
+    return path.relative_to(CORPUS if CORPUS and CORPUS in path.parents else REPO).as_posix()
+
+
 def corpus_param(relative: str, why: str) -> object:
     """A test parameter naming a folder of the corpus (None without PI_CORPUS, when the `corpus`
     mark it carries reports the test skipped, with the reason)."""

@@ -9,15 +9,18 @@ from inspector.core.documents import render_document
 from inspector.core.model import InputError, OriginKind
 from inspector.core.options import RenderOptions
 from inspector.core.safe_parse import LimitExceeded
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, REPO, corpus_files
 
-GAMBIT = CORPUS / "gambit"
+# Our own decks (the example and the aibff oracle's), and with PI_CORPUS every corpus snapshot's.
+DECK_ROOTS = [REPO / "fixtures" / "examples" / "tone-grader-deck", REPO / "tests" / "oracle" / "aibff" / "decks",
+              *(snapshot for snapshot in corpus_files("gambit/*") if snapshot.is_dir())]
 DECK_FILES = sorted(
-    (snapshot, path.relative_to(snapshot).as_posix())
-    for snapshot in GAMBIT.iterdir() if snapshot.is_dir()
-    for path in snapshot.rglob("*")
+    (root, path.relative_to(root).as_posix())
+    for root in DECK_ROOTS
+    for path in root.rglob("*")
     if path.name.endswith((".toml", ".deck.md"))
 )
+DECK_IDS = [f"{root.name}/{path}" for root, path in DECK_FILES]
 
 
 def render(files: dict[str, str], path: str):
@@ -35,12 +38,13 @@ def plain_lines(text: str) -> list[str]:
     return [line for line in text.split("\n") if line.strip() and "\\" not in line and '"' not in line]
 
 
+@pytest.mark.corpus("the decks of the real projects' snapshots are in the corpus")
 def test_the_corpus_has_decks_to_check():
-    assert len(DECK_FILES) >= 30
+    assert len([root for root, _ in DECK_FILES if root.parent == CORPUS / "gambit"]) >= 30
 
 
-@pytest.mark.parametrize(("snapshot", "path"), DECK_FILES, ids=[p for _, p in DECK_FILES])
-def test_every_corpus_deck_loads_without_errors_in_spec(snapshot, path):
+@pytest.mark.parametrize(("snapshot", "path"), DECK_FILES, ids=DECK_IDS)
+def test_every_deck_loads_without_errors_in_spec(snapshot, path):
     document = render_document(DirectoryBundle(snapshot), path, RenderOptions(profile="spec"))
     assert document.kind == "deck"
     assert document.cases or any("no samples" in w.message for w in document.warnings)
@@ -52,8 +56,8 @@ def test_every_corpus_deck_loads_without_errors_in_spec(snapshot, path):
 
 
 @pytest.mark.parametrize(("snapshot", "path"), [(s, p) for s, p in DECK_FILES if p.endswith(".toml")],
-                         ids=[p for _, p in DECK_FILES if p.endswith(".toml")])
-def test_corpus_sample_spans_hold_that_samples_text(snapshot, path):
+                         ids=[i for i in DECK_IDS if i.endswith(".toml")])
+def test_sample_spans_hold_that_samples_text(snapshot, path):
     document = render_deck_file(DirectoryBundle(snapshot), path)
     for case in document.cases:
         assert case.span is not None and case.span.path == path
@@ -70,8 +74,9 @@ def test_corpus_sample_spans_hold_that_samples_text(snapshot, path):
                 assert line in content_source, (case.id, line)
 
 
+@pytest.mark.corpus("a real project's deck as the example")
 def test_spans_of_a_multi_line_content_string_cover_all_its_lines():
-    snapshot = GAMBIT / "bolt-foundry-2025-06-27-7f538110"
+    snapshot = CORPUS / "gambit" / "bolt-foundry-2025-06-27-7f538110"
     path = "infra/bft/tasks/__graders__/commit-grader.deck.toml"
     document = render_deck_file(DirectoryBundle(snapshot), path)
     first = document.cases[0]
@@ -84,8 +89,9 @@ def test_spans_of_a_multi_line_content_string_cover_all_its_lines():
     assert first.metadata == {"score": 3}
 
 
+@pytest.mark.corpus("a real project's deck as the example")
 def test_samples_written_before_their_table_header_still_get_one_span():
-    snapshot = GAMBIT / "bolt-foundry-2025-08-02-e8937c2a"
+    snapshot = CORPUS / "gambit" / "bolt-foundry-2025-08-02-e8937c2a"
     path = "apps/aibff/__tests__/fixtures/test-grader-samples.toml"
     case = render_deck_file(DirectoryBundle(snapshot), path).cases[0]
     assert case.id == "good-response"
@@ -143,8 +149,9 @@ def test_invalid_toml_is_an_input_error_with_line_and_column():
     assert "invalid TOML" in diagnostic.message
 
 
+@pytest.mark.corpus("a real project's deck as the example")
 def test_legacy_samples_are_reported_converted_and_offered_as_toml():
-    snapshot = GAMBIT / "bolt-foundry-2025-06-10-a0163f25"
+    snapshot = CORPUS / "gambit" / "bolt-foundry-2025-06-10-a0163f25"
     path = "decks/example-tone-grader.deck.toml"
     document = render_deck_file(DirectoryBundle(snapshot), path)
     assert any("userMessage/assistantResponse" in w.message and "replaced" in w.message
@@ -171,8 +178,9 @@ def test_converted_multi_line_content_survives_the_round_trip():
     assert converted["samples"]["a"]["messages"][1]["content"] == "ends with a quote '"
 
 
+@pytest.mark.corpus("a real project's deck as the example")
 def test_spec_reads_a_grader_deck_as_its_system_message_before_each_embedded_sample():
-    snapshot = GAMBIT / "bolt-foundry-2025-07-14-b9ebc31f"
+    snapshot = CORPUS / "gambit" / "bolt-foundry-2025-07-14-b9ebc31f"
     path = "customers/example-customer.com/decks/line-item-json-grader.deck.md"
     document = render_deck_file(DirectoryBundle(snapshot), path, RenderOptions(profile="spec"))
     assert [c.id for c in document.cases] == [
@@ -195,14 +203,15 @@ def test_spec_reads_a_grader_deck_as_its_system_message_before_each_embedded_sam
     assert document.cases[0].metadata["contexts"]["fullConversation"] == "What was the full conversation?"
 
 
+@pytest.mark.corpus("a real project's deck as the example")
 def test_embed_fragments_pick_a_markdown_section_and_named_samples():
-    snapshot = GAMBIT / "bolt-foundry-2025-06-17-90d70716"
+    snapshot = CORPUS / "gambit" / "bolt-foundry-2025-06-17-90d70716"
     document = render_deck_file(DirectoryBundle(snapshot),
                                 "decks/graders/team-summary-analysis-grader.deck.md")
     # The deck embeds four of the file's five samples by #samples.<id>.
     assert [c.id for c in document.cases] == [
         "excellent-summary", "good-summary", "poor-summary", "terrible-summary"]
-    older = GAMBIT / "bolt-foundry-2025-06-10-a0163f25"
+    older = CORPUS / "gambit" / "bolt-foundry-2025-06-10-a0163f25"
     system = render_deck_file(DirectoryBundle(older), "decks/example-tone-grader.deck.md").cases[0].messages[0]
     assert "> ## Grader Evaluation" in system.content
     assert "Context Variables" not in system.content  # outside the embedded section
