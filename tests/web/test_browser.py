@@ -147,8 +147,8 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     text = page.input_value("#source-text")
     first_user = page.locator(".msg.role-user .content").first.text_content()
     marker = "EDITED-IN-BROWSER"
-    assert "second largest number" in text
-    replace_editor_text(page, text.replace("second largest number", marker, 1))
+    assert "median function" in text
+    replace_editor_text(page, text.replace("median function", marker, 1))
     page.wait_for_selector(f"#rendered:has-text('{marker}')")
     assert "Preview of your unsaved edit" in page.locator("#rendered").text_content()
     # A settings change while editing re-renders the edit, not the saved file.
