@@ -101,7 +101,8 @@ def exports(drawn: list[list]) -> list:
 
 def test_the_compiled_modules_export_as_the_plain_python_ones():
     if not speedups.active():
-        pytest.skip("no current build of the speedups here (`.ci/setup --speedups` makes one)")
+        pytest.skip("the compiled modules are not in use here (`.ci/setup --speedups` builds them, "
+                    "INSPECTOR_SPEEDUPS=0 turns them off)")
     drawn = bodies()
     script = ("import json, sys; from tests.test_speedups import exports; "
               "json.dump(exports(json.load(sys.stdin)), sys.stdout)")
