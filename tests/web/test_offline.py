@@ -14,7 +14,7 @@ from inspector.core.bundle import DirectoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
 from inspector.ingest import store_bundle
 from tests.api.test_review import FILES
-from tests.conftest import CORPUS, REPO
+from tests.conftest import REPO, corpus_param
 
 # Beyond the empty viewer: room for the structure of a bundle's first few cases.
 SLACK = 8 * 1024
@@ -35,7 +35,9 @@ def copy_of(folder: Path) -> tuple[str, int]:
 
 
 @pytest.mark.parametrize("folder", sorted(p for p in (REPO / "fixtures" / "examples").iterdir() if p.is_dir())
-                         + [CORPUS / "gambit", CORPUS / "agentv"], ids=lambda p: p.name)
+                         + sorted(p for p in (REPO / "tests" / "fixtures").iterdir() if p.is_dir())
+                         + [corpus_param(project, "the real projects' folders as a larger test")
+                            for project in ("gambit", "agentv")], ids=lambda p: p.name)
 def test_the_copy_is_at_most_twice_the_bundle_plus_a_fixed_overhead(folder):
     fixed = len(offline.offline_html(offline.offline_data("x", {}, [])).encode())
     html, own = copy_of(folder)
