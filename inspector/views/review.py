@@ -46,6 +46,9 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "threads": placed,
         "open_count": sum(not item.thread.resolved for item in placed),
         "verdict": verdict,
+        "verdict_fingerprint": service.fingerprint(verdict.author_key_hash) if verdict else "",
+        # Another key's verdict: this browser cannot change or clear it.
+        "verdict_theirs": verdict is not None and not service.owns(key, verdict.author_key_hash),
         "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
         "folder": not service.is_stored(loaded.record),  # local mode: nothing can be written
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
@@ -115,7 +118,8 @@ def _act(request: HtmxHttpRequest, loaded: services.LoadedBundle, options: Rende
         return person
     if action in ("resolve", "reopen"):
         service.check_rate(request)
-        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve")
+        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve",
+                             key)
     elif action == "edit":
         service.check_rate(request)
         service.edit(record, service.comment_of(record, _id(post, "comment")), post.get("body", ""), key)
