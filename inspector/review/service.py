@@ -5,6 +5,7 @@ anchor lives in another rendering (this bundle under other settings, or a revisi
 from __future__ import annotations
 
 import hmac
+import random
 import secrets
 import time
 from collections.abc import Iterable
@@ -14,7 +15,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.http import HttpRequest
 from django.utils import timezone
@@ -171,10 +172,13 @@ def _cache_count(store: BaseCache, address: str, minute: int) -> int:
 def _database_count(address: str, minute: int) -> int:
     """The row is made if missing (a racing maker's insert is ignored), then counted up by one
     UPDATE, which takes the row's lock (SQLite's write lock): no two writes read the same count."""
-    with transaction.atomic():
+
+    def count_up() -> int:
         WriteCount.objects.bulk_create([WriteCount(address=address, minute=minute)], ignore_conflicts=True)
         WriteCount.objects.filter(address=address, minute=minute).update(count=F("count") + 1)
-        count = WriteCount.objects.filter(address=address, minute=minute).values_list("count", flat=True)[0]
+        return WriteCount.objects.filter(address=address, minute=minute).values_list("count", flat=True)[0]
+
+    count = serialized(count_up)
     if count == 1:  # the first write of a minute clears the minutes no limit looks at any more
         WriteCount.objects.filter(minute__lt=minute - 1).delete()
     return count
@@ -228,6 +232,24 @@ def family_of(bundle: Bundle) -> str:
             [bundle.pk, FAMILY_DEPTH])
         row = cursor.fetchone()
     return row[0] if row else bundle.pk
+
+
+RETRIES = 20
+
+
+def serialized(action):
+    """Runs action in one transaction; SQLite refuses a second writer at once in some modes
+    (OperationalError, 'database is locked'), and the transaction is rolled back whole, so it is
+    tried again after a short, growing, jittered wait (PostgreSQL waits for the row lock itself)."""
+    for attempt in range(RETRIES):
+        try:
+            with transaction.atomic():
+                return action()
+        except OperationalError:
+            if attempt == RETRIES - 1:
+                raise ReviewError(503, "the database is busy; send it again") from None
+            time.sleep(min(0.2, 0.002 * 2 ** attempt) * (1 + random.random()))  # noqa: S311 - jitter
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _locked_family(family: str, bundle: Bundle, thread: Thread | None) -> None:
@@ -340,23 +362,30 @@ def start_thread(loaded: services.LoadedBundle, spec: AnchorSpec, options: Rende
     html = str(render_markdown(body))
     anchor = _checked_anchor(loaded, spec, options)
     family = family_of(bundle)
-    with transaction.atomic():
+
+    def write() -> Thread:
         _locked_family(family, bundle, None)
         thread = Thread.objects.create(bundle=bundle, kind=spec.kind, family=family,
                                        author_key_hash=person.key_hash, **anchor)
         Comment.objects.create(thread=thread, author=person.name, body=body, html=html,
                                author_key_hash=person.key_hash)
-    return thread
+        return thread
+
+    return serialized(write)
 
 
 def reply(bundle: Bundle, thread: Thread, body: str, person: Reviewer) -> Comment:
-    check_open(bundle, thread)
+    check_open(bundle)  # the thread's own bundle is checked in the writing transaction
     body = clean_body(body)
     html = str(render_markdown(body))
-    with transaction.atomic():
-        _locked_family(thread.family or family_of(thread.bundle), bundle, thread)
+    family = thread.family or family_of(thread.bundle)
+
+    def write() -> Comment:
+        _locked_family(family, bundle, thread)
         return Comment.objects.create(thread=thread, author=person.name, body=body, html=html,
                                       author_key_hash=person.key_hash)
+
+    return serialized(write)
 
 
 def thread_of(bundle: Bundle, thread_id: int) -> Thread:
@@ -442,7 +471,9 @@ def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verd
     note = _printable(note).strip()
     if len(note) > MAX_NOTE:
         raise ReviewError(413, f"the note is longer than {MAX_NOTE:,} characters")
-    with transaction.atomic():
+
+    def write() -> Verdict | None:
+        # The bundle's row first: racing verdicts on one case are decided one after another.
         Bundle.objects.filter(pk=bundle.pk).update(comments_locked=F("comments_locked"))
         current = Verdict.objects.filter(bundle=bundle, document=document, case_id=case_id).first()
         if current is not None and not (current.author_key_hash == person.key_hash
@@ -458,7 +489,9 @@ def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verd
             bundle=bundle, document=document, case_id=case_id,
             defaults={"verdict": verdict, "note": note, "author": person.name,
                       "author_key_hash": person.key_hash})
-    return row
+        return row
+
+    return serialized(write)
 
 
 # The bundle page's "Show" choices: cases by their verdict ("none": no verdict yet).
