@@ -123,3 +123,29 @@ def test_the_manage_page_lists_hostile_comments_without_rendering_them(suite, mo
     first = Comment.objects.first()
     ALICE.post(f"/b/{bundle.pk}/manage/", {"token": token, "action": "delete-comment", "comment": first.pk})
     assert Comment.objects.count() == 4
+
+
+def test_the_example_bundles_are_moderated_with_the_token_load_examples_prints(db, monkeypatch):
+    import io
+
+    from django.core.management import call_command
+
+    from inspector.examples import example_manage_token, load_examples
+    from inspector.models import Bundle
+
+    printed = io.StringIO()
+    call_command("load_examples", stdout=printed)
+    examples = list(Bundle.objects.exclude(example=""))
+    assert examples
+    for bundle in examples:
+        token = example_manage_token(bundle.pk)
+        assert bundle.check_manage_token(token) and f"/b/{bundle.pk}/manage/#{token}" in printed.getvalue()
+    first = examples[0]
+    page = Client().post(f"/b/{first.pk}/manage/", {"token": example_manage_token(first.pk),
+                                                     "action": "lock-comments"})
+    assert page.status_code == 200 and Bundle.objects.get(pk=first.pk).comments_locked
+    monkeypatch.setenv("EXAMPLES_MANAGE_TOKEN", "operator-chosen-token-0123")
+    load_examples()
+    unlocked = Client().put(f"/api/bundles/{first.pk}/review-lock", {"locked": False},
+                            content_type="application/json", HTTP_X_MANAGE_TOKEN="operator-chosen-token-0123")
+    assert unlocked.status_code == 200 and not Bundle.objects.get(pk=first.pk).comments_locked
