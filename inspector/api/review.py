@@ -128,6 +128,11 @@ class VerdictOut(Schema):
     author_fingerprint: str
 
 
+class VerdictSetOut(VerdictOut):
+    author_key: str | None = Field(None, description="Only when this request sent no X-Author-Key: "
+                                   "the key that changes or clears this verdict. Keep it.")
+
+
 class NeedsChangesOut(Schema):
     document: str
     case_id: str
@@ -281,7 +286,7 @@ def _verdict_data(row) -> dict:
             "author_fingerprint": service.fingerprint(row.author_key_hash)}
 
 
-@router.put("/{bundle_id}/verdicts", response={200: VerdictOut, **ERRORS},
+@router.put("/{bundle_id}/verdicts", response={200: VerdictSetOut, **ERRORS},
             summary="Set a case's verdict: looks right, needs changes, or none")
 def set_verdict(request: HttpRequest, bundle_id: str, body: VerdictIn,
                 query: Query[RenderQuery], x_author_key: str | None = AuthorKey,
@@ -292,7 +297,9 @@ def set_verdict(request: HttpRequest, bundle_id: str, body: VerdictIn,
     person = _write(request, body.author)
     row = service.set_verdict(loaded, body.document, body.case_id, body.verdict, body.note,
                               render_options(query), person, x_manage_token)
+    made = person.key if person.new_key else None
     if row is None:
         return {"document": body.document, "case_id": body.case_id, "verdict": None, "note": "",
-                "author": person.name, "author_fingerprint": service.fingerprint(person.key_hash)}
-    return _verdict_data(row)
+                "author": person.name, "author_fingerprint": service.fingerprint(person.key_hash),
+                "author_key": made}
+    return {**_verdict_data(row), "author_key": made}

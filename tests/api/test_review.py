@@ -282,7 +282,8 @@ def test_verdicts_give_review_progress_and_the_needs_changes_list(client, suite)
                   "note": "Too vague", "author": "Cy"})
     assert answer.json() == {"document": "evals/suite.yaml", "case_id": "second", "verdict": "changes",
                              "note": "Too vague", "author": "Cy",
-                             "author_fingerprint": service.fingerprint(hash_token("c" * 32))}
+                             "author_fingerprint": service.fingerprint(hash_token("c" * 32)),
+                             "author_key": None}
     progress = client.get(url).json()
     assert (progress["total"], progress["reviewed"], progress["ok"]) == (2, 2, 1)
     assert [item["case_id"] for item in progress["needs_changes"]] == ["second"]

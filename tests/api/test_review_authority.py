@@ -63,6 +63,12 @@ def test_another_key_cannot_overwrite_or_clear_a_verdict_but_its_author_and_the_
     assert overwrite.status_code == 403 and "only the browser that gave it" in overwrite.json()["detail"]
     assert verdict(client, bundle.pk, None, MALLORY).status_code == 403
     assert verdict(client, bundle.pk, "ok", "").status_code == 403  # no key: a new one, not Alice's
+    other = client.put(f"/api/bundles/{bundle.pk}/verdicts", {"document": DOC, "case_id": "second",
+                       "verdict": "ok"}, content_type="application/json").json()
+    assert other["author_key"] and verdict(client, bundle.pk, None, other["author_key"]).status_code == 403
+    assert client.put(f"/api/bundles/{bundle.pk}/verdicts", {"document": DOC, "case_id": "second",
+                      "verdict": None}, content_type="application/json",
+                      HTTP_X_AUTHOR_KEY=other["author_key"]).json()["verdict"] is None
     progress = client.get(f"/api/bundles/{bundle.pk}/verdicts").json()
     assert [(v["verdict"], v["author_fingerprint"]) for v in progress["verdicts"]] == \
         [("ok", service.fingerprint(service.hash_token(ALICE)))]
