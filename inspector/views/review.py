@@ -267,7 +267,8 @@ def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     documents = offline.render_all(lambda path: services.render(loaded, path, options), loaded.documents)
     threads = [service.placed_data(item) for item in service.bundle_threads(loaded, options, None)]
     verdicts = [{"document": v.document, "case_id": v.case_id, "verdict": v.verdict, "note": v.note,
-                 "author": v.author} for v in loaded.record.verdicts.all()]
+                 "author": v.author, "author_fingerprint": service.fingerprint(v.author_key_hash)}
+                for v in loaded.record.verdicts.all()]
     data = offline.offline_data(loaded.record.title, offline.text_files(loaded.files), documents, threads,
                                 verdicts)
     response = HttpResponse(offline.offline_html(data), content_type="text/html; charset=utf-8")
