@@ -301,3 +301,15 @@ def test_the_migration_backfills_the_html_author_and_family_of_existing_rows(sui
     thread.refresh_from_db()
     assert thread.author_key_hash == "k" * 64 and thread.family == bundle.pk
     assert Comment.objects.get().html == "<p><strong>old</strong></p>\n"
+
+
+def test_a_raised_length_cap_still_bounds_the_markup_markdown_it_must_pair(client, suite, monkeypatch):
+    bundle, _ = suite
+    rendered = []
+    real = service.render_markdown
+    monkeypatch.setattr(service, "render_markdown", lambda text: rendered.append(text) or real(text))
+    with override_settings(COMMENT_MAX_CHARS=40_000):
+        refused = start(client, bundle.pk, body="[*" * 20_000)
+        assert refused.status_code == 413 and "at most 10,000 are allowed" in refused.json()["detail"]
+        assert rendered == []
+        assert start(client, bundle.pk, body="plain words " * 3_000).status_code == 201

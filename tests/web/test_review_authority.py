@@ -149,3 +149,12 @@ def test_the_example_bundles_are_moderated_with_the_token_load_examples_prints(d
     unlocked = Client().put(f"/api/bundles/{first.pk}/review-lock", {"locked": False},
                             content_type="application/json", HTTP_X_MANAGE_TOKEN="operator-chosen-token-0123")
     assert unlocked.status_code == 200 and not Bundle.objects.get(pk=first.pk).comments_locked
+
+
+def test_a_hostile_body_over_the_caps_is_refused_from_the_page_before_rendering(suite, monkeypatch):
+    bundle, _ = suite
+    monkeypatch.setattr(service, "render_markdown", lambda text: pytest.fail("rendered a refused body"))
+    with override_settings(COMMENT_MAX_CHARS=40_000):
+        assert post(ALICE, bundle.pk, action="thread", target="0", body="[*" * 20_000).status_code == 413
+    assert post(ALICE, bundle.pk, action="thread", target="0", body="x" * 10_001).status_code == 413
+    assert not Comment.objects.exists()
