@@ -205,7 +205,8 @@ def cross_site_refusal(request: HttpRequest, *, multipart: bool) -> HttpResponse
                         "takes writes from this site's pages and from scripts (which send no Origin)")
     if origin is None and request.META.get("HTTP_SEC_FETCH_SITE") in CROSS_SITE_FETCH:
         return _refusal(403, "a write from another site is refused")
-    has_body = request.META.get("CONTENT_LENGTH") not in (None, "", "0")
+    has_body = (request.META.get("CONTENT_LENGTH") not in (None, "", "0")
+                or "HTTP_TRANSFER_ENCODING" in request.META)  # chunked: a body of no stated length
     content_type = request.content_type or ""
     allowed = ("application/json", "multipart/form-data") if multipart else ("application/json",)
     if has_body and content_type not in allowed:

@@ -213,6 +213,9 @@ def test_a_review_write_whose_body_is_not_json_is_refused(client, suite, content
     multipart = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
                             {"body": "as the victim"}, HTTP_X_AUTHOR_KEY=ALICE)  # multipart
     assert multipart.status_code == 415
+    chunked = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments", "",
+                          content_type=content_type, HTTP_TRANSFER_ENCODING="chunked", HTTP_X_AUTHOR_KEY=ALICE)
+    assert chunked.status_code == 415
     assert Comment.objects.count() == 1
 
 
