@@ -36,6 +36,7 @@ from .common import (
     manage_url,
     pick_document,
     render_options,
+    writes_from_this_site,
 )
 from .schemas import (
     BundleCreatedOut,
@@ -53,6 +54,7 @@ from .schemas import (
 logger = logging.getLogger(__name__)
 
 router = Router(tags=["bundles"])
+router.add_decorator(writes_from_this_site(multipart=True), mode="view")
 
 _MULTIPART_BODY = {
     "type": "object",
@@ -154,12 +156,13 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
 @router.post("", response={201: BundleCreatedOut, **E400, 403: ErrorOut, **E413, **E422}, openapi_extra=_CREATE_BODY,
              summary="Store files as a bundle and get its share link")
 def create_bundle(request: HttpRequest,
-                  idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=8,
+                  idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=16,
                                                        max_length=255)):
     """The same limits and checks as the upload page. The manage token in the answer is the only
-    way to delete the bundle later; it is not shown again, unless the upload carries an
-    `Idempotency-Key` (a random value kept secret, such as a UUID): then a retry of the same upload
-    with the same key answers the same bundle and manage token, so a lost answer loses nothing."""
+    way to delete the bundle later; it is not shown again. With an `Idempotency-Key` (a random
+    value of at least 16 characters, such as a UUID) a retry of the same upload with the same key
+    answers the same bundle, without its manage token (`manage_token` and `manage_url` are null):
+    whoever replays a key learns the bundle, never the token that deletes it."""
     if local.folder() is not None:
         raise HttpError(403, "uploads are off in local mode: this server shows a folder on disk")
     files, title = _read_upload(request)
@@ -167,8 +170,10 @@ def create_bundle(request: HttpRequest,
     # resumes: its million objects are freed without ever being walked (a 10 MB upload spent about
     # 0.2 s of CPU in collections that walked them and found nothing to free).
     with collector.paused():
+        manage_token: str | None
         if idempotency_key:
-            record, manage_token, _ = store_bundle_once(files, title=title, key=idempotency_key)
+            record, manage_token, created = store_bundle_once(files, title=title, key=idempotency_key)
+            manage_token = manage_token if created else None
         else:
             record, manage_token = store_bundle(files, title=title)
         try:
@@ -177,7 +182,7 @@ def create_bundle(request: HttpRequest,
         finally:
             services.let_go_of_upload(record.pk)
     return Status(201, {**_bundle_data(request, loaded), "manage_token": manage_token,
-                 "manage_url": manage_url(request, record.pk, manage_token),
+                 "manage_url": manage_url(request, record.pk, manage_token) if manage_token else None,
                  "cases": documents, "warnings": warnings})
 
 

@@ -47,6 +47,9 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "threads": placed,
         "open_count": sum(not item.thread.resolved for item in placed),
         "verdict": verdict,
+        "verdict_fingerprint": service.fingerprint(verdict.author_key_hash) if verdict else "",
+        # Another key's verdict: this browser cannot change or clear it.
+        "verdict_theirs": verdict is not None and not service.owns(key, verdict.author_key_hash),
         "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
         "folder": not service.is_stored(loaded.record),  # local mode: nothing can be written
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
@@ -116,7 +119,8 @@ def _act(request: HtmxHttpRequest, loaded: services.LoadedBundle, options: Rende
         return person
     if action in ("resolve", "reopen"):
         service.check_rate(request)
-        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve")
+        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve",
+                             key)
     elif action == "edit":
         service.check_rate(request)
         service.edit(record, service.comment_of(record, _id(post, "comment")), post.get("body", ""), key)
@@ -264,7 +268,8 @@ def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     documents = offline.render_all(lambda path: services.render(loaded, path, options), loaded.documents)
     threads = [service.placed_data(item) for item in service.bundle_threads(loaded, options, None)]
     verdicts = [{"document": v.document, "case_id": v.case_id, "verdict": v.verdict, "note": v.note,
-                 "author": v.author} for v in loaded.record.verdicts.all()]
+                 "author": v.author, "author_fingerprint": service.fingerprint(v.author_key_hash)}
+                for v in loaded.record.verdicts.all()]
     data = offline.offline_data(loaded.record.title, offline.text_files(loaded.files), documents, threads,
                                 verdicts)
     response = HttpResponse(offline.offline_html(data), content_type="text/html; charset=utf-8")

@@ -91,8 +91,11 @@ def test_the_download_holds_comments_and_verdicts(client, db):
     assert not re.search(r'(src|href)="(https?:|/)', html)  # nothing to fetch
     data = embedded(html)
     assert data["threads"][0]["comments"][0]["html"] == "<p>A &lt;b&gt;note&lt;/b&gt;</p>\n"
-    assert data["verdicts"] == [{"document": "evals/suite.yaml", "case_id": "second", "verdict": "changes",
-                                 "note": "", "author": "Anonymous"}]
+    [verdict] = data["verdicts"]
+    assert {key: verdict[key] for key in ("document", "case_id", "verdict", "note", "author")} == \
+        {"document": "evals/suite.yaml", "case_id": "second", "verdict": "changes", "note": "",
+         "author": "Anonymous"}
+    assert len(verdict["author_fingerprint"]) == 6  # the name is shown with its key's fingerprint
     assert client.get("/b/nope/offline.html").status_code == 404
 
 
