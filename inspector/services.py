@@ -8,23 +8,17 @@ import hashlib
 import pickle
 import re
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeVar
 
 from django.db import connection
 from django.db.models.expressions import Col
 
 from inspector import cache as render_cache
-from inspector import local
+from inspector import local, untrusted
 from inspector.core import bounded, collector
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
-from inspector.core.documents import (
-    give_cases_distinct_ids,
-    list_documents,
-    listing_parses,
-    render_document,
-)
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS
 from inspector.core.lines import LineMap
@@ -38,7 +32,7 @@ from inspector.core.render_settings import (  # noqa: F401
     parse_render_options,
 )
 from inspector.core.safe_parse import LimitExceeded
-from inspector.kept_render import PickledRender, render_pickled
+from inspector.kept_render import PickledRender
 from inspector.local import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
 from inspector.presenters import RowSummary, row_summaries
@@ -359,57 +353,34 @@ def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedD
     return render_untrusted(files, path, options, distinct_ids=True)
 
 
-def render_limits() -> bounded.Limits:
+def render_policy() -> untrusted.RenderPolicy:
+    """Where the web's renders of outside content run: the settings' limits (read from the same
+    environment variables as the console commands' `RenderPolicy.from_environment`)."""
     from django.conf import settings
 
-    return bounded.Limits(memory_bytes=settings.RENDER_MEMORY_MB * 1024 * 1024,
-                          cpu_seconds=settings.RENDER_CPU_SECONDS,
-                          deadline_seconds=settings.RENDER_DEADLINE_SECONDS,
-                          workers=settings.RENDER_WORKERS,
-                          resident_bytes=settings.RENDER_RESIDENT_MB * 1024 * 1024)
+    return untrusted.RenderPolicy(
+        bounded.Limits(memory_bytes=settings.RENDER_MEMORY_MB * 1024 * 1024,
+                       cpu_seconds=settings.RENDER_CPU_SECONDS,
+                       deadline_seconds=settings.RENDER_DEADLINE_SECONDS,
+                       workers=settings.RENDER_WORKERS,
+                       resident_bytes=settings.RENDER_RESIDENT_MB * 1024 * 1024),
+        settings.RENDER_IN_PROCESS, settings.GAMBIT_CORE_DIR)
 
 
 def render_untrusted(files: FileSet, path: str, options: RenderOptions | None,
                      distinct_ids: bool = False) -> RenderedDocument:
-    """render_document for content from outside (uploads, posted text, the CLI's files): in a
-    bounded worker process unless RENDER_IN_PROCESS is set, so a parser crash or a runaway is an
-    InputError (LimitExceeded) naming the file, never a dead web worker."""
-    from django.conf import settings
-
-    options = _with_gambit_core(options)
-    if settings.RENDER_IN_PROCESS:
-        document = render_document(files, path, options)
-        return give_cases_distinct_ids(document) if distinct_ids else document
-    return bounded.render_bounded(files, path, options, limits=render_limits(),
-                                  distinct_ids=distinct_ids)
+    """untrusted.render_untrusted under the settings' policy."""
+    return untrusted.render_untrusted(files, path, options, render_policy(), distinct_ids)
 
 
 def render_to_keep(files: FileSet, path: str, options: RenderOptions) -> PickledRender:
-    """render_files, pickled in the bounded worker the way the render cache keeps it (for an
-    upload, whose renders are kept: keep_upload_renders)."""
-    from django.conf import settings
-
-    settled = _with_gambit_core(options)
-    if settings.RENDER_IN_PROCESS:
-        return render_pickled(files, path, settled)
-    return bounded.pool(render_limits()).call(render_pickled, files, path, settled, path=path)
-
-
-def _with_gambit_core(options: RenderOptions | None) -> RenderOptions | None:
-    from django.conf import settings
-
-    if settings.GAMBIT_CORE_DIR and (options is None or options.gambit_core is None):
-        return replace(options or RenderOptions(), gambit_core=settings.GAMBIT_CORE_DIR)
-    return options
+    """untrusted.render_to_keep under the settings' policy (keep_upload_renders keeps it)."""
+    return untrusted.render_to_keep(files, path, options, render_policy())
 
 
 def list_untrusted(files: FileSet) -> list[str]:
-    """list_documents, which parses `.json` files to recognise requests: bounded the same way."""
-    from django.conf import settings
-
-    if settings.RENDER_IN_PROCESS or not any(listing_parses(path) for path in files.paths()):
-        return list_documents(files)  # path rules only: nothing is parsed
-    return bounded.pool(render_limits()).call(list_documents, files)
+    """untrusted.list_untrusted under the settings' policy."""
+    return untrusted.list_untrusted(files, render_policy())
 
 
 def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:
