@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol
 
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.decks.gambit_core_files import InstalledGambitCore
@@ -39,10 +39,14 @@ class UsageError(Exception):
     pass
 
 
+class Writable(Protocol):
+    def write(self, text: str, /) -> object: ...
+
+
 class Output:
     """Where a command writes: whole lines, each ended once (as Django's command output does)."""
 
-    def __init__(self, stdout: TextIO, stderr: TextIO):
+    def __init__(self, stdout: Writable, stderr: Writable):
         self.stdout, self.stderr = stdout, stderr
 
     def out(self, text: str) -> None:

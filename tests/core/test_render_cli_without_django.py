@@ -47,6 +47,7 @@ def project(tmp_path: Path) -> Path:
 
 def console(project: Path, *args: str) -> tuple[int, str, list[str]]:
     environment = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    environment["PYTHONPATH"] = str(REPO)  # this checkout's package, not an installed one
     result = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=project, env=environment,
                             capture_output=True, text=True, timeout=120,
                             check=False)
