@@ -169,11 +169,8 @@ def create_bundle(request: HttpRequest,
             record, manage_token, _ = store_bundle_once(files, title=title, key=idempotency_key)
         else:
             record, manage_token = store_bundle(files, title=title)
-        try:
-            loaded = get_bundle(record.pk)
-            documents, warnings = _cases_and_warnings(request, loaded)
-        finally:
-            services.let_go_of_upload(record.pk)
+        loaded = get_bundle(record.pk)
+        documents, warnings = _cases_and_warnings(request, loaded)
     return Status(201, {**_bundle_data(request, loaded), "manage_token": manage_token,
                  "manage_url": manage_url(request, record.pk, manage_token),
                  "cases": documents, "warnings": warnings})
