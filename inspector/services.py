@@ -180,11 +180,35 @@ def kept_render(loaded: LoadedBundle, path: str, options: RenderOptions) -> Pick
     return pickled
 
 
+# Documents held for the rest of one request (holding_renders), by (cache id, path, options).
+_held_renders: ContextVar[dict[tuple, RenderedDocument] | None] = ContextVar("held_renders",
+                                                                             default=None)
+
+
+@contextmanager
+def holding_renders() -> Iterator[None]:
+    """Within, each document rendered, or kept by an upload, is held: the upload's answer lists
+    the cases it has just rendered without unpickling them back from the cache (twice: the
+    documents, then their warnings). Let go of at the end, never kept by the process."""
+    token = _held_renders.set({})
+    try:
+        yield
+    finally:
+        _held_renders.reset(token)
+
+
 def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedDocument:
     """Render a document of a stored bundle. Raises InputError for unusable input."""
+    held = _held_renders.get()
+    found = None if held is None else held.get((loaded.cache_id, path, options))
+    if found is not None:
+        return found
     pickled = kept_render(loaded, path, options)
     with collector.paused():  # unpickling makes a great many objects and frees none
-        return pickled.document()
+        document = pickled.document()
+    if held is not None:
+        held[(loaded.cache_id, path, options)] = document
+    return document
 
 
 @dataclass(frozen=True)
@@ -276,12 +300,16 @@ def keep_upload_renders(bundle_id: str, renders: dict[str, PickledRender],
     """The upload's check already rendered every document with default settings in the bounded
     worker, pickled the way the render cache keeps them: keep those renders, so the first view
     of any case is a cache hit, not a render."""
+    held = _held_renders.get()
     with collector.paused():  # unpickling for the outline makes a great many objects
         for path, pickled in renders.items():
             render_cache.put(render_cache.key("render", bundle_id, path, options), ("ok", pickled))
+            document = pickled.document()
             # The bundle page's outline now; the line map (a click on a source line) on first use.
             render_cache.put(render_cache.key("outline", bundle_id, path, options),
-                             ("ok", Outline.of(pickled.document())))
+                             ("ok", Outline.of(document)))
+            if held is not None:  # the upload's answer lists these cases next
+                held[(bundle_id, path, options)] = document
 
 
 def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:
