@@ -1,5 +1,12 @@
-"""The render cache: one store for renders and for refusals, shared by every web worker, bounded in
-bytes (not entries: one 10 MB bundle's render outweighs thousands of small ones).
+"""The render cache: the one owner of every value the web keeps between requests, shared by every
+web worker, bounded in bytes (not entries: one 10 MB bundle's render outweighs thousands of small
+ones). Each shape it keeps is declared in SHAPES with its version; every key carries both and a
+digest of the whole package and its templates (source_version), so no entry outlives the code
+that made it.
+
+A case page comes from the browser's 304 (views/page_cache.py), this process's recent pages, the
+shared page entry, or else is built from the document's render entry (one per document and
+settings: kept_render.PickledRender, its cases pickled one by one, so the page unpickles one).
 
 Entries go through Django's cache framework ("renders" alias). After a clone it is a folder of
 files (`ByteBoundedFileCache`); a deployment points REDIS_URL (or CACHE_URL) at a Redis started
@@ -64,6 +71,8 @@ class ByteBoundedFileCache(FileBasedCache):
 # Every shape kept in the render cache, with the version of its form. The source digest below
 # already changes with any edit of the package or its templates; a shape's version is bumped when
 # its form changes in a way that digest cannot see (a dependency's pickling, the key's parts).
+# Kept per process only, so never outliving their code: the recent pages below, each bundle's
+# files (services._files_cache) and ledgers (ledgers.py).
 SHAPES: dict[str, int] = {
     "render": 1,  # a document: PickledRender (kept_render.py), or its refusal
     "outline": 1,  # services.Outline: the bundle page's rows of a document
@@ -205,7 +214,8 @@ class LruCache(Generic[V]):
 # A page's key names everything it shows (the bundle, what it gained since, the address, the
 # settings, the source version), so the bytes under a key never change and this process may keep
 # them: a page visited again is answered without reading the shared cache's file and unpickling
-# it, a third of a warm case page's time.
+# it (a warm case page of the 100-case benchmark in 0.32 ms instead of 0.72 ms, measured for
+# issue 33).
 RECENT_PAGE_BYTES = 16 * 1024 * 1024
 # A page: its bytes in pieces (the caller's cut: views/page_cache.py cuts where each visitor's own
 # CSRF token goes) and the headers it is answered with.
