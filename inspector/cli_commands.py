@@ -6,7 +6,8 @@ without loading it (cli.py), and `manage.py render|check_evals|ledger|diff` are 
 Each command is an `add_arguments(parser)` for an argparse parser (Django's CommandParser is one)
 and a `run(options, output, policy)` returning the exit code: 0 done, 1 failed (check: a problem
 reached --fail-on; render, ledger: an internal error), 2 unusable input or misuse. Renders run in
-the bounded worker under `policy` (untrusted.py).
+the bounded worker under `policy` (untrusted.py). What one command alone needs (prices, the diff,
+the contract's serializer) is imported by that command, so the others start without it.
 """
 
 from __future__ import annotations
@@ -21,17 +22,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from inspector.core.bundle import DirectoryBundle
-from inspector.core.decks.gambit_core_files import InstalledGambitCore
-from inspector.core.diff import FileChanges, diff_documents
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.export import ExportSettings
 from inspector.core.formats import INPUT_FORMATS
-from inspector.core.ledger import build_ledger
 from inspector.core.model import Diagnostic, InputError, RenderedCase, RenderedDocument
 from inspector.core.options import PROFILES, RenderOptions
 from inspector.core.render_settings import SettingsError, parse_render_options
-from inspector.core.serialize import case_contract, graders_contract
 from inspector.untrusted import RenderPolicy, list_untrusted, render_untrusted
 
 
@@ -90,6 +87,8 @@ def gambit_core_folder(raw: str | None) -> str | None:
     """--gambit-core's folder, refused when it is not gambit-core's (no snippets/ in it)."""
     if not raw:
         return None
+    from inspector.core.decks.gambit_core_files import InstalledGambitCore
+
     if not InstalledGambitCore(raw).usable:
         raise UsageError(f"{raw} has no snippets/ folder: name gambit-core's own folder (the one "
                          "holding snippets/ and src/) with --gambit-core")
@@ -209,6 +208,8 @@ def _render(options: Options, output: Output, policy: RenderPolicy) -> str:
     for warning in document.warnings:
         output.err(f"warning: {warning.located()}")
     if options["to"] is None:
+        from inspector.core.serialize import case_contract, graders_contract
+
         chosen = ({"profile": document.profile, "profile_reason": document.profile_reason}
                   if document.profile else {})
         return json.dumps([case_contract(case) | chosen
@@ -221,7 +222,7 @@ def cached_exports(cases: list[RenderedCase], all_cases: list[RenderedCase],
                    settings: ExportSettings) -> list:
     """Anthropic exports of `cases` with cache_control where the whole file's cache map says."""
     from inspector.core.export.anthropic_cache import export_with_breakpoints
-    from inspector.core.ledger import cache_marks
+    from inspector.core.ledger import build_ledger, cache_marks
 
     ledger = build_ledger(all_cases, "anthropic", settings)
     position = {id(case): number for number, case in enumerate(all_cases)}
@@ -390,6 +391,8 @@ def add_ledger_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _ledger(options: Options, output: Output, policy: RenderPolicy) -> str:
+    from inspector.core.ledger import build_ledger  # prices: a tenth of a second to import
+
     bundle, relative = file_in_root(options["path"], options["root"])
     max_output = options["max_output_tokens"]
     if max_output is not None and not 1 <= max_output <= 1_000_000:
@@ -429,6 +432,8 @@ def _text_reader(files: DirectoryBundle) -> Callable[[str], str | None]:
 
 
 def _diff(options: Options, policy: RenderPolicy) -> str:
+    from inspector.core.diff import FileChanges, diff_documents
+
     old_files, old_path = file_in_root(options["old"], options["root_old"], "--root-old")
     new_files, new_path = file_in_root(options["new"], options["root_new"], "--root-new")
     render_options = parse_render_options({"profile": options["profile"]})
