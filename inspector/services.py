@@ -102,8 +102,9 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
         return held
     # Always ask the database: another worker may have deleted the bundle. Its revisions are
     # counted in the same query: every page's key holds them (page_state).
-    record = Bundle.objects.annotate(revision_count=Count("revisions")).filter(pk=bundle_id).first()
-    if record is None:
+    try:
+        record = Bundle.objects.annotate(revision_count=Count("revisions")).get(pk=bundle_id)
+    except Bundle.DoesNotExist:
         forget_bundle(bundle_id)
         return None
     cached = _files_cache.get(bundle_id)
