@@ -159,7 +159,7 @@ def _cached(key: str) -> object | None:
     raise (LimitExceeded if limit else InputError)(message, where, line, column)
 
 
-def kept_render(loaded: LoadedBundle, path: str, options: RenderOptions) -> PickledRender:
+def render_entry(loaded: LoadedBundle, path: str, options: RenderOptions) -> PickledRender:
     """A document's one render entry (kept_render.py: its cases pickled one by one), from the
     render cache, or made in the bounded worker and kept; its refusal raised, and kept too."""
     if not loaded.files.exists(path):
@@ -204,7 +204,7 @@ def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedD
     found = None if held is None else held.get((loaded.cache_id, path, options))
     if found is not None:
         return found
-    pickled = kept_render(loaded, path, options)
+    pickled = render_entry(loaded, path, options)
     with collector.paused():  # unpickling makes a great many objects and frees none
         document = pickled.document()
     if held is not None:
@@ -281,7 +281,7 @@ def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) ->
 def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseIndex:
     """The document's cases for one case page: a 1,000-case file costs one case's unpickling
     instead of a thousand (the render entry holds each case pickled on its own)."""
-    pickled = kept_render(loaded, path, options)
+    pickled = render_entry(loaded, path, options)
     with collector.paused():
         return CaseIndex.of_parts(pickled)
 
