@@ -101,3 +101,20 @@ def test_the_commands_read_the_render_policy_the_settings_read():
     # Both read the same environment variables; the defaults are the core's Limits in both.
     assert RenderPolicy.from_environment() == services.render_policy()
     assert RenderPolicy.from_environment({}) == RenderPolicy()
+
+
+def test_the_console_script_renders_in_the_bounded_worker(project, monkeypatch):
+    """A file from disk is content from outside: the console script renders it in a bounded child
+    process, as the web does (a parser crash or runaway is exit 2, never the command's death)."""
+    from inspector import cli_commands
+    from inspector.core import bounded
+
+    calls = []
+    real = bounded.render_bounded
+    monkeypatch.setattr(bounded, "render_bounded",
+                        lambda *args, **kwargs: calls.append(kwargs["limits"]) or real(*args, **kwargs))
+    monkeypatch.delenv("RENDER_IN_PROCESS", raising=False)
+    out, err = io.StringIO(), io.StringIO()
+    code = cli_commands.main("render", [str(project / "old.yaml")], cli_commands.Output(out, err))
+    assert code == 0 and json.loads(out.getvalue())[0]["id"] == "greet"
+    assert calls == [RenderPolicy.from_environment().limits]
