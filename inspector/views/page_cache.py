@@ -66,7 +66,8 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if kept is None:
             request.building_shared_page = True  # type: ignore[attr-defined]
             try:
-                response = view(request, bundle_id, *args, **kwargs)
+                with services.page_loaded(loaded):  # the view's load_bundle: no second query
+                    response = view(request, bundle_id, *args, **kwargs)
             finally:
                 request.building_shared_page = False  # type: ignore[attr-defined]
             if (response.status_code != 200 or response.streaming

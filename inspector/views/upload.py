@@ -74,8 +74,6 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         bundle, token = store_bundle(collected, title=title)
     except UploadError as error:
         return _upload_error(request, form, str(error))
-    # The page lists no cases (the bundle page reads the kept outline): hold no render in memory.
-    services.let_go_of_upload(bundle.pk)
     return created(bundle, token, first=None)
 
 

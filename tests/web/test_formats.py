@@ -90,10 +90,10 @@ def test_a_servers_installed_gambit_core_fills_snippets_on_the_case_page(client,
     link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
     without = client.get(link).content.decode()
     assert "[gambit snippet context.md: not in the upload]" in without
-    key = cache.key("same", "parts")
+    key = cache.key("render", "same", "parts")
     settings.GAMBIT_CORE_DIR = str(tmp_path)
     # Renders made without the snippets (or with another gambit-core) are never served again.
-    assert cache.key("same", "parts") != key
+    assert cache.key("render", "same", "parts") != key
     page = client.get(link).content.decode()
     assert "Read the gambit_context result first." in page
     assert "gambit-core (installed)/snippets/context.md:1" in page
