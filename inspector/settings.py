@@ -158,6 +158,8 @@ REQUEST_TIMEOUT_SECONDS = envint("REQUEST_TIMEOUT_SECONDS", 30)
 REQUEST_BUDGET_SECONDS = max(1.0, REQUEST_TIMEOUT_SECONDS * 0.75)
 RENDER_DEADLINE_SECONDS = min(float(os.getenv("RENDER_DEADLINE_SECONDS", REQUEST_BUDGET_SECONDS)),
                               REQUEST_BUDGET_SECONDS)
+# Highlighting a source file runs in the same workers, given up after this long for plain lines.
+HIGHLIGHT_SECONDS = float(os.getenv("HIGHLIGHT_SECONDS", "2"))
 RENDER_IN_PROCESS = envbool("RENDER_IN_PROCESS", "false")
 # An installed gambit-core (the folder holding snippets/): gambit decks' gambit://snippets/ embeds
 # are read from it when an upload has no copy. Unset: a placeholder and a warning stand there.

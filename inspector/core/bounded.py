@@ -36,7 +36,8 @@ from .model import InputError
 from .safe_parse import LimitExceeded
 
 _PRELOAD = ["inspector.core.documents", "inspector.core.agentv", "inspector.core.decks",
-            "inspector.core.conversations", "inspector.core.context", "inspector.core.export"]
+            "inspector.core.conversations", "inspector.core.context", "inspector.core.export",
+            "inspector.core.highlight"]
 
 
 MB = 1024 * 1024

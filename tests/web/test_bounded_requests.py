@@ -14,8 +14,10 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
+from django.urls import reverse
 
-from inspector import services
+from inspector import presenters, services
+from inspector.core import bounded, highlight
 from inspector.ingest import store_bundle
 from inspector.models import Bundle
 from inspector.presenters import case_url
@@ -137,3 +139,46 @@ def test_a_smaller_timeout_shrinks_every_deadline_with_it():
         env=dict(os.environ, REQUEST_TIMEOUT_SECONDS="8", RENDER_DEADLINE_SECONDS="30"))
     timeout, budget, deadline = (float(value) for value in found.stdout.split())
     assert timeout == 8 and deadline <= budget < timeout
+
+
+def _source_lines(page: str) -> list[str]:
+    return re.findall(r'<div class="line[^"]*" id="L(\d+)"[^>]*><a class="num"[^>]*>\d+</a>'
+                      r'<span class="text">(.*?)</span></div>', page, flags=re.S)
+
+
+@override_settings(HIGHLIGHT_SECONDS=0.3)
+def test_a_file_slow_to_highlight_is_shown_plain_in_the_same_layout_and_kept(client, db, monkeypatch):
+    # reStructuredText's lexer is quadratic on "`a ": 90 KB would take seconds in the web process.
+    hostile = "`a " * 30_000 + "\n<b>line two</b>\n"
+    stored, _ = store_bundle({"docs/l.rst": hostile.encode(), "evals/suite.yaml": SUITE}, title="rst")
+    url = reverse("source", kwargs={"bundle_id": stored.pk, "path": "docs/l.rst"})
+    first = client.get(url)
+    assert first.status_code == 200
+    lines = _source_lines(first.content.decode())
+    assert [number for number, _ in lines] == ["1", "2"]
+    assert lines[1][1] == "&lt;b&gt;line two&lt;/b&gt;" and "<span" not in lines[0][1][:200]
+    monkeypatch.setattr(bounded.Pool, "call", lambda *a, **k: pytest.fail("highlighted again"))
+    again = Client().get(url)
+    assert again.status_code == 200 and _source_lines(again.content.decode()) == lines
+
+
+def test_a_file_is_highlighted_once_in_the_worker_and_kept_for_every_visitor(client, db, monkeypatch):
+    honest = "".join(f"Section {n}\n=========\n\nSome ``literal`` and *emphasis*.\n\n" for n in range(200))
+    stored, _ = store_bundle({"docs/guide.rst": honest.encode(), "evals/suite.yaml": SUITE}, title="rst")
+    url = reverse("source", kwargs={"bundle_id": stored.pk, "path": "docs/guide.rst"})
+    calls = []
+    real_call = bounded.Pool.call
+    monkeypatch.setattr(bounded.Pool, "call", lambda *a, **k: calls.append(a[1]) or real_call(*a, **k))
+    first = client.get(url)
+    assert first.status_code == 200 and '<span class="' in first.content.decode()
+    assert [function.__name__ for function in calls] == ["html_lines"]
+    presenters._highlight_lines_cached.cache_clear()  # another worker: only the shared cache
+    again = Client().get(url)
+    assert again.content == first.content and len(calls) == 1
+
+
+def test_the_worker_highlights_exactly_as_the_web_process_would(db):
+    text = "tests:\n  - id: a\n    input: '<b>&amp;</b>'\n\n" * 400
+    assert len(text) > presenters._IN_PROCESS_CHARS
+    shown = presenters._highlight_lines("e.yaml", text)
+    assert tuple(line.html for line in shown) == highlight.html_lines("e.yaml", text)
