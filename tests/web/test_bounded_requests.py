@@ -3,6 +3,7 @@ not settings do not reach a kept page's key, uploaded text cannot forge the CSRF
 upload's documents share one budget, highlighting runs bounded and is kept, and the offline copy is
 built once per bundle state."""
 
+import json
 import os
 import re
 import secrets
@@ -182,3 +183,45 @@ def test_the_worker_highlights_exactly_as_the_web_process_would(db):
     assert len(text) > presenters._IN_PROCESS_CHARS
     shown = presenters._highlight_lines("e.yaml", text)
     assert tuple(line.html for line in shown) == highlight.html_lines("e.yaml", text)
+
+
+def test_the_offline_copy_is_made_once_and_kept_until_the_review_changes(client, bundle, monkeypatch):
+    from inspector import offline
+    from inspector.review.models import Verdict
+
+    url = f"/b/{bundle.pk}/offline.html"
+    made = []
+    real = offline.offline_data
+    monkeypatch.setattr(offline, "offline_data", lambda *a, **k: made.append(1) or real(*a, **k))
+    first = client.get(url + "?utm_source=1")
+    assert first.status_code == 200 and len(made) == 1
+    assert Client().get(url).content == first.content and len(made) == 1
+    Verdict.objects.create(bundle=bundle, document="evals/suite.yaml", case_id="a", verdict="ok",
+                           author="Alice", author_key_hash="0" * 64)
+    reviewed = client.get(url)
+    assert reviewed.status_code == 200 and len(made) == 2 and b"Alice" in reviewed.content
+
+
+def test_an_offline_copy_past_the_requests_budget_is_a_503_with_a_message_and_not_kept(client, bundle):
+    from inspector import cache as render_cache
+
+    render_cache.clear()
+    services.clear_caches()  # its renders must be made again, in the worker
+    with override_settings(REQUEST_BUDGET_SECONDS=0.000_001):
+        late = client.get(f"/b/{bundle.pk}/offline.html")
+    assert late.status_code == 503
+    assert "budget of 1e-06 s" in late.content.decode()
+    made = client.get(f"/b/{bundle.pk}/offline.html")
+    assert made.status_code == 200 and b"first question" in made.content
+
+
+def test_an_offline_copy_of_texts_not_found_at_their_lines_still_holds_them(client, db):
+    # JSON strings with escapes read otherwise than their file: they go to the table.
+    body = json.dumps({"model": "m", "messages": [
+        {"role": "user" if n % 2 == 0 else "assistant", "content": f"turn {n}\\n\"quoted\""}
+        for n in range(200)]}, indent=1)
+    stored, _ = store_bundle({"c.json": body.encode()}, title="escapes")
+    html = client.get(f"/b/{stored.pk}/offline.html").content.decode()
+    data = json.loads(re.search(r'id="bundle-data">(.*?)</script>', html, re.S).group(1)
+                      .replace("<\\/", "</"))
+    assert 'turn 199\\n"quoted"' in data["table"]
