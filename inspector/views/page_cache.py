@@ -56,7 +56,8 @@ def _page_query(request: HttpRequest) -> str:
     parser keeps them (defaults and empty values left out), in one order."""
     own = sorted((key, value) for key, values in request.GET.lists() if key in PAGE_PARAMETERS
                  for value in values)
-    given = {key: value for key, value in request.GET.items() if key in SETTINGS_PARAMETERS}
+    given: dict[str, str] = {key: str(value) for key, value in request.GET.items()
+                             if key in SETTINGS_PARAMETERS}
     try:
         chosen = page_settings(given).params
     except SettingsError:
