@@ -113,10 +113,11 @@ class OverBudget(Busy):
     file's refusal)."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Budget:
     ends: float  # time.monotonic()
     seconds: float
+    busy: bool = False  # a call inside was refused for load or time, not for its content
 
 
 _budget: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("bounded_budget", default=None)
@@ -136,7 +137,15 @@ def budget(seconds: float) -> Iterator[None]:
         _budget.reset(token)
 
 
+def was_busy() -> bool:
+    """Whether a call inside the current budget was refused as Busy: what was made meanwhile (a
+    page with a file shown plain for want of time) is not to be kept."""
+    shared = _budget.get()
+    return shared is not None and shared.busy
+
+
 def _over_budget(shared: _Budget, path: str | None) -> OverBudget:
+    shared.busy = True
     return OverBudget(f"the request's work took longer than its budget of {shared.seconds:g} s "
                       f"and was given up; try again, or with fewer files", path)
 
@@ -233,7 +242,13 @@ class Pool:
         enclosing `budget`'s end). InputError raised there is raised here; a crash, a limit or the
         deadline becomes LimitExceeded naming `path` (OverBudget when the budget ran out)."""
         deadline, shared = self._deadline(seconds, path)
-        worker = self._take(deadline)
+        try:
+            worker = self._take(deadline)
+        except Busy:
+            enclosing = _budget.get()
+            if enclosing is not None:
+                enclosing.busy = True
+            raise
         kind: str = "lost"
         value: Any = None
         try:

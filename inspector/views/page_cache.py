@@ -23,6 +23,7 @@ from django.utils.cache import patch_vary_headers
 
 from inspector import cache as render_cache
 from inspector import services
+from inspector.core import bounded
 from inspector.services import SettingsError
 
 from .common import EXPORT_KEYS, RENDER_KEYS, page_settings
@@ -86,7 +87,8 @@ def _key(request: HttpRequest, loaded: services.LoadedBundle) -> str:
 
 def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """For GET views taking `bundle_id`: answer from the cache, or build and keep a 200 answer
-    (unless the view set `request.page_is_transient`: it showed a "busy, try again")."""
+    (unless the view set `request.page_is_transient`: it showed a "busy, try again"; or a bounded
+    call was refused as busy meanwhile, e.g. a source pane shown plain for want of time)."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, bundle_id: str, *args, **kwargs) -> HttpResponse:
@@ -106,7 +108,7 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
             finally:
                 request.building_shared_page = False  # type: ignore[attr-defined]
             if (response.status_code != 200 or response.streaming
-                    or getattr(request, "page_is_transient", False)):
+                    or getattr(request, "page_is_transient", False) or bounded.was_busy()):
                 return _with_token(request, response)
             # Cut once here, joined per answer: a join is one copy, where finding and replacing
             # the placeholders in 150 KiB took 27 us a request.

@@ -225,3 +225,22 @@ def test_an_offline_copy_of_texts_not_found_at_their_lines_still_holds_them(clie
     data = json.loads(re.search(r'id="bundle-data">(.*?)</script>', html, re.S).group(1)
                       .replace("<\\/", "</"))
     assert 'turn 199\\n"quoted"' in data["table"]
+
+
+def test_a_page_whose_highlighting_met_busy_workers_is_not_kept(client, db, monkeypatch):
+    text = "tests:\n" + "".join(f"  - id: c{n}\n    input: question {n}\n" for n in range(300))
+    stored, _ = store_bundle({"e.yaml": text.encode()}, title="busy")
+    url = case_url(stored.pk, "e.yaml", "c1")
+
+    def busy(*args, **kwargs):
+        raise bounded.Busy("the server is busy rendering other files; try again")
+
+    monkeypatch.setattr(bounded.Pool, "_take", lambda *a, **k: busy())
+    presenters._highlight_lines_cached.cache_clear()
+    plain = _source_lines(client.get(url).content.decode())
+    assert plain[1] == ("2", "  - id: c0")  # shown plain, escaped, numbered
+    monkeypatch.undo()
+    presenters._highlight_lines_cached.cache_clear()
+    coloured = _source_lines(client.get(url).content.decode())
+    assert [number for number, _ in coloured] == [number for number, _ in plain]
+    assert '<span class="' in coloured[1][1]  # built again, not the plain page kept
