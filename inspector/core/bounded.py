@@ -144,6 +144,13 @@ def was_busy() -> bool:
     return shared is not None and shared.busy
 
 
+def left_in_budget() -> float | None:
+    """Seconds left of the current budget (None outside one): for work done in the caller's own
+    process, which no deadline can stop once begun, to check before it begins."""
+    shared = _budget.get()
+    return None if shared is None else shared.ends - time.monotonic()
+
+
 def _over_budget(shared: _Budget, path: str | None) -> OverBudget:
     shared.busy = True
     return OverBudget(f"the request's work took longer than its budget of {shared.seconds:g} s "

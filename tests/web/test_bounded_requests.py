@@ -244,3 +244,15 @@ def test_a_page_whose_highlighting_met_busy_workers_is_not_kept(client, db, monk
     coloured = _source_lines(client.get(url).content.decode())
     assert [number for number, _ in coloured] == [number for number, _ in plain]
     assert '<span class="' in coloured[1][1]  # built again, not the plain page kept
+
+
+@override_settings(REQUEST_BUDGET_SECONDS=0.5)
+def test_an_offline_copy_too_large_for_what_is_left_of_the_budget_is_refused_before_it_is_built(
+        client, db, monkeypatch):
+    from inspector import offline
+
+    big = "tests:\n" + "".join(f"  - id: c{n}\n    input: {'word ' * 40}{n}\n" for n in range(2_000))
+    stored, _ = store_bundle({"e.yaml": big.encode()}, title="big")  # 430,000 characters: 1.6 s
+    monkeypatch.setattr(offline, "offline_data", lambda *a, **k: pytest.fail("built past the budget"))
+    refused = client.get(f"/b/{stored.pk}/offline.html")
+    assert refused.status_code == 503 and "try again" in refused.content.decode()
