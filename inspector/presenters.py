@@ -131,7 +131,7 @@ class SourceLine:
 # quadratic) takes a few milliseconds on them, less than the trip to the bounded worker.
 _IN_PROCESS_CHARS = 4_000
 # Texts longer than this are shown plain without trying: no lexer finishes them within the
-# highlighting deadline (a 1.8 MB one-line YAML flow list took 5 s in the fastest one).
+# highlighting deadline (a 2.5 MB one-line YAML flow list took 3.1 s of CPU in the YAML lexer).
 _HIGHLIGHT_LIMIT = 1_000_000
 # Highlighting is also kept per worker for the files people re-open while clicking around; large
 # texts are not, so that copy stays a few tens of megabytes per worker at most.
