@@ -150,8 +150,8 @@ RENDER_MEMORY_MB = envint("RENDER_MEMORY_MB", 1024)  # address space: the backst
 # Not issue 10's 2 s goal: honest renders (a 10 MB bundle, a prompt matrix of 20,000 cases) need up
 # to 20 s. RENDER_CPU_SECONDS=1 meets the goal and refuses those.
 RENDER_CPU_SECONDS = envint("RENDER_CPU_SECONDS", 20)
-# gunicorn kills a worker whose request outlasts its timeout (inspector/gunicorn_conf.py sets it
-# from here), so every deadline ends before it: a request's bounded work (all its renders together,
+# gunicorn kills a worker whose request outlasts its timeout (inspector/gunicorn_conf.py reads the
+# same REQUEST_TIMEOUT_SECONDS), so every deadline ends before it: a request's bounded work (all its renders together,
 # request_budget) gets three quarters of it, the rest is for what follows (pickling renders into the
 # cache, the page, the database), and a single render's deadline is at most that budget.
 REQUEST_TIMEOUT_SECONDS = envint("REQUEST_TIMEOUT_SECONDS", 30)
