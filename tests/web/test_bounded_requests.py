@@ -256,3 +256,16 @@ def test_an_offline_copy_too_large_for_what_is_left_of_the_budget_is_refused_bef
     monkeypatch.setattr(offline, "offline_data", lambda *a, **k: pytest.fail("built past the budget"))
     refused = client.get(f"/b/{stored.pk}/offline.html")
     assert refused.status_code == 503 and "try again" in refused.content.decode()
+
+
+def test_a_case_page_past_the_requests_budget_is_a_503_with_a_message_and_not_kept(client, bundle):
+    from inspector import cache as render_cache
+
+    url = case_url(bundle.pk, "evals/suite.yaml", "a") + "?profile=agentv-4"  # not rendered at upload
+    render_cache.clear()
+    services.clear_caches()
+    with override_settings(REQUEST_BUDGET_SECONDS=0.000_001):
+        late = client.get(url)
+    assert late.status_code == 503 and "budget of 1e-06 s" in late.content.decode()
+    shown = client.get(url)
+    assert shown.status_code == 200 and "first question" in shown.content.decode()
