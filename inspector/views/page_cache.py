@@ -24,6 +24,7 @@ from django.utils.cache import patch_vary_headers
 from inspector import cache as render_cache
 from inspector import services
 from inspector.core import bounded
+from inspector.presenters import parse_line_range
 from inspector.services import SettingsError
 
 from .common import EXPORT_KEYS, RENDER_KEYS, page_settings
@@ -36,10 +37,11 @@ VERDICT_FILTER = "verdict"
 CSRF_PLACEHOLDER = f"csrf-{secrets.token_hex(16)}"
 # What the shared pages read besides the settings (the case page's all_messages, the line note's
 # path and line, the message chunks' from, the bundle page's filter, sort and paging, the ledger's
-# sort). Any other parameter (?utm_source=...) changes nothing on a page, so it is dropped before
-# the key is made and before the view runs: it can neither build a page again nor end up in one.
+# sort, the source page's lines and whole file). Any other parameter (?utm_source=...) changes
+# nothing on a page, so it is dropped before the key is made and before the view runs: it can
+# neither build a page again nor end up in one.
 PAGE_PARAMETERS = frozenset({"all_messages", "path", "line", "from", "q", "doc", "offset", "sort",
-                             VERDICT_FILTER, "ledger_sort"})
+                             VERDICT_FILTER, "ledger_sort", "hl", "all"})
 SETTINGS_PARAMETERS = frozenset(RENDER_KEYS + EXPORT_KEYS)
 KEPT_HEADERS = ("Content-Type", "HX-Push-Url")
 # Browsers revalidate every time (a deleted bundle must stop showing); a match costs no rendering.
@@ -56,7 +58,10 @@ def _page_query(request: HttpRequest) -> str:
     """The query string as the page reads it: its own parameters, and the settings as the settings
     parser keeps them (defaults and empty values left out), in one order."""
     own = sorted((key, value) for key, values in request.GET.lists() if key in PAGE_PARAMETERS
-                 for value in values)
+                 for value in values if key != "hl")
+    lines = parse_line_range(request.GET.get("hl"))
+    if lines is not None:  # as the source page reads it: anything else marks no line
+        own.append(("hl", f"{lines[0]}-{lines[1]}"))
     given: dict[str, str] = {key: str(value) for key, value in request.GET.items()
                              if key in SETTINGS_PARAMETERS}
     try:

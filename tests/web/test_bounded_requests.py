@@ -269,3 +269,20 @@ def test_a_case_page_past_the_requests_budget_is_a_503_with_a_message_and_not_ke
     assert late.status_code == 503 and "budget of 1e-06 s" in late.content.decode()
     shown = client.get(url)
     assert shown.status_code == 200 and "first question" in shown.content.decode()
+
+
+def test_a_source_page_is_kept_and_junk_parameters_do_not_build_it_again(client, bundle, monkeypatch):
+    url = reverse("source", kwargs={"bundle_id": bundle.pk, "path": "evals/suite.yaml"})
+    first = client.get(url + "?hl=2-3")
+    assert first.status_code == 200 and 'class="line hl" id="L2"' in first.content.decode()
+    monkeypatch.setattr(presenters.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
+    for same in ("?hl=2-3&utm_source=1", "?hl=%202-3%20", "?utm_source=2&hl=2-3"):
+        again = Client().get(url + same)
+        assert again.status_code == 200 and again["ETag"] == first["ETag"], same
+    plain = Client()
+    monkeypatch.undo()
+    unmarked = plain.get(url + "?hl=nonsense")
+    assert unmarked["ETag"] != first["ETag"] and 'class="line hl"' not in unmarked.content.decode()
+    monkeypatch.setattr(presenters.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
+    assert plain.get(url + "?hl=other-nonsense")["ETag"] == unmarked["ETag"]
+    assert plain.get(url)["ETag"] == unmarked["ETag"]
