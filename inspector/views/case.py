@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from inspector import ledger_presenter, ledgers, presenters, services
+from inspector.core import bounded
 from inspector.core.bundle import MemoryBundle
 from inspector.core.export import REGISTRY, ExportResult, export_case, render_code
 from inspector.core.model import InputError, RenderedCase
@@ -72,6 +73,8 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
     page = settings_or_problem(params)
     try:
         index = services.case_index(loaded, document, page.options)
+    except bounded.Busy as busy:  # load or this request's budget, not the file: try again
+        raise Problem(503, "The server is busy", str(busy)) from None
     except InputError as problem:
         raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
     case = index.case(decoded_id)
