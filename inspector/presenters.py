@@ -175,7 +175,7 @@ def _html_lines(path: str, text: str) -> tuple[str, ...]:
     from inspector import services
 
     try:
-        lines = bounded.pool(services.render_limits()).call(
+        lines = bounded.pool(services.render_policy().limits).call(
             highlight.html_lines, path, text, path=path, seconds=settings.HIGHLIGHT_SECONDS)
     except bounded.Busy:
         return highlight.plain_lines(text)  # busy now (or this request's budget spent): not kept

@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from inspector import untrusted
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -156,9 +158,8 @@ RENDER_CPU_SECONDS = envint("RENDER_CPU_SECONDS", 20)
 # request_budget) gets three quarters of it, the rest is for what follows (pickling renders into the
 # cache, the page, the database), and a single render's deadline is at most that budget.
 REQUEST_TIMEOUT_SECONDS = envint("REQUEST_TIMEOUT_SECONDS", 30)
-REQUEST_BUDGET_SECONDS = max(1.0, REQUEST_TIMEOUT_SECONDS * 0.75)
-RENDER_DEADLINE_SECONDS = min(float(os.getenv("RENDER_DEADLINE_SECONDS", REQUEST_BUDGET_SECONDS)),
-                              REQUEST_BUDGET_SECONDS)
+REQUEST_BUDGET_SECONDS = untrusted.request_budget_seconds()
+RENDER_DEADLINE_SECONDS = untrusted.render_deadline_seconds()
 # Highlighting a source file runs in the same workers, given up after this long for plain lines.
 HIGHLIGHT_SECONDS = float(os.getenv("HIGHLIGHT_SECONDS", "2"))
 RENDER_IN_PROCESS = envbool("RENDER_IN_PROCESS", "false")

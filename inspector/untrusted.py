@@ -27,6 +27,19 @@ from inspector.kept_render import PickledRender, render_pickled
 MB = 1024 * 1024
 
 
+def request_budget_seconds(environ: Mapping[str, str] = os.environ) -> float:
+    """What a web request's bounded work may take in all: three quarters of gunicorn's timeout
+    (inspector/gunicorn_conf.py reads the same REQUEST_TIMEOUT_SECONDS), the rest left for what
+    follows (pickling into the cache, the page, the database)."""
+    return max(1.0, int(environ.get("REQUEST_TIMEOUT_SECONDS", "30")) * 0.75)
+
+
+def render_deadline_seconds(environ: Mapping[str, str] = os.environ) -> float:
+    """One render's deadline: RENDER_DEADLINE_SECONDS, never past the request's budget."""
+    budget = request_budget_seconds(environ)
+    return min(float(environ.get("RENDER_DEADLINE_SECONDS", budget)), budget)
+
+
 @dataclass(frozen=True)
 class RenderPolicy:
     """Where renders of outside content run and the installed gambit-core they may read."""
@@ -47,7 +60,7 @@ class RenderPolicy:
         limits = bounded.Limits(
             memory_bytes=number("RENDER_MEMORY_MB", default.memory_bytes / MB) * MB,
             cpu_seconds=number("RENDER_CPU_SECONDS", default.cpu_seconds),
-            deadline_seconds=number("RENDER_DEADLINE_SECONDS", default.deadline_seconds),
+            deadline_seconds=render_deadline_seconds(environ),
             workers=number("RENDER_WORKERS", default.workers),
             resident_bytes=number("RENDER_RESIDENT_MB", default.resident_bytes / MB) * MB)
         in_process = environ.get("RENDER_IN_PROCESS", "false").lower() in ("1", "true", "yes", "on")

@@ -4,6 +4,7 @@ and `manage.py` runs the same code (cli_commands.py) with the same answers."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -98,9 +99,12 @@ def test_manage_py_answers_as_the_console_script(project, monkeypatch, name, man
 def test_the_commands_read_the_render_policy_the_settings_read():
     from inspector import services
 
-    # Both read the same environment variables; the defaults are the core's Limits in both.
+    # Both read the same environment variables; the defaults are the core's Limits in both, but for
+    # the deadline, which never passes a web request's budget (three quarters of gunicorn's timeout).
     assert RenderPolicy.from_environment() == services.render_policy()
-    assert RenderPolicy.from_environment({}) == RenderPolicy()
+    defaults = RenderPolicy.from_environment({})
+    assert defaults.limits == dataclasses.replace(RenderPolicy().limits, deadline_seconds=22.5)
+    assert dataclasses.replace(defaults, limits=RenderPolicy().limits) == RenderPolicy()
 
 
 def test_the_console_script_renders_in_the_bounded_worker(project, monkeypatch):
