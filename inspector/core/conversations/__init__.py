@@ -17,7 +17,7 @@ import yaml
 
 from ..agentv.yamltree import load_yaml
 from ..bundle import Bundle
-from ..model import Diagnostic, InputError, PlainMessages, RenderedCase, RenderedDocument
+from ..model import Diagnostic, InputError, RenderedCase, RenderedDocument
 from ..options import RenderOptions
 from ..plain import json_safe
 from ..safe_parse import check_expansion, check_nesting
@@ -27,7 +27,7 @@ from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
 
 __all__ = ["FORMATS", "ModelFamily", "Prompt", "detect", "get_formatted_input",
-           "get_full_instructions", "read_plain_request", "read_request", "render_conversation_file",
+           "get_full_instructions", "read_request", "render_conversation_file",
            "sniff"]
 
 FORMATS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
@@ -169,19 +169,6 @@ def read_request(data: dict, input_format: str, path: str, spans: Spans | None =
         case = responses.responses(builder, stem, data, options or RenderOptions())
     case.metadata["format"] = input_format
     return case
-
-
-def read_plain_request(data: dict, input_format: str, path: str
-                       ) -> tuple[RenderedCase, PlainMessages] | None:
-    """A body given as dicts whose messages an exporter can take as they are (PlainMessages):
-    the case of everything else, as read_request reads it, and the messages. None when the
-    format has no such form or a message is not plain: read_request reads those."""
-    if input_format != "openai-chat":
-        return None
-    read = openai_chat.openai_chat_plain(Builder(path, {}), _case_id(path), data)
-    if read is not None:
-        read[0].metadata["format"] = input_format
-    return read
 
 
 def _case_id(path: str) -> str:

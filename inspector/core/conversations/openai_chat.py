@@ -2,17 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
-
-from ..model import (
-    Message,
-    Origin,
-    PlainEntry,
-    PlainMessages,
-    RenderedCase,
-    Segment,
-    ToolCall,
-)
+from ..model import Message, Origin, RenderedCase, Segment, ToolCall
 from . import media
 from .builder import Builder
 
@@ -90,67 +80,3 @@ def _tool_calls(b: Builder, message: Message, calls: list, where: tuple,
             name if type(name) is str else str(name),
             arguments if type(arguments) is str else b.arguments(arguments),
             lineless or b.origin(where + ("tool_calls", call_index))))
-
-
-def openai_chat_plain(b: Builder, case_id: str, data: dict
-                      ) -> tuple[RenderedCase, PlainMessages] | None:
-    """A body given as dicts whose messages are all plain (see PlainMessages): the case of its
-    other fields, read as openai_chat reads them, and the messages as entries. None for any other
-    body, which openai_chat reads whole."""
-    if b.spans or data.get("system"):
-        return None
-    origin = b.origin(())
-    entries = _plain_entries(data.get("messages"), origin)
-    if entries is None:
-        return None
-    return openai_chat(b, case_id, {**data, "messages": []}), PlainMessages(entries, origin)
-
-
-# The tool calls of every entry without any: one list, never changed (PlainMessages.message copies).
-NO_CALLS: list[ToolCall] = []
-# What a message's dict.get gives for a key it does not have (None is a value it may have).
-ABSENT: Final = object()
-
-
-def _plain_entries(messages: object, origin: Origin) -> list[PlainEntry] | None:
-    """What openai_chat would read of each message, when that is only a role, a string (or no)
-    content, calls with string ids, names and arguments, and a string tool_call_id."""
-    if type(messages) is not list:
-        return None
-    entries: list[PlainEntry] = []
-    for item in messages:
-        if type(item) is not dict:
-            return None
-        # Its keys: role, and any of content, tool_call_id and tool_calls, each looked up once
-        # (ABSENT when not there) and counted (a set's issuperset costs four times as much).
-        role, content = item.get("role", ABSENT), item.get("content", ABSENT)
-        call_id, calls = item.get("tool_call_id", ABSENT), item.get("tool_calls", ABSENT)
-        if len(item) != 1 + (content is not ABSENT) + (call_id is not ABSENT) + (
-                calls is not ABSENT) or type(role) is not str:
-            return None
-        if call_id is ABSENT:
-            call_id = None
-        elif not (call_id is None or type(call_id) is str):
-            return None
-        if type(content) is str:
-            blocks: bool | None = False
-        elif content is None or content is ABSENT:
-            content, blocks = "", None
-        else:
-            return None
-        tool_calls = NO_CALLS
-        if calls is not ABSENT and calls:
-            if type(calls) is not list:
-                return None
-            tool_calls = []
-            for call in calls:
-                function = call.get("function") if type(call) is dict else None
-                if type(function) is not dict:
-                    return None
-                id_, name = call.get("id", ""), function.get("name", "")
-                arguments = function.get("arguments")
-                if type(id_) is not str or type(name) is not str or type(arguments) is not str:
-                    return None
-                tool_calls.append(ToolCall(id_, name, arguments, origin))
-        entries.append((role, content, tool_calls, call_id, blocks))
-    return entries

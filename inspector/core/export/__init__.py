@@ -12,8 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import msgspec
 
-from .. import collector
-from ..conversations import read_plain_request, read_request
+from ..conversations import read_request
 from ..model import RenderedCase, distinct_ids
 from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
@@ -31,14 +30,6 @@ __all__ = [
 
 def export_case(case: RenderedCase, provider: str, settings: ExportSettings | None = None
                 ) -> ExportResult:
-    # An export builds its payload and frees little: a long conversation's thousands of dicts
-    # set the collector off to walk them (and the rest of the heap) again and again.
-    with collector.paused():
-        return _export_case(case, provider, settings)
-
-
-def _export_case(case: RenderedCase, provider: str, settings: ExportSettings | None
-                 ) -> ExportResult:
     spec = provider_spec(provider)
     settings = settings or ExportSettings()
     if not case.metadata:  # an eval case: nothing of a source API or its defaults to look at
@@ -53,28 +44,9 @@ def _export_case(case: RenderedCase, provider: str, settings: ExportSettings | N
 def export_request(body: dict, input_format: str, provider: str,
                    settings: ExportSettings | None = None, path: str = "request.json"
                    ) -> ExportResult:
-    """A request body given as dicts in `input_format`, as `provider`'s request: the same result
-    as `export_case(read_request(body, input_format, path), provider, settings)`. When its
-    messages are plain (PlainMessages) and the provider has a lane for them, they go to the
-    payload without a Message and a Segment being built for each: the way to convert requests
-    in bulk, where no page shows where each stretch came from."""
-    with collector.paused():  # as export_case: a payload, and a conversation read for it
-        return _export_request(body, input_format, provider, settings, path)
-
-
-def _export_request(body: dict, input_format: str, provider: str,
-                    settings: ExportSettings | None, path: str) -> ExportResult:
-    lane = provider_spec(provider).export_plain
-    read = read_plain_request(body, input_format, path) if lane else None
-    if read is None or lane is None:
-        return _export_case(read_request(body, input_format, path), provider, settings)
-    case, plain = read
-    settings = settings or ExportSettings()
-    case, left_out = without_provider_own(case, provider)
-    result = lane(case, with_source_defaults(case, settings), plain)
-    if left_out:
-        result.changes[:0] = left_out
-    return result
+    """A request body given as dicts in `input_format`, as `provider`'s request: the body read
+    into the neutral model as a file's would be (without lines), then exported."""
+    return export_case(read_request(body, input_format, path), provider, settings)
 
 
 def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCase, list[Change]]:

@@ -12,12 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Media, PlainMessages, RenderedCase
+from ..model import Media, RenderedCase
 from . import image_tokens
 from .common import ExportResult, ExportSettings, ResolvedDefaults
 
 Exporter = Callable[[RenderedCase, ExportSettings], ExportResult]
-PlainExporter = Callable[[RenderedCase, ExportSettings, PlainMessages], ExportResult]
 # (payload as JSON text, already a safe literal for the language; the case comment line) -> code
 CodeTemplate = Callable[[ExportResult, str, str], str]
 
@@ -94,6 +93,3 @@ class Provider:
     billing: Billing | None = None  # None: no price data or cache facts for this provider
     # What an image costs (export/image_tokens.py); OpenAI's tiles unless the provider says.
     image_tokens: Callable[[Media], int] = image_tokens.openai
-    # A lane for a request's messages given as PlainMessages (export.export_request): the same
-    # result as `export` of the case holding them as Messages, without building those.
-    export_plain: PlainExporter | None = None
