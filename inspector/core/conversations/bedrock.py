@@ -26,6 +26,7 @@ from ..model import (
     ToolSpec,
 )
 from .builder import Builder
+from .spec import RequestFormat, role_messages
 
 MODELLED = frozenset({"messages", "system"})
 CACHE_POINT = "cachePoint"
@@ -256,3 +257,41 @@ def _output_schema(output: Any) -> OutputSchema | None:
     if not isinstance(schema, dict) or json.dumps(schema, ensure_ascii=False) != spec["schema"]:
         return None  # written back it would be another string: keep the field as it was
     return OutputSchema(name=str(spec.get("name", "output")), schema=schema)
+
+
+INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p",
+                     "stopSequences": "stop"}
+CHOICES = {"auto": "auto", "any": "required"}
+
+
+def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
+    inference = request.get("inferenceConfig")
+    if isinstance(inference, dict):
+        for key, name in INFERENCE.items():
+            if inference.get(key) is not None:
+                common[name] = inference[key]
+        if set(inference) <= INFERENCE.keys():
+            consumed.add("inferenceConfig")
+    # The reader keeps toolConfig without its tools: what is left is the tool choice.
+    tool_config = request.get("toolConfig")
+    choice = tool_config.get("toolChoice") if isinstance(tool_config, dict) else None
+    if isinstance(choice, dict) and len(choice) == 1:
+        [(kind, value)] = choice.items()
+        if kind in CHOICES:
+            common["tool_choice"] = CHOICES[kind]
+        elif kind == "tool" and isinstance(value, dict) and isinstance(value.get("name"), str):
+            common["tool_choice"] = {"name": value["name"]}
+    if isinstance(tool_config, dict) and set(tool_config) <= {"toolChoice"} and (
+            "toolChoice" not in tool_config or "tool_choice" in common):
+        consumed.add("toolConfig")
+
+
+def matches(data: dict) -> bool:
+    messages = role_messages(data)
+    return messages is not None and looks_bedrock(data, messages)
+
+
+FORMAT = RequestFormat(
+    "bedrock-converse", "Bedrock Converse", matches=matches,
+    read=lambda b, case_id, data, _options: bedrock(b, case_id, data),
+    read_fields=read_fields, family="bedrock", detect_rank=10)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..model import Message, Origin, RenderedCase, Segment, ToolCall
 from . import media
 from .builder import Builder
+from .spec import RequestFormat, openai_tool_choice, role_messages, take
 
 TEXT_PARTS = ("text", "input_text", "output_text")
 MODELLED = frozenset({"messages", "tools", "system"})
@@ -80,3 +83,28 @@ def _tool_calls(b: Builder, message: Message, calls: list, where: tuple,
             name if type(name) is str else str(name),
             arguments if type(arguments) is str else b.arguments(arguments),
             lineless or b.origin(where + ("tool_calls", call_index))))
+
+
+def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
+    take(request, "max_completion_tokens", "max_tokens", common, consumed)
+    take(request, "max_tokens", "max_tokens", common, consumed)
+    for key in ("temperature", "top_p", "seed", "presence_penalty", "frequency_penalty",
+                "parallel_tool_calls", "n", "metadata", "user"):
+        take(request, key, key, common, consumed)
+    take(request, "reasoning_effort", "effort", common, consumed)
+    stop = request.get("stop")
+    if stop is not None:
+        common["stop"] = list(stop) if isinstance(stop, list) else [stop]
+        consumed.add("stop")
+    choice = openai_tool_choice(request.get("tool_choice"))
+    if choice is not None:
+        common["tool_choice"] = choice
+        consumed.add("tool_choice")
+
+
+FORMAT = RequestFormat(
+    "openai-chat", "OpenAI Chat",
+    # Any list of role messages: the shapes more specific than Chat's are detected first.
+    matches=lambda data: role_messages(data) is not None,
+    read=lambda b, case_id, data, _options: openai_chat(b, case_id, data),
+    read_fields=read_fields, family="openai", detect_rank=30)

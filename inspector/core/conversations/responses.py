@@ -19,6 +19,7 @@ from ..options import RenderOptions
 from . import media
 from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
+from .spec import RequestFormat, openai_tool_choice, take
 
 MODELLED = frozenset({"input", "instructions", "base_instructions_override", "user_instructions",
                       "output_schema", "tools"})
@@ -139,3 +140,36 @@ def _responses_item(b: Builder, item: Any, where: tuple, messages: list[Message]
                                 options=b.options(item, {"type", "call_id", "output"})))
     else:
         b.warn(f"a {kind or 'typeless'} input item is not shown", where)
+
+
+def read_fields(request: dict[str, Any], common: dict[str, Any],
+                           consumed: set[str]) -> None:
+    take(request, "max_output_tokens", "max_tokens", common, consumed)
+    for key in ("temperature", "top_p", "parallel_tool_calls", "metadata", "user"):
+        take(request, key, key, common, consumed)
+    reasoning = request.get("reasoning")
+    if isinstance(reasoning, dict) and set(reasoning) <= {"effort"} and reasoning.get("effort"):
+        common["effort"] = reasoning["effort"]
+        consumed.add("reasoning")
+    choice = openai_tool_choice(request.get("tool_choice"))
+    if choice is not None:
+        common["tool_choice"] = choice
+        consumed.add("tool_choice")
+
+
+CODEX_KEYS = frozenset({"base_instructions_override", "user_instructions", "output_schema"})
+
+
+def matches(data: dict) -> bool:
+    """`input` as a list of items (with instructions, tools or Codex's keys when it is empty), or
+    as a string beside a model, instructions or Codex's keys."""
+    items = data.get("input")
+    if isinstance(items, list) and all(
+            isinstance(item, dict) and ("type" in item or "role" in item) for item in items):
+        return bool(items or CODEX_KEYS & data.keys() or {"instructions", "tools"} & data.keys())
+    return isinstance(items, str) and bool({"model", "instructions"} & data.keys()
+                                           or CODEX_KEYS & data.keys())
+
+
+FORMAT = RequestFormat("openai-responses", "OpenAI Responses", matches=matches, read=responses,
+                       read_fields=read_fields, family="openai", detect_rank=50)

@@ -14,11 +14,12 @@ import msgspec
 
 from ..conversations import read_request
 from ..model import RenderedCase, distinct_ids
+from . import registry
 from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
-from .registry import PROVIDERS, REGISTRY
+from .registry import REGISTRY
 from .registry import provider as provider_spec
-from .request import LABELS as REQUEST_LABELS
+from .request import api_label
 
 __all__ = [
     "FORMATS", "PROVIDERS", "REGISTRY", "BatchExport", "Change", "ExportResult", "ExportSettings",
@@ -26,6 +27,14 @@ __all__ = [
     "provider_spec",
     "render_code", "render_codes",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # PROVIDERS as the registry has it now (registry.register rebinds it), for those that import
+    # it after a provider was registered.
+    if name == "PROVIDERS":
+        return registry.PROVIDERS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def export_case(case: RenderedCase, provider: str, settings: ExportSettings | None = None
@@ -57,7 +66,7 @@ def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCas
     source = case.metadata.get("format")
     if source is None or source == provider:
         return case, []
-    own, label = REQUEST_LABELS.get(source, source), provider_spec(provider).label
+    own, label = api_label(source), provider_spec(provider).label
     changes: list[Change] = []
     messages = case.messages
     for index, message in enumerate(case.messages):

@@ -25,6 +25,7 @@ from .common import (
     media_what,
     safe_id,
 )
+from .request import put_field
 from .spec import Batch, Billing, Http, PromptCache, Provider
 from .templates import sdk_python, sdk_typescript
 
@@ -56,7 +57,7 @@ class _Build(TurnExport):
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     build = _Build(settings)
-    resolved = request.resolve(case, settings, DEFAULTS, ANTHROPIC, build.notes)
+    resolved = request.resolve(case, settings, PROVIDER, build.notes)
     build.same_api = case.metadata.get("format") == ANTHROPIC
     _convert(build, case)
     if build.pending:
@@ -82,7 +83,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         # The current Messages API (SDK request types included) has no sampling temperature.
         build.notes.change(f"temperature {resolved.temperature} left out: the Anthropic Messages "
                            "API no longer takes one")
-    request.apply(case, ANTHROPIC, payload, build.notes)
+    request.apply(case, PROVIDER, payload, build.notes)
     return ExportResult(ANTHROPIC, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
 
@@ -396,9 +397,47 @@ CACHE = PromptCache(
            "(minimum cacheable prompt length per model)")
 
 
+def _export_with_breakpoints(case: RenderedCase, settings: ExportSettings, marks: list[Any]
+                             ) -> ExportResult:
+    # anthropic_cache builds on this module's export, so it is imported when first used.
+    from .anthropic_cache import export_with_breakpoints
+
+    return export_with_breakpoints(case, settings, marks)
+
+
 def _batch_id(case_id: str, fallback: str) -> str:
     """Message Batches custom ids: ^[a-zA-Z0-9_-]{1,64}$."""
     return safe_id(case_id, fallback)
+
+
+# -- a request's common fields (export/request.py) the way this API spells them; returns the
+# names it has no field for
+
+def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    missing = []
+    choice: dict[str, Any] | None = None
+    for name, value in common.items():
+        if name in ("max_tokens", "temperature"):
+            continue  # the exporter wrote max_tokens and named temperature itself
+        if name == "stop":
+            put_field(payload, "stop_sequences", value)
+        elif name == "user":
+            put_field(payload, "metadata", {"user_id": value})
+        elif name == "effort":
+            payload["output_config"] = {"effort": value, **payload.get("output_config", {})}
+        elif name == "tool_choice":
+            choice = {"type": "tool", "name": value["name"]} if isinstance(value, dict) else {
+                "type": {"auto": "auto", "required": "any", "none": "none"}.get(value, "auto")}
+        elif name != "parallel_tool_calls":
+            missing.append(name)
+    if "parallel_tool_calls" in common:
+        if choice is None:
+            choice = {"type": "auto"}
+        if choice["type"] != "none":
+            choice["disable_parallel_tool_use"] = not common["parallel_tool_calls"]
+    if choice is not None:
+        put_field(payload, "tool_choice", choice)
+    return missing
 
 
 PROVIDER = Provider(
@@ -421,4 +460,6 @@ PROVIDER = Provider(
     sdks=("anthropic>=2.0 (PyPI)", "@anthropic-ai/sdk>=1.0 (npm)"),
     image_tokens=image_tokens.anthropic,
     billing=Billing("anthropic", CACHE),
+    own_keys=("max_tokens",), write_fields=_write_fields,
+    export_with_breakpoints=_export_with_breakpoints,
 )

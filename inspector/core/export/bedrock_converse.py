@@ -14,6 +14,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+from ..conversations.bedrock import INFERENCE
 from ..model import Media, Message, RenderedCase, Segment
 from . import request
 from .common import (
@@ -66,7 +67,7 @@ class _Build(TurnExport):
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     build = _Build(settings)
-    resolved = request.resolve(case, settings, DEFAULTS, BEDROCK_CONVERSE, build.notes)
+    resolved = request.resolve(case, settings, PROVIDER, build.notes)
     build.same_api = case.metadata.get("format") == BEDROCK_CONVERSE
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
@@ -100,7 +101,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         payload["outputConfig"] = {"textFormat": {"type": "json_schema", "structure": {
             "jsonSchema": {"schema": json.dumps(schema.schema, ensure_ascii=False),
                            "name": schema.name}}}}
-    request.apply(case, BEDROCK_CONVERSE, payload, build.notes)
+    request.apply(case, PROVIDER, payload, build.notes)
     return ExportResult(BEDROCK_CONVERSE, resolved.model, payload, build.notes.changes,
                         build.notes.lints, list(case.warnings), case.id)
 
@@ -420,6 +421,30 @@ def _shell_word(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
+# -- a request's common fields (export/request.py) the way this API spells them; returns the
+# names it has no field for
+
+def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    missing = []
+    inference: dict[str, Any] = payload.get("inferenceConfig", {})
+    by_name = {name: key for key, name in INFERENCE.items()}
+    for name, value in common.items():
+        if name in ("max_tokens", "temperature"):
+            continue  # the exporter wrote them
+        if name in by_name:
+            inference.setdefault(by_name[name], value)
+        elif name == "tool_choice" and "toolConfig" in payload and value != "none":
+            # Converse has no "none": a choice only goes beside tools.
+            payload["toolConfig"].setdefault("toolChoice", {"tool": {"name": value["name"]}}
+                                             if isinstance(value, dict) else
+                                             {"auto": {}} if value == "auto" else {"any": {}})
+        else:
+            missing.append(name)
+    if inference:
+        payload["inferenceConfig"] = inference
+    return missing
+
+
 PROVIDER = Provider(
     id=BEDROCK_CONVERSE, label="AWS Bedrock Converse", defaults=DEFAULTS, export=export,
     encoding="o200k_base", exact_tokens=False,  # no local tokenizer for Bedrock's models: an estimate
@@ -439,4 +464,5 @@ PROVIDER = Provider(
         fallback_minimum=4096,
         source="https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html "
                "(minimum tokens per cache checkpoint, per model)")),
+    family="bedrock", write_fields=_write_fields,
 )

@@ -7,6 +7,7 @@ import json
 import mimetypes
 from typing import Any
 
+from ..conversations.gemini import GENERATION
 from ..model import Message, RenderedCase, Segment, ToolCall
 from . import image_tokens, request
 from .common import (
@@ -22,6 +23,7 @@ from .common import (
     media_what,
     parse_json,
 )
+from .request import put_field
 from .spec import Batch, Billing, Http, PromptCache, Provider
 
 DEFAULTS = ResolvedDefaults("gemini-2.5-flash")  # max tokens and temperature: the server's
@@ -70,7 +72,7 @@ class _Build(TurnExport):
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     build = _Build(settings)
-    resolved = request.resolve(case, settings, DEFAULTS, GEMINI, build.notes)
+    resolved = request.resolve(case, settings, PROVIDER, build.notes)
     build.same_api = case.metadata.get("format") == GEMINI
     _convert(build, case)
     build.close()
@@ -90,7 +92,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     generation = _generation_config(case, resolved.max_tokens, resolved.temperature)
     if generation:
         payload["generationConfig"] = generation
-    request.apply(case, GEMINI, payload, build.notes)
+    request.apply(case, PROVIDER, payload, build.notes)
     return ExportResult(GEMINI, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
 
@@ -372,6 +374,35 @@ CACHE = PromptCache(
     source="https://ai.google.dev/gemini-api/docs/caching#implicit-caching (minimum input tokens per "
            "model)")
 
+# -- a request's common fields (export/request.py) the way this API spells them; returns the
+# names it has no field for
+
+GEMINI_LEVELS = ("low", "medium", "high")
+
+
+def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    missing = []
+    generation: dict[str, Any] = payload.get("generationConfig", {})
+    by_name = {name: key for key, name in GENERATION.items()}
+    for name, value in common.items():
+        if name in by_name:
+            generation.setdefault(by_name[name], value)
+        elif name == "effort" and value in GEMINI_LEVELS:
+            generation.setdefault("thinkingConfig", {"thinkingLevel": value.upper()})
+        elif name == "effort":
+            missing.append(name)
+        elif name == "tool_choice":
+            calling = {"mode": "ANY", "allowedFunctionNames": [value["name"]]} if isinstance(
+                value, dict) else {"mode": {"auto": "AUTO", "required": "ANY",
+                                            "none": "NONE"}.get(value, "AUTO")}
+            put_field(payload, "toolConfig", {"functionCallingConfig": calling})
+        else:
+            missing.append(name)
+    if generation:
+        payload["generationConfig"] = generation
+    return missing
+
+
 PROVIDER = Provider(
     id=GEMINI, label="Gemini", defaults=DEFAULTS, export=export,
     encoding="o200k_base", exact_tokens=False,  # no local Gemini tokenizer: an estimate
@@ -385,4 +416,5 @@ PROVIDER = Provider(
     sdks=("google-genai>=1.49 (PyPI)", "@google/genai>=1.10 (npm)"),
     image_tokens=image_tokens.gemini,
     billing=Billing("google", CACHE),
+    write_fields=_write_fields,
 )
