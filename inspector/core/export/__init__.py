@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -17,16 +18,20 @@ from ..model import RenderedCase, distinct_ids
 from . import registry
 from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
-from .registry import REGISTRY
+from .registry import REGISTRY, with_cache_breakpoints
 from .registry import provider as provider_spec
 from .request import api_label
 
 __all__ = [
     "FORMATS", "PROVIDERS", "REGISTRY", "BatchExport", "Change", "ExportResult", "ExportSettings",
     "Lint", "batch_export", "batch_jsonl", "export_case", "export_request", "full_instructions",
-    "provider_spec",
+    "provider_spec", "with_cache_breakpoints",
     "render_code", "render_codes",
 ]
+
+
+if TYPE_CHECKING:
+    PROVIDERS: tuple[str, ...]
 
 
 def __getattr__(name: str) -> object:

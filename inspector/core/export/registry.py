@@ -29,6 +29,11 @@ def unregister(provider_id: str) -> None:
     PROVIDERS = tuple(REGISTRY)
 
 
+def with_cache_breakpoints() -> tuple[str, ...]:
+    """The providers whose exports can mark the cache map's breakpoints (the cache option)."""
+    return tuple(spec.id for spec in REGISTRY.values() if spec.export_with_breakpoints is not None)
+
+
 def provider(provider_id: str) -> Provider:
     """The spec of a provider id; ValueError names the choices."""
     try:
