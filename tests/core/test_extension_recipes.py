@@ -221,7 +221,7 @@ def test_taking_the_toys_out_leaves_the_registries_as_they_were():
     providers, input_formats = registry.PROVIDERS, formats.INPUT_FORMATS
     register_toys()
     unregister_toys()
-    assert (registry.PROVIDERS, formats.INPUT_FORMATS) == (providers, input_formats)
+    assert (providers, input_formats) == (registry.PROVIDERS, formats.INPUT_FORMATS)
     with pytest.raises(ValueError, match="unknown provider 'toy'"):
         export_case(RenderedCase("c", []), TOY)
 
