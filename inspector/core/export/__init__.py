@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from ..conversations import read_request
-from ..model import RenderedCase, distinct_ids
+from ..model import Message, RenderedCase, distinct_ids
 from . import registry
 from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
@@ -75,26 +75,10 @@ def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCas
     changes: list[Change] = []
     messages = case.messages
     for index, message in enumerate(case.messages):
-        for segment in message.segments:  # any() with a generator costs twice this per message
-            if segment.raw is not None:
-                break
-        else:
-            continue
-        if messages is case.messages:
-            messages = list(case.messages)
-        kept = []
-        for segment in message.segments:
-            if segment.raw is None:
-                kept.append(segment)
-            elif segment.text:
-                # Structured content (Converse's `json` tool-result block) carries its JSON text.
-                changes.append(Change(f"{own}'s {_kind(segment.raw)} content sent as JSON text: "
-                                      f"{label} has no such block", index))
-                kept.append(msgspec.structs.replace(segment, raw=None))
-            else:
-                changes.append(Change(f"{own}'s {_kind(segment.raw)} block left out: "
-                                      f"{label} has no such block", index))
-        messages[index] = msgspec.structs.replace(message, segments=kept)
+        if any(segment.raw is not None for segment in message.segments):
+            if messages is case.messages:
+                messages = list(case.messages)
+            messages[index] = _without_raw_segments(message, index, f"{own}'s", label, changes)
     tools = [tool for tool in case.tools if tool.raw is None]
     for tool in case.tools:
         if tool.raw is not None:
@@ -104,6 +88,23 @@ def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCas
     if not changes:
         return case, []
     return replace(case, messages=messages, tools=tools), changes
+
+
+def _without_raw_segments(message: Message, index: int, own: str, label: str,
+                          changes: list[Change]) -> Message:
+    kept = []
+    for segment in message.segments:
+        if segment.raw is None:
+            kept.append(segment)
+        elif segment.text:
+            # Structured content (Converse's `json` tool-result block) carries its JSON text.
+            changes.append(Change(f"{own} {_kind(segment.raw)} content sent as JSON text: "
+                                  f"{label} has no such block", index))
+            kept.append(msgspec.structs.replace(segment, raw=None))
+        else:
+            changes.append(Change(f"{own} {_kind(segment.raw)} block left out: "
+                                  f"{label} has no such block", index))
+    return msgspec.structs.replace(message, segments=kept)
 
 
 def _kind(raw: dict) -> str:

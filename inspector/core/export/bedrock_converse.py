@@ -15,11 +15,10 @@ from typing import Any
 from urllib.parse import quote
 
 from ..conversations.bedrock import INFERENCE
-from ..model import Media, Message, RenderedCase, Segment
+from ..model import Media, Message, RenderedCase, Segment, ToolCall
 from . import request
 from .common import (
     BEDROCK_CONVERSE,
-    JSON_FAILURES,
     ExportResult,
     ExportSettings,
     Notes,
@@ -32,7 +31,6 @@ from .common import (
     kept_options,
     lint_name,
     safe_id,
-    scan_json,
 )
 from .spec import Batch, Billing, Http, PromptCache, Provider, Shell
 
@@ -152,20 +150,7 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
                                       index)
         if text and not text.strip():
             build.notes.change("whitespace-only text beside the tool calls left out", index)
-        for position, call in enumerate(message.tool_calls):
-            call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
-            raw = call.arguments
-            try:  # one JSON object, the common case, costs no call
-                arguments, end = scan_json(raw, 0)
-                if end != len(raw) or type(arguments) is not dict:
-                    arguments = arguments_object(raw, call.name, index, build.notes)
-            except JSON_FAILURES:
-                arguments = arguments_object(raw, call.name, index, build.notes)
-            use = {"toolUseId": call_id, "name": call.name, "input": arguments}
-            inner, trailing = _options(build, call.options, "a tool call", index)
-            content += [{"toolUse": {**use, **inner}}, *trailing]
-            build.pending[call_id] = index
-        build.uses_tools = True
+        content += _tool_uses(build, message.tool_calls, index)
     elif parts is not None:
         content = _content_blocks(build, parts, index)
     else:
@@ -173,6 +158,20 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
     if build.turns.add("assistant", content, index):
         build.notes.change("merged into the previous assistant turn", index)
     build.last_kind = "assistant"
+
+
+def _tool_uses(build: _Build, calls: list[ToolCall], index: int) -> list[dict[str, Any]]:
+    """An assistant message's calls as toolUse blocks, each with what its options add after it."""
+    content: list[dict[str, Any]] = []
+    for position, call in enumerate(calls):
+        call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
+        use = {"toolUseId": call_id, "name": call.name,
+               "input": arguments_object(call.arguments, call.name, index, build.notes)}
+        inner, trailing = _options(build, call.options, "a tool call", index)
+        content += [{"toolUse": {**use, **inner}}, *trailing]
+        build.pending[call_id] = index
+    build.uses_tools = True
+    return content
 
 
 def _tool_use_id(build: _Build, raw_id: str, index: int, position: int) -> str:

@@ -295,6 +295,11 @@ def blocks(message: Message) -> list[Segment] | None:
         return [segment for segment in segments if segment.origin.kind is not OriginKind.SEPARATOR]
     if not any(segment.media is not None for segment in segments):
         return None
+    return _text_runs_between_media(segments)
+
+
+def _text_runs_between_media(segments: list[Segment]) -> list[Segment]:
+    """Each media segment as it is, and the text between them joined into one segment."""
     result: list[Segment] = []
     run: list[Segment] = []
     last = len(segments) - 1

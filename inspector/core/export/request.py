@@ -82,14 +82,7 @@ def apply(case: RenderedCase, target: Provider, payload: dict[str, Any], notes: 
     if fmt is None or not request:
         return
     if fmt == target.id:
-        for key, value in request.items():
-            if key == "model" or key in target.own_keys:
-                continue  # set by the exporter from the resolved settings
-            built = payload.get(key)
-            if isinstance(built, dict) and isinstance(value, dict):
-                payload[key] = {**value, **built}
-            elif key not in payload:
-                payload[key] = value
+        _back_to_own_api(request, target, payload)
         return
     source_format = formats.request_format(fmt)
     if source_format is None or source_format.read_fields is None:
@@ -102,6 +95,18 @@ def apply(case: RenderedCase, target: Provider, payload: dict[str, Any], notes: 
     for key in request:
         if key != "model" and key not in consumed:
             notes.change(f"request field {key!r} left out: it is {source_format.label}'s own")
+
+
+def _back_to_own_api(request: dict[str, Any], target: Provider, payload: dict[str, Any]) -> None:
+    """Every field of a request exported to its own API, but those the exporter wrote."""
+    for key, value in request.items():
+        if key == "model" or key in target.own_keys:
+            continue  # set by the exporter from the resolved settings
+        built = payload.get(key)
+        if isinstance(built, dict) and isinstance(value, dict):
+            payload[key] = {**value, **built}
+        elif key not in payload:
+            payload[key] = value
 
 
 def read_common(read_fields: FieldReader, request: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
