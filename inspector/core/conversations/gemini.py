@@ -184,6 +184,11 @@ def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[s
         if set(generation) <= {*GENERATION, "thinkingConfig"} and (
                 "thinkingConfig" not in generation or "effort" in common):
             consumed.add("generationConfig")
+    _read_tool_choice(request, common, consumed)
+
+
+def _read_tool_choice(request: dict[str, Any], common: dict[str, Any], consumed: set[str]
+                      ) -> None:
     calling = (request.get("toolConfig") or {}).get("functionCallingConfig") if isinstance(
         request.get("toolConfig"), dict) else None
     if isinstance(calling, dict):

@@ -26,33 +26,7 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
     # span, so neither is looked up per message (most of a large request's reading cost).
     lineless = None if b.spans else b.origin(())
     for index, item in enumerate(b.messages(data)):
-        content = item.get("content")
-        if type(content) is str:  # the common case, b.parts and b.shape inlined
-            segments = [Segment(content, lineless or b.origin(("messages", index, "content")))
-                        ] if content else []
-            shape: bool | None = False
-        else:
-            segments = b.parts(content, ("messages", index, "content"), TEXT_PARTS,
-                               media.openai_chat)
-            shape = b.shape(content)
-        # Positional, in the fields' order (role, segments, name, tool_calls, tool_call_id,
-        # span, omitted, blocks, options), as the other readers build it.
-        name, call_id = item.get("name"), item.get("tool_call_id")
-        # An id or name that is no string is its JSON text (warned): ids are matched, hashed
-        # and cleaned as strings.
-        if not (name is None or type(name) is str):
-            name = b.text(name, ("messages", index, "name"), "`name`")
-        if not (call_id is None or type(call_id) is str):
-            call_id = b.text(call_id, ("messages", index, "tool_call_id"), "`tool_call_id`")
-        message = Message(item["role"], segments, name, [], call_id,
-                          None if lineless else b.span(("messages", index)), None, shape,
-                          None if MESSAGE_KEYS.issuperset(item) else b.options(item, MESSAGE_KEYS))
-        tool_calls = item.get("tool_calls")
-        if isinstance(tool_calls, list):
-            _tool_calls(b, message, tool_calls, ("messages", index), lineless)
-        elif tool_calls:
-            b.warn("`tool_calls` must be a list; ignored", ("messages", index, "tool_calls"))
-        messages.append(message)
+        messages.append(_message(b, item, ("messages", index), lineless))
     response_format = data.get("response_format")
     schema = response_format.get("json_schema") if isinstance(response_format, dict) else None
     structured = isinstance(response_format, dict) and response_format.get(
@@ -65,6 +39,33 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
         case.output_schema = b.output_schema("output", schema,
                                              ("response_format", "json_schema"))
     return case
+
+
+def _message(b: Builder, item: dict, where: tuple, lineless: Origin | None) -> Message:
+    content = item.get("content")
+    if type(content) is str:
+        segments = [Segment(content, lineless or b.origin(where + ("content",)))] if content else []
+        shape: bool | None = False
+    else:
+        segments = b.parts(content, where + ("content",), TEXT_PARTS, media.openai_chat)
+        shape = b.shape(content)
+    name, call_id = item.get("name"), item.get("tool_call_id")
+    # An id or name that is no string is its JSON text (warned): ids are matched, hashed and
+    # cleaned as strings.
+    if not (name is None or type(name) is str):
+        name = b.text(name, where + ("name",), "`name`")
+    if not (call_id is None or type(call_id) is str):
+        call_id = b.text(call_id, where + ("tool_call_id",), "`tool_call_id`")
+    message = Message(item["role"], segments, name=name, tool_call_id=call_id,
+                      span=None if lineless else b.span(where), blocks=shape,
+                      options=None if MESSAGE_KEYS.issuperset(item) else b.options(
+                          item, MESSAGE_KEYS))
+    tool_calls = item.get("tool_calls")
+    if isinstance(tool_calls, list):
+        _tool_calls(b, message, tool_calls, where, lineless)
+    elif tool_calls:
+        b.warn("`tool_calls` must be a list; ignored", where + ("tool_calls",))
+    return message
 
 
 def _tool_calls(b: Builder, message: Message, calls: list, where: tuple,
