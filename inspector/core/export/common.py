@@ -208,10 +208,6 @@ def sent(case: RenderedCase) -> list[tuple[int, Message]]:
 
 
 _raw_decode = json.JSONDecoder().raw_decode
-# The decoder's scanner itself: raw_decode is a Python wrapper around it, a frame per call on the
-# exporters' hot path. It raises StopIteration (not ValueError) when no value starts at idx.
-scan_json = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # CPython's, untyped
-JSON_FAILURES = (StopIteration, ValueError)
 
 
 def parse_json(raw: str) -> tuple[Any, bool]:
