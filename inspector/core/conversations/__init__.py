@@ -90,10 +90,6 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
                              "(contents) or Bedrock Converse (messages of type-less blocks) "
                              "object", path, 1)
         input_format = detected
-    if formats().request_format(input_format) is None:
-        names = [request.name for request in formats().request_formats()]
-        raise InputError(f"unknown conversation format {input_format!r}; choose one of "
-                         f"{', '.join(names)}", path)
     if not isinstance(data, dict):
         raise InputError("a request body must be an object", path, 1)
     case = read_request(data, input_format, path, spans, options)
@@ -109,7 +105,9 @@ def read_request(data: dict, input_format: str, path: str, spans: Spans | None =
     the way in for bodies given as dicts (no spans: their origins have no lines)."""
     request = formats().request_format(input_format)
     if request is None:
-        raise InputError(f"unknown conversation format {input_format!r}", path)
+        names = [known.name for known in formats().request_formats()]
+        raise InputError(f"unknown conversation format {input_format!r}; choose one of "
+                         f"{', '.join(names)}", path)
     case = request.read(Builder(path, spans or {}), _case_id(path), data, options or RenderOptions())
     case.metadata["format"] = input_format
     return case
