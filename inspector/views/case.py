@@ -155,6 +155,7 @@ def _export_panel(ctx: CaseContext, case_link: str) -> dict:
         "download_url": f"{base}export/?{query}{'&' if query else ''}download=1",
         "filename": _download_name(case.id, page.provider, suffix),
         "cache_breakpoints": page.params.get("cache_breakpoints") == "1",
+        "cache_option": page.provider in with_cache_breakpoints(),
     }
 
 
