@@ -84,7 +84,7 @@ def server_time(bundle_id: str, case_id: str, repeats: int) -> None:
 
     from inspector import services
     from inspector.presenters import case_url
-    from inspector.warmup import warm_up
+    from inspector.rendering.warmup import warm_up
 
     warm_up()  # as inspector.wsgi does when a worker starts
     client = Client()

@@ -29,7 +29,7 @@ from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import Diagnostic, InputError, RenderedCase, RenderedDocument
 from inspector.core.options import PROFILES, RenderOptions
 from inspector.core.render_settings import SettingsError, parse_render_options
-from inspector.untrusted import RenderPolicy, list_untrusted, render_untrusted
+from inspector.rendering.untrusted import RenderPolicy, list_untrusted, render_untrusted
 
 
 class UsageError(Exception):

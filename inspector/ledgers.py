@@ -10,6 +10,7 @@ from inspector.core.export import ExportResult, ExportSettings, provider_spec
 from inspector.core.ledger import Ledger, build_ledger, cache_marks
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.rendering import stored_renders
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ def bundle_ledger(loaded: services.LoadedBundle, options: RenderOptions, provide
     skipped: list[str] = []
     for path in (document,) if document else loaded.documents:
         try:
-            rendered = services.render(loaded, path, options)
+            rendered = stored_renders.render(loaded, path, options)
         except InputError as problem:
             if document:
                 raise

@@ -45,13 +45,13 @@ class LocalFolder:
             self.version += 1
 
     def documents(self) -> tuple[str, ...]:
-        from inspector import services
+        from inspector.rendering import web_policy
 
         version = self.version
         cached = self._documents
         if cached is not None and cached[0] == version:
             return cached[1]
-        listed = tuple(services.list_untrusted(self.files))
+        listed = tuple(web_policy.list_untrusted(self.files))
         self._documents = (version, listed)
         return listed
 

@@ -204,7 +204,7 @@ def kept_copy(bundle_key: str, title: str, files, render, documents, threads: li
     """offline_html of the bundle, made once per bundle (`bundle_key`: its cache id and state) and
     review state, and kept in the render cache: the copy of a large bundle costs seconds, and a
     share link can ask for it again and again."""
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
 
     review = hashlib.sha256(json.dumps([threads, verdicts], sort_keys=True, default=str).encode())
     key = render_cache.key("offline", bundle_key, title, review.hexdigest())

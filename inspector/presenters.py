@@ -159,9 +159,9 @@ def _highlight_lines(path: str, text: str) -> tuple[SourceLine, ...]:
 def _html_lines(path: str, text: str) -> tuple[str, ...]:
     from django.conf import settings
 
-    from inspector import cache as render_cache
     from inspector.core import bounded
     from inspector.core.model import InputError
+    from inspector.rendering import cache as render_cache
 
     if len(text) > _HIGHLIGHT_LIMIT:
         return highlight.plain_lines(text)
@@ -172,16 +172,16 @@ def _html_lines(path: str, text: str) -> tuple[str, ...]:
     kept = render_cache.get(key)
     if kept is not None:
         return kept
-    from inspector import services
+    from inspector.rendering import stored_renders, web_policy
 
     try:
-        lines = bounded.pool(services.render_policy().limits).call(
+        lines = bounded.pool(web_policy.render_policy().limits).call(
             highlight.html_lines, path, text, path=path, seconds=settings.HIGHLIGHT_SECONDS)
     except bounded.Busy:
         return highlight.plain_lines(text)  # busy now (or this request's budget spent): not kept
     except (InputError, bounded.WorkerError):
         lines = highlight.plain_lines(text)
-        render_cache.put(key, lines, services.ERROR_TIMEOUT)  # refused: kept like a render's refusal
+        render_cache.put(key, lines, stored_renders.ERROR_TIMEOUT)  # refused: kept like a render's refusal
         return lines
     render_cache.put(key, lines)
     return lines

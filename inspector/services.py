@@ -4,9 +4,8 @@ request's parameters, render a document. Views and API endpoints stay thin wrapp
 from __future__ import annotations
 
 import hashlib
-import pickle
 import re
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -14,14 +13,9 @@ from typing import TypeVar
 
 from django.db.models import Count
 
-from inspector import cache as render_cache
-from inspector import local, untrusted
-from inspector.core import bounded, collector
+from inspector import local
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
-from inspector.core.export import FORMATS as EXPORT_FORMATS
-from inspector.core.export import PROVIDERS
-from inspector.core.lines import LineMap
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
 
@@ -31,11 +25,10 @@ from inspector.core.render_settings import (  # noqa: F401
     SettingsError,
     parse_render_options,
 )
-from inspector.core.safe_parse import LimitExceeded
-from inspector.kept_render import PickledRender
 from inspector.local import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
-from inspector.presenters import RowSummary, row_summaries
+from inspector.rendering import cache as render_cache
+from inspector.rendering.web_policy import list_untrusted
 
 
 @dataclass(frozen=True)
@@ -70,9 +63,8 @@ def _bundle_of(key: Hashable) -> str:
 
 # Bundles are immutable, so their files can be kept by id for the life of the process. A bundle holds
 # up to MAX_BUNDLE_BYTES: sixteen of them bound each worker's file cache. Renders and refusals go to
-# the shared, byte-bounded render cache (inspector.cache).
+# the shared, byte-bounded render cache (inspector.rendering.cache).
 _files_cache: _LruCache[tuple[MemoryBundle, tuple[str, ...]]] = _LruCache(16)
-ERROR_TIMEOUT = 600  # a refusal is cached for ten minutes, a render until it is culled
 
 
 # The bundle a shared page has loaded, for the view it runs on a miss: one load a request.
@@ -147,208 +139,6 @@ def clear_caches() -> None:
     render_cache.clear()
 
 
-def _cached(key: str) -> object | None:
-    """A cached value, or the cached refusal raised again; None on a miss."""
-    hit = render_cache.get(key)
-    if hit is None:
-        return None
-    kind, value = hit
-    if kind == "ok":
-        return value
-    limit, (message, where, line, column) = value
-    raise (LimitExceeded if limit else InputError)(message, where, line, column)
-
-
-def render_entry(loaded: LoadedBundle, path: str, options: RenderOptions) -> PickledRender:
-    """A document's one render entry (kept_render.py: its cases pickled one by one), from the
-    render cache, or made in the bounded worker and kept; its refusal raised, and kept too."""
-    if not loaded.files.exists(path):
-        raise InputError("no such file in this bundle", path)
-    key = render_cache.key("render", loaded.cache_id, path, options)
-    hit = _cached(key)
-    if hit is not None:
-        return hit  # type: ignore[return-value]  # only renders are kept under this shape
-    try:
-        pickled = render_to_keep(loaded.files, path, options)
-    except InputError as error:
-        # A refusal costs as much as a render: keep it too, unless it only means "busy now".
-        if not isinstance(error, bounded.Busy):
-            found = error.diagnostic
-            render_cache.put(key, ("error", (isinstance(error, LimitExceeded), (
-                found.message, found.path, found.line, found.column))), ERROR_TIMEOUT)
-        raise
-    render_cache.put(key, ("ok", pickled))
-    return pickled
-
-
-# Documents held for the rest of one request (holding_renders), by (cache id, path, options).
-_held_renders: ContextVar[dict[tuple, RenderedDocument] | None] = ContextVar("held_renders",
-                                                                             default=None)
-
-
-@contextmanager
-def holding_renders() -> Iterator[None]:
-    """Within, each document rendered, or kept by an upload, is held: the upload's answer lists
-    the cases it has just rendered without unpickling them back from the cache (twice: the
-    documents, then their warnings). Let go of at the end, never kept by the process."""
-    token = _held_renders.set({})
-    try:
-        yield
-    finally:
-        _held_renders.reset(token)
-
-
-def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedDocument:
-    """Render a document of a stored bundle. Raises InputError for unusable input."""
-    held = _held_renders.get()
-    found = None if held is None else held.get((loaded.cache_id, path, options))
-    if found is not None:
-        return found
-    pickled = render_entry(loaded, path, options)
-    with collector.paused():  # unpickling makes a great many objects and frees none
-        document = pickled.document()
-    if held is not None:
-        held[(loaded.cache_id, path, options)] = document
-    return document
-
-
-@dataclass(frozen=True)
-class CaseIndex:
-    """What a case page needs of its document without unpickling every case: the ids in order,
-    how the file was read, and each case pickled on its own (loading the index copies bytes;
-    only the case shown is unpickled)."""
-
-    ids: tuple[str, ...]
-    profile: str | None
-    profile_reason: str | None
-    cases: dict[str, bytes]
-
-    @classmethod
-    def of_parts(cls, pickled: PickledRender) -> CaseIndex:
-        """A kept render is an index already: its cases are pickled one by one."""
-        rest = pickle.loads(pickled.rest)  # noqa: S301 - our own cache
-        return cls(pickled.ids, rest.profile, rest.profile_reason,
-                   dict(zip(pickled.ids, pickled.cases, strict=True)))
-
-    @classmethod
-    def outline(cls, document: RenderedDocument) -> CaseIndex:
-        """Ids and profile only, for a render that is shown once (an unsaved edit's preview)."""
-        return cls(tuple(case.id for case in document.cases), document.profile,
-                   document.profile_reason, {})
-
-    def case(self, case_id: str) -> RenderedCase | None:
-        blob = self.cases.get(case_id)
-        return pickle.loads(blob) if blob is not None else None  # noqa: S301 - our own cache
-
-
-@dataclass(frozen=True)
-class Outline:
-    """What the bundle page shows of a document, without its messages."""
-
-    kind: str
-    profile: str | None
-    profile_reason: str | None
-    warnings: tuple[str, ...]
-    conversions: tuple[str, ...]
-    rows: tuple[RowSummary, ...]
-
-    @classmethod
-    def of(cls, document: RenderedDocument) -> Outline:
-        return cls(document.kind, document.profile, document.profile_reason,
-                   tuple(warning.located() for warning in document.warnings),
-                   tuple(document.conversions), row_summaries(document.cases))
-
-
-# What pages read of a document besides the document itself and its case index, each cached on
-# its own under its name: the bundle page unpickles no message at all.
-VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"outline": Outline.of,
-                                                          "lines": LineMap.of}
-
-
-def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) -> object:
-    """A cached view of a document (VIEWS); raises InputError as render does."""
-    if not loaded.files.exists(path):
-        raise InputError("no such file in this bundle", path)
-    key = render_cache.key(name, loaded.cache_id, path, options)
-    hit = _cached(key)
-    if hit is not None:
-        return hit
-    found = VIEWS[name](render(loaded, path, options))
-    render_cache.put(key, ("ok", found))
-    return found
-
-
-def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseIndex:
-    """The document's cases for one case page: a 1,000-case file costs one case's unpickling
-    instead of a thousand (the render entry holds each case pickled on its own)."""
-    pickled = render_entry(loaded, path, options)
-    with collector.paused():
-        return CaseIndex.of_parts(pickled)
-
-
-def line_map(loaded: LoadedBundle, path: str, options: RenderOptions) -> LineMap:
-    """Which lines of the document each case came from, for a click on a line (core/lines.py)."""
-    return _view(loaded, path, options, "lines")  # type: ignore[return-value]
-
-
-def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
-    """The bundle page's view of a document, without its messages."""
-    return _view(loaded, path, options, "outline")  # type: ignore[return-value]
-
-
-def keep_upload_renders(bundle_id: str, renders: dict[str, PickledRender],
-                        options: RenderOptions) -> None:
-    """The upload's check already rendered every document with default settings in the bounded
-    worker, pickled the way the render cache keeps them: keep those renders, so the first view
-    of any case is a cache hit, not a render."""
-    held = _held_renders.get()
-    with collector.paused():  # unpickling for the outline makes a great many objects
-        for path, pickled in renders.items():
-            render_cache.put(render_cache.key("render", bundle_id, path, options), ("ok", pickled))
-            document = pickled.document()
-            # The bundle page's outline now; the line map (a click on a source line) on first use.
-            render_cache.put(render_cache.key("outline", bundle_id, path, options),
-                             ("ok", Outline.of(document)))
-            if held is not None:  # the upload's answer lists these cases next
-                held[(bundle_id, path, options)] = document
-
-
-def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:
-    """Render a document of a file set, every case with its own id (the pages and API address
-    cases by id)."""
-    return render_untrusted(files, path, options, distinct_ids=True)
-
-
-def render_policy() -> untrusted.RenderPolicy:
-    """Where the web's renders of outside content run: the settings' limits (read from the same
-    environment variables as the console commands' `RenderPolicy.from_environment`)."""
-    from django.conf import settings
-
-    return untrusted.RenderPolicy(
-        bounded.Limits(memory_bytes=settings.RENDER_MEMORY_MB * 1024 * 1024,
-                       cpu_seconds=settings.RENDER_CPU_SECONDS,
-                       deadline_seconds=settings.RENDER_DEADLINE_SECONDS,
-                       workers=settings.RENDER_WORKERS,
-                       resident_bytes=settings.RENDER_RESIDENT_MB * 1024 * 1024),
-        settings.RENDER_IN_PROCESS, settings.GAMBIT_CORE_DIR)
-
-
-def render_untrusted(files: FileSet, path: str, options: RenderOptions | None,
-                     distinct_ids: bool = False) -> RenderedDocument:
-    """untrusted.render_untrusted under the settings' policy."""
-    return untrusted.render_untrusted(files, path, options, render_policy(), distinct_ids)
-
-
-def render_to_keep(files: FileSet, path: str, options: RenderOptions) -> PickledRender:
-    """untrusted.render_to_keep under the settings' policy (keep_upload_renders keeps it)."""
-    return untrusted.render_to_keep(files, path, options, render_policy())
-
-
-def list_untrusted(files: FileSet) -> list[str]:
-    """untrusted.list_untrusted under the settings' policy."""
-    return untrusted.list_untrusted(files, render_policy())
-
-
 def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:
     for case in document.cases:
         if case.id == case_id:
@@ -361,6 +151,8 @@ def first_case(bundle_id: str, documents: tuple[str, ...] | None = None,
                ) -> tuple[str, str] | None:
     """(document, case id) of the first case the stored bundle shows — among `documents` when
     given, the one named `case_id` when given — or None. Unreadable files are passed over."""
+    from inspector.rendering.document_views import case_index
+
     loaded = load_bundle(bundle_id)
     if loaded is None:
         return None
@@ -376,48 +168,6 @@ def first_case(bundle_id: str, documents: tuple[str, ...] | None = None,
         if case_id is not None and case_id in ids:
             return document, case_id
     return None
-
-
-
-
-def parse_export_settings(params: Mapping[str, str]):
-    """ExportSettings from query parameters: model, max_output_tokens, temperature."""
-    from inspector.core.export import ExportSettings
-
-    model = (params.get("model") or "").strip() or None
-    if model is not None and len(model) > 200:
-        raise SettingsError("the model name is too long")
-    max_output_tokens = None
-    if params.get("max_output_tokens"):
-        try:
-            max_output_tokens = int(params["max_output_tokens"])
-        except ValueError:
-            raise SettingsError("max_output_tokens must be a whole number") from None
-        if not 1 <= max_output_tokens <= 1_000_000:
-            raise SettingsError("max_output_tokens must be between 1 and 1,000,000")
-    temperature = None
-    if params.get("temperature"):
-        try:
-            temperature = float(params["temperature"])
-        except ValueError:
-            raise SettingsError("temperature must be a number") from None
-        if not 0 <= temperature <= 2:
-            raise SettingsError("temperature must be between 0 and 2")
-    return ExportSettings(model=model, max_tokens=max_output_tokens, temperature=temperature)
-
-
-def parse_provider(value: str | None) -> str:
-    provider = value or "openai-chat"
-    if provider not in PROVIDERS:
-        raise SettingsError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
-    return provider
-
-
-def parse_export_format(value: str | None) -> str:
-    form = value or "json"
-    if form not in EXPORT_FORMATS:
-        raise SettingsError(f"unknown format {form!r}; choose one of {', '.join(EXPORT_FORMATS)}")
-    return form
 
 
 def absolute_url(request, path: str) -> str:

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from inspector import untrusted
+from inspector.rendering import untrusted
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -71,7 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "inspector.request_budget.RequestBudgetMiddleware",
+    "inspector.rendering.request_budget.RequestBudgetMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -187,7 +187,7 @@ def cache_from_url(url: str, max_bytes: int) -> dict:
         return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
                 "TIMEOUT": None}
     if parsed.scheme == "file":
-        return {"BACKEND": "inspector.cache.ByteBoundedFileCache", "LOCATION": unquote(parsed.path),
+        return {"BACKEND": "inspector.rendering.cache.ByteBoundedFileCache", "LOCATION": unquote(parsed.path),
                 "TIMEOUT": None, "OPTIONS": {"MAX_BYTES": max_bytes, "MAX_ENTRIES": 1_000_000}}
     if parsed.scheme == "locmem":
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": None,
@@ -195,7 +195,7 @@ def cache_from_url(url: str, max_bytes: int) -> dict:
     raise ValueError(f"CACHE_URL: unsupported scheme {parsed.scheme!r}")
 
 
-# Renders and refusals, shared by the web workers and bounded in bytes (see inspector/cache.py).
+# Renders and refusals, shared by the web workers and bounded in bytes (see inspector/rendering/cache.py).
 RENDER_CACHE_BYTES = envint("RENDER_CACHE_BYTES", 256 * 1024 * 1024)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

@@ -20,8 +20,8 @@ from ninja.errors import HttpError, ValidationError
 
 from inspector.core.model import InputError
 from inspector.ingest import UnreadableUpload, UploadError
+from inspector.rendering.query_settings import SettingsError
 from inspector.review.service import ReviewError
-from inspector.services import SettingsError
 
 from .bundles import router as bundles_router
 from .diff import router as diff_router

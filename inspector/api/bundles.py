@@ -22,6 +22,7 @@ from inspector.ingest import (
     store_bundle_once,
 )
 from inspector.ledgers import export_with_cache_breakpoints
+from inspector.rendering import query_settings, stored_renders
 
 from .common import (
     E400,
@@ -170,7 +171,7 @@ def create_bundle(request: HttpRequest,
     # The collector paused while the upload's render is alive, and the render let go of before it
     # resumes: its million objects are freed without ever being walked (a 10 MB upload spent about
     # 0.2 s of CPU in collections that walked them and found nothing to free).
-    with collector.paused(), services.holding_renders():
+    with collector.paused(), stored_renders.holding_renders():
         manage_token: str | None
         if idempotency_key:
             record, manage_token, created = store_bundle_once(files, title=title, key=idempotency_key)
@@ -186,7 +187,7 @@ def create_bundle(request: HttpRequest,
 
 def _cases_and_warnings(request: HttpRequest, loaded: services.LoadedBundle) -> tuple[list, list]:
     """The upload answer's documents with their cases, and every warning in full."""
-    options = services.parse_render_options({})
+    options = query_settings.parse_render_options({})
     warnings = []
     try:
         documents = document_summaries(request, loaded, options)
@@ -194,7 +195,7 @@ def _cases_and_warnings(request: HttpRequest, loaded: services.LoadedBundle) -> 
             warnings.extend(document["warnings"])
             if document["error"] is None:
                 # `cases` counts each case's warnings; the upload answer lists them in full.
-                for case in services.render(loaded, document["path"], options).cases:
+                for case in stored_renders.render(loaded, document["path"], options).cases:
                     warnings.extend(serialize.diagnostic(item) for item in case.warnings)
     except Exception:
         # The bundle is stored: whatever rendering does, the answer must carry its manage token.
@@ -268,13 +269,13 @@ def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query
     from inspector.core.export import export_case, render_code
 
     loaded = get_bundle(bundle_id)
-    provider = services.parse_provider(query.provider)
-    form = services.parse_export_format(query.format)
-    export_settings = services.parse_export_settings(export_params(query))
+    provider = query_settings.parse_provider(query.provider)
+    form = query_settings.parse_export_format(query.format)
+    export_settings = query_settings.parse_export_settings(export_params(query))
     options = render_options(query)
     path, _, case = find_case(loaded, case_id, query.document, options)
     if query.cache_breakpoints and provider not in with_cache_breakpoints():
-        raise services.SettingsError("cache_breakpoints goes with provider="
+        raise query_settings.SettingsError("cache_breakpoints goes with provider="
                                      + " or ".join(with_cache_breakpoints()))
     result = (export_with_cache_breakpoints(loaded, options, path, case, export_settings, provider)
               if query.cache_breakpoints else export_case(case, provider, export_settings))
@@ -302,10 +303,10 @@ def get_batch(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
     from inspector.core.export import batch_jsonl
 
     loaded = get_bundle(bundle_id)
-    provider = services.parse_provider(query.provider)
-    export_settings = services.parse_export_settings(export_params(query))
+    provider = query_settings.parse_provider(query.provider)
+    export_settings = query_settings.parse_export_settings(export_params(query))
     path = pick_document(loaded, query.document)
-    rendered = services.render(loaded, path, render_options(query))
+    rendered = stored_renders.render(loaded, path, render_options(query))
     body = batch_jsonl(rendered.cases, provider, export_settings)
     response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
     name = presenters.file_stem(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])

@@ -16,6 +16,7 @@ from inspector.core import serialize
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
 from inspector.core.render_settings import SETTING_NAMES
+from inspector.rendering import query_settings, stored_renders
 
 from .schemas import ErrorOut
 
@@ -36,7 +37,7 @@ def get_bundle(bundle_id: str) -> services.LoadedBundle:
 
 def render_options(query) -> RenderOptions:
     """The page's settings from a RenderQuery, through the same parser the page uses."""
-    return services.parse_render_options(
+    return query_settings.parse_render_options(
         {name: value for name in SETTING_NAMES
          if (value := getattr(query, name, None)) is not None})
 
@@ -97,7 +98,7 @@ def document_summaries(request, loaded: services.LoadedBundle, options: RenderOp
     result: list[dict[str, Any]] = []
     for path in paths if paths is not None else loaded.documents:
         try:
-            document = services.render(loaded, path, options)
+            document = stored_renders.render(loaded, path, options)
         except InputError as exc:
             item = exc.diagnostic
             result.append({"path": path, "kind": None, "cases": [], "warnings": [],
@@ -127,7 +128,7 @@ def pick_document(loaded: services.LoadedBundle, document: str | None) -> str:
         return loaded.documents[0]
     if not loaded.documents:
         raise Http404("this bundle holds no eval file or deck")
-    raise services.SettingsError(f"this bundle holds {len(loaded.documents)} documents; pick one "
+    raise query_settings.SettingsError(f"this bundle holds {len(loaded.documents)} documents; pick one "
                                  f"with document= (one of {', '.join(loaded.documents[:20])})")
 
 
@@ -148,7 +149,7 @@ def _find_case(loaded: services.LoadedBundle, case_id: str, document: str | None
                options: RenderOptions) -> tuple[str, RenderedDocument, RenderedCase]:
     if document is not None:
         path = pick_document(loaded, document)
-        rendered = services.render(loaded, path, options)
+        rendered = stored_renders.render(loaded, path, options)
         case = services.find_case(rendered, case_id)
         if case is None:
             raise Http404(f"no case {case_id!r} in {path}")
@@ -156,7 +157,7 @@ def _find_case(loaded: services.LoadedBundle, case_id: str, document: str | None
     first_error: InputError | None = None
     for path in loaded.documents:
         try:
-            rendered = services.render(loaded, path, options)
+            rendered = stored_renders.render(loaded, path, options)
         except InputError as exc:
             first_error = first_error or exc
             continue

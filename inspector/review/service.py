@@ -21,12 +21,13 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from inspector import cache as render_cache
 from inspector import presenters, services
 from inspector.core import anchors
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.models import Bundle, hash_token
+from inspector.rendering import cache as render_cache
+from inspector.rendering import stored_renders
 
 from .markdown import render_markdown
 from .models import Comment, Thread, Verdict, WriteCount
@@ -300,7 +301,7 @@ def rendered_case(loaded: services.LoadedBundle, document: str, case_id: str,
     if document not in loaded.documents:
         raise ReviewError(404, f"this bundle has no document {document[:200]!r}")
     try:
-        rendered = services.render(loaded, document, options)
+        rendered = stored_renders.render(loaded, document, options)
     except InputError as problem:
         raise ReviewError(422, f"{problem}") from None
     case = services.find_case(rendered, case_id)
@@ -530,7 +531,7 @@ def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
     keys: list[tuple[str, str]] = []
     for document in loaded.documents:
         try:
-            rendered = services.render(loaded, document, options)
+            rendered = stored_renders.render(loaded, document, options)
         except InputError:
             continue
         keys.extend((document, case.id) for case in rendered.cases)
@@ -686,7 +687,7 @@ def carrying_cases(loaded: services.LoadedBundle, options: RenderOptions, path: 
     count = 0
     for document in loaded.documents:
         try:
-            rendered = services.render(loaded, document, options)
+            rendered = stored_renders.render(loaded, document, options)
         except InputError:
             continue
         count += sum(anchors.case_carries_lines(case, path, start, end) for case in rendered.cases)

@@ -15,6 +15,7 @@ from inspector.core import bounded
 from inspector.core.export import batch_jsonl
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.rendering import document_views, stored_renders
 from inspector.review import service
 
 from .case import source_pane
@@ -45,7 +46,7 @@ def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: 
     bundle_id = loaded.record.pk
     anchor = presenters.document_anchor(document)
     try:
-        outline = services.outline(loaded, document, page.options)
+        outline = document_views.outline(loaded, document, page.options)
     except InputError as problem:
         if isinstance(problem, bounded.Busy):
             request.page_is_transient = True  # type: ignore[attr-defined]
@@ -165,7 +166,7 @@ def batch(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     cases: list[RenderedCase] = []
     for path in [document] if document else loaded.documents:
         try:
-            cases.extend(services.render(loaded, path, page.options).cases)
+            cases.extend(stored_renders.render(loaded, path, page.options).cases)
         except InputError as problem:
             if document:
                 return error_page(request, 400, "This file cannot be rendered", str(problem))
@@ -186,7 +187,7 @@ def converted(request: HtmxHttpRequest, bundle_id: str, document: str) -> HttpRe
     if document not in loaded.documents:
         raise Http404("No such file in this bundle.")
     try:
-        rendered = services.render(loaded, document, RenderOptions())
+        rendered = stored_renders.render(loaded, document, RenderOptions())
     except InputError as problem:
         return error_page(request, 400, "This file cannot be rendered", str(problem))
     name = request.GET.get("name", "")

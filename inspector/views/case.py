@@ -27,6 +27,7 @@ from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.forms import RevisionForm
 from inspector.ingest import UploadError, collect_files, store_bundle
+from inspector.rendering import document_views, query_settings, web_policy
 
 from .common import (
     EXPORT_KEYS,
@@ -56,7 +57,7 @@ logger = logging.getLogger(__name__)
 class CaseContext:
     loaded: services.LoadedBundle
     document: str
-    index: services.CaseIndex  # the document's case ids and profile, not its other cases
+    index: document_views.CaseIndex  # the document's case ids and profile, not its other cases
     case: RenderedCase
     page: PageSettings
     # Set for a case rendered from unsaved text (a preview): its document's cases, not stored.
@@ -78,7 +79,7 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
         raise Http404("This bundle has no file at that path.")
     page = settings_or_problem(params)
     try:
-        index = services.case_index(loaded, document, page.options)
+        index = document_views.case_index(loaded, document, page.options)
     except bounded.Busy as busy:  # load or this request's budget, not the file: try again
         raise Problem(503, "The server is busy", str(busy)) from None
     except InputError as problem:
@@ -340,7 +341,7 @@ def line_note(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
         raise Http404("No such line in this bundle.")
     number = int(raw)
     try:
-        lines = services.line_map(ctx.loaded, document, ctx.page.options)
+        lines = document_views.line_map(ctx.loaded, document, ctx.page.options)
     except InputError as problem:
         raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
     note = lines.explain(path, number, decoded.text, ctx.case.id)
@@ -411,11 +412,11 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         return render(request, "preview_error.html", {"message": "The edited text is too long."})
     try:
         page = page_settings(request.POST)
-    except services.SettingsError as problem:
+    except query_settings.SettingsError as problem:
         return render(request, "preview_error.html", {"message": f"Bad settings: {problem}"})
     files = MemoryBundle(_edited_bundle(loaded, document, form.cleaned_data["text"]))
     try:
-        rendered = services.render_files(files, document, page.options)
+        rendered = web_policy.render_files(files, document, page.options)
     except InputError as problem:
         found = problem.diagnostic
         # The editor marks the line and offers to jump there when the error is in the edited file.
@@ -428,7 +429,7 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         if not rendered.cases:
             return render(request, "preview_error.html", {"message": "The edited file has no cases."})
         case = rendered.cases[0]
-    ctx = CaseContext(loaded, document, services.CaseIndex.outline(rendered), case, page,
+    ctx = CaseContext(loaded, document, document_views.CaseIndex.outline(rendered), case, page,
                       edited_cases=rendered.cases)
     context = _case_context(request, ctx)
     context["preview"] = True

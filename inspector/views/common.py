@@ -18,6 +18,7 @@ from inspector import local, services
 from inspector.core.export import REGISTRY, ExportSettings
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.options import PROFILES, RenderOptions
+from inspector.rendering import query_settings
 
 RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format",
                "gambit_context", "gambit_context_sample", "gambit_message", "gambit_conversation",
@@ -101,7 +102,7 @@ class PageSettings:
 
 
 def page_settings(params: Mapping[str, str]) -> PageSettings:
-    """Raises services.SettingsError for values the user must fix."""
+    """Raises query_settings.SettingsError for values the user must fix."""
     clean = {}
     for key in RENDER_KEYS + EXPORT_KEYS:
         value = params.get(key)
@@ -119,17 +120,17 @@ def page_settings(params: Mapping[str, str]) -> PageSettings:
                          ("format", "json")):
         if clean.get(key) == default:
             del clean[key]
-    options = services.parse_render_options(clean)
-    provider = services.parse_provider(clean.get("provider"))
-    form = services.parse_export_format(clean.get("format"))
-    export = services.parse_export_settings(clean)
+    options = query_settings.parse_render_options(clean)
+    provider = query_settings.parse_provider(clean.get("provider"))
+    form = query_settings.parse_export_format(clean.get("format"))
+    export = query_settings.parse_export_settings(clean)
     return PageSettings(options, clean, provider, form, export)
 
 
 def settings_or_problem(params: Mapping[str, str]) -> PageSettings:
     try:
         return page_settings(params)
-    except services.SettingsError as error:
+    except query_settings.SettingsError as error:
         raise Problem(400, "Bad settings", str(error)) from None
 
 

@@ -11,8 +11,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from inspector import diffing, presenters, services
+from inspector import diffing, presenters
 from inspector.core.diff import CaseDiff
+from inspector.rendering import query_settings
 
 from .common import PROVIDER_LABELS, HtmxHttpRequest, Problem
 
@@ -22,7 +23,7 @@ FORM_KEYS = tuple(f"{side}_{key}" for side in ("old", "new") for key in diffing.
 def _sides(request: HtmxHttpRequest) -> tuple[diffing.Side, diffing.Side]:
     try:
         return diffing.side(request.GET, "old_"), diffing.side(request.GET, "new_")
-    except services.SettingsError as problem:
+    except query_settings.SettingsError as problem:
         raise Problem(400, "Bad settings", str(problem)) from None
 
 

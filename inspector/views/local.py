@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from inspector import local, services
 from inspector.core.bundle import MemoryBundle
 from inspector.ingest import UploadError, collect_files
+from inspector.rendering import web_policy
 
 from .common import HtmxHttpRequest, Problem, problem_page
 
@@ -133,7 +134,7 @@ def as_shared(loaded: services.LoadedBundle) -> services.LoadedBundle:
     except UploadError as problem:
         raise Problem(400, "This folder cannot be copied as it is", str(problem)) from None
     files = MemoryBundle(listed.files)
-    return services.LoadedBundle(loaded.record, files, tuple(services.list_untrusted(files)),
+    return services.LoadedBundle(loaded.record, files, tuple(web_policy.list_untrusted(files)),
                                  f"{served.cache_id()}:shared:{listed.digest}")
 
 

@@ -21,11 +21,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, Quer
 from django.middleware.csrf import get_token
 from django.utils.cache import patch_vary_headers
 
-from inspector import cache as render_cache
 from inspector import services
 from inspector.core import bounded
 from inspector.presenters import parse_line_range
-from inspector.services import SettingsError
+from inspector.rendering import cache as render_cache
+from inspector.rendering.query_settings import SettingsError
 
 from .common import EXPORT_KEYS, RENDER_KEYS, page_settings
 

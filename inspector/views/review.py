@@ -18,6 +18,7 @@ from inspector import offline, presenters, services
 from inspector.core import bounded
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.rendering import stored_renders
 from inspector.review import service
 from inspector.review.service import AnchorSpec, ReviewError
 
@@ -272,7 +273,7 @@ def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
                 for v in loaded.record.verdicts.all()]
     try:
         made = offline.kept_copy(f"{loaded.cache_id}:{services.page_state(loaded)}", loaded.record.title,
-                                 loaded.files, lambda path: services.render(loaded, path, options),
+                                 loaded.files, lambda path: stored_renders.render(loaded, path, options),
                                  loaded.documents, threads, verdicts)
     except bounded.Busy as busy:
         raise Problem(503, "The offline copy could not be made now", str(busy)) from None

@@ -17,6 +17,7 @@ from inspector import local, presenters, services
 from inspector.forms import PasteForm, uploads_from_request
 from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.models import Bundle
+from inspector.rendering import stored_renders
 
 from .common import HtmxHttpRequest, error_page
 from .local import refuse_upload_in_local_mode
@@ -212,7 +213,7 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
     located = None
     for document in loaded.documents:
         try:
-            rendered = services.render(loaded, document, RenderOptions())
+            rendered = stored_renders.render(loaded, document, RenderOptions())
         except InputError as error:
             problems.append(str(error))
             found = error.diagnostic

@@ -360,13 +360,12 @@ def test_a_guideline_pattern_that_cannot_compile_matches_nothing_instead_of_fail
 
 
 def test_an_upload_whose_listing_fails_still_returns_its_manage_token(client, db, monkeypatch):
-    from inspector import services
+    from inspector.rendering import stored_renders
 
     def broken(*args, **kwargs):
         raise RuntimeError("simulated renderer failure")
 
-    monkeypatch.setattr(services, "render", broken)
-    monkeypatch.setattr("inspector.api.common.services.render", broken)
+    monkeypatch.setattr(stored_renders, "render", broken)
     response = client.post("/api/bundles", {"files": {"a.yaml": "tests:\n  - id: a\n    input: hi\n"}},
                            content_type="application/json")
     assert response.status_code == 201

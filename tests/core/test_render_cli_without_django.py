@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from inspector.untrusted import RenderPolicy
+from inspector.rendering.untrusted import RenderPolicy
 
 REPO = Path(__file__).resolve().parents[2]
 EVAL = """evalcases:
@@ -97,11 +97,11 @@ def test_manage_py_answers_as_the_console_script(project, monkeypatch, name, man
 
 
 def test_the_commands_read_the_render_policy_the_settings_read():
-    from inspector import services
+    from inspector.rendering import web_policy
 
     # Both read the same environment variables; the defaults are the core's Limits in both, but for
     # the deadline, which never passes a web request's budget (three quarters of gunicorn's timeout).
-    assert RenderPolicy.from_environment() == services.render_policy()
+    assert RenderPolicy.from_environment() == web_policy.render_policy()
     defaults = RenderPolicy.from_environment({})
     assert defaults.limits == dataclasses.replace(RenderPolicy().limits, deadline_seconds=22.5)
     assert dataclasses.replace(defaults, limits=RenderPolicy().limits) == RenderPolicy()

@@ -22,6 +22,7 @@ from inspector.core import bounded, highlight
 from inspector.ingest import store_bundle
 from inspector.models import Bundle
 from inspector.presenters import case_url
+from inspector.rendering import document_views
 from inspector.views import page_cache
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +36,8 @@ def bundle(db):
 
 
 def _never_rendered_again(monkeypatch):
-    monkeypatch.setattr(services, "case_index", lambda *a, **k: pytest.fail("rendered again"))
-    monkeypatch.setattr(services, "outline", lambda *a, **k: pytest.fail("rendered again"))
+    monkeypatch.setattr(document_views, "case_index", lambda *a, **k: pytest.fail("rendered again"))
+    monkeypatch.setattr(document_views, "outline", lambda *a, **k: pytest.fail("rendered again"))
 
 
 @pytest.mark.parametrize("page", ["case", "bundle"])
@@ -203,7 +204,7 @@ def test_the_offline_copy_is_made_once_and_kept_until_the_review_changes(client,
 
 
 def test_an_offline_copy_past_the_requests_budget_is_a_503_with_a_message_and_not_kept(client, bundle):
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
 
     render_cache.clear()
     services.clear_caches()  # its renders must be made again, in the worker
@@ -259,7 +260,7 @@ def test_an_offline_copy_too_large_for_what_is_left_of_the_budget_is_refused_bef
 
 
 def test_a_case_page_past_the_requests_budget_is_a_503_with_a_message_and_not_kept(client, bundle):
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
 
     url = case_url(bundle.pk, "evals/suite.yaml", "a") + "?profile=agentv-4"  # not rendered at upload
     render_cache.clear()

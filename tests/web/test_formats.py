@@ -79,7 +79,7 @@ def test_a_gambit_deck_page_takes_the_runs_context_and_message(client, db):
 
 def test_a_servers_installed_gambit_core_fills_snippets_on_the_case_page(client, db, settings,
                                                                          tmp_path):
-    from inspector import cache
+    from inspector.rendering import cache as render_cache
 
     (tmp_path / "snippets").mkdir()
     (tmp_path / "snippets" / "context.md").write_text("Read the gambit_context result first.\n")
@@ -90,10 +90,10 @@ def test_a_servers_installed_gambit_core_fills_snippets_on_the_case_page(client,
     link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
     without = client.get(link).content.decode()
     assert "[gambit snippet context.md: not in the upload]" in without
-    key = cache.key("render", "same", "parts")
+    key = render_cache.key("render", "same", "parts")
     settings.GAMBIT_CORE_DIR = str(tmp_path)
     # Renders made without the snippets (or with another gambit-core) are never served again.
-    assert cache.key("render", "same", "parts") != key
+    assert render_cache.key("render", "same", "parts") != key
     page = client.get(link).content.decode()
     assert "Read the gambit_context result first." in page
     assert "gambit-core (installed)/snippets/context.md:1" in page

@@ -7,9 +7,9 @@ from html import unescape
 
 import pytest
 
-from inspector import cache as render_cache
 from inspector import presenters
 from inspector.ingest import store_bundle
+from inspector.rendering import cache as render_cache
 from inspector.review.models import Comment, Thread, Verdict
 from tests.api.test_review import FILES, GUIDE, SUITE
 

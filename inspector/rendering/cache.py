@@ -75,14 +75,14 @@ class ByteBoundedFileCache(FileBasedCache):
 # files (services._files_cache) and ledgers (ledgers.py).
 SHAPES: dict[str, int] = {
     "render": 1,  # a document: PickledRender (kept_render.py), or its refusal
-    "outline": 1,  # services.Outline: the bundle page's rows of a document
+    "outline": 1,  # document_views.Outline: the bundle page's rows of a document
     "lines": 1,  # core.lines.LineMap: which lines each case came from
     "page": 1,  # views/page_cache.py: a page's bytes cut at the CSRF token, and its headers
     "review-rate": 1,  # review/service.py: a client's writes in one minute
     "highlight": 1,  # presenters.highlight_lines: a file's highlighted lines, by content and lexer
     "offline": 1,  # offline.kept_copy: a bundle's one-file copy, by bundle state and review
 }
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # the whole inspector package
 
 
 def template_folders() -> list[Path]:
