@@ -83,7 +83,7 @@ def server_time(bundle_id: str, case_id: str, repeats: int) -> None:
     from django.test import Client
 
     from inspector import services
-    from inspector.presenters import case_url
+    from inspector.cases.addresses import case_url
     from inspector.rendering.warmup import warm_up
 
     warm_up()  # as inspector.wsgi does when a worker starts
@@ -191,7 +191,7 @@ def main() -> None:
               f"{cases}-case file):")
         server_time(bundle_id, case_id, 3 if args.quick else 20)
 
-        from inspector.presenters import case_url
+        from inspector.cases.addresses import case_url
 
         port = free_port()
         env = dict(os.environ, SQLITE_PATH=db, DEBUG="false", LOG_LEVEL="ERROR",

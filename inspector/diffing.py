@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.http import Http404
 
 from inspector import services
+from inspector.cases import finding
 from inspector.core.diff import BundleDiff, CaseDiff, FileChanges, diff_case, diff_documents, text_diff_lines
 from inspector.core.export import export_case
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
@@ -111,7 +112,7 @@ def compare_case(old: Side, new: Side, document: str, case_id: str) -> CaseCompa
         case = None
         if document in one.loaded.documents:
             try:
-                case = services.find_case(stored_renders.render(one.loaded, document, one.options), case_id)
+                case = finding.find_case(stored_renders.render(one.loaded, document, one.options), case_id)
             except InputError as problem:
                 raise query_settings.SettingsError(f"{'old' if one is old else 'new'} side: {problem}") from None
         cases.append(case)

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from inspector import presenters
+from inspector.cases import addresses
 from inspector.core import prices
 from inspector.core.model import RenderedCase
 from inspector.ledgers import BundleLedger
@@ -81,7 +81,7 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
     total = ledger.input_tokens
     files = [{"path": row.path, "tokens": row.tokens, "tokens_label": tokens_label(row.tokens, ledger.exact),
               "cases": row.cases, "share": f"{row.tokens / total:.0%}" if total else "—",
-              "url": presenters.source_url(bundle_id, row.path)} for row in ledger.files]
+              "url": addresses.source_url(bundle_id, row.path)} for row in ledger.files]
     files.sort(key=SORTS[sort])
     query = {key: value for key, value in params.items() if key != "ledger_sort"}
     sort_urls = {name: "?" + urlencode(query | {"ledger_sort": name}) + "#ledger" for name in SORTS}
@@ -90,7 +90,7 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
                        key=lambda pair: -pair[0].input_tokens)[:CASE_ROWS]
     cases = [{"id": row.id, "document": document, "tokens": tokens_label(row.input_tokens, ledger.exact),
               "cost": money(row.cost.total_usd) if row.cost else "—",
-              "url": presenters.case_url(bundle_id, document, row.id, urlencode(params))}
+              "url": addresses.case_url(bundle_id, document, row.id, urlencode(params))}
              for row, document in costliest]
     rates = ledger.prices
     price_line = None
@@ -105,9 +105,9 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
     mapped = ledger.cache
     breaks = [{"case": item.case, "message": item.message, "path": item.path, "line": item.line,
                "detail": item.detail,
-               "case_url": presenters.case_url(bundle_id, found.documents[item.position], item.case,
+               "case_url": addresses.case_url(bundle_id, found.documents[item.position], item.case,
                                                urlencode(params)),
-               "source_url": presenters.source_url(bundle_id, item.path, item.line, item.line)
+               "source_url": addresses.source_url(bundle_id, item.path, item.line, item.line)
                if item.path else None}
               for item in mapped.breaks[:MAX_BREAKS]]
     return LedgerPanel(

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from inspector.cases.message_cards import THINKING_LABEL, thinking_view
 from inspector.core.model import Message, RenderedDocument
-from inspector.presenters import THINKING_LABEL, thinking_view
 
 # The app's own static folder (beside the package in a clone, inspector_static once installed).
 STATIC = Path(settings.STATICFILES_DIRS[0])

@@ -16,8 +16,6 @@ from django.db.models import Count
 from inspector import local
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
-from inspector.core.model import InputError, RenderedCase, RenderedDocument
-from inspector.core.options import RenderOptions
 
 # One settings parser for pages, API and CLI, re-exported for the web layer.
 from inspector.core.render_settings import (  # noqa: F401
@@ -139,41 +137,3 @@ def clear_caches() -> None:
     render_cache.clear()
 
 
-def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:
-    for case in document.cases:
-        if case.id == case_id:
-            return case
-    return None
-
-
-def first_case(bundle_id: str, documents: tuple[str, ...] | None = None,
-               options: RenderOptions | None = None, case_id: str | None = None
-               ) -> tuple[str, str] | None:
-    """(document, case id) of the first case the stored bundle shows — among `documents` when
-    given, the one named `case_id` when given — or None. Unreadable files are passed over."""
-    from inspector.rendering.document_views import case_index
-
-    loaded = load_bundle(bundle_id)
-    if loaded is None:
-        return None
-    for document in documents if documents is not None else loaded.documents:
-        if document not in loaded.documents:
-            continue
-        try:
-            ids = case_index(loaded, document, options or RenderOptions()).ids
-        except InputError:
-            continue
-        if case_id is None and ids:
-            return document, ids[0]
-        if case_id is not None and case_id in ids:
-            return document, case_id
-    return None
-
-
-def absolute_url(request, path: str) -> str:
-    """An absolute link for sharing: SITE_ROOT when set (behind a proxy that rewrites the host)."""
-    from django.conf import settings
-
-    if settings.SITE_ROOT:
-        return settings.SITE_ROOT.rstrip("/") + path
-    return request.build_absolute_uri(path)

@@ -9,7 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Header, Query, Router, Status
 from ninja.errors import HttpError, ValidationError
 
-from inspector import local, presenters, services
+from inspector import local, services
+from inspector.cases import addresses
 from inspector.core import collector, serialize
 from inspector.core.export import with_cache_breakpoints
 from inspector.ingest import (
@@ -309,7 +310,7 @@ def get_batch(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
     rendered = stored_renders.render(loaded, path, render_options(query))
     body = batch_jsonl(rendered.cases, provider, export_settings)
     response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
-    name = presenters.file_stem(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    name = addresses.file_stem(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     response["Content-Disposition"] = f'inline; filename="{name}.{provider}.jsonl"'
     return response
 

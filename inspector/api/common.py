@@ -11,7 +11,8 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 
-from inspector import presenters, services
+from inspector import services
+from inspector.cases import addresses, finding
 from inspector.core import serialize
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
@@ -47,7 +48,7 @@ def export_params(query) -> Mapping[str, str]:
             if (value := getattr(query, name, None)) is not None}
 
 
-absolute = services.absolute_url
+absolute = addresses.absolute_url
 
 
 def bundle_url(request: HttpRequest, bundle_id: str) -> str:
@@ -61,18 +62,18 @@ def manage_url(request: HttpRequest, bundle_id: str, token: str) -> str:
 
 
 def case_url(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> str:
-    return absolute(request, presenters.case_url(bundle_id, document, case_id))
+    return absolute(request, addresses.case_url(bundle_id, document, case_id))
 
 
 def case_urls(request: HttpRequest, bundle_id: str, document: str) -> Callable[[str], str]:
     """case_url for the cases of one document, the site's root found once: build_absolute_uri
     parsed and re-quoted each of a 14,000-case upload's links (0.5 s). A path from
-    presenters.case_url is already quoted, so it only needs the root in front; one with dot
+    addresses.case_url is already quoted, so it only needs the root in front; one with dot
     segments (which the request's URL would resolve) still goes the long way."""
     root = absolute(request, "/")[:-1]
 
     def url(case_id: str) -> str:
-        path = presenters.case_url(bundle_id, document, case_id)
+        path = addresses.case_url(bundle_id, document, case_id)
         if path.startswith("/") and not path.startswith("//") and "/." not in path:
             return root + path
         return absolute(request, path)
@@ -139,7 +140,7 @@ def find_case(loaded: services.LoadedBundle, case_id: str, document: str | None,
     try:
         return _find_case(loaded, case_id, document, options)
     except Http404:
-        decoded = presenters.decode_case_id(case_id) if "~" in case_id else None
+        decoded = addresses.decode_case_id(case_id) if "~" in case_id else None
         if decoded is None or decoded == case_id:
             raise
         return _find_case(loaded, decoded, document, options)
@@ -150,7 +151,7 @@ def _find_case(loaded: services.LoadedBundle, case_id: str, document: str | None
     if document is not None:
         path = pick_document(loaded, document)
         rendered = stored_renders.render(loaded, path, options)
-        case = services.find_case(rendered, case_id)
+        case = finding.find_case(rendered, case_id)
         if case is None:
             raise Http404(f"no case {case_id!r} in {path}")
         return path, rendered, case
@@ -161,7 +162,7 @@ def _find_case(loaded: services.LoadedBundle, case_id: str, document: str | None
         except InputError as exc:
             first_error = first_error or exc
             continue
-        case = services.find_case(rendered, case_id)
+        case = finding.find_case(rendered, case_id)
         if case is not None:
             return path, rendered, case
     if first_error is not None and len(loaded.documents) == 1:

@@ -79,7 +79,7 @@ SHAPES: dict[str, int] = {
     "lines": 1,  # core.lines.LineMap: which lines each case came from
     "page": 1,  # views/page_cache.py: a page's bytes cut at the CSRF token, and its headers
     "review-rate": 1,  # review/service.py: a client's writes in one minute
-    "highlight": 1,  # presenters.highlight_lines: a file's highlighted lines, by content and lexer
+    "highlight": 1,  # highlighting.highlight_lines: a file's highlighted lines, by content and lexer
     "offline": 1,  # offline.kept_copy: a bundle's one-file copy, by bundle state and review
 }
 PACKAGE = Path(__file__).resolve().parent.parent  # the whole inspector package

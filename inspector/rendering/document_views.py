@@ -7,11 +7,11 @@ import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from inspector.cases.bundle_rows import RowSummary, row_summaries
 from inspector.core import collector
 from inspector.core.lines import LineMap
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
-from inspector.presenters import RowSummary, row_summaries
 from inspector.rendering import cache as render_cache
 from inspector.rendering import stored_renders
 from inspector.rendering.kept_render import PickledRender

@@ -21,7 +21,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from inspector import presenters, services
+from inspector import services
+from inspector.cases import addresses, finding
 from inspector.core import anchors
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
@@ -304,7 +305,7 @@ def rendered_case(loaded: services.LoadedBundle, document: str, case_id: str,
         rendered = stored_renders.render(loaded, document, options)
     except InputError as problem:
         raise ReviewError(422, f"{problem}") from None
-    case = services.find_case(rendered, case_id)
+    case = finding.find_case(rendered, case_id)
     if case is None:
         raise ReviewError(404, f"{document} has no case {case_id[:200]!r} under these settings")
     return case
@@ -539,7 +540,7 @@ def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
     shown = [verdicts[key] for key in keys if key in verdicts]
     changes = [{"document": v.document, "case_id": v.case_id, "note": v.note, "author": v.author,
                 "author_fingerprint": fingerprint(v.author_key_hash),
-                "url": presenters.case_url(loaded.record.pk, v.document, v.case_id)}
+                "url": addresses.case_url(loaded.record.pk, v.document, v.case_id)}
                for v in shown if v.verdict == "changes"]
     return Progress(len(keys), len(shown), sum(v.verdict == "ok" for v in shown), changes, verdicts)
 
@@ -594,8 +595,8 @@ def lineage(bundle: Bundle) -> list[Bundle]:
 
 def _made_on(thread: Thread) -> str:
     if thread.kind == "line":
-        return presenters.source_url(thread.bundle_id, thread.path, thread.start_line, thread.end_line)
-    return presenters.case_url(thread.bundle_id, thread.document, thread.case_id)
+        return addresses.source_url(thread.bundle_id, thread.path, thread.start_line, thread.end_line)
+    return addresses.case_url(thread.bundle_id, thread.document, thread.case_id)
 
 
 def _place_on_case(thread: Thread, case: RenderedCase, own: bool) -> Placed:

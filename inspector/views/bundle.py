@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from inspector import ledger_presenter, presenters, services
+from inspector import ledger_presenter, services
+from inspector.cases import addresses, bundle_rows, files_panel
 from inspector.core import bounded
 from inspector.core.export import batch_jsonl
 from inspector.core.model import InputError, RenderedCase
@@ -42,22 +43,22 @@ def _paged_url(request: HtmxHttpRequest, document: str, start: int, anchor: str)
 
 
 def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: str, page,
-             words: list[str], verdict: str) -> presenters.DocumentSection:
+             words: list[str], verdict: str) -> bundle_rows.DocumentSection:
     bundle_id = loaded.record.pk
-    anchor = presenters.document_anchor(document)
+    anchor = files_panel.document_anchor(document)
     try:
         outline = document_views.outline(loaded, document, page.options)
     except InputError as problem:
         if isinstance(problem, bounded.Busy):
             request.page_is_transient = True  # type: ignore[attr-defined]
-        return presenters.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
+        return bundle_rows.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
     matching = [row for row in outline.rows if row.matches(words)] if words else list(outline.rows)
     if verdict:
         found = service.verdicts_of(loaded, document)
         matching = [row for row in matching if found.get(row.id, "none") == verdict]
     sort = request.GET.get("sort", "")
-    if sort in presenters.ROW_SORTS:
-        matching.sort(key=presenters.ROW_SORTS[sort])  # stable: ties keep the file's order
+    if sort in bundle_rows.ROW_SORTS:
+        matching.sort(key=bundle_rows.ROW_SORTS[sort])  # stable: ties keep the file's order
     else:
         sort = ""
     start = min(_page_start(request, document), max(0, len(matching) - 1))
@@ -65,9 +66,9 @@ def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: 
     shown = matching[start:start + PAGE_ROWS]
     conversions = [(name, reverse("converted", kwargs={"bundle_id": bundle_id, "document": document})
                     + "?" + urlencode({"name": name})) for name in outline.conversions]
-    return presenters.DocumentSection(
+    return bundle_rows.DocumentSection(
         document, outline.kind,
-        [presenters.case_row(bundle_id, document, row, page.query) for row in shown],
+        [bundle_rows.case_row(bundle_id, document, row, page.query) for row in shown],
         None, list(outline.warnings), conversions, outline.profile, outline.profile_reason,
         anchor=anchor, batch_url=batch_url(bundle_id, document, page), total=len(outline.rows),
         matching=len(matching),
@@ -82,7 +83,7 @@ def _sort_urls(request: HtmxHttpRequest, anchor: str) -> dict[str, str]:
     """Links re-sorting the tables, each from its first page ("" is the file's order); they keep the
     filters."""
     urls = {}
-    for name in ("", *presenters.ROW_SORTS):
+    for name in ("", *bundle_rows.ROW_SORTS):
         params = request.GET.copy()
         for key in ("sort", "offset", "doc"):
             params.pop(key, None)
@@ -108,7 +109,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     filtering = bool(words or verdict)
     context = {
         "bundle": loaded.record,
-        "tree": presenters.file_tree(bundle_id, list(loaded.files.paths()), loaded.documents),
+        "tree": files_panel.file_tree(bundle_id, list(loaded.files.paths()), loaded.documents),
         # While filtering, a file with no matching case is left out (its errors are not).
         "sections": [section for section in sections
                      if not filtering or section.matching or section.error],
@@ -120,7 +121,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "verdict_filters": service.VERDICT_FILTERS if reviewable else {},
         "paged": any(section.paged for section in sections),
         "batch_url": batch_url(bundle_id, None, page),
-        "share_url": services.absolute_url(request, request.get_full_path()),
+        "share_url": addresses.absolute_url(request, request.get_full_path()),
         "revisions": list(loaded.record.revisions.order_by("created")[:20]),
     }
     if request.htmx and request.htmx.target == "case-sections":
@@ -146,7 +147,7 @@ def ledger_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 @shared_page
 def source(request: HtmxHttpRequest, bundle_id: str, path: str) -> HttpResponse:
     loaded = loaded_or_404(bundle_id)
-    pane = source_pane(loaded, path, presenters.parse_line_range(request.GET.get("hl")),
+    pane = source_pane(loaded, path, addresses.parse_line_range(request.GET.get("hl")),
                         whole=request.GET.get("all") == "1")
     context = {"bundle": loaded.record, "source": pane,
                "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id})}
@@ -173,7 +174,7 @@ def batch(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     if not cases:
         return error_page(request, 400, "Nothing to export", "No file in this bundle has cases.")
     body = batch_jsonl(cases, page.provider, page.export)
-    stem = presenters.file_stem(document or loaded.record.title or "bundle")
+    stem = addresses.file_stem(document or loaded.record.title or "bundle")
     response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         True, f"{stem}.{page.provider}.batch.jsonl") or ""

@@ -13,7 +13,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import ledger_presenter, ledgers, presenters, services
+from inspector import ledger_presenter, ledgers, services
+from inspector.cases import addresses, files_panel, finding, highlighting, message_cards, source_view
 from inspector.core import bounded
 from inspector.core.bundle import MemoryBundle
 from inspector.core.export import (
@@ -72,7 +73,7 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
                     params: Mapping[str, str]) -> CaseContext:
     """The case an address names, rendered with the address's settings; Http404 or Problem."""
     loaded = loaded_or_404(bundle_id)
-    decoded_id = presenters.decode_case_id(case_id)
+    decoded_id = addresses.decode_case_id(case_id)
     if decoded_id is None:
         raise Http404("This case address is malformed.")
     if not loaded.files.exists(document):
@@ -137,7 +138,7 @@ def _export_panel(ctx: CaseContext, case_link: str) -> dict:
     shown = code
     if len(code) > EXPORT_INLINE_CHARS:
         shown = code[:code.rfind("\n", 0, EXPORT_INLINE_CHARS) + 1 or EXPORT_INLINE_CHARS]
-    code_html = presenters.highlight_block(f"payload.{suffix}", shown)
+    code_html = highlighting.highlight_block(f"payload.{suffix}", shown)
     query = page.query
     base = case_link.split("?")[0]
     return {
@@ -170,13 +171,13 @@ def _note(item) -> dict:
 
 
 def _download_name(case_id: str, provider: str, suffix: str) -> str:
-    return f"{presenters.file_stem(case_id)}.{provider}.{suffix}"
+    return f"{addresses.file_stem(case_id)}.{provider}.{suffix}"
 
 
 def _message_window(request: HtmxHttpRequest) -> tuple[int, int] | None:
     if request.GET.get("all_messages") == "1":
         return None  # without JavaScript, "show every message" is a plain link
-    return 0, presenters.FIRST_MESSAGES
+    return 0, message_cards.FIRST_MESSAGES
 
 
 def _duplicate_names(case: RenderedCase) -> dict | None:
@@ -195,9 +196,9 @@ def _duplicate_names(case: RenderedCase) -> dict | None:
 def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     bundle_id = ctx.loaded.record.pk
     page = ctx.page
-    view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
+    view = message_cards.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
                                 _message_window(request))
-    case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
+    case_link = addresses.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
     export = _export_panel(ctx, case_link)
     lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
     for card in view.cards:
@@ -205,8 +206,8 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
             card.lints.append(lint_cards[card.index])
     ids = ctx.index.ids
     position = ids.index(ctx.case.id)
-    neighbour = lambda i: presenters.case_url(bundle_id, ctx.document, ids[i], page.query)  # noqa: E731
-    base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
+    neighbour = lambda i: addresses.case_url(bundle_id, ctx.document, ids[i], page.query)  # noqa: E731
+    base = addresses.case_url(bundle_id, ctx.document, ctx.case.id)
     return {
         "bundle": ctx.loaded.record,
         "document": ctx.document,
@@ -215,9 +216,9 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "case": view,
         "case_link": case_link,
         "base_url": base,
-        "share_url": services.absolute_url(request, case_link),
+        "share_url": addresses.absolute_url(request, case_link),
         "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}) + (
-            "?" + page.query if page.query else "") + "#" + presenters.document_anchor(ctx.document),
+            "?" + page.query if page.query else "") + "#" + files_panel.document_anchor(ctx.document),
         "previous_url": neighbour(position - 1) if position > 0 else None,
         "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
         "position": position + 1,
@@ -246,11 +247,11 @@ def _cache_band(ctx: CaseContext) -> dict:
 
 
 def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, int] | None,
-                 whole: bool = False) -> presenters.SourcePane:
+                 whole: bool = False) -> source_view.SourcePane:
     decoded = loaded.files.text(path)
     if decoded is None:
         raise Http404("This bundle has no file at that path.")
-    return presenters.SourcePane.build(loaded.record.pk, path, decoded.text, highlight, decoded.problem,
+    return source_view.SourcePane.build(loaded.record.pk, path, decoded.text, highlight, decoded.problem,
                                        whole)
 
 
@@ -259,7 +260,7 @@ def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, 
 def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     context = _case_context(request, ctx)
-    if presenters.decode_case_id(case_id) != ctx.case.id:
+    if addresses.decode_case_id(case_id) != ctx.case.id:
         # The deck's other form (graded turn by turn, or not): its own page, header and all.
         if not request.htmx:
             return redirect(context["case_link"])
@@ -273,7 +274,7 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     source_path = span.path if span and ctx.loaded.files.exists(span.path) else document
     highlight = (span.start_line, span.end_line) if span and span.path == source_path else None
     context["case_source_path"] = source_path
-    context["case_source_url"] = presenters.source_url(bundle_id, source_path, *(highlight or (None, None)))
+    context["case_source_url"] = addresses.source_url(bundle_id, source_path, *(highlight or (None, None)))
     if target in ("export", "rendered"):
         partial = "case.html#export-panel" if target == "export" else "case.html#rendered"
         response = render(request, partial, context)
@@ -296,8 +297,8 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
 
 
 def _case_files(ctx: CaseContext, bundle_id: str, source_path: str, case_source_url: str
-                ) -> presenters.CaseFiles:
-    return presenters.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
+                ) -> files_panel.CaseFiles:
+    return files_panel.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
                                  ctx.case, source_path, case_source_url)
 
 
@@ -347,10 +348,10 @@ def line_note(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     note = lines.explain(path, number, decoded.text, ctx.case.id)
     jump = None
     if note.jump_to is not None:
-        jump = presenters.case_url(bundle_id, document, note.jump_to, ctx.page.query) + f"#L{number}"
+        jump = addresses.case_url(bundle_id, document, note.jump_to, ctx.page.query) + f"#L{number}"
     return render(request, "line_note.html", {
         "note": note, "jump": jump, "path": path, "line": number,
-        "line_url": presenters.case_url(bundle_id, document, ctx.case.id) + "line/"})
+        "line_url": addresses.case_url(bundle_id, document, ctx.case.id) + "line/"})
 
 
 @require_GET
@@ -360,15 +361,15 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     raw = request.GET.get("from", "")
     start = int(raw) if raw.isdigit() and len(raw) < 9 else 0
-    view = presenters.case_view(bundle_id, ctx.case, ctx.page.provider, ctx.page.options.max_tokens,
-                                (start, start + presenters.MESSAGE_CHUNK))
+    view = message_cards.case_view(bundle_id, ctx.case, ctx.page.provider, ctx.page.options.max_tokens,
+                                (start, start + message_cards.MESSAGE_CHUNK))
     result = export_case(ctx.case, ctx.page.provider, ctx.page.export)
     lints = {note.message_index: str(note.message) for note in result.lints
              if note.message_index is not None}
     for card in view.cards:
         if card.index in lints:
             card.lints.append(lints[card.index])
-    base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
+    base = addresses.case_url(bundle_id, ctx.document, ctx.case.id)
     return render(request, "case.html#message-cards", {
         "case": view, "base_url": base, "page_query": ctx.page.query,
         "export": {"provider_label": PROVIDER_LABELS[ctx.page.provider]},
@@ -378,7 +379,7 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
 @require_GET
 def export_view(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
-    case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, ctx.page.query)
+    case_link = addresses.case_url(bundle_id, ctx.document, ctx.case.id, ctx.page.query)
     export = _export_panel(ctx, case_link)
     if request.GET.get("download"):
         content_type = "application/json" if ctx.page.form == "json" else "text/plain; charset=utf-8"
@@ -396,7 +397,7 @@ def _edited_bundle(loaded: services.LoadedBundle, document: str, text: str) -> d
 
 def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[services.LoadedBundle, str]:
     loaded = writable_or_problem(loaded_or_404(bundle_id))
-    decoded_id = presenters.decode_case_id(case_id)
+    decoded_id = addresses.decode_case_id(case_id)
     if decoded_id is None or not loaded.files.exists(document):
         raise Http404("No such case.")
     return loaded, decoded_id
@@ -424,7 +425,7 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         return render(request, "preview_error.html", {"message": str(problem), "error_line": error_line})
     except RecursionError:
         return render(request, "preview_error.html", {"message": "The file nests too deeply."})
-    case = services.find_case(rendered, decoded_id)
+    case = finding.find_case(rendered, decoded_id)
     if case is None:
         if not rendered.cases:
             return render(request, "preview_error.html", {"message": "The edited file has no cases."})
@@ -436,7 +437,7 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
     response = render(request, "case.html#rendered", context)
     # The address keeps following the settings while the edit is unsaved (the settings form's own
     # request, which would push it, is replaced by this preview): the saved case with them.
-    response["HX-Replace-Url"] = presenters.case_url(bundle_id, document, decoded_id, page.query)
+    response["HX-Replace-Url"] = addresses.case_url(bundle_id, document, decoded_id, page.query)
     return response
 
 
@@ -463,7 +464,7 @@ def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
         return error_page(request, 400, "Cannot save", str(problem))
     first: str | None
     try:
-        first = presenters.case_url(bundle.pk, document, decoded_id, page.query)
+        first = addresses.case_url(bundle.pk, document, decoded_id, page.query)
         if not _case_exists(bundle.pk, document, decoded_id, page.options):
             first = first_case_url(bundle.pk)
     except Exception:
@@ -474,7 +475,7 @@ def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
 
 
 def _case_exists(bundle_id: str, document: str, case_id: str, options: RenderOptions) -> bool:
-    return services.first_case(bundle_id, (document,), options, case_id) is not None
+    return finding.first_case(bundle_id, (document,), options, case_id) is not None
 
 
 # ---------------------------------------------------------------------------------------------

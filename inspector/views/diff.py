@@ -11,7 +11,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from inspector import diffing, presenters
+from inspector import diffing
+from inspector.cases import addresses
 from inspector.core.diff import CaseDiff
 from inspector.rendering import query_settings
 
@@ -56,8 +57,8 @@ def diff_page(request: HtmxHttpRequest) -> HttpResponse:
         return {"id": case.id, "document": case.document, "tokens": _tokens(case),
                 "because": [cause.label() for cause in case.because],
                 "url": case_link + urlencode({"document": case.document, "case": case.id}),
-                "old_url": presenters.case_url(old.id, case.document, case.id),
-                "new_url": presenters.case_url(new.id, case.document, case.id)}
+                "old_url": addresses.case_url(old.id, case.document, case.id),
+                "new_url": addresses.case_url(new.id, case.document, case.id)}
 
     return render(request, "review/diff.html", {
         "form": _form(request),
@@ -105,6 +106,6 @@ def diff_case_page(request: HtmxHttpRequest) -> HttpResponse:
         "old_provider": PROVIDER_LABELS[old.provider], "new_provider": PROVIDER_LABELS[new.provider],
         "tokens": _tokens(found.diff),
         "back_url": reverse("diff") + "?" + _query(request),
-        "old_url": presenters.case_url(old.id, document, case_id) if found.old_case else None,
-        "new_url": presenters.case_url(new.id, document, case_id) if found.new_case else None,
+        "old_url": addresses.case_url(old.id, document, case_id) if found.old_case else None,
+        "new_url": addresses.case_url(new.id, document, case_id) if found.new_case else None,
     })

@@ -22,8 +22,8 @@ from django.middleware.csrf import get_token
 from django.utils.cache import patch_vary_headers
 
 from inspector import services
+from inspector.cases.addresses import parse_line_range
 from inspector.core import bounded
-from inspector.presenters import parse_line_range
 from inspector.rendering import cache as render_cache
 from inspector.rendering.query_settings import SettingsError
 

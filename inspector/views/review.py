@@ -14,7 +14,8 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import offline, presenters, services
+from inspector import offline, services
+from inspector.cases import addresses
 from inspector.core import bounded
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
@@ -45,7 +46,7 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "document": document,
         "case_id": case.id,
         "render_params": render_params,
-        "next_url": presenters.case_url(loaded.record.pk, document, case.id, urlencode(render_params)),
+        "next_url": addresses.case_url(loaded.record.pk, document, case.id, urlencode(render_params)),
         "threads": placed,
         "open_count": sum(not item.thread.resolved for item in placed),
         "verdict": verdict,
@@ -244,7 +245,7 @@ def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 
 
 def context_case_url(loaded: services.LoadedBundle, document: str, case_id: str, page: PageSettings) -> str:
-    return presenters.case_url(loaded.record.pk, document, case_id,
+    return addresses.case_url(loaded.record.pk, document, case_id,
                                urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}))
 
 
@@ -278,6 +279,6 @@ def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     except bounded.Busy as busy:
         raise Problem(503, "The offline copy could not be made now", str(busy)) from None
     response = HttpResponse(made, content_type="text/html; charset=utf-8")
-    name = presenters.file_stem(loaded.record.title or bundle_id)
+    name = addresses.file_stem(loaded.record.title or bundle_id)
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.html") or ""
     return response

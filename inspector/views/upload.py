@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from inspector import local, presenters, services
+from inspector import local, services
+from inspector.cases import addresses, files_panel, finding, source_view
 from inspector.forms import PasteForm, uploads_from_request
 from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.models import Bundle
@@ -41,10 +42,10 @@ def _examples() -> list[dict]:
 
 def _entry_url(bundle: Bundle, entry: str) -> str:
     """The entry document's first case: an example should open on what the product is about."""
-    found = services.first_case(bundle.pk, (entry,))
+    found = finding.first_case(bundle.pk, (entry,))
     if found is not None:
-        return presenters.case_url(bundle.pk, *found)
-    return reverse("bundle", kwargs={"bundle_id": bundle.pk}) + "#" + presenters.document_anchor(entry)
+        return addresses.case_url(bundle.pk, *found)
+    return reverse("bundle", kwargs={"bundle_id": bundle.pk}) + "#" + files_panel.document_anchor(entry)
 
 
 @require_http_methods(["GET", "POST"])
@@ -84,8 +85,8 @@ def _upload_error(request: HtmxHttpRequest, form: PasteForm, message: str) -> Ht
 
 
 def first_case_url(bundle_id: str) -> str | None:
-    found = services.first_case(bundle_id)
-    return presenters.case_url(bundle_id, *found) if found is not None else None
+    found = finding.first_case(bundle_id)
+    return addresses.case_url(bundle_id, *found) if found is not None else None
 
 
 def _first_case_url_or_none(bundle_id: str) -> str | None:
@@ -179,9 +180,9 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "bundle": bundle,
         "token": token,
         "saved": saved if saved in ("upload", "revision") else None,
-        "share_url": services.absolute_url(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
-        "manage_url": services.absolute_url(request, manage_link(bundle.pk, token)),
-        "first_case_url": services.absolute_url(request, first) if first else None,
+        "share_url": addresses.absolute_url(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
+        "manage_url": addresses.absolute_url(request, manage_link(bundle.pk, token)),
+        "first_case_url": addresses.absolute_url(request, first) if first else None,
         "file_count": bundle.files.count(),
         "moderation": moderation_panel(bundle, moderation_notice),
         "delete_refused": delete_refused,
@@ -196,7 +197,7 @@ class NothingRenders:
 
     problems: list[str]
     path: str | None = None  # the first file with a located problem, shown at that line
-    source: presenters.SourcePane | None = None
+    source: source_view.SourcePane | None = None
     text: str = ""
     preview_url: str = ""
     revise_url: str = ""
@@ -233,7 +234,7 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
         decoded = loaded.files.text(path)
         panel.path = path
         panel.text = decoded.text if decoded is not None else ""
-        panel.source = presenters.SourcePane.build(bundle.pk, path, panel.text,
+        panel.source = source_view.SourcePane.build(bundle.pk, path, panel.text,
                                                    (line, line) if line else None,
                                                    decoded.problem if decoded else None)
         # Any case id: with no case to show, preview and revise fall back to the file's first.

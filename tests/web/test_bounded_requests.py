@@ -17,11 +17,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from inspector import presenters, services
+from inspector import services
+from inspector.cases import highlighting, source_view
+from inspector.cases.addresses import case_url
 from inspector.core import bounded, highlight
 from inspector.ingest import store_bundle
 from inspector.models import Bundle
-from inspector.presenters import case_url
 from inspector.rendering import document_views
 from inspector.views import page_cache
 
@@ -174,15 +175,15 @@ def test_a_file_is_highlighted_once_in_the_worker_and_kept_for_every_visitor(cli
     first = client.get(url)
     assert first.status_code == 200 and '<span class="' in first.content.decode()
     assert [function.__name__ for function in calls] == ["html_lines"]
-    presenters._highlight_lines_cached.cache_clear()  # another worker: only the shared cache
+    highlighting._highlight_lines_cached.cache_clear()  # another worker: only the shared cache
     again = Client().get(url)
     assert again.content == first.content and len(calls) == 1
 
 
 def test_the_worker_highlights_exactly_as_the_web_process_would(db):
     text = "tests:\n  - id: a\n    input: '<b>&amp;</b>'\n\n" * 400
-    assert len(text) > presenters._IN_PROCESS_CHARS
-    shown = presenters._highlight_lines("e.yaml", text)
+    assert len(text) > highlighting._IN_PROCESS_CHARS
+    shown = highlighting._highlight_lines("e.yaml", text)
     assert tuple(line.html for line in shown) == highlight.html_lines("e.yaml", text)
 
 
@@ -237,11 +238,11 @@ def test_a_page_whose_highlighting_met_busy_workers_is_not_kept(client, db, monk
         raise bounded.Busy("the server is busy rendering other files; try again")
 
     monkeypatch.setattr(bounded.Pool, "_take", lambda *a, **k: busy())
-    presenters._highlight_lines_cached.cache_clear()
+    highlighting._highlight_lines_cached.cache_clear()
     plain = _source_lines(client.get(url).content.decode())
     assert plain[1] == ("2", "  - id: c0")  # shown plain, escaped, numbered
     monkeypatch.undo()
-    presenters._highlight_lines_cached.cache_clear()
+    highlighting._highlight_lines_cached.cache_clear()
     coloured = _source_lines(client.get(url).content.decode())
     assert [number for number, _ in coloured] == [number for number, _ in plain]
     assert '<span class="' in coloured[1][1]  # built again, not the plain page kept
@@ -276,7 +277,7 @@ def test_a_source_page_is_kept_and_junk_parameters_do_not_build_it_again(client,
     url = reverse("source", kwargs={"bundle_id": bundle.pk, "path": "evals/suite.yaml"})
     first = client.get(url + "?hl=2-3")
     assert first.status_code == 200 and 'class="line hl" id="L2"' in first.content.decode()
-    monkeypatch.setattr(presenters.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
+    monkeypatch.setattr(source_view.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
     for same in ("?hl=2-3&utm_source=1", "?hl=%202-3%20", "?utm_source=2&hl=2-3"):
         again = Client().get(url + same)
         assert again.status_code == 200 and again["ETag"] == first["ETag"], same
@@ -284,6 +285,6 @@ def test_a_source_page_is_kept_and_junk_parameters_do_not_build_it_again(client,
     monkeypatch.undo()
     unmarked = plain.get(url + "?hl=nonsense")
     assert unmarked["ETag"] != first["ETag"] and 'class="line hl"' not in unmarked.content.decode()
-    monkeypatch.setattr(presenters.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
+    monkeypatch.setattr(source_view.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
     assert plain.get(url + "?hl=other-nonsense")["ETag"] == unmarked["ETag"]
     assert plain.get(url)["ETag"] == unmarked["ETag"]

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from inspector import services
+from inspector.cases.addresses import case_url
 from inspector.core import bounded
 from inspector.ingest import delete_bundle, store_bundle
-from inspector.presenters import case_url
 from inspector.rendering import document_views, stored_renders, web_policy
 
 SUITE = b"tests:\n  - id: a\n    input: first question\n  - id: b\n    input: second question\n"

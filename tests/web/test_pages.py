@@ -7,7 +7,7 @@ from html import unescape
 
 import pytest
 
-from inspector.presenters import case_url, decode_case_id, encode_case_id
+from inspector.cases.addresses import case_url, decode_case_id, encode_case_id
 
 
 def page(client, url, status=200, **headers):
