@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.http import Http404
 
-from inspector import services
+from inspector.bundles import loading
 from inspector.cases import finding
 from inspector.core.diff import BundleDiff, CaseDiff, FileChanges, diff_case, diff_documents, text_diff_lines
 from inspector.core.export import export_case
@@ -26,7 +26,7 @@ _BUNDLE_IN_LINK = re.compile(r"/b/([A-Za-z0-9_-]{1,64})(?:/|$)")
 
 @dataclass
 class Side:
-    loaded: services.LoadedBundle
+    loaded: loading.LoadedBundle
     options: RenderOptions
     provider: str
     params: dict[str, str]  # this side's settings as given, for links
@@ -62,7 +62,7 @@ def side_params(params: Mapping[str, str], prefix: str) -> dict[str, str]:
 def side(params: Mapping[str, str], prefix: str) -> Side:
     """Raises Http404 for an unknown bundle, query_settings.SettingsError for a bad setting."""
     raw = params.get(prefix.rstrip("_"), "")
-    loaded = services.load_bundle(bundle_id_of(raw or ""))
+    loaded = loading.load_bundle(bundle_id_of(raw or ""))
     if loaded is None:
         raise Http404(f"no bundle {raw[:100]!r} for the {prefix.rstrip('_')} side")
     chosen = side_params(params, prefix)

@@ -19,8 +19,8 @@ import pathspec
 from django.conf import settings
 from django.utils import timezone
 
+from inspector.bundles.ingest import content_digest
 from inspector.core.bundle import DirectoryBundle
-from inspector.ingest import content_digest
 from inspector.models import Bundle
 
 LOCAL_BUNDLE_ID = "local"

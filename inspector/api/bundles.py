@@ -9,11 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Header, Query, Router, Status
 from ninja.errors import HttpError, ValidationError
 
-from inspector import local, services
-from inspector.cases import addresses
-from inspector.core import collector, serialize
-from inspector.core.export import with_cache_breakpoints
-from inspector.ingest import (
+from inspector import local
+from inspector.bundles import loading
+from inspector.bundles.ingest import (
     UploadError,
     collect_files,
     default_title,
@@ -22,6 +20,9 @@ from inspector.ingest import (
     store_bundle,
     store_bundle_once,
 )
+from inspector.cases import addresses
+from inspector.core import collector, serialize
+from inspector.core.export import with_cache_breakpoints
 from inspector.ledgers import export_with_cache_breakpoints
 from inspector.rendering import query_settings, stored_renders
 
@@ -186,7 +187,7 @@ def create_bundle(request: HttpRequest,
                  "cases": documents, "warnings": warnings})
 
 
-def _cases_and_warnings(request: HttpRequest, loaded: services.LoadedBundle) -> tuple[list, list]:
+def _cases_and_warnings(request: HttpRequest, loaded: loading.LoadedBundle) -> tuple[list, list]:
     """The upload answer's documents with their cases, and every warning in full."""
     options = query_settings.parse_render_options({})
     warnings = []
@@ -208,7 +209,7 @@ def _cases_and_warnings(request: HttpRequest, loaded: services.LoadedBundle) -> 
     return documents, warnings
 
 
-def _bundle_data(request: HttpRequest, loaded: services.LoadedBundle) -> dict:
+def _bundle_data(request: HttpRequest, loaded: loading.LoadedBundle) -> dict:
     record = loaded.record
     return {
         "id": record.pk,
@@ -345,7 +346,7 @@ def delete(request: HttpRequest, response: HttpResponse, bundle_id: str,
     if not loaded.record.check_manage_token(x_manage_token or token or ""):
         raise HttpError(403, "wrong manage token")
     delete_bundle(loaded.record)
-    services.forget_bundle(bundle_id)
+    loading.forget_bundle(bundle_id)
     if token is not None:
         response["Deprecation"] = QUERY_TOKEN_DEPRECATED
         response["Link"] = '</api/docs>; rel="deprecation"; type="text/html"'

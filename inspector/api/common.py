@@ -11,7 +11,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 
-from inspector import services
+from inspector.bundles import loading
 from inspector.cases import addresses, finding
 from inspector.core import serialize
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
@@ -29,8 +29,8 @@ E422 = {422: ErrorOut}
 E413 = {413: ErrorOut}
 
 
-def get_bundle(bundle_id: str) -> services.LoadedBundle:
-    loaded = services.load_bundle(bundle_id)
+def get_bundle(bundle_id: str) -> loading.LoadedBundle:
+    loaded = loading.load_bundle(bundle_id)
     if loaded is None:
         raise Http404("no bundle with this id")
     return loaded
@@ -92,7 +92,7 @@ def case_summary(case: RenderedCase, url: str) -> dict:
     }
 
 
-def document_summaries(request, loaded: services.LoadedBundle, options: RenderOptions,
+def document_summaries(request, loaded: loading.LoadedBundle, options: RenderOptions,
                        paths: tuple[str, ...] | None = None) -> list[dict]:
     """Each document with its cases; a document that cannot be rendered carries its error."""
     bundle_id = loaded.record.pk
@@ -119,7 +119,7 @@ def document_summaries(request, loaded: services.LoadedBundle, options: RenderOp
     return result
 
 
-def pick_document(loaded: services.LoadedBundle, document: str | None) -> str:
+def pick_document(loaded: loading.LoadedBundle, document: str | None) -> str:
     """The document a whole-document request (batch) reads: the named one or the only one."""
     if document is not None:
         if not loaded.files.exists(document):
@@ -133,7 +133,7 @@ def pick_document(loaded: services.LoadedBundle, document: str | None) -> str:
                                  f"with document= (one of {', '.join(loaded.documents[:20])})")
 
 
-def find_case(loaded: services.LoadedBundle, case_id: str, document: str | None,
+def find_case(loaded: loading.LoadedBundle, case_id: str, document: str | None,
               options: RenderOptions) -> tuple[str, RenderedDocument, RenderedCase]:
     """The case with this id; an id that is not found as written is tried ~XX-decoded, as the
     pages write ids that hold a slash (a~2Fb for a/b)."""
@@ -146,7 +146,7 @@ def find_case(loaded: services.LoadedBundle, case_id: str, document: str | None,
         return _find_case(loaded, decoded, document, options)
 
 
-def _find_case(loaded: services.LoadedBundle, case_id: str, document: str | None,
+def _find_case(loaded: loading.LoadedBundle, case_id: str, document: str | None,
                options: RenderOptions) -> tuple[str, RenderedDocument, RenderedCase]:
     if document is not None:
         path = pick_document(loaded, document)

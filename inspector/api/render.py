@@ -6,10 +6,10 @@ from django.http import HttpRequest
 from ninja import Router
 from ninja.errors import HttpError
 
+from inspector.bundles.ingest import UploadError, collect_files
 from inspector.core import serialize
 from inspector.core.bundle import MemoryBundle, normalize
 from inspector.core.render_settings import SETTING_NAMES
-from inspector.ingest import UploadError, collect_files
 from inspector.rendering import query_settings, web_policy
 
 from .common import E400, E413, E422

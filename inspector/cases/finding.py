@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from inspector.bundles.loading import load_bundle
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
 from inspector.rendering import document_views
-from inspector.services import load_bundle
 
 
 def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:

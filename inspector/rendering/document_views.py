@@ -7,6 +7,7 @@ import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from inspector.bundles.loading import LoadedBundle
 from inspector.cases.bundle_rows import RowSummary, row_summaries
 from inspector.core import collector
 from inspector.core.lines import LineMap
@@ -15,7 +16,6 @@ from inspector.core.options import RenderOptions
 from inspector.rendering import cache as render_cache
 from inspector.rendering import stored_renders
 from inspector.rendering.kept_render import PickledRender
-from inspector.services import LoadedBundle
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from inspector.core.export import PROVIDERS
 
 # One settings parser for pages, API and CLI, re-exported for the web layer.
 from inspector.core.render_settings import (  # noqa: F401
-    MAX_PATTERNS,
     SettingsError,
     parse_render_options,
 )

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from inspector.bundles.loading import LoadedBundle
 from inspector.core import bounded, collector
 from inspector.core.model import InputError, RenderedDocument
 from inspector.core.options import RenderOptions
@@ -14,7 +15,6 @@ from inspector.core.safe_parse import LimitExceeded
 from inspector.rendering import cache as render_cache
 from inspector.rendering import web_policy
 from inspector.rendering.kept_render import PickledRender
-from inspector.services import LoadedBundle
 
 ERROR_TIMEOUT = 600  # a refusal is cached for ten minutes, a render until it is culled
 

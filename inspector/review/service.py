@@ -21,7 +21,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from inspector import services
+from inspector.bundles import loading
 from inspector.cases import addresses, finding
 from inspector.core import anchors
 from inspector.core.model import InputError, RenderedCase
@@ -297,7 +297,7 @@ class AnchorSpec:
     end_line: int | None = None
 
 
-def rendered_case(loaded: services.LoadedBundle, document: str, case_id: str,
+def rendered_case(loaded: loading.LoadedBundle, document: str, case_id: str,
                   options: RenderOptions) -> RenderedCase:
     if document not in loaded.documents:
         raise ReviewError(404, f"this bundle has no document {document[:200]!r}")
@@ -311,7 +311,7 @@ def rendered_case(loaded: services.LoadedBundle, document: str, case_id: str,
     return case
 
 
-def _checked_anchor(loaded: services.LoadedBundle, spec: AnchorSpec, options: RenderOptions) -> dict:
+def _checked_anchor(loaded: loading.LoadedBundle, spec: AnchorSpec, options: RenderOptions) -> dict:
     """The thread's anchor fields, checked against the rendering the reviewer saw."""
     if spec.kind == "line":
         return _line_anchor(loaded, spec)
@@ -351,7 +351,7 @@ def _merged_origin(spans: list[anchors.SourceSpan]) -> dict:
             "end_line": max(lines) if lines else None}
 
 
-def _line_anchor(loaded: services.LoadedBundle, spec: AnchorSpec) -> dict:
+def _line_anchor(loaded: loading.LoadedBundle, spec: AnchorSpec) -> dict:
     decoded = loaded.files.text(spec.path) if spec.path else None
     if decoded is None:
         raise ReviewError(404, f"this bundle has no file {spec.path[:200]!r}")
@@ -365,7 +365,7 @@ def _line_anchor(loaded: services.LoadedBundle, spec: AnchorSpec) -> dict:
             "quote_hash": anchors.text_hash(quote)}
 
 
-def start_thread(loaded: services.LoadedBundle, spec: AnchorSpec, options: RenderOptions, body: str,
+def start_thread(loaded: loading.LoadedBundle, spec: AnchorSpec, options: RenderOptions, body: str,
                  person: Reviewer) -> Thread:
     bundle = loaded.record
     check_open(bundle)
@@ -468,7 +468,7 @@ def set_locked(bundle: Bundle, locked: bool, manage_token: str | None) -> None:
 # Verdicts
 
 
-def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verdict: str | None,
+def set_verdict(loaded: loading.LoadedBundle, document: str, case_id: str, verdict: str | None,
                 note: str, options: RenderOptions, person: Reviewer,
                 manage_token: str | None = None) -> Verdict | None:
     """A case's verdict belongs to the key that gave it: only that key changes or clears it (the
@@ -509,7 +509,7 @@ def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verd
 VERDICT_FILTERS = {"none": "not reviewed", "ok": "marked looks right", "changes": "marked needs changes"}
 
 
-def verdicts_of(loaded: services.LoadedBundle, document: str) -> dict[str, str]:
+def verdicts_of(loaded: loading.LoadedBundle, document: str) -> dict[str, str]:
     """Each case of one document that has a verdict: its id and verdict."""
     if not is_stored(loaded.record):
         return {}
@@ -526,7 +526,7 @@ class Progress:
     by_case: dict[tuple[str, str], Verdict]
 
 
-def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
+def progress(loaded: loading.LoadedBundle, options: RenderOptions) -> Progress:
     """Reviewed N of M over the cases this view shows; verdicts on cases the view does not show are
     left out of both counts."""
     keys: list[tuple[str, str]] = []
@@ -614,7 +614,7 @@ def _place_on_case(thread: Thread, case: RenderedCase, own: bool) -> Placed:
                   origin.get("start_line"), origin.get("end_line"), made_on=_made_on(thread))
 
 
-def _place_lines(thread: Thread, loaded: services.LoadedBundle, own: bool) -> Placed:
+def _place_lines(thread: Thread, loaded: loading.LoadedBundle, own: bool) -> Placed:
     if own:
         return Placed(thread, "here", path=thread.path, start_line=thread.start_line,
                       end_line=thread.end_line, made_on=_made_on(thread))
@@ -632,7 +632,7 @@ def _threads(bundles: Iterable[Bundle], **filters) -> list[Thread]:
                 .prefetch_related("comments").order_by("created", "id"))
 
 
-def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCase,
+def case_threads(loaded: loading.LoadedBundle, document: str, case: RenderedCase,
                  options: RenderOptions, key: str | None) -> list[Placed]:
     """Threads a case page shows: those made on this case (here, or carried from an earlier
     revision when their text is unchanged, else outdated), and line threads on lines whose text
@@ -668,7 +668,7 @@ def _within_case(case: RenderedCase, path: str, start: int, end: int) -> bool:
     return span is not None and span.path == path and span.start_line <= end and start <= span.end_line
 
 
-def file_threads(loaded: services.LoadedBundle, path: str, options: RenderOptions,
+def file_threads(loaded: loading.LoadedBundle, path: str, options: RenderOptions,
                  key: str | None) -> list[Placed]:
     """Line threads on a file (this bundle's, and earlier revisions' found again or outdated), each
     with the number of cases whose messages carry its lines."""
@@ -683,7 +683,7 @@ def file_threads(loaded: services.LoadedBundle, path: str, options: RenderOption
     return placed
 
 
-def carrying_cases(loaded: services.LoadedBundle, options: RenderOptions, path: str, start: int,
+def carrying_cases(loaded: loading.LoadedBundle, options: RenderOptions, path: str, start: int,
                    end: int) -> int:
     count = 0
     for document in loaded.documents:
@@ -695,7 +695,7 @@ def carrying_cases(loaded: services.LoadedBundle, options: RenderOptions, path: 
     return count
 
 
-def bundle_threads(loaded: services.LoadedBundle, options: RenderOptions, key: str | None) -> list[Placed]:
+def bundle_threads(loaded: loading.LoadedBundle, options: RenderOptions, key: str | None) -> list[Placed]:
     """Every thread of the bundle and of its earlier revisions, placed on this bundle."""
     chain = lineage(loaded.record)
     cases: dict[tuple[str, str], RenderedCase | None] = {}

@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from inspector import ledger_presenter, services
+from inspector import ledger_presenter
+from inspector.bundles import loading
 from inspector.cases import addresses, bundle_rows, files_panel
 from inspector.core import bounded
 from inspector.core.export import batch_jsonl
@@ -42,7 +43,7 @@ def _paged_url(request: HtmxHttpRequest, document: str, start: int, anchor: str)
     return f"?{params.urlencode()}#{anchor}"
 
 
-def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: str, page,
+def _section(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document: str, page,
              words: list[str], verdict: str) -> bundle_rows.DocumentSection:
     bundle_id = loaded.record.pk
     anchor = files_panel.document_anchor(document)

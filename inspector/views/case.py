@@ -13,7 +13,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import ledger_presenter, ledgers, services
+from inspector import ledger_presenter, ledgers
+from inspector.bundles import loading
+from inspector.bundles.forms import RevisionForm
+from inspector.bundles.ingest import UploadError, collect_files, store_bundle
 from inspector.cases import addresses, files_panel, finding, highlighting, message_cards, source_view
 from inspector.core import bounded
 from inspector.core.bundle import MemoryBundle
@@ -26,8 +29,6 @@ from inspector.core.export import (
 )
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
-from inspector.forms import RevisionForm
-from inspector.ingest import UploadError, collect_files, store_bundle
 from inspector.rendering import document_views, query_settings, web_policy
 
 from .common import (
@@ -56,7 +57,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class CaseContext:
-    loaded: services.LoadedBundle
+    loaded: loading.LoadedBundle
     document: str
     index: document_views.CaseIndex  # the document's case ids and profile, not its other cases
     case: RenderedCase
@@ -246,7 +247,7 @@ def _cache_band(ctx: CaseContext) -> dict:
                                          ctx.page)
 
 
-def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, int] | None,
+def source_pane(loaded: loading.LoadedBundle, path: str, highlight: tuple[int, int] | None,
                  whole: bool = False) -> source_view.SourcePane:
     decoded = loaded.files.text(path)
     if decoded is None:
@@ -302,7 +303,7 @@ def _case_files(ctx: CaseContext, bundle_id: str, source_path: str, case_source_
                                  ctx.case, source_path, case_source_url)
 
 
-def _editor_text(loaded: services.LoadedBundle, document: str) -> str:
+def _editor_text(loaded: loading.LoadedBundle, document: str) -> str:
     decoded = loaded.files.text(document)
     return decoded.text if decoded is not None else ""
 
@@ -389,13 +390,13 @@ def export_view(request: HtmxHttpRequest, bundle_id: str, document: str, case_id
     return redirect(case_link)
 
 
-def _edited_bundle(loaded: services.LoadedBundle, document: str, text: str) -> dict[str, bytes]:
+def _edited_bundle(loaded: loading.LoadedBundle, document: str, text: str) -> dict[str, bytes]:
     files = {path: loaded.files.read(path) or b"" for path in loaded.files.paths()}
     files[document] = text.encode("utf-8")
     return files
 
 
-def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[services.LoadedBundle, str]:
+def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[loading.LoadedBundle, str]:
     loaded = writable_or_problem(loaded_or_404(bundle_id))
     decoded_id = addresses.decode_case_id(case_id)
     if decoded_id is None or not loaded.files.exists(document):

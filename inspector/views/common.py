@@ -14,7 +14,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
 
-from inspector import local, services
+from inspector import local
+from inspector.bundles import loading
 from inspector.core.export import REGISTRY, ExportSettings
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.options import PROFILES, RenderOptions
@@ -160,14 +161,14 @@ def settings_view(page: PageSettings) -> dict:
     }
 
 
-def loaded_or_404(bundle_id: str) -> services.LoadedBundle:
-    loaded = services.load_bundle(bundle_id)
+def loaded_or_404(bundle_id: str) -> loading.LoadedBundle:
+    loaded = loading.load_bundle(bundle_id)
     if loaded is None:
         raise Http404("No bundle has this id. The link may be mistyped, or the bundle was deleted.")
     return loaded
 
 
-def writable_or_problem(loaded: services.LoadedBundle) -> services.LoadedBundle:
+def writable_or_problem(loaded: loading.LoadedBundle) -> loading.LoadedBundle:
     if loaded.read_only:
         raise Problem(403, "This folder is read-only here",
                       "It is the folder on disk that `prompt-inspector serve` shows: edit its files in "
@@ -190,7 +191,7 @@ def csrf_or_manage_token(view):
     @wraps(view)
     def wrapper(request: HttpRequest, bundle_id: str, *args, **kwargs) -> HttpResponse:
         record = (Bundle.objects.filter(pk=bundle_id).first()
-                  if services.BUNDLE_ID.fullmatch(bundle_id) else None)
+                  if loading.BUNDLE_ID.fullmatch(bundle_id) else None)
         if record is None or not record.check_manage_token(request.POST.get("token", "")):
             refusal = CsrfViewMiddleware(view).process_view(request, None, (), {})  # type: ignore[arg-type]
             if refusal is not None:

@@ -14,9 +14,10 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from inspector import local, services
+from inspector import local
+from inspector.bundles import loading
+from inspector.bundles.ingest import UploadError, collect_files
 from inspector.core.bundle import MemoryBundle
-from inspector.ingest import UploadError, collect_files
 from inspector.rendering import web_policy
 
 from .common import HtmxHttpRequest, Problem, problem_page
@@ -123,7 +124,7 @@ def _detail(raw: bytes) -> str:
     return str(answer.get("detail", answer)) if isinstance(answer, dict) else str(answer)[:200]
 
 
-def as_shared(loaded: services.LoadedBundle) -> services.LoadedBundle:
+def as_shared(loaded: loading.LoadedBundle) -> loading.LoadedBundle:
     """The served folder as Share would send it (a stored bundle as it is): the offline copy
     offered in local mode holds no file that Share would leave out."""
     served = local.folder()
@@ -134,7 +135,7 @@ def as_shared(loaded: services.LoadedBundle) -> services.LoadedBundle:
     except UploadError as problem:
         raise Problem(400, "This folder cannot be copied as it is", str(problem)) from None
     files = MemoryBundle(listed.files)
-    return services.LoadedBundle(loaded.record, files, tuple(web_policy.list_untrusted(files)),
+    return loading.LoadedBundle(loaded.record, files, tuple(web_policy.list_untrusted(files)),
                                  f"{served.cache_id()}:shared:{listed.digest}")
 
 

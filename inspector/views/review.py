@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import offline, services
+from inspector.bundles import loading, offline
 from inspector.cases import addresses
 from inspector.core import bounded
 from inspector.core.model import RenderedCase
@@ -31,7 +31,7 @@ ROLE_LABELS = {"system": "system", "developer": "developer", "user": "user", "as
                "tool": "tool"}
 
 
-def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: str,
+def case_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document: str,
                case: RenderedCase, page: PageSettings, error: str | None = None) -> dict:
     """What templates/review/case_panel.html shows for one case."""
     key = service.request_key(request)
@@ -65,7 +65,7 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
     }
 
 
-def file_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, path: str,
+def file_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, path: str,
                error: str | None = None) -> dict:
     """The source page's comments: line threads on this file, and a form for a new one."""
     options = RenderOptions()
@@ -103,7 +103,7 @@ def _spec(post: Mapping[str, str], document: str, case_id: str) -> AnchorSpec:
                       post.get("path", ""), number("start_line"), number("end_line"))
 
 
-def _act(request: HtmxHttpRequest, loaded: services.LoadedBundle, options: RenderOptions,
+def _act(request: HtmxHttpRequest, loaded: loading.LoadedBundle, options: RenderOptions,
          document: str, case_id: str) -> service.Reviewer | None:
     """Does what the form asks; answers the reviewer when a cookie must be set."""
     post, record = request.POST, loaded.record
@@ -184,7 +184,7 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     return response
 
 
-def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: PageSettings) -> dict:
+def bundle_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, page: PageSettings) -> dict:
     """The bundle page's review progress, with each case's verdict and open threads for the
     script that marks the rows (the rows themselves are part of the cached, shared page)."""
     progress = service.progress(loaded, page.options)
@@ -244,7 +244,7 @@ def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     return render(request, "review/panel_page.html", context)
 
 
-def context_case_url(loaded: services.LoadedBundle, document: str, case_id: str, page: PageSettings) -> str:
+def context_case_url(loaded: loading.LoadedBundle, document: str, case_id: str, page: PageSettings) -> str:
     return addresses.case_url(loaded.record.pk, document, case_id,
                                urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}))
 
@@ -273,7 +273,7 @@ def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
                  "author": v.author, "author_fingerprint": service.fingerprint(v.author_key_hash)}
                 for v in loaded.record.verdicts.all()]
     try:
-        made = offline.kept_copy(f"{loaded.cache_id}:{services.page_state(loaded)}", loaded.record.title,
+        made = offline.kept_copy(f"{loaded.cache_id}:{loading.page_state(loaded)}", loaded.record.title,
                                  loaded.files, lambda path: stored_renders.render(loaded, path, options),
                                  loaded.documents, threads, verdicts)
     except bounded.Busy as busy:

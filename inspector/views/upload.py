@@ -13,10 +13,11 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from inspector import local, services
+from inspector import local
+from inspector.bundles import loading
+from inspector.bundles.forms import PasteForm, uploads_from_request
+from inspector.bundles.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.cases import addresses, files_panel, finding, source_view
-from inspector.forms import PasteForm, uploads_from_request
-from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.models import Bundle
 from inspector.rendering import stored_renders
 
@@ -28,7 +29,7 @@ logger = logging.getLogger(__name__)
 
 
 def _examples() -> list[dict]:
-    from inspector.examples import read_examples
+    from inspector.bundles.examples import read_examples
 
     stored = {bundle.example: bundle for bundle in Bundle.objects.exclude(example="")}
     rows = []
@@ -144,7 +145,7 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 
 def _managed_bundle(bundle_id: str, token: str) -> Bundle:
-    bundle = Bundle.objects.filter(pk=bundle_id).first() if services.BUNDLE_ID.fullmatch(bundle_id) else None
+    bundle = Bundle.objects.filter(pk=bundle_id).first() if loading.BUNDLE_ID.fullmatch(bundle_id) else None
     if bundle is None or not bundle.check_manage_token(token):
         raise Http404("No bundle matches this manage link. It may have been deleted already.")
     return bundle
@@ -207,7 +208,7 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
     from inspector.core.model import InputError
     from inspector.core.options import RenderOptions
 
-    loaded = services.load_bundle(bundle.pk)
+    loaded = loading.load_bundle(bundle.pk)
     if loaded is None:
         return None
     problems: list[str] = []
@@ -245,7 +246,7 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
 
 def _delete(request: HtmxHttpRequest, bundle: Bundle) -> HttpResponse:
     delete_bundle(bundle)
-    services.forget_bundle(bundle.pk)
+    loading.forget_bundle(bundle.pk)
     return render(request, "deleted.html", {"title": bundle.title})
 
 

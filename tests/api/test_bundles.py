@@ -157,7 +157,7 @@ def test_cases_follow_the_token_budget(client, two_documents):
 
 
 def test_cases_of_an_unrenderable_document_carry_its_error(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"bad.yaml": b"evalcases: [\n"})
     [document] = client.get(f"/api/bundles/{bundle.pk}/cases").json()
@@ -211,7 +211,7 @@ def test_case_detail_picks_the_document_holding_the_case(client, two_documents):
 
 
 def test_case_ids_escaped_as_in_page_urls_are_found(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"e.yaml": EVAL.replace("id: greet", "id: group/greet").encode()})
     data = client.get(f"/api/bundles/{bundle.pk}/cases/group~2Fgreet").json()
@@ -228,7 +228,7 @@ def test_unknown_case_or_document_is_a_404(client, two_documents):
 
 
 def test_case_of_a_broken_only_document_is_a_422_with_file_and_line(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"bad.yaml": b"evalcases:\n  - id: x\n    input_messages: [\n"})
     response = client.get(f"/api/bundles/{bundle.pk}/cases/x")

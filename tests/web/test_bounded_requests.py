@@ -17,11 +17,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from inspector import services
+from inspector.bundles import loading
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import highlighting, source_view
 from inspector.cases.addresses import case_url
 from inspector.core import bounded, highlight
-from inspector.ingest import store_bundle
 from inspector.models import Bundle
 from inspector.rendering import document_views
 from inspector.views import page_cache
@@ -188,7 +188,7 @@ def test_the_worker_highlights_exactly_as_the_web_process_would(db):
 
 
 def test_the_offline_copy_is_made_once_and_kept_until_the_review_changes(client, bundle, monkeypatch):
-    from inspector import offline
+    from inspector.bundles import offline
     from inspector.review.models import Verdict
 
     url = f"/b/{bundle.pk}/offline.html"
@@ -208,7 +208,7 @@ def test_an_offline_copy_past_the_requests_budget_is_a_503_with_a_message_and_no
     from inspector.rendering import cache as render_cache
 
     render_cache.clear()
-    services.clear_caches()  # its renders must be made again, in the worker
+    loading.clear_caches()  # its renders must be made again, in the worker
     with override_settings(REQUEST_BUDGET_SECONDS=0.000_001):
         late = client.get(f"/b/{bundle.pk}/offline.html")
     assert late.status_code == 503
@@ -251,7 +251,7 @@ def test_a_page_whose_highlighting_met_busy_workers_is_not_kept(client, db, monk
 @override_settings(REQUEST_BUDGET_SECONDS=0.5)
 def test_an_offline_copy_too_large_for_what_is_left_of_the_budget_is_refused_before_it_is_built(
         client, db, monkeypatch):
-    from inspector import offline
+    from inspector.bundles import offline
 
     big = "tests:\n" + "".join(f"  - id: c{n}\n    input: {'word ' * 40}{n}\n" for n in range(2_000))
     stored, _ = store_bundle({"e.yaml": big.encode()}, title="big")  # 430,000 characters: 1.6 s
@@ -265,7 +265,7 @@ def test_a_case_page_past_the_requests_budget_is_a_503_with_a_message_and_not_ke
 
     url = case_url(bundle.pk, "evals/suite.yaml", "a") + "?profile=agentv-4"  # not rendered at upload
     render_cache.clear()
-    services.clear_caches()
+    loading.clear_caches()
     with override_settings(REQUEST_BUDGET_SECONDS=0.000_001):
         late = client.get(url)
     assert late.status_code == 503 and "budget of 1e-06 s" in late.content.decode()

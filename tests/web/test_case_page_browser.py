@@ -10,8 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.core.cache import cache
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
-from inspector.ingest import store_bundle
 from tests.web.conftest import SCREENSHOTS, settled, until
 
 pytestmark = pytest.mark.browser

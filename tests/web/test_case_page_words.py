@@ -9,8 +9,8 @@ import re
 import pytest
 from django.core.cache import cache
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
-from inspector.ingest import store_bundle
 from inspector.views import bundle as bundle_view
 
 SKIPPED = b"""tests:

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.core.cache import cache
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
-from inspector.ingest import store_bundle
 from tests.web.conftest import SCREENSHOTS, until
 
 pytestmark = pytest.mark.browser

@@ -3,8 +3,8 @@ escaping of everything a prompt can contain."""
 
 import re
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases.addresses import case_url
-from inspector.ingest import store_bundle
 from inspector.models import Bundle
 from tests.web.conftest import EVAL, open_manage_page
 

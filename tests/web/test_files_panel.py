@@ -4,8 +4,8 @@ client; tests/web/test_files_panel_browser.py drives them in Chromium)."""
 import re
 from html import unescape
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses, files_panel
-from inspector.ingest import store_bundle
 from tests.web.conftest import CONFIG, EVAL
 
 DOCUMENT = "evals/tiny.yaml"

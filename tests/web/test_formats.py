@@ -3,8 +3,8 @@
 import json
 import re
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
-from inspector.ingest import store_bundle
 from tests.conftest import REPO
 
 TONE_GRADER = REPO / "fixtures" / "examples" / "tone-grader-deck" / "graders"

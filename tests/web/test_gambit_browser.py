@@ -5,8 +5,8 @@ import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
-from inspector.ingest import store_bundle
 from tests.web.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.browser

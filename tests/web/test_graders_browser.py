@@ -7,11 +7,11 @@ import json
 import pytest
 from django.core.cache import cache
 
-from inspector import offline
+from inspector.bundles import offline
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
 from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
-from inspector.ingest import store_bundle
 from tests.core.test_provider_own_blocks import ANTHROPIC
 from tests.web.conftest import SCREENSHOTS
 

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
 from inspector.core import prices
-from inspector.ingest import store_bundle
 
 POLICY = "".join(f"Rule {number}: answer carefully and cite the source of every claim.\n"
                  for number in range(200))

@@ -157,7 +157,7 @@ def test_the_review_panel_says_a_folder_takes_no_comments_or_verdicts(client, fo
 # -- Local mode takes no upload or write of any kind, and answers only to its own address --------
 
 def _stored_bundle():
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     with override_settings(LOCAL_ROOT=None):
         bundle, token = store_bundle({"evals/tiny.yaml": EVAL, ".agentv/config.yaml": CONFIG})

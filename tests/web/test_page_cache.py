@@ -7,10 +7,10 @@ import re
 import pytest
 from django.test import Client
 
-from inspector import services
+from inspector.bundles import loading
+from inspector.bundles.ingest import delete_bundle, store_bundle
 from inspector.cases.addresses import case_url
 from inspector.core import bounded
-from inspector.ingest import delete_bundle, store_bundle
 from inspector.rendering import document_views, stored_renders, web_policy
 
 SUITE = b"tests:\n  - id: a\n    input: first question\n  - id: b\n    input: second question\n"
@@ -71,7 +71,7 @@ def test_a_busy_answer_is_not_kept(client, bundle, monkeypatch):
     real = stored_renders.render
     monkeypatch.setattr(stored_renders, "render", lambda *a, **k: (_ for _ in ()).throw(
         bounded.Busy("every render worker is busy", "evals/suite.yaml")))
-    services.clear_caches()
+    loading.clear_caches()
     assert "busy" in client.get(f"/b/{bundle.pk}/").content.decode()
     monkeypatch.setattr(stored_renders, "render", real)
     assert "first question" in client.get(f"/b/{bundle.pk}/").content.decode()
@@ -106,14 +106,14 @@ def test_a_bundle_loaded_for_a_page_has_the_values_the_orm_reads(bundle):
     Bundle.objects.filter(pk=bundle.pk).update(comments_locked=True)
     store_bundle({"evals/suite.yaml": SUITE.replace(b"first", b"1st")}, title="rev",
                  parent=bundle)
-    loaded = services.load_bundle(bundle.pk)
+    loaded = loading.load_bundle(bundle.pk)
     expected = Bundle.objects.get(pk=bundle.pk)
     for field in Bundle._meta.concrete_fields:
         got, wanted = getattr(loaded.record, field.attname), getattr(expected, field.attname)
         assert (got, type(got)) == (wanted, type(wanted)), field.name
     assert loaded.record.revision_count == 1 and loaded.record.comments_locked is True
     assert loaded.record._state.adding is False  # a saved row, as the ORM marks one
-    assert services.load_bundle("no-such-bundle") is None
+    assert loading.load_bundle("no-such-bundle") is None
 
 
 def test_clearing_the_render_cache_clears_the_pages_this_process_kept(client, bundle, monkeypatch):

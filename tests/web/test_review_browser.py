@@ -3,8 +3,8 @@ sides), the comment carried to a revision saved from the editor, and the diff ag
 
 import pytest
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
-from inspector.ingest import store_bundle
 from inspector.rendering import cache as render_cache
 from tests.api.test_review import FILES, SUITE
 from tests.web.conftest import SCREENSHOTS, replace_editor_text

@@ -7,8 +7,8 @@ from html import unescape
 
 import pytest
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
-from inspector.ingest import store_bundle
 from inspector.rendering import cache as render_cache
 from inspector.review.models import Comment, Thread, Verdict
 from tests.api.test_review import FILES, GUIDE, SUITE

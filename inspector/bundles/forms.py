@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
-from inspector.ingest import UploadError, refuse_oversized
+from inspector.bundles.ingest import UploadError, refuse_oversized
 
 MAX_PASTE_CHARS = 5_000_000
 

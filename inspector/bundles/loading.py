@@ -1,5 +1,5 @@
-"""What the pages and the JSON API both do, in one place: find a bundle, read render settings from a
-request's parameters, render a document. Views and API endpoints stay thin wrappers around these."""
+"""A stored bundle loaded for a request: its record and files (kept per process, bundles are
+immutable), or local mode's folder; what of it can change after it was stored (page_state)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,6 @@ from django.db.models import Count
 from inspector import local
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
-
-# One settings parser for pages, API and CLI, re-exported for the web layer.
-from inspector.core.render_settings import (  # noqa: F401
-    MAX_PATTERNS,
-    SettingsError,
-    parse_render_options,
-)
 from inspector.local import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
 from inspector.rendering import cache as render_cache
