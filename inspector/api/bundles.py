@@ -23,7 +23,7 @@ from inspector.bundles.ingest import (
 from inspector.cases import addresses
 from inspector.core import collector, serialize
 from inspector.core.export import with_cache_breakpoints
-from inspector.ledgers import export_with_cache_breakpoints
+from inspector.ledgers.token_ledger import export_with_cache_breakpoints
 from inspector.rendering import query_settings, stored_renders
 
 from .common import (

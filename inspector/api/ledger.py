@@ -7,7 +7,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
 
-from inspector.ledgers import bundle_ledger
+from inspector.ledgers.token_ledger import bundle_ledger
 from inspector.rendering import query_settings
 
 from .common import E400, E404, E422, export_params, get_bundle, render_options

@@ -72,7 +72,7 @@ class ByteBoundedFileCache(FileBasedCache):
 # already changes with any edit of the package or its templates; a shape's version is bumped when
 # its form changes in a way that digest cannot see (a dependency's pickling, the key's parts).
 # Kept per process only, so never outliving their code: the recent pages below, each bundle's
-# files (bundles/loading.py) and ledgers (ledgers.py).
+# files (bundles/loading.py) and ledgers (ledgers/token_ledger.py).
 SHAPES: dict[str, int] = {
     "render": 1,  # a document: PickledRender (kept_render.py), or its refusal
     "outline": 1,  # document_views.Outline: the bundle page's rows of a document

@@ -10,13 +10,13 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from inspector import ledger_presenter
 from inspector.bundles import loading
 from inspector.cases import addresses, bundle_rows, files_panel
 from inspector.core import bounded
 from inspector.core.export import batch_jsonl
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.ledgers import panels
 from inspector.rendering import document_views, stored_renders
 from inspector.review import service
 
@@ -140,7 +140,7 @@ def ledger_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     loaded = loaded_or_404(bundle_id)
     page = settings_or_problem(request.GET)
     context = {"bundle": loaded.record,
-               **ledger_presenter.panel_context(loaded, page, request.GET.get("ledger_sort"))}
+               **panels.panel_context(loaded, page, request.GET.get("ledger_sort"))}
     return render(request, "ledger_panel.html" if request.htmx else "ledger_page.html", context)
 
 

@@ -13,7 +13,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import ledger_presenter, ledgers
 from inspector.bundles import loading
 from inspector.bundles.forms import RevisionForm
 from inspector.bundles.ingest import UploadError, collect_files, store_bundle
@@ -29,6 +28,7 @@ from inspector.core.export import (
 )
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.ledgers import panels, token_ledger
 from inspector.rendering import document_views, query_settings, web_policy
 
 from .common import (
@@ -123,11 +123,11 @@ def _export_result(ctx: CaseContext) -> ExportResult:
     page = ctx.page
     if page.provider in with_cache_breakpoints() and page.params.get("cache_breakpoints") == "1":
         if ctx.edited:
-            found = ledgers.unstored_ledger(ctx.edited_cases or [], ctx.document, page.provider,
+            found = token_ledger.unstored_ledger(ctx.edited_cases or [], ctx.document, page.provider,
                                             page.export)
         else:
-            found = ledgers.bundle_ledger(ctx.loaded, page.options, page.provider, page.export, ctx.document)
-        return ledgers.cached_export(found, ctx.case, page.export)
+            found = token_ledger.bundle_ledger(ctx.loaded, page.options, page.provider, page.export, ctx.document)
+        return token_ledger.cached_export(found, ctx.case, page.export)
     return export_case(ctx.case, page.provider, page.export)
 
 
@@ -243,7 +243,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
 
 
 def _cache_band(ctx: CaseContext) -> dict:
-    return ledger_presenter.band_context(ctx.loaded, ctx.document, ctx.edited_cases, ctx.case,
+    return panels.band_context(ctx.loaded, ctx.document, ctx.edited_cases, ctx.case,
                                          ctx.page)
 
 

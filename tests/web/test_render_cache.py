@@ -78,11 +78,11 @@ def test_a_template_change_makes_a_new_cache_version(settings, tmp_path):
     assert render_cache.source_version() != before
 
 
-@pytest.mark.parametrize("module", ["rendering/document_views.py", "ledger_presenter.py", "rendering/kept_render.py",
+@pytest.mark.parametrize("module", ["rendering/document_views.py", "ledgers/panels.py", "rendering/kept_render.py",
                                     "views/case.py", "core/model.py", "review/service.py"])
 def test_an_edit_of_any_module_of_the_package_makes_a_new_cache_version(tmp_path, module):
     """No hand-kept list: rendering/document_views.py defines the pickled Outline and CaseIndex, and
-    ledger_presenter.py makes cached pages; an edit of either (or of any module) is a new version."""
+    ledgers/panels.py makes cached pages; an edit of either (or of any module) is a new version."""
     import shutil
 
     from inspector.rendering import cache as render_cache

@@ -13,7 +13,8 @@ from django.utils.safestring import SafeString
 from inspector.cases import addresses
 from inspector.core import prices
 from inspector.core.model import RenderedCase
-from inspector.ledgers import BundleLedger
+from inspector.ledgers.token_ledger import BundleLedger, bundle_ledger, unstored_ledger
+from inspector.views.common import PROVIDER_LABELS, RENDER_KEYS
 
 SORTS = {"tokens": lambda row: (-row["tokens"], row["path"]), "path": lambda row: row["path"],
          "cases": lambda row: (-row["cases"], row["path"])}
@@ -59,9 +60,6 @@ class LedgerPanel:
 
 def panel_context(loaded, page, sort: str | None) -> dict:
     """The bundle page's context for templates/ledger_panel.html."""
-    from inspector.ledgers import bundle_ledger
-    from inspector.views.common import PROVIDER_LABELS, RENDER_KEYS
-
     found = bundle_ledger(loaded, page.options, page.provider, page.export)
     return {
         "ledger": panel(loaded.record.pk, found, page.params, sort),
@@ -191,9 +189,6 @@ def band_context(loaded, document: str, edited_cases: list[RenderedCase] | None,
                  page) -> dict:
     """The case page's context for templates/case_cache_band.html: its document's cache map for the
     page's provider and export settings (an unsaved edit's own, uncached)."""
-    from inspector.ledgers import bundle_ledger, unstored_ledger
-    from inspector.views.common import PROVIDER_LABELS
-
     if edited_cases is None:
         found = bundle_ledger(loaded, page.options, page.provider, page.export, document)
     else:
