@@ -9,7 +9,6 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Header, Query, Router, Status
 from ninja.errors import HttpError, ValidationError
 
-from inspector import local
 from inspector.bundles import loading
 from inspector.bundles.ingest import (
     UploadError,
@@ -24,6 +23,7 @@ from inspector.cases import addresses
 from inspector.core import collector, serialize
 from inspector.core.export import with_cache_breakpoints
 from inspector.ledgers.token_ledger import export_with_cache_breakpoints
+from inspector.local import served_folder
 from inspector.rendering import query_settings, stored_renders
 
 from .common import (
@@ -167,7 +167,7 @@ def create_bundle(request: HttpRequest,
     value of at least 16 characters, such as a UUID) a retry of the same upload with the same key
     answers the same bundle, without its manage token (`manage_token` and `manage_url` are null):
     whoever replays a key learns the bundle, never the token that deletes it."""
-    if local.folder() is not None:
+    if served_folder.folder() is not None:
         raise HttpError(403, "uploads are off in local mode: this server shows a folder on disk")
     files, title = _read_upload(request)
     # The collector paused while the upload's render is alive, and the render let go of before it

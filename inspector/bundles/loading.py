@@ -13,10 +13,10 @@ from typing import TypeVar
 
 from django.db.models import Count
 
-from inspector import local
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
-from inspector.local import LOCAL_BUNDLE_ID
+from inspector.local import served_folder
+from inspector.local.served_folder import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
 from inspector.rendering import cache as render_cache
 from inspector.rendering.web_policy import list_untrusted
@@ -77,7 +77,7 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
     # The id goes into a query: anything but the token alphabet (a NUL breaks PostgreSQL) is absent.
     if not bundle_id or not BUNDLE_ID.fullmatch(bundle_id):
         return None
-    served = local.folder()
+    served = served_folder.folder()
     if served is not None and bundle_id == LOCAL_BUNDLE_ID:
         return LoadedBundle(served.record, served.files, served.documents(), served.cache_id())
     held = _loaded_for_page.get()

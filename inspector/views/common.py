@@ -14,11 +14,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
 
-from inspector import local
 from inspector.bundles import loading
 from inspector.core.export import REGISTRY, ExportSettings
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.options import PROFILES, RenderOptions
+from inspector.local import served_folder
 from inspector.rendering import query_settings
 
 RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format",
@@ -203,7 +203,7 @@ def csrf_or_manage_token(view):
 
 def local_mode(request: HttpRequest) -> dict:  # noqa: ARG001 - a context processor's signature
     """Template context for local mode (`prompt-inspector serve PATH`)."""
-    served = local.folder()
+    served = served_folder.folder()
     if served is None:
         return {"local_mode": False}
     return {"local_mode": True, "local_root": str(served.root),

@@ -13,11 +13,11 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from inspector import local
 from inspector.bundles import loading
 from inspector.bundles.forms import PasteForm, uploads_from_request
 from inspector.bundles.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.cases import addresses, files_panel, finding, source_view
+from inspector.local import served_folder
 from inspector.models import Bundle
 from inspector.rendering import stored_renders
 
@@ -51,9 +51,9 @@ def _entry_url(bundle: Bundle, entry: str) -> str:
 
 @require_http_methods(["GET", "POST"])
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    if local.folder() is not None:
+    if served_folder.folder() is not None:
         if request.method == "GET":
-            return redirect("bundle", bundle_id=local.LOCAL_BUNDLE_ID)
+            return redirect("bundle", bundle_id=served_folder.LOCAL_BUNDLE_ID)
         refuse_upload_in_local_mode()
     if request.method == "GET":
         return render(request, "home.html", {"form": PasteForm(), "examples": _examples()})
