@@ -110,7 +110,7 @@ def test_the_commands_read_the_render_policy_the_settings_read():
 def test_the_console_script_renders_in_the_bounded_worker(project, monkeypatch):
     """A file from disk is content from outside: the console script renders it in a bounded child
     process, as the web does (a parser crash or runaway is exit 2, never the command's death)."""
-    from inspector import cli_commands
+    from inspector.cli import commands as cli_commands
     from inspector.core import bounded
 
     calls = []

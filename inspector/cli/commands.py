@@ -1,6 +1,6 @@
 """The console commands that read files on disk through the core alone: `render` (the CLI
 contract), `check` (`check_evals`), `ledger` and `diff`. No Django: `prompt-inspector` runs them
-without loading it (cli.py), and `manage.py render|check_evals|ledger|diff` are thin wrappers
+without loading it (cli/__init__.py), and `manage.py render|check_evals|ledger|diff` are thin wrappers
 (management/commands/) that add the same arguments and call the same `run`.
 
 Each command is an `add_arguments(parser)` for an argparse parser (Django's CommandParser is one)
