@@ -125,34 +125,43 @@ def _refuse_confused_parts(request: HttpRequest) -> None:
         raise ValidationError(problems)
 
 
+def _read_multipart(request: HttpRequest) -> tuple[dict[str, bytes], str]:
+    _refuse_confused_parts(request)
+    uploads = request.FILES.getlist("files")
+    if not uploads:
+        raise UploadError("send the files as multipart parts named `files`")
+    refuse_oversized([upload.size or 0 for upload in uploads])
+    paths = request.POST.getlist("paths")
+    if paths and len(paths) != len(uploads):
+        raise UploadError(f"{len(paths)} paths for {len(uploads)} files: send one `paths` "
+                          "value per file, in order, or none")
+    pairs = [(_checked_text(paths[i] if paths else upload.name or "", "a path"), upload.read())
+             for i, upload in enumerate(uploads)]
+    files = collect_files(pairs)
+    title = _title(request.POST.get("title", ""))
+    return files, title or default_title([path for path, _ in pairs], len(files))
+
+
+def _read_json(request: HttpRequest) -> tuple[dict[str, bytes], str]:
+    try:
+        body = BundleJsonIn.model_validate_json(request.body)
+    except pydantic.ValidationError as exc:
+        # Without the input: it may be bytes that are not even UTF-8.
+        raise ValidationError([dict(error) for error in exc.errors(
+            include_url=False, include_input=False, include_context=False)]) from None
+    pairs = [(_checked_text(path, "a path"), _checked_text(text, f"{path[:80]}").encode("utf-8"))
+             for path, text in body.files.items()]
+    files = collect_files(pairs, expand_zips=False)
+    return files, _title(body.title) or default_title([path for path, _ in pairs], len(files))
+
+
 def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
+    """The files and title of an upload, sent as multipart parts or as JSON."""
     content_type = request.content_type or ""
     if content_type == "multipart/form-data":
-        _refuse_confused_parts(request)
-        uploads = request.FILES.getlist("files")
-        if not uploads:
-            raise UploadError("send the files as multipart parts named `files`")
-        refuse_oversized([upload.size or 0 for upload in uploads])
-        paths = request.POST.getlist("paths")
-        if paths and len(paths) != len(uploads):
-            raise UploadError(f"{len(paths)} paths for {len(uploads)} files: send one `paths` "
-                              "value per file, in order, or none")
-        pairs = [(_checked_text(paths[i] if paths else upload.name or "", "a path"), upload.read())
-                 for i, upload in enumerate(uploads)]
-        files = collect_files(pairs)
-        title = _title(request.POST.get("title", ""))
-        return files, title or default_title([path for path, _ in pairs], len(files))
+        return _read_multipart(request)
     if content_type == "application/json":
-        try:
-            body = BundleJsonIn.model_validate_json(request.body)
-        except pydantic.ValidationError as exc:
-            # Without the input: it may be bytes that are not even UTF-8.
-            raise ValidationError([dict(error) for error in exc.errors(
-                include_url=False, include_input=False, include_context=False)]) from None
-        pairs = [(_checked_text(path, "a path"), _checked_text(text, f"{path[:80]}").encode("utf-8"))
-                 for path, text in body.files.items()]
-        files = collect_files(pairs, expand_zips=False)
-        return files, _title(body.title) or default_title([path for path, _ in pairs], len(files))
+        return _read_json(request)
     raise HttpError(400, "send multipart/form-data (files, paths, title) or application/json "
                     '({"files": {path: text}, "title": ...})')
 

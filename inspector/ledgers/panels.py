@@ -90,31 +90,14 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
               "cost": money(row.cost.total_usd) if row.cost else "—",
               "url": addresses.case_url(bundle_id, document, row.id, urlencode(params))}
              for row, document in costliest]
-    rates = ledger.prices
-    price_line = None
-    if rates is not None:
-        parts = [f"input ${rates.input_mtok}", f"output ${rates.output_mtok}"]
-        if rates.cache_read_mtok is not None:
-            parts.append(f"cache read ${rates.cache_read_mtok}")
-        if rates.cache_write_mtok is not None:
-            parts.append(f"cache write ${rates.cache_write_mtok}")
-        price_line = f"{rates.model}: " + ", ".join(parts) + " per million tokens" + (
-            " (longer prompts are billed at other rates)" if rates.tiered else "")
     mapped = ledger.cache
-    breaks = [{"case": item.case, "message": item.message, "path": item.path, "line": item.line,
-               "detail": item.detail,
-               "case_url": addresses.case_url(bundle_id, found.documents[item.position], item.case,
-                                               urlencode(params)),
-               "source_url": addresses.source_url(bundle_id, item.path, item.line, item.line)
-               if item.path else None}
-              for item in mapped.breaks[:MAX_BREAKS]]
     return LedgerPanel(
         provider=ledger.provider, model=ledger.model, exact=ledger.exact, case_count=len(ledger.cases),
         input_tokens=tokens_label(total, ledger.exact), cost=money(ledger.cost()),
         cost_cached=money(ledger.cost(cached=True)),
         output_note=(f"output priced at {ledger.max_output_tokens:,} tokens per case, an upper bound"
                      if ledger.max_output_tokens else None),
-        price_line=price_line, price_problem=ledger.price_problem, prices_source=prices.source_label(),
+        price_line=price_line(ledger.prices), price_problem=ledger.price_problem, prices_source=prices.source_label(),
         prices_as_of=prices.prices_as_of(), files=files, sort=sort, sort_urls=sort_urls,
         chart=chart(ledger.files[:CHART_FILES], ledger.exact), cases=cases,
         cache={"tokens": tokens_label(mapped.shared_prefix_tokens, ledger.exact),
@@ -123,8 +106,32 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
                "mode": mapped.mode, "source_url": ledger.cache_source.split(" ", 1)[0],
                "source_note": ledger.cache_source.partition(" ")[2],
                "cached_tokens": f"{mapped.cached_tokens:,}"},
-        breaks=breaks, more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS), notes=ledger.notes,
+        breaks=_breaks(bundle_id, found, params), more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS), notes=ledger.notes,
         skipped=found.skipped)
+
+
+def price_line(rates) -> str | None:
+    """The model's rates per million tokens, as the panel states them."""
+    if rates is None:
+        return None
+    parts = [f"input ${rates.input_mtok}", f"output ${rates.output_mtok}"]
+    if rates.cache_read_mtok is not None:
+        parts.append(f"cache read ${rates.cache_read_mtok}")
+    if rates.cache_write_mtok is not None:
+        parts.append(f"cache write ${rates.cache_write_mtok}")
+    return f"{rates.model}: " + ", ".join(parts) + " per million tokens" + (
+        " (longer prompts are billed at other rates)" if rates.tiered else "")
+
+
+def _breaks(bundle_id: str, found: BundleLedger, params: dict[str, str]) -> list[dict]:
+    """The first MAX_BREAKS places where the cached prefix breaks, linked to their case and line."""
+    return [{"case": item.case, "message": item.message, "path": item.path, "line": item.line,
+             "detail": item.detail,
+             "case_url": addresses.case_url(bundle_id, found.documents[item.position], item.case,
+                                             urlencode(params)),
+             "source_url": addresses.source_url(bundle_id, item.path, item.line, item.line)
+             if item.path else None}
+            for item in found.ledger.cache.breaks[:MAX_BREAKS]]
 
 
 def chart(rows, exact: bool) -> SafeString:

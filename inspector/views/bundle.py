@@ -94,6 +94,13 @@ def _sort_urls(request: HtmxHttpRequest, anchor: str) -> dict[str, str]:
     return urls
 
 
+def _verdict_filter(request: HtmxHttpRequest, reviewable: bool) -> str:
+    """The verdict the rows are filtered by, or "" for none."""
+    # Filtering by verdict makes the page show review state: page_cache keys such pages by it.
+    verdict = request.GET.get(VERDICT_FILTER, "")
+    return verdict if reviewable and verdict in service.VERDICT_FILTERS else ""
+
+
 @require_GET
 @shared_page
 def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
@@ -101,11 +108,8 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     page = settings_or_problem(request.GET)
     search = request.GET.get("q", "")[:MAX_FILTER_CHARS]
     words = search.lower().split()
-    # Filtering by verdict makes the page show review state: page_cache keys such pages by it.
     reviewable = service.is_stored(loaded.record)  # a folder served read-only takes no verdicts
-    verdict = request.GET.get(VERDICT_FILTER, "")
-    if verdict not in service.VERDICT_FILTERS or not reviewable:
-        verdict = ""
+    verdict = _verdict_filter(request, reviewable)
     sections = [_section(request, loaded, document, page, words, verdict) for document in loaded.documents]
     filtering = bool(words or verdict)
     context = {

@@ -194,6 +194,27 @@ def _duplicate_names(case: RenderedCase) -> dict | None:
             "batch": [(name, ", ".join(labels)) for name, labels in batch.items()]}
 
 
+def _attach_lints(view: message_cards.CaseView, lints: list[dict]) -> None:
+    """Each export lint that names a message shown beside that message's card too."""
+    by_card = {note["index"]: note["message"] for note in lints if note["index"] is not None}
+    for card in view.cards:
+        if card.index in by_card:
+            card.lints.append(by_card[card.index])
+
+
+def _neighbours(ctx: CaseContext) -> dict:
+    """Where the case stands in its document, and links to the cases before and after it."""
+    ids = ctx.index.ids
+    position = ids.index(ctx.case.id)
+
+    def neighbour(index: int) -> str:
+        return addresses.case_url(ctx.loaded.record.pk, ctx.document, ids[index], ctx.page.query)
+
+    return {"previous_url": neighbour(position - 1) if position > 0 else None,
+            "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
+            "position": position + 1, "case_total": len(ids)}
+
+
 def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     bundle_id = ctx.loaded.record.pk
     page = ctx.page
@@ -201,14 +222,9 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
                                 _message_window(request))
     case_link = addresses.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
     export = _export_panel(ctx, case_link)
-    lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
-    for card in view.cards:
-        if card.index in lint_cards:
-            card.lints.append(lint_cards[card.index])
-    ids = ctx.index.ids
-    position = ids.index(ctx.case.id)
-    neighbour = lambda i: addresses.case_url(bundle_id, ctx.document, ids[i], page.query)  # noqa: E731
+    _attach_lints(view, export["lints"])
     base = addresses.case_url(bundle_id, ctx.document, ctx.case.id)
+    gambit = ctx.case.metadata.get("gambit") or {}
     return {
         "bundle": ctx.loaded.record,
         "document": ctx.document,
@@ -220,14 +236,10 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "share_url": addresses.absolute_url(request, case_link),
         "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}) + (
             "?" + page.query if page.query else "") + "#" + files_panel.document_anchor(ctx.document),
-        "previous_url": neighbour(position - 1) if position > 0 else None,
-        "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
-        "position": position + 1,
-        "case_total": len(ids),
+        **_neighbours(ctx),
         "settings": settings_view(page),
-        "gambit_samples": (ctx.case.metadata.get("gambit") or {}).get("samples") or [],
-        "gambit_conversation_samples":
-            (ctx.case.metadata.get("gambit") or {}).get("conversation_samples") or [],
+        "gambit_samples": gambit.get("samples") or [],
+        "gambit_conversation_samples": gambit.get("conversation_samples") or [],
         "params": page.params,
         "render_params": {k: v for k, v in page.params.items() if k in RENDER_KEYS},
         "export_params": {k: v for k, v in page.params.items() if k in EXPORT_KEYS},

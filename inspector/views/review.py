@@ -155,23 +155,8 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
             raise Problem(problem.status, "The review was not saved", str(problem)) from None
         error = str(problem)
     file = request.POST.get("file", "")
-    if request.htmx and file:
-        if not loaded.files.exists(file):
-            raise Problem(404, "No such file", "This bundle has no file at that path.")
-        context = {"review": file_panel(request, loaded, file, error)}
-        if person is not None:
-            context["review"]["author"] = "" if person.name == "Anonymous" else person.name
-        response = render(request, "review/file_panel.html", context, status=400 if error else 200)
-    elif request.htmx:
-        try:
-            case = service.rendered_case(loaded, document, case_id, page.options)
-        except ReviewError as problem:
-            raise Problem(400, "No such case", str(problem)) from None
-        context = {"review": case_panel(request, loaded, document, case, page, error)}
-        if person is not None:  # the cookie that remembers the name arrives with this answer
-            context["review"]["author"] = "" if person.name == "Anonymous" else person.name
-        # htmx swaps 400 answers (base.html's config): the panel says what went wrong.
-        response = render(request, "review/case_panel.html", context, status=400 if error else 200)
+    if request.htmx:
+        response = _panel_answer(request, loaded, page, file, error, person)
     elif file:
         response = redirect(reverse("review-panel", kwargs={"bundle_id": loaded.record.pk}) + "?"
                             + urlencode({"file": file}))
@@ -182,6 +167,28 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     if person is not None:
         service.remember(response, person)
     return response
+
+
+def _panel_answer(request: HtmxHttpRequest, loaded: loading.LoadedBundle, page: PageSettings, file: str,
+                  error: str | None, person: service.Reviewer | None) -> HttpResponse:
+    """The review panel an htmx review answers with: the file's, or the case's."""
+    document, case_id = request.POST.get("document", ""), request.POST.get("case_id", "")
+    if file:
+        if not loaded.files.exists(file):
+            raise Problem(404, "No such file", "This bundle has no file at that path.")
+        context = {"review": file_panel(request, loaded, file, error)}
+        template = "review/file_panel.html"
+    else:
+        try:
+            case = service.rendered_case(loaded, document, case_id, page.options)
+        except ReviewError as problem:
+            raise Problem(400, "No such case", str(problem)) from None
+        context = {"review": case_panel(request, loaded, document, case, page, error)}
+        template = "review/case_panel.html"
+    if person is not None:  # the cookie that remembers the name arrives with this answer
+        context["review"]["author"] = "" if person.name == "Anonymous" else person.name
+    # htmx swaps 400 answers (base.html's config): the panel says what went wrong.
+    return render(request, template, context, status=400 if error else 200)
 
 
 def bundle_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, page: PageSettings) -> dict:
