@@ -23,8 +23,12 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
 
-from inspector.core.bundle import normalize
+from inspector.core.bundle import MemoryBundle, normalize
+from inspector.core.model import InputError
+from inspector.core.options import RenderOptions
+from inspector.core.safe_parse import LimitExceeded
 from inspector.models import Blob, Bundle, BundleFile, hash_token
+from inspector.rendering import upload_renders, web_policy
 from inspector.rendering.kept_render import PickledRender
 
 logger = logging.getLogger(__name__)
@@ -196,12 +200,6 @@ def refuse_unreadable(files: dict[str, bytes]) -> dict[str, PickledRender]:
     upload when one crashes the parser or exceeds a limit, so no stored bundle can ever take a
     worker down. Merely invalid files (a YAML syntax error) are kept: the user fixes them in the
     editor. Returns the renders, which the pages then use (upload_renders.keep_upload_renders)."""
-    from inspector.core.bundle import MemoryBundle
-    from inspector.core.model import InputError
-    from inspector.core.options import RenderOptions
-    from inspector.core.safe_parse import LimitExceeded
-    from inspector.rendering import web_policy
-
     bundle = MemoryBundle(files)
     try:
         documents = web_policy.list_untrusted(bundle)
@@ -235,9 +233,6 @@ def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | N
 
 
 def _keep(bundle: Bundle, renders: dict[str, PickledRender]) -> None:
-    from inspector.core.options import RenderOptions
-    from inspector.rendering import upload_renders
-
     try:
         upload_renders.keep_upload_renders(bundle.pk, renders, RenderOptions())
     except Exception:  # the bundle is stored: a cache that cannot take the renders only costs time

@@ -20,6 +20,7 @@ from inspector.local.served_folder import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
 from inspector.rendering import cache as render_cache
 from inspector.rendering.web_policy import list_untrusted
+from inspector.review.models import Verdict
 
 
 @dataclass(frozen=True)
@@ -108,8 +109,6 @@ def page_state(loaded: LoadedBundle, *, verdicts: bool = False) -> str:
     state = str(Bundle.objects.filter(parent_id=loaded.record.pk).count()
                 if counted is None else counted)
     if verdicts:
-        from inspector.review.models import Verdict
-
         # Exactly what a filtered page shows of them: which case has which verdict (not update times,
         # which workers with skewed clocks could write out of order; notes do not change the list).
         digest = hashlib.sha256()

@@ -5,12 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.cases.addresses import (
-    case_url,
-)
-from inspector.core.model import (
-    RenderedCase,
-)
+from inspector.cases.addresses import case_url
+from inspector.core.model import RenderedCase
 from inspector.core.tokens import TOKENS_PER_REPLY, message_token_counts
 
 

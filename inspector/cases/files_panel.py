@@ -6,13 +6,8 @@ import posixpath
 import re
 from dataclasses import dataclass, replace
 
-from inspector.cases.addresses import (
-    source_url,
-)
-from inspector.core.model import (
-    OriginKind,
-    RenderedCase,
-)
+from inspector.cases.addresses import source_url
+from inspector.core.model import OriginKind, RenderedCase
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,13 @@ import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 
+from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
 
-from inspector.core import highlight
+from inspector.core import bounded, highlight
+from inspector.core.model import InputError
+from inspector.rendering import cache as render_cache
+from inspector.rendering import stored_renders, web_policy
 
 
 @dataclass(frozen=True)
@@ -52,12 +56,6 @@ def _highlight_lines(path: str, text: str) -> tuple[SourceLine, ...]:
 
 
 def _html_lines(path: str, text: str) -> tuple[str, ...]:
-    from django.conf import settings
-
-    from inspector.core import bounded
-    from inspector.core.model import InputError
-    from inspector.rendering import cache as render_cache
-
     if len(text) > _HIGHLIGHT_LIMIT:
         return highlight.plain_lines(text)
     if len(text) <= _IN_PROCESS_CHARS or settings.RENDER_IN_PROCESS:
@@ -67,8 +65,6 @@ def _html_lines(path: str, text: str) -> tuple[str, ...]:
     kept = render_cache.get(key)
     if kept is not None:
         return kept
-    from inspector.rendering import stored_renders, web_policy
-
     try:
         lines = bounded.pool(web_policy.render_policy().limits).call(
             highlight.html_lines, path, text, path=path, seconds=settings.HIGHLIGHT_SECONDS)

@@ -9,14 +9,7 @@ from dataclasses import dataclass, field
 
 from inspector.cases.addresses import source_url
 from inspector.core.decks.gambit_core_files import is_installed_path
-from inspector.core.model import (
-    Diagnostic,
-    LineSpan,
-    Media,
-    Message,
-    RenderedCase,
-    Segment,
-)
+from inspector.core.model import Diagnostic, LineSpan, Media, Message, RenderedCase, Segment
 from inspector.core.tokens import CaseTokens, case_tokens
 
 ORIGIN_LABELS = {

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from inspector.core.bundle import DirectoryBundle
 from inspector.models import Bundle
+from inspector.rendering import web_policy
 
 LOCAL_BUNDLE_ID = "local"
 
@@ -39,8 +40,6 @@ class LocalFolder:
             self.version += 1
 
     def documents(self) -> tuple[str, ...]:
-        from inspector.rendering import web_policy
-
         version = self.version
         cached = self._documents
         if cached is not None and cached[0] == version:
