@@ -1,4 +1,4 @@
-"""`manage.py render|check_evals|ledger|diff`: the console commands of cli_commands.py as Django
+"""`manage.py render|check_evals|ledger|diff`: the console commands of cli/commands.py as Django
 management commands, with the settings' render policy (scripts that call them keep working)."""
 
 from __future__ import annotations
