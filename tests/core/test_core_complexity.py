@@ -34,7 +34,8 @@ def test_the_files_are_found():
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.relative_to(CORE).as_posix())
 def test_no_function_is_above_complexity_15(path):
-    too_complex = [f"{block.fullname} (line {block.lineno}): {block.complexity}"
-                   for block in _functions(cc_visit(path.read_text(encoding="utf-8")))
-                   if block.complexity > LIMIT]
+    # radon lists a method both on its own and in its class: each is named once.
+    too_complex = sorted({f"{block.fullname} (line {block.lineno}): {block.complexity}"
+                          for block in _functions(cc_visit(path.read_text(encoding="utf-8")))
+                          if block.complexity > LIMIT})
     assert not too_complex, f"{path.name}: split these along their seams: {too_complex}"
