@@ -74,6 +74,13 @@ class CaseCheck:
             "graders": [grader.as_dict() for grader in self.graders]}
         if self.note:
             item["note"] = self.note
+        if self.status == "not_in_files" and self.recorded is not None:
+            # Nothing to compare with: what the run kept is the answer.
+            kept = self.recorded
+            item["sent"] = [m.as_dict() for m in kept.messages or []]
+            item["answer"] = kept.answer
+            item["judges"] = [{"name": judge.name, "messages": [m.as_dict() for m in judge.messages]}
+                              for judge in kept.judges]
         return item
 
 
@@ -91,10 +98,9 @@ class RunCheck:
                    for case in self.cases)
 
     def summary(self) -> dict[str, Any]:
-        counts = {status: sum(case.status == status for case in self.cases) for status in STATUSES}
         graders = [grader for case in self.cases for grader in case.graders]
-        counts["graders"] = {status: sum(g.status == status for g in graders) for status in STATUSES}
-        return counts
+        return {**{status: sum(case.status == status for case in self.cases) for status in STATUSES},
+                "graders": {status: sum(g.status == status for g in graders) for status in STATUSES}}
 
     def as_contract(self) -> dict[str, Any]:
         return {"runner": self.run.runner, "runner_version": self.run.runner_version,

@@ -117,7 +117,7 @@ def case_of(sample: dict[str, Any], epochs: int) -> RecordedCase:
 def _member(archive: zipfile.ZipFile, name: str) -> bytes:
     if archive.getinfo(name).compress_type == ZSTD:
         try:
-            import zipfile_zstd  # type: ignore[import-not-found, import-untyped]  # noqa: F401
+            import zipfile_zstd  # noqa: F401
         except ImportError:
             raise RunError("this Inspect log is compressed with zstd: install zipfile-zstd "
                            "(it comes with inspect_ai) to read it") from None
