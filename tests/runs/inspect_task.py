@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import sys
 
-from inspect_ai import Task, eval as inspect_eval  # noqa: A004 (inspect_ai's own name)
+from inspect_ai import Task  # noqa: A004 (inspect_ai's own name)
+from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.scorer import model_graded_qa
