@@ -32,20 +32,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--files", metavar="DIR",
                         help="the project whose eval files the run is compared with (default: the "
                              "nearest folder above the run holding .git or .agentv)")
+    parser.add_argument("--in-run", action="store_true",
+                        help="compare with the eval files the run itself kept (agentv's "
+                             "task/EVAL.yaml or test/EVAL.yaml), not the project's")
     parser.add_argument("--profile", choices=PROFILES,
                         help="render the files with this profile (default: the run's runner's)")
 
 
-def files_root(run_path: Path, raw: str | None) -> Path:
+PROJECT_MARKS = (".git", ".agentv")
+
+
+def files_root(run_path: Path, raw: str | None) -> Path | None:
+    """--files, else the project the run lies in (the nearest folder above it holding .git or
+    .agentv), else None: the run's own copies of its eval files."""
     if raw:
         root = Path(raw)
         if not root.is_dir():
             raise RunCheckError(f"{root}: --files is not a folder")
         return root
-    return default_root(run_path.parent if run_path.is_dir() else run_path)
+    root = default_root(run_path.parent if run_path.is_dir() else run_path)
+    return root if any((root / mark).exists() for mark in PROJECT_MARKS) else None
 
 
-def check(run: Run, root: Path, profile: str | None, policy: RenderPolicy) -> RunCheck:
+def check(run: Run, root: Path, profile: str | None, policy: RenderPolicy, in_run: bool = False
+          ) -> RunCheck:
     chosen = profile or run.profile or "auto"
     try:
         options = parse_render_options({"profile": chosen})
@@ -58,7 +68,7 @@ def check(run: Run, root: Path, profile: str | None, policy: RenderPolicy) -> Ru
             raise InputError(f"no such file in {root}", path)
         return render_untrusted(bundle, path, options, policy)
 
-    result = check_run(run, render, chosen)
+    result = check_run(run, render, chosen, in_run)
     if profile and run.profile and profile != run.profile:
         result.notes.append(f"rendered with profile {profile}; the run was made by {run.runner} "
                             f"(profile {run.profile})")
@@ -69,8 +79,12 @@ def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
     run_path = Path(options["run"])
     try:
         run = read_run(run_path)
-        root = files_root(run_path, options.get("files"))
-        result = check(run, root, options.get("profile"), policy)
+        root = None if options.get("in_run") else files_root(run_path, options.get("files"))
+        if root is None and not run_path.is_dir():
+            raise RunCheckError(f"{run_path}: name the project with --files (the run's own eval "
+                                "files are read from a run folder)")
+        in_run = root is None
+        result = check(run, root or run_path, options.get("profile"), policy, in_run)
     except (RunError, RunCheckError, InputError) as error:
         output.err(f"error: {error}")
         return 2

@@ -22,7 +22,7 @@ def _first_row(files: RunFiles, path: str) -> object:
 
 def read_files(files: RunFiles) -> Run:
     """The run in `files`, whichever runner wrote it."""
-    from inspector.core.runs import agentv4, inspect_logs
+    from inspector.core.runs import agentv4, agentv5, inspect_logs
 
     paths = files.paths()
     logs = [path for path in paths if inspect_logs.is_log_name(path)]
@@ -30,7 +30,10 @@ def read_files(files: RunFiles) -> Run:
         return inspect_logs.read_inspect(files, logs)
     results = [path for path in paths if path.endswith(".jsonl") and "/" not in path]
     for path in sorted(results, key=lambda name: name != "index.jsonl"):
-        if agentv4.is_agentv4_row(_first_row(files, path)):
+        row = _first_row(files, path)
+        if agentv5.is_agentv5_row(row):
+            return agentv5.read_agentv5(files, path)
+        if agentv4.is_agentv4_row(row):
             return agentv4.read_agentv4(files, path)
     raise RunError("not a run this tool reads: no agentv results (index.jsonl or a results "
                    "JSONL) and no Inspect AI log (.eval or .json) at its top")

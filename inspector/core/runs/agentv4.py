@@ -28,7 +28,11 @@ RUN_SHAPE_VERSION = "4.42"
 
 
 def is_agentv4_row(row: Any) -> bool:
-    return isinstance(row, dict) and "test_id" in row and "transcript_json_path" not in row
+    """agentv 4's rows: no transcript, or 4.42's outputs/transcript.jsonl (agentv 5 writes
+    transcript.json)."""
+    if not isinstance(row, dict) or "test_id" not in row:
+        return False
+    return str(row.get("transcript_path") or ".jsonl").endswith(".jsonl")
 
 
 def input_messages(markdown: str) -> list[SentMessage]:
@@ -93,7 +97,9 @@ def _eval_path(row: dict[str, Any]) -> str | None:
 
 
 def case_of(row: dict[str, Any], files: RunFiles) -> RecordedCase:
+    bundle_eval = row.get("eval_path") if row.get("task_dir") else None
     case = RecordedCase(str(row["test_id"]), _eval_path(row), judges=judges(row.get("scores")),
+                        bundle_eval_path=bundle_eval if isinstance(bundle_eval, str) else None,
                         error=row.get("error") if row.get("execution_status") not in (None, "ok") else None)
     input_path = row.get("input_path")
     markdown = text_of(files, input_path) if isinstance(input_path, str) else None

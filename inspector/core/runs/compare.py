@@ -7,7 +7,7 @@ and compared with the judge request the run kept."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgspec
@@ -175,9 +175,13 @@ def _is_default_prompt(message: Message) -> bool:
                                           for segment in message.segments)
 
 
-def rendered_messages(case: RenderedCase, without_default_prompt: bool) -> list[Message]:
-    sent = case.sent_messages
-    return [message for message in sent if not (without_default_prompt and _is_default_prompt(message))]
+def rendered_messages(case: RenderedCase, recorded: RecordedCase) -> list[Message]:
+    """The case's sent messages, less the runner's default system prompt when the run kept its
+    messages without it."""
+    kept = {message.content for message in recorded.messages or []}
+    return [message for message in case.sent_messages
+            if not (recorded.without_default_prompt and _is_default_prompt(message)
+                    and message.content not in kept)]
 
 
 def with_answer(messages: list[Message], answer: str) -> list[Message]:
@@ -223,7 +227,7 @@ def check_case(recorded: RecordedCase, rendered: RenderedCase | None) -> CaseChe
     if recorded.messages is None:
         check.status, check.note = "not_in_run", recorded.error or "the run kept no messages for it"
         return check
-    new = rendered_messages(rendered, recorded.without_default_prompt)
+    new = rendered_messages(rendered, recorded)
     diffs = message_diffs(as_messages(recorded.messages), new)
     if all(diff.status == "unchanged" for diff in diffs):
         check.status = "same"
@@ -235,11 +239,17 @@ def check_case(recorded: RecordedCase, rendered: RenderedCase | None) -> CaseChe
 Render = Callable[[str], RenderedDocument]
 
 
-def check_run(run: Run, render: Render, profile: str | None) -> RunCheck:
+def check_run(run: Run, render: Render, profile: str | None, in_run: bool = False) -> RunCheck:
     """`render(eval_path)` renders an eval file of the files compared with (InputError when it is
-    missing or unusable). Cases in the run's order; cases only the files have after their file's."""
+    missing or unusable): the project's (each case's `eval_path`) or, `in_run`, the copies the
+    runner kept in the run (`bundle_eval_path`). Cases in the run's order; cases only the files
+    have after their file's."""
     documents: dict[str, RenderedDocument | None] = {}
     result = RunCheck(run, [], profile)
+    if in_run:
+        run = replace(run, cases=[replace(case, eval_path=case.bundle_eval_path) for case in run.cases])
+        result.notes.append("compared with the eval files the run kept (agentv rewrites their file "
+                            "references to its copies under files/, so a <file path> can differ)")
     for path in dict.fromkeys(case.eval_path for case in run.cases if case.eval_path):
         try:
             documents[path] = render(path)

@@ -33,10 +33,14 @@ class RecordedCase:
     id: str
     # The eval file the case was read from, relative to the project root, when the run says.
     eval_path: str | None = None
+    # The eval file the runner copied into the run for this case (agentv's task/EVAL.yaml or
+    # test/EVAL.yaml), relative to the run's root: what "the files inside the run" means.
+    bundle_eval_path: str | None = None
     # What the model received; None when the run kept no record of it (e.g. a case that failed).
     messages: list[SentMessage] | None = None
     # The run kept these messages without the runner's own default system prompt (agentv's
-    # input.md holds the test's input only): the comparison leaves that prompt out too.
+    # input.md holds the test's input only): the comparison leaves that prompt out too, unless
+    # the recording has it.
     without_default_prompt: bool = False
     answer: str | None = None
     judges: list[RecordedJudge] = field(default_factory=list)
