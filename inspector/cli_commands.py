@@ -465,13 +465,13 @@ DIFF = ConsoleCommand("Compare the messages two eval files (or decks, or request
 
 
 def _run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
-    from inspector.run_check import run_check  # the run readers load only for this command
+    from inspector.runs.command import run_check  # the run readers load only for this command
 
     return run_check(options, output, policy)
 
 
 def _add_run_check_arguments(parser: argparse.ArgumentParser) -> None:
-    from inspector.run_check import add_arguments
+    from inspector.runs.command import add_arguments
 
     add_arguments(parser)
 

@@ -103,8 +103,7 @@ class ZipFiles:
         except zipfile.BadZipFile as error:
             raise RunError(f"not a zip: {error}") from None
         names = [info.filename for info in self.archive.infolist() if not info.is_dir()]
-        tops = {name.split("/", 1)[0] for name in names}
-        self.prefix = f"{next(iter(tops))}/" if len(tops) == 1 and all("/" in n for n in names) else ""
+        self.prefix = single_top_folder(names)
         self.names = {name[len(self.prefix):]: name for name in names}
 
     def paths(self) -> list[str]:
@@ -117,6 +116,26 @@ class ZipFiles:
         if self.archive.getinfo(name).file_size > MAX_RUN_FILE_BYTES:
             raise RunError(f"{path}: larger than {MAX_RUN_FILE_BYTES} bytes")
         return self.archive.read(name)
+
+
+def single_top_folder(paths: list[str]) -> str:
+    """"name/" when every path lies in one folder (a folder uploaded or zipped whole), else ""."""
+    tops = {path.split("/", 1)[0] for path in paths}
+    return f"{next(iter(tops))}/" if len(tops) == 1 and all("/" in path for path in paths) else ""
+
+
+class MemoryFiles:
+    """Uploaded files by path; an upload holding one folder is read from inside it."""
+
+    def __init__(self, files: dict[str, bytes]) -> None:
+        prefix = single_top_folder(list(files))
+        self.files = {path[len(prefix):]: data for path, data in files.items()}
+
+    def paths(self) -> list[str]:
+        return sorted(self.files)
+
+    def read(self, path: str) -> bytes | None:
+        return self.files.get(path)
 
 
 class OneFile:

@@ -1,5 +1,5 @@
 """`manage.py run_check RUN [--files DIR] [--profile P]`: `prompt-inspector run-check`, the same
-code and answers (inspector/run_check.py)."""
+code and answers (inspector/runs/command.py)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,60 @@
+"""POST /api/runs/check: the run-check contract for an uploaded run (the real agentv 4.42.4 run),
+against the project's uploaded files or the eval files the run kept."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from tests.runs.conftest import MEDIAN
+
+pytestmark = pytest.mark.django_db
+
+
+def zipped(folder: Path, skip: str | None = None) -> SimpleUploadedFile:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(folder.rglob("*")):
+            relative = path.relative_to(folder).as_posix()
+            if path.is_file() and not (skip and relative.startswith(skip)):
+                archive.writestr(f"{folder.name}/{relative}", path.read_bytes())
+    return SimpleUploadedFile(f"{folder.name}.zip", buffer.getvalue(), "application/zip")
+
+
+def test_the_project_uploaded_with_one_file_edited(agentv_run, tmp_path: Path) -> None:
+    project, run, _ = agentv_run
+    edited = tmp_path / "project"
+    shutil.copytree(project, edited, ignore=shutil.ignore_patterns(".agentv", ".git"))
+    (edited / "evals" / "snippets" / "median.py").write_text(MEDIAN.replace("// 2", "// 3"))
+    answer = Client().post("/api/runs/check", {"run": zipped(run), "files": zipped(edited)})
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    statuses = {case["id"]: case["status"] for case in body["cases"]}
+    assert statuses == {"greet": "same", "review-median": "differs", "review-mean": "same"}
+    median = next(case for case in body["cases"] if case["id"] == "review-median")
+    assert median["cause"] == [{"path": "evals/snippets/median.py", "line": 3}]
+
+
+def test_the_run_alone_is_compared_with_the_files_it_kept(agentv_run) -> None:
+    _, run, _ = agentv_run
+    answer = Client().post("/api/runs/check", {"run": zipped(run)})
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert body["runner"] == "agentv"
+    assert {case["eval_path"].rsplit("/", 2)[-2:][0] for case in body["cases"]} == {"task"}
+    assert any("rewrites their file references" in note for note in body["notes"])
+    # Without file references agentv's copy is the case as it ran.
+    assert next(case for case in body["cases"] if case["id"] == "greet")["status"] == "same"
+
+
+def test_what_is_not_a_run_is_a_400(agentv_run) -> None:
+    upload = SimpleUploadedFile("notes.txt", b"hello", "text/plain")
+    answer = Client().post("/api/runs/check", {"run": upload})
+    assert answer.status_code == 400
+    assert "not a run" in answer.json()["detail"]
