@@ -16,6 +16,7 @@ from inspector.untrusted import RenderPolicy
 from tests.runs.agentv_cli import CANDIDATE_ANSWER
 from tests.runs.conftest import MEDIAN, SUITE
 
+
 def run_check(*args: str) -> tuple[int, dict, str]:
     stdout, stderr = io.StringIO(), io.StringIO()
     code = main("run-check", list(args), Output(stdout, stderr), RenderPolicy(in_process=True))
