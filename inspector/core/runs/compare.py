@@ -239,38 +239,48 @@ def check_case(recorded: RecordedCase, rendered: RenderedCase | None) -> CaseChe
 Render = Callable[[str], RenderedDocument]
 
 
-def check_run(run: Run, render: Render, profile: str | None, in_run: bool = False) -> RunCheck:
-    """`render(eval_path)` renders an eval file of the files compared with (InputError when it is
-    missing or unusable): the project's (each case's `eval_path`) or, `in_run`, the copies the
-    runner kept in the run (`bundle_eval_path`). Cases in the run's order; cases only the files
-    have after their file's."""
+def _rendered(run: Run, render: Render, errors: list[str]) -> dict[str, RenderedDocument | None]:
+    """Each eval file the run's cases name, rendered once (None when it could not be)."""
     documents: dict[str, RenderedDocument | None] = {}
-    result = RunCheck(run, [], profile)
-    if in_run:
-        run = replace(run, cases=[replace(case, eval_path=case.bundle_eval_path) for case in run.cases])
-        result.notes.append("compared with the eval files the run kept (agentv rewrites their file "
-                            "references to its copies under files/, so a <file path> can differ)")
     for path in dict.fromkeys(case.eval_path for case in run.cases if case.eval_path):
         try:
             documents[path] = render(path)
         except InputError as error:
             documents[path] = None
-            result.errors.append(f"{path}: {error}")
-    seen: set[tuple[str | None, str]] = set()
-    for recorded in run.cases:
-        document = documents.get(recorded.eval_path) if recorded.eval_path else None
-        rendered = next((case for case in document.cases if case.id == recorded.id), None) if document else None
-        seen.add((recorded.eval_path, recorded.id))
-        result.cases.append(check_case(recorded, rendered))
-    for path, document in documents.items():
-        for case in document.cases if document else []:
-            if (path, case.id) not in seen:
-                result.cases.append(CaseCheck(case.id, "not_in_run", path, rendered=case))
-    rendered_profiles = {document.profile for document in documents.values() if document and document.profile}
-    if run.profile and rendered_profiles and rendered_profiles != {run.profile}:
-        result.notes.append(f"the run was made by {run.runner} {run.runner_version or ''} (profile "
-                            f"{run.profile}); the files were rendered with profile "
-                            f"{', '.join(sorted(rendered_profiles))}")
-    if run.version_note:
-        result.notes.append(run.version_note)
+            errors.append(f"{path}: {error}")
+    return documents
+
+
+def _find(document: RenderedDocument | None, case_id: str) -> RenderedCase | None:
+    return next((case for case in document.cases if case.id == case_id), None) if document else None
+
+
+def _profile_note(run: Run, documents: dict[str, RenderedDocument | None]) -> str | None:
+    profiles = {document.profile for document in documents.values() if document and document.profile}
+    if not run.profile or not profiles or profiles == {run.profile}:
+        return None
+    return (f"the run was made by {run.runner} {run.runner_version or ''} (profile {run.profile}); "
+            f"the files were rendered with profile {', '.join(sorted(profiles))}")
+
+
+def check_run(run: Run, render: Render, profile: str | None, in_run: bool = False) -> RunCheck:
+    """`render(eval_path)` renders an eval file of the files compared with (InputError when it is
+    missing or unusable): the project's (each case's `eval_path`) or, `in_run`, the copies the
+    runner kept in the run (`bundle_eval_path`). Cases in the run's order; cases only the files
+    have after their file's."""
+    result = RunCheck(run, [], profile)
+    if in_run:
+        run = replace(run, cases=[replace(case, eval_path=case.bundle_eval_path) for case in run.cases])
+        result.notes.append("compared with the eval files the run kept (agentv rewrites their file "
+                            "references to its copies under files/, so a <file path> can differ)")
+    documents = _rendered(run, render, result.errors)
+    seen = {(recorded.eval_path, recorded.id) for recorded in run.cases}
+    result.cases = [check_case(recorded, _find(documents.get(recorded.eval_path or ""), recorded.id))
+                    for recorded in run.cases]
+    result.cases += [CaseCheck(case.id, "not_in_run", path, rendered=case)
+                     for path, document in documents.items() for case in (document.cases if document else [])
+                     if (path, case.id) not in seen]
+    note = _profile_note(run, documents)
+    result.notes += [note] if note else []
+    result.notes += [run.version_note] if run.version_note else []
     return result
