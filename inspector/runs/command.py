@@ -80,6 +80,8 @@ def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
     try:
         run = read_run(run_path)
         root = None if options.get("in_run") else files_root(run_path, options.get("files"))
+        if root is None and not run_path.is_dir() and run.profile is None:
+            root = run_path.parent  # nothing of it is rendered: no eval file of ours holds its cases
         if root is None and not run_path.is_dir():
             raise RunCheckError(f"{run_path}: name the project with --files (the run's own eval "
                                 "files are read from a run folder)")

@@ -49,6 +49,8 @@ def check_upload(run_uploads: list[tuple[str, bytes]], project_uploads: list[tup
         bundle = project_bundle(project_uploads, run)
     elif isinstance(files, MemoryFiles):
         bundle = MemoryBundle(files.files)
+    elif run.profile is None:  # a runner whose inputs no eval file of ours renders
+        bundle = MemoryBundle({})
     else:
         raise RunError("a single results or log file keeps no eval files: upload the project's "
                        "files too")

@@ -5,6 +5,8 @@ the answer is built from the upload."""
 
 from __future__ import annotations
 
+import json
+
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
@@ -43,6 +45,11 @@ def _case(number: int, check: CaseCheck) -> dict:
                     for position, grader in enumerate(check.graders, 1)],
         "sent": [m.as_dict() for m in recorded.messages or []] if recorded else [],
         "answer": recorded.answer if recorded else None,
+        # Nothing to compare with: the judge requests and raw requests the run kept are the answer.
+        "kept_judges": [{"name": judge.name, "messages": [m.as_dict() for m in judge.messages]}
+                        for judge in recorded.judges] if recorded and check.status == "not_in_files" else [],
+        "requests": [json.dumps(request, indent=2, ensure_ascii=False) for request in recorded.requests]
+        if recorded and check.status == "not_in_files" else [],
     }
 
 

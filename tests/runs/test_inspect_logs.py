@@ -44,6 +44,8 @@ def test_samples_read_as_inspect_ai_reads_them(log: Path) -> None:
         assert [m.as_dict() for m in case.messages or []] == [
             {"role": m.role, "content": _text(m)} for m in candidate.input]
         assert case.answer == sample.output.completion == CANDIDATE_ANSWER
+        assert candidate.call is not None
+        assert case.requests == [candidate.call.request]
         [kept] = case.judges
         assert kept.name == "model_graded_qa"
         assert [m.content for m in kept.messages] == [_text(m) for m in judge.input]
@@ -53,7 +55,7 @@ def test_samples_read_as_inspect_ai_reads_them(log: Path) -> None:
 
 def test_run_check_shows_what_was_sent_when_no_files_render_it(log: Path) -> None:
     stdout, stderr = io.StringIO(), io.StringIO()
-    code = main("run-check", [str(log), "--files", str(log.parent)], Output(stdout, stderr),
+    code = main("run-check", [str(log)], Output(stdout, stderr),
                 RenderPolicy(in_process=True))
     result = json.loads(stdout.getvalue())
     assert code == 0
@@ -64,3 +66,17 @@ def test_run_check_shows_what_was_sent_when_no_files_render_it(log: Path) -> Non
                            {"role": "user", "content": "Say hello to Ada."}]
     assert ada["answer"] == CANDIDATE_ANSWER
     assert ada["judges"][0]["name"] == "model_graded_qa"
+
+
+@pytest.mark.django_db
+def test_the_run_page_shows_an_inspect_log(log: Path) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    upload = SimpleUploadedFile(log.name, log.read_bytes(), "application/octet-stream")
+    page = Client().post("/runs/", {"run": upload})
+    assert page.status_code == 200, page.content[:2000]
+    html = page.content.decode()
+    assert "inspect_ai" in html and "not in the files" in html
+    assert "Judge model_graded_qa: what it was sent" in html
+    assert f"[Submission]: {CANDIDATE_ANSWER}" in html

@@ -81,6 +81,7 @@ class CaseCheck:
             item["answer"] = kept.answer
             item["judges"] = [{"name": judge.name, "messages": [m.as_dict() for m in judge.messages]}
                               for judge in kept.judges]
+            item["requests"] = kept.requests
         return item
 
 

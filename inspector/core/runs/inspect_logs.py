@@ -75,6 +75,19 @@ def _event_input(event: dict[str, Any], pool: list[Any]) -> list[SentMessage]:
             for message in messages if isinstance(message, dict)]
 
 
+def _call_request(event: dict[str, Any], pool: list[Any]) -> dict[str, Any] | None:
+    """The raw request of a model call where the log kept it, its pooled messages put back
+    (`call_refs` ranges into `events_data.calls`, under `call_key`)."""
+    call = event.get("call")
+    if not isinstance(call, dict) or not isinstance(call.get("request"), dict):
+        return None
+    request = dict(call["request"])
+    if call.get("call_refs"):
+        request[call.get("call_key") or "messages"] = [
+            message for start, end in call["call_refs"] for message in pool[start:end]]
+    return request
+
+
 def _scorer_spans(events: list[dict[str, Any]]) -> dict[str, str]:
     """span id -> scorer name, for every span opened inside a scorer's."""
     scorers: dict[str, str] = {}
@@ -88,15 +101,13 @@ def _scorer_spans(events: list[dict[str, Any]]) -> dict[str, str]:
     return scorers
 
 
-def case_of(sample: dict[str, Any], epochs: int) -> RecordedCase:
-    sample = _resolved(sample, sample.get("attachments") or {})
+def _add_calls(case: RecordedCase, sample: dict[str, Any]) -> None:
+    """The sample's model calls: the judges' (inside a scorer's span), then the candidate's first
+    call's messages and every candidate call's logged request."""
     events = sample.get("events") or []
-    pool = (sample.get("events_data") or {}).get("messages") or []
+    pooled = sample.get("events_data") or {}
+    pool, calls = pooled.get("messages") or [], pooled.get("calls") or []
     scorers = _scorer_spans(events)
-    case_id = str(sample.get("id"))
-    if epochs > 1:
-        case_id += f"#epoch{sample.get('epoch')}"
-    case = RecordedCase(case_id, source=f"samples/{sample.get('id')}_epoch_{sample.get('epoch')}.json")
     for event in events:
         if event.get("event") != "model":
             continue
@@ -104,8 +115,21 @@ def case_of(sample: dict[str, Any], epochs: int) -> RecordedCase:
         scorer = scorers.get(event.get("span_id", ""))
         if scorer is not None:
             case.judges.append(RecordedJudge(scorer, messages))
-        elif case.messages is None:
+            continue
+        if case.messages is None:
             case.messages = messages
+        request = _call_request(event, calls)
+        if request is not None:
+            case.requests.append(request)
+
+
+def case_of(sample: dict[str, Any], epochs: int) -> RecordedCase:
+    sample = _resolved(sample, sample.get("attachments") or {})
+    case_id = str(sample.get("id"))
+    if epochs > 1:
+        case_id += f"#epoch{sample.get('epoch')}"
+    case = RecordedCase(case_id, source=f"samples/{sample.get('id')}_epoch_{sample.get('epoch')}.json")
+    _add_calls(case, sample)
     output = sample.get("output") or {}
     if isinstance(output.get("completion"), str):
         case.answer = output["completion"]

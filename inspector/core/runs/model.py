@@ -8,7 +8,7 @@ import io
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,8 @@ class RecordedCase:
     without_default_prompt: bool = False
     answer: str | None = None
     judges: list[RecordedJudge] = field(default_factory=list)
+    # The raw request bodies the run logged for the candidate's calls (Inspect AI's call.request).
+    requests: list[dict[str, Any]] = field(default_factory=list)
     source: str | None = None  # the run file the messages were read from
     error: str | None = None  # what the runner reported for a case that did not complete
 
