@@ -1,5 +1,5 @@
-"""Runs: what an eval runner kept of a run (agentv 4's run folder or results JSONL, Inspect AI's
-logs), read into one shape (model.py, one module per run format) and set against what the eval
+"""Runs: what an eval runner kept of a run (agentv 4's run folder or results JSONL, agentv 5's
+bundle, Inspect AI's logs, promptfoo's results.json), read into one shape (model.py, one module per run format) and set against what the eval
 files render now (compare.py)."""
 
 from __future__ import annotations
@@ -22,9 +22,13 @@ def _first_row(files: RunFiles, path: str) -> object:
 
 def read_files(files: RunFiles) -> Run:
     """The run in `files`, whichever runner wrote it."""
-    from inspector.core.runs import agentv4, agentv5, inspect_logs
+    from inspector.core.runs import agentv4, agentv5, inspect_logs, promptfoo
 
     paths = files.paths()
+    for path in paths:
+        if path.endswith(".json") and "/" not in path and promptfoo.is_promptfoo_results(
+                (files.read(path) or b"")[:4096]):
+            return promptfoo.read_promptfoo(files, path)
     logs = [path for path in paths if inspect_logs.is_log_name(path)]
     if logs and inspect_logs.is_inspect_log(files, logs[0]):
         return inspect_logs.read_inspect(files, logs)

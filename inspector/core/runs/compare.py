@@ -275,6 +275,8 @@ def check_run(run: Run, render: Render, profile: str | None, in_run: bool = Fals
         result.notes.append("compared with the eval files the run kept (agentv rewrites their file "
                             "references to its copies under files/, so a <file path> can differ)")
     documents = _rendered(run, render, result.errors)
+    if not documents:  # nothing was rendered: no profile was used
+        result.profile = None
     seen = {(recorded.eval_path, recorded.id) for recorded in run.cases}
     result.cases = [check_case(recorded, _find(documents.get(recorded.eval_path or ""), recorded.id))
                     for recorded in run.cases]
