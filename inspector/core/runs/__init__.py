@@ -32,6 +32,9 @@ def read_files(files: RunFiles) -> Run:
     logs = [path for path in paths if inspect_logs.is_log_name(path)]
     if logs and inspect_logs.is_inspect_log(files, logs[0]):
         return inspect_logs.read_inspect(files, logs)
+    index = agentv5.index_path(files)
+    if index is not None and agentv5.is_agentv5_row(_first_row(files, index)):
+        return agentv5.read_agentv5(files, index)
     results = [path for path in paths if path.endswith(".jsonl") and "/" not in path]
     for path in sorted(results, key=lambda name: name != "index.jsonl"):
         row = _first_row(files, path)

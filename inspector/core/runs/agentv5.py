@@ -46,16 +46,39 @@ def transcript_input(transcript: Any) -> list[SentMessage]:
     return messages
 
 
-def _project_eval_path(row: dict[str, Any]) -> str | None:
+def _project_eval_path(row: dict[str, Any], summary_paths: dict[str, str]) -> str | None:
+    """summary.json's `cases[].eval_path` (relative to the project), else the projection
+    identity's when it is relative."""
+    if str(row["test_id"]) in summary_paths:
+        return summary_paths[str(row["test_id"])]
     identity = row.get("projection_identity")
     dimensions = identity.get("dimensions") if isinstance(identity, dict) else None
     path = dimensions.get("eval_path") if isinstance(dimensions, dict) else None
-    return path if isinstance(path, str) else None
+    return path if isinstance(path, str) and not path.startswith("/") else None
 
 
-def case_of(row: dict[str, Any], files: RunFiles) -> RecordedCase:
-    bundle_eval = row.get("eval_path") if isinstance(row.get("eval_path"), str) else None
-    case = RecordedCase(str(row["test_id"]), _project_eval_path(row), judges=judges(row.get("scores")),
+def _summary(files: RunFiles) -> dict[str, Any]:
+    try:
+        summary = json.loads(text_of(files, "summary.json") or "{}")
+    except ValueError:
+        return {}
+    return summary if isinstance(summary, dict) else {}
+
+
+def index_path(files: RunFiles) -> str | None:
+    """Where the run's index is: summary.json's `index_path` (`.internal/index.jsonl` at
+    v5.3.1-next.1), else index.jsonl."""
+    named = _summary(files).get("index_path")
+    for path in (named, ".internal/index.jsonl", "index.jsonl"):
+        if isinstance(path, str) and files.read(path) is not None:
+            return path
+    return None
+
+
+def case_of(row: dict[str, Any], files: RunFiles, summary_paths: dict[str, str]) -> RecordedCase:
+    bundle_eval = row.get("eval_path") if str(row.get("eval_path", "")).endswith("test/EVAL.yaml") else None
+    case = RecordedCase(str(row["test_id"]), _project_eval_path(row, summary_paths),
+                        judges=judges(row.get("scores")),
                         bundle_eval_path=bundle_eval,
                         error=row.get("error") if row.get("execution_status") not in (None, "ok") else None)
     transcript_path = row.get("transcript_path")
@@ -77,5 +100,8 @@ def read_agentv5(files: RunFiles, index_path: str) -> Run:
     rows = [row for row in read_rows(text_of(files, index_path) or "", index_path) if is_agentv5_row(row)]
     if not rows:
         raise RunError(f"{index_path}: no agentv 5 results in it")
-    return Run("agentv", "5", "agentv-5", [case_of(row, files) for row in rows],
+    summary_paths = {str(item.get("test_id")): item["eval_path"]
+                     for item in _summary(files).get("cases") or []
+                     if isinstance(item, dict) and isinstance(item.get("eval_path"), str)}
+    return Run("agentv", "5", "agentv-5", [case_of(row, files, summary_paths) for row in rows],
                version_note="agentv 5 records no version; the layout is agentv 5's (v5.3.1-next.1)")
