@@ -20,30 +20,46 @@ def _first_row(files: RunFiles, path: str) -> object:
     return None
 
 
-def read_files(files: RunFiles) -> Run:
-    """The run in `files`, whichever runner wrote it."""
-    from inspector.core.runs import agentv4, agentv5, inspect_logs, promptfoo
+def _promptfoo(files: RunFiles) -> Run | None:
+    from inspector.core.runs import promptfoo
 
-    paths = files.paths()
-    for path in paths:
+    for path in files.paths():
         if path.endswith(".json") and "/" not in path and promptfoo.is_promptfoo_results(
                 (files.read(path) or b"")[:4096]):
             return promptfoo.read_promptfoo(files, path)
-    logs = [path for path in paths if inspect_logs.is_log_name(path)]
+    return None
+
+
+def _inspect(files: RunFiles) -> Run | None:
+    from inspector.core.runs import inspect_logs
+
+    logs = [path for path in files.paths() if inspect_logs.is_log_name(path)]
     if logs and inspect_logs.is_inspect_log(files, logs[0]):
         return inspect_logs.read_inspect(files, logs)
+    return None
+
+
+def _agentv(files: RunFiles) -> Run | None:
+    from inspector.core.runs import agentv4, agentv5
+
     index = agentv5.index_path(files)
     if index is not None and agentv5.is_agentv5_row(_first_row(files, index)):
         return agentv5.read_agentv5(files, index)
-    results = [path for path in paths if path.endswith(".jsonl") and "/" not in path]
+    results = [path for path in files.paths() if path.endswith(".jsonl") and "/" not in path]
     for path in sorted(results, key=lambda name: name != "index.jsonl"):
-        row = _first_row(files, path)
-        if agentv5.is_agentv5_row(row):
-            return agentv5.read_agentv5(files, path)
-        if agentv4.is_agentv4_row(row):
+        if agentv4.is_agentv4_row(_first_row(files, path)):
             return agentv4.read_agentv4(files, path)
+    return None
+
+
+def read_files(files: RunFiles) -> Run:
+    """The run in `files`, whichever runner wrote it."""
+    for reader in (_promptfoo, _inspect, _agentv):
+        run = reader(files)
+        if run is not None:
+            return run
     raise RunError("not a run this tool reads: no agentv results (index.jsonl or a results "
-                   "JSONL) and no Inspect AI log (.eval or .json) at its top")
+                   "JSONL), no Inspect AI log (.eval or .json) and no promptfoo results.json at its top")
 
 
 def read_run(path: Path) -> Run:
