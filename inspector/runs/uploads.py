@@ -5,13 +5,23 @@ upload's checks (ingest.collect_files) and every render through the bounded work
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from inspector import services
-from inspector.core.bundle import MemoryBundle
+from inspector.core.bundle import Bundle, DirectoryBundle, MemoryBundle
 from inspector.core.model import InputError, RenderedDocument
 from inspector.core.render_settings import SettingsError, parse_render_options
 from inspector.core.runs import read_files
 from inspector.core.runs.compare import RunCheck, check_run
-from inspector.core.runs.model import MemoryFiles, OneFile, Run, RunError, RunFiles, single_top_folder
+from inspector.core.runs.model import (
+    FolderFiles,
+    MemoryFiles,
+    OneFile,
+    Run,
+    RunError,
+    RunFiles,
+    single_top_folder,
+)
 from inspector.ingest import UploadError, collect_files
 from inspector.untrusted import render_untrusted
 
@@ -36,6 +46,38 @@ def project_bundle(uploads: list[tuple[str, bytes]], run: Run) -> MemoryBundle:
     return MemoryBundle(files)
 
 
+def _checked(run: Run, bundle: Bundle, profile: str | None, in_run: bool) -> RunCheck:
+    chosen = profile or run.profile or "auto"
+    options = services.parse_render_options({"profile": chosen})
+    policy = services.render_policy()
+
+    def render(path: str) -> RenderedDocument:
+        if bundle.text(path) is None:
+            raise InputError("no such file among the files compared with", path)
+        return render_untrusted(bundle, path, options, policy)
+
+    return check_run(run, render, chosen, in_run=in_run)
+
+
+def local_runs(root: Path) -> list[str]:
+    """The run folders agentv wrote in a served folder (.agentv/results/<run>/), newest first."""
+    results = root / ".agentv" / "results"
+    if not results.is_dir():
+        return []
+    found = [folder for folder in results.iterdir() if folder.is_dir() and not folder.name.startswith(".")
+             and ((folder / "index.jsonl").is_file() or (folder / ".internal" / "index.jsonl").is_file())]
+    found.sort(key=lambda folder: folder.stat().st_mtime, reverse=True)
+    return [folder.relative_to(root).as_posix() for folder in found]
+
+
+def check_local(root: Path, run_path: str, profile: str | None) -> RunCheck:
+    """A run folder inside the served folder, against the served folder's files now."""
+    if run_path not in local_runs(root):
+        raise RunError(f"{run_path}: not a run folder of {root} (.agentv/results/<run>/)")
+    run = read_files(FolderFiles(root / run_path))
+    return _checked(run, DirectoryBundle(root), profile, in_run=False)
+
+
 def check_upload(run_uploads: list[tuple[str, bytes]], project_uploads: list[tuple[str, bytes]],
                  profile: str | None) -> RunCheck:
     """RunError, UploadError or SettingsError when the upload cannot be used."""
@@ -43,8 +85,7 @@ def check_upload(run_uploads: list[tuple[str, bytes]], project_uploads: list[tup
         raise UploadError("upload the run: its folder, a zip of it, a results JSONL or an Inspect log")
     files = run_files(run_uploads)
     run = read_files(files)
-    chosen = profile or run.profile or "auto"
-    options = services.parse_render_options({"profile": chosen})
+    bundle: Bundle
     if project_uploads:
         bundle = project_bundle(project_uploads, run)
     elif isinstance(files, MemoryFiles):
@@ -54,14 +95,7 @@ def check_upload(run_uploads: list[tuple[str, bytes]], project_uploads: list[tup
     else:
         raise RunError("a single results or log file keeps no eval files: upload the project's "
                        "files too")
-    policy = services.render_policy()
-
-    def render(path: str) -> RenderedDocument:
-        if bundle.text(path) is None:
-            raise InputError("no such file among the files compared with", path)
-        return render_untrusted(bundle, path, options, policy)
-
-    return check_run(run, render, chosen, in_run=not project_uploads)
+    return _checked(run, bundle, profile, in_run=not project_uploads)
 
 
 __all__ = ["RunError", "SettingsError", "UploadError", "check_upload", "parse_render_options"]

@@ -15,7 +15,8 @@ from inspector.core.diff import MessageDiff
 from inspector.core.options import PROFILES
 from inspector.core.runs.compare import CaseCheck, RunCheck
 from inspector.ingest import UploadError, refuse_oversized
-from inspector.runs.uploads import RunError, SettingsError, check_upload
+from inspector import local
+from inspector.runs.uploads import RunError, SettingsError, check_local, check_upload, local_runs
 
 from .common import HtmxHttpRequest
 
@@ -66,15 +67,29 @@ def _uploads(request: HtmxHttpRequest, part: str) -> list[tuple[str, bytes]]:
     return [(upload.name or "", upload.read()) for upload in files]
 
 
+def _checked(request: HtmxHttpRequest) -> RunCheck | None:
+    """The run the request names: an upload (POST) or, in local mode, a run folder of the served
+    folder (?run=), checked against the served folder's files now."""
+    profile = request.POST.get("profile") or request.GET.get("profile") or None
+    if request.method == "POST":
+        return check_upload(_uploads(request, "run"), _uploads(request, "files"), profile)
+    served = local.folder()
+    if served is not None and request.GET.get("run"):
+        return check_local(served.root, request.GET["run"], profile)
+    return None
+
+
 @require_http_methods(["GET", "POST"])
 def run_page(request: HtmxHttpRequest) -> HttpResponse:
-    context: dict = {"profiles": PROFILES, "chosen": request.POST.get("profile", "")}
-    if request.method == "POST":
-        try:
-            result = check_upload(_uploads(request, "run"), _uploads(request, "files"),
-                                  request.POST.get("profile") or None)
-        except (RunError, UploadError, SettingsError) as problem:
-            context["problem"] = str(problem)
-            return render(request, "runs/run.html", context, status=400)
+    served = local.folder()
+    context: dict = {"profiles": PROFILES, "chosen": request.POST.get("profile", ""),
+                     "local_runs": local_runs(served.root) if served is not None else [],
+                     "shown_run": request.GET.get("run", "")}
+    try:
+        result = _checked(request)
+    except (RunError, UploadError, SettingsError) as problem:
+        context["problem"] = str(problem)
+        return render(request, "runs/run.html", context, status=400)
+    if result is not None:
         context.update(_view(result))
     return render(request, "runs/run.html", context)

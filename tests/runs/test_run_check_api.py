@@ -79,3 +79,24 @@ def test_the_run_page_says_what_is_not_a_run() -> None:
     page = Client().post("/runs/", {"run": SimpleUploadedFile("x.txt", b"hi", "text/plain")})
     assert page.status_code == 400
     assert "not a run" in page.content.decode()
+
+
+def test_serve_lists_the_folders_runs_and_checks_one_against_its_files(agentv_run) -> None:
+    """`prompt-inspector serve` on the project: /runs/ names .agentv/results/<run>/ and checks it
+    against the folder's files as they are now."""
+    from django.test import override_settings
+
+    project, run, _ = agentv_run
+    served = "127.0.0.1:8765"
+    with override_settings(LOCAL_ROOT=str(project), LOCAL_WATCH=False, LOCAL_SHARE_TO=None,
+                           LOCAL_PORT=8765, LOCAL_SHARE_INCLUDE=()):
+        client = Client(HTTP_HOST=served)
+        listing = client.get("/runs/").content.decode()
+        assert ".agentv/results/run-1" in listing
+        page = client.get("/runs/", {"run": ".agentv/results/run-1"})
+        assert page.status_code == 200
+        assert page.content.decode().count('<tr class="status-same">') == 3
+        outside = client.get("/runs/", {"run": "../elsewhere"})
+        assert outside.status_code == 400
+        assert client.post("/runs/", {"run": zipped(run)}, headers={"Origin": "https://evil.example"}
+                           ).status_code == 403
