@@ -11,11 +11,11 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from inspector import local
 from inspector.core.diff import MessageDiff
 from inspector.core.options import PROFILES
 from inspector.core.runs.compare import CaseCheck, RunCheck
 from inspector.ingest import UploadError, refuse_oversized
-from inspector import local
 from inspector.runs.uploads import RunError, SettingsError, check_local, check_upload, local_runs
 
 from .common import HtmxHttpRequest
@@ -33,7 +33,6 @@ def _sides(diffs: list[MessageDiff]) -> list[dict]:
 
 
 def _case(number: int, check: CaseCheck) -> dict:
-    recorded = check.recorded
     anchor = f"case-{number}"
     return {
         "anchor": anchor, "id": check.id, "status": check.status, "label": STATUS_LABELS[check.status],
@@ -44,14 +43,22 @@ def _case(number: int, check: CaseCheck) -> dict:
                      "with_answer": grader.with_answer, "messages": _sides(grader.messages),
                      "cause": [f"{line.path}:{line.line}" for line in grader.cause]}
                     for position, grader in enumerate(check.graders, 1)],
-        "sent": [m.as_dict() for m in recorded.messages or []] if recorded else [],
-        "answer": recorded.answer if recorded else None,
-        # Nothing to compare with: the judge requests and raw requests the run kept are the answer.
-        "kept_judges": [{"name": judge.name, "messages": [m.as_dict() for m in judge.messages]}
-                        for judge in recorded.judges] if recorded and check.status == "not_in_files" else [],
-        "requests": [json.dumps(request, indent=2, ensure_ascii=False) for request in recorded.requests]
-        if recorded and check.status == "not_in_files" else [],
+        **_kept(check),
     }
+
+
+def _kept(check: CaseCheck) -> dict:
+    """What the run kept of the case; with nothing to compare it with, its judge requests and raw
+    requests too."""
+    recorded = check.recorded
+    if recorded is None:
+        return {"sent": [], "answer": None, "kept_judges": [], "requests": []}
+    alone = check.status == "not_in_files"
+    return {"sent": [m.as_dict() for m in recorded.messages or []], "answer": recorded.answer,
+            "kept_judges": [{"name": judge.name, "messages": [m.as_dict() for m in judge.messages]}
+                            for judge in recorded.judges] if alone else [],
+            "requests": [json.dumps(request, indent=2, ensure_ascii=False)
+                         for request in recorded.requests] if alone else []}
 
 
 def _view(result: RunCheck) -> dict:
