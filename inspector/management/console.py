@@ -7,7 +7,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from inspector.cli.commands import ConsoleCommand, Output
+from inspector.cli.console import ConsoleCommand, Output
 from inspector.rendering import web_policy
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandParser
 
 from inspector.bundles import offline
-from inspector.cli.commands import UsageError, default_root
+from inspector.cli.console import UsageError, default_root
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.model import InputError
 from inspector.core.options import PROFILES

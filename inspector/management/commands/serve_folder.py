@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-from inspector.cli.commands import UsageError, add_gambit_core_argument, default_root, gambit_core_folder
+from inspector.cli.console import UsageError, add_gambit_core_argument, default_root, gambit_core_folder
 from inspector.local import served_folder
 
 HOST = "127.0.0.1"
