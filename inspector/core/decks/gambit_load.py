@@ -12,13 +12,14 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agentv.yamltree import load_yaml
 from ..bundle import Bundle, join
+from ..js import js_string, js_trim, js_trim_bounds
 from ..model import Diagnostic, InputError
 from ..plain import json_safe
 from ..safe_parse import LimitExceeded, check_toml
+from ..yaml_lines import load_yaml
 from .gambit_core_files import InstalledGambitCore, is_installed_path
-from .gambit_text import FrontMatterError, embeds, js_trim_bounds, split_front_matter
+from .gambit_text import FrontMatterError, embeds, split_front_matter
 
 SNIPPETS = "gambit://snippets/"
 SCHEMAS = "gambit://schemas/"
@@ -293,7 +294,8 @@ class Loader:
         for entry in entries:
             if not isinstance(entry, dict):
                 continue
-            name = _js_string(entry.get("name")).strip()
+            # String(entry.name ?? "").trim()
+            name = js_trim(js_string(_nullish_empty(entry.get("name"))))
             if not name:
                 raise InputError(f"Action deck must include a name ({path})", path, line)
             description = entry.get("description")
@@ -326,7 +328,7 @@ class Loader:
         for entry in entries:
             if not isinstance(entry, dict):
                 continue
-            target = _js_string(entry.get("path")).strip()
+            target = js_trim(js_string(_nullish_empty(entry.get("path"))))
             if not target:
                 raise InputError("Deck reference must include a path", path, line)
             label = entry.get("label") if isinstance(entry.get("label"), str) else None
@@ -342,13 +344,9 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _js_string(value: Any) -> str:
-    """JavaScript's String(value ?? "") for the scalars front matter holds."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+def _nullish_empty(value: Any) -> Any:
+    """`value ?? ""`."""
+    return "" if value is None else value
 
 
 def check_action_name(name: str, path: str, line: int | None) -> None:

@@ -1,10 +1,11 @@
-"""YAML and JSONL loading that remembers where every value came from.
+"""YAML and JSONL loading that remembers where every value came from: the one YAML reader.
 
-agentv reads eval files with a plain YAML parser; the inspector needs more: every case, message and
-content block must know its 1-based lines so the page can highlight them. We compose the YAML into
-nodes (the C loader when present) and turn them into a small tree of `Node`s that carry both the
-plain value and its line span. Limits on size, node count and depth keep hostile input (alias
-bombs, absurd nesting) bounded in time and memory.
+agentv, gambit and the conversation files are read with plain YAML parsers; the inspector needs
+more: every case, message and content block must know its 1-based lines so the page can highlight
+them. The tree of `Node`s (each the plain value and its line span) is built in one pass from
+libyaml's parser events; anything unusual (an error, a limit, a repeated key or anchor, a complex
+key) goes PyYAML's composer's way, whose errors and limits are the reference. Limits on size, node
+count and depth keep hostile input (alias bombs, absurd nesting) bounded in time and memory.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import Any
 import msgspec
 import yaml
 
-from ..model import InputError
-from ..safe_parse import (
+from .js import js_number
+from .model import InputError
+from .safe_parse import (
     EXPANSION_ALLOWANCE,
     EXPANSION_FACTOR,
     MAX_EXPANDED_NODES,
@@ -293,22 +295,6 @@ _IMPLICIT_TAGS = {f"tag:yaml.org,2002:{name}" for name in
                   ("null", "bool", "int", "float", "timestamp", "str", "value")}
 
 
-def js_number(value: float) -> str:
-    """A number as JavaScript's String() writes it (what agentv's JSON and keys hold)."""
-    if value != value:
-        return "NaN"
-    if value in (float("inf"), float("-inf")):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value.is_integer() and abs(value) < 1e21:
-        return str(int(value))
-    text = repr(value)
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        sign = "-" if exponent.startswith("-") else "+"
-        text = f"{mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
-    return text
-
-
 # `--profile auto` reads a file to choose its reader, which then reads it again: the last tree is
 # kept so the second read is free. Trees are never changed after parsing (every step builds new
 # nodes), so sharing one is safe.
@@ -337,13 +323,6 @@ def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
 
 def _parse_yaml(text: str, path: str, core: bool) -> Node | None:
     check_nesting(text, path)  # before libyaml, which would overflow the C stack
-    if core:
-        # Most eval files are plain block collections, which yamlfast reads several times faster
-        # (it imports this module: imported here, once yamltree is whole).
-        from .yamlfast import read_plain_yaml
-        root = read_plain_yaml(text)
-        if root is not None:
-            return root
     try:
         return _from_events(text, path, core)
     except _Unusual:

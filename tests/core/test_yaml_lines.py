@@ -12,9 +12,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.core.agentv import yamltree
-from inspector.core.agentv.yamltree import Node
+from inspector.core import yaml_lines
 from inspector.core.model import InputError
+from inspector.core.yaml_lines import Node
 from tests.oracle.generate import Suite, suites
 
 
@@ -48,14 +48,14 @@ def _outcome(read: Any, text: str, core: bool) -> tuple[Node | None, tuple | Non
 
 def _check(text: str, core: bool) -> bool:
     """The reader's answer is the composer path's; True when the event reader built it itself."""
-    yamltree.forget_last_read()
-    tree, error = _outcome(yamltree.load_yaml, text, core)
-    reference, reference_error = _outcome(yamltree._compose_and_convert, text, core)
+    yaml_lines.forget_last_read()
+    tree, error = _outcome(yaml_lines.load_yaml, text, core)
+    reference, reference_error = _outcome(yaml_lines._compose_and_convert, text, core)
     assert error == reference_error
     _same(tree, reference)
     try:
-        yamltree._from_events(text, "evals/x.yaml", core)
-    except yamltree._Unusual:
+        yaml_lines._from_events(text, "evals/x.yaml", core)
+    except yaml_lines._Unusual:
         return False
     return True
 
@@ -142,7 +142,7 @@ def test_generated_agentv_suites_read_as_the_composer_reads_them(suite: Suite, c
         if path.endswith((".yaml", ".yml")):
             text = data.decode("utf-8-sig", errors="replace")
             # Only a file the composer's path refuses is left to it.
-            assert _check(text, core) or _outcome(yamltree._compose_and_convert, text, core)[1]
+            assert _check(text, core) or _outcome(yaml_lines._compose_and_convert, text, core)[1]
 
 
 @pytest.mark.parametrize("value", ["text", ["a"], 3, 1.5, True, None])
@@ -161,5 +161,5 @@ def test_a_mapping_node_gives_its_key_or_nothing():
     ("1_000", "1_000"), ("~", None), ("+12", 12), ("0o17", 15), ("0x1F", 31), ("-1.5e3", -1500.0),
     (".5", 0.5), ("-.Inf", float("-inf")), ("TRUE", True), ("Null", None)])
 def test_core_scalars_are_the_core_schemas_values_and_other_text_stays_text(text: str, value: Any):
-    found = yamltree.core_scalar(text)
+    found = yaml_lines.core_scalar(text)
     assert type(found) is type(value) and found == value
