@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from decimal import Decimal
 from typing import Any
 
 # ECMAScript's WhiteSpace and LineTerminator: what String.prototype.trim() strips and `\s` matches.
@@ -44,7 +45,7 @@ def js_number(value: float) -> str:
     if value in (float("inf"), float("-inf")):
         return "Infinity" if value > 0 else "-Infinity"
     if value.is_integer() and abs(value) < 1e21:
-        return str(int(value))
+        return str(_integer_digits(value))
     text = repr(value)
     if "e" in text:
         mantissa, exponent = text.split("e")
@@ -95,21 +96,32 @@ def js_json(value: Any, indent: int | None = 2) -> str:
 
 def js_json_value(value: Any) -> Any:
     """The value JSON.stringify would see, as Python's json module writes it."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            return None
-        return int(value) if value.is_integer() and abs(value) < 1e21 else value
-    if isinstance(value, int):
-        return value if abs(value) < 2**53 else float(value)
     if isinstance(value, list):
         return [js_json_value(item) for item in value]
     if isinstance(value, dict):
         index_keys = sorted((key for key in value if _is_array_index(key)), key=int)
         other_keys = [key for key in value if not _is_array_index(key)]
         return {key: js_json_value(value[key]) for key in [*index_keys, *other_keys]}
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return _json_number(value)
     return value
+
+
+def _json_number(value: float) -> float | int | None:
+    if isinstance(value, int):
+        # Past 2**53 a JavaScript number has lost the integer's last digits.
+        return value if abs(value) < 2**53 else _json_number(float(value))
+    if value != value or value in (float("inf"), float("-inf")):
+        return None
+    return _integer_digits(value) if value.is_integer() and abs(value) < 1e21 else value
+
+
+def _integer_digits(value: float) -> int:
+    """An integral number as JavaScript writes it: its shortest round-tripping digits, then zeros
+    (2**60 is 1152921504606847000, not the float's exact 1152921504606846976)."""
+    if abs(value) < 2**53:
+        return int(value)
+    return int(Decimal(repr(value)))
 
 
 def _is_array_index(key: str) -> bool:

@@ -13,6 +13,10 @@ from typing import Any
 
 from ..js import UNDEFINED, js_round, js_string, js_truthy
 
+# The short names the parsers below write their messages with.
+_js = js_string
+_js_round = js_round
+
 OPERATORS = ("correctness", "contradiction")
 # rubric-operators.ts OPERATOR_GUIDANCE
 OPERATOR_GUIDANCE = {
@@ -68,13 +72,13 @@ def parse_item(raw: dict[str, Any], index: int, v5: bool, where: str) -> Rubric 
         min_score = raw["min_score"]
         if not 0 < min_score <= 1:
             raise BadRubric(f"Invalid min_score for rubric '{rubric_id}' {where}: must be in "
-                            f"(0, 1] (got {js_string(min_score)})")
+                            f"(0, 1] (got {_js(min_score)})")
         legacy = round(min_score * 10)
     elif not v5 and number(raw.get("required_min_score")):
         legacy = raw["required_min_score"]
         if not float(legacy).is_integer() or not 0 <= legacy <= 10:
             raise BadRubric(f"Invalid required_min_score for rubric '{rubric_id}' {where}: must "
-                            f"be an integer 0-10 (got {js_string(legacy)})")
+                            f"be an integer 0-10 (got {_js(legacy)})")
         min_score = legacy / 10
     required = raw["required"] if isinstance(raw.get("required"), bool) else None
     extras: list[tuple[str, Any]] = [*([("operator", operator)] if operator else [])]
@@ -108,7 +112,7 @@ def parse_inline(raw: Any, index: int) -> Rubric | None:
     min_score, legacy = None, None
     if number(raw.get("min_score")):
         min_score = raw["min_score"]
-        legacy = js_round(min_score * 10)
+        legacy = _js_round(min_score * 10)
     elif number(raw.get("required_min_score")):
         legacy = raw["required_min_score"]
         min_score = legacy / 10
@@ -198,7 +202,7 @@ def _ranges(raw: Any, rubric_id: str, where: str) -> tuple[tuple[int, int, str],
             raise BadRubric(f"Invalid score_range {at}: min must be <= max")
         outcome = item.get("outcome")
         if not isinstance(outcome, str) or not outcome:
-            raise BadRubric(f"Missing outcome for score_range [{js_string(low)}, {js_string(high)}] in rubric "
+            raise BadRubric(f"Missing outcome for score_range [{_js(low)}, {_js(high)}] in rubric "
                             f"'{rubric_id}' {where}")
         ranges.append((int(low), int(high), outcome))
     ordered = sorted(ranges)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bundle import Bundle, join
-from ..js import js_string, js_trim, js_trim_bounds
+from ..js import js_string, js_trim_bounds
 from ..model import Diagnostic, InputError
 from ..plain import json_safe
 from ..safe_parse import LimitExceeded, check_toml
@@ -294,8 +294,7 @@ class Loader:
         for entry in entries:
             if not isinstance(entry, dict):
                 continue
-            # String(entry.name ?? "").trim()
-            name = js_trim(js_string(_nullish_empty(entry.get("name"))))
+            name = _js_string(entry.get("name")).strip()
             if not name:
                 raise InputError(f"Action deck must include a name ({path})", path, line)
             description = entry.get("description")
@@ -328,7 +327,7 @@ class Loader:
         for entry in entries:
             if not isinstance(entry, dict):
                 continue
-            target = js_trim(js_string(_nullish_empty(entry.get("path"))))
+            target = _js_string(entry.get("path")).strip()
             if not target:
                 raise InputError("Deck reference must include a path", path, line)
             label = entry.get("label") if isinstance(entry.get("label"), str) else None
@@ -344,9 +343,9 @@ def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _nullish_empty(value: Any) -> Any:
-    """`value ?? ""`."""
-    return "" if value is None else value
+def _js_string(value: Any) -> str:
+    """JavaScript's String(value ?? "")."""
+    return "" if value is None else js_string(value)
 
 
 def check_action_name(name: str, path: str, line: int | None) -> None:
