@@ -58,7 +58,7 @@ def js_string(value: Any) -> str:
     """String(value) for a plain YAML/JSON/TOML value: an array is its items' strings joined by
     commas (null items empty), any object "[object Object]"."""
     if isinstance(value, str):
-        return value
+        return str(value)  # a plain str, also of a subclass (nunjucks' SafeString is an object)
     if value is None:
         return "null"
     if value is UNDEFINED:
