@@ -127,6 +127,15 @@ def _aliased(anchors: dict[str, tuple[Node, int, int]], event: Any, depth: int
     return found
 
 
+def _merge_into(value: dict[str, Node], merged: Node) -> None:
+    """A merge key's (`<<`) mapping, or each mapping of its sequence, into `value`: the keys it
+    does not hold yet."""
+    for source in merged.value if isinstance(merged.value, list) else [merged]:
+        if isinstance(source.value, dict):
+            for merged_key, merged_value in source.value.items():
+                value.setdefault(merged_key, merged_value)
+
+
 def _last_line(children: Any, start: int, end: int) -> int:
     """A block collection ends where its last value ends: PyYAML's end mark sits on the next
     item's `- ` line (column 2, not 0), one line too far."""
@@ -235,12 +244,7 @@ class _Converter:
             written: set[str] = set()
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
-                    merged = self.convert(value_node, depth + 1)
-                    sources = merged.value if isinstance(merged.value, list) else [merged]
-                    for source in sources:
-                        if isinstance(source.value, dict):
-                            for merged_key, merged_value in source.value.items():
-                                value.setdefault(merged_key, merged_value)
+                    _merge_into(value, self.convert(value_node, depth + 1))
                     continue
                 name = self._key_text(self._scalar(key_node))
                 if self.core and name in written:
@@ -513,14 +517,10 @@ class _EventReader(_Converter):
         if type(event) is not yaml.ScalarEvent or event.anchor is not None:
             raise _Unusual  # a key that is not a plain value, or one aliased elsewhere
         text: str = event.value
-        # _is_text's test, written out.
         if event.tag is None and not self.wildcard and not event.style and self.core and text \
                 and text[0] not in _NOT_CORE_PLAIN:
             return self._key_text(core_scalar(text))  # the core schema's value, as _key finds it
-        return text if (event.tag is None and not self.wildcard
-                        and (not event.implicit[0] or text[:1] not in self.resolvers)
-                        and (event.style or not self.core or text[:1] not in _MAYBE_NOT_TEXT)
-                        ) else self._key(event)
+        return self._key(event)
 
     @staticmethod
     def _place(parent: list[Any], done: tuple[Node, int, int]) -> None:
@@ -540,10 +540,7 @@ class _EventReader(_Converter):
             return
         if parent[7] is None:
             parent[7] = set(value)  # the keys written so far: merged ones may be written again
-        for source in node.value if isinstance(node.value, list) else [node]:
-            if isinstance(source.value, dict):
-                for merged_key, merged_value in source.value.items():
-                    value.setdefault(merged_key, merged_value)
+        _merge_into(value, node)
 
     def _tag(self, event: Any) -> str:
         """The tag the composer gives a scalar (Resolver.resolve, without path resolvers)."""
