@@ -22,7 +22,7 @@ COMMANDS = {
 
 USAGE = """usage: prompt-inspector COMMAND [ARGS]
 
-  serve [PATH] [--port N] [--share-to URL] [--gambit-core DIR]
+  serve [PATH] [--port N] [--share-to URL] [--share-include PATH] [--gambit-core DIR]
                                              show a folder's evals in the browser; pages follow edits
   check PATH... [--profile P] [--fail-on warning|error] [--gambit-core DIR]
                                              render everything; file:line: problems; exit 1 on failure

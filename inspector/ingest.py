@@ -12,9 +12,11 @@ import hmac
 import io
 import logging
 import random
+import re
 import secrets
 import stat
 import time
+import unicodedata
 import zipfile
 from dataclasses import dataclass
 
@@ -58,11 +60,24 @@ def _megabytes(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB"
 
 
+# Characters that show as nothing (zero-width) or reorder what follows (Unicode's Bidi_Control set):
+# a name holding one passes for another name, or hides its real suffix.
+_INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _shown(name: str) -> str:
+    """A name as a message can show it: two look-alikes must not read the same there too."""
+    return name if name.isascii() else name.encode("ascii", "backslashreplace").decode("ascii")
+
+
 class _Collector:
     def __init__(self, limits: Limits):
         self.limits = limits
         self.files: dict[str, bytes] = {}
         self.total = 0
+        # Every path and folder so far, in NFC and lower case, as it was given: the first holder of
+        # a look.
+        self.looks: dict[str, str] = {}
 
     def add(self, raw_path: str, data: bytes) -> None:
         if len(raw_path) > self.limits.max_path_length:
@@ -78,6 +93,7 @@ class _Collector:
             raise UploadError("path escapes the bundle root", raw_path)
         if not path:
             raise UploadError("empty file name", raw_path or "(unnamed)")
+        path = self._refuse_look_alikes(path)
         if path in self.files:
             raise UploadError("the same path appears twice in the upload", path)
         if len(self.files) >= self.limits.max_files:
@@ -86,6 +102,23 @@ class _Collector:
         if self.total > self.limits.max_bytes:
             raise UploadError(f"the upload is larger than {_megabytes(self.limits.max_bytes)}")
         self.files[path] = data
+
+    def _refuse_look_alikes(self, path: str) -> str:
+        """The path in NFC, unless it looks like another path of the upload (or a folder of one):
+        the same letters in another Unicode form or letter case, or hidden characters."""
+        hidden = _INVISIBLE.search(path)
+        if hidden is not None:
+            raise UploadError(f"the name holds an invisible character (U+{ord(hidden.group()):04X}), "
+                              "which makes it look like another name; rename the file", _shown(path))
+        parts = path.split("/")
+        for end in range(1, len(parts) + 1):
+            name = "/".join(parts[:end])
+            # lower(), not casefold(): case-insensitive file systems do not take "ss" for "ß".
+            seen = self.looks.setdefault(unicodedata.normalize("NFC", name).lower(), name)
+            if seen != name:
+                raise UploadError(f"{_shown(seen)} and {_shown(name)} look alike (they differ only in "
+                                  "letter case or in how accented letters are encoded); rename one")
+        return unicodedata.normalize("NFC", path)
 
     def add_zip(self, name: str, data: bytes) -> None:
         try:

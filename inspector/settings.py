@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "inspector.views.local.LocalModeGuard",
     "inspector.views.common.ProblemMiddleware",
 ]
 
@@ -160,6 +161,10 @@ GAMBIT_CORE_DIR = os.getenv("GAMBIT_CORE_DIR") or None
 LOCAL_ROOT = os.getenv("INSPECTOR_LOCAL_ROOT") or None
 LOCAL_SHARE_TO = (os.getenv("INSPECTOR_SHARE_TO") or "").rstrip("/") or None
 LOCAL_WATCH = envbool("INSPECTOR_LOCAL_WATCH", "true")  # off only in tests that bump it by hand
+# Set by `serve`: the port local mode answers on (any other Host is refused), and the files the user
+# named with --share-include, which Share sends although they look like secrets or git ignores them.
+LOCAL_PORT: int | None = None
+LOCAL_SHARE_INCLUDE: tuple[str, ...] = ()
 
 
 

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Header, Query, Router, Status
 from ninja.errors import HttpError, ValidationError
 
-from inspector import presenters, services
+from inspector import local, presenters, services
 from inspector.core import collector, serialize
 from inspector.ingest import (
     UploadError,
@@ -151,7 +151,7 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
                     '({"files": {path: text}, "title": ...})')
 
 
-@router.post("", response={201: BundleCreatedOut, **E400, **E413, **E422}, openapi_extra=_CREATE_BODY,
+@router.post("", response={201: BundleCreatedOut, **E400, 403: ErrorOut, **E413, **E422}, openapi_extra=_CREATE_BODY,
              summary="Store files as a bundle and get its share link")
 def create_bundle(request: HttpRequest,
                   idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=8,
@@ -160,6 +160,8 @@ def create_bundle(request: HttpRequest,
     way to delete the bundle later; it is not shown again, unless the upload carries an
     `Idempotency-Key` (a random value kept secret, such as a UUID): then a retry of the same upload
     with the same key answers the same bundle and manage token, so a lost answer loses nothing."""
+    if local.folder() is not None:
+        raise HttpError(403, "uploads are off in local mode: this server shows a folder on disk")
     files, title = _read_upload(request)
     # The collector paused while the upload's render is alive, and the render let go of before it
     # resumes: its million objects are freed without ever being walked (a 10 MB upload spent about

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import yaml
+
 from .model import InputError
 
 MAX_NESTING = 500  # far beyond any honest eval file, deck or request body
@@ -75,6 +77,42 @@ def check_nesting(text: str, path: str | None = None) -> None:
         found = _BLOCK_INDICATORS_LATER_LINE.search(text)
         if found:
             raise _too_deep(path, text.count("\n", 0, found.start()) + 2)
+
+
+# What opens and closes a level as libyaml's scanner reads it (the composer recurses once per level).
+_OPENS = (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken, yaml.BlockSequenceStartToken,
+          yaml.BlockMappingStartToken)
+_CLOSES = (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken, yaml.BlockEndToken)
+_SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def check_yaml_nesting(text: str, path: str | None = None) -> None:
+    """check_nesting for YAML, where a block scalar (`|`, `>`) is text: a prompt holding 500 `[`
+    is not nested. Only text that check_nesting refuses is read again, by libyaml's scanner (which
+    does not recurse), counting the levels the parser would open; text the scanner cannot read
+    stays refused, as nothing shows its brackets are text."""
+    try:
+        check_nesting(text, path)
+    except LimitExceeded as refused:
+        _check_scanned_depth(text, path, refused)
+
+
+def _check_scanned_depth(text: str, path: str | None, refused: LimitExceeded) -> None:
+    scanner = _SCANNER(text)
+    depth = 0
+    try:
+        while scanner.check_token():
+            token = scanner.get_token()
+            if isinstance(token, _OPENS):
+                depth += 1
+                if depth > MAX_NESTING:
+                    raise _too_deep(path, token.start_mark.line + 1)
+            elif isinstance(token, _CLOSES):
+                depth -= 1
+    except yaml.YAMLError:
+        raise refused from None
+    finally:
+        scanner.dispose()
 
 
 def check_toml(text: str, path: str | None = None) -> None:

@@ -26,7 +26,7 @@ from .safe_parse import (
     MAX_EXPANDED_NODES,
     LimitExceeded,
     check_expansion,
-    check_nesting,
+    check_yaml_nesting,
 )
 
 try:  # the C composer is several times faster on large files
@@ -326,7 +326,7 @@ def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
 
 
 def _parse_yaml(text: str, path: str, core: bool) -> Node | None:
-    check_nesting(text, path)  # before libyaml, which would overflow the C stack
+    check_yaml_nesting(text, path)  # before libyaml, which would overflow the C stack
     try:
         return _from_events(text, path, core)
     except _Unusual:

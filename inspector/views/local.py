@@ -1,5 +1,6 @@
 """Local mode's own pages: the folder's version (the pages poll it to re-render) and Share, which
-uploads the folder to the server named by `--share-to` only after the user has seen what goes."""
+uploads the folder to the server named by `--share-to` only after the user has seen what goes; and
+the guard that keeps local mode read-only and answering only to its own address."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ import urllib.error
 import urllib.request
 
 from django.conf import settings
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from inspector import local
+from inspector import local, services
+from inspector.core.bundle import MemoryBundle
 from inspector.ingest import UploadError, collect_files
 
-from .common import HtmxHttpRequest, Problem
+from .common import HtmxHttpRequest, Problem, problem_page
 
 SHARE_TIMEOUT_SECONDS = 60
 
@@ -35,10 +37,11 @@ def local_version(request: HtmxHttpRequest) -> JsonResponse:
     return response
 
 
-def _folder_files(served: local.LocalFolder) -> dict[str, bytes]:
-    files = served.files
-    return collect_files([(path, files.read(path) or b"") for path in files.paths()],
-                         expand_zips=False)
+def checked_share_list(served: local.LocalFolder) -> local.ShareList:
+    """What Share sends, held to the upload page's limits (raises UploadError)."""
+    listed = local.share_list(served, settings.LOCAL_SHARE_INCLUDE)
+    collect_files(list(listed.files.items()), expand_zips=False)
+    return listed
 
 
 @require_http_methods(["GET", "POST"])
@@ -48,16 +51,22 @@ def local_share(request: HtmxHttpRequest) -> HttpResponse:
     if settings.LOCAL_SHARE_TO is None:
         return render(request, "local_share.html", context)
     try:
-        files = _folder_files(served)
+        listed = checked_share_list(served)
     except UploadError as problem:
         context["error"] = f"This folder cannot be uploaded as it is: {problem}"
         return render(request, "local_share.html", context, status=400)
-    context.update(count=len(files), size=sum(len(data) for data in files.values()),
-                   paths=sorted(files)[:50])
+    context.update(count=len(listed.files), size=listed.size, paths=sorted(listed.files),
+                   ignored=listed.ignored, secrets=listed.secrets, digest=listed.digest)
     if request.method == "GET":
         return render(request, "local_share.html", context)
+    # The user confirmed one list: anything else (a file added, removed or changed since) is not
+    # what they agreed to send.
+    if request.POST.get("digest") != listed.digest:
+        context["error"] = ("The folder changed since its list was shown, so nothing was sent. "
+                            "Check the list below and confirm again.")
+        return render(request, "local_share.html", context, status=409)
     try:
-        context["shared"] = upload(settings.LOCAL_SHARE_TO, files, served.record.title)
+        context["shared"] = upload(settings.LOCAL_SHARE_TO, listed.files, served.record.title)
     except ShareFailed as problem:
         context["error"] = str(problem)
         return render(request, "local_share.html", context, status=502)
@@ -111,6 +120,76 @@ def _detail(raw: bytes) -> str:
     except ValueError:
         return raw[:200].decode("utf-8", "replace")
     return str(answer.get("detail", answer)) if isinstance(answer, dict) else str(answer)[:200]
+
+
+def as_shared(loaded: services.LoadedBundle) -> services.LoadedBundle:
+    """The served folder as Share would send it (a stored bundle as it is): the offline copy
+    offered in local mode holds no file that Share would leave out."""
+    served = local.folder()
+    if served is None or not loaded.read_only:
+        return loaded
+    try:
+        listed = checked_share_list(served)
+    except UploadError as problem:
+        raise Problem(400, "This folder cannot be copied as it is", str(problem)) from None
+    files = MemoryBundle(listed.files)
+    return services.LoadedBundle(loaded.record, files, tuple(services.list_untrusted(files)),
+                                 f"{served.cache_id()}:shared:{listed.digest}")
+
+
+# Local mode writes nothing to its database. The one form it takes is Share's confirmation (which
+# uploads elsewhere); POST /api/render stores nothing.
+WRITES_TAKEN = ("/local/share", "/api/render")
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+class LocalModeGuard:
+    """In local mode: answer only to the served address, and refuse every write but Share's, and
+    that one from any page but this server's own."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HtmxHttpRequest) -> HttpResponse:
+        if local.folder() is None:
+            return self.get_response(request)
+        refusal = _refusal(request)
+        if refusal is None:
+            return self.get_response(request)
+        title, message = refusal
+        if request.path_info.startswith("/api/"):
+            return JsonResponse({"detail": f"{title}: {message}", "file": None, "line": None},
+                                status=403)
+        return problem_page(request, 403, title, message)
+
+
+def _refusal(request: HttpRequest) -> tuple[str, str] | None:
+    host = request.META.get("HTTP_HOST", "")
+    if not local.is_served_host(host):
+        served = local.served_hosts()
+        where = " or ".join(served) if served else "127.0.0.1 or localhost"
+        return ("Not this server's address",
+                f"Local mode answers only at {where}, not at {host or 'no address'}: another name "
+                "pointing at this machine would let its site read the folder.")
+    if request.method in SAFE_METHODS:
+        return None
+    if request.path_info not in WRITES_TAKEN:
+        return ("Local mode is read-only",
+                "This server shows the folder on disk: nothing is uploaded, edited, revised, "
+                "reviewed or deleted here. Edit the files in your editor (the pages follow); "
+                "use Share to upload the folder to another server.")
+    if not _same_origin(request, host):
+        return ("Refused a request from another site",
+                "Only this server's own pages (or a script without a browser) may post to it.")
+    return None
+
+
+def _same_origin(request: HttpRequest, host: str) -> bool:
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != f"http://{host}":
+        return False
+    # A browser that sends it says where the request came from; a script that does not is local.
+    return request.headers.get("Sec-Fetch-Site") in (None, "same-origin", "none")
 
 
 def refuse_upload_in_local_mode() -> None:

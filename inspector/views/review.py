@@ -21,6 +21,7 @@ from inspector.review import service
 from inspector.review.service import AnchorSpec, ReviewError
 
 from .common import RENDER_KEYS, HtmxHttpRequest, PageSettings, Problem, loaded_or_404, settings_or_problem
+from .local import as_shared
 from .page_cache import VERDICT_FILTER
 
 ROLE_LABELS = {"system": "system", "developer": "developer", "user": "user", "assistant": "assistant",
@@ -258,7 +259,7 @@ def review_progress(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     """The bundle as one HTML file that opens from disk: default settings, with its comments
     (those carried from earlier revisions included) and verdicts."""
-    loaded = loaded_or_404(bundle_id)
+    loaded = as_shared(loaded_or_404(bundle_id))
     options = RenderOptions()
     documents = offline.render_all(lambda path: services.render(loaded, path, options), loaded.documents)
     threads = [service.placed_data(item) for item in service.bundle_threads(loaded, options, None)]

@@ -20,6 +20,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def served(tmp_path):
+    yield from _serve(tmp_path)
+
+
+def _serve(tmp_path, *options: str):
     (tmp_path / "evals").mkdir()
     (tmp_path / ".agentv").mkdir()
     (tmp_path / "evals" / "tiny.yaml").write_bytes(EVAL)
@@ -27,8 +31,8 @@ def served(tmp_path):
     (tmp_path / ".agentv" / "config.yaml").write_bytes(CONFIG)
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "inspector.cli", "serve", str(tmp_path), "--port",
-                                str(port)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True)
+                                str(port), *options], cwd=REPO, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
     try:
         first = process.stdout.readline()
         assert first.startswith("Prompt Inspector: http://127.0.0.1:"), first
@@ -152,3 +156,72 @@ def test_the_file_opened_from_the_files_panel_stays_open_through_an_edit_on_disk
     page.wait_for_url(re.compile(r"/case/odd[^/]*/#L\d+$"))
     assert csp_errors == []
     page.close()
+
+
+def test_the_served_process_answers_only_its_own_address_and_takes_no_upload(served):
+    """`serve` itself sets the port the guard holds Host to: a DNS-rebinding name is refused, and
+    the upload API a website could post to with `no-cors` answers 403."""
+    import urllib.error
+    import urllib.request
+
+    _folder, address = served
+    port = address.split(":")[2].split("/")[0]
+
+    def status(path: str, **options) -> int:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", **options)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    assert status("/b/local/") == 200
+    assert status("/b/local/", headers={"Host": f"localhost:{port}"}) == 200
+    assert status("/b/local/", headers={"Host": f"rebound.example:{port}"}) in (400, 403)
+    body = (b"--x\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.yaml\"\r\n\r\n"
+            b"tests: []\r\n--x--\r\n")
+    assert status("/api/bundles", data=body, method="POST",
+                  headers={"Content-Type": "multipart/form-data; boundary=x",
+                           "Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}) == 403
+    assert status("/api/bundles", data=body, method="POST",
+                  headers={"Content-Type": "multipart/form-data; boundary=x"}) == 403
+
+
+def test_share_include_must_name_a_file_of_the_folder(tmp_path):
+    outside = tmp_path / "elsewhere.env"
+    outside.write_text("x")
+    (tmp_path / "suite").mkdir()
+    for named, said in ((str(outside), "not in the served folder"), ("missing.env", "no such file")):
+        result = subprocess.run([sys.executable, "-m", "inspector.cli", "serve", str(tmp_path / "suite"),
+                                 "--share-include", named], cwd=REPO, capture_output=True, text=True,
+                                timeout=300)
+        assert result.returncode == 2 and said in result.stderr, result.stderr
+
+
+def test_share_in_the_browser_sends_the_files_it_listed_and_no_secret(browser, tmp_path):
+    """The confirmation posted by a real browser (its Origin and Sec-Fetch-Site) passes the guard,
+    and what reaches the server is the list the page showed: no `.env`, no ignored file."""
+    from tests.recording import RecordingServer
+    from tests.web.test_local_mode import SHARED, sent_files
+
+    (tmp_path / ".env").write_bytes(b"API_KEY=sk-live-123\n")
+    (tmp_path / ".gitignore").write_bytes(b"*.log\n")
+    (tmp_path / "run.log").write_bytes(b"LOG")
+    with RecordingServer(SHARED) as server:
+        serving = _serve(tmp_path, "--share-to", server.url)
+        _folder, address = next(serving)
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(15_000)
+            page.goto(address.replace("/b/local/", "/local/share"))
+            listed = page.locator("#share-files code").all_inner_texts()
+            assert sorted(listed) == [".agentv/config.yaml", ".gitignore", "evals/notes.instructions.md",
+                                      "evals/tiny.yaml"]
+            assert page.locator("#share-secrets code", has_text=".env").count() == 1
+            page.click("#confirm-share")
+            page.wait_for_selector("#share-url")
+            page.close()
+        finally:
+            serving.close()
+        (recorded,) = server.take()
+    assert sorted(sent_files(recorded)) == sorted(listed) and b"sk-live" not in recorded.raw

@@ -17,7 +17,7 @@ import yaml
 
 from ..bundle import Bundle, decode, join, parent_folders
 from ..model import InputError
-from ..safe_parse import check_nesting
+from ..safe_parse import check_yaml_nesting
 
 DEFAULT_PATTERNS: tuple[str, ...] = ()  # with no .agentv/config.yaml nothing is a guideline
 
@@ -124,7 +124,7 @@ def _configs(bundle: Bundle, eval_path: str):
             continue
         try:
             text = decode(data).text
-            check_nesting(text, config_path)
+            check_yaml_nesting(text, config_path)
             config = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except (yaml.YAMLError, InputError, RecursionError):
             config = _UNREADABLE

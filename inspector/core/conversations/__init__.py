@@ -19,7 +19,7 @@ from ..bundle import Bundle
 from ..model import Diagnostic, InputError, PlainMessages, RenderedCase, RenderedDocument
 from ..options import RenderOptions
 from ..plain import json_safe
-from ..safe_parse import check_expansion, check_nesting
+from ..safe_parse import check_expansion, check_nesting, check_yaml_nesting
 from ..sourcemap import Spans, json_spans, node_spans
 from ..yaml_lines import load_yaml
 from . import anthropic, bedrock, gemini, openai_chat, responses
@@ -42,17 +42,15 @@ _RESPONSES_ITEMS = {"message", "function_call", "function_call_output", "reasoni
 
 def _load_any(text: str) -> Any:
     """The parsed document for sniffing, or None when it cannot be (safely) parsed."""
-    try:
-        check_nesting(text)
-    except InputError:
-        return None
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith(("{", "[")):
         try:
+            check_nesting(text)
             return json.loads(stripped)
-        except (ValueError, RecursionError):
+        except (InputError, ValueError, RecursionError):
             pass
     try:
+        check_yaml_nesting(text)
         node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         check_expansion(node)
         return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -190,9 +188,9 @@ def _case_id(path: str) -> str:
 
 
 def _parse(text: str, path: str) -> tuple[Any, Spans]:
-    check_nesting(text, path)
     stripped = text.lstrip("\ufeff \t\r\n")
     if path.lower().endswith(".json") or stripped.startswith(("{", "[")):
+        check_nesting(text, path)  # JSON has no block scalars: every bracket counts
         try:
             data = json.loads(text.lstrip("\ufeff"))
         except json.JSONDecodeError as error:

@@ -3,6 +3,7 @@ the bundle "local", on 127.0.0.1, with pages that re-render when a file changes.
 
 from __future__ import annotations
 
+import os
 import secrets
 import socket
 import sys
@@ -36,6 +37,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def named_in_folder(root: Path, name: str) -> str:
+    """A --share-include PATH (from the current folder, or absolute) as a path in the served folder."""
+    path = Path(os.path.abspath(name))  # not resolved: a link in the folder is listed by its own name
+    if not path.is_file():
+        raise UsageError(f"--share-include {name}: no such file")
+    if not path.is_relative_to(root):
+        raise UsageError(f"--share-include {name}: not in the served folder {root}")
+    return path.relative_to(root).as_posix()
+
+
 class Command(BaseCommand):
     help = "Serve a folder on disk, read-only, on 127.0.0.1; pages follow its files as they change."
 
@@ -45,6 +56,9 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, help=f"default {DEFAULT_PORT}, or a free port if taken")
         parser.add_argument("--share-to", metavar="URL",
                             help="a Prompt Inspector server that Share may upload the folder to")
+        parser.add_argument("--share-include", metavar="PATH", action="append", default=[],
+                            help="a file Share sends although it looks like a secret (.env*, a "
+                                 "private key) or git ignores it; repeat for more")
         add_gambit_core_argument(parser)
 
     def handle(self, *args, **options) -> None:
@@ -68,7 +82,14 @@ class Command(BaseCommand):
             settings.GAMBIT_CORE_DIR = folder
         if settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
             settings.SECRET_KEY = secrets.token_urlsafe(50)  # as `serve`: a fresh key per run
+        try:
+            settings.LOCAL_SHARE_INCLUDE = tuple(named_in_folder(root, name)
+                                                 for name in options["share_include"])
+        except UsageError as error:
+            self.stderr.write(f"error: {error}")
+            sys.exit(2)
         settings.LOCAL_ROOT = str(root)
+        settings.LOCAL_PORT = port
         if options["share_to"]:
             settings.LOCAL_SHARE_TO = options["share_to"].rstrip("/")
         served = local.folder()
