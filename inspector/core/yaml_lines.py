@@ -82,14 +82,18 @@ class Node(msgspec.Struct, gc=False):
 _END_LINE = attrgetter("end_line")  # no Python frame per collection, as a comprehension has
 
 
-def _closed(value: dict[str, Node] | list[Node], start: Any, end_event: Any) -> Node:
+def _closed(value: dict[str, Node] | list[Node], start: Any, end_event: Any,
+            last: int | None = None) -> Node:
     """A collection's node as its end event closes it: it ends where its last value ends (the
-    end mark of a block collection sits on the next item's `- ` line, one line too far)."""
+    end mark of a block collection sits on the next item's `- ` line, one line too far). `last`:
+    where the value read last ends, when it ends last (no alias or merge brought values from
+    elsewhere)."""
     first = start.start_mark.line + 1
     mark = end_event.end_mark
     end = mark.line + (0 if mark.column == 0 else 1)
     if value:
-        last = max(map(_END_LINE, value.values() if type(value) is dict else value))
+        if last is None:
+            last = max(map(_END_LINE, value.values() if type(value) is dict else value))
         end = last if last < end else end
     return Node(value, first, end if end > first else first, first)
 
@@ -412,6 +416,7 @@ class _EventReader(_Converter):
         written: set[str] | None = None  # the keys written, once a merge may write keys again
         composed = 1  # the mapping, its keys and its plain values
         height = 0
+        expanded = self.expanded
         while True:
             event = get_event()
             if type(event) is yaml.MappingEndEvent:
@@ -433,7 +438,8 @@ class _EventReader(_Converter):
             _merge_into(value, node)
             height = max(height, below + 1, 1)
         self.composed += composed
-        return _closed(value, start, event), height or (1 if value else 0)
+        last = node.end_line if value and written is None and self.expanded == expanded else None
+        return _closed(value, start, event, last), height or (1 if value else 0)
 
     def _sequence(self, start: Any, depth: int) -> tuple[Node, int]:
         if depth > MAX_DEPTH:
@@ -442,6 +448,7 @@ class _EventReader(_Converter):
         items: list[Node] = []
         composed = 1  # the sequence and its plain items
         height = 0
+        expanded = self.expanded
         while True:
             event = get_event()
             kind = type(event)
@@ -455,7 +462,8 @@ class _EventReader(_Converter):
                 items.append(node)
                 height = below + 1 if below >= height else height
         self.composed += composed
-        return _closed(items, start, event), height or (1 if items else 0)
+        last = items[-1].end_line if items and self.expanded == expanded else None
+        return _closed(items, start, event, last), height or (1 if items else 0)
 
     def _scalar_node(self, event: Any) -> Node:
         start = event.start_mark.line + 1
