@@ -1,7 +1,7 @@
 """JavaScript's value semantics, for mimicking tools written in TypeScript (agentv, gambit, aibff).
 
 Their prompts are built from values as JavaScript prints, joins, trims and tests them: `String(2.0)`
-is "2", `[] ` is true, `JSON.stringify` puts integer-like keys first, and `trim()` strips U+FEFF
+is "2", `[]` is true, `JSON.stringify` puts integer-like keys first, and `trim()` strips U+FEFF
 but not U+0085. Every port reads these rules from here, so that all of them agree.
 """
 
