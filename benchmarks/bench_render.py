@@ -2,7 +2,7 @@
 
 Renders a synthetic eval file of 1,000 cases (each with a guideline and an attachment file) under
 every profile and prints cases per second, then the time to load and render the largest corpus file
-and a 100-message conversation (seed 001 asks for under 50 ms), and a gambit grader grading a
+(only when PI_CORPUS names the corpus folder) and a 100-message conversation (seed 001 asks for under 50 ms), and a gambit grader grading a
 200-message conversation turn by turn, pasted and read from a file. With the agentv oracle installed
 (`.ci/setup --test`), it also times agentv 4.42.4's own loadTests + buildPromptInputs against the
 `agentv-4` profile on the same suite read from disk, in the same run, and prints the ratio. Run:
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -29,7 +30,9 @@ from inspector.core.bundle import DirectoryBundle, MemoryBundle  # noqa: E402
 from inspector.core.options import PROFILES, RenderOptions  # noqa: E402
 from inspector.core.yaml_lines import forget_last_read  # noqa: E402
 
-CORPUS = REPO.parent / "shared" / "corpus" / "agentv"
+# The real projects' agentv files, outside the repository: measured only when PI_CORPUS names
+# the corpus folder (.ci/run sets it when ../shared/corpus is there).
+CORPUS = Path(os.environ["PI_CORPUS"]) / "agentv" if os.environ.get("PI_CORPUS") else None
 CASES = 1_000
 
 
@@ -168,7 +171,7 @@ def main() -> None:
 
     graded_turns(200, 10 if runs > 1 else 1)
 
-    if CORPUS.is_dir():
+    if CORPUS is not None and CORPUS.is_dir():
         largest = max((path for path in CORPUS.rglob("*") if path.suffix in (".yaml", ".yml", ".jsonl")
                        and ".agentv" not in path.parts), key=lambda path: path.stat().st_size)
         snapshot = largest.relative_to(CORPUS).parts[0]

@@ -1,5 +1,6 @@
-"""The `prompt-inspector` console script: the management commands under short names, runnable from
-any folder once the package is installed (`pip install .`, `pipx install .`)."""
+"""The `prompt-inspector` console script, runnable from any folder once the package is installed
+(`pip install .`, `pipx install .`). `render`, `check`, `ledger` and `diff` run on the core alone
+(cli_commands.py: Django is never imported); `serve` and `export-html` are management commands."""
 
 from __future__ import annotations
 
@@ -10,15 +11,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-# Subcommand -> management command. `check` is `check_evals` because `manage.py check` is Django's.
-COMMANDS = {
-    "serve": "serve_folder",
-    "render": "render",
-    "check": "check_evals",
-    "diff": "diff",
-    "ledger": "ledger",
-    "export-html": "export-html",
-}
+# Subcommands that need Django -> their management command.
+DJANGO_COMMANDS = {"serve": "serve_folder", "export-html": "export-html"}
+# Every subcommand in the order the usage lists them: the Django-free ones are cli_commands.COMMANDS.
+COMMANDS = ("serve", "check", "render", "diff", "ledger", "run-check", "export-html")
 
 USAGE = """usage: prompt-inspector COMMAND [ARGS]
 
@@ -27,7 +23,12 @@ USAGE = """usage: prompt-inspector COMMAND [ARGS]
   check PATH... [--profile P] [--fail-on warning|error] [--gambit-core DIR]
                                              render everything; file:line: problems; exit 1 on failure
   render PATH [...]                          the messages of one file as JSON (or a provider request)
-{extra}
+  diff OLD NEW [...]                         what changed in the messages between two files, as JSON
+  ledger PATH [...]                          tokens and cost per source file and case, as JSON
+  run-check RUN [--files DIR] [--profile P]  what a run sent against what the files render now;
+                                             exit 1 when any case differs
+  export-html PATH -o FILE                   the rendered cases beside their source, as one HTML file
+
 `prompt-inspector COMMAND --help` explains a command."""
 
 
@@ -44,38 +45,37 @@ def _configure_environment(command: str) -> None:
         os.environ["SQLITE_PATH"] = str(scratch / "local.sqlite3")
 
 
-def available() -> dict[str, str]:
-    from django.core.management import get_commands
-
-    known = get_commands()
-    return {name: command for name, command in COMMANDS.items() if command in known}
-
-
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     command = args[0] if args else "help"
+    if command not in COMMANDS:
+        asked = command in ("help", "-h", "--help")
+        print(USAGE, file=sys.stdout if asked else sys.stderr)
+        if asked:
+            return 0
+        print(f"\nprompt-inspector: unknown command {command!r}", file=sys.stderr)
+        return 2
+    try:
+        if command in DJANGO_COMMANDS:
+            return _django_command(command, args[1:])
+        from inspector import cli_commands
+
+        return cli_commands.main(command, args[1:])
+    except KeyboardInterrupt:
+        return 130
+
+
+def _django_command(command: str, args: list[str]) -> int:
     _configure_environment(command)
     import django
 
     django.setup()
     from django.core.management import get_commands, load_command_class
 
-    commands = available()
-    if command not in commands:
-        extra = "".join(f"  {name} ...\n" for name in commands if name not in ("serve", "check", "render"))
-        asked = command in ("help", "-h", "--help")
-        print(USAGE.format(extra=extra), file=sys.stdout if asked else sys.stderr)
-        if asked:
-            return 0
-        print(f"\nprompt-inspector: unknown command {command!r}", file=sys.stderr)
-        return 2
-    name = commands[command]
+    name = DJANGO_COMMANDS[command]
     handler = load_command_class(get_commands()[name], name)
-    try:
-        # argv[0] and [1] name the parser: `--help` reads "usage: prompt-inspector serve ...".
-        handler.run_from_argv(["prompt-inspector", command, *args[1:]])
-    except KeyboardInterrupt:
-        return 130
+    # argv[0] and [1] name the parser: `--help` reads "usage: prompt-inspector serve ...".
+    handler.run_from_argv(["prompt-inspector", command, *args])
     return 0
 
 

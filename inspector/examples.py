@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -12,7 +15,7 @@ from django.conf import settings
 from django.db import transaction
 
 from inspector.ingest import store_bundle
-from inspector.models import Bundle
+from inspector.models import Bundle, hash_token
 
 EXAMPLES_DIR = Path(settings.BASE_DIR) / "fixtures" / "examples"
 
@@ -55,12 +58,27 @@ def read_examples(folder: Path = EXAMPLES_DIR) -> list[Example]:
 
 @transaction.atomic
 def load_examples() -> list[Bundle]:
-    """Store each example once; a changed example gets a new bundle and the old one is retired."""
+    """Store each example once; a changed example gets a new bundle and the old one is retired.
+    Each example's manage token is set to example_manage_token's, so the operator can moderate
+    the examples' comments (`manage.py load_examples` prints the manage links)."""
     bundles = []
     for example in read_examples():
         current = Bundle.objects.filter(example=example.name).first()
         if current is None or files_digest(current.file_map()) != example.digest:
             Bundle.objects.filter(example=example.name).update(example="")
             current, _ = store_bundle(example.files, title=example.title, example=example.name)
+        current.manage_token_hash = hash_token(example_manage_token(current.pk))
+        Bundle.objects.filter(pk=current.pk).update(manage_token_hash=current.manage_token_hash)
         bundles.append(current)
     return bundles
+
+
+def example_manage_token(bundle_id: str) -> str:
+    """EXAMPLES_MANAGE_TOKEN when the operator sets one, else one derived from SECRET_KEY and the
+    bundle: nothing to store, the same on every load while the key stays, known to whoever holds
+    the key (and printed by load_examples)."""
+    chosen = os.getenv("EXAMPLES_MANAGE_TOKEN", "")
+    if chosen:
+        return chosen
+    derived = hmac.new(settings.SECRET_KEY.encode(), b"example-manage:" + bundle_id.encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(derived.digest()[:24]).decode()

@@ -1,9 +1,10 @@
-"""An upload's render in the form the render cache keeps it, made in the bounded worker.
+"""A document's render in the form the render cache keeps it, made in the bounded worker (for an
+upload's check, and for any render of a stored document after it).
 
-The worker has to pickle its render to send it; the web process used to unpickle it, pickle it
-again whole for the cache, and a third time case by case for the case pages (CaseIndex): a 10 MB
-upload spent half a second of its CPU on the last two. Pickled here case by case, once, the same
-bytes serve the document's cache entry and its case index, and the web process only unpickles.
+The worker has to pickle its render to send it. Pickled here case by case, once, the same bytes
+are the document's one cache entry and its case pages' index (services.CaseIndex: a case page
+unpickles its case only), and the web process never pickles a render again (a 10 MB upload spent
+half a second of its CPU doing that twice).
 
 Imported by the bounded worker (a fresh interpreter, no Django): the core only.
 """

@@ -76,6 +76,6 @@ class BundleFile(models.Model):
 
 
 # Review threads, comments and verdicts live in their own module; imported here so Django finds them.
-from inspector.review.models import Comment, Thread, Verdict  # noqa: E402
+from inspector.review.models import Comment, Thread, Verdict, WriteCount  # noqa: E402
 
-__all__ = ["Blob", "Bundle", "BundleFile", "Comment", "Thread", "Verdict"]
+__all__ = ["Blob", "Bundle", "BundleFile", "Comment", "Thread", "Verdict", "WriteCount"]

@@ -3,6 +3,7 @@ and print. Nothing here touches the request; views pass in what they parsed."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import posixpath
 import re
@@ -11,13 +12,9 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from pygments import lex
-from pygments.lexers import TextLexer, get_lexer_for_filename
-from pygments.token import STANDARD_TYPES
-from pygments.util import ClassNotFound
 
+from inspector.core import highlight
 from inspector.core.decks.gambit_core_files import is_installed_path
 from inspector.core.model import (
     Diagnostic,
@@ -130,28 +127,14 @@ class SourceLine:
     html: SafeString
 
 
-def _css_class(token_type) -> str:
-    while token_type not in STANDARD_TYPES:
-        token_type = token_type.parent
-    return STANDARD_TYPES[token_type]
-
-
-def _lexer_for(path: str):
-    name = posixpath.basename(path)
-    if name.lower().endswith(".deck.md"):
-        name = name[:-8] + ".md"
-    try:
-        return get_lexer_for_filename(name, stripnl=False, stripall=False, ensurenl=False)
-    except ClassNotFound:
-        return TextLexer(stripnl=False, ensurenl=False)
-
-
-# Lines longer than this are shown plain: some lexers are slow on huge single-line JSON.
-_HIGHLIGHT_LIMIT = 2_000_000
-
-
-# Highlighting is cached for the files people re-open while clicking around; large texts are not
-# kept, so the cache stays a few tens of megabytes per worker at most.
+# Texts this short are highlighted in the web process: the worst lexer known (reStructuredText's,
+# quadratic) takes a few milliseconds on them, less than the trip to the bounded worker.
+_IN_PROCESS_CHARS = 4_000
+# Texts longer than this are shown plain without trying: no lexer finishes them within the
+# highlighting deadline (a 2.5 MB one-line YAML flow list took 3.1 s of CPU in the YAML lexer).
+_HIGHLIGHT_LIMIT = 1_000_000
+# Highlighting is also kept per worker for the files people re-open while clicking around; large
+# texts are not, so that copy stays a few tens of megabytes per worker at most.
 _CACHED_HIGHLIGHT_CHARS = 500_000
 
 
@@ -167,28 +150,41 @@ def _highlight_lines_cached(path: str, text: str) -> tuple[SourceLine, ...]:
 
 
 def _highlight_lines(path: str, text: str) -> tuple[SourceLine, ...]:
-    """The file as numbered lines of highlighted HTML. Tokens that span lines are split so every
-    line is a self-contained fragment the page can mark and link."""
-    # Each line is a list of [css class, text] runs; neighbouring tokens of the same class are
-    # merged, which keeps prose-heavy files (one token per word) from tripling in size.
-    lines: list[list[list[str]]] = [[]]
-    tokens = [(None, text)] if len(text) > _HIGHLIGHT_LIMIT else lex(text, _lexer_for(path))
-    for token_type, value in tokens:
-        css = _css_class(token_type) if token_type is not None else ""
-        for index, part in enumerate(value.split("\n")):
-            if index:
-                lines.append([])
-            if not part:
-                continue
-            runs = lines[-1]
-            if runs and (runs[-1][0] == css or not part.strip()):
-                runs[-1][1] += part
-            else:
-                runs.append([css, part])
-    if len(lines) > 1 and not lines[-1] and text.endswith("\n"):
-        lines.pop()
-    return tuple(SourceLine(number, mark_safe("".join(_run_html(css, part) for css, part in runs) or "\n"))
-                 for number, runs in enumerate(lines, start=1))
+    """The file as numbered lines of highlighted HTML (core.highlight), made once per content and
+    lexer (kept in the render cache for every worker) in the bounded worker; plain, escaped lines
+    in the same layout when that is refused or runs past HIGHLIGHT_SECONDS."""
+    return tuple(SourceLine(number, mark_safe(html)) for number, html in enumerate(_html_lines(path, text), start=1))
+
+
+def _html_lines(path: str, text: str) -> tuple[str, ...]:
+    from django.conf import settings
+
+    from inspector import cache as render_cache
+    from inspector.core import bounded
+    from inspector.core.model import InputError
+
+    if len(text) > _HIGHLIGHT_LIMIT:
+        return highlight.plain_lines(text)
+    if len(text) <= _IN_PROCESS_CHARS or settings.RENDER_IN_PROCESS:
+        return highlight.html_lines(path, text)
+    lexer = highlight.lexer_for(path).name
+    key = render_cache.key("highlight", lexer, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+    kept = render_cache.get(key)
+    if kept is not None:
+        return kept
+    from inspector import services
+
+    try:
+        lines = bounded.pool(services.render_policy().limits).call(
+            highlight.html_lines, path, text, path=path, seconds=settings.HIGHLIGHT_SECONDS)
+    except bounded.Busy:
+        return highlight.plain_lines(text)  # busy now (or this request's budget spent): not kept
+    except (InputError, bounded.WorkerError):
+        lines = highlight.plain_lines(text)
+        render_cache.put(key, lines, services.ERROR_TIMEOUT)  # refused: kept like a render's refusal
+        return lines
+    render_cache.put(key, lines)
+    return lines
 
 
 # How far above a window the lexer may start, looking for a line that opens at column 0.
@@ -220,12 +216,6 @@ def highlight_block(path: str, text: str) -> SafeString:
     # that would double every blank line.
     lines = highlight_lines(path, text)
     return mark_safe("\n".join("" if line.html == "\n" else line.html for line in lines))
-
-
-def _run_html(css: str, text: str) -> str:
-    # Whitespace ("w") goes unwrapped: its colour never shows, and its spans were a tenth of the
-    # source pane's HTML (every indented YAML line starts with one).
-    return f'<span class="{css}">{escape(text)}</span>' if css and css != "w" else escape(text)
 
 
 # Past this many lines the pane shows a window around the highlight, so a case page of a

@@ -3,28 +3,22 @@ request's parameters, render a document. Views and API endpoints stay thin wrapp
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import pickle
 import re
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import TypeVar
 
-from django.db import connection
-from django.db.models.expressions import Col
+from django.db.models import Count
 
 from inspector import cache as render_cache
-from inspector import local
+from inspector import local, untrusted
 from inspector.core import bounded, collector
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.bundle import MemoryBundle
-from inspector.core.documents import (
-    give_cases_distinct_ids,
-    list_documents,
-    listing_parses,
-    render_document,
-)
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS
 from inspector.core.lines import LineMap
@@ -38,7 +32,7 @@ from inspector.core.render_settings import (  # noqa: F401
     parse_render_options,
 )
 from inspector.core.safe_parse import LimitExceeded
-from inspector.kept_render import PickledRender, render_pickled
+from inspector.kept_render import PickledRender
 from inspector.local import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
 from inspector.presenters import RowSummary, row_summaries
@@ -78,58 +72,22 @@ def _bundle_of(key: Hashable) -> str:
 # up to MAX_BUNDLE_BYTES: sixteen of them bound each worker's file cache. Renders and refusals go to
 # the shared, byte-bounded render cache (inspector.cache).
 _files_cache: _LruCache[tuple[MemoryBundle, tuple[str, ...]]] = _LruCache(16)
-# The documents of the latest uploads, in this process, by (bundle id, render key): the upload's own
-# answer lists their cases right after storing them, and unpickling a 10,000-case file back from the
-# cache took a second. The API lets go of them once it has answered (let_go_of_upload).
-_just_stored: _LruCache[RenderedDocument] = _LruCache(2)
 ERROR_TIMEOUT = 600  # a refusal is cached for ten minutes, a render until it is culled
 
 
-@dataclass(frozen=True)
-class _BundleQuery:
-    """A bundle and how many revisions it has, in one query read with a plain cursor: the ORM's
-    own took a third of a cached page's answer, and a raw queryset still 58 us of it (18 us
-    here). Each column goes through the converters the ORM's compiler would apply (SQLite keeps
-    datetimes as text and booleans as integers)."""
+# The bundle a shared page has loaded, for the view it runs on a miss: one load a request.
+_loaded_for_page: ContextVar[LoadedBundle | None] = ContextVar("loaded_for_page", default=None)
 
-    sql: str
-    attnames: list[str]
-    converters: list[tuple[int, list[Callable], Col]]
 
-    @classmethod
-    @functools.cache
-    def compiled(cls) -> _BundleQuery:
-        quote = connection.ops.quote_name
-        table = Bundle._meta.db_table
-        fields = Bundle._meta.concrete_fields
-        parent = quote(Bundle._meta.get_field("parent").column)
-        key = quote(Bundle._meta.pk.column)
-        columns = ", ".join(f"bundle.{quote(field.column)}" for field in fields)
-        sql = (f"SELECT {columns}, (SELECT COUNT(*) FROM {quote(table)} revision WHERE "
-               f"revision.{parent} = bundle.{key}) FROM {quote(table)} bundle "
-               f"WHERE bundle.{key} = %s")
-        converters = []
-        for index, field in enumerate(fields):
-            column = field.get_col(table)
-            found = (connection.ops.get_db_converters(column)
-                     + column.get_db_converters(connection))
-            if found:
-                converters.append((index, found, column))
-        return cls(sql, [field.attname for field in fields], converters)
-
-    def fetch(self, bundle_id: str) -> Bundle | None:
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, [bundle_id])
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        values = list(row[:-1])
-        for index, converters, column in self.converters:
-            for converter in converters:
-                values[index] = converter(values[index], column, connection)
-        record = Bundle.from_db(connection.alias, self.attnames, values)
-        record.revision_count = row[-1]  # type: ignore[attr-defined]  # read by page_state
-        return record
+@contextmanager
+def page_loaded(loaded: LoadedBundle) -> Iterator[None]:
+    """While a page is built for `loaded` (views/page_cache.py), load_bundle of its id answers it
+    again instead of asking the database a second time."""
+    token = _loaded_for_page.set(loaded)
+    try:
+        yield
+    finally:
+        _loaded_for_page.reset(token)
 
 
 def load_bundle(bundle_id: str) -> LoadedBundle | None:
@@ -139,10 +97,14 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
     served = local.folder()
     if served is not None and bundle_id == LOCAL_BUNDLE_ID:
         return LoadedBundle(served.record, served.files, served.documents(), served.cache_id())
+    held = _loaded_for_page.get()
+    if held is not None and held.record.pk == bundle_id:
+        return held
     # Always ask the database: another worker may have deleted the bundle. Its revisions are
     # counted in the same query: every page's key holds them (page_state).
-    record = _BundleQuery.compiled().fetch(bundle_id)
-    if record is None:
+    try:
+        record = Bundle.objects.annotate(revision_count=Count("revisions")).get(pk=bundle_id)
+    except Bundle.DoesNotExist:
         forget_bundle(bundle_id)
         return None
     cached = _files_cache.get(bundle_id)
@@ -180,15 +142,8 @@ def forget_bundle(bundle_id: str) -> None:
     _files_cache.forget(bundle_id)
 
 
-def let_go_of_upload(bundle_id: str) -> None:
-    """The upload's renders are in the cache: its answer given, the process need not hold them (a
-    10 MB file's render is a million objects for the garbage collector to walk again and again)."""
-    _just_stored.forget(bundle_id)
-
-
 def clear_caches() -> None:
     _files_cache.clear()
-    _just_stored.clear()
     render_cache.clear()
 
 
@@ -200,26 +155,21 @@ def _cached(key: str) -> object | None:
     kind, value = hit
     if kind == "ok":
         return value
-    if kind == "parts":
-        with collector.paused():
-            return value.document()
     limit, (message, where, line, column) = value
     raise (LimitExceeded if limit else InputError)(message, where, line, column)
 
 
-def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedDocument:
-    """Render a document of a stored bundle. Raises InputError for unusable input."""
+def render_entry(loaded: LoadedBundle, path: str, options: RenderOptions) -> PickledRender:
+    """A document's one render entry (kept_render.py: its cases pickled one by one), from the
+    render cache, or made in the bounded worker and kept; its refusal raised, and kept too."""
     if not loaded.files.exists(path):
         raise InputError("no such file in this bundle", path)
-    key = render_cache.key(loaded.cache_id, path, options)
-    recent = _just_stored.get((loaded.cache_id, key))
-    if recent is not None:
-        return recent
+    key = render_cache.key("render", loaded.cache_id, path, options)
     hit = _cached(key)
     if hit is not None:
-        return hit  # type: ignore[return-value]  # only documents are cached under this key
+        return hit  # type: ignore[return-value]  # only renders are kept under this shape
     try:
-        document = render_files(loaded.files, path, options)
+        pickled = render_to_keep(loaded.files, path, options)
     except InputError as error:
         # A refusal costs as much as a render: keep it too, unless it only means "busy now".
         if not isinstance(error, bounded.Busy):
@@ -227,7 +177,38 @@ def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedD
             render_cache.put(key, ("error", (isinstance(error, LimitExceeded), (
                 found.message, found.path, found.line, found.column))), ERROR_TIMEOUT)
         raise
-    render_cache.put(key, ("ok", document))
+    render_cache.put(key, ("ok", pickled))
+    return pickled
+
+
+# Documents held for the rest of one request (holding_renders), by (cache id, path, options).
+_held_renders: ContextVar[dict[tuple, RenderedDocument] | None] = ContextVar("held_renders",
+                                                                             default=None)
+
+
+@contextmanager
+def holding_renders() -> Iterator[None]:
+    """Within, each document rendered, or kept by an upload, is held: the upload's answer lists
+    the cases it has just rendered without unpickling them back from the cache (twice: the
+    documents, then their warnings). Let go of at the end, never kept by the process."""
+    token = _held_renders.set({})
+    try:
+        yield
+    finally:
+        _held_renders.reset(token)
+
+
+def render(loaded: LoadedBundle, path: str, options: RenderOptions) -> RenderedDocument:
+    """Render a document of a stored bundle. Raises InputError for unusable input."""
+    held = _held_renders.get()
+    found = None if held is None else held.get((loaded.cache_id, path, options))
+    if found is not None:
+        return found
+    pickled = render_entry(loaded, path, options)
+    with collector.paused():  # unpickling makes a great many objects and frees none
+        document = pickled.document()
+    if held is not None:
+        held[(loaded.cache_id, path, options)] = document
     return document
 
 
@@ -243,14 +224,8 @@ class CaseIndex:
     cases: dict[str, bytes]
 
     @classmethod
-    def of(cls, document: RenderedDocument) -> CaseIndex:
-        return cls(tuple(case.id for case in document.cases), document.profile,
-                   document.profile_reason,
-                   {case.id: pickle.dumps(case, pickle.HIGHEST_PROTOCOL) for case in document.cases})
-
-    @classmethod
     def of_parts(cls, pickled: PickledRender) -> CaseIndex:
-        """An upload's kept render is an index already: its cases are pickled one by one."""
+        """A kept render is an index already: its cases are pickled one by one."""
         rest = pickle.loads(pickled.rest)  # noqa: S301 - our own cache
         return cls(pickled.ids, rest.profile, rest.profile_reason,
                    dict(zip(pickled.ids, pickled.cases, strict=True)))
@@ -290,19 +265,12 @@ VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"outline": Outline.of,
                                                           "lines": LineMap.of}
 
 
-def _cached_view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str
-                 ) -> tuple[str, object | None]:
-    """The cache key of a view of a document and what is kept under it; raises InputError as
-    render does."""
-    if not loaded.files.exists(path):
-        raise InputError("no such file in this bundle", path)
-    key = render_cache.key(loaded.cache_id, path, options, name)
-    return key, _cached(key)
-
-
 def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) -> object:
     """A cached view of a document (VIEWS); raises InputError as render does."""
-    key, hit = _cached_view(loaded, path, options, name)
+    if not loaded.files.exists(path):
+        raise InputError("no such file in this bundle", path)
+    key = render_cache.key(name, loaded.cache_id, path, options)
+    hit = _cached(key)
     if hit is not None:
         return hit
     found = VIEWS[name](render(loaded, path, options))
@@ -312,19 +280,10 @@ def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) ->
 
 def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseIndex:
     """The document's cases for one case page: a 1,000-case file costs one case's unpickling
-    instead of a thousand. An upload's render is kept in parts that make the index, so it is not
-    kept a second time as one (a 10 MB upload spent 60 ms of CPU writing that copy)."""
-    key, hit = _cached_view(loaded, path, options, "cases")
-    if hit is not None:
-        return hit  # type: ignore[return-value]  # only indexes are cached under this key
-    kept = render_cache.get(render_cache.key(loaded.cache_id, path, options))
-    if kept is not None and kept[0] == "parts":
-        return CaseIndex.of_parts(kept[1])
-    # Any other entry is a whole render, or a refusal that render() raises again.
-    index = CaseIndex.of(kept[1] if kept is not None and kept[0] == "ok"
-                         else render(loaded, path, options))
-    render_cache.put(key, ("ok", index))
-    return index
+    instead of a thousand (the render entry holds each case pickled on its own)."""
+    pickled = render_entry(loaded, path, options)
+    with collector.paused():
+        return CaseIndex.of_parts(pickled)
 
 
 def line_map(loaded: LoadedBundle, path: str, options: RenderOptions) -> LineMap:
@@ -340,17 +299,18 @@ def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
 def keep_upload_renders(bundle_id: str, renders: dict[str, PickledRender],
                         options: RenderOptions) -> None:
     """The upload's check already rendered every document with default settings in the bounded
-    worker: keep those renders, so the first view of any case is a cache hit, not a render. The
-    worker pickled each case: those bytes are both the document's entry and its case index."""
-    with collector.paused():  # unpickling and the outline make a great many objects
+    worker, pickled the way the render cache keeps them: keep those renders, so the first view
+    of any case is a cache hit, not a render."""
+    held = _held_renders.get()
+    with collector.paused():  # unpickling for the outline makes a great many objects
         for path, pickled in renders.items():
+            render_cache.put(render_cache.key("render", bundle_id, path, options), ("ok", pickled))
             document = pickled.document()
-            key = render_cache.key(bundle_id, path, options)
-            _just_stored.put((bundle_id, key), document)  # the upload's answer lists its cases next
-            render_cache.put(key, ("parts", pickled))  # the case pages' index too (case_index)
             # The bundle page's outline now; the line map (a click on a source line) on first use.
-            render_cache.put(render_cache.key(bundle_id, path, options, "outline"),
+            render_cache.put(render_cache.key("outline", bundle_id, path, options),
                              ("ok", Outline.of(document)))
+            if held is not None:  # the upload's answer lists these cases next
+                held[(bundle_id, path, options)] = document
 
 
 def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedDocument:
@@ -359,57 +319,34 @@ def render_files(files: FileSet, path: str, options: RenderOptions) -> RenderedD
     return render_untrusted(files, path, options, distinct_ids=True)
 
 
-def render_limits() -> bounded.Limits:
+def render_policy() -> untrusted.RenderPolicy:
+    """Where the web's renders of outside content run: the settings' limits (read from the same
+    environment variables as the console commands' `RenderPolicy.from_environment`)."""
     from django.conf import settings
 
-    return bounded.Limits(memory_bytes=settings.RENDER_MEMORY_MB * 1024 * 1024,
-                          cpu_seconds=settings.RENDER_CPU_SECONDS,
-                          deadline_seconds=settings.RENDER_DEADLINE_SECONDS,
-                          workers=settings.RENDER_WORKERS,
-                          resident_bytes=settings.RENDER_RESIDENT_MB * 1024 * 1024)
+    return untrusted.RenderPolicy(
+        bounded.Limits(memory_bytes=settings.RENDER_MEMORY_MB * 1024 * 1024,
+                       cpu_seconds=settings.RENDER_CPU_SECONDS,
+                       deadline_seconds=settings.RENDER_DEADLINE_SECONDS,
+                       workers=settings.RENDER_WORKERS,
+                       resident_bytes=settings.RENDER_RESIDENT_MB * 1024 * 1024),
+        settings.RENDER_IN_PROCESS, settings.GAMBIT_CORE_DIR)
 
 
 def render_untrusted(files: FileSet, path: str, options: RenderOptions | None,
                      distinct_ids: bool = False) -> RenderedDocument:
-    """render_document for content from outside (uploads, posted text, the CLI's files): in a
-    bounded worker process unless RENDER_IN_PROCESS is set, so a parser crash or a runaway is an
-    InputError (LimitExceeded) naming the file, never a dead web worker."""
-    from django.conf import settings
-
-    options = _with_gambit_core(options)
-    if settings.RENDER_IN_PROCESS:
-        document = render_document(files, path, options)
-        return give_cases_distinct_ids(document) if distinct_ids else document
-    return bounded.render_bounded(files, path, options, limits=render_limits(),
-                                  distinct_ids=distinct_ids)
+    """untrusted.render_untrusted under the settings' policy."""
+    return untrusted.render_untrusted(files, path, options, render_policy(), distinct_ids)
 
 
 def render_to_keep(files: FileSet, path: str, options: RenderOptions) -> PickledRender:
-    """render_files, pickled in the bounded worker the way the render cache keeps it (for an
-    upload, whose renders are kept: keep_upload_renders)."""
-    from django.conf import settings
-
-    settled = _with_gambit_core(options)
-    if settings.RENDER_IN_PROCESS:
-        return render_pickled(files, path, settled)
-    return bounded.pool(render_limits()).call(render_pickled, files, path, settled, path=path)
-
-
-def _with_gambit_core(options: RenderOptions | None) -> RenderOptions | None:
-    from django.conf import settings
-
-    if settings.GAMBIT_CORE_DIR and (options is None or options.gambit_core is None):
-        return replace(options or RenderOptions(), gambit_core=settings.GAMBIT_CORE_DIR)
-    return options
+    """untrusted.render_to_keep under the settings' policy (keep_upload_renders keeps it)."""
+    return untrusted.render_to_keep(files, path, options, render_policy())
 
 
 def list_untrusted(files: FileSet) -> list[str]:
-    """list_documents, which parses `.json` files to recognise requests: bounded the same way."""
-    from django.conf import settings
-
-    if settings.RENDER_IN_PROCESS or not any(listing_parses(path) for path in files.paths()):
-        return list_documents(files)  # path rules only: nothing is parsed
-    return bounded.pool(render_limits()).call(list_documents, files)
+    """untrusted.list_untrusted under the settings' policy."""
+    return untrusted.list_untrusted(files, render_policy())
 
 
 def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:
@@ -431,13 +368,13 @@ def first_case(bundle_id: str, documents: tuple[str, ...] | None = None,
         if document not in loaded.documents:
             continue
         try:
-            rendered = render(loaded, document, options or RenderOptions())
+            ids = case_index(loaded, document, options or RenderOptions()).ids
         except InputError:
             continue
-        found = (find_case(rendered, case_id) if case_id is not None
-                 else rendered.cases[0] if rendered.cases else None)
-        if found is not None:
-            return document, found.id
+        if case_id is None and ids:
+            return document, ids[0]
+        if case_id is not None and case_id in ids:
+            return document, case_id
     return None
 
 

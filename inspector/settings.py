@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from inspector import untrusted
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -69,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "inspector.request_budget.RequestBudgetMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -150,7 +153,15 @@ RENDER_MEMORY_MB = envint("RENDER_MEMORY_MB", 1024)  # address space: the backst
 # Not issue 10's 2 s goal: honest renders (a 10 MB bundle, a prompt matrix of 20,000 cases) need up
 # to 20 s. RENDER_CPU_SECONDS=1 meets the goal and refuses those.
 RENDER_CPU_SECONDS = envint("RENDER_CPU_SECONDS", 20)
-RENDER_DEADLINE_SECONDS = envint("RENDER_DEADLINE_SECONDS", 30)
+# gunicorn kills a worker whose request outlasts its timeout (inspector/gunicorn_conf.py reads the
+# same REQUEST_TIMEOUT_SECONDS), so every deadline ends before it: a request's bounded work (all its renders together,
+# request_budget) gets three quarters of it, the rest is for what follows (pickling renders into the
+# cache, the page, the database), and a single render's deadline is at most that budget.
+REQUEST_TIMEOUT_SECONDS = envint("REQUEST_TIMEOUT_SECONDS", 30)
+REQUEST_BUDGET_SECONDS = untrusted.request_budget_seconds()
+RENDER_DEADLINE_SECONDS = untrusted.render_deadline_seconds()
+# Highlighting a source file runs in the same workers, given up after this long for plain lines.
+HIGHLIGHT_SECONDS = float(os.getenv("HIGHLIGHT_SECONDS", "2"))
 RENDER_IN_PROCESS = envbool("RENDER_IN_PROCESS", "false")
 # An installed gambit-core (the folder holding snippets/): gambit decks' gambit://snippets/ embeds
 # are read from it when an upload has no copy. Unset: a placeholder and a warning stand there.

@@ -1,20 +1,53 @@
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
-CORPUS = SHARED / "corpus"
-SEEDS = SHARED / "seeds"
+# The outside corpus (real eval files and decks from public repositories, and what each agentv
+# release made of them) is not part of the repository: tests whose point is that corpus carry the
+# `corpus` mark and run only when PI_CORPUS names its folder (.ci/run sets it to ../shared/corpus
+# when that exists); every other test reads only what the repository holds.
+CORPUS = Path(os.environ["PI_CORPUS"]).resolve() if os.environ.get("PI_CORPUS") else None
 
 
-@pytest.fixture
-def corpus() -> Path:
-    if not CORPUS.is_dir():
-        pytest.fail(f"the shared corpus is missing at {CORPUS}")
-    return CORPUS
+def corpus_files(pattern: str) -> list[Path]:
+    """The corpus's files matching a glob, sorted; none without PI_CORPUS (a test over them
+    carries the `corpus` mark, which reports it skipped then)."""
+    return sorted(CORPUS.glob(pattern)) if CORPUS else []
+
+
+def path_id(path: Path) -> str:
+    """A test id for a file or folder of the corpus or the repository: its path inside that."""
+    return path.relative_to(CORPUS if CORPUS and CORPUS in path.parents else REPO).as_posix()
+
+
+def corpus_param(relative: str, why: str) -> object:
+    """A test parameter naming a folder of the corpus (None without PI_CORPUS, when the `corpus`
+    mark it carries reports the test skipped, with the reason)."""
+    return pytest.param(CORPUS / relative if CORPUS else None, marks=pytest.mark.corpus(why),
+                        id=f"corpus/{relative}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "corpus(why): needs the outside corpus, runs only when "
+                                       "PI_CORPUS names its folder; skipped with the reason otherwise")
+    if CORPUS is not None and not CORPUS.is_dir():
+        raise pytest.UsageError(f"PI_CORPUS names {CORPUS}, which is not a folder")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if CORPUS is not None:
+        return
+    for item in items:
+        mark = item.get_closest_marker("corpus")
+        if mark is not None:
+            # Put first: a test parametrized over the corpus's files has an empty parameter set
+            # without it, and pytest's own skip for that would otherwise be the reason shown.
+            item.add_marker(pytest.mark.skip(reason=f"PI_CORPUS is not set: {mark.args[0]}"),
+                            append=False)
 
 
 @pytest.fixture(autouse=True)

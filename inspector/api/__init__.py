@@ -28,6 +28,7 @@ from .diff import router as diff_router
 from .ledger import router as ledger_router
 from .render import router as render_router
 from .review import router as review_router
+from .runs import router as runs_router
 
 log = logging.getLogger(__name__)
 
@@ -44,13 +45,28 @@ SERVER_RESPONSES = {
 }
 
 
+# Answers of api.common.writes_from_this_site, before the operation runs: every write that stores.
+_ERROR_JSON = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
+GUARDED_WRITE_RESPONSES = {
+    403: {"description": "A write from another site: an Origin that is neither this site nor in "
+                         "CSRF_TRUSTED_ORIGINS (or a wrong token).", "content": _ERROR_JSON},
+    415: {"description": "The body is not application/json (the upload: nor multipart/form-data).",
+          "content": _ERROR_JSON},
+}
+GUARDED_PREFIX = "/api/bundles"
+WRITES = ("post", "put", "patch", "delete")
+
+
 class InspectorAPI(NinjaAPI):
     def get_openapi_schema(self, **kwargs):
         schema = super().get_openapi_schema(**kwargs)
-        for operations in schema["paths"].values():
-            for operation in operations.values():
+        for path, operations in schema["paths"].items():
+            for method, operation in operations.items():
                 for status, answer in SERVER_RESPONSES.items():
                     operation["responses"].setdefault(status, answer)
+                if path.startswith(GUARDED_PREFIX) and method in WRITES:
+                    for status, answer in GUARDED_WRITE_RESPONSES.items():
+                        operation["responses"].setdefault(status, answer)
         return schema
 
 
@@ -67,6 +83,7 @@ api.add_router("/bundles", ledger_router)
 api.add_router("/render", render_router)
 api.add_router("/bundles", review_router)
 api.add_router("/diff", diff_router)
+api.add_router("/runs", runs_router)
 
 
 def error(request: HttpRequest, status: int, detail: str, file: str | None = None,

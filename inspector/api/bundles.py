@@ -11,6 +11,7 @@ from ninja.errors import HttpError, ValidationError
 
 from inspector import local, presenters, services
 from inspector.core import collector, serialize
+from inspector.core.export import with_cache_breakpoints
 from inspector.ingest import (
     UploadError,
     collect_files,
@@ -36,6 +37,7 @@ from .common import (
     manage_url,
     pick_document,
     render_options,
+    writes_from_this_site,
 )
 from .schemas import (
     BundleCreatedOut,
@@ -53,6 +55,7 @@ from .schemas import (
 logger = logging.getLogger(__name__)
 
 router = Router(tags=["bundles"])
+router.add_decorator(writes_from_this_site(multipart=True), mode="view")
 
 _MULTIPART_BODY = {
     "type": "object",
@@ -154,30 +157,30 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
 @router.post("", response={201: BundleCreatedOut, **E400, 403: ErrorOut, **E413, **E422}, openapi_extra=_CREATE_BODY,
              summary="Store files as a bundle and get its share link")
 def create_bundle(request: HttpRequest,
-                  idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=8,
+                  idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=16,
                                                        max_length=255)):
     """The same limits and checks as the upload page. The manage token in the answer is the only
-    way to delete the bundle later; it is not shown again, unless the upload carries an
-    `Idempotency-Key` (a random value kept secret, such as a UUID): then a retry of the same upload
-    with the same key answers the same bundle and manage token, so a lost answer loses nothing."""
+    way to delete the bundle later; it is not shown again. With an `Idempotency-Key` (a random
+    value of at least 16 characters, such as a UUID) a retry of the same upload with the same key
+    answers the same bundle, without its manage token (`manage_token` and `manage_url` are null):
+    whoever replays a key learns the bundle, never the token that deletes it."""
     if local.folder() is not None:
         raise HttpError(403, "uploads are off in local mode: this server shows a folder on disk")
     files, title = _read_upload(request)
     # The collector paused while the upload's render is alive, and the render let go of before it
     # resumes: its million objects are freed without ever being walked (a 10 MB upload spent about
     # 0.2 s of CPU in collections that walked them and found nothing to free).
-    with collector.paused():
+    with collector.paused(), services.holding_renders():
+        manage_token: str | None
         if idempotency_key:
-            record, manage_token, _ = store_bundle_once(files, title=title, key=idempotency_key)
+            record, manage_token, created = store_bundle_once(files, title=title, key=idempotency_key)
+            manage_token = manage_token if created else None
         else:
             record, manage_token = store_bundle(files, title=title)
-        try:
-            loaded = get_bundle(record.pk)
-            documents, warnings = _cases_and_warnings(request, loaded)
-        finally:
-            services.let_go_of_upload(record.pk)
+        loaded = get_bundle(record.pk)
+        documents, warnings = _cases_and_warnings(request, loaded)
     return Status(201, {**_bundle_data(request, loaded), "manage_token": manage_token,
-                 "manage_url": manage_url(request, record.pk, manage_token),
+                 "manage_url": manage_url(request, record.pk, manage_token) if manage_token else None,
                  "cases": documents, "warnings": warnings})
 
 
@@ -270,9 +273,10 @@ def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query
     export_settings = services.parse_export_settings(export_params(query))
     options = render_options(query)
     path, _, case = find_case(loaded, case_id, query.document, options)
-    if query.cache_breakpoints and provider != "anthropic":
-        raise services.SettingsError("cache_breakpoints goes with provider=anthropic")
-    result = (export_with_cache_breakpoints(loaded, options, path, case, export_settings)
+    if query.cache_breakpoints and provider not in with_cache_breakpoints():
+        raise services.SettingsError("cache_breakpoints goes with provider="
+                                     + " or ".join(with_cache_breakpoints()))
+    result = (export_with_cache_breakpoints(loaded, options, path, case, export_settings, provider)
               if query.cache_breakpoints else export_case(case, provider, export_settings))
     if form != "json":
         return HttpResponse(render_code(result, form),

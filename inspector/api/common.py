@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import wraps
 from typing import Any
+from urllib.parse import urlsplit
 
-from django.http import Http404, HttpRequest
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 
 from inspector import presenters, services
@@ -164,3 +167,72 @@ def _find_case(loaded: services.LoadedBundle, case_id: str, document: str | None
         # The only document is broken: its error says more than "not found".
         raise first_error
     raise Http404(f"no case {case_id!r} in this bundle")
+
+
+# ---------------------------------------------------------------------------------------------
+# Cross-site writes
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+CROSS_SITE_FETCH = frozenset({"cross-site", "same-site"})
+
+
+def writes_from_this_site(*, multipart: bool = False) -> Callable:
+    """A router decorator (mode "view") that refuses a write a page of another site, or of another
+    port of this host, could make a browser send: one whose Origin is neither this site nor in
+    CSRF_TRUSTED_ORIGINS (browsers send Origin with every cross-origin POST, form or fetch), and
+    one whose body is not JSON (text/plain and form bodies need no CORS preflight; JSON does). A
+    script sends no Origin and passes. `multipart`: the upload also takes multipart/form-data,
+    which a cross-site form can send, so there only the Origin check stands between."""
+
+    def decorator(run: Callable) -> Callable:
+        @wraps(run)
+        def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method in WRITE_METHODS:
+                refusal = cross_site_refusal(request, multipart=multipart)
+                if refusal is not None:
+                    return refusal
+            return run(request, *args, **kwargs)
+
+        return checked
+
+    return decorator
+
+
+def cross_site_refusal(request: HttpRequest, *, multipart: bool) -> HttpResponse | None:
+    origin = request.META.get("HTTP_ORIGIN")
+    if origin is not None and not trusted_origin(request, origin):
+        return _refusal(403, f"a write from another site ({origin[:100]}) is refused: the API "
+                        "takes writes from this site's pages and from scripts (which send no Origin)")
+    if origin is None and request.META.get("HTTP_SEC_FETCH_SITE") in CROSS_SITE_FETCH:
+        return _refusal(403, "a write from another site is refused")
+    has_body = (request.META.get("CONTENT_LENGTH") not in (None, "", "0")
+                or "HTTP_TRANSFER_ENCODING" in request.META)  # chunked: a body of no stated length
+    content_type = request.content_type or ""
+    allowed = ("application/json", "multipart/form-data") if multipart else ("application/json",)
+    if has_body and content_type not in allowed:
+        return _refusal(415, f"send the body as {' or '.join(allowed)}, not {content_type or 'untyped'}")
+    return None
+
+
+def trusted_origin(request: HttpRequest, origin: str) -> bool:
+    """This site's own origin, or one CSRF_TRUSTED_ORIGINS names (`https://*.example.com` included,
+    as Django's CSRF check reads it)."""
+    try:
+        own = f"{request.scheme}://{request.get_host()}"
+    except Exception:  # noqa: BLE001 - a Host outside ALLOWED_HOSTS: nothing is this site
+        own = None
+    if origin == own:
+        return True
+    parts = urlsplit(origin)
+    for trusted in settings.CSRF_TRUSTED_ORIGINS:
+        if trusted == origin:
+            return True
+        if "*" in trusted:
+            scheme, _, host = trusted.partition("://*")
+            if parts.scheme == scheme and parts.netloc.endswith(host):
+                return True
+    return False
+
+
+def _refusal(status: int, detail: str) -> HttpResponse:
+    return JsonResponse({"detail": detail, "file": None, "line": None}, status=status)

@@ -1,22 +1,24 @@
 """Review endpoints: threads anchored to a message, a stretch of rendered text or a file's lines;
-replies, resolve and reopen, editing and deleting one's own comment (X-Author-Key, or the browser's
-cookie), moderation with the manage token; verdicts per case and the review progress."""
+replies, resolve and reopen, editing and deleting one's own comment, verdicts per case and the review
+progress. The writer is the X-Author-Key header and nothing else (no cookie: a cross-site request
+carries the victim's cookies along); the manage token (X-Manage-Token) moderates."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Literal
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from ninja import Field, Header, Query, Router, Schema, Status
 
 from inspector.review import service
 from inspector.review.service import AnchorSpec
 
-from .common import get_bundle, render_options
+from .common import get_bundle, render_options, writes_from_this_site
 from .schemas import ErrorOut, RenderQuery
 
 router = Router(tags=["review"])
+router.add_decorator(writes_from_this_site(), mode="view")
 
 ERRORS = {code: ErrorOut for code in (400, 403, 404, 409, 413, 422, 429)}
 
@@ -70,7 +72,10 @@ class VerdictIn(Schema):
 
 class CommentOut(Schema):
     id: int
-    author: str
+    author: str = Field(description="The name the writer gave: free text, so read it with "
+                        "author_fingerprint.")
+    author_fingerprint: str = Field(description="The first hex digits of the hash of the writer's "
+                                    "key: two writers can give the same name, not the same key.")
     body: str
     html: str = Field(description="The body rendered as safe HTML.")
     created: datetime
@@ -87,6 +92,8 @@ class ThreadOut(Schema):
         description="here: made on this bundle; carried: made on an earlier revision, its text "
         "unchanged here; outdated: its text is not in this rendering (see made_on).")
     resolved: bool
+    author_fingerprint: str = Field(description="The fingerprint of the key that started the thread "
+                                    "(it, or the manage token, resolves and reopens it).")
     document: str | None
     case_id: str | None
     message_index: int | None
@@ -118,6 +125,12 @@ class VerdictOut(Schema):
     verdict: str | None
     note: str
     author: str
+    author_fingerprint: str
+
+
+class VerdictSetOut(VerdictOut):
+    author_key: str | None = Field(None, description="Only when this request sent no X-Author-Key: "
+                                   "the key that changes or clears this verdict. Keep it.")
 
 
 class NeedsChangesOut(Schema):
@@ -125,6 +138,7 @@ class NeedsChangesOut(Schema):
     case_id: str
     note: str
     author: str
+    author_fingerprint: str
     url: str
 
 
@@ -151,7 +165,7 @@ AuthorKey = Header(None, alias="X-Author-Key", description="The per-browser key 
 def list_threads(request: HttpRequest, bundle_id: str, query: Query[ThreadsQuery]):
     loaded = get_bundle(bundle_id)
     options = render_options(query)
-    key = service.request_key(request)
+    key = service.request_key(request, api=True)
     if query.case_id is not None:
         case = service.rendered_case(loaded, query.document or "", query.case_id, options)
         placed = service.case_threads(loaded, query.document or "", case, options, key)
@@ -160,22 +174,21 @@ def list_threads(request: HttpRequest, bundle_id: str, query: Query[ThreadsQuery
     return [service.placed_data(item) for item in placed]
 
 
-def _write(request: HttpRequest, response: HttpResponse, name: str | None) -> service.Reviewer:
+def _write(request: HttpRequest, name: str | None) -> service.Reviewer:
+    """The writer, from X-Author-Key; a request without one gets a new key in the answer
+    (`author_key`), which the client sends from then on. No cookie is read or set."""
     service.check_rate(request)
-    person = service.reviewer(request, name)
-    if person.new_key:
-        service.remember(response, person)
-    return person
+    return service.reviewer(request, name, api=True)
 
 
 @router.post("/{bundle_id}/threads", response={201: ThreadOut, **ERRORS},
              summary="Start a thread on a message, a selection or a file's lines")
-def create_thread(request: HttpRequest, response: HttpResponse, bundle_id: str, body: ThreadIn,
+def create_thread(request: HttpRequest, bundle_id: str, body: ThreadIn,
                   query: Query[RenderQuery], x_author_key: str | None = AuthorKey):
     """The anchor is checked against the case rendered with the query's settings (the view the
     reviewer saw): the selected text must be in that message, the lines in that file."""
     loaded = get_bundle(bundle_id)
-    person = _write(request, response, body.author)
+    person = _write(request, body.author)
     anchor = body.anchor
     spec = AnchorSpec(anchor.kind, anchor.document, anchor.case_id, anchor.message_index,
                       anchor.start, None, anchor.quote, anchor.path, anchor.start_line, anchor.end_line)
@@ -191,11 +204,11 @@ def create_thread(request: HttpRequest, response: HttpResponse, bundle_id: str, 
 
 @router.post("/{bundle_id}/threads/{thread_id}/comments", response={201: CreatedCommentOut, **ERRORS},
              summary="Reply in a thread")
-def create_reply(request: HttpRequest, response: HttpResponse, bundle_id: str, thread_id: int,
+def create_reply(request: HttpRequest, bundle_id: str, thread_id: int,
                  body: CommentIn, x_author_key: str | None = AuthorKey):
     loaded = get_bundle(bundle_id)
     thread = service.thread_of(loaded.record, thread_id)
-    person = _write(request, response, body.author)
+    person = _write(request, body.author)
     comment = service.reply(loaded.record, thread, body.body, person)
     data = _comment_data(comment, person.key)
     return Status(201, {**data, "author_key": person.key if person.new_key else None})
@@ -203,23 +216,26 @@ def create_reply(request: HttpRequest, response: HttpResponse, bundle_id: str, t
 
 @router.post("/{bundle_id}/threads/{thread_id}/resolve", response={200: ThreadOut, **ERRORS},
              summary="Resolve or reopen a thread")
-def resolve(request: HttpRequest, bundle_id: str, thread_id: int, body: ResolveIn):
+def resolve(request: HttpRequest, bundle_id: str, thread_id: int, body: ResolveIn,
+            x_author_key: str | None = AuthorKey,
+            x_manage_token: str | None = Header(None, alias="X-Manage-Token")):
+    """The thread's author (the key of its first comment) or the manage token of the bundle it
+    was made on; anyone else gets 403."""
     loaded = get_bundle(bundle_id)
     service.check_rate(request)
     thread = service.set_resolved(loaded.record, service.thread_of(loaded.record, thread_id),
-                                  body.resolved)
+                                  body.resolved, x_author_key, x_manage_token)
     placed = service.Placed(thread, "here", thread.message_index, path=thread.path,
                             start_line=thread.start_line, end_line=thread.end_line,
                             made_on=service._made_on(thread))
-    placed.comments = service.comment_views(thread, service.request_key(request))
+    placed.comments = service.comment_views(thread, x_author_key)
     return service.placed_data(placed)
 
 
 def _comment_data(comment, key: str | None) -> dict:
-    from inspector.review.markdown import render_markdown
-
-    return {"id": comment.id, "author": comment.author, "body": comment.body,
-            "html": str(render_markdown(comment.body)), "created": comment.created,
+    return {"id": comment.id, "author": comment.author,
+            "author_fingerprint": service.fingerprint(comment.author_key_hash), "body": comment.body,
+            "html": comment.html, "created": comment.created,
             "edited": comment.edited, "mine": service.owns(key, comment.author_key_hash)}
 
 
@@ -228,10 +244,10 @@ def _comment_data(comment, key: str | None) -> dict:
 def edit_comment(request: HttpRequest, bundle_id: str, comment_id: int, body: CommentEditIn,
                  x_author_key: str | None = AuthorKey):
     loaded = get_bundle(bundle_id)
-    key = service.request_key(request)
     service.check_rate(request)
-    comment = service.edit(loaded.record, service.comment_of(loaded.record, comment_id), body.body, key)
-    return _comment_data(comment, key)
+    comment = service.edit(loaded.record, service.comment_of(loaded.record, comment_id), body.body,
+                           x_author_key)
+    return _comment_data(comment, x_author_key)
 
 
 @router.delete("/{bundle_id}/comments/{comment_id}", response={204: None, **ERRORS},
@@ -241,7 +257,7 @@ def delete_comment(request: HttpRequest, bundle_id: str, comment_id: int,
                    x_manage_token: str | None = Header(None, alias="X-Manage-Token")):
     loaded = get_bundle(bundle_id)
     comment = service.comment_of(loaded.record, comment_id)
-    service.delete(comment, service.request_key(request), x_manage_token)
+    service.delete(comment, x_author_key, x_manage_token)
     return Status(204, None)
 
 
@@ -266,18 +282,24 @@ def verdicts(request: HttpRequest, bundle_id: str, query: Query[RenderQuery]):
 
 def _verdict_data(row) -> dict:
     return {"document": row.document, "case_id": row.case_id, "verdict": row.verdict,
-            "note": row.note, "author": row.author}
+            "note": row.note, "author": row.author,
+            "author_fingerprint": service.fingerprint(row.author_key_hash)}
 
 
-@router.put("/{bundle_id}/verdicts", response={200: VerdictOut, **ERRORS},
+@router.put("/{bundle_id}/verdicts", response={200: VerdictSetOut, **ERRORS},
             summary="Set a case's verdict: looks right, needs changes, or none")
-def set_verdict(request: HttpRequest, response: HttpResponse, bundle_id: str, body: VerdictIn,
-                query: Query[RenderQuery], x_author_key: str | None = AuthorKey):
+def set_verdict(request: HttpRequest, bundle_id: str, body: VerdictIn,
+                query: Query[RenderQuery], x_author_key: str | None = AuthorKey,
+                x_manage_token: str | None = Header(None, alias="X-Manage-Token")):
+    """A verdict belongs to the key that gave it: another key cannot change or clear it (403); the
+    manage token can."""
     loaded = get_bundle(bundle_id)
-    person = _write(request, response, body.author)
+    person = _write(request, body.author)
     row = service.set_verdict(loaded, body.document, body.case_id, body.verdict, body.note,
-                              render_options(query), person)
+                              render_options(query), person, x_manage_token)
+    made = person.key if person.new_key else None
     if row is None:
         return {"document": body.document, "case_id": body.case_id, "verdict": None, "note": "",
-                "author": person.name}
-    return _verdict_data(row)
+                "author": person.name, "author_fingerprint": service.fingerprint(person.key_hash),
+                "author_key": made}
+    return {**_verdict_data(row), "author_key": made}

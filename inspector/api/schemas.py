@@ -257,8 +257,10 @@ class BundleOut(Schema):
 
 
 class BundleCreatedOut(BundleOut):
-    manage_token: str = Field(description="Deletes the bundle. Shown once; only its hash is kept.")
-    manage_url: str = Field(description="The bundle's manage page (holds the token: keep it private).")
+    manage_token: str | None = Field(description="Deletes the bundle. Shown once; only its hash is "
+                                     "kept. Null when an Idempotency-Key replay found the bundle.")
+    manage_url: str | None = Field(description="The bundle's manage page (holds the token: keep it "
+                                   "private). Null with manage_token.")
     cases: list[DocumentOut]
     warnings: list[DiagnosticOut] = Field(description="Every warning of every document and case.")
 

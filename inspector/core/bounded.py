@@ -15,6 +15,7 @@ worker, and they do not re-run the caller's main module the way multiprocessing'
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import json
 import math
 import os
@@ -25,7 +26,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -35,7 +36,8 @@ from .model import InputError
 from .safe_parse import LimitExceeded
 
 _PRELOAD = ["inspector.core.documents", "inspector.core.agentv", "inspector.core.decks",
-            "inspector.core.conversations", "inspector.core.context", "inspector.core.export"]
+            "inspector.core.conversations", "inspector.core.context", "inspector.core.export",
+            "inspector.core.highlight"]
 
 
 MB = 1024 * 1024
@@ -104,6 +106,55 @@ def _diagnostic(error: InputError) -> tuple:
 
 class Busy(LimitExceeded):
     """Every worker stayed busy until the deadline: a matter of load, not of the file."""
+
+
+class OverBudget(Busy):
+    """The request's shared budget ran out: about this request, not the file (never kept as the
+    file's refusal)."""
+
+
+@dataclass
+class _Budget:
+    ends: float  # time.monotonic()
+    seconds: float
+    busy: bool = False  # a call inside was refused for load or time, not for its content
+
+
+_budget: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("bounded_budget", default=None)
+
+
+@contextlib.contextmanager
+def budget(seconds: float) -> Iterator[None]:
+    """Every call made inside shares one deadline, `seconds` from now (or the enclosing budget's,
+    if that ends sooner): a request's documents one after another cannot add up past the server's
+    own timeout the way a deadline per call did."""
+    ends = time.monotonic() + seconds
+    outer = _budget.get()
+    token = _budget.set(outer if outer is not None and outer.ends <= ends else _Budget(ends, seconds))
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def was_busy() -> bool:
+    """Whether a call inside the current budget was refused as Busy: what was made meanwhile (a
+    page with a file shown plain for want of time) is not to be kept."""
+    shared = _budget.get()
+    return shared is not None and shared.busy
+
+
+def left_in_budget() -> float | None:
+    """Seconds left of the current budget (None outside one): for work done in the caller's own
+    process, which no deadline can stop once begun, to check before it begins."""
+    shared = _budget.get()
+    return None if shared is None else shared.ends - time.monotonic()
+
+
+def _over_budget(shared: _Budget, path: str | None) -> OverBudget:
+    shared.busy = True
+    return OverBudget(f"the request's work took longer than its budget of {shared.seconds:g} s "
+                      f"and was given up; try again, or with fewer files", path)
 
 
 class WorkerError(RuntimeError):
@@ -181,11 +232,30 @@ class Pool:
                 self.idle.append(worker)
             self.lock.notify()
 
-    def call(self, function: Callable, *args: Any, path: str | None = None) -> Any:
-        """function(*args) in a child. InputError raised there is raised here; a crash, a limit or
-        the deadline becomes LimitExceeded naming `path`."""
-        deadline = time.monotonic() + self.limits.deadline_seconds
-        worker = self._take(deadline)
+    def _deadline(self, seconds: float | None, path: str | None) -> tuple[float, _Budget | None]:
+        """When the call must end, and the budget that sets it if that comes before the call's own."""
+        now = time.monotonic()
+        deadline = now + min(self.limits.deadline_seconds, seconds or math.inf)
+        shared = _budget.get()
+        if shared is None or shared.ends >= deadline:
+            return deadline, None
+        if shared.ends <= now:
+            raise _over_budget(shared, path)
+        return shared.ends, shared
+
+    def call(self, function: Callable, *args: Any, path: str | None = None,
+             seconds: float | None = None) -> Any:
+        """function(*args) in a child, within the pool's deadline (or `seconds`, if sooner, or the
+        enclosing `budget`'s end). InputError raised there is raised here; a crash, a limit or the
+        deadline becomes LimitExceeded naming `path` (OverBudget when the budget ran out)."""
+        deadline, shared = self._deadline(seconds, path)
+        try:
+            worker = self._take(deadline)
+        except Busy:
+            enclosing = _budget.get()
+            if enclosing is not None:
+                enclosing.busy = True
+            raise
         kind: str = "lost"
         value: Any = None
         try:
@@ -213,6 +283,8 @@ class Pool:
             raise LimitExceeded(message, where or path, line, column)
         if kind == "error":
             raise WorkerError(value)
+        if kind == "deadline" and shared is not None:
+            raise _over_budget(shared, path)
         raise LimitExceeded(self._explain(kind, worker), path)
 
     def _wait(self, worker: _Worker, deadline: float) -> tuple[str, Any]:

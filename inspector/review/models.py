@@ -1,6 +1,7 @@
 """Review storage: threads anchored to a case's text or a file's lines, their comments, verdicts.
 Every row belongs to a bundle and goes with it (CASCADE). Only hashes of the per-browser author
-keys are kept."""
+keys are kept. A comment keeps its HTML, rendered once when it is written: a view never renders
+Markdown, whatever the bodies hold."""
 
 from __future__ import annotations
 
@@ -28,6 +29,11 @@ class Thread(models.Model):
     quote = models.TextField(blank=True)
     quote_hash = models.CharField(max_length=64)
     resolved = models.BooleanField(default=False)
+    # Who may resolve or reopen it (besides the owner): the key of the thread's first comment.
+    author_key_hash = models.CharField(max_length=64, blank=True)
+    # The first bundle of the revision chain this thread was made in: the comment cap and the lock
+    # row are the family's, so revisions cannot multiply the cap.
+    family = models.CharField(max_length=32, blank=True, db_index=True)
 
     class Meta:
         ordering = ["created", "id"]
@@ -40,6 +46,7 @@ class Comment(models.Model):
     edited = models.DateTimeField(null=True, blank=True)
     author = models.CharField(max_length=80)
     body = models.TextField()
+    html = models.TextField(blank=True)
     author_key_hash = models.CharField(max_length=64)
 
     class Meta:
@@ -60,3 +67,16 @@ class Verdict(models.Model):
         ordering = ["document", "case_id"]
         constraints = [models.UniqueConstraint(fields=["bundle", "document", "case_id"],
                                                name="one_verdict_per_case")]
+
+
+class WriteCount(models.Model):
+    """Review writes per client address and minute, counted by one atomic UPDATE in the database
+    when the shared cache cannot count atomically (the file cache reads, adds and writes back)."""
+
+    address = models.CharField(max_length=100)
+    minute = models.BigIntegerField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["address", "minute"], name="one_count_per_minute")]
+        indexes = [models.Index(fields=["minute"])]

@@ -5,6 +5,7 @@ anchor lives in another rendering (this bundle under other settings, or a revisi
 from __future__ import annotations
 
 import hmac
+import random
 import secrets
 import time
 from collections.abc import Iterable
@@ -13,9 +14,12 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
-from django.db import transaction
+from django.core.cache.backends.redis import RedisCache
+from django.db import OperationalError, connection, transaction
+from django.db.models import F
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from inspector import cache as render_cache
 from inspector import presenters, services
@@ -25,7 +29,7 @@ from inspector.core.options import RenderOptions
 from inspector.models import Bundle, hash_token
 
 from .markdown import render_markdown
-from .models import Comment, Thread, Verdict
+from .models import Comment, Thread, Verdict, WriteCount
 
 AUTHOR_COOKIE = "pi_author"
 KEY_COOKIE = "pi_review_key"
@@ -35,6 +39,13 @@ MAX_QUOTE = 2_000  # characters of selected text, or of a file's lines
 MAX_LINES = 200
 MAX_NOTE = 2_000
 ANCESTORS = 20  # how far back in a bundle's revisions comments are looked for
+FAMILY_DEPTH = 10_000  # how far back a bundle's first ancestor is looked for (a chain has no cycle)
+FINGERPRINT = 6  # hex digits of the key's hash shown beside a name
+# markdown-it's cost grows with the brackets and emphasis delimiters it must pair: about 30 µs a
+# character for `[*[*…` on a loaded 2-core machine (0.3 s at 10,000, 1.1-1.3 s at 40,000), linear.
+# So however high COMMENT_MAX_CHARS is set, a body holds at most this many of them.
+MARKUP_CHARACTERS = "[]()*_`<>!\\~"
+MAX_MARKUP = 10_000
 COOKIE_AGE = 365 * 24 * 3600
 
 
@@ -61,14 +72,17 @@ class Reviewer:
         return hash_token(self.key)
 
 
-def reviewer(request: HttpRequest, name: str | None = None) -> Reviewer:
-    """The writer: a name (given, or remembered in a cookie) and the per-browser key that lets the
-    same browser edit or delete its own comments (an API client sends it as X-Author-Key)."""
-    key = request.META.get(KEY_HEADER) or request.COOKIES.get(KEY_COOKIE) or ""
+def reviewer(request: HttpRequest, name: str | None = None, *, api: bool = False) -> Reviewer:
+    """The writer: a name (given, or remembered in a cookie) and the key that is their identity: it
+    edits and deletes their comments, changes their verdicts and their threads' state. Pages take it
+    from the browser's cookie (Django's CSRF check guards those forms); the API only from the
+    X-Author-Key header, never from a cookie a cross-site request would carry along."""
+    key = request_key(request, api=api) or ""
     new = not (16 <= len(key) <= 128)
     if new:
         key = secrets.token_urlsafe(24)
-    chosen = clean_author(name if name is not None else request.COOKIES.get(AUTHOR_COOKIE, ""))
+    remembered = "" if api else request.COOKIES.get(AUTHOR_COOKIE, "")
+    chosen = clean_author(name if name is not None else remembered)
     return Reviewer(chosen, key, new)
 
 
@@ -90,11 +104,19 @@ def remember(response, person: Reviewer) -> None:
 
 
 def owns(key: str | None, key_hash: str) -> bool:
-    return bool(key) and hmac.compare_digest(hash_token(key or ""), key_hash)
+    return bool(key) and bool(key_hash) and hmac.compare_digest(hash_token(key or ""), key_hash)
 
 
-def request_key(request: HttpRequest) -> str | None:
-    return request.META.get(KEY_HEADER) or request.COOKIES.get(KEY_COOKIE)
+def request_key(request: HttpRequest, *, api: bool = False) -> str | None:
+    if api:
+        return request.META.get(KEY_HEADER) or None
+    return request.COOKIES.get(KEY_COOKIE) or None
+
+
+def fingerprint(key_hash: str) -> str:
+    """Shown beside every name: a name is free text, so two writers can pick the same one, but not
+    the same key. The hash of the key, not the key: it proves nothing to whoever reads it."""
+    return key_hash[:FINGERPRINT]
 
 
 def _printable(text: str) -> str:
@@ -123,20 +145,16 @@ def client_address(request: HttpRequest) -> str:
 
 
 def check_rate(request: HttpRequest) -> None:
-    """At most REVIEW_WRITES_PER_MINUTE writes per client address and minute, counted in the render
-    cache because it is the one every web worker shares (the default cache is per process, so N
-    workers allowed N times the limit). With Redis the count is atomic; with the file cache two
-    workers incrementing at the same instant can lose one count, which a flood guard can afford."""
+    """At most REVIEW_WRITES_PER_MINUTE writes per client address and minute, counted where every
+    web worker sees the same number, atomically: Redis's INCR when the shared render cache is
+    Redis, else one UPDATE ... SET count = count + 1 in the database (the file cache reads, adds
+    and writes back, so racing workers lost counts: 13-15 writes passed a limit of 10)."""
     limit = settings.REVIEW_WRITES_PER_MINUTE
     minute = int(time.time() // 60)
+    address = client_address(request)
     store = rate_store()
-    key = render_cache.key("review-rate", client_address(request), minute)
-    store.add(key, 0, 120)
-    try:
-        count = store.incr(key)
-    except ValueError:  # evicted (or culled) between add and incr
-        store.set(key, 1, 120)
-        count = 1
+    count = (_cache_count(store, address, minute) if isinstance(store, RedisCache)
+             else _database_count(address, minute))
     if count > limit:
         raise ReviewError(429, f"too many comments and verdicts from this address: at most {limit} "
                           "a minute; wait a minute and send it again")
@@ -146,34 +164,117 @@ def rate_store() -> BaseCache:
     return caches["renders"]
 
 
+def _cache_count(store: BaseCache, address: str, minute: int) -> int:
+    key = render_cache.key("review-rate", address, minute)
+    store.add(key, 0, 120)
+    try:
+        return store.incr(key)
+    except ValueError:  # evicted between add and incr: this write starts the count again
+        store.add(key, 0, 120)
+        return store.incr(key)
+
+
+def _database_count(address: str, minute: int) -> int:
+    """The row is made if missing (a racing maker's insert is ignored), then counted up by one
+    UPDATE, which takes the row's lock (SQLite's write lock): no two writes read the same count."""
+
+    def count_up() -> int:
+        WriteCount.objects.bulk_create([WriteCount(address=address, minute=minute)], ignore_conflicts=True)
+        WriteCount.objects.filter(address=address, minute=minute).update(count=F("count") + 1)
+        return WriteCount.objects.filter(address=address, minute=minute).values_list("count", flat=True)[0]
+
+    count = serialized(count_up)
+    if count == 1:  # the first write of a minute clears the minutes no limit looks at any more
+        WriteCount.objects.filter(minute__lt=minute - 1).delete()
+    return count
+
+
 def is_stored(bundle: Bundle) -> bool:
     """False for a bundle that is not a database row (a folder served read-only): it has no
     comments and takes none."""
     return not bundle._state.adding
 
 
-def check_open(bundle: Bundle) -> None:
+def check_open(bundle: Bundle, thread: Thread | None = None) -> None:
+    """Writes need the bundle open, and for a thread made on an earlier revision, that revision
+    open too: a revision of a locked bundle cannot reply into or reopen its threads."""
     if not is_stored(bundle):
         raise ReviewError(403, "this bundle is not stored (a folder served read-only): comments and "
                           "verdicts need an uploaded bundle")
     if bundle.comments_locked:
         raise ReviewError(403, "comments on this bundle are locked by its owner")
+    if thread is not None and thread.bundle_id != bundle.pk and Bundle.objects.filter(
+            pk=thread.bundle_id, comments_locked=True).exists():
+        raise ReviewError(403, "comments on the bundle this thread was made on are locked by its owner")
 
 
 def clean_body(body: str) -> str:
+    """The body, checked against the cap before anything renders it (the cap bounds the one
+    rendering a comment ever gets: markdown-it's worst case at 10,000 characters is about 0.1 s)."""
+    if len(body) > settings.COMMENT_MAX_CHARS * 2:  # not even worth cleaning
+        raise ReviewError(413, f"the comment is {len(body):,} characters long; at most "
+                          f"{settings.COMMENT_MAX_CHARS:,} are allowed")
     body = _printable(body).strip()
     if not body:
         raise ReviewError(400, "the comment is empty")
     if len(body) > settings.COMMENT_MAX_CHARS:
         raise ReviewError(413, f"the comment is {len(body):,} characters long; at most "
                           f"{settings.COMMENT_MAX_CHARS:,} are allowed")
+    markup = sum(body.count(character) for character in MARKUP_CHARACTERS)
+    if markup > MAX_MARKUP:
+        raise ReviewError(413, f"the comment holds {markup:,} of the characters "
+                          f"{' '.join(MARKUP_CHARACTERS)}; at most {MAX_MARKUP:,} are allowed")
     return body
 
 
-def check_room(bundle: Bundle) -> None:
+def family_of(bundle: Bundle) -> str:
+    """The first bundle of this one's revision chain (itself when it has no parent), in one query."""
+    if not bundle.parent_id:
+        return bundle.pk
+    table = connection.ops.quote_name(Bundle._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH RECURSIVE chain(id, parent_id, depth) AS ("  # noqa: S608 - the table's own name
+            f"SELECT id, parent_id, 0 FROM {table} WHERE id = %s UNION ALL "
+            f"SELECT b.id, b.parent_id, c.depth + 1 FROM {table} b JOIN chain c ON b.id = c.parent_id "
+            f"WHERE c.depth < %s) SELECT id FROM chain ORDER BY depth DESC LIMIT 1",
+            [bundle.pk, FAMILY_DEPTH])
+        row = cursor.fetchone()
+    return row[0] if row else bundle.pk
+
+
+RETRIES = 20
+
+
+def serialized(action):
+    """Runs action in one transaction; SQLite refuses a second writer at once in some modes
+    (OperationalError, 'database is locked'), and the transaction is rolled back whole, so it is
+    tried again after a short, growing, jittered wait (PostgreSQL waits for the row lock itself)."""
+    for attempt in range(RETRIES):
+        try:
+            with transaction.atomic():
+                return action()
+        except OperationalError:
+            if attempt == RETRIES - 1:
+                raise ReviewError(503, "the database is busy; send it again") from None
+            time.sleep(min(0.2, 0.002 * 2 ** attempt) * (1 + random.random()))  # noqa: S311 - jitter
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _locked_family(family: str, bundle: Bundle, thread: Thread | None) -> None:
+    """Inside the writing transaction: takes the family's first bundle's row (a no-op UPDATE is a
+    row lock on PostgreSQL and SQLite's write lock), then checks the lock and the cap afresh, so
+    racing writers are counted one after another."""
+    Bundle.objects.filter(pk=family).update(comments_locked=F("comments_locked"))
+    fresh = Bundle.objects.filter(pk=bundle.pk).values_list("comments_locked", flat=True).first()
+    if fresh is None:
+        raise ReviewError(404, "this bundle was deleted")
+    bundle.comments_locked = fresh
+    check_open(bundle, thread)
     limit = settings.COMMENTS_PER_BUNDLE
-    if Comment.objects.filter(thread__bundle=bundle).count() >= limit:
-        raise ReviewError(409, f"this bundle has reached its limit of {limit:,} comments")
+    if Comment.objects.filter(thread__family=family).count() >= limit:
+        raise ReviewError(409, f"this bundle and its revisions have reached their limit of {limit:,} "
+                          "comments")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,21 +368,33 @@ def start_thread(loaded: services.LoadedBundle, spec: AnchorSpec, options: Rende
     bundle = loaded.record
     check_open(bundle)
     body = clean_body(body)
+    html = str(render_markdown(body))
     anchor = _checked_anchor(loaded, spec, options)
-    check_room(bundle)
-    with transaction.atomic():
-        thread = Thread.objects.create(bundle=bundle, kind=spec.kind, **anchor)
-        Comment.objects.create(thread=thread, author=person.name, body=body,
+    family = family_of(bundle)
+
+    def write() -> Thread:
+        _locked_family(family, bundle, None)
+        thread = Thread.objects.create(bundle=bundle, kind=spec.kind, family=family,
+                                       author_key_hash=person.key_hash, **anchor)
+        Comment.objects.create(thread=thread, author=person.name, body=body, html=html,
                                author_key_hash=person.key_hash)
-    return thread
+        return thread
+
+    return serialized(write)
 
 
 def reply(bundle: Bundle, thread: Thread, body: str, person: Reviewer) -> Comment:
-    check_open(bundle)
+    check_open(bundle)  # the thread's own bundle is checked in the writing transaction
     body = clean_body(body)
-    check_room(bundle)
-    return Comment.objects.create(thread=thread, author=person.name, body=body,
-                                  author_key_hash=person.key_hash)
+    html = str(render_markdown(body))
+    family = thread.family or family_of(thread.bundle)
+
+    def write() -> Comment:
+        _locked_family(family, bundle, thread)
+        return Comment.objects.create(thread=thread, author=person.name, body=body, html=html,
+                                      author_key_hash=person.key_hash)
+
+    return serialized(write)
 
 
 def thread_of(bundle: Bundle, thread_id: int) -> Thread:
@@ -302,20 +415,28 @@ def comment_of(bundle: Bundle, comment_id: int) -> Comment:
     return comment
 
 
-def set_resolved(bundle: Bundle, thread: Thread, resolved: bool) -> Thread:
-    check_open(bundle)
+def set_resolved(bundle: Bundle, thread: Thread, resolved: bool, key: str | None,
+                 manage_token: str | None = None) -> Thread:
+    """The thread's author (its first comment's key) or the owner of the bundle it was made on
+    resolves or reopens it; a revision's owner does not own its parent's threads."""
+    check_open(bundle, thread)
+    if not (owns(key, thread.author_key_hash)
+            or thread.bundle.check_manage_token(manage_token or "")):
+        raise ReviewError(403, "only the browser that started a thread, or the manage token of the "
+                          "bundle it was made on, can resolve or reopen it")
     thread.resolved = resolved
     thread.save(update_fields=["resolved"])
     return thread
 
 
 def edit(bundle: Bundle, comment: Comment, body: str, key: str | None) -> Comment:
-    check_open(bundle)
+    check_open(bundle, comment.thread)
     if not owns(key, comment.author_key_hash):
         raise ReviewError(403, "only the browser that wrote a comment can edit it")
     comment.body = clean_body(body)
+    comment.html = str(render_markdown(comment.body))
     comment.edited = timezone.now()
-    comment.save(update_fields=["body", "edited"])
+    comment.save(update_fields=["body", "html", "edited"])
     return comment
 
 
@@ -346,23 +467,40 @@ def set_locked(bundle: Bundle, locked: bool, manage_token: str | None) -> None:
 
 
 def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verdict: str | None,
-                note: str, options: RenderOptions, person: Reviewer) -> Verdict | None:
+                note: str, options: RenderOptions, person: Reviewer,
+                manage_token: str | None = None) -> Verdict | None:
+    """A case's verdict belongs to the key that gave it: only that key changes or clears it (the
+    owner, with the manage token, clears any)."""
     bundle = loaded.record
     check_open(bundle)
     rendered_case(loaded, document, case_id, options)
-    if verdict is None or verdict == "":
-        Verdict.objects.filter(bundle=bundle, document=document, case_id=case_id).delete()
-        return None
-    if verdict not in ("ok", "changes"):
+    clearing = verdict is None or verdict == ""
+    if not clearing and verdict not in ("ok", "changes"):
         raise ReviewError(400, "the verdict must be ok (looks right) or changes (needs changes)")
     note = _printable(note).strip()
     if len(note) > MAX_NOTE:
         raise ReviewError(413, f"the note is longer than {MAX_NOTE:,} characters")
-    row, _ = Verdict.objects.update_or_create(
-        bundle=bundle, document=document, case_id=case_id,
-        defaults={"verdict": verdict, "note": note, "author": person.name,
-                  "author_key_hash": person.key_hash})
-    return row
+
+    def write() -> Verdict | None:
+        # The bundle's row first: racing verdicts on one case are decided one after another.
+        Bundle.objects.filter(pk=bundle.pk).update(comments_locked=F("comments_locked"))
+        current = Verdict.objects.filter(bundle=bundle, document=document, case_id=case_id).first()
+        if current is not None and not (current.author_key_hash == person.key_hash
+                                        or bundle.check_manage_token(manage_token or "")):
+            raise ReviewError(403, f"this case's verdict was given by {current.author} "
+                              f"({fingerprint(current.author_key_hash)}); only the browser that gave "
+                              "it, or the bundle's manage token, can change or clear it")
+        if clearing:
+            if current is not None:
+                current.delete()
+            return None
+        row, _ = Verdict.objects.update_or_create(
+            bundle=bundle, document=document, case_id=case_id,
+            defaults={"verdict": verdict, "note": note, "author": person.name,
+                      "author_key_hash": person.key_hash})
+        return row
+
+    return serialized(write)
 
 
 # The bundle page's "Show" choices: cases by their verdict ("none": no verdict yet).
@@ -399,6 +537,7 @@ def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
     verdicts = {(v.document, v.case_id): v for v in Verdict.objects.filter(bundle=loaded.record)}
     shown = [verdicts[key] for key in keys if key in verdicts]
     changes = [{"document": v.document, "case_id": v.case_id, "note": v.note, "author": v.author,
+                "author_fingerprint": fingerprint(v.author_key_hash),
                 "url": presenters.case_url(loaded.record.pk, v.document, v.case_id)}
                for v in shown if v.verdict == "changes"]
     return Progress(len(keys), len(shown), sum(v.verdict == "ok" for v in shown), changes, verdicts)
@@ -423,6 +562,7 @@ class Placed:
     cases: int | None = None  # line threads: how many cases of the bundle carry the lines
     made_on: str = ""  # the link to where the thread was made
     comments: list[dict] = field(default_factory=list)
+    own_thread: bool = False  # the viewer's key started it: they may resolve or reopen it
 
     @property
     def anchor_label(self) -> str:
@@ -516,6 +656,7 @@ def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCas
         placed.append(item)
     for item in placed:
         item.comments = comment_views(item.thread, key)
+        item.own_thread = owns(key, item.thread.author_key_hash)
     return placed
 
 
@@ -535,6 +676,7 @@ def file_threads(loaded: services.LoadedBundle, path: str, options: RenderOption
         if item.state != "outdated" and item.start_line and item.end_line:
             item.cases = carrying_cases(loaded, options, path, item.start_line, item.end_line)
         item.comments = comment_views(thread, key)
+        item.own_thread = owns(key, thread.author_key_hash)
         placed.append(item)
     return placed
 
@@ -571,12 +713,15 @@ def bundle_threads(loaded: services.LoadedBundle, options: RenderOptions, key: s
             item = (_place_on_case(thread, case, own) if case is not None
                     else Placed(thread, "outdated", made_on=_made_on(thread)))
         item.comments = comment_views(thread, key)
+        item.own_thread = owns(key, thread.author_key_hash)
         placed.append(item)
     return placed
 
 
 def comment_views(thread: Thread, key: str | None) -> list[dict]:
-    return [{"id": c.id, "author": c.author, "body": c.body, "html": render_markdown(c.body),
+    """Each comment with the HTML it was given when written: no view renders Markdown."""
+    return [{"id": c.id, "author": c.author, "author_fingerprint": fingerprint(c.author_key_hash),
+             "body": c.body, "html": mark_safe(c.html),  # noqa: S308 - rendered safely when written
              "created": c.created, "edited": c.edited, "mine": owns(key, c.author_key_hash)}
             for c in thread.comments.all()]
 
@@ -586,6 +731,7 @@ def placed_data(item: Placed) -> dict:
     t = item.thread
     return {
         "id": t.id, "bundle": t.bundle_id, "kind": t.kind, "state": item.state, "resolved": t.resolved,
+        "author_fingerprint": fingerprint(t.author_key_hash),
         "document": t.document or None, "case_id": t.case_id or None,
         "message_index": item.message_index, "start": item.start, "end": item.end,
         "path": item.path or None, "start_line": item.start_line, "end_line": item.end_line,

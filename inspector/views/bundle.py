@@ -142,6 +142,7 @@ def ledger_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 
 
 @require_GET
+@shared_page
 def source(request: HtmxHttpRequest, bundle_id: str, path: str) -> HttpResponse:
     loaded = loaded_or_404(bundle_id)
     pane = source_pane(loaded, path, presenters.parse_line_range(request.GET.get("hl")),

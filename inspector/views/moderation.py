@@ -4,10 +4,10 @@ any comment. The page's forms post the token, as its delete form does."""
 from __future__ import annotations
 
 from django.http import HttpRequest
+from django.utils.safestring import mark_safe
 
 from inspector.models import Bundle
 from inspector.review import service
-from inspector.review.markdown import render_markdown
 from inspector.review.models import Comment
 
 
@@ -33,7 +33,11 @@ def moderation_panel(bundle: Bundle, notice: str | None) -> dict:
     comments = (Comment.objects.filter(thread__bundle=bundle).select_related("thread")
                 .order_by("-created")[:200])
     return {"locked": bundle.comments_locked, "notice": notice,
-            "comments": [{"id": c.id, "author": c.author, "html": render_markdown(c.body),
+            # The HTML each comment was given when written: this list must load whatever the
+            # bodies hold, or the owner could not reach the comments to delete them.
+            "comments": [{"id": c.id, "author": c.author,
+                          "author_fingerprint": service.fingerprint(c.author_key_hash),
+                          "html": mark_safe(c.html),  # noqa: S308 - rendered safely when written
                           "where": c.thread.case_id or f"{c.thread.path}:{c.thread.start_line}",
                           "created": c.created} for c in comments],
             "total": Comment.objects.filter(thread__bundle=bundle).count()}

@@ -12,19 +12,37 @@ so are verdicts for a page filtered by them.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Callable
 from functools import wraps
+from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.middleware.csrf import get_token
 from django.utils.cache import patch_vary_headers
 
 from inspector import cache as render_cache
 from inspector import services
+from inspector.core import bounded
+from inspector.presenters import parse_line_range
+from inspector.services import SettingsError
+
+from .common import EXPORT_KEYS, RENDER_KEYS, page_settings
 
 # The bundle page's filter by verdict: the one parameter that makes a page show review state.
 VERDICT_FILTER = "verdict"
-CSRF_PLACEHOLDER = "csrf-placeholder-7f1c2a9e4b"
+# Random per process, so no uploaded text can hold it: a kept page is cut at every occurrence, and
+# a fixed string in a file would have been replaced by each visitor's token. A page is cut in the
+# process that built it, so no other process needs to know it.
+CSRF_PLACEHOLDER = f"csrf-{secrets.token_hex(16)}"
+# What the shared pages read besides the settings (the case page's all_messages, the line note's
+# path and line, the message chunks' from, the bundle page's filter, sort and paging, the ledger's
+# sort, the source page's lines and whole file). Any other parameter (?utm_source=...) changes
+# nothing on a page, so it is dropped before the key is made and before the view runs: it can
+# neither build a page again nor end up in one.
+PAGE_PARAMETERS = frozenset({"all_messages", "path", "line", "from", "q", "doc", "offset", "sort",
+                             VERDICT_FILTER, "ledger_sort", "hl", "all"})
+SETTINGS_PARAMETERS = frozenset(RENDER_KEYS + EXPORT_KEYS)
 KEPT_HEADERS = ("Content-Type", "HX-Push-Url")
 # Browsers revalidate every time (a deleted bundle must stop showing); a match costs no rendering.
 CACHE_CONTROL = "private, no-cache"
@@ -36,8 +54,31 @@ def cacheable_csrf(request: HttpRequest) -> dict:
     return {"csrf_token": CSRF_PLACEHOLDER} if getattr(request, "building_shared_page", False) else {}
 
 
+def _page_query(request: HttpRequest) -> str:
+    """The query string as the page reads it: its own parameters, and the settings as the settings
+    parser keeps them (defaults and empty values left out), in one order."""
+    own = sorted((key, value) for key, values in request.GET.lists() if key in PAGE_PARAMETERS
+                 for value in values if key != "hl")
+    lines = parse_line_range(request.GET.get("hl"))
+    if lines is not None:  # as the source page reads it: anything else marks no line
+        own.append(("hl", f"{lines[0]}-{lines[1]}"))
+    given: dict[str, str] = {key: str(value) for key, value in request.GET.items()
+                             if key in SETTINGS_PARAMETERS}
+    try:
+        chosen = page_settings(given).params
+    except SettingsError:
+        chosen = given  # the view answers its own 400, which is not kept
+    return urlencode(sorted(own + list(chosen.items())))
+
+
+def _only_page_parameters(request: HttpRequest) -> None:
+    query = _page_query(request)
+    request.GET = QueryDict(query)
+    request.META["QUERY_STRING"] = query
+
+
 def _key(request: HttpRequest, loaded: services.LoadedBundle) -> str:
-    query = sorted((key, value) for key, values in request.GET.lists() for value in values)
+    query = request.GET.urlencode()
     # Verdicts go into the key only of pages filtered by one, not of every page: a review writes a
     # verdict every few seconds, and each would otherwise drop every cached page of the bundle (each
     # case under each settings) just while reviewers read it most. An unfiltered page holds no review
@@ -51,13 +92,15 @@ def _key(request: HttpRequest, loaded: services.LoadedBundle) -> str:
 
 def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """For GET views taking `bundle_id`: answer from the cache, or build and keep a 200 answer
-    (unless the view set `request.page_is_transient`: it showed a "busy, try again")."""
+    (unless the view set `request.page_is_transient`: it showed a "busy, try again"; or a bounded
+    call was refused as busy meanwhile, e.g. a source pane shown plain for want of time)."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, bundle_id: str, *args, **kwargs) -> HttpResponse:
         loaded = services.load_bundle(bundle_id)
         if loaded is None or request.method != "GET":
             return view(request, bundle_id, *args, **kwargs)  # its own 404, 405
+        _only_page_parameters(request)
         key = _key(request, loaded)
         etag = f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
         if etag in request.headers.get("If-None-Match", ""):
@@ -66,11 +109,12 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if kept is None:
             request.building_shared_page = True  # type: ignore[attr-defined]
             try:
-                response = view(request, bundle_id, *args, **kwargs)
+                with services.page_loaded(loaded):  # the view's load_bundle: no second query
+                    response = view(request, bundle_id, *args, **kwargs)
             finally:
                 request.building_shared_page = False  # type: ignore[attr-defined]
             if (response.status_code != 200 or response.streaming
-                    or getattr(request, "page_is_transient", False)):
+                    or getattr(request, "page_is_transient", False) or bounded.was_busy()):
                 return _with_token(request, response)
             # Cut once here, joined per answer: a join is one copy, where finding and replacing
             # the placeholders in 150 KiB took 27 us a request.

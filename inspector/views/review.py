@@ -15,6 +15,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 
 from inspector import offline, presenters, services
+from inspector.core import bounded
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.review import service
@@ -47,6 +48,9 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "threads": placed,
         "open_count": sum(not item.thread.resolved for item in placed),
         "verdict": verdict,
+        "verdict_fingerprint": service.fingerprint(verdict.author_key_hash) if verdict else "",
+        # Another key's verdict: this browser cannot change or clear it.
+        "verdict_theirs": verdict is not None and not service.owns(key, verdict.author_key_hash),
         "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
         "folder": not service.is_stored(loaded.record),  # local mode: nothing can be written
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
@@ -116,7 +120,8 @@ def _act(request: HtmxHttpRequest, loaded: services.LoadedBundle, options: Rende
         return person
     if action in ("resolve", "reopen"):
         service.check_rate(request)
-        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve")
+        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve",
+                             key)
     elif action == "edit":
         service.check_rate(request)
         service.edit(record, service.comment_of(record, _id(post, "comment")), post.get("body", ""), key)
@@ -261,13 +266,17 @@ def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     (those carried from earlier revisions included) and verdicts."""
     loaded = as_shared(loaded_or_404(bundle_id))
     options = RenderOptions()
-    documents = offline.render_all(lambda path: services.render(loaded, path, options), loaded.documents)
     threads = [service.placed_data(item) for item in service.bundle_threads(loaded, options, None)]
     verdicts = [{"document": v.document, "case_id": v.case_id, "verdict": v.verdict, "note": v.note,
-                 "author": v.author} for v in loaded.record.verdicts.all()]
-    data = offline.offline_data(loaded.record.title, offline.text_files(loaded.files), documents, threads,
-                                verdicts)
-    response = HttpResponse(offline.offline_html(data), content_type="text/html; charset=utf-8")
+                 "author": v.author, "author_fingerprint": service.fingerprint(v.author_key_hash)}
+                for v in loaded.record.verdicts.all()]
+    try:
+        made = offline.kept_copy(f"{loaded.cache_id}:{services.page_state(loaded)}", loaded.record.title,
+                                 loaded.files, lambda path: services.render(loaded, path, options),
+                                 loaded.documents, threads, verdicts)
+    except bounded.Busy as busy:
+        raise Problem(503, "The offline copy could not be made now", str(busy)) from None
+    response = HttpResponse(made, content_type="text/html; charset=utf-8")
     name = presenters.file_stem(loaded.record.title or bundle_id)
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.html") or ""
     return response

@@ -74,8 +74,6 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         bundle, token = store_bundle(collected, title=title)
     except UploadError as error:
         return _upload_error(request, form, str(error))
-    # The page lists no cases (the bundle page reads the kept outline): hold no render in memory.
-    services.let_go_of_upload(bundle.pk)
     return created(bundle, token, first=None)
 
 
@@ -131,6 +129,12 @@ def manage_link(bundle_id: str, token: str, query: str = "") -> str:
         + f"#{token}"
 
 
+def _unlock_page(request: HtmxHttpRequest, bundle_id: str, token: str = "") -> HttpResponse:
+    return _private(render(request, "manage_unlock.html", {
+        "bundle_id": bundle_id, "saved": request.GET.get("saved", ""), "case": request.GET.get("case", ""),
+        "token": token, "manage_action": reverse("manage", kwargs={"bundle_id": bundle_id})}))
+
+
 def _private(response: HttpResponse) -> HttpResponse:
     response["Cache-Control"] = "no-store"
     response["Referrer-Policy"] = "no-referrer"
@@ -152,9 +156,9 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     """GET: a page that posts the token from the address's fragment (or asks for it). POST with the
     token: the manage page itself, or with action=delete, the deletion."""
     if request.method == "GET":
-        return _private(render(request, "manage_unlock.html", {
-            "bundle_id": bundle_id, "saved": request.GET.get("saved", ""),
-            "case": request.GET.get("case", "")}))
+        # `?token=` (old scripts and bookmarks): answered with the token in the page's form, which
+        # posts it, so the token is in no further address than the one already requested.
+        return _unlock_page(request, bundle_id, request.GET.get("token", ""))
     token = request.POST.get("token", "")
     try:
         bundle = _managed_bundle(bundle_id, token)
@@ -246,10 +250,10 @@ def _delete(request: HtmxHttpRequest, bundle: Bundle) -> HttpResponse:
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 def manage_legacy(request: HtmxHttpRequest, bundle_id: str, token: str) -> HttpResponse:
-    """Manage links handed out with the token in the path keep working: GET moves the token to the
-    fragment, POST (a delete form loaded before the change) still deletes."""
+    """Manage links handed out with the token in the path keep working: GET answers the page that
+    posts the token (filled in) to the manage page, so no further address, Location header or
+    Referer carries it; POST (a delete form loaded before the change) still deletes."""
     bundle = _managed_bundle(bundle_id, token)
     if request.method == "POST":
         return _private(_delete(request, bundle))
-    query = request.GET.urlencode()
-    return _private(HttpResponseRedirect(manage_link(bundle.pk, token, query)))
+    return _unlock_page(request, bundle.pk, token)

@@ -37,8 +37,15 @@
   // it to open the manage page.
   function unlockManagePage() {
     var form = document.getElementById("manage-unlock");
-    if (!form || location.hash.length < 2) return;
-    form.elements.token.value = decodeURIComponent(location.hash.slice(1));
+    if (!form) return;
+    if (form.hasAttribute("data-token-given")) {
+      // An old link with the token in its path or query: take it out of the address bar and history.
+      history.replaceState(null, "", form.action);
+    } else if (location.hash.length < 2) {
+      return;
+    } else {
+      form.elements.token.value = decodeURIComponent(location.hash.slice(1));
+    }
     document.getElementById("manage-unlock-hint").textContent = "Opening the manage page…";
     form.submit();
   }

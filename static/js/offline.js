@@ -148,7 +148,8 @@
       var body = el("div", { className: "comment-body" });
       body.innerHTML = comment.html;  // rendered by the server with raw HTML escaped
       box.appendChild(el("article", { className: "comment" }, [
-        el("header", {}, [el("strong", { text: comment.author })]), body]));
+        el("header", {}, [el("strong", { text: comment.author }),
+          el("span", { className: "muted", text: " #" + (comment.author_fingerprint || "") })]), body]));
     });
     return box;
   }
@@ -217,7 +218,8 @@
       el("p", { className: "muted", text: doc.path + (doc.profile ? " · " + doc.profile : "") +
         (c.skipped ? " · skipped: " + c.skipped : "") }),
       v ? el("p", { className: "verdict", text: "Verdict: " + LABELS[v.verdict] + (v.note ? " — " + v.note : "") +
-        " (" + v.author + ")" }) : el("p", { className: "muted", text: "Not reviewed." }),
+        " (" + v.author + " #" + (v.author_fingerprint || "") + ")" }) :
+        el("p", { className: "muted", text: "Not reviewed." }),
     ]));
     var threads = threadsOf(doc, c);
     if (threads.length) {

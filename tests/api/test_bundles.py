@@ -114,9 +114,10 @@ def test_upload_of_a_json_body_not_matching_the_schema_is_a_422(client, db):
     assert response.status_code == 422
 
 
-def test_upload_in_another_content_type_is_a_400(client, db):
+def test_upload_in_another_content_type_is_refused(client, db):
+    # text/plain is what a cross-site form or no-cors fetch can send: refused before it is read.
     response = client.post("/api/bundles", "files", content_type="text/plain")
-    assert response.status_code == 400
+    assert response.status_code == 415
     assert "multipart/form-data" in response.json()["detail"]
 
 
@@ -380,14 +381,15 @@ def test_an_upload_without_a_title_is_named_after_its_file(client, db):
     assert response.json()["title"] == "a.yaml"
 
 
-def test_a_retry_with_the_same_idempotency_key_returns_the_same_bundle_and_token(client, db):
+def test_a_retry_with_the_same_idempotency_key_returns_the_same_bundle_but_not_its_token(client, db):
     body = {"files": {"evals/x.yaml": "tests:\n  - id: a\n    input: hi\n"}}
     headers = {"HTTP_IDEMPOTENCY_KEY": "c0ffee00-aaaa-bbbb-cccc-123456789abc"}
     first = client.post("/api/bundles", body, content_type="application/json", **headers)
     again = client.post("/api/bundles", body, content_type="application/json", **headers)
     assert first.status_code == again.status_code == 201
-    assert (again.json()["id"], again.json()["manage_token"]) == \
-        (first.json()["id"], first.json()["manage_token"])
+    assert again.json()["id"] == first.json()["id"] and first.json()["manage_token"]
+    # Whoever replays a key (a retry, or someone who saw it) learns the bundle, never its token.
+    assert again.json()["manage_token"] is None and again.json()["manage_url"] is None
     assert Bundle.objects.count() == 1
     assert Bundle.objects.get().check_manage_token(first.json()["manage_token"])
     other = client.post("/api/bundles", body, content_type="application/json",
@@ -395,8 +397,15 @@ def test_a_retry_with_the_same_idempotency_key_returns_the_same_bundle_and_token
     assert other.json()["id"] != first.json()["id"]
 
 
+def test_an_idempotency_key_shorter_than_16_characters_is_refused(client, db):
+    response = client.post("/api/bundles", {"files": {"a.yaml": "tests: []\n"}},
+                           content_type="application/json", HTTP_IDEMPOTENCY_KEY="12345678")
+    assert response.status_code == 422 and "Idempotency-Key" in response.json()["detail"]
+    assert not Bundle.objects.exists()
+
+
 def test_an_idempotency_key_reused_for_different_files_is_refused(client, db):
-    headers = {"HTTP_IDEMPOTENCY_KEY": "key-for-one-upload"}
+    headers = {"HTTP_IDEMPOTENCY_KEY": "key-for-one-upload-0001"}
     assert client.post("/api/bundles", {"files": {"a.yaml": "tests: []\n"}},
                        content_type="application/json", **headers).status_code == 201
     response = client.post("/api/bundles", {"files": {"a.yaml": "tests: [1]\n"}},

@@ -7,8 +7,9 @@ from django.test import override_settings
 
 from inspector import cache as render_cache
 from inspector.ingest import delete_bundle, store_bundle
+from inspector.models import hash_token
 from inspector.review import service
-from inspector.review.models import Comment, Thread
+from inspector.review.models import Comment, Thread, WriteCount
 
 SUITE = b"""description: Two cases share a guideline
 evalcases:
@@ -111,13 +112,15 @@ def test_a_line_of_the_eval_file_shows_only_on_the_case_it_wrote(client, suite):
 def test_replies_resolve_and_reopen(client, suite):
     bundle, _ = suite
     anchor = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 0}
-    thread = post_thread(client, bundle.pk, anchor).json()
+    starter = "s" * 32
+    thread = post_thread(client, bundle.pk, anchor, key=starter).json()
     reply = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
                         {"body": "Agreed", "author": "Bo"}, content_type="application/json")
     assert reply.status_code == 201 and reply.json()["author"] == "Bo"
     for resolved in (True, False):
         answer = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/resolve",
-                             {"resolved": resolved}, content_type="application/json")
+                             {"resolved": resolved}, content_type="application/json",
+                             HTTP_X_AUTHOR_KEY=starter)
         assert answer.status_code == 200 and answer.json()["resolved"] is resolved
     [listed] = case_threads(client, bundle.pk, "first")
     assert [c["body"] for c in listed["comments"]] == ["Looks odd", "Agreed"]
@@ -152,13 +155,18 @@ def test_only_the_writing_browser_edits_or_deletes_and_the_manage_token_moderate
     assert not Thread.objects.filter(bundle=bundle).exists()  # its only comment went
 
 
-def test_the_browser_cookie_is_the_key_for_page_visitors(client, suite):
+def test_the_api_takes_no_identity_from_cookies_and_sets_none(client, suite):
     bundle, _ = suite
-    anchor = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 1}
+    anchor = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 0}
+    client.cookies["pi_review_key"] = "victim-key-" + "v" * 24  # a browser's page key, carried along
     response = post_thread(client, bundle.pk, anchor)
-    assert "pi_review_key" in response.cookies  # the test client keeps it, like a browser
+    assert "pi_review_key" not in response.cookies
+    made = response.json()["author_key"]
+    assert made and made != client.cookies["pi_review_key"].value  # a new key, not the cookie's
     comment_id = response.json()["comments"][0]["id"]
-    assert client.delete(f"/api/bundles/{bundle.pk}/comments/{comment_id}").status_code == 204
+    url = f"/api/bundles/{bundle.pk}/comments/{comment_id}"
+    assert client.delete(url).status_code == 403  # the cookie alone is nobody
+    assert client.delete(url, HTTP_X_AUTHOR_KEY=made).status_code == 204
 
 
 def test_a_locked_bundle_refuses_comments_and_verdicts(client, suite):
@@ -209,6 +217,7 @@ def test_limits_on_size_count_and_rate_answer_clear_messages(client, suite):
         full = post_thread(client, bundle.pk, anchor)
     assert full.status_code == 409 and "limit of 1 comments" in full.json()["detail"]
     render_cache.clear()
+    WriteCount.objects.all().delete()
     with override_settings(REVIEW_WRITES_PER_MINUTE=2):
         answers = [post_thread(client, bundle.pk, anchor).status_code for _ in range(3)]
         assert answers == [201, 201, 429]
@@ -266,12 +275,15 @@ def test_the_client_address_counts_trusted_proxies_from_the_right(rf, proxies, f
 def test_verdicts_give_review_progress_and_the_needs_changes_list(client, suite):
     bundle, _ = suite
     url = f"/api/bundles/{bundle.pk}/verdicts"
-    put = lambda body: client.put(url, body, content_type="application/json")  # noqa: E731
+    put = lambda body: client.put(url, body, content_type="application/json",  # noqa: E731
+                                  HTTP_X_AUTHOR_KEY="c" * 32)
     assert put({"document": "evals/suite.yaml", "case_id": "first", "verdict": "ok"}).status_code == 200
     answer = put({"document": "evals/suite.yaml", "case_id": "second", "verdict": "changes",
                   "note": "Too vague", "author": "Cy"})
     assert answer.json() == {"document": "evals/suite.yaml", "case_id": "second", "verdict": "changes",
-                             "note": "Too vague", "author": "Cy"}
+                             "note": "Too vague", "author": "Cy",
+                             "author_fingerprint": service.fingerprint(hash_token("c" * 32)),
+                             "author_key": None}
     progress = client.get(url).json()
     assert (progress["total"], progress["reviewed"], progress["ok"]) == (2, 2, 1)
     assert [item["case_id"] for item in progress["needs_changes"]] == ["second"]

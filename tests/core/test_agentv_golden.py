@@ -11,9 +11,9 @@ from inspector.core.agentv import render_eval_file
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.options import RenderOptions
 from inspector.core.serialize import chat_message
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, corpus_files
 
-GOLDEN = CORPUS / "golden"
+pytestmark = pytest.mark.corpus("the goldens of agentv's releases and their eval files are in the corpus")
 PROFILE_OF_RELEASE = {
     "v0.10.1": "agentv-0.10",
     "v1.0.0": "agentv-3.8",
@@ -31,9 +31,9 @@ NOT_WHAT_AGENTV_SENDS = {"v4.42.4/examples/features/multi-turn-conversation-live
 
 def _golden_cases():
     params = []
-    for golden_file in sorted(GOLDEN.glob("agentv-*/**/*.json")):
-        release = golden_file.relative_to(GOLDEN).parts[0].removeprefix("agentv-")
-        relative = golden_file.relative_to(GOLDEN / f"agentv-{release}").as_posix()
+    for golden_file in corpus_files("golden/agentv-*/**/*.json"):
+        release = golden_file.relative_to(CORPUS / "golden").parts[0].removeprefix("agentv-")
+        relative = golden_file.relative_to(CORPUS / "golden" / f"agentv-{release}").as_posix()
         eval_path = relative.removesuffix(".json")
         if f"{release}/{eval_path}" in NOT_WHAT_AGENTV_SENDS:
             continue
@@ -57,7 +57,7 @@ def _rendered(release: str, eval_path: str) -> dict:
 
 
 def test_the_golden_corpus_is_present_and_covers_every_release():
-    releases = {path.name.removeprefix("agentv-") for path in GOLDEN.glob("agentv-*")}
+    releases = {path.name.removeprefix("agentv-") for path in corpus_files("golden/agentv-*")}
     assert releases == set(PROFILE_OF_RELEASE)
 
 

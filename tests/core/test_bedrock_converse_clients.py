@@ -20,7 +20,7 @@ from tests.oracle.agentv import ORACLE_DIR
 
 from ..recording import Http2RecordingServer, RecordingServer
 from .export_samples import sample_conversations
-from .test_export_sdk_validation import SETTINGS, SNAPSHOTS, snapshot_cases
+from .test_export_sdk_validation import CORPUS_SNAPSHOTS, OWN_FOLDERS, SETTINGS, snapshot_cases
 
 PROVIDER = "bedrock-converse"
 ANSWER = {"output": {"message": {"role": "assistant", "content": [{"text": "ok"}]}},
@@ -35,8 +35,12 @@ def _results(cases) -> list[ExportResult]:
     return [export_case(case, PROVIDER, settings) for case in cases for settings in SETTINGS]
 
 
-def corpus_results() -> list[ExportResult]:
-    return _results([case for snapshot in SNAPSHOTS for case in snapshot_cases(snapshot)[0]])
+def folder_results() -> list[ExportResult]:
+    """Every case of our examples and test bundles, and with PI_CORPUS of every corpus snapshot."""
+    folders = OWN_FOLDERS + CORPUS_SNAPSHOTS
+    results = _results([case for folder in folders for case in snapshot_cases(folder)[0]])
+    assert len(results) >= len(SETTINGS) * len(folders)  # each folder gives at least one case
+    return results
 
 
 def _environment(home: Path, url: str) -> dict[str, str]:
@@ -81,10 +85,8 @@ def test_the_default_model_is_the_one_the_clients_call():
     assert f"/model/{DEFAULTS.model.replace(':', '%3A')}/converse" == CONVERSE_PATH
 
 
-def test_boto3_sends_the_json_export_of_every_corpus_case(tmp_path):
-    results = corpus_results()
-    assert len(results) > 100
-    _run_python(results, tmp_path)
+def test_boto3_sends_the_json_export_of_every_case_of_the_bundles(tmp_path):
+    _run_python(folder_results(), tmp_path)
 
 
 def test_boto3_sends_the_json_export_of_awkward_conversations(tmp_path):
@@ -113,10 +115,10 @@ def _node_sdk() -> None:
     pytest.skip(reason)
 
 
-@pytest.mark.parametrize("which", ["corpus", "awkward conversations"])
+@pytest.mark.parametrize("which", ["bundles", "awkward conversations"])
 def test_the_javascript_sdk_sends_the_json_export(tmp_path, which):
     _node_sdk()
-    results = corpus_results() if which == "corpus" else _results(sample_conversations())
+    results = folder_results() if which == "bundles" else _results(sample_conversations())
     # An ES module resolves packages from its own folder up: point that folder at the oracle's.
     (tmp_path / "node_modules").symlink_to(ORACLE_DIR / "node_modules")
     (tmp_path / "converse.mjs").write_text(render_codes(results, "typescript"), encoding="utf-8")

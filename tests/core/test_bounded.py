@@ -124,3 +124,39 @@ def test_input_errors_come_back_as_input_errors_with_their_line(pool):
 def test_a_bug_in_a_task_is_not_mistaken_for_bad_input(pool):
     with pytest.raises(bounded.WorkerError, match="ValueError: a bug"):
         pool.call(fail)
+
+
+def test_calls_inside_one_budget_share_its_deadline():
+    shared = bounded.Pool(bounded.Limits(cpu_seconds=60, deadline_seconds=10, workers=1))
+    try:
+        shared.call(len, "a worker started before the budget")
+        with bounded.budget(1.5):
+            shared.call(time.sleep, 0.9, path="a.yaml")  # each alone is well within its own deadline
+            with pytest.raises(bounded.OverBudget, match="budget of 1.5 s") as refused:
+                shared.call(time.sleep, 0.9, path="b.yaml")
+            assert refused.value.diagnostic.path == "b.yaml"
+            with pytest.raises(bounded.OverBudget):  # spent: refused before any work is sent
+                shared.call(len, "c", path="c.yaml")
+        assert shared.call(len, "after the budget") == len("after the budget")
+    finally:
+        shared.close()
+
+
+def test_an_inner_budget_cannot_outlast_the_outer_one():
+    shared = bounded.Pool(bounded.Limits(cpu_seconds=60, deadline_seconds=10, workers=1))
+    try:
+        shared.call(len, "warm")
+        with bounded.budget(0.5), bounded.budget(30), pytest.raises(bounded.OverBudget, match="0.5 s"):
+            shared.call(time.sleep, 5, path="a.yaml")
+    finally:
+        shared.close()
+
+
+def test_a_call_may_ask_for_less_time_than_the_pools_deadline():
+    shared = bounded.Pool(bounded.Limits(cpu_seconds=60, deadline_seconds=10, workers=1))
+    try:
+        shared.call(len, "warm")
+        with pytest.raises(LimitExceeded, match="longer than"):
+            shared.call(time.sleep, 5, path="a.yaml", seconds=0.3)
+    finally:
+        shared.close()

@@ -8,7 +8,7 @@ from inspector.core.documents import detect_format, render_document
 from inspector.core.model import InputError, OriginKind
 from inspector.core.options import RenderOptions
 from inspector.core.serialize import chat_message
-from tests.conftest import CORPUS
+from tests.conftest import REPO, corpus_files
 
 CHAT = {
     "model": "gpt-4o",
@@ -156,8 +156,11 @@ def test_format_detection(text, expected):
     assert sniff(text) == expected
 
 
-def test_agentv_eval_files_in_the_corpus_are_not_taken_for_requests():
-    for path in list((CORPUS / "agentv").rglob("*.yaml"))[:40]:
+def test_agentv_eval_files_are_not_taken_for_requests():
+    own = [*REPO.glob("fixtures/examples/*/evals/*.yaml"), *REPO.glob("tests/fixtures/*/evals/**/*.yaml"),
+           *REPO.glob("tests/oracle/regressions/*/evals/*.yaml")]
+    assert len(own) >= 10
+    for path in own + corpus_files("agentv/**/*.yaml")[:40]:
         assert sniff(path.read_text(encoding="utf-8")) is None, path
         assert detect_format(path.name, path.read_text(encoding="utf-8")) == "agentv"
 

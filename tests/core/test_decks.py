@@ -9,15 +9,18 @@ from inspector.core.documents import render_document
 from inspector.core.model import InputError, OriginKind
 from inspector.core.options import RenderOptions
 from inspector.core.safe_parse import LimitExceeded
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, REPO, corpus_files
 
-GAMBIT = CORPUS / "gambit"
+# Our own decks (the example and the aibff oracle's), and with PI_CORPUS every corpus snapshot's.
+DECK_ROOTS = [REPO / "fixtures" / "examples" / "tone-grader-deck", REPO / "tests" / "oracle" / "aibff" / "decks",
+              *(snapshot for snapshot in corpus_files("gambit/*") if snapshot.is_dir())]
 DECK_FILES = sorted(
-    (snapshot, path.relative_to(snapshot).as_posix())
-    for snapshot in GAMBIT.iterdir() if snapshot.is_dir()
-    for path in snapshot.rglob("*")
+    (root, path.relative_to(root).as_posix())
+    for root in DECK_ROOTS
+    for path in root.rglob("*")
     if path.name.endswith((".toml", ".deck.md"))
 )
+DECK_IDS = [f"{root.name}/{path}" for root, path in DECK_FILES]
 
 
 def render(files: dict[str, str], path: str):
@@ -35,12 +38,13 @@ def plain_lines(text: str) -> list[str]:
     return [line for line in text.split("\n") if line.strip() and "\\" not in line and '"' not in line]
 
 
+@pytest.mark.corpus("the decks of the real projects' snapshots are in the corpus")
 def test_the_corpus_has_decks_to_check():
-    assert len(DECK_FILES) >= 30
+    assert len([root for root, _ in DECK_FILES if root.parent == CORPUS / "gambit"]) >= 30
 
 
-@pytest.mark.parametrize(("snapshot", "path"), DECK_FILES, ids=[p for _, p in DECK_FILES])
-def test_every_corpus_deck_loads_without_errors_in_spec(snapshot, path):
+@pytest.mark.parametrize(("snapshot", "path"), DECK_FILES, ids=DECK_IDS)
+def test_every_deck_loads_without_errors_in_spec(snapshot, path):
     document = render_document(DirectoryBundle(snapshot), path, RenderOptions(profile="spec"))
     assert document.kind == "deck"
     assert document.cases or any("no samples" in w.message for w in document.warnings)
@@ -52,8 +56,8 @@ def test_every_corpus_deck_loads_without_errors_in_spec(snapshot, path):
 
 
 @pytest.mark.parametrize(("snapshot", "path"), [(s, p) for s, p in DECK_FILES if p.endswith(".toml")],
-                         ids=[p for _, p in DECK_FILES if p.endswith(".toml")])
-def test_corpus_sample_spans_hold_that_samples_text(snapshot, path):
+                         ids=[i for i in DECK_IDS if i.endswith(".toml")])
+def test_sample_spans_hold_that_samples_text(snapshot, path):
     document = render_deck_file(DirectoryBundle(snapshot), path)
     for case in document.cases:
         assert case.span is not None and case.span.path == path
@@ -70,27 +74,66 @@ def test_corpus_sample_spans_hold_that_samples_text(snapshot, path):
                 assert line in content_source, (case.id, line)
 
 
+RELEASE_NOTES = '''# Samples for a grader of release notes
+
+[samples.clear-notes]
+score = 3
+
+[[samples.clear-notes.messages]]
+role = "user"
+content = """
+Write release notes for these changes:
+
+- fixed the median of an even-length list
+- added a --quiet flag
+"""
+
+[[samples.clear-notes.messages]]
+role = "assistant"
+content = """
+## Fixes
+
+- `median` now averages the two middle values.
+
+## New
+
+- `--quiet` silences progress output.
+"""
+
+[samples.vague-notes]
+score = -2
+
+[[samples.vague-notes.messages]]
+role = "user"
+content = "Write release notes."
+
+[[samples.vague-notes.messages]]
+role = "assistant"
+content = "Various improvements."
+'''
+
+
 def test_spans_of_a_multi_line_content_string_cover_all_its_lines():
-    snapshot = GAMBIT / "bolt-foundry-2025-06-27-7f538110"
-    path = "infra/bft/tasks/__graders__/commit-grader.deck.toml"
-    document = render_deck_file(DirectoryBundle(snapshot), path)
-    first = document.cases[0]
-    assert first.id == "excellent-commit"
-    assert (first.span.start_line, first.span.end_line) == (3, 63)
+    first = render({"notes.toml": RELEASE_NOTES}, "notes.toml").cases[0]
+    assert first.id == "clear-notes"
+    # From the sample's table header to the closing quotes of its last message.
+    assert (first.span.start_line, first.span.end_line) == (3, 25)
     user, assistant = first.messages
-    assert (user.span.start_line, user.span.end_line) == (6, 19)
-    assert (user.segments[0].origin.start_line, user.segments[0].origin.end_line) == (8, 19)
-    assert (assistant.segments[0].origin.start_line, assistant.segments[0].origin.end_line) == (23, 63)
+    assert (user.span.start_line, user.span.end_line) == (6, 13)
+    assert (user.segments[0].origin.start_line, user.segments[0].origin.end_line) == (8, 13)
+    assert (assistant.segments[0].origin.start_line, assistant.segments[0].origin.end_line) == (17, 25)
     assert first.metadata == {"score": 3}
 
 
 def test_samples_written_before_their_table_header_still_get_one_span():
-    snapshot = GAMBIT / "bolt-foundry-2025-08-02-e8937c2a"
-    path = "apps/aibff/__tests__/fixtures/test-grader-samples.toml"
-    case = render_deck_file(DirectoryBundle(snapshot), path).cases[0]
-    assert case.id == "good-response"
+    text = ('[[samples.short-answer.messages]]\nrole = "user"\ncontent = "What is the capital of France?"\n\n'
+            '[[samples.short-answer.messages]]\nrole = "assistant"\ncontent = "Paris."\n\n'
+            '[samples.short-answer]\nscore = 3\ndescription = "Answers with the city alone"\n\n'
+            '[[samples.long-answer.messages]]\nrole = "user"\ncontent = "And of Spain?"\n')
+    case = render({"answers.toml": text}, "answers.toml").cases[0]
+    assert case.id == "short-answer"
     assert (case.span.start_line, case.span.end_line) == (1, 11)
-    assert case.metadata == {"score": 3, "description": "Direct and accurate response"}
+    assert case.metadata == {"score": 3, "description": "Answers with the city alone"}
 
 
 def test_seed_004_list_format_renders_each_sample_with_expected_and_tags():
@@ -144,13 +187,19 @@ def test_invalid_toml_is_an_input_error_with_line_and_column():
 
 
 def test_legacy_samples_are_reported_converted_and_offered_as_toml():
-    snapshot = GAMBIT / "bolt-foundry-2025-06-10-a0163f25"
-    path = "decks/example-tone-grader.deck.toml"
-    document = render_deck_file(DirectoryBundle(snapshot), path)
+    legacy = ('# A tone grader: samples in the userMessage/assistantResponse form\n\n'
+              '[contexts.requestType]\ntype = "string"\nquestion = "What type of request is this?"\n\n'
+              '[samples.brief-and-kind]\nuserMessage = "How do I undo my last change?"\n'
+              'assistantResponse = "Press Ctrl+Z (Cmd+Z on a Mac)."\nscore = 3\n'
+              'description = "Answers at once"\n\n'
+              '[samples.lecture]\nuserMessage = "What is 3+4?"\n'
+              'assistantResponse = "Addition is one of the four operations of arithmetic: 7."\nscore = -2\n')
+    document = render({"decks/tone.deck.toml": legacy}, "decks/tone.deck.toml")
+    assert [case.id for case in document.cases] == ["brief-and-kind", "lecture"]
     assert any("userMessage/assistantResponse" in w.message and "replaced" in w.message
                for w in document.warnings)
     [(name, converted)] = document.conversions.items()
-    assert name == "example-tone-grader.deck.converted.toml"
+    assert name == "tone.deck.converted.toml"
     data = tomllib.loads(converted)
     assert data["contexts"]["requestType"]["question"] == "What type of request is this?"
     for case in document.cases:
@@ -172,40 +221,41 @@ def test_converted_multi_line_content_survives_the_round_trip():
 
 
 def test_spec_reads_a_grader_deck_as_its_system_message_before_each_embedded_sample():
-    snapshot = GAMBIT / "bolt-foundry-2025-07-14-b9ebc31f"
-    path = "customers/example-customer.com/decks/line-item-json-grader.deck.md"
-    document = render_deck_file(DirectoryBundle(snapshot), path, RenderOptions(profile="spec"))
-    assert [c.id for c in document.cases] == [
-        "valid_json_extraction", "no_json_present", "json_with_extra_text"]
+    root = REPO / "fixtures" / "examples" / "tone-grader-deck"
+    path = "graders/tone.deck.md"
+    document = render_deck_file(DirectoryBundle(root), path, RenderOptions(profile="spec"))
+    assert [c.id for c in document.cases] == ["concise-and-warm", "rambling", "curt-follow-up"]
     system, user, assistant = document.cases[0].messages
     assert system.role == "system" and (user.role, assistant.role) == ("user", "assistant")
-    # Front matter is metadata, not prompt; the embedded base deck is inlined; TOML embeds vanish.
-    assert system.content.startswith("# Line Item JSON Grader\n\n# Grader Base Deck")
+    # Front matter is metadata, not prompt; the embedded instructions are inlined; TOML embeds vanish.
+    assert system.content.startswith("# Tone Grader\n\n## How to grade\n")
     assert "+++" not in system.content and "![" not in system.content
     assert "\n\n\n" not in system.content
     paths = {segment.origin.path for segment in system.segments}
-    assert paths == {path, "customers/example-customer.com/decks/grader-base/grader-base.deck.md"}
+    assert paths == {path, "graders/base.md"}
     for segment in system.segments:
         assert segment.origin.kind == OriginKind.DECK
-        source = source_lines(snapshot, segment.origin.path, segment.origin.start_line,
+        source = source_lines(root, segment.origin.path, segment.origin.start_line,
                               segment.origin.end_line)
         for line in segment.text.split("\n"):
             assert line in source
-    assert document.cases[0].span.path.endswith("line-item-json-grader.deck.toml")
+    assert document.cases[0].span.path.endswith("tone-samples.toml")
     assert document.cases[0].metadata["contexts"]["fullConversation"] == "What was the full conversation?"
 
 
 def test_embed_fragments_pick_a_markdown_section_and_named_samples():
-    snapshot = GAMBIT / "bolt-foundry-2025-06-17-90d70716"
-    document = render_deck_file(DirectoryBundle(snapshot),
-                                "decks/graders/team-summary-analysis-grader.deck.md")
-    # The deck embeds four of the file's five samples by #samples.<id>.
-    assert [c.id for c in document.cases] == [
-        "excellent-summary", "good-summary", "poor-summary", "terrible-summary"]
-    older = GAMBIT / "bolt-foundry-2025-06-10-a0163f25"
-    system = render_deck_file(DirectoryBundle(older), "decks/example-tone-grader.deck.md").cases[0].messages[0]
-    assert "> ## Grader Evaluation" in system.content
-    assert "Context Variables" not in system.content  # outside the embedded section
+    guide = "# Grader guide\n\n## How to grade\n\nScore from -3 to 3.\n\n## History\n\nWritten in 2025.\n"
+    deck = ("# Notes grader\n\n> ![how to grade](./guide.md#how-to-grade)\n\n"
+            "[^clear]: ![sample](./notes.toml#samples.clear)\n"
+            "[^vague]: ![sample](./notes.toml#samples.vague)\n")
+    samples = "".join(f'[samples.{name}]\nscore = {score}\nmessages = [{{ role = "user", content = "Notes?" }}]\n\n'
+                      for name, score in (("clear", 3), ("unused", 0), ("vague", -2)))
+    document = render({"notes.deck.md": deck, "guide.md": guide, "notes.toml": samples}, "notes.deck.md")
+    # The deck embeds two of the file's three samples by #samples.<id>.
+    assert [c.id for c in document.cases] == ["clear", "vague"]
+    system = document.cases[0].messages[0]
+    assert "> ## How to grade\n\nScore from -3 to 3." in system.content
+    assert "History" not in system.content  # outside the embedded section
 
 
 def test_embed_loops_and_escapes_are_reported_with_file_and_line():

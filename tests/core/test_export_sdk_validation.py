@@ -4,6 +4,7 @@ that make them strict), and those types do reject broken payloads."""
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -13,13 +14,15 @@ from inspector.core.export import PROVIDERS, ExportSettings, batch_export, expor
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
 
-from ..conftest import CORPUS
+from ..conftest import REPO, corpus_files, path_id
 from .export_samples import sample_conversations
 from .sdk_types import PayloadRejected, build_validators
 
-SNAPSHOTS = sorted(str(snapshot.relative_to(CORPUS))
-                   for project in ("agentv", "gambit") if (CORPUS / project).is_dir()
-                   for snapshot in (CORPUS / project).iterdir() if snapshot.is_dir())
+# Our own examples and test bundles, and with PI_CORPUS every snapshot of the real projects.
+OWN_FOLDERS = sorted(folder for folder in [*(REPO / "fixtures" / "examples").iterdir(),
+                                          *(REPO / "tests" / "fixtures").iterdir()] if folder.is_dir())
+CORPUS_SNAPSHOTS = [snapshot for snapshot in corpus_files("agentv/*") + corpus_files("gambit/*")
+                    if snapshot.is_dir()]
 SETTINGS = [ExportSettings(), ExportSettings(system_prompt="Request-level system prompt.",
                                              max_tokens=256, temperature=0.3)]
 
@@ -30,10 +33,10 @@ def validators():
 
 
 @cache
-def snapshot_cases(snapshot: str) -> tuple[list[RenderedCase], list[str]]:
-    """Every case of every file the inspector renders in a corpus snapshot, and the files it
-    refuses as unusable input (InputError), which have no request to export."""
-    bundle = DirectoryBundle(CORPUS / snapshot)
+def snapshot_cases(snapshot: Path) -> tuple[list[RenderedCase], list[str]]:
+    """Every case of every file the inspector renders in a folder, and the files it refuses as
+    unusable input (InputError), which have no request to export."""
+    bundle = DirectoryBundle(snapshot)
     cases: list[RenderedCase] = []
     refused: list[str] = []
     for path in list_documents(bundle):
@@ -55,13 +58,15 @@ def rejected(validate, cases, provider) -> list[str]:
     return problems
 
 
+@pytest.mark.corpus("the real projects' snapshots are in the corpus")
 def test_the_corpus_has_snapshots_to_export():
-    assert len(SNAPSHOTS) >= 10
+    assert len(CORPUS_SNAPSHOTS) >= 10
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.parametrize("snapshot", SNAPSHOTS)
-def test_every_corpus_case_exports_a_payload_the_sdk_types_accept(snapshot, provider, validators):
+@pytest.mark.parametrize("snapshot", OWN_FOLDERS + CORPUS_SNAPSHOTS,
+                         ids=path_id)
+def test_every_case_exports_a_payload_the_sdk_types_accept(snapshot, provider, validators):
     cases, refused = snapshot_cases(snapshot)
     assert cases, f"{snapshot}: nothing rendered (refused: {refused})"
     assert rejected(validators[provider], cases, provider) == []

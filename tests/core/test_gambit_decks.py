@@ -16,7 +16,7 @@ from inspector.core.documents import detect_format, render_document
 from inspector.core.model import InputError, OriginKind
 from inspector.core.options import RenderOptions
 from inspector.core.serialize import chat_message
-from tests.conftest import CORPUS, run_render
+from tests.conftest import REPO, corpus_files, path_id, run_render
 
 DECK = """+++
 label = "support"
@@ -43,10 +43,12 @@ def _deck(**extra: str) -> dict[str, str]:
             "support/cards/rules.card.md": RULES, **extra}
 
 
-@pytest.mark.parametrize("path", sorted(p.relative_to(CORPUS) for p in
-                                        (CORPUS / "gambit").rglob("*.deck.md")), ids=str)
+@pytest.mark.parametrize("path", [*sorted(REPO.glob("fixtures/examples/*/graders/*.deck.md")),
+                                  *sorted(REPO.glob("tests/oracle/aibff/decks/**/*.deck.md")),
+                                  *corpus_files("gambit/**/*.deck.md")],
+                         ids=path_id)
 def test_aibffs_2025_grader_decks_stay_aibff_decks(path: Path):
-    assert detect_format(str(path), (CORPUS / path).read_text()) == "deck"
+    assert detect_format(str(path), path.read_text()) == "deck"
 
 
 @pytest.mark.parametrize("path, text", [

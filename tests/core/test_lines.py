@@ -1,4 +1,4 @@
-"""A source line in words (core/lines.py), on agentv's own published example: which lines the model
+"""A source line in words (core/lines.py), on a multi-turn agentv 4 suite: which lines the model
 gets, which belong to another case, which keys agentv never sends and who reads them instead."""
 
 import pytest
@@ -7,9 +7,9 @@ from inspector.core.bundle import DirectoryBundle, MemoryBundle
 from inspector.core.documents import render_document
 from inspector.core.lines import LineMap, key_path, merged
 from inspector.core.options import RenderOptions
-from tests.conftest import CORPUS
+from tests.conftest import REPO
 
-EXAMPLE = CORPUS / "agentv" / "v4.42.4" / "examples" / "features" / "multi-turn-conversation"
+EXAMPLE = REPO / "tests" / "fixtures" / "multi-turn-support"
 DOCUMENT = "evals/dataset.eval.yaml"
 
 

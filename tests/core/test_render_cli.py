@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, REPO, run_render
+from tests.conftest import REPO, run_render
 
 EVAL = """\
 tests:
@@ -128,11 +128,12 @@ def test_subprocess_contract_never_prints_a_traceback(project):
     assert "evals/bad.yaml:4:1:" in result.stderr and "started on line 3" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_renders_a_real_corpus_file_with_an_explicit_root(tmp_path):
-    root = CORPUS / "agentv" / "v3.8.0"
-    path = root / "examples/features/basic/evals/dataset.eval.yaml"
+def test_renders_a_file_with_an_explicit_root(tmp_path):
+    # The first case's guideline is two folders above the eval file: inside this root only.
+    root = REPO / "tests" / "fixtures" / "simple"
+    path = root / "evals/coding/example-eval.yaml"
     code, cases, _ = run(str(path), "--root", str(root), "--profile", "agentv-3.8")
-    assert code == 0 and len(cases) == 7
+    assert code == 0 and len(cases) == 3
     assert cases[0]["messages"][0]["content"].startswith("[[ ## Guidelines ## ]]")
 
 

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import CORPUS, run_render
+from tests.conftest import REPO, run_render
 
-HELLO_WORLD = CORPUS / "gambit" / "bolt-foundry-2025-08-02-e8937c2a"
+TONE_GRADER = REPO / "fixtures" / "examples" / "tone-grader-deck"
 
 
 run = run_render
 
 
 def test_a_grader_deck_in_spec_prints_one_object_per_sample():
-    deck = HELLO_WORLD / "apps/aibff/decks/hello-world/simple-grader-0.deck.md"
-    code, cases, err = run(str(deck), "--root", str(HELLO_WORLD), "--profile", "spec")
+    deck = TONE_GRADER / "graders/tone.deck.md"
+    code, cases, err = run(str(deck), "--root", str(TONE_GRADER), "--profile", "spec")
     assert code == 0, err
-    assert [case["id"] for case in cases] == [
-        "happy-path-complete", "wrong-greeting-failure", "partial-response-failure",
-        "incomplete-greeting-failure", "case-mismatch-failure"]
+    assert [case["id"] for case in cases] == ["concise-and-warm", "rambling", "curt-follow-up"]
     first = cases[0]
     assert [m["role"] for m in first["messages"]] == ["system", "user", "assistant"]
-    assert "# Grader Base Deck" in first["messages"][0]["content"]
-    assert first["messages"][2]["content"] == "hello world"
+    # The deck's own text and the grading instructions it embeds (graders/base.md).
+    assert first["messages"][0]["content"].startswith("# Tone Grader\n\n## How to grade\n")
+    assert first["messages"][2]["content"].startswith('Click "Forgot password" on the sign-in page')
     assert first["omitted"] == [] and first["warnings"] == []
 
 

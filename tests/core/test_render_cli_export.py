@@ -10,12 +10,13 @@ import subprocess
 import pytest
 from django.core.management import call_command
 
-from ..conftest import CORPUS
+from ..conftest import REPO
 
-AGENTV_ROOT = CORPUS / "agentv" / "v4.42.4"
-MULTI_TURN = AGENTV_ROOT / "examples/features/multi-turn-conversation/evals/dataset.eval.yaml"
-GAMBIT_ROOT = CORPUS / "gambit" / "bolt-foundry-2025-07-14-b9ebc31f"
-PREFILL_DECK = GAMBIT_ROOT / "customers/example-customer.com/decks/line-item-json-grader.deck.toml"
+AGENTV_ROOT = REPO / "tests" / "fixtures" / "multi-turn-support"
+MULTI_TURN = AGENTV_ROOT / "evals/dataset.eval.yaml"
+GAMBIT_ROOT = REPO / "fixtures" / "examples" / "tone-grader-deck"
+# Its samples end with the assistant's answer, which Anthropic would take for a prefill.
+PREFILL_DECK = GAMBIT_ROOT / "graders/tone-samples.toml"
 
 
 def render(path, root, *arguments) -> str:
@@ -45,7 +46,7 @@ def test_anthropic_export_reports_the_moved_system_message():
 
 def test_lints_show_up_in_the_cli_output():
     exported = json.loads(render(PREFILL_DECK, GAMBIT_ROOT, "--to", "anthropic",
-                                 "--case", "json_with_extra_text"))
+                                 "--case", "rambling"))
     lints = exported[0]["lints"]
     assert lints and lints[0]["severity"] == "error"
     assert "prefill" in lints[0]["message"]

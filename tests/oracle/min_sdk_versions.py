@@ -1,5 +1,6 @@
 """Which SDK versions run the exported code: installs the given versions of a provider's SDK in
-scratch environments and runs the real-client check with each (every corpus case, bodies equal to
+scratch environments and runs the real-client check with each (every case of the examples, and
+of the corpus when PI_CORPUS names it; bodies equal to
 the JSON export, the same API version as curl, no deprecation warning). The oldest version that
 passes is the minimum the provider's spec names (`Provider.sdks`).
 

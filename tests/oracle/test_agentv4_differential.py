@@ -1,4 +1,5 @@
-"""The `agentv-4` profile against agentv 4.42.4 itself, on the corpus and on generated suites.
+"""The `agentv-4` profile against agentv 4.42.4 itself, on our examples and test bundles, on the
+corpus (with PI_CORPUS) and on generated suites.
 
 agentv runs for real (tests/oracle/capture.mjs): its loader, its orchestrator and its OpenAI
 provider, which sends its request to a recording server on 127.0.0.1. A difference in any case's
@@ -20,12 +21,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from tests.conftest import REPO, corpus_files
+
 from . import agentv
 from .differential import differences
 from .generate import Suite, suites
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "agentv"
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "examples"
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
 EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "500"))
 
@@ -59,22 +60,36 @@ def _eval_files(root: Path) -> list[Path]:
     return found
 
 
-def _corpus_jobs() -> list[tuple[Path, Path]]:
-    jobs = []
-    if CORPUS.exists():
-        for snapshot in sorted(CORPUS.iterdir()):
-            jobs += [(path, snapshot) for path in _eval_files(snapshot)]
-    for example in sorted(FIXTURES.iterdir()) if FIXTURES.exists() else []:
-        if example.is_dir():
-            jobs += [(path, example) for path in _eval_files(example)]
-    return jobs
+def _jobs(roots: list[Path]) -> list[tuple[Path, Path]]:
+    """Each eval file under each root, with the root it resolves its references in."""
+    return [(path, root) for root in roots if root.is_dir() for path in _eval_files(root)]
 
 
-def test_every_corpus_file_and_example_renders_as_agentv_sends_it(oracle):
-    jobs = _corpus_jobs()
-    assert len(jobs) > 20
+def example_jobs() -> list[tuple[Path, Path]]:
+    """The eval files of our examples and of the tests' own bundles."""
+    return _jobs(sorted([*(REPO / "fixtures" / "examples").iterdir(), *(REPO / "tests" / "fixtures").iterdir()]))
+
+
+def corpus_jobs() -> list[tuple[Path, Path]]:
+    return _jobs(corpus_files("agentv/*"))
+
+
+def _assert_rendered_as_agentv_sends_them(oracle, jobs: list[tuple[Path, Path]]) -> None:
     problems = {str(path): differences(oracle, root, path) for path, root in jobs}
     assert {path: found for path, found in problems.items() if found} == {}
+
+
+def test_every_example_renders_as_agentv_sends_it(oracle):
+    jobs = example_jobs()
+    assert len(jobs) >= 5
+    _assert_rendered_as_agentv_sends_them(oracle, jobs)
+
+
+@pytest.mark.corpus("the real projects' eval files are in the corpus")
+def test_every_corpus_file_renders_as_agentv_sends_it(oracle):
+    jobs = corpus_jobs()
+    assert len(jobs) > 20
+    _assert_rendered_as_agentv_sends_them(oracle, jobs)
 
 
 def _regression_suites() -> list[Path]:

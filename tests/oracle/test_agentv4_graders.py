@@ -1,7 +1,7 @@
 """The judge's prompts, checked against agentv 4.42.4 itself: capture.mjs records every grader
 request agentv sends to the recording server; the inspector's `agentv-4` grader prompts, with the
 candidate's answer placed where its placeholder stands, must be those requests message for message
-(corpus files, the examples, the differential's generated suites, and generated suites full of
+(the examples and test bundles, corpus files with PI_CORPUS, the differential's generated suites, and generated suites full of
 LLM graders: inline prompts, `file://` templates, rubrics, string assertions, suite graders)."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from .generate import (
     suites,
     turn_rubrics,
 )
-from .test_agentv4_differential import _corpus_jobs, _skip_or_fail_without_oracle
+from .test_agentv4_differential import _skip_or_fail_without_oracle, corpus_jobs, example_jobs
 
 EXAMPLES = int(os.environ.get("ORACLE_EXAMPLES", "500")) // 5
 CANDIDATE = "ok"  # what capture.mjs's recording server answers the candidate with
@@ -140,10 +140,18 @@ def _same_in_any_order(mine: list[list[dict[str, str]]], sent: list[list[dict[st
     return not left
 
 
-def test_the_corpus_and_examples_graders_are_what_agentv_sends(oracle):
-    jobs = _corpus_jobs()
+def _assert_graders_are_what_agentv_sends(oracle, jobs: list[tuple[Path, Path]]) -> None:
     problems = {str(path): grader_differences(oracle, root, path) for path, root in jobs}
     assert {path: found for path, found in problems.items() if found} == {}
+
+
+def test_the_examples_graders_are_what_agentv_sends(oracle):
+    _assert_graders_are_what_agentv_sends(oracle, example_jobs())
+
+
+@pytest.mark.corpus("the real projects' eval files are in the corpus")
+def test_the_corpus_graders_are_what_agentv_sends(oracle):
+    _assert_graders_are_what_agentv_sends(oracle, corpus_jobs())
 
 
 def test_a_prompt_naming_a_file_without_file_prefix_is_sent_as_the_criteria(oracle, tmp_path):

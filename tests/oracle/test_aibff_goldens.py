@@ -28,6 +28,14 @@ def _name(golden: dict[str, Any]) -> str:
     return f"{golden.get('corpus', 'own')}/{golden['deck']}"
 
 
+def _params(goldens: list[dict[str, Any]], *leading: str) -> list[Any]:
+    """One test parameter per golden; those of a corpus deck need its files, so PI_CORPUS."""
+    return [pytest.param(*leading, golden, id="-".join([*leading, _name(golden)]),
+                         marks=[pytest.mark.corpus("the deck aibff rendered is in the corpus")]
+                         if "corpus" in golden else [])
+            for golden in goldens]
+
+
 def test_the_goldens_were_made_by_aibff():
     header = json.loads(GOLDENS.read_text().split("\n")[0])
     assert "e8937c2a" in header["made_with"] and header["count"] == len(_goldens()) >= 15
@@ -74,7 +82,7 @@ def _compare(golden: dict[str, Any], options: RenderOptions) -> RenderedDocument
     return document
 
 
-@pytest.mark.parametrize("golden", _goldens(), ids=_name)
+@pytest.mark.parametrize("golden", _params(_goldens()))
 def test_aibff_sent_its_grader_what_the_inspector_shows(golden):
     document = _compare(golden, RenderOptions())
     assert document is None or document.profile == "aibff-2025-08"
@@ -105,9 +113,7 @@ def test_the_earlier_goldens_were_made_by_aibff_of_their_era(profile):
 
 
 @pytest.mark.parametrize(("profile", "golden"),
-                         [(profile, golden) for profile in EARLY
-                          for golden in _early_goldens(profile)],
-                         ids=lambda value: _name(value) if isinstance(value, dict) else value)
+                         [param for profile in EARLY for param in _params(_early_goldens(profile), profile)])
 def test_aibff_of_an_earlier_era_sent_its_grader_what_its_profile_shows(profile, golden):
     document = _compare(golden, RenderOptions(profile=profile))
     if document is not None:

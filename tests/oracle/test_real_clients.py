@@ -1,5 +1,5 @@
-"""Every exported program runs with the real clients: for each provider, all corpus cases (plus the
-hand-built conversations and raw requests with images and files) go into one Python program (the
+"""Every exported program runs with the real clients: for each provider, all cases of our examples
+and test bundles and, with PI_CORPUS, of the corpus (plus the hand-built conversations and raw requests with images and files) go into one Python program (the
 SDKs in .venv), one TypeScript program (the SDKs pinned in tests/oracle/package-lock.json) and one
 curl script, each run against a recording server on 127.0.0.1. The body each client sends is the
 JSON export, the API version asked for is the same in every form, and no run may print a
@@ -21,7 +21,7 @@ from inspector.core.export import PROVIDERS, ExportSettings, export_case, render
 from inspector.core.model import RenderedCase
 
 from ..core.export_samples import sample_conversations
-from ..core.test_export_sdk_validation import SNAPSHOTS, snapshot_cases
+from ..core.test_export_sdk_validation import CORPUS_SNAPSHOTS, OWN_FOLDERS, snapshot_cases
 from ..core.test_media import SOURCES
 from ..recording import RecordingServer
 from . import clients
@@ -39,8 +39,8 @@ OPAQUE = {"parametersJsonSchema", "responseJsonSchema", "args", "response", "par
 @cache
 def cases() -> tuple[RenderedCase, ...]:
     found: list[RenderedCase] = []
-    for snapshot in SNAPSHOTS:
-        found.extend(snapshot_cases(snapshot)[0])
+    for folder in OWN_FOLDERS + CORPUS_SNAPSHOTS:
+        found.extend(snapshot_cases(folder)[0])
     found.extend(sample_conversations())
     for name, body in SOURCES.items():
         bundle = MemoryBundle({f"{name}.json": json.dumps(body).encode()})
@@ -74,7 +74,7 @@ def server():
 
 
 # Providers whose clients are run by a module of their own: Bedrock signs its requests and its
-# JavaScript client speaks HTTP/2 only (boto3, the AWS CLI and the JS SDK, every corpus case).
+# JavaScript client speaks HTTP/2 only (boto3, the AWS CLI and the JS SDK, every case).
 CHECKED_ELSEWHERE = {"bedrock-converse": "tests/core/test_bedrock_converse_clients.py"}
 
 
@@ -86,6 +86,7 @@ def test_every_provider_has_a_real_client_check():
         f"no real-client check for {sorted(set(PROVIDERS) - covered)}: add its runner")
 
 
+@pytest.mark.corpus("the real projects' cases are in the corpus")
 def test_the_check_covers_the_corpus():
     assert len(cases()) > 150
 

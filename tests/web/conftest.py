@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from inspector.ingest import store_bundle
-from tests.conftest import CORPUS
+from tests.conftest import REPO
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SIMPLE = CORPUS / "agentv" / "v0.10.1" / "docs" / "examples" / "simple"
+# Two agentv eval files in subfolders, guidelines picked out by .agentv/config.yaml, attachments.
+SIMPLE = REPO / "tests" / "fixtures" / "simple"
 
 EVAL = b"""description: Tiny
 evalcases:

@@ -18,7 +18,7 @@ from tests.web.conftest import (
 pytestmark = pytest.mark.browser
 
 def upload_simple(page, tmp_path) -> str:
-    """Upload the corpus's simple example as a zip; return the share link."""
+    """Upload the simple test bundle as a zip; return the share link."""
     archive = tmp_path / "simple.zip"
     archive.write_bytes(zip_bytes(folder_files(SIMPLE)))
     page.goto("/")
@@ -147,8 +147,8 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
     text = page.input_value("#source-text")
     first_user = page.locator(".msg.role-user .content").first.text_content()
     marker = "EDITED-IN-BROWSER"
-    assert "second largest number" in text
-    replace_editor_text(page, text.replace("second largest number", marker, 1))
+    assert "median function" in text
+    replace_editor_text(page, text.replace("median function", marker, 1))
     page.wait_for_selector(f"#rendered:has-text('{marker}')")
     assert "Preview of your unsaved edit" in page.locator("#rendered").text_content()
     # A settings change while editing re-renders the edit, not the saved file.

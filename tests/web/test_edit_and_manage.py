@@ -109,16 +109,28 @@ def test_the_manage_token_travels_in_the_fragment_never_in_a_requested_address(c
         assert response["Referrer-Policy"] == "no-referrer"
 
 
-def test_an_old_manage_link_moves_its_token_to_the_fragment_and_still_deletes(client, tiny):
+def test_an_old_manage_link_is_answered_with_a_form_that_posts_its_token_and_still_deletes(client, tiny):
     bundle, token = tiny
     old = f"/b/{bundle.pk}/manage/{token}/"
-    moved = client.get(old + "?saved=upload")
-    assert moved.status_code == 302
-    assert moved["Location"] == f"/b/{bundle.pk}/manage/?saved=upload#{token}"
-    assert moved["Cache-Control"] == "no-store"
+    answered = client.get(old + "?saved=upload")
+    assert answered.status_code == 200 and "Location" not in answered  # no further address holds it
+    form = re.search(r'<form method="post" id="manage-unlock" action="([^"]+)"', answered.content.decode())
+    assert form and form.group(1) == f"/b/{bundle.pk}/manage/" and token not in form.group(1)
+    assert f'value="{token}"' in answered.content.decode()
+    assert answered["Cache-Control"] == "no-store" and answered["Referrer-Policy"] == "no-referrer"
+    opened = client.post(form.group(1), {"token": token, "saved": "upload"})
+    assert opened.status_code == 200 and "delete-bundle" in opened.content.decode()
     assert client.get(f"/b/{bundle.pk}/manage/wrong/").status_code == 404
     assert client.post(old).status_code == 200  # a delete form loaded before the change
     assert not Bundle.objects.filter(pk=bundle.pk).exists()
+
+
+def test_a_token_in_the_manage_query_is_answered_with_the_posting_form_not_a_further_address(client, tiny):
+    bundle, token = tiny
+    answered = client.get(f"/b/{bundle.pk}/manage/", {"token": token})
+    assert answered.status_code == 200 and "Location" not in answered
+    assert f'value="{token}"' in answered.content.decode()
+    assert f'action="/b/{bundle.pk}/manage/"' in answered.content.decode()
 
 
 def test_wrong_manage_token_cannot_delete(client, tiny):

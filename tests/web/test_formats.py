@@ -5,7 +5,9 @@ import re
 
 from inspector import presenters
 from inspector.ingest import store_bundle
-from tests.conftest import CORPUS
+from tests.conftest import REPO
+
+TONE_GRADER = REPO / "fixtures" / "examples" / "tone-grader-deck" / "graders"
 
 CHAT = {
     "model": "gpt-4o",
@@ -47,12 +49,11 @@ def test_a_pasted_request_is_first_exported_to_its_own_api(client, db):
 
 
 def test_a_sample_deck_renders_its_samples(client, db):
-    deck = next(CORPUS.glob("gambit/*/decks/grader-base.deck.toml"))
-    files = {p.relative_to(deck.parent).as_posix(): p.read_bytes()
-             for p in deck.parent.rglob("*") if p.is_file()}
+    files = {p.relative_to(TONE_GRADER).as_posix(): p.read_bytes()
+             for p in TONE_GRADER.rglob("*") if p.is_file()}
     bundle, _ = store_bundle(files, title="deck")
     body = client.get(f"/b/{bundle.pk}/").content.decode()
-    assert "grader-base.deck.toml" in body
+    assert "tone-samples.toml" in body
     links = re.findall(r'href="(/b/[^"]+/case/[^"]+)"', body)
     assert links, "the deck should list at least one sample"
     page = client.get(links[0].replace("&amp;", "&"))
@@ -89,10 +90,10 @@ def test_a_servers_installed_gambit_core_fills_snippets_on_the_case_page(client,
     link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
     without = client.get(link).content.decode()
     assert "[gambit snippet context.md: not in the upload]" in without
-    key = cache.key("same", "parts")
+    key = cache.key("render", "same", "parts")
     settings.GAMBIT_CORE_DIR = str(tmp_path)
     # Renders made without the snippets (or with another gambit-core) are never served again.
-    assert cache.key("same", "parts") != key
+    assert cache.key("render", "same", "parts") != key
     page = client.get(link).content.decode()
     assert "Read the gambit_context result first." in page
     assert "gambit-core (installed)/snippets/context.md:1" in page
@@ -118,14 +119,13 @@ def test_a_gambit_deck_page_takes_the_context_input_from_a_sample_it_lists(clien
 
 
 def test_a_grader_deck_page_names_the_aibff_era_it_follows(client, db):
-    snapshot = CORPUS / "gambit" / "bolt-foundry-2025-07-14-b9ebc31f"
-    folder = snapshot / "customers" / "example-customer.com" / "decks"
-    files = {p.relative_to(folder).as_posix(): p.read_bytes()
-             for p in folder.rglob("*") if p.is_file()}
-    bundle, _ = store_bundle(files, title="july deck")
+    # Its samples' messages are arrays, which August's code sent as "[object Object],...".
+    files = {p.relative_to(TONE_GRADER).as_posix(): p.read_bytes()
+             for p in TONE_GRADER.rglob("*") if p.is_file()}
+    bundle, _ = store_bundle(files, title="tone deck")
     body = client.get(f"/b/{bundle.pk}/").content.decode()
     link = next(found for found in re.findall(r'href="(/b/[^"]+/case/[^"]+)"', body)
-                if "line-item-json-grader" in found).replace("&amp;", "&")
+                if "tone.deck.md" in found).replace("&amp;", "&")
     august = client.get(link).content.decode()
     assert "Rendered as <strong>aibff-2025-08</strong>" in august
     assert "[object Object],[object Object]" in august

@@ -358,7 +358,7 @@ def test_the_offline_copy_holds_only_what_share_would_send(client, crowded):
 
 
 def test_share_include_names_a_file_of_the_served_folder(tmp_path, monkeypatch):
-    from inspector.management.commands.render import UsageError
+    from inspector.cli_commands import UsageError
     from inspector.management.commands.serve_folder import named_in_folder
 
     (tmp_path / "sub").mkdir()

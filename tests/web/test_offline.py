@@ -14,7 +14,7 @@ from inspector.core.bundle import DirectoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
 from inspector.ingest import store_bundle
 from tests.api.test_review import FILES
-from tests.conftest import CORPUS, REPO
+from tests.conftest import REPO, corpus_param
 
 # Beyond the empty viewer: room for the structure of a bundle's first few cases.
 SLACK = 8 * 1024
@@ -35,7 +35,9 @@ def copy_of(folder: Path) -> tuple[str, int]:
 
 
 @pytest.mark.parametrize("folder", sorted(p for p in (REPO / "fixtures" / "examples").iterdir() if p.is_dir())
-                         + [CORPUS / "gambit", CORPUS / "agentv"], ids=lambda p: p.name)
+                         + sorted(p for p in (REPO / "tests" / "fixtures").iterdir() if p.is_dir())
+                         + [corpus_param(project, "the real projects' folders as a larger test")
+                            for project in ("gambit", "agentv")], ids=lambda p: p.name)
 def test_the_copy_is_at_most_twice_the_bundle_plus_a_fixed_overhead(folder):
     fixed = len(offline.offline_html(offline.offline_data("x", {}, [])).encode())
     html, own = copy_of(folder)
@@ -89,8 +91,11 @@ def test_the_download_holds_comments_and_verdicts(client, db):
     assert not re.search(r'(src|href)="(https?:|/)', html)  # nothing to fetch
     data = embedded(html)
     assert data["threads"][0]["comments"][0]["html"] == "<p>A &lt;b&gt;note&lt;/b&gt;</p>\n"
-    assert data["verdicts"] == [{"document": "evals/suite.yaml", "case_id": "second", "verdict": "changes",
-                                 "note": "", "author": "Anonymous"}]
+    [verdict] = data["verdicts"]
+    assert {key: verdict[key] for key in ("document", "case_id", "verdict", "note", "author")} == \
+        {"document": "evals/suite.yaml", "case_id": "second", "verdict": "changes", "note": "",
+         "author": "Anonymous"}
+    assert len(verdict["author_fingerprint"]) == 6  # the name is shown with its key's fingerprint
     assert client.get("/b/nope/offline.html").status_code == 404
 
 

@@ -98,8 +98,8 @@ def test_a_page_this_process_answered_is_answered_again_with_one_query_and_no_sh
 
 
 def test_a_bundle_loaded_for_a_page_has_the_values_the_orm_reads(bundle):
-    """load_bundle reads the row with a plain cursor: every field must still come out as the ORM
-    gives it (SQLite keeps datetimes as text and booleans as integers)."""
+    """load_bundle reads the row with its revisions counted in the same query: every field must
+    come out as a plain get gives it."""
     from inspector.models import Bundle
 
     Bundle.objects.filter(pk=bundle.pk).update(comments_locked=True)
@@ -125,3 +125,14 @@ def test_clearing_the_render_cache_clears_the_pages_this_process_kept(client, bu
     original = services.case_index
     monkeypatch.setattr(services, "case_index", lambda *a, **k: built.append(1) or original(*a, **k))
     assert client.get(url).status_code == 200 and built
+
+
+def test_a_page_built_on_a_miss_loads_its_bundle_once(client, bundle, monkeypatch):
+    """The page cache loads the bundle for the key; the view it runs on a miss gets that load."""
+    from inspector.models import Bundle
+
+    loads = []
+    real = Bundle.objects.annotate
+    monkeypatch.setattr(Bundle.objects, "annotate", lambda *a, **k: loads.append(1) or real(*a, **k))
+    assert client.get(case_url(bundle.pk, "evals/suite.yaml", "a")).status_code == 200
+    assert loads == [1]

@@ -25,13 +25,13 @@ def test_the_file_cache_keeps_its_folder_under_the_byte_budget(tmp_path):
 @pytest.fixture
 def counted_renders(monkeypatch):
     calls = []
-    real = services.render_files
+    real = services.render_to_keep  # how a stored bundle's document is rendered
 
     def counting(*args, **kwargs):
         calls.append(args[1])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "render_files", counting)
+    monkeypatch.setattr(services, "render_to_keep", counting)
     return calls
 
 
@@ -77,13 +77,45 @@ def test_a_template_change_makes_a_new_cache_version(settings, tmp_path):
     assert render_cache.source_version() != before
 
 
+@pytest.mark.parametrize("module", ["services.py", "ledger_presenter.py", "kept_render.py",
+                                    "views/case.py", "core/model.py", "review/service.py"])
+def test_an_edit_of_any_module_of_the_package_makes_a_new_cache_version(tmp_path, module):
+    """No hand-kept list: services.py defines the pickled Outline and CaseIndex, and
+    ledger_presenter.py makes cached pages; an edit of either (or of any module) is a new version."""
+    import shutil
+
+    from inspector import cache as render_cache
+
+    copy = tmp_path / "inspector"
+    shutil.copytree(render_cache.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = render_cache.source_version(render_cache.source_files(copy, templates=[]))
+    with (copy / module).open("a") as edited:
+        edited.write("\n# edited\n")
+    after = render_cache.source_version(render_cache.source_files(copy, templates=[]))
+    assert after != before
+    assert [name for name, _ in render_cache.source_files(copy, templates=[])].count(
+        "inspector/" + module) == 1
+
+
+def test_every_cached_shape_has_its_own_version_in_the_key():
+    from inspector import cache as render_cache
+
+    keys = {shape: render_cache.key(shape, "bundle", "e.yaml") for shape in render_cache.SHAPES}
+    assert len(set(keys.values())) == len(keys)
+    for shape, made in keys.items():
+        assert f":{shape}.{render_cache.SHAPES[shape]}:" in made
+    with pytest.raises(KeyError):
+        render_cache.key("a-shape-nobody-declared", "bundle")
+
+
 def test_an_upload_kept_in_the_cache_reads_back_as_its_render(db, counted_renders):
     from inspector.ingest import store_bundle
 
     suite = ("tests:\n  - id: a\n    input: hi\n  - id: a\n    input: again\n"
              "  - id: b\n    input:\n      - role: user\n        content: [{type: file, value: gone.md}]\n")
     bundle, _ = store_bundle({"e.yaml": suite.encode()}, title="t")
-    services._just_stored.clear()  # as another web worker meets it: from the shared cache only
+    assert counted_renders == ["e.yaml"]  # the upload's check: the one render, kept
+    counted_renders.clear()
     loaded = services.load_bundle(bundle.pk)
     kept = services.render(loaded, "e.yaml", RenderOptions())
     index = services.case_index(loaded, "e.yaml", RenderOptions())

@@ -9,12 +9,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandParser
 
 from inspector import offline, services
+from inspector.cli_commands import UsageError, default_root
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.model import InputError
 from inspector.core.options import PROFILES
 from inspector.core.render_settings import parse_render_options
-
-from .render import UsageError, default_root
 
 
 class Command(BaseCommand):

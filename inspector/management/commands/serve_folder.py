@@ -14,8 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from inspector import local
-
-from .render import UsageError, add_gambit_core_argument, default_root, gambit_core_folder
+from inspector.cli_commands import UsageError, add_gambit_core_argument, default_root, gambit_core_folder
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8000

@@ -3,7 +3,7 @@ at e8937c2a, August 2, 2025) under Deno: record.ts calls render.ts's extractSamp
 extractContextFromMarkdown and renderDeck (deck.ts render) for every sample, as calibrate does,
 and the messages and tools it built for the grader are kept (tests/oracle/aibff/goldens.jsonl,
 checked by test_aibff_goldens.py). The decks: every `*.deck.md` of the corpus snapshots
-(../shared/corpus/gambit) and those under decks/. To make them:
+(gambit/ of the corpus folder PI_CORPUS names) and those under decks/. To make them:
 
     mkdir /tmp/bf && git -C <bolt-foundry mirror> archive e8937c2a packages/bolt-foundry \
         packages/get-configuration-var packages/tui packages/logger apps/aibff/commands \
@@ -14,7 +14,7 @@ checked by test_aibff_goldens.py). The decks: every `*.deck.md` of the corpus sn
     git -C <denoland/std mirror> archive release-2025.07.01 path front_matter toml yaml \
         collections internal | tar -x -C /tmp/std
     git -C <denoland/std mirror> archive 0.224.0 flags assert fmt | tar -x -C /tmp/std-old
-    .venv/bin/python -m tests.oracle.aibff.make_goldens --bolt-foundry /tmp/bf --std /tmp/std \
+    PI_CORPUS=../shared/corpus .venv/bin/python -m tests.oracle.aibff.make_goldens --bolt-foundry /tmp/bf --std /tmp/std \
         --std-flags /tmp/std-old/flags/mod.ts --deno /tmp/deno/node_modules/.bin/deno
 
 The July 2025 era (b9ebc31f, 2025-07-14: render.ts's own renderDeck, before 1f2cdcfe moved it to
@@ -47,10 +47,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from tests.conftest import CORPUS
 from tests.oracle.gambit.make_goldens import import_map
 
 HERE = Path(__file__).resolve().parent
-CORPUS = HERE.parents[2].parent / "shared" / "corpus" / "gambit"
 GOLDENS = HERE / "goldens.jsonl"
 COMMIT = "e8937c2a"
 # aibff's code of each era the inspector renders: its commit and where its goldens go.
@@ -78,6 +78,8 @@ def main() -> None:
     parser.add_argument("--deno", required=True)
     parser.add_argument("--era", choices=tuple(ERAS), default="2025-08")
     args = parser.parse_args()
+    if CORPUS is None:
+        parser.error("PI_CORPUS must name the corpus folder: the goldens cover its decks")
     commit, goldens_path = ERAS[args.era]
     mapping = import_map(args.std)
     bf = args.bolt_foundry.resolve()
@@ -92,7 +94,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temp:
         map_path = Path(temp) / "map.json"
         map_path.write_text(json.dumps(mapping))
-        for snapshot in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
+        for snapshot in sorted(p for p in (CORPUS / "gambit").iterdir() if p.is_dir()):
             for deck in sorted(snapshot.rglob("*.deck.md")):
                 relative = deck.relative_to(snapshot).as_posix()
                 result = run(args, map_path, snapshot, relative)
