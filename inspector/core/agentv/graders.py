@@ -111,24 +111,6 @@ class Skip(Exception):
     """agentv skips the whole test (a grader it cannot load)."""
 
 
-def grader_prompts(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic],
-                   made: Made | None = None) -> list[GraderPrompt]:
-    """The graders' messages for a case agentv runs. `resolve(raw)` finds a file the way agentv's
-    resolveFileReference does: (display path, bundle path, text) or None. `made`: the segments
-    the case's messages made, which the question's share. Raises Skip."""
-    grading = case.grading
-    assert grading is not None
-    if grading.generation == 5:
-        from .graders_v5 import graders_v5  # the one module that knows agentv 5's grader list
-
-        graders = graders_v5(grading, case, resolve, warnings)
-    else:
-        graders = _graders(grading, case, resolve, warnings) or []
-    inputs = case_inputs(case, question, resolve, warnings)
-    inputs.made = made
-    return [prompt for grader in graders for prompt in prompts(grader, inputs)]
-
-
 def case_inputs(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic]
                 ) -> Inputs:
     grading = case.grading
