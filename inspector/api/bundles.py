@@ -287,7 +287,7 @@ def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query
     path, _, case = find_case(loaded, case_id, query.document, options)
     if query.cache_breakpoints and provider not in with_cache_breakpoints():
         raise query_settings.SettingsError("cache_breakpoints goes with provider="
-                                     + " or ".join(with_cache_breakpoints()))
+                                           + " or ".join(with_cache_breakpoints()))
     result = (export_with_cache_breakpoints(loaded, options, path, case, export_settings, provider)
               if query.cache_breakpoints else export_case(case, provider, export_settings))
     if form != "json":

@@ -130,7 +130,7 @@ def pick_document(loaded: loading.LoadedBundle, document: str | None) -> str:
     if not loaded.documents:
         raise Http404("this bundle holds no eval file or deck")
     raise query_settings.SettingsError(f"this bundle holds {len(loaded.documents)} documents; pick one "
-                                 f"with document= (one of {', '.join(loaded.documents[:20])})")
+                                       f"with document= (one of {', '.join(loaded.documents[:20])})")
 
 
 def find_case(loaded: loading.LoadedBundle, case_id: str, document: str | None,

@@ -112,7 +112,7 @@ def diff_one_case(request: HttpRequest, query: Query[CaseDiffQuery]):
 
     params = _params(query)
     found = comparison.compare_case(comparison.side(params, "old_"), comparison.side(params, "new_"),
-                                 query.document, query.case)
+                                    query.document, query.case)
     data = found.diff.as_dict()
     return {**data, "status": found.diff.status,
             "messages": [m.as_dict() for m in found.diff.messages],

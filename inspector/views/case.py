@@ -124,7 +124,7 @@ def _export_result(ctx: CaseContext) -> ExportResult:
     if page.provider in with_cache_breakpoints() and page.params.get("cache_breakpoints") == "1":
         if ctx.edited:
             found = token_ledger.unstored_ledger(ctx.edited_cases or [], ctx.document, page.provider,
-                                            page.export)
+                                                 page.export)
         else:
             found = token_ledger.bundle_ledger(ctx.loaded, page.options, page.provider, page.export, ctx.document)
         return token_ledger.cached_export(found, ctx.case, page.export)
@@ -219,7 +219,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     bundle_id = ctx.loaded.record.pk
     page = ctx.page
     view = message_cards.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
-                                _message_window(request))
+                                   _message_window(request))
     case_link = addresses.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
     export = _export_panel(ctx, case_link)
     _attach_lints(view, export["lints"])
@@ -256,7 +256,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
 
 def _cache_band(ctx: CaseContext) -> dict:
     return panels.band_context(ctx.loaded, ctx.document, ctx.edited_cases, ctx.case,
-                                         ctx.page)
+                               ctx.page)
 
 
 def source_pane(loaded: loading.LoadedBundle, path: str, highlight: tuple[int, int] | None,
@@ -265,7 +265,7 @@ def source_pane(loaded: loading.LoadedBundle, path: str, highlight: tuple[int, i
     if decoded is None:
         raise Http404("This bundle has no file at that path.")
     return source_view.SourcePane.build(loaded.record.pk, path, decoded.text, highlight, decoded.problem,
-                                       whole)
+                                        whole)
 
 
 @require_GET
@@ -312,7 +312,7 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
 def _case_files(ctx: CaseContext, bundle_id: str, source_path: str, case_source_url: str
                 ) -> files_panel.CaseFiles:
     return files_panel.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
-                                 ctx.case, source_path, case_source_url)
+                                  ctx.case, source_path, case_source_url)
 
 
 def _editor_text(loaded: loading.LoadedBundle, document: str) -> str:
@@ -375,7 +375,7 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
     raw = request.GET.get("from", "")
     start = int(raw) if raw.isdigit() and len(raw) < 9 else 0
     view = message_cards.case_view(bundle_id, ctx.case, ctx.page.provider, ctx.page.options.max_tokens,
-                                (start, start + message_cards.MESSAGE_CHUNK))
+                                   (start, start + message_cards.MESSAGE_CHUNK))
     result = export_case(ctx.case, ctx.page.provider, ctx.page.export)
     lints = {note.message_index: str(note.message) for note in result.lints
              if note.message_index is not None}

@@ -136,7 +136,7 @@ def as_shared(loaded: loading.LoadedBundle) -> loading.LoadedBundle:
         raise Problem(400, "This folder cannot be copied as it is", str(problem)) from None
     files = MemoryBundle(listed.files)
     return loading.LoadedBundle(loaded.record, files, tuple(web_policy.list_untrusted(files)),
-                                 f"{served.cache_id()}:shared:{listed.digest}")
+                                f"{served.cache_id()}:shared:{listed.digest}")
 
 
 # Local mode writes nothing to its database. The one form it takes is Share's confirmation (which

@@ -253,7 +253,7 @@ def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 
 def context_case_url(loaded: loading.LoadedBundle, document: str, case_id: str, page: PageSettings) -> str:
     return addresses.case_url(loaded.record.pk, document, case_id,
-                               urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}))
+                              urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}))
 
 
 @require_GET

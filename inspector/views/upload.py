@@ -236,8 +236,8 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
         panel.path = path
         panel.text = decoded.text if decoded is not None else ""
         panel.source = source_view.SourcePane.build(bundle.pk, path, panel.text,
-                                                   (line, line) if line else None,
-                                                   decoded.problem if decoded else None)
+                                                    (line, line) if line else None,
+                                                    decoded.problem if decoded else None)
         # Any case id: with no case to show, preview and revise fall back to the file's first.
         base = reverse("case", kwargs={"bundle_id": bundle.pk, "document": path, "case_id": "_"})
         panel.preview_url, panel.revise_url = base + "preview/", base + "revise/"
