@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
 
+from inspector import blobstore
 from inspector.core.bundle import normalize
 from inspector.kept_render import PickledRender
 from inspector.models import Blob, Bundle, BundleFile, hash_token
@@ -322,13 +323,17 @@ def _write_bundle(files: dict[str, bytes], *, title: str, parent: Bundle | None,
     for path, data in files.items():
         digest_of_file = digests[path]
         if digest_of_file not in existing and digest_of_file not in new_blobs:
-            new_blobs[digest_of_file] = Blob(sha256=digest_of_file, data=data, size=len(data))
+            new_blobs[digest_of_file] = Blob(sha256=digest_of_file, data=blobstore.row_data(data),
+                                             size=len(data))
     Blob.objects.bulk_create(new_blobs.values(), ignore_conflicts=True)
     # A blob another upload inserted meanwhile (our insert was skipped) is not locked yet: lock it
     # now, and put back any that a delete removed in between.
     present = set(Blob.objects.select_for_update().filter(sha256__in=set(new_blobs))
                   .values_list("sha256", flat=True))
     Blob.objects.bulk_create(blob for name, blob in new_blobs.items() if name not in present)
+    # Every row this bundle references is locked now, so no delete can remove an object between
+    # this write and the commit (blobstore's rule: no row without its object).
+    blobstore.write({digests[path]: data for path, data in files.items()}, already_stored=existing)
     BundleFile.objects.bulk_create(
         BundleFile(bundle=bundle, path=path, blob_id=digests[path]) for path in sorted(files)
     )
@@ -349,4 +354,7 @@ def _delete_bundle(bundle: Bundle) -> None:
     list(Blob.objects.select_for_update().filter(sha256__in=digests).values_list("sha256", flat=True))
     bundle.delete()
     still_used = set(BundleFile.objects.filter(blob_id__in=digests).values_list("blob_id", flat=True))
+    # Objects first, under the rows' locks: a failure after this leaves rows whose object is gone,
+    # which the next upload sharing them writes again (blobstore.write's already_stored).
+    blobstore.remove(digests - still_used)
     Blob.objects.filter(sha256__in=digests - still_used).delete()

@@ -4,7 +4,7 @@ an environment variable, with a default that works straight after a clone."""
 import importlib.util
 import os
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 from inspector import untrusted
 
@@ -116,10 +116,34 @@ STATIC_URL = "/static/"
 STATICFILES_DIRS = [asset_dir("static")]
 STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every start when it is missing
+
+
+def storage_from_url(url: str) -> dict | None:
+    """Where uploaded files' contents go: s3://bucket?endpoint_url=...&region_name=... (AWS S3,
+    MinIO, R2, Ceph; credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the instance's
+    role), file:///folder, or database:// (or nothing: in the database, so a clone needs nothing)."""
+    parsed = urlparse(url)
+    if parsed.scheme in ("", "database"):
+        return None
+    if parsed.scheme == "s3":
+        options = {name: values[-1] for name, values in parse_qs(parsed.query).items()}
+        return {"BACKEND": "storages.backends.s3.S3Storage",
+                "OPTIONS": {"bucket_name": parsed.netloc, "file_overwrite": True,
+                            "default_acl": None, "querystring_auth": False, **options}}
+    if parsed.scheme == "file":
+        return {"BACKEND": "django.core.files.storage.FileSystemStorage",
+                "OPTIONS": {"location": unquote(parsed.path), "allow_overwrite": True}}
+    raise ValueError(f"STORAGE_URL: unsupported scheme {parsed.scheme!r}")
+
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# Uploaded files' contents, by SHA-256 (inspector/blobstore.py); absent: kept in the database.
+_blob_storage = storage_from_url(os.getenv("STORAGE_URL", ""))
+if _blob_storage is not None:
+    STORAGES["blobs"] = _blob_storage
 # Serve from the finders in development and tests, so no collectstatic step is needed after a clone.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
