@@ -80,3 +80,9 @@ def remove(digests: Iterable[str]) -> None:
     storage = _storage()
     for sha256 in digests:
         storage.delete(object_name(sha256))
+
+
+def check() -> None:
+    """Raises unless the storage answers (readiness): a look for an object that need not exist."""
+    if not in_database():
+        _storage().exists(object_name("0" * 64))

@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from inspector import views
 from inspector.api import api
+from inspector.views.health import readyz
 
 
 class CaseIdConverter:
@@ -23,6 +24,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("api/", api.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("local/version", views.local_version, name="local-version"),
     path("local/share", views.local_share, name="local-share"),
     path("diff/", views.diff_page, name="diff"),
