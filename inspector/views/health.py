@@ -40,7 +40,7 @@ CHECKS = {"database": _database, "shared cache": _shared_cache, "file storage": 
 
 @require_GET
 @never_cache
-def readyz(request: HttpRequest) -> HttpResponse:
+def readyz(request: HttpRequest) -> HttpResponse:  # noqa: ARG001 - a view's signature
     """200 when the database, the shared cache and the file storage all answer; else 503 naming the
     ones that did not (the reasons go to the log: they may hold addresses and names)."""
     failed = []
