@@ -4,6 +4,7 @@ missing one skips the tests that need it; in CI (CI=true) it fails them."""
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
@@ -72,6 +73,8 @@ def s3_server() -> Iterator[str]:
         from moto.server import ThreadedMotoServer
     except ImportError:
         missing("moto[server]")
+    # Its werkzeug logs a line per request; only its warnings are worth reading.
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     port = free_port()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
