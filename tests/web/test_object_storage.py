@@ -7,6 +7,7 @@ from unittest import mock
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 
 from inspector import blobstore
 from inspector.ingest import delete_bundle, store_bundle
@@ -116,3 +117,16 @@ def test_uploads_racing_deletes_never_leave_a_row_without_its_object(s3_blobs):
         assert Bundle.objects.get(pk=bundle.pk).file_map()
     rows = {blobstore.object_name(sha) for sha in Blob.objects.values_list("sha256", flat=True)}
     assert rows == set(stored_keys(s3_blobs))
+
+
+@pytest.mark.django_db
+def test_contents_kept_in_the_database_before_a_bucket_was_set_are_still_read(s3_blobs, settings):
+    in_database = {name: value for name, value in settings.STORAGES.items() if name != "blobs"}
+    with override_settings(STORAGES=in_database):
+        before, _ = store_bundle({"a.txt": SHARED, "b.txt": b"old\n"})
+    assert Blob.objects.filter(data__isnull=True).count() == 0
+    assert Bundle.objects.get(pk=before.pk).file_map() == {"a.txt": SHARED, "b.txt": b"old\n"}
+    after, _ = store_bundle({"c.txt": SHARED, "d.txt": b"new\n"})
+    assert Bundle.objects.get(pk=after.pk).file_map() == {"c.txt": SHARED, "d.txt": b"new\n"}
+    delete_bundle(before)
+    assert Bundle.objects.get(pk=after.pk).file_map() == {"c.txt": SHARED, "d.txt": b"new\n"}
