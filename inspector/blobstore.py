@@ -27,7 +27,7 @@ def in_database() -> bool:
     return "blobs" not in settings.STORAGES
 
 
-def _storage() -> Storage:
+def storage() -> Storage:
     return storages["blobs"]
 
 
@@ -47,13 +47,13 @@ def write(contents: dict[str, bytes], already_stored: Iterable[str] = ()) -> Non
     after removing it). The caller holds the lock on every row named."""
     if in_database():
         return
-    storage = _storage()
+    store = storage()
     kept = set(already_stored)
     for sha256, data in contents.items():
         name = object_name(sha256)
-        if sha256 in kept and storage.exists(name):
+        if sha256 in kept and store.exists(name):
             continue
-        storage.save(name, ContentFile(data))
+        store.save(name, ContentFile(data))
 
 
 def read(digests: Iterable[str]) -> dict[str, bytes]:
@@ -61,10 +61,10 @@ def read(digests: Iterable[str]) -> dict[str, bytes]:
     wanted = sorted(set(digests))
     if not wanted:
         return {}
-    storage = _storage()
+    store = storage()
 
     def fetch(sha256: str) -> tuple[str, bytes]:
-        with storage.open(object_name(sha256), "rb") as handle:
+        with store.open(object_name(sha256), "rb") as handle:
             return sha256, handle.read()
 
     if len(wanted) == 1:
@@ -77,12 +77,12 @@ def remove(digests: Iterable[str]) -> None:
     """Removes these objects; the caller holds their rows' locks and deletes the rows next."""
     if in_database():
         return
-    storage = _storage()
+    store = storage()
     for sha256 in digests:
-        storage.delete(object_name(sha256))
+        store.delete(object_name(sha256))
 
 
 def check() -> None:
     """Raises unless the storage answers (readiness): a look for an object that need not exist."""
     if not in_database():
-        _storage().exists(object_name("0" * 64))
+        storage().exists(object_name("0" * 64))

@@ -225,12 +225,14 @@ def refuse_unreadable(files: dict[str, bytes]) -> dict[str, PickledRender]:
 
 
 def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | None = None,
-                 example: str = "") -> tuple[Bundle, str]:
+                 example: str = "", token_hash: str = "") -> tuple[Bundle, str]:
     """Save a checked file set as a new bundle, once every document in it has been rendered
-    within the limits. Returns it with its private manage token."""
+    within the limits. Returns it with its private manage token; or, given the hash of one the
+    uploader already holds (`token_hash`: a queued upload), with none."""
     renders = refuse_unreadable(files)
     bundle, token = _write_with_retries(files, title=title, parent=parent, example=example,
-                                        manage_token=secrets.token_urlsafe(24))
+                                        manage_token=secrets.token_urlsafe(24),
+                                        token_hash=token_hash)
     _keep(bundle, renders)
     return bundle, token
 
@@ -310,10 +312,10 @@ def _write_with_retries(files: dict[str, bytes], **options) -> tuple[Bundle, str
 @transaction.atomic
 def _write_bundle(files: dict[str, bytes], *, title: str, parent: Bundle | None, example: str,
                   manage_token: str = "", key_hash: str | None = None,
-                  digest: str = "") -> tuple[Bundle, str]:
-    manage_token = manage_token or secrets.token_urlsafe(24)
+                  digest: str = "", token_hash: str = "") -> tuple[Bundle, str]:
+    manage_token = "" if token_hash else manage_token or secrets.token_urlsafe(24)
     bundle = Bundle.objects.create(title=title[:200], parent=parent, example=example,
-                                   manage_token_hash=hash_token(manage_token),
+                                   manage_token_hash=token_hash or hash_token(manage_token),
                                    idempotency_key_hash=key_hash, content_digest=digest)
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
     # Lock the blobs this bundle shares so a concurrent delete cannot remove one before we commit.

@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "ninja",
+    "django_tasks",
+    "django_tasks_db",
     "inspector",
 ]
 
@@ -157,6 +159,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BUNDLE_BYTES + 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_BUNDLE_BYTES + 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = MAX_BUNDLE_FILES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
+
+# API uploads of at least this many bytes are stored off the request by `manage.py db_worker`
+# (inspector/upload_queue.py) and answered 202; 0 stores every upload in the request.
+UPLOAD_QUEUE_BYTES = envint("UPLOAD_QUEUE_BYTES", 0)
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # Review limits: a comment's size, comments (and threads) per bundle, and writes (comments, edits,
 # verdicts) per client address in a sliding minute window.
