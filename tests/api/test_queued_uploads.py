@@ -67,3 +67,23 @@ def test_small_uploads_and_unknown_ids_are_as_before(client):
     assert upload(client, {"evals/suite.yaml": SUITE}).status_code == 201  # 0: never queued
     assert client.get("/api/uploads/not-an-id").status_code == 404
     assert client.get("/api/uploads/7d1f6c1e-5a8e-4c8e-9d53-0f1e2d3c4b5a").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_upload_page_sends_a_large_upload_to_its_progress_page_which_polls_until_stored(client):
+    with override_settings(UPLOAD_QUEUE_BYTES=20):
+        sent = client.post("/", {"text": SUITE, "filename": "suite.yaml", "title": "queued"})
+    assert sent.status_code == 303
+    page_path, token = sent["Location"].split("#")
+    assert page_path.startswith("/uploads/") and len(token) >= 32
+    waiting = client.get(page_path)
+    assert waiting.status_code == 200 and waiting["Cache-Control"] == "no-store"
+    assert 'hx-trigger="every 1s"' in waiting.content.decode()
+    run_worker()
+    polled = client.get(page_path, HTTP_HX_REQUEST="true").content.decode()
+    bundle = Bundle.objects.get()
+    assert "<html" not in polled and 'id="manage-unlock"' in polled
+    assert f'action="/b/{bundle.pk}/manage/"' in polled and "hx-trigger" not in polled
+    opened = client.post(f"/b/{bundle.pk}/manage/", {"token": token, "saved": "upload", "case": ""})
+    assert opened.status_code == 200 and bundle.pk in opened.content.decode()
+    assert client.get("/uploads/unknown/").status_code == 404
