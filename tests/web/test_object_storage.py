@@ -130,3 +130,13 @@ def test_contents_kept_in_the_database_before_a_bucket_was_set_are_still_read(s3
     assert Bundle.objects.get(pk=after.pk).file_map() == {"c.txt": SHARED, "d.txt": b"new\n"}
     delete_bundle(before)
     assert Bundle.objects.get(pk=after.pk).file_map() == {"c.txt": SHARED, "d.txt": b"new\n"}
+
+
+@pytest.mark.django_db
+def test_a_folder_can_hold_the_contents_too(tmp_path, settings):
+    settings.STORAGES = {**settings.STORAGES, "blobs": storage_from_url(tmp_path.as_uri())}
+    bundle, _ = store_bundle({"a.txt": SHARED})
+    assert (tmp_path / key_of(SHARED)).read_bytes() == SHARED
+    assert Bundle.objects.get(pk=bundle.pk).file_map() == {"a.txt": SHARED}
+    delete_bundle(bundle)
+    assert not (tmp_path / key_of(SHARED)).exists()
