@@ -163,6 +163,8 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
 # API uploads of at least this many bytes are stored off the request by `manage.py db_worker`
 # (inspector/upload_queue.py) and answered 202; 0 stores every upload in the request.
 UPLOAD_QUEUE_BYTES = envint("UPLOAD_QUEUE_BYTES", 0)
+# On: a bundle's offline copy not kept yet is made by the same worker while its page polls.
+QUEUE_OFFLINE_COPIES = envbool("QUEUE_OFFLINE_COPIES", "false")
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # Review limits: a comment's size, comments (and threads) per bundle, and writes (comments, edits,
