@@ -34,9 +34,11 @@ ANCHOR = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first",
 
 
 def postgres_server_url() -> str:
-    configured = os.getenv("DATABASE_URL", "")
-    if urlparse(configured).scheme in ("postgres", "postgresql"):
-        return configured
+    """The server DATABASE_URL names (else CI's), at its maintenance database: the one named there
+    need not exist (pytest-django makes its own test_ one)."""
+    configured = urlparse(os.getenv("DATABASE_URL", ""))
+    if configured.scheme in ("postgres", "postgresql"):
+        return configured._replace(path="/postgres").geturl()
     return "postgres://postgres@127.0.0.1:5432/postgres"
 
 
