@@ -12,12 +12,15 @@ next upload of that content), never a row without its object.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, storages
+
+logger = logging.getLogger(__name__)
 
 # Reads of one bundle's objects go out together: over a network each costs a round trip.
 PARALLEL_READS = 8
@@ -84,12 +87,18 @@ def _read_object(store: Storage, name: str) -> bytes:
 
 
 def remove(digests: Iterable[str]) -> None:
-    """Removes these objects; the caller holds their rows' locks and deletes the rows next."""
+    """Removes these objects; the caller holds their rows' locks and deletes the rows next. An
+    object the storage fails to remove is left (logged): an object without a row is harmless,
+    while a failure raised here would roll the delete back onto objects already removed."""
     if in_database():
         return
     store = storage()
     for sha256 in digests:
-        store.delete(object_name(sha256))
+        try:
+            store.delete(object_name(sha256))
+        except Exception:  # noqa: BLE001 - any storage failure: leave this one, remove the rest
+            logger.exception("could not remove the stored object of blob %s; it is left unused",
+                             sha256)
 
 
 def check() -> None:

@@ -356,7 +356,8 @@ def _delete_bundle(bundle: Bundle) -> None:
     list(Blob.objects.select_for_update().filter(sha256__in=digests).values_list("sha256", flat=True))
     bundle.delete()
     still_used = set(BundleFile.objects.filter(blob_id__in=digests).values_list("blob_id", flat=True))
-    # Objects first, under the rows' locks: a failure after this leaves rows whose object is gone,
-    # which the next upload sharing them writes again (blobstore.write's already_stored).
+    # Objects first, under the rows' locks, so no upload can reference one between its removal
+    # and the rows' (blobstore's rule). If the commit then fails, rows are left whose object is
+    # gone: the next upload sharing one writes it again (blobstore.write's already_stored).
     blobstore.remove(digests - still_used)
     Blob.objects.filter(sha256__in=digests - still_used).delete()

@@ -140,3 +140,12 @@ def test_a_folder_can_hold_the_contents_too(tmp_path, settings):
     assert Bundle.objects.get(pk=bundle.pk).file_map() == {"a.txt": SHARED}
     delete_bundle(bundle)
     assert not (tmp_path / key_of(SHARED)).exists()
+
+
+@pytest.mark.django_db
+def test_a_storage_failing_to_remove_an_object_leaves_it_unused_and_the_delete_done(s3_blobs):
+    bundle, _ = store_bundle({"a.txt": SHARED})
+    with mock.patch.object(blobstore.storage().__class__, "delete", side_effect=OSError("down")):
+        delete_bundle(bundle)
+    assert (Bundle.objects.count(), Blob.objects.count()) == (0, 0)
+    assert stored_keys(s3_blobs) == [key_of(SHARED)]  # unused: no row names it
