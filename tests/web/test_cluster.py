@@ -30,6 +30,7 @@ from tests.conftest import REPO
 
 SUITE = "tests:\n  - id: first\n    input: What is shown?\n  - id: second\n    input: And here?\n"
 WRITES_PER_MINUTE = 4
+QUEUED_BYTES = 4000  # an upload this large goes to the queue; the other tests' are smaller
 ANCHOR = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 0}
 
 
@@ -154,6 +155,7 @@ def cluster(tmp_path_factory) -> Iterator[Cluster]:
             "STORAGE_URL": servers.s3_storage_url(endpoint, bucket),
             "SECRET_KEY": "cluster-test-" + uuid.uuid4().hex, "DEBUG": "false",
             "REVIEW_WRITES_PER_MINUTE": str(WRITES_PER_MINUTE), "RENDER_WORKERS": "1",
+            "UPLOAD_QUEUE_BYTES": str(QUEUED_BYTES),
             "STATIC_ROOT": str(folder / "static"),
         }
         subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=REPO,
@@ -238,6 +240,23 @@ def test_no_file_content_is_in_the_database(cluster):
     assert rows and all(in_bucket for _, in_bucket in rows)
     keys = set(servers.bucket_keys(cluster.endpoint, cluster.bucket))
     assert {f"blobs/{sha[:2]}/{sha}" for sha, _ in rows} <= keys
+
+
+def test_an_upload_queued_on_one_server_is_stored_by_the_worker_and_seen_on_the_other(cluster):
+    large = SUITE + "# " + "padding " * (QUEUED_BYTES // 8) + "\n"
+    answer = httpx.post(cluster.first.url + "/api/bundles",
+                        json={"files": {"evals/suite.yaml": large}, "title": "queued"}, timeout=30)
+    assert answer.status_code == 202, answer.text
+    status_path = urlparse(answer.json()["status_url"]).path
+    assert httpx.get(cluster.second.url + status_path, timeout=30).json()["status"] == "queued"
+    subprocess.run([sys.executable, "manage.py", "db_worker", "--batch", "--no-startup-delay"],
+                   cwd=REPO, env=cluster.environment, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=60)
+    stored = httpx.get(cluster.second.url + status_path, timeout=30).json()
+    assert stored["status"] == "stored", stored
+    assert case_page(cluster.second, stored["id"]).status_code == 200
+    keys = servers.bucket_keys(cluster.endpoint, cluster.bucket)
+    assert not any(key.startswith("staged/") for key in keys)
 
 
 def test_killing_a_server_mid_upload_leaves_nothing_half_saved(cluster):
