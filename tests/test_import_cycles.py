@@ -76,22 +76,10 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-# The core's cycles left when this test came, for the input-format registry's and the exporters' own
-# rework to take apart: each may shrink or go, none may grow, and no other may appear.
-CORE_CYCLES_TO_UNDO = [
-    {"inspector.core.conversations", "inspector.core.formats"},
-    {"inspector.core.export", "inspector.core.export.anthropic", "inspector.core.export.anthropic_cache",
-     "inspector.core.export.bedrock_converse", "inspector.core.export.code", "inspector.core.export.gemini",
-     "inspector.core.export.openai_chat", "inspector.core.export.openai_responses",
-     "inspector.core.export.registry", "inspector.core.export.request"},
-]
-
-
 def test_no_two_modules_of_the_package_import_each_other():
-    new = [component for component in cycles(import_graph())
-           if not any(set(component) <= known for known in CORE_CYCLES_TO_UNDO)]
-    assert new == [], "modules that import each other:\n" + "\n".join(
-        " <-> ".join(component) for component in new)
+    found = cycles(import_graph())
+    assert found == [], "modules that import each other:\n" + "\n".join(
+        " <-> ".join(component) for component in found)
 
 
 def test_a_cycle_is_found_and_named(tmp_path):
