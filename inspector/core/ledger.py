@@ -212,7 +212,11 @@ def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: 
                                       bool(cache and cache.system_first), keys))
     mapped = cache_map.build(cases, all_pieces, minimum, known, cache.mode if cache else "none",
                              cache.increment if cache else 1, counter)
-    ledger = Ledger(provider, resolved.model, spec.encoding, spec.exact_tokens, resolved.max_tokens,
+    # Output is priced only at a limit the user set: a provider's default max_tokens (Anthropic's
+    # 1,024, which its API requires) is no estimate of what a case writes, and pricing it made one
+    # provider's total mostly assumed output while the others priced none.
+    asked_output = settings.max_tokens if settings else None
+    ledger = Ledger(provider, resolved.model, spec.encoding, spec.exact_tokens, asked_output,
                     sorted(files.values(), key=lambda row: (-row.tokens, row.path)), rows, mapped,
                     cache.source if cache else "")
     if cache:

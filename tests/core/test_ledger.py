@@ -103,6 +103,18 @@ def test_output_is_left_unpriced_without_max_output_tokens():
     assert any("max output tokens" in note for note in ledger["notes"])
 
 
+@pytest.mark.parametrize("provider", sorted(REGISTRY))
+def test_no_provider_prices_output_unless_asked(provider):
+    # Anthropic's API requires max_tokens, so its default (1,024) once priced output for it alone.
+    document = render("tests:\n" + _file_case("a", "First?"))
+    ledger = build_ledger(document, provider).as_dict()
+    assert ledger["price_problem"] is None
+    assert ledger["total"]["output_cost_usd_upper_bound"] is None, provider
+    assert any("output is not priced" in note for note in ledger["notes"]), provider
+    asked = build_ledger(document, provider, ExportSettings(max_tokens=100)).as_dict()
+    assert asked["total"]["output_cost_usd_upper_bound"] > 0
+
+
 def test_an_unknown_model_is_a_price_problem_not_a_crash():
     document = render("tests:\n" + _file_case("a", "First?"))
     ledger = build_ledger(document, "openai-chat", ExportSettings(model="no-such-model-9")).as_dict()
