@@ -24,6 +24,9 @@ class ErrorOut(Schema):
     detail: str
     file: str | None = None
     line: int | None = None
+    likely_start_line: int | None = Field(None, description="Where the mistake likely starts when the "
+                                          "parser noticed it lines later: the open quote of a "
+                                          "string that runs on to `line`.")
     # Field-by-field problems when the request itself does not match the schema (422).
     errors: list[dict[str, Any]] | None = None
 

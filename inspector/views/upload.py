@@ -217,23 +217,24 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
             problems.append(str(error))
             found = error.diagnostic
             if located is None and found.path and loaded.files.exists(found.path):
-                located = (found.path, found.line)
+                located = (found.path, found.line, found.likely_start)
             continue
         if rendered.cases:
             return None
         problems.append(f"{document}: no cases")
-        located = located or (document, None)
+        located = located or (document, None, None)
     if not loaded.documents:
         problems.append("no file is an eval file, deck or provider request the inspector reads "
                         f"(files: {', '.join(sorted(loaded.files.paths())[:10])})")
     panel = NothingRenders(problems)
     if located is not None:
-        path, line = located
+        path, line, start = located
         decoded = loaded.files.text(path)
         panel.path = path
         panel.text = decoded.text if decoded is not None else ""
+        # From where the mistake likely starts (an open quote) to where the parser noticed it.
         panel.source = presenters.SourcePane.build(bundle.pk, path, panel.text,
-                                                   (line, line) if line else None,
+                                                   (start or line, line) if line else None,
                                                    decoded.problem if decoded else None)
         # Any case id: with no case to show, preview and revise fall back to the file's first.
         base = reverse("case", kwargs={"bundle_id": bundle.pk, "document": path, "case_id": "_"})
