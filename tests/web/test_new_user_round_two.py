@@ -1,0 +1,45 @@
+"""Issue 30, what a new user tripped on (round two): the answers the pages, the API and the CLI
+give about one bundle agree."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from inspector import presenters
+from inspector.ingest import store_bundle
+from tests.web.test_ledger_pages import lazy, ledger
+
+
+def _short_case(name: str, system: str) -> str:
+    return (f"  - id: {name}\n    criteria: ok\n    input:\n      - role: system\n"
+            f"        content: {system}\n      - role: user\n        content: Question {name}?\n")
+
+
+@pytest.fixture
+def two_files(db):
+    """Two files whose cases share a short system prompt within each file, none across them."""
+    shared = "You grade support replies for tone, warmth and brevity, one reply at a time."
+    other = "Summarise the release notes below for a customer newsletter in plain words."
+    files = {"evals/tone.yaml": "tests:\n" + "".join(_short_case(n, shared) for n in "abc"),
+             "evals/notes.yaml": "tests:\n" + "".join(_short_case(n, other) for n in "de")}
+    bundle, _ = store_bundle({path: text.encode() for path, text in files.items()})
+    return bundle
+
+
+def test_the_bundle_ledger_finds_the_prefix_one_files_cases_share(client, two_files):
+    panel = ledger(client, two_files)
+    assert "No two cases share a prefix" not in panel
+    found = re.search(r"<strong>(\d+)</strong> tokens, shared by <strong>3</strong> of 5 cases", panel)
+    assert found, panel[panel.find('id="ledger-cache"'):][:600]
+    page = client.get(presenters.case_url(two_files.pk, "evals/tone.yaml", "a")).content.decode()
+    band = lazy(client, page, "cache-band-slot")
+    assert f"share a {found.group(1)}-token prefix" in band
+
+
+def test_the_api_ledger_of_the_bundle_and_of_the_file_agree(client, two_files):
+    whole = client.get(f"/api/bundles/{two_files.pk}/ledger").json()["cache"]
+    one = client.get(f"/api/bundles/{two_files.pk}/ledger", {"document": "evals/tone.yaml"}).json()["cache"]
+    assert whole["cases_sharing"] == one["cases_sharing"] == 3
+    assert whole["shared_prefix_tokens"] == one["shared_prefix_tokens"] > 0
