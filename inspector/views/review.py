@@ -19,6 +19,7 @@ from inspector.core import bounded
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.review import service
+from inspector.review.case_counts import open_threads_by_case
 from inspector.review.service import AnchorSpec, ReviewError
 
 from .common import RENDER_KEYS, HtmxHttpRequest, PageSettings, Problem, loaded_or_404, settings_or_problem
@@ -191,10 +192,9 @@ def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: 
     rows: dict[str, list] = {}
     for (document, case_id), verdict in progress.by_case.items():
         rows[f"{document}\u0000{case_id}"] = [verdict.verdict, 0]
-    for item in threads:
-        if item.thread.kind != "line" and item.state != "outdated" and not item.thread.resolved:
-            row = rows.setdefault(f"{item.thread.document}\u0000{item.thread.case_id}", ["", 0])
-            row[1] += 1
+    for (document, case_id), count in open_threads_by_case(loaded, page.options, threads).items():
+        if count:
+            rows.setdefault(f"{document}\u0000{case_id}", ["", 0])[1] = count
     parent = loaded.record.parent_id
     return {
         "progress": progress,

@@ -43,3 +43,43 @@ def test_the_api_ledger_of_the_bundle_and_of_the_file_agree(client, two_files):
     one = client.get(f"/api/bundles/{two_files.pk}/ledger", {"document": "evals/tone.yaml"}).json()["cache"]
     assert whole["cases_sharing"] == one["cases_sharing"] == 3
     assert whole["shared_prefix_tokens"] == one["shared_prefix_tokens"] > 0
+
+
+def _open_on_case_page(client, bundle, case_id: str) -> int:
+    page = client.get(f"/b/{bundle.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": case_id},
+                      HTTP_HX_REQUEST="true").content.decode()
+    return int(re.search(r'id="thread-count">(\d+) open', page).group(1))
+
+
+def _row_counts(client, bundle) -> dict[str, int]:
+    import json
+    from html import unescape
+
+    page = client.get(f"/b/{bundle.pk}/review/progress/", HTTP_HX_REQUEST="true").content.decode()
+    rows = json.loads(unescape(re.search(r'data-rows="([^"]*)"', page).group(1)))
+    return {key.split("\u0000")[1]: value[1] for key, value in rows.items()}
+
+
+def test_a_bundle_row_counts_the_open_threads_its_case_page_shows(client, db):
+    from inspector import cache as render_cache
+    from tests.api.test_review import FILES
+
+    render_cache.clear()  # the review write rate is per address: start a fresh window
+    bundle, _ = store_bundle(FILES, title="suite")
+
+    def thread(**fields):
+        data = {"document": "evals/suite.yaml", "case_id": "first", "action": "thread", "body": "Hm", **fields}
+        assert client.post(f"/b/{bundle.pk}/review/", data).status_code in (200, 302, 303)
+
+    thread(target="0")
+    thread(target="1")
+    # A line of the guideline both cases send: the case pages show it on both.
+    thread(kind="line", path="evals/rules.instructions.md", start_line="3", end_line="3")
+    shown = {case_id: _open_on_case_page(client, bundle, case_id) for case_id in ("first", "second")}
+    assert shown == {"first": 3, "second": 1}
+    assert _row_counts(client, bundle) == shown
+
+    revision, _ = store_bundle(FILES, title="suite", parent=bundle)
+    carried = {case_id: _open_on_case_page(client, revision, case_id) for case_id in ("first", "second")}
+    assert carried == shown
+    assert _row_counts(client, revision) == carried
