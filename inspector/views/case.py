@@ -47,6 +47,7 @@ from .common import (
     writable_or_problem,
 )
 from .page_cache import shared_page
+from .unreadable import unreadable_file
 from .upload import created, first_case_url
 
 logger = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
     except bounded.Busy as busy:  # load or this request's budget, not the file: try again
         raise Problem(503, "The server is busy", str(busy)) from None
     except InputError as problem:
-        raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
+        raise unreadable_file(loaded, document, page, problem) from None
     case = index.case(decoded_id)
     if case is None and (sibling := _same_gambit_deck(index.ids, decoded_id)) is not None:
         case = index.case(sibling)

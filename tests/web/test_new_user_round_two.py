@@ -83,3 +83,40 @@ def test_a_bundle_row_counts_the_open_threads_its_case_page_shows(client, db):
     carried = {case_id: _open_on_case_page(client, revision, case_id) for case_id in ("first", "second")}
     assert carried == shown
     assert _row_counts(client, revision) == carried
+
+
+def test_local_mode_shows_a_broken_files_located_error_with_its_source_in_place(tmp_path, db):
+    from django.test import Client, override_settings
+
+    from inspector import local
+    from tests.web.conftest import CONFIG, EVAL
+
+    (tmp_path / "evals").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / "evals" / "tiny.yaml").write_bytes(EVAL)
+    (tmp_path / "evals" / "notes.instructions.md").write_bytes(b"# Notes\n\nBe kind.\n")
+    (tmp_path / ".agentv" / "config.yaml").write_bytes(CONFIG)
+    client = Client(HTTP_HOST="127.0.0.1:8123")
+    with override_settings(LOCAL_ROOT=str(tmp_path), LOCAL_WATCH=False, LOCAL_SHARE_TO=None,
+                           LOCAL_PORT=8123, LOCAL_SHARE_INCLUDE=()):
+        (tmp_path / "evals" / "tiny.yaml").write_bytes(b"evalcases:\n  - id: first\n    input_messages: [oops\n")
+        local.folder().changed()
+        response = client.get("/b/local/evals/tiny.yaml/case/first/")
+        page = response.content.decode()
+    assert response.status_code == 400
+    assert "evals/tiny.yaml:4:1: invalid YAML" in page
+    assert "with these settings" not in page  # no setting was given: they are not the cause
+    assert 'id="source-pane"' in page and 'data-path="evals/tiny.yaml"' in page
+    assert "input_messages" in page  # the file itself, beside the error
+    assert "Upload files" not in page and 'id="fix-on-disk"' in page  # uploads are off in local mode
+
+
+def test_a_broken_stored_file_blames_the_settings_only_when_some_are_set(client, db):
+    bundle, _ = store_bundle({"evals/broken.yaml": b"tests:\n  - id: a\n    input: [open\n"})
+    url = presenters.case_url(bundle.pk, "evals/broken.yaml", "a")
+    plain = client.get(url).content.decode()
+    assert "This file cannot be rendered</h1>" in plain, plain[plain.find("<h1"):][:300]
+    assert 'data-hl-from="3"' in plain  # the end-of-file error shown at the last line
+    assert "Upload files" in plain
+    with_settings = client.get(url, {"profile": "agentv-4"}).content.decode()
+    assert "cannot be rendered with these settings" in with_settings and 'id="default-view"' in with_settings
