@@ -120,3 +120,47 @@ def test_a_broken_stored_file_blames_the_settings_only_when_some_are_set(client,
     assert "Upload files" in plain
     with_settings = client.get(url, {"profile": "agentv-4"}).content.decode()
     assert "cannot be rendered with these settings" in with_settings and 'id="default-view"' in with_settings
+
+
+def test_serve_prints_its_address_and_real_events_not_each_poll(tmp_path):
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+    from pathlib import Path
+
+    from inspector.management.commands.serve_folder import free_port
+    from tests.web.conftest import CONFIG, EVAL
+
+    (tmp_path / "evals").mkdir()
+    (tmp_path / ".agentv").mkdir()
+    (tmp_path / "evals" / "tiny.yaml").write_bytes(EVAL)
+    (tmp_path / ".agentv" / "config.yaml").write_bytes(CONFIG)
+    port = free_port()
+    repo = Path(__file__).resolve().parents[2]
+    process = subprocess.Popen([sys.executable, "-m", "inspector.cli", "serve", str(tmp_path), "--port", str(port)],
+                               cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        first = process.stdout.readline()
+        assert first.startswith(f"Prompt Inspector: {base}/b/local/")
+        for _ in range(300):  # a busy machine starts Django slowly
+            try:
+                urllib.request.urlopen(base + "/local/version", timeout=5).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        for _ in range(10):
+            urllib.request.urlopen(base + "/local/version", timeout=5).close()
+        urllib.request.urlopen(base + "/b/local/", timeout=30).close()
+        try:
+            urllib.request.urlopen(base + "/b/local/evals/nothing.yaml/case/x/", timeout=30)
+        except urllib.error.HTTPError as refused:
+            assert refused.code == 404
+    finally:
+        process.terminate()
+        rest, _ = process.communicate(timeout=30)
+    lines = [line for line in rest.splitlines() if line.strip()]
+    assert "Starting development server" not in rest and "/local/version" not in rest
+    assert len(lines) <= 2 and any("404" in line for line in lines), rest  # the one refusal, logged
