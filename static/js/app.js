@@ -458,9 +458,11 @@
     var paths = form.querySelector("[name=relative_paths]");
     var zone = document.getElementById("dropzone");
 
-    var describe = function () {
+    var describe = function (emptyFolder) {
       var count = files.files.length + folder.files.length;
-      picked.textContent = count ? count + " file" + (count === 1 ? "" : "s") + " chosen" : "";
+      picked.textContent = count ? count + " file" + (count === 1 ? "" : "s") + " chosen"
+        : emptyFolder ? "That folder holds no files: nothing to upload." : "";
+      picked.classList.toggle("picked-empty", !count && !!emptyFolder);
       zone.classList.toggle("has-files", count > 0);
     };
     folder.addEventListener("change", function () {
@@ -468,7 +470,25 @@
       paths.value = Array.prototype.map.call(folder.files, function (f) {
         return f.webkitRelativePath || f.name;
       }).join("\n");
-      describe();
+      describe(folder.files.length === 0);
+    });
+    // A large upload takes a while to send and check: say so, and take no second click.
+    form.addEventListener("submit", function () {
+      var button = form.querySelector("button[type=submit]");
+      var chosen = Array.prototype.concat.apply([], [files.files, folder.files].map(function (list) {
+        return Array.prototype.slice.call(list);
+      }));
+      var bytes = chosen.reduce(function (sum, file) { return sum + file.size; }, 0);
+      button.disabled = true;
+      button.textContent = "Uploading…";
+      form.setAttribute("aria-busy", "true");
+      var status = document.getElementById("upload-status");
+      status.hidden = false;
+      status.querySelector(".upload-status-text").textContent = chosen.length
+        ? "Sending " + chosen.length + " file" + (chosen.length === 1 ? "" : "s") + " (" +
+          (bytes >= 1048576 ? (bytes / 1048576).toFixed(1) + " MB" : Math.max(1, Math.round(bytes / 1024)) + " kB") +
+          "), then checking and rendering each one…"
+        : "Checking and rendering…";
     });
     files.addEventListener("change", describe);
     ["dragenter", "dragover"].forEach(function (name) {
@@ -489,7 +509,7 @@
           found.forEach(function (item) { transfer.items.add(item.file); });
           folder.files = transfer.files;
           paths.value = found.map(function (item) { return item.path; }).join("\n");
-          describe();
+          describe(found.length === 0);
         });
       } else {
         files.files = event.dataTransfer.files;

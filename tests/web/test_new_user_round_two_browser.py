@@ -89,3 +89,26 @@ def test_the_phone_breadcrumb_keeps_the_bundle_title_and_the_chart_labels_clear_
             return label.getBBox().x + label.getBBox().width - bar.getBBox().x;
         })""")
     assert overlaps and all(overlap < 0 for overlap in overlaps), overlaps
+
+
+def test_an_upload_says_it_is_under_way_and_an_empty_folder_says_so(page, tmp_path):
+    page.goto("/")
+    (tmp_path / "empty").mkdir()
+    page.set_input_files("#folder", str(tmp_path / "empty"))
+    assert page.inner_text("#picked") == "That folder holds no files: nothing to upload."
+
+    suite = tmp_path / "suite.yaml"
+    suite.write_text("tests:\n  - id: a\n    criteria: ok\n    input: Hello\n")
+    page.set_input_files("#files", str(suite))
+    # Registered after app.js's own listener: sees the form as the user does once they click.
+    page.evaluate("""() => document.getElementById('upload-form').addEventListener('submit', () => {
+        const button = document.querySelector('#upload-form button[type=submit]');
+        const status = document.getElementById('upload-status');
+        sessionStorage.seenOnSubmit = JSON.stringify([button.disabled, status.hidden, status.textContent.trim()]);
+    })""")
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#share-url")
+    # The answer is a new page: what the form showed meanwhile was kept in the session's storage.
+    disabled, hidden, said = page.evaluate("() => JSON.parse(sessionStorage.seenOnSubmit)")
+    assert disabled and not hidden
+    assert said.startswith("Sending 1 file (1 kB), then checking and rendering")
