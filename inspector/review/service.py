@@ -507,12 +507,16 @@ def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verd
 VERDICT_FILTERS = {"none": "not reviewed", "ok": "marked looks right", "changes": "marked needs changes"}
 
 
-def verdicts_of(loaded: services.LoadedBundle, document: str) -> dict[str, str]:
-    """Each case of one document that has a verdict: its id and verdict."""
+def verdicts_of(loaded: services.LoadedBundle, document: str,
+                options: RenderOptions | None = None) -> dict[str, str]:
+    """Each case of one document that has a verdict (here, or carried from an earlier revision
+    where the case renders the same): its id and verdict."""
+    from .carried_verdicts import effective_verdicts
+
     if not is_stored(loaded.record):
         return {}
-    return dict(Verdict.objects.filter(bundle_id=loaded.record.pk, document=document)
-                .values_list("case_id", "verdict"))
+    found = effective_verdicts(loaded, options or RenderOptions(), document)
+    return {case_id: verdict.verdict for (_, case_id), verdict in found.items()}
 
 
 @dataclass
@@ -534,7 +538,9 @@ def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
         except InputError:
             continue
         keys.extend((document, case.id) for case in rendered.cases)
-    verdicts = {(v.document, v.case_id): v for v in Verdict.objects.filter(bundle=loaded.record)}
+    from .carried_verdicts import effective_verdicts  # carried into a revision for unchanged cases
+
+    verdicts = effective_verdicts(loaded, options)
     shown = [verdicts[key] for key in keys if key in verdicts]
     changes = [{"document": v.document, "case_id": v.case_id, "note": v.note, "author": v.author,
                 "author_fingerprint": fingerprint(v.author_key_hash),

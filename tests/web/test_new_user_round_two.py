@@ -164,3 +164,34 @@ def test_serve_prints_its_address_and_real_events_not_each_poll(tmp_path):
     lines = [line for line in rest.splitlines() if line.strip()]
     assert "Starting development server" not in rest and "/local/version" not in rest
     assert len(lines) <= 2 and any("404" in line for line in lines), rest  # the one refusal, logged
+
+
+def test_a_verdict_carries_into_a_revision_where_its_case_is_unchanged(client, db):
+    from inspector import cache as render_cache
+    from tests.api.test_review import FILES, SUITE
+
+    render_cache.clear()
+    bundle, _ = store_bundle(FILES, title="suite")
+    for case_id, verdict in (("first", "ok"), ("second", "changes")):
+        client.post(f"/b/{bundle.pk}/review/", {"document": "evals/suite.yaml", "case_id": case_id,
+                                                "action": "verdict", "verdict": verdict})
+    # The revision changes the second case's text only.
+    changed = SUITE.replace(b"second function", b"second function, and its tests")
+    assert changed != SUITE
+    revision, _ = store_bundle({**FILES, "evals/suite.yaml": changed}, title="suite", parent=bundle)
+    progress = client.get(f"/b/{revision.pk}/review/progress/", HTTP_HX_REQUEST="true").content.decode()
+    assert "Reviewed 1 of 2" in progress
+    assert _row_verdicts(progress) == {"first": "ok"}
+    panel = client.get(f"/b/{revision.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": "first"},
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert 'value="ok" checked' in panel and 'id="verdict-carried"' in panel
+    filtered = client.get(f"/b/{revision.pk}/", {"verdict": "ok"}).content.decode()
+    assert ">first</a>" in filtered and ">second</a>" not in filtered
+
+
+def _row_verdicts(progress: str) -> dict[str, str]:
+    import json
+    from html import unescape
+
+    rows = json.loads(unescape(re.search(r'data-rows="([^"]*)"', progress).group(1)))
+    return {key.split("\u0000")[1]: value[0] for key, value in rows.items() if value[0]}
