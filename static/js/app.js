@@ -391,6 +391,24 @@
     rows[index].scrollIntoView({ block: "nearest" });
   }
 
+  // The header counts what the filter leaves ("3 of 12 cases"), not the whole bundle only.
+  function showCaseCount(matching) {
+    var header = document.getElementById("case-total");
+    if (!header) return;
+    var total = +header.dataset.total;
+    var noun = total === 1 ? " case" : " cases";
+    header.textContent = matching === null ? total + noun : matching + " of " + total + noun;
+  }
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var sections = document.getElementById("case-sections");
+    if (!sections || !event.detail.target || event.detail.target.id !== "case-sections") return;
+    showCaseCount(sections.dataset.matching === "" ? null : +sections.dataset.matching);
+  });
+
+  // On a phone the case page leads with its messages: the file list starts folded.
+  var filesPanel = document.getElementById("files-panel");
+  if (filesPanel && window.matchMedia && window.matchMedia("(max-width: 900px)").matches) filesPanel.open = false;
+
   var filter = document.getElementById("case-filter");
   if (filter) {
     filter.addEventListener("input", function () {
@@ -410,6 +428,7 @@
       });
       var none = document.getElementById("no-match");
       if (none) none.hidden = shown !== 0;
+      showCaseCount(words.length ? shown : null);
       // Hidden rows must not keep the selection, or j/k would start from an invisible row.
       document.querySelectorAll(".case-row.selected").forEach(function (row) {
         row.classList.remove("selected");

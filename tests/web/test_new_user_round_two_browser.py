@@ -112,3 +112,34 @@ def test_an_upload_says_it_is_under_way_and_an_empty_folder_says_so(page, tmp_pa
     disabled, hidden, said = page.evaluate("() => JSON.parse(sessionStorage.seenOnSubmit)")
     assert disabled and not hidden
     assert said.startswith("Sending 1 file (1 kB), then checking and rendering")
+
+
+def test_a_phone_leads_with_the_messages_and_the_lists_say_what_they_show(page, transactional_db):
+    from inspector import presenters
+    from inspector.ingest import store_bundle
+
+    def suite(prefix: str) -> bytes:
+        return ("tests:\n" + "".join(f"  - id: {prefix}{n}\n    criteria: ok\n    input: Hello {n}\n"
+                                      for n in range(3))).encode()
+
+    names = ["evals/customer-support-regression-suite-alpha.yaml",
+             "evals/customer-support-regression-suite-omega.yaml"]
+    bundle, _ = store_bundle({names[0]: suite("a"), names[1]: suite("o")}, title="two suites")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(presenters.case_url(bundle.pk, names[0], "a0"))
+    first_message = page.locator(".msg").first.bounding_box()
+    assert first_message["y"] < page.locator("#source-pane").bounding_box()["y"]
+    assert first_message["y"] < 844 * 1.5  # within a screen and a half, not several screens down
+    assert not page.evaluate("document.getElementById('files-panel').open")
+    page.click("#files-panel summary")
+    tails = page.locator("#files-panel .name-tail").all_inner_texts()
+    assert len(set(tails)) == 2 and all(tail.endswith(".yaml") for tail in tails)
+    page.screenshot(path="/tmp/phone-case-390.png")
+
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"/b/{bundle.pk}/")
+    assert page.inner_text("#case-total") == "6 cases"
+    page.fill("#case-filter", "o1")
+    assert page.inner_text("#case-total") == "1 of 6 cases"
+    page.fill("#case-filter", "")
+    assert page.inner_text("#case-total") == "6 cases"
