@@ -16,13 +16,13 @@ from typing import Any
 
 import yaml
 
-from ..agentv.yamltree import load_yaml
 from ..bundle import Bundle
 from ..model import Diagnostic, InputError, RenderedCase, RenderedDocument
 from ..options import RenderOptions
 from ..plain import json_safe
 from ..safe_parse import check_expansion, check_nesting, check_yaml_nesting
 from ..sourcemap import Spans, json_spans, node_spans
+from ..yaml_lines import load_yaml
 from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
 
@@ -136,7 +136,7 @@ def _parse(text: str, path: str) -> tuple[Any, Spans]:
                                  error.colno) from None
         else:
             return data, json_spans(text)
-    # The one YAML-with-lines reader (agentv/yamltree.py): values and their lines in one pass.
+    # The one YAML-with-lines reader (yaml_lines.py): values and their lines in one pass.
     root = load_yaml(text, path)
     if root is None:
         return None, {}
