@@ -143,3 +143,27 @@ def test_a_phone_leads_with_the_messages_and_the_lists_say_what_they_show(page, 
     assert page.inner_text("#case-total") == "1 of 6 cases"
     page.fill("#case-filter", "")
     assert page.inner_text("#case-total") == "6 cases"
+
+
+def test_a_source_line_clicked_in_the_offline_copy_marks_the_text_it_made(page, transactional_db, tmp_path):
+    from inspector import cache as render_cache
+    from inspector.ingest import store_bundle
+    from tests.api.test_review import FILES
+
+    render_cache.clear()
+    bundle, _ = store_bundle(FILES, title="suite")
+    with page.expect_download() as download:
+        page.goto(f"/b/{bundle.pk}/")
+        page.click("#download-html")
+    path = tmp_path / "copy.html"
+    download.value.save_as(path)
+    page.goto(path.as_uri())
+    page.wait_for_selector(".msg")
+    page.click("#files-panel .file-link[data-path='evals/rules.instructions.md']")
+    page.locator("#source-pane #L3").click()  # "- Point out bugs before style."
+    marked = page.locator(".right-col .seg.active")
+    assert marked.count() >= 1 and "Point out bugs before style." in marked.first.inner_text()
+    assert page.get_attribute("#source-pane .line.picked", "id") == "L3"
+    page.click("#files-panel .file-link[data-path='evals/suite.yaml']")
+    page.locator("#source-pane #L7").click()  # the system message's text
+    assert page.locator(".right-col .seg.active").all_inner_texts() == ["You review code."]
