@@ -167,3 +167,29 @@ def test_a_source_line_clicked_in_the_offline_copy_marks_the_text_it_made(page, 
     page.click("#files-panel .file-link[data-path='evals/suite.yaml']")
     page.locator("#source-pane #L7").click()  # the system message's text
     assert page.locator(".right-col .seg.active").all_inner_texts() == ["You review code."]
+
+
+def test_a_cases_editor_opens_at_the_case_and_wraps_long_lines(page, transactional_db, tiny_files):
+    from django.core.cache import cache
+
+    from inspector import presenters
+    from inspector.ingest import store_bundle
+    from tests.web.test_code_editor_browser import active_line
+
+    cache.clear()
+    long_line = "An early question " + "that runs on " * 40
+    files = {**tiny_files, "evals/tiny.yaml": tiny_files["evals/tiny.yaml"].replace(
+        b"An early question that is rather long and will be dropped under a small budget.", long_line.encode())}
+    bundle, _ = store_bundle(files, title="tiny")
+    page.goto(presenters.case_url(bundle.pk, "evals/tiny.yaml", "chat"))
+    page.wait_for_selector("#rendered .msg")
+    start = int(page.get_attribute("#source-pane", "data-hl-from"))
+    assert start > 15  # the third case, far from line 1
+    page.click("#editor summary")
+    page.wait_for_selector(".code-editor .cm-content")
+    assert active_line(page) == start
+    sideways = page.evaluate("""() => {
+        const scroller = document.querySelector('.code-editor').shadowRoot.querySelector('.cm-scroller');
+        return scroller.scrollWidth - scroller.clientWidth;
+    }""")
+    assert sideways <= 1
