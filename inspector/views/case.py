@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from inspector import ledger_presenter, ledgers, presenters, services
 from inspector.core import bounded
+from inspector.core.agentv.guideline_reason import pattern_line_note
 from inspector.core.bundle import MemoryBundle
 from inspector.core.export import (
     REGISTRY,
@@ -46,6 +47,7 @@ from .common import (
     settings_view,
     writable_or_problem,
 )
+from .guidelines import explain_guidelines, guideline_files
 from .page_cache import shared_page
 from .unreadable import unreadable_file
 from .upload import created, first_case_url
@@ -197,19 +199,15 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     page = ctx.page
     view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
                                 _message_window(request))
+    guideline_reasons = explain_guidelines(ctx.loaded, ctx.document, page.options, view)
     case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
     export = _export_panel(ctx, case_link)
-    lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
-    for card in view.cards:
-        if card.index in lint_cards:
-            card.lints.append(lint_cards[card.index])
-    ids = ctx.index.ids
-    position = ids.index(ctx.case.id)
-    neighbour = lambda i: presenters.case_url(bundle_id, ctx.document, ids[i], page.query)  # noqa: E731
+    _add_lints(view, export["lints"])
     base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
-    return {
+    return _neighbours(ctx) | {
         "bundle": ctx.loaded.record,
         "document": ctx.document,
+        "guideline_reasons": guideline_reasons,
         "rendered_profile": ctx.index.profile,
         "profile_reason": ctx.index.profile_reason,
         "case": view,
@@ -218,10 +216,6 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "share_url": services.absolute_url(request, case_link),
         "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}) + (
             "?" + page.query if page.query else "") + "#" + presenters.document_anchor(ctx.document),
-        "previous_url": neighbour(position - 1) if position > 0 else None,
-        "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
-        "position": position + 1,
-        "case_total": len(ids),
         "settings": settings_view(page),
         "gambit_samples": (ctx.case.metadata.get("gambit") or {}).get("samples") or [],
         "gambit_conversation_samples":
@@ -238,6 +232,27 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "revise_url": base + "revise/",
         "cache_band_url": base + "cache-band/" + ("?" + page.query if page.query else ""),
     }
+
+
+def _add_lints(view: presenters.CaseView, lints: list[dict]) -> None:
+    """Each lint that points at a message shown on its card."""
+    by_card = {note["index"]: note["message"] for note in lints if note["index"] is not None}
+    for card in view.cards:
+        if card.index in by_card:
+            card.lints.append(by_card[card.index])
+
+
+def _neighbours(ctx: CaseContext) -> dict:
+    """The case's place in its file and the links to the cases before and after it."""
+    ids = ctx.index.ids
+    position = ids.index(ctx.case.id)
+
+    def neighbour(index: int) -> str:
+        return presenters.case_url(ctx.loaded.record.pk, ctx.document, ids[index], ctx.page.query)
+
+    return {"previous_url": neighbour(position - 1) if position > 0 else None,
+            "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
+            "position": position + 1, "case_total": len(ids)}
 
 
 def _cache_band(ctx: CaseContext) -> dict:
@@ -345,6 +360,9 @@ def line_note(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     except InputError as problem:
         raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
     note = lines.explain(path, number, decoded.text, ctx.case.id)
+    decided = pattern_line_note(ctx.loaded.files, document, path, number, guideline_files(ctx.case))
+    if decided is not None:  # a pattern sends no text but decides which files are guidelines
+        note = replace(note, text=decided)
     jump = None
     if note.jump_to is not None:
         jump = presenters.case_url(bundle_id, document, note.jump_to, ctx.page.query) + f"#L{number}"
@@ -362,6 +380,7 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
     start = int(raw) if raw.isdigit() and len(raw) < 9 else 0
     view = presenters.case_view(bundle_id, ctx.case, ctx.page.provider, ctx.page.options.max_tokens,
                                 (start, start + presenters.MESSAGE_CHUNK))
+    explain_guidelines(ctx.loaded, ctx.document, ctx.page.options, view)
     result = export_case(ctx.case, ctx.page.provider, ctx.page.export)
     lints = {note.message_index: str(note.message) for note in result.lints
              if note.message_index is not None}

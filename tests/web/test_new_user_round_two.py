@@ -195,3 +195,19 @@ def _row_verdicts(progress: str) -> dict[str, str]:
 
     rows = json.loads(unescape(re.search(r'data-rows="([^"]*)"', progress).group(1)))
     return {key.split("\u0000")[1]: value[0] for key, value in rows.items() if value[0]}
+
+
+def test_the_case_page_says_why_a_file_is_a_guideline_and_the_pattern_line_says_what_it_decided(client, db):
+    from tests.api.test_review import FILES
+
+    bundle, _ = store_bundle(FILES, title="suite")
+    page = client.get(presenters.case_url(bundle.pk, "evals/suite.yaml", "first")).content.decode()
+    reason = "a guideline because it matches `**/*.instructions.md` (.agentv/config.yaml line 2)"
+    assert f"Guideline <code>evals/rules.instructions.md</code> is in the system message: {reason}." in page
+    # The segment's own label (shown when it is clicked) says it too.
+    [title] = set(re.findall(r'<span class="seg k-guideline" title="([^"]*)"', page))
+    assert title.endswith(" — " + reason)
+    note = client.get(presenters.case_url(bundle.pk, "evals/suite.yaml", "first") + "line/",
+                      {"path": ".agentv/config.yaml", "line": "2"}).content.decode()
+    assert ("Line 2 is the guideline pattern `**/*.instructions.md`: it makes evals/rules.instructions.md "
+            "a guideline of this case, so its text is in the system message.") in note

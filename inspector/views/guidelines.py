@@ -1,0 +1,36 @@
+"""The case page's answer to "why is this guideline in my system prompt?": each guideline segment's
+label names the pattern that made its file a guideline and the config line that gave it."""
+
+from __future__ import annotations
+
+from inspector import presenters, services
+from inspector.core.agentv.guideline_reason import GuidelineReason, guideline_reason
+from inspector.core.model import OriginKind, RenderedCase
+from inspector.core.options import RenderOptions
+
+
+def explain_guidelines(loaded: services.LoadedBundle, document: str, options: RenderOptions,
+                       view: presenters.CaseView) -> list[tuple[str, str]]:
+    """Adds the reason to each guideline segment's label; the (file, reason) pairs, for the page."""
+    reasons: dict[str, GuidelineReason | None] = {}
+    for card in view.cards:
+        for segment in card.segments:
+            if segment.kind != "guideline" or not segment.path:
+                continue
+            if segment.path not in reasons:
+                reasons[segment.path] = guideline_reason(loaded.files, document, segment.path,
+                                                         options.guideline_patterns)
+            reason = reasons[segment.path]
+            if reason is not None:
+                segment.title += f" — {reason.sentence()}"
+    return [(path, reason.sentence()) for path, reason in reasons.items() if reason is not None]
+
+
+def guideline_files(case: RenderedCase) -> list[str]:
+    """The files whose text the case sends as guidelines, in order."""
+    found: dict[str, None] = {}
+    for message in case.messages:
+        for segment in message.segments:
+            if segment.origin.kind == OriginKind.GUIDELINE and segment.origin.path:
+                found[segment.origin.path] = None
+    return list(found)
