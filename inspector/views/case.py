@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from inspector import ledger_presenter, ledgers, presenters, services
 from inspector.core import bounded
-from inspector.core.agentv.guideline_reason import pattern_line_note
+from inspector.core.agentv.guideline_reason import guideline_paths, pattern_line_note
 from inspector.core.bundle import MemoryBundle
 from inspector.core.export import (
     REGISTRY,
@@ -47,7 +47,7 @@ from .common import (
     settings_view,
     writable_or_problem,
 )
-from .guidelines import explain_guidelines, guideline_files
+from .guidelines import explain_guidelines
 from .page_cache import shared_page
 from .unreadable import unreadable_file
 from .upload import created, first_case_url
@@ -360,7 +360,7 @@ def line_note(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     except InputError as problem:
         raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
     note = lines.explain(path, number, decoded.text, ctx.case.id)
-    decided = pattern_line_note(ctx.loaded.files, document, path, number, guideline_files(ctx.case))
+    decided = pattern_line_note(ctx.loaded.files, document, path, number, guideline_paths(ctx.case))
     if decided is not None:  # a pattern sends no text but decides which files are guidelines
         note = replace(note, text=decided)
     jump = None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from inspector import presenters, services
 from inspector.core.agentv.guideline_reason import GuidelineReason, guideline_reason
-from inspector.core.model import OriginKind, RenderedCase
 from inspector.core.options import RenderOptions
 
 
@@ -25,12 +24,3 @@ def explain_guidelines(loaded: services.LoadedBundle, document: str, options: Re
                 segment.title += f" — {reason.sentence()}"
     return [(path, reason.sentence()) for path, reason in reasons.items() if reason is not None]
 
-
-def guideline_files(case: RenderedCase) -> list[str]:
-    """The files whose text the case sends as guidelines, in order."""
-    found: dict[str, None] = {}
-    for message in case.messages:
-        for segment in message.segments:
-            if segment.origin.kind == OriginKind.GUIDELINE and segment.origin.path:
-                found[segment.origin.path] = None
-    return list(found)

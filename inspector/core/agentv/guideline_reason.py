@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from ..bundle import Bundle
+from ..model import OriginKind, RenderedCase
 from .files import DEFAULT_PATTERNS, config_patterns, is_guideline, micromatch
 
 
@@ -84,3 +85,26 @@ def pattern_line_note(bundle: Bundle, eval_path: str, path: str, number: int,
     return (f"Line {number} is the guideline pattern `{pattern}`: it makes {', '.join(matched)} "
             f"{'a guideline' if len(matched) == 1 else 'guidelines'} of this case, so "
             f"{'its' if len(matched) == 1 else 'their'} text is in the system message.")
+
+
+def case_guidelines(bundle: Bundle, eval_path: str, case: RenderedCase,
+                    patterns: tuple[str, ...] | None = None) -> list[dict[str, object]]:
+    """Each file the case sends as a guideline and why (the CLI's and the API's `guidelines`):
+    {"path", "pattern", "source", "line"}; pattern null when no pattern explains it."""
+    result: list[dict[str, object]] = []
+    for path in guideline_paths(case):
+        reason = guideline_reason(bundle, eval_path, path, patterns)
+        result.append({"path": path, "pattern": reason.pattern if reason else None,
+                       "source": reason.source if reason else None,
+                       "line": reason.line if reason else None})
+    return result
+
+
+def guideline_paths(case: RenderedCase) -> list[str]:
+    """The files whose text the case sends as guidelines, in order."""
+    found: dict[str, None] = {}
+    for message in case.messages:
+        for segment in message.segments:
+            if segment.origin.kind == OriginKind.GUIDELINE and segment.origin.path:
+                found[segment.origin.path] = None
+    return list(found)
