@@ -209,6 +209,8 @@ class NothingRenders:
     text: str = ""
     preview_url: str = ""
     revise_url: str = ""
+    # A binary file is shown with why it cannot be read, never put in the text editor.
+    editable: bool = True
 
 
 def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
@@ -242,6 +244,7 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
         decoded = loaded.files.text(path)
         panel.path = path
         panel.text = decoded.text if decoded is not None else ""
+        panel.editable = decoded is not None and not (decoded.problem or "").startswith("looks like a binary")
         # From where the mistake likely starts (an open quote) to where the parser noticed it.
         panel.source = presenters.SourcePane.build(bundle.pk, path, panel.text,
                                                    (start or line, line) if line else None,

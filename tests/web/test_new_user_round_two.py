@@ -213,3 +213,10 @@ def test_the_case_page_says_why_a_file_is_a_guideline_and_the_pattern_line_says_
                       {"path": ".agentv/config.yaml", "line": "2"}).content.decode()
     assert ("Line 2 is the guideline pattern `**/*.instructions.md`: it makes evals/rules.instructions.md "
             "a guideline of this case, so its text is in the system message.") in note
+
+
+def test_a_binary_file_where_nothing_renders_is_not_offered_in_the_editor(client, db):
+    bundle, token = store_bundle({"evals/suite.yaml": b"tests:\x00\x01\x02 binary \x00"}, title="binary")
+    page = client.post(f"/b/{bundle.pk}/manage/", {"token": token, "saved": "upload"}).content.decode()
+    assert "looks like a binary file" in page and 'id="not-editable"' in page
+    assert 'id="source-text"' not in page and 'id="save-revision"' not in page
