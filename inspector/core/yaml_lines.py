@@ -28,7 +28,7 @@ from .safe_parse import (
     check_expansion,
     check_yaml_nesting,
 )
-from .yaml_start import likely_start
+from .yaml_start import marked_error
 
 try:  # the C composer is several times faster on large files
     from yaml import CSafeLoader as _Loader
@@ -577,20 +577,7 @@ def _compose_and_convert(text: str, path: str, core: bool) -> Node | None:
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        problem = error.problem or "invalid YAML"
-        if error.context:
-            started = ""
-            if error.context_mark is not None and mark is not None \
-                    and error.context_mark.line != mark.line:
-                started = f" started on line {error.context_mark.line + 1}"
-            problem = f"{problem} ({error.context}{started})"
-        start = likely_start(text, error)
-        if start is not None and f"started on line {start}" not in problem:
-            problem += f"; likely start: line {start}, where a quoted string opens and runs on to here"
-        raise InputError(f"invalid YAML: {problem}", path,
-                         mark.line + 1 if mark else None,
-                         mark.column + 1 if mark else None, likely_start=start) from None
+        raise marked_error(text, path, error) from None
     except yaml.reader.ReaderError as error:
         # The reader reports a character offset, not a line: turn it into line and column.
         before = text[: error.position]

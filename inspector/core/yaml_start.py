@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import yaml
 
+from .model import InputError
+
 try:
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
@@ -46,3 +48,20 @@ def _quoted_scalar_before(text: str, index: int) -> tuple[int, int] | None:
     if isinstance(before, yaml.ScalarToken) and before.style in _QUOTED:
         return before.start_mark.line + 1, before.end_mark.line + 1
     return None
+
+
+def marked_error(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError:
+    """libyaml's complaint as an InputError at the place it names, with the context it gives (the
+    line a construct started on) and where the mistake likely starts when that is elsewhere."""
+    mark = error.problem_mark or error.context_mark
+    problem = error.problem or "invalid YAML"
+    if error.context:
+        started = ""
+        if error.context_mark is not None and mark is not None and error.context_mark.line != mark.line:
+            started = f" started on line {error.context_mark.line + 1}"
+        problem = f"{problem} ({error.context}{started})"
+    start = likely_start(text, error)
+    if start is not None and f"started on line {start}" not in problem:
+        problem += f"; likely start: line {start}, where a quoted string opens and runs on to here"
+    return InputError(f"invalid YAML: {problem}", path, mark.line + 1 if mark else None,
+                      mark.column + 1 if mark else None, likely_start=start)
