@@ -47,7 +47,7 @@ from .common import (
     settings_view,
     writable_or_problem,
 )
-from .guidelines import explain_guidelines
+from .guidelines import editable_files, explain_guidelines
 from .page_cache import shared_page
 from .unreadable import unreadable_file
 from .upload import created, first_case_url
@@ -208,6 +208,8 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "bundle": ctx.loaded.record,
         "document": ctx.document,
         "guideline_reasons": guideline_reasons,
+        "editor_files": editable_files(ctx.document, ctx.case),
+        "editor_path": ctx.document,
         "rendered_profile": ctx.index.profile,
         "profile_reason": ctx.index.profile_reason,
         "case": view,
@@ -329,9 +331,21 @@ def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     writable_or_problem(ctx.loaded)
     context = _case_context(request, ctx)
-    context["editor_text"] = _editor_text(ctx.loaded, document)
+    path = _edited_path(ctx.loaded, document, request.GET)
+    context["editor_path"] = path
+    context["editor_text"] = _editor_text(ctx.loaded, path)
     context["inline_editor"] = True
     return render(request, "case.html#editor-form", context)
+
+
+def _edited_path(loaded: services.LoadedBundle, document: str, params: Mapping[str, str]) -> str:
+    """The file an editor edits: the case's own unless `file` names another text file of the
+    bundle (a guideline the case sends)."""
+    path = params.get("file") or document
+    decoded = loaded.files.text(path) if loaded.files.exists(path) else None
+    if decoded is None or (decoded.problem or "").startswith("looks like a binary"):
+        raise Http404("No such text file in this bundle.")
+    return path
 
 
 @require_GET
@@ -433,13 +447,14 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         page = page_settings(request.POST)
     except services.SettingsError as problem:
         return render(request, "preview_error.html", {"message": f"Bad settings: {problem}"})
-    files = MemoryBundle(_edited_bundle(loaded, document, form.cleaned_data["text"]))
+    edited = _edited_path(loaded, document, request.POST)
+    files = MemoryBundle(_edited_bundle(loaded, edited, form.cleaned_data["text"]))
     try:
         rendered = services.render_files(files, document, page.options)
     except InputError as problem:
         found = problem.diagnostic
         # The editor marks the line and offers to jump there when the error is in the edited file.
-        error_line = found.line if found.path == document else None
+        error_line = found.line if found.path == edited else None
         return render(request, "preview_error.html", {"message": str(problem), "error_line": error_line})
     except RecursionError:
         return render(request, "preview_error.html", {"message": "The file nests too deeply."})
@@ -468,7 +483,7 @@ def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
     if not form.is_valid():
         return error_page(request, 400, "Cannot save", "The edited text is too long.")
     page = settings_or_problem(request.POST)
-    files = _edited_bundle(loaded, document, form.cleaned_data["text"])
+    files = _edited_bundle(loaded, _edited_path(loaded, document, request.POST), form.cleaned_data["text"])
     try:
         collected = collect_files(list(files.items()), expand_zips=False)
     except UploadError as problem:

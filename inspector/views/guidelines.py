@@ -4,7 +4,8 @@ label names the pattern that made its file a guideline and the config line that 
 from __future__ import annotations
 
 from inspector import presenters, services
-from inspector.core.agentv.guideline_reason import GuidelineReason, guideline_reason
+from inspector.core.agentv.guideline_reason import GuidelineReason, guideline_paths, guideline_reason
+from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
 
 
@@ -24,3 +25,8 @@ def explain_guidelines(loaded: services.LoadedBundle, document: str, options: Re
                 segment.title += f" — {reason.sentence()}"
     return [(path, reason.sentence()) for path, reason in reasons.items() if reason is not None]
 
+
+
+def editable_files(document: str, case: RenderedCase) -> list[str]:
+    """What the case's editor may open: the case's own file, then each guideline file it sends."""
+    return [document, *(path for path in guideline_paths(case) if path != document)]

@@ -220,3 +220,26 @@ def test_a_binary_file_where_nothing_renders_is_not_offered_in_the_editor(client
     page = client.post(f"/b/{bundle.pk}/manage/", {"token": token, "saved": "upload"}).content.decode()
     assert "looks like a binary file" in page and 'id="not-editable"' in page
     assert 'id="source-text"' not in page and 'id="save-revision"' not in page
+
+
+def test_the_editor_opens_a_guideline_the_case_sends_previews_and_saves_it(client, db):
+    from inspector.models import Bundle
+    from tests.api.test_review import FILES, GUIDE
+
+    bundle, _ = store_bundle(FILES, title="suite")
+    base = presenters.case_url(bundle.pk, "evals/suite.yaml", "first")
+    page = client.get(base).content.decode()
+    assert 'data-edit-file="evals/rules.instructions.md"' in page  # offered beside the case's own file
+    editor = client.get(base + "editor/", {"file": "evals/rules.instructions.md"}).content.decode()
+    assert 'id="edited-file" value="evals/rules.instructions.md"' in editor
+    assert "Point out bugs before style." in editor
+    edited = GUIDE.decode().replace("Point out bugs before style.", "Name the failing input first.")
+    fields = {"text": edited, "file": "evals/rules.instructions.md"}
+    preview = client.post(base + "preview/", fields).content.decode()
+    assert "Name the failing input first." in preview
+    assert client.post(base + "revise/", fields).status_code == 303
+    revision = Bundle.objects.get(parent=bundle)
+    assert revision.file_map()["evals/rules.instructions.md"] == edited.encode()
+    assert revision.file_map()["evals/suite.yaml"] == FILES["evals/suite.yaml"]
+    # Only the bundle's own text files: a path outside it is refused.
+    assert client.get(base + "editor/", {"file": "../etc/passwd"}).status_code == 404
