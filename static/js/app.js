@@ -279,7 +279,32 @@
     if (toggle) toggle.checked = true;
   }
 
+  // A segment of several lines (a whole guideline file) is one span: the line clicked is marked
+  // inside it, so provenance reads line by line. The segment's text is the file's lines verbatim.
+  function lineWithin(seg, offset) {
+    var node = seg.firstChild;
+    if (!node || node.nodeType !== 3 || seg.childNodes.length !== 1 || !window.Range) return null;
+    var text = node.textContent, start = 0;
+    for (var n = 0; n < offset; n++) {
+      start = text.indexOf("\n", start);
+      if (start < 0) return null;
+      start += 1;
+    }
+    var end = text.indexOf("\n", start);
+    var range = new Range();
+    range.setStart(node, start);
+    range.setEnd(node, end < 0 ? text.length : end);
+    return range;
+  }
+
+  function markLineText(ranges) {
+    if (!(window.CSS && CSS.highlights && window.Highlight)) return;
+    if (ranges.length) CSS.highlights.set("source-line", new Highlight(...ranges));
+    else CSS.highlights.delete("source-line");
+  }
+
   function highlightProduced(path, number) {
+    var lineRanges = [];
     clearMarks(".seg.linked, .msg.linked", "linked");
     clearMarks(".seg.active", "active");  // a segment clicked earlier is no longer the subject
     clearMarks("#source-pane .line.picked", "picked");
@@ -296,8 +321,10 @@
         seg.classList.add("linked");
         expandCard(seg);
         if (!first) first = seg;
+        if (own && to > from) lineRanges.push(lineWithin(seg, number - from));
       }
     });
+    markLineText(lineRanges.filter(Boolean));
     if (!first) {
       // No segment carries that line (e.g. a YAML key): fall back to the message built from it.
       document.querySelectorAll("#rendered .msg[data-path]").forEach(function (msg) {

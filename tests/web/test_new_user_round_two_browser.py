@@ -193,3 +193,20 @@ def test_a_cases_editor_opens_at_the_case_and_wraps_long_lines(page, transaction
         return scroller.scrollWidth - scroller.clientWidth;
     }""")
     assert sideways <= 1
+
+
+def test_a_guideline_line_clicked_marks_that_line_inside_the_guideline_text(page, transactional_db):
+    from inspector import cache as render_cache
+    from inspector import presenters
+    from inspector.ingest import store_bundle
+    from tests.api.test_review import FILES
+
+    render_cache.clear()
+    bundle, _ = store_bundle(FILES, title="suite")
+    page.goto(presenters.case_url(bundle.pk, "evals/suite.yaml", "first"))
+    page.locator(".seg.k-guideline").first.click()
+    page.wait_for_selector('#source-pane[data-path="evals/rules.instructions.md"] #L3')
+    page.locator("#source-pane #L3").click()
+    marked = page.evaluate("() => [...(CSS.highlights.get('source-line') || [])].map(r => r.toString())")
+    assert marked == ["- Point out bugs before style."]
+    assert page.locator(".seg.k-guideline.linked").count() == 1
