@@ -20,6 +20,7 @@ from inspector.local.served_folder import LOCAL_BUNDLE_ID
 from inspector.models import Bundle
 from inspector.rendering import cache as render_cache
 from inspector.rendering.web_policy import list_untrusted
+from inspector.review.lineage import lineage
 from inspector.review.models import Verdict
 
 
@@ -111,9 +112,11 @@ def page_state(loaded: LoadedBundle, *, verdicts: bool = False) -> str:
     if verdicts:
         # Exactly what a filtered page shows of them: which case has which verdict (not update times,
         # which workers with skewed clocks could write out of order; notes do not change the list).
+        # An earlier revision's verdicts carry into this one (review/carried_verdicts.py).
         digest = hashlib.sha256()
-        for row in (Verdict.objects.filter(bundle_id=loaded.record.pk)
-                    .order_by("document", "case_id").values_list("document", "case_id", "verdict")):
+        for row in (Verdict.objects.filter(bundle__in=lineage(loaded.record))
+                    .order_by("bundle_id", "document", "case_id")
+                    .values_list("bundle_id", "document", "case_id", "verdict")):
             digest.update(repr(row).encode())
         state += ":" + digest.hexdigest()
     return state

@@ -123,6 +123,10 @@ def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
             output.out(line_for(diagnostic, target))
         if any(SEVERITY_RANK.get(d.severity, 2) >= threshold for d in found):
             failing += 1
+    if not checked:
+        # A mistyped path in CI would otherwise pass with nothing checked.
+        output.err(f"error: no eval files, decks or requests found under {', '.join(map(str, paths))}")
+        return 2
     output.err(f"checked {_plural(checked, 'file')}: {_plural(counts['error'], 'error')}, "
                f"{_plural(counts['warning'], 'warning')}")
     return 1 if failing else 0

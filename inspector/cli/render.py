@@ -15,6 +15,7 @@ from inspector.cli.console import (
     contract_run,
     file_in_root,
 )
+from inspector.core.bundle import DirectoryBundle
 from inspector.core.export import FORMATS as EXPORT_FORMATS
 from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.export import ExportSettings
@@ -63,6 +64,15 @@ def add_render_arguments(parser: argparse.ArgumentParser) -> None:
                              "finds a shared prefix (at most four)")
 
 
+def _guidelines(bundle: DirectoryBundle, path: str, case: RenderedCase,
+                patterns: tuple[str, ...] | None) -> dict:
+    """`guidelines`: why each guideline file is one (agentv files that send any)."""
+    from inspector.core.agentv.guideline_reason import case_guidelines
+
+    found = case_guidelines(bundle, path, case, patterns)
+    return {"guidelines": found} if found else {}
+
+
 def _render(options: Options, output: Output, policy: RenderPolicy) -> str:
     bundle, relative = file_in_root(options["path"], options["root"])
     render_options = cli_render_options(options)
@@ -82,6 +92,7 @@ def _render(options: Options, output: Output, policy: RenderPolicy) -> str:
         chosen = ({"profile": document.profile, "profile_reason": document.profile_reason}
                   if document.profile else {})
         return json.dumps([case_contract(case) | chosen
+                           | _guidelines(bundle, relative, case, render_options.guideline_patterns)
                            | ({"graders": graders_contract(case)} if options["graders"] else {})
                            for case in cases], indent=2, ensure_ascii=False)
     return _export(cases, options, document.cases, output)

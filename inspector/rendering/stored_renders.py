@@ -27,8 +27,8 @@ def cached_value(key: str) -> object | None:
     kind, value = hit
     if kind == "ok":
         return value
-    limit, (message, where, line, column) = value
-    raise (LimitExceeded if limit else InputError)(message, where, line, column)
+    limit, (message, where, line, column, start) = value
+    raise (LimitExceeded if limit else InputError)(message, where, line, column, likely_start=start)
 
 
 def render_entry(loaded: LoadedBundle, path: str, options: RenderOptions) -> PickledRender:
@@ -47,7 +47,8 @@ def render_entry(loaded: LoadedBundle, path: str, options: RenderOptions) -> Pic
         if not isinstance(error, bounded.Busy):
             found = error.diagnostic
             render_cache.put(key, ("error", (isinstance(error, LimitExceeded), (
-                found.message, found.path, found.line, found.column))), ERROR_TIMEOUT)
+                found.message, found.path, found.line, found.column, found.likely_start))),
+                ERROR_TIMEOUT)
         raise
     render_cache.put(key, ("ok", pickled))
     return pickled

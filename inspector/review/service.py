@@ -30,6 +30,7 @@ from inspector.models import Bundle, hash_token
 from inspector.rendering import cache as render_cache
 from inspector.rendering import stored_renders
 
+from .lineage import lineage
 from .markdown import render_markdown
 from .models import Comment, Thread, Verdict, WriteCount
 
@@ -40,7 +41,6 @@ MAX_AUTHOR = 80
 MAX_QUOTE = 2_000  # characters of selected text, or of a file's lines
 MAX_LINES = 200
 MAX_NOTE = 2_000
-ANCESTORS = 20  # how far back in a bundle's revisions comments are looked for
 FAMILY_DEPTH = 10_000  # how far back a bundle's first ancestor is looked for (a chain has no cycle)
 FINGERPRINT = 6  # hex digits of the key's hash shown beside a name
 # markdown-it's cost grows with the brackets and emphasis delimiters it must pair: about 30 µs a
@@ -509,12 +509,16 @@ def set_verdict(loaded: loading.LoadedBundle, document: str, case_id: str, verdi
 VERDICT_FILTERS = {"none": "not reviewed", "ok": "marked looks right", "changes": "marked needs changes"}
 
 
-def verdicts_of(loaded: loading.LoadedBundle, document: str) -> dict[str, str]:
-    """Each case of one document that has a verdict: its id and verdict."""
+def verdicts_of(loaded: loading.LoadedBundle, document: str,
+                options: RenderOptions | None = None) -> dict[str, str]:
+    """Each case of one document that has a verdict (here, or carried from an earlier revision
+    where the case renders the same): its id and verdict."""
+    from .carried_verdicts import effective_verdicts
+
     if not is_stored(loaded.record):
         return {}
-    return dict(Verdict.objects.filter(bundle_id=loaded.record.pk, document=document)
-                .values_list("case_id", "verdict"))
+    found = effective_verdicts(loaded, options or RenderOptions(), document)
+    return {case_id: verdict.verdict for (_, case_id), verdict in found.items()}
 
 
 @dataclass
@@ -536,7 +540,9 @@ def progress(loaded: loading.LoadedBundle, options: RenderOptions) -> Progress:
         except InputError:
             continue
         keys.extend((document, case.id) for case in rendered.cases)
-    verdicts = {(v.document, v.case_id): v for v in Verdict.objects.filter(bundle=loaded.record)}
+    from .carried_verdicts import effective_verdicts  # carried into a revision for unchanged cases
+
+    verdicts = effective_verdicts(loaded, options)
     shown = [verdicts[key] for key in keys if key in verdicts]
     changes = [{"document": v.document, "case_id": v.case_id, "note": v.note, "author": v.author,
                 "author_fingerprint": fingerprint(v.author_key_hash),
@@ -579,18 +585,18 @@ class Placed:
         return f"selection in {where}"
 
 
-def lineage(bundle: Bundle) -> list[Bundle]:
-    """The bundle and its ancestors, nearest first (a revision's parent chain)."""
-    chain, seen = [bundle], {bundle.pk}
-    current = bundle
-    while current.parent_id and len(chain) <= ANCESTORS:
-        parent = Bundle.objects.filter(pk=current.parent_id).first()
-        if parent is None or parent.pk in seen:
-            break
-        chain.append(parent)
-        seen.add(parent.pk)
-        current = parent
-    return chain
+def line_thread_shown_on_case(item: Placed, document: str, case: RenderedCase) -> bool:
+    """Whether the case page shows a line thread: its lines carry text of the case's messages or lie
+    within the case's own source; an outdated one on every case of the file it was on. The bundle
+    page's rows count by it too (case_counts.py)."""
+    if item.state == "outdated" or item.start_line is None or item.end_line is None:
+        return item.state == "outdated" and item.thread.path == document
+    if anchors.case_carries_lines(case, item.path, item.start_line, item.end_line):
+        return True
+    span = case.span  # a YAML key or id line makes no text but belongs to the case
+    return (span is not None and span.path == item.path and span.start_line <= item.end_line
+            and item.start_line <= span.end_line)
+
 
 
 def _made_on(thread: Thread) -> str:
@@ -644,12 +650,10 @@ def case_threads(loaded: loading.LoadedBundle, document: str, case: RenderedCase
     counts: dict[tuple[str, int, int], int] = {}
     for thread in _threads(chain, kind="line"):
         item = _place_lines(thread, loaded, thread.bundle_id == loaded.record.pk)
-        if item.state == "outdated" or item.start_line is None or item.end_line is None:
-            if item.state == "outdated" and thread.path == document:
-                placed.append(item)  # its lines were in this file: say they are gone
+        if not line_thread_shown_on_case(item, document, case):
             continue
-        if not (anchors.case_carries_lines(case, item.path, item.start_line, item.end_line)
-                or _within_case(case, item.path, item.start_line, item.end_line)):
+        if item.state == "outdated" or item.start_line is None or item.end_line is None:
+            placed.append(item)  # its lines were in this file: say they are gone
             continue
         span = (item.path, item.start_line, item.end_line)
         if span not in counts:
@@ -660,12 +664,6 @@ def case_threads(loaded: loading.LoadedBundle, document: str, case: RenderedCase
         item.comments = comment_views(item.thread, key)
         item.own_thread = owns(key, item.thread.author_key_hash)
     return placed
-
-
-def _within_case(case: RenderedCase, path: str, start: int, end: int) -> bool:
-    """Lines of the case's own source (a YAML key, its id) produce no text but belong to it."""
-    span = case.span
-    return span is not None and span.path == path and span.start_line <= end and start <= span.end_line
 
 
 def file_threads(loaded: loading.LoadedBundle, path: str, options: RenderOptions,

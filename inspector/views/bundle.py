@@ -55,7 +55,7 @@ def _section(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document: s
         return bundle_rows.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
     matching = [row for row in outline.rows if row.matches(words)] if words else list(outline.rows)
     if verdict:
-        found = service.verdicts_of(loaded, document)
+        found = service.verdicts_of(loaded, document, page.options)
         matching = [row for row in matching if found.get(row.id, "none") == verdict]
     sort = request.GET.get("sort", "")
     if sort in bundle_rows.ROW_SORTS:
