@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -59,8 +60,9 @@ def provider_answer(path: str) -> dict[str, Any]:
 
 
 class RecordingServer:
-    def __init__(self, answer: dict[str, Any] | None = None) -> None:
-        """`answer` for every request, or each provider's own by path."""
+    def __init__(self, answer: dict[str, Any] | Callable[[str], dict[str, Any]] | None = None
+                 ) -> None:
+        """`answer` for every request (or made from its path), or each provider's own by path."""
         self.requests: list[Recorded] = []
         requests, lock = self.requests, threading.Lock()
 
@@ -71,7 +73,9 @@ class RecordingServer:
                     requests.append(Recorded("POST", self.path,
                                              {key.lower(): value for key, value in self.headers.items()},
                                              self.rfile.read(length)))
-                reply = answer if answer is not None else provider_answer(self.path.split("?")[0])
+                path = self.path.split("?")[0]
+                reply = (answer(path) if callable(answer) else answer if answer is not None
+                         else provider_answer(path))
                 answer_bytes = json.dumps(reply).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")

@@ -1,0 +1,160 @@
+"""promptfoo 0.123.1 run for real: the oracle for promptfoo configs.
+
+`run_promptfoo` writes a config (and the files it reads) into a temporary folder, points every
+provider promptfoo can reach by environment at a recording server on 127.0.0.1, runs
+`promptfoo eval --no-cache` with one evaluation at a time, and returns what promptfoo sent: one
+candidate request per evaluation, in promptfoo's order, and the judge requests of each
+evaluation's model-graded assertions.
+
+The recording server answers every call with the placeholder agentv's graders use for the
+candidate's answer, so a judge request holds it verbatim where promptfoo writes the output.
+
+promptfoo and the Node it needs (>= 22.22; Debian ships 20) are installed from
+tests/oracle/promptfoo/package-lock.json by `.ci/setup --test` (npm's `node` package supplies the
+Node binary). HOME and PROMPTFOO_CONFIG_DIR live in the temporary folder, telemetry and update
+checks are off, and every request that is not to 127.0.0.1 goes to a proxy that does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.recording import RecordingServer
+
+ORACLE = Path(__file__).with_name("promptfoo")
+BIN = ORACLE / "node_modules" / ".bin"
+PLACEHOLDER = "⟨the candidate's answer⟩"
+# Assertion types whose grading asks a model (promptfoo's MODEL_GRADED_ASSERTION_TYPES, the ones
+# the inspector renders).
+MODEL_GRADED = frozenset({"llm-rubric", "model-graded-closedqa", "factuality", "g-eval",
+                          "answer-relevance", "select-best"})
+
+
+def available() -> bool:
+    return (BIN / "promptfoo").exists() and (BIN / "node").exists()
+
+
+def answer_for(path: str) -> dict[str, Any]:
+    """Each API's smallest answer, its text the placeholder."""
+    if path.endswith("/chat/completions"):
+        return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": PLACEHOLDER}}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+    if path.endswith("/responses"):
+        return {"id": "resp_1", "object": "response", "created_at": 0, "model": "m",
+                "status": "completed", "parallel_tool_calls": True, "tools": [],
+                "tool_choice": "auto",
+                "output": [{"type": "message", "id": "msg_1", "role": "assistant",
+                            "status": "completed",
+                            "content": [{"type": "output_text", "text": PLACEHOLDER,
+                                         "annotations": []}]}],
+                "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}}
+    if path.endswith("/messages"):
+        return {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+                "content": [{"type": "text", "text": PLACEHOLDER}], "stop_reason": "end_turn",
+                "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+    return {"candidates": [{"content": {"role": "model", "parts": [{"text": PLACEHOLDER}]},
+                            "finishReason": "STOP"}],
+            "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1,
+                              "totalTokenCount": 2}}
+
+
+@dataclass
+class Evaluation:
+    test_idx: int
+    prompt_idx: int
+    provider: str  # the provider's label when it has one, else its id
+    request: Any = None  # the candidate request's body
+    path: str | None = None
+    judges: list[Any] = field(default_factory=list)  # the judge requests' bodies, in order
+    error: str | None = None
+
+
+@dataclass
+class OracleRun:
+    evaluations: list[Evaluation]
+    unmatched: list[Any]  # requests the evaluations do not account for
+    stderr: str
+
+
+def _environment(home: Path, url: str) -> dict[str, str]:
+    keep = {name: os.environ[name] for name in ("PATH", "LANG", "TZ") if name in os.environ}
+    return keep | {
+        "PATH": f"{BIN}:{keep.get('PATH', '/usr/bin:/bin')}",
+        "HOME": str(home), "PROMPTFOO_CONFIG_DIR": str(home / ".promptfoo"),
+        "PROMPTFOO_DISABLE_TELEMETRY": "1", "PROMPTFOO_DISABLE_UPDATE": "1",
+        "PROMPTFOO_DISABLE_REMOTE_GENERATION": "1", "PROMPTFOO_SELF_HOSTED": "1",
+        "PROMPTFOO_DISABLE_SHARING": "1", "PROMPTFOO_LOG_LEVEL": "error",
+        "OPENAI_API_KEY": "sk-test", "ANTHROPIC_API_KEY": "sk-ant-test",
+        "GOOGLE_API_KEY": "test", "GEMINI_API_KEY": "test",
+        "OPENAI_BASE_URL": f"{url}/v1", "ANTHROPIC_BASE_URL": url,
+        "GOOGLE_API_BASE_URL": url,
+        # Anything not on loopback goes to a proxy that is not there.
+        "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+        "NO_PROXY": "127.0.0.1,localhost",
+    }
+
+
+def run_promptfoo(files: dict[str, str | bytes], config: str = "promptfooconfig.yaml",
+                  timeout: float = 300) -> OracleRun:
+    """Run promptfoo on `files` (paths relative to the config's folder) and return its requests
+    per evaluation."""
+    with tempfile.TemporaryDirectory(prefix="pi-promptfoo-") as temp:
+        root = Path(temp) / "project"
+        home = Path(temp) / "home"
+        home.mkdir()
+        for name, content in files.items():
+            target = root / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(content, encoding="utf-8")
+        output = Path(temp) / "out.json"
+        with RecordingServer(answer_for) as server:
+            process = subprocess.run(
+                [str(BIN / "promptfoo"), "eval", "--no-cache", "-c", config, "-j", "1",
+                 "-o", str(output), "--no-write", "--no-table", "--no-progress-bar"],
+                cwd=root, env=_environment(home, server.url), capture_output=True, text=True,
+                timeout=timeout, check=False)
+            recorded = server.take()
+        if not output.exists():
+            raise RuntimeError(f"promptfoo wrote no results (exit {process.returncode}):\n"
+                               f"{process.stdout}\n{process.stderr}")
+        results = json.loads(output.read_text(encoding="utf-8"))["results"]["results"]
+    return _match(results, [(item.path, item.body) for item in recorded], process.stderr)
+
+
+def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]],
+           stderr: str) -> OracleRun:
+    """Candidates arrive first, one per evaluation in promptfoo's order (one at a time); the
+    judges follow, grouped after every candidate, in the same order."""
+    evaluations: list[Evaluation] = []
+    ordered = sorted(results, key=lambda item: (item["testIdx"], item["promptIdx"]))
+    queue = list(recorded)
+    for result in ordered:
+        provider = result.get("provider") or {}
+        evaluation = Evaluation(result["testIdx"], result["promptIdx"],
+                                provider.get("label") or provider.get("id") or "")
+        if result.get("error") and not result.get("response"):
+            evaluation.error = str(result["error"])
+        elif queue:
+            evaluation.path, evaluation.request = queue.pop(0)
+        evaluations.append(evaluation)
+    for result, evaluation in zip(ordered, evaluations, strict=True):
+        for _ in range(_judge_count(result)):
+            if queue:
+                evaluation.judges.append(queue.pop(0)[1])
+    return OracleRun(evaluations, [body for _, body in queue], stderr)
+
+
+def _judge_count(result: dict[str, Any]) -> int:
+    asserts = ((result.get("testCase") or {}).get("assert")) or []
+    return sum(1 for item in asserts if isinstance(item, dict) and item.get("type") in MODEL_GRADED)
