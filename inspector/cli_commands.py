@@ -219,28 +219,30 @@ def _render(options: Options, output: Output, policy: RenderPolicy) -> str:
 
 
 def cached_exports(cases: list[RenderedCase], all_cases: list[RenderedCase],
-                   settings: ExportSettings) -> list:
-    """Anthropic exports of `cases` with cache_control where the whole file's cache map says."""
-    from inspector.core.export.anthropic_cache import export_with_breakpoints
+                   settings: ExportSettings, provider: str) -> list:
+    """Exports of `cases` with cache breakpoints where the whole file's cache map says."""
+    from inspector.core.export import provider_spec
     from inspector.core.ledger import build_ledger, cache_marks
 
-    ledger = build_ledger(all_cases, "anthropic", settings)
+    mark = provider_spec(provider).export_with_breakpoints
+    assert mark is not None  # the command takes the option only with such a provider
+    ledger = build_ledger(all_cases, provider, settings)
     position = {id(case): number for number, case in enumerate(all_cases)}
-    return [export_with_breakpoints(case, settings, cache_marks(ledger, position[id(case)]))
-            for case in cases]
+    return [mark(case, settings, cache_marks(ledger, position[id(case)])) for case in cases]
 
 
 def _export(cases: list[RenderedCase], options: Options, all_cases: list[RenderedCase],
             output: Output) -> str:
-    from inspector.core.export import batch_export, export_case, render_codes
+    from inspector.core.export import batch_export, export_case, render_codes, with_cache_breakpoints
 
     settings = ExportSettings(model=options["model"], max_tokens=options["max_output_tokens"],
                               temperature=options["temperature"])
     provider = options["to"]
     if options["cache_breakpoints"]:
-        if provider != "anthropic" or options["batch"]:
-            raise UsageError("--cache-breakpoints goes with --to anthropic, without --batch")
-        results = cached_exports(cases, all_cases, settings)
+        if provider not in with_cache_breakpoints() or options["batch"]:
+            raise UsageError(f"--cache-breakpoints goes with --to "
+                             f"{' or '.join(with_cache_breakpoints())}, without --batch")
+        results = cached_exports(cases, all_cases, settings, provider)
         if options["format"] == "json":
             return json.dumps([result.as_contract(result.case_id or "") for result in results],
                               indent=2, ensure_ascii=False)

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inspector import services
-from inspector.core.export import ExportResult, ExportSettings
-from inspector.core.export.anthropic_cache import export_with_breakpoints
+from inspector.core.export import ExportResult, ExportSettings, provider_spec
 from inspector.core.ledger import Ledger, build_ledger, cache_marks
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
@@ -58,11 +57,15 @@ def unstored_ledger(cases: list[RenderedCase], document: str, provider: str, exp
 
 
 def cached_export(found: BundleLedger, case: RenderedCase, export: ExportSettings) -> ExportResult:
-    """The Anthropic export of a case with cache_control where its ledger's cache map says."""
+    """The export of a case with cache breakpoints where its ledger's cache map says."""
     position = next(number for number, item in enumerate(found.cases) if item.id == case.id)
-    return export_with_breakpoints(case, export, cache_marks(found.ledger, position))
+    mark = provider_spec(found.ledger.provider).export_with_breakpoints
+    if mark is None:
+        raise ValueError(f"{found.ledger.provider} has no cache breakpoints")
+    return mark(case, export, cache_marks(found.ledger, position))
 
 
 def export_with_cache_breakpoints(loaded: services.LoadedBundle, options: RenderOptions, document: str,
-                                  case: RenderedCase, export: ExportSettings) -> ExportResult:
-    return cached_export(bundle_ledger(loaded, options, "anthropic", export, document), case, export)
+                                  case: RenderedCase, export: ExportSettings, provider: str
+                                  ) -> ExportResult:
+    return cached_export(bundle_ledger(loaded, options, provider, export, document), case, export)

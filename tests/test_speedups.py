@@ -16,8 +16,7 @@ import pytest
 from hypothesis import strategies as st
 
 from inspector import speedups
-from inspector.core.conversations import read_request
-from inspector.core.export import PROVIDERS, export_case, export_request
+from inspector.core.export import PROVIDERS, export_request
 from tests.core.chat_bodies import chat_body
 from tests.core.test_hostile_requests import REQUESTS, spoiled
 
@@ -80,22 +79,18 @@ def bodies() -> list[list]:
 
 
 def exports(drawn: list[list]) -> list:
-    """Every provider's export of each body, through export_request (the plain lane where it
-    applies) and through the model, as JSON-ready values."""
+    """Every provider's export of each body, as JSON-ready values (an error is a result too)."""
     results = []
     for input_format, body in drawn:
         for provider in PROVIDERS:
-            for through_the_lane in (True, False):
-                try:
-                    result = (export_request(body, input_format, provider) if through_the_lane
-                              else export_case(read_request(body, input_format, "request.json"),
-                                               provider))
-                except Exception as error:  # noqa: BLE001 - an error is a result to compare too
-                    results.append([type(error).__name__, str(error)])
-                    continue
-                results.append([result.payload, [change.message for change in result.changes],
-                                [[lint.message, lint.severity] for lint in result.lints],
-                                [warning.message for warning in result.warnings]])
+            try:
+                result = export_request(body, input_format, provider)
+            except Exception as error:  # noqa: BLE001 - an error is a result to compare too
+                results.append([type(error).__name__, str(error)])
+                continue
+            results.append([result.payload, [change.message for change in result.changes],
+                            [[lint.message, lint.severity] for lint in result.lints],
+                            [warning.message for warning in result.warnings]])
     return results
 
 

@@ -11,6 +11,7 @@ from ninja.errors import HttpError, ValidationError
 
 from inspector import local, presenters, services
 from inspector.core import collector, serialize
+from inspector.core.export import with_cache_breakpoints
 from inspector.ingest import (
     UploadError,
     collect_files,
@@ -272,9 +273,10 @@ def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query
     export_settings = services.parse_export_settings(export_params(query))
     options = render_options(query)
     path, _, case = find_case(loaded, case_id, query.document, options)
-    if query.cache_breakpoints and provider != "anthropic":
-        raise services.SettingsError("cache_breakpoints goes with provider=anthropic")
-    result = (export_with_cache_breakpoints(loaded, options, path, case, export_settings)
+    if query.cache_breakpoints and provider not in with_cache_breakpoints():
+        raise services.SettingsError("cache_breakpoints goes with provider="
+                                     + " or ".join(with_cache_breakpoints()))
+    result = (export_with_cache_breakpoints(loaded, options, path, case, export_settings, provider)
               if query.cache_breakpoints else export_case(case, provider, export_settings))
     if form != "json":
         return HttpResponse(render_code(result, form),

@@ -1,14 +1,19 @@
 """Pausing Python's cyclic garbage collector around work that allocates a great many objects.
 
+Only the app's boundaries pause it: the bounded worker's task and the unpickling of its answer
+(bounded.py), the render cache's reads and writes (inspector/cache.py) and the upload's answer
+(inspector/api/bundles.py). The core's own functions (rendering, reading, exporting) leave the
+process's collector alone: a library caller's settings are its own.
+
 Rendering a large file, or unpickling its render, allocates hundreds of thousands of objects and
 frees almost none: the collector, set off by the allocations, walked them all again and again. It
 took half the time of a 10 MB file's render and five sixths of unpickling it. Reference counting
 still frees everything that is not in a cycle, and the bounded worker's memory limits still hold.
 
-What a large block made and kept (a render, a payload) is moved into the oldest generation as the
+What a large block made and kept (a render) is moved into the oldest generation as the
 block ends, where two collections would have moved it: otherwise the first collection after the
-block walked all of it as new objects (3 ms after a 1,000-case render, 3-4 ms after a
-10,000-message export), and the next one walked it again.
+block walked all of it as new objects (3 ms after a 1,000-case render), and the next one
+walked it again.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from . import formats
 from .bundle import Bundle
-from .formats import INPUT_FORMATS, REGISTRY, detect_format
+from .formats import detect_format
 from .model import InputError, RenderedDocument, distinct_ids
 from .options import PROFILES, RenderOptions
 
@@ -15,9 +16,9 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
     options = options or RenderOptions()
     if options.profile not in PROFILES:
         raise InputError(f"unknown profile {options.profile!r}; choose one of {', '.join(PROFILES)}")
-    if options.input_format not in INPUT_FORMATS:
+    if options.input_format not in formats.INPUT_FORMATS:
         raise InputError(f"unknown input format {options.input_format!r}; "
-                         f"choose one of {', '.join(INPUT_FORMATS)}")
+                         f"choose one of {', '.join(formats.INPUT_FORMATS)}")
     decoded = bundle.text(path)
     if decoded is None:
         raise InputError("file not found in the bundle", path)
@@ -26,7 +27,7 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
         input_format = detect_format(path, decoded.text)
 
     try:
-        document = REGISTRY[input_format].render(bundle, path, options)
+        document = formats.REGISTRY[input_format].render(bundle, path, options)
     except RecursionError:
         # Every parser call is guarded by safe_parse; this is the backstop for any deep walk after.
         raise InputError("the document is nested too deeply to read", path) from None

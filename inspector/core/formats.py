@@ -1,16 +1,22 @@
-"""The input formats the inspector reads, in the order `auto` tries them. A new format is one entry
-here: its name (for `--input-format`, the API's enum and the page's menu), which files it claims,
-and how it renders one."""
+"""The input formats the inspector reads, in the order `auto` tries them: the one registry. A
+format is its name (for `--input-format`, the API's enum and the page's menu), which files it
+claims, and how it renders one; `register` adds it, built-ins and any other alike. A raw request
+body's API is one module of `conversations/` ending with a `FORMAT = RequestFormat(...)`
+(conversations/spec.py), registered here with `request_format`: `auto` detects a body by the
+registered APIs' shapes, and the exporters read its label, model family and request fields."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from . import conversations
 from .agentv import render_eval_file
 from .bundle import Bundle
+from .conversations import anthropic, bedrock, gemini, openai_chat, responses
+from .conversations.spec import RequestFormat
 from .decks import is_gambit_file, render_deck_file, render_gambit_file
 from .model import RenderedDocument
 from .options import RenderOptions
@@ -36,33 +42,83 @@ class InputFormat:
     name: str
     claims: Callable[[Probe], bool]  # whether `auto` reads the file with this format
     render: Callable[[Bundle, str, RenderOptions], RenderedDocument]
+    request: RequestFormat | None = None  # a raw request body's API
+    # The format `auto` tries last: it claims whatever no other one does.
+    fallback: bool = False
 
 
-def _conversation(name: str) -> InputFormat:
+REGISTRY: dict[str, InputFormat] = {}
+FORMATS: tuple[InputFormat, ...] = ()  # auto's order
+INPUT_FORMATS: tuple[str, ...] = ("auto",)  # the menus' order
+
+
+def register(entry: InputFormat) -> InputFormat:
+    """Offer a format everywhere: the menus list it, and `auto` tries it after those registered
+    before it (and before the fallback)."""
+    if entry.name in REGISTRY or entry.name == "auto":
+        raise ValueError(f"input format {entry.name!r} is registered already")
+    REGISTRY[entry.name] = entry
+    _order()
+    return entry
+
+
+def unregister(name: str) -> None:
+    del REGISTRY[name]
+    _order()
+
+
+def _order() -> None:
+    global FORMATS, INPUT_FORMATS
+    entries = list(REGISTRY.values())
+    FORMATS = (*[e for e in entries if not e.fallback], *[e for e in entries if e.fallback])
+    # The menus' order: the fallback (agentv) first, as users meet it.
+    INPUT_FORMATS = ("auto", *[e.name for e in entries if e.fallback],
+                     *[e.name for e in entries if not e.fallback])
+
+
+def request_input_format(request: RequestFormat) -> InputFormat:
+    """The input format of a raw request body's API: it claims the files detected as its bodies."""
+    name = request.name
     return InputFormat(
         name, lambda probe: probe.conversation == name,
         lambda bundle, path, options: conversations.render_conversation_file(
-            bundle, path, name, options))
+            bundle, path, name, options),
+        request)
 
 
-FORMATS: tuple[InputFormat, ...] = (
-    # gambit 1.0 (PROMPT.md, *.card.md, gambit-style *.deck.md) before aibff's `.deck.md` decks.
-    InputFormat("gambit", lambda probe: is_gambit_file(probe.path, probe.text), render_gambit_file),
-    InputFormat("deck", lambda probe: probe.path.endswith((".toml", ".deck.md")), render_deck_file),
-    _conversation("openai-chat"),
-    _conversation("openai-responses"),
-    _conversation("anthropic"),
-    _conversation("gemini"),
-    _conversation("bedrock-converse"),
-    # Every other YAML or JSONL file is an agentv eval file; its profile picks the generation.
-    InputFormat("agentv", lambda _probe: True, render_eval_file),
-)
-REGISTRY = {entry.name: entry for entry in FORMATS}
-# The menus' order: agentv first, as users meet it.
-INPUT_FORMATS = ("auto", "agentv", *(entry.name for entry in FORMATS if entry.name != "agentv"))
+def request_format(name: str | None) -> RequestFormat | None:
+    """The registered request API of that name, if any."""
+    entry = REGISTRY.get(name) if name is not None else None
+    return entry.request if entry is not None else None
+
+
+def request_formats() -> list[RequestFormat]:
+    return [entry.request for entry in REGISTRY.values() if entry.request is not None]
+
+
+def detect_request(data: Any) -> str | None:
+    """Which registered API's request body this parsed document is, or None: the most specific
+    shape first (RequestFormat.detect_rank)."""
+    if not isinstance(data, dict) or conversations.AGENTV_KEYS & data.keys():
+        return None
+    for request in sorted(request_formats(), key=lambda request: request.detect_rank):
+        if request.matches(data):
+            return request.name
+    return None
 
 
 def detect_format(path: str, text: str) -> str:
     """Which format `auto` reads this file with."""
     probe = Probe(path.lower(), text)
     return next(entry.name for entry in FORMATS if entry.claims(probe))
+
+
+# gambit 1.0 (PROMPT.md, *.card.md, gambit-style *.deck.md) before aibff's `.deck.md` decks.
+register(InputFormat("gambit", lambda probe: is_gambit_file(probe.path, probe.text),
+                     render_gambit_file))
+register(InputFormat("deck", lambda probe: probe.path.endswith((".toml", ".deck.md")),
+                     render_deck_file))
+for _module in (openai_chat, responses, anthropic, gemini, bedrock):
+    register(request_input_format(_module.FORMAT))
+# Every other YAML or JSONL file is an agentv eval file; its profile picks the generation.
+register(InputFormat("agentv", lambda _probe: True, render_eval_file, fallback=True))

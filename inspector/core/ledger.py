@@ -219,7 +219,7 @@ def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: 
                     sorted(files.values(), key=lambda row: (-row.tokens, row.path)), rows, mapped,
                     cache.source if cache else "")
     if cache and cache.mode == "breakpoints":
-        placed = ("the export's cache option places them" if provider == "anthropic"
+        placed = ("the export's cache option places them" if spec.export_with_breakpoints is not None
                   else "they are placed there; this export does not place them")
         ledger.notes.append(f"{spec.label} caches only up to a marked block (cache_control, "
                             f"cachePoint): the cached cost assumes {placed}")

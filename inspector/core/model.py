@@ -142,29 +142,6 @@ class Message(msgspec.Struct):
         return "".join(segment.text for segment in self.segments)
 
 
-# A message of a request body given as dicts, in the one shape an exporter can take without a
-# Message: (role, text, tool calls, tool_call_id, blocks). See PlainMessages.
-PlainEntry = tuple[str, str, list[ToolCall], str | None, bool | None]
-
-
-class PlainMessages(msgspec.Struct):
-    """The messages of a body given as dicts (no lines) when each is plain: a string or no
-    content, no name, nothing but role, content, tool calls and tool_call_id
-    (`conversations.read_plain_request`). An exporter with a lane for them
-    (`Provider.export_plain`) makes the payload from these tuples, without building a Message
-    and a Segment per message: most of the cost of turning a long conversation into another
-    provider's request. `message(index)` is the Message the reader would have made of entry
-    `index`, for the shapes a lane hands to the general way."""
-
-    entries: list[PlainEntry]
-    origin: Origin  # the one origin every text of such a body has
-
-    def message(self, index: int) -> Message:
-        role, text, tool_calls, tool_call_id, blocks = self.entries[index]
-        return Message(role, [Segment(text, self.origin)] if text else [], None, list(tool_calls),
-                       tool_call_id, None, None, blocks, None)
-
-
 @_pickled_as_arguments
 @dataclass(frozen=True, slots=True)
 class Diagnostic:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .formats import INPUT_FORMATS
+from . import formats
 from .options import PROFILES, RenderOptions
 
 MAX_SYSTEM_PROMPT = 100_000
@@ -35,9 +35,9 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
     if profile not in PROFILES:
         raise SettingsError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
     input_format = str(values.get("input_format") or "auto")
-    if input_format not in INPUT_FORMATS:
+    if input_format not in formats.INPUT_FORMATS:
         raise SettingsError(f"unknown input format {input_format!r}; choose one of "
-                            f"{', '.join(INPUT_FORMATS)}")
+                            f"{', '.join(formats.INPUT_FORMATS)}")
     patterns = None
     if "patterns" in values and values.get("patterns_mode", "custom") != "config":
         raw = values.get("patterns")

@@ -16,7 +16,13 @@ from django.views.decorators.http import require_GET, require_POST
 from inspector import ledger_presenter, ledgers, presenters, services
 from inspector.core import bounded
 from inspector.core.bundle import MemoryBundle
-from inspector.core.export import REGISTRY, ExportResult, export_case, render_code
+from inspector.core.export import (
+    REGISTRY,
+    ExportResult,
+    export_case,
+    render_code,
+    with_cache_breakpoints,
+)
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.forms import RevisionForm
@@ -110,9 +116,9 @@ EXPORT_INLINE_CHARS = 100_000
 
 
 def _export_result(ctx: CaseContext) -> ExportResult:
-    """The case's export, with cache_control breakpoints when the Anthropic cache option is on."""
+    """The case's export, with cache breakpoints when the cache option is on."""
     page = ctx.page
-    if page.provider == "anthropic" and page.params.get("cache_breakpoints") == "1":
+    if page.provider in with_cache_breakpoints() and page.params.get("cache_breakpoints") == "1":
         if ctx.edited:
             found = ledgers.unstored_ledger(ctx.edited_cases or [], ctx.document, page.provider,
                                             page.export)
@@ -152,6 +158,7 @@ def _export_panel(ctx: CaseContext, case_link: str) -> dict:
         "download_url": f"{base}export/?{query}{'&' if query else ''}download=1",
         "filename": _download_name(case.id, page.provider, suffix),
         "cache_breakpoints": page.params.get("cache_breakpoints") == "1",
+        "cache_option": page.provider in with_cache_breakpoints(),
     }
 
 

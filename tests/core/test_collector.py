@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 
 import pytest
 
@@ -101,3 +102,33 @@ def test_cyclic_garbage_among_aged_objects_is_collected_within_a_bounded_number_
         with collector.paused():
             kept.append([[index] for index in range(1_000)])
     assert gone() is None
+
+
+def test_the_core_leaves_the_collector_alone(monkeypatch):
+    """Rendering, reading and exporting change no process-wide state: only the app's boundaries
+    (the bounded worker, the render cache, the upload's answer) pause the collector."""
+    from inspector.core.bundle import MemoryBundle
+    from inspector.core.documents import render_document
+    from inspector.core.export import PROVIDERS, batch_export, export_case, export_request
+
+    touched = []
+    for name in ("disable", "enable", "freeze", "unfreeze", "collect"):
+        monkeypatch.setattr(gc, name, lambda *_args, _name=name: touched.append(_name))
+    body = {"model": "gpt-4o", "messages": [
+        {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"},
+        {"role": "assistant", "tool_calls": [
+            {"id": "call_1", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "done"}]}
+    bundle = MemoryBundle({
+        "evals/a.yaml": b"evalcases:\n  - id: one\n    input_messages:\n"
+                        b"      - role: user\n        content: Hello\n",
+        "request.json": json.dumps(body).encode()})
+    for path in ("evals/a.yaml", "request.json"):
+        for case in render_document(bundle, path).cases:
+            for provider in PROVIDERS:
+                export_case(case, provider)
+                batch_export([case], provider)
+    for provider in PROVIDERS:
+        export_request(body, "openai-chat", provider)
+    assert touched == []
+    assert gc.isenabled()

@@ -14,7 +14,7 @@ from inspector.core.export import PROVIDERS, export_case, export_request
 from inspector.core.model import InputError
 
 from . import request_strategies
-from .chat_bodies import spoil
+from .chat_bodies import chat_body, spoil
 
 STRATEGIES = {
     "openai-chat": request_strategies.openai_chat,
@@ -45,6 +45,21 @@ def test_a_request_with_values_of_the_wrong_type_exports_or_is_refused(request, 
             export_request(copy.deepcopy(body), input_format, provider)
         except InputError as error:
             assert error.diagnostic.path == "request.json"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.booleans())
+def test_an_untidy_or_hostile_chat_body_exports_or_is_refused(rng, hostile):
+    # Odd roles, ids, names and arguments, orders no API accepts, and (hostile) junk values:
+    # every provider's one way through its exporter takes them or refuses with an InputError.
+    body = chat_body(rng, hostile)
+    for provider in PROVIDERS:
+        try:
+            result = export_request(copy.deepcopy(body), "openai-chat", provider)
+        except InputError as error:
+            assert error.diagnostic.path == "request.json"
+        else:
+            assert result.provider == provider
 
 
 def test_a_tool_field_of_the_wrong_type_is_warned_at_its_own_line():

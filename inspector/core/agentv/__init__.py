@@ -6,7 +6,6 @@ inside the bundle (see `files`) and renders every case with the requested profil
 
 from __future__ import annotations
 
-from .. import collector
 from ..bundle import Bundle
 from ..model import Diagnostic, RenderedDocument
 from ..options import AIBFF_PROFILES, RenderOptions
@@ -25,11 +24,6 @@ READERS = {"agentv-4": read_suite_v4, "agentv-5": read_suite_v5}
 
 
 def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
-    with collector.paused():  # a large file's tree and render are many objects, none garbage
-        return _render(bundle, path, options)
-
-
-def _render(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
     profile, reason = options.profile, "chosen in the settings"
     if profile in AIBFF_PROFILES:
         profile, reason = choose_profile(bundle, path)

@@ -11,31 +11,26 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from types import ModuleType
 from typing import Any
 
 import yaml
 
 from ..agentv.yamltree import load_yaml
 from ..bundle import Bundle
-from ..model import Diagnostic, InputError, PlainMessages, RenderedCase, RenderedDocument
+from ..model import Diagnostic, InputError, RenderedCase, RenderedDocument
 from ..options import RenderOptions
 from ..plain import json_safe
 from ..safe_parse import check_expansion, check_nesting, check_yaml_nesting
 from ..sourcemap import Spans, json_spans, node_spans
-from . import anthropic, bedrock, gemini, openai_chat, responses
 from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
 
-__all__ = ["FORMATS", "ModelFamily", "Prompt", "detect", "get_formatted_input",
-           "get_full_instructions", "read_plain_request", "read_request", "render_conversation_file",
-           "sniff"]
+__all__ = ["AGENTV_KEYS", "ModelFamily", "Prompt", "get_formatted_input",
+           "get_full_instructions", "read_request", "render_conversation_file", "sniff"]
 
-FORMATS = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock-converse")
 # Top-level keys of an agentv eval file; such a file is never a request body, even with `input`.
-_AGENTV_KEYS = {"evalcases", "eval_cases", "tests", "cases", "$schema", "turns"}
-_ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "document"}
-_RESPONSES_ITEMS = {"message", "function_call", "function_call_output", "reasoning",
-                    "custom_tool_call", "custom_tool_call_output", "local_shell_call"}
+AGENTV_KEYS = {"evalcases", "eval_cases", "tests", "cases", "$schema", "turns"}
 
 
 # -- detection ----------------------------------------------------------------------------------
@@ -63,7 +58,7 @@ def _load_any(text: str) -> Any:
 # continuation line or a nested key is indented), so finding one settles that the document is not
 # a request body without parsing it: a 10 MB eval file was parsed once more just to learn that.
 _AGENTV_KEY_LINE = re.compile(
-    r"^(?:" + "|".join(re.escape(key) for key in sorted(_AGENTV_KEYS)) + r")[ \t]*:(?:[ \t]|$)",
+    r"^(?:" + "|".join(re.escape(key) for key in sorted(AGENTV_KEYS)) + r")[ \t]*:(?:[ \t]|$)",
     re.MULTILINE)
 
 
@@ -72,51 +67,7 @@ def sniff(text: str) -> str | None:
     stripped = text.lstrip("\ufeff \t\r\n")
     if not stripped.startswith(("{", "[")) and _AGENTV_KEY_LINE.search(text):
         return None
-    return detect(_load_any(text))
-
-
-def detect(data: Any) -> str | None:
-    if not isinstance(data, dict) or _AGENTV_KEYS & data.keys():
-        return None
-    messages = data.get("messages")
-    if isinstance(messages, list) and messages and all(
-            isinstance(item, dict) and "role" in item for item in messages):
-        if bedrock.looks_bedrock(data, messages):
-            return "bedrock-converse"
-        if _looks_anthropic(data, messages):
-            return "anthropic"
-        return "openai-chat"
-    contents = data.get("contents")
-    if isinstance(contents, list) and contents and all(
-            isinstance(item, dict) and isinstance(item.get("parts"), list) for item in contents):
-        return "gemini"
-    items = data.get("input")
-    codex_keys = {"base_instructions_override", "user_instructions", "output_schema"}
-    item_list = isinstance(items, list) and all(
-        isinstance(item, dict) and ("type" in item or "role" in item) for item in items)
-    if item_list and (items or codex_keys & data.keys() or {"instructions", "tools"} & data.keys()):
-        return "openai-responses"
-    if isinstance(items, str) and ({"model", "instructions"} & data.keys() or codex_keys & data.keys()):
-        return "openai-responses"
-    return None
-
-
-def _looks_anthropic(data: dict, messages: list) -> bool:
-    # OpenAI Chat has no top-level `system`: a body with one is Anthropic's, even when its
-    # messages also hold system-role messages (seed 003's ModelRequest shape).
-    if "system" in data:
-        return True
-    tools = data.get("tools")
-    if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):
-        return True
-    for message in messages:
-        content = message.get("content")
-        if isinstance(content, list) and any(
-                isinstance(block, dict) and (block.get("type") in _ANTHROPIC_BLOCKS
-                                             or isinstance(block.get("source"), dict))
-                for block in content):
-            return True
-    return False
+    return formats().detect_request(_load_any(text))
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -129,7 +80,7 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
         raise InputError("file not found in the bundle", path)
     data, spans = _parse(decoded.text, path)
     if input_format in ("auto", None):
-        detected = detect(data)
+        detected = formats().detect_request(data)
         if detected is None:
             raise InputError("not a request body this inspector knows: expected an OpenAI Chat "
                              "(messages), Anthropic Messages (messages with system or content "
@@ -137,9 +88,6 @@ def render_conversation_file(bundle: Bundle, path: str, input_format: str,
                              "(contents) or Bedrock Converse (messages of type-less blocks) "
                              "object", path, 1)
         input_format = detected
-    if input_format not in FORMATS:
-        raise InputError(f"unknown conversation format {input_format!r}; choose one of "
-                         f"{', '.join(FORMATS)}", path)
     if not isinstance(data, dict):
         raise InputError("a request body must be an object", path, 1)
     case = read_request(data, input_format, path, spans, options)
@@ -153,33 +101,22 @@ def read_request(data: dict, input_format: str, path: str, spans: Spans | None =
                  options: RenderOptions | None = None) -> RenderedCase:
     """One request body, already parsed, as a case: what a file's text becomes after parsing, and
     the way in for bodies given as dicts (no spans: their origins have no lines)."""
-    builder = Builder(path, spans or {})
-    stem = _case_id(path)
-    if input_format == "openai-chat":
-        case = openai_chat.openai_chat(builder, stem, data)
-    elif input_format == "anthropic":
-        case = anthropic.anthropic(builder, stem, data)
-    elif input_format == "gemini":
-        case = gemini.gemini(builder, stem, data)
-    elif input_format == "bedrock-converse":
-        case = bedrock.bedrock(builder, stem, data)
-    else:
-        case = responses.responses(builder, stem, data, options or RenderOptions())
+    request = formats().request_format(input_format)
+    if request is None:
+        names = [known.name for known in formats().request_formats()]
+        raise InputError(f"unknown conversation format {input_format!r}; choose one of "
+                         f"{', '.join(names)}", path)
+    case = request.read(Builder(path, spans or {}), _case_id(path), data, options or RenderOptions())
     case.metadata["format"] = input_format
     return case
 
 
-def read_plain_request(data: dict, input_format: str, path: str
-                       ) -> tuple[RenderedCase, PlainMessages] | None:
-    """A body given as dicts whose messages an exporter can take as they are (PlainMessages):
-    the case of everything else, as read_request reads it, and the messages. None when the
-    format has no such form or a message is not plain: read_request reads those."""
-    if input_format != "openai-chat":
-        return None
-    read = openai_chat.openai_chat_plain(Builder(path, {}), _case_id(path), data)
-    if read is not None:
-        read[0].metadata["format"] = input_format
-    return read
+def formats() -> ModuleType:
+    """The input-format registry, which lists this package's readers (so it is imported after
+    them, when first asked)."""
+    from .. import formats as registry
+
+    return registry
 
 
 def _case_id(path: str) -> str:

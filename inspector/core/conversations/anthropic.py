@@ -14,6 +14,7 @@ from ..model import (
 )
 from . import media
 from .builder import Builder
+from .spec import RequestFormat, role_messages, take
 
 MODELLED = frozenset({"messages", "system", "tools"})
 # output_config's `format` is the case's output schema; its other keys stay request fields.
@@ -85,3 +86,62 @@ def _tool_result(b: Builder, block: dict[str, Any], where: tuple) -> Message:
     if block.get("is_error"):
         b.warn(f"tool result {result.tool_call_id} is marked is_error", where)
     return result
+
+
+ANTHROPIC_CHOICES = {"auto": "auto", "any": "required", "none": "none"}
+
+
+def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
+    take(request, "max_tokens", "max_tokens", common, consumed)
+    take(request, "stop_sequences", "stop", common, consumed)
+    metadata = request.get("metadata")
+    if isinstance(metadata, dict) and set(metadata) == {"user_id"} and metadata["user_id"]:
+        common["user"] = metadata["user_id"]
+        consumed.add("metadata")
+    output = request.get("output_config")
+    if isinstance(output, dict) and set(output) == {"effort"} and output["effort"]:
+        common["effort"] = output["effort"]
+        consumed.add("output_config")
+    choice = request.get("tool_choice")
+    if isinstance(choice, dict):
+        kind = choice.get("type")
+        if isinstance(kind, str) and kind in ANTHROPIC_CHOICES:
+            common["tool_choice"] = ANTHROPIC_CHOICES[kind]
+        elif kind == "tool" and isinstance(choice.get("name"), str):
+            common["tool_choice"] = {"name": choice["name"]}
+        if "disable_parallel_tool_use" in choice:
+            common["parallel_tool_calls"] = not choice["disable_parallel_tool_use"]
+        if set(choice) <= {"type", "name", "disable_parallel_tool_use"}:
+            consumed.add("tool_choice")
+
+
+BLOCK_TYPES = {"tool_use", "tool_result", "thinking", "redacted_thinking", "document"}
+
+
+def matches(data: dict) -> bool:
+    """Role messages with Anthropic's marks: a top-level `system` (OpenAI Chat has none, so it
+    decides even beside system-role messages: seed 003's ModelRequest shape), tools with an
+    `input_schema`, or content blocks only Anthropic has (or with a `source`)."""
+    messages = role_messages(data)
+    if messages is None:
+        return False
+    if "system" in data:
+        return True
+    tools = data.get("tools")
+    if isinstance(tools, list) and any(isinstance(t, dict) and "input_schema" in t for t in tools):
+        return True
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list) and any(
+                isinstance(block, dict) and (block.get("type") in BLOCK_TYPES
+                                             or isinstance(block.get("source"), dict))
+                for block in content):
+            return True
+    return False
+
+
+FORMAT = RequestFormat(
+    "anthropic", "Anthropic", matches=matches,
+    read=lambda b, case_id, data, _options: anthropic(b, case_id, data),
+    read_fields=read_fields,
+    detect_rank=20)  # after Converse, whose bodies have a top-level system too

@@ -26,6 +26,7 @@ from ..model import (
     ToolSpec,
 )
 from .builder import Builder
+from .spec import RequestFormat, role_messages
 
 MODELLED = frozenset({"messages", "system"})
 CACHE_POINT = "cachePoint"
@@ -124,31 +125,38 @@ def _blocks(b: Builder, content: list, where: tuple, in_result: bool = False
             _mark_cache_point(segments, calls, results, last, block[CACHE_POINT])
             continue
         if "toolUse" in block and isinstance(block["toolUse"], dict):
-            use = block["toolUse"]
-            calls.append(ToolCall(id=str(use.get("toolUseId", "")), name=str(use.get("name", "")),
-                                  arguments=b.arguments(use.get("input")),
-                                  origin=b.origin(block_where + ("toolUse",)),
-                                  options=b.options(use, {"toolUseId", "name", "input"})))
+            calls.append(_tool_call(b, block["toolUse"], block_where + ("toolUse",)))
             last = "calls"
         elif "toolResult" in block and isinstance(block["toolResult"], dict):
             results.append(_tool_result(b, block["toolResult"], block_where + ("toolResult",)))
             last = "results"
-        elif "reasoningContent" in block and len(block) == 1:
-            # The model's reasoning: kept whole for Converse, no text of its own.
-            segments.append(Segment("", b.origin(block_where, OriginKind.MARKER), raw=block))
-            last = "segments"
-        elif in_result and "json" in block and len(block) == 1:
-            if any(segment.raw is None or segment.text for segment in segments):
-                segments.append(b.separator())
-            segments.append(Segment(json.dumps(block["json"], ensure_ascii=False),
-                                    b.origin(block_where + ("json",)), raw=block))
-            last = "segments"
         else:
-            if any(segment.raw is None or segment.text for segment in segments):
-                segments.append(b.separator())
-            segments.append(_segment(b, block, block_where))
+            _add_segment(b, segments, block, block_where, in_result)
             last = "segments"
     return segments, calls, results
+
+
+def _tool_call(b: Builder, use: dict[str, Any], where: tuple) -> ToolCall:
+    return ToolCall(id=str(use.get("toolUseId", "")), name=str(use.get("name", "")),
+                    arguments=b.arguments(use.get("input")), origin=b.origin(where),
+                    options=b.options(use, {"toolUseId", "name", "input"}))
+
+
+def _add_segment(b: Builder, segments: list[Segment], block: dict[str, Any], where: tuple,
+                 in_result: bool) -> None:
+    """A text, media, reasoning or (in a tool result) `json` block, after a separator when text
+    came before it."""
+    if "reasoningContent" in block and len(block) == 1:
+        # The model's reasoning: kept whole for Converse, no text of its own.
+        segments.append(Segment("", b.origin(where, OriginKind.MARKER), raw=block))
+        return
+    if any(segment.raw is None or segment.text for segment in segments):
+        segments.append(b.separator())
+    if in_result and "json" in block and len(block) == 1:
+        segments.append(Segment(json.dumps(block["json"], ensure_ascii=False),
+                                b.origin(where + ("json",)), raw=block))
+    else:
+        segments.append(_segment(b, block, where))
 
 
 def _mark_cache_point(segments: list[Segment], calls: list[ToolCall], results: list[Message],
@@ -229,15 +237,18 @@ def _tools(b: Builder, tools: Any, where: tuple) -> list[ToolSpec]:
         if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
             b.warn("a tool that is not a toolSpec with a name is not shown", where + (index,))
             continue
-        schema = spec.get("inputSchema")
-        parameters = schema.get("json") if isinstance(schema, dict) else None
-        strict = spec.get("strict")
-        specs.append(ToolSpec(name=spec["name"], description=b.description(spec, where + (index,)),
-                              parameters=parameters if isinstance(parameters, dict) else None,
-                              strict=strict if isinstance(strict, bool) else None,
-                              options=b.options(spec, {"name", "description", "inputSchema",
-                                                       "strict"})))
+        specs.append(_tool_spec(b, spec, where + (index,)))
     return specs
+
+
+def _tool_spec(b: Builder, spec: dict[str, Any], where: tuple) -> ToolSpec:
+    schema = spec.get("inputSchema")
+    parameters = schema.get("json") if isinstance(schema, dict) else None
+    strict = spec.get("strict")
+    return ToolSpec(name=spec["name"], description=b.description(spec, where),
+                    parameters=parameters if isinstance(parameters, dict) else None,
+                    strict=strict if isinstance(strict, bool) else None,
+                    options=b.options(spec, {"name", "description", "inputSchema", "strict"}))
 
 
 def _output_schema(output: Any) -> OutputSchema | None:
@@ -256,3 +267,46 @@ def _output_schema(output: Any) -> OutputSchema | None:
     if not isinstance(schema, dict) or json.dumps(schema, ensure_ascii=False) != spec["schema"]:
         return None  # written back it would be another string: keep the field as it was
     return OutputSchema(name=str(spec.get("name", "output")), schema=schema)
+
+
+INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p",
+                     "stopSequences": "stop"}
+CHOICES = {"auto": "auto", "any": "required"}
+
+
+def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
+    inference = request.get("inferenceConfig")
+    if isinstance(inference, dict):
+        for key, name in INFERENCE.items():
+            if inference.get(key) is not None:
+                common[name] = inference[key]
+        if set(inference) <= INFERENCE.keys():
+            consumed.add("inferenceConfig")
+    _read_tool_choice(request, common, consumed)
+
+
+def _read_tool_choice(request: dict[str, Any], common: dict[str, Any], consumed: set[str]
+                      ) -> None:
+    # The reader keeps toolConfig without its tools: what is left is the tool choice.
+    tool_config = request.get("toolConfig")
+    choice = tool_config.get("toolChoice") if isinstance(tool_config, dict) else None
+    if isinstance(choice, dict) and len(choice) == 1:
+        [(kind, value)] = choice.items()
+        if kind in CHOICES:
+            common["tool_choice"] = CHOICES[kind]
+        elif kind == "tool" and isinstance(value, dict) and isinstance(value.get("name"), str):
+            common["tool_choice"] = {"name": value["name"]}
+    if isinstance(tool_config, dict) and set(tool_config) <= {"toolChoice"} and (
+            "toolChoice" not in tool_config or "tool_choice" in common):
+        consumed.add("toolConfig")
+
+
+def matches(data: dict) -> bool:
+    messages = role_messages(data)
+    return messages is not None and looks_bedrock(data, messages)
+
+
+FORMAT = RequestFormat(
+    "bedrock-converse", "Bedrock Converse", matches=matches,
+    read=lambda b, case_id, data, _options: bedrock(b, case_id, data),
+    read_fields=read_fields, family="bedrock", detect_rank=10)

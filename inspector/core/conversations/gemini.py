@@ -18,6 +18,7 @@ from ..model import (
 )
 from . import media
 from .builder import Builder
+from .spec import RequestFormat
 
 MODELLED = frozenset({"contents", "systemInstruction", "tools"})
 SCHEMA_KEYS = frozenset({"responseJsonSchema", "responseMimeType"})
@@ -162,3 +163,52 @@ def _tools(b: Builder, tools: Any) -> list[ToolSpec]:
                 options=b.options(declaration, {"name", "description", "parametersJsonSchema",
                                                  "parameters"})))
     return specs
+
+
+GENERATION = {"maxOutputTokens": "max_tokens", "temperature": "temperature",
+                     "topP": "top_p", "topK": "top_k", "stopSequences": "stop", "seed": "seed",
+                     "presencePenalty": "presence_penalty",
+                     "frequencyPenalty": "frequency_penalty", "candidateCount": "n"}
+MODES = {"AUTO": "auto", "ANY": "required", "NONE": "none"}
+
+
+def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
+    generation = request.get("generationConfig")
+    if isinstance(generation, dict):
+        for key, name in GENERATION.items():
+            if generation.get(key) is not None:
+                common[name] = generation[key]
+        thinking = generation.get("thinkingConfig")
+        if isinstance(thinking, dict) and set(thinking) == {"thinkingLevel"}:
+            common["effort"] = str(thinking["thinkingLevel"]).lower()
+        if set(generation) <= {*GENERATION, "thinkingConfig"} and (
+                "thinkingConfig" not in generation or "effort" in common):
+            consumed.add("generationConfig")
+    _read_tool_choice(request, common, consumed)
+
+
+def _read_tool_choice(request: dict[str, Any], common: dict[str, Any], consumed: set[str]
+                      ) -> None:
+    calling = (request.get("toolConfig") or {}).get("functionCallingConfig") if isinstance(
+        request.get("toolConfig"), dict) else None
+    if isinstance(calling, dict):
+        mode = calling.get("mode")
+        names = calling.get("allowedFunctionNames")
+        if mode == "ANY" and isinstance(names, list) and len(names) == 1:
+            common["tool_choice"] = {"name": names[0]}
+        elif isinstance(mode, str) and mode in MODES and not names:
+            common["tool_choice"] = MODES[mode]
+        if "tool_choice" in common and set(request["toolConfig"]) == {"functionCallingConfig"}:
+            consumed.add("toolConfig")
+
+
+def matches(data: dict) -> bool:
+    contents = data.get("contents")
+    return isinstance(contents, list) and bool(contents) and all(
+        isinstance(item, dict) and isinstance(item.get("parts"), list) for item in contents)
+
+
+FORMAT = RequestFormat(
+    "gemini", "Gemini", matches=matches,
+    read=lambda b, case_id, data, _options: gemini(b, case_id, data),
+    read_fields=read_fields, detect_rank=40)

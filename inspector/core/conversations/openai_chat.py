@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any
 
-from ..model import (
-    Message,
-    Origin,
-    PlainEntry,
-    PlainMessages,
-    RenderedCase,
-    Segment,
-    ToolCall,
-)
+from ..model import Message, Origin, RenderedCase, Segment, ToolCall
 from . import media
 from .builder import Builder
+from .spec import RequestFormat, openai_tool_choice, role_messages, take
 
 TEXT_PARTS = ("text", "input_text", "output_text")
 MODELLED = frozenset({"messages", "tools", "system"})
@@ -33,33 +26,7 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
     # span, so neither is looked up per message (most of a large request's reading cost).
     lineless = None if b.spans else b.origin(())
     for index, item in enumerate(b.messages(data)):
-        content = item.get("content")
-        if type(content) is str:  # the common case, b.parts and b.shape inlined
-            segments = [Segment(content, lineless or b.origin(("messages", index, "content")))
-                        ] if content else []
-            shape: bool | None = False
-        else:
-            segments = b.parts(content, ("messages", index, "content"), TEXT_PARTS,
-                               media.openai_chat)
-            shape = b.shape(content)
-        # Positional, in the fields' order (role, segments, name, tool_calls, tool_call_id,
-        # span, omitted, blocks, options), as the other readers build it.
-        name, call_id = item.get("name"), item.get("tool_call_id")
-        # An id or name that is no string is its JSON text (warned): ids are matched, hashed
-        # and cleaned as strings.
-        if not (name is None or type(name) is str):
-            name = b.text(name, ("messages", index, "name"), "`name`")
-        if not (call_id is None or type(call_id) is str):
-            call_id = b.text(call_id, ("messages", index, "tool_call_id"), "`tool_call_id`")
-        message = Message(item["role"], segments, name, [], call_id,
-                          None if lineless else b.span(("messages", index)), None, shape,
-                          None if MESSAGE_KEYS.issuperset(item) else b.options(item, MESSAGE_KEYS))
-        tool_calls = item.get("tool_calls")
-        if isinstance(tool_calls, list):
-            _tool_calls(b, message, tool_calls, ("messages", index), lineless)
-        elif tool_calls:
-            b.warn("`tool_calls` must be a list; ignored", ("messages", index, "tool_calls"))
-        messages.append(message)
+        messages.append(_message(b, item, ("messages", index), lineless))
     response_format = data.get("response_format")
     schema = response_format.get("json_schema") if isinstance(response_format, dict) else None
     structured = isinstance(response_format, dict) and response_format.get(
@@ -72,6 +39,33 @@ def openai_chat(b: Builder, case_id: str, data: dict) -> RenderedCase:
         case.output_schema = b.output_schema("output", schema,
                                              ("response_format", "json_schema"))
     return case
+
+
+def _message(b: Builder, item: dict, where: tuple, lineless: Origin | None) -> Message:
+    content = item.get("content")
+    if type(content) is str:
+        segments = [Segment(content, lineless or b.origin(where + ("content",)))] if content else []
+        shape: bool | None = False
+    else:
+        segments = b.parts(content, where + ("content",), TEXT_PARTS, media.openai_chat)
+        shape = b.shape(content)
+    name, call_id = item.get("name"), item.get("tool_call_id")
+    # An id or name that is no string is its JSON text (warned): ids are matched, hashed and
+    # cleaned as strings.
+    if not (name is None or type(name) is str):
+        name = b.text(name, where + ("name",), "`name`")
+    if not (call_id is None or type(call_id) is str):
+        call_id = b.text(call_id, where + ("tool_call_id",), "`tool_call_id`")
+    message = Message(item["role"], segments, name=name, tool_call_id=call_id,
+                      span=None if lineless else b.span(where), blocks=shape,
+                      options=None if MESSAGE_KEYS.issuperset(item) else b.options(
+                          item, MESSAGE_KEYS))
+    tool_calls = item.get("tool_calls")
+    if isinstance(tool_calls, list):
+        _tool_calls(b, message, tool_calls, where, lineless)
+    elif tool_calls:
+        b.warn("`tool_calls` must be a list; ignored", where + ("tool_calls",))
+    return message
 
 
 def _tool_calls(b: Builder, message: Message, calls: list, where: tuple,
@@ -92,65 +86,26 @@ def _tool_calls(b: Builder, message: Message, calls: list, where: tuple,
             lineless or b.origin(where + ("tool_calls", call_index))))
 
 
-def openai_chat_plain(b: Builder, case_id: str, data: dict
-                      ) -> tuple[RenderedCase, PlainMessages] | None:
-    """A body given as dicts whose messages are all plain (see PlainMessages): the case of its
-    other fields, read as openai_chat reads them, and the messages as entries. None for any other
-    body, which openai_chat reads whole."""
-    if b.spans or data.get("system"):
-        return None
-    origin = b.origin(())
-    entries = _plain_entries(data.get("messages"), origin)
-    if entries is None:
-        return None
-    return openai_chat(b, case_id, {**data, "messages": []}), PlainMessages(entries, origin)
+def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
+    take(request, "max_completion_tokens", "max_tokens", common, consumed)
+    take(request, "max_tokens", "max_tokens", common, consumed)
+    for key in ("temperature", "top_p", "seed", "presence_penalty", "frequency_penalty",
+                "parallel_tool_calls", "n", "metadata", "user"):
+        take(request, key, key, common, consumed)
+    take(request, "reasoning_effort", "effort", common, consumed)
+    stop = request.get("stop")
+    if stop is not None:
+        common["stop"] = list(stop) if isinstance(stop, list) else [stop]
+        consumed.add("stop")
+    choice = openai_tool_choice(request.get("tool_choice"))
+    if choice is not None:
+        common["tool_choice"] = choice
+        consumed.add("tool_choice")
 
 
-# The tool calls of every entry without any: one list, never changed (PlainMessages.message copies).
-NO_CALLS: list[ToolCall] = []
-# What a message's dict.get gives for a key it does not have (None is a value it may have).
-ABSENT: Final = object()
-
-
-def _plain_entries(messages: object, origin: Origin) -> list[PlainEntry] | None:
-    """What openai_chat would read of each message, when that is only a role, a string (or no)
-    content, calls with string ids, names and arguments, and a string tool_call_id."""
-    if type(messages) is not list:
-        return None
-    entries: list[PlainEntry] = []
-    for item in messages:
-        if type(item) is not dict:
-            return None
-        # Its keys: role, and any of content, tool_call_id and tool_calls, each looked up once
-        # (ABSENT when not there) and counted (a set's issuperset costs four times as much).
-        role, content = item.get("role", ABSENT), item.get("content", ABSENT)
-        call_id, calls = item.get("tool_call_id", ABSENT), item.get("tool_calls", ABSENT)
-        if len(item) != 1 + (content is not ABSENT) + (call_id is not ABSENT) + (
-                calls is not ABSENT) or type(role) is not str:
-            return None
-        if call_id is ABSENT:
-            call_id = None
-        elif not (call_id is None or type(call_id) is str):
-            return None
-        if type(content) is str:
-            blocks: bool | None = False
-        elif content is None or content is ABSENT:
-            content, blocks = "", None
-        else:
-            return None
-        tool_calls = NO_CALLS
-        if calls is not ABSENT and calls:
-            if type(calls) is not list:
-                return None
-            tool_calls = []
-            for call in calls:
-                function = call.get("function") if type(call) is dict else None
-                if type(function) is not dict:
-                    return None
-                id_, name = call.get("id", ""), function.get("name", "")
-                arguments = function.get("arguments")
-                if type(id_) is not str or type(name) is not str or type(arguments) is not str:
-                    return None
-                tool_calls.append(ToolCall(id_, name, arguments, origin))
-        entries.append((role, content, tool_calls, call_id, blocks))
-    return entries
+FORMAT = RequestFormat(
+    "openai-chat", "OpenAI Chat",
+    # Any list of role messages: the shapes more specific than Chat's are detected first.
+    matches=lambda data: role_messages(data) is not None,
+    read=lambda b, case_id, data, _options: openai_chat(b, case_id, data),
+    read_fields=read_fields, family="openai", detect_rank=30)

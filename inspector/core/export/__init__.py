@@ -9,36 +9,41 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from .. import collector
-from ..conversations import read_plain_request, read_request
-from ..model import RenderedCase, distinct_ids
+from ..conversations import read_request
+from ..model import Message, RenderedCase, distinct_ids
+from . import registry
 from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
-from .registry import PROVIDERS, REGISTRY
+from .registry import REGISTRY, with_cache_breakpoints
 from .registry import provider as provider_spec
-from .request import LABELS as REQUEST_LABELS
+from .request import api_label
 
 __all__ = [
     "FORMATS", "PROVIDERS", "REGISTRY", "BatchExport", "Change", "ExportResult", "ExportSettings",
     "Lint", "batch_export", "batch_jsonl", "export_case", "export_request", "full_instructions",
-    "provider_spec",
+    "provider_spec", "with_cache_breakpoints",
     "render_code", "render_codes",
 ]
 
 
+if TYPE_CHECKING:
+    PROVIDERS: tuple[str, ...]
+
+
+def __getattr__(name: str) -> object:
+    # PROVIDERS as the registry has it now (registry.register rebinds it), for those that import
+    # it after a provider was registered.
+    if name == "PROVIDERS":
+        return registry.PROVIDERS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def export_case(case: RenderedCase, provider: str, settings: ExportSettings | None = None
                 ) -> ExportResult:
-    # An export builds its payload and frees little: a long conversation's thousands of dicts
-    # set the collector off to walk them (and the rest of the heap) again and again.
-    with collector.paused():
-        return _export_case(case, provider, settings)
-
-
-def _export_case(case: RenderedCase, provider: str, settings: ExportSettings | None
-                 ) -> ExportResult:
     spec = provider_spec(provider)
     settings = settings or ExportSettings()
     if not case.metadata:  # an eval case: nothing of a source API or its defaults to look at
@@ -53,28 +58,9 @@ def _export_case(case: RenderedCase, provider: str, settings: ExportSettings | N
 def export_request(body: dict, input_format: str, provider: str,
                    settings: ExportSettings | None = None, path: str = "request.json"
                    ) -> ExportResult:
-    """A request body given as dicts in `input_format`, as `provider`'s request: the same result
-    as `export_case(read_request(body, input_format, path), provider, settings)`. When its
-    messages are plain (PlainMessages) and the provider has a lane for them, they go to the
-    payload without a Message and a Segment being built for each: the way to convert requests
-    in bulk, where no page shows where each stretch came from."""
-    with collector.paused():  # as export_case: a payload, and a conversation read for it
-        return _export_request(body, input_format, provider, settings, path)
-
-
-def _export_request(body: dict, input_format: str, provider: str,
-                    settings: ExportSettings | None, path: str) -> ExportResult:
-    lane = provider_spec(provider).export_plain
-    read = read_plain_request(body, input_format, path) if lane else None
-    if read is None or lane is None:
-        return _export_case(read_request(body, input_format, path), provider, settings)
-    case, plain = read
-    settings = settings or ExportSettings()
-    case, left_out = without_provider_own(case, provider)
-    result = lane(case, with_source_defaults(case, settings), plain)
-    if left_out:
-        result.changes[:0] = left_out
-    return result
+    """A request body given as dicts in `input_format`, as `provider`'s request: the body read
+    into the neutral model as a file's would be (without lines), then exported."""
+    return export_case(read_request(body, input_format, path), provider, settings)
 
 
 def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCase, list[Change]]:
@@ -85,30 +71,14 @@ def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCas
     source = case.metadata.get("format")
     if source is None or source == provider:
         return case, []
-    own, label = REQUEST_LABELS.get(source, source), provider_spec(provider).label
+    own, label = api_label(source), provider_spec(provider).label
     changes: list[Change] = []
     messages = case.messages
     for index, message in enumerate(case.messages):
-        for segment in message.segments:  # any() with a generator costs twice this per message
-            if segment.raw is not None:
-                break
-        else:
-            continue
-        if messages is case.messages:
-            messages = list(case.messages)
-        kept = []
-        for segment in message.segments:
-            if segment.raw is None:
-                kept.append(segment)
-            elif segment.text:
-                # Structured content (Converse's `json` tool-result block) carries its JSON text.
-                changes.append(Change(f"{own}'s {_kind(segment.raw)} content sent as JSON text: "
-                                      f"{label} has no such block", index))
-                kept.append(msgspec.structs.replace(segment, raw=None))
-            else:
-                changes.append(Change(f"{own}'s {_kind(segment.raw)} block left out: "
-                                      f"{label} has no such block", index))
-        messages[index] = msgspec.structs.replace(message, segments=kept)
+        if any(segment.raw is not None for segment in message.segments):
+            if messages is case.messages:
+                messages = list(case.messages)
+            messages[index] = _without_raw_segments(message, index, f"{own}'s", label, changes)
     tools = [tool for tool in case.tools if tool.raw is None]
     for tool in case.tools:
         if tool.raw is not None:
@@ -118,6 +88,23 @@ def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCas
     if not changes:
         return case, []
     return replace(case, messages=messages, tools=tools), changes
+
+
+def _without_raw_segments(message: Message, index: int, own: str, label: str,
+                          changes: list[Change]) -> Message:
+    kept = []
+    for segment in message.segments:
+        if segment.raw is None:
+            kept.append(segment)
+        elif segment.text:
+            # Structured content (Converse's `json` tool-result block) carries its JSON text.
+            changes.append(Change(f"{own} {_kind(segment.raw)} content sent as JSON text: "
+                                  f"{label} has no such block", index))
+            kept.append(msgspec.structs.replace(segment, raw=None))
+        else:
+            changes.append(Change(f"{own} {_kind(segment.raw)} block left out: "
+                                  f"{label} has no such block", index))
+    return msgspec.structs.replace(message, segments=kept)
 
 
 def _kind(raw: dict) -> str:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Media, Message, PlainMessages, RenderedCase, Segment, ToolCall
+from ..model import Media, Message, RenderedCase, Segment, ToolCall
 from . import image_tokens, request
 from .common import (
     ANTHROPIC,
-    JSON_FAILURES,
     MAX_NAME,
     SAFE_ID_FULL,
     ExportResult,
@@ -25,8 +24,8 @@ from .common import (
     lint_name,
     media_what,
     safe_id,
-    scan_json,
 )
+from .request import put_field
 from .spec import Batch, Billing, Http, PromptCache, Provider
 from .templates import sdk_python, sdk_typescript
 
@@ -41,7 +40,7 @@ class _Build(TurnExport):
     """One export's state while its messages are turned into Anthropic turns."""
 
     __slots__ = ("last_kind", "ids", "cleaned", "pending", "first_call", "same_api",
-                 "system_blocks", "string_turns", "string_turn")
+                 "system_blocks", "string_turns")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "content")
@@ -53,25 +52,14 @@ class _Build(TurnExport):
         self.same_api = False  # whether the case is an Anthropic request read back
         self.system_blocks: list[dict[str, Any]] | None = None  # when system goes as blocks
         self.string_turns: list[int] = []  # turns to send as a string, as their source did
-        # The turn a fast path opened with its source's string as its content (what _strings
-        # would make of it): a block joining it while it is the last turn turns it back into its
-        # text block first (_open_blocks). Never building that block and list keeps a long
-        # conversation from leaving thousands of freed objects among the payload's, which
-        # scatters every later export's objects over the heap (memory-bound at 10,000 messages).
-        self.string_turn: dict[str, Any] | None = None
         self.pending: dict[str, int] = {}  # tool_use ids awaiting a tool_result in the next turn
 
 
-def export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | None = None
-           ) -> ExportResult:
-    """`plain`: the messages as PlainMessages entries, `case` holding none (export_request)."""
+def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     build = _Build(settings)
-    resolved = request.resolve(case, settings, DEFAULTS, ANTHROPIC, build.notes)
+    resolved = request.resolve(case, settings, PROVIDER, build.notes)
     build.same_api = case.metadata.get("format") == ANTHROPIC
-    if plain is None:
-        _convert(build, case)
-    else:
-        _convert_plain(build, case, plain)
+    _convert(build, case)
     if build.pending:
         _lint_unanswered(build.pending, build.notes)
     _lint_turns(build.turns, build.notes)
@@ -95,164 +83,24 @@ def export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | 
         # The current Messages API (SDK request types included) has no sampling temperature.
         build.notes.change(f"temperature {resolved.temperature} left out: the Anthropic Messages "
                            "API no longer takes one")
-    request.apply(case, ANTHROPIC, payload, build.notes)
+    request.apply(case, PROVIDER, payload, build.notes)
     return ExportResult(ANTHROPIC, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
 
 
 def _convert(build: _Build, case: RenderedCase) -> None:
-    """The messages into turns, each by its role. A plain message (no name; its content a
-    string, or one text block that was one) first tries its role's fast path, which handles the
-    common shapes (plain text opening a turn, tool calls after it, a tool result after another)
-    in one call, since this runs once per message; anything else, and a plain message its fast
-    path turns down, goes the general way."""
+    """The messages into turns: each message by the one handler of its kind, which merges it
+    into the turn before when the roles meet."""
     for index, message in enumerate(case.messages):
-        if message.omitted is not None:
-            continue
-        segments = message.segments
-        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        shape = message.blocks
-        if message.name is None and (shape is None or (
-                shape is False and len(segments) == 1 and segments[0].media is None)):
-            role = message.role
-            if role == "user":
-                if _plain_user(build, text, shape is False, index):
-                    continue
-            elif role == "assistant":
-                if _plain_assistant(build, text, message.tool_calls, shape is False, index):
-                    continue
-            elif (role == "tool" or role == "function") and not message.options and \
-                    _plain_tool_result(build, message.tool_call_id, text, index):
-                continue
-        _message(build, case, message, text, index)
+        if message.omitted is None:
+            _message(build, case, message, index)
 
 
-def _convert_plain(build: _Build, case: RenderedCase, plain: PlainMessages) -> None:
-    """_convert for messages given as PlainMessages entries: the same fast paths, taken on the
-    same terms (no name or options, content a string or none: a string that is empty goes the
-    general way, as its Message's has no segment), and the general way for the rest, with the
-    Message the reader would have made."""
-    for index, (role, text, tool_calls, tool_call_id, shape) in enumerate(plain.entries):
-        if shape is None or text:
-            if role == "user":
-                if _plain_user(build, text, shape is False, index):
-                    continue
-            elif role == "assistant":
-                if _plain_assistant(build, text, tool_calls, shape is False, index):
-                    continue
-            elif (role == "tool" or role == "function") and _plain_tool_result(
-                    build, tool_call_id, text, index):
-                continue
-        _message(build, case, plain.message(index), text, index)
-
-
-def _plain_user(build: _Build, text: str, string: bool, index: int) -> bool:
-    """Text opening a user turn."""
-    turns = build.turns
-    if not text or turns.role == "user":
-        return False
-    if string:
-        return _open_string_turn(build, "user", text, index)
-    turn_list = turns.turns
-    if not turn_list:
-        turns.first_source = index
-    content = turns.content = [{"type": "text", "text": text}]
-    turn_list.append({"role": "user", "content": content})
-    turns.role = build.last_kind = "user"
-    turns.last_source = index
-    return True
-
-
-def _open_string_turn(build: _Build, role: str, text: str, index: int) -> bool:
-    """A turn opened by its source's string, kept as that string (see _Build.string_turn)."""
-    turns = build.turns
-    if not turns.turns:
-        turns.first_source = index
-    build.string_turn = turn = {"role": role, "content": text}
-    turns.turns.append(turn)
-    turns.role = build.last_kind = role
-    turns.last_source = index
-    return True
-
-
-def _plain_assistant(build: _Build, text: str, tool_calls: list[ToolCall], string: bool,
-                     index: int) -> bool:
-    """Text and tool calls opening an assistant turn (the hot path of long tool-calling
-    conversations)."""
-    turns = build.turns
-    if not (tool_calls or text) or turns.role == "assistant" or build.pending:
-        return False
-    if string and not tool_calls:
-        return _open_string_turn(build, "assistant", text, index)
-    content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
-    if tool_calls:
-        _plain_tool_uses(build, content, tool_calls, index)
-    turn_list = turns.turns
-    if not turn_list:
-        turns.first_source = index
-    turn_list.append({"role": "assistant", "content": content})
-    turns.content = content
-    turns.role = build.last_kind = "assistant"
-    turns.last_source = index
-    return True
-
-
-def _plain_tool_uses(build: _Build, content: list[dict[str, Any]], tool_calls: list[ToolCall],
-                     index: int) -> None:
-    """An assistant message's calls as tool_use blocks after its text in `content`: each with a
-    plain id and arguments that are one JSON object in the loop (no call per call), any other
-    going _tool_use's way. Each call adds one block, so a call's position among the calls (for
-    a made-up id) is counted only when needed."""
-    ids, cleaned, pending, start = build.ids, build.cleaned, build.pending, len(content)
-    for call in tool_calls:
-        raw_id = call.id
-        call_id = ids.get(raw_id)
-        if call_id is None:
-            if (len(raw_id) <= MAX_NAME and raw_id.isascii() and raw_id.isidentifier()
-                    and raw_id not in cleaned):
-                ids[raw_id] = call_id = raw_id
-            else:
-                call_id = _tool_use_id(build, raw_id, index, len(content) - start)
-        raw = call.arguments
-        try:
-            arguments, end = scan_json(raw, 0)
-        except JSON_FAILURES:
-            end = -1
-        if call.options or end != len(raw) or type(arguments) is not dict:
-            content.append(_tool_use(build, call, index, len(content) - start))
-            continue
-        content.append({"type": "tool_use", "id": call_id, "name": call.name, "input": arguments})
-        pending[call_id] = index
-    if build.first_call is None:
-        build.first_call = index
-
-
-def _plain_tool_result(build: _Build, original: str | None, text: str, index: int) -> bool:
-    """A tool result (with no options) answering a call of the assistant turn right before: it
-    opens the user turn after the calls, or follows the results before it."""
-    if original is None or build.last_kind == "user":
-        return False
-    call_id = build.ids.get(original)
-    if call_id is None or build.pending.pop(call_id, None) is None:
-        return False
-    block = {"type": "tool_result", "tool_use_id": call_id, "content": text}
-    turns = build.turns
-    if turns.role == "user":
-        if build.string_turn is not None:
-            _open_blocks(build)
-        turns.content.append(block)
-    else:
-        turns.content = [block]
-        turns.turns.append({"role": "user", "content": turns.content})
-        turns.role = "user"
-        turns.last_source = index
-    build.last_kind = "tool"
-    return True
-
-
-def _message(build: _Build, case: RenderedCase, message: Message, text: str, index: int) -> None:
-    """Any message, by its kind (blocks, names, system text, merges, odd roles included)."""
+def _message(build: _Build, case: RenderedCase, message: Message, index: int) -> None:
+    """One message, by its kind: assistant text and calls, a tool result, system text, or
+    anything else as a user message."""
     role = message.role
+    text = "".join([segment.text for segment in message.segments])
     parts = None if message.blocks is None else blocks(message)
     if role == "assistant":
         _assistant(build, message, text, index, parts)
@@ -345,19 +193,6 @@ def _strings(build: _Build) -> None:
                 turn["content"] = block["text"]
 
 
-def _open_blocks(build: _Build) -> None:
-    """Before blocks join the last turn: a turn a fast path opened as its source's string gets
-    its text block back, and _strings looks at it at the end, as at any turn opened by a string."""
-    turn = build.string_turn
-    if turn is None:
-        return
-    build.string_turn = None
-    turns = build.turns
-    if turns.turns[-1] is turn:
-        turns.content = turn["content"] = [{"type": "text", "text": turn["content"]}]
-        build.string_turns.append(len(turns.turns) - 1)
-
-
 def _drop_name(build: _Build, message: Message, index: int) -> None:
     build.notes.change(f"name {message.name!r} dropped: Anthropic messages have no name", index)
 
@@ -380,20 +215,10 @@ def _assistant(build: _Build, message: Message, text: str, index: int,
     else:
         blocks = [{"type": "text", "text": ""}]
         build.notes.lint("empty message: Anthropic rejects empty content", index)
-    # Turns.add inlined: this runs once per assistant message.
-    if turns.role == "assistant":
-        _open_blocks(build)
-        turns.content += blocks
+    if message.blocks is False and turns.role != "assistant":
+        build.string_turns.append(len(turns.turns))
+    if turns.add("assistant", blocks, index):
         build.notes.change("merged into the previous assistant turn", index)
-    else:
-        turns.content = blocks
-        turns.role = "assistant"
-        if not turns.turns:
-            turns.first_source = index
-        if message.blocks is False:
-            build.string_turns.append(len(turns.turns))
-        turns.turns.append({"role": "assistant", "content": blocks})
-        turns.last_source = index
     build.last_kind = "assistant"
 
 
@@ -409,7 +234,7 @@ def _assistant_blocks(build: _Build, message: Message, parts: list[Segment], ind
 
 
 def _tool_use(build: _Build, call: ToolCall, index: int, position: int) -> dict[str, Any]:
-    """A tool_use block the slow way (options, arguments that are no JSON object)."""
+    """A tool call as a tool_use block, under the id it is sent as."""
     call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
     if build.first_call is None:
         build.first_call = index
@@ -479,7 +304,6 @@ def _tool_result(build: _Build, message: Message, text: str, index: int,
         turns.turns.append({"role": "user", "content": turns.content})
         turns.last_source = index
     elif build.last_kind == "user":
-        _open_blocks(build)
         # tool_result blocks must open the user turn: put this one before the text.
         position = 0
         while position < len(turns.content) and turns.content[position]["type"] == "tool_result":
@@ -487,7 +311,6 @@ def _tool_result(build: _Build, message: Message, text: str, index: int,
         turns.content.insert(position, block)
         build.notes.change("tool result placed before the user text of the same turn", index)
     else:
-        _open_blocks(build)
         turns.content.append(block)
     build.last_kind = "tool"
 
@@ -506,8 +329,6 @@ def _user(build: _Build, message: Message, text: str, index: int,
         build, parts, index, "a user message")
     if not text and not any(block["type"] != "text" for block in blocks):
         build.notes.lint("empty message: Anthropic rejects empty content", index)
-    if build.turns.role == "user":
-        _open_blocks(build)
     if build.turns.add("user", blocks, index):
         if build.last_kind == "user":
             build.notes.change("merged into the previous user turn", index)
@@ -523,9 +344,8 @@ def _lint_turns(turns: Turns, notes: Notes) -> None:
     if not turns.turns:
         notes.lint("the request has no user or assistant messages")
     elif turns.turns[-1]["role"] == "assistant":
-        content = turns.turns[-1]["content"]  # a string when a fast path opened it with one
-        last = content if type(content) is str else (
-            content[-1]["text"] if content[-1]["type"] == "text" else None)
+        content = turns.turns[-1]["content"]
+        last = content[-1]["text"] if content[-1]["type"] == "text" else None
         if last is not None and last != last.rstrip():
             notes.lint("a final assistant message (prefill) cannot end with whitespace",
                        turns.last_source)
@@ -577,9 +397,47 @@ CACHE = PromptCache(
            "(minimum cacheable prompt length per model)")
 
 
+def _export_with_breakpoints(case: RenderedCase, settings: ExportSettings, marks: list[Any]
+                             ) -> ExportResult:
+    # anthropic_cache builds on this module's export, so it is imported when first used.
+    from .anthropic_cache import export_with_breakpoints
+
+    return export_with_breakpoints(case, settings, marks)
+
+
 def _batch_id(case_id: str, fallback: str) -> str:
     """Message Batches custom ids: ^[a-zA-Z0-9_-]{1,64}$."""
     return safe_id(case_id, fallback)
+
+
+# -- a request's common fields (export/request.py) the way this API spells them; returns the
+# names it has no field for
+
+def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    missing = []
+    choice: dict[str, Any] | None = None
+    for name, value in common.items():
+        if name in ("max_tokens", "temperature"):
+            continue  # the exporter wrote max_tokens and named temperature itself
+        if name == "stop":
+            put_field(payload, "stop_sequences", value)
+        elif name == "user":
+            put_field(payload, "metadata", {"user_id": value})
+        elif name == "effort":
+            payload["output_config"] = {"effort": value, **payload.get("output_config", {})}
+        elif name == "tool_choice":
+            choice = {"type": "tool", "name": value["name"]} if isinstance(value, dict) else {
+                "type": {"auto": "auto", "required": "any", "none": "none"}.get(value, "auto")}
+        elif name != "parallel_tool_calls":
+            missing.append(name)
+    if "parallel_tool_calls" in common:
+        if choice is None:
+            choice = {"type": "auto"}
+        if choice["type"] != "none":
+            choice["disable_parallel_tool_use"] = not common["parallel_tool_calls"]
+    if choice is not None:
+        put_field(payload, "tool_choice", choice)
+    return missing
 
 
 PROVIDER = Provider(
@@ -602,5 +460,6 @@ PROVIDER = Provider(
     sdks=("anthropic>=2.0 (PyPI)", "@anthropic-ai/sdk>=1.0 (npm)"),
     image_tokens=image_tokens.anthropic,
     billing=Billing("anthropic", CACHE),
-    export_plain=export,
+    own_keys=("max_tokens",), write_fields=_write_fields,
+    export_with_breakpoints=_export_with_breakpoints,
 )

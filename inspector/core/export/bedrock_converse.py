@@ -14,11 +14,11 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from ..model import Media, Message, RenderedCase, Segment
+from ..conversations.bedrock import INFERENCE
+from ..model import Media, Message, RenderedCase, Segment, ToolCall
 from . import request
 from .common import (
     BEDROCK_CONVERSE,
-    JSON_FAILURES,
     ExportResult,
     ExportSettings,
     Notes,
@@ -31,7 +31,6 @@ from .common import (
     kept_options,
     lint_name,
     safe_id,
-    scan_json,
 )
 from .spec import Batch, Billing, Http, PromptCache, Provider, Shell
 
@@ -66,7 +65,7 @@ class _Build(TurnExport):
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     build = _Build(settings)
-    resolved = request.resolve(case, settings, DEFAULTS, BEDROCK_CONVERSE, build.notes)
+    resolved = request.resolve(case, settings, PROVIDER, build.notes)
     build.same_api = case.metadata.get("format") == BEDROCK_CONVERSE
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
@@ -100,7 +99,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         payload["outputConfig"] = {"textFormat": {"type": "json_schema", "structure": {
             "jsonSchema": {"schema": json.dumps(schema.schema, ensure_ascii=False),
                            "name": schema.name}}}}
-    request.apply(case, BEDROCK_CONVERSE, payload, build.notes)
+    request.apply(case, PROVIDER, payload, build.notes)
     return ExportResult(BEDROCK_CONVERSE, resolved.model, payload, build.notes.changes,
                         build.notes.lints, list(case.warnings), case.id)
 
@@ -151,20 +150,7 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
                                       index)
         if text and not text.strip():
             build.notes.change("whitespace-only text beside the tool calls left out", index)
-        for position, call in enumerate(message.tool_calls):
-            call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
-            raw = call.arguments
-            try:  # one JSON object, the common case, costs no call
-                arguments, end = scan_json(raw, 0)
-                if end != len(raw) or type(arguments) is not dict:
-                    arguments = arguments_object(raw, call.name, index, build.notes)
-            except JSON_FAILURES:
-                arguments = arguments_object(raw, call.name, index, build.notes)
-            use = {"toolUseId": call_id, "name": call.name, "input": arguments}
-            inner, trailing = _options(build, call.options, "a tool call", index)
-            content += [{"toolUse": {**use, **inner}}, *trailing]
-            build.pending[call_id] = index
-        build.uses_tools = True
+        content += _tool_uses(build, message.tool_calls, index)
     elif parts is not None:
         content = _content_blocks(build, parts, index)
     else:
@@ -172,6 +158,20 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
     if build.turns.add("assistant", content, index):
         build.notes.change("merged into the previous assistant turn", index)
     build.last_kind = "assistant"
+
+
+def _tool_uses(build: _Build, calls: list[ToolCall], index: int) -> list[dict[str, Any]]:
+    """An assistant message's calls as toolUse blocks, each with what its options add after it."""
+    content: list[dict[str, Any]] = []
+    for position, call in enumerate(calls):
+        call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
+        use = {"toolUseId": call_id, "name": call.name,
+               "input": arguments_object(call.arguments, call.name, index, build.notes)}
+        inner, trailing = _options(build, call.options, "a tool call", index)
+        content += [{"toolUse": {**use, **inner}}, *trailing]
+        build.pending[call_id] = index
+    build.uses_tools = True
+    return content
 
 
 def _tool_use_id(build: _Build, raw_id: str, index: int, position: int) -> str:
@@ -420,6 +420,30 @@ def _shell_word(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
+# -- a request's common fields (export/request.py) the way this API spells them; returns the
+# names it has no field for
+
+def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    missing = []
+    inference: dict[str, Any] = payload.get("inferenceConfig", {})
+    by_name = {name: key for key, name in INFERENCE.items()}
+    for name, value in common.items():
+        if name in ("max_tokens", "temperature"):
+            continue  # the exporter wrote them
+        if name in by_name:
+            inference.setdefault(by_name[name], value)
+        elif name == "tool_choice" and "toolConfig" in payload and value != "none":
+            # Converse has no "none": a choice only goes beside tools.
+            payload["toolConfig"].setdefault("toolChoice", {"tool": {"name": value["name"]}}
+                                             if isinstance(value, dict) else
+                                             {"auto": {}} if value == "auto" else {"any": {}})
+        else:
+            missing.append(name)
+    if inference:
+        payload["inferenceConfig"] = inference
+    return missing
+
+
 PROVIDER = Provider(
     id=BEDROCK_CONVERSE, label="AWS Bedrock Converse", defaults=DEFAULTS, export=export,
     encoding="o200k_base", exact_tokens=False,  # no local tokenizer for Bedrock's models: an estimate
@@ -439,4 +463,5 @@ PROVIDER = Provider(
         fallback_minimum=4096,
         source="https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html "
                "(minimum tokens per cache checkpoint, per model)")),
+    family="bedrock", write_fields=_write_fields,
 )

@@ -208,10 +208,6 @@ def sent(case: RenderedCase) -> list[tuple[int, Message]]:
 
 
 _raw_decode = json.JSONDecoder().raw_decode
-# The decoder's scanner itself: raw_decode is a Python wrapper around it, a frame per call on the
-# exporters' hot path. It raises StopIteration (not ValueError) when no value starts at idx.
-scan_json = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # CPython's, untyped
-JSON_FAILURES = (StopIteration, ValueError)
 
 
 def parse_json(raw: str) -> tuple[Any, bool]:
@@ -295,6 +291,11 @@ def blocks(message: Message) -> list[Segment] | None:
         return [segment for segment in segments if segment.origin.kind is not OriginKind.SEPARATOR]
     if not any(segment.media is not None for segment in segments):
         return None
+    return _text_runs_between_media(segments)
+
+
+def _text_runs_between_media(segments: list[Segment]) -> list[Segment]:
+    """Each media segment as it is, and the text between them joined into one segment."""
     result: list[Segment] = []
     run: list[Segment] = []
     last = len(segments) - 1

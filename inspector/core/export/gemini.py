@@ -7,11 +7,11 @@ import json
 import mimetypes
 from typing import Any
 
-from ..model import Message, PlainMessages, RenderedCase, Segment, ToolCall
+from ..conversations.gemini import GENERATION
+from ..model import Message, RenderedCase, Segment, ToolCall
 from . import image_tokens, request
 from .common import (
     GEMINI,
-    JSON_FAILURES,
     ExportResult,
     ExportSettings,
     Lint,
@@ -22,8 +22,8 @@ from .common import (
     kept_options,
     media_what,
     parse_json,
-    scan_json,
 )
+from .request import put_field
 from .spec import Batch, Billing, Http, PromptCache, Provider
 
 DEFAULTS = ResolvedDefaults("gemini-2.5-flash")  # max tokens and temperature: the server's
@@ -70,16 +70,11 @@ class _Build(TurnExport):
         self.notes.lints += self.order_lints
 
 
-def export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | None = None
-           ) -> ExportResult:
-    """`plain`: the messages as PlainMessages entries, `case` holding none (export_request)."""
+def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     build = _Build(settings)
-    resolved = request.resolve(case, settings, DEFAULTS, GEMINI, build.notes)
+    resolved = request.resolve(case, settings, PROVIDER, build.notes)
     build.same_api = case.metadata.get("format") == GEMINI
-    if plain is None:
-        _convert(build, case)
-    else:
-        _convert_plain(build, plain)
+    _convert(build, case)
     build.close()
     if not build.turns.turns:
         build.notes.lint("the request has no contents")
@@ -97,151 +92,29 @@ def export(case: RenderedCase, settings: ExportSettings, plain: PlainMessages | 
     generation = _generation_config(case, resolved.max_tokens, resolved.temperature)
     if generation:
         payload["generationConfig"] = generation
-    request.apply(case, GEMINI, payload, build.notes)
+    request.apply(case, PROVIDER, payload, build.notes)
     return ExportResult(GEMINI, resolved.model, payload, build.notes.changes, build.notes.lints,
                         list(case.warnings), case.id)
 
 
 def _convert(build: _Build, case: RenderedCase) -> None:
-    """The messages into contents, each by its role. A plain message (no name; its content a
-    string, or one text block that was one) first tries its role's fast path, which handles the
-    common shapes (plain text or calls opening a content, a function response after the calls or
-    another response) in one call, since this runs once per message; anything else, and a plain
-    message its fast path turns down, goes the general way."""
+    """The messages into contents: each message by the one handler of its kind, which merges it
+    into the content before when the roles meet."""
     # A Gemini request read back keeps its contents as they were, consecutive same-role ones too.
     starts = frozenset(case.metadata.get("content_starts", ())) if build.same_api else None
-    turns = build.turns
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
         if starts is not None and index in starts:
-            turns.role = None
-        segments = message.segments
-        text = segments[0].text if len(segments) == 1 else "".join([s.text for s in segments])
-        shape = message.blocks
-        if message.name is None and (shape is None or (
-                shape is False and len(segments) == 1 and segments[0].media is None)):
-            role = message.role
-            if role == "user":
-                if _plain_user(build, text, index):
-                    continue
-            elif role == "assistant":
-                if _plain_model(build, text, message.tool_calls, index):
-                    continue
-            elif role == "tool" and not message.options and _plain_response(
-                    build, message.tool_call_id, text, index):
-                continue
-        _message(build, message, text, index)
+            build.turns.role = None
+        _message(build, message, index)
 
 
-def _convert_plain(build: _Build, plain: PlainMessages) -> None:
-    """_convert for messages given as PlainMessages entries (never a Gemini request read back):
-    the same fast paths, taken on the same terms (no name or options, content a string or none:
-    a string that is empty goes the general way, as its Message's has no segment), and the
-    general way for the rest, with the Message the reader would have made."""
-    for index, (role, text, tool_calls, tool_call_id, shape) in enumerate(plain.entries):
-        if shape is None or text:
-            if role == "user":
-                if _plain_user(build, text, index):
-                    continue
-            elif role == "assistant":
-                if _plain_model(build, text, tool_calls, index):
-                    continue
-            elif role == "tool" and _plain_response(build, tool_call_id, text, index):
-                continue
-        _message(build, plain.message(index), text, index)
-
-
-def _plain_user(build: _Build, text: str, index: int) -> bool:
-    """Text opening a user content (not right after a first content of calls, which is linted)."""
-    turns = build.turns
-    calls = build.calls
-    if not text or turns.role == "user" or (calls and len(turns.turns) == 1):
-        return False
-    content = turns.content = [{"text": text}]
-    turn_list = turns.turns
-    if not turn_list:
-        turns.first_source = index
-    turn_list.append({"role": "user", "parts": content})
-    build.previous_calls = calls
-    build.responses = 0
-    turns.role = build.last_kind = "user"
-    turns.last_source = index
-    return True
-
-
-def _plain_model(build: _Build, text: str, tool_calls: list[ToolCall], index: int) -> bool:
-    """Text and function calls opening a model content after the responses it asked for, with
-    arguments that are one JSON object (_function_call's common case, inlined)."""
-    turns = build.turns
-    responses = build.responses
-    if turns.role == "model" or not (text or tool_calls) or (
-            responses and responses != build.previous_calls):
-        return False
-    content: list[dict[str, Any]] = [{"text": text}] if text else []
-    names = build.names
-    for call in tool_calls:
-        name = names[call.id] = call.name
-        raw = call.arguments
-        try:
-            args, end = scan_json(raw, 0)
-        except JSON_FAILURES:
-            end = -1
-        if end != len(raw) or type(args) is not dict or call.options:
-            content.append(_function_call(build, call, index))
-            continue
-        content.append({"functionCall": {"name": name, "args": args}})
-    turn_list = turns.turns
-    if not turn_list:
-        turns.first_source = index
-    turn_list.append({"role": "model", "parts": content})
-    turns.content = content
-    build.calls = len(tool_calls)
-    turns.role = build.last_kind = "model"
-    turns.last_source = index
-    return True
-
-
-def _plain_response(build: _Build, tool_call_id: str | None, text: str, index: int) -> bool:
-    """A function response (with no options) answering a call of the model content before: it
-    opens the user content after the calls, or follows the responses before it (_response
-    inlined: a compact JSON object costs no call)."""
-    answered = build.names.get(tool_call_id)  # type: ignore[arg-type]  # None: no call
-    turns = build.turns
-    role = turns.role
-    if answered is None or not (
-            (role == "user" and build.last_kind == "tool")
-            or (role == "model" and len(turns.turns) > 1)):
-        return False
-    first = text[:1]
-    response = None
-    if first == "{":
-        try:
-            value, end = scan_json(text, 0)
-            if end == len(text) and type(value) is dict:
-                response = value
-        except JSON_FAILURES:
-            pass
-    if response is None:
-        response = _response_object(text) if first == "{" or first.isspace() else {"output": text}
-    part = {"functionResponse": {"name": answered, "response": response}}
-    if role == "user":
-        turns.content.append(part)
-        build.responses += 1
-        return True
-    turns.content = [part]
-    turns.turns.append({"role": "user", "parts": turns.content})
-    build.previous_calls = build.calls
-    build.responses = 1
-    build.response_index = turns.last_source = index
-    turns.role = "user"
-    build.last_kind = "tool"
-    return True
-
-
-def _message(build: _Build, message: Message, text: str, index: int) -> None:
-    """Any message, by its kind (blocks, names, system text, merges, odd roles included)."""
+def _message(build: _Build, message: Message, index: int) -> None:
+    """One message, by its kind: model text and calls, a function response, system text, or
+    anything else as a user turn."""
     role = message.role
+    text = "".join([segment.text for segment in message.segments])
     parts = None if message.blocks is None else blocks(message)
     if role == "assistant":
         _model(build, message, text, index, parts)
@@ -255,7 +128,7 @@ def _message(build: _Build, message: Message, text: str, index: int) -> None:
 
 
 def _function_call(build: _Build, call: ToolCall, index: int) -> dict[str, Any]:
-    """A functionCall part the slow way (options, arguments that are no JSON object)."""
+    """A tool call as a functionCall part (the name kept for the response that answers it)."""
     build.names[call.id] = call.name
     function_call: dict[str, Any] = {
         "name": call.name, "args": arguments_object(call.arguments, call.name, index, build.notes)}
@@ -357,7 +230,7 @@ def _function_response(build: _Build, message: Message, text: str, index: int) -
         found = message.name or ""
         build.notes.lint(f"function response {call_id!r} answers no earlier function call, "
                          "so its name cannot be recovered", index)
-    response: dict[str, Any] = {"name": found, "response": _response(text)}
+    response: dict[str, Any] = {"name": found, "response": _response_object(text)}
     if message.options:
         response.update(kept_options(message.options, build.same_api, "a tool result",
                                      build.notes, index, "Gemini"))
@@ -372,19 +245,6 @@ def _function_response(build: _Build, message: Message, text: str, index: int) -
         build.responses = 1
         build.response_index = index
     build.last_kind = "tool"
-
-
-def _response(text: str) -> dict[str, Any]:
-    """_response_object with its common cases first: a compact JSON object, or plain text."""
-    first = text[:1]
-    if first == "{":
-        try:
-            value, end = scan_json(text, 0)
-            if end == len(text) and type(value) is dict:
-                return value
-        except JSON_FAILURES:
-            pass
-    return _response_object(text) if first == "{" or first.isspace() else {"output": text}
 
 
 def _user(build: _Build, message: Message, text: str, index: int,
@@ -514,6 +374,35 @@ CACHE = PromptCache(
     source="https://ai.google.dev/gemini-api/docs/caching#implicit-caching (minimum input tokens per "
            "model)")
 
+# -- a request's common fields (export/request.py) the way this API spells them; returns the
+# names it has no field for
+
+GEMINI_LEVELS = ("low", "medium", "high")
+
+
+def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    missing = []
+    generation: dict[str, Any] = payload.get("generationConfig", {})
+    by_name = {name: key for key, name in GENERATION.items()}
+    for name, value in common.items():
+        if name in by_name:
+            generation.setdefault(by_name[name], value)
+        elif name == "effort" and value in GEMINI_LEVELS:
+            generation.setdefault("thinkingConfig", {"thinkingLevel": value.upper()})
+        elif name == "effort":
+            missing.append(name)
+        elif name == "tool_choice":
+            calling = {"mode": "ANY", "allowedFunctionNames": [value["name"]]} if isinstance(
+                value, dict) else {"mode": {"auto": "AUTO", "required": "ANY",
+                                            "none": "NONE"}.get(value, "AUTO")}
+            put_field(payload, "toolConfig", {"functionCallingConfig": calling})
+        else:
+            missing.append(name)
+    if generation:
+        payload["generationConfig"] = generation
+    return missing
+
+
 PROVIDER = Provider(
     id=GEMINI, label="Gemini", defaults=DEFAULTS, export=export,
     encoding="o200k_base", exact_tokens=False,  # no local Gemini tokenizer: an estimate
@@ -526,6 +415,6 @@ PROVIDER = Provider(
     # another body (1.10 is the oldest release tried that passes).
     sdks=("google-genai>=1.49 (PyPI)", "@google/genai>=1.10 (npm)"),
     image_tokens=image_tokens.gemini,
-    export_plain=export,
     billing=Billing("google", CACHE),
+    write_fields=_write_fields,
 )

@@ -22,6 +22,7 @@ from .common import (
     openai_json_schema,
     sent,
 )
+from .request import put_field
 from .templates import openai_provider
 
 # gpt-4.1-mini and gpt-4o are listed as deprecated in the SDK; max tokens and temperature: the
@@ -33,7 +34,7 @@ LABEL = "OpenAI Chat"
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     notes = Notes()
-    resolved = request.resolve(case, settings, DEFAULTS, OPENAI_CHAT, notes)
+    resolved = request.resolve(case, settings, PROVIDER, notes)
     messages = _messages(case, settings, notes)
     payload: dict[str, Any] = {"model": resolved.model, "messages": messages}
     if case.tools:
@@ -45,9 +46,18 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         payload["max_completion_tokens"] = resolved.max_tokens
     if resolved.temperature is not None:
         payload["temperature"] = resolved.temperature
-    request.apply(case, OPENAI_CHAT, payload, notes)
+    if case.metadata.get("format") == OPENAI_CHAT:
+        _older_spelling(request.source(case)[1], payload)
+    request.apply(case, PROVIDER, payload, notes)
     return ExportResult(OPENAI_CHAT, resolved.model, payload, notes.changes, notes.lints,
                         list(case.warnings), case.id)
+
+
+def _older_spelling(request: dict[str, Any], payload: dict[str, Any]) -> None:
+    """An OpenAI Chat request that said max_tokens, exported to itself, keeps that spelling."""
+    if ("max_tokens" in request and "max_completion_tokens" in payload
+            and payload["max_completion_tokens"] == request["max_tokens"]):
+        payload["max_tokens"] = payload.pop("max_completion_tokens")
 
 
 def _messages(case: RenderedCase, settings: ExportSettings, notes: Notes) -> list[dict[str, Any]]:
@@ -199,4 +209,28 @@ def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:
     pending.clear()
 
 
-PROVIDER = openai_provider(OPENAI_CHAT, "OpenAI Chat", DEFAULTS, export, "/v1/chat/completions", "chat.completions.create")
+# -- a request's common fields (export/request.py) the way this API spells them; returns the
+# names it has no field for
+
+def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    missing = []
+    for name, value in common.items():
+        if name in ("max_tokens", "temperature"):
+            continue  # the exporter wrote them
+        if name == "stop":
+            put_field(payload, "stop", value)
+        elif name == "effort":
+            put_field(payload, "reasoning_effort", value)
+        elif name == "tool_choice":
+            put_field(payload, "tool_choice", value if isinstance(value, str) else {
+                "type": "function", "function": {"name": value["name"]}})
+        elif name in ("top_p", "seed", "presence_penalty", "frequency_penalty",
+                      "parallel_tool_calls", "n", "metadata", "user"):
+            put_field(payload, name, value)
+        else:
+            missing.append(name)
+    return missing
+
+
+PROVIDER = openai_provider(OPENAI_CHAT, "OpenAI Chat", DEFAULTS, export, "/v1/chat/completions", "chat.completions.create",
+                           ("max_completion_tokens", "max_tokens", "temperature"), _write_fields)

@@ -22,6 +22,7 @@ from .common import (
     openai_json_schema,
     sent,
 )
+from .request import put_field
 from .templates import openai_provider
 
 # gpt-4.1-mini and gpt-4o are listed as deprecated in the SDK; max tokens and temperature: the
@@ -59,7 +60,7 @@ class _Input:
 
 def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     notes = Notes()
-    resolved = request.resolve(case, settings, DEFAULTS, OPENAI_RESPONSES, notes)
+    resolved = request.resolve(case, settings, PROVIDER, notes)
     same_api = case.metadata.get("format") == OPENAI_RESPONSES
     messages = sent(case)
     override = None
@@ -89,7 +90,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         payload["max_output_tokens"] = resolved.max_tokens
     if resolved.temperature is not None:
         payload["temperature"] = resolved.temperature
-    request.apply(case, OPENAI_RESPONSES, payload, notes)
+    request.apply(case, PROVIDER, payload, notes)
     return ExportResult(OPENAI_RESPONSES, resolved.model, payload, notes.changes, notes.lints,
                         list(case.warnings), case.id)
 
@@ -229,4 +230,25 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
     return tools
 
 
-PROVIDER = openai_provider(OPENAI_RESPONSES, "OpenAI Responses", DEFAULTS, export, "/v1/responses", "responses.create")
+# -- a request's common fields (export/request.py) the way this API spells them; returns the
+# names it has no field for
+
+def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
+    missing = []
+    for name, value in common.items():
+        if name in ("max_tokens", "temperature"):
+            continue
+        if name == "effort":
+            put_field(payload, "reasoning", {"effort": value})
+        elif name == "tool_choice":
+            put_field(payload, "tool_choice", value if isinstance(value, str) else {
+                "type": "function", "name": value["name"]})
+        elif name in ("top_p", "parallel_tool_calls", "metadata", "user"):
+            put_field(payload, name, value)
+        else:
+            missing.append(name)
+    return missing
+
+
+PROVIDER = openai_provider(OPENAI_RESPONSES, "OpenAI Responses", DEFAULTS, export, "/v1/responses", "responses.create",
+                           ("max_output_tokens", "temperature"), _write_fields)

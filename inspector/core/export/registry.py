@@ -1,16 +1,37 @@
 """The providers, in the order every menu offers them. A new provider is one module with a
-`PROVIDER = Provider(...)` (see spec.py) and one line here."""
+`PROVIDER = Provider(...)` (see spec.py) and one line here; `register` is the hook every provider,
+built-in or not, goes through."""
 
 from __future__ import annotations
 
 from . import anthropic, bedrock_converse, gemini, openai_chat, openai_responses
 from .spec import Provider
 
-REGISTRY: dict[str, Provider] = {
-    module.PROVIDER.id: module.PROVIDER
-    for module in (openai_chat, openai_responses, anthropic, gemini, bedrock_converse)
-}
-PROVIDERS: tuple[str, ...] = tuple(REGISTRY)
+REGISTRY: dict[str, Provider] = {}
+PROVIDERS: tuple[str, ...] = ()
+
+
+def register(spec: Provider) -> Provider:
+    """Offer a provider everywhere (exports, menus, the API's enum, the CLI's --to), after those
+    registered before it. Surfaces built at import (the API's enum, the CLI's choices) offer the
+    providers registered by then."""
+    global PROVIDERS
+    if spec.id in REGISTRY:
+        raise ValueError(f"provider {spec.id!r} is registered already")
+    REGISTRY[spec.id] = spec
+    PROVIDERS = tuple(REGISTRY)
+    return spec
+
+
+def unregister(provider_id: str) -> None:
+    global PROVIDERS
+    del REGISTRY[provider_id]
+    PROVIDERS = tuple(REGISTRY)
+
+
+def with_cache_breakpoints() -> tuple[str, ...]:
+    """The providers whose exports can mark the cache map's breakpoints (the cache option)."""
+    return tuple(spec.id for spec in REGISTRY.values() if spec.export_with_breakpoints is not None)
 
 
 def provider(provider_id: str) -> Provider:
@@ -20,3 +41,7 @@ def provider(provider_id: str) -> Provider:
     except KeyError:
         raise ValueError(f"unknown provider {provider_id!r}; choose one of "
                          f"{', '.join(PROVIDERS)}") from None
+
+
+for _module in (openai_chat, openai_responses, anthropic, gemini, bedrock_converse):
+    register(_module.PROVIDER)

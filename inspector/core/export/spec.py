@@ -12,12 +12,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Media, PlainMessages, RenderedCase
+from ..model import Media, RenderedCase
 from . import image_tokens
 from .common import ExportResult, ExportSettings, ResolvedDefaults
 
 Exporter = Callable[[RenderedCase, ExportSettings], ExportResult]
-PlainExporter = Callable[[RenderedCase, ExportSettings, PlainMessages], ExportResult]
+# (a request's common fields under neutral names, the payload) -> the names the API has no
+# field for (export/request.py)
+FieldWriter = Callable[[dict[str, Any], dict[str, Any]], list[str]]
+# (case, settings, the cache map's marks for the case) -> the export with cache breakpoints
+BreakpointExporter = Callable[[RenderedCase, ExportSettings, list[Any]], ExportResult]
 # (payload as JSON text, already a safe literal for the language; the case comment line) -> code
 CodeTemplate = Callable[[ExportResult, str, str], str]
 
@@ -94,6 +98,18 @@ class Provider:
     billing: Billing | None = None  # None: no price data or cache facts for this provider
     # What an image costs (export/image_tokens.py); OpenAI's tiles unless the provider says.
     image_tokens: Callable[[Media], int] = image_tokens.openai
-    # A lane for a request's messages given as PlainMessages (export.export_request): the same
-    # result as `export` of the case holding them as Messages, without building those.
-    export_plain: PlainExporter | None = None
+    # Whose model names it takes (a request's model goes along to the same family); None: its id.
+    family: str | None = None
+    # Payload keys the exporter writes from the resolved settings, so a request read back from
+    # this API does not put its own values over them.
+    own_keys: tuple[str, ...] = ()
+    # A request's common fields from another API written the way this one spells them; None:
+    # each is named in Changes as left out.
+    write_fields: FieldWriter | None = None
+    # Marks the request's prefix for the cache where the cache map says (the cache option of the
+    # page, API and CLI); None: the provider caches without marks, or not at all.
+    export_with_breakpoints: BreakpointExporter | None = None
+
+    @property
+    def model_family(self) -> str:
+        return self.family or self.id

@@ -4,7 +4,7 @@ provider modules fill in the client and the call. Both OpenAI APIs share one spe
 from __future__ import annotations
 
 from .common import ResolvedDefaults
-from .spec import Batch, Billing, Exporter, Http, PromptCache, Provider
+from .spec import Batch, Billing, Exporter, FieldWriter, Http, PromptCache, Provider
 
 
 def sdk_python(head: str, setup: str, literal: str, call: str) -> str:
@@ -35,7 +35,8 @@ def openai_batch_id(case_id: str, fallback: str) -> str:
 
 
 def openai_provider(provider_id: str, label: str, defaults: ResolvedDefaults, export: Exporter,
-                    path: str, call: str) -> Provider:
+                    path: str, call: str, own_keys: tuple[str, ...],
+                    write_fields: FieldWriter) -> Provider:
     """An OpenAI API at `path` (e.g. /v1/responses), called as `client.<call>` by the SDKs."""
     return Provider(
         id=provider_id, label=label, defaults=defaults, export=export,
@@ -52,4 +53,5 @@ def openai_provider(provider_id: str, label: str, defaults: ResolvedDefaults, ex
         # openai 1.65 has no `client.responses`; npm's openai 4.103 is the oldest release tried.
         sdks=("openai>=1.66 (PyPI)", "openai>=4.103 (npm)"),
         billing=OPENAI_BILLING,
+        family="openai", own_keys=own_keys, write_fields=write_fields,
     )
