@@ -375,6 +375,11 @@ class Renderer:
                         node.start_line, node.end_line, node.text_line, pieces=node.pieces)
         return node
 
+    def text(self, node: Node, path: str) -> Node:
+        """One string rendered as text, never replaced by a variable's own value (promptfoo's
+        renderString)."""
+        return self._text(node, path)
+
     def _lookup(self, expression: str) -> Node | None:
         parts = expression.split(".")
         if parts[0] == "vars" and len(parts) > 1:

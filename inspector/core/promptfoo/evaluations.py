@@ -1,0 +1,213 @@
+"""A promptfoo config as its evaluations: every test (scenarios after the tests) times each
+combination of its list vars, times each provider it runs on, times each prompt that provider runs
+(the evaluator's buildRunEvalOptions), numbered as promptfoo numbers them (`testIdx` per var
+combination, `promptIdx` per provider × prompt column).
+
+Each evaluation is the request body promptfoo sends, read back as a case of that API (so the
+exporters give that body again), its messages' text traced to where the prompt and vars are
+written.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ..agentv.pieces import Piece, segments
+from ..bundle import Bundle
+from ..conversations import read_request
+from ..model import (
+    Diagnostic,
+    GraderPrompt,
+    InputError,
+    LineSpan,
+    Message,
+    RenderedCase,
+    RenderedDocument,
+)
+from ..options import RenderOptions
+from .graders import judges
+from .prompts import Prompt, read_prompts
+from .providers import Provider, body_for, read_providers
+from .render import PromptRenderer, render_prompt
+from .source import FILE_PREFIX, Source, glob_paths
+from .testcases import TestCase, merge_default, read_default_test, read_tests, scenario_tests
+from .variables import Variables, load_files, prepare
+
+KIND = "promptfoo"
+
+
+def render_promptfoo_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
+    source = Source(bundle, path)
+    text = source.read_text(path)
+    if text is None:
+        raise InputError("no such file", path)
+    root = source.tree(path, text)
+    if root is None or not isinstance(root.value, dict):
+        raise InputError("a promptfoo config is a YAML or JSON object", path, 1)
+    prompts = read_prompts(source, root.get("prompts"))
+    providers = read_providers(source, root.get("providers"))
+    default = read_default_test(source, root.get("defaultTest"))
+    tests = [merge_default(test, default) for test in read_tests(source, root.get("tests"))]
+    tests.extend(scenario_tests(source, root.get("scenarios"), default))
+    if not tests and root.get("scenarios") is None:
+        tests = [merge_default(TestCase({}, {}, path, 1), default)]
+    env_node = root.get("env")
+    env = env_node.plain() if env_node is not None and isinstance(env_node.value, dict) else {}
+    for key in ("nunjucksFilters", "extensions"):
+        if root.get(key) is not None:
+            source.warn(f"`{key}` is JavaScript the inspector does not run", path,
+                        root.value[key].start_line)
+    columns = [(provider, [prompt for prompt in prompts
+                           if prompt_allowed(prompt, provider.prompts)]) for provider in providers]
+    cases: list[RenderedCase] = []
+    test_idx = 0
+    for test in tests:
+        for values in var_combinations(source, test):
+            cases.extend(_evaluations(source, test, values, test_idx, columns, env))
+            test_idx += 1
+    return RenderedDocument(path, KIND, cases, source.warnings)
+
+
+def prompt_allowed(prompt: Prompt, allowed: list[str] | None) -> bool:
+    """isPromptAllowed / doesPromptRefMatch: by label or id, `Group:*` and `Group` prefixes."""
+    if allowed is None:
+        return True
+    return any(_prompt_ref_matches(str(ref), prompt) for ref in allowed)
+
+
+def _prompt_ref_matches(ref: str, prompt: Prompt) -> bool:
+    names = [name for name in (prompt.label, prompt.id) if name]
+    if ref in names:
+        return True
+    if ref.endswith("*") and any(name.startswith(ref[:-1]) for name in names):
+        return True
+    return any(name.startswith(f"{ref}:") for name in names)
+
+
+def provider_allowed(provider: Provider, allowed: list[str] | None) -> bool:
+    if allowed is None:
+        return True
+    names = [name for name in (provider.label, provider.id) if name]
+    return any(str(ref) in names or (str(ref).endswith("*") and any(
+        name.startswith(str(ref)[:-1]) for name in names)) for ref in allowed)
+
+
+def var_combinations(source: Source, test: TestCase) -> list[dict]:
+    """generateVarCombinations: a list of strings gives one combination per value, a `file://`
+    glob one per file; any other list is one value."""
+    combinations: list[dict] = [{}]
+    for name, value in test.vars.items():
+        if isinstance(value, str) and value.startswith(FILE_PREFIX):
+            choices: list = _file_choices(source, value)
+        elif isinstance(value, list) and value and isinstance(value[0], str):
+            choices = value
+        else:
+            choices = [value]
+        combinations = [{**combination, name: choice} for combination in combinations
+                        for choice in choices]
+    return combinations
+
+
+def _file_choices(source: Source, value: str) -> list[str]:
+    pattern = value[len(FILE_PREFIX):]
+    full = source.resolve(pattern)
+    if full is None:
+        return [value]
+    paths = glob_paths(source.bundle, full)
+    folder = source.folder
+    if not paths:
+        return [value]  # promptfoo stops here ("No files found for variable"); named when read
+    return [FILE_PREFIX + (item[len(folder) + 1:] if folder else item) for item in paths]
+
+
+def _evaluations(source: Source, test: TestCase, values: dict, test_idx: int,
+                 columns: list[tuple[Provider, list[Prompt]]], env: dict) -> list[RenderedCase]:
+    cases = []
+    prompt_idx = 0
+    for provider, prompts in columns:
+        allowed = provider_allowed(provider, test.providers)
+        for prompt in prompts:
+            if allowed and prompt_allowed(prompt, test.prompts):
+                cases.append(_evaluation(source, test, dict(values), (test_idx, prompt_idx),
+                                         provider, prompt, env))
+            prompt_idx += 1
+    return cases
+
+
+def _evaluation(source: Source, test: TestCase, values: dict, indices: tuple[int, int],
+                provider: Provider, prompt: Prompt, env: dict) -> RenderedCase:
+    test_idx, prompt_idx = indices
+    span = LineSpan(test.path, test.line, test.line)
+    metadata = {"promptfoo": {"test_idx": test_idx, "prompt_idx": prompt_idx,
+                              "provider": provider.key, "prompt": prompt.label,
+                              "description": test.description}}
+    case_id = f"test {test_idx} · prompt {prompt_idx} · {provider.key}"
+    why = prompt.unsupported or provider.unsupported or (
+        "; ".join(test.unsupported) if test.unsupported else None)
+    if why:
+        return RenderedCase(case_id, [], [Diagnostic(f"not rendered: {why}", test.path,
+                                                     test.line)], span, why, metadata)
+    warnings: list[Diagnostic] = []
+    variables = Variables(values, dict(test.origins))
+    for problem in load_files(source, variables, test.line):
+        warnings.append(Diagnostic(problem, test.path, test.line))
+    prepare(variables)
+    renderer = PromptRenderer(variables.values, variables.origins, env)
+    options = test.options
+    try:
+        rendered = render_prompt(prompt, renderer, source.path, str(options.get("prefix") or ""),
+                                 str(options.get("suffix") or ""))
+        if not isinstance(rendered.messages, list) and provider.api != "anthropic":
+            raise InputError("the rendered prompt is JSON but not a list of messages")
+        config = {**provider.config, **(prompt.config or {})}
+        body = body_for(provider.api or "", provider.model, rendered.messages,
+                        rendered.text or "", config)
+        case = read_request(body, provider.api or "", source.path)
+    except InputError as error:
+        warnings.append(Diagnostic(f"not rendered: {error.diagnostic.message}", test.path,
+                                   test.line))
+        return RenderedCase(case_id, [], warnings, span, error.diagnostic.message, metadata)
+    _trace(case, rendered.pieces, provider.api)
+    case.id, case.span = case_id, span
+    case.warnings = [*warnings, *renderer.warnings]
+    case.metadata.update(metadata)
+    _add_judges(source, case, test, variables.values, rendered.text or "")
+    return case
+
+
+def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None) -> None:
+    """Each message whose text is one rendered string gets that string's pieces as segments."""
+    offset = 1 if api == "anthropic" and case.metadata.get("system_message") else 0
+    for index, message_pieces in enumerate(pieces):
+        position = index + offset
+        if message_pieces is None or position >= len(case.messages):
+            continue
+        message = case.messages[position]
+        text = "".join(piece.text for piece in message_pieces)
+        if len(message.segments) != 1 or message.segments[0].text != text or \
+                message.segments[0].media is not None:
+            continue
+        case.messages[position] = msgspec.structs.replace(message,
+                                                          segments=segments(message_pieces))
+
+
+def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict,
+                prompt_text: str) -> None:
+    def warn(message: str, assertion: dict) -> None:
+        case.warnings.append(Diagnostic(message, assertion.get("__path"),
+                                        assertion.get("__line")))
+
+    graders = []
+    for judge in judges(test.asserts, values, test.options, prompt_text, warn):
+        judge_case = read_request(judge.body, judge.api, source.path)
+        graders.append((judge, judge_case))
+        case.graders.append(GraderPrompt(judge.name, _messages(judge_case.messages),
+                                         span=LineSpan(test.path, judge.line or test.line,
+                                                       judge.line or test.line)))
+    case.metadata["promptfoo"]["graders"] = [
+        {"name": judge.name, "format": judge.api, "request": judge_case.metadata.get("request")}
+        for judge, judge_case in graders]
+
+
+def _messages(messages: list[Message]) -> list[Message]:
+    return list(messages)
