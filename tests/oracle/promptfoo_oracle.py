@@ -21,7 +21,7 @@ import json
 import os
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,14 +73,17 @@ class Evaluation:
     provider: str  # the provider's label when it has one, else its id
     request: Any = None  # the candidate request's body
     path: str | None = None
-    judges: list[Any] = field(default_factory=list)  # the judge requests' bodies, in order
     error: str | None = None
 
 
 @dataclass
 class OracleRun:
     evaluations: list[Evaluation]
-    unmatched: list[Any]  # requests the evaluations do not account for
+    # The judge requests' bodies in arrival order. promptfoo grades model-graded assertions after
+    # every candidate, grouped (by provider, then by assertion across tests), so which evaluation
+    # a judge request belongs to is not its place in the order: compare them as a collection.
+    judges: list[Any]
+    unmatched: list[Any]  # requests neither a candidate nor a judge accounts for
     stderr: str
 
 
@@ -135,7 +138,7 @@ def run_promptfoo(files: dict[str, str | bytes], config: str = "promptfooconfig.
 def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]],
            stderr: str) -> OracleRun:
     """Candidates arrive first, one per evaluation in promptfoo's order (one at a time); the
-    judges follow, grouped after every candidate, in the same order."""
+    judges follow."""
     evaluations: list[Evaluation] = []
     ordered = sorted(results, key=lambda item: (item["testIdx"], item["promptIdx"]))
     queue = list(recorded)
@@ -148,11 +151,9 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]],
         elif queue:
             evaluation.path, evaluation.request = queue.pop(0)
         evaluations.append(evaluation)
-    for result, evaluation in zip(ordered, evaluations, strict=True):
-        for _ in range(_judge_count(result)):
-            if queue:
-                evaluation.judges.append(queue.pop(0)[1])
-    return OracleRun(evaluations, [body for _, body in queue], stderr)
+    judge_count = sum(_judge_count(result) for result in ordered)
+    judges = [body for _, body in queue[:judge_count]]
+    return OracleRun(evaluations, judges, [body for _, body in queue[judge_count:]], stderr)
 
 
 def _judge_count(result: dict[str, Any]) -> int:

@@ -51,7 +51,7 @@ def read_providers(source: Source, node: Node | None) -> list[Provider]:
         raise InputError("promptfoo needs `providers`", source.path, 1)
     value = node.value
     if isinstance(value, str):
-        return [_provider(value, None, {}, None, node.start_line)]
+        return [_canonical(_provider(value, None, {}, None, node.start_line))]
     if not isinstance(value, list):
         raise InputError("`providers` must be a provider id or a list", source.path,
                          node.start_line)
@@ -64,7 +64,7 @@ def read_providers(source: Source, node: Node | None) -> list[Provider]:
 def _entry(source: Source, item: Node) -> Provider:
     plain = item.plain()
     if isinstance(plain, str):
-        return _provider(plain, None, {}, None, item.start_line)
+        return _canonical(_provider(plain, None, {}, None, item.start_line))
     if not isinstance(plain, dict):
         raise InputError("a provider is an id or an object", source.path, item.start_line)
     if isinstance(plain.get("id"), str):
@@ -73,8 +73,9 @@ def _entry(source: Source, item: Node) -> Provider:
     if len(plain) == 1:
         original, options = next(iter(plain.items()))
         options = options if isinstance(options, dict) else {}
-        return _provider(options.get("id") or original, options.get("label"),
-                         options.get("config") or {}, options.get("prompts"), item.start_line)
+        provider = _provider(options.get("id") or original, options.get("label"),
+                             options.get("config") or {}, options.get("prompts"), item.start_line)
+        return provider if options.get("id") else _canonical(provider)
     raise InputError("a provider object needs an `id`", source.path, item.start_line)
 
 
@@ -88,6 +89,14 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
                                 f"builds (OpenAI Chat and Responses, Anthropic Messages)")
     else:
         provider.api, provider.model = api, model
+    return provider
+
+
+def _canonical(provider: Provider) -> Provider:
+    """A provider named only by a string answers promptfoo's `id()` with its class's own form
+    (`openai:chat:gpt-4o` is `openai:gpt-4o`); an `id` written in an object is kept as written."""
+    if provider.api == OPENAI_CHAT:
+        provider.id = f"openai:{provider.model}"
     return provider
 
 
