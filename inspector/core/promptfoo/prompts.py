@@ -82,8 +82,12 @@ def _entries(source: Source, node: Node) -> list[dict[str, Any]]:
         raise InputError(f"Invalid input prompt: {json.dumps(node.plain())}", source.path,
                          node.start_line)
     entries = []
+    seen: set[str] = set()  # combineConfigs keeps a prompt string written twice once
     for item in value:
         if isinstance(item.value, str):
+            if item.value in seen:
+                continue
+            seen.add(item.value)
             entries.append({"raw": item.value, "node": item})
         elif isinstance(item.value, dict):
             plain = item.plain()

@@ -55,9 +55,16 @@ def read_providers(source: Source, node: Node | None) -> list[Provider]:
     if not isinstance(value, list):
         raise InputError("`providers` must be a provider id or a list", source.path,
                          node.start_line)
+    # combineConfigs: a provider written twice (the same string, or the same object as JSON) is
+    # one provider.
     providers = []
+    seen: set[str] = set()
     for item in value:
-        providers.append(_entry(source, item))
+        plain = item.plain()
+        key = plain if isinstance(plain, str) else json.dumps(plain, separators=(",", ":"))
+        if key not in seen:
+            seen.add(key)
+            providers.append(_entry(source, item))
     return providers
 
 
