@@ -241,6 +241,38 @@ tests:
       suffix: " POST"
 """,
     },
+    "Anthropic Messages and OpenAI Responses, text, JSON and YAML chat prompts": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "Plain {{ q }}\\n\\n  indented line\\nassistant: an answer\\nuser: second"
+  - '[{"role": "system", "content": "Sys {{ q }}"}, {"role": "user", "content": "{{ q }}"}]'
+  - |
+    - role: system
+      content: yaml sys {{ q }}
+    - role: user
+      content: yaml user
+providers:
+  - anthropic:messages:claude-sonnet-4-5
+  - id: anthropic:messages:claude-3-5-haiku-latest
+    config: {max_tokens: 50, temperature: 0.5, top_p: 0.9, stop_sequences: [END]}
+  - openai:responses:gpt-4.1-mini
+  - id: openai:responses:o4-mini
+    config: {max_output_tokens: 77, reasoning_effort: low}
+  - id: openai:responses:gpt-4.1
+    config: {response_format: {type: json_object}, instructions: Be brief, top_p: 0.5}
+tests:
+  - vars: {q: hello}
+    assert:
+      - type: llm-rubric
+        value: ok
+        provider: anthropic:messages:claude-sonnet-4-5
+      - type: llm-rubric
+        value: fine
+        provider:
+          id: openai:responses:gpt-4.1-mini
+          config: {temperature: 0.3}
+""",
+    },
 }
 
 

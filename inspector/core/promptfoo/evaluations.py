@@ -167,12 +167,22 @@ def _evaluation(source: Source, test: TestCase, values: dict, indices: tuple[int
         warnings.append(Diagnostic(f"not rendered: {error.diagnostic.message}", test.path,
                                    test.line))
         return RenderedCase(case_id, [], warnings, span, error.diagnostic.message, metadata)
+    if provider.api == "anthropic" and _repeats_role(body.get("messages")):
+        warnings.append(Diagnostic("promptfoo sends consecutive turns of the same role here; the "
+                                   "export merges them into one turn, as Anthropic reads them",
+                                   test.path, test.line))
     _trace(case, rendered.pieces, provider.api)
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
     case.metadata.update(metadata)
     _add_judges(source, case, test, variables.values, rendered.text or "")
     return case
+
+
+def _repeats_role(messages: object) -> bool:
+    roles = [item.get("role") for item in messages if isinstance(item, dict)] if isinstance(
+        messages, list) else []
+    return any(first == second for first, second in zip(roles, roles[1:]))
 
 
 def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None) -> None:

@@ -91,7 +91,11 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
     provider = Provider(provider_id, label if isinstance(label, str) else None, config,
                         prompts if isinstance(prompts, list) else None, line)
     api, model = api_of(provider_id)
-    if api is None:
+    if api == ANTHROPIC and LATER_CLAUDE.search(model):
+        provider.unsupported = (f"promptfoo sets {model}'s sampling, thinking and max_tokens "
+                                f"from its own table of Claude models, which the inspector does "
+                                f"not model")
+    elif api is None:
         provider.unsupported = (f"provider {provider_id!r} is not one whose request the inspector "
                                 f"builds (OpenAI Chat and Responses, Anthropic Messages)")
     else:
@@ -102,8 +106,10 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
 def _canonical(provider: Provider) -> Provider:
     """A provider named only by a string answers promptfoo's `id()` with its class's own form
     (`openai:chat:gpt-4o` is `openai:gpt-4o`); an `id` written in an object is kept as written."""
-    if provider.api == OPENAI_CHAT:
+    if provider.api in (OPENAI_CHAT, OPENAI_RESPONSES):
         provider.id = f"openai:{provider.model}"
+    elif provider.api == ANTHROPIC:
+        provider.id = f"anthropic:{provider.model}"
     return provider
 
 
@@ -181,26 +187,62 @@ def _truthy(body: dict[str, Any], config: dict[str, Any], keys: tuple[str, ...])
             body[key] = config[key]
 
 
-def openai_responses_body(model: str, messages: Any, config: dict[str, Any]
+def openai_responses_body(model: str, prompt_text: str, config: dict[str, Any]
                           ) -> dict[str, Any]:
-    """OpenAiResponsesProvider: the chat messages as `input` (a plain prompt stays a string)."""
+    """OpenAiResponsesProvider.getOpenAiBody: a prompt that is a JSON array is the input items,
+    any other is the input string (a `- role:` prompt is not read as chat here)."""
     reasoning, gpt5 = _openai_model_kind(model)
-    body: dict[str, Any] = {"model": model, "input": messages}
-    if config.get("instructions"):
-        body["instructions"] = config["instructions"]
+    try:
+        parsed = json.loads(prompt_text)
+    except ValueError:
+        parsed = None
+    body: dict[str, Any] = {"model": model,
+                            "input": parsed if isinstance(parsed, list) else prompt_text}
     max_tokens = config.get("max_output_tokens")
-    body["max_output_tokens"] = 1024 if max_tokens is None else max_tokens
-    if reasoning and (config.get("reasoning") or config.get("reasoning_effort")):
-        body["reasoning"] = config.get("reasoning") or {"effort": config["reasoning_effort"]}
-    if not (reasoning or gpt5):
+    if max_tokens is not None or not reasoning:
+        body["max_output_tokens"] = 1024 if max_tokens is None else max_tokens
+    effort = (config.get("reasoning") or {}).get("effort") if isinstance(
+        config.get("reasoning"), dict) else None
+    effort = effort or (config.get("reasoning_effort") if reasoning else None)
+    if reasoning and effort:
+        body["reasoning"] = {"effort": effort}
+    if not reasoning:
         body["temperature"] = _given(config, "temperature", 0)
-    for key in ("top_p", "seed"):
-        if config.get(key) is not None:
+    _truthy(body, config, ("instructions",))
+    if (not effort or effort == "none") and config.get("top_p") is not None:
+        body["top_p"] = config["top_p"]
+    body["text"] = _text_format(config.get("response_format"), gpt5, config.get("verbosity"))
+    for key in ("tools", "tool_choice", "max_tool_calls", "previous_response_id", "truncation",
+                "metadata", "user", "service_tier"):
+        if config.get(key):
             body[key] = config[key]
-    _truthy(body, config, ("tools", "tool_choice", "previous_response_id", "metadata", "user"))
+    if "parallel_tool_calls" in config:
+        body["parallel_tool_calls"] = bool(config["parallel_tool_calls"])
+    if "store" in config:
+        body["store"] = bool(config["store"])
     if isinstance(config.get("passthrough"), dict):
         body.update(config["passthrough"])
+    if reasoning and isinstance(config.get("reasoning"), dict):
+        body["reasoning"] = {**body.get("reasoning", {}), **config["reasoning"]}
     return body
+
+
+def _text_format(response_format: Any, gpt5: bool, verbosity: Any) -> dict[str, Any]:
+    kind = response_format.get("type") if isinstance(response_format, dict) else None
+    if kind == "json_object":
+        text: dict[str, Any] = {"format": {"type": "json_object"}}
+    elif kind == "json_schema":
+        schema = response_format.get("schema") or (response_format.get("json_schema") or {}).get(
+            "schema")
+        name = (response_format.get("json_schema") or {}).get("name") or response_format.get(
+            "name") or "response_schema"
+        text = {"format": {"type": "json_schema", "name": name, "schema": schema,
+                           "strict": True}}
+    else:
+        text = {"format": {"type": "text"}}
+    if gpt5 and verbosity:
+        text["verbosity"] = verbosity
+    return text
 
 
 # ---- Anthropic ------------------------------------------------------------------------------
@@ -214,11 +256,24 @@ def anthropic_body(model: str, rendered_text: str, config: dict[str, Any]) -> di
         body["system"] = system
     body["max_tokens"] = _given(config, "max_tokens", ANTHROPIC_DEFAULT_MAX_TOKENS)
     body["messages"] = messages
-    body["stream"] = False
-    body["temperature"] = _given(config, "temperature", 0)
-    _truthy(body, config, ("tools", "tool_choice", "stop_sequences", "top_p", "top_k",
-                           "metadata"))
+    body["stream"] = bool(config.get("stream", False))
+    # temperature and top_p together are refused by Anthropic: promptfoo keeps top_p.
+    if config.get("top_p") is None:
+        body["temperature"] = _given(config, "temperature", 0)
+    for key in ("top_p", "top_k"):
+        if config.get(key) is not None:
+            body[key] = config[key]
+    _truthy(body, config, ("cache_control", "service_tier", "stop_sequences", "metadata",
+                           "tools", "tool_choice"))
+    if isinstance(config.get("extra_body"), dict):
+        body.update(config["extra_body"])
     return body
+
+
+# Claude models whose sampling parameters, thinking and max_tokens promptfoo sets by its own
+# capability table (Opus 4.7 and later, Claude 5): not modelled.
+LATER_CLAUDE = re.compile(r"(^|[^a-z0-9])claude-(?:opus-4-[78](?![0-9])|[a-z][a-z0-9]*"
+                          r"(?:-[a-z][a-z0-9]*){0,4}-(?:[5-9]|[1-9][0-9])(?![a-z0-9]))", re.I)
 
 
 def anthropic_messages(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
@@ -282,11 +337,7 @@ def body_for(provider_api: str, model: str, rendered_messages: Any, rendered_tex
     if provider_api == OPENAI_CHAT:
         return openai_chat_body(model, rendered_messages, config)
     if provider_api == OPENAI_RESPONSES:
-        single = (isinstance(rendered_messages, list) and len(rendered_messages) == 1
-                  and rendered_messages[0].get("role") == "user" and rendered_messages[0].get(
-                      "content") == rendered_text)
-        return openai_responses_body(model, rendered_text if single else rendered_messages,
-                                     config)
+        return openai_responses_body(model, rendered_text, config)
     return anthropic_body(model, rendered_text, config)
 
 
