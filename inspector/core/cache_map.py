@@ -146,23 +146,10 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
     while stack:
         node_id, members = stack.pop()
         node = nodes[node_id]
-        groups: dict[int, list[int]] = {}
-        ended = False
-        for position in members:
-            case_pieces = pieces[position]
-            if node.depth < len(case_pieces):
-                groups.setdefault(case_pieces[node.depth].key, []).append(position)
-            else:
-                ended = True
-                leaves[position] = node_id
-        # A smaller group cannot beat a cacheable best: skip counting its partial text.
-        beaten = best is not None and best[0][0] and len(members) < best[0][1]
-        if len(members) > 1 and (ended or len(groups) != 1) and not beaten:
-            partial = ""
-            nexts = [pieces[group[0]][node.depth] for group in groups.values()]
-            if mode == "automatic" and not ended and len({piece.head for piece in nexts}) == 1:
-                texts = [piece.text for piece in nexts]
-                partial = os.path.commonprefix([min(texts), max(texts)])
+        groups, ended = _next_pieces(node_id, node.depth, members, pieces, leaves)
+        if _may_be_best(members, groups, ended, best):
+            partial = _partial(mode, ended, [pieces[group[0]][node.depth]
+                                             for group in groups.values()])
             tokens = node.tokens + (count(partial) if partial else 0)
             score = (tokens >= minimum, len(members), tokens)
             if best is None or score > best[0]:
@@ -179,11 +166,49 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
     result.group = sorted(members)
     result.prefix_pieces = nodes[node_id].depth
     result.partial = partial
-    outside = sorted(set(range(len(cases))) - set(members))
-    reference = pieces[result.group[0]]
-    result.breaks = [replace(_break(cases[position], pieces[position], reference, result.prefix_pieces),
-                             position=position) for position in outside]
+    result.breaks = _breaks(cases, pieces, result.group, result.prefix_pieces)
     return result
+
+
+def _breaks(cases: Sequence[RenderedCase], pieces: list[list[Piece]], group: list[int],
+            depth: int) -> list[Break]:
+    """Where each case outside the group leaves the shared prefix."""
+    outside = sorted(set(range(len(cases))) - set(group))
+    reference = pieces[group[0]]
+    return [replace(_break(cases[position], pieces[position], reference, depth), position=position)
+            for position in outside]
+
+
+def _may_be_best(members: list[int], groups: dict[int, list[int]], ended: bool,
+                 best: tuple[tuple[bool, int, int], int, list[int], str] | None) -> bool:
+    """A node where several cases part ways may hold the best prefix; a smaller group cannot
+    beat a cacheable best, so its partial text is not counted."""
+    beaten = best is not None and best[0][0] and len(members) < best[0][1]
+    return len(members) > 1 and (ended or len(groups) != 1) and not beaten
+
+
+def _next_pieces(node_id: int, depth: int, members: list[int], pieces: list[list[Piece]],
+                 leaves: list[int]) -> tuple[dict[int, list[int]], bool]:
+    """The node's cases grouped by their next piece; a case that ends here is a leaf of it
+    (and the second value says some case ended)."""
+    groups: dict[int, list[int]] = {}
+    ended = False
+    for position in members:
+        case_pieces = pieces[position]
+        if depth < len(case_pieces):
+            groups.setdefault(case_pieces[depth].key, []).append(position)
+        else:
+            ended = True
+            leaves[position] = node_id
+    return groups, ended
+
+
+def _partial(mode: str, ended: bool, nexts: list[Piece]) -> str:
+    """With automatic caching, the text the differing next pieces still share (same head)."""
+    if mode != "automatic" or ended or len({piece.head for piece in nexts}) != 1:
+        return ""
+    texts = [piece.text for piece in nexts]
+    return os.path.commonprefix([min(texts), max(texts)])
 
 
 def _break(case: RenderedCase, case_pieces: list[Piece], reference: list[Piece], depth: int) -> Break:

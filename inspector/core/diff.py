@@ -316,8 +316,8 @@ def diff_documents(old: Mapping[str, RenderedDocument], new: Mapping[str, Render
     """Documents matched by path, cases by id, in the new side's order (removed ones after)."""
     cases: list[CaseDiff] = []
     for path in list(new) + [p for p in old if p not in new]:
-        old_cases = {case.id: case for case in old[path].cases} if path in old else {}
-        new_cases = {case.id: case for case in new[path].cases} if path in new else {}
+        old_cases = _cases_by_id(old.get(path))
+        new_cases = _cases_by_id(new.get(path))
         for case_id, case in new_cases.items():
             cases.append(diff_case(path, old_cases.get(case_id), case, files, provider, new_provider))
         for case_id, case in old_cases.items():
@@ -325,6 +325,10 @@ def diff_documents(old: Mapping[str, RenderedDocument], new: Mapping[str, Render
                 cases.append(diff_case(path, case, None, files, provider, new_provider))
     return BundleDiff(cases, [p for p in old if p not in new], [p for p in new if p not in old],
                       list(errors or []))
+
+
+def _cases_by_id(document: RenderedDocument | None) -> dict[str, RenderedCase]:
+    return {case.id: case for case in document.cases} if document is not None else {}
 
 
 def text_diff_lines(old: str, new: str) -> list[tuple[str, str]]:

@@ -197,10 +197,7 @@ def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: 
     spec = provider_spec(provider)
     resolved = (settings or ExportSettings()).resolved(spec.defaults)
     cases = list(document.cases if isinstance(document, RenderedDocument) else document)
-    counter = TokenCounter(spec.encoding)
-    counter.prime(text for case in cases for message in case.sent_messages
-                  for text in message_texts(message) + [segment.text for segment in message.segments])
-    counter.prime(_tools_text(case) for case in cases)
+    counter = _primed_counter(spec.encoding, cases)
     billing = spec.billing
     cache = billing.cache if billing else None
     minimum, known = cache.minimum(resolved.model) if cache else (0, False)
@@ -218,19 +215,38 @@ def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: 
     ledger = Ledger(provider, resolved.model, spec.encoding, spec.exact_tokens, resolved.max_tokens,
                     sorted(files.values(), key=lambda row: (-row.tokens, row.path)), rows, mapped,
                     cache.source if cache else "")
-    if cache and cache.mode == "breakpoints":
-        placed = ("the export's cache option places them" if spec.export_with_breakpoints is not None
-                  else "they are placed there; this export does not place them")
-        ledger.notes.append(f"{spec.label} caches only up to a marked block (cache_control, "
-                            f"cachePoint): the cached cost assumes {placed}")
-    if not known and cache:
-        ledger.notes.append(f"{resolved.model} is not in {spec.label}'s table of minimum cacheable "
-                            f"lengths: {minimum:,} tokens assumed, the largest it documents")
+    if cache:
+        ledger.notes += _cache_notes(spec.export_with_breakpoints is not None, spec.label, cache.mode, resolved.model, minimum,
+                                     known)
     if billing is None:
         ledger.price_problem = f"no price data is configured for {spec.label}"
     else:
         _price(ledger, billing.prices_provider)
     return ledger
+
+
+def _primed_counter(encoding: str, cases: list[RenderedCase]) -> TokenCounter:
+    """A counter that has counted every text of the cases' sent messages and tools at once."""
+    counter = TokenCounter(encoding)
+    counter.prime(text for case in cases for message in case.sent_messages
+                  for text in message_texts(message) + [segment.text for segment in message.segments])
+    counter.prime(_tools_text(case) for case in cases)
+    return counter
+
+
+def _cache_notes(export_places_marks: bool, label: str, mode: str, model: str, minimum: int,
+                 known: bool) -> list[str]:
+    """What the cached cost assumes: marked blocks, or a minimum length the table lacks."""
+    notes = []
+    if mode == "breakpoints":
+        placed = ("the export's cache option places them" if export_places_marks
+                  else "they are placed there; this export does not place them")
+        notes.append(f"{label} caches only up to a marked block (cache_control, "
+                     f"cachePoint): the cached cost assumes {placed}")
+    if not known:
+        notes.append(f"{model} is not in {label}'s table of minimum cacheable "
+                     f"lengths: {minimum:,} tokens assumed, the largest it documents")
+    return notes
 
 
 def _case_row(case: RenderedCase, counter: TokenCounter, files: dict[str, FileRow]

@@ -167,39 +167,69 @@ class LineMap:
         if not 1 <= number <= len(lines):
             return LineNote(f"The file has no {where}.")
         stripped = lines[number - 1].strip()
-        sent_by = tuple(case.id for case in self.cases if _covers(case.sent, path, number))
+        sent_by = self._sent_by(path, number)
         here = next((case for case in self.cases if case.id == current), None)
         if here is not None and current in sent_by:
             return LineNote(f"{_cap(where)} is sent in this case's messages.", sent_by=sent_by)
         if not stripped:
             return LineNote(f"{_cap(where)} is blank.")
-        if stripped.startswith(("#", "//")) and not path.lower().endswith((".md", ".markdown")):
+        if _is_comment(stripped, path):
             return LineNote(f"{_cap(where)} is a comment: {tool} does not send it to the model.")
-        owner = next((case for case in self.cases
-                      if case.span is not None and _covers((case.span,), path, number)), None)
+        owner = self._owner(path, number)
         if owner is not None and owner.id != current:
             return LineNote(f"{_cap(where)} belongs to case {owner.id}.", jump_to=owner.id,
                             sent_by=sent_by)
         keys = key_path(lines, number)
         named = f"{where} is `{keys[-1]}`" if keys else where
-        if here is not None:
-            for lines_of, reason in here.omitted:
-                if _covers((lines_of,), path, number):
-                    return LineNote(f"{_cap(named)}, in a message this case leaves out: {reason}.")
-            if _covers(here.graded, path, number):
-                return LineNote(f"{_cap(named)}: {tool} does not send it to the model; "
-                                "the graders send it to the judge (below, under What the graders send).")
-        reason_key = next((key for key in keys if key in NOT_SENT), None)
-        if reason_key is not None:
-            subject = named if reason_key == keys[-1] else f"{named} (under `{reason_key}`)"
-            return LineNote(f"{_cap(subject)}: {tool} does not send it to the model; "
-                            f"{NOT_SENT[reason_key]}.", sent_by=sent_by)
-        if keys and keys[-1] in HOLDERS:
-            return LineNote(f"{_cap(named)}: it holds {HOLDERS[keys[-1]]}; the model gets what is "
-                            "under it, not the key.", sent_by=sent_by)
-        if sent_by:
-            return LineNote(f"{_cap(named)}: not in this case's messages; it is sent in "
-                            f"case{'s' if len(sent_by) > 1 else ''} {', '.join(sent_by[:5])}"
-                            f"{' and more' if len(sent_by) > 5 else ''}.", sent_by=sent_by)
-        return LineNote(f"{_cap(named)}: no text of the messages comes from it (it may still "
-                        "shape the request, as tools and settings do).")
+        return (_in_this_case(here, path, number, named, tool)
+                or _by_key(keys, named, tool, sent_by) or _sent_elsewhere(named, sent_by))
+
+
+    def _sent_by(self, path: str, number: int) -> tuple[str, ...]:
+        return tuple(case.id for case in self.cases if _covers(case.sent, path, number))
+
+    def _owner(self, path: str, number: int) -> CaseLines | None:
+        """The case whose own lines hold the line."""
+        return next((case for case in self.cases
+                     if case.span is not None and _covers((case.span,), path, number)), None)
+
+
+def _is_comment(stripped: str, path: str) -> bool:
+    """A `#` or `//` line outside Markdown, where `#` heads a section of the text."""
+    return stripped.startswith(("#", "//")) and not path.lower().endswith((".md", ".markdown"))
+
+
+def _in_this_case(here: CaseLines | None, path: str, number: int, named: str, tool: str
+                  ) -> LineNote | None:
+    """A line of a message the case leaves out, or one only its graders send."""
+    if here is None:
+        return None
+    for lines_of, reason in here.omitted:
+        if _covers((lines_of,), path, number):
+            return LineNote(f"{_cap(named)}, in a message this case leaves out: {reason}.")
+    if _covers(here.graded, path, number):
+        return LineNote(f"{_cap(named)}: {tool} does not send it to the model; "
+                        "the graders send it to the judge (below, under What the graders send).")
+    return None
+
+
+def _by_key(keys: list[str], named: str, tool: str, sent_by: tuple[str, ...]) -> LineNote | None:
+    """A line under a key the tool never sends, or a key that only holds what is sent."""
+    reason_key = next((key for key in keys if key in NOT_SENT), None)
+    if reason_key is not None:
+        subject = named if reason_key == keys[-1] else f"{named} (under `{reason_key}`)"
+        return LineNote(f"{_cap(subject)}: {tool} does not send it to the model; "
+                        f"{NOT_SENT[reason_key]}.", sent_by=sent_by)
+    if keys and keys[-1] in HOLDERS:
+        return LineNote(f"{_cap(named)}: it holds {HOLDERS[keys[-1]]}; the model gets what is "
+                        "under it, not the key.", sent_by=sent_by)
+    return None
+
+
+def _sent_elsewhere(named: str, sent_by: tuple[str, ...]) -> LineNote:
+    if sent_by:
+        return LineNote(f"{_cap(named)}: not in this case's messages; it is sent in "
+                        f"case{'s' if len(sent_by) > 1 else ''} {', '.join(sent_by[:5])}"
+                        f"{' and more' if len(sent_by) > 5 else ''}.", sent_by=sent_by)
+    return LineNote(f"{_cap(named)}: no text of the messages comes from it (it may still "
+                    "shape the request, as tools and settings do).")

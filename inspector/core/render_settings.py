@@ -40,27 +40,42 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
                             f"{', '.join(formats.INPUT_FORMATS)}")
     patterns = None
     if "patterns" in values and values.get("patterns_mode", "custom") != "config":
-        raw = values.get("patterns")
-        if isinstance(raw, (list, tuple)):
-            # A list keeps patterns such as `*.{md,txt}` whole, where text splits on commas.
-            patterns = tuple(str(item).strip() for item in raw if str(item).strip())
-        else:
-            text = str(raw or "")
-            patterns = tuple(p.strip() for p in text.replace(",", "\n").splitlines() if p.strip())
-        if len(patterns) > MAX_PATTERNS:
-            raise SettingsError(f"at most {MAX_PATTERNS} guideline patterns")
+        patterns = _patterns(values.get("patterns"))
     system_prompt = values.get("system_prompt") or None
     if system_prompt is not None and len(str(system_prompt)) > MAX_SYSTEM_PROMPT:
         raise SettingsError("the system prompt is too long")
-    max_tokens = None
-    raw_tokens = values.get("max_tokens")
-    if raw_tokens not in (None, ""):
-        try:
-            max_tokens = int(str(raw_tokens))
-        except ValueError:
-            raise SettingsError("max_tokens must be a whole number") from None
-        if not 1 <= max_tokens <= MAX_TOKENS:
-            raise SettingsError(f"max_tokens must be between 1 and {MAX_TOKENS:,}")
+    return RenderOptions(profile=profile, guideline_patterns=patterns,
+                         system_prompt=None if system_prompt is None else str(system_prompt),
+                         max_tokens=_max_tokens(values.get("max_tokens")),
+                         input_format=input_format, **_gambit_inputs(values))
+
+
+def _patterns(raw: object) -> tuple[str, ...]:
+    if isinstance(raw, (list, tuple)):
+        # A list keeps patterns such as `*.{md,txt}` whole, where text splits on commas.
+        patterns = tuple(str(item).strip() for item in raw if str(item).strip())
+    else:
+        text = str(raw or "")
+        patterns = tuple(p.strip() for p in text.replace(",", "\n").splitlines() if p.strip())
+    if len(patterns) > MAX_PATTERNS:
+        raise SettingsError(f"at most {MAX_PATTERNS} guideline patterns")
+    return patterns
+
+
+def _max_tokens(raw: object) -> int | None:
+    if raw in (None, ""):
+        return None
+    try:
+        max_tokens = int(str(raw))
+    except ValueError:
+        raise SettingsError("max_tokens must be a whole number") from None
+    if not 1 <= max_tokens <= MAX_TOKENS:
+        raise SettingsError(f"max_tokens must be between 1 and {MAX_TOKENS:,}")
+    return max_tokens
+
+
+def _gambit_inputs(values: Mapping[str, object]) -> dict[str, str]:
+    """The gambit deck inputs given; each input comes as text or from a sample, not both."""
     gambit = {}
     for name in ("gambit_context", "gambit_context_sample", "gambit_message",
                  "gambit_conversation", "gambit_conversation_sample"):
@@ -73,6 +88,4 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
         raise SettingsError("give the context input or a sample to take it from, not both")
     if "gambit_conversation" in gambit and "gambit_conversation_sample" in gambit:
         raise SettingsError("give the conversation or a file to read it from, not both")
-    return RenderOptions(profile=profile, guideline_patterns=patterns,
-                         system_prompt=None if system_prompt is None else str(system_prompt),
-                         max_tokens=max_tokens, input_format=input_format, **gambit)
+    return gambit

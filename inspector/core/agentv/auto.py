@@ -42,14 +42,23 @@ def choose_profile(bundle: Bundle, path: str) -> tuple[str, str]:
     for key in ("prompts", "default_test"):
         if key in keys:
             return ("agentv-5", f"the file has top-level `{key}` (agentv 5's schema)")
-    tests = keys.get("tests")
-    entries = _entries(tests)
     if "tests" in keys:
-        if any("input" in entry.value for entry in entries) or "input" in keys:
-            return ("agentv-4", "the file's `tests` carry `input` (agentv 4's schema)")
-        if entries and any("vars" in entry.value for entry in entries):
-            return ("agentv-5", "the file's tests have `vars` and no `input` (agentv 5's schema)")
-        return ("agentv-4", "the file has `tests` (agentv 4's schema)")
+        return _for_tests(keys)
+    return _for_classic_keys(keys)
+
+
+def _for_tests(keys: dict[str, Node]) -> tuple[str, str]:
+    """A file with `tests`: agentv 4 unless its tests fill a prompt from `vars` alone."""
+    entries = _entries(keys.get("tests"))
+    if any("input" in entry.value for entry in entries) or "input" in keys:
+        return ("agentv-4", "the file's `tests` carry `input` (agentv 4's schema)")
+    if entries and any("vars" in entry.value for entry in entries):
+        return ("agentv-5", "the file's tests have `vars` and no `input` (agentv 5's schema)")
+    return ("agentv-4", "the file has `tests` (agentv 4's schema)")
+
+
+def _for_classic_keys(keys: dict[str, Node]) -> tuple[str, str]:
+    """`evalcases` (or `eval_cases`): agentv 4 when they carry `input`, else the classic schema."""
     for key in ("evalcases", "eval_cases"):
         cases = _entries(keys.get(key))
         if any("input_messages" in case.value for case in cases) or not cases:

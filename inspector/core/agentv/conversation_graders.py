@@ -94,42 +94,59 @@ def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bo
     texts = [item.value for item in listed if isinstance(item.value, str)]
     graders = [turn_rubrics(texts, v5)] if texts else []
     for item in listed:
-        if not isinstance(item.value, dict):
-            continue
-        kind = item.get("type")
-        name = item.get("name")
-        label = name.value if name is not None and isinstance(name.value, str) else (
-            kind.value if kind is not None and isinstance(kind.value, str) else "grader")
-        if kind is None or kind.value not in (("llm-grader", "llm-rubric") if v5
-                                               else ("llm-grader",)):
-            note = check_note(kind.value, item.plain()) if kind is not None and isinstance(
-                kind.value, str) else None
-            if note is not None:  # a check that asks no model says what it does instead
-                graders.append(Grader(label, span=LineSpan(case.path, item.start_line,
-                                                           item.end_line), note=note))
-            continue
-        grader = inline_grader(label, item.get("prompt"),
-                               LineSpan(case.path, item.start_line, item.end_line), case.path)
-        rubrics = item.get("rubrics")
-        if rubrics is not None and isinstance(rubrics.value, list) and rubrics.value:
-            # buildTurnAssertions passes the assertion on as written: its rubrics are not parsed
-            raw = [raw_rubric(entry) if isinstance(entry, dict) else None
-                   for entry in rubrics.plain()]
-            if None in raw:
-                warnings.append(Diagnostic(f"turn grader {label!r}: a rubric that is not an "
-                                           "object, or score ranges not written as [min, max] "
-                                           "pairs, reach the judge in a form not shown",
-                                           case.path, rubrics.start_line))
-                continue
-            grader.rubrics = [rubric for rubric in raw if rubric is not None]
-        value = item.get("value")
-        if kind.value == "llm-rubric":  # builtin-graders.ts: its value stands as the criteria
-            grader.rubric_kind = True
-            if value is not None and isinstance(value.value, str):
-                grader.criteria = [Piece(value.value, OriginKind.CASE_TEXT, case.path,
-                                         value.text_line, value.end_line)]
-        graders.append(grader)
+        if isinstance(item.value, dict):
+            found = _turn_grader(item, case, warnings, v5)
+            if found is not None:
+                graders.append(found)
     return graders
+
+
+def _turn_grader(item: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool
+                 ) -> Grader | None:
+    """One object of a turn's assertions: a judge's prompt, or what a check does instead."""
+    kind = item.get("type")
+    kind_name = kind.value if kind is not None and isinstance(kind.value, str) else None
+    label = _turn_grader_label(item, kind_name)
+    span = LineSpan(case.path, item.start_line, item.end_line)
+    if kind is None or kind.value not in (("llm-grader", "llm-rubric") if v5
+                                           else ("llm-grader",)):
+        note = check_note(kind_name, item.plain()) if kind_name is not None else None
+        # A check that asks no model says what it does instead.
+        return Grader(label, span=span, note=note) if note is not None else None
+    grader = inline_grader(label, item.get("prompt"), span, case.path)
+    rubrics = item.get("rubrics")
+    if rubrics is not None and isinstance(rubrics.value, list) and rubrics.value:
+        grader.rubrics = _raw_rubrics(rubrics, label, case, warnings)
+        if grader.rubrics is None:
+            return None
+    if kind.value == "llm-rubric":  # builtin-graders.ts: its value stands as the criteria
+        grader.rubric_kind = True
+        value = item.get("value")
+        if value is not None and isinstance(value.value, str):
+            grader.criteria = [Piece(value.value, OriginKind.CASE_TEXT, case.path,
+                                     value.text_line, value.end_line)]
+    return grader
+
+
+def _turn_grader_label(item: Node, kind_name: str | None) -> str:
+    name = item.get("name")
+    if name is not None and isinstance(name.value, str):
+        return name.value
+    return kind_name if kind_name is not None else "grader"
+
+
+def _raw_rubrics(rubrics: Node, label: str, case: CaseSpec, warnings: list[Diagnostic]
+                 ) -> list | None:
+    """buildTurnAssertions passes the assertion on as written: its rubrics are not parsed, so
+    one the page cannot show as the judge sees it drops the grader, with a warning."""
+    raw = [raw_rubric(entry) if isinstance(entry, dict) else None for entry in rubrics.plain()]
+    if None in raw:
+        warnings.append(Diagnostic(f"turn grader {label!r}: a rubric that is not an "
+                                   "object, or score ranges not written as [min, max] "
+                                   "pairs, reach the judge in a form not shown",
+                                   case.path, rubrics.start_line))
+        return None
+    return [rubric for rubric in raw if rubric is not None]
 
 
 def _windowed(history: list[Entry], window: float | None) -> list[Entry]:

@@ -11,6 +11,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import pathspec
 import yaml
@@ -159,20 +160,25 @@ def release_config_patterns(bundle: Bundle, eval_path: str, *, require_schema: b
             continue
         if require_schema and config.get("$schema") != "agentv-config-v2":
             continue
-        if check_version_keys:
-            if "required_version" in config and not isinstance(config["required_version"], str):
-                continue
-            evals = config.get("eval_patterns")
-            if "eval_patterns" in config and not (
-                    isinstance(evals, list) and all(isinstance(item, str) for item in evals)):
-                continue
-        patterns = config.get("guideline_patterns")
+        if check_version_keys and not _version_keys_valid(config):
+            continue
         if "guideline_patterns" not in config:
             return DEFAULT_PATTERNS, config_path
-        if not isinstance(patterns, list) or not all(isinstance(item, str) for item in patterns):
-            continue
-        return tuple(patterns), config_path
+        patterns = config["guideline_patterns"]
+        if _strings(patterns):
+            return tuple(patterns), config_path
     return DEFAULT_PATTERNS, None
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _version_keys_valid(config: dict) -> bool:
+    """agentv 3.8 skips a config whose required_version or eval_patterns it cannot use."""
+    if "required_version" in config and not isinstance(config["required_version"], str):
+        return False
+    return "eval_patterns" not in config or _strings(config["eval_patterns"])
 
 
 # ---- micromatch (picomatch 2.3), as agentv 0.10-3.8 match guideline patterns -------------------
@@ -229,31 +235,38 @@ def _segment(segment: str, first: bool) -> str:
         if char == "*":
             while index + 1 < len(segment) and segment[index + 1] == "*":
                 index += 1
-            if at_start and first and segment.startswith("**") and len(segment) > 2:
-                out.append(r"(?!\.)" + _GLOBSTAR)  # `**.md` at the very start spans folders
-            elif at_start:
-                out.append(r"(?!\.)(?=.)[^/]*?")
-            else:
-                out.append(r"[^/]*?")
+            out.append(_star(segment, at_start, first))
             index += 1
             continue
         if char == "?":
             out.append(r"[^.\/]" if at_start else r"[^/]")
             index += 1
             continue
-        if char == "[":
-            end = segment.find("]", index + 2)
-            if end != -1:
-                body = segment[index + 1:end]
-                if body.startswith("^"):
-                    out.append(f"[^{body[1:]}/]")
-                else:
-                    out.append(f"(?:{re.escape(segment[index:end + 1])}|[{body}])")
-                index = end + 1
-                continue
+        end = segment.find("]", index + 2) if char == "[" else -1
+        if end != -1:
+            out.append(_bracket(segment, index, end))
+            index = end + 1
+            continue
         out.append(re.escape(char))
         index += 1
     return "".join(out)
+
+
+def _star(segment: str, at_start: bool, first: bool) -> str:
+    """A run of `*`: no wildcard matches a name's leading dot."""
+    if at_start and first and segment.startswith("**") and len(segment) > 2:
+        return r"(?!\.)" + _GLOBSTAR  # `**.md` at the very start spans folders
+    if at_start:
+        return r"(?!\.)(?=.)[^/]*?"
+    return r"[^/]*?"
+
+
+def _bracket(segment: str, start: int, end: int) -> str:
+    """A `[...]` class; picomatch also matches its text taken literally."""
+    body = segment[start + 1:end]
+    if body.startswith("^"):
+        return f"[^{body[1:]}/]"
+    return f"(?:{re.escape(segment[start:end + 1])}|[{body}])"
 
 
 @lru_cache(maxsize=1024)
@@ -263,35 +276,41 @@ def _micromatch_regex(pattern: str) -> tuple[re.Pattern[str] | None, bool]:
         negated, pattern = not negated, pattern[1:]
     if pattern.startswith("./"):
         pattern = pattern[2:]
-    alternatives = []
-    for expanded in _braces(pattern):
-        segments = expanded.split("/")
-        collapsed: list[str] = []
-        for segment in segments:
-            if segment == "**" and collapsed and collapsed[-1] == "**":
-                continue
-            collapsed.append(segment)
-        last = len(collapsed) - 1
-        out = ""
-        for index, segment in enumerate(collapsed):
-            if segment == "**":  # takes the slashes around it
-                if last == 0:
-                    out += r"(?!\.)" + _GLOBSTAR + r"\/?"
-                elif index == 0:
-                    out += r"(?:" + _GLOBSTAR + r"\/)?"
-                elif index == last:
-                    out += r"(?:\/(?!\.)" + _GLOBSTAR + r"|$)"
-                else:
-                    out += r"(?:\/(?!\.)" + _GLOBSTAR + r"\/|\/)"
-                continue
-            if index and collapsed[index - 1] != "**":
-                out += r"\/"
-            out += _segment(segment, index == 0)
-        alternatives.append(out)
+    alternatives = [_path_regex(expanded) for expanded in _braces(pattern)]
     try:
         return re.compile("|".join(f"(?:{item})" for item in alternatives)), negated
     except re.error:
         return None, negated
+
+
+def _path_regex(pattern: str) -> str:
+    """One brace-free pattern, segment by segment (a run of `**` segments is one)."""
+    collapsed: list[str] = []
+    for segment in pattern.split("/"):
+        if segment == "**" and collapsed and collapsed[-1] == "**":
+            continue
+        collapsed.append(segment)
+    last = len(collapsed) - 1
+    out = ""
+    for index, segment in enumerate(collapsed):
+        if segment == "**":
+            out += _globstar(index, last)
+            continue
+        if index and collapsed[index - 1] != "**":
+            out += r"\/"
+        out += _segment(segment, index == 0)
+    return out
+
+
+def _globstar(index: int, last: int) -> str:
+    """A `**` segment, which takes the slashes around it."""
+    if last == 0:
+        return r"(?!\.)" + _GLOBSTAR + r"\/?"
+    if index == 0:
+        return r"(?:" + _GLOBSTAR + r"\/)?"
+    if index == last:
+        return r"(?:\/(?!\.)" + _GLOBSTAR + r"|$)"
+    return r"(?:\/(?!\.)" + _GLOBSTAR + r"\/|\/)"
 
 
 def micromatch(path: str, patterns: tuple[str, ...]) -> bool:

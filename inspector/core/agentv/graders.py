@@ -288,16 +288,27 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]
         script = _script(node, resolve)
         return Grader(name, span=span, script=script) if script is not None else None
     if kind not in LLM_TYPES:
-        if kind not in MEMBER_KINDS:
-            custom_file = custom_script(kind, resolve)
-            return Grader(name, span=span, note=custom_note(kind, custom_file),
-                          custom=custom_file is None)
-        note = check_note(kind, node.plain())
-        return Grader(name, span=span, note=note) if note else True
+        return _check(node, kind, name, span, resolve)
     if kind in ("rubrics", "rubric"):
         rubrics = _rubrics(node.get("criteria" if kind == "rubrics" else "rubrics"), name, case,
                            shorthand=kind == "rubrics")
         return Grader(name, rubrics=rubrics, span=span) if rubrics else None
+    return _llm_grader(node, name, span, case, resolve, warnings)
+
+
+def _check(node: Node, kind: str, name: str, span: LineSpan, resolve) -> Grader | bool:
+    """A grader that asks no model: a custom assertion found by name, or a built-in check that
+    says what it does (True when there is nothing to say)."""
+    if kind not in MEMBER_KINDS:
+        custom_file = custom_script(kind, resolve)
+        return Grader(name, span=span, note=custom_note(kind, custom_file),
+                      custom=custom_file is None)
+    note = check_note(kind, node.plain())
+    return Grader(name, span=span, note=note) if note else True
+
+
+def _llm_grader(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
+                warnings: list[Diagnostic]) -> Grader | bool:
     grader = Grader(name, span=span)
     prompt = node.get("prompt")
     if prompt is not None and isinstance(prompt.value, dict):
@@ -332,39 +343,53 @@ def _composite(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
     if members_node is None or not isinstance(members_node.value, list) or aggregator is None \
             or not isinstance(aggregator.value, dict):
         return None
-    kind_node = aggregator.get("type")
-    kind = kind_node.value if kind_node is not None and isinstance(kind_node.value, str) else None
-    if kind is not None and kind not in ("weighted_average", "threshold"):
-        kind = kind.replace("_", "-")
+    kind = _aggregator_kind(aggregator)
     if kind not in AGGREGATORS:
         return None
     members: list[Grader] = []
     loaded = 0
     for item in members_node.value:
-        raw_name, raw_type = (item.get("name"), item.get("type")) if isinstance(
-            item.value, dict) else (None, None)
-        if raw_name is None or not isinstance(raw_name.value, str) or not raw_name.value \
-                or raw_type is None or raw_type.value not in MEMBER_KINDS:
+        if not _is_member(item):
             continue
         member = _grader(item, case, resolve, warnings)
         if isinstance(member, Grader):
             members.append(member)
         loaded += member is not None
-    if not loaded:
+    if not loaded or not _aggregator_usable(aggregator, kind):
         return None
-    prompt: list[Piece] | None = None
+    prompt = _aggregator_prompt(aggregator.get("prompt"), case, resolve) \
+        if kind == "llm-grader" else None
+    return Grader(name, span=span, members=members, aggregator=prompt)
+
+
+def _aggregator_kind(aggregator: Node) -> str | None:
+    """The aggregator's type, snake_case as kebab-case but for the two that keep underscores."""
+    kind_node = aggregator.get("type")
+    kind = kind_node.value if kind_node is not None and isinstance(kind_node.value, str) else None
+    if kind is not None and kind not in ("weighted_average", "threshold"):
+        return kind.replace("_", "-")
+    return kind
+
+
+def _is_member(item: Node) -> bool:
+    """A composite member agentv loads: a name and a type it knows."""
+    if not isinstance(item.value, dict):
+        return False
+    raw_name, raw_type = item.get("name"), item.get("type")
+    return raw_name is not None and isinstance(raw_name.value, str) and bool(raw_name.value) \
+        and raw_type is not None and raw_type.value in MEMBER_KINDS
+
+
+def _aggregator_usable(aggregator: Node, kind: str | None) -> bool:
+    """A code-grader aggregator needs a path, a threshold one a threshold within 0-1."""
     if kind == "code-grader":
         path = aggregator.get("path")
-        if path is None or not isinstance(path.value, str) or not path.value:
-            return None
-    elif kind == "threshold":
+        return path is not None and isinstance(path.value, str) and bool(path.value)
+    if kind == "threshold":
         threshold = aggregator.get("threshold")
-        if threshold is None or isinstance(threshold.value, bool) or not isinstance(
-                threshold.value, int | float) or not 0 <= threshold.value <= 1:
-            return None
-    elif kind == "llm-grader":
-        prompt = _aggregator_prompt(aggregator.get("prompt"), case, resolve)
-    return Grader(name, span=span, members=members, aggregator=prompt)
+        return threshold is not None and not isinstance(threshold.value, bool) and isinstance(
+            threshold.value, int | float) and 0 <= threshold.value <= 1
+    return True
 
 
 RESULTS_VARIABLE = "{{EVALUATOR_RESULTS_JSON}}"
@@ -494,18 +519,26 @@ def _reference(grading: GradingNodes, path: str, resolve, warnings: list[Diagnos
         content, calls = last, None
     if content is not None and isinstance(content.value, str):
         return _text_pieces(content, path)
-    value: Any = None
-    if content is not None and isinstance(content.value, list):
-        value = [item for item in (_expected_item(node, path, resolve, warnings)
-                                    for node in content.value) if item is not None]
-    elif content is not None and isinstance(content.value, dict):
-        value = content.plain()
-    elif calls is not None and isinstance(calls.value, list):
-        content, value = calls, calls.plain()
-    if value is None or content is None:
+    found = _reference_value(content, calls, path, resolve, warnings)
+    if found is None:
         return []
-    return [Piece(js_json(value), OriginKind.CASE_TEXT, path, content.start_line,
-                  content.end_line)]
+    source, value = found
+    return [Piece(js_json(value), OriginKind.CASE_TEXT, path, source.start_line,
+                  source.end_line)]
+
+
+def _reference_value(content: Node | None, calls: Node | None, path: str, resolve,
+                     warnings: list[Diagnostic]) -> tuple[Node, Any] | None:
+    """A content list or object, else the tool calls, as the JSON value agentv keeps, with the
+    node it was written in."""
+    if content is not None and isinstance(content.value, list):
+        return content, [item for item in (_expected_item(node, path, resolve, warnings)
+                                           for node in content.value) if item is not None]
+    if content is not None and isinstance(content.value, dict):
+        return content, content.plain()
+    if calls is not None and isinstance(calls.value, list):
+        return calls, calls.plain()
+    return None
 
 
 def _expected_item(node: Node, path: str, resolve, warnings: list[Diagnostic]) -> Any:
@@ -548,24 +581,32 @@ def _messages(grader: Grader, inputs: Inputs) -> list[Message]:
     if template is not None and not grader.prompt_is_file and not _has_variables(template, v5):
         inputs = replace(inputs, criteria=template)  # bare text: the criteria
         template = None
-    if grader.rubrics and any(rubric.score_ranges for rubric in grader.rubrics):
-        # llm-grader.ts evaluateWithScoreRanges (agentv 5: a template gets only the format).
-        v5_system = SCORE_RANGE_FORMAT if template is not None else SCORE_RANGE_SCHEMA_V5
-        system = v5_system if v5 else SCORE_RANGE_SCHEMA
-        user = (_substitute(template, _variables(inputs, grader.rubrics)) if template is not None
-                else _scored(inputs, grader.rubrics))
-    elif grader.rubrics:
-        # agentv 5 (llm-grader.ts at 5.3.1-next.1): a template gets only the format instructions.
-        v5_system = RUBRIC_FORMAT if template is not None else RUBRIC_SCHEMA_V5
-        system = v5_system if v5 else RUBRIC_SCHEMA
-        user = (_substitute(template, _variables(inputs, grader.rubrics)) if template is not None
-                else _checklist(inputs, grader.rubrics))
+    if grader.rubrics:
+        system, user = _rubric_prompt(grader.rubrics, inputs, template, v5)
     else:
         system = PROMPTFOO_SCHEMA if grader.rubric_kind else OUTPUT_SCHEMA
         user = _substitute(template or (_DEFAULT_V5 if v5 else _DEFAULT), _variables(inputs, None))
     # llm-providers.ts buildChatPrompt sends the question trimmed.
     return [Message("system", list(fixed_segments(system, OriginKind.DEFAULT_PROMPT))),
             Message("user", segments(_strip(user), inputs.made))]
+
+
+def _rubric_prompt(rubrics: list[Rubric], inputs: Inputs, template: list[Piece] | None, v5: bool
+                   ) -> tuple[str, list[Piece]]:
+    """The system text and user pieces of a grader with rubrics: score ranges when any rubric
+    has them (llm-grader.ts evaluateWithScoreRanges), else a checklist. agentv 5 (llm-grader.ts
+    at 5.3.1-next.1) gives a template only the format instructions."""
+    if any(rubric.score_ranges for rubric in rubrics):
+        v5_system = SCORE_RANGE_FORMAT if template is not None else SCORE_RANGE_SCHEMA_V5
+        system = v5_system if v5 else SCORE_RANGE_SCHEMA
+        written = _scored
+    else:
+        v5_system = RUBRIC_FORMAT if template is not None else RUBRIC_SCHEMA_V5
+        system = v5_system if v5 else RUBRIC_SCHEMA
+        written = _checklist
+    user = (_substitute(template, _variables(inputs, rubrics)) if template is not None
+            else written(inputs, rubrics))
+    return system, user
 
 
 # Pieces are frozen: agentv's own texts are one object each, in every case.

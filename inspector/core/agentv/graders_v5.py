@@ -114,51 +114,70 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
     kind = raw_type.value if raw_type is not None else None
     metric = node.get("metric")
     metric_name = metric.value if metric is not None and isinstance(metric.value, str) else None
-    if isinstance(kind, str):
-        replacement = REMOVED.get(kind)
-        if replacement:
-            raise Skip(f"Unsupported grader '{kind}' in '{case.id}'. Use '{replacement}' instead.")
-        if (kind[4:] if kind.startswith("not-") else kind) in UNSUPPORTED:
-            raise Skip(f"Unsupported promptfoo assertion type '{kind}' in '{case.id}'"
-                       + (f" for evaluator '{metric_name}'" if metric_name else "")
-                       + ". This type is future scope in AgentV and is not accepted as a custom "
-                       "assertion.")
     if not isinstance(kind, str):
         return None
+    _refuse_type(kind, metric_name, case)
     name = metric_name or kind
     for removed in ("postprocess", "preprocessors"):
         if node.get(removed) is not None:
             raise Skip(f"Grader '{name}' in '{case.id}': {removed} has been removed.")
     span = _span(node, case)
     if kind == "assert-set":
-        members = node.get("assert")
-        if members is None or not isinstance(members.value, list):
-            return None
-        found = _list(members, case, resolve, warnings)
-        # AssertSetGrader makes each member as it runs it: one agentv cannot make ends the set.
-        stop = next((index for index, member in enumerate(found) if member.custom), None)
-        if stop is not None and stop + 1 < len(found):
-            warnings.append(Diagnostic(f"assert-set {name!r}: agentv stops at the custom assertion "
-                                       f"{found[stop].name!r} it cannot find; the members after it "
-                                       "never run", case.path, node.start_line))
-            found = found[:stop + 1]
-        return Grader(name, span=span, members=found) if found else None
+        return _assert_set(node, name, span, case, resolve, warnings)
     if kind == "script":
-        if node.get("script") is not None:
-            raise Skip(f"Grader '{name}' in '{case.id}': 'script' field has been removed. Use "
-                       "'command' instead.")
-        script = _script(node, resolve)
-        return Grader(name, span=span, script=script) if script is not None else None
+        return _script_grader(node, name, span, case, resolve)
     if kind in ("trajectory:goal-success", "not-trajectory:goal-success"):
         return _goal_success(node, name, span, case, warnings)
     if kind not in ("llm-grader", "llm-rubric"):
-        if kind not in KINDS and not kind.startswith("not-trajectory:"):
-            custom_file = custom_script(kind, resolve)
-            return Grader(name, span=span, note=custom_note(kind, custom_file),
-                          custom=custom_file is None)
-        note = check_note(kind, node.plain())
-        return Grader(name, span=span, note=note) if note else None
+        return _check(node, kind, name, span, resolve)
     return _llm(node, kind, name, span, case, resolve, warnings)
+
+
+def _refuse_type(kind: str, metric_name: str | None, case: CaseSpec) -> None:
+    """A removed grader name, or a promptfoo assertion agentv does not run, skips the test."""
+    replacement = REMOVED.get(kind)
+    if replacement:
+        raise Skip(f"Unsupported grader '{kind}' in '{case.id}'. Use '{replacement}' instead.")
+    if (kind[4:] if kind.startswith("not-") else kind) in UNSUPPORTED:
+        raise Skip(f"Unsupported promptfoo assertion type '{kind}' in '{case.id}'"
+                   + (f" for evaluator '{metric_name}'" if metric_name else "")
+                   + ". This type is future scope in AgentV and is not accepted as a custom "
+                   "assertion.")
+
+
+def _assert_set(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
+                warnings: list[Diagnostic]) -> Grader | None:
+    members = node.get("assert")
+    if members is None or not isinstance(members.value, list):
+        return None
+    found = _list(members, case, resolve, warnings)
+    # AssertSetGrader makes each member as it runs it: one agentv cannot make ends the set.
+    stop = next((index for index, member in enumerate(found) if member.custom), None)
+    if stop is not None and stop + 1 < len(found):
+        warnings.append(Diagnostic(f"assert-set {name!r}: agentv stops at the custom assertion "
+                                   f"{found[stop].name!r} it cannot find; the members after it "
+                                   "never run", case.path, node.start_line))
+        found = found[:stop + 1]
+    return Grader(name, span=span, members=found) if found else None
+
+
+def _script_grader(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve
+                   ) -> Grader | None:
+    if node.get("script") is not None:
+        raise Skip(f"Grader '{name}' in '{case.id}': 'script' field has been removed. Use "
+                   "'command' instead.")
+    script = _script(node, resolve)
+    return Grader(name, span=span, script=script) if script is not None else None
+
+
+def _check(node: Node, kind: str, name: str, span: LineSpan, resolve) -> Grader | None:
+    """A grader that asks no model: a built-in check, or a custom assertion found by name."""
+    if kind not in KINDS and not kind.startswith("not-trajectory:"):
+        custom_file = custom_script(kind, resolve)
+        return Grader(name, span=span, note=custom_note(kind, custom_file),
+                      custom=custom_file is None)
+    note = check_note(kind, node.plain())
+    return Grader(name, span=span, note=note) if note else None
 
 
 TRAJECTORY = "\u27e8the run's trajectory (its steps) as JSON, known only after the run\u27e9"
@@ -194,10 +213,7 @@ def _goal_success(node: Node, name: str, span: LineSpan, case: CaseSpec,
 def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resolve,
          warnings: list[Diagnostic]) -> Grader | None:
     grader = Grader(name, span=span, rubric_kind=kind == "llm-rubric")
-    prompt = node.get("prompt")
-    if (prompt is None or prompt.value is None) and kind == "llm-rubric" \
-            and case.grading is not None:
-        prompt = case.grading.rubric_prompt  # default_test.options.rubric_prompt
+    prompt = _judge_prompt(node, kind, case)
     if prompt is not None and prompt.value is not None:
         if isinstance(prompt.value, dict) and prompt.get("command") is not None:
             warnings.append(Diagnostic(f"grader {name!r}: a prompt made by a script is not shown "
@@ -205,12 +221,32 @@ def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resol
             return None
         grader.prompt, grader.prompt_is_file = _prompt(prompt, name, case, resolve)
     if kind == "llm-grader":
-        rubrics = node.get("rubrics")
-        if rubrics is not None and isinstance(rubrics.value, list):
-            grader.rubrics = _rubrics(_criteria(rubrics.plain(), {}) or [], name, case)
-            if grader.rubrics is None:
-                return None
-        return grader
+        return _with_grader_rubrics(grader, node, case)
+    return _llm_rubric(grader, node, case)
+
+
+def _judge_prompt(node: Node, kind: str, case: CaseSpec) -> Node | None:
+    """The grader's own `prompt`; an llm-rubric without one takes default_test's rubric_prompt."""
+    prompt = node.get("prompt")
+    if (prompt is None or prompt.value is None) and kind == "llm-rubric" \
+            and case.grading is not None:
+        return case.grading.rubric_prompt  # default_test.options.rubric_prompt
+    return prompt
+
+
+def _with_grader_rubrics(grader: Grader, node: Node, case: CaseSpec) -> Grader | None:
+    """An llm-grader's optional `rubrics` list."""
+    rubrics = node.get("rubrics")
+    if rubrics is not None and isinstance(rubrics.value, list):
+        grader.rubrics = _rubrics(_criteria(rubrics.plain(), {}) or [], grader.name, case)
+        if grader.rubrics is None:
+            return None
+    return grader
+
+
+def _llm_rubric(grader: Grader, node: Node, case: CaseSpec) -> Grader | None:
+    """An llm-rubric: its `value` is the criteria, as text or as rubric items."""
+    name = grader.name
     for removed in ("criteria", "rubric_item", "rubricItem", "rubrics"):
         if node.get(removed) is not None:
             raise Skip(f"Unsupported llm-rubric field '{removed}' in '{case.id}' for evaluator "
@@ -225,12 +261,16 @@ def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resol
     if not text_value and not grader.rubrics and (grader.prompt is None or grader.prompt_is_file):
         return None  # agentv: "expected value or prompt" (a file:// prompt is no prompt text)
     if text_value is not None and value_node is not None:
-        # builtin-graders.ts formatRubricValue: the value is the criteria.
-        grader.criteria = (_text_pieces(value_node, case.path) if isinstance(text_value, str)
-                           else [Piece(json.dumps(text_value, indent=2, ensure_ascii=False),
-                                       OriginKind.CASE_TEXT, case.path, value_node.start_line,
-                                       value_node.end_line)])
+        grader.criteria = _value_criteria(text_value, value_node, case)
     return grader
+
+
+def _value_criteria(text_value: Any, value_node: Node, case: CaseSpec) -> list[Piece]:
+    """builtin-graders.ts formatRubricValue: the value is the criteria, a non-string as JSON."""
+    if isinstance(text_value, str):
+        return _text_pieces(value_node, case.path)
+    return [Piece(json.dumps(text_value, indent=2, ensure_ascii=False), OriginKind.CASE_TEXT,
+                  case.path, value_node.start_line, value_node.end_line)]
 
 
 def _prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Piece], bool]:

@@ -53,12 +53,38 @@ def parse_item(raw: dict[str, Any], index: int, v5: bool, where: str) -> Rubric 
     """parseRubricItems for one object; None when agentv skips it (a checklist item without an
     outcome). `where` is agentv's "in evaluator 'name' in 'test'". Raises BadRubric."""
     rubric_id = raw["id"] if _text(raw.get("id")) else f"rubric-{index + 1}"
-    outcome = raw["outcome"] if _text(raw.get("outcome")) else (
-        raw["criteria"] if _text(raw.get("criteria")) else "")
+    outcome = next((raw[key] for key in ("outcome", "criteria") if _text(raw.get(key))), "")
     operator = raw.get("operator") if raw.get("operator") in OPERATORS else None
     weight = raw["weight"] if number(raw.get("weight")) else 1.0
-    min_score: float | None = None
-    legacy: int | None = None
+    min_score, legacy = _min_scores(raw, rubric_id, v5, where)
+    required = raw["required"] if isinstance(raw.get("required"), bool) else None
+    extras: list[tuple[str, Any]] = [*([("operator", operator)] if operator else [])]
+    # agentv 5 keeps no required_min_score.
+    scores = _score_fields(min_score, None if v5 else legacy)
+    if "score_ranges" in raw and raw["score_ranges"] is not None:
+        return _scored([("id", rubric_id), ("weight", weight)], extras, outcome,
+                       None if v5 else required, scores, min_score,
+                       _ranges(raw["score_ranges"], rubric_id, where))
+    if not outcome:
+        return None
+    return _checklist(rubric_id, outcome, operator, weight,
+                      True if required is None else required, scores, min_score)
+
+
+def _checklist(rubric_id: str, outcome: str, operator: str | None, weight: Any, required: bool,
+               scores: list[tuple[str, Any]], min_score: float | None) -> Rubric:
+    """A checklist rubric; its fields are kept only when it has more than a plain one."""
+    extras: list[tuple[str, Any]] = [("operator", operator)] if operator else []
+    fields = [("id", rubric_id), ("outcome", outcome), *extras, ("weight", weight),
+              ("required", required), *scores]
+    return Rubric(rubric_id, outcome, float(weight), required, operator, min_score, None,
+                  tuple(fields) if extras or scores else None)
+
+
+def _min_scores(raw: dict[str, Any], rubric_id: str, v5: bool, where: str
+                ) -> tuple[float | None, int | None]:
+    """`min_score` (0-1) and the legacy `required_min_score` (0-10) it stands for, or the legacy
+    one agentv 4 still reads in its place. Raises BadRubric."""
     if v5 and "required_min_score" in raw and raw["required_min_score"] is not None:
         raise BadRubric(f"Rubric '{rubric_id}' {where}: 'required_min_score' has been removed. "
                         "Use 'min_score' (0-1 scale) instead.")
@@ -67,28 +93,14 @@ def parse_item(raw: dict[str, Any], index: int, v5: bool, where: str) -> Rubric 
         if not 0 < min_score <= 1:
             raise BadRubric(f"Invalid min_score for rubric '{rubric_id}' {where}: must be in "
                             f"(0, 1] (got {_js(min_score)})")
-        legacy = round(min_score * 10)
-    elif not v5 and number(raw.get("required_min_score")):
+        return min_score, round(min_score * 10)
+    if not v5 and number(raw.get("required_min_score")):
         legacy = raw["required_min_score"]
         if not float(legacy).is_integer() or not 0 <= legacy <= 10:
             raise BadRubric(f"Invalid required_min_score for rubric '{rubric_id}' {where}: must "
                             f"be an integer 0-10 (got {_js(legacy)})")
-        min_score = legacy / 10
-    required = raw["required"] if isinstance(raw.get("required"), bool) else None
-    extras: list[tuple[str, Any]] = [*([("operator", operator)] if operator else [])]
-    scores: list[tuple[str, Any]] = [*([("min_score", min_score)] if min_score is not None else []),
-                                     *([("required_min_score", legacy)]
-                                       if legacy is not None and not v5 else [])]
-    if "score_ranges" in raw and raw["score_ranges"] is not None:
-        return _scored([("id", rubric_id), ("weight", weight)], extras, outcome,
-                       None if v5 else required, scores, min_score,
-                       _ranges(raw["score_ranges"], rubric_id, where))
-    if not outcome:
-        return None
-    fields = [("id", rubric_id), ("outcome", outcome), *extras, ("weight", weight),
-              ("required", True if required is None else required), *scores]
-    return Rubric(rubric_id, outcome, float(weight), True if required is None else required,
-                  operator, min_score, None, tuple(fields) if extras or scores else None)
+        return legacy / 10, legacy
+    return None, None
 
 
 def parse_inline(raw: Any, index: int) -> Rubric | None:
@@ -103,21 +115,10 @@ def parse_inline(raw: Any, index: int) -> Rubric | None:
     outcome = raw["outcome"] if isinstance(raw.get("outcome"), str) else ""
     operator = raw.get("operator") if raw.get("operator") in OPERATORS else None
     weight = raw["weight"] if number(raw.get("weight")) else 1.0
-    min_score, legacy = None, None
-    if number(raw.get("min_score")):
-        min_score = raw["min_score"]
-        legacy = _js_round(min_score * 10)
-    elif number(raw.get("required_min_score")):
-        legacy = raw["required_min_score"]
-        min_score = legacy / 10
+    min_score, legacy = _inline_min_scores(raw)
     base = [("id", rubric_id), *([("operator", operator)] if operator else []), ("weight", weight)]
-    scores = [*([("min_score", min_score)] if min_score is not None else []),
-              *([("required_min_score", legacy)] if legacy is not None else [])]
-    shorthand = _shorthand(raw["score_ranges"]) if "score_ranges" in raw else None
-    ranges = tuple(
-        (*(_pair(item.get("score_range"))), item["outcome"]) for item in shorthand
-        if isinstance(item, dict) and isinstance(item.get("outcome"), str) and item["outcome"]
-    ) if isinstance(shorthand, list) else ()
+    scores = _score_fields(min_score, legacy)
+    ranges = _inline_ranges(raw)
     if ranges:
         return _scored(base, [], outcome,
                        raw["required"] if isinstance(raw.get("required"), bool) else None,
@@ -128,6 +129,30 @@ def parse_inline(raw: Any, index: int) -> Rubric | None:
     fields = [*base, ("outcome", outcome), ("required", required), *scores]
     return Rubric(rubric_id, outcome, float(weight), required, operator, min_score, None,
                   tuple(fields))
+
+
+def _score_fields(min_score: float | None, legacy: int | None) -> list[tuple[str, Any]]:
+    return [*([("min_score", min_score)] if min_score is not None else []),
+            *([("required_min_score", legacy)] if legacy is not None else [])]
+
+
+def _inline_min_scores(raw: dict[str, Any]) -> tuple[float | None, int | None]:
+    """As _min_scores, unchecked (parseInlineRubrics takes them as written)."""
+    if number(raw.get("min_score")):
+        return raw["min_score"], _js_round(raw["min_score"] * 10)
+    if number(raw.get("required_min_score")):
+        return raw["required_min_score"] / 10, raw["required_min_score"]
+    return None, None
+
+
+def _inline_ranges(raw: dict[str, Any]) -> tuple[tuple[int, int, str], ...]:
+    """The score ranges as written; one without an outcome is dropped."""
+    shorthand = _shorthand(raw["score_ranges"]) if "score_ranges" in raw else None
+    if not isinstance(shorthand, list):
+        return ()
+    return tuple((*(_pair(item.get("score_range"))), item["outcome"]) for item in shorthand
+                 if isinstance(item, dict) and isinstance(item.get("outcome"), str)
+                 and item["outcome"])
 
 
 def _scored(head: list[tuple[str, Any]], after_outcome: list[tuple[str, Any]], outcome: str,
@@ -185,26 +210,8 @@ def _ranges(raw: Any, rubric_id: str, where: str) -> tuple[tuple[int, int, str],
     if not isinstance(normalized, list):
         raise BadRubric(f"Invalid score_ranges for rubric '{rubric_id}' {where}: must be an array "
                         "or shorthand map")
-    ranges = []
-    for index, item in enumerate(normalized):
-        at = f"at index {index} for rubric '{rubric_id}' {where}"
-        if not isinstance(item, dict):
-            raise BadRubric(f"Invalid score_range entry {at}: expected object")
-        pair = item.get("score_range")
-        if not isinstance(pair, list) or len(pair) != 2 or not all(number(v) for v in pair):
-            raise BadRubric(f"Invalid score_range {at}: must be [min, max] array of two numbers")
-        low, high = pair
-        if not float(low).is_integer() or not float(high).is_integer():
-            raise BadRubric(f"Invalid score_range {at}: values must be integers")
-        if not (0 <= low <= 10 and 0 <= high <= 10):
-            raise BadRubric(f"Invalid score_range {at}: values must be 0-10")
-        if low > high:
-            raise BadRubric(f"Invalid score_range {at}: min must be <= max")
-        outcome = item.get("outcome")
-        if not isinstance(outcome, str) or not outcome:
-            raise BadRubric(f"Missing outcome for score_range [{_js(low)}, {_js(high)}] in rubric "
-                            f"'{rubric_id}' {where}")
-        ranges.append((int(low), int(high), outcome))
+    ranges = [_score_range(item, index, rubric_id, where)
+              for index, item in enumerate(normalized)]
     ordered = sorted(ranges)
     for before, after in zip(ordered, ordered[1:], strict=False):
         if after[0] <= before[1]:
@@ -213,6 +220,28 @@ def _ranges(raw: Any, rubric_id: str, where: str) -> tuple[tuple[int, int, str],
     if len(covered) < 11:
         raise BadRubric(f"Incomplete score_ranges coverage in rubric '{rubric_id}' {where}")
     return tuple(ranges)
+
+
+def _score_range(item: Any, index: int, rubric_id: str, where: str) -> tuple[int, int, str]:
+    """One entry of score_ranges, checked as parseScoreRanges checks it. Raises BadRubric."""
+    at = f"at index {index} for rubric '{rubric_id}' {where}"
+    if not isinstance(item, dict):
+        raise BadRubric(f"Invalid score_range entry {at}: expected object")
+    pair = item.get("score_range")
+    if not isinstance(pair, list) or len(pair) != 2 or not all(number(v) for v in pair):
+        raise BadRubric(f"Invalid score_range {at}: must be [min, max] array of two numbers")
+    low, high = pair
+    if not float(low).is_integer() or not float(high).is_integer():
+        raise BadRubric(f"Invalid score_range {at}: values must be integers")
+    if not (0 <= low <= 10 and 0 <= high <= 10):
+        raise BadRubric(f"Invalid score_range {at}: values must be 0-10")
+    if low > high:
+        raise BadRubric(f"Invalid score_range {at}: min must be <= max")
+    outcome = item.get("outcome")
+    if not isinstance(outcome, str) or not outcome:
+        raise BadRubric(f"Missing outcome for score_range [{_js(low)}, {_js(high)}] in rubric "
+                        f"'{rubric_id}' {where}")
+    return int(low), int(high), outcome
 
 
 def _js(value: float | str) -> str:

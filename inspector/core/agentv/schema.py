@@ -216,25 +216,31 @@ class _Reader:
             return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
                                  node.start_line, node.end_line)]
         if isinstance(value, list):
-            if value and all(isinstance(item.value, dict) and "role" in item.value for item in value):
-                result = []
-                for index, item in enumerate(value):
-                    message = self.message(item, path, warnings, f"{where}[{index}]", default_role)
-                    if message:
-                        result.append(message)
-                return result
-            if all(isinstance(item.value, dict) and "type" in item.value for item in value):
-                return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
-                                     node.start_line, node.end_line)]
-            result = []
-            for index, item in enumerate(value):
-                message = self.message(item, path, warnings, f"{where}[{index}]", default_role)
-                if message:
-                    result.append(message)
-            return result
+            return self.message_list(node, path, warnings, where, default_role)
         self.warn(warnings, f"{where}: expected text or a list of messages, got "
                             f"{type(value).__name__}", path, node)
         return []
+
+    def message_list(self, node: Node, path: str, warnings: list[Diagnostic], where: str,
+                     default_role: str) -> list[InputMessage]:
+        """An array: of messages, or of content blocks (one message), else each item read as a
+        message with its problems."""
+        value = node.value
+        if value and all(isinstance(item.value, dict) and "role" in item.value for item in value):
+            return self.each_message(value, path, warnings, where, default_role)
+        if all(isinstance(item.value, dict) and "type" in item.value for item in value):
+            return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
+                                 node.start_line, node.end_line)]
+        return self.each_message(value, path, warnings, where, default_role)
+
+    def each_message(self, items: list[Node], path: str, warnings: list[Diagnostic], where: str,
+                     default_role: str) -> list[InputMessage]:
+        result = []
+        for index, item in enumerate(items):
+            message = self.message(item, path, warnings, f"{where}[{index}]", default_role)
+            if message:
+                result.append(message)
+        return result
 
     def file_blocks(self, node: Node | None, path: str, warnings: list[Diagnostic],
                     where: str) -> list[Block]:
@@ -261,31 +267,17 @@ class _Reader:
             self.warn(warnings, f"case #{index + 1} is not a mapping; agentv skips it", path, node)
             return spec
         id_node = node.get("id")
-        case_id = None
-        if id_node is not None and isinstance(id_node.value, (str, int, float)) \
-                and not isinstance(id_node.value, bool):
-            case_id = str(id_node.value).strip() or None
+        case_id = _case_id(id_node)
         display_id = case_id or f"#{index + 1}"
         where = f"case {display_id}"
-
-        skip_defaults = False
-        execution = node.get("execution")
-        if execution is not None and isinstance(execution.value, dict):
-            flag = execution.get("skip_defaults")
-            skip_defaults = flag is not None and flag.value is True
+        skip_defaults = _skips_defaults(node)
 
         input_node = node.get("input_messages") or node.get("input")
         messages = self.messages(input_node, path, warnings, f"{where} input")
         files = ([] if skip_defaults else list(suite_files))
         files += self.file_blocks(node.get("input_files"), path, warnings, f"{where} input_files")
         if files:
-            # agentv puts input files first in the case's first user message (one is made if none).
-            target = next((m for m in messages if m.role == "user"), None)
-            if target is None:
-                first = files[0]
-                target = InputMessage("user", [], path, first.start_line, first.end_line)
-                messages.append(target)
-            target.blocks[:0] = files
+            _attach_files(messages, files, path)
         has_own_input = bool(messages)
         if not skip_defaults and suite_input:
             messages = [*suite_input, *messages]
@@ -293,24 +285,8 @@ class _Reader:
         expected_node = node.get("expected_messages") or node.get("expected_output")
         expected = self.messages(expected_node, path, warnings, f"{where} expected output",
                                  default_role="assistant")
-        metadata: dict[str, Any] = {}
-        for key in METADATA_KEYS:
-            if key in node.value:
-                metadata[key] = node.value[key].plain()
-        if expected:
-            metadata["expected_messages"] = [
-                {"role": m.role, "content": "\n".join(b.value for b in m.blocks),
-                 **({"tool_calls": m.tool_calls} if m.tool_calls else {})}
-                for m in expected
-            ]
-
-        skipped = None
-        if case_id is None:
-            skipped = "the case has no id"
-        elif not has_own_input:
-            skipped = "the case has no input messages"
-        elif not any(key in node.value for key in GRADING_KEYS):
-            skipped = "the case has no criteria, expected output or assertions"
+        metadata = _case_metadata(node, expected)
+        skipped = _skip_reason(node, case_id, has_own_input)
         if skipped:
             self.warn(warnings, f"{where}: agentv skips this case ({skipped}): "
                                 f"Skipping incomplete eval case", path, node)
@@ -322,6 +298,56 @@ class _Reader:
                 seen[case_id] = node.start_line
         return CaseSpec(display_id, path, node.start_line, node.end_line, messages, metadata,
                         skipped, warnings)
+
+
+def _case_id(id_node: Node | None) -> str | None:
+    """A string or number id, stripped; a blank one is no id."""
+    if id_node is not None and isinstance(id_node.value, (str, int, float)) \
+            and not isinstance(id_node.value, bool):
+        return str(id_node.value).strip() or None
+    return None
+
+
+def _skips_defaults(node: Node) -> bool:
+    execution = node.get("execution")
+    if execution is None or not isinstance(execution.value, dict):
+        return False
+    flag = execution.get("skip_defaults")
+    return flag is not None and flag.value is True
+
+
+def _attach_files(messages: list[InputMessage], files: list[Block], path: str) -> None:
+    """agentv puts input files first in the case's first user message (one is made if none)."""
+    target = next((m for m in messages if m.role == "user"), None)
+    if target is None:
+        first = files[0]
+        target = InputMessage("user", [], path, first.start_line, first.end_line)
+        messages.append(target)
+    target.blocks[:0] = files
+
+
+def _case_metadata(node: Node, expected: list[InputMessage]) -> dict[str, Any]:
+    metadata: dict[str, Any] = {}
+    for key in METADATA_KEYS:
+        if key in node.value:
+            metadata[key] = node.value[key].plain()
+    if expected:
+        metadata["expected_messages"] = [
+            {"role": m.role, "content": "\n".join(b.value for b in m.blocks),
+             **({"tool_calls": m.tool_calls} if m.tool_calls else {})}
+            for m in expected
+        ]
+    return metadata
+
+
+def _skip_reason(node: Node, case_id: str | None, has_own_input: bool) -> str | None:
+    if case_id is None:
+        return "the case has no id"
+    if not has_own_input:
+        return "the case has no input messages"
+    if not any(key in node.value for key in GRADING_KEYS):
+        return "the case has no criteria, expected output or assertions"
+    return None
 
 
 def _suite_messages(reader: _Reader, root: Node, path: str, warnings: list[Diagnostic]
@@ -345,30 +371,42 @@ def read_suite(bundle: Bundle, path: str) -> Suite:
     if decoded.problem:
         warnings.append(Diagnostic(f"the file {decoded.problem}", path))
     reader = _Reader(path)
-    seen: dict[str, int] = {}
-
     if path.lower().endswith(".jsonl"):
-        records = load_jsonl(decoded.text, path)
-        metadata: dict[str, Any] = {}
-        sidecar = path[: -len(".jsonl")] + ".yaml"
-        suite_input: list[InputMessage] = []
-        suite_files: list[Block] = []
-        sidecar_data = bundle.read(sidecar)
-        if sidecar_data is not None:
-            check_size(sidecar_data, sidecar)
-            side = load_yaml(decode(sidecar_data).text, sidecar)
-            if side is not None and isinstance(side.value, dict):
-                metadata = side.plain()
-                suite_input = _suite_messages(reader, side, sidecar, warnings)
-                suite_files = reader.file_blocks(side.get("input_files"), sidecar, warnings,
-                                                 "suite input_files")
-        if not records:
-            raise InputError("the dataset has no cases (no JSON lines)", path)
-        cases = [reader.case(record, path, index, suite_input, suite_files, seen)
-                 for index, record in enumerate(records)]
-        return Suite(path, cases, warnings, metadata)
+        return _read_jsonl_suite(bundle, path, decoded.text, reader, warnings)
+    return _read_yaml_suite(bundle, path, decoded.text, reader, warnings)
 
-    root = load_yaml(decoded.text, path)
+
+def _read_jsonl_suite(bundle: Bundle, path: str, text: str, reader: _Reader,
+                      warnings: list[Diagnostic]) -> Suite:
+    """One case a line; the suite's input and metadata from a sidecar `<name>.yaml`."""
+    from ..bundle import decode
+
+    records = load_jsonl(text, path)
+    metadata: dict[str, Any] = {}
+    sidecar = path[: -len(".jsonl")] + ".yaml"
+    suite_input: list[InputMessage] = []
+    suite_files: list[Block] = []
+    sidecar_data = bundle.read(sidecar)
+    if sidecar_data is not None:
+        check_size(sidecar_data, sidecar)
+        side = load_yaml(decode(sidecar_data).text, sidecar)
+        if side is not None and isinstance(side.value, dict):
+            metadata = side.plain()
+            suite_input = _suite_messages(reader, side, sidecar, warnings)
+            suite_files = reader.file_blocks(side.get("input_files"), sidecar, warnings,
+                                             "suite input_files")
+    if not records:
+        raise InputError("the dataset has no cases (no JSON lines)", path)
+    seen: dict[str, int] = {}
+    cases = [reader.case(record, path, index, suite_input, suite_files, seen)
+             for index, record in enumerate(records)]
+    return Suite(path, cases, warnings, metadata)
+
+
+def _read_yaml_suite(bundle: Bundle, path: str, text: str, reader: _Reader,
+                     warnings: list[Diagnostic]) -> Suite:
+    seen: dict[str, int] = {}
+    root = load_yaml(text, path)
     if root is None:
         raise InputError("the file is empty; an eval file needs `tests` (or `evalcases`)", path, 1)
     if isinstance(root.value, list) and root.value and all(
@@ -392,34 +430,41 @@ def read_suite(bundle: Bundle, path: str) -> Suite:
     metadata = {key: node.plain() for key, node in root.value.items()
                 if key not in ("tests", "eval_cases", "evalcases")}
 
-    cases_path = path
-    if isinstance(tests.value, str):
-        # `tests: ./cases.yaml` keeps the cases in another file of the bundle.
-        joined_path = join(posixpath.dirname(path), tests.value.strip())
-        if joined_path is None:
-            raise InputError(f"`tests` points outside the bundle: {tests.value}", path,
-                             tests.start_line)
-        cases_path = joined_path
-        cases_data = bundle.read(cases_path)
-        if cases_data is None:
-            raise InputError(f"`tests` file not found: {tests.value} (looked for {cases_path})",
-                             path, tests.start_line)
-        check_size(cases_data, cases_path)
-        cases_text = decode(cases_data).text
-        if cases_path.lower().endswith(".jsonl"):
-            items = load_jsonl(cases_text, cases_path)
-        else:
-            loaded = load_yaml(cases_text, cases_path)
-            if loaded is None or not isinstance(loaded.value, list):
-                raise InputError("the cases file must hold a list of cases", cases_path, 1)
-            items = loaded.value
-    elif isinstance(tests.value, list):
-        items = tests.value
-    else:
-        raise InputError(f"`tests` must be a list of cases, not a {type(tests.value).__name__}",
-                         path, tests.start_line)
+    cases_path, items = _case_items(bundle, path, tests)
     if not items:
         raise InputError("no cases: the cases list is empty", cases_path, tests.start_line)
     cases = [reader.case(item, cases_path, index, suite_input, suite_files, seen)
              for index, item in enumerate(items)]
     return Suite(path, cases, warnings, metadata)
+
+
+def _case_items(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]]:
+    """The cases `tests` lists, and the file they are in."""
+    if isinstance(tests.value, str):
+        return _cases_file(bundle, path, tests)
+    if isinstance(tests.value, list):
+        return path, tests.value
+    raise InputError(f"`tests` must be a list of cases, not a {type(tests.value).__name__}",
+                     path, tests.start_line)
+
+
+def _cases_file(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]]:
+    """`tests: ./cases.yaml` keeps the cases in another file of the bundle."""
+    from ..bundle import decode
+
+    cases_path = join(posixpath.dirname(path), tests.value.strip())
+    if cases_path is None:
+        raise InputError(f"`tests` points outside the bundle: {tests.value}", path,
+                         tests.start_line)
+    cases_data = bundle.read(cases_path)
+    if cases_data is None:
+        raise InputError(f"`tests` file not found: {tests.value} (looked for {cases_path})",
+                         path, tests.start_line)
+    check_size(cases_data, cases_path)
+    cases_text = decode(cases_data).text
+    if cases_path.lower().endswith(".jsonl"):
+        return cases_path, load_jsonl(cases_text, cases_path)
+    loaded = load_yaml(cases_text, cases_path)
+    if loaded is None or not isinstance(loaded.value, list):
+        raise InputError("the cases file must hold a list of cases", cases_path, 1)
+    return cases_path, loaded.value

@@ -70,19 +70,28 @@ def js_json(value: Any, indent: int | None = 2) -> str:
 def _js_value(value: Any) -> Any:
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            return None
-        return int(value) if value.is_integer() and abs(value) < 1e21 else value
-    if isinstance(value, int):
-        return value if abs(value) < 2**53 else float(value)
+    if isinstance(value, (float, int)):
+        return _js_number(value)
     if isinstance(value, list):
         return [_js_value(item) for item in value]
     if isinstance(value, dict):
-        index_keys = sorted((key for key in value if _is_index(key)), key=int)
-        other_keys = [key for key in value if not _is_index(key)]
-        return {key: _js_value(value[key]) for key in [*index_keys, *other_keys]}
+        return _js_object(value)
     return value
+
+
+def _js_number(value: float) -> Any:
+    """A number as JavaScript holds it: a double, which has no NaN or infinity in JSON."""
+    if isinstance(value, int):
+        return value if abs(value) < 2**53 else float(value)
+    if value != value or value in (float("inf"), float("-inf")):
+        return None
+    return int(value) if value.is_integer() and abs(value) < 1e21 else value
+
+
+def _js_object(value: dict) -> dict:
+    index_keys = sorted((key for key in value if _is_index(key)), key=int)
+    other_keys = [key for key in value if not _is_index(key)]
+    return {key: _js_value(value[key]) for key in [*index_keys, *other_keys]}
 
 
 def _is_index(key: str) -> bool:
@@ -348,35 +357,34 @@ def _blocks(content: Node, path: str) -> list[Block]:
         return [Block("json", text, path, content.start_line, content.end_line, content.start_line)]
     if not isinstance(value, list):
         return []
-    blocks: list[Block] = []
-    for item in value:
-        if isinstance(item.value, str):
-            if item.value:
-                blocks.append(Block("text", item.value, _path_of(item, path), item.start_line,
-                                    item.end_line, item.text_line, _pieces_of(item)))
-            continue
-        fields = item.value
-        if not isinstance(fields, dict):
-            continue
-        kind = _text(fields.get("type"))
-        value_node = fields.get("value")
-        if kind in ("file", "image"):
-            reference = _text(value_node)
-            if reference:
-                assert value_node is not None
-                blocks.append(Block(kind, reference, _path_of(value_node, path),
-                                    value_node.start_line, value_node.end_line,
-                                    value_node.text_line))
-            continue
-        if kind == "text" and value_node is not None and isinstance(value_node.value, str):
-            blocks.append(Block("text", value_node.value, _path_of(value_node, path),
-                                value_node.start_line, value_node.end_line, value_node.text_line,
-                                _pieces_of(value_node)))
-            continue
-        # agentv keeps the block but formats it to nothing (formatSegment returns undefined).
-        blocks.append(Block("opaque", f"type {kind!r}" if kind else "no type",
-                            _path_of(item, path), item.start_line, item.end_line, item.start_line))
-    return blocks
+    return [block for block in (_item_block(item, path) for item in value) if block is not None]
+
+
+def _item_block(item: Node, path: str) -> Block | None:
+    """One entry of a content list: a string, or a typed block."""
+    if isinstance(item.value, str):
+        if not item.value:
+            return None
+        return Block("text", item.value, _path_of(item, path), item.start_line, item.end_line,
+                     item.text_line, _pieces_of(item))
+    fields = item.value
+    if not isinstance(fields, dict):
+        return None
+    kind = _text(fields.get("type"))
+    value_node = fields.get("value")
+    if kind in ("file", "image"):
+        reference = _text(value_node)
+        if not reference:
+            return None
+        assert value_node is not None
+        return Block(kind, reference, _path_of(value_node, path), value_node.start_line,
+                     value_node.end_line, value_node.text_line)
+    if kind == "text" and value_node is not None and isinstance(value_node.value, str):
+        return Block("text", value_node.value, _path_of(value_node, path), value_node.start_line,
+                     value_node.end_line, value_node.text_line, _pieces_of(value_node))
+    # agentv keeps the block but formats it to nothing (formatSegment returns undefined).
+    return Block("opaque", f"type {kind!r}" if kind else "no type", _path_of(item, path),
+                 item.start_line, item.end_line, item.start_line)
 
 
 def _pieces_of(node: Node) -> list | None:
@@ -496,36 +504,39 @@ def _refuse_bad_graph(cases: list[CaseSpec], loader: _Loader) -> None:
     `depends_on` naming no test or the test itself, or a cycle stops the whole run. The cases stay
     visible, each marked with agentv's refusal."""
     loaded = [case for case in cases if not case.skipped]
-    reason = None
-    ids: set[str] = set()
-    for case in loaded:
-        if case.id in ids:
-            reason = f"Duplicate test ID '{case.id}' — each test must have a unique ID"
-            break
-        ids.add(case.id)
     written = {case.id: case.metadata.get("depends_on") for case in loaded}
     depends = {key: [dep for dep in value if isinstance(dep, str)]
                for key, value in written.items() if isinstance(value, list) and value}
-    if reason is None:
-        for case_id, deps in depends.items():
-            for dep in deps:
-                if dep not in ids:
-                    reason = (f"Test '{case_id}' depends on '{dep}', but no test with that ID "
-                              f"exists in this suite")
-                elif dep == case_id:
-                    reason = f"Test '{case_id}' depends on itself"
-                if reason:
-                    break
-            if reason:
-                break
-    if reason is None:
-        reason = _cycle(depends)
+    # agentv checks in this order and reports the first problem only.
+    reason = (_duplicate_id(loaded) or _unknown_dependency(depends, {case.id for case in loaded})
+              or _cycle(depends))
     if reason is None:
         return
     loader.warnings.append(Diagnostic(f"agentv refuses the whole file ({reason})", loader.path,
                                       severity="error"))
     for case in cases:
         case.skipped = case.skipped or f"agentv refuses the whole file ({reason})"
+
+
+def _duplicate_id(loaded: list[CaseSpec]) -> str | None:
+    ids: set[str] = set()
+    for case in loaded:
+        if case.id in ids:
+            return f"Duplicate test ID '{case.id}' — each test must have a unique ID"
+        ids.add(case.id)
+    return None
+
+
+def _unknown_dependency(depends: dict[str, list[str]], ids: set[str]) -> str | None:
+    """A `depends_on` naming no loaded test, or the test itself."""
+    for case_id, deps in depends.items():
+        for dep in deps:
+            if dep not in ids:
+                return (f"Test '{case_id}' depends on '{dep}', but no test with that ID "
+                        f"exists in this suite")
+            if dep == case_id:
+                return f"Test '{case_id}' depends on itself"
+    return None
 
 
 def _cycle(depends: dict[str, list[str]]) -> str | None:
@@ -656,8 +667,7 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
           root_graders: bool = False, suite_graders: Node | None = None,
           rubric_prompt: Node | None = None) -> CaseSpec:
     """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`."""
-    rules = _Rules(jsonl, generation, root_graders, interpolate) if interpolate is not None \
-        else _plain_rules(jsonl, generation, root_graders)
+    rules = _case_rules(jsonl, generation, root_graders, interpolate)
     if not isinstance(node.value, dict):
         return CaseSpec(f"#{index + 1}", path, node.start_line, node.end_line, [],
                         skipped="not a mapping", warnings=[Diagnostic(
@@ -666,67 +676,124 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
     render = interpolate or _interpolate_vars
     fields: dict[str, Node] = node.value  # the test's mapping, asked directly (see _is_message)
     case_id = _text(fields.get("id"))
-    variables = fields.get("vars")
-    if jsonl or variables is None or not isinstance(variables.value, dict):
-        variables = None
-
-    def rendered(name: str) -> Node | None:
-        return render(fields.get(name), variables)
-
-    # Without variables _interpolate_vars leaves each node as it is: the mapping's own get then.
-    field: Callable[[str], Node | None] = fields.get \
-        if variables is None and interpolate is None else rendered
-
+    variables = _case_variables(fields, jsonl)
+    field = _case_field(fields, variables, interpolate)
     warnings: list[Diagnostic] = []
     outcome = _outcome(node, field, case_id, path, rules, warnings)
     execution = fields.get("execution")
-    skip_defaults = (execution is not None and isinstance(execution.value, dict)
-                     and "skip_defaults" in execution.value
-                     and execution.value["skip_defaults"].value is True)
+    skip_defaults = _skips_defaults(execution)
     case_messages = _written_messages(field, suite_files if not skip_defaults else None,
                                       lambda found: render(found, variables), rules)
     expected = _expand_expected(field("expected_output"))
-    has_spec = _has_spec(node, bool(outcome) or bool(expected), skip_defaults, rules)
-    skipped = None
-    if not case_id or not has_spec or not case_messages:
-        skipped = _incomplete(node, case_id, rules)
+    skipped = _skip_reason(node, case_id, bool(outcome) or bool(expected), case_messages,
+                           skip_defaults, rules)
     if not skipped and fields.get("evaluator") is not None:
         # Only a loaded test reaches coerceEvaluator; a retired grader name there stops the file.
         loader.evaluator(fields.get("evaluator"), case_id or "unknown")
 
-    messages: list[InputMessage] = []
-    if not skipped and _truthy(suite_input) and not skip_defaults:
-        suite_messages = _expand_input(render(suite_input, variables)) or []
-        messages += [m for m in (_message(item, loader.path, True) for item in suite_messages) if m]
-    messages += [m for m in (_message(item, path, False) for item in case_messages or []) if m]
+    # A skipped test never reaches the suite's input; skip_defaults leaves it out.
+    suite_messages = _suite_messages(suite_input, lambda found: render(found, variables)) \
+        if not skipped and not skip_defaults else []
+    messages = _input_messages(suite_messages, loader.path, True) \
+        + _input_messages(case_messages or [], path, False)
 
+    conversation = _conversation_turns(node, lambda turn: render(turn, variables), rules)
+    metadata = _case_metadata(node, jsonl, conversation, expected, field)
+    if skipped:
+        warnings.append(Diagnostic(f"agentv skips this case: {skipped}", path, node.start_line))
+    if case_id:
+        _note_repeat(case_id, node, path, seen, warnings)
+    grading = _grading_nodes(node, field, expected, skipped, rules,
+                             None if skip_defaults else suite_graders, rubric_prompt)
+    return CaseSpec(case_id or f"#{index + 1}", path, node.start_line, node.end_line, messages,
+                    metadata, skipped, warnings, turns=conversation, grading=grading)
+
+
+def _case_rules(jsonl: bool, generation: int, root_graders: bool,
+                interpolate: Interpolate | None) -> _Rules:
+    if interpolate is None:
+        return _plain_rules(jsonl, generation, root_graders)
+    return _Rules(jsonl, generation, root_graders, interpolate)
+
+
+def _case_field(fields: dict[str, Node], variables: Node | None,
+                interpolate: Interpolate | None) -> Callable[[str], Node | None]:
+    """A key of the test, its templates rendered with the test's variables."""
+    if variables is None and interpolate is None:
+        # Without variables _interpolate_vars leaves each node as it is: the mapping's own get.
+        return fields.get
+    render = interpolate or _interpolate_vars
+
+    def rendered(name: str) -> Node | None:
+        return render(fields.get(name), variables)
+    return rendered
+
+
+def _skip_reason(node: Node, case_id: str | None, graded: bool, case_messages: list[Node] | None,
+                 skip_defaults: bool, rules: _Rules) -> str | None:
+    """Why agentv skips the test: no id, nothing that grades it, or no input."""
+    has_spec = _has_spec(node, graded, skip_defaults, rules)
+    if not case_id or not has_spec or not case_messages:
+        return _incomplete(node, case_id, rules)
+    return None
+
+
+def _suite_messages(suite_input: Node | None, render: Callable[[Node], Node | None]
+                    ) -> list[Node]:
+    if not _truthy(suite_input):
+        return []
+    assert suite_input is not None
+    return _expand_input(render(suite_input)) or []
+
+
+def _input_messages(items: list[Node], path: str, from_suite: bool) -> list[InputMessage]:
+    return [m for m in (_message(item, path, from_suite) for item in items) if m]
+
+
+def _case_variables(fields: dict[str, Node], jsonl: bool) -> Node | None:
+    """The test's `vars` mapping, which only a YAML test's own `vars` interpolate."""
+    variables = fields.get("vars")
+    if jsonl or variables is None or not isinstance(variables.value, dict):
+        return None
+    return variables
+
+
+def _skips_defaults(execution: Node | None) -> bool:
+    """`execution.skip_defaults: true`: the suite's input, files and graders stay out of the test."""
+    return (execution is not None and isinstance(execution.value, dict)
+            and "skip_defaults" in execution.value
+            and execution.value["skip_defaults"].value is True)
+
+
+def _case_metadata(node: Node, jsonl: bool, conversation: list[Node] | None,
+                   expected: list[Node], field: Callable[[str], Node | None]) -> dict[str, Any]:
+    # The JSONL loader has no `depends_on`.
     metadata: dict[str, Any] = {key: node.value[key].plain() for key in METADATA_KEYS
                                 if key in node.value and not (jsonl and key == "depends_on")}
-    conversation = _conversation_turns(node, lambda turn: render(turn, variables), rules)
     if conversation is not None:
         metadata["turns"] = [turn.plain() for turn in conversation]
     expected_node = field("expected_output")
     if expected and expected_node is not None:
         metadata["expected_output"] = expected_node.plain()
+    return metadata
+
+
+def _grading_nodes(node: Node, field: Callable[[str], Node | None], expected: list[Node],
+                   skipped: str | None, rules: _Rules,
+                   suite_graders: Node | None, rubric_prompt: Node | None) -> GradingNodes | None:
+    """What the test's graders are read from; agentv 5 grades only the tests it loads."""
+    if rules.generation == 4:
+        return GradingNodes(_outcome_node(node, field), expected, _case_graders(node),
+                            suite_graders, field("rubrics"), field("metadata"))
     if skipped:
-        warnings.append(Diagnostic(f"agentv skips this case: {skipped}", path, node.start_line))
-    if case_id:
-        _note_repeat(case_id, node, path, seen, warnings)
-    grading = None
-    if generation == 4:
-        grading = GradingNodes(
-            _outcome_node(node, field), expected, _case_graders(node),
-            None if skip_defaults else suite_graders, field("rubrics"), field("metadata"))
-    elif not skipped:
-        # agentv 5: the test's `assert` (rendered with its vars), else its execution's.
-        own = field("assert") if node.get("assert") is not None else (
-            execution.get("assert") if execution is not None
-            and isinstance(execution.value, dict) else None)
-        grading = GradingNodes(_outcome_node(node, field), expected, own,
-                               None if skip_defaults else suite_graders, None, field("metadata"),
-                               generation=5, rubric_prompt=rubric_prompt)
-    return CaseSpec(case_id or f"#{index + 1}", path, node.start_line, node.end_line, messages,
-                    metadata, skipped, warnings, turns=conversation, grading=grading)
+        return None
+    # agentv 5: the test's `assert` (rendered with its vars), else its execution's.
+    execution = node.value.get("execution")
+    own = field("assert") if node.get("assert") is not None else (
+        execution.get("assert") if execution is not None
+        and isinstance(execution.value, dict) else None)
+    return GradingNodes(_outcome_node(node, field), expected, own, suite_graders, None,
+                        field("metadata"), generation=5, rubric_prompt=rubric_prompt)
 
 
 def _outcome_node(node: Node, field: Callable[[str], Node | None]) -> Node | None:

@@ -57,19 +57,10 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
     loader, text, jsonl_suite = _open(bundle, path)
     if jsonl_suite is not None:
         return jsonl_suite
-    root = loader.yaml(path, text)
-    if root is not None:
-        root = _interpolate_env(root, loader.env_used)
-    if root is None or not isinstance(root.value, dict):
-        raise InputError(f"Invalid test file format: {path}", path,
-                         root.start_line if root is not None else 1)
+    root = _suite_root(loader, path, text)
     _refuse_removed_keys(root, path)
     default_test, default_path = _default_test(loader, root)
-    for alias in ("eval_cases", "evalcases"):
-        if alias in root.value:
-            raise InputError(f"Invalid eval file {path}: Top-level '{alias}' has been removed from "
-                             f"authored eval YAML. Use 'tests' instead.", path,
-                             root.value[alias].start_line)
+    _refuse_aliases(root, path)
     if root.get("scenarios") is not None:
         loader.warnings.append(Diagnostic("`scenarios` are not expanded by the inspector; their "
                                           "tests are not shown", path,
@@ -79,92 +70,130 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
     if prompts is not None and root.get("input_files") is not None:
         raise InputError("Top-level 'input' and 'input_files' cannot be combined with 'prompts'.",
                          path, root.value["input_files"].start_line)
-    default_vars = default_test.get("vars") if default_test is not None else None
-    if default_vars is not None and not isinstance(default_vars.value, dict):
-        default_vars = None
-    root_graders = root.get("assert") is not None or (
+    default_vars = _default_vars(default_test)
+    has_root_graders = root.get("assert") is not None or (
         default_test is not None and default_test.get("assert") is not None)
-    suite_graders = _suite_graders(root, default_test) if root_graders else None
-    rubric_prompt = _rubric_prompt(root)
+    graders = (_suite_graders(root, default_test) if has_root_graders else None,
+               _rubric_prompt(root))
 
     cases: list[CaseSpec] = []
     seen: dict[str, int] = {}
-    index = 0
     for item, item_path in items:
         item = _merge_default_vars(item, item_path, default_vars, default_path)
         for expanded, prompt, notes in _expand_prompts(item, prompts, item_path):
-            variants, listed = _expand_array_vars(expanded)
-            if not variants:
-                loader.warnings.append(Diagnostic(
-                    f"test {_text(item.get('id')) or f'#{index + 1}'!r} has a var holding an "
-                    f"empty list; agentv expands it into no tests at all", item_path,
-                    item.start_line))
-            if listed and prompt is not None and prompt.template is not None:
-                names = ", ".join(f"`{name}`" for name in listed)
-                notes = [*notes, Diagnostic(
-                    f"agentv renders the prompt before it splits list vars into tests, so "
-                    f"{names} prints as the whole list (joined with commas) in every one of them",
-                    item_path, item.start_line)]
-            for variant in variants:
-                case = _render_case(loader, variant, item_path, index, root, seen, prompt,
-                                    (suite_graders, rubric_prompt))
-                case.warnings[:0] = notes
+            variants = _split_list_vars(loader, item, expanded, prompt, notes, item_path,
+                                        len(cases))
+            for variant, variant_notes in variants:
+                case = _render_case(loader, variant, item_path, len(cases), root, seen, prompt,
+                                    graders)
+                case.warnings[:0] = variant_notes
                 cases.append(case)
-                index += 1
     _refuse_bad_graph(cases, loader)
     _env_warning(loader, "{{ env.NAME }}")
     metadata = {key: node.plain() for key, node in root.value.items() if key != "tests"}
     return Suite(path, cases, loader.warnings, metadata)
 
 
+def _suite_root(loader: _Loader, path: str, text: str) -> Node:
+    """The suite's mapping, its `{{ env.NAME }}` rendered."""
+    root = loader.yaml(path, text)
+    if root is not None:
+        root = _interpolate_env(root, loader.env_used)
+    if root is None or not isinstance(root.value, dict):
+        raise InputError(f"Invalid test file format: {path}", path,
+                         root.start_line if root is not None else 1)
+    return root
+
+
+def _refuse_aliases(root: Node, path: str) -> None:
+    for alias in ("eval_cases", "evalcases"):
+        if alias in root.value:
+            raise InputError(f"Invalid eval file {path}: Top-level '{alias}' has been removed from "
+                             f"authored eval YAML. Use 'tests' instead.", path,
+                             root.value[alias].start_line)
+
+
+def _default_vars(default_test: Node | None) -> Node | None:
+    default_vars = default_test.get("vars") if default_test is not None else None
+    if default_vars is not None and not isinstance(default_vars.value, dict):
+        return None
+    return default_vars
+
+
+def _split_list_vars(loader: _Loader, item: Node, expanded: Node, prompt: Prompt | None,
+                     notes: list[Diagnostic], item_path: str, index: int
+                     ) -> list[tuple[Node, list[Diagnostic]]]:
+    """One test per value of each list var (expandArrayVars), each with the notes it carries;
+    `index` is the number of tests made before."""
+    variants, listed = _expand_array_vars(expanded)
+    if not variants:
+        loader.warnings.append(Diagnostic(
+            f"test {_text(item.get('id')) or f'#{index + 1}'!r} has a var holding an "
+            f"empty list; agentv expands it into no tests at all", item_path,
+            item.start_line))
+    if listed and prompt is not None and prompt.template is not None:
+        names = ", ".join(f"`{name}`" for name in listed)
+        notes = [*notes, Diagnostic(
+            f"agentv renders the prompt before it splits list vars into tests, so "
+            f"{names} prints as the whole list (joined with commas) in every one of them",
+            item_path, item.start_line)]
+    return [(variant, notes) for variant in variants]
+
+
 # ---- refusals ---------------------------------------------------------------------------------
+
+
+# agentv 5's refusals of keys it removed, in the order it checks them; the first found stops the
+# file. A root key is asked of the suite, a test key of every entry of `tests` ({number} its index).
+_REMOVED_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("root", "workers", "workers has been removed from eval YAML. Set authored eval concurrency "
+     "with evaluate_options.max_concurrency."),
+    ("root", "input", "Top-level 'input' has been removed from authored eval YAML. Author prompt "
+     "text or chat messages in top-level 'prompts' and put shared data in default_test.vars or "
+     "per-row data in tests[].vars."),
+    ("test", "input", "tests[{number}].input has been removed from authored eval YAML. "
+     + _REPLACE_HINT),
+    ("root", "expected_output", "Top-level 'expected_output' has been removed from authored eval "
+     "YAML. Put reference answers in default_test.vars.expected_output or "
+     "tests[].vars.expected_output " + _EXPECTED_HINT),
+    ("default_test", "expected_output", "default_test.expected_output has been removed from "
+     "authored eval YAML. Put shared reference answers in default_test.vars.expected_output "
+     + _EXPECTED_HINT),
+    ("test", "expected_output", "tests[{number}].expected_output has been removed from authored "
+     "eval YAML. Put the reference answer in tests[].vars.expected_output " + _EXPECTED_HINT),
+    ("root", "imports", "Top-level 'imports' is not supported. Run eval files directly with CLI "
+     "multi-file selection and tags for grouping."),
+    ("root", "preprocessors", "preprocessors has been removed from authored eval YAML. Use "
+     "default_test.options.transform or assertion-level transform instead."),
+    ("test options", "postprocess", "tests[{number}].options.postprocess has been removed. Use "
+     "tests[{number}].options.transform instead."),
+)
 
 
 def _refuse_removed_keys(root: Node, path: str) -> None:
     """rejectAuthoredWorkers, rejectAuthoredDirectInput, rejectAuthoredExpectedOutput,
     rejectTopLevelImports and rejectAuthoredPostprocess, with agentv 5's messages."""
-    def refuse(message: str, node: Node) -> None:
-        raise InputError(message, path, node.start_line)
-
-    if root.get("workers") is not None:
-        refuse("workers has been removed from eval YAML. Set authored eval concurrency with "
-               "evaluate_options.max_concurrency.", root.value["workers"])
-    if root.get("input") is not None:
-        refuse("Top-level 'input' has been removed from authored eval YAML. Author prompt text or "
-               "chat messages in top-level 'prompts' and put shared data in default_test.vars or "
-               "per-row data in tests[].vars.", root.value["input"])
     tests = root.get("tests")
     entries = tests.value if tests is not None and isinstance(tests.value, list) else []
-    for number, entry in enumerate(entries):
-        if isinstance(entry.value, dict) and entry.get("input") is not None:
-            refuse(f"tests[{number}].input has been removed from authored eval YAML. "
-                   f"{_REPLACE_HINT}", entry.value["input"])
-    if root.get("expected_output") is not None:
-        refuse("Top-level 'expected_output' has been removed from authored eval YAML. Put reference "
-               "answers in default_test.vars.expected_output or tests[].vars.expected_output "
-               + _EXPECTED_HINT, root.value["expected_output"])
-    default_test = root.get("default_test")
-    if default_test is not None and default_test.get("expected_output") is not None:
-        refuse("default_test.expected_output has been removed from authored eval YAML. Put shared "
-               "reference answers in default_test.vars.expected_output " + _EXPECTED_HINT,
-               default_test.value["expected_output"])
-    for number, entry in enumerate(entries):
-        if isinstance(entry.value, dict) and entry.get("expected_output") is not None:
-            refuse(f"tests[{number}].expected_output has been removed from authored eval YAML. Put "
-                   f"the reference answer in tests[].vars.expected_output " + _EXPECTED_HINT,
-                   entry.value["expected_output"])
-    if root.get("imports") is not None:
-        refuse("Top-level 'imports' is not supported. Run eval files directly with CLI multi-file "
-               "selection and tags for grouping.", root.value["imports"])
-    if root.get("preprocessors") is not None:
-        refuse("preprocessors has been removed from authored eval YAML. Use "
-               "default_test.options.transform or assertion-level transform instead.",
-               root.value["preprocessors"])
-    for number, entry in enumerate(entries):
-        options = entry.get("options") if isinstance(entry.value, dict) else None
-        if options is not None and options.get("postprocess") is not None:
-            refuse(f"tests[{number}].options.postprocess has been removed. Use "
-                   f"tests[{number}].options.transform instead.", options.value["postprocess"])
+    for where, key, message in _REMOVED_KEYS:
+        for number, holder in _key_holders(root, entries, where):
+            if holder is not None and holder.get(key) is not None:
+                raise InputError(message.replace("{number}", str(number)), path,
+                                 holder.value[key].start_line)
+
+
+def _key_holders(root: Node, entries: list[Node], where: str
+                 ) -> list[tuple[int, Node | None]]:
+    """The mappings a removed key is looked for in (each with its test's index)."""
+    if where == "root":
+        return [(0, root)]
+    if where == "default_test":
+        return [(0, root.get("default_test"))]
+    tests = [(number, entry) for number, entry in enumerate(entries)
+             if isinstance(entry.value, dict)]
+    if where == "test":
+        return list(tests)
+    return [(number, entry.get("options")) for number, entry in tests]
 
 
 # ---- env, default_test, tests -----------------------------------------------------------------
@@ -252,22 +281,28 @@ def _test_items(loader: _Loader, root: Node) -> list[tuple[Node, str]]:
     items: list[tuple[Node, str]] = []
     for item in tests.value:
         if isinstance(item.value, str):
-            reference = item.value.removeprefix("file://")
-            if any(char in reference for char in "*?{"):
-                raise InputError("glob patterns in `tests` are not read by the inspector", path,
-                                 item.start_line)
-            target = join(posixpath.dirname(path), reference)
-            if target is None:
-                raise InputError(f"`tests` entry points outside the bundle: {item.value}", path,
-                                 item.start_line)
-            items.extend((_interpolate_env(case, loader.env_used), target)
-                         for case in _cases_file(loader, target, item))
+            items.extend(_referenced_tests(loader, item))
         elif isinstance(item.value, dict) and "include" in item.value:
             raise InputError("`include` entries in `tests` are not read by the inspector; list "
                              "the case files instead", path, item.start_line)
         else:
             items.append((item, path))
     return items
+
+
+def _referenced_tests(loader: _Loader, item: Node) -> list[tuple[Node, str]]:
+    """A `tests` entry naming a cases file: its tests, each with the file it came from."""
+    path = loader.path
+    reference = item.value.removeprefix("file://")
+    if any(char in reference for char in "*?{"):
+        raise InputError("glob patterns in `tests` are not read by the inspector", path,
+                         item.start_line)
+    target = join(posixpath.dirname(path), reference)
+    if target is None:
+        raise InputError(f"`tests` entry points outside the bundle: {item.value}", path,
+                         item.start_line)
+    return [(_interpolate_env(case, loader.env_used), target)
+            for case in _cases_file(loader, target, item)]
 
 
 def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None,
@@ -362,36 +397,56 @@ def _prompt(loader: _Loader, entry: Node, index: int) -> Prompt:
                           unsupported=f"prompts[{index}] is produced by running {key} {runs}; "
                                       f"the inspector does not run code, so it cannot show the "
                                       f"text")
-    if "file" in value:
-        reference = _text(entry.get("file"))
-        if not reference:
-            raise InputError(f"Invalid prompts[{index}].file: expected non-empty string.", path,
-                             entry.start_line)
-        return _file_prompt(loader, reference, entry, explicit)
-    if "messages" in value:
-        messages = value["messages"]
-        if not _is_chat(messages):
-            raise InputError(f"Invalid prompts[{index}].messages: expected chat message array.",
-                             path, messages.start_line)
-        return Prompt(explicit or f"chat-{_stable_id(messages.plain())}", _traced(messages, path))
-    if "prompt" in value:
-        prompt = value["prompt"]
-        if not isinstance(prompt.value, str) and not _is_chat(prompt):
-            raise InputError(f"Invalid prompts[{index}].prompt: expected string or chat message "
-                             f"array.", path, prompt.start_line)
-        kind = "chat" if isinstance(prompt.value, list) else "string"
-        return Prompt(explicit or f"{kind}-{_stable_id(prompt.plain())}", _traced(prompt, path))
-    if "raw" in value:
-        raw = _text(value["raw"])
-        if not raw:
-            raise InputError(f"Invalid prompts[{index}].raw: expected non-empty string.", path,
-                             value["raw"].start_line)
-        return Prompt(explicit or f"string-{_stable_id(raw)}", _traced(value["raw"], path))
+    # The first of these keys the object has says what the prompt is, as agentv asks them.
+    for key, read in _PROMPT_OBJECT_KEYS:
+        if key in value:
+            return read(loader, entry, index, explicit)
     if _is_message(entry):
         chat = Node([entry], entry.start_line, entry.end_line, entry.text_line)
         return Prompt(explicit or f"chat-{_stable_id(entry.plain())}", _traced(chat, path))
     raise InputError(f"Invalid prompts[{index}]: expected prompt, messages, file, or function.",
                      path, entry.start_line)
+
+
+def _prompt_of_file(loader: _Loader, entry: Node, index: int, explicit: str | None) -> Prompt:
+    reference = _text(entry.get("file"))
+    if not reference:
+        raise InputError(f"Invalid prompts[{index}].file: expected non-empty string.",
+                         loader.path, entry.start_line)
+    return _file_prompt(loader, reference, entry, explicit)
+
+
+def _prompt_of_messages(loader: _Loader, entry: Node, index: int, explicit: str | None
+                        ) -> Prompt:
+    messages = entry.value["messages"]
+    if not _is_chat(messages):
+        raise InputError(f"Invalid prompts[{index}].messages: expected chat message array.",
+                         loader.path, messages.start_line)
+    return Prompt(explicit or f"chat-{_stable_id(messages.plain())}",
+                  _traced(messages, loader.path))
+
+
+def _prompt_of_prompt(loader: _Loader, entry: Node, index: int, explicit: str | None) -> Prompt:
+    prompt = entry.value["prompt"]
+    if not isinstance(prompt.value, str) and not _is_chat(prompt):
+        raise InputError(f"Invalid prompts[{index}].prompt: expected string or chat message "
+                         f"array.", loader.path, prompt.start_line)
+    kind = "chat" if isinstance(prompt.value, list) else "string"
+    return Prompt(explicit or f"{kind}-{_stable_id(prompt.plain())}",
+                  _traced(prompt, loader.path))
+
+
+def _prompt_of_raw(loader: _Loader, entry: Node, index: int, explicit: str | None) -> Prompt:
+    raw_node = entry.value["raw"]
+    raw = _text(raw_node)
+    if not raw:
+        raise InputError(f"Invalid prompts[{index}].raw: expected non-empty string.",
+                         loader.path, raw_node.start_line)
+    return Prompt(explicit or f"string-{_stable_id(raw)}", _traced(raw_node, loader.path))
+
+
+_PROMPT_OBJECT_KEYS = (("file", _prompt_of_file), ("messages", _prompt_of_messages),
+                       ("prompt", _prompt_of_prompt), ("raw", _prompt_of_raw))
 
 
 def _file_prompt(loader: _Loader, reference: str, entry: Node, explicit: str | None) -> Prompt:
@@ -416,44 +471,59 @@ def _expand_prompts(item: Node, prompts: list[Prompt] | None, path: str) -> list
     """expandPromptMatrix: each test once per prompt; its own `input` becomes vars.input."""
     if prompts is None or not isinstance(item.value, dict):
         return [(item, None, [])]
-    fields = dict(item.value)
-    if "input" in fields:
-        own = fields.pop("input")
-        fields.pop("input_files", None)
-        variables = fields.get("vars")
-        merged = dict(variables.value) if variables is not None and isinstance(
-            variables.value, dict) else {}
-        merged["input"] = own
-        anchor = variables or own
-        fields["vars"] = Node(merged, anchor.start_line, anchor.end_line, anchor.text_line)
-    source_id = _text(fields.get("id"))
-    variables = fields.get("vars")
+    fields = _input_as_var(dict(item.value))
     several = len(prompts) > 1
     expanded: list[tuple[Node, Prompt | None, list[Diagnostic]]] = []
     for prompt in prompts:
-        copy = dict(fields)
-        prompt_id = _safe_id(prompt.id)
-        if source_id and several:
-            node = fields["id"]
-            copy["id"] = Node(f"{source_id}__prompt_{prompt_id}", node.start_line, node.end_line,
-                              node.text_line)
-        depends = fields.get("depends_on")
-        if several and depends is not None and isinstance(depends.value, list):
-            copy["depends_on"] = Node(
-                [Node(f"{dep.value}__prompt_{prompt_id}", dep.start_line, dep.end_line,
-                      dep.text_line) if isinstance(dep.value, str) else dep
-                 for dep in depends.value], depends.start_line, depends.end_line, depends.text_line)
+        copy: dict[str, Node | None] = dict(
+            _prompt_ids(fields, _safe_id(prompt.id)) if several else fields)
         notes: list[Diagnostic] = []
         if prompt.template is not None:
-            # renderPromptInput renders the prompt with the test's vars (a test without vars keeps
-            # the template as written); interpolateRawEvalCase renders the result once more.
-            copy["input"] = prompt.template
-            if variables is not None and isinstance(variables.value, dict):
-                renderer = Renderer(variables, _origins_for(variables, path))
-                copy["input"] = renderer.node(prompt.template, path)
-                notes = renderer.warnings
+            copy["input"], notes = _prompt_input(prompt.template, fields.get("vars"), path)
         expanded.append((Node(copy, item.start_line, item.end_line, item.text_line), prompt, notes))
     return expanded
+
+
+def _input_as_var(fields: dict[str, Node]) -> dict[str, Node]:
+    """A test's own `input` moves into its vars as `input` (its input_files go)."""
+    if "input" not in fields:
+        return fields
+    own = fields.pop("input")
+    fields.pop("input_files", None)
+    variables = fields.get("vars")
+    merged = dict(variables.value) if variables is not None and isinstance(
+        variables.value, dict) else {}
+    merged["input"] = own
+    anchor = variables or own
+    fields["vars"] = Node(merged, anchor.start_line, anchor.end_line, anchor.text_line)
+    return fields
+
+
+def _prompt_ids(fields: dict[str, Node], prompt_id: str) -> dict[str, Node]:
+    """With several prompts, a test's id and the ids it depends on gain `__prompt_<id>`."""
+    copy = dict(fields)
+    source_id = _text(fields.get("id"))
+    if source_id:
+        node = fields["id"]
+        copy["id"] = Node(f"{source_id}__prompt_{prompt_id}", node.start_line, node.end_line,
+                          node.text_line)
+    depends = fields.get("depends_on")
+    if depends is not None and isinstance(depends.value, list):
+        copy["depends_on"] = Node(
+            [Node(f"{dep.value}__prompt_{prompt_id}", dep.start_line, dep.end_line,
+                  dep.text_line) if isinstance(dep.value, str) else dep
+             for dep in depends.value], depends.start_line, depends.end_line, depends.text_line)
+    return copy
+
+
+def _prompt_input(template: Node, variables: Node | None, path: str
+                  ) -> tuple[Node | None, list[Diagnostic]]:
+    """renderPromptInput renders the prompt with the test's vars (a test without vars keeps
+    the template as written); interpolateRawEvalCase renders the result once more."""
+    if variables is None or not isinstance(variables.value, dict):
+        return template, []
+    renderer = Renderer(variables, _origins_for(variables, path))
+    return renderer.node(template, path), renderer.warnings
 
 
 def _expand_array_vars(item: Node) -> tuple[list[Node], list[str]]:
@@ -555,17 +625,11 @@ def _prompt_md(loader: _Loader, item: Node, root: Node, interpolate: Any) -> Nod
     """loadPromptMdFallback: a test without input takes PROMPT.md from its input_files (or the
     suite's), else the PROMPT.md beside the eval file."""
     own_files = interpolate(item.get("input_files"), None)
-    suite_files = interpolate(root.get("input_files"), None)
-    source = own_files if own_files is not None and isinstance(own_files.value, list) else (
-        suite_files if suite_files is not None and isinstance(suite_files.value, list) else None)
+    source = _listed_files(own_files, interpolate(root.get("input_files"), None))
     entry = next((node for node in (source.value if source is not None else [])
                   if isinstance(node.value, str)
                   and re.split(r"[\\/]", node.value)[-1] == "PROMPT.md"), None)
-    if entry is None:
-        path: str | None = posixpath.join(posixpath.dirname(loader.path), "PROMPT.md")
-    else:
-        found = _resolve(loader.bundle, loader.path, entry.value)
-        path = found[1] if found is not None else None
+    path = _prompt_md_path(loader, entry)
     text = loader.read(path) if path is not None else None  # the readers' size check included
     if path is None or text is None:
         return item
@@ -576,9 +640,28 @@ def _prompt_md(loader: _Loader, item: Node, root: Node, interpolate: Any) -> Nod
     fields = dict(item.value)
     fields["input"] = prompt
     if entry is not None and source is own_files:
+        assert source is not None
+        # The test's own input_files lose the PROMPT.md it became the input.
         rest = [node for node in source.value if node is not entry]
         if rest:
             fields["input_files"] = Node(rest, source.start_line, source.end_line, source.text_line)
         else:
             fields.pop("input_files", None)
     return Node(fields, item.start_line, item.end_line, item.text_line)
+
+
+def _listed_files(own_files: Node | None, suite_files: Node | None) -> Node | None:
+    """The test's input_files list, else the suite's."""
+    if own_files is not None and isinstance(own_files.value, list):
+        return own_files
+    if suite_files is not None and isinstance(suite_files.value, list):
+        return suite_files
+    return None
+
+
+def _prompt_md_path(loader: _Loader, entry: Node | None) -> str | None:
+    """The PROMPT.md listed (None when it is not in the bundle), else the one beside the file."""
+    if entry is None:
+        return posixpath.join(posixpath.dirname(loader.path), "PROMPT.md")
+    found = _resolve(loader.bundle, loader.path, entry.value)
+    return found[1] if found is not None else None

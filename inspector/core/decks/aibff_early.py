@@ -287,44 +287,72 @@ def early_request(era: Era, bundle: Bundle, deck: str, text: str,
         pieces = includes.expand(deck, text, 0, 0)
     except _Refused as refused:
         return str(refused), refused.path, refused.line
-    joined = "".join(piece.text for piece in pieces)
-    body = _body_start(joined) if era.inlines_every_md else 0
-    if body:
-        pieces = _remove(pieces, [(0, body)])
-        joined = joined[body:]
-    pieces = trim(_remove(pieces, [m.span() for m in _ANY_EMBED.finditer(joined)]))
+    pieces = _prompt_pieces(pieces, era)
     contexts: dict[str, _Context] = {}
     for path, where, line in includes.toml_refs:
-        decoded = bundle.text(path)
-        if decoded is None:
-            return f"File not found: {path}", where, line
-        late = late_super_table(decoded.text)
-        try:
-            check_toml(decoded.text, path)
-            data = json_safe(tomllib.loads(decoded.text))
-            if late is not None:
-                raise tomllib.TOMLDecodeError(f"the [{late[0]}] table (line {late[1]}) comes after "
-                                              "an array of tables inside it, which @std/toml "
-                                              "1.0.8 refuses")
-        except tomllib.TOMLDecodeError as error:
-            return f"Invalid TOML in file {path}: {error}", where, line
-        declared = data.get("contexts")
-        for name, definition in declared.items() if isinstance(declared, dict) else ():
-            if not isinstance(definition, dict):
-                continue
-            question = definition.get("assistantQuestion")
-            if not isinstance(question, str):
-                return (f"Context variable '{name}' in file {path} is missing required "
-                        "'assistantQuestion' field"), where, line
-            # A redefinition replaces the definition and keeps the first one's place.
-            contexts[name] = _Context(name, question, path, _context_line(decoded.text, name))
+        stopped = _read_contexts(bundle, path, contexts)
+        if stopped is not None:
+            return stopped, where, line
     tools = [*_tools(text, deck), *includes.tools] if era.inlines_every_md else []
     names = [tool.name for tool in tools]
     duplicate = next((name for name in names if names.count(name) > 1), None)
     if duplicate is not None:
         return f"Tool name collision: '{duplicate}' is defined multiple times", deck, None
     request = EarlyRequest(era, deck, pieces, list(contexts.values()), tools)
-    # calibrate's defaults: the TOML the deck itself embeds, a later definition replacing one.
+    _set_defaults(request, top_samples)
+    return request
+
+
+def _prompt_pieces(pieces: list[Piece], era: Era) -> list[Piece]:
+    """The expanded text without the deck's front matter (in the eras that inline every .md)
+    and without its embeds, trimmed."""
+    joined = "".join(piece.text for piece in pieces)
+    body = _body_start(joined) if era.inlines_every_md else 0
+    if body:
+        pieces = _remove(pieces, [(0, body)])
+        joined = joined[body:]
+    return trim(_remove(pieces, [m.span() for m in _ANY_EMBED.finditer(joined)]))
+
+
+def _read_contexts(bundle: Bundle, path: str, contexts: dict[str, _Context]) -> str | None:
+    """The [contexts.*] of an embedded TOML file into `contexts`; what calibrate stops on, if
+    anything. A redefinition replaces the definition and keeps the first one's place."""
+    decoded = bundle.text(path)
+    if decoded is None:
+        return f"File not found: {path}"
+    data = _toml_data(decoded.text, path)
+    if isinstance(data, str):
+        return data
+    declared = data.get("contexts")
+    for name, definition in declared.items() if isinstance(declared, dict) else ():
+        if not isinstance(definition, dict):
+            continue
+        question = definition.get("assistantQuestion")
+        if not isinstance(question, str):
+            return (f"Context variable '{name}' in file {path} is missing required "
+                    "'assistantQuestion' field")
+        contexts[name] = _Context(name, question, path, _context_line(decoded.text, name))
+    return None
+
+
+def _toml_data(text: str, path: str) -> dict[str, Any] | str:
+    """The file's table as @std/toml 1.0.8 reads it, or calibrate's message for a file it
+    refuses."""
+    late = late_super_table(text)
+    try:
+        check_toml(text, path)
+        data = json_safe(tomllib.loads(text))
+        if late is not None:
+            raise tomllib.TOMLDecodeError(f"the [{late[0]}] table (line {late[1]}) comes after "
+                                          "an array of tables inside it, which @std/toml "
+                                          "1.0.8 refuses")
+    except tomllib.TOMLDecodeError as error:
+        return f"Invalid TOML in file {path}: {error}"
+    return data
+
+
+def _set_defaults(request: EarlyRequest, top_samples: dict[str, SampleFile]) -> None:
+    """calibrate's defaults: the TOML the deck itself embeds, a later definition replacing one."""
     for sample_file in top_samples.values():
         for name, definition in sample_file.contexts.items():
             request.defaults.pop(name, None)
@@ -332,7 +360,6 @@ def early_request(era: Era, bundle: Bundle, deck: str, text: str,
                 span = sample_file.context_spans.get(name)
                 request.defaults[name] = (definition["default"], sample_file.path,
                                           span[0] if span else None)
-    return request
 
 
 def _context_line(text: str, name: str) -> int | None:

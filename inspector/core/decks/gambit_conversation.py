@@ -47,15 +47,7 @@ def read_conversation(raw: str, deck: str, file: str | None = None) -> Conversat
     """The messages of `raw`, the pasted text (errors name the deck) or the text of `file` (errors
     name that file and line)."""
     located = file or deck
-    try:
-        value = json.loads(raw, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as error:
-        raise InputError(f"the conversation to grade is not JSON: {error.msg}", located,
-                         error.lineno if file else None, error.colno if file else None) from None
-    except ValueError as error:
-        raise InputError(f"the conversation to grade is not JSON: {error}", located) from None
-    except RecursionError:
-        raise LimitExceeded("the conversation is nested too deeply to read", located) from None
+    value = _parsed(raw, located, bool(file))
     spans = _message_spans(raw) if file else None
     unshown: tuple[str, ...] = ()
     if isinstance(value, dict):
@@ -63,16 +55,35 @@ def read_conversation(raw: str, deck: str, file: str | None = None) -> Conversat
         value = value.get("messages")
     if not isinstance(value, list):
         raise InputError(SHAPE, located, 1 if file else None)
-    for index, item in enumerate(value):
-        if not (isinstance(item, dict) and isinstance(item.get("role"), str)):
-            line = spans[index][0][0] if spans else None
-            raise InputError(f"{SHAPE} (message {index + 1} is not)", located, line)
+    _check_messages(value, located, spans)
     if spans is None:
         given = Origin(OriginKind.CASE_TEXT)
         return Conversation(value, [given] * len(value), [given] * len(value), unshown=unshown)
     return Conversation(
         value, [Origin(OriginKind.CASE_TEXT, file, *whole) for whole, _ in spans],
         [Origin(OriginKind.CASE_TEXT, file, *content) for _, content in spans], file, unshown)
+
+
+def _parsed(raw: str, located: str, in_file: bool) -> Any:
+    """The JSON value; a file's syntax error names its line and column."""
+    try:
+        return json.loads(raw, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise InputError(f"the conversation to grade is not JSON: {error.msg}", located,
+                         error.lineno if in_file else None,
+                         error.colno if in_file else None) from None
+    except ValueError as error:
+        raise InputError(f"the conversation to grade is not JSON: {error}", located) from None
+    except RecursionError:
+        raise LimitExceeded("the conversation is nested too deeply to read", located) from None
+
+
+def _check_messages(value: list, located: str, spans: list | None) -> None:
+    """Every item must be a message with a string role."""
+    for index, item in enumerate(value):
+        if not (isinstance(item, dict) and isinstance(item.get("role"), str)):
+            line = spans[index][0][0] if spans else None
+            raise InputError(f"{SHAPE} (message {index + 1} is not)", located, line)
 
 
 # -- where each message was written ---------------------------------------------------------------

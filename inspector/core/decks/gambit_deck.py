@@ -68,10 +68,7 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
     if path.endswith(".card.md"):
         return _render_card(loader, path, text)
     meta = attrs["deck"] if isinstance(attrs.get("deck"), dict) else attrs
-    for key, message in (("mcpServers", "Deck-level [[mcpServers]] is unsupported in this phase"),
-                         ("execute", "Top-level execute in PROMPT.md is unsupported")):
-        if meta.get(key) is not None:
-            raise InputError(f"{message} ({path})", path, key_line(front, key))
+    _refuse_unsupported(meta, path, front)
     actions = loader.actions(meta.get("actions"), path, front, require_description=True)
     legacy_actions = loader.actions(meta.get("actionDecks"), path, front, False)
     _deprecations(loader, meta, path, front)
@@ -80,9 +77,9 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
     pieces, cards, respond, end = loader.expand(path, text, body_start, (path,))
     all_cards = flatten(cards)
 
-    merged: dict[str, Reference] = {}
-    for action in [a for card in all_cards for a in card.actions] + actions + legacy_actions:
-        merged[action.name] = action
+    # A later declaration of an action's name replaces the earlier one.
+    merged = {action.name: action for action in
+              [a for card in all_cards for a in card.actions] + actions + legacy_actions}
     scenarios = _merge_refs(scenarios, loader.references(meta.get("testDecks"), "scenario", path,
                                                          front),
                             [r for card in all_cards for r in card.scenarios])
@@ -96,15 +93,45 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
     case.messages.append(_system_message(pieces, path, text))
     case.tools = _tools(loader, meta, path, front, list(merged.values()))
     _first_turn(case, meta, options, bundle, path, front, all_cards)
-    _notes(case, meta, path, front, respond or any(c.respond for c in all_cards)
-           or bool(meta.get("respond")),
-           end or any(c.allow_end for c in all_cards) or bool(meta.get("allowEnd")))
+    _notes(case, meta, path, front, *_turn_tools(meta, all_cards, respond, end))
+    case.metadata["gambit"] = _gambit_metadata(bundle, path, meta, all_cards,
+                                               list(merged.values()), scenarios, graders)
+    # gambit's runtime calls the model in the Responses form: the page's export starts there.
+    case.metadata["preferred_provider"] = "openai-responses"
+    defaults = export_defaults(meta.get("modelParams"))
+    if defaults:
+        case.metadata["export_defaults"] = defaults
+    document.warnings.extend(loader.warnings)
+    conversation = _given_conversation(bundle, path, options)
+    if conversation is not None:
+        document.cases = _graded(bundle, path, meta, case, conversation)
+    return document
+
+
+def _turn_tools(meta: dict[str, Any], all_cards: list[Loaded], respond: bool, end: bool
+                ) -> tuple[bool, bool]:
+    """Whether the deck, its body or any card turns on gambit_respond, and gambit_end."""
+    return (respond or any(c.respond for c in all_cards) or bool(meta.get("respond")),
+            end or any(c.allow_end for c in all_cards) or bool(meta.get("allowEnd")))
+
+
+def _refuse_unsupported(meta: dict[str, Any], path: str, front: str) -> None:
+    for key, message in (("mcpServers", "Deck-level [[mcpServers]] is unsupported in this phase"),
+                         ("execute", "Top-level execute in PROMPT.md is unsupported")):
+        if meta.get(key) is not None:
+            raise InputError(f"{message} ({path})", path, key_line(front, key))
+
+
+def _gambit_metadata(bundle: Bundle, path: str, meta: dict[str, Any], all_cards: list[Loaded],
+                     actions: list[Reference], scenarios: list[Reference],
+                     graders: list[Reference]) -> dict[str, Any]:
+    """What the page shows of the deck besides its messages."""
     samples = deck_samples(bundle, path)
-    case.metadata["gambit"] = {
+    return {
         "deck": path,
         "label": meta.get("label") if isinstance(meta.get("label"), str) else None,
         "cards": [card.path for card in all_cards if not _placeholder(card)],
-        "actions": [_reference_summary(a) for a in merged.values()],
+        "actions": [_reference_summary(a) for a in actions],
         "scenarios": [_reference_summary(r) for r in scenarios],
         "graders": [_reference_summary(r) for r in graders],
         "samples": [sample.name for sample in samples],
@@ -112,20 +139,18 @@ def render_gambit_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
         "model_params": meta.get("modelParams") if isinstance(meta.get("modelParams"), dict)
         else None,
     }
-    # gambit's runtime calls the model in the Responses form: the page's export starts there.
-    case.metadata["preferred_provider"] = "openai-responses"
-    defaults = export_defaults(meta.get("modelParams"))
-    if defaults:
-        case.metadata["export_defaults"] = defaults
-    document.warnings.extend(loader.warnings)
+
+
+def _given_conversation(bundle: Bundle, path: str, options: RenderOptions
+                        ) -> Conversation | None:
+    """The conversation to grade, from a sample file by name or as given; None without one."""
     if options.gambit_conversation_sample is not None:
         file, raw = conversation_file(bundle, path, options.gambit_conversation_sample,
                                       MAX_CONVERSATION_BYTES)
-        document.cases = _graded(bundle, path, meta, case, read_conversation(raw, path, file))
-    elif options.gambit_conversation is not None:
-        document.cases = _graded(bundle, path, meta, case,
-                                 read_conversation(options.gambit_conversation, path))
-    return document
+        return read_conversation(raw, path, file)
+    if options.gambit_conversation is not None:
+        return read_conversation(options.gambit_conversation, path)
+    return None
 
 
 def export_defaults(params: Any) -> dict[str, Any]:

@@ -102,16 +102,7 @@ def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
             case.metadata["gambit_conversation_sample"] = conversation.file
         case.metadata["gambit_grade"] = {"mode": mode, "schema": schema}
         case.warnings = [w for w in case.warnings if "validates the context input" not in w.message]
-        if conversation.unshown:
-            case.warnings.append(Diagnostic(
-                "gambit grade also passes the saved session's "
-                f"{', '.join(conversation.unshown)} in `session`; the inspector shows its "
-                "messages only", conversation.file or deck))
-        if not builtin:
-            case.warnings.append(Diagnostic(
-                f"gambit validates the grader's input against {schema} (a Zod schema the "
-                "inspector does not run) and passes what it keeps; shown as gambit grade builds "
-                "it, with the session's messages only", deck))
+        case.warnings += _grading_notes(deck, conversation, builtin, schema)
         cases.append(case)
     if not cases:
         base.warnings.append(Diagnostic(
@@ -119,6 +110,23 @@ def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
             "assistant message, so nothing is sent", deck))
         return [base]
     return cases
+
+
+def _grading_notes(deck: str, conversation: Conversation, builtin: bool, schema: str
+                   ) -> list[Diagnostic]:
+    """What gambit grade passes that the page does not show."""
+    notes = []
+    if conversation.unshown:
+        notes.append(Diagnostic(
+            "gambit grade also passes the saved session's "
+            f"{', '.join(conversation.unshown)} in `session`; the inspector shows its "
+            "messages only", conversation.file or deck))
+    if not builtin:
+        notes.append(Diagnostic(
+            f"gambit validates the grader's input against {schema} (a Zod schema the "
+            "inspector does not run) and passes what it keeps; shown as gambit grade builds "
+            "it, with the session's messages only", deck))
+    return notes
 
 
 class _TracedInput:

@@ -289,33 +289,8 @@ class Loader:
         if not isinstance(entries, list):
             return []
         line = key_line(front, "actions") or key_line(front, "actionDecks")
-        found = []
-        for entry in entries:
-            if not isinstance(entry, dict):
-                continue
-            name = _js_string(entry.get("name")).strip()
-            if not name:
-                raise InputError(f"Action deck must include a name ({path})", path, line)
-            description = entry.get("description")
-            description = description.strip() if isinstance(description, str) else ""
-            if require_description and not description:
-                raise InputError(f"Action deck must include a description ({path})", path, line)
-            target_path = _text(entry.get("path"))
-            execute = _text(entry.get("execute"))
-            if bool(target_path) == bool(execute):
-                raise InputError(
-                    f"Action deck must include exactly one of path or execute ({path})", path, line)
-            if execute and not (entry.get("contextSchema") and entry.get("responseSchema")):
-                raise InputError("Action execute target must include contextSchema and "
-                                 f"responseSchema ({path})", path, line)
-            check_action_name(name, path, line)
-            target = target_path or execute
-            found.append(Reference(
-                "action", name, None if target.startswith("gambit://")
-                else join(posixpath.dirname(path), target), target, description or None, path,
-                line, entry.get("contextSchema") if isinstance(entry.get("contextSchema"), str)
-                else None, {"execute": bool(execute)}))
-        return found
+        return [_action(entry, path, line, require_description) for entry in entries
+                if isinstance(entry, dict)]
 
     def references(self, entries: Any, kind: str, path: str, front: str) -> list[Reference]:
         if not isinstance(entries, list):
@@ -336,6 +311,34 @@ class Loader:
                 else join(posixpath.dirname(path), target), target,
                 description if isinstance(description, str) else None, path, line))
         return found
+
+
+def _action(entry: dict[str, Any], path: str, line: int | None, require_description: bool
+            ) -> Reference:
+    """One [[actions]] entry, checked as gambit's loader checks it: a name, a description (when
+    required) and exactly one of a deck path or an execute target with both schemas."""
+    name = _js_string(entry.get("name")).strip()
+    if not name:
+        raise InputError(f"Action deck must include a name ({path})", path, line)
+    description = _text(entry.get("description"))
+    if require_description and not description:
+        raise InputError(f"Action deck must include a description ({path})", path, line)
+    target_path = _text(entry.get("path"))
+    execute = _text(entry.get("execute"))
+    if bool(target_path) == bool(execute):
+        raise InputError(
+            f"Action deck must include exactly one of path or execute ({path})", path, line)
+    if execute and not (entry.get("contextSchema") and entry.get("responseSchema")):
+        raise InputError("Action execute target must include contextSchema and "
+                         f"responseSchema ({path})", path, line)
+    check_action_name(name, path, line)
+    target = target_path or execute
+    context_schema = entry.get("contextSchema")
+    return Reference(
+        "action", name, None if target.startswith("gambit://")
+        else join(posixpath.dirname(path), target), target, description or None, path,
+        line, context_schema if isinstance(context_schema, str) else None,
+        {"execute": bool(execute)})
 
 
 def _text(value: Any) -> str:

@@ -32,7 +32,53 @@ def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
     pieces = collapse_blank_runs(expansion.pieces)
     document = RenderedDocument(path=path, kind="deck", cases=[])
     document.warnings.extend(expansion.diagnostics)
+    loaded, samples, contexts = _embedded_samples(bundle, expansion, document)
 
+    deck_text = "".join(piece.text for piece in pieces)
+    system_segments = _deck_segments(pieces)
+    deck_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    context_questions = {
+        name: definition.get("assistantQuestion", definition.get("question"))
+        for name, definition in contexts.items()
+    }
+    aibff = None if options.profile == "spec" else AibffRequest.of(bundle, path, expansion,
+                                                                   loaded, document)
+    early: EarlyRequest | None = None
+    if aibff is not None:
+        aibff, early, samples = _aibff_reading(aibff, bundle, path, text, options, expansion,
+                                               loaded, samples, document)
+        system_segments = _deck_segments(_sent_text(bundle, path, text))
+
+    def deck_message() -> Message:
+        return Message("system", list(system_segments), span=LineSpan(path, 1, max(1, deck_lines)))
+
+    for (sample_path, _), sample in samples.items():
+        leading = [deck_message()] if deck_text else configured_system_prompt(options)
+        case = sample_case(sample, sample_path, leading)
+        if early is not None:
+            early.apply(case, sample, loaded[sample_path])
+        elif aibff is not None and deck_text:
+            aibff.apply(case, sample, sample_path)
+        if context_questions:
+            case.metadata["contexts"] = context_questions
+        case.metadata["deck"] = path
+        document.cases.append(case)
+    if not samples:
+        case = RenderedCase(id=_deck_stem(path), messages=[deck_message()] if deck_text else [],
+                            span=LineSpan(path, 1, max(1, deck_lines)))
+        if context_questions:
+            case.metadata["contexts"] = context_questions
+        case.warnings.append(Diagnostic(
+            "this deck embeds no samples; only its system message is shown", path))
+        document.cases.append(case)
+    return document
+
+
+def _embedded_samples(bundle: Bundle, expansion: Expansion, document: RenderedDocument
+                      ) -> tuple[dict[str, SampleFile], dict[tuple[str, str], Sample],
+                                 dict[str, dict]]:
+    """The sample files the deck embeds, and the samples and contexts its embeds select (the
+    first of each name wins)."""
     loaded: dict[str, SampleFile] = {}
     samples: dict[tuple[str, str], Sample] = {}
     contexts: dict[str, dict] = {}
@@ -53,76 +99,56 @@ def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
             samples.setdefault((embed.path, sample.id), sample)
         for name in chosen_contexts:
             contexts.setdefault(name, sample_file.contexts[name])
+    return loaded, samples, contexts
 
-    deck_text = "".join(piece.text for piece in pieces)
-    system_segments = [
-        Segment(piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line, piece.last_line))
-        for piece in pieces
-    ]
-    deck_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
 
-    def deck_message() -> Message:
-        return Message("system", list(system_segments), span=LineSpan(path, 1, max(1, deck_lines)))
-
-    context_questions = {
-        name: definition.get("assistantQuestion", definition.get("question"))
-        for name, definition in contexts.items()
-    }
-    aibff = None if options.profile == "spec" else AibffRequest.of(bundle, path, expansion,
-                                                                   loaded, document)
-    early: EarlyRequest | None = None
-    if aibff is not None:
-        # aibff's calibrate takes samples only from the TOML files the deck itself embeds, and
-        # sends the text with every file's front matter in it.
-        top = {embed.path for embed in expansion.toml_embeds if embed.from_path == path}
-        samples = {key: sample for key, sample in samples.items() if key[0] in top}
-        era = ERAS.get(options.profile)
-        if era is not None and samples:
-            built = early_request(era, bundle, path, text, {name: loaded[name] for name in loaded
-                                                            if name in top})
-            if isinstance(built, tuple):
-                message, where, line = built
-                document.warnings.append(Diagnostic(
-                    f"aibff's calibrate ({era.profile}) stops on this deck: {message}. Shown "
-                    "instead in seed 004's reading (the deck's text, then each sample's "
-                    "messages)", where, line, severity="error"))
-                aibff = None
-            else:
-                early = built
-                samples = {key: sample for key, sample in samples.items() if early.keeps(sample)}
-        sent_text = Expansion(bundle, keep_front_matter=True)
-        sent_text.expand(path, text, "", (path,))
-        sent_pieces = collapse_blank_runs(sent_text.pieces)
-        system_segments = [
-            Segment(piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line,
+def _deck_segments(pieces: list) -> list[Segment]:
+    return [Segment(piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line,
                                        piece.last_line))
-            for piece in sent_pieces
-        ]
-        document.profile = early.era.profile if early is not None else "aibff-2025-08"
-        document.profile_reason = (
-            f"chosen in the settings: {early.era.name}" if early is not None else
-            "a grader deck: shown as aibff's calibrate sent it in August 2025 (a deck does not "
-            "say which aibff ran it; profiles aibff-2025-06 and aibff-2025-07 give June's and "
-            "July's code, spec seed 004's reading)")
-    for (sample_path, _), sample in samples.items():
-        leading = [deck_message()] if deck_text else configured_system_prompt(options)
-        case = sample_case(sample, sample_path, leading)
-        if early is not None:
-            early.apply(case, sample, loaded[sample_path])
-        elif aibff is not None and deck_text:
-            aibff.apply(case, sample, sample_path)
-        if context_questions:
-            case.metadata["contexts"] = context_questions
-        case.metadata["deck"] = path
-        document.cases.append(case)
-    if not samples:
-        stem = posixpath.basename(path)
-        stem = stem[: -len(".deck.md")] if stem.lower().endswith(".deck.md") else stem
-        case = RenderedCase(id=stem, messages=[deck_message()] if deck_text else [],
-                            span=LineSpan(path, 1, max(1, deck_lines)))
-        if context_questions:
-            case.metadata["contexts"] = context_questions
-        case.warnings.append(Diagnostic(
-            "this deck embeds no samples; only its system message is shown", path))
-        document.cases.append(case)
-    return document
+            for piece in pieces]
+
+
+def _sent_text(bundle: Bundle, path: str, text: str) -> list:
+    """The deck's text as aibff sends it: every file's front matter in it."""
+    sent_text = Expansion(bundle, keep_front_matter=True)
+    sent_text.expand(path, text, "", (path,))
+    return collapse_blank_runs(sent_text.pieces)
+
+
+def _aibff_reading(aibff: AibffRequest | None, bundle: Bundle, path: str, text: str, options: RenderOptions,
+                   expansion: Expansion, loaded: dict[str, SampleFile],
+                   samples: dict[tuple[str, str], Sample], document: RenderedDocument
+                   ) -> tuple[AibffRequest | None, EarlyRequest | None,
+                              dict[tuple[str, str], Sample]]:
+    """aibff's calibrate takes samples only from the TOML files the deck itself embeds; an
+    earlier era's code may keep fewer, or stop on the deck (then seed 004's reading is shown,
+    with no aibff request)."""
+    top = {embed.path for embed in expansion.toml_embeds if embed.from_path == path}
+    samples = {key: sample for key, sample in samples.items() if key[0] in top}
+    early: EarlyRequest | None = None
+    era = ERAS.get(options.profile)
+    if era is not None and samples:
+        built = early_request(era, bundle, path, text, {name: loaded[name] for name in loaded
+                                                        if name in top})
+        if isinstance(built, tuple):
+            message, where, line = built
+            document.warnings.append(Diagnostic(
+                f"aibff's calibrate ({era.profile}) stops on this deck: {message}. Shown "
+                "instead in seed 004's reading (the deck's text, then each sample's "
+                "messages)", where, line, severity="error"))
+            aibff = None
+        else:
+            early = built
+            samples = {key: sample for key, sample in samples.items() if early.keeps(sample)}
+    document.profile = early.era.profile if early is not None else "aibff-2025-08"
+    document.profile_reason = (
+        f"chosen in the settings: {early.era.name}" if early is not None else
+        "a grader deck: shown as aibff's calibrate sent it in August 2025 (a deck does not "
+        "say which aibff ran it; profiles aibff-2025-06 and aibff-2025-07 give June's and "
+        "July's code, spec seed 004's reading)")
+    return aibff, early, samples
+
+
+def _deck_stem(path: str) -> str:
+    stem = posixpath.basename(path)
+    return stem[: -len(".deck.md")] if stem.lower().endswith(".deck.md") else stem

@@ -82,77 +82,97 @@ def load_sample_file(text: str, path: str) -> SampleFile:
         lines = None
         result.diagnostics.append(Diagnostic(f"line numbers unavailable: {error}", path))
 
-    def span(key_path: tuple) -> tuple[int, int] | None:
-        return None if lines is None else lines.span(key_path)
-
-    def covering(key_path: tuple) -> tuple[int, int] | None:
-        return None if lines is None else lines.covering_span(key_path)
-
     contexts = data.get("contexts")
     if isinstance(contexts, dict):
         for name, definition in contexts.items():
             if isinstance(definition, dict):
                 result.contexts[name] = definition
-                result.context_spans[name] = covering(("contexts", name))
+                result.context_spans[name] = _covering(lines, ("contexts", name))
 
     samples = data.get("samples")
     if samples is None:
         return result
-    if isinstance(samples, list):
-        entries = [(_list_sample_id(item, index), ("samples", index), item)
-                   for index, item in enumerate(samples)]
-    elif isinstance(samples, dict):
-        entries = [(str(name), ("samples", name), item) for name, item in samples.items()]
-    else:
+    entries = _sample_entries(samples)
+    if entries is None:
         result.diagnostics.append(Diagnostic(
             "`samples` must be an array of tables ([[samples]]) or tables ([samples.<id>])",
-            path, (span(("samples",)) or (None,))[0]))
+            path, (_span(lines, ("samples",)) or (None,))[0]))
         return result
-
     for sample_id, key_path, item in entries:
-        sample_span = covering(key_path)
-        first_line = sample_span[0] if sample_span else None
-        if not isinstance(item, dict):
-            result.diagnostics.append(Diagnostic(
-                f"sample {sample_id!r} skipped: it must be a table", path, first_line))
-            continue
-        legacy = "messages" not in item and any(key in item for key in LEGACY_KEYS)
-        if legacy:
-            raw_messages: Any = [
-                {"role": role, "content": item[key]}
-                for key, role in (("userMessage", "user"), ("assistantResponse", "assistant"))
-                if key in item
-            ]
-            message_paths: list[tuple] = [key_path + (key,) for key in LEGACY_KEYS if key in item]
-            content_paths = message_paths
-        else:
-            raw_messages = item.get("messages")
-            count = len(raw_messages) if isinstance(raw_messages, list) else 0
-            message_paths = [key_path + ("messages", index) for index in range(count)]
-            content_paths = [message + ("content",) for message in message_paths]
-
-        problem = _validate(raw_messages, legacy)
-        if problem is not None:
-            field_name, index, message = problem
-            if index is None:
-                where = span(key_path + ("messages",)) or sample_span
-            else:
-                where = (span(content_paths[index]) if field_name.endswith("content") else
-                         span(message_paths[index] + ("role",))) or span(message_paths[index])
-            result.diagnostics.append(Diagnostic(
-                f"sample {sample_id!r} skipped: {field_name}: {message}", path,
-                where[0] if where else first_line))
-            continue
-
-        messages = [
-            SampleMessage(message["role"], message["content"], span(message_path) or
-                          covering(message_path), span(content_path))
-            for message, message_path, content_path in zip(raw_messages, message_paths,
-                                                            content_paths, strict=True)
-        ]
-        metadata = {key: value for key, value in item.items() if key not in NOT_METADATA}
-        result.samples.append(Sample(sample_id, messages, metadata, sample_span, legacy))
+        sample = _sample(sample_id, key_path, item, lines, path, result.diagnostics)
+        if sample is not None:
+            result.samples.append(sample)
     return result
+
+
+def _span(lines: TomlLines | None, key_path: tuple) -> tuple[int, int] | None:
+    return None if lines is None else lines.span(key_path)
+
+
+def _covering(lines: TomlLines | None, key_path: tuple) -> tuple[int, int] | None:
+    return None if lines is None else lines.covering_span(key_path)
+
+
+def _sample_entries(samples: Any) -> list[tuple[str, tuple, Any]] | None:
+    """(id, key path, table) per sample, of [[samples]] or [samples.<id>]; None for neither."""
+    if isinstance(samples, list):
+        return [(_list_sample_id(item, index), ("samples", index), item)
+                for index, item in enumerate(samples)]
+    if isinstance(samples, dict):
+        return [(str(name), ("samples", name), item) for name, item in samples.items()]
+    return None
+
+
+def _sample(sample_id: str, key_path: tuple, item: Any, lines: TomlLines | None, path: str,
+            diagnostics: list[Diagnostic]) -> Sample | None:
+    """One sample, or None (with the reason in `diagnostics`) when seed 004 skips it."""
+    sample_span = _covering(lines, key_path)
+    first_line = sample_span[0] if sample_span else None
+    if not isinstance(item, dict):
+        diagnostics.append(Diagnostic(
+            f"sample {sample_id!r} skipped: it must be a table", path, first_line))
+        return None
+    legacy = "messages" not in item and any(key in item for key in LEGACY_KEYS)
+    raw_messages, message_paths, content_paths = _written_messages(item, key_path, legacy)
+    problem = _validate(raw_messages, legacy)
+    if problem is not None:
+        field_name, index, message = problem
+        if index is None:
+            where = _span(lines, key_path + ("messages",)) or sample_span
+        else:
+            where = (_span(lines, content_paths[index]) if field_name.endswith("content") else
+                     _span(lines, message_paths[index] + ("role",))) \
+                or _span(lines, message_paths[index])
+        diagnostics.append(Diagnostic(
+            f"sample {sample_id!r} skipped: {field_name}: {message}", path,
+            where[0] if where else first_line))
+        return None
+    messages = [
+        SampleMessage(message["role"], message["content"], _span(lines, message_path) or
+                      _covering(lines, message_path), _span(lines, content_path))
+        for message, message_path, content_path in zip(raw_messages, message_paths,
+                                                        content_paths, strict=True)
+    ]
+    metadata = {key: value for key, value in item.items() if key not in NOT_METADATA}
+    return Sample(sample_id, messages, metadata, sample_span, legacy)
+
+
+def _written_messages(item: dict[str, Any], key_path: tuple, legacy: bool
+                      ) -> tuple[Any, list[tuple], list[tuple]]:
+    """The sample's messages as written, each one's key path and its content's (a legacy
+    sample's userMessage and assistantResponse are both)."""
+    if legacy:
+        raw_messages: Any = [
+            {"role": role, "content": item[key]}
+            for key, role in (("userMessage", "user"), ("assistantResponse", "assistant"))
+            if key in item
+        ]
+        message_paths: list[tuple] = [key_path + (key,) for key in LEGACY_KEYS if key in item]
+        return raw_messages, message_paths, message_paths
+    raw_messages = item.get("messages")
+    count = len(raw_messages) if isinstance(raw_messages, list) else 0
+    message_paths = [key_path + ("messages", index) for index in range(count)]
+    return raw_messages, message_paths, [message + ("content",) for message in message_paths]
 
 
 def _list_sample_id(item: Any, index: int) -> str:
@@ -202,16 +222,20 @@ def converted_toml(sample_file: SampleFile) -> str:
                 out.append(f"{_key(name)} = {_value(value)}")
     elif isinstance(samples, dict):
         for sample_id, item in samples.items():
-            item = _as_messages(item)
-            out += ["", f"[samples.{_key(sample_id)}]"]
-            for name, value in item.items():
-                if name != "messages":
-                    out.append(f"{_key(name)} = {_value(value)}")
-            for message in item.get("messages") or []:
-                out += ["", f"[[samples.{_key(sample_id)}.messages]]"]
-                for name, value in message.items():
-                    out.append(f"{_key(name)} = {_value(value, multiline=True)}")
+            _emit_sample_table(out, sample_id, _as_messages(item))
     return "\n".join(out).lstrip("\n") + "\n"
+
+
+def _emit_sample_table(out: list[str], sample_id: str, item: Any) -> None:
+    """[samples.<id>], then each message as its own [[samples.<id>.messages]] table."""
+    out += ["", f"[samples.{_key(sample_id)}]"]
+    for name, value in item.items():
+        if name != "messages":
+            out.append(f"{_key(name)} = {_value(value)}")
+    for message in item.get("messages") or []:
+        out += ["", f"[[samples.{_key(sample_id)}.messages]]"]
+        for name, value in message.items():
+            out.append(f"{_key(name)} = {_value(value, multiline=True)}")
 
 
 def _as_messages(item: Any) -> Any:

@@ -10,6 +10,7 @@ keeps system text apart from the turns. Cases in `mode: conversation` are sent t
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 
 import msgspec
 
@@ -134,26 +135,68 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     formatted = [[_format(block, context, warnings) for block in message.blocks]
                  for message in case.messages]
     if case.turns:
-        initial = _conversation(result, case, case.turns, context)
-        _drop_blank_assistant_turns(result)
-        if case.grading is not None and not case.skipped:
-            try:
-                result.graders = conversation_graders(case, initial, case.turns,
-                                                      lambda raw: _resolve(context, raw),
-                                                      result.warnings)
-            except Skip as skip:
-                result.skipped = f"agentv skips this test: {skip}"
-                result.warnings.append(Diagnostic(result.skipped, case.path, case.start_line))
-        return result
+        return _conversation_case(result, case, case.turns, context)
 
     visible = [any(item.visible for item in parts) for parts in formatted]
     has_text = [any(item.text for item in parts) for parts in formatted]
     role_markers = (any(m.role in ("assistant", "tool") for m in case.messages)
                     or sum(visible) > 1)
-    # The graders' question repeats the messages' pieces: each message joined once, each piece
-    # made into one segment.
-    joined_pieces: list[list[Piece] | None] = [None] * len(formatted)
+    message_pieces = _message_joiner(formatted)
     made: Made = {}
+
+    leading, system, system_span = _leading_system(case, message_pieces, has_text)
+    if not role_markers:
+        return _flat_case(result, case, context, formatted, (system, system_span), made)
+
+    turns_out = [_chat_turn(case.messages[index], message_pieces(index), made)
+                 for index in range(leading, len(case.messages))]
+    result.messages += _chat_head(system, system_span, turns_out, made)
+    result.messages.extend(turns_out)
+    _drop_blank_assistant_turns(result)
+    _attach_graders(result, case, _marked_question(case, message_pieces, visible, has_text),
+                    context, made)
+    return result
+
+
+def _leading_system(case: CaseSpec, message_pieces: Callable[[int], list[Piece]],
+                    has_text: list[bool]) -> tuple[int, list[Piece], LineSpan | None]:
+    """How many messages lead as system messages, their text joined, and where they start."""
+    leading = 0
+    while leading < len(case.messages) and case.messages[leading].role == "system":
+        leading += 1
+    system = joined([message_pieces(i) for i in range(leading) if has_text[i]], "\n\n")
+    return leading, system, _span(case.messages[0]) if leading else None
+
+
+def _marked_question(case: CaseSpec, message_pieces: Callable[[int], list[Piece]],
+                     visible: list[bool], has_text: list[bool]) -> list[Piece]:
+    """prompt-builder.ts: the graders' question marks every message with content by its role."""
+    marked = [[sep(f"@[{message.role[:1].upper()}{message.role[1:]}]:\n"), *message_pieces(index)]
+              for index, message in enumerate(case.messages) if visible[index]
+              and has_text[index]]
+    return joined(marked, "\n\n")
+
+
+def _conversation_case(result: RenderedCase, case: CaseSpec, turns: list[Node],
+                       context: Context) -> RenderedCase:
+    """`mode: conversation`: the first turn's request, and every turn's graders."""
+    initial = _conversation(result, case, turns, context)
+    _drop_blank_assistant_turns(result)
+    if case.grading is not None and not case.skipped:
+        try:
+            result.graders = conversation_graders(case, initial, turns,
+                                                  lambda raw: _resolve(context, raw),
+                                                  result.warnings)
+        except Skip as skip:
+            result.skipped = f"agentv skips this test: {skip}"
+            result.warnings.append(Diagnostic(result.skipped, case.path, case.start_line))
+    return result
+
+
+def _message_joiner(formatted: list[list[Formatted]]) -> Callable[[int], list[Piece]]:
+    """Message `index`'s text pieces, joined by newlines. The graders' question repeats the
+    messages' pieces: each message is joined once, so each piece is made into one segment."""
+    joined_pieces: list[list[Piece] | None] = [None] * len(formatted)
 
     def message_pieces(index: int) -> list[Piece]:
         found = joined_pieces[index]
@@ -161,59 +204,55 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
             found = joined_pieces[index] = joined(
                 (item.pieces for item in formatted[index] if item.text), "\n")
         return found
+    return message_pieces
 
-    leading = 0
-    while leading < len(case.messages) and case.messages[leading].role == "system":
-        leading += 1
-    system_parts = [message_pieces(i) for i in range(leading) if has_text[i]]
-    system = joined(system_parts, "\n\n")
-    system_span = _span(case.messages[0]) if leading else None
 
-    if not role_markers:
-        # One flat question; the system message is the leading system text, trimmed, or the default.
-        parts = [_strip_pieces(item.pieces) for parts in formatted for item in parts if item.text]
-        question = joined((p for p in parts if p), "\n\n")
-        system = _strip_pieces(system)
-        if not system:
-            system = [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]
-            system_span = None
-        result.messages.append(Message("system", segments(system, made), span=system_span))
-        shown = [m for m, v in zip(case.messages, visible, strict=True) if v]
-        result.messages.append(Message("user", segments(question, made),
-                                       span=_span(shown[0]) if len(shown) == 1 else None))
-        _note_dropped(result, case, formatted)
-        _attach_graders(result, case, question, context, made)
-        return result
-
-    turns_out: list[Message] = []
-    for index in range(leading, len(case.messages)):
-        message = case.messages[index]
-        role, pieces = message.role, message_pieces(index)
-        if role in ("system", "tool"):
-            marker = "@[System]:" if role == "system" else "@[Tool]:"
-            role = "assistant"
-            pieces = [sep(marker + ("\n" if pieces else "")), *pieces]
-        if not pieces:
-            turns_out.append(Message(message.role, [], span=_span(message),
-                                     omitted="the message renders to nothing; agentv leaves it out"))
-            continue
-        turns_out.append(Message(role, segments(pieces, made), span=_span(message)))
-    if system:
-        result.messages.append(Message("system", segments(system, made), span=system_span))
-    else:
-        result.messages.append(Message("system", segments(
-            [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)])))
-    if not system and all(message.omitted for message in turns_out):
-        # An empty chat prompt is no chat prompt: the provider sends the (empty) question instead.
-        result.messages.append(Message("user", []))
-    result.messages.extend(turns_out)
-    _drop_blank_assistant_turns(result)
-    # prompt-builder.ts: the graders' question marks every message with content by its role.
-    marked = [[sep(f"@[{message.role[:1].upper()}{message.role[1:]}]:\n"), *message_pieces(index)]
-              for index, message in enumerate(case.messages) if visible[index]
-              and has_text[index]]
-    _attach_graders(result, case, joined(marked, "\n\n"), context, made)
+def _flat_case(result: RenderedCase, case: CaseSpec, context: Context,
+               formatted: list[list[Formatted]],
+               leading_system: tuple[list[Piece], LineSpan | None], made: Made) -> RenderedCase:
+    """One flat question; the system message is the leading system text, trimmed, or the
+    default."""
+    system, system_span = leading_system
+    parts = [_strip_pieces(item.pieces) for parts in formatted for item in parts if item.text]
+    question = joined((p for p in parts if p), "\n\n")
+    system = _strip_pieces(system)
+    if not system:
+        system = [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]
+        system_span = None
+    result.messages.append(Message("system", segments(system, made), span=system_span))
+    shown = [message for message, parts in zip(case.messages, formatted, strict=True)
+             if any(item.visible for item in parts)]
+    result.messages.append(Message("user", segments(question, made),
+                                   span=_span(shown[0]) if len(shown) == 1 else None))
+    _note_dropped(result, case, formatted)
+    _attach_graders(result, case, question, context, made)
     return result
+
+
+def _chat_head(system: list[Piece], system_span: LineSpan | None, turns: list[Message],
+               made: Made) -> list[Message]:
+    """The system message (the default when none is written) and, when nothing else is sent,
+    the empty question: an empty chat prompt is no chat prompt, so the provider sends that."""
+    if system:
+        return [Message("system", segments(system, made), span=system_span)]
+    head = [Message("system", segments([Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]))]
+    if all(message.omitted for message in turns):
+        head.append(Message("user", []))
+    return head
+
+
+def _chat_turn(message: InputMessage, pieces: list[Piece], made: Made) -> Message:
+    """A message after the leading system ones: a later system or tool message is sent as the
+    assistant's, marked with its role."""
+    role = message.role
+    if role in ("system", "tool"):
+        marker = "@[System]:" if role == "system" else "@[Tool]:"
+        role = "assistant"
+        pieces = [sep(marker + ("\n" if pieces else "")), *pieces]
+    if not pieces:
+        return Message(message.role, [], span=_span(message),
+                       omitted="the message renders to nothing; agentv leaves it out")
+    return Message(role, segments(pieces, made), span=_span(message))
 
 
 def _attach_graders(result: RenderedCase, case: CaseSpec, question: list[Piece],
@@ -301,8 +340,35 @@ def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], conte
     written, anything else as compact JSON), then the first turn's input as a user message; an
     optional window keeps the system messages and the last 2 x window_size others; pi-ai gathers
     the system messages into one system prompt. Returns the history before the first turn."""
-    # (role, pieces, message); pieces None: agentv sends JSON the inspector cannot reproduce.
-    history: list[tuple[str, list[Piece] | None, InputMessage | None]] = []
+    history = _history(result, case, context)
+    initial = [(role, pieces) for role, pieces, _ in history]
+    first = turns[0]
+    history.append(("user", turn_input(first, case.path), None))
+
+    window = case.metadata.get("window_size")
+    outside = _outside_window(history, window)
+    result.messages += _conversation_system(history)
+    first_span = LineSpan(case.path, first.start_line, first.end_line)
+    for entry in history:
+        if entry[0] != "system":
+            result.messages.append(_conversation_message(
+                entry, first_span, f"outside window_size {window}" if id(entry) in outside
+                else None))
+    if len(turns) > 1:
+        result.warnings.append(Diagnostic(
+            f"conversation mode: this is the first of {len(turns)} requests; each later turn adds "
+            f"the model's reply and that turn's input", case.path, first.start_line))
+    return initial
+
+
+# A message of the conversation's history: role, pieces (None: agentv sends JSON the inspector
+# cannot reproduce) and the input message it came from (None for a turn's input).
+_Entry = tuple[str, list[Piece] | None, InputMessage | None]
+
+
+def _history(result: RenderedCase, case: CaseSpec, context: Context) -> list[_Entry]:
+    """Each input message's raw content: text as written, anything else as compact JSON."""
+    history: list[_Entry] = []
     for message in case.messages:
         raw = written_content(message)
         text = raw if isinstance(raw, str) else _processed_json(raw, context)
@@ -317,51 +383,46 @@ def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], conte
             else message.start_line
         history.append((message.role, [Piece(text, OriginKind.CASE_TEXT, message.path, line,
                                              message.end_line)], message))
-    initial = [(role, pieces) for role, pieces, _ in history]
-    first = turns[0]
-    history.append(("user", turn_input(first, case.path), None))
+    return history
 
-    window = case.metadata.get("window_size")
-    outside: set[int] = set()
-    if isinstance(window, (int, float)) and not isinstance(window, bool) and window >= 1:
-        others = [entry for entry in history if entry[0] != "system"]
-        keep = {id(entry) for entry in others[int(-window * 2):]} if int(window * 2) \
-            else {id(entry) for entry in others}
-        outside = {id(entry) for entry in others if id(entry) not in keep}
 
+def _outside_window(history: list[_Entry], window: object) -> set[int]:
+    """buildWindowedHistory: the ids of the messages a window_size leaves out (the system
+    messages stay; of the others, the last 2 x window)."""
+    if not isinstance(window, (int, float)) or isinstance(window, bool) or window < 1:
+        return set()
+    others = [entry for entry in history if entry[0] != "system"]
+    keep = {id(entry) for entry in others[int(-window * 2):]} if int(window * 2) \
+        else {id(entry) for entry in others}
+    return {id(entry) for entry in others if id(entry) not in keep}
+
+
+def _conversation_system(history: list[_Entry]) -> list[Message]:
+    """pi-ai gathers the system messages into one system prompt (an empty one is not sent); one
+    the inspector cannot reproduce leaves them all out."""
     systems = [entry for entry in history if entry[0] == "system"]
     if any(pieces is None for _, pieces, _ in systems):
-        for _, _, written in systems:
-            assert written is not None
-            result.messages.append(Message("system", [], span=_span(written),
-                                           omitted=UNREPRODUCIBLE))
-    elif systems:
-        system = joined((pieces for _, pieces, _ in systems if pieces is not None), "\n\n")
-        first_system = systems[0][2]
-        if "".join(piece.text for piece in system):  # an empty system prompt is not sent
-            result.messages.append(Message("system", segments(system), span=_span(first_system)
-                                           if first_system is not None else None))
-    else:
-        result.messages.append(Message("system", segments(
-            [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)])))
-    for entry in history:
-        role, pieces, source = entry
-        if role == "system":
-            continue
-        span = _span(source) if source is not None else LineSpan(
-            case.path, first.start_line, first.end_line)
-        if id(entry) in outside:
-            result.messages.append(Message(role, segments(pieces or []), span=span,
-                                           omitted=f"outside window_size {window}"))
-            continue
-        if pieces is None:
-            result.messages.append(Message(role, [], span=span, omitted=UNREPRODUCIBLE))
-            continue
-        if role == "tool":
-            role, pieces = "assistant", [sep("@[Tool]: "), *pieces]
-        result.messages.append(Message(role, segments(pieces), span=span))
-    if len(turns) > 1:
-        result.warnings.append(Diagnostic(
-            f"conversation mode: this is the first of {len(turns)} requests; each later turn adds "
-            f"the model's reply and that turn's input", case.path, first.start_line))
-    return initial
+        return [Message("system", [], span=_span(written), omitted=UNREPRODUCIBLE)
+                for _, _, written in systems if written is not None]
+    if not systems:
+        return [Message("system", segments(
+            [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]))]
+    system = joined((pieces for _, pieces, _ in systems if pieces is not None), "\n\n")
+    first_system = systems[0][2]
+    if not "".join(piece.text for piece in system):
+        return []
+    return [Message("system", segments(system), span=_span(first_system)
+                    if first_system is not None else None)]
+
+
+def _conversation_message(entry: _Entry, first_span: LineSpan, outside: str | None) -> Message:
+    """A message after the system prompt; a tool result goes as the assistant's, marked."""
+    role, pieces, source = entry
+    span = _span(source) if source is not None else first_span
+    if outside is not None:
+        return Message(role, segments(pieces or []), span=span, omitted=outside)
+    if pieces is None:
+        return Message(role, [], span=span, omitted=UNREPRODUCIBLE)
+    if role == "tool":
+        role, pieces = "assistant", [sep("@[Tool]: "), *pieces]
+    return Message(role, segments(pieces), span=span)

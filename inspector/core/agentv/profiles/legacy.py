@@ -93,44 +93,87 @@ def _load(message: InputMessage, style: Style,
         return message, None
     calls = style.object_content and bool(message.tool_calls)
     if isinstance(raw, list) and (calls or all(isinstance(item, dict) for item in raw)):
-        made = [item for item in raw if _reader_made_block(item)]
-        extra = max(len(message.blocks) - len(made), 0)  # input_files the reader put first
-        kept = list(message.blocks[:extra])
-        for item, block in zip(made, message.blocks[extra:], strict=False):
-            if (isinstance(item, dict) and item.get("type") in ("text", "file")
-                    and isinstance(item.get("value"), str)):
-                kept.append(block)
-            elif isinstance(item, dict):
-                what = ("image blocks" if item.get("type") == "image"
-                        else f"a {item.get('type')} block whose value is not a string")
-                warnings.append(Diagnostic(f"{style.release} ignores {what}; nothing of it is sent",
-                                           block.path, block.start_line))
-        return structs.replace(message, blocks=kept), None
+        return structs.replace(message, blocks=_kept_blocks(message, raw, style, warnings)), None
     if style.object_content and isinstance(raw, dict):
-        text = json.dumps(raw, indent=2, ensure_ascii=False)
-        first = message.blocks[0] if message.blocks else None
-        block = (Block("json", text, first.path, first.start_line, first.end_line, first.start_line)
-                 if first else Block("json", text, message.path, message.start_line,
-                                     message.end_line, message.start_line))
-        return structs.replace(message, blocks=[block]), None
+        return structs.replace(message, blocks=[_json_block(message, raw)]), None
     if calls:
         return structs.replace(message, blocks=[]), None
+    return None, _drop_reason(raw)
+
+
+def _kept_blocks(message: InputMessage, raw: list, style: Style,
+                 warnings: list[Diagnostic]) -> list[Block]:
+    """The blocks of a content list agentv keeps: text and file blocks with a string value."""
+    made = [item for item in raw if _reader_made_block(item)]
+    extra = max(len(message.blocks) - len(made), 0)  # input_files the reader put first
+    kept = list(message.blocks[:extra])
+    for item, block in zip(made, message.blocks[extra:], strict=False):
+        if (isinstance(item, dict) and item.get("type") in ("text", "file")
+                and isinstance(item.get("value"), str)):
+            kept.append(block)
+        elif isinstance(item, dict):
+            what = ("image blocks" if item.get("type") == "image"
+                    else f"a {item.get('type')} block whose value is not a string")
+            warnings.append(Diagnostic(f"{style.release} ignores {what}; nothing of it is sent",
+                                       block.path, block.start_line))
+    return kept
+
+
+def _json_block(message: InputMessage, raw: dict) -> Block:
+    """An object content, as the pretty JSON agentv sends, where the content was written."""
+    text = json.dumps(raw, indent=2, ensure_ascii=False)
+    first = message.blocks[0] if message.blocks else None
+    if first:
+        return Block("json", text, first.path, first.start_line, first.end_line, first.start_line)
+    return Block("json", text, message.path, message.start_line, message.end_line,
+                 message.start_line)
+
+
+def _drop_reason(raw: object) -> str:
     if raw is None:
-        reason = "the message has no content"
-    elif isinstance(raw, list):
-        reason = "its content list holds something other than {type, value} mappings"
-    elif isinstance(raw, dict):
-        reason = "its content is an object"
-    else:
-        reason = f"its content is a {type(raw).__name__}, not text or a list of blocks"
-    return None, reason
+        return "the message has no content"
+    if isinstance(raw, list):
+        return "its content list holds something other than {type, value} mappings"
+    if isinstance(raw, dict):
+        return "its content is an object"
+    return f"its content is a {type(raw).__name__}, not text or a list of blocks"
 
 
 def render(case: CaseSpec, context: Context, style: Style) -> RenderedCase:
     warnings: list[Diagnostic] = list(case.warnings)
     patterns = _patterns(context, style)
-    entries: list[tuple[InputMessage, str | None]] = []  # every message; reason when dropped
-    loaded: list[InputMessage] = []
+    entries = _loaded_entries(case, style, warnings)
+    loaded = [message for message, reason in entries if reason is None]
+    prepared = prepare(replace(case, messages=loaded), context, warnings, guidelines=False,
+                       exact_references=True)
+    _mark_guidelines(prepared, patterns, style)
+    guideline_parts = [part for item in prepared for part in item.parts if part.kind == "guideline"]
+    guideline_block = _guideline_block(guideline_parts, style)
+    files_by_display = _files_by_display(prepared)
+    segs = [_segments(item, patterns, files_by_display) for item in prepared]
+    visible = [any(_shows_something(seg) for seg in item_segs) for item_segs in segs]
+    # Several messages with something to show, or any reply, make a chat prompt.
+    multi_turn = (any(item.message.role in ("assistant", "tool") for item in prepared)
+                  or sum(visible) > 1)
+
+    result = RenderedCase(case.id, [], warnings, LineSpan(case.path, case.start_line, case.end_line),
+                          case.skipped, dict(case.metadata))
+    result.metadata["guideline_paths"] = _paths(guideline_parts)
+    if style.skips_without_input and not case.skipped:
+        _skip_without_input(result, case, loaded, style)
+    by_message = {id(item.message): (item, item_segs, seen)
+                  for item, item_segs, seen in zip(prepared, segs, visible, strict=True)}
+    if multi_turn:
+        _multi_turn(result, entries, by_message, guideline_block, style)
+    else:
+        _single_turn(result, entries, prepared, by_message, guideline_block, patterns, style)
+    return result
+
+
+def _loaded_entries(case: CaseSpec, style: Style, warnings: list[Diagnostic]
+                    ) -> list[tuple[InputMessage, str | None]]:
+    """Every message as agentv loads it, with the reason when it drops it."""
+    entries: list[tuple[InputMessage, str | None]] = []
     for message in case.messages:
         kept, reason = _load(message, style, warnings)
         if kept is None:
@@ -139,42 +182,47 @@ def render(case: CaseSpec, context: Context, style: Style) -> RenderedCase:
             entries.append((message, reason))
         else:
             entries.append((kept, None))
-            loaded.append(kept)
-    prepared = prepare(replace(case, messages=loaded), context, warnings, guidelines=False,
-                       exact_references=True)
+    return entries
+
+
+def _mark_guidelines(prepared: list[Prepared], patterns: tuple[str, ...], style: Style) -> None:
+    """Files matching the guideline patterns (and, in some releases, the suite's files) are
+    guidelines."""
     for item in prepared:
         for part in item.parts:
             if part.kind == "file" and part.file is not None and (
                     (style.suite_files_are_guidelines and item.message.suite)
                     or micromatch(part.file.path, patterns)):
                 part.kind = "guideline"
-    guideline_parts = [part for item in prepared for part in item.parts if part.kind == "guideline"]
-    guideline_block = joined((style.guideline(part) for part in guideline_parts), "\n\n")
-    files_by_display = {part.file.display: part for item in prepared for part in item.parts
-                        if part.kind == "file" and part.file is not None}
-    segs = [_segments(item, patterns, files_by_display) for item in prepared]
-    visible = [any(seg.kind == "text" or (seg.kind == "file" and seg.part.file is not None
-                                          and seg.part.file.text.strip()) for seg in item_segs)
-               for item_segs in segs]
-    multi_turn = (any(item.message.role in ("assistant", "tool") for item in prepared)
-                  or sum(visible) > 1)
 
-    result = RenderedCase(case.id, [], warnings, LineSpan(case.path, case.start_line, case.end_line),
-                          case.skipped, dict(case.metadata))
-    result.metadata["guideline_paths"] = [part.file.path for part in guideline_parts if part.file]
-    if style.skips_without_input and not case.skipped and not any(
-            not message.suite for message in loaded):
-        result.skipped = "none of the case's input messages is valid"
-        warnings.append(Diagnostic(f"{style.release} skips this case (none of its input messages "
-                                   f"is valid): Skipping incomplete test", case.path,
-                                   case.start_line))
-    by_message = {id(item.message): (item, item_segs, seen)
-                  for item, item_segs, seen in zip(prepared, segs, visible, strict=True)}
-    if multi_turn:
-        _multi_turn(result, entries, by_message, guideline_block, style)
-    else:
-        _single_turn(result, entries, prepared, by_message, guideline_block, patterns, style)
-    return result
+
+def _guideline_block(parts: list[Part], style: Style) -> list[Piece]:
+    return joined((style.guideline(part) for part in parts), "\n\n")
+
+
+def _paths(parts: list[Part]) -> list[str]:
+    return [part.file.path for part in parts if part.file]
+
+
+def _files_by_display(prepared: list[Prepared]) -> dict[str, Part]:
+    return {part.file.display: part for item in prepared for part in item.parts
+            if part.kind == "file" and part.file is not None}
+
+
+def _skip_without_input(result: RenderedCase, case: CaseSpec, loaded: list[InputMessage],
+                        style: Style) -> None:
+    """A case none of whose own input messages loaded is skipped (the suite's do not count)."""
+    if any(not message.suite for message in loaded):
+        return
+    result.skipped = "none of the case's input messages is valid"
+    result.warnings.append(Diagnostic(f"{style.release} skips this case (none of its input "
+                                      f"messages is valid): Skipping incomplete test", case.path,
+                                      case.start_line))
+
+
+def _shows_something(seg: _Seg) -> bool:
+    return seg.kind == "text" or (seg.kind == "file" and seg.part.file is not None
+                                  and bool(seg.part.file.text.strip()))
 
 
 def _segments(item: Prepared, patterns: tuple[str, ...],
@@ -193,15 +241,23 @@ def _segments(item: Prepared, patterns: tuple[str, ...],
         if patterns and micromatch(value, patterns):
             result.append(_Seg("ref", own.get(id(block)) or Part("guideline", block)))
             continue
-        part = own.get(id(block))
-        if part is not None and part.kind == "file" and part.file is not None \
-                and part.file.display == value:
-            result.append(_Seg("file", part))
-        elif value in files_by_display:
-            result.append(_Seg("file", files_by_display[value]))
-        elif part is not None and part.kind == "file":
-            result.append(_Seg("lost", part))  # the leading-separator bug: found, then lost
+        found = _file_seg(own.get(id(block)), value, files_by_display)
+        if found is not None:
+            result.append(found)
     return result
+
+
+def _file_seg(part: Part | None, value: str, files_by_display: dict[str, Part]) -> _Seg | None:
+    """A file block that is no guideline reference: agentv finds its file again by the value
+    as written."""
+    if part is not None and part.kind == "file" and part.file is not None \
+            and part.file.display == value:
+        return _Seg("file", part)
+    if value in files_by_display:
+        return _Seg("file", files_by_display[value])
+    if part is not None and part.kind == "file":
+        return _Seg("lost", part)  # the leading-separator bug: found, then lost
+    return None
 
 
 def _format(seg: _Seg, style: Style) -> list[Piece]:
@@ -227,6 +283,23 @@ def _single_turn(result: RenderedCase, entries: list[tuple[InputMessage, str | N
     system = _system_with_guidelines([Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)],
                                      guideline_block)
     result.messages.append(Message("system", segments(system)))
+    kept = [pieces for pieces in (strip(part) for part in _question_parts(prepared, patterns, style))
+            if pieces]
+    shown = [item for item in prepared if by_message[id(item.message)][2]]
+    span = shown[0].span if len(shown) == 1 else None
+    result.messages.append(Message("user", segments(joined(kept, "\n\n")), span=span))
+    for message, reason in entries:
+        if reason is not None:
+            result.messages.append(_dropped(message, reason))
+            continue
+        item, _, seen = by_message[id(message)]
+        if not seen:
+            result.messages.append(_unsent(message, item))
+
+
+def _question_parts(prepared: list[Prepared], patterns: tuple[str, ...], style: Style
+                    ) -> list[list[Piece]]:
+    """Every text and file of every message, in order, then the repeated code fences."""
     parts: list[list[Piece]] = []
     fences: list[list[Piece]] = []
     for item in prepared:
@@ -238,33 +311,39 @@ def _single_turn(result: RenderedCase, entries: list[tuple[InputMessage, str | N
             if part.kind == "text":
                 parts.append([part.text_piece()])
                 if style.repeat_code_blocks and block.kind == "text":
-                    for match in CODE_BLOCK.finditer(block.value):
-                        line = block.text_line + block.value.count("\n", 0, match.start())
-                        fences.append([Piece(match.group(), OriginKind.CASE_TEXT, block.path, line,
-                                             block.end_line)])
+                    fences += _code_fences(block)
             elif part.file is not None:
-                if (style.attach_pattern_files and patterns
-                        and micromatch(part.file.display, patterns)):
-                    parts.append([part.marker(f"<Attached: {part.file.display}>")])
-                else:
-                    parts.append(style.file(part, part.file.display))
+                parts.append(_single_turn_file(part, part.file.display, patterns, style))
     if fences:
         parts.append(joined(fences, "\n"))
-    kept = [pieces for pieces in (strip(part) for part in parts) if pieces]
-    shown = [item for item in prepared if by_message[id(item.message)][2]]
-    span = shown[0].span if len(shown) == 1 else None
-    result.messages.append(Message("user", segments(joined(kept, "\n\n")), span=span))
-    for message, reason in entries:
-        if reason is not None:
-            result.messages.append(_dropped(message, reason))
-            continue
-        item, _, seen = by_message[id(message)]
-        if not seen:
-            markers = [part.marker(f"<Attached: {part.block.value}>") for part in item.parts
-                       if part.kind == "guideline"]
-            result.messages.append(Message(message.role, segments(joined(([m] for m in markers), "\n")),
-                                           span=item.span,
-                                           omitted=ONLY_GUIDELINES if markers else NOTHING_TO_SEND))
+    return parts
+
+
+def _code_fences(block: Block) -> list[list[Piece]]:
+    """The text's fenced code blocks, which some releases repeat after the question."""
+    fences = []
+    for match in CODE_BLOCK.finditer(block.value):
+        line = block.text_line + block.value.count("\n", 0, match.start())
+        fences.append([Piece(match.group(), OriginKind.CASE_TEXT, block.path, line,
+                             block.end_line)])
+    return fences
+
+
+def _single_turn_file(part: Part, display: str, patterns: tuple[str, ...], style: Style
+                      ) -> list[Piece]:
+    """A file in the question: its text, or only a reference when the release attaches files
+    matching the guideline patterns instead."""
+    if style.attach_pattern_files and patterns and micromatch(display, patterns):
+        return [part.marker(f"<Attached: {display}>")]
+    return style.file(part, display)
+
+
+def _unsent(message: InputMessage, item: Prepared) -> Message:
+    """A message with nothing of its own in the question: shown where it stands, not sent."""
+    markers = [part.marker(f"<Attached: {part.block.value}>") for part in item.parts
+               if part.kind == "guideline"]
+    return Message(message.role, segments(joined(([m] for m in markers), "\n")), span=item.span,
+                   omitted=ONLY_GUIDELINES if markers else NOTHING_TO_SEND)
 
 
 def _dropped(message: InputMessage, reason: str) -> Message:
@@ -308,36 +387,51 @@ def _multi_turn(result: RenderedCase, entries: list[tuple[InputMessage, str | No
                 notes.append(Message("system", [], span=item.span, omitted=NOTHING_TO_SEND))
             continue
         in_leading = False
-        role, name = message.role, None
-        formatted = [pieces for pieces in (_format(seg, style) for seg in item_segs
-                                           if seg.kind != "ref") if pieces]
-        if role == "system":
-            role, formatted = "assistant", [[sep("@[System]:")], *formatted]
-        elif role == "tool":
-            if style.tool_as_assistant:
-                role, formatted = "assistant", [[sep("@[Tool]:")], *formatted]
-            else:
-                role, name = "function", "tool"
-        if formatted:
-            later.append(Message(role, segments(joined(formatted, "\n")), name=name, span=item.span))
-            continue
-        shown = {id(seg.part.block) for seg in item_segs if seg.kind == "ref"}
-        refs = [part.marker(f"<Attached: {part.block.value}>") for part in item.parts
-                if part.kind == "guideline" and id(part.block) not in shown]
-        refs = [seg.part.marker(f"<Attached: {seg.part.block.value}>") for seg in item_segs
-                if seg.kind == "ref"] + refs
-        later.append(Message(message.role, segments(joined(([ref] for ref in refs), "\n")),
-                             span=item.span, omitted=ONLY_GUIDELINES if refs else NOTHING_TO_SEND))
-    sent_later = [message for message in later if message.omitted is None]
-    if system_parts:
-        result.messages.append(Message("system", segments(joined(system_parts, "\n\n")),
-                                       span=leading_span))
-    else:
-        # agentv's provider adds its default prompt when the chat prompt has no system message;
-        # with no message left at all it sends the default prompt and an empty question.
-        result.messages.append(Message("system", segments(
-            [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]), span=leading_span))
-        if not sent_later:
-            result.messages.append(Message("user", []))
+        later.append(_later_turn(message, item, item_segs, style))
+    result.messages += _multi_turn_head(system_parts, leading_span, later)
     result.messages.extend(notes)
     result.messages.extend(later)
+
+
+def _later_turn(message: InputMessage, item: Prepared, item_segs: list[_Seg], style: Style
+                ) -> Message:
+    """A message after the leading system ones: a system (and in some releases a tool) message
+    is sent as the assistant's, marked with its role; one left with only guideline references
+    is shown but not sent."""
+    role, name = message.role, None
+    formatted = [pieces for pieces in (_format(seg, style) for seg in item_segs
+                                       if seg.kind != "ref") if pieces]
+    if role == "system":
+        role, formatted = "assistant", [[sep("@[System]:")], *formatted]
+    elif role == "tool":
+        if style.tool_as_assistant:
+            role, formatted = "assistant", [[sep("@[Tool]:")], *formatted]
+        else:
+            role, name = "function", "tool"
+    if formatted:
+        return Message(role, segments(joined(formatted, "\n")), name=name, span=item.span)
+    refs = _reference_markers(item, item_segs)
+    return Message(message.role, segments(joined(([ref] for ref in refs), "\n")),
+                   span=item.span, omitted=ONLY_GUIDELINES if refs else NOTHING_TO_SEND)
+
+
+def _reference_markers(item: Prepared, item_segs: list[_Seg]) -> list[Piece]:
+    """`<Attached: path>` for each guideline of the message: those it references first."""
+    shown = {id(seg.part.block) for seg in item_segs if seg.kind == "ref"}
+    others = [part.marker(f"<Attached: {part.block.value}>") for part in item.parts
+              if part.kind == "guideline" and id(part.block) not in shown]
+    return [seg.part.marker(f"<Attached: {seg.part.block.value}>") for seg in item_segs
+            if seg.kind == "ref"] + others
+
+
+def _multi_turn_head(system_parts: list[list[Piece]], leading_span: LineSpan | None,
+                     later: list[Message]) -> list[Message]:
+    """The system message; agentv's provider adds its default prompt when the chat prompt has
+    no system message, and with no message left at all sends it and an empty question."""
+    if system_parts:
+        return [Message("system", segments(joined(system_parts, "\n\n")), span=leading_span)]
+    head = [Message("system", segments([Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]),
+                    span=leading_span)]
+    if not any(message.omitted is None for message in later):
+        head.append(Message("user", []))
+    return head

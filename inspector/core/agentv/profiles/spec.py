@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
 from ..pieces import Piece, joined, rstrip_newlines, segments, sep, with_media
-from ..prepare import Context, Part, prepare, tool_calls
+from ..prepare import Context, Part, Prepared, prepare, tool_calls
 from ..schema import CaseSpec
 
 GUIDELINE_HEADER = "[[ ## Guidelines ## ]]\n\n"
@@ -38,49 +38,58 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
                           case.skipped, dict(case.metadata))
     guidelines = [part for item in prepared for part in item.parts if part.kind == "guideline"]
     result.metadata["guideline_paths"] = [part.file.path for part in guidelines if part.file]
-    if len(guidelines) == 1:
-        block = [_file_text(guidelines[0])]
-    else:
-        block = joined(([sep(f"=== {part.block.value} ===\n"), _file_text(part)]
-                        for part in guidelines), "\n\n")
+    leading = 0
+    while leading < len(prepared) and prepared[leading].message.role == "system":
+        leading += 1
+    system = _system_message(prepared[:leading], context, _guideline_block(guidelines))
+    if system is not None:
+        result.messages.append(system)
+    result.messages += [_later_message(item) for item in prepared[leading:]]
+    return result
 
-    index = 0
-    leading: list[list[Piece]] = []
-    leading_span = None
-    while index < len(prepared) and prepared[index].message.role == "system":
-        item = prepared[index]
-        leading_span = leading_span or item.span
-        text = joined((_part(p) for p in item.parts if p.kind != "guideline"), "\n")
-        if text:
-            leading.append(text)
-        index += 1
-    system = joined(leading, "\n\n")
+
+def _guideline_block(guidelines: list[Part]) -> list[Piece]:
+    """The guideline files' text; several are each headed by their path."""
+    if len(guidelines) == 1:
+        return [_file_text(guidelines[0])]
+    return joined(([sep(f"=== {part.block.value} ===\n"), _file_text(part)]
+                   for part in guidelines), "\n\n")
+
+
+def _system_message(leading: list[Prepared], context: Context, block: list[Piece]
+                    ) -> Message | None:
+    """The leading system messages merged (else the configured default), then the guidelines."""
+    texts = [text for text in (joined((_part(p) for p in item.parts if p.kind != "guideline"), "\n")
+                               for item in leading) if text]
+    system = joined(texts, "\n\n")
     if not system and context.system_prompt:
         system = [Piece(context.system_prompt, OriginKind.DEFAULT_PROMPT)]
     if block:
         system = [*system, sep(("\n\n" if system else "") + GUIDELINE_HEADER), *block]
-    if system:
-        system_segments = segments(system)
-        result.messages.append(Message("system", system_segments, span=leading_span,
-                                       blocks=with_media(system_segments)))
+    if not system:
+        return None
+    system_segments = segments(system)
+    return Message("system", system_segments, span=leading[0].span if leading else None,
+                   blocks=with_media(system_segments))
 
-    for item in prepared[index:]:
-        message = item.message
-        omitted = message.problem
-        if omitted is None and not item.parts:
-            omitted = "the message has no content"
-        elif omitted is None and not item.visible:
+
+def _later_message(item: Prepared) -> Message:
+    """A message after the leading system ones, in its place; one left with nothing to send is
+    shown but not sent."""
+    message = item.message
+    omitted = message.problem
+    if omitted is None and not item.parts:
+        omitted = "the message has no content"
+    elif omitted is None and not item.visible:
+        omitted = ONLY_GUIDELINES
+    if message.role == "system":
+        parts = [p for p in item.parts if p.kind != "guideline"]
+        if omitted is None and not parts:
             omitted = ONLY_GUIDELINES
-        if message.role == "system":
-            parts = [p for p in item.parts if p.kind != "guideline"]
-            if omitted is None and not parts:
-                omitted = ONLY_GUIDELINES
-            pieces = joined((_part(p) for p in parts), "\n")
-        else:
-            pieces = joined((_part(p) for p in item.parts), "\n")
-        content = segments(pieces)
-        result.messages.append(Message(
-            message.role, content, name=message.name,
-            tool_calls=tool_calls(message), tool_call_id=message.tool_call_id, span=item.span,
-            omitted=omitted, blocks=with_media(content)))
-    return result
+        pieces = joined((_part(p) for p in parts), "\n")
+    else:
+        pieces = joined((_part(p) for p in item.parts), "\n")
+    content = segments(pieces)
+    return Message(message.role, content, name=message.name, tool_calls=tool_calls(message),
+                   tool_call_id=message.tool_call_id, span=item.span, omitted=omitted,
+                   blocks=with_media(content))
