@@ -16,12 +16,9 @@ def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
     payload = export_case(case, fmt).payload if fmt and not case.skipped else None
     graders = []
     for grader, judge in zip(case.graders, own.get("graders") or [], strict=False):
-        judge_case = RenderedCase(case.id, grader.messages,
-                                  metadata={"format": judge["format"],
-                                            **({"request": judge["request"]}
-                                               if judge.get("request") else {})})
+        judge_case = RenderedCase(case.id, grader.messages, metadata=dict(judge["metadata"]))
         graders.append({"name": grader.name,
-                        "payload": export_case(judge_case, judge["format"]).payload})
+                        "payload": export_case(judge_case, judge["metadata"]["format"]).payload})
     return {"promptfoo": {"test_idx": own.get("test_idx"), "prompt_idx": own.get("prompt_idx"),
                           "provider": own.get("provider")},
             "payload": payload, "graders": graders}

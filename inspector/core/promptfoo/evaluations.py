@@ -214,9 +214,10 @@ def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict
         case.graders.append(GraderPrompt(judge.name, _messages(judge_case.messages),
                                          span=LineSpan(test.path, judge.line or test.line,
                                                        judge.line or test.line)))
+    # What the judge's request keeps beside its messages (its API, its fields, how its input is
+    # shaped), for the exporters to give that request back.
     case.metadata["promptfoo"]["graders"] = [
-        {"name": judge.name, "format": judge.api, "request": judge_case.metadata.get("request")}
-        for judge, judge_case in graders]
+        {"name": judge.name, "metadata": judge_case.metadata} for judge, judge_case in graders]
 
 
 def _messages(messages: list[Message]) -> list[Message]:
