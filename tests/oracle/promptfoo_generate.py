@@ -19,7 +19,9 @@ WORDS = ("alpha", "Beta", "gamma delta", "  spaced  ", "line one\nline two", "x"
          "quote \" mark", "tab\there", "trailing\n", "", "0", "true")
 FILTERS = ("", " | upper", " | lower", " | trim", " | length", ' | default("none")',
            " | capitalize", ' | replace("a", "A")', " | first", " | join(\", \")")
-MODELS = ("openai:chat:gpt-4o-mini", "openai:gpt-4.1", "openai:chat:gpt-4o")
+MODELS = ("openai:chat:gpt-4o-mini", "openai:gpt-4.1", "openai:chat:gpt-4o",
+          "openai:responses:gpt-4.1-mini", "anthropic:messages:claude-3-5-haiku-latest",
+          "openai:chat:o4-mini")
 
 
 def _word() -> st.SearchStrategy[str]:
@@ -101,6 +103,8 @@ def providers(draw: Any) -> list[Any]:
             config["max_tokens"] = draw(st.integers(1, 4096))
         if draw(st.booleans()):
             config["seed"] = draw(st.integers(0, 99))
+        if draw(st.integers(0, 3)) == 0:
+            config["top_p"] = draw(st.sampled_from((0.5, 1)))
         if not config and draw(st.booleans()):
             chosen.append(model)
             continue
