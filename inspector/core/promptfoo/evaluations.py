@@ -13,6 +13,7 @@ from __future__ import annotations
 import msgspec
 
 from ..agentv.pieces import Piece, segments
+from ..agentv.yamltree import Node
 from ..bundle import Bundle
 from ..conversations import read_request
 from ..model import (
@@ -36,7 +37,9 @@ from .variables import Variables, load_files, prepare
 KIND = "promptfoo"
 
 
-def render_promptfoo_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
+def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) -> RenderedDocument:
+    # The render settings are agentv's and gambit's (profiles, guideline patterns, a deck's
+    # context): a promptfoo config has its own in the file.
     source = Source(bundle, path)
     text = source.read_text(path)
     if text is None:
@@ -46,11 +49,7 @@ def render_promptfoo_file(bundle: Bundle, path: str, options: RenderOptions) -> 
         raise InputError("a promptfoo config is a YAML or JSON object", path, 1)
     prompts = read_prompts(source, root.get("prompts"))
     providers = read_providers(source, root.get("providers"))
-    default = read_default_test(source, root.get("defaultTest"))
-    tests = [merge_default(test, default) for test in read_tests(source, root.get("tests"))]
-    tests.extend(scenario_tests(source, root.get("scenarios"), default))
-    if not tests and root.get("scenarios") is None:
-        tests = [merge_default(TestCase({}, {}, path, 1), default)]
+    tests = _all_tests(source, root)
     env_node = root.get("env")
     env = env_node.plain() if env_node is not None and isinstance(env_node.value, dict) else {}
     for key in ("nunjucksFilters", "extensions"):
@@ -66,6 +65,17 @@ def render_promptfoo_file(bundle: Bundle, path: str, options: RenderOptions) -> 
             cases.extend(_evaluations(source, test, values, test_idx, columns, env))
             test_idx += 1
     return RenderedDocument(path, KIND, cases, source.warnings)
+
+
+def _all_tests(source: Source, root: Node) -> list[TestCase]:
+    """The tests, then the scenarios' (buildTestsFromSuite); one empty test when there are
+    neither."""
+    default = read_default_test(source, root.get("defaultTest"))
+    tests = [merge_default(test, default) for test in read_tests(source, root.get("tests"))]
+    tests.extend(scenario_tests(source, root.get("scenarios"), default))
+    if not tests and root.get("scenarios") is None:
+        tests = [merge_default(TestCase({}, {}, source.path, 1), default)]
+    return tests
 
 
 def prompt_allowed(prompt: Prompt, allowed: list[str] | None) -> bool:
@@ -153,36 +163,44 @@ def _evaluation(source: Source, test: TestCase, values: dict, indices: tuple[int
         warnings.append(Diagnostic(problem, test.path, test.line))
     prepare(variables)
     renderer = PromptRenderer(variables.values, variables.origins, env)
-    options = test.options
     try:
-        rendered = render_prompt(prompt, renderer, source.path, str(options.get("prefix") or ""),
-                                 str(options.get("suffix") or ""))
-        if not isinstance(rendered.messages, list) and provider.api != "anthropic":
-            raise InputError("the rendered prompt is JSON but not a list of messages")
-        config = {**provider.config, **(prompt.config or {})}
-        body = body_for(provider.api or "", provider.model, rendered.messages,
-                        rendered.text or "", config)
-        case = read_request(body, provider.api or "", source.path)
+        case, prompt_text = _request_case(source, test, provider, prompt, renderer, warnings)
     except InputError as error:
         warnings.append(Diagnostic(f"not rendered: {error.diagnostic.message}", test.path,
                                    test.line))
         return RenderedCase(case_id, [], warnings, span, error.diagnostic.message, metadata)
+    case.id, case.span = case_id, span
+    case.warnings = [*warnings, *renderer.warnings]
+    case.metadata.update(metadata)
+    _add_judges(source, case, test, variables.values, prompt_text)
+    return case
+
+
+def _request_case(source: Source, test: TestCase, provider: Provider, prompt: Prompt,
+                  renderer: PromptRenderer, warnings: list[Diagnostic]
+                  ) -> tuple[RenderedCase, str]:
+    """The body the provider sends, read back as a case of its API, its text traced."""
+    options = test.options
+    rendered = render_prompt(prompt, renderer, source.path, str(options.get("prefix") or ""),
+                             str(options.get("suffix") or ""))
+    if not isinstance(rendered.messages, list) and provider.api != "anthropic":
+        raise InputError("the rendered prompt is JSON but not a list of messages")
+    config = {**provider.config, **(prompt.config or {})}
+    body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "",
+                    config)
+    case = read_request(body, provider.api or "", source.path)
     if provider.api == "anthropic" and _repeats_role(body.get("messages")):
         warnings.append(Diagnostic("promptfoo sends consecutive turns of the same role here; the "
                                    "export merges them into one turn, as Anthropic reads them",
                                    test.path, test.line))
     _trace(case, rendered.pieces, provider.api)
-    case.id, case.span = case_id, span
-    case.warnings = [*warnings, *renderer.warnings]
-    case.metadata.update(metadata)
-    _add_judges(source, case, test, variables.values, rendered.text or "")
-    return case
+    return case, rendered.text or ""
 
 
 def _repeats_role(messages: object) -> bool:
     roles = [item.get("role") for item in messages if isinstance(item, dict)] if isinstance(
         messages, list) else []
-    return any(first == second for first, second in zip(roles, roles[1:]))
+    return any(first == second for first, second in zip(roles, roles[1:], strict=False))
 
 
 def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None) -> None:

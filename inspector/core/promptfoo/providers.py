@@ -156,24 +156,29 @@ def openai_chat_body(model: str, messages: Any, config: dict[str, Any]) -> dict[
         body["reasoning_effort"] = config["reasoning_effort"]
     if not reasoning:
         body["temperature"] = _given(config, "temperature", 0)
-    for key in ("top_p", "presence_penalty", "frequency_penalty"):
-        if config.get(key) is not None:
-            body[key] = config[key]
+    _chat_extras(body, config)
+    return body
+
+
+def _chat_extras(body: dict[str, Any], config: dict[str, Any]) -> None:
+    """The rest of getOpenAiBody's fields, in its order."""
+    _given_keys(body, config, ("top_p", "presence_penalty", "frequency_penalty"))
     _truthy(body, config, ("functions", "function_call", "tools", "tool_choice",
-                           "tool_resources", "response_format"))
-    if config.get("stop"):
-        body["stop"] = config["stop"]
-    for key in ("prompt_cache_key", "prompt_cache_options", "prompt_cache_retention"):
-        if config.get(key) is not None:
-            body[key] = config[key]
+                           "tool_resources", "response_format", "stop"))
+    _given_keys(body, config, ("prompt_cache_key", "prompt_cache_options",
+                               "prompt_cache_retention"))
     if isinstance(config.get("passthrough"), dict):
         body.update(config["passthrough"])
     _truthy(body, config, ("service_tier", "user", "metadata"))
-    if config.get("store") is not None:
-        body["store"] = config["store"]
+    _given_keys(body, config, ("store",))
     if not body.get("tools"):
         body.pop("tools", None)
-    return body
+
+
+def _given_keys(body: dict[str, Any], config: dict[str, Any], keys: tuple[str, ...]) -> None:
+    for key in keys:
+        if config.get(key) is not None:
+            body[key] = config[key]
 
 
 def _given(config: dict[str, Any], key: str, default: Any) -> Any:
@@ -201,10 +206,8 @@ def openai_responses_body(model: str, prompt_text: str, config: dict[str, Any]
     max_tokens = config.get("max_output_tokens")
     if max_tokens is not None or not reasoning:
         body["max_output_tokens"] = 1024 if max_tokens is None else max_tokens
-    effort = (config.get("reasoning") or {}).get("effort") if isinstance(
-        config.get("reasoning"), dict) else None
-    effort = effort or (config.get("reasoning_effort") if reasoning else None)
-    if reasoning and effort:
+    effort = _reasoning_effort(config) if reasoning else None
+    if effort:
         body["reasoning"] = {"effort": effort}
     if not reasoning:
         body["temperature"] = _given(config, "temperature", 0)
@@ -212,19 +215,44 @@ def openai_responses_body(model: str, prompt_text: str, config: dict[str, Any]
     if (not effort or effort == "none") and config.get("top_p") is not None:
         body["top_p"] = config["top_p"]
     body["text"] = _text_format(config.get("response_format"), gpt5, config.get("verbosity"))
-    for key in ("tools", "tool_choice", "max_tool_calls", "previous_response_id", "truncation",
-                "metadata", "user", "service_tier"):
-        if config.get(key):
-            body[key] = config[key]
-    if "parallel_tool_calls" in config:
-        body["parallel_tool_calls"] = bool(config["parallel_tool_calls"])
-    if "store" in config:
-        body["store"] = bool(config["store"])
-    if isinstance(config.get("passthrough"), dict):
-        body.update(config["passthrough"])
+    _responses_extras(body, config)
     if reasoning and isinstance(config.get("reasoning"), dict):
         body["reasoning"] = {**body.get("reasoning", {}), **config["reasoning"]}
     return body
+
+
+def _reasoning_effort(config: dict[str, Any]) -> Any:
+    reasoning = config.get("reasoning")
+    effort = reasoning.get("effort") if isinstance(reasoning, dict) else None
+    return effort or config.get("reasoning_effort")
+
+
+def _responses_extras(body: dict[str, Any], config: dict[str, Any]) -> None:
+    tools = config.get("tools")
+    if isinstance(tools, list):
+        body["tools"] = [_responses_tool(tool) for tool in tools]
+    choice = config.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "function" and isinstance(
+            choice.get("function"), dict) and choice["function"].get("name"):
+        choice = {"type": "function", "name": choice["function"]["name"]}
+    if choice:
+        body["tool_choice"] = choice
+    _truthy(body, config, ("max_tool_calls", "previous_response_id", "truncation", "metadata",
+                           "user", "service_tier"))
+    for key in ("parallel_tool_calls", "store"):
+        if key in config:
+            body[key] = bool(config[key])
+    if isinstance(config.get("passthrough"), dict):
+        body.update(config["passthrough"])
+
+
+def _responses_tool(tool: Any) -> Any:
+    """A chat-style function tool flattened to the Responses shape."""
+    if not (isinstance(tool, dict) and tool.get("type") == "function"
+            and isinstance(tool.get("function"), dict)):
+        return tool
+    return {**{key: value for key, value in tool.items() if key != "function"},
+            **tool["function"]}
 
 
 def _text_format(response_format: Any, gpt5: bool, verbosity: Any) -> dict[str, Any]:

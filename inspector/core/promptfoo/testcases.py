@@ -50,7 +50,7 @@ def read_tests(source: Source, node: Node | None) -> list[TestCase]:
         elif isinstance(item.value, dict) and "path" in item.value:
             tests.extend(_from_reference(source, str(item.plain()["path"]), item))
         else:
-            tests.append(test_from_node(source, item, source.path))
+            tests.append(test_from_node(item, source.path))
     return tests
 
 
@@ -82,17 +82,17 @@ def _file_tests(source: Source, path: str) -> list[TestCase]:
     if path.endswith(".csv"):
         return _csv_tests(path, text)
     if path.endswith(".jsonl"):
-        return [test_from_node(source, tree, path) for tree in jsonl_trees(text)]
+        return [test_from_node(tree, path) for tree in jsonl_trees(text)]
     if not path.endswith((".yaml", ".yml", ".json")):
         raise InputError(f"Unsupported file type for test file: {path}", path, 1)
     tree = source.tree(path, text)
     if tree is None:
         return []
     items = tree.value if isinstance(tree.value, list) else [tree]
-    return [test_from_node(source, item, path) for item in items]
+    return [test_from_node(item, path) for item in items]
 
 
-def test_from_node(source: Source, node: Node, path: str) -> TestCase:
+def test_from_node(node: Node, path: str) -> TestCase:
     if not isinstance(node.value, dict):
         raise InputError("a test must be an object", path, node.start_line)
     plain = node.plain()
@@ -185,8 +185,8 @@ def read_default_test(source: Source, node: Node | None) -> TestCase | None:
     if isinstance(node.value, str) and is_file_reference(node.value):
         path, text = source.require_text(node.value, node)
         tree = source.tree(path, text)
-        return test_from_node(source, tree, path) if tree is not None else None
-    return test_from_node(source, node, source.path)
+        return test_from_node(tree, path) if tree is not None else None
+    return test_from_node(node, source.path)
 
 
 def merge_default(test: TestCase, default: TestCase | None) -> TestCase:
@@ -219,11 +219,11 @@ def scenario_tests(source: Source, node: Node | None, default: TestCase | None
             source.warn("a scenario without a `config` list is not read", source.path,
                         scenario.start_line)
             continue
-        inner = ([test_from_node(source, item, source.path) for item in scenario_tests_node.value]
+        inner = ([test_from_node(item, source.path) for item in scenario_tests_node.value]
                  if scenario_tests_node is not None and isinstance(scenario_tests_node.value, list)
                  else [TestCase({}, {}, source.path, scenario.start_line)])
         for row in rows.value:
-            data = test_from_node(source, row, source.path)
+            data = test_from_node(row, source.path)
             for test in inner:
                 merged = merge_default(merge_default(test, data), default)
                 defaults = default.asserts if default is not None and not merged.options.get(
