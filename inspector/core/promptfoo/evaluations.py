@@ -184,7 +184,9 @@ def _request_case(source: Source, test: TestCase, provider: Provider, prompt: Pr
     rendered = render_prompt(prompt, renderer, source.path, str(options.get("prefix") or ""),
                              str(options.get("suffix") or ""))
     if not isinstance(rendered.messages, list) and provider.api != "anthropic":
-        raise InputError("the rendered prompt is JSON but not a list of messages")
+        raise InputError(f"the rendered prompt is JSON but not a list of messages: promptfoo "
+                         f"would send it as `messages` itself ({type(rendered.messages).__name__}"
+                         f"), a request the API refuses")
     config = {**provider.config, **(prompt.config or {})}
     body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "",
                     config)
