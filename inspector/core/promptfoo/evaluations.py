@@ -24,6 +24,7 @@ from ..model import (
     Message,
     RenderedCase,
     RenderedDocument,
+    Segment,
 )
 from ..options import RenderOptions
 from .graders import judges
@@ -217,8 +218,11 @@ def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None
         if len(message.segments) != 1 or message.segments[0].text != text or \
                 message.segments[0].media is not None:
             continue
-        case.messages[position] = msgspec.structs.replace(message,
-                                                          segments=segments(message_pieces))
+        traced = segments(message_pieces)
+        if message.blocks and len(traced) > 1:
+            # Sent as one content block: one segment, pointing where the prompt's text starts.
+            traced = [Segment(text, message_pieces[0].origin())]
+        case.messages[position] = msgspec.structs.replace(message, segments=traced)
 
 
 def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict,
