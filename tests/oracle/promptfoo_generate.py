@@ -1,8 +1,9 @@
 """Hypothesis strategies for promptfoo configs: prompt files of each kind (text with `---`
-sections, JSON and YAML chat, markdown), inline text and JSON chat prompts, nunjucks with filters
+sections, JSON, JSONL and YAML chat, markdown), inline text, `- role:` and JSON chat prompts, nunjucks with filters
 and control flow, vars of every JSON type (list vars that expand, `file://` text and YAML vars,
 vars that are templates), tests inline and from CSV, defaultTest, provider and test prompt
-filters, provider request options and llm-rubric judges. Every config is JSON
+filters, prefixes and suffixes, scenarios, provider request options and llm-rubric, closedqa and
+factuality judges. Every config is JSON
 (promptfooconfig.json), so both sides read the same document."""
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from hypothesis import strategies as st
 NAMES = ("topic", "name", "q", "style", "items")
 WORDS = ("alpha", "Beta", "gamma delta", "  spaced  ", "line one\nline two", "x", "émoji ✓",
          "quote \" mark", "tab\there", "trailing\n", "", "0", "true")
-FILTERS = ("", " | upper", " | lower", " | trim", " | length", ' | default("none")',
-           " | capitalize", ' | replace("a", "A")', " | first", " | join(\", \")")
+# Single-quoted arguments: a JSON prompt's text keeps them as they are (a prefix or suffix makes
+# promptfoo render that JSON text as a whole, backslash escapes and all).
+FILTERS = ("", " | upper", " | lower", " | trim", " | length", " | default('none')",
+           " | capitalize", " | replace('a', 'A')", " | first", " | join(', ')")
 MODELS = ("openai:chat:gpt-4o-mini", "openai:gpt-4.1", "openai:chat:gpt-4o",
           "openai:responses:gpt-4.1-mini", "anthropic:messages:claude-3-5-haiku-latest",
           "openai:chat:o4-mini")
@@ -68,7 +71,7 @@ def var_value(draw: Any, names: list[str]) -> Any:
 def prompt_entries(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
     entries: list[Any] = []
     for index in range(draw(st.integers(1, 3))):
-        kind = draw(st.integers(0, 5))
+        kind = draw(st.integers(0, 8))
         text = draw(template(names))
         if kind == 0:
             entries.append(text)
@@ -85,9 +88,21 @@ def prompt_entries(draw: Any, names: list[str], files: dict[str, str]) -> list[A
             chat = [{"role": "user", "content": text}]
             files[f"prompts/p{index}.json"] = json.dumps(chat, indent=2)
             entries.append({"id": f"file://prompts/p{index}.json", "label": f"p{index}"})
-        else:
+        elif kind == 5:
             files[f"prompts/p{index}.md"] = text + "\n"
             entries.append(f"file://prompts/p{index}.md")
+        elif kind == 6:
+            files[f"prompts/p{index}.yaml"] = (f"- role: system\n  content: {json.dumps(text)}\n"
+                                               f"- role: user\n  content: 'Hello {index}'\n")
+            entries.append(f"file://prompts/p{index}.yaml")
+        elif kind == 7:
+            entries.append("- role: system\n  content: Be brief\n- role: user\n  content: "
+                           + json.dumps(f"Q{index}") + "\n")
+        else:
+            lines = [json.dumps([{"role": "user", "content": text}]),
+                     json.dumps([{"role": "user", "content": draw(template(names))}])]
+            files[f"prompts/p{index}.jsonl"] = "\n".join(lines) + "\n"
+            entries.append(f"file://prompts/p{index}.jsonl")
     return entries
 
 
@@ -122,8 +137,11 @@ def tests_of(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
         chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names)))
         test: dict[str, Any] = {"vars": {name: draw(var_value(names)) for name in chosen}}
         if draw(st.integers(0, 4)) == 0:
-            test["assert"] = [{"type": "llm-rubric", "value": "Mentions {{ "
+            kind = draw(st.sampled_from(("llm-rubric", "model-graded-closedqa", "factuality")))
+            test["assert"] = [{"type": kind, "value": "Mentions {{ "
                                + draw(st.sampled_from(names)) + " }}"}]
+        if draw(st.integers(0, 5)) == 0:
+            test["options"] = {"prefix": "PRE ", "suffix": draw(st.sampled_from((" END", "\n")))}
         tests.append(test)
     if draw(st.booleans()):
         rows = [[draw(_word()) for _ in names] for _ in range(draw(st.integers(1, 3)))]
@@ -145,7 +163,16 @@ def configs(draw: Any) -> dict[str, str]:
                               "providers": draw(providers()),
                               "tests": draw(tests_of(names, files))}
     if draw(st.booleans()):
-        config["defaultTest"] = {"vars": {draw(st.sampled_from(names)): draw(var_value(names))}}
+        default = {"vars": {draw(st.sampled_from(names)): draw(var_value(names))}}
+        if draw(st.booleans()):
+            files["default.json"] = json.dumps(default)
+            config["defaultTest"] = "file://default.json"
+        else:
+            config["defaultTest"] = default
+    if draw(st.integers(0, 4)) == 0:
+        config["scenarios"] = [{"config": [{"vars": {"name": draw(_word())}},
+                                           {"vars": {"name": draw(_word())}}],
+                                "tests": [{"vars": {"q": draw(_word())}}]}]
     labels = [entry["label"] for entry in config["prompts"] if isinstance(entry, dict)]
     if labels and draw(st.booleans()):
         config["tests"][0] = {**config["tests"][0], "prompts": [labels[0]]} if isinstance(
