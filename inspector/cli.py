@@ -14,7 +14,7 @@ from pathlib import Path
 # Subcommands that need Django -> their management command.
 DJANGO_COMMANDS = {"serve": "serve_folder", "export-html": "export-html"}
 # Every subcommand in the order the usage lists them: the Django-free ones are cli_commands.COMMANDS.
-COMMANDS = ("serve", "check", "render", "diff", "ledger", "export-html")
+COMMANDS = ("serve", "check", "render", "diff", "ledger", "run-check", "export-html")
 
 USAGE = """usage: prompt-inspector COMMAND [ARGS]
 
@@ -25,6 +25,8 @@ USAGE = """usage: prompt-inspector COMMAND [ARGS]
   render PATH [...]                          the messages of one file as JSON (or a provider request)
   diff OLD NEW [...]                         what changed in the messages between two files, as JSON
   ledger PATH [...]                          tokens and cost per source file and case, as JSON
+  run-check RUN [--files DIR] [--profile P]  what a run sent against what the files render now;
+                                             exit 1 when any case differs
   export-html PATH -o FILE                   the rendered cases beside their source, as one HTML file
 
 `prompt-inspector COMMAND --help` explains a command."""

@@ -468,8 +468,25 @@ def run_diff(options: Options, output: Output, policy: RenderPolicy) -> int:
 DIFF = ConsoleCommand("Compare the messages two eval files (or decks, or requests) render to.",
                       add_diff_arguments, run_diff)
 
+
+def _run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
+    from inspector.runs.command import run_check  # the run readers load only for this command
+
+    return run_check(options, output, policy)
+
+
+def _add_run_check_arguments(parser: argparse.ArgumentParser) -> None:
+    from inspector.runs.command import add_arguments
+
+    add_arguments(parser)
+
+
+RUN_CHECK = ConsoleCommand(
+    "Compare what a run sent (agentv results, an Inspect AI log) with what the eval files render "
+    "now; exit 1 when any case differs.", _add_run_check_arguments, _run_check)
+
 # `prompt-inspector NAME` -> command; `check` is `manage.py check_evals` (`check` is Django's).
-COMMANDS = {"render": RENDER, "check": CHECK, "ledger": LEDGER, "diff": DIFF}
+COMMANDS = {"render": RENDER, "check": CHECK, "ledger": LEDGER, "diff": DIFF, "run-check": RUN_CHECK}
 
 
 def main(name: str, argv: list[str], output: Output | None = None,

@@ -27,6 +27,7 @@ urlpatterns = [
     path("local/share", views.local_share, name="local-share"),
     path("diff/", views.diff_page, name="diff"),
     path("diff/case/", views.diff_case_page, name="diff-case"),
+    path("runs/", views.run_page, name="runs"),
     path("b/<str:bundle_id>/", views.bundle_page, name="bundle"),
     path("b/<str:bundle_id>/manage/", views.manage, name="manage"),
     path("b/<str:bundle_id>/manage/<str:token>/", views.manage_legacy, name="manage-legacy"),

@@ -15,6 +15,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+# An answer for every request, or a function of the request's parsed body (a judge and a
+# candidate told apart by their model).
+Answer = dict[str, Any] | Callable[[Any], dict[str, Any]]
+
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
@@ -59,26 +63,41 @@ def provider_answer(path: str) -> dict[str, Any]:
     return GEMINI
 
 
+def chat_events(reply: dict[str, Any]) -> str:
+    """A chat completion as the server-sent events of a streamed one: the message in one chunk,
+    then the finish reason with usage, then [DONE]."""
+    choice = reply["choices"][0]
+    base = {"id": reply["id"], "object": "chat.completion.chunk", "created": 0, "model": reply["model"]}
+    chunks = [{**base, "choices": [{"index": 0, "delta": choice["message"], "finish_reason": None}]},
+              {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}],
+               "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}]
+    return "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks) + "data: [DONE]\n\n"
+
+
 class RecordingServer:
-    def __init__(self, answer: dict[str, Any] | Callable[[str], dict[str, Any]] | None = None
-                 ) -> None:
-        """`answer` for every request (or made from its path), or each provider's own by path."""
+    def __init__(self, answer: Answer | None = None) -> None:
+        """`answer` for every request, or each provider's own by path. A chat completion asked
+        for with `"stream": true` is answered as server-sent events of the same message."""
         self.requests: list[Recorded] = []
         requests, lock = self.requests, threading.Lock()
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (the name http.server calls)
                 length = int(self.headers.get("Content-Length") or 0)
+                recorded = Recorded("POST", self.path,
+                                    {key.lower(): value for key, value in self.headers.items()},
+                                    self.rfile.read(length))
                 with lock:
-                    requests.append(Recorded("POST", self.path,
-                                             {key.lower(): value for key, value in self.headers.items()},
-                                             self.rfile.read(length)))
-                path = self.path.split("?")[0]
-                reply = (answer(path) if callable(answer) else answer if answer is not None
-                         else provider_answer(path))
-                answer_bytes = json.dumps(reply).encode()
+                    requests.append(recorded)
+                body = recorded.body
+                if callable(answer):
+                    reply = answer(body)
+                else:
+                    reply = answer if answer is not None else provider_answer(self.path.split("?")[0])
+                streamed = isinstance(body, dict) and body.get("stream") is True and "choices" in reply
+                answer_bytes = (chat_events(reply) if streamed else json.dumps(reply)).encode()
                 self.send_response(200)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", "text/event-stream" if streamed else "application/json")
                 self.send_header("Content-Length", str(len(answer_bytes)))
                 self.end_headers()
                 self.wfile.write(answer_bytes)

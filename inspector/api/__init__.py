@@ -28,6 +28,7 @@ from .diff import router as diff_router
 from .ledger import router as ledger_router
 from .render import router as render_router
 from .review import router as review_router
+from .runs import router as runs_router
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,7 @@ api.add_router("/bundles", ledger_router)
 api.add_router("/render", render_router)
 api.add_router("/bundles", review_router)
 api.add_router("/diff", diff_router)
+api.add_router("/runs", runs_router)
 
 
 def error(request: HttpRequest, status: int, detail: str, file: str | None = None,

@@ -9,11 +9,12 @@ from .diff import diff_case_page, diff_page
 from .errors import bad_request, healthz, not_found, server_error
 from .local import local_share, local_version
 from .review import offline_copy, review, review_panel, review_progress
+from .runs import run_page
 from .upload import home, manage, manage_legacy, manage_link
 
 __all__ = [
     "bad_request", "batch", "cache_band", "ledger_panel", "bundle_page", "case_messages", "case_page", "converted", "diff_case_page",
     "diff_page", "editor", "export_view", "healthz", "home", "line_note", "local_share", "local_version", "manage",
     "manage_legacy", "manage_link", "not_found", "offline_copy", "preview", "review", "review_panel",
-    "review_progress", "revise", "server_error", "source",
+    "review_progress", "revise", "run_page", "server_error", "source",
 ]

@@ -138,8 +138,8 @@ def as_shared(loaded: services.LoadedBundle) -> services.LoadedBundle:
 
 
 # Local mode writes nothing to its database. The one form it takes is Share's confirmation (which
-# uploads elsewhere); POST /api/render stores nothing.
-WRITES_TAKEN = ("/local/share", "/api/render")
+# uploads elsewhere); POST /api/render and a run's check (/runs/, /api/runs/check) store nothing.
+WRITES_TAKEN = ("/local/share", "/api/render", "/runs/", "/api/runs/check")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 

@@ -13,7 +13,7 @@ def test_openapi_schema_lists_every_endpoint(client, db):
         "/api/bundles/{bundle_id}/threads", "/api/bundles/{bundle_id}/threads/{thread_id}/comments",
         "/api/bundles/{bundle_id}/threads/{thread_id}/resolve", "/api/bundles/{bundle_id}/comments/{comment_id}",
         "/api/bundles/{bundle_id}/review-lock", "/api/bundles/{bundle_id}/verdicts",
-        "/api/diff", "/api/diff/case",
+        "/api/diff", "/api/diff/case", "/api/runs/check",
     }
     create = schema["paths"]["/api/bundles"]["post"]
     assert set(create["requestBody"]["content"]) == {"multipart/form-data", "application/json"}

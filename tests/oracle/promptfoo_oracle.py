@@ -40,30 +40,25 @@ def available() -> bool:
     return (BIN / "promptfoo").exists() and (BIN / "node").exists()
 
 
-def answer_for(path: str) -> dict[str, Any]:
-    """Each API's smallest answer, its text the placeholder."""
-    if path.endswith("/chat/completions"):
-        return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": PLACEHOLDER}}],
-                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-    if path.endswith("/responses"):
-        return {"id": "resp_1", "object": "response", "created_at": 0, "model": "m",
-                "status": "completed", "parallel_tool_calls": True, "tools": [],
-                "tool_choice": "auto",
-                "output": [{"type": "message", "id": "msg_1", "role": "assistant",
-                            "status": "completed",
-                            "content": [{"type": "output_text", "text": PLACEHOLDER,
-                                         "annotations": []}]}],
-                "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}}
-    if path.endswith("/messages"):
-        return {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-                "content": [{"type": "text", "text": PLACEHOLDER}], "stop_reason": "end_turn",
-                "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
-    return {"candidates": [{"content": {"role": "model", "parts": [{"text": PLACEHOLDER}]},
-                            "finishReason": "STOP"}],
-            "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1,
-                              "totalTokenCount": 2}}
+def answer_for(_body: Any) -> dict[str, Any]:
+    """One answer every API's client reads, its text the placeholder: OpenAI Chat reads
+    `choices`, Responses `output`, Anthropic `content`, Gemini `candidates` (the recording server
+    answers by the request's body, which does not always say which API it is for)."""
+    return {
+        "id": "answer-1", "object": "chat.completion", "created": 0, "created_at": 0, "model": "m",
+        "type": "message", "role": "assistant", "status": "completed",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": PLACEHOLDER}}],
+        "output": [{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": PLACEHOLDER, "annotations": []}]}],
+        "content": [{"type": "text", "text": PLACEHOLDER}], "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "candidates": [{"content": {"role": "model", "parts": [{"text": PLACEHOLDER}]},
+                        "finishReason": "STOP"}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2,
+                  "input_tokens": 1, "output_tokens": 1},
+        "parallel_tool_calls": True, "tools": [], "tool_choice": "auto",
+    }
 
 
 @dataclass

@@ -1,0 +1,84 @@
+"""Proof on a real promptfoo run: promptfoo 0.123.1 (the promptfoo oracle's install,
+tests/oracle/promptfoo) runs a config against the recording server and writes `-o results.json`;
+each evaluation's kept prompt is the candidate request's messages and each kept judge prompt the
+judge request's, as the recording server received them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from inspector.core.runs import read_run
+from tests.recording import CHAT, RecordingServer
+
+ORACLE = Path(__file__).resolve().parents[1] / "oracle" / "promptfoo"
+BIN = ORACLE / "node_modules" / ".bin"
+CONFIG = """\
+prompts:
+  - file://prompt.json
+providers:
+  - openai:chat:gpt-4o-mini
+tests:
+  - description: greet Ada
+    vars: {name: Ada}
+    assert:
+      - type: llm-rubric
+        value: Greets {{name}} by name
+  - vars: {name: Bob}
+"""
+PROMPT = '[{"role": "system", "content": "You are friendly."}, {"role": "user", "content": "Say hello to {{ name }}."}]'
+GRADE = json.dumps({"reason": "ok", "pass": True, "score": 1})
+
+
+def _answer(body: dict) -> dict:
+    judge = body["messages"][0]["content"].startswith("You are grading output")
+    return {**CHAT, "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": GRADE if judge else "Hello!"}}]}
+
+
+@pytest.fixture(scope="module")
+def promptfoo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict]]:
+    if not (BIN / "promptfoo").exists():
+        if os.environ.get("CI") == "true" and (ORACLE / "package.json").exists():
+            pytest.fail("the promptfoo oracle must run in CI (.ci/setup --test installs it)")
+        pytest.skip("promptfoo is not installed in tests/oracle/promptfoo (.ci/setup --test installs it)")
+    project = tmp_path_factory.mktemp("promptfoo")
+    home = project / "home"
+    home.mkdir()
+    (project / "promptfooconfig.yaml").write_text(CONFIG)
+    (project / "prompt.json").write_text(PROMPT)
+    with RecordingServer(_answer) as server:
+        environment = {
+            "PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(home),
+            "PROMPTFOO_CONFIG_DIR": str(home / ".promptfoo"), "PROMPTFOO_DISABLE_TELEMETRY": "1",
+            "PROMPTFOO_DISABLE_UPDATE": "1", "PROMPTFOO_DISABLE_REMOTE_GENERATION": "1",
+            "PROMPTFOO_SELF_HOSTED": "1", "PROMPTFOO_DISABLE_SHARING": "1",
+            "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": f"{server.url}/v1",
+            # Anything not on loopback goes to a proxy that is not there.
+            "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+            "NO_PROXY": "127.0.0.1,localhost"}
+        subprocess.run([str(BIN / "promptfoo"), "eval", "--no-cache", "-j", "1", "-o", "results.json"],
+                       cwd=project, env=environment, capture_output=True, timeout=300, check=False)
+        sent = [recorded.json() for recorded in server.take()]
+    return project / "results.json", sent
+
+
+def test_kept_prompts_are_what_was_sent(promptfoo_run) -> None:
+    results, sent = promptfoo_run
+    run = read_run(results)
+    assert run.runner == "promptfoo" and run.runner_version == "0.123.1"
+    candidates = [body["messages"] for body in sent
+                  if not body["messages"][0]["content"].startswith("You are grading output")]
+    judges = [body["messages"] for body in sent if body["messages"] not in candidates]
+    assert [[m.as_dict() for m in case.messages or []] for case in run.cases] == candidates
+    assert [case.id for case in run.cases] == ["test 0 · prompt 0 · openai:gpt-4o-mini",
+                                               "test 1 · prompt 0 · openai:gpt-4o-mini"]
+    ada, bob = run.cases
+    assert ada.answer == bob.answer == "Hello!"
+    assert [[m.as_dict() for m in judge.messages] for judge in ada.judges] == judges
+    assert [judge.name for judge in ada.judges] == ["llm-rubric"] and bob.judges == []
