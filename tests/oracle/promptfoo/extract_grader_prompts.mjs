@@ -1,15 +1,24 @@
+// The judge prompts of the installed promptfoo, as inspector/core/promptfoo/grader_prompts.py
+// holds them. Run from tests/oracle/promptfoo after `npm ci`:
+//   node_modules/.bin/node extract_grader_prompts.mjs node_modules/promptfoo/dist/src/graders-*.js
+// and print them as JSON (dedent applied, as promptfoo applies it when it loads the module).
 import fs from 'node:fs';
 import dedent from 'dedent';
-const src = fs.readFileSync(process.argv[2], 'utf8').split('\n');
+
+const lines = fs.readFileSync(process.argv[2], 'utf8').split('\n');
 const out = {};
-for (const [name, start] of [["DEFAULT_GRADING_PROMPT",1490],["PROMPTFOO_FACTUALITY_PROMPT",1528],["OPENAI_CLOSED_QA_PROMPT",1570],["SELECT_BEST_PROMPT",1606]]) {
-  let i = start - 1; let code = src[i].replace(/^const \w+ = /, '');
-  while (!code.trimEnd().endsWith(']);')) { i++; code += '\n' + src[i]; }
+const start = (name) => lines.findIndex((line) => line.startsWith(`const ${name} = `));
+for (const name of ['DEFAULT_GRADING_PROMPT', 'PROMPTFOO_FACTUALITY_PROMPT',
+  'OPENAI_CLOSED_QA_PROMPT', 'SELECT_BEST_PROMPT']) {
+  let index = start(name);
+  let code = lines[index].replace(/^const \w+ = /, '');
+  while (!code.trimEnd().endsWith(']);')) code += '\n' + lines[++index];
   out[name] = eval(code);
 }
-for (const [name, start] of [["GEVAL_PROMPT_STEPS",1807],["GEVAL_PROMPT_EVALUATE",1829]]) {
-  let i = start - 1; let code = src[i].replace(/^const \w+ = /, '');
-  while (!code.trimEnd().endsWith('`;') || i === start - 1) { i++; code += '\n' + src[i]; }
+for (const name of ['GEVAL_PROMPT_STEPS', 'GEVAL_PROMPT_EVALUATE']) {
+  let index = start(name);
+  let code = lines[index].replace(/^const \w+ = /, '');
+  do code += '\n' + lines[++index]; while (!code.trimEnd().endsWith('`;'));
   out[name] = eval(code);
 }
 console.log(JSON.stringify(out, null, 1));
