@@ -20,6 +20,7 @@ from inspector.core.bundle import MemoryBundle
 from inspector.core.options import RenderOptions
 from inspector.core.promptfoo import render_promptfoo_file
 from inspector.core.promptfoo.contract import evaluation_contract
+from inspector.core.promptfoo.graders import STEPS_PLACEHOLDER
 
 from .promptfoo_generate import configs
 from .promptfoo_oracle import available, run_promptfoo
@@ -71,7 +72,10 @@ def differences(files: dict[str, str | bytes]) -> list[str]:
     found = []
     if len(mine) != len(real):
         found.append(f"{len(mine)} evaluations, promptfoo ran {len(real)}")
-    my_judges = _sorted([judge for item in mine for judge in item["judges"]])
+    # G-Eval's second request holds the steps its first one's answer gives: promptfoo, answered
+    # with the placeholder, stops before sending it, so only the first is compared.
+    my_judges = _sorted([judge for item in mine for judge in item["judges"]
+                         if STEPS_PLACEHOLDER not in json.dumps(judge, ensure_ascii=False)])
     if my_judges != _sorted(real_judges):
         found.append(f"judge requests: ours {my_judges!r}\npromptfoo's {_sorted(real_judges)!r}")
     for index, (left, right) in enumerate(zip(mine, real, strict=False)):
@@ -213,6 +217,8 @@ tests:
         value: A cat sat on a mat.
       - type: contains
         value: cat
+      - type: g-eval
+        value: Summarises {{ topic }} faithfully
   - vars:
       article: "{\\"json\\": true}"
       topic: JSON

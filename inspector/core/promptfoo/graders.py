@@ -20,8 +20,10 @@ from .providers import OPENAI_CHAT, api_of, body_for
 CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
 DEFAULT_GRADING_MODEL = "gpt-5.6-sol"
 JSON_OBJECT = {"response_format": {"type": "json_object"}}
+# What G-Eval's second request holds in place of the steps its first request's answer gives.
+STEPS_PLACEHOLDER = "⟨the judge's evaluation steps⟩"
 RENDERED = ("llm-rubric", "model-graded-closedqa", "factuality")
-NOT_RENDERED = ("g-eval", "answer-relevance", "select-best", "context-faithfulness",
+NOT_RENDERED = ("answer-relevance", "select-best", "context-faithfulness",
                 "context-recall", "context-relevance", "conversation-relevance", "search-rubric",
                 "model-graded-factuality")
 
@@ -45,6 +47,8 @@ def judges(asserts: list[dict[str, Any]], variables: dict[str, Any], options: di
         base = kind[4:] if kind.startswith("not-") else kind
         if base in RENDERED:
             found.append(_judge(base, assertion, variables, options, prompt_text))
+        elif base == "g-eval" and isinstance(assertion.get("value"), str):
+            found.extend(_g_eval(assertion, variables, options, prompt_text))
         elif base in NOT_RENDERED:
             warn(f"the `{kind}` assertion's judge requests are not rendered", assertion)
     return found
@@ -75,6 +79,29 @@ def _judge(kind: str, assertion: dict[str, Any], variables: dict[str, Any],
     messages = _chat_messages(text)
     body = body_for(api, model, messages, text, config)
     return Judge(kind, api, body, messages, assertion.get("__line"))
+
+
+def _g_eval(assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any],
+            prompt_text: str) -> list[Judge]:
+    """matchesGEval: a request for evaluation steps, then the evaluation with those steps (which
+    only the first request's answer gives: a placeholder here)."""
+    criteria = _render(assertion["value"], variables)
+    rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
+    prompts = rubric if isinstance(rubric, dict) else {}
+    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"),
+                                           {})
+    steps_text = render_grading_prompt(prompts.get("steps") or grader_prompts.GEVAL_PROMPT_STEPS,
+                                       {"criteria": criteria})
+    evaluate_text = render_grading_prompt(
+        prompts.get("evaluate") or grader_prompts.GEVAL_PROMPT_EVALUATE,
+        {"criteria": criteria, "steps": STEPS_PLACEHOLDER, "maxScore": "10",
+         "input": prompt_text, "output": CANDIDATE_PLACEHOLDER})
+    judges = []
+    for name, text in (("g-eval › steps", steps_text), ("g-eval › evaluate", evaluate_text)):
+        messages = _chat_messages(text)
+        judges.append(Judge(name, api, body_for(api, model, messages, text, config), messages,
+                            assertion.get("__line")))
+    return judges
 
 
 def _grading_provider(provider: Any, default_config: dict[str, Any]
