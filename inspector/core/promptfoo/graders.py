@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
+
+from jinja2 import Template
 
 from ..agentv.nunjucks import ENVIRONMENT, js_value
 from . import grader_prompts
@@ -126,7 +129,13 @@ def _chat_messages(text: str) -> Any:
 
 
 def _render(template: str, context: dict[str, Any]) -> str:
-    return ENVIRONMENT.from_string(template).render(js_value(context))
+    return _compiled(template).render(js_value(context))
+
+
+@lru_cache(maxsize=256)
+def _compiled(template: str) -> Template:
+    """A judge prompt is the same text for every evaluation: compiled once."""
+    return ENVIRONMENT.from_string(template)
 
 
 def _templating_context(context: dict[str, Any]) -> dict[str, Any]:
