@@ -249,6 +249,23 @@ tests:
       suffix: " POST"
 """,
     },
+    "_conversation across tests, by provider, prompt and conversationId": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - |
+    {% for turn in _conversation %}User: {{ turn.input }}
+    Assistant: {{ turn.output }}
+    {% endfor %}User: {{ question }}
+  - '[{% for turn in _conversation %}{"role": "user", "content": "{{ turn.input }}"}, {"role": "assistant", "content": "{{ turn.output }}"}, {% endfor %}{"role": "user", "content": "{{ question }}"}]'
+providers: [openai:gpt-4.1-mini, openai:gpt-4.1]
+tests:
+  - vars: {question: Hi}
+  - vars: {question: How are you}
+  - vars: {question: Other thread}
+    metadata: {conversationId: b}
+  - vars: {question: Bye}
+""",
+    },
     "Anthropic Messages and OpenAI Responses, text, JSON and YAML chat prompts": {
         "promptfooconfig.yaml": """\
 prompts:

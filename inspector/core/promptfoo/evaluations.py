@@ -10,6 +10,8 @@ written.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import msgspec
 
 from ..agentv.pieces import Piece, segments
@@ -27,6 +29,7 @@ from ..model import (
     Segment,
 )
 from ..options import RenderOptions
+from .conversation import Conversations
 from .graders import judges
 from .prompts import Prompt, read_prompts
 from .providers import Provider, body_for, read_providers
@@ -60,10 +63,11 @@ def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) ->
     columns = [(provider, [prompt for prompt in prompts
                            if prompt_allowed(prompt, provider.prompts)]) for provider in providers]
     cases: list[RenderedCase] = []
+    run = Run(env, Conversations())
     test_idx = 0
     for test in tests:
         for values in var_combinations(source, test):
-            cases.extend(_evaluations(source, test, values, test_idx, columns, env))
+            cases.extend(_evaluations(source, test, values, test_idx, columns, run))
             test_idx += 1
     return RenderedDocument(path, KIND, cases, source.warnings)
 
@@ -131,8 +135,16 @@ def _file_choices(source: Source, value: str) -> list[str]:
     return [FILE_PREFIX + (item[len(folder) + 1:] if folder else item) for item in paths]
 
 
+@dataclass
+class Run:
+    """What the evaluations of one config share: its `env`, and the conversations so far."""
+
+    env: dict
+    conversations: Conversations
+
+
 def _evaluations(source: Source, test: TestCase, values: dict, test_idx: int,
-                 columns: list[tuple[Provider, list[Prompt]]], env: dict) -> list[RenderedCase]:
+                 columns: list[tuple[Provider, list[Prompt]]], run: Run) -> list[RenderedCase]:
     cases = []
     prompt_idx = 0
     for provider, prompts in columns:
@@ -140,13 +152,13 @@ def _evaluations(source: Source, test: TestCase, values: dict, test_idx: int,
         for prompt in prompts:
             if allowed and prompt_allowed(prompt, test.prompts):
                 cases.append(_evaluation(source, test, dict(values), (test_idx, prompt_idx),
-                                         provider, prompt, env))
+                                         provider, prompt, run))
             prompt_idx += 1
     return cases
 
 
 def _evaluation(source: Source, test: TestCase, values: dict, indices: tuple[int, int],
-                provider: Provider, prompt: Prompt, env: dict) -> RenderedCase:
+                provider: Provider, prompt: Prompt, run: Run) -> RenderedCase:
     test_idx, prompt_idx = indices
     span = LineSpan(test.path, test.line, test.line)
     metadata = {"promptfoo": {"test_idx": test_idx, "prompt_idx": prompt_idx,
@@ -163,9 +175,12 @@ def _evaluation(source: Source, test: TestCase, values: dict, indices: tuple[int
     for problem in load_files(source, variables, test.line):
         warnings.append(Diagnostic(problem, test.path, test.line))
     prepare(variables)
-    renderer = PromptRenderer(variables.values, variables.origins, env)
+    key = Conversations.key(provider, prompt, prompt_idx, test.conversation_id)
+    run.conversations.attach(key, prompt, variables.values)
+    renderer = PromptRenderer(variables.values, variables.origins, run.env)
     try:
         case, prompt_text = _request_case(source, test, provider, prompt, renderer, warnings)
+        run.conversations.record(key, prompt_text)
     except InputError as error:
         warnings.append(Diagnostic(f"not rendered: {error.diagnostic.message}", test.path,
                                    test.line))

@@ -31,6 +31,7 @@ class TestCase:
     prompts: list[str] | None = None
     providers: list[str] | None = None
     unsupported: list[str] = field(default_factory=list)
+    conversation_id: Any = None  # metadata.conversationId
 
 
 def read_tests(source: Source, node: Node | None) -> list[TestCase]:
@@ -111,6 +112,8 @@ def test_from_node(node: Node, path: str) -> TestCase:
     test.options = plain.get("options") if isinstance(plain.get("options"), dict) else {}
     test.prompts = plain.get("prompts") if isinstance(plain.get("prompts"), list) else None
     test.providers = plain.get("providers") if isinstance(plain.get("providers"), list) else None
+    metadata = plain.get("metadata")
+    test.conversation_id = metadata.get("conversationId") if isinstance(metadata, dict) else None
     if test.options.get("transformVars") or test.options.get("transform"):
         test.unsupported.append("a transform (JavaScript or Python) the inspector does not run")
     return test
@@ -202,7 +205,9 @@ def merge_default(test: TestCase, default: TestCase | None) -> TestCase:
                     test.path, test.line, test.description, asserts, options,
                     test.prompts if test.prompts is not None else default.prompts,
                     test.providers if test.providers is not None else default.providers,
-                    [*default.unsupported, *test.unsupported])
+                    [*default.unsupported, *test.unsupported],
+                    test.conversation_id if test.conversation_id is not None
+                    else default.conversation_id)
 
 
 def scenario_tests(source: Source, node: Node | None, default: TestCase | None
@@ -212,6 +217,7 @@ def scenario_tests(source: Source, node: Node | None, default: TestCase | None
     if node is None or not isinstance(node.value, list):
         return []
     tests: list[TestCase] = []
+    scenario_index = 0
     for scenario in node.value:
         rows = scenario.get("config")
         scenario_tests_node = scenario.get("tests")
@@ -224,11 +230,14 @@ def scenario_tests(source: Source, node: Node | None, default: TestCase | None
                  else [TestCase({}, {}, source.path, scenario.start_line)])
         for row in rows.value:
             data = test_from_node(row, source.path)
+            scenario_index += 1
             for test in inner:
                 merged = merge_default(merge_default(test, data), default)
                 defaults = default.asserts if default is not None and not merged.options.get(
                     "disableDefaultAsserts") else []
                 merged.asserts = [*defaults, *data.asserts, *test.asserts]
+                if merged.conversation_id is None:
+                    merged.conversation_id = f"__scenario_{scenario_index - 1}__"
                 tests.append(merged)
     return tests
 
