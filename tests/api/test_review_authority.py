@@ -175,11 +175,12 @@ def test_every_write_endpoint_that_stores_is_tried_here():
     schema = api.get_openapi_schema()
     writes = {(method, path) for path, operations in schema["paths"].items() for method in operations
               if method in ("post", "put", "patch", "delete")}
-    # POST /api/render computes and stores nothing; every other write is tried by the tests below.
+    # POST /api/render and /api/runs/check compute and store nothing; every other write is tried by
+    # the tests below.
     tried = {(method, path.replace("B", "{bundle_id}").replace("/1/", "/{thread_id}/")
               .replace("comments/1", "comments/{comment_id}"))
              for method, path, _ in _writes("B", 1, 1)}
-    assert writes - {("post", "/api/render")} == tried
+    assert writes - {("post", "/api/render"), ("post", "/api/runs/check")} == tried
 
 
 @pytest.mark.parametrize("origin", ["http://testserver:8081", "https://evil.example", "null"])
