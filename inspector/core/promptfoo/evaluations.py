@@ -182,9 +182,11 @@ def _evaluation(source: Source, test: TestCase, values: dict, indices: tuple[int
         case, prompt_text = _request_case(source, test, provider, prompt, renderer, warnings)
         run.conversations.record(key, prompt_text)
     except InputError as error:
-        warnings.append(Diagnostic(f"not rendered: {error.diagnostic.message}", test.path,
-                                   test.line))
-        return RenderedCase(case_id, [], warnings, span, error.diagnostic.message, metadata)
+        why = error.diagnostic.message.replace("agentv's nunjucks fails this file",
+                                               "promptfoo fails this evaluation")
+        warnings.append(Diagnostic(f"not rendered: {why}", error.diagnostic.path or test.path,
+                                   error.diagnostic.line or test.line))
+        return RenderedCase(case_id, [], warnings, span, why, metadata)
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
     case.metadata.update(metadata)

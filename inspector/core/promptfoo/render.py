@@ -101,7 +101,10 @@ class PromptRenderer:
 
     @property
     def warnings(self) -> list[Diagnostic]:
-        return self.renderer.warnings
+        # The engine words its notes for agentv, whose nunjucks promptfoo shares.
+        return [Diagnostic(item.message.replace("agentv's nunjucks", "promptfoo's nunjucks"),
+                           item.path, item.line, item.column, item.severity)
+                for item in self.renderer.warnings]
 
 
 def render_prompt(prompt: Prompt, renderer: PromptRenderer, path: str, prefix: str = "",
@@ -173,7 +176,7 @@ def _render_text(prompt: Prompt, raw: str, renderer: PromptRenderer, path: str,
     if node is prompt.node and node.pieces is None:
         node = Node(template, node.start_line, node.end_line, node.text_line)
     text_node = outer.text(node, path)
-    result = Rendered(None, [], text_node.value, outer.warnings)
+    result = Rendered(None, [], text_node.value)
     result.messages = parse_chat_prompt(text_node.value)
     if result.messages is None:
         result.messages = [{"role": "user", "content": text_node.value}]
@@ -181,7 +184,8 @@ def _render_text(prompt: Prompt, raw: str, renderer: PromptRenderer, path: str,
     else:
         result.pieces = [None] * (len(result.messages) if isinstance(result.messages, list)
                                   else 0)
-    renderer.warnings.extend(item for item in outer.warnings if item not in renderer.warnings)
+    renderer.renderer.warnings.extend(item for item in outer.renderer.warnings
+                                      if item not in renderer.renderer.warnings)
     return result
 
 
