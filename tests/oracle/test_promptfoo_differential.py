@@ -89,7 +89,7 @@ def differences(files: dict[str, str | bytes]) -> list[str]:
 CHAT_JSON = ('[{"role": "system", "content": "You answer as {{ persona }}."},\n'
              ' {"role": "user", "content": "{{ question }}"}]\n')
 
-WRITTEN: dict[str, dict[str, Any]] = {
+WRITTEN: dict[str, dict[str, str | bytes]] = {
     "inline prompts, list vars, two providers with config": {
         "promptfooconfig.yaml": """\
 description: matrix
@@ -160,10 +160,14 @@ prompts:
     Context: {{ context }}
     Data: {{ data }}
     {% for item in items %}- {{ item.name }}
-    {% endfor %}Greeting: {{ greeting }}
+    {% endfor %}Greeting: {{ greeting }} ({{ env.TONE }}, {{ env.UNSET_IN_CONFIG }})
+    Image: {{ pixel }}
 providers: [openai:chat:gpt-4o-mini]
+env:
+  TONE: calm
 tests:
   - vars:
+      pixel: file://pixel.png
       context: file://context.txt
       data: file://data.yaml
       items:
@@ -173,6 +177,7 @@ tests:
       greeting: "Hello {{ name }}"
 """,
         "context.txt": "\n  Some context with spaces.  \n\n",
+        "pixel.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01",
         "data.yaml": "a: 1\nb: [x, y]\n",
     },
     "scenarios and test prompt filters": {
