@@ -148,7 +148,8 @@ tests:
   - file://lines.jsonl
 """,
         "default.yaml": "vars:\n  language: French\n",
-        "cases.csv": 'text,language\n"Hello, world",German\nGood night,\n"Two\nlines",Spanish\n',
+        "cases.csv": 'text,language,__expected\n"Hello, world",German,llm-rubric: is German\n'
+                     'Good night,,\n"Two\nlines",Spanish,grade:Spanish\n',
         "more/a.yaml": "- vars:\n    text: apple\n- vars:\n    text: pear\n    language: Italian\n",
         "lines.jsonl": '{"vars": {"text": "from jsonl"}}\n{"vars": {"text": "again", '
                        '"language": "Dutch"}}\n',

@@ -173,8 +173,10 @@ def _csv_cell(test: TestCase, column: str, cell: str, path: str, line: int) -> N
 
 def assertion_from_string(expected: str) -> dict[str, Any]:
     """assertionFromString, for the model-graded types and the plain `equals`."""
-    for prefix, kind in (("llm-rubric:", "llm-rubric"), ("grade:", "llm-rubric"),
-                         ("model-graded-closedqa:", "model-graded-closedqa"),
+    for prefix in ("grade:", "llm-rubric:"):
+        if expected.startswith(prefix):
+            return {"type": "llm-rubric", "value": expected[len(prefix):]}  # kept untrimmed
+    for prefix, kind in (("model-graded-closedqa:", "model-graded-closedqa"),
                          ("factuality:", "factuality"), ("g-eval:", "g-eval"),
                          ("answer-relevance:", "answer-relevance")):
         if expected.startswith(prefix):
