@@ -255,7 +255,7 @@ tests:
       suffix: " POST"
 """,
     },
-    "_conversation across tests, by provider, prompt and conversationId": {
+    "_conversation across tests, by provider, prompt and conversationId; select-best": {
         "promptfooconfig.yaml": """\
 prompts:
   - |
@@ -264,6 +264,10 @@ prompts:
     {% endfor %}User: {{ question }}
   - '[{% for turn in _conversation %}{"role": "user", "content": "{{ turn.input }}"}, {"role": "assistant", "content": "{{ turn.output }}"}, {% endfor %}{"role": "user", "content": "{{ question }}"}]'
 providers: [openai:gpt-4.1-mini, openai:gpt-4.1]
+defaultTest:
+  assert:
+    - type: select-best
+      value: The friendliest reply to {{ question }}
 tests:
   - vars: {question: Hi}
   - vars: {question: How are you}

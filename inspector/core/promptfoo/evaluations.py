@@ -23,14 +23,13 @@ from ..model import (
     GraderPrompt,
     InputError,
     LineSpan,
-    Message,
     RenderedCase,
     RenderedDocument,
     Segment,
 )
 from ..options import RenderOptions
 from .conversation import Conversations
-from .graders import judges
+from .graders import Judge, judges, select_best
 from .prompts import Prompt, read_prompts
 from .providers import Provider, body_for, read_providers
 from .render import PromptRenderer, render_prompt
@@ -67,7 +66,9 @@ def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) ->
     test_idx = 0
     for test in tests:
         for values in var_combinations(source, test):
-            cases.extend(_evaluations(source, test, values, test_idx, columns, run))
+            row = _evaluations(source, test, values, test_idx, columns, run)
+            _add_select_best(source, test, values, row)
+            cases.extend(row)
             test_idx += 1
     return RenderedDocument(path, KIND, cases, source.warnings)
 
@@ -248,18 +249,36 @@ def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict
         case.warnings.append(Diagnostic(message, assertion.get("__path"),
                                         assertion.get("__line")))
 
-    graders = []
+    case.metadata["promptfoo"]["graders"] = []
     for judge in judges(test.asserts, values, test.options, prompt_text, warn):
-        judge_case = read_request(judge.body, judge.api, source.path)
-        graders.append((judge, judge_case))
-        case.graders.append(GraderPrompt(judge.name, _messages(judge_case.messages),
-                                         span=LineSpan(test.path, judge.line or test.line,
-                                                       judge.line or test.line)))
+        _attach(source, case, test, judge)
+
+
+def _attach(source: Source, case: RenderedCase, test: TestCase, judge: Judge) -> None:
+    judge_case = read_request(judge.body, judge.api, source.path)
+    line = judge.line or test.line
+    case.graders.append(GraderPrompt(judge.name, list(judge_case.messages),
+                                     span=LineSpan(test.path, line, line)))
     # What the judge's request keeps beside its messages (its API, its fields, how its input is
     # shaped), for the exporters to give that request back.
-    case.metadata["promptfoo"]["graders"] = [
-        {"name": judge.name, "metadata": judge_case.metadata} for judge, judge_case in graders]
+    case.metadata["promptfoo"]["graders"].append({"name": judge.name,
+                                                  "metadata": judge_case.metadata})
 
 
-def _messages(messages: list[Message]) -> list[Message]:
-    return list(messages)
+def _add_select_best(source: Source, test: TestCase, values: dict,
+                     row: list[RenderedCase]) -> None:
+    """select-best asks once per test row, after all its evaluations: shown with the last."""
+    rendered = [case for case in row if not case.skipped]
+    for assertion in test.asserts:
+        if assertion.get("type") != "select-best":
+            continue
+        if len(rendered) < 2:
+            for case in row:
+                case.warnings.append(Diagnostic("select-best needs at least two outputs to "
+                                                "compare; promptfoo fails it here",
+                                                assertion.get("__path"), assertion.get("__line")))
+            continue
+        _attach(source, rendered[-1], test,
+                select_best(assertion, values, test.options, len(rendered)))
+
+

@@ -26,7 +26,7 @@ JSON_OBJECT = {"response_format": {"type": "json_object"}}
 # What G-Eval's second request holds in place of the steps its first request's answer gives.
 STEPS_PLACEHOLDER = "⟨the judge's evaluation steps⟩"
 RENDERED = ("llm-rubric", "model-graded-closedqa", "factuality")
-NOT_RENDERED = ("answer-relevance", "select-best", "context-faithfulness",
+NOT_RENDERED = ("answer-relevance", "context-faithfulness",
                 "context-recall", "context-relevance", "conversation-relevance", "search-rubric",
                 "model-graded-factuality")
 
@@ -82,6 +82,23 @@ def _judge(kind: str, assertion: dict[str, Any], variables: dict[str, Any],
     messages = _chat_messages(text)
     body = body_for(api, model, messages, text, config)
     return Judge(kind, api, body, messages, assertion.get("__line"))
+
+
+def select_best(assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any],
+                outputs: int) -> Judge:
+    """matchesSelectBest: one request for a test's row, comparing every evaluation's output (each
+    the placeholder); the criteria go in as written, not rendered."""
+    rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
+    if isinstance(rubric, (list, dict)):
+        rubric = json.dumps(rubric, ensure_ascii=False, separators=(",", ":"))
+    text = render_grading_prompt(rubric or grader_prompts.SELECT_BEST_PROMPT,
+                                 {**variables, "criteria": assertion.get("value"),
+                                  "outputs": [CANDIDATE_PLACEHOLDER] * outputs})
+    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"),
+                                           {})
+    messages = _chat_messages(text)
+    return Judge(f"select-best (the {outputs} outputs of this test)", api,
+                 body_for(api, model, messages, text, config), messages, assertion.get("__line"))
 
 
 def _g_eval(assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any],
