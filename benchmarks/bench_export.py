@@ -45,8 +45,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from inspector import speedups  # noqa: E402
-from inspector.core.conversations import read_request  # noqa: E402
 from inspector.core.export import ExportSettings, export_case, export_request  # noqa: E402
+from inspector.core.formats import read_request  # noqa: E402
 from inspector.core.model import (  # noqa: E402
     Message,
     Origin,

@@ -26,9 +26,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from inspector.core.agentv import render_eval_file  # noqa: E402
-from inspector.core.agentv.yamltree import forget_last_read  # noqa: E402
 from inspector.core.bundle import DirectoryBundle, MemoryBundle  # noqa: E402
 from inspector.core.options import PROFILES, RenderOptions  # noqa: E402
+from inspector.core.yaml_lines import forget_last_read  # noqa: E402
 
 # The real projects' agentv files, outside the repository: measured only when PI_CORPUS names
 # the corpus folder (.ci/run sets it when ../shared/corpus is there).

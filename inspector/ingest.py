@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
 
+from inspector import blobstore
 from inspector.core.bundle import normalize
 from inspector.kept_render import PickledRender
 from inspector.models import Blob, Bundle, BundleFile, hash_token
@@ -224,12 +225,14 @@ def refuse_unreadable(files: dict[str, bytes]) -> dict[str, PickledRender]:
 
 
 def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | None = None,
-                 example: str = "") -> tuple[Bundle, str]:
+                 example: str = "", token_hash: str = "") -> tuple[Bundle, str]:
     """Save a checked file set as a new bundle, once every document in it has been rendered
-    within the limits. Returns it with its private manage token."""
+    within the limits. Returns it with its private manage token; or, given the hash of one the
+    uploader already holds (`token_hash`: a queued upload), with none."""
     renders = refuse_unreadable(files)
     bundle, token = _write_with_retries(files, title=title, parent=parent, example=example,
-                                        manage_token=secrets.token_urlsafe(24))
+                                        manage_token=secrets.token_urlsafe(24),
+                                        token_hash=token_hash)
     _keep(bundle, renders)
     return bundle, token
 
@@ -309,10 +312,10 @@ def _write_with_retries(files: dict[str, bytes], **options) -> tuple[Bundle, str
 @transaction.atomic
 def _write_bundle(files: dict[str, bytes], *, title: str, parent: Bundle | None, example: str,
                   manage_token: str = "", key_hash: str | None = None,
-                  digest: str = "") -> tuple[Bundle, str]:
-    manage_token = manage_token or secrets.token_urlsafe(24)
+                  digest: str = "", token_hash: str = "") -> tuple[Bundle, str]:
+    manage_token = "" if token_hash else manage_token or secrets.token_urlsafe(24)
     bundle = Bundle.objects.create(title=title[:200], parent=parent, example=example,
-                                   manage_token_hash=hash_token(manage_token),
+                                   manage_token_hash=token_hash or hash_token(manage_token),
                                    idempotency_key_hash=key_hash, content_digest=digest)
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
     # Lock the blobs this bundle shares so a concurrent delete cannot remove one before we commit.
@@ -322,13 +325,17 @@ def _write_bundle(files: dict[str, bytes], *, title: str, parent: Bundle | None,
     for path, data in files.items():
         digest_of_file = digests[path]
         if digest_of_file not in existing and digest_of_file not in new_blobs:
-            new_blobs[digest_of_file] = Blob(sha256=digest_of_file, data=data, size=len(data))
+            new_blobs[digest_of_file] = Blob(sha256=digest_of_file, data=blobstore.row_data(data),
+                                             size=len(data))
     Blob.objects.bulk_create(new_blobs.values(), ignore_conflicts=True)
     # A blob another upload inserted meanwhile (our insert was skipped) is not locked yet: lock it
     # now, and put back any that a delete removed in between.
     present = set(Blob.objects.select_for_update().filter(sha256__in=set(new_blobs))
                   .values_list("sha256", flat=True))
     Blob.objects.bulk_create(blob for name, blob in new_blobs.items() if name not in present)
+    # Every row this bundle references is locked now, so no delete can remove an object between
+    # this write and the commit (blobstore's rule: no row without its object).
+    blobstore.write({digests[path]: data for path, data in files.items()}, already_stored=existing)
     BundleFile.objects.bulk_create(
         BundleFile(bundle=bundle, path=path, blob_id=digests[path]) for path in sorted(files)
     )
@@ -349,4 +356,8 @@ def _delete_bundle(bundle: Bundle) -> None:
     list(Blob.objects.select_for_update().filter(sha256__in=digests).values_list("sha256", flat=True))
     bundle.delete()
     still_used = set(BundleFile.objects.filter(blob_id__in=digests).values_list("blob_id", flat=True))
+    # Objects first, under the rows' locks, so no upload can reference one between its removal
+    # and the rows' (blobstore's rule). If the commit then fails, rows are left whose object is
+    # gone: the next upload sharing one writes it again (blobstore.write's already_stored).
+    blobstore.remove(digests - still_used)
     Blob.objects.filter(sha256__in=digests - still_used).delete()

@@ -1,7 +1,7 @@
 """Stored bundles: immutable sets of files, addressed by an unguessable id.
 
 File contents are stored once per distinct content (by SHA-256), so revisions and re-uploads of the
-same corpus cost almost nothing.
+same corpus cost almost nothing: in the database, or in object storage (inspector/blobstore.py).
 """
 
 import hashlib
@@ -10,6 +10,7 @@ import secrets
 
 from django.db import models
 
+from inspector import blobstore
 from inspector.core.bundle import MemoryBundle
 
 
@@ -23,7 +24,8 @@ def hash_token(token: str) -> str:
 
 class Blob(models.Model):
     sha256 = models.CharField(primary_key=True, max_length=64)
-    data = models.BinaryField()
+    # NULL when the content is in object storage (STORAGE_URL), under blobstore.object_name.
+    data = models.BinaryField(null=True)
     size = models.PositiveIntegerField()
 
 
@@ -56,8 +58,10 @@ class Bundle(models.Model):
         )
 
     def file_map(self) -> dict[str, bytes]:
-        rows = self.files.select_related("blob").order_by("path")
-        return {row.path: bytes(row.blob.data) for row in rows}
+        rows = list(self.files.select_related("blob").order_by("path"))
+        stored = blobstore.read(row.blob_id for row in rows if row.blob.data is None)
+        return {row.path: bytes(row.blob.data) if row.blob.data is not None else stored[row.blob_id]
+                for row in rows}
 
     def as_core_bundle(self) -> MemoryBundle:
         return MemoryBundle(self.file_map())

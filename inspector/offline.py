@@ -199,6 +199,14 @@ def _refuse_past_budget(characters: int) -> None:
                                  f"try again: what was read is kept")
 
 
+def copy_key(bundle_key: str, title: str, threads: list[dict], verdicts: list[dict]) -> str:
+    """Where kept_copy keeps the copy of this bundle state and review state."""
+    from inspector import cache as render_cache
+
+    review = hashlib.sha256(json.dumps([threads, verdicts], sort_keys=True, default=str).encode())
+    return render_cache.key("offline", bundle_key, title, review.hexdigest())
+
+
 def kept_copy(bundle_key: str, title: str, files, render, documents, threads: list[dict],
               verdicts: list[dict]) -> str:
     """offline_html of the bundle, made once per bundle (`bundle_key`: its cache id and state) and
@@ -206,8 +214,7 @@ def kept_copy(bundle_key: str, title: str, files, render, documents, threads: li
     share link can ask for it again and again."""
     from inspector import cache as render_cache
 
-    review = hashlib.sha256(json.dumps([threads, verdicts], sort_keys=True, default=str).encode())
-    key = render_cache.key("offline", bundle_key, title, review.hexdigest())
+    key = copy_key(bundle_key, title, threads, verdicts)
     kept = render_cache.get(key)
     if kept is not None:
         return kept

@@ -4,7 +4,7 @@ an environment variable, with a default that works straight after a clone."""
 import importlib.util
 import os
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 from inspector import untrusted
 
@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "ninja",
+    "django_tasks",
+    "django_tasks_db",
     "inspector",
 ]
 
@@ -116,10 +118,34 @@ STATIC_URL = "/static/"
 STATICFILES_DIRS = [asset_dir("static")]
 STATIC_ROOT = Path(os.getenv("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every start when it is missing
+
+
+def storage_from_url(url: str) -> dict | None:
+    """Where uploaded files' contents go: s3://bucket?endpoint_url=...&region_name=... (AWS S3,
+    MinIO, R2, Ceph; credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or the instance's
+    role), file:///folder, or database:// (or nothing: in the database, so a clone needs nothing)."""
+    parsed = urlparse(url)
+    if parsed.scheme in ("", "database"):
+        return None
+    if parsed.scheme == "s3":
+        options = {name: values[-1] for name, values in parse_qs(parsed.query).items()}
+        return {"BACKEND": "storages.backends.s3.S3Storage",
+                "OPTIONS": {"bucket_name": parsed.netloc, "file_overwrite": True,
+                            "default_acl": None, "querystring_auth": False, **options}}
+    if parsed.scheme == "file":
+        return {"BACKEND": "django.core.files.storage.FileSystemStorage",
+                "OPTIONS": {"location": unquote(parsed.path), "allow_overwrite": True}}
+    raise ValueError(f"STORAGE_URL: unsupported scheme {parsed.scheme!r}")
+
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# Uploaded files' contents, by SHA-256 (inspector/blobstore.py); absent: kept in the database.
+_blob_storage = storage_from_url(os.getenv("STORAGE_URL", ""))
+if _blob_storage is not None:
+    STORAGES["blobs"] = _blob_storage
 # Serve from the finders in development and tests, so no collectstatic step is needed after a clone.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
@@ -133,6 +159,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BUNDLE_BYTES + 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_BUNDLE_BYTES + 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = MAX_BUNDLE_FILES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
+
+# API uploads of at least this many bytes are stored off the request by `manage.py db_worker`
+# (inspector/upload_queue.py) and answered 202; 0 stores every upload in the request.
+UPLOAD_QUEUE_BYTES = envint("UPLOAD_QUEUE_BYTES", 0)
+# On: a bundle's offline copy not kept yet is made by the same worker while its page polls.
+QUEUE_OFFLINE_COPIES = envbool("QUEUE_OFFLINE_COPIES", "false")
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # Review limits: a comment's size, comments (and threads) per bundle, and writes (comments, edits,
 # verdicts) per client address in a sliding minute window.
@@ -213,7 +246,7 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = envbool("SECURE_COOKIES", "false")
 if envbool("TRUST_X_FORWARDED_PROTO", "false"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "false")
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]  # load balancers probe over plain HTTP
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "false")
 SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "false")

@@ -2,6 +2,8 @@ from django.urls import path, register_converter
 
 from inspector import views
 from inspector.api import api
+from inspector.views.health import readyz
+from inspector.views.uploads import upload_progress
 
 
 class CaseIdConverter:
@@ -23,6 +25,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("api/", api.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
+    path("uploads/<str:upload_id>/", upload_progress, name="upload-progress"),
     path("local/version", views.local_version, name="local-version"),
     path("local/share", views.local_share, name="local-share"),
     path("diff/", views.diff_page, name="diff"),

@@ -71,3 +71,43 @@ def run_render(*args: str) -> tuple[int, object, str]:
         code = exit_.code
     text = out.getvalue()
     return code, json.loads(text) if text.strip() else None, err.getvalue()
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory) -> object:
+    """A redis-server of the tests' own, on a free port (tests.servers)."""
+    from tests import servers
+
+    with servers.redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint() -> object:
+    """moto's S3 server on a free port, with keys set for boto3 (tests.servers)."""
+    from tests import servers
+
+    saved = {name: os.environ.get(name) for name in servers.S3_ENVIRONMENT}
+    os.environ.update(servers.S3_ENVIRONMENT)
+    try:
+        with servers.s3_server() as endpoint:
+            yield endpoint
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@pytest.fixture
+def s3_blobs(s3_endpoint, settings) -> object:
+    """Uploaded files' contents in a fresh bucket of the S3 server, as STORAGE_URL would set it:
+    (endpoint, bucket)."""
+    from inspector.settings import storage_from_url
+    from tests import servers
+
+    bucket = servers.new_bucket(s3_endpoint)
+    settings.STORAGES = {**settings.STORAGES,
+                         "blobs": storage_from_url(servers.s3_storage_url(s3_endpoint, bucket))}
+    return s3_endpoint, bucket

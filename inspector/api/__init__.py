@@ -29,6 +29,7 @@ from .ledger import router as ledger_router
 from .render import router as render_router
 from .review import router as review_router
 from .runs import router as runs_router
+from .uploads import router as uploads_router
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,7 @@ api.add_router("/render", render_router)
 api.add_router("/bundles", review_router)
 api.add_router("/diff", diff_router)
 api.add_router("/runs", runs_router)
+api.add_router("/uploads", uploads_router)
 
 
 def error(request: HttpRequest, status: int, detail: str, file: str | None = None,

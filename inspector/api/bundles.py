@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Header, Query, Router, Status
 from ninja.errors import HttpError, ValidationError
 
-from inspector import local, presenters, services
+from inspector import local, presenters, services, upload_queue
 from inspector.core import collector, serialize
 from inspector.core.export import with_cache_breakpoints
 from inspector.ingest import (
@@ -51,6 +51,7 @@ from .schemas import (
     PayloadQuery,
     RenderQuery,
 )
+from .uploads import QueuedUploadOut, queued_answer
 
 logger = logging.getLogger(__name__)
 
@@ -154,7 +155,7 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
                     '({"files": {path: text}, "title": ...})')
 
 
-@router.post("", response={201: BundleCreatedOut, **E400, 403: ErrorOut, **E413, **E422}, openapi_extra=_CREATE_BODY,
+@router.post("", response={201: BundleCreatedOut, 202: QueuedUploadOut, **E400, 403: ErrorOut, **E413, **E422}, openapi_extra=_CREATE_BODY,
              summary="Store files as a bundle and get its share link")
 def create_bundle(request: HttpRequest,
                   idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=16,
@@ -163,10 +164,14 @@ def create_bundle(request: HttpRequest,
     way to delete the bundle later; it is not shown again. With an `Idempotency-Key` (a random
     value of at least 16 characters, such as a UUID) a retry of the same upload with the same key
     answers the same bundle, without its manage token (`manage_token` and `manage_url` are null):
-    whoever replays a key learns the bundle, never the token that deletes it."""
+    whoever replays a key learns the bundle, never the token that deletes it. An upload of at
+    least the server's UPLOAD_QUEUE_BYTES (without an Idempotency-Key) is stored off the request:
+    the answer is 202 with the manage token and a status URL to poll."""
     if local.folder() is not None:
         raise HttpError(403, "uploads are off in local mode: this server shows a folder on disk")
     files, title = _read_upload(request)
+    if not idempotency_key and upload_queue.should_queue(files):
+        return queued_answer(request, files, title)
     # The collector paused while the upload's render is alive, and the render let go of before it
     # resumes: its million objects are freed without ever being walked (a 10 MB upload spent about
     # 0.2 s of CPU in collections that walked them and found nothing to free).

@@ -65,9 +65,7 @@ def is_document(path: str, bundle: Bundle) -> bool:
         decoded = bundle.text(path)
         if decoded is None:
             return False
-        from . import conversations
-
-        return conversations.sniff(decoded.text) is not None
+        return formats.sniff(decoded.text) is not None
     return False
 
 

@@ -18,10 +18,11 @@ from .bundle import Bundle
 from .conversations import anthropic, bedrock, gemini, openai_chat, responses
 from .conversations.spec import RequestFormat
 from .decks import is_gambit_file, render_deck_file, render_gambit_file
-from .model import RenderedDocument
+from .model import InputError, RenderedCase, RenderedDocument
 from .options import RenderOptions
 from .promptfoo import claims as claims_promptfoo
 from .promptfoo import render_promptfoo_file
+from .sourcemap import Spans
 
 
 @dataclass(slots=False)
@@ -36,7 +37,7 @@ class Probe:
     def conversation(self) -> str | None:
         if self.path.endswith(".jsonl"):
             return None  # agentv datasets; a request body is one document
-        return conversations.sniff(self.text)
+        return sniff(self.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +84,8 @@ def request_input_format(request: RequestFormat) -> InputFormat:
     name = request.name
     return InputFormat(
         name, lambda probe: probe.conversation == name,
-        lambda bundle, path, options: conversations.render_conversation_file(
-            bundle, path, name, options),
+        lambda bundle, path, options: conversations.render_request_file(
+            bundle, path, lambda _data, _path: request, options),
         request)
 
 
@@ -107,6 +108,46 @@ def detect_request(data: Any) -> str | None:
         if request.matches(data):
             return request.name
     return None
+
+
+def sniff(text: str) -> str | None:
+    """The request API of a file's text, or None when it is not a request body."""
+    if conversations.is_agentv_text(text):
+        return None
+    return detect_request(conversations.load_any(text))
+
+
+def read_request(data: dict, input_format: str, path: str, spans: Spans | None = None,
+                 options: RenderOptions | None = None) -> RenderedCase:
+    """One request body, already parsed, as a case: what a file's text becomes after parsing, and
+    the way in for bodies given as dicts (no spans: their origins have no lines)."""
+    return conversations.read_with(_registered_request(input_format, path), data, path, spans, options)
+
+
+def render_conversation_file(bundle: Bundle, path: str, input_format: str,
+                             options: RenderOptions | None = None) -> RenderedDocument:
+    """A request body file read as `input_format`'s API, or, with "auto", as the API its shape
+    belongs to."""
+    def chosen(data: Any, where: str) -> RequestFormat:
+        name = detect_request(data) if input_format in ("auto", None) else input_format
+        if name is None:
+            raise InputError("not a request body this inspector knows: expected an OpenAI Chat "
+                             "(messages), Anthropic Messages (messages with system or content "
+                             "blocks), OpenAI Responses / Codex Prompt (input), Gemini "
+                             "(contents) or Bedrock Converse (messages of type-less blocks) "
+                             "object", where, 1)
+        return _registered_request(name, where)
+
+    return conversations.render_request_file(bundle, path, chosen, options)
+
+
+def _registered_request(name: str, path: str) -> RequestFormat:
+    request = request_format(name)
+    if request is None:
+        names = [known.name for known in request_formats()]
+        raise InputError(f"unknown conversation format {name!r}; choose one of {', '.join(names)}",
+                         path)
+    return request
 
 
 def detect_format(path: str, text: str) -> str:

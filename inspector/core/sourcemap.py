@@ -1,7 +1,7 @@
 """Line spans for the values of a JSON or YAML document, keyed by their path in the parsed data.
 
 `json` reports no positions, so JSON text is walked once more here (it has already been parsed,
-so it is known to be valid); YAML takes its spans from the tree agentv/yamltree.py reads.
+so it is known to be valid); YAML takes its spans from the tree yaml_lines.py reads.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import bisect
 import json.decoder
 import re
 
-from .agentv.yamltree import Node
+from .yaml_lines import Node
 
 Path = tuple[str | int, ...]
 Spans = dict[Path, tuple[int, int]]
@@ -83,7 +83,7 @@ def json_spans(text: str) -> Spans:
 
 
 def node_spans(root: Node) -> Spans:
-    """Spans of every value under a tree read by agentv/yamltree.py (the one YAML reader)."""
+    """Spans of every value under a tree read by yaml_lines.py (the one YAML reader)."""
     spans: Spans = {}
     stack: list[tuple[Path, Node]] = [((), root)]
     while stack:

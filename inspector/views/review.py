@@ -8,13 +8,14 @@ import json
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import offline, presenters, services
+from inspector import offline, offline_queue, presenters, services
 from inspector.core import bounded
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
@@ -263,20 +264,46 @@ def review_progress(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 @require_GET
 def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     """The bundle as one HTML file that opens from disk: default settings, with its comments
-    (those carried from earlier revisions included) and verdicts."""
+    (those carried from earlier revisions included) and verdicts. With QUEUE_OFFLINE_COPIES on, a
+    copy not kept yet is made by the queue's worker while a page polls (offline_queue)."""
     loaded = as_shared(loaded_or_404(bundle_id))
-    options = RenderOptions()
-    threads = [service.placed_data(item) for item in service.bundle_threads(loaded, options, None)]
-    verdicts = [{"document": v.document, "case_id": v.case_id, "verdict": v.verdict, "note": v.note,
-                 "author": v.author, "author_fingerprint": service.fingerprint(v.author_key_hash)}
-                for v in loaded.record.verdicts.all()]
+    inputs = offline_queue.copy_inputs(loaded)
+    if settings.QUEUE_OFFLINE_COPIES and not loaded.read_only:
+        made = offline_queue.kept(inputs)
+        if made is None:
+            return _offline_progress(request, inputs, bundle_id)
+        if request.htmx:
+            return _offline_ready(request, bundle_id)
+        return _offline_file(made, loaded, bundle_id)
     try:
-        made = offline.kept_copy(f"{loaded.cache_id}:{services.page_state(loaded)}", loaded.record.title,
-                                 loaded.files, lambda path: services.render(loaded, path, options),
-                                 loaded.documents, threads, verdicts)
+        made = offline.kept_copy(**inputs)
     except bounded.Busy as busy:
         raise Problem(503, "The offline copy could not be made now", str(busy)) from None
+    return _offline_file(made, loaded, bundle_id)
+
+
+def _offline_file(made: str, loaded: services.LoadedBundle, bundle_id: str) -> HttpResponse:
     response = HttpResponse(made, content_type="text/html; charset=utf-8")
     name = presenters.file_stem(loaded.record.title or bundle_id)
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.html") or ""
     return response
+
+
+def _offline_progress(request: HtmxHttpRequest, inputs: dict, bundle_id: str,
+                      ready: bool = False) -> HttpResponse:
+    if not ready:
+        offline_queue.enqueue(inputs, bundle_id)
+    template = "offline_progress.html#progress" if request.htmx else "offline_progress.html"
+    response = render(request, template, {"bundle_id": bundle_id, "title": inputs["title"],
+                                          "ready": ready})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _offline_ready(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    """The progress page's poll once the copy is kept: the page stops polling and shows the link
+    (`ready`), which then asks once more to be sent to the file itself (a redirect, which htmx
+    follows as a navigation: the download), so the polling cannot start it again and again."""
+    if request.GET.get("fetch"):
+        return HttpResponse(headers={"HX-Redirect": request.path})
+    return _offline_progress(request, {"title": ""}, bundle_id, ready=True)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from inspector import local, presenters, services
+from inspector import local, presenters, services, upload_queue
 from inspector.forms import PasteForm, uploads_from_request
 from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
 from inspector.models import Bundle
@@ -21,6 +21,7 @@ from inspector.models import Bundle
 from .common import HtmxHttpRequest, error_page
 from .local import refuse_upload_in_local_mode
 from .moderation import moderate, moderation_panel
+from .uploads import progress_url
 
 logger = logging.getLogger(__name__)
 
@@ -71,10 +72,19 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         collected = collect_files(uploads)
         title = form.cleaned_data.get("title") or default_title([name for name, _ in uploads],
                                                                 len(collected))
+        if upload_queue.should_queue(collected):
+            return _queued(collected, title)
         bundle, token = store_bundle(collected, title=title)
     except UploadError as error:
         return _upload_error(request, form, str(error))
     return created(bundle, token, first=None)
+
+
+def _queued(files: dict[str, bytes], title: str) -> HttpResponse:
+    """Off to the progress page of the queued upload (303, as `created`)."""
+    response = HttpResponseRedirect(progress_url(*upload_queue.enqueue(files, title)))
+    response.status_code = 303
+    return response
 
 
 def _upload_error(request: HtmxHttpRequest, form: PasteForm, message: str) -> HttpResponse:

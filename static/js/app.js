@@ -54,6 +54,8 @@
   } else {
     unlockManagePage();
   }
+  // A queued upload's progress page swaps the form in once the bundle is stored.
+  document.addEventListener("htmx:afterSwap", unlockManagePage);
 
   // ------------------------------------------------------------------ copy and share buttons
   document.addEventListener("click", function (event) {

@@ -13,11 +13,11 @@ def test_openapi_schema_lists_every_endpoint(client, db):
         "/api/bundles/{bundle_id}/threads", "/api/bundles/{bundle_id}/threads/{thread_id}/comments",
         "/api/bundles/{bundle_id}/threads/{thread_id}/resolve", "/api/bundles/{bundle_id}/comments/{comment_id}",
         "/api/bundles/{bundle_id}/review-lock", "/api/bundles/{bundle_id}/verdicts",
-        "/api/diff", "/api/diff/case", "/api/runs/check",
+        "/api/diff", "/api/diff/case", "/api/runs/check", "/api/uploads/{upload_id}",
     }
     create = schema["paths"]["/api/bundles"]["post"]
     assert set(create["requestBody"]["content"]) == {"multipart/form-data", "application/json"}
-    assert {"201", "400", "413", "422"} <= set(create["responses"])
+    assert {"201", "202", "400", "413", "422"} <= set(create["responses"])
 
 
 def test_the_servers_own_answers_are_in_the_schema_of_every_operation(client, db):

@@ -115,12 +115,12 @@ def test_huge_but_honest_document_renders():
 
 @pytest.mark.parametrize("profile", ["spec", "auto"])
 def test_a_50_megabyte_file_is_rejected_by_size_before_any_parse(monkeypatch, profile):
-    from inspector.core.agentv import yamltree
+    from inspector.core import yaml_lines
 
     def parse(*args, **kwargs):
         raise AssertionError("a file over the limit reached the YAML parser")
 
-    monkeypatch.setattr(yamltree, "_parse_yaml", parse)
+    monkeypatch.setattr(yaml_lines, "_parse_yaml", parse)
     big = b"tests:\n" + b"#" * (50 * 1024 * 1024)
     with pytest.raises(InputError, match="over 10 MB are not rendered"):
         render(big, profile=profile)

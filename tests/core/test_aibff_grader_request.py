@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from inspector.core.bundle import MemoryBundle
-from inspector.core.decks.aibff_contexts import js_string, parse_declarations
+from inspector.core.decks.aibff_contexts import parse_declarations
 from inspector.core.decks.aibff_request import late_super_table
 from inspector.core.documents import render_document
+from inspector.core.js import js_string
 from inspector.core.options import RenderOptions
 from inspector.core.serialize import chat_message
 

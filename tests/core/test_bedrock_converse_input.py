@@ -8,9 +8,9 @@ import json
 import pytest
 
 from inspector.core.bundle import MemoryBundle
-from inspector.core.conversations import render_conversation_file, sniff
 from inspector.core.documents import detect_format
 from inspector.core.export import export_case
+from inspector.core.formats import render_conversation_file, sniff
 from inspector.core.model import RenderedCase
 
 from .sdk_types import BotocoreValidator, build_validators

@@ -3,8 +3,8 @@ import json
 import pytest
 
 from inspector.core.bundle import MemoryBundle
-from inspector.core.conversations import render_conversation_file, sniff
 from inspector.core.documents import detect_format, render_document
+from inspector.core.formats import render_conversation_file, sniff
 from inspector.core.model import InputError, OriginKind
 from inspector.core.options import RenderOptions
 from inspector.core.serialize import chat_message

@@ -9,8 +9,8 @@ import copy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.core.conversations import read_request
 from inspector.core.export import PROVIDERS, export_case, export_request
+from inspector.core.formats import read_request
 from inspector.core.model import InputError
 
 from . import request_strategies

@@ -11,10 +11,10 @@ import zlib
 import pytest
 
 from inspector.core.bundle import MemoryBundle
-from inspector.core.conversations import render_conversation_file
 from inspector.core.documents import render_document
 from inspector.core.export import PROVIDERS, export_case
 from inspector.core.export import image_tokens as costs
+from inspector.core.formats import render_conversation_file
 from inspector.core.model import Media
 from inspector.core.options import RenderOptions
 from inspector.core.tokens import case_tokens

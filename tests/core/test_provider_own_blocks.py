@@ -8,8 +8,8 @@ import json
 import pytest
 
 from inspector.core.bundle import MemoryBundle
-from inspector.core.conversations import render_conversation_file
 from inspector.core.export import PROVIDERS, export_case, provider_spec
+from inspector.core.formats import render_conversation_file
 from inspector.core.model import RenderedCase
 from inspector.core.serialize import case_contract
 

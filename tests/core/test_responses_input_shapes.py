@@ -6,8 +6,8 @@ import json
 import pytest
 
 from inspector.core.bundle import MemoryBundle
-from inspector.core.conversations import render_conversation_file
 from inspector.core.export import export_case
+from inspector.core.formats import render_conversation_file
 
 from .sdk_types import build_validators
 

@@ -11,10 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from inspector.core.bundle import MemoryBundle
-from inspector.core.conversations import render_conversation_file
 from inspector.core.export import PROVIDERS, export_case, provider_spec
 from inspector.core.export.request import read_common
-from inspector.core.formats import request_format
+from inspector.core.formats import render_conversation_file, request_format
 from inspector.core.model import RenderedCase
 
 from .request_strategies import BYTES_REQUESTS, REQUESTS

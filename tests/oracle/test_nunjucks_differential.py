@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from inspector.core.agentv.nunjucks import WHOLE_SIMPLE, Renderer
-from inspector.core.agentv.yamltree import Node, from_plain
 from inspector.core.model import InputError
 from inspector.core.safe_parse import LimitExceeded
+from inspector.core.yaml_lines import Node, from_plain
 
 from .agentv import ORACLE_DIR
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from inspector.core.bundle import MemoryBundle
-from inspector.core.conversations import render_conversation_file
 from inspector.core.export import PROVIDERS, ExportSettings, export_case, render_codes
+from inspector.core.formats import render_conversation_file
 from inspector.core.model import RenderedCase
 
 from ..core.export_samples import sample_conversations

@@ -1,13 +1,8 @@
 """The write limit and the comment cap are exact when writers race: threads released at once
 against SQLite here, PostgreSQL when DATABASE_URL names it (.ci/run), and the write limit against
-a Redis render cache (a redis-server of the test's own; absent, the test skips only outside CI)."""
+a Redis render cache (the tests' own redis-server: tests/servers.py)."""
 
-import os
-import shutil
-import socket
-import subprocess
 import threading
-import time
 
 import pytest
 from django.db import connection
@@ -99,45 +94,14 @@ def test_racing_replies_through_revisions_fill_the_family_cap_exactly():
     assert Comment.objects.count() == 6
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
-def redis_cache(tmp_path):
-    """A redis-server of this test's own, as the shared render cache."""
-    server = shutil.which("redis-server")
-    try:
-        import redis  # noqa: F401 - Django's RedisCache needs the client
-    except ImportError:
-        server = None
-    if server is None:
-        if os.getenv("CI"):
-            pytest.fail("redis-server and the redis client are needed in CI (.ci/setup --test)")
-        pytest.skip("redis-server or the redis client is not installed")
-    port = _free_port()
-    process = subprocess.Popen([server, "--port", str(port), "--save", "", "--appendonly", "no",
-                                "--dir", str(tmp_path)], stdout=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        caches = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-                  "renders": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                              "LOCATION": f"redis://127.0.0.1:{port}/0"}}
-        with override_settings(CACHES=caches):
-            yield
-    finally:
-        process.terminate()
-        process.wait(10)
+def redis_cache(redis_url):
+    """The tests' own redis-server (tests/servers.py), as the shared render cache."""
+    caches = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+              "renders": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": redis_url}}
+    with override_settings(CACHES=caches):
+        yield
 
 
 @pytest.mark.django_db(transaction=True)

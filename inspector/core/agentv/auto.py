@@ -12,7 +12,7 @@ import re
 from ..bundle import Bundle
 from ..model import InputError
 from ..safe_parse import LimitExceeded
-from .yamltree import Node, check_size, load_jsonl, load_yaml
+from ..yaml_lines import Node, check_size, load_jsonl, load_yaml
 
 _NEWER_SCHEMA_KEY = re.compile(r"^(?:tests|prompts|default_test)[ \t]*:", re.MULTILINE)
 CLASSIC = ("spec", "the file uses the classic `evalcases`/`input_messages` schema")

@@ -11,14 +11,14 @@ answer the model gives is unknown before the run: each stands as a placeholder n
 
 from __future__ import annotations
 
+from ..js import js_json
 from ..model import Diagnostic, GraderPrompt, LineSpan, OriginKind
+from ..yaml_lines import Node
 from .checks import check_note
 from .graders import Grader, case_inputs, inline_grader, listed_graders, prompts, turn_rubrics
 from .pieces import Piece, joined, sep
 from .rubrics import raw_rubric
 from .schema import CaseSpec
-from .v4 import js_json
-from .yamltree import Node
 
 # (role, pieces); pieces None: agentv sends JSON the inspector cannot reproduce.
 Entry = tuple[str, list[Piece] | None]

@@ -19,6 +19,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from ..js import JS_WHITESPACE, js_json
+from ..js import js_trim as _trim
 from ..model import (
     CANDIDATE_PLACEHOLDER,
     Diagnostic,
@@ -27,6 +29,7 @@ from ..model import (
     Message,
     OriginKind,
 )
+from ..yaml_lines import Node
 from .checks import check_note, custom_note, custom_script
 from .grader_texts import (
     AGGREGATOR_PROMPT,
@@ -54,18 +57,12 @@ from .rubrics import (
     scoring_lines,
 )
 from .schema import CaseSpec, GradingNodes
-from .v4 import js_json
-from .yamltree import Node
 
 VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
 VALID_VARIABLES = frozenset({"expected_output", "criteria", "metadata", "metadata_json", "rubrics",
                              "rubrics_json", "input", "output", "file_changes", "tool_calls"})
 PROMPT_FILE_PREFIX = "file://"
 LLM_TYPES = frozenset({"llm-grader", "rubrics", "rubric"})
-
-JS_WHITESPACE = " \t\n\r\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008" \
-    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-
 
 @dataclass(slots=True)
 class Grader:
@@ -112,24 +109,6 @@ class Inputs:
 
 class Skip(Exception):
     """agentv skips the whole test (a grader it cannot load)."""
-
-
-def grader_prompts(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic],
-                   made: Made | None = None) -> list[GraderPrompt]:
-    """The graders' messages for a case agentv runs. `resolve(raw)` finds a file the way agentv's
-    resolveFileReference does: (display path, bundle path, text) or None. `made`: the segments
-    the case's messages made, which the question's share. Raises Skip."""
-    grading = case.grading
-    assert grading is not None
-    if grading.generation == 5:
-        from .graders_v5 import graders_v5  # the one module that knows agentv 5's grader list
-
-        graders = graders_v5(grading, case, resolve, warnings)
-    else:
-        graders = _graders(grading, case, resolve, warnings) or []
-    inputs = case_inputs(case, question, resolve, warnings)
-    inputs.made = made
-    return [prompt for grader in graders for prompt in prompts(grader, inputs)]
 
 
 def case_inputs(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic]
@@ -731,10 +710,6 @@ def _scored(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
     parts += [[], _header("For each criterion, provide an integer score 0-10 that matches one of "
                           "its defined score ranges.")]
     return joined(parts, "\n")
-
-
-def _trim(text: str) -> str:
-    return text.strip(JS_WHITESPACE)
 
 
 def _strip(pieces: list[Piece]) -> list[Piece]:

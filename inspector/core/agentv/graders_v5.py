@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from ..model import CANDIDATE_PLACEHOLDER, Diagnostic, LineSpan, OriginKind
+from ..yaml_lines import Node
 from .checks import check_note, custom_note, custom_script
 from .graders import (
     Grader,
@@ -29,7 +30,6 @@ from .graders import (
 from .pieces import Piece
 from .rubrics import BadRubric, parse_item
 from .schema import CaseSpec, GradingNodes
-from .yamltree import Node
 
 REMOVED = {"script-grader": "script", "code-judge": "script", "g-eval": "llm-rubric",
            "rubrics": "llm-rubric with value", "rubric": "llm-rubric with value",

@@ -23,10 +23,12 @@ from jinja2 import ChainableUndefined, TemplateSyntaxError, nodes
 from jinja2.exceptions import TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
+from ..js import JS_WHITESPACE, JsObject, js_json, js_truthy, js_value
+from ..js import js_string as js_text
 from ..model import Diagnostic, InputError, LineSpan, OriginKind
 from ..safe_parse import LimitExceeded
+from ..yaml_lines import Node
 from .pieces import Piece
-from .yamltree import Node, js_number
 
 # interpolation.ts WHOLE_SIMPLE_TEMPLATE_VAR_PATTERN: a field that is only `{{ a.b }}` takes the
 # variable's own value, whatever its type.
@@ -46,44 +48,9 @@ FAITHFUL_NODES = (nodes.Template, nodes.Output, nodes.TemplateData, nodes.Name, 
 FAITHFUL_TESTS = {"defined", "undefined", "none"}
 
 
-class JsList(list):
-    """An array: true in a condition even when empty, printed as JavaScript joins it."""
-
-    def __bool__(self) -> bool:
-        return True
-
-
-class JsObject(dict):
-    """An object: true in a condition even when empty."""
-
-    def __bool__(self) -> bool:
-        return True
-
-
-def js_value(value: Any) -> Any:
-    """A plain YAML/JSON value with JavaScript's truthiness for arrays and objects."""
-    if isinstance(value, dict):
-        return JsObject({key: js_value(item) for key, item in value.items()})
-    if isinstance(value, list):
-        return JsList(js_value(item) for item in value)
-    return value
-
-
 def js_string(value: Any) -> str:
     """String(value) as nunjucks prints it: undefined and null print nothing."""
-    if value is None or isinstance(value, ChainableUndefined):
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        return js_number(value)
-    if isinstance(value, list):
-        return ",".join(js_string(item) for item in value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    return str(value)
+    return "" if value is None or _undefined(value) else js_text(value)
 
 
 class SafeString(str):
@@ -146,8 +113,6 @@ def _capitalize(value: Any) -> str:
 def _trim(value: Any) -> str:
     if value is None or _undefined(value):
         raise JsError("Cannot read properties of null (reading 'replace')")
-    from .v4 import JS_WHITESPACE
-
     return _copy_safeness(value, _string_method(value, "replace").strip(JS_WHITESPACE))
 
 
@@ -179,13 +144,7 @@ def _join(value: Any, separator: Any = None, attribute: Any = None) -> str:
 
 
 def _js_truthy(value: Any) -> bool:
-    if _undefined(value) or value is None:
-        return False
-    if isinstance(value, (list, dict)):
-        return True
-    if isinstance(value, float) and math.isnan(value):
-        return False
-    return bool(value)
+    return not _undefined(value) and js_truthy(value)
 
 
 def _default(value: Any, fallback: Any = None, boolean: Any = False) -> Any:
@@ -220,8 +179,6 @@ def _to_number(value: Any) -> float:
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
-        from .v4 import JS_WHITESPACE
-
         text = value.strip(JS_WHITESPACE)
         if not text:
             return 0.0
@@ -259,8 +216,6 @@ def _concat_operand(value: Any) -> str:
 
 
 def _dump(value: Any, spaces: int | None = None) -> Any:
-    from .v4 import js_json
-
     if _undefined(value):
         return ENVIRONMENT.undefined(name="dump")
     if isinstance(value, SafeString):  # an object with its text and length as properties

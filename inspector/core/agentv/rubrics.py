@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..js import UNDEFINED, js_round, js_string, js_truthy
+
 OPERATORS = ("correctness", "contradiction")
 # rubric-operators.ts OPERATOR_GUIDANCE
 OPERATOR_GUIDANCE = {
@@ -92,13 +94,13 @@ def _min_scores(raw: dict[str, Any], rubric_id: str, v5: bool, where: str
         min_score = raw["min_score"]
         if not 0 < min_score <= 1:
             raise BadRubric(f"Invalid min_score for rubric '{rubric_id}' {where}: must be in "
-                            f"(0, 1] (got {_js(min_score)})")
+                            f"(0, 1] (got {js_string(min_score)})")
         return min_score, round(min_score * 10)
     if not v5 and number(raw.get("required_min_score")):
         legacy = raw["required_min_score"]
         if not float(legacy).is_integer() or not 0 <= legacy <= 10:
             raise BadRubric(f"Invalid required_min_score for rubric '{rubric_id}' {where}: must "
-                            f"be an integer 0-10 (got {_js(legacy)})")
+                            f"be an integer 0-10 (got {js_string(legacy)})")
         return legacy / 10, legacy
     return None, None
 
@@ -139,7 +141,7 @@ def _score_fields(min_score: float | None, legacy: int | None) -> list[tuple[str
 def _inline_min_scores(raw: dict[str, Any]) -> tuple[float | None, int | None]:
     """As _min_scores, unchecked (parseInlineRubrics takes them as written)."""
     if number(raw.get("min_score")):
-        return raw["min_score"], _js_round(raw["min_score"] * 10)
+        return raw["min_score"], js_round(raw["min_score"] * 10)
     if number(raw.get("required_min_score")):
         return raw["required_min_score"] / 10, raw["required_min_score"]
     return None, None
@@ -175,12 +177,6 @@ def _pair(value: Any) -> tuple[Any, Any]:
 
 def _text(value: Any) -> bool:
     return isinstance(value, str) and bool(value)
-
-
-def _js_round(value: float) -> int:
-    import math
-
-    return math.floor(value + 0.5)
 
 
 def _shorthand(raw: Any) -> Any:
@@ -239,35 +235,9 @@ def _score_range(item: Any, index: int, rubric_id: str, where: str) -> tuple[int
         raise BadRubric(f"Invalid score_range {at}: min must be <= max")
     outcome = item.get("outcome")
     if not isinstance(outcome, str) or not outcome:
-        raise BadRubric(f"Missing outcome for score_range [{_js(low)}, {_js(high)}] in rubric "
+        raise BadRubric(f"Missing outcome for score_range [{js_string(low)}, {js_string(high)}] in rubric "
                         f"'{rubric_id}' {where}")
     return int(low), int(high), outcome
-
-
-def _js(value: float | str) -> str:
-    if isinstance(value, str):
-        return value
-    return str(int(value)) if float(value).is_integer() else repr(value)
-
-
-MISSING = object()
-
-
-def js_text(value: Any = MISSING) -> str:
-    """A value as a JavaScript template literal writes it."""
-    if value is MISSING:
-        return "undefined"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return _js(value)
-    if isinstance(value, list):
-        return ",".join("" if item is None else js_text(item) for item in value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    return str(value)
 
 
 def raw_rubric(raw: dict[str, Any]) -> Rubric | None:
@@ -282,18 +252,14 @@ def raw_rubric(raw: dict[str, Any]) -> Rubric | None:
                        number(bound) for bound in item["score_range"]) for item in ranges):
             return None
         scored = tuple((item["score_range"][0], item["score_range"][1],
-                        js_text(item.get("outcome", MISSING))) for item in ranges)
-    weight = raw.get("weight", MISSING)
+                        js_string(item.get("outcome", UNDEFINED))) for item in ranges)
+    weight = raw.get("weight", UNDEFINED)
     operator = raw.get("operator")
     minimum = raw.get("min_score", raw.get("required_min_score"))
-    return Rubric(js_text(raw.get("id", MISSING)), js_text(raw.get("outcome", MISSING)),
-                  1.0 if weight == 1 and not isinstance(weight, bool) else js_text(weight),
-                  _truthy(raw.get("required")), js_text(operator) if _truthy(operator) else None,
+    return Rubric(js_string(raw.get("id", UNDEFINED)), js_string(raw.get("outcome", UNDEFINED)),
+                  1.0 if weight == 1 and not isinstance(weight, bool) else js_string(weight),
+                  js_truthy(raw.get("required")), js_string(operator) if js_truthy(operator) else None,
                   minimum if number(minimum) else None, scored, tuple(raw.items()))
-
-
-def _truthy(value: Any) -> bool:
-    return value not in (None, False, 0, "") and not (isinstance(value, float) and value != value)
 
 
 def operator_guidance(rubrics: list[Rubric]) -> list[str]:
@@ -306,7 +272,7 @@ def operator_guidance(rubrics: list[Rubric]) -> list[str]:
 
 def checklist_line(rubric: Rubric) -> str:
     required = " (REQUIRED)" if rubric.required else ""
-    weight = f" (weight: {_js(rubric.weight)})" if rubric.weight != 1.0 else ""
+    weight = f" (weight: {js_string(rubric.weight)})" if rubric.weight != 1.0 else ""
     operator = f" (operator: {rubric.operator})" if rubric.operator else ""
     return f"- [{rubric.id}]{required}{weight}{operator}: {rubric.outcome}"
 
@@ -316,13 +282,13 @@ def scoring_lines(rubrics: list[Rubric]) -> list[str]:
     (operator guidance follows it)."""
     lines: list[str] = []
     for rubric in rubrics:
-        weight = f" (weight: {_js(rubric.weight)})" if rubric.weight != 1.0 else ""
-        minimum = f" [REQUIRED: min score {_js(rubric.min_score)}]" \
+        weight = f" (weight: {js_string(rubric.weight)})" if rubric.weight != 1.0 else ""
+        minimum = f" [REQUIRED: min score {js_string(rubric.min_score)}]" \
             if rubric.min_score is not None else ""
         lines += ["", f"### Criterion: {rubric.id}{weight}{minimum}"]
         if rubric.operator:
             lines.append(f"Operator: {rubric.operator}")
-        if rubric.outcome if rubric.fields is None else _truthy(dict(rubric.fields).get("outcome")):
+        if rubric.outcome if rubric.fields is None else js_truthy(dict(rubric.fields).get("outcome")):
             lines.append(f"Description: {rubric.outcome}")
         if rubric.score_ranges:
             lines.append("Score ranges:")

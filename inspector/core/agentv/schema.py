@@ -18,7 +18,7 @@ import msgspec
 
 from ..bundle import Bundle, join
 from ..model import Diagnostic, InputError
-from .yamltree import Node, check_size, load_jsonl, load_yaml
+from ..yaml_lines import Node, check_size, load_jsonl, load_yaml
 
 ROLES = ("system", "user", "assistant", "tool")
 # agentv keeps a case only when something says how to grade it.

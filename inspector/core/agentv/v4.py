@@ -24,9 +24,10 @@ from typing import Any
 from msgspec import structs
 
 from ..bundle import Bundle, decode, join
+from ..js import js_json, js_json_value, js_number, js_trim, js_truthy
 from ..model import Diagnostic, InputError
-from .schema import Block, CaseSpec, GradingNodes, InputMessage, Suite, _json_text
-from .yamltree import Node, check_size, from_plain, load_jsonl, load_yaml
+from ..yaml_lines import Node, check_size, from_plain, load_jsonl, load_yaml
+from .schema import Block, CaseSpec, GradingNodes, InputMessage, Suite
 
 ROLES = ("system", "user", "assistant", "tool")
 GRADER_KINDS = {
@@ -50,62 +51,8 @@ _VAR = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}")
 _WHOLE_VAR = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}\Z")
 
 
-# ECMAScript's String.prototype.trim() white space and line terminators; Python's str.strip()
-# differs (it keeps U+FEFF and strips U+001C..U+001F and U+0085).
-JS_WHITESPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-                 "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
-
-
-def js_trim(text: str) -> str:
-    return text.strip(JS_WHITESPACE)
-
-
-def js_json(value: Any, indent: int | None = 2) -> str:
-    """JSON.stringify(value, null, indent): integral floats lose their `.0`, NaN is null, and
-    integer-like keys come first in ascending order, as JavaScript objects keep them."""
-    return _json_text(_js_value(value)) if indent == 2 else __import__("json").dumps(
-        _js_value(value), ensure_ascii=False, separators=(",", ":"))
-
-
-def _js_value(value: Any) -> Any:
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (float, int)):
-        return _js_number(value)
-    if isinstance(value, list):
-        return [_js_value(item) for item in value]
-    if isinstance(value, dict):
-        return _js_object(value)
-    return value
-
-
-def _js_number(value: float) -> Any:
-    """A number as JavaScript holds it: a double, which has no NaN or infinity in JSON."""
-    if isinstance(value, int):
-        return value if abs(value) < 2**53 else float(value)
-    if value != value or value in (float("inf"), float("-inf")):
-        return None
-    return int(value) if value.is_integer() and abs(value) < 1e21 else value
-
-
-def _js_object(value: dict) -> dict:
-    index_keys = sorted((key for key in value if _is_index(key)), key=int)
-    other_keys = [key for key in value if not _is_index(key)]
-    return {key: _js_value(value[key]) for key in [*index_keys, *other_keys]}
-
-
-def _is_index(key: str) -> bool:
-    return key.isdigit() and (key == "0" or not key.startswith("0")) and int(key) < 2**32 - 1
-
-
 def _truthy(node: Node | None) -> bool:
-    """JavaScript truthiness: "", 0, NaN, false and null are false; [] and {} are true."""
-    if node is None:
-        return False
-    value = node.value
-    if isinstance(value, (list, dict)):
-        return True
-    return bool(value) and value == value
+    return node is not None and js_truthy(node.value)
 
 
 def _text(node: Node | None) -> str | None:
@@ -162,7 +109,7 @@ def _lookup(variables: Node, expression: str) -> Node | None:
 def _stringify(node: Node) -> str:
     if isinstance(node.value, str):
         return node.value
-    plain = _js_value(node.plain())
+    plain = js_json_value(node.plain())
     if isinstance(plain, bool):
         return "true" if plain else "false"
     if plain is None:
@@ -170,8 +117,6 @@ def _stringify(node: Node) -> str:
     if isinstance(plain, (dict, list)):
         return js_json(plain, indent=None)
     if isinstance(plain, float):
-        from .yamltree import js_number
-
         return js_number(plain)
     return str(plain)
 

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bundle import Bundle, join, parent_folders
+from ..js import js_json
 from ..model import Diagnostic, InputError, LineSpan, OriginKind
+from ..yaml_lines import Node
 from .nunjucks import Renderer, Where
 from .pieces import Piece
 from .schema import CaseSpec, Suite
@@ -32,9 +34,7 @@ from .v4 import (
     _path_of,
     _refuse_bad_graph,
     _text,
-    js_json,
 )
-from .yamltree import Node
 
 _ENV_OUTPUT = re.compile(r"\{\{\s*env\.([\s\S]*?)\}\}")
 _WHOLE_ENV = re.compile(r"^\s*\{\{\s*env\.[\s\S]*?\}\}\s*$")

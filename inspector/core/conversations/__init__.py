@@ -11,23 +11,24 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from types import ModuleType
+from collections.abc import Callable
 from typing import Any
 
 import yaml
 
-from ..agentv.yamltree import load_yaml
 from ..bundle import Bundle
 from ..model import Diagnostic, InputError, RenderedCase, RenderedDocument
 from ..options import RenderOptions
 from ..plain import json_safe
 from ..safe_parse import check_expansion, check_nesting, check_yaml_nesting
 from ..sourcemap import Spans, json_spans, node_spans
+from ..yaml_lines import load_yaml
 from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
+from .spec import RequestFormat
 
 __all__ = ["AGENTV_KEYS", "ModelFamily", "Prompt", "get_formatted_input",
-           "get_full_instructions", "read_request", "render_conversation_file", "sniff"]
+           "get_full_instructions", "is_agentv_text", "load_any", "read_with", "render_request_file"]
 
 # Top-level keys of an agentv eval file; such a file is never a request body, even with `input`.
 AGENTV_KEYS = {"evalcases", "eval_cases", "tests", "cases", "$schema", "turns"}
@@ -62,61 +63,45 @@ _AGENTV_KEY_LINE = re.compile(
     re.MULTILINE)
 
 
-def sniff(text: str) -> str | None:
-    """The conversation format of a request body, or None when it is not one."""
+def is_agentv_text(text: str) -> bool:
+    """Whether the text is settled as an agentv eval file (not a request body) without parsing it."""
     stripped = text.lstrip("\ufeff \t\r\n")
-    if not stripped.startswith(("{", "[")) and _AGENTV_KEY_LINE.search(text):
-        return None
-    return formats().detect_request(_load_any(text))
+    return not stripped.startswith(("{", "[")) and _AGENTV_KEY_LINE.search(text) is not None
+
+
+def load_any(text: str) -> Any:
+    """The parsed document for sniffing, or None when it cannot be (safely) parsed."""
+    return _load_any(text)
 
 
 # -- loading ------------------------------------------------------------------------------------
 
-def render_conversation_file(bundle: Bundle, path: str, input_format: str,
-                             options: RenderOptions | None = None) -> RenderedDocument:
+def render_request_file(bundle: Bundle, path: str, request: Callable[[Any, str], RequestFormat],
+                        options: RenderOptions | None = None) -> RenderedDocument:
+    """A request body file as a document of one case; `request` names the body's API (given the
+    parsed body and the path: the registry detects it, or looks the format up by its name)."""
     options = options or RenderOptions()
     decoded = bundle.text(path)
     if decoded is None:
         raise InputError("file not found in the bundle", path)
     data, spans = _parse(decoded.text, path)
-    if input_format in ("auto", None):
-        detected = formats().detect_request(data)
-        if detected is None:
-            raise InputError("not a request body this inspector knows: expected an OpenAI Chat "
-                             "(messages), Anthropic Messages (messages with system or content "
-                             "blocks), OpenAI Responses / Codex Prompt (input), Gemini "
-                             "(contents) or Bedrock Converse (messages of type-less blocks) "
-                             "object", path, 1)
-        input_format = detected
+    chosen = request(data, path)
     if not isinstance(data, dict):
         raise InputError("a request body must be an object", path, 1)
-    case = read_request(data, input_format, path, spans, options)
+    case = read_with(chosen, data, path, spans, options)
     document = RenderedDocument(path=path, kind="conversation", cases=[case])
     if decoded.problem:
         document.warnings.append(Diagnostic(f"the file {decoded.problem}", path))
     return document
 
 
-def read_request(data: dict, input_format: str, path: str, spans: Spans | None = None,
-                 options: RenderOptions | None = None) -> RenderedCase:
-    """One request body, already parsed, as a case: what a file's text becomes after parsing, and
-    the way in for bodies given as dicts (no spans: their origins have no lines)."""
-    request = formats().request_format(input_format)
-    if request is None:
-        names = [known.name for known in formats().request_formats()]
-        raise InputError(f"unknown conversation format {input_format!r}; choose one of "
-                         f"{', '.join(names)}", path)
+def read_with(request: RequestFormat, data: dict, path: str, spans: Spans | None = None,
+              options: RenderOptions | None = None) -> RenderedCase:
+    """One request body of that API, already parsed, as a case (no spans: bodies given as dicts,
+    whose origins have no lines)."""
     case = request.read(Builder(path, spans or {}), _case_id(path), data, options or RenderOptions())
-    case.metadata["format"] = input_format
+    case.metadata["format"] = request.name
     return case
-
-
-def formats() -> ModuleType:
-    """The input-format registry, which lists this package's readers (so it is imported after
-    them, when first asked)."""
-    from .. import formats as registry
-
-    return registry
 
 
 def _case_id(path: str) -> str:
@@ -136,7 +121,7 @@ def _parse(text: str, path: str) -> tuple[Any, Spans]:
                                  error.colno) from None
         else:
             return data, json_spans(text)
-    # The one YAML-with-lines reader (agentv/yamltree.py): values and their lines in one pass.
+    # The one YAML-with-lines reader (yaml_lines.py): values and their lines in one pass.
     root = load_yaml(text, path)
     if root is None:
         return None, {}

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
-from ..agentv.yamltree import js_number
-from .gambit_text import js_trim_bounds
+from ..js import js_trim_bounds
 
 _CONTEXT_HEADER = re.compile(r"\[contexts\.([A-Za-z0-9_]+)\]")
 # JavaScript's `.` stops at \r, \u2028 and \u2029 as well as \n.
@@ -81,21 +79,3 @@ def parse_declarations(text: str, path: str) -> tuple[list[Question], list[DeckT
                 questions[context] = Question(context, found[1], path, number)
     close_tool()
     return list(questions.values()), tools
-
-
-def js_string(value: Any) -> str:
-    """JavaScript's String(value) for what TOML and samples hold: an array is its items' strings
-    joined by commas, and any object is "[object Object]"."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return js_number(float(value)) if isinstance(value, float) else str(value)
-    if value is None:
-        return "null"
-    if isinstance(value, list):
-        return ",".join("" if item is None else js_string(item) for item in value)
-    if isinstance(value, dict):
-        return "[object Object]"
-    return str(value)

@@ -27,8 +27,8 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agentv.v4 import js_json
 from ..bundle import Bundle, join
+from ..js import js_json, js_string
 from ..model import (
     Diagnostic,
     InputError,
@@ -42,7 +42,6 @@ from ..model import (
 )
 from ..plain import json_safe
 from ..safe_parse import LimitExceeded, check_toml
-from .aibff_contexts import js_string
 from .aibff_request import late_super_table
 from .gambit_load import Piece, trim
 from .gambit_text import EXTRACT, embeds

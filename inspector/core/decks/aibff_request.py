@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bundle import Bundle
+from ..js import js_string
 from ..model import (
     Diagnostic,
     LineSpan,
@@ -22,7 +23,7 @@ from ..model import (
     Segment,
     ToolSpec,
 )
-from .aibff_contexts import DeckTool, Question, js_string, parse_declarations
+from .aibff_contexts import DeckTool, Question, parse_declarations
 from .embeds import Expansion
 from .samples import Sample, SampleFile
 

@@ -9,8 +9,8 @@ import json
 import posixpath
 from typing import Any
 
-from ..agentv.v4 import js_json
 from ..bundle import Bundle
+from ..js import js_json
 from ..model import (
     Diagnostic,
     InputError,

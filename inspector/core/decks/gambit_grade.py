@@ -10,8 +10,8 @@ import copy
 import posixpath
 from typing import Any
 
-from ..agentv.v4 import js_json
 from ..bundle import Bundle, join
+from ..js import js_json
 from ..model import (
     Diagnostic,
     Message,

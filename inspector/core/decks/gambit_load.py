@@ -12,13 +12,14 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agentv.yamltree import load_yaml
 from ..bundle import Bundle, join
+from ..js import js_string, js_trim_bounds
 from ..model import Diagnostic, InputError
 from ..plain import json_safe
 from ..safe_parse import LimitExceeded, check_toml
+from ..yaml_lines import load_yaml
 from .gambit_core_files import InstalledGambitCore, is_installed_path
-from .gambit_text import FrontMatterError, embeds, js_trim_bounds, split_front_matter
+from .gambit_text import FrontMatterError, embeds, split_front_matter
 
 SNIPPETS = "gambit://snippets/"
 SCHEMAS = "gambit://schemas/"
@@ -346,12 +347,8 @@ def _text(value: Any) -> str:
 
 
 def _js_string(value: Any) -> str:
-    """JavaScript's String(value ?? "") for the scalars front matter holds."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+    """JavaScript's String(value ?? "")."""
+    return "" if value is None else js_string(value)
 
 
 def check_action_name(name: str, path: str, line: int | None) -> None:

@@ -9,9 +9,9 @@ earlier reply, as gambit trimmed it) as an assistant message, then the k-th assi
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
+from ..js import js_json
 from ..model import Diagnostic, Message, RenderedCase, Segment
 from .gambit_conversation import Conversation
 
@@ -20,8 +20,7 @@ def _text(content: Any) -> str:
     # cli_utils.findLastAssistantMessage: a string as it is, anything else JSON.stringify'd.
     if isinstance(content, str):
         return content
-    return json.dumps("" if content is None else content, ensure_ascii=False,
-                      separators=(",", ":"))
+    return js_json("" if content is None else content, indent=None)
 
 
 def scenario_cases(base: RenderedCase, deck: str, conversation: Conversation,

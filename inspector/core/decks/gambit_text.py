@@ -8,13 +8,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-# JavaScript's `\s` and `String.prototype.trim` (WhiteSpace and LineTerminator): Python's `\s`
-# differs (it takes \x1c-\x1f and misses \ufeff), which would shift where a trimmed body starts.
-JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_WS = f"[{JS_SPACE}]*"
-_JS_SPACE_SET = frozenset(
-    "\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff"
-    + "".join(chr(code) for code in range(0x2000, 0x200B)))
+from ..js import JS_SPACE_CLASS, js_trim_bounds
+
+# JavaScript's `\s` (Python's differs: it takes \x1c-\x1f and misses \ufeff, which would shift
+# where a trimmed body starts).
+_WS = f"[{JS_SPACE_CLASS}]*"
 
 _BOM = "\ufeff?"
 _NEWLINE = "\r?\n"
@@ -34,16 +32,6 @@ EXTRACT = {
     for name, (header, footer) in _HEADERS.items()
 }
 _DELIMITER_START = re.compile(f"^(\\+\\+\\+|---){_WS}(\r?\n|$)")
-
-
-def js_trim_bounds(text: str, start: int = 0, end: int | None = None) -> tuple[int, int]:
-    """Offsets of text[start:end] after JavaScript's trim()."""
-    end = len(text) if end is None else end
-    while start < end and text[start] in _JS_SPACE_SET:
-        start += 1
-    while end > start and text[end - 1] in _JS_SPACE_SET:
-        end -= 1
-    return start, end
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,16 +11,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-import msgspec
-
-from ..conversations import read_request
-from ..model import Message, RenderedCase, distinct_ids
-from . import registry
+from ..formats import read_request
+from ..model import RenderedCase, distinct_ids
+from . import anthropic, bedrock_converse, gemini, openai_chat, openai_responses, registry
 from .code import FORMATS, render_code, render_codes
 from .common import Change, ExportResult, ExportSettings, Lint, full_instructions
+from .provider_own import without_provider_own
 from .registry import REGISTRY, with_cache_breakpoints
 from .registry import provider as provider_spec
-from .request import api_label
 
 __all__ = [
     "FORMATS", "PROVIDERS", "REGISTRY", "BatchExport", "Change", "ExportResult", "ExportSettings",
@@ -61,57 +59,6 @@ def export_request(body: dict, input_format: str, provider: str,
     """A request body given as dicts in `input_format`, as `provider`'s request: the body read
     into the neutral model as a file's would be (without lines), then exported."""
     return export_case(read_request(body, input_format, path), provider, settings)
-
-
-def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCase, list[Change]]:
-    """The case without what only its source API has (thinking blocks, server and built-in
-    tools: `raw` segments and tools), each named in a Change, when it goes to another API; a raw
-    segment with text (structured content) goes as that text. Only
-    raw requests hold such things, so eval files pass untouched."""
-    source = case.metadata.get("format")
-    if source is None or source == provider:
-        return case, []
-    own, label = api_label(source), provider_spec(provider).label
-    changes: list[Change] = []
-    messages = case.messages
-    for index, message in enumerate(case.messages):
-        if any(segment.raw is not None for segment in message.segments):
-            if messages is case.messages:
-                messages = list(case.messages)
-            messages[index] = _without_raw_segments(message, index, f"{own}'s", label, changes)
-    tools = [tool for tool in case.tools if tool.raw is None]
-    for tool in case.tools:
-        if tool.raw is not None:
-            kind = _kind(tool.raw)
-            changes.append(Change(f"tool {tool.name!r} left out: {own}'s own {kind} tool, which "
-                                  f"{label} does not have"))
-    if not changes:
-        return case, []
-    return replace(case, messages=messages, tools=tools), changes
-
-
-def _without_raw_segments(message: Message, index: int, own: str, label: str,
-                          changes: list[Change]) -> Message:
-    kept = []
-    for segment in message.segments:
-        if segment.raw is None:
-            kept.append(segment)
-        elif segment.text:
-            # Structured content (Converse's `json` tool-result block) carries its JSON text.
-            changes.append(Change(f"{own} {_kind(segment.raw)} content sent as JSON text: "
-                                  f"{label} has no such block", index))
-            kept.append(msgspec.structs.replace(segment, raw=None))
-        else:
-            changes.append(Change(f"{own} {_kind(segment.raw)} block left out: "
-                                  f"{label} has no such block", index))
-    return msgspec.structs.replace(message, segments=kept)
-
-
-def _kind(raw: dict) -> str:
-    """What a provider's own block or tool is: its `type`, else its one key (Converse's
-    `reasoningContent`, `systemTool`; Gemini's `googleSearch`)."""
-    kind = raw.get("type")
-    return kind if isinstance(kind, str) else next(iter(raw), "own")
 
 
 def with_source_defaults(case: RenderedCase, settings: ExportSettings) -> ExportSettings:
@@ -182,3 +129,8 @@ def _one_line(text: str) -> str:
 def batch_jsonl(cases: Iterable[RenderedCase], provider: str,
                 settings: ExportSettings | None = None) -> str:
     return batch_export(cases, provider, settings).jsonl
+
+
+# The built-in providers, in the order every menu offers them: through the same hook as any other.
+for _module in (openai_chat, openai_responses, anthropic, gemini, bedrock_converse):
+    registry.register(_module.PROVIDER)

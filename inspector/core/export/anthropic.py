@@ -7,6 +7,7 @@ from typing import Any
 
 from ..model import Media, Message, RenderedCase, Segment, ToolCall
 from . import image_tokens, request
+from .anthropic_cache import export_with_breakpoints
 from .common import (
     ANTHROPIC,
     MAX_NAME,
@@ -399,10 +400,7 @@ CACHE = PromptCache(
 
 def _export_with_breakpoints(case: RenderedCase, settings: ExportSettings, marks: list[Any]
                              ) -> ExportResult:
-    # anthropic_cache builds on this module's export, so it is imported when first used.
-    from .anthropic_cache import export_with_breakpoints
-
-    return export_with_breakpoints(case, settings, marks)
+    return export_with_breakpoints(export, case, settings, marks)
 
 
 def _batch_id(case_id: str, fallback: str) -> str:

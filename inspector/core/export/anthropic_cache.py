@@ -8,12 +8,15 @@ prefix several cases share lets every later case of a suite run read it from the
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..model import RenderedCase
-from . import anthropic, without_provider_own
 from .common import ANTHROPIC, Change, ExportResult, ExportSettings
+from .provider_own import without_provider_own
+
+Export = Callable[[RenderedCase, ExportSettings], ExportResult]
 
 MAX_BREAKPOINTS = 4
 EPHEMERAL = {"type": "ephemeral"}
@@ -29,15 +32,16 @@ class CacheMark:
     tokens: int  # the prefix's tokens (an estimate: no local Claude tokenizer)
 
 
-def export_with_breakpoints(case: RenderedCase, settings: ExportSettings, marks: list[CacheMark]
-                            ) -> ExportResult:
-    """The Anthropic export of a case with `cache_control` on the block ending each mark's prefix."""
+def export_with_breakpoints(export: Export, case: RenderedCase, settings: ExportSettings,
+                            marks: list[CacheMark]) -> ExportResult:
+    """The Anthropic export of a case (`export`: anthropic.py's) with `cache_control` on the block
+    ending each mark's prefix."""
     case, left_out = without_provider_own(case, ANTHROPIC)
-    result = anthropic.export(case, settings)
+    result = export(case, settings)
     payload = copy.deepcopy(result.payload)
     changes = left_out + list(result.changes)
     for mark in marks[:MAX_BREAKPOINTS]:
-        placed = _place(payload, case, settings, mark)
+        placed = _place(export, payload, case, settings, mark)
         shared = f"{mark.tokens:,} tokens shared by {mark.cases} cases"
         if placed is None:
             changes.append(Change(f"cache_control breakpoint after {_what(mark)} ({shared})",
@@ -54,8 +58,8 @@ def _what(mark: CacheMark) -> str:
     return "the tool definitions" if mark.kind == "tools" else "the system prompt"
 
 
-def _place(payload: dict[str, Any], case: RenderedCase, settings: ExportSettings, mark: CacheMark
-           ) -> str | None:
+def _place(export: Export, payload: dict[str, Any], case: RenderedCase, settings: ExportSettings,
+           mark: CacheMark) -> str | None:
     """Marks the block; returns why it could not, or None."""
     if mark.kind == "tools":
         if not payload.get("tools"):
@@ -73,7 +77,7 @@ def _place(payload: dict[str, Any], case: RenderedCase, settings: ExportSettings
         return None
     assert mark.message_index is not None
     # The block ending the message is the last block of the export of the messages up to it.
-    head = anthropic.export(replace(case, messages=case.messages[:mark.message_index + 1]), settings)
+    head = export(replace(case, messages=case.messages[:mark.message_index + 1]), settings)
     turns = head.payload.get("messages") or []
     if not turns:
         return "the message is not sent as a turn"

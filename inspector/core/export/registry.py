@@ -1,10 +1,9 @@
 """The providers, in the order every menu offers them. A new provider is one module with a
-`PROVIDER = Provider(...)` (see spec.py) and one line here; `register` is the hook every provider,
-built-in or not, goes through."""
+`PROVIDER = Provider(...)` (see spec.py), registered with `register`: the hook every provider goes
+through, the built-ins too (export/__init__.py registers them)."""
 
 from __future__ import annotations
 
-from . import anthropic, bedrock_converse, gemini, openai_chat, openai_responses
 from .spec import Provider
 
 REGISTRY: dict[str, Provider] = {}
@@ -41,7 +40,3 @@ def provider(provider_id: str) -> Provider:
     except KeyError:
         raise ValueError(f"unknown provider {provider_id!r}; choose one of "
                          f"{', '.join(PROVIDERS)}") from None
-
-
-for _module in (openai_chat, openai_responses, anthropic, gemini, bedrock_converse):
-    register(_module.PROVIDER)

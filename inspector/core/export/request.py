@@ -15,6 +15,7 @@ from .. import formats
 from ..conversations.spec import FieldReader
 from ..model import RenderedCase
 from .common import ExportSettings, Notes, ResolvedSettings
+from .registry import REGISTRY
 from .spec import Provider
 
 # Neutral names, as Changes name them.
@@ -36,8 +37,6 @@ def source(case: RenderedCase) -> tuple[str | None, dict[str, Any]]:
 def api_label(name: str) -> str:
     """How Changes name an API: as its request format does (Bedrock's provider label says AWS),
     else as its provider does, else by its name."""
-    from .registry import REGISTRY  # the registry holds the exporters, which import this module
-
     request = formats.request_format(name)
     if request is not None:
         return request.label

@@ -15,14 +15,15 @@ from collections.abc import Callable
 import msgspec
 
 from ...bundle import decode, join, parent_folders
+from ...js import JS_WHITESPACE, js_json, js_trim
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
+from ...yaml_lines import Node
+from ..case_graders import grader_prompts
 from ..conversation_graders import conversation_graders, turn_input
-from ..graders import Skip, grader_prompts
+from ..graders import Skip
 from ..pieces import Made, Piece, joined, segments, sep
 from ..prepare import DEFAULT_SYSTEM_PROMPT, Context
 from ..schema import Block, CaseSpec, InputMessage, written_content
-from ..v4 import JS_WHITESPACE, js_json, js_trim
-from ..yamltree import Node
 
 
 class Formatted(msgspec.Struct, gc=False):

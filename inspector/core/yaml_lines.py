@@ -1,10 +1,11 @@
-"""YAML and JSONL loading that remembers where every value came from.
+"""YAML and JSONL loading that remembers where every value came from: the one YAML reader.
 
-agentv reads eval files with a plain YAML parser; the inspector needs more: every case, message and
-content block must know its 1-based lines so the page can highlight them. We compose the YAML into
-nodes (the C loader when present) and turn them into a small tree of `Node`s that carry both the
-plain value and its line span. Limits on size, node count and depth keep hostile input (alias
-bombs, absurd nesting) bounded in time and memory.
+agentv, gambit and the conversation files are read with plain YAML parsers; the inspector needs
+more: every case, message and content block must know its 1-based lines so the page can highlight
+them. The tree of `Node`s (each the plain value and its line span) is built in one pass from
+libyaml's parser events; anything unusual (an error, a limit, a repeated key or anchor, a complex
+key) goes PyYAML's composer's way, whose errors and limits are the reference. Limits on size, node
+count and depth keep hostile input (alias bombs, absurd nesting) bounded in time and memory.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import Any
 import msgspec
 import yaml
 
-from ..model import InputError
-from ..safe_parse import (
+from .js import js_number
+from .model import InputError
+from .safe_parse import (
     EXPANSION_ALLOWANCE,
     EXPANSION_FACTOR,
     MAX_EXPANDED_NODES,
@@ -80,49 +82,29 @@ class Node(msgspec.Struct, gc=False):
 _END_LINE = attrgetter("end_line")  # no Python frame per collection, as a comprehension has
 
 
-def _closed(entry: list[Any], event: Any, composed: int, expanded: int
-            ) -> tuple[tuple[Node, int, int], str | None]:
-    """A collection's node (with its expanded size and height) as its end event closes it, and
-    its anchor. (_last_line's end, written out: a third of the events close something.)"""
-    value, mark, anchor, _, composed_before, expanded_before, height, _ = entry
-    start = mark.line + 1
-    mark = event.end_mark
+def _closed(value: dict[str, Node] | list[Node], start: Any, end_event: Any,
+            last: int | None = None) -> Node:
+    """A collection's node as its end event closes it: it ends where its last value ends (the
+    end mark of a block collection sits on the next item's `- ` line, one line too far). `last`:
+    where the value read last ends, when it ends last (no alias or merge brought values from
+    elsewhere)."""
+    first = start.start_mark.line + 1
+    mark = end_event.end_mark
     end = mark.line + (0 if mark.column == 0 else 1)
     if value:
-        last = max(map(_END_LINE, value.values() if type(value) is dict else value))
+        if last is None:
+            last = max(map(_END_LINE, value.values() if type(value) is dict else value))
         end = last if last < end else end
-        # A plain scalar placed in it left the height alone: its values make it at least 1.
-        height = height or 1
-    # Its own value, what was composed inside it, and what the aliases inside it stand for.
-    size = 1 + composed - composed_before + expanded - expanded_before
-    return (Node(value, start, end if end > start else start, start), size, height), anchor
+    return Node(value, first, end if end > first else first, first)
 
 
-def _anchored(anchors: dict[str, tuple[Node, int, int]], anchor: str,
-              done: tuple[Node, int, int]) -> None:
-    if anchor in anchors:
-        raise _Unusual  # the composer refuses a repeated anchor
-    anchors[anchor] = done
-
-
-def _finished(get_event: Any, done: tuple[Node, int, int], composed: int) -> Node:
-    """The root, once the document's last event is read: refused (the composer's path says why)
-    when a second document follows or its aliases expand past the limits."""
-    if not isinstance(get_event(), yaml.DocumentEndEvent) \
-            or not isinstance(get_event(), yaml.StreamEndEvent):
-        raise _Unusual  # a second document
-    node, size, _ = done
-    if size > MAX_EXPANDED_NODES or size > EXPANSION_ALLOWANCE + EXPANSION_FACTOR * composed:
-        raise _Unusual  # an alias bomb
-    return node
-
-
-def _aliased(anchors: dict[str, tuple[Node, int, int]], event: Any, depth: int
-             ) -> tuple[Node, int, int]:
-    found = anchors.get(event.anchor)
-    if found is None or depth + found[2] > MAX_DEPTH:
-        raise _Unusual  # undefined, or nested too deep where it is used
-    return found
+def _merge_into(value: dict[str, Node], merged: Node) -> None:
+    """A merge key's (`<<`) mapping, or each mapping of its sequence, into `value`: the keys it
+    does not hold yet."""
+    for source in merged.value if isinstance(merged.value, list) else [merged]:
+        if isinstance(source.value, dict):
+            for merged_key, merged_value in source.value.items():
+                value.setdefault(merged_key, merged_value)
 
 
 def _last_line(children: Any, start: int, end: int) -> int:
@@ -233,12 +215,7 @@ class _Converter:
             written: set[str] = set()
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
-                    merged = self.convert(value_node, depth + 1)
-                    sources = merged.value if isinstance(merged.value, list) else [merged]
-                    for source in sources:
-                        if isinstance(source.value, dict):
-                            for merged_key, merged_value in source.value.items():
-                                value.setdefault(merged_key, merged_value)
+                    _merge_into(value, self.convert(value_node, depth + 1))
                     continue
                 name = self._key_text(self._scalar(key_node))
                 if self.core and name in written:
@@ -293,22 +270,6 @@ _IMPLICIT_TAGS = {f"tag:yaml.org,2002:{name}" for name in
                   ("null", "bool", "int", "float", "timestamp", "str", "value")}
 
 
-def js_number(value: float) -> str:
-    """A number as JavaScript's String() writes it (what agentv's JSON and keys hold)."""
-    if value != value:
-        return "NaN"
-    if value in (float("inf"), float("-inf")):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value.is_integer() and abs(value) < 1e21:
-        return str(int(value))
-    text = repr(value)
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        sign = "-" if exponent.startswith("-") else "+"
-        text = f"{mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
-    return text
-
-
 # `--profile auto` reads a file to choose its reader, which then reads it again: the last tree is
 # kept so the second read is free. Trees are never changed after parsing (every step builds new
 # nodes), so sharing one is safe.
@@ -337,13 +298,6 @@ def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
 
 def _parse_yaml(text: str, path: str, core: bool) -> Node | None:
     check_yaml_nesting(text, path)  # before libyaml, which would overflow the C stack
-    if core:
-        # Most eval files are plain block collections, which yamlfast reads several times faster
-        # (it imports this module: imported here, once yamltree is whole).
-        from .yamlfast import read_plain_yaml
-        root = read_plain_yaml(text)
-        if root is not None:
-            return root
     try:
         return _from_events(text, path, core)
     except _Unusual:
@@ -359,8 +313,6 @@ class _Unusual(Exception):
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
-_AWAITING_KEY = object()
-_MERGING = object()
 
 
 def _from_events(text: str, path: str, core: bool) -> Node | None:
@@ -379,123 +331,178 @@ def _from_events(text: str, path: str, core: bool) -> Node | None:
 
 
 class _EventReader(_Converter):
-    """_Converter's rules (scalars, keys, merges, limits) applied to parser events."""
+    """_Converter's rules (scalars, keys, merges, limits) applied to parser events, read by
+    recursive descent: a mapping's loop takes a key then its value, a sequence's its items, so no
+    state says what comes next. What the composer's path would count (the nodes it composes, what
+    the aliases stand for) is counted per collection as it closes, not per value."""
 
     def __init__(self, path: str, core: bool):
         super().__init__(path, core)
         self.resolvers = _Loader.yaml_implicit_resolvers
         self.wildcard = self.resolvers.get(None, [])
         self.key_names: dict[str, str] = {}  # each plain key's name by its text, as read before
+        # First characters of an untagged plain scalar that may be other than its own text (the
+        # rest, and every quoted scalar without a tag, are their text: _is_text's test).
+        self.unsure_first = frozenset(
+            first for first in _CORE_PLAIN_UNSURE if first in self.resolvers
+            or first in _MAYBE_NOT_TEXT) if core else frozenset(self.resolvers)
+        # What an anchor names: its node, its expanded size and its height (0 for a scalar or an
+        # empty collection, else 1 + its tallest child's, a plain scalar's counted as 0).
+        self.anchors: dict[str, tuple[Node, int, int]] = {}
+        self.composed = 0  # nodes the composer would make: the expansion allowance grows with them
+        self.expanded = 0  # the nodes the aliases read so far stand for, as the composer counts them
+        self.get_event: Any = None
 
     def read(self, get_event: Any) -> Node | None:
         get_event()  # the stream's start
         if isinstance(get_event(), yaml.StreamEndEvent):
             return None
-        # Each open collection: [value (a dict or a list), start mark, anchor, the key whose value
-        # comes next (or _AWAITING_KEY, _MERGING; None in a list), `composed` and `expanded` as it
-        # opened, 1 + the height of its tallest child other than a plain scalar (0 till one is
-        # placed), keys written (None until a merge: till then the mapping's own keys are the keys
-        # written)]. Its expanded size is found from the counters as it closes: nothing is counted
-        # per value placed in it.
-        stack: list[list[Any] | None] = [None]  # None: the document itself, around the root
-        top: list[Any] | None = None  # stack[-1], the innermost open collection
-        depth = 0  # collections open
-        anchors: dict[str, tuple[Node, int, int]] = {}
-        composed = 0  # nodes the composer would make: the expansion allowance grows with them
-        expanded = 0  # the nodes the aliases read so far stand for, as the composer counts them
-        core = self.core
-        key_names = self.key_names
-        # _is_text's test, written out in the loop below (it runs once a scalar): its lookups
-        # hoisted here.
-        resolvers, no_wildcard, maybe_not_text = self.resolvers, not self.wildcard, _MAYBE_NOT_TEXT
-        # In core mode an untagged plain scalar is text when its first character is none of these.
-        plain_text_by_first = core and no_wildcard
-        scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
-        mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
-        mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
+        if self.wildcard:
+            raise _Unusual  # a resolver for any first character: every scalar is the composer's
+        self.get_event = get_event
+        root, _ = self._node(get_event(), 0)
+        if not isinstance(get_event(), yaml.DocumentEndEvent) \
+                or not isinstance(get_event(), yaml.StreamEndEvent):
+            raise _Unusual  # a second document
+        # The root stands for everything composed and everything the aliases stand for.
+        size = self.composed + self.expanded
+        if size > MAX_EXPANDED_NODES or size > EXPANSION_ALLOWANCE + EXPANSION_FACTOR * self.composed:
+            raise _Unusual  # an alias bomb
+        return root
+
+    def _node(self, event: Any, depth: int) -> tuple[Node, int]:
+        """The node an event starts, `depth` collections deep, and its height."""
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            self.composed += 1
+            node = self._scalar_node(event)
+            if event.anchor is not None:
+                self._anchor(event.anchor, node, 1, 0)
+            return node, 0
+        if kind is yaml.AliasEvent:
+            found = self.anchors.get(event.anchor)
+            if found is None or depth + found[2] > MAX_DEPTH:
+                raise _Unusual  # undefined, or nested too deep where it is used
+            self.expanded += found[1]
+            return found[0], found[2]
+        if kind is yaml.MappingStartEvent:
+            read = self._mapping
+        elif kind is yaml.SequenceStartEvent:
+            read = self._sequence
+        else:
+            raise _Unusual
+        if event.anchor is None:
+            return read(event, depth + 1)
+        before = self.composed + self.expanded
+        node, height = read(event, depth + 1)
+        # Its own node, what was composed inside it, and what the aliases inside it stand for.
+        self._anchor(event.anchor, node, self.composed + self.expanded - before, height)
+        return node, height
+
+    def _too_deep(self, start: Any, end_kind: type) -> tuple[Node, int]:
+        """A collection nested deeper than MAX_DEPTH: only its end may follow (a key would be
+        followed by a value, an item is one, both refused)."""
+        end = self.get_event()
+        if type(end) is not end_kind:
+            raise _Unusual
+        self.composed += 1
+        return _closed({} if end_kind is yaml.MappingEndEvent else [], start, end), 0
+
+    def _mapping(self, start: Any, depth: int) -> tuple[Node, int]:
+        if depth > MAX_DEPTH:
+            return self._too_deep(start, yaml.MappingEndEvent)
+        get_event, scalar_event, scalar_node = self.get_event, yaml.ScalarEvent, self._scalar_node
+        value: dict[str, Node] = {}
+        written: set[str] | None = None  # the keys written, once a merge may write keys again
+        composed = 1  # the mapping, its keys and its plain values
+        height = 0
+        expanded = self.expanded
+        while True:
+            event = get_event()
+            if type(event) is yaml.MappingEndEvent:
+                break
+            name = self._key_for(event, value, written)
+            event = get_event()
+            composed += 1
+            if type(event) is scalar_event and event.anchor is None:
+                composed += 1
+                node, below = scalar_node(event), -1  # a plain scalar leaves the height alone
+            else:
+                node, below = self._node(event, depth)
+            if name is not None:
+                value[name] = node
+                height = below + 1 if below >= height else height
+                continue
+            if written is None:
+                written = set(value)  # the keys written so far: merged ones may be written again
+            _merge_into(value, node)
+            height = max(height, below + 1, 1)
+        self.composed += composed
+        last = node.end_line if value and written is None and self.expanded == expanded else None
+        return _closed(value, start, event, last), height or (1 if value else 0)
+
+    def _sequence(self, start: Any, depth: int) -> tuple[Node, int]:
+        if depth > MAX_DEPTH:
+            return self._too_deep(start, yaml.SequenceEndEvent)
+        get_event, scalar_event, scalar_node = self.get_event, yaml.ScalarEvent, self._scalar_node
+        items: list[Node] = []
+        composed = 1  # the sequence and its plain items
+        height = 0
+        expanded = self.expanded
         while True:
             event = get_event()
             kind = type(event)
-            if depth > MAX_DEPTH and kind is not mapping_end and kind is not sequence_end:
-                # Nested too deep: only closing what is open is left (a key here is followed
-                # by a value, which would be refused).
-                raise _Unusual
-            if top is not None and top[3] is _AWAITING_KEY and kind is not mapping_end:
+            if kind is scalar_event and event.anchor is None:
                 composed += 1
-                # A plain key, untagged and unanchored, already named (_take_key's first test,
-                # written out: keys are half an eval file's events).
-                name = key_names.get(event.value) if kind is scalar_event \
-                    and event.anchor is None and event.tag is None and not event.style \
-                    and event.implicit[0] else None
-                if name is None:
-                    self._take_key(top, event)
-                    continue
-                written = top[7]
-                if core and (name in top[0] if written is None else name in written):
-                    raise _Unusual  # the composer's path names the repeated key
-                if written is not None:
-                    written.add(name)
-                top[3] = name
-                continue
-            anchor = None
-            if kind is scalar_event:
-                composed += 1
-                start = event.start_mark.line + 1
-                mark = event.end_mark
-                end = mark.line + (0 if mark.column == 0 else 1)
-                if end < start:
-                    end = start
-                style = event.style  # '' for a plain scalar
-                value = event.value
-                tag = event.tag
-                # Plain text of the core schema is found by its first character, sooner than
-                # the general test after it.
-                if tag is not None or not (
-                        (plain_text_by_first and not style
-                         and value[:1] not in _CORE_PLAIN_UNSURE)
-                        or (no_wildcard
-                            and (not event.implicit[0] or value[:1] not in resolvers)
-                            and (style or not core or value[:1] not in maybe_not_text))):
-                    value = self._value_of(event)
-                # A block scalar's text starts on the line after its `|` or `>` (if it has one).
-                node = Node(value, start, end,
-                            start + (start < end and (style == "|" or style == ">")))
-                anchor = event.anchor
-                if anchor is None and top is not None:
-                    # _place for a plain scalar (height 0), written out: most events are.
-                    key = top[3]
-                    if key is None:
-                        top[0].append(node)
-                        continue
-                    if key is not _MERGING:
-                        top[3] = _AWAITING_KEY
-                        top[0][key] = node
-                        continue
-                done = (node, 1, 0)
-            elif kind is mapping_start or kind is sequence_start:
-                composed += 1
-                if kind is mapping_start:
-                    top = [{}, event.start_mark, event.anchor, _AWAITING_KEY, composed, expanded,
-                           0, None]
-                else:
-                    top = [[], event.start_mark, event.anchor, None, composed, expanded, 0, None]
-                stack.append(top)
-                depth += 1
-                continue
-            elif kind is mapping_end or kind is sequence_end:
-                done, anchor = _closed(stack.pop(), event, composed, expanded)  # type: ignore[arg-type]
-                depth -= 1
-                top = stack[-1]
-            elif kind is alias_event:
-                done = _aliased(anchors, event, depth)
-                expanded += done[1]
+                items.append(scalar_node(event))
+            elif kind is yaml.SequenceEndEvent:
+                break
             else:
-                raise _Unusual
-            if anchor is not None:
-                _anchored(anchors, anchor, done)
-            if top is None:
-                return _finished(get_event, done, composed)
-            self._place(top, done)
+                node, below = self._node(event, depth)
+                items.append(node)
+                height = below + 1 if below >= height else height
+        self.composed += composed
+        last = items[-1].end_line if items and self.expanded == expanded else None
+        return _closed(items, start, event, last), height or (1 if items else 0)
+
+    def _scalar_node(self, event: Any) -> Node:
+        start = event.start_mark.line + 1
+        mark = event.end_mark
+        # A mark at column 0 sits on the line after the value (block scalars).
+        end = mark.line + (0 if mark.column == 0 else 1)
+        style = event.style  # '' for a plain scalar
+        value = event.value
+        if event.tag is not None or not (style or value[:1] not in self.unsure_first):
+            value = self._value_of(event)
+        if end <= start:
+            return Node(value, start, start, start)
+        # A block scalar's text starts on the line after its `|` or `>`.
+        return Node(value, start, end, start + (style == "|" or style == ">"))
+
+    def _anchor(self, anchor: str, node: Node, size: int, height: int) -> None:
+        if anchor in self.anchors:
+            raise _Unusual  # the composer refuses a repeated anchor
+        self.anchors[anchor] = (node, size, height)
+
+    def _key_for(self, event: Any, value: dict[str, Node], written: set[str] | None
+                 ) -> str | None:
+        """The name of the mapping's next key, from its event; None for a merge key (`<<`)."""
+        # A plain key, untagged and unanchored: its name depends on its text alone, and the same
+        # few keys (`role`, `content`, `type`) are half the events of an eval file.
+        text = event.value if type(event) is yaml.ScalarEvent and event.anchor is None \
+            and event.tag is None and not event.style else None
+        name = None if text is None else self.key_names.get(text)
+        if name is None:
+            name = self._key_name(event)
+            if name is None:
+                return None
+            if text is not None:
+                self.key_names[text] = name
+        if self.core and name in (value if written is None else written):
+            raise _Unusual  # the composer's path names the repeated key
+        if written is not None:
+            written.add(name)
+        return name
 
     def _value_of(self, event: Any) -> Any:
         """A scalar's value when it may be other than its own text (_scalar, for an event)."""
@@ -508,63 +515,15 @@ class _EventReader(_Converter):
             return core_scalar(value)
         return self._scalar_of(self._tag(event), event)
 
-    def _take_key(self, top: list[Any], event: Any) -> None:
-        """The next key of the open mapping `top`, from its event."""
-        # A plain key, untagged and unanchored: its name depends on its text alone, and the same
-        # few keys (`role`, `content`, `type`) are half the events of an eval file.
-        text = event.value if type(event) is yaml.ScalarEvent and event.anchor is None \
-            and event.tag is None and not event.style and event.implicit[0] else None
-        name = None if text is None else self.key_names.get(text)
-        if name is None:
-            name = self._key_name(event)
-            if name is not None and text is not None:
-                self.key_names[text] = name
-        if name is None:
-            top[3] = _MERGING
-            return
-        written = top[7]
-        if self.core and (name in top[0] if written is None else name in written):
-            raise _Unusual  # the composer's path names the repeated key
-        if written is not None:
-            written.add(name)
-        top[3] = name
-
     def _key_name(self, event: Any) -> str | None:
         """A key's name from its event, or None for a merge key (`<<`)."""
         if type(event) is not yaml.ScalarEvent or event.anchor is not None:
             raise _Unusual  # a key that is not a plain value, or one aliased elsewhere
         text: str = event.value
-        # _is_text's test, written out.
         if event.tag is None and not self.wildcard and not event.style and self.core and text \
                 and text[0] not in _NOT_CORE_PLAIN:
             return self._key_text(core_scalar(text))  # the core schema's value, as _key finds it
-        return text if (event.tag is None and not self.wildcard
-                        and (not event.implicit[0] or text[:1] not in self.resolvers)
-                        and (event.style or not self.core or text[:1] not in _MAYBE_NOT_TEXT)
-                        ) else self._key(event)
-
-    @staticmethod
-    def _place(parent: list[Any], done: tuple[Node, int, int]) -> None:
-        """A collection, an alias or an anchored scalar placed in the open collection `parent`
-        (its size is counted by the counters read as `parent` closes)."""
-        node, _, height = done
-        if height >= parent[6]:
-            parent[6] = height + 1
-        key = parent[3]
-        if key is None:
-            parent[0].append(node)
-            return
-        parent[3] = _AWAITING_KEY
-        value = parent[0]
-        if key is not _MERGING:
-            value[key] = node
-            return
-        if parent[7] is None:
-            parent[7] = set(value)  # the keys written so far: merged ones may be written again
-        for source in node.value if isinstance(node.value, list) else [node]:
-            if isinstance(source.value, dict):
-                for merged_key, merged_value in source.value.items():
-                    value.setdefault(merged_key, merged_value)
+        return self._key(event)
 
     def _tag(self, event: Any) -> str:
         """The tag the composer gives a scalar (Resolver.resolve, without path resolvers)."""
@@ -586,9 +545,6 @@ class _EventReader(_Converter):
             return event.value  # as _key_text leaves text
         tag = self._tag(event)
         return None if tag == _MERGE_TAG else self._key_text(self._scalar_of(tag, event))
-
-    def _value(self, event: Any) -> Any:
-        return event.value if self._is_text(event) else self._scalar_of(self._tag(event), event)
 
     def _is_text(self, event: Any) -> bool:
         """Whether a scalar is its own text, decided without _tag and _scalar_of for most of a

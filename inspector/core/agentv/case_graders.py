@@ -1,0 +1,29 @@
+"""The judge's prompts for a case agentv runs: its grader list read by its agentv generation's
+rules (graders.py for agentv 4's `assertions`, graders_v5 for agentv 5's `assert`), each grader's
+messages worded by graders.py. Apart from graders.py, which graders_v5 builds on, so that neither
+imports the other. Conversation mode is conversation_graders.
+"""
+
+from __future__ import annotations
+
+from ..model import Diagnostic, GraderPrompt
+from .graders import _graders, case_inputs, prompts
+from .graders_v5 import graders_v5
+from .pieces import Made, Piece
+from .schema import CaseSpec
+
+
+def grader_prompts(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic],
+                   made: Made | None = None) -> list[GraderPrompt]:
+    """The graders' messages for a case agentv runs. `resolve(raw)` finds a file the way agentv's
+    resolveFileReference does: (display path, bundle path, text) or None. `made`: the segments
+    the case's messages made, which the question's share. Raises Skip."""
+    grading = case.grading
+    assert grading is not None
+    if grading.generation == 5:
+        graders = graders_v5(grading, case, resolve, warnings)
+    else:
+        graders = _graders(grading, case, resolve, warnings) or []
+    inputs = case_inputs(case, question, resolve, warnings)
+    inputs.made = made
+    return [prompt for grader in graders for prompt in prompts(grader, inputs)]

@@ -1,0 +1,33 @@
+"""A queued upload's progress page (inspector/upload_queue.py): polled by htmx until the worker
+has stored or refused it; then the manage page opens, the token coming from this address's
+fragment as on the manage link."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+from django_htmx.middleware import HtmxDetails
+
+from inspector import upload_queue
+
+
+@require_GET
+def upload_progress(request, upload_id: str) -> HttpResponse:
+    found = upload_queue.status(upload_id)
+    if found is None:
+        raise Http404("No queued upload has this address.")
+    context = {"upload": found, "manage_action": reverse("manage", kwargs={"bundle_id": found.bundle_id})
+               if found.bundle_id else ""}
+    htmx: HtmxDetails | None = getattr(request, "htmx", None)
+    template = "upload_progress.html#progress" if htmx else "upload_progress.html"
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def progress_url(upload_id: str, token: str) -> str:
+    """The progress page's address, the manage token in its fragment (never sent to the server)."""
+    return reverse("upload-progress", kwargs={"upload_id": upload_id}) + f"#{token}"
