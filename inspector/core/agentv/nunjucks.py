@@ -23,7 +23,7 @@ from jinja2 import ChainableUndefined, TemplateSyntaxError, nodes
 from jinja2.exceptions import TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
-from ..js import JS_WHITESPACE, JsObject, js_json, js_truthy, js_value
+from ..js import JS_WHITESPACE, JsList, JsObject, js_json, js_truthy, js_value
 from ..js import js_string as js_text
 from ..model import Diagnostic, InputError, LineSpan, OriginKind
 from ..safe_parse import LimitExceeded

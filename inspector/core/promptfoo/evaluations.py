@@ -15,9 +15,7 @@ from dataclasses import dataclass
 import msgspec
 
 from ..agentv.pieces import Piece, segments
-from ..agentv.yamltree import Node
 from ..bundle import Bundle
-from ..conversations import read_request
 from ..model import (
     Diagnostic,
     GraderPrompt,
@@ -28,6 +26,7 @@ from ..model import (
     Segment,
 )
 from ..options import RenderOptions
+from ..yaml_lines import Node
 from .conversation import Conversations
 from .graders import Judge, judges, select_best
 from .prompts import Prompt, read_prompts
@@ -252,6 +251,14 @@ def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict
     case.metadata["promptfoo"]["graders"] = []
     for judge in judges(test.asserts, values, test.options, prompt_text, warn):
         _attach(source, case, test, judge)
+
+
+def read_request(body: dict, api: str, path: str) -> RenderedCase:
+    """The registry's reader of a request body (imported when first used: the registry imports
+    this package to register it)."""
+    from ..formats import read_request as read
+
+    return read(body, api, path)
 
 
 def _attach(source: Source, case: RenderedCase, test: TestCase, judge: Judge) -> None:

@@ -16,7 +16,8 @@ from typing import Any
 
 from jinja2 import Template
 
-from ..agentv.nunjucks import ENVIRONMENT, js_value
+from ..agentv.nunjucks import ENVIRONMENT
+from ..js import js_value
 from . import grader_prompts
 from .providers import OPENAI_CHAT, api_of, body_for
 

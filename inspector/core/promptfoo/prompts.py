@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..agentv.pieces import Piece
-from ..agentv.yamltree import Node, from_plain
 from ..model import InputError, LineSpan, OriginKind
+from ..yaml_lines import Node, from_plain
 from .source import FILE_PREFIX, Source, glob_paths, jsonl_trees
 
 # PROMPT_DELIMITER; promptfoo reads PROMPTFOO_PROMPT_SEPARATOR from the environment, which a

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agentv.yamltree import Node
 from ..model import InputError
+from ..yaml_lines import Node
 from .source import Source
 
 OPENAI_CHAT = "openai-chat"

@@ -17,10 +17,11 @@ from typing import Any
 
 import yaml
 
-from ..agentv.nunjucks import JsObject, Renderer, Where, js_value
+from ..agentv.nunjucks import Renderer, Where
 from ..agentv.pieces import Piece
-from ..agentv.yamltree import Node, from_plain
+from ..js import JsObject, js_value
 from ..model import Diagnostic, InputError
+from ..yaml_lines import Node, from_plain
 from .prompts import Prompt, inline_tree
 
 PARTIAL_TAG = re.compile(r"({%[^%]*$|{{[^}]*$|{#[^#]*$)", re.MULTILINE)

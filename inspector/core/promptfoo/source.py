@@ -11,9 +11,9 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from ..agentv.yamltree import Node, check_size, from_plain, load_yaml
 from ..bundle import Bundle, decode, join
 from ..model import Diagnostic, InputError
+from ..yaml_lines import Node, check_size, from_plain, load_yaml
 
 FILE_PREFIX = "file://"
 

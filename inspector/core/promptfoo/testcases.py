@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agentv.nunjucks import Where
-from ..agentv.yamltree import Node
 from ..model import InputError, OriginKind
+from ..yaml_lines import Node
 from .source import FILE_PREFIX, Source, glob_paths, is_file_reference, jsonl_trees
 
 CODE_SUFFIXES = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".py")
