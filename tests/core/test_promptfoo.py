@@ -90,3 +90,26 @@ tests:
     assert skipped["test 0 · prompt 2 · openai:gpt-4.1"] is None
     assert "not one whose request the inspector builds" in skipped["test 0 · prompt 5 · file://provider.py"]
     assert any("Hugging Face" in warning.message for warning in document.warnings)
+
+
+def test_the_render_command_prints_the_promptfoo_contract(tmp_path, monkeypatch) -> None:
+    import io
+
+    from inspector import cli_commands
+
+    monkeypatch.setenv("RENDER_IN_PROCESS", "1")
+    (tmp_path / "promptfooconfig.yaml").write_text(
+        "prompts: ['Hi {{ who }}']\nproviders: [anthropic:messages:claude-3-5-haiku-latest]\n"
+        "tests:\n  - vars: {who: Ann}\n    assert: [{type: factuality, value: Hi Ann}]\n")
+    out, err = io.StringIO(), io.StringIO()
+    code = cli_commands.main("render", [str(tmp_path / "promptfooconfig.yaml"), "--root",
+                                        str(tmp_path)], cli_commands.Output(out, err))
+    assert code == 0, err.getvalue()
+    [evaluation] = json.loads(out.getvalue())
+    assert evaluation["promptfoo"] == {"test_idx": 0, "prompt_idx": 0,
+                                       "provider": "anthropic:claude-3-5-haiku-latest"}
+    assert evaluation["payload"] == {
+        "model": "claude-3-5-haiku-latest", "max_tokens": 1024, "stream": False, "temperature": 0,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi Ann"}]}]}
+    assert [grader["name"] for grader in evaluation["graders"]] == ["factuality"]
+    assert "⟨the candidate's answer⟩" in json.dumps(evaluation["graders"], ensure_ascii=False)
