@@ -367,7 +367,3 @@ def body_for(provider_api: str, model: str, rendered_messages: Any, rendered_tex
     if provider_api == OPENAI_RESPONSES:
         return openai_responses_body(model, rendered_text, config)
     return anthropic_body(model, rendered_text, config)
-
-
-def js_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -42,7 +42,6 @@ class Rendered:
     messages: Any
     pieces: list[list[Piece] | None] = field(default_factory=list)
     text: str | None = None  # the rendered prompt string, before it is read as messages
-    warnings: list[Diagnostic] = field(default_factory=list)
 
 
 def auto_wrap_raw(template: str) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import io
-import posixpath
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -242,7 +241,3 @@ def scenario_tests(source: Source, node: Node | None, default: TestCase | None
                     merged.conversation_id = f"__scenario_{scenario_index - 1}__"
                 tests.append(merged)
     return tests
-
-
-def folder_of(path: str) -> str:
-    return posixpath.dirname(path)
