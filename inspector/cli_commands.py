@@ -194,6 +194,15 @@ def add_render_arguments(parser: argparse.ArgumentParser) -> None:
                              "finds a shared prefix (at most four)")
 
 
+def _guidelines(bundle: DirectoryBundle, path: str, case: RenderedCase,
+                patterns: tuple[str, ...] | None) -> dict:
+    """`guidelines`: why each guideline file is one (agentv files that send any)."""
+    from inspector.core.agentv.guideline_reason import case_guidelines
+
+    found = case_guidelines(bundle, path, case, patterns)
+    return {"guidelines": found} if found else {}
+
+
 def _render(options: Options, output: Output, policy: RenderPolicy) -> str:
     bundle, relative = file_in_root(options["path"], options["root"])
     render_options = cli_render_options(options)
@@ -218,6 +227,7 @@ def _render(options: Options, output: Output, policy: RenderPolicy) -> str:
             return json.dumps([case_contract(case) | evaluation_contract(case) for case in cases],
                               indent=2, ensure_ascii=False)
         return json.dumps([case_contract(case) | chosen
+                           | _guidelines(bundle, relative, case, render_options.guideline_patterns)
                            | ({"graders": graders_contract(case)} if options["graders"] else {})
                            for case in cases], indent=2, ensure_ascii=False)
     return _export(cases, options, document.cases, output)
@@ -370,6 +380,10 @@ def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
             output.out(line_for(diagnostic, target))
         if any(SEVERITY_RANK.get(d.severity, 2) >= threshold for d in found):
             failing += 1
+    if not checked:
+        # A mistyped path in CI would otherwise pass with nothing checked.
+        output.err(f"error: no eval files, decks or requests found under {', '.join(map(str, paths))}")
+        return 2
     output.err(f"checked {_plural(checked, 'file')}: {_plural(counts['error'], 'error')}, "
                f"{_plural(counts['warning'], 'warning')}")
     return 1 if failing else 0

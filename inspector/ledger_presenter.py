@@ -129,6 +129,9 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
         skipped=found.skipped)
 
 
+LABEL_CHARS = 30
+
+
 def chart(rows, exact: bool) -> SafeString:
     """Tokens per file as horizontal bars, an SVG drawn here (no script, no CDN, no inline style)."""
     if not rows:
@@ -139,15 +142,17 @@ def chart(rows, exact: bool) -> SafeString:
     for number, row in enumerate(rows):
         y = number * height
         width = max(1, round(bar_width * row.tokens / largest))
-        name = row.path if len(row.path) <= 36 else "…" + row.path[-35:]
-        bars.append((y + 15, name, row.path, label_width, y + 4, width, label_width + width + 6,
-                     tokens_label(row.tokens, exact)))
+        # 30 characters of 12px monospace fit the label column with room for a wide font; the
+        # labels end at the bars, so one that runs long runs left, never under a bar.
+        name = row.path if len(row.path) <= LABEL_CHARS else "…" + row.path[-(LABEL_CHARS - 1):]
+        bars.append((label_width - 8, y + 15, name, row.path, label_width, y + 4, width,
+                     label_width + width + 6, tokens_label(row.tokens, exact)))
     body = format_html_join(
-        "", '<text x="0" y="{}" class="ledger-chart-label"><title>{}</title>{}</text>'
+        "", '<text x="{}" y="{}" text-anchor="end" class="ledger-chart-label"><title>{}</title>{}</text>'
         '<rect x="{}" y="{}" width="{}" height="14" rx="2" class="ledger-chart-bar"><title>{}</title></rect>'
         '<text x="{}" y="{}" class="ledger-chart-value">{}</text>',
-        ((label_y, full, name, x, bar_y, width, full, value_x, label_y, value)
-         for label_y, name, full, x, bar_y, width, value_x, value in bars))
+        ((label_x, label_y, full, name, x, bar_y, width, full, value_x, label_y, value)
+         for label_x, label_y, name, full, x, bar_y, width, value_x, value in bars))
     total_height = len(rows) * height
     return format_html(
         '<svg class="ledger-chart" viewBox="0 0 {} {}" role="img" aria-labelledby="ledger-chart-title">'

@@ -239,6 +239,9 @@ class SourcePane:
     def build(cls, bundle_id: str, path: str, text: str, highlight: tuple[int, int] | None,
               problem: str | None = None, whole: bool = False) -> SourcePane:
         total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        if highlight and total:
+            # A parser's end-of-file error names the line after the last one: show the last.
+            highlight = (min(highlight[0], total), min(highlight[1], total))
         full_url = None
         if total > WINDOW_LINES and not whole:
             if highlight:

@@ -129,9 +129,13 @@ def page_state(loaded: LoadedBundle, *, verdicts: bool = False) -> str:
 
         # Exactly what a filtered page shows of them: which case has which verdict (not update times,
         # which workers with skewed clocks could write out of order; notes do not change the list).
+        from inspector.review.service import lineage
+
+        # An earlier revision's verdicts carry into this one (review/carried_verdicts.py).
         digest = hashlib.sha256()
-        for row in (Verdict.objects.filter(bundle_id=loaded.record.pk)
-                    .order_by("document", "case_id").values_list("document", "case_id", "verdict")):
+        for row in (Verdict.objects.filter(bundle__in=lineage(loaded.record))
+                    .order_by("bundle_id", "document", "case_id")
+                    .values_list("bundle_id", "document", "case_id", "verdict")):
             digest.update(repr(row).encode())
         state += ":" + digest.hexdigest()
     return state
@@ -155,8 +159,8 @@ def _cached(key: str) -> object | None:
     kind, value = hit
     if kind == "ok":
         return value
-    limit, (message, where, line, column) = value
-    raise (LimitExceeded if limit else InputError)(message, where, line, column)
+    limit, (message, where, line, column, start) = value
+    raise (LimitExceeded if limit else InputError)(message, where, line, column, likely_start=start)
 
 
 def render_entry(loaded: LoadedBundle, path: str, options: RenderOptions) -> PickledRender:
@@ -175,7 +179,8 @@ def render_entry(loaded: LoadedBundle, path: str, options: RenderOptions) -> Pic
         if not isinstance(error, bounded.Busy):
             found = error.diagnostic
             render_cache.put(key, ("error", (isinstance(error, LimitExceeded), (
-                found.message, found.path, found.line, found.column))), ERROR_TIMEOUT)
+                found.message, found.path, found.line, found.column, found.likely_start))),
+                ERROR_TIMEOUT)
         raise
     render_cache.put(key, ("ok", pickled))
     return pickled

@@ -109,6 +109,9 @@ def upload_error(request, exc: UploadError):
 @api.exception_handler(InputError)
 def input_error(request, exc: InputError):
     item = exc.diagnostic
+    if item.likely_start is not None:
+        return error(request, 422, item.message, item.path, item.line,
+                     likely_start_line=item.likely_start)
     return error(request, 422, item.message, item.path, item.line)
 
 

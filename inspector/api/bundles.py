@@ -11,6 +11,7 @@ from ninja.errors import HttpError, ValidationError
 
 from inspector import local, presenters, services, upload_queue
 from inspector.core import collector, serialize
+from inspector.core.agentv.guideline_reason import case_guidelines
 from inspector.core.export import with_cache_breakpoints
 from inspector.ingest import (
     UploadError,
@@ -247,8 +248,10 @@ def get_case(request: HttpRequest, bundle_id: str, case_id: str, query: Query[Re
     """Every message the model receives, each split into segments that name the file and lines
     their text came from; omitted messages (flagged with the reason) and warnings included."""
     loaded = get_bundle(bundle_id)
-    path, _, case = find_case(loaded, case_id, query.document, render_options(query))
+    options = render_options(query)
+    path, _, case = find_case(loaded, case_id, query.document, options)
     return {**serialize.case_detail(case), "document": path,
+            "guidelines": case_guidelines(loaded.files, path, case, options.guideline_patterns),
             "url": case_url(request, loaded.record.pk, path, case.id)}
 
 

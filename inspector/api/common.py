@@ -101,7 +101,8 @@ def document_summaries(request, loaded: services.LoadedBundle, options: RenderOp
         except InputError as exc:
             item = exc.diagnostic
             result.append({"path": path, "kind": None, "cases": [], "warnings": [],
-                           "error": {"detail": item.message, "file": item.path, "line": item.line}})
+                           "error": {"detail": item.message, "file": item.path, "line": item.line,
+                                     "likely_start_line": item.likely_start}})
             continue
         url = case_urls(request, bundle_id, path)
         result.append({

@@ -8,6 +8,7 @@ from ninja.errors import HttpError
 
 from inspector import services
 from inspector.core import serialize
+from inspector.core.agentv.guideline_reason import case_guidelines
 from inspector.core.bundle import MemoryBundle, normalize
 from inspector.core.render_settings import SETTING_NAMES
 from inspector.ingest import UploadError, collect_files
@@ -67,6 +68,8 @@ def render(request: HttpRequest, body: RenderIn):
         "profile_reason": document.profile_reason,
         "documents": documents,
         "warnings": [serialize.diagnostic(item) for item in document.warnings],
-        "cases": [serialize.case_detail(case) for case in document.cases],
+        "cases": [serialize.case_detail(case)
+                  | {"guidelines": case_guidelines(bundle, path, case, options.guideline_patterns)}
+                  for case in document.cases],
         "conversions": document.conversions,
     }

@@ -24,6 +24,9 @@ class ErrorOut(Schema):
     detail: str
     file: str | None = None
     line: int | None = None
+    likely_start_line: int | None = Field(None, description="Where the mistake likely starts when the "
+                                          "parser noticed it lines later: the open quote of a "
+                                          "string that runs on to `line`.")
     # Field-by-field problems when the request itself does not match the schema (422).
     errors: list[dict[str, Any]] | None = None
 
@@ -193,6 +196,14 @@ class GraderOut(Schema):
     script: str | None = Field(None, description="The script a script grader runs, when found.")
 
 
+class GuidelineOut(Schema):
+    path: str = Field(description="A file whose text agentv moves into the system message.")
+    pattern: str | None = Field(description="The guideline pattern its path matched.")
+    source: str | None = Field(description="The config file listing that pattern (null: the render "
+                                            "settings' patterns or agentv's defaults).")
+    line: int | None = Field(description="The pattern's line in that file.")
+
+
 class CaseOut(Schema):
     id: str
     span: SpanOut | None
@@ -205,6 +216,8 @@ class CaseOut(Schema):
         "them: LLM graders with their messages, script graders with a note."))
     tools: list[ToolOut]
     output_schema: OutputSchemaOut | None
+    guidelines: list[GuidelineOut] = Field(default_factory=list, description=(
+        "agentv files: why each guideline file the case sends is one (the pattern and its line)."))
 
 
 class CaseDetailOut(CaseOut):

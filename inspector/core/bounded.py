@@ -101,7 +101,7 @@ def _worker_main(connection, limits: Limits) -> None:
 
 def _diagnostic(error: InputError) -> tuple:
     found = error.diagnostic
-    return found.message, found.path, found.line, found.column
+    return found.message, found.path, found.line, found.column, found.likely_start
 
 
 class Busy(LimitExceeded):
@@ -276,11 +276,11 @@ class Pool:
         if kind == "ok":
             return value
         if kind == "input":
-            message, where, line, column = value
-            raise InputError(message, where or path, line, column)
+            message, where, line, column, start = value
+            raise InputError(message, where or path, line, column, likely_start=start)
         if kind == "limit":
-            message, where, line, column = value
-            raise LimitExceeded(message, where or path, line, column)
+            message, where, line, column, start = value
+            raise LimitExceeded(message, where or path, line, column, likely_start=start)
         if kind == "error":
             raise WorkerError(value)
         if kind == "deadline" and shared is not None:

@@ -141,7 +141,7 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
         return result
     nodes = [_Node(-1, 0, len(cases), 0)]
     leaves = [0] * len(cases)
-    best: tuple[tuple[bool, int, int], int, list[int], str] | None = None
+    best: tuple[tuple[bool, bool, int, int], int, list[int], str] | None = None
     stack: list[tuple[int, list[int]]] = [(0, list(range(len(cases))))]
     while stack:
         node_id, members = stack.pop()
@@ -151,7 +151,9 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
             partial = _partial(mode, ended, [pieces[group[0]][node.depth]
                                              for group in groups.values()])
             tokens = node.tokens + (count(partial) if partial else 0)
-            score = (tokens >= minimum, len(members), tokens)
+            # A prefix of no tokens is shared by nothing: the whole suite at the root (cases of
+            # several files) must not outrank a group of one file's cases that shares text.
+            score = (tokens >= minimum, tokens > 0, len(members), tokens)
             if best is None or score > best[0]:
                 best = (score, node_id, members, partial)
         for group in groups.values():
@@ -159,9 +161,9 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
             nodes.append(_Node(node_id, node.depth + 1, len(group), node.tokens + piece.tokens))
             stack.append((len(nodes) - 1, group))
     result._nodes, result._leaves = nodes, leaves
-    if best is None or best[0][2] == 0:
+    if best is None or best[0][3] == 0:
         return result  # no two cases share a single token
-    (_, _, tokens), node_id, members, partial = best
+    (_, _, _, tokens), node_id, members, partial = best
     result.shared_prefix_tokens = tokens
     result.group = sorted(members)
     result.prefix_pieces = nodes[node_id].depth
@@ -180,10 +182,10 @@ def _breaks(cases: Sequence[RenderedCase], pieces: list[list[Piece]], group: lis
 
 
 def _may_be_best(members: list[int], groups: dict[int, list[int]], ended: bool,
-                 best: tuple[tuple[bool, int, int], int, list[int], str] | None) -> bool:
+                 best: tuple[tuple[bool, bool, int, int], int, list[int], str] | None) -> bool:
     """A node where several cases part ways may hold the best prefix; a smaller group cannot
     beat a cacheable best, so its partial text is not counted."""
-    beaten = best is not None and best[0][0] and len(members) < best[0][1]
+    beaten = best is not None and best[0][0] and len(members) < best[0][2]
     return len(members) > 1 and (ended or len(groups) != 1) and not beaten
 
 

@@ -93,7 +93,11 @@ def _is_gambit_prompt(path: str, bundle: Bundle) -> bool:
 
 
 def list_documents(bundle: Bundle) -> list[str]:
-    return [path for path in bundle.paths() if is_document(path, bundle)]
+    from .decks.embeds import embedded_sample_files
+
+    # A sample file a deck embeds is part of that deck, not a second document.
+    embedded = embedded_sample_files(bundle)
+    return [path for path in bundle.paths() if path not in embedded and is_document(path, bundle)]
 
 
 def give_cases_distinct_ids(document: RenderedDocument) -> RenderedDocument:

@@ -19,6 +19,7 @@ from decimal import Decimal
 import toktok
 
 from . import cache_map, prices
+from .cache_hint import split_hint
 from .export.anthropic_cache import MAX_BREAKPOINTS, CacheMark
 from .export.common import ExportSettings
 from .export.registry import provider as provider_spec
@@ -212,12 +213,17 @@ def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: 
                                       bool(cache and cache.system_first), keys))
     mapped = cache_map.build(cases, all_pieces, minimum, known, cache.mode if cache else "none",
                              cache.increment if cache else 1, counter)
-    ledger = Ledger(provider, resolved.model, spec.encoding, spec.exact_tokens, resolved.max_tokens,
+    # Output is priced only at a limit the user set: a provider's default max_tokens (Anthropic's
+    # 1,024, which its API requires) is no estimate of what a case writes, and pricing it made one
+    # provider's total mostly assumed output while the others priced none.
+    ledger = Ledger(provider, resolved.model, spec.encoding, spec.exact_tokens,
+                    (settings or ExportSettings()).max_tokens,
                     sorted(files.values(), key=lambda row: (-row.tokens, row.path)), rows, mapped,
                     cache.source if cache else "")
     if cache:
         ledger.notes += _cache_notes(spec.export_with_breakpoints is not None, spec.label, cache.mode, resolved.model, minimum,
                                      known)
+        ledger.notes += _split_hints(cache.mode, mapped, cases, all_pieces, counter)
     if billing is None:
         ledger.price_problem = f"no price data is configured for {spec.label}"
     else:
@@ -232,6 +238,15 @@ def _primed_counter(encoding: str, cases: list[RenderedCase]) -> TokenCounter:
                   for text in message_texts(message) + [segment.text for segment in message.segments])
     counter.prime(_tools_text(case) for case in cases)
     return counter
+
+
+def _split_hints(mode: str, mapped: cache_map.CacheMap, cases: list[RenderedCase],
+                 pieces: list[list[cache_map.Piece]], counter: TokenCounter) -> list[str]:
+    """With marked blocks only, and nothing cacheable: which file to send as a block of its own."""
+    if mode != "breakpoints" or mapped.cacheable:
+        return []
+    hint = split_hint(cases, pieces, mapped.minimum, counter)
+    return [hint] if hint else []
 
 
 def _cache_notes(export_places_marks: bool, label: str, mode: str, model: str, minimum: int,

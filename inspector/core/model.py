@@ -150,6 +150,8 @@ class Diagnostic:
     line: int | None = None
     column: int | None = None
     severity: str = "warning"  # "warning" or "error"
+    # Where the mistake likely starts when the tool noticed it lines later (an unclosed quote).
+    likely_start: int | None = None
 
     def located(self) -> str:
         where = self.path or ""
@@ -264,9 +266,10 @@ class InputError(Exception):
     """The input cannot be used at all (invalid syntax, wrong types, no cases)."""
 
     def __init__(self, message: str, path: str | None = None, line: int | None = None,
-                 column: int | None = None):
+                 column: int | None = None, likely_start: int | None = None):
         super().__init__(message)
-        self.diagnostic = Diagnostic(message, path, line, column, severity="error")
+        self.diagnostic = Diagnostic(message, path, line, column, severity="error",
+                                     likely_start=likely_start)
 
     def __str__(self) -> str:
         return self.diagnostic.located()

@@ -28,6 +28,7 @@ from .safe_parse import (
     check_expansion,
     check_yaml_nesting,
 )
+from .yaml_start import marked_error
 
 try:  # the C composer is several times faster on large files
     from yaml import CSafeLoader as _Loader
@@ -576,17 +577,7 @@ def _compose_and_convert(text: str, path: str, core: bool) -> Node | None:
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        problem = error.problem or "invalid YAML"
-        if error.context:
-            started = ""
-            if error.context_mark is not None and mark is not None \
-                    and error.context_mark.line != mark.line:
-                started = f" started on line {error.context_mark.line + 1}"
-            problem = f"{problem} ({error.context}{started})"
-        raise InputError(f"invalid YAML: {problem}", path,
-                         mark.line + 1 if mark else None,
-                         mark.column + 1 if mark else None) from None
+        raise marked_error(text, path, error) from None
     except yaml.reader.ReaderError as error:
         # The reader reports a character offset, not a line: turn it into line and column.
         before = text[: error.position]

@@ -507,12 +507,16 @@ def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verd
 VERDICT_FILTERS = {"none": "not reviewed", "ok": "marked looks right", "changes": "marked needs changes"}
 
 
-def verdicts_of(loaded: services.LoadedBundle, document: str) -> dict[str, str]:
-    """Each case of one document that has a verdict: its id and verdict."""
+def verdicts_of(loaded: services.LoadedBundle, document: str,
+                options: RenderOptions | None = None) -> dict[str, str]:
+    """Each case of one document that has a verdict (here, or carried from an earlier revision
+    where the case renders the same): its id and verdict."""
+    from .carried_verdicts import effective_verdicts
+
     if not is_stored(loaded.record):
         return {}
-    return dict(Verdict.objects.filter(bundle_id=loaded.record.pk, document=document)
-                .values_list("case_id", "verdict"))
+    found = effective_verdicts(loaded, options or RenderOptions(), document)
+    return {case_id: verdict.verdict for (_, case_id), verdict in found.items()}
 
 
 @dataclass
@@ -534,7 +538,9 @@ def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
         except InputError:
             continue
         keys.extend((document, case.id) for case in rendered.cases)
-    verdicts = {(v.document, v.case_id): v for v in Verdict.objects.filter(bundle=loaded.record)}
+    from .carried_verdicts import effective_verdicts  # carried into a revision for unchanged cases
+
+    verdicts = effective_verdicts(loaded, options)
     shown = [verdicts[key] for key in keys if key in verdicts]
     changes = [{"document": v.document, "case_id": v.case_id, "note": v.note, "author": v.author,
                 "author_fingerprint": fingerprint(v.author_key_hash),
@@ -639,15 +645,15 @@ def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCas
     placed = []
     for thread in _threads(chain, document=document, case_id=case.id):
         placed.append(_place_on_case(thread, case, thread.bundle_id == loaded.record.pk))
+    from .case_counts import line_thread_shown_on_case  # the bundle page's rows count by it too
+
     counts: dict[tuple[str, int, int], int] = {}
     for thread in _threads(chain, kind="line"):
         item = _place_lines(thread, loaded, thread.bundle_id == loaded.record.pk)
-        if item.state == "outdated" or item.start_line is None or item.end_line is None:
-            if item.state == "outdated" and thread.path == document:
-                placed.append(item)  # its lines were in this file: say they are gone
+        if not line_thread_shown_on_case(item, document, case):
             continue
-        if not (anchors.case_carries_lines(case, item.path, item.start_line, item.end_line)
-                or _within_case(case, item.path, item.start_line, item.end_line)):
+        if item.state == "outdated" or item.start_line is None or item.end_line is None:
+            placed.append(item)  # its lines were in this file: say they are gone
             continue
         span = (item.path, item.start_line, item.end_line)
         if span not in counts:
@@ -658,12 +664,6 @@ def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCas
         item.comments = comment_views(item.thread, key)
         item.own_thread = owns(key, item.thread.author_key_hash)
     return placed
-
-
-def _within_case(case: RenderedCase, path: str, start: int, end: int) -> bool:
-    """Lines of the case's own source (a YAML key, its id) produce no text but belong to it."""
-    span = case.span
-    return span is not None and span.path == path and span.start_line <= end and start <= span.end_line
 
 
 def file_threads(loaded: services.LoadedBundle, path: str, options: RenderOptions,

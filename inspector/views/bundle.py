@@ -52,7 +52,7 @@ def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: 
         return presenters.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
     matching = [row for row in outline.rows if row.matches(words)] if words else list(outline.rows)
     if verdict:
-        found = service.verdicts_of(loaded, document)
+        found = service.verdicts_of(loaded, document, page.options)
         matching = [row for row in matching if found.get(row.id, "none") == verdict]
     sort = request.GET.get("sort", "")
     if sort in presenters.ROW_SORTS:

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from inspector import ledger_presenter, ledgers, presenters, services
 from inspector.core import bounded
+from inspector.core.agentv.guideline_reason import guideline_paths, pattern_line_note
 from inspector.core.bundle import MemoryBundle
 from inspector.core.export import (
     REGISTRY,
@@ -46,7 +47,9 @@ from .common import (
     settings_view,
     writable_or_problem,
 )
+from .guidelines import editable_files, explain_guidelines
 from .page_cache import shared_page
+from .unreadable import unreadable_file
 from .upload import created, first_case_url
 
 logger = logging.getLogger(__name__)
@@ -82,7 +85,7 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
     except bounded.Busy as busy:  # load or this request's budget, not the file: try again
         raise Problem(503, "The server is busy", str(busy)) from None
     except InputError as problem:
-        raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
+        raise unreadable_file(loaded, document, page, problem) from None
     case = index.case(decoded_id)
     if case is None and (sibling := _same_gambit_deck(index.ids, decoded_id)) is not None:
         case = index.case(sibling)
@@ -196,19 +199,17 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     page = ctx.page
     view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
                                 _message_window(request))
+    guideline_reasons = explain_guidelines(ctx.loaded, ctx.document, page.options, view)
     case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
     export = _export_panel(ctx, case_link)
-    lint_cards = {note["index"]: note["message"] for note in export["lints"] if note["index"] is not None}
-    for card in view.cards:
-        if card.index in lint_cards:
-            card.lints.append(lint_cards[card.index])
-    ids = ctx.index.ids
-    position = ids.index(ctx.case.id)
-    neighbour = lambda i: presenters.case_url(bundle_id, ctx.document, ids[i], page.query)  # noqa: E731
+    _add_lints(view, export["lints"])
     base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
-    return {
+    return _neighbours(ctx) | {
         "bundle": ctx.loaded.record,
         "document": ctx.document,
+        "guideline_reasons": guideline_reasons,
+        "editor_files": editable_files(ctx.document, ctx.case),
+        "editor_path": ctx.document,
         "rendered_profile": ctx.index.profile,
         "profile_reason": ctx.index.profile_reason,
         "case": view,
@@ -217,10 +218,6 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "share_url": services.absolute_url(request, case_link),
         "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}) + (
             "?" + page.query if page.query else "") + "#" + presenters.document_anchor(ctx.document),
-        "previous_url": neighbour(position - 1) if position > 0 else None,
-        "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
-        "position": position + 1,
-        "case_total": len(ids),
         "settings": settings_view(page),
         "gambit_samples": (ctx.case.metadata.get("gambit") or {}).get("samples") or [],
         "gambit_conversation_samples":
@@ -237,6 +234,27 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "revise_url": base + "revise/",
         "cache_band_url": base + "cache-band/" + ("?" + page.query if page.query else ""),
     }
+
+
+def _add_lints(view: presenters.CaseView, lints: list[dict]) -> None:
+    """Each lint that points at a message shown on its card."""
+    by_card = {note["index"]: note["message"] for note in lints if note["index"] is not None}
+    for card in view.cards:
+        if card.index in by_card:
+            card.lints.append(by_card[card.index])
+
+
+def _neighbours(ctx: CaseContext) -> dict:
+    """The case's place in its file and the links to the cases before and after it."""
+    ids = ctx.index.ids
+    position = ids.index(ctx.case.id)
+
+    def neighbour(index: int) -> str:
+        return presenters.case_url(ctx.loaded.record.pk, ctx.document, ids[index], ctx.page.query)
+
+    return {"previous_url": neighbour(position - 1) if position > 0 else None,
+            "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
+            "position": position + 1, "case_total": len(ids)}
 
 
 def _cache_band(ctx: CaseContext) -> dict:
@@ -313,9 +331,21 @@ def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     writable_or_problem(ctx.loaded)
     context = _case_context(request, ctx)
-    context["editor_text"] = _editor_text(ctx.loaded, document)
+    path = _edited_path(ctx.loaded, document, request.GET)
+    context["editor_path"] = path
+    context["editor_text"] = _editor_text(ctx.loaded, path)
     context["inline_editor"] = True
     return render(request, "case.html#editor-form", context)
+
+
+def _edited_path(loaded: services.LoadedBundle, document: str, params: Mapping[str, str]) -> str:
+    """The file an editor edits: the case's own unless `file` names another text file of the
+    bundle (a guideline the case sends)."""
+    path = params.get("file") or document
+    decoded = loaded.files.text(path) if loaded.files.exists(path) else None
+    if decoded is None or (decoded.problem or "").startswith("looks like a binary"):
+        raise Http404("No such text file in this bundle.")
+    return path
 
 
 @require_GET
@@ -344,6 +374,9 @@ def line_note(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     except InputError as problem:
         raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
     note = lines.explain(path, number, decoded.text, ctx.case.id)
+    decided = pattern_line_note(ctx.loaded.files, document, path, number, guideline_paths(ctx.case))
+    if decided is not None:  # a pattern sends no text but decides which files are guidelines
+        note = replace(note, text=decided)
     jump = None
     if note.jump_to is not None:
         jump = presenters.case_url(bundle_id, document, note.jump_to, ctx.page.query) + f"#L{number}"
@@ -361,6 +394,7 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
     start = int(raw) if raw.isdigit() and len(raw) < 9 else 0
     view = presenters.case_view(bundle_id, ctx.case, ctx.page.provider, ctx.page.options.max_tokens,
                                 (start, start + presenters.MESSAGE_CHUNK))
+    explain_guidelines(ctx.loaded, ctx.document, ctx.page.options, view)
     result = export_case(ctx.case, ctx.page.provider, ctx.page.export)
     lints = {note.message_index: str(note.message) for note in result.lints
              if note.message_index is not None}
@@ -413,13 +447,14 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         page = page_settings(request.POST)
     except services.SettingsError as problem:
         return render(request, "preview_error.html", {"message": f"Bad settings: {problem}"})
-    files = MemoryBundle(_edited_bundle(loaded, document, form.cleaned_data["text"]))
+    edited = _edited_path(loaded, document, request.POST)
+    files = MemoryBundle(_edited_bundle(loaded, edited, form.cleaned_data["text"]))
     try:
         rendered = services.render_files(files, document, page.options)
     except InputError as problem:
         found = problem.diagnostic
         # The editor marks the line and offers to jump there when the error is in the edited file.
-        error_line = found.line if found.path == document else None
+        error_line = found.line if found.path == edited else None
         return render(request, "preview_error.html", {"message": str(problem), "error_line": error_line})
     except RecursionError:
         return render(request, "preview_error.html", {"message": "The file nests too deeply."})
@@ -448,7 +483,7 @@ def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
     if not form.is_valid():
         return error_page(request, 400, "Cannot save", "The edited text is too long.")
     page = settings_or_problem(request.POST)
-    files = _edited_bundle(loaded, document, form.cleaned_data["text"])
+    files = _edited_bundle(loaded, _edited_path(loaded, document, request.POST), form.cleaned_data["text"])
     try:
         collected = collect_files(list(files.items()), expand_zips=False)
     except UploadError as problem:

@@ -44,10 +44,12 @@ class HtmxHttpRequest(HttpRequest):
 class Problem(Exception):
     """Something the user must change (a setting, the file), raised where it is found."""
 
-    def __init__(self, status: int, title: str, message: str):
+    def __init__(self, status: int, title: str, message: str, source: object | None = None):
         super().__init__(message)
         self.status = status
         self.title = title
+        # The file at the line the problem names (presenters.SourcePane), shown beside it.
+        self.source = source
 
 
 class ProblemMiddleware:
@@ -62,11 +64,13 @@ class ProblemMiddleware:
     def process_exception(self, request: HtmxHttpRequest, exception: Exception
                           ) -> HttpResponse | None:
         if isinstance(exception, Problem):
-            return problem_page(request, exception.status, exception.title, str(exception))
+            return problem_page(request, exception.status, exception.title, str(exception),
+                                exception.source)
         return None
 
 
-def problem_page(request: HtmxHttpRequest, status: int, title: str, message: str) -> HttpResponse:
+def problem_page(request: HtmxHttpRequest, status: int, title: str, message: str,
+                 source: object | None = None) -> HttpResponse:
     """An error page, or, for an htmx swap of one pane, that pane saying what is wrong (htmx is
     configured to swap 400 answers), so a rejected setting never fails silently."""
     target = request.htmx.target if request.htmx else None
@@ -74,7 +78,7 @@ def problem_page(request: HtmxHttpRequest, status: int, title: str, message: str
         return render(request, "preview_error.html",
                       {"pane_id": target, "heading": f"{title}.", "message": message}, status=status)
     # The same address without its query string is the view with default settings.
-    return render(request, "error.html", {"title": title, "message": message,
+    return render(request, "error.html", {"title": title, "message": message, "source": source,
                                           "default_view_url": request.path if request.GET else None},
                   status=status)
 

@@ -20,6 +20,8 @@ from inspector.core import bounded
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.review import service
+from inspector.review.carried_verdicts import effective_verdicts
+from inspector.review.case_counts import open_threads_by_case
 from inspector.review.service import AnchorSpec, ReviewError
 
 from .common import RENDER_KEYS, HtmxHttpRequest, PageSettings, Problem, loaded_or_404, settings_or_problem
@@ -35,7 +37,8 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
     """What templates/review/case_panel.html shows for one case."""
     key = service.request_key(request)
     placed = service.case_threads(loaded, document, case, page.options, key)
-    verdict = loaded.record.verdicts.filter(document=document, case_id=case.id).first()
+    verdict = effective_verdicts(loaded, page.options, document).get((document, case.id))
+    carried_from = getattr(verdict, "carried_from", None)
     render_params = {k: v for k, v in page.params.items() if k in RENDER_KEYS}
     markers = [{k: v for k, v in service.placed_data(item).items()
                 if k in ("id", "kind", "state", "resolved", "message_index", "start", "end", "path",
@@ -51,7 +54,10 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "verdict": verdict,
         "verdict_fingerprint": service.fingerprint(verdict.author_key_hash) if verdict else "",
         # Another key's verdict: this browser cannot change or clear it.
-        "verdict_theirs": verdict is not None and not service.owns(key, verdict.author_key_hash),
+        "verdict_theirs": verdict is not None and not carried_from
+        and not service.owns(key, verdict.author_key_hash),
+        # Given on an earlier revision where the case rendered the same: a verdict here replaces it.
+        "verdict_carried_url": presenters.case_url(carried_from, document, case.id) if carried_from else None,
         "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
         "folder": not service.is_stored(loaded.record),  # local mode: nothing can be written
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
@@ -192,10 +198,9 @@ def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: 
     rows: dict[str, list] = {}
     for (document, case_id), verdict in progress.by_case.items():
         rows[f"{document}\u0000{case_id}"] = [verdict.verdict, 0]
-    for item in threads:
-        if item.thread.kind != "line" and item.state != "outdated" and not item.thread.resolved:
-            row = rows.setdefault(f"{item.thread.document}\u0000{item.thread.case_id}", ["", 0])
-            row[1] += 1
+    for (document, case_id), count in open_threads_by_case(loaded, page.options, threads).items():
+        if count:
+            rows.setdefault(f"{document}\u0000{case_id}", ["", 0])[1] = count
     parent = loaded.record.parent_id
     return {
         "progress": progress,

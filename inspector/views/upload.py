@@ -209,6 +209,8 @@ class NothingRenders:
     text: str = ""
     preview_url: str = ""
     revise_url: str = ""
+    # A binary file is shown with why it cannot be read, never put in the text editor.
+    editable: bool = True
 
 
 def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
@@ -227,28 +229,35 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
             problems.append(str(error))
             found = error.diagnostic
             if located is None and found.path and loaded.files.exists(found.path):
-                located = (found.path, found.line)
+                located = (found.path, found.line, found.likely_start)
             continue
         if rendered.cases:
             return None
         problems.append(f"{document}: no cases")
-        located = located or (document, None)
+        located = located or (document, None, None)
     if not loaded.documents:
         problems.append("no file is an eval file, deck or provider request the inspector reads "
                         f"(files: {', '.join(sorted(loaded.files.paths())[:10])})")
     panel = NothingRenders(problems)
     if located is not None:
-        path, line = located
-        decoded = loaded.files.text(path)
-        panel.path = path
-        panel.text = decoded.text if decoded is not None else ""
-        panel.source = presenters.SourcePane.build(bundle.pk, path, panel.text,
-                                                   (line, line) if line else None,
-                                                   decoded.problem if decoded else None)
-        # Any case id: with no case to show, preview and revise fall back to the file's first.
-        base = reverse("case", kwargs={"bundle_id": bundle.pk, "document": path, "case_id": "_"})
-        panel.preview_url, panel.revise_url = base + "preview/", base + "revise/"
+        _show_located(panel, loaded, *located)
     return panel
+
+
+def _show_located(panel: NothingRenders, loaded: services.LoadedBundle, path: str, line: int | None,
+                  start: int | None) -> None:
+    """The file at the problem's line beside the editor (a binary file without it)."""
+    decoded = loaded.files.text(path)
+    problem = decoded.problem if decoded is not None else None
+    panel.path = path
+    panel.text = decoded.text if decoded is not None else ""
+    panel.editable = decoded is not None and not (problem or "").startswith("looks like a binary")
+    # From where the mistake likely starts (an open quote) to where the parser noticed it.
+    panel.source = presenters.SourcePane.build(loaded.record.pk, path, panel.text,
+                                               (start or line, line) if line else None, problem)
+    # Any case id: with no case to show, preview and revise fall back to the file's first.
+    base = reverse("case", kwargs={"bundle_id": loaded.record.pk, "document": path, "case_id": "_"})
+    panel.preview_url, panel.revise_url = base + "preview/", base + "revise/"
 
 
 def _delete(request: HtmxHttpRequest, bundle: Bundle) -> HttpResponse:

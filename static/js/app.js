@@ -279,7 +279,32 @@
     if (toggle) toggle.checked = true;
   }
 
+  // A segment of several lines (a whole guideline file) is one span: the line clicked is marked
+  // inside it, so provenance reads line by line. The segment's text is the file's lines verbatim.
+  function lineWithin(seg, offset) {
+    var node = seg.firstChild;
+    if (!node || node.nodeType !== 3 || seg.childNodes.length !== 1 || !window.Range) return null;
+    var text = node.textContent, start = 0;
+    for (var n = 0; n < offset; n++) {
+      start = text.indexOf("\n", start);
+      if (start < 0) return null;
+      start += 1;
+    }
+    var end = text.indexOf("\n", start);
+    var range = new Range();
+    range.setStart(node, start);
+    range.setEnd(node, end < 0 ? text.length : end);
+    return range;
+  }
+
+  function markLineText(ranges) {
+    if (!(window.CSS && CSS.highlights && window.Highlight)) return;
+    if (ranges.length) CSS.highlights.set("source-line", new Highlight(...ranges));
+    else CSS.highlights.delete("source-line");
+  }
+
   function highlightProduced(path, number) {
+    var lineRanges = [];
     clearMarks(".seg.linked, .msg.linked", "linked");
     clearMarks(".seg.active", "active");  // a segment clicked earlier is no longer the subject
     clearMarks("#source-pane .line.picked", "picked");
@@ -296,8 +321,10 @@
         seg.classList.add("linked");
         expandCard(seg);
         if (!first) first = seg;
+        if (own && to > from) lineRanges.push(lineWithin(seg, number - from));
       }
     });
+    markLineText(lineRanges.filter(Boolean));
     if (!first) {
       // No segment carries that line (e.g. a YAML key): fall back to the message built from it.
       document.querySelectorAll("#rendered .msg[data-path]").forEach(function (msg) {
@@ -393,6 +420,24 @@
     rows[index].scrollIntoView({ block: "nearest" });
   }
 
+  // The header counts what the filter leaves ("3 of 12 cases"), not the whole bundle only.
+  function showCaseCount(matching) {
+    var header = document.getElementById("case-total");
+    if (!header) return;
+    var total = +header.dataset.total;
+    var noun = total === 1 ? " case" : " cases";
+    header.textContent = matching === null ? total + noun : matching + " of " + total + noun;
+  }
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var sections = document.getElementById("case-sections");
+    if (!sections || !event.detail.target || event.detail.target.id !== "case-sections") return;
+    showCaseCount(sections.dataset.matching === "" ? null : +sections.dataset.matching);
+  });
+
+  // On a phone the case page leads with its messages: the file list starts folded.
+  var filesPanel = document.getElementById("files-panel");
+  if (filesPanel && window.matchMedia && window.matchMedia("(max-width: 900px)").matches) filesPanel.open = false;
+
   var filter = document.getElementById("case-filter");
   if (filter) {
     filter.addEventListener("input", function () {
@@ -412,6 +457,7 @@
       });
       var none = document.getElementById("no-match");
       if (none) none.hidden = shown !== 0;
+      showCaseCount(words.length ? shown : null);
       // Hidden rows must not keep the selection, or j/k would start from an invisible row.
       document.querySelectorAll(".case-row.selected").forEach(function (row) {
         row.classList.remove("selected");
@@ -460,9 +506,11 @@
     var paths = form.querySelector("[name=relative_paths]");
     var zone = document.getElementById("dropzone");
 
-    var describe = function () {
+    var describe = function (emptyFolder) {
       var count = files.files.length + folder.files.length;
-      picked.textContent = count ? count + " file" + (count === 1 ? "" : "s") + " chosen" : "";
+      picked.textContent = count ? count + " file" + (count === 1 ? "" : "s") + " chosen"
+        : emptyFolder ? "That folder holds no files: nothing to upload." : "";
+      picked.classList.toggle("picked-empty", !count && !!emptyFolder);
       zone.classList.toggle("has-files", count > 0);
     };
     folder.addEventListener("change", function () {
@@ -470,7 +518,25 @@
       paths.value = Array.prototype.map.call(folder.files, function (f) {
         return f.webkitRelativePath || f.name;
       }).join("\n");
-      describe();
+      describe(folder.files.length === 0);
+    });
+    // A large upload takes a while to send and check: say so, and take no second click.
+    form.addEventListener("submit", function () {
+      var button = form.querySelector("button[type=submit]");
+      var chosen = Array.prototype.concat.apply([], [files.files, folder.files].map(function (list) {
+        return Array.prototype.slice.call(list);
+      }));
+      var bytes = chosen.reduce(function (sum, file) { return sum + file.size; }, 0);
+      button.disabled = true;
+      button.textContent = "Uploading…";
+      form.setAttribute("aria-busy", "true");
+      var status = document.getElementById("upload-status");
+      status.hidden = false;
+      status.querySelector(".upload-status-text").textContent = chosen.length
+        ? "Sending " + chosen.length + " file" + (chosen.length === 1 ? "" : "s") + " (" +
+          (bytes >= 1048576 ? (bytes / 1048576).toFixed(1) + " MB" : Math.max(1, Math.round(bytes / 1024)) + " kB") +
+          "), then checking and rendering each one…"
+        : "Checking and rendering…";
     });
     files.addEventListener("change", describe);
     ["dragenter", "dragover"].forEach(function (name) {
@@ -491,7 +557,7 @@
           found.forEach(function (item) { transfer.items.add(item.file); });
           folder.files = transfer.files;
           paths.value = found.map(function (item) { return item.path; }).join("\n");
-          describe();
+          describe(found.length === 0);
         });
       } else {
         files.files = event.dataTransfer.files;

@@ -17,6 +17,9 @@ function mountAll(root) {
       editor.showError(line);
       // The upload's located error: the cursor starts there, ready to fix it.
       if (textarea.hasAttribute("autofocus")) editor.jumpTo(line);
+    } else if (+textarea.dataset.startLine) {
+      // A case's editor opens at the case, not at the file's first line.
+      editor.jumpTo(+textarea.dataset.startLine, { focus: false });
     }
   });
 }

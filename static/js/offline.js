@@ -125,14 +125,30 @@
         var other = caseAtLine(pathIndex, n);
         if (other >= 0 && other !== (current && current.index)) { show(other); location.hash = String(other); return; }
         // The server's wording (which key, who reads it) needs the file's parse: here, whether it is used.
-        lineNote.hidden = caseUsesLine(pathIndex, n);
+        var used = caseUsesLine(pathIndex, n);
+        lineNote.hidden = used;
         lineNote.textContent = "Line " + n + ": none of this case's messages has text from it.";
+        view.querySelectorAll(".line.picked").forEach(function (picked) { picked.classList.remove("picked"); });
+        row.classList.add("picked");
+        markSegments(pathIndex, n);
       });
       view.appendChild(row);
     });
     pane.appendChild(view);
     lineThreads(path).forEach(function (t) { pane.appendChild(threadView(t)); });
     if (first) view.scrollTop = Math.max(0, first.offsetTop - view.offsetTop - 80);
+  }
+
+  // The other way round: the text a source line made, marked in the messages (the first in view).
+  function markSegments(pathIndex, n) {
+    var found = [];
+    right.querySelectorAll(".seg[data-src]").forEach(function (seg) {
+      var from = +seg.dataset.from, to = +seg.dataset.to;
+      var hit = +seg.dataset.pathIndex === pathIndex && from <= n && n <= to;
+      seg.classList.toggle("active", hit);
+      if (hit) found.push(seg);
+    });
+    if (found.length) found[0].scrollIntoView({ block: "nearest" });
   }
 
   function threadView(t) {
@@ -163,6 +179,9 @@
     if (s[4] >= 0) {
       seg.title = data.paths[s[4]] + (s[5] ? ":" + s[5] + (s[6] && s[6] !== s[5] ? "-" + s[6] : "") : "");
       seg.setAttribute("data-src", "");
+      seg.dataset.pathIndex = s[4];
+      seg.dataset.from = s[5] || 1;
+      seg.dataset.to = s[6] || s[5] || 1e9;  // no lines recorded: the whole file
       seg.addEventListener("click", function () { showSource(s[4], s[5], s[6] || s[5]); });
     }
     return seg;

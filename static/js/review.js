@@ -284,7 +284,8 @@
       if (item[1]) {
         var count = document.createElement("span");
         count.className = "badge review-badge comment-badge";
-        count.textContent = item[1] + (item[1] === 1 ? " comment" : " comments");
+        // Threads, as the case page's "N open" counts them (a thread holds several comments).
+        count.textContent = item[1] + (item[1] === 1 ? " open thread" : " open threads");
         cell.appendChild(count);
       }
     });

@@ -82,3 +82,14 @@ def test_the_console_script_entry_runs_check_with_its_exit_code(repo):
     assert result.returncode == 1, result.stderr
     assert result.stdout.startswith("evals/broken.yaml:4:1: error: invalid YAML")
     assert "checked 2 files: 1 error, 0 warnings" in result.stderr
+
+
+def test_a_folder_with_no_eval_files_is_a_usage_error_not_a_pass(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "readme.txt").write_text("nothing to render\n")
+    for folder in ("empty", "notes"):
+        code, lines, summary = check(folder, cwd=tmp_path)
+        assert (code, lines) == (2, [])
+        assert summary.strip() == f"error: no eval files, decks or requests found under {folder}"

@@ -103,6 +103,18 @@ def test_output_is_left_unpriced_without_max_output_tokens():
     assert any("max output tokens" in note for note in ledger["notes"])
 
 
+@pytest.mark.parametrize("provider", sorted(REGISTRY))
+def test_no_provider_prices_output_unless_asked(provider):
+    # Anthropic's API requires max_tokens, so its default (1,024) once priced output for it alone.
+    document = render("tests:\n" + _file_case("a", "First?"))
+    ledger = build_ledger(document, provider).as_dict()
+    assert ledger["price_problem"] is None
+    assert ledger["total"]["output_cost_usd_upper_bound"] is None, provider
+    assert any("output is not priced" in note for note in ledger["notes"]), provider
+    asked = build_ledger(document, provider, ExportSettings(max_tokens=100)).as_dict()
+    assert asked["total"]["output_cost_usd_upper_bound"] > 0
+
+
 def test_an_unknown_model_is_a_price_problem_not_a_crash():
     document = render("tests:\n" + _file_case("a", "First?"))
     ledger = build_ledger(document, "openai-chat", ExportSettings(model="no-such-model-9")).as_dict()
@@ -232,3 +244,28 @@ def test_a_bedrock_suite_is_priced_from_the_price_datas_aws_entry():
     assert ledger.cache.minimum == 1024 and ledger.cache.cacheable
     assert any("cachePoint" in note and "this export does not place them" in note
                for note in ledger.notes)
+
+
+def _policy_then_question_case(case_id: str, question: str) -> str:
+    """The shared policy and the case's question in one system message: one block per case."""
+    return (f"  - id: {case_id}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
+            f"          - type: file\n            value: ../prompts/policy.md\n"
+            f"          - type: text\n            value: {question}\n"
+            f"      - role: user\n        content: Go.\n")
+
+
+def test_a_shared_file_in_each_cases_block_gets_a_hint_to_split_it_where_blocks_are_marked():
+    document = render("tests:\n" + _policy_then_question_case("a", "First?") + _policy_then_question_case("b", "Second?"))
+    marked = build_ledger(document, "anthropic").as_dict()
+    assert not marked["cache"]["cacheable"]
+    [hint] = [note for note in marked["notes"] if "block of its own" in note]
+    assert hint.startswith("prompts/policy.md (") and "sent by 2 cases" in hint
+    automatic = build_ledger(document, "openai-chat").as_dict()
+    assert automatic["cache"]["cacheable"]  # a prefix of a block is cached there
+    assert not any("block of its own" in note for note in automatic["notes"])
+
+
+def test_no_split_hint_when_the_shared_file_already_has_its_own_block():
+    document = render("tests:\n" + _file_case("a", "First?") + _file_case("b", "Second?"))
+    ledger = build_ledger(document, "anthropic").as_dict()
+    assert not any("block of its own" in note for note in ledger["notes"])

@@ -52,7 +52,7 @@ def test_prints_one_object_per_case_in_file_order(project):
     code, cases, _ = run(str(project / "evals" / "suite.yaml"))
     assert code == 0
     assert [case["id"] for case in cases] == ["first", "second"]
-    assert set(cases[0]) == {"id", "messages", "omitted", "warnings", "profile", "profile_reason"}
+    assert set(cases[0]) == {"id", "messages", "omitted", "warnings", "profile", "profile_reason", "guidelines"}
     assert cases[0]["profile"] == "spec" and cases[0]["profile_reason"] == "chosen in the settings"
     # --root defaulted to the folder holding .agentv, so the guideline at the root was found.
     assert cases[0]["messages"] == [

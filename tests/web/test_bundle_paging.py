@@ -32,7 +32,7 @@ def test_a_large_file_shows_its_first_200_cases_and_links_the_next_page(client, 
     page = client.get(f"/b/{big.pk}/").content.decode()
     big_rows = [row for row in rows(page) if row.startswith("case-0")]
     assert len(big_rows) == 200 + 3  # the small file's three come first or last, whole
-    assert "Cases 1–200 of 450" in page and "<h1>453 cases</h1>" in page
+    assert "Cases 1–200 of 450" in page and 'data-total="453">453 cases</h1>' in page
     assert "data-search" not in page  # paged: the server filters
     next_url = re.search(r'class="pager-next"[^>]*hx-get="([^"]+)"', page) or re.search(
         r'href="([^"]+)" class="pager-next"', page)
@@ -57,7 +57,7 @@ def test_htmx_gets_only_the_sections(client, big):
     response = client.get(f"/b/{big.pk}/?q=case-0001", headers={"HX-Request": "true",
                                                                 "HX-Target": "case-sections"})
     text = response.content.decode()
-    assert text.lstrip().startswith('<div id="case-sections">') and "<html" not in text
+    assert text.lstrip().startswith('<div id="case-sections" data-matching=') and "<html" not in text
 
 
 def test_a_small_bundle_keeps_the_instant_filter(client, db):
@@ -169,7 +169,7 @@ def test_htmx_gets_only_the_filtered_sections_and_a_bad_verdict_filters_nothing(
     response = client.get(f"/b/{reviewed.pk}/?verdict=changes",
                           headers={"HX-Request": "true", "HX-Target": "case-sections"})
     text = response.content.decode()
-    assert text.lstrip().startswith('<div id="case-sections">') and rows(text) == ["case-0300", "case-0449"]
+    assert text.lstrip().startswith('<div id="case-sections" data-matching="2">') and rows(text) == ["case-0300", "case-0449"]
     bad = client.get(f"/b/{reviewed.pk}/?verdict=maybe").content.decode()
     assert "Cases 1–200 of 450" in bad and 'id="match-count"' not in bad
 

@@ -24,9 +24,10 @@ def test_the_files_panel_lists_every_file_as_a_plain_link_with_its_part_in_the_c
     by_path = {path: unescape(url) for url, path in links.items()}
     assert by_path[DOCUMENT] == f"/b/{bundle.pk}/source/{DOCUMENT}?hl=3-13"  # at the case's lines
     assert by_path["evals/notes.instructions.md"] == f"/b/{bundle.pk}/source/evals/notes.instructions.md"
-    assert re.search(r'data-path="evals/tiny.yaml"[^>]*aria-current="true">tiny.yaml</a> '
+    assert re.search(r'data-path="evals/tiny.yaml"[^>]*aria-current="true">'
+                     r'<span class="name-head"></span><span class="name-tail">tiny.yaml</span></a> '
                      r'<span class="file-role">this case</span>', panel)
-    assert re.search(r'>notes.instructions.md</a> <span class="file-role">guideline</span>', panel)
+    assert re.search(r'>notes.ins</span><span class="name-tail">tructions.md</span></a> <span class="file-role">guideline</span>', panel)
     assert "Files <span class=\"muted\">(3)</span>" in panel
     # Each file opens in the source pane with htmx, and as its own page without JavaScript.
     assert client.get(by_path["evals/notes.instructions.md"]).status_code == 200
@@ -42,10 +43,10 @@ def test_settings_changed_in_place_relabel_the_files(client, tiny):
     listing = re.search(r'<nav aria-label="Files of this bundle" id="files-list" hx-swap-oob="true">(.*?)</nav>',
                         body, re.S).group(1)
     # No longer a guideline by the patterns, the notes are still attached by the case itself.
-    assert re.search(r'>notes.instructions.md</a> <span class="file-role">attached</span>', listing)
-    assert re.search(r'>tiny.yaml</a> <span class="file-role">this case</span>', listing)
+    assert re.search(r'>notes.ins</span><span class="name-tail">tructions.md</span></a> <span class="file-role">attached</span>', listing)
+    assert re.search(r'>tiny.yaml</span></a> <span class="file-role">this case</span>', listing)
     again = client.get(case_base(bundle), headers={"HX-Request": "true", "HX-Target": "rendered"})
-    assert re.search(r'>notes.instructions.md</a> <span class="file-role">guideline</span>',
+    assert re.search(r'>notes.ins</span><span class="name-tail">tructions.md</span></a> <span class="file-role">guideline</span>',
                      again.content.decode())
 
 

@@ -251,3 +251,29 @@ def selected(sample_file: SampleFile, fragment: str) -> tuple[list[Sample], list
         return [s for s in sample_file.samples if not name or s.id == name], []
     # aibff's footnote links also name a sample directly: sources.deck.toml#happy-path-complete
     return [s for s in sample_file.samples if s.id == fragment], []
+
+
+def embedded_sample_files(bundle: Bundle) -> set[str]:
+    """The TOML sample files a `.deck.md` of the bundle embeds, directly or through the markdown
+    files it embeds: their samples are the deck's, so listing them as documents of their own would
+    show each sample twice (and the ledger count it twice)."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    waiting = [path for path in bundle.paths() if path.lower().endswith(".deck.md")]
+    while waiting:
+        path = waiting.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        decoded = bundle.text(path)
+        if decoded is None:
+            continue
+        for _start, _end, target in _embeds(decoded.text, 0, len(decoded.text)):
+            resolved = join(posixpath.dirname(path), target.partition("#")[0])
+            if resolved is None or not bundle.exists(resolved):
+                continue
+            if resolved.lower().endswith(".toml"):
+                found.add(resolved)
+            elif resolved.lower().endswith(".md"):
+                waiting.append(resolved)
+    return found

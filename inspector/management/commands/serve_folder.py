@@ -3,6 +3,8 @@ the bundle "local", on 127.0.0.1, with pages that re-render when a file changes.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import secrets
 import socket
@@ -97,4 +99,20 @@ class Command(BaseCommand):
         address = f"http://{HOST}:{port}/b/{local.LOCAL_BUNDLE_ID}/"
         self.stdout.write(f"Prompt Inspector: {address}  (serving {root}, read-only; Ctrl-C stops)")
         self.stdout.flush()
-        call_command("runserver", f"{HOST}:{port}", use_reloader=False, skip_checks=True)
+        serve_quietly(port)
+
+
+def real_events(record: logging.LogRecord) -> bool:
+    """Requests worth a line: refusals and failures. The page polls the folder's version twice a
+    second and loads its static files; a line for each buried what mattered."""
+    return getattr(record, "status_code", 500) >= 400
+
+
+def serve_quietly(port: int) -> None:
+    """Django's development server without its banner (the address line above says where and how
+    to stop) and without a log line per successful request."""
+    from django.core.servers.basehttp import get_internal_wsgi_application, run
+
+    logging.getLogger("django.server").addFilter(real_events)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it, as the address line says
+        run(HOST, port, get_internal_wsgi_application(), threading=True)

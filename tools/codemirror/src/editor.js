@@ -156,6 +156,8 @@ export function mountEditor(textarea, options = {}) {
         errorLine,
         errorMarks,
         theme,
+        // Long lines (a prompt on one line) wrap: no sideways scrolling to read what one types.
+        EditorView.lineWrapping,
         EditorView.contentAttributes.of({ "aria-label": label, spellcheck: "false" }),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;

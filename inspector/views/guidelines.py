@@ -1,0 +1,32 @@
+"""The case page's answer to "why is this guideline in my system prompt?": each guideline segment's
+label names the pattern that made its file a guideline and the config line that gave it."""
+
+from __future__ import annotations
+
+from inspector import presenters, services
+from inspector.core.agentv.guideline_reason import GuidelineReason, guideline_paths, guideline_reason
+from inspector.core.model import RenderedCase
+from inspector.core.options import RenderOptions
+
+
+def explain_guidelines(loaded: services.LoadedBundle, document: str, options: RenderOptions,
+                       view: presenters.CaseView) -> list[tuple[str, str]]:
+    """Adds the reason to each guideline segment's label; the (file, reason) pairs, for the page."""
+    reasons: dict[str, GuidelineReason | None] = {}
+    for card in view.cards:
+        for segment in card.segments:
+            if segment.kind != "guideline" or not segment.path:
+                continue
+            if segment.path not in reasons:
+                reasons[segment.path] = guideline_reason(loaded.files, document, segment.path,
+                                                         options.guideline_patterns)
+            reason = reasons[segment.path]
+            if reason is not None:
+                segment.title += f" — {reason.sentence()}"
+    return [(path, reason.sentence()) for path, reason in reasons.items() if reason is not None]
+
+
+
+def editable_files(document: str, case: RenderedCase) -> list[str]:
+    """What the case's editor may open: the case's own file, then each guideline file it sends."""
+    return [document, *(path for path in guideline_paths(case) if path != document)]
