@@ -91,6 +91,11 @@ def _render(options: Options, output: Output, policy: RenderPolicy) -> str:
 
         chosen = ({"profile": document.profile, "profile_reason": document.profile_reason}
                   if document.profile else {})
+        if document.kind == "promptfoo":
+            from inspector.core.promptfoo.contract import evaluation_contract
+
+            return json.dumps([case_contract(case) | evaluation_contract(case) for case in cases],
+                              indent=2, ensure_ascii=False)
         return json.dumps([case_contract(case) | chosen
                            | _guidelines(bundle, relative, case, render_options.guideline_patterns)
                            | ({"graders": graders_contract(case)} if options["graders"] else {})

@@ -20,6 +20,8 @@ from .conversations.spec import RequestFormat
 from .decks import is_gambit_file, render_deck_file, render_gambit_file
 from .model import InputError, RenderedCase, RenderedDocument
 from .options import RenderOptions
+from .promptfoo import claims as claims_promptfoo
+from .promptfoo import render_promptfoo_file
 from .sourcemap import Spans
 
 
@@ -159,6 +161,9 @@ register(InputFormat("gambit", lambda probe: is_gambit_file(probe.path, probe.te
                      render_gambit_file))
 register(InputFormat("deck", lambda probe: probe.path.endswith((".toml", ".deck.md")),
                      render_deck_file))
+# promptfoo configs before the agentv fallback, which would read their `prompts` and `tests`.
+register(InputFormat("promptfoo", lambda probe: claims_promptfoo(probe.path, probe.text),
+                     render_promptfoo_file))
 for _module in (openai_chat, responses, anthropic, gemini, bedrock):
     register(request_input_format(_module.FORMAT))
 # Every other YAML or JSONL file is an agentv eval file; its profile picks the generation.

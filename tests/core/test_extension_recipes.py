@@ -161,6 +161,10 @@ def sample_file(name: str) -> tuple[Any, str]:
         return DirectoryBundle(EXAMPLES / "tone-grader-deck"), "graders/tone-samples.toml"
     if name == "gambit":
         return MemoryBundle({"support/PROMPT.md": GAMBIT_DECK.encode()}), "support/PROMPT.md"
+    if name == "promptfoo":
+        config = ("prompts: ['Hi {{ who }}']\nproviders: [openai:gpt-4.1]\n"
+                  "tests:\n  - vars: {who: Ann}\n")
+        return MemoryBundle({"promptfooconfig.yaml": config.encode()}), "promptfooconfig.yaml"
     body = REQUESTS[name]  # a format with no sample here fails: add one for it
     return MemoryBundle({"request.json": json.dumps(body).encode()}), "request.json"
 

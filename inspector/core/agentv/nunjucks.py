@@ -23,7 +23,7 @@ from jinja2 import ChainableUndefined, TemplateSyntaxError, nodes
 from jinja2.exceptions import TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
-from ..js import JS_WHITESPACE, JsObject, js_json, js_truthy, js_value
+from ..js import JS_WHITESPACE, JsList, JsObject, js_json, js_truthy, js_value
 from ..js import js_string as js_text
 from ..model import Diagnostic, InputError, LineSpan, OriginKind
 from ..safe_parse import LimitExceeded
@@ -223,13 +223,28 @@ def _dump(value: Any, spaces: int | None = None) -> Any:
     return js_json(value, indent=spaces)
 
 
+def _loop_one(value: Any) -> Any:
+    """`{% for x in value %}` as nunjucks loops: over an array's items or a string's characters;
+    an object (looped only with two names), a number, a boolean or null loop over nothing."""
+    return value if isinstance(value, (list, str, ChainableUndefined)) else JsList()
+
+
+def _loop_pairs(value: Any) -> Any:
+    """`{% for key, value in value %}`: an object's entries, a string's (index, character)."""
+    if isinstance(value, dict):
+        return JsList(JsList(pair) for pair in value.items())
+    if isinstance(value, str):
+        return JsList(JsList((str(index), char)) for index, char in enumerate(value))
+    return value if isinstance(value, (list, ChainableUndefined)) else JsList()
+
+
 NUNJUCKS_FILTERS = {
     "upper": _upper, "lower": _lower, "capitalize": _capitalize, "trim": _trim,
     "length": _length, "first": lambda value: _index(value, "first"),
     "last": lambda value: _index(value, "last"), "join": _join, "default": _default,
     "d": _default, "replace": _replace, "abs": _abs, "string": _string, "safe": _safe,
     "dump": _dump, "load": lambda value: js_value(json.loads(value)),
-    "_concat_operand": _concat_operand,
+    "_concat_operand": _concat_operand, "_loop_one": _loop_one, "_loop_pairs": _loop_pairs,
 }
 
 
@@ -329,6 +344,11 @@ class Renderer:
             return Node({key: self.node(item, where_path) for key, item in value.items()},
                         node.start_line, node.end_line, node.text_line, pieces=node.pieces)
         return node
+
+    def text(self, node: Node, path: str) -> Node:
+        """One string rendered as text, never replaced by a variable's own value (promptfoo's
+        renderString)."""
+        return self._text(node, path)
 
     def _lookup(self, expression: str) -> Node | None:
         parts = expression.split(".")
@@ -442,6 +462,10 @@ def _js_concat(tree: nodes.Template) -> nodes.Template:
     for concat in tree.find_all(nodes.Concat):
         concat.nodes = [nodes.Filter(operand, "_concat_operand", [], [], None, None,
                                      lineno=operand.lineno) for operand in concat.nodes]
+    # And every loop over an object as nunjucks loops: entries for two names, nothing for one.
+    for loop in tree.find_all(nodes.For):
+        name = "_loop_pairs" if isinstance(loop.target, nodes.Tuple) else "_loop_one"
+        loop.iter = nodes.Filter(loop.iter, name, [], [], None, None, lineno=loop.iter.lineno)
     return tree
 
 

@@ -1,0 +1,24 @@
+"""The `render` command's object for a promptfoo evaluation: promptfoo's own indices and provider,
+the body promptfoo sends (the evaluation exported to its own API) and each judge's request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import RenderedCase
+
+
+def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
+    from ..export import export_case
+
+    own = case.metadata.get("promptfoo") or {}
+    fmt = case.metadata.get("format")
+    payload = export_case(case, fmt).payload if fmt and not case.skipped else None
+    graders = []
+    for grader, judge in zip(case.graders, own.get("graders") or [], strict=False):
+        judge_case = RenderedCase(case.id, grader.messages, metadata=dict(judge["metadata"]))
+        graders.append({"name": grader.name,
+                        "payload": export_case(judge_case, judge["metadata"]["format"]).payload})
+    return {"promptfoo": {"test_idx": own.get("test_idx"), "prompt_idx": own.get("prompt_idx"),
+                          "provider": own.get("provider")},
+            "payload": payload, "graders": graders}

@@ -1,0 +1,190 @@
+"""The judge requests of a promptfoo evaluation's model-graded assertions (src/matchers:
+matchesLlmRubric, matchesClosedQa, matchesFactuality), with the candidate's answer, which only the
+run knows, as the placeholder agentv's graders use.
+
+The judge is the assertion's `provider`, else the test's `options.provider` (defaultTest's
+included), else promptfoo's default grader when an OpenAI key is set: `gpt-5.6-sol`, asked for a
+JSON object by `llm-rubric`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Template
+
+from ..agentv.nunjucks import ENVIRONMENT
+from ..js import js_value
+from . import grader_prompts
+from .providers import OPENAI_CHAT, api_of, body_for
+
+CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
+DEFAULT_GRADING_MODEL = "gpt-5.6-sol"
+JSON_OBJECT = {"response_format": {"type": "json_object"}}
+# What G-Eval's second request holds in place of the steps its first request's answer gives.
+STEPS_PLACEHOLDER = "⟨the judge's evaluation steps⟩"
+RENDERED = ("llm-rubric", "model-graded-closedqa", "factuality")
+NOT_RENDERED = ("answer-relevance", "context-faithfulness",
+                "context-recall", "context-relevance", "conversation-relevance", "search-rubric",
+                "model-graded-factuality")
+
+
+@dataclass
+class Judge:
+    name: str
+    api: str
+    body: dict[str, Any]
+    messages: Any
+    line: int | None
+
+
+def judges(asserts: list[dict[str, Any]], variables: dict[str, Any], options: dict[str, Any],
+           prompt_text: str, warn: Any) -> list[Judge]:
+    found = []
+    for assertion in asserts:
+        kind = assertion.get("type")
+        if not isinstance(kind, str):
+            continue
+        base = kind[4:] if kind.startswith("not-") else kind
+        if base in RENDERED:
+            found.append(_judge(base, assertion, variables, options, prompt_text))
+        elif base == "g-eval" and isinstance(assertion.get("value"), str):
+            found.extend(_g_eval(assertion, variables, options, prompt_text))
+        elif base in NOT_RENDERED:
+            warn(f"the `{kind}` assertion's judge requests are not rendered", assertion)
+    return found
+
+
+def _judge(kind: str, assertion: dict[str, Any], variables: dict[str, Any],
+           options: dict[str, Any], prompt_text: str) -> Judge:
+    value = assertion.get("value")
+    rendered = _render(value, variables) if isinstance(value, str) else value
+    rubric_prompt = assertion.get("rubricPrompt") or options.get("rubricPrompt")
+    if isinstance(rubric_prompt, (list, dict)):
+        rubric_prompt = json.dumps(rubric_prompt, ensure_ascii=False, separators=(",", ":"))
+    if kind == "llm-rubric":
+        template = rubric_prompt or grader_prompts.DEFAULT_GRADING_PROMPT
+        context = {**variables, "output": CANDIDATE_PLACEHOLDER, "rubric": rendered or ""}
+        default_config: dict[str, Any] = JSON_OBJECT
+    else:
+        template = rubric_prompt or (grader_prompts.OPENAI_CLOSED_QA_PROMPT
+                                     if kind == "model-graded-closedqa"
+                                     else grader_prompts.PROMPTFOO_FACTUALITY_PROMPT)
+        key = "criteria" if kind == "model-graded-closedqa" else "ideal"
+        context = {**variables, "input": prompt_text, key: rendered,
+                   "completion": CANDIDATE_PLACEHOLDER}
+        default_config = {}
+    text = render_grading_prompt(template, context)
+    provider = assertion.get("provider") or options.get("provider")
+    api, model, config = _grading_provider(provider, default_config)
+    messages = _chat_messages(text)
+    body = body_for(api, model, messages, text, config)
+    return Judge(kind, api, body, messages, assertion.get("__line"))
+
+
+def select_best(assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any],
+                outputs: int) -> Judge:
+    """matchesSelectBest: one request for a test's row, comparing every evaluation's output (each
+    the placeholder); the criteria go in as written, not rendered."""
+    rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
+    if isinstance(rubric, (list, dict)):
+        rubric = json.dumps(rubric, ensure_ascii=False, separators=(",", ":"))
+    text = render_grading_prompt(rubric or grader_prompts.SELECT_BEST_PROMPT,
+                                 {**variables, "criteria": assertion.get("value"),
+                                  "outputs": [CANDIDATE_PLACEHOLDER] * outputs})
+    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"),
+                                           {})
+    messages = _chat_messages(text)
+    return Judge(f"select-best (the {outputs} outputs of this test)", api,
+                 body_for(api, model, messages, text, config), messages, assertion.get("__line"))
+
+
+def _g_eval(assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any],
+            prompt_text: str) -> list[Judge]:
+    """matchesGEval: a request for evaluation steps, then the evaluation with those steps (which
+    only the first request's answer gives: a placeholder here)."""
+    criteria = _render(assertion["value"], variables)
+    rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
+    prompts = rubric if isinstance(rubric, dict) else {}
+    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"),
+                                           {})
+    steps_text = render_grading_prompt(prompts.get("steps") or grader_prompts.GEVAL_PROMPT_STEPS,
+                                       {"criteria": criteria})
+    evaluate_text = render_grading_prompt(
+        prompts.get("evaluate") or grader_prompts.GEVAL_PROMPT_EVALUATE,
+        {"criteria": criteria, "steps": STEPS_PLACEHOLDER, "maxScore": "10",
+         "input": prompt_text, "output": CANDIDATE_PLACEHOLDER})
+    judges = []
+    for name, text in (("g-eval › steps", steps_text), ("g-eval › evaluate", evaluate_text)):
+        messages = _chat_messages(text)
+        judges.append(Judge(name, api, body_for(api, model, messages, text, config), messages,
+                            assertion.get("__line")))
+    return judges
+
+
+def _grading_provider(provider: Any, default_config: dict[str, Any]
+                      ) -> tuple[str, str, dict[str, Any]]:
+    if isinstance(provider, str):
+        api, model = api_of(provider)
+        if api is not None:
+            return api, model, {}
+    if isinstance(provider, dict) and isinstance(provider.get("id"), str):
+        api, model = api_of(provider["id"])
+        if api is not None:
+            return api, model, provider.get("config") or {}
+    return OPENAI_CHAT, DEFAULT_GRADING_MODEL, default_config
+
+
+def _chat_messages(text: str) -> Any:
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return [{"role": "user", "content": text}]
+    return parsed if isinstance(parsed, list) else [{"role": "user", "content": text}]
+
+
+def _render(template: str, context: dict[str, Any]) -> str:
+    return _compiled(template).render(js_value(context))
+
+
+@lru_cache(maxsize=256)
+def _compiled(template: str) -> Template:
+    """A judge prompt is the same text for every evaluation: compiled once."""
+    return ENVIRONMENT.from_string(template)
+
+
+def _templating_context(context: dict[str, Any]) -> dict[str, Any]:
+    """processContextForTemplating: objects as JSON text, arrays' objects too."""
+    result = {}
+    for key, value in context.items():
+        if isinstance(value, list):
+            value = [json.dumps(item, ensure_ascii=False, separators=(",", ":"))
+                     if isinstance(item, (dict, list)) else item for item in value]
+        elif isinstance(value, dict):
+            value = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        result[key] = value
+    return result
+
+
+def render_grading_prompt(template: str, context: dict[str, Any]) -> str:
+    """renderLlmRubricPrompt: a JSON prompt has each string rendered, else the text is."""
+    values = _templating_context(context)
+    try:
+        parsed = json.loads(template)
+    except ValueError:
+        return _render(template, values)
+    return json.dumps(_render_strings(parsed, values), ensure_ascii=False,
+                      separators=(",", ":"))
+
+
+def _render_strings(value: Any, context: dict[str, Any]) -> Any:
+    if isinstance(value, str):
+        return _render(value, context)
+    if isinstance(value, list):
+        return [_render_strings(item, context) for item in value]
+    if isinstance(value, dict):
+        return {key: _render_strings(item, context) for key, item in value.items()}
+    return value

@@ -1,0 +1,369 @@
+"""The providers of a promptfoo config and the request body each sends (promptfoo's
+OpenAiChatCompletionProvider.getOpenAiBody, OpenAiResponsesProvider.getOpenAiBody and
+AnthropicMessagesProvider.callApi), from its `config` keys that shape the request.
+
+Only what the body is made of is read: keys that are the provider's address or secrets (apiKey,
+apiBaseUrl, apiHost, headers) are not part of it. A provider promptfoo reaches by running code or
+through an API the inspector does not model is named, and its evaluations are not rendered.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model import InputError
+from ..yaml_lines import Node
+from .source import Source
+
+OPENAI_CHAT = "openai-chat"
+OPENAI_RESPONSES = "openai-responses"
+ANTHROPIC = "anthropic"
+# openai:<kind>:<model> ids whose API is not a chat or responses request.
+OPENAI_OTHER = ("assistant", "embedding", "embeddings", "completion", "image", "realtime",
+                "moderation", "transcription", "video", "agents", "chatkit", "codex-sdk",
+                "codex")
+ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
+
+
+@dataclass
+class Provider:
+    id: str
+    label: str | None
+    config: dict[str, Any]
+    prompts: list[str] | None  # the prompt labels this provider runs (providers[].prompts)
+    line: int
+    api: str | None = None  # openai-chat, openai-responses, anthropic; None: not rendered
+    model: str = ""
+    unsupported: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """getProviderIdentifier: the label when there is one."""
+        return self.label or self.id
+
+
+def read_providers(source: Source, node: Node | None) -> list[Provider]:
+    if node is None:
+        raise InputError("promptfoo needs `providers`", source.path, 1)
+    value = node.value
+    if isinstance(value, str):
+        return [_canonical(_provider(value, None, {}, None, node.start_line))]
+    if not isinstance(value, list):
+        raise InputError("`providers` must be a provider id or a list", source.path,
+                         node.start_line)
+    # combineConfigs: a provider written twice (the same string, or the same object as JSON) is
+    # one provider.
+    providers = []
+    seen: set[str] = set()
+    for item in value:
+        plain = item.plain()
+        key = plain if isinstance(plain, str) else json.dumps(plain, separators=(",", ":"))
+        if key not in seen:
+            seen.add(key)
+            providers.append(_entry(source, item))
+    return providers
+
+
+def _entry(source: Source, item: Node) -> Provider:
+    plain = item.plain()
+    if isinstance(plain, str):
+        return _canonical(_provider(plain, None, {}, None, item.start_line))
+    if not isinstance(plain, dict):
+        raise InputError("a provider is an id or an object", source.path, item.start_line)
+    if isinstance(plain.get("id"), str):
+        return _provider(plain["id"], plain.get("label"), plain.get("config") or {},
+                         plain.get("prompts"), item.start_line)
+    if len(plain) == 1:
+        original, options = next(iter(plain.items()))
+        options = options if isinstance(options, dict) else {}
+        provider = _provider(options.get("id") or original, options.get("label"),
+                             options.get("config") or {}, options.get("prompts"), item.start_line)
+        return provider if options.get("id") else _canonical(provider)
+    raise InputError("a provider object needs an `id`", source.path, item.start_line)
+
+
+def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any,
+              line: int) -> Provider:
+    provider = Provider(provider_id, label if isinstance(label, str) else None, config,
+                        prompts if isinstance(prompts, list) else None, line)
+    api, model = api_of(provider_id)
+    if api == ANTHROPIC and LATER_CLAUDE.search(model):
+        provider.unsupported = (f"promptfoo sets {model}'s sampling, thinking and max_tokens "
+                                f"from its own table of Claude models, which the inspector does "
+                                f"not model")
+    elif api is None:
+        provider.unsupported = (f"provider {provider_id!r} is not one whose request the inspector "
+                                f"builds (OpenAI Chat and Responses, Anthropic Messages)")
+    else:
+        provider.api, provider.model = api, model
+    return provider
+
+
+def _canonical(provider: Provider) -> Provider:
+    """A provider named only by a string answers promptfoo's `id()` with its class's own form
+    (`openai:chat:gpt-4o` is `openai:gpt-4o`); an `id` written in an object is kept as written."""
+    if provider.api in (OPENAI_CHAT, OPENAI_RESPONSES):
+        provider.id = f"openai:{provider.model}"
+    elif provider.api == ANTHROPIC:
+        provider.id = f"anthropic:{provider.model}"
+    return provider
+
+
+def api_of(provider_id: str) -> tuple[str | None, str]:
+    parts = provider_id.split(":")
+    if parts[0] == "openai" and len(parts) >= 2:
+        if parts[1] == "chat":
+            return OPENAI_CHAT, ":".join(parts[2:]) or "gpt-4.1-mini"
+        if parts[1] == "responses":
+            return OPENAI_RESPONSES, ":".join(parts[2:]) or "gpt-4.1-mini"
+        if parts[1] in OPENAI_OTHER:
+            return None, ""
+        return OPENAI_CHAT, ":".join(parts[1:])
+    if parts[0] == "anthropic" and len(parts) >= 3 and parts[1] == "messages":
+        return ANTHROPIC, ":".join(parts[2:])
+    return None, ""
+
+
+# ---- OpenAI ---------------------------------------------------------------------------------
+
+
+def _openai_model_kind(model: str) -> tuple[bool, bool]:
+    """(a reasoning model, a GPT-5 model) as promptfoo's OpenAI providers decide."""
+    model = re.sub(r"(^|/)ft:", r"\1", model)
+    gpt5 = model.startswith("gpt-5") or "/gpt-5" in model
+    astra = bool(re.search(r"(?:^|[/-])gpt-6-astra(?:-|$)", model))
+    reasoning = (model.startswith(("o1", "o3", "o4")) or any(f"/{kind}" in model for kind in
+                                                             ("o1", "o3", "o4"))
+                 or bool(re.search(r"(^|/)gpt-daybreak-(?:blue|red)-latest$", model))
+                 or gpt5 or astra)
+    return reasoning, gpt5
+
+
+def openai_chat_body(model: str, messages: Any, config: dict[str, Any]) -> dict[str, Any]:
+    reasoning, gpt5 = _openai_model_kind(model)
+    body: dict[str, Any] = {"model": model, "messages": messages}
+    if config.get("seed") is not None:
+        body["seed"] = config["seed"]
+    if not (reasoning or gpt5):
+        body["max_tokens"] = _given(config, "max_tokens", 1024)
+    if reasoning and config.get("max_completion_tokens") is not None:
+        body["max_completion_tokens"] = config["max_completion_tokens"]
+    if reasoning and config.get("reasoning_effort"):
+        body["reasoning_effort"] = config["reasoning_effort"]
+    if not reasoning:
+        body["temperature"] = _given(config, "temperature", 0)
+    _chat_extras(body, config)
+    return body
+
+
+def _chat_extras(body: dict[str, Any], config: dict[str, Any]) -> None:
+    """The rest of getOpenAiBody's fields, in its order."""
+    _given_keys(body, config, ("top_p", "presence_penalty", "frequency_penalty"))
+    _truthy(body, config, ("functions", "function_call", "tools", "tool_choice",
+                           "tool_resources", "response_format", "stop"))
+    _given_keys(body, config, ("prompt_cache_key", "prompt_cache_options",
+                               "prompt_cache_retention"))
+    if isinstance(config.get("passthrough"), dict):
+        body.update(config["passthrough"])
+    _truthy(body, config, ("service_tier", "user", "metadata"))
+    _given_keys(body, config, ("store",))
+    if not body.get("tools"):
+        body.pop("tools", None)
+
+
+def _given_keys(body: dict[str, Any], config: dict[str, Any], keys: tuple[str, ...]) -> None:
+    for key in keys:
+        if config.get(key) is not None:
+            body[key] = config[key]
+
+
+def _given(config: dict[str, Any], key: str, default: Any) -> Any:
+    value = config.get(key)
+    return default if value is None else value
+
+
+def _truthy(body: dict[str, Any], config: dict[str, Any], keys: tuple[str, ...]) -> None:
+    for key in keys:
+        if config.get(key):
+            body[key] = config[key]
+
+
+def openai_responses_body(model: str, prompt_text: str, config: dict[str, Any]
+                          ) -> dict[str, Any]:
+    """OpenAiResponsesProvider.getOpenAiBody: a prompt that is a JSON array is the input items,
+    any other is the input string (a `- role:` prompt is not read as chat here)."""
+    reasoning, gpt5 = _openai_model_kind(model)
+    try:
+        parsed = json.loads(prompt_text)
+    except ValueError:
+        parsed = None
+    body: dict[str, Any] = {"model": model,
+                            "input": parsed if isinstance(parsed, list) else prompt_text}
+    max_tokens = config.get("max_output_tokens")
+    if max_tokens is not None or not reasoning:
+        body["max_output_tokens"] = 1024 if max_tokens is None else max_tokens
+    effort = _reasoning_effort(config) if reasoning else None
+    if effort:
+        body["reasoning"] = {"effort": effort}
+    if not reasoning:
+        body["temperature"] = _given(config, "temperature", 0)
+    _truthy(body, config, ("instructions",))
+    if (not effort or effort == "none") and config.get("top_p") is not None:
+        body["top_p"] = config["top_p"]
+    body["text"] = _text_format(config.get("response_format"), gpt5, config.get("verbosity"))
+    _responses_extras(body, config)
+    if reasoning and isinstance(config.get("reasoning"), dict):
+        body["reasoning"] = {**body.get("reasoning", {}), **config["reasoning"]}
+    return body
+
+
+def _reasoning_effort(config: dict[str, Any]) -> Any:
+    reasoning = config.get("reasoning")
+    effort = reasoning.get("effort") if isinstance(reasoning, dict) else None
+    return effort or config.get("reasoning_effort")
+
+
+def _responses_extras(body: dict[str, Any], config: dict[str, Any]) -> None:
+    tools = config.get("tools")
+    if isinstance(tools, list):
+        body["tools"] = [_responses_tool(tool) for tool in tools]
+    choice = config.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "function" and isinstance(
+            choice.get("function"), dict) and choice["function"].get("name"):
+        choice = {"type": "function", "name": choice["function"]["name"]}
+    if choice:
+        body["tool_choice"] = choice
+    _truthy(body, config, ("max_tool_calls", "previous_response_id", "truncation", "metadata",
+                           "user", "service_tier"))
+    for key in ("parallel_tool_calls", "store"):
+        if key in config:
+            body[key] = bool(config[key])
+    if isinstance(config.get("passthrough"), dict):
+        body.update(config["passthrough"])
+
+
+def _responses_tool(tool: Any) -> Any:
+    """A chat-style function tool flattened to the Responses shape."""
+    if not (isinstance(tool, dict) and tool.get("type") == "function"
+            and isinstance(tool.get("function"), dict)):
+        return tool
+    return {**{key: value for key, value in tool.items() if key != "function"},
+            **tool["function"]}
+
+
+def _text_format(response_format: Any, gpt5: bool, verbosity: Any) -> dict[str, Any]:
+    kind = response_format.get("type") if isinstance(response_format, dict) else None
+    if kind == "json_object":
+        text: dict[str, Any] = {"format": {"type": "json_object"}}
+    elif kind == "json_schema":
+        schema = response_format.get("schema") or (response_format.get("json_schema") or {}).get(
+            "schema")
+        name = (response_format.get("json_schema") or {}).get("name") or response_format.get(
+            "name") or "response_schema"
+        text = {"format": {"type": "json_schema", "name": name, "schema": schema,
+                           "strict": True}}
+    else:
+        text = {"format": {"type": "text"}}
+    if gpt5 and verbosity:
+        text["verbosity"] = verbosity
+    return text
+
+
+# ---- Anthropic ------------------------------------------------------------------------------
+
+
+def anthropic_body(model: str, rendered_text: str, config: dict[str, Any]) -> dict[str, Any]:
+    """AnthropicMessagesProvider.callApi: parseMessages of the rendered prompt."""
+    system, messages = anthropic_messages(rendered_text)
+    body: dict[str, Any] = {"model": model}
+    if system is not None:
+        body["system"] = system
+    body["max_tokens"] = _given(config, "max_tokens", ANTHROPIC_DEFAULT_MAX_TOKENS)
+    body["messages"] = messages
+    body["stream"] = bool(config.get("stream", False))
+    # temperature and top_p together are refused by Anthropic: promptfoo keeps top_p.
+    if config.get("top_p") is None:
+        body["temperature"] = _given(config, "temperature", 0)
+    for key in ("top_p", "top_k"):
+        if config.get(key) is not None:
+            body[key] = config[key]
+    _truthy(body, config, ("cache_control", "service_tier", "stop_sequences", "metadata",
+                           "tools", "tool_choice"))
+    if isinstance(config.get("extra_body"), dict):
+        body.update(config["extra_body"])
+    return body
+
+
+# Claude models whose sampling parameters, thinking and max_tokens promptfoo sets by its own
+# capability table (Opus 4.7 and later, Claude 5): not modelled.
+LATER_CLAUDE = re.compile(r"(^|[^a-z0-9])claude-(?:opus-4-[78](?![0-9])|[a-z][a-z0-9]*"
+                          r"(?:-[a-z][a-z0-9]*){0,4}-(?:[5-9]|[1-9][0-9])(?![a-z0-9]))", re.I)
+
+
+def anthropic_messages(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
+    """parseMessages (anthropic/util.ts): a JSON chat array, else `system:`/`user:`/`assistant:`
+    lines, each line trimmed and blank lines dropped."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, list):
+        system_message = next((item for item in parsed if isinstance(item, dict)
+                               and item.get("role") == "system"), None)
+        messages = [{"role": item["role"],
+                     "content": item["content"] if isinstance(item.get("content"), list)
+                     else [{"type": "text", "text": item.get("content")}]}
+                    for item in parsed if isinstance(item, dict) and item.get("role")
+                    and item["role"] != "system"]
+        system = None
+        if system_message is not None:
+            content = system_message.get("content")
+            system = content if isinstance(content, list) else [{"type": "text", "text": content}]
+        return system, messages
+    return _anthropic_lines(text)
+
+
+def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
+    system = None
+    messages: list[dict[str, Any]] = []
+    role: str | None = None
+    content: list[str] = []
+
+    def push() -> None:
+        nonlocal content
+        if role and content:
+            messages.append({"role": role, "content": [{"type": "text",
+                                                        "text": "\n".join(content)}]})
+            content = []
+
+    for line in (line.strip() for line in text.split("\n")):
+        if not line:
+            continue
+        if line.startswith("system:"):
+            system = [{"type": "text", "text": line[7:].strip()}]
+        elif line.startswith("thinking:"):
+            continue
+        elif line.startswith(("user:", "assistant:")):
+            push()
+            role = "user" if line.startswith("user:") else "assistant"
+            content.append(line[line.index(":") + 1:].strip())
+        else:
+            role = role or "user"
+            content.append(line)
+    push()
+    if not messages and system is None:
+        messages.append({"role": "user", "content": [{"type": "text", "text": text.strip()}]})
+    return system, messages
+
+
+def body_for(provider_api: str, model: str, rendered_messages: Any, rendered_text: str,
+             config: dict[str, Any]) -> dict[str, Any]:
+    if provider_api == OPENAI_CHAT:
+        return openai_chat_body(model, rendered_messages, config)
+    if provider_api == OPENAI_RESPONSES:
+        return openai_responses_body(model, rendered_text, config)
+    return anthropic_body(model, rendered_text, config)

@@ -1,0 +1,181 @@
+"""Hypothesis strategies for promptfoo configs: prompt files of each kind (text with `---`
+sections, JSON, JSONL and YAML chat, markdown), inline text, `- role:` and JSON chat prompts, nunjucks with filters
+and control flow, vars of every JSON type (list vars that expand, `file://` text and YAML vars,
+vars that are templates), tests inline and from CSV, defaultTest, provider and test prompt
+filters, prefixes and suffixes, scenarios, provider request options and llm-rubric, closedqa and
+factuality judges. Every config is JSON
+(promptfooconfig.json), so both sides read the same document."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from hypothesis import strategies as st
+
+NAMES = ("topic", "name", "q", "style", "items")
+WORDS = ("alpha", "Beta", "gamma delta", "  spaced  ", "line one\nline two", "x", "émoji ✓",
+         "quote \" mark", "tab\there", "trailing\n", "", "0", "true")
+# Single-quoted arguments: a JSON prompt's text keeps them as they are (a prefix or suffix makes
+# promptfoo render that JSON text as a whole, backslash escapes and all).
+FILTERS = ("", " | upper", " | lower", " | trim", " | length", " | default('none')",
+           " | capitalize", " | replace('a', 'A')", " | first", " | join(', ')")
+MODELS = ("openai:chat:gpt-4o-mini", "openai:gpt-4.1", "openai:chat:gpt-4o",
+          "openai:responses:gpt-4.1-mini", "anthropic:messages:claude-3-5-haiku-latest",
+          "openai:chat:o4-mini")
+
+
+def _word() -> st.SearchStrategy[str]:
+    return st.sampled_from(WORDS)
+
+
+@st.composite
+def template(draw: Any, names: list[str]) -> str:
+    parts = []
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.integers(0, 5))
+        name = draw(st.sampled_from(names))
+        if kind <= 1:
+            parts.append(draw(st.sampled_from(("Say ", "About ", "\n", "Hello, ", "Note: ", "- "))))
+        elif kind <= 3:
+            parts.append("{{ " + name + draw(st.sampled_from(FILTERS)) + " }}")
+        elif kind == 4:
+            parts.append("{% if " + name + " %}yes {{ " + name + " }}{% else %}no{% endif %}")
+        else:
+            parts.append("{% for x in " + name + " %}[{{ x }}]{% endfor %}")
+    text = "".join(parts)
+    return "Task: " + text if text.lstrip()[:1] in ("[", "{", "-", '"') or not text.strip() else text
+
+
+@st.composite
+def var_value(draw: Any, names: list[str]) -> Any:
+    kind = draw(st.integers(0, 9))
+    if kind <= 3:
+        return draw(_word())
+    if kind == 4:
+        return draw(st.integers(-5, 100))
+    if kind == 5:
+        return draw(st.booleans())
+    if kind == 6:
+        return draw(st.lists(_word(), min_size=1, max_size=3))
+    if kind == 7:
+        return {"k": draw(_word())}
+    if kind == 8:
+        return "Hi {{ " + draw(st.sampled_from(names)) + " }}"
+    return draw(st.sampled_from(("file://vars/note.txt", "file://vars/data.yaml")))
+
+
+@st.composite
+def prompt_entries(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
+    entries: list[Any] = []
+    for index in range(draw(st.integers(1, 3))):
+        kind = draw(st.integers(0, 8))
+        text = draw(template(names))
+        if kind == 0:
+            entries.append(text)
+        elif kind == 1:
+            entries.append({"raw": text, "label": f"p{index}"})
+        elif kind == 2:
+            chat = [{"role": "system", "content": draw(template(names))},
+                    {"role": "user", "content": text}]
+            entries.append(json.dumps(chat))
+        elif kind == 3:
+            files[f"prompts/p{index}.txt"] = "\n" + text + "\n---\n" + draw(template(names)) + "\n"
+            entries.append(f"file://prompts/p{index}.txt")
+        elif kind == 4:
+            chat = [{"role": "user", "content": text}]
+            files[f"prompts/p{index}.json"] = json.dumps(chat, indent=2)
+            entries.append({"id": f"file://prompts/p{index}.json", "label": f"p{index}"})
+        elif kind == 5:
+            files[f"prompts/p{index}.md"] = text + "\n"
+            entries.append(f"file://prompts/p{index}.md")
+        elif kind == 6:
+            files[f"prompts/p{index}.yaml"] = (f"- role: system\n  content: {json.dumps(text)}\n"
+                                               f"- role: user\n  content: 'Hello {index}'\n")
+            entries.append(f"file://prompts/p{index}.yaml")
+        elif kind == 7:
+            entries.append("- role: system\n  content: Be brief\n- role: user\n  content: "
+                           + json.dumps(f"Q{index}") + "\n")
+        else:
+            lines = [json.dumps([{"role": "user", "content": text}]),
+                     json.dumps([{"role": "user", "content": draw(template(names))}])]
+            files[f"prompts/p{index}.jsonl"] = "\n".join(lines) + "\n"
+            entries.append(f"file://prompts/p{index}.jsonl")
+    return entries
+
+
+@st.composite
+def providers(draw: Any) -> list[Any]:
+    chosen = []
+    for index in range(draw(st.integers(1, 2))):
+        model = draw(st.sampled_from(MODELS))
+        config: dict[str, Any] = {}
+        if draw(st.booleans()):
+            config["temperature"] = draw(st.sampled_from((0, 0.2, 1, 1.5)))
+        if draw(st.booleans()):
+            config["max_tokens"] = draw(st.integers(1, 4096))
+        if draw(st.booleans()):
+            config["seed"] = draw(st.integers(0, 99))
+        if draw(st.integers(0, 3)) == 0:
+            config["top_p"] = draw(st.sampled_from((0.5, 1)))
+        if not config and draw(st.booleans()):
+            chosen.append(model)
+            continue
+        entry: dict[str, Any] = {"id": model, "config": config}
+        if draw(st.booleans()):
+            entry["label"] = f"provider{index}"
+        chosen.append(entry)
+    return chosen
+
+
+@st.composite
+def tests_of(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
+    tests: list[Any] = []
+    for _ in range(draw(st.integers(1, 3))):
+        chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names)))
+        test: dict[str, Any] = {"vars": {name: draw(var_value(names)) for name in chosen}}
+        if draw(st.integers(0, 4)) == 0:
+            kind = draw(st.sampled_from(("llm-rubric", "model-graded-closedqa", "factuality")))
+            test["assert"] = [{"type": kind, "value": "Mentions {{ "
+                               + draw(st.sampled_from(names)) + " }}"}]
+        if draw(st.integers(0, 5)) == 0:
+            test["options"] = {"prefix": "PRE ", "suffix": draw(st.sampled_from((" END", "\n")))}
+        tests.append(test)
+    if draw(st.booleans()):
+        rows = [[draw(_word()) for _ in names] for _ in range(draw(st.integers(1, 3)))]
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(names)
+        writer.writerows(rows)
+        files["tests.csv"] = buffer.getvalue()
+        tests.append("file://tests.csv")
+    return tests
+
+
+@st.composite
+def configs(draw: Any) -> dict[str, str]:
+    files: dict[str, str] = {"vars/note.txt": "  A note\nwith two lines \n\n",
+                             "vars/data.yaml": "key: value\nlist: [1, 2]\n"}
+    names = list(NAMES)
+    config: dict[str, Any] = {"prompts": draw(prompt_entries(names, files)),
+                              "providers": draw(providers()),
+                              "tests": draw(tests_of(names, files))}
+    if draw(st.booleans()):
+        default = {"vars": {draw(st.sampled_from(names)): draw(var_value(names))}}
+        if draw(st.booleans()):
+            files["default.json"] = json.dumps(default)
+            config["defaultTest"] = "file://default.json"
+        else:
+            config["defaultTest"] = default
+    if draw(st.integers(0, 4)) == 0:
+        config["scenarios"] = [{"config": [{"vars": {"name": draw(_word())}},
+                                           {"vars": {"name": draw(_word())}}],
+                                "tests": [{"vars": {"q": draw(_word())}}]}]
+    labels = [entry["label"] for entry in config["prompts"] if isinstance(entry, dict)]
+    if labels and draw(st.booleans()):
+        config["tests"][0] = {**config["tests"][0], "prompts": [labels[0]]} if isinstance(
+            config["tests"][0], dict) else config["tests"][0]
+    files["promptfooconfig.json"] = json.dumps(config, indent=2, ensure_ascii=False)
+    return files

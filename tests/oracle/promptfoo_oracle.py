@@ -1,0 +1,156 @@
+"""promptfoo 0.123.1 run for real: the oracle for promptfoo configs.
+
+`run_promptfoo` writes a config (and the files it reads) into a temporary folder, points every
+provider promptfoo can reach by environment at a recording server on 127.0.0.1, runs
+`promptfoo eval --no-cache` with one evaluation at a time, and returns what promptfoo sent: one
+candidate request per evaluation, in promptfoo's order, and the judge requests of each
+evaluation's model-graded assertions.
+
+The recording server answers every call with the placeholder agentv's graders use for the
+candidate's answer, so a judge request holds it verbatim where promptfoo writes the output.
+
+promptfoo and the Node it needs (>= 22.22; Debian ships 20) are installed from
+tests/oracle/promptfoo/package-lock.json by `.ci/setup --test` (npm's `node` package supplies the
+Node binary). HOME and PROMPTFOO_CONFIG_DIR live in the temporary folder, telemetry and update
+checks are off, and every request that is not to 127.0.0.1 goes to a proxy that does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.recording import RecordingServer
+
+ORACLE = Path(__file__).with_name("promptfoo")
+BIN = ORACLE / "node_modules" / ".bin"
+PLACEHOLDER = "⟨the candidate's answer⟩"
+# Assertion types whose grading asks a model (promptfoo's MODEL_GRADED_ASSERTION_TYPES, the ones
+# the inspector renders).
+MODEL_GRADED = frozenset({"llm-rubric", "model-graded-closedqa", "factuality", "g-eval",
+                          "answer-relevance", "select-best"})
+
+
+def available() -> bool:
+    return (BIN / "promptfoo").exists() and (BIN / "node").exists()
+
+
+def answer_for(_body: Any) -> dict[str, Any]:
+    """One answer every API's client reads, its text the placeholder: OpenAI Chat reads
+    `choices`, Responses `output`, Anthropic `content`, Gemini `candidates` (the recording server
+    answers by the request's body, which does not always say which API it is for)."""
+    return {
+        "id": "answer-1", "object": "chat.completion", "created": 0, "created_at": 0, "model": "m",
+        "type": "message", "role": "assistant", "status": "completed",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": PLACEHOLDER}}],
+        "output": [{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": PLACEHOLDER, "annotations": []}]}],
+        "content": [{"type": "text", "text": PLACEHOLDER}], "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "candidates": [{"content": {"role": "model", "parts": [{"text": PLACEHOLDER}]},
+                        "finishReason": "STOP"}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2,
+                  "input_tokens": 1, "output_tokens": 1},
+        "parallel_tool_calls": True, "tools": [], "tool_choice": "auto",
+    }
+
+
+@dataclass
+class Evaluation:
+    test_idx: int
+    prompt_idx: int
+    provider: str  # the provider's label when it has one, else its id
+    request: Any = None  # the candidate request's body
+    path: str | None = None
+    error: str | None = None
+
+
+@dataclass
+class OracleRun:
+    evaluations: list[Evaluation]
+    # The judge requests' bodies in arrival order. promptfoo grades model-graded assertions after
+    # every candidate, grouped (by provider, then by assertion across tests), so which evaluation
+    # a judge request belongs to is not its place in the order: compare them as a collection.
+    judges: list[Any]
+    unmatched: list[Any]  # requests neither a candidate nor a judge accounts for
+    stderr: str
+
+
+def _environment(home: Path, url: str) -> dict[str, str]:
+    keep = {name: os.environ[name] for name in ("PATH", "LANG", "TZ") if name in os.environ}
+    return keep | {
+        "PATH": f"{BIN}:{keep.get('PATH', '/usr/bin:/bin')}",
+        "HOME": str(home), "PROMPTFOO_CONFIG_DIR": str(home / ".promptfoo"),
+        "PROMPTFOO_DISABLE_TELEMETRY": "1", "PROMPTFOO_DISABLE_UPDATE": "1",
+        "PROMPTFOO_DISABLE_REMOTE_GENERATION": "1", "PROMPTFOO_SELF_HOSTED": "1",
+        "PROMPTFOO_DISABLE_SHARING": "1", "PROMPTFOO_LOG_LEVEL": "error",
+        "OPENAI_API_KEY": "sk-test", "ANTHROPIC_API_KEY": "sk-ant-test",
+        "GOOGLE_API_KEY": "test", "GEMINI_API_KEY": "test",
+        "OPENAI_BASE_URL": f"{url}/v1", "ANTHROPIC_BASE_URL": url,
+        "GOOGLE_API_BASE_URL": url,
+        # Anything not on loopback goes to a proxy that is not there.
+        "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+        "NO_PROXY": "127.0.0.1,localhost",
+    }
+
+
+def run_promptfoo(files: dict[str, str | bytes], config: str = "promptfooconfig.yaml",
+                  timeout: float = 300) -> OracleRun:
+    """Run promptfoo on `files` (paths relative to the config's folder) and return its requests
+    per evaluation."""
+    with tempfile.TemporaryDirectory(prefix="pi-promptfoo-") as temp:
+        root = Path(temp) / "project"
+        home = Path(temp) / "home"
+        home.mkdir()
+        for name, content in files.items():
+            target = root / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(content, encoding="utf-8")
+        output = Path(temp) / "out.json"
+        with RecordingServer(answer_for) as server:
+            process = subprocess.run(
+                [str(BIN / "promptfoo"), "eval", "--no-cache", "-c", config, "-j", "1",
+                 "-o", str(output), "--no-write", "--no-table", "--no-progress-bar"],
+                cwd=root, env=_environment(home, server.url), capture_output=True, text=True,
+                timeout=timeout, check=False)
+            recorded = server.take()
+        if not output.exists():
+            raise RuntimeError(f"promptfoo wrote no results (exit {process.returncode}):\n"
+                               f"{process.stdout}\n{process.stderr}")
+        results = json.loads(output.read_text(encoding="utf-8"))["results"]["results"]
+    return _match(results, [(item.path, item.body) for item in recorded], process.stderr)
+
+
+def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]],
+           stderr: str) -> OracleRun:
+    """Candidates arrive first, one per evaluation in promptfoo's order (one at a time); the
+    judges follow."""
+    evaluations: list[Evaluation] = []
+    ordered = sorted(results, key=lambda item: (item["testIdx"], item["promptIdx"]))
+    queue = list(recorded)
+    for result in ordered:
+        provider = result.get("provider") or {}
+        evaluation = Evaluation(result["testIdx"], result["promptIdx"],
+                                provider.get("label") or provider.get("id") or "")
+        if result.get("error") and not result.get("response"):
+            evaluation.error = str(result["error"])
+        elif queue:
+            evaluation.path, evaluation.request = queue.pop(0)
+        evaluations.append(evaluation)
+    judge_count = sum(_judge_count(result) for result in ordered)
+    judges = [body for _, body in queue[:judge_count]]
+    return OracleRun(evaluations, judges, [body for _, body in queue[judge_count:]], stderr)
+
+
+def _judge_count(result: dict[str, Any]) -> int:
+    asserts = ((result.get("testCase") or {}).get("assert")) or []
+    return sum(1 for item in asserts if isinstance(item, dict) and item.get("type") in MODEL_GRADED)
