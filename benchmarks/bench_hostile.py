@@ -21,8 +21,8 @@ stays responsive while six are rendered at once.
    10,000-message conversations; a case page asked for with a new ?utm_source each time), fetched
    by three clients in a loop for a while, and three agentv 5 prompt matrices of about 9 s of CPU
    each uploaded at once. Reported: answers by status per shape, 5xx, worker deaths, /healthz p50
-   and p99 meanwhile. More shapes join through SHARE_LINK_SHAPES (the comment bodies: issue 27's
-   review work). `--share-links-only` runs this part alone.
+   and p99 meanwhile. More shapes join through SHARE_LINK_SHAPES (and SHARE_LINK_SETUP for what is
+   written before the link is fetched: the hostile comment bodies). `--share-links-only` runs this part alone.
 
 Goals (issue 10): refused in under 100 ms by the guards or under 2 s by the bounded worker; no
 render above 512 MB; /healthz p99 under 50 ms; zero worker deaths. The default CPU limit (20 s) is
@@ -268,7 +268,27 @@ SHARE_LINK_SHAPES = {
                      lambda created, n: f"{_path(created['url'])}offline.html"),
     "query-busting": ({"c0.json": _conversation(0, 10_000)},
                       lambda created, n: f"{_path(created['cases'][0]['cases'][0]['url'])}?utm_source={n}"),
+    # 30 comments of 10,000 characters of nested link and emphasis openers (one address's writes
+    # for a minute, posted by _post_hostile_comments): the threads API and the case's review panel.
+    "comment-bodies": ({"e.yaml": SMALL_EVAL},
+                       lambda created, n: f"/api/bundles/{created['id']}/threads" if n % 2 else
+                       f"{_path(created['url'])}review/panel/?document=e.yaml&case_id=a"),
 }
+HOSTILE_COMMENT = "[*" * 5_000
+HOSTILE_COMMENTS = 30
+
+
+def _post_hostile_comments(base: str, created: dict) -> None:
+    """What a share link's holder can write before a page shows it: comments are rendered when
+    written, so showing them must cost what plain stored HTML costs."""
+    anchor = {"kind": "message", "document": "e.yaml", "case_id": "a", "message_index": 0}
+    for _ in range(HOSTILE_COMMENTS):
+        fetch_status(f"{base}/api/bundles/{created['id']}/threads",
+                     {"anchor": anchor, "body": HOSTILE_COMMENT, "author": "bench"}, 60)
+
+
+# name: what to write once the shape's bundle is stored, before its link is fetched
+SHARE_LINK_SETUP = {"comment-bodies": _post_hostile_comments}
 
 
 def fetch_status(url: str, body: dict | None = None, timeout: float = 120) -> tuple[int, bytes]:
@@ -328,6 +348,8 @@ def serve_share_links(checkout: Path, seconds: float) -> dict:
             uploads[name] = status
             if status == 201:
                 created = json.loads(body)
+                if name in SHARE_LINK_SETUP:
+                    SHARE_LINK_SETUP[name](base, created)
                 links.append((name, lambda n, link=link, created=created: base + link(created, n)))
         slow = {f"m{k}.yaml": _prompt_matrix(100, 200) for k in range(3)}
         until = time.monotonic() + seconds
