@@ -88,7 +88,7 @@ def load(urls: list[str], requests: int, concurrency: int) -> tuple[float, float
 
 
 def case_paths(bundle_id: str, cases: int, distinct: int) -> list[str]:
-    from inspector.presenters import case_url
+    from inspector.cases.addresses import case_url
 
     step = max(1, cases // distinct)
     return [case_url(bundle_id, "suite.yaml", f"case-{index:04d}") for index in range(0, cases, step)]

@@ -21,7 +21,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from inspector import offline  # noqa: E402
+from inspector.bundles import offline  # noqa: E402
 from inspector.core.bundle import MemoryBundle  # noqa: E402
 from inspector.core.diff import FileChanges, diff_documents, word_diff  # noqa: E402
 from inspector.core.documents import render_document  # noqa: E402

@@ -73,7 +73,7 @@ def main() -> None:
         from django.core.management import call_command
         from django.test import Client
 
-        from inspector.warmup import warm_up
+        from inspector.rendering.warmup import warm_up
 
         call_command("migrate", verbosity=0)
         warm_up()

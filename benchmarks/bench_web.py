@@ -67,7 +67,7 @@ def setup_database(path: str, cases: int) -> tuple[str, str]:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     files = {
         "suite.yaml": big_eval(cases),
@@ -82,9 +82,9 @@ def setup_database(path: str, cases: int) -> tuple[str, str]:
 def server_time(bundle_id: str, case_id: str, repeats: int) -> None:
     from django.test import Client
 
-    from inspector import services
-    from inspector.presenters import case_url
-    from inspector.warmup import warm_up
+    from inspector.bundles import loading
+    from inspector.cases.addresses import case_url
+    from inspector.rendering.warmup import warm_up
 
     warm_up()  # as inspector.wsgi does when a worker starts
     client = Client()
@@ -97,7 +97,7 @@ def server_time(bundle_id: str, case_id: str, repeats: int) -> None:
     url = f"/b/{bundle_id}/"
     first, response = timed(url)  # right after the upload, whose outline of each file is kept
     warm = [timed(url)[0] for _ in range(repeats)]
-    services.clear_caches()
+    loading.clear_caches()
     cold = timed(url)[0]
     print(f"  {'bundle page':28s} first view {first * 1000:6.1f} ms   warm median "
           f"{statistics.median(warm) * 1000:5.1f} ms              render cache emptied "
@@ -109,7 +109,7 @@ def server_time(bundle_id: str, case_id: str, repeats: int) -> None:
         assert response.status_code == 200, response.status_code
         warm = [timed(url)[0] for _ in range(repeats)]
         revalidate = timed(url, **{"If-None-Match": response["ETag"]})[0]
-        services.clear_caches()
+        loading.clear_caches()
         cold = timed(url)[0]
         print(f"  {label:28s} first view {first * 1000:6.1f} ms   warm median "
               f"{statistics.median(warm) * 1000:5.1f} ms   304 {revalidate * 1000:4.1f} ms   "
@@ -191,7 +191,7 @@ def main() -> None:
               f"{cases}-case file):")
         server_time(bundle_id, case_id, 3 if args.quick else 20)
 
-        from inspector.presenters import case_url
+        from inspector.cases.addresses import case_url
 
         port = free_port()
         env = dict(os.environ, SQLITE_PATH=db, DEBUG="false", LOG_LEVEL="ERROR",

@@ -1,7 +1,7 @@
 """Stored bundles: immutable sets of files, addressed by an unguessable id.
 
 File contents are stored once per distinct content (by SHA-256), so revisions and re-uploads of the
-same corpus cost almost nothing: in the database, or in object storage (inspector/blobstore.py).
+same corpus cost almost nothing: in the database, or in object storage (inspector/bundles/blobstore.py).
 """
 
 import hashlib
@@ -10,7 +10,7 @@ import secrets
 
 from django.db import models
 
-from inspector import blobstore
+from inspector.bundles import blobstore
 from inspector.core.bundle import MemoryBundle
 
 

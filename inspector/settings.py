@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
-from inspector import untrusted
+from inspector.rendering import untrusted
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -73,7 +73,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "inspector.request_budget.RequestBudgetMiddleware",
+    "inspector.rendering.request_budget.RequestBudgetMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -142,7 +142,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-# Uploaded files' contents, by SHA-256 (inspector/blobstore.py); absent: kept in the database.
+# Uploaded files' contents, by SHA-256 (inspector/bundles/blobstore.py); absent: kept in the database.
 _blob_storage = storage_from_url(os.getenv("STORAGE_URL", ""))
 if _blob_storage is not None:
     STORAGES["blobs"] = _blob_storage
@@ -161,7 +161,7 @@ DATA_UPLOAD_MAX_NUMBER_FILES = MAX_BUNDLE_FILES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
 
 # API uploads of at least this many bytes are stored off the request by `manage.py db_worker`
-# (inspector/upload_queue.py) and answered 202; 0 stores every upload in the request.
+# (inspector/bundles/upload_queue.py) and answered 202; 0 stores every upload in the request.
 UPLOAD_QUEUE_BYTES = envint("UPLOAD_QUEUE_BYTES", 0)
 # On: a bundle's offline copy not kept yet is made by the same worker while its page polls.
 QUEUE_OFFLINE_COPIES = envbool("QUEUE_OFFLINE_COPIES", "false")
@@ -220,7 +220,7 @@ def cache_from_url(url: str, max_bytes: int) -> dict:
         return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
                 "TIMEOUT": None}
     if parsed.scheme == "file":
-        return {"BACKEND": "inspector.cache.ByteBoundedFileCache", "LOCATION": unquote(parsed.path),
+        return {"BACKEND": "inspector.rendering.cache.ByteBoundedFileCache", "LOCATION": unquote(parsed.path),
                 "TIMEOUT": None, "OPTIONS": {"MAX_BYTES": max_bytes, "MAX_ENTRIES": 1_000_000}}
     if parsed.scheme == "locmem":
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": None,
@@ -228,7 +228,7 @@ def cache_from_url(url: str, max_bytes: int) -> dict:
     raise ValueError(f"CACHE_URL: unsupported scheme {parsed.scheme!r}")
 
 
-# Renders and refusals, shared by the web workers and bounded in bytes (see inspector/cache.py).
+# Renders and refusals, shared by the web workers and bounded in bytes (see inspector/rendering/cache.py).
 RENDER_CACHE_BYTES = envint("RENDER_CACHE_BYTES", 256 * 1024 * 1024)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

@@ -7,7 +7,7 @@ from inspector.views.uploads import upload_progress
 
 
 class CaseIdConverter:
-    # Case ids arrive ~XX-escaped (see presenters.encode_case_id), so one path segment holds any id.
+    # Case ids arrive ~XX-escaped (see cases/addresses.encode_case_id), so one path segment holds any id.
     regex = r"[^/]+"
 
     def to_python(self, value: str) -> str:

@@ -18,6 +18,6 @@ def _refuse_the_built_in_key() -> None:
 
 _refuse_the_built_in_key()
 
-from inspector.warmup import warm_up  # noqa: E402 - needs the settings configured above
+from inspector.rendering.warmup import warm_up  # noqa: E402 - needs the settings configured above
 
 warm_up()

@@ -53,9 +53,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_caches():
     # Bundles and renderings are cached per process by id; each test starts with an empty database.
-    from inspector import services
+    from inspector.bundles import loading
 
-    services.clear_caches()
+    loading.clear_caches()
     yield
 
 

@@ -1,5 +1,5 @@
 def test_home_page_lists_examples(client, db):
-    from inspector.examples import load_examples
+    from inspector.bundles.examples import load_examples
 
     load_examples()
     response = client.get("/")

@@ -1,6 +1,7 @@
-"""The JSON API for scripts and CI (django-ninja): a thin layer over inspector.services, the same
-functions the pages use. Every error is JSON `{"detail", "file", "line"}`; the docs at /api/docs are
-served from ninja's own static files, so they work offline and under the app's strict CSP."""
+"""The JSON API for scripts and CI (django-ninja): a thin layer over the same functions
+the pages use (bundles/, rendering/, cases/). Every error is JSON `{"detail", "file", "line"}`; the
+docs at /api/docs are served from ninja's own static files, so they work offline and under the
+app's strict CSP."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ from django.http.multipartparser import MultiPartParserError
 from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 
+from inspector.bundles.ingest import UnreadableUpload, UploadError
 from inspector.core.model import InputError
-from inspector.ingest import UnreadableUpload, UploadError
+from inspector.rendering.query_settings import SettingsError
 from inspector.review.service import ReviewError
-from inspector.services import SettingsError
 
 from .bundles import router as bundles_router
 from .diff import router as diff_router

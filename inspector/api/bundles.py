@@ -9,11 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Header, Query, Router, Status
 from ninja.errors import HttpError, ValidationError
 
-from inspector import local, presenters, services, upload_queue
-from inspector.core import collector, serialize
-from inspector.core.agentv.guideline_reason import case_guidelines
-from inspector.core.export import with_cache_breakpoints
-from inspector.ingest import (
+from inspector.bundles import loading, upload_queue
+from inspector.bundles.ingest import (
     UploadError,
     collect_files,
     default_title,
@@ -22,7 +19,13 @@ from inspector.ingest import (
     store_bundle,
     store_bundle_once,
 )
-from inspector.ledgers import export_with_cache_breakpoints
+from inspector.cases import addresses
+from inspector.core import collector, serialize
+from inspector.core.agentv.guideline_reason import case_guidelines
+from inspector.core.export import with_cache_breakpoints
+from inspector.ledgers.token_ledger import export_with_cache_breakpoints
+from inspector.local import served_folder
+from inspector.rendering import query_settings, stored_renders
 
 from .common import (
     E400,
@@ -124,34 +127,43 @@ def _refuse_confused_parts(request: HttpRequest) -> None:
         raise ValidationError(problems)
 
 
+def _read_multipart(request: HttpRequest) -> tuple[dict[str, bytes], str]:
+    _refuse_confused_parts(request)
+    uploads = request.FILES.getlist("files")
+    if not uploads:
+        raise UploadError("send the files as multipart parts named `files`")
+    refuse_oversized([upload.size or 0 for upload in uploads])
+    paths = request.POST.getlist("paths")
+    if paths and len(paths) != len(uploads):
+        raise UploadError(f"{len(paths)} paths for {len(uploads)} files: send one `paths` "
+                          "value per file, in order, or none")
+    pairs = [(_checked_text(paths[i] if paths else upload.name or "", "a path"), upload.read())
+             for i, upload in enumerate(uploads)]
+    files = collect_files(pairs)
+    title = _title(request.POST.get("title", ""))
+    return files, title or default_title([path for path, _ in pairs], len(files))
+
+
+def _read_json(request: HttpRequest) -> tuple[dict[str, bytes], str]:
+    try:
+        body = BundleJsonIn.model_validate_json(request.body)
+    except pydantic.ValidationError as exc:
+        # Without the input: it may be bytes that are not even UTF-8.
+        raise ValidationError([dict(error) for error in exc.errors(
+            include_url=False, include_input=False, include_context=False)]) from None
+    pairs = [(_checked_text(path, "a path"), _checked_text(text, f"{path[:80]}").encode("utf-8"))
+             for path, text in body.files.items()]
+    files = collect_files(pairs, expand_zips=False)
+    return files, _title(body.title) or default_title([path for path, _ in pairs], len(files))
+
+
 def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
+    """The files and title of an upload, sent as multipart parts or as JSON."""
     content_type = request.content_type or ""
     if content_type == "multipart/form-data":
-        _refuse_confused_parts(request)
-        uploads = request.FILES.getlist("files")
-        if not uploads:
-            raise UploadError("send the files as multipart parts named `files`")
-        refuse_oversized([upload.size or 0 for upload in uploads])
-        paths = request.POST.getlist("paths")
-        if paths and len(paths) != len(uploads):
-            raise UploadError(f"{len(paths)} paths for {len(uploads)} files: send one `paths` "
-                              "value per file, in order, or none")
-        pairs = [(_checked_text(paths[i] if paths else upload.name or "", "a path"), upload.read())
-                 for i, upload in enumerate(uploads)]
-        files = collect_files(pairs)
-        title = _title(request.POST.get("title", ""))
-        return files, title or default_title([path for path, _ in pairs], len(files))
+        return _read_multipart(request)
     if content_type == "application/json":
-        try:
-            body = BundleJsonIn.model_validate_json(request.body)
-        except pydantic.ValidationError as exc:
-            # Without the input: it may be bytes that are not even UTF-8.
-            raise ValidationError([dict(error) for error in exc.errors(
-                include_url=False, include_input=False, include_context=False)]) from None
-        pairs = [(_checked_text(path, "a path"), _checked_text(text, f"{path[:80]}").encode("utf-8"))
-                 for path, text in body.files.items()]
-        files = collect_files(pairs, expand_zips=False)
-        return files, _title(body.title) or default_title([path for path, _ in pairs], len(files))
+        return _read_json(request)
     raise HttpError(400, "send multipart/form-data (files, paths, title) or application/json "
                     '({"files": {path: text}, "title": ...})')
 
@@ -168,7 +180,7 @@ def create_bundle(request: HttpRequest,
     whoever replays a key learns the bundle, never the token that deletes it. An upload of at
     least the server's UPLOAD_QUEUE_BYTES (without an Idempotency-Key) is stored off the request:
     the answer is 202 with the manage token and a status URL to poll."""
-    if local.folder() is not None:
+    if served_folder.folder() is not None:
         raise HttpError(403, "uploads are off in local mode: this server shows a folder on disk")
     files, title = _read_upload(request)
     if not idempotency_key and upload_queue.should_queue(files):
@@ -176,7 +188,7 @@ def create_bundle(request: HttpRequest,
     # The collector paused while the upload's render is alive, and the render let go of before it
     # resumes: its million objects are freed without ever being walked (a 10 MB upload spent about
     # 0.2 s of CPU in collections that walked them and found nothing to free).
-    with collector.paused(), services.holding_renders():
+    with collector.paused(), stored_renders.holding_renders():
         manage_token: str | None
         if idempotency_key:
             record, manage_token, created = store_bundle_once(files, title=title, key=idempotency_key)
@@ -190,9 +202,9 @@ def create_bundle(request: HttpRequest,
                  "cases": documents, "warnings": warnings})
 
 
-def _cases_and_warnings(request: HttpRequest, loaded: services.LoadedBundle) -> tuple[list, list]:
+def _cases_and_warnings(request: HttpRequest, loaded: loading.LoadedBundle) -> tuple[list, list]:
     """The upload answer's documents with their cases, and every warning in full."""
-    options = services.parse_render_options({})
+    options = query_settings.parse_render_options({})
     warnings = []
     try:
         documents = document_summaries(request, loaded, options)
@@ -200,7 +212,7 @@ def _cases_and_warnings(request: HttpRequest, loaded: services.LoadedBundle) -> 
             warnings.extend(document["warnings"])
             if document["error"] is None:
                 # `cases` counts each case's warnings; the upload answer lists them in full.
-                for case in services.render(loaded, document["path"], options).cases:
+                for case in stored_renders.render(loaded, document["path"], options).cases:
                     warnings.extend(serialize.diagnostic(item) for item in case.warnings)
     except Exception:
         # The bundle is stored: whatever rendering does, the answer must carry its manage token.
@@ -212,7 +224,7 @@ def _cases_and_warnings(request: HttpRequest, loaded: services.LoadedBundle) -> 
     return documents, warnings
 
 
-def _bundle_data(request: HttpRequest, loaded: services.LoadedBundle) -> dict:
+def _bundle_data(request: HttpRequest, loaded: loading.LoadedBundle) -> dict:
     record = loaded.record
     return {
         "id": record.pk,
@@ -276,14 +288,14 @@ def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query
     from inspector.core.export import export_case, render_code
 
     loaded = get_bundle(bundle_id)
-    provider = services.parse_provider(query.provider)
-    form = services.parse_export_format(query.format)
-    export_settings = services.parse_export_settings(export_params(query))
+    provider = query_settings.parse_provider(query.provider)
+    form = query_settings.parse_export_format(query.format)
+    export_settings = query_settings.parse_export_settings(export_params(query))
     options = render_options(query)
     path, _, case = find_case(loaded, case_id, query.document, options)
     if query.cache_breakpoints and provider not in with_cache_breakpoints():
-        raise services.SettingsError("cache_breakpoints goes with provider="
-                                     + " or ".join(with_cache_breakpoints()))
+        raise query_settings.SettingsError("cache_breakpoints goes with provider="
+                                           + " or ".join(with_cache_breakpoints()))
     result = (export_with_cache_breakpoints(loaded, options, path, case, export_settings, provider)
               if query.cache_breakpoints else export_case(case, provider, export_settings))
     if form != "json":
@@ -310,13 +322,13 @@ def get_batch(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
     from inspector.core.export import batch_jsonl
 
     loaded = get_bundle(bundle_id)
-    provider = services.parse_provider(query.provider)
-    export_settings = services.parse_export_settings(export_params(query))
+    provider = query_settings.parse_provider(query.provider)
+    export_settings = query_settings.parse_export_settings(export_params(query))
     path = pick_document(loaded, query.document)
-    rendered = services.render(loaded, path, render_options(query))
+    rendered = stored_renders.render(loaded, path, render_options(query))
     body = batch_jsonl(rendered.cases, provider, export_settings)
     response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
-    name = presenters.file_stem(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    name = addresses.file_stem(path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     response["Content-Disposition"] = f'inline; filename="{name}.{provider}.jsonl"'
     return response
 
@@ -351,7 +363,7 @@ def delete(request: HttpRequest, response: HttpResponse, bundle_id: str,
     if not loaded.record.check_manage_token(x_manage_token or token or ""):
         raise HttpError(403, "wrong manage token")
     delete_bundle(loaded.record)
-    services.forget_bundle(bundle_id)
+    loading.forget_bundle(bundle_id)
     if token is not None:
         response["Deprecation"] = QUERY_TOKEN_DEPRECATED
         response["Link"] = '</api/docs>; rel="deprecation"; type="text/html"'

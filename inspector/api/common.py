@@ -11,11 +11,13 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import reverse
 
-from inspector import presenters, services
+from inspector.bundles import loading
+from inspector.cases import addresses, finding
 from inspector.core import serialize
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
 from inspector.core.render_settings import SETTING_NAMES
+from inspector.rendering import query_settings, stored_renders
 
 from .schemas import ErrorOut
 
@@ -27,8 +29,8 @@ E422 = {422: ErrorOut}
 E413 = {413: ErrorOut}
 
 
-def get_bundle(bundle_id: str) -> services.LoadedBundle:
-    loaded = services.load_bundle(bundle_id)
+def get_bundle(bundle_id: str) -> loading.LoadedBundle:
+    loaded = loading.load_bundle(bundle_id)
     if loaded is None:
         raise Http404("no bundle with this id")
     return loaded
@@ -36,7 +38,7 @@ def get_bundle(bundle_id: str) -> services.LoadedBundle:
 
 def render_options(query) -> RenderOptions:
     """The page's settings from a RenderQuery, through the same parser the page uses."""
-    return services.parse_render_options(
+    return query_settings.parse_render_options(
         {name: value for name in SETTING_NAMES
          if (value := getattr(query, name, None)) is not None})
 
@@ -46,7 +48,7 @@ def export_params(query) -> Mapping[str, str]:
             if (value := getattr(query, name, None)) is not None}
 
 
-absolute = services.absolute_url
+absolute = addresses.absolute_url
 
 
 def bundle_url(request: HttpRequest, bundle_id: str) -> str:
@@ -60,18 +62,18 @@ def manage_url(request: HttpRequest, bundle_id: str, token: str) -> str:
 
 
 def case_url(request: HttpRequest, bundle_id: str, document: str, case_id: str) -> str:
-    return absolute(request, presenters.case_url(bundle_id, document, case_id))
+    return absolute(request, addresses.case_url(bundle_id, document, case_id))
 
 
 def case_urls(request: HttpRequest, bundle_id: str, document: str) -> Callable[[str], str]:
     """case_url for the cases of one document, the site's root found once: build_absolute_uri
     parsed and re-quoted each of a 14,000-case upload's links (0.5 s). A path from
-    presenters.case_url is already quoted, so it only needs the root in front; one with dot
+    addresses.case_url is already quoted, so it only needs the root in front; one with dot
     segments (which the request's URL would resolve) still goes the long way."""
     root = absolute(request, "/")[:-1]
 
     def url(case_id: str) -> str:
-        path = presenters.case_url(bundle_id, document, case_id)
+        path = addresses.case_url(bundle_id, document, case_id)
         if path.startswith("/") and not path.startswith("//") and "/." not in path:
             return root + path
         return absolute(request, path)
@@ -90,14 +92,14 @@ def case_summary(case: RenderedCase, url: str) -> dict:
     }
 
 
-def document_summaries(request, loaded: services.LoadedBundle, options: RenderOptions,
+def document_summaries(request, loaded: loading.LoadedBundle, options: RenderOptions,
                        paths: tuple[str, ...] | None = None) -> list[dict]:
     """Each document with its cases; a document that cannot be rendered carries its error."""
     bundle_id = loaded.record.pk
     result: list[dict[str, Any]] = []
     for path in paths if paths is not None else loaded.documents:
         try:
-            document = services.render(loaded, path, options)
+            document = stored_renders.render(loaded, path, options)
         except InputError as exc:
             item = exc.diagnostic
             result.append({"path": path, "kind": None, "cases": [], "warnings": [],
@@ -118,7 +120,7 @@ def document_summaries(request, loaded: services.LoadedBundle, options: RenderOp
     return result
 
 
-def pick_document(loaded: services.LoadedBundle, document: str | None) -> str:
+def pick_document(loaded: loading.LoadedBundle, document: str | None) -> str:
     """The document a whole-document request (batch) reads: the named one or the only one."""
     if document is not None:
         if not loaded.files.exists(document):
@@ -128,40 +130,40 @@ def pick_document(loaded: services.LoadedBundle, document: str | None) -> str:
         return loaded.documents[0]
     if not loaded.documents:
         raise Http404("this bundle holds no eval file or deck")
-    raise services.SettingsError(f"this bundle holds {len(loaded.documents)} documents; pick one "
-                                 f"with document= (one of {', '.join(loaded.documents[:20])})")
+    raise query_settings.SettingsError(f"this bundle holds {len(loaded.documents)} documents; pick one "
+                                       f"with document= (one of {', '.join(loaded.documents[:20])})")
 
 
-def find_case(loaded: services.LoadedBundle, case_id: str, document: str | None,
+def find_case(loaded: loading.LoadedBundle, case_id: str, document: str | None,
               options: RenderOptions) -> tuple[str, RenderedDocument, RenderedCase]:
     """The case with this id; an id that is not found as written is tried ~XX-decoded, as the
     pages write ids that hold a slash (a~2Fb for a/b)."""
     try:
         return _find_case(loaded, case_id, document, options)
     except Http404:
-        decoded = presenters.decode_case_id(case_id) if "~" in case_id else None
+        decoded = addresses.decode_case_id(case_id) if "~" in case_id else None
         if decoded is None or decoded == case_id:
             raise
         return _find_case(loaded, decoded, document, options)
 
 
-def _find_case(loaded: services.LoadedBundle, case_id: str, document: str | None,
+def _find_case(loaded: loading.LoadedBundle, case_id: str, document: str | None,
                options: RenderOptions) -> tuple[str, RenderedDocument, RenderedCase]:
     if document is not None:
         path = pick_document(loaded, document)
-        rendered = services.render(loaded, path, options)
-        case = services.find_case(rendered, case_id)
+        rendered = stored_renders.render(loaded, path, options)
+        case = finding.find_case(rendered, case_id)
         if case is None:
             raise Http404(f"no case {case_id!r} in {path}")
         return path, rendered, case
     first_error: InputError | None = None
     for path in loaded.documents:
         try:
-            rendered = services.render(loaded, path, options)
+            rendered = stored_renders.render(loaded, path, options)
         except InputError as exc:
             first_error = first_error or exc
             continue
-        case = services.find_case(rendered, case_id)
+        case = finding.find_case(rendered, case_id)
         if case is not None:
             return path, rendered, case
     if first_error is not None and len(loaded.documents) == 1:

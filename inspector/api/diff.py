@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
 
-from inspector import diffing
+from inspector.diffs import comparison
 
 from .common import E400, E404, E422
 from .schemas import InputFormat, Profile, Provider
@@ -101,7 +101,7 @@ def _params(query: Schema) -> dict[str, str]:
             summary="Compare two bundles, or one bundle under two settings")
 def diff_bundles(request: HttpRequest, query: Query[DiffQuery]):
     params = _params(query)
-    result = diffing.compare_bundles(diffing.side(params, "old_"), diffing.side(params, "new_"))
+    result = comparison.compare_bundles(comparison.side(params, "old_"), comparison.side(params, "new_"))
     return result.as_contract()
 
 
@@ -111,8 +111,8 @@ def diff_one_case(request: HttpRequest, query: Query[CaseDiffQuery]):
     import json
 
     params = _params(query)
-    found = diffing.compare_case(diffing.side(params, "old_"), diffing.side(params, "new_"),
-                                 query.document, query.case)
+    found = comparison.compare_case(comparison.side(params, "old_"), comparison.side(params, "new_"),
+                                    query.document, query.case)
     data = found.diff.as_dict()
     return {**data, "status": found.diff.status,
             "messages": [m.as_dict() for m in found.diff.messages],

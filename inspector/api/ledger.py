@@ -7,8 +7,8 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
 
-from inspector import services
-from inspector.ledgers import bundle_ledger
+from inspector.ledgers.token_ledger import bundle_ledger
+from inspector.rendering import query_settings
 
 from .common import E400, E404, E422, export_params, get_bundle, render_options
 from .schemas import ExportQuery
@@ -73,11 +73,11 @@ def get_ledger(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
     OpenAI, an estimate otherwise), priced from the genai-prices data for `model` (the provider's
     default when absent), and compared as request prefixes for the provider's prompt cache."""
     loaded = get_bundle(bundle_id)
-    provider = services.parse_provider(query.provider)
-    export = services.parse_export_settings(export_params(query))
+    provider = query_settings.parse_provider(query.provider)
+    export = query_settings.parse_export_settings(export_params(query))
     document = query.document
     if document is not None and document not in loaded.documents:
-        raise services.SettingsError(f"{document!r} is not a document of this bundle")
+        raise query_settings.SettingsError(f"{document!r} is not a document of this bundle")
     found = bundle_ledger(loaded, render_options(query), provider, export, document)
     data = found.ledger.as_dict()
     data["cases"] = [row.as_dict() | {"document": owner}

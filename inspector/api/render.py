@@ -6,12 +6,12 @@ from django.http import HttpRequest
 from ninja import Router
 from ninja.errors import HttpError
 
-from inspector import services
+from inspector.bundles.ingest import UploadError, collect_files
 from inspector.core import serialize
 from inspector.core.agentv.guideline_reason import case_guidelines
 from inspector.core.bundle import MemoryBundle, normalize
 from inspector.core.render_settings import SETTING_NAMES
-from inspector.ingest import UploadError, collect_files
+from inspector.rendering import query_settings, web_policy
 
 from .common import E400, E413, E422
 from .schemas import RenderIn, RenderOut
@@ -46,7 +46,7 @@ def render(request: HttpRequest, body: RenderIn):
     origins and warnings. Same limits as an upload; nothing is saved."""
     files = _files(body)
     bundle = MemoryBundle(files)
-    documents = services.list_untrusted(bundle)
+    documents = web_policy.list_untrusted(bundle)
     if body.path is not None:
         path = normalize(body.path)
         if not path or path not in files:
@@ -57,10 +57,10 @@ def render(request: HttpRequest, body: RenderIn):
         path = next(iter(files))
     else:
         raise HttpError(400, "none of the posted files is an eval file or deck; name one with `path`")
-    options = services.parse_render_options(
+    options = query_settings.parse_render_options(
         {name: value for name in SETTING_NAMES
          if (value := getattr(body, name)) is not None})
-    document = services.render_untrusted(bundle, path, options)
+    document = web_policy.render_untrusted(bundle, path, options)
     return {
         "path": path,
         "kind": document.kind,

@@ -8,8 +8,8 @@ from django.http import HttpRequest
 from ninja import Field, Router, Schema
 from ninja.errors import HttpError
 
+from inspector.bundles.ingest import UploadError, refuse_oversized
 from inspector.core.runs.model import RunError
-from inspector.ingest import UploadError, refuse_oversized
 from inspector.runs.uploads import check_upload
 
 from .common import E400, E413, E422

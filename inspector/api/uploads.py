@@ -1,4 +1,4 @@
-"""Queued uploads (inspector/upload_queue.py): what the 202 answer says, and the status it links."""
+"""Queued uploads (inspector/bundles/upload_queue.py): what the 202 answer says, and the status it links."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.urls import reverse
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
-from inspector import upload_queue
+from inspector.bundles import upload_queue
 
 from .common import E404, absolute, bundle_url
 

@@ -1,4 +1,4 @@
-"""`manage.py render|check_evals|ledger|diff`: the console commands of cli_commands.py as Django
+"""`manage.py render|check_evals|ledger|diff`: the console commands of cli/commands.py as Django
 management commands, with the settings' render policy (scripts that call them keep working)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from inspector import services
-from inspector.cli_commands import ConsoleCommand, Output
+from inspector.cli.console import ConsoleCommand, Output
+from inspector.rendering import web_policy
 
 
 def management_command(console: ConsoleCommand) -> type[BaseCommand]:
@@ -19,7 +19,7 @@ def management_command(console: ConsoleCommand) -> type[BaseCommand]:
             console.add_arguments(parser)
 
         def handle(self, *_args, **options) -> None:
-            code = console.run(options, Output(self.stdout, self.stderr), services.render_policy())
+            code = console.run(options, Output(self.stdout, self.stderr), web_policy.render_policy())
             if code:
                 sys.exit(code)
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 
-from inspector import services
+from inspector.bundles import loading
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.rendering import stored_renders
 
+from .lineage import lineage
 from .models import Verdict
-from .service import lineage
 
 
 def case_digest(case: RenderedCase) -> str:
@@ -25,7 +26,7 @@ def case_digest(case: RenderedCase) -> str:
 class _Digests:
     """Each case's digest per document of one rendering, rendered once per document asked."""
 
-    def __init__(self, loaded: services.LoadedBundle, options: RenderOptions):
+    def __init__(self, loaded: loading.LoadedBundle, options: RenderOptions):
         self.loaded, self.options = loaded, options
         self._documents: dict[str, dict[str, str]] = {}
 
@@ -38,7 +39,7 @@ class _Digests:
         if document not in self.loaded.documents:
             return {}
         try:
-            rendered = services.render(self.loaded, document, self.options)
+            rendered = stored_renders.render(self.loaded, document, self.options)
         except InputError:
             return {}
         return {case.id: case_digest(case) for case in rendered.cases}
@@ -49,7 +50,7 @@ def _of(bundle_id: str, document: str | None):
     return verdicts.filter(document=document) if document is not None else verdicts
 
 
-def effective_verdicts(loaded: services.LoadedBundle, options: RenderOptions,
+def effective_verdicts(loaded: loading.LoadedBundle, options: RenderOptions,
                        document: str | None = None) -> dict[tuple[str, str], Verdict]:
     """This bundle's verdicts, and for each case without one, the nearest earlier revision's verdict
     on the same case if the case renders the same there (marked `carried_from`: that bundle's id)."""
@@ -58,7 +59,7 @@ def effective_verdicts(loaded: services.LoadedBundle, options: RenderOptions,
     for ancestor in lineage(loaded.record)[1:]:  # nearest first: the latest judgement wins
         earlier = [verdict for verdict in _of(ancestor.pk, document)
                    if (verdict.document, verdict.case_id) not in found]
-        then_loaded = services.load_bundle(ancestor.pk) if earlier else None
+        then_loaded = loading.load_bundle(ancestor.pk) if earlier else None
         if then_loaded is None:
             continue
         then = _Digests(then_loaded, options)

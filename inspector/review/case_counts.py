@@ -5,27 +5,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from inspector import services
-from inspector.core import anchors
-from inspector.core.model import InputError, RenderedCase
+from inspector.bundles import loading
+from inspector.core.model import InputError
 from inspector.core.options import RenderOptions
+from inspector.rendering import stored_renders
 
-from .service import Placed
-
-
-def line_thread_shown_on_case(item: Placed, document: str, case: RenderedCase) -> bool:
-    """Whether the case page shows a line thread: its lines carry text of the case's messages or
-    lie within the case's own source; an outdated one on every case of the file it was on."""
-    if item.state == "outdated" or item.start_line is None or item.end_line is None:
-        return item.state == "outdated" and item.thread.path == document
-    if anchors.case_carries_lines(case, item.path, item.start_line, item.end_line):
-        return True
-    span = case.span  # a YAML key or id line makes no text but belongs to the case
-    return (span is not None and span.path == item.path and span.start_line <= item.end_line
-            and item.start_line <= span.end_line)
+from .service import Placed, line_thread_shown_on_case
 
 
-def open_threads_by_case(loaded: services.LoadedBundle, options: RenderOptions,
+def open_threads_by_case(loaded: loading.LoadedBundle, options: RenderOptions,
                          placed: list[Placed]) -> Counter[tuple[str, str]]:
     """Open threads per (document, case id), as each case page counts them: threads made on the
     case, carried or outdated, and line threads on lines the case carries (a shared guideline's)."""
@@ -42,7 +30,7 @@ def open_threads_by_case(loaded: services.LoadedBundle, options: RenderOptions,
         return counts
     for document in loaded.documents:
         try:
-            rendered = services.render(loaded, document, options)
+            rendered = stored_renders.render(loaded, document, options)
         except InputError:
             continue
         for case in rendered.cases:

@@ -21,13 +21,16 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 
-from inspector import cache as render_cache
-from inspector import presenters, services
+from inspector.bundles import loading
+from inspector.cases import addresses, finding
 from inspector.core import anchors
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
 from inspector.models import Bundle, hash_token
+from inspector.rendering import cache as render_cache
+from inspector.rendering import stored_renders
 
+from .lineage import lineage
 from .markdown import render_markdown
 from .models import Comment, Thread, Verdict, WriteCount
 
@@ -38,7 +41,6 @@ MAX_AUTHOR = 80
 MAX_QUOTE = 2_000  # characters of selected text, or of a file's lines
 MAX_LINES = 200
 MAX_NOTE = 2_000
-ANCESTORS = 20  # how far back in a bundle's revisions comments are looked for
 FAMILY_DEPTH = 10_000  # how far back a bundle's first ancestor is looked for (a chain has no cycle)
 FINGERPRINT = 6  # hex digits of the key's hash shown beside a name
 # markdown-it's cost grows with the brackets and emphasis delimiters it must pair: about 30 µs a
@@ -295,21 +297,21 @@ class AnchorSpec:
     end_line: int | None = None
 
 
-def rendered_case(loaded: services.LoadedBundle, document: str, case_id: str,
+def rendered_case(loaded: loading.LoadedBundle, document: str, case_id: str,
                   options: RenderOptions) -> RenderedCase:
     if document not in loaded.documents:
         raise ReviewError(404, f"this bundle has no document {document[:200]!r}")
     try:
-        rendered = services.render(loaded, document, options)
+        rendered = stored_renders.render(loaded, document, options)
     except InputError as problem:
         raise ReviewError(422, f"{problem}") from None
-    case = services.find_case(rendered, case_id)
+    case = finding.find_case(rendered, case_id)
     if case is None:
         raise ReviewError(404, f"{document} has no case {case_id[:200]!r} under these settings")
     return case
 
 
-def _checked_anchor(loaded: services.LoadedBundle, spec: AnchorSpec, options: RenderOptions) -> dict:
+def _checked_anchor(loaded: loading.LoadedBundle, spec: AnchorSpec, options: RenderOptions) -> dict:
     """The thread's anchor fields, checked against the rendering the reviewer saw."""
     if spec.kind == "line":
         return _line_anchor(loaded, spec)
@@ -349,7 +351,7 @@ def _merged_origin(spans: list[anchors.SourceSpan]) -> dict:
             "end_line": max(lines) if lines else None}
 
 
-def _line_anchor(loaded: services.LoadedBundle, spec: AnchorSpec) -> dict:
+def _line_anchor(loaded: loading.LoadedBundle, spec: AnchorSpec) -> dict:
     decoded = loaded.files.text(spec.path) if spec.path else None
     if decoded is None:
         raise ReviewError(404, f"this bundle has no file {spec.path[:200]!r}")
@@ -363,7 +365,7 @@ def _line_anchor(loaded: services.LoadedBundle, spec: AnchorSpec) -> dict:
             "quote_hash": anchors.text_hash(quote)}
 
 
-def start_thread(loaded: services.LoadedBundle, spec: AnchorSpec, options: RenderOptions, body: str,
+def start_thread(loaded: loading.LoadedBundle, spec: AnchorSpec, options: RenderOptions, body: str,
                  person: Reviewer) -> Thread:
     bundle = loaded.record
     check_open(bundle)
@@ -466,7 +468,7 @@ def set_locked(bundle: Bundle, locked: bool, manage_token: str | None) -> None:
 # Verdicts
 
 
-def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verdict: str | None,
+def set_verdict(loaded: loading.LoadedBundle, document: str, case_id: str, verdict: str | None,
                 note: str, options: RenderOptions, person: Reviewer,
                 manage_token: str | None = None) -> Verdict | None:
     """A case's verdict belongs to the key that gave it: only that key changes or clears it (the
@@ -507,7 +509,7 @@ def set_verdict(loaded: services.LoadedBundle, document: str, case_id: str, verd
 VERDICT_FILTERS = {"none": "not reviewed", "ok": "marked looks right", "changes": "marked needs changes"}
 
 
-def verdicts_of(loaded: services.LoadedBundle, document: str,
+def verdicts_of(loaded: loading.LoadedBundle, document: str,
                 options: RenderOptions | None = None) -> dict[str, str]:
     """Each case of one document that has a verdict (here, or carried from an earlier revision
     where the case renders the same): its id and verdict."""
@@ -528,13 +530,13 @@ class Progress:
     by_case: dict[tuple[str, str], Verdict]
 
 
-def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
+def progress(loaded: loading.LoadedBundle, options: RenderOptions) -> Progress:
     """Reviewed N of M over the cases this view shows; verdicts on cases the view does not show are
     left out of both counts."""
     keys: list[tuple[str, str]] = []
     for document in loaded.documents:
         try:
-            rendered = services.render(loaded, document, options)
+            rendered = stored_renders.render(loaded, document, options)
         except InputError:
             continue
         keys.extend((document, case.id) for case in rendered.cases)
@@ -544,7 +546,7 @@ def progress(loaded: services.LoadedBundle, options: RenderOptions) -> Progress:
     shown = [verdicts[key] for key in keys if key in verdicts]
     changes = [{"document": v.document, "case_id": v.case_id, "note": v.note, "author": v.author,
                 "author_fingerprint": fingerprint(v.author_key_hash),
-                "url": presenters.case_url(loaded.record.pk, v.document, v.case_id)}
+                "url": addresses.case_url(loaded.record.pk, v.document, v.case_id)}
                for v in shown if v.verdict == "changes"]
     return Progress(len(keys), len(shown), sum(v.verdict == "ok" for v in shown), changes, verdicts)
 
@@ -583,24 +585,24 @@ class Placed:
         return f"selection in {where}"
 
 
-def lineage(bundle: Bundle) -> list[Bundle]:
-    """The bundle and its ancestors, nearest first (a revision's parent chain)."""
-    chain, seen = [bundle], {bundle.pk}
-    current = bundle
-    while current.parent_id and len(chain) <= ANCESTORS:
-        parent = Bundle.objects.filter(pk=current.parent_id).first()
-        if parent is None or parent.pk in seen:
-            break
-        chain.append(parent)
-        seen.add(parent.pk)
-        current = parent
-    return chain
+def line_thread_shown_on_case(item: Placed, document: str, case: RenderedCase) -> bool:
+    """Whether the case page shows a line thread: its lines carry text of the case's messages or lie
+    within the case's own source; an outdated one on every case of the file it was on. The bundle
+    page's rows count by it too (case_counts.py)."""
+    if item.state == "outdated" or item.start_line is None or item.end_line is None:
+        return item.state == "outdated" and item.thread.path == document
+    if anchors.case_carries_lines(case, item.path, item.start_line, item.end_line):
+        return True
+    span = case.span  # a YAML key or id line makes no text but belongs to the case
+    return (span is not None and span.path == item.path and span.start_line <= item.end_line
+            and item.start_line <= span.end_line)
+
 
 
 def _made_on(thread: Thread) -> str:
     if thread.kind == "line":
-        return presenters.source_url(thread.bundle_id, thread.path, thread.start_line, thread.end_line)
-    return presenters.case_url(thread.bundle_id, thread.document, thread.case_id)
+        return addresses.source_url(thread.bundle_id, thread.path, thread.start_line, thread.end_line)
+    return addresses.case_url(thread.bundle_id, thread.document, thread.case_id)
 
 
 def _place_on_case(thread: Thread, case: RenderedCase, own: bool) -> Placed:
@@ -618,7 +620,7 @@ def _place_on_case(thread: Thread, case: RenderedCase, own: bool) -> Placed:
                   origin.get("start_line"), origin.get("end_line"), made_on=_made_on(thread))
 
 
-def _place_lines(thread: Thread, loaded: services.LoadedBundle, own: bool) -> Placed:
+def _place_lines(thread: Thread, loaded: loading.LoadedBundle, own: bool) -> Placed:
     if own:
         return Placed(thread, "here", path=thread.path, start_line=thread.start_line,
                       end_line=thread.end_line, made_on=_made_on(thread))
@@ -636,7 +638,7 @@ def _threads(bundles: Iterable[Bundle], **filters) -> list[Thread]:
                 .prefetch_related("comments").order_by("created", "id"))
 
 
-def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCase,
+def case_threads(loaded: loading.LoadedBundle, document: str, case: RenderedCase,
                  options: RenderOptions, key: str | None) -> list[Placed]:
     """Threads a case page shows: those made on this case (here, or carried from an earlier
     revision when their text is unchanged, else outdated), and line threads on lines whose text
@@ -645,8 +647,6 @@ def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCas
     placed = []
     for thread in _threads(chain, document=document, case_id=case.id):
         placed.append(_place_on_case(thread, case, thread.bundle_id == loaded.record.pk))
-    from .case_counts import line_thread_shown_on_case  # the bundle page's rows count by it too
-
     counts: dict[tuple[str, int, int], int] = {}
     for thread in _threads(chain, kind="line"):
         item = _place_lines(thread, loaded, thread.bundle_id == loaded.record.pk)
@@ -666,7 +666,7 @@ def case_threads(loaded: services.LoadedBundle, document: str, case: RenderedCas
     return placed
 
 
-def file_threads(loaded: services.LoadedBundle, path: str, options: RenderOptions,
+def file_threads(loaded: loading.LoadedBundle, path: str, options: RenderOptions,
                  key: str | None) -> list[Placed]:
     """Line threads on a file (this bundle's, and earlier revisions' found again or outdated), each
     with the number of cases whose messages carry its lines."""
@@ -681,19 +681,19 @@ def file_threads(loaded: services.LoadedBundle, path: str, options: RenderOption
     return placed
 
 
-def carrying_cases(loaded: services.LoadedBundle, options: RenderOptions, path: str, start: int,
+def carrying_cases(loaded: loading.LoadedBundle, options: RenderOptions, path: str, start: int,
                    end: int) -> int:
     count = 0
     for document in loaded.documents:
         try:
-            rendered = services.render(loaded, document, options)
+            rendered = stored_renders.render(loaded, document, options)
         except InputError:
             continue
         count += sum(anchors.case_carries_lines(case, path, start, end) for case in rendered.cases)
     return count
 
 
-def bundle_threads(loaded: services.LoadedBundle, options: RenderOptions, key: str | None) -> list[Placed]:
+def bundle_threads(loaded: loading.LoadedBundle, options: RenderOptions, key: str | None) -> list[Placed]:
     """Every thread of the bundle and of its earlier revisions, placed on this bundle."""
     chain = lineage(loaded.record)
     cases: dict[tuple[str, str], RenderedCase | None] = {}

@@ -11,7 +11,7 @@ import argparse
 import json
 from pathlib import Path
 
-from inspector.cli_commands import Options, Output, default_root
+from inspector.cli.console import Options, Output, default_root
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.model import InputError, RenderedDocument
 from inspector.core.options import PROFILES
@@ -19,7 +19,7 @@ from inspector.core.render_settings import SettingsError, parse_render_options
 from inspector.core.runs import read_run
 from inspector.core.runs.compare import RunCheck, check_run
 from inspector.core.runs.model import Run, RunError
-from inspector.untrusted import RenderPolicy, render_untrusted
+from inspector.rendering.untrusted import RenderPolicy, render_untrusted
 
 
 class RunCheckError(Exception):

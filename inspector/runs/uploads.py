@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector import services
+from inspector.bundles.ingest import UploadError, collect_files
 from inspector.core.bundle import Bundle, DirectoryBundle, MemoryBundle
 from inspector.core.model import InputError, RenderedDocument
 from inspector.core.render_settings import SettingsError, parse_render_options
@@ -22,8 +22,8 @@ from inspector.core.runs.model import (
     RunFiles,
     single_top_folder,
 )
-from inspector.ingest import UploadError, collect_files
-from inspector.untrusted import render_untrusted
+from inspector.rendering import query_settings, web_policy
+from inspector.rendering.untrusted import render_untrusted
 
 
 def run_files(uploads: list[tuple[str, bytes]]) -> RunFiles:
@@ -48,8 +48,8 @@ def project_bundle(uploads: list[tuple[str, bytes]], run: Run) -> MemoryBundle:
 
 def _checked(run: Run, bundle: Bundle, profile: str | None, in_run: bool) -> RunCheck:
     chosen = profile or run.profile or "auto"
-    options = services.parse_render_options({"profile": chosen})
-    policy = services.render_policy()
+    options = query_settings.parse_render_options({"profile": chosen})
+    policy = web_policy.render_policy()
 
     def render(path: str) -> RenderedDocument:
         if bundle.text(path) is None:

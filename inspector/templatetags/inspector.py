@@ -7,7 +7,8 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from inspector.presenters import MessageCard, SegmentView, SourcePane
+from inspector.cases.message_cards import MessageCard, SegmentView
+from inspector.cases.source_view import SourcePane
 
 register = template.Library()
 

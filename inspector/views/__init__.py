@@ -1,7 +1,8 @@
 """The pages, by area: upload and manage, the bundle page, the case page, errors. Each view parses
-its input with services, builds a view model with presenters and renders a template; htmx
-requests get the named partial of the same template. Lookups raise (Http404, or Problem for what
-the user must change) and ProblemMiddleware answers them in one place."""
+its input (rendering/query_settings.py), loads the bundle (bundles/) and its renders (rendering/),
+builds a view model (cases/, ledgers/, diffs/) and renders a template; htmx requests get the named
+partial of the same template. Lookups raise (Http404, or Problem for what the user must change) and
+ProblemMiddleware answers them in one place."""
 
 from .bundle import batch, bundle_page, converted, ledger_panel, source
 from .case import cache_band, case_messages, case_page, editor, export_view, line_note, preview, revise

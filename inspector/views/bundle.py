@@ -10,11 +10,14 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from inspector import ledger_presenter, presenters, services
+from inspector.bundles import loading
+from inspector.cases import addresses, bundle_rows, files_panel
 from inspector.core import bounded
 from inspector.core.export import batch_jsonl
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.ledgers import panels
+from inspector.rendering import document_views, stored_renders
 from inspector.review import service
 
 from .case import source_pane
@@ -40,23 +43,23 @@ def _paged_url(request: HtmxHttpRequest, document: str, start: int, anchor: str)
     return f"?{params.urlencode()}#{anchor}"
 
 
-def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: str, page,
-             words: list[str], verdict: str) -> presenters.DocumentSection:
+def _section(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document: str, page,
+             words: list[str], verdict: str) -> bundle_rows.DocumentSection:
     bundle_id = loaded.record.pk
-    anchor = presenters.document_anchor(document)
+    anchor = files_panel.document_anchor(document)
     try:
-        outline = services.outline(loaded, document, page.options)
+        outline = document_views.outline(loaded, document, page.options)
     except InputError as problem:
         if isinstance(problem, bounded.Busy):
             request.page_is_transient = True  # type: ignore[attr-defined]
-        return presenters.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
+        return bundle_rows.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
     matching = [row for row in outline.rows if row.matches(words)] if words else list(outline.rows)
     if verdict:
         found = service.verdicts_of(loaded, document, page.options)
         matching = [row for row in matching if found.get(row.id, "none") == verdict]
     sort = request.GET.get("sort", "")
-    if sort in presenters.ROW_SORTS:
-        matching.sort(key=presenters.ROW_SORTS[sort])  # stable: ties keep the file's order
+    if sort in bundle_rows.ROW_SORTS:
+        matching.sort(key=bundle_rows.ROW_SORTS[sort])  # stable: ties keep the file's order
     else:
         sort = ""
     start = min(_page_start(request, document), max(0, len(matching) - 1))
@@ -64,9 +67,9 @@ def _section(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: 
     shown = matching[start:start + PAGE_ROWS]
     conversions = [(name, reverse("converted", kwargs={"bundle_id": bundle_id, "document": document})
                     + "?" + urlencode({"name": name})) for name in outline.conversions]
-    return presenters.DocumentSection(
+    return bundle_rows.DocumentSection(
         document, outline.kind,
-        [presenters.case_row(bundle_id, document, row, page.query) for row in shown],
+        [bundle_rows.case_row(bundle_id, document, row, page.query) for row in shown],
         None, list(outline.warnings), conversions, outline.profile, outline.profile_reason,
         anchor=anchor, batch_url=batch_url(bundle_id, document, page), total=len(outline.rows),
         matching=len(matching),
@@ -81,7 +84,7 @@ def _sort_urls(request: HtmxHttpRequest, anchor: str) -> dict[str, str]:
     """Links re-sorting the tables, each from its first page ("" is the file's order); they keep the
     filters."""
     urls = {}
-    for name in ("", *presenters.ROW_SORTS):
+    for name in ("", *bundle_rows.ROW_SORTS):
         params = request.GET.copy()
         for key in ("sort", "offset", "doc"):
             params.pop(key, None)
@@ -91,6 +94,13 @@ def _sort_urls(request: HtmxHttpRequest, anchor: str) -> dict[str, str]:
     return urls
 
 
+def _verdict_filter(request: HtmxHttpRequest, reviewable: bool) -> str:
+    """The verdict the rows are filtered by, or "" for none."""
+    # Filtering by verdict makes the page show review state: page_cache keys such pages by it.
+    verdict = request.GET.get(VERDICT_FILTER, "")
+    return verdict if reviewable and verdict in service.VERDICT_FILTERS else ""
+
+
 @require_GET
 @shared_page
 def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
@@ -98,16 +108,13 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     page = settings_or_problem(request.GET)
     search = request.GET.get("q", "")[:MAX_FILTER_CHARS]
     words = search.lower().split()
-    # Filtering by verdict makes the page show review state: page_cache keys such pages by it.
     reviewable = service.is_stored(loaded.record)  # a folder served read-only takes no verdicts
-    verdict = request.GET.get(VERDICT_FILTER, "")
-    if verdict not in service.VERDICT_FILTERS or not reviewable:
-        verdict = ""
+    verdict = _verdict_filter(request, reviewable)
     sections = [_section(request, loaded, document, page, words, verdict) for document in loaded.documents]
     filtering = bool(words or verdict)
     context = {
         "bundle": loaded.record,
-        "tree": presenters.file_tree(bundle_id, list(loaded.files.paths()), loaded.documents),
+        "tree": files_panel.file_tree(bundle_id, list(loaded.files.paths()), loaded.documents),
         # While filtering, a file with no matching case is left out (its errors are not).
         "sections": [section for section in sections
                      if not filtering or section.matching or section.error],
@@ -119,7 +126,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "verdict_filters": service.VERDICT_FILTERS if reviewable else {},
         "paged": any(section.paged for section in sections),
         "batch_url": batch_url(bundle_id, None, page),
-        "share_url": services.absolute_url(request, request.get_full_path()),
+        "share_url": addresses.absolute_url(request, request.get_full_path()),
         "revisions": list(loaded.record.revisions.order_by("created")[:20]),
     }
     if request.htmx and request.htmx.target == "case-sections":
@@ -137,7 +144,7 @@ def ledger_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     loaded = loaded_or_404(bundle_id)
     page = settings_or_problem(request.GET)
     context = {"bundle": loaded.record,
-               **ledger_presenter.panel_context(loaded, page, request.GET.get("ledger_sort"))}
+               **panels.panel_context(loaded, page, request.GET.get("ledger_sort"))}
     return render(request, "ledger_panel.html" if request.htmx else "ledger_page.html", context)
 
 
@@ -145,7 +152,7 @@ def ledger_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 @shared_page
 def source(request: HtmxHttpRequest, bundle_id: str, path: str) -> HttpResponse:
     loaded = loaded_or_404(bundle_id)
-    pane = source_pane(loaded, path, presenters.parse_line_range(request.GET.get("hl")),
+    pane = source_pane(loaded, path, addresses.parse_line_range(request.GET.get("hl")),
                         whole=request.GET.get("all") == "1")
     context = {"bundle": loaded.record, "source": pane,
                "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id})}
@@ -165,14 +172,14 @@ def batch(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     cases: list[RenderedCase] = []
     for path in [document] if document else loaded.documents:
         try:
-            cases.extend(services.render(loaded, path, page.options).cases)
+            cases.extend(stored_renders.render(loaded, path, page.options).cases)
         except InputError as problem:
             if document:
                 return error_page(request, 400, "This file cannot be rendered", str(problem))
     if not cases:
         return error_page(request, 400, "Nothing to export", "No file in this bundle has cases.")
     body = batch_jsonl(cases, page.provider, page.export)
-    stem = presenters.file_stem(document or loaded.record.title or "bundle")
+    stem = addresses.file_stem(document or loaded.record.title or "bundle")
     response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(
         True, f"{stem}.{page.provider}.batch.jsonl") or ""
@@ -186,7 +193,7 @@ def converted(request: HtmxHttpRequest, bundle_id: str, document: str) -> HttpRe
     if document not in loaded.documents:
         raise Http404("No such file in this bundle.")
     try:
-        rendered = services.render(loaded, document, RenderOptions())
+        rendered = stored_renders.render(loaded, document, RenderOptions())
     except InputError as problem:
         return error_page(request, 400, "This file cannot be rendered", str(problem))
     name = request.GET.get("name", "")

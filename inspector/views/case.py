@@ -13,7 +13,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import ledger_presenter, ledgers, presenters, services
+from inspector.bundles import loading
+from inspector.bundles.forms import RevisionForm
+from inspector.bundles.ingest import UploadError, collect_files, store_bundle
+from inspector.cases import addresses, files_panel, finding, highlighting, message_cards, source_view
 from inspector.core import bounded
 from inspector.core.agentv.guideline_reason import guideline_paths, pattern_line_note
 from inspector.core.bundle import MemoryBundle
@@ -26,8 +29,8 @@ from inspector.core.export import (
 )
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
-from inspector.forms import RevisionForm
-from inspector.ingest import UploadError, collect_files, store_bundle
+from inspector.ledgers import panels, token_ledger
+from inspector.rendering import document_views, query_settings, web_policy
 
 from .common import (
     EXPORT_KEYS,
@@ -57,9 +60,9 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class CaseContext:
-    loaded: services.LoadedBundle
+    loaded: loading.LoadedBundle
     document: str
-    index: services.CaseIndex  # the document's case ids and profile, not its other cases
+    index: document_views.CaseIndex  # the document's case ids and profile, not its other cases
     case: RenderedCase
     page: PageSettings
     # Set for a case rendered from unsaved text (a preview): its document's cases, not stored.
@@ -74,14 +77,14 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
                     params: Mapping[str, str]) -> CaseContext:
     """The case an address names, rendered with the address's settings; Http404 or Problem."""
     loaded = loaded_or_404(bundle_id)
-    decoded_id = presenters.decode_case_id(case_id)
+    decoded_id = addresses.decode_case_id(case_id)
     if decoded_id is None:
         raise Http404("This case address is malformed.")
     if not loaded.files.exists(document):
         raise Http404("This bundle has no file at that path.")
     page = settings_or_problem(params)
     try:
-        index = services.case_index(loaded, document, page.options)
+        index = document_views.case_index(loaded, document, page.options)
     except bounded.Busy as busy:  # load or this request's budget, not the file: try again
         raise Problem(503, "The server is busy", str(busy)) from None
     except InputError as problem:
@@ -123,11 +126,11 @@ def _export_result(ctx: CaseContext) -> ExportResult:
     page = ctx.page
     if page.provider in with_cache_breakpoints() and page.params.get("cache_breakpoints") == "1":
         if ctx.edited:
-            found = ledgers.unstored_ledger(ctx.edited_cases or [], ctx.document, page.provider,
-                                            page.export)
+            found = token_ledger.unstored_ledger(ctx.edited_cases or [], ctx.document, page.provider,
+                                                 page.export)
         else:
-            found = ledgers.bundle_ledger(ctx.loaded, page.options, page.provider, page.export, ctx.document)
-        return ledgers.cached_export(found, ctx.case, page.export)
+            found = token_ledger.bundle_ledger(ctx.loaded, page.options, page.provider, page.export, ctx.document)
+        return token_ledger.cached_export(found, ctx.case, page.export)
     return export_case(ctx.case, page.provider, page.export)
 
 
@@ -139,7 +142,7 @@ def _export_panel(ctx: CaseContext, case_link: str) -> dict:
     shown = code
     if len(code) > EXPORT_INLINE_CHARS:
         shown = code[:code.rfind("\n", 0, EXPORT_INLINE_CHARS) + 1 or EXPORT_INLINE_CHARS]
-    code_html = presenters.highlight_block(f"payload.{suffix}", shown)
+    code_html = highlighting.highlight_block(f"payload.{suffix}", shown)
     query = page.query
     base = case_link.split("?")[0]
     return {
@@ -172,13 +175,13 @@ def _note(item) -> dict:
 
 
 def _download_name(case_id: str, provider: str, suffix: str) -> str:
-    return f"{presenters.file_stem(case_id)}.{provider}.{suffix}"
+    return f"{addresses.file_stem(case_id)}.{provider}.{suffix}"
 
 
 def _message_window(request: HtmxHttpRequest) -> tuple[int, int] | None:
     if request.GET.get("all_messages") == "1":
         return None  # without JavaScript, "show every message" is a plain link
-    return 0, presenters.FIRST_MESSAGES
+    return 0, message_cards.FIRST_MESSAGES
 
 
 def _duplicate_names(case: RenderedCase) -> dict | None:
@@ -197,13 +200,13 @@ def _duplicate_names(case: RenderedCase) -> dict | None:
 def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     bundle_id = ctx.loaded.record.pk
     page = ctx.page
-    view = presenters.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
-                                _message_window(request))
+    view = message_cards.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
+                                   _message_window(request))
     guideline_reasons = explain_guidelines(ctx.loaded, ctx.document, page.options, view)
-    case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
+    case_link = addresses.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
     export = _export_panel(ctx, case_link)
     _add_lints(view, export["lints"])
-    base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
+    base = addresses.case_url(bundle_id, ctx.document, ctx.case.id)
     return _neighbours(ctx) | {
         "bundle": ctx.loaded.record,
         "document": ctx.document,
@@ -215,9 +218,9 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "case": view,
         "case_link": case_link,
         "base_url": base,
-        "share_url": services.absolute_url(request, case_link),
+        "share_url": addresses.absolute_url(request, case_link),
         "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}) + (
-            "?" + page.query if page.query else "") + "#" + presenters.document_anchor(ctx.document),
+            "?" + page.query if page.query else "") + "#" + files_panel.document_anchor(ctx.document),
         "settings": settings_view(page),
         "gambit_samples": (ctx.case.metadata.get("gambit") or {}).get("samples") or [],
         "gambit_conversation_samples":
@@ -236,7 +239,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     }
 
 
-def _add_lints(view: presenters.CaseView, lints: list[dict]) -> None:
+def _add_lints(view: message_cards.CaseView, lints: list[dict]) -> None:
     """Each lint that points at a message shown on its card."""
     by_card = {note["index"]: note["message"] for note in lints if note["index"] is not None}
     for card in view.cards:
@@ -250,7 +253,7 @@ def _neighbours(ctx: CaseContext) -> dict:
     position = ids.index(ctx.case.id)
 
     def neighbour(index: int) -> str:
-        return presenters.case_url(ctx.loaded.record.pk, ctx.document, ids[index], ctx.page.query)
+        return addresses.case_url(ctx.loaded.record.pk, ctx.document, ids[index], ctx.page.query)
 
     return {"previous_url": neighbour(position - 1) if position > 0 else None,
             "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
@@ -258,17 +261,17 @@ def _neighbours(ctx: CaseContext) -> dict:
 
 
 def _cache_band(ctx: CaseContext) -> dict:
-    return ledger_presenter.band_context(ctx.loaded, ctx.document, ctx.edited_cases, ctx.case,
-                                         ctx.page)
+    return panels.band_context(ctx.loaded, ctx.document, ctx.edited_cases, ctx.case,
+                               ctx.page)
 
 
-def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, int] | None,
-                 whole: bool = False) -> presenters.SourcePane:
+def source_pane(loaded: loading.LoadedBundle, path: str, highlight: tuple[int, int] | None,
+                 whole: bool = False) -> source_view.SourcePane:
     decoded = loaded.files.text(path)
     if decoded is None:
         raise Http404("This bundle has no file at that path.")
-    return presenters.SourcePane.build(loaded.record.pk, path, decoded.text, highlight, decoded.problem,
-                                       whole)
+    return source_view.SourcePane.build(loaded.record.pk, path, decoded.text, highlight, decoded.problem,
+                                        whole)
 
 
 @require_GET
@@ -276,7 +279,7 @@ def source_pane(loaded: services.LoadedBundle, path: str, highlight: tuple[int, 
 def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     context = _case_context(request, ctx)
-    if presenters.decode_case_id(case_id) != ctx.case.id:
+    if addresses.decode_case_id(case_id) != ctx.case.id:
         # The deck's other form (graded turn by turn, or not): its own page, header and all.
         if not request.htmx:
             return redirect(context["case_link"])
@@ -290,7 +293,7 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     source_path = span.path if span and ctx.loaded.files.exists(span.path) else document
     highlight = (span.start_line, span.end_line) if span and span.path == source_path else None
     context["case_source_path"] = source_path
-    context["case_source_url"] = presenters.source_url(bundle_id, source_path, *(highlight or (None, None)))
+    context["case_source_url"] = addresses.source_url(bundle_id, source_path, *(highlight or (None, None)))
     if target in ("export", "rendered"):
         partial = "case.html#export-panel" if target == "export" else "case.html#rendered"
         response = render(request, partial, context)
@@ -313,12 +316,12 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
 
 
 def _case_files(ctx: CaseContext, bundle_id: str, source_path: str, case_source_url: str
-                ) -> presenters.CaseFiles:
-    return presenters.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
-                                 ctx.case, source_path, case_source_url)
+                ) -> files_panel.CaseFiles:
+    return files_panel.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
+                                  ctx.case, source_path, case_source_url)
 
 
-def _editor_text(loaded: services.LoadedBundle, document: str) -> str:
+def _editor_text(loaded: loading.LoadedBundle, document: str) -> str:
     decoded = loaded.files.text(document)
     return decoded.text if decoded is not None else ""
 
@@ -338,7 +341,7 @@ def editor(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
     return render(request, "case.html#editor-form", context)
 
 
-def _edited_path(loaded: services.LoadedBundle, document: str, params: Mapping[str, str]) -> str:
+def _edited_path(loaded: loading.LoadedBundle, document: str, params: Mapping[str, str]) -> str:
     """The file an editor edits: the case's own unless `file` names another text file of the
     bundle (a guideline the case sends)."""
     path = params.get("file") or document
@@ -370,7 +373,7 @@ def line_note(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
         raise Http404("No such line in this bundle.")
     number = int(raw)
     try:
-        lines = services.line_map(ctx.loaded, document, ctx.page.options)
+        lines = document_views.line_map(ctx.loaded, document, ctx.page.options)
     except InputError as problem:
         raise Problem(400, "This file cannot be rendered with these settings", str(problem)) from None
     note = lines.explain(path, number, decoded.text, ctx.case.id)
@@ -379,10 +382,10 @@ def line_note(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
         note = replace(note, text=decided)
     jump = None
     if note.jump_to is not None:
-        jump = presenters.case_url(bundle_id, document, note.jump_to, ctx.page.query) + f"#L{number}"
+        jump = addresses.case_url(bundle_id, document, note.jump_to, ctx.page.query) + f"#L{number}"
     return render(request, "line_note.html", {
         "note": note, "jump": jump, "path": path, "line": number,
-        "line_url": presenters.case_url(bundle_id, document, ctx.case.id) + "line/"})
+        "line_url": addresses.case_url(bundle_id, document, ctx.case.id) + "line/"})
 
 
 @require_GET
@@ -392,8 +395,8 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     raw = request.GET.get("from", "")
     start = int(raw) if raw.isdigit() and len(raw) < 9 else 0
-    view = presenters.case_view(bundle_id, ctx.case, ctx.page.provider, ctx.page.options.max_tokens,
-                                (start, start + presenters.MESSAGE_CHUNK))
+    view = message_cards.case_view(bundle_id, ctx.case, ctx.page.provider, ctx.page.options.max_tokens,
+                                (start, start + message_cards.MESSAGE_CHUNK))
     explain_guidelines(ctx.loaded, ctx.document, ctx.page.options, view)
     result = export_case(ctx.case, ctx.page.provider, ctx.page.export)
     lints = {note.message_index: str(note.message) for note in result.lints
@@ -401,7 +404,7 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
     for card in view.cards:
         if card.index in lints:
             card.lints.append(lints[card.index])
-    base = presenters.case_url(bundle_id, ctx.document, ctx.case.id)
+    base = addresses.case_url(bundle_id, ctx.document, ctx.case.id)
     return render(request, "case.html#message-cards", {
         "case": view, "base_url": base, "page_query": ctx.page.query,
         "export": {"provider_label": PROVIDER_LABELS[ctx.page.provider]},
@@ -411,7 +414,7 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
 @require_GET
 def export_view(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str) -> HttpResponse:
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
-    case_link = presenters.case_url(bundle_id, ctx.document, ctx.case.id, ctx.page.query)
+    case_link = addresses.case_url(bundle_id, ctx.document, ctx.case.id, ctx.page.query)
     export = _export_panel(ctx, case_link)
     if request.GET.get("download"):
         content_type = "application/json" if ctx.page.form == "json" else "text/plain; charset=utf-8"
@@ -421,15 +424,15 @@ def export_view(request: HtmxHttpRequest, bundle_id: str, document: str, case_id
     return redirect(case_link)
 
 
-def _edited_bundle(loaded: services.LoadedBundle, document: str, text: str) -> dict[str, bytes]:
+def _edited_bundle(loaded: loading.LoadedBundle, document: str, text: str) -> dict[str, bytes]:
     files = {path: loaded.files.read(path) or b"" for path in loaded.files.paths()}
     files[document] = text.encode("utf-8")
     return files
 
 
-def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[services.LoadedBundle, str]:
+def _edited_case_or_404(bundle_id: str, document: str, case_id: str) -> tuple[loading.LoadedBundle, str]:
     loaded = writable_or_problem(loaded_or_404(bundle_id))
-    decoded_id = presenters.decode_case_id(case_id)
+    decoded_id = addresses.decode_case_id(case_id)
     if decoded_id is None or not loaded.files.exists(document):
         raise Http404("No such case.")
     return loaded, decoded_id
@@ -445,12 +448,12 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         return render(request, "preview_error.html", {"message": "The edited text is too long."})
     try:
         page = page_settings(request.POST)
-    except services.SettingsError as problem:
+    except query_settings.SettingsError as problem:
         return render(request, "preview_error.html", {"message": f"Bad settings: {problem}"})
     edited = _edited_path(loaded, document, request.POST)
     files = MemoryBundle(_edited_bundle(loaded, edited, form.cleaned_data["text"]))
     try:
-        rendered = services.render_files(files, document, page.options)
+        rendered = web_policy.render_files(files, document, page.options)
     except InputError as problem:
         found = problem.diagnostic
         # The editor marks the line and offers to jump there when the error is in the edited file.
@@ -458,19 +461,19 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         return render(request, "preview_error.html", {"message": str(problem), "error_line": error_line})
     except RecursionError:
         return render(request, "preview_error.html", {"message": "The file nests too deeply."})
-    case = services.find_case(rendered, decoded_id)
+    case = finding.find_case(rendered, decoded_id)
     if case is None:
         if not rendered.cases:
             return render(request, "preview_error.html", {"message": "The edited file has no cases."})
         case = rendered.cases[0]
-    ctx = CaseContext(loaded, document, services.CaseIndex.outline(rendered), case, page,
+    ctx = CaseContext(loaded, document, document_views.CaseIndex.outline(rendered), case, page,
                       edited_cases=rendered.cases)
     context = _case_context(request, ctx)
     context["preview"] = True
     response = render(request, "case.html#rendered", context)
     # The address keeps following the settings while the edit is unsaved (the settings form's own
     # request, which would push it, is replaced by this preview): the saved case with them.
-    response["HX-Replace-Url"] = presenters.case_url(bundle_id, document, decoded_id, page.query)
+    response["HX-Replace-Url"] = addresses.case_url(bundle_id, document, decoded_id, page.query)
     return response
 
 
@@ -497,7 +500,7 @@ def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
         return error_page(request, 400, "Cannot save", str(problem))
     first: str | None
     try:
-        first = presenters.case_url(bundle.pk, document, decoded_id, page.query)
+        first = addresses.case_url(bundle.pk, document, decoded_id, page.query)
         if not _case_exists(bundle.pk, document, decoded_id, page.options):
             first = first_case_url(bundle.pk)
     except Exception:
@@ -508,7 +511,7 @@ def revise(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str
 
 
 def _case_exists(bundle_id: str, document: str, case_id: str, options: RenderOptions) -> bool:
-    return services.first_case(bundle_id, (document,), options, case_id) is not None
+    return finding.first_case(bundle_id, (document,), options, case_id) is not None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,10 +14,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
 
-from inspector import local, services
+from inspector.bundles import loading
 from inspector.core.export import REGISTRY, ExportSettings
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.options import PROFILES, RenderOptions
+from inspector.local import served_folder
+from inspector.rendering import query_settings
 
 RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format",
                "gambit_context", "gambit_context_sample", "gambit_message", "gambit_conversation",
@@ -105,7 +107,7 @@ class PageSettings:
 
 
 def page_settings(params: Mapping[str, str]) -> PageSettings:
-    """Raises services.SettingsError for values the user must fix."""
+    """Raises query_settings.SettingsError for values the user must fix."""
     clean = {}
     for key in RENDER_KEYS + EXPORT_KEYS:
         value = params.get(key)
@@ -123,17 +125,17 @@ def page_settings(params: Mapping[str, str]) -> PageSettings:
                          ("format", "json")):
         if clean.get(key) == default:
             del clean[key]
-    options = services.parse_render_options(clean)
-    provider = services.parse_provider(clean.get("provider"))
-    form = services.parse_export_format(clean.get("format"))
-    export = services.parse_export_settings(clean)
+    options = query_settings.parse_render_options(clean)
+    provider = query_settings.parse_provider(clean.get("provider"))
+    form = query_settings.parse_export_format(clean.get("format"))
+    export = query_settings.parse_export_settings(clean)
     return PageSettings(options, clean, provider, form, export)
 
 
 def settings_or_problem(params: Mapping[str, str]) -> PageSettings:
     try:
         return page_settings(params)
-    except services.SettingsError as error:
+    except query_settings.SettingsError as error:
         raise Problem(400, "Bad settings", str(error)) from None
 
 
@@ -163,14 +165,14 @@ def settings_view(page: PageSettings) -> dict:
     }
 
 
-def loaded_or_404(bundle_id: str) -> services.LoadedBundle:
-    loaded = services.load_bundle(bundle_id)
+def loaded_or_404(bundle_id: str) -> loading.LoadedBundle:
+    loaded = loading.load_bundle(bundle_id)
     if loaded is None:
         raise Http404("No bundle has this id. The link may be mistyped, or the bundle was deleted.")
     return loaded
 
 
-def writable_or_problem(loaded: services.LoadedBundle) -> services.LoadedBundle:
+def writable_or_problem(loaded: loading.LoadedBundle) -> loading.LoadedBundle:
     if loaded.read_only:
         raise Problem(403, "This folder is read-only here",
                       "It is the folder on disk that `prompt-inspector serve` shows: edit its files in "
@@ -193,7 +195,7 @@ def csrf_or_manage_token(view):
     @wraps(view)
     def wrapper(request: HttpRequest, bundle_id: str, *args, **kwargs) -> HttpResponse:
         record = (Bundle.objects.filter(pk=bundle_id).first()
-                  if services.BUNDLE_ID.fullmatch(bundle_id) else None)
+                  if loading.BUNDLE_ID.fullmatch(bundle_id) else None)
         if record is None or not record.check_manage_token(request.POST.get("token", "")):
             refusal = CsrfViewMiddleware(view).process_view(request, None, (), {})  # type: ignore[arg-type]
             if refusal is not None:
@@ -205,7 +207,7 @@ def csrf_or_manage_token(view):
 
 def local_mode(request: HttpRequest) -> dict:  # noqa: ARG001 - a context processor's signature
     """Template context for local mode (`prompt-inspector serve PATH`)."""
-    served = local.folder()
+    served = served_folder.folder()
     if served is None:
         return {"local_mode": False}
     return {"local_mode": True, "local_root": str(served.root),

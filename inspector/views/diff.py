@@ -11,18 +11,20 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from inspector import diffing, presenters, services
+from inspector.cases import addresses
 from inspector.core.diff import CaseDiff
+from inspector.diffs import comparison
+from inspector.rendering import query_settings
 
 from .common import PROVIDER_LABELS, HtmxHttpRequest, Problem
 
-FORM_KEYS = tuple(f"{side}_{key}" for side in ("old", "new") for key in diffing.SIDE_KEYS) + ("old", "new")
+FORM_KEYS = tuple(f"{side}_{key}" for side in ("old", "new") for key in comparison.SIDE_KEYS) + ("old", "new")
 
 
-def _sides(request: HtmxHttpRequest) -> tuple[diffing.Side, diffing.Side]:
+def _sides(request: HtmxHttpRequest) -> tuple[comparison.Side, comparison.Side]:
     try:
-        return diffing.side(request.GET, "old_"), diffing.side(request.GET, "new_")
-    except services.SettingsError as problem:
+        return comparison.side(request.GET, "old_"), comparison.side(request.GET, "new_")
+    except query_settings.SettingsError as problem:
         raise Problem(400, "Bad settings", str(problem)) from None
 
 
@@ -47,7 +49,7 @@ def diff_page(request: HtmxHttpRequest) -> HttpResponse:
     if not request.GET.get("old") or not request.GET.get("new"):
         return render(request, "review/diff.html", {"form": _form(request), "result": None})
     old, new = _sides(request)
-    result = diffing.compare_bundles(old, new)
+    result = comparison.compare_bundles(old, new)
     query = _query(request)
     case_link = reverse("diff-case") + "?" + query + "&"
 
@@ -55,8 +57,8 @@ def diff_page(request: HtmxHttpRequest) -> HttpResponse:
         return {"id": case.id, "document": case.document, "tokens": _tokens(case),
                 "because": [cause.label() for cause in case.because],
                 "url": case_link + urlencode({"document": case.document, "case": case.id}),
-                "old_url": presenters.case_url(old.id, case.document, case.id),
-                "new_url": presenters.case_url(new.id, case.document, case.id)}
+                "old_url": addresses.case_url(old.id, case.document, case.id),
+                "new_url": addresses.case_url(new.id, case.document, case.id)}
 
     return render(request, "review/diff.html", {
         "form": _form(request),
@@ -73,11 +75,11 @@ def diff_page(request: HtmxHttpRequest) -> HttpResponse:
     })
 
 
-def _with_counts(old: diffing.Side, new: diffing.Side, case: CaseDiff) -> list[tuple[str, int]]:
+def _with_counts(old: comparison.Side, new: comparison.Side, case: CaseDiff) -> list[tuple[str, int]]:
     """Each cause of this case's change with the number of the bundle's cases it changed."""
     if not case.because:
         return []
-    counts = dict(diffing.compare_bundles(old, new).causes())
+    counts = dict(comparison.compare_bundles(old, new).causes())
     return [(cause.label(), counts.get(cause, 1)) for cause in case.because]
 
 
@@ -85,7 +87,7 @@ def _with_counts(old: diffing.Side, new: diffing.Side, case: CaseDiff) -> list[t
 def diff_case_page(request: HtmxHttpRequest) -> HttpResponse:
     old, new = _sides(request)
     document, case_id = request.GET.get("document", ""), request.GET.get("case", "")
-    found = diffing.compare_case(old, new, document, case_id)
+    found = comparison.compare_case(old, new, document, case_id)
     messages = []
     for item in found.diff.messages:
         messages.append({
@@ -104,6 +106,6 @@ def diff_case_page(request: HtmxHttpRequest) -> HttpResponse:
         "old_provider": PROVIDER_LABELS[old.provider], "new_provider": PROVIDER_LABELS[new.provider],
         "tokens": _tokens(found.diff),
         "back_url": reverse("diff") + "?" + _query(request),
-        "old_url": presenters.case_url(old.id, document, case_id) if found.old_case else None,
-        "new_url": presenters.case_url(new.id, document, case_id) if found.new_case else None,
+        "old_url": addresses.case_url(old.id, document, case_id) if found.old_case else None,
+        "new_url": addresses.case_url(new.id, document, case_id) if found.new_case else None,
     })

@@ -3,14 +3,15 @@ label names the pattern that made its file a guideline and the config line that 
 
 from __future__ import annotations
 
-from inspector import presenters, services
+from inspector.bundles import loading
+from inspector.cases import message_cards
 from inspector.core.agentv.guideline_reason import GuidelineReason, guideline_paths, guideline_reason
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
 
 
-def explain_guidelines(loaded: services.LoadedBundle, document: str, options: RenderOptions,
-                       view: presenters.CaseView) -> list[tuple[str, str]]:
+def explain_guidelines(loaded: loading.LoadedBundle, document: str, options: RenderOptions,
+                       view: message_cards.CaseView) -> list[tuple[str, str]]:
     """Adds the reason to each guideline segment's label; the (file, reason) pairs, for the page."""
     reasons: dict[str, GuidelineReason | None] = {}
     for card in view.cards:

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from inspector import blobstore
+from inspector.bundles import blobstore
 
 logger = logging.getLogger(__name__)
 

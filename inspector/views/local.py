@@ -14,17 +14,19 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from inspector import local, services
+from inspector.bundles import loading
+from inspector.bundles.ingest import UploadError, collect_files
 from inspector.core.bundle import MemoryBundle
-from inspector.ingest import UploadError, collect_files
+from inspector.local import served_folder, sharing
+from inspector.rendering import web_policy
 
 from .common import HtmxHttpRequest, Problem, problem_page
 
 SHARE_TIMEOUT_SECONDS = 60
 
 
-def served_or_404() -> local.LocalFolder:
-    served = local.folder()
+def served_or_404() -> served_folder.LocalFolder:
+    served = served_folder.folder()
     if served is None:
         raise Http404("This server does not show a local folder.")
     return served
@@ -37,9 +39,9 @@ def local_version(request: HtmxHttpRequest) -> JsonResponse:
     return response
 
 
-def checked_share_list(served: local.LocalFolder) -> local.ShareList:
+def checked_share_list(served: served_folder.LocalFolder) -> sharing.ShareList:
     """What Share sends, held to the upload page's limits (raises UploadError)."""
-    listed = local.share_list(served, settings.LOCAL_SHARE_INCLUDE)
+    listed = sharing.share_list(served, settings.LOCAL_SHARE_INCLUDE)
     collect_files(list(listed.files.items()), expand_zips=False)
     return listed
 
@@ -122,10 +124,10 @@ def _detail(raw: bytes) -> str:
     return str(answer.get("detail", answer)) if isinstance(answer, dict) else str(answer)[:200]
 
 
-def as_shared(loaded: services.LoadedBundle) -> services.LoadedBundle:
+def as_shared(loaded: loading.LoadedBundle) -> loading.LoadedBundle:
     """The served folder as Share would send it (a stored bundle as it is): the offline copy
     offered in local mode holds no file that Share would leave out."""
-    served = local.folder()
+    served = served_folder.folder()
     if served is None or not loaded.read_only:
         return loaded
     try:
@@ -133,8 +135,8 @@ def as_shared(loaded: services.LoadedBundle) -> services.LoadedBundle:
     except UploadError as problem:
         raise Problem(400, "This folder cannot be copied as it is", str(problem)) from None
     files = MemoryBundle(listed.files)
-    return services.LoadedBundle(loaded.record, files, tuple(services.list_untrusted(files)),
-                                 f"{served.cache_id()}:shared:{listed.digest}")
+    return loading.LoadedBundle(loaded.record, files, tuple(web_policy.list_untrusted(files)),
+                                f"{served.cache_id()}:shared:{listed.digest}")
 
 
 # Local mode writes nothing to its database. The one form it takes is Share's confirmation (which
@@ -151,7 +153,7 @@ class LocalModeGuard:
         self.get_response = get_response
 
     def __call__(self, request: HtmxHttpRequest) -> HttpResponse:
-        if local.folder() is None:
+        if served_folder.folder() is None:
             return self.get_response(request)
         refusal = _refusal(request)
         if refusal is None:
@@ -165,8 +167,8 @@ class LocalModeGuard:
 
 def _refusal(request: HttpRequest) -> tuple[str, str] | None:
     host = request.META.get("HTTP_HOST", "")
-    if not local.is_served_host(host):
-        served = local.served_hosts()
+    if not served_folder.is_served_host(host):
+        served = served_folder.served_hosts()
         where = " or ".join(served) if served else "127.0.0.1 or localhost"
         return ("Not this server's address",
                 f"Local mode answers only at {where}, not at {host or 'no address'}: another name "
@@ -193,6 +195,6 @@ def _same_origin(request: HttpRequest, host: str) -> bool:
 
 
 def refuse_upload_in_local_mode() -> None:
-    if local.folder() is not None:
+    if served_folder.folder() is not None:
         raise Problem(403, "Uploads are off in local mode",
                       "This server shows the folder on disk; use Share to upload it elsewhere.")

@@ -5,7 +5,7 @@ with a strong ETag, so a browser's repeat visit is a 304 that builds nothing.
 What varies per visitor is kept out of the cached bytes: the CSRF token is rendered as a
 placeholder, the page is kept cut at each, and the pieces are joined with the visitor's own token
 per request (and the cookie set with it); the host and htmx's headers are part of the key. What a
-bundle gains after it is stored (revisions) is part of the key through `services.page_state`, and
+bundle gains after it is stored (revisions) is part of the key through `loading.page_state`, and
 so are verdicts for a page filtered by them.
 """
 
@@ -21,11 +21,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, Quer
 from django.middleware.csrf import get_token
 from django.utils.cache import patch_vary_headers
 
-from inspector import cache as render_cache
-from inspector import services
+from inspector.bundles import loading
+from inspector.cases.addresses import parse_line_range
 from inspector.core import bounded
-from inspector.presenters import parse_line_range
-from inspector.services import SettingsError
+from inspector.rendering import cache as render_cache
+from inspector.rendering.query_settings import SettingsError
 
 from .common import EXPORT_KEYS, RENDER_KEYS, page_settings
 
@@ -77,14 +77,14 @@ def _only_page_parameters(request: HttpRequest) -> None:
     request.META["QUERY_STRING"] = query
 
 
-def _key(request: HttpRequest, loaded: services.LoadedBundle) -> str:
+def _key(request: HttpRequest, loaded: loading.LoadedBundle) -> str:
     query = request.GET.urlencode()
     # Verdicts go into the key only of pages filtered by one, not of every page: a review writes a
     # verdict every few seconds, and each would otherwise drop every cached page of the bundle (each
     # case under each settings) just while reviewers read it most. An unfiltered page holds no review
     # state (its badges come from the progress panel loaded after it), so its key need not change.
     verdicts = bool(request.GET.get(VERDICT_FILTER))
-    return render_cache.key("page", loaded.cache_id, services.page_state(loaded, verdicts=verdicts),
+    return render_cache.key("page", loaded.cache_id, loading.page_state(loaded, verdicts=verdicts),
                             request.path, query,
                             request.headers.get("HX-Request"), request.headers.get("HX-Target"),
                             request.get_host(), request.scheme)
@@ -97,7 +97,7 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
 
     @wraps(view)
     def wrapper(request: HttpRequest, bundle_id: str, *args, **kwargs) -> HttpResponse:
-        loaded = services.load_bundle(bundle_id)
+        loaded = loading.load_bundle(bundle_id)
         if loaded is None or request.method != "GET":
             return view(request, bundle_id, *args, **kwargs)  # its own 404, 405
         _only_page_parameters(request)
@@ -109,7 +109,7 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
         if kept is None:
             request.building_shared_page = True  # type: ignore[attr-defined]
             try:
-                with services.page_loaded(loaded):  # the view's load_bundle: no second query
+                with loading.page_loaded(loaded):  # the view's load_bundle: no second query
                     response = view(request, bundle_id, *args, **kwargs)
             finally:
                 request.building_shared_page = False  # type: ignore[attr-defined]

@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 
-from inspector import offline, offline_queue, presenters, services
+from inspector.bundles import loading, offline, offline_queue
+from inspector.cases import addresses
 from inspector.core import bounded
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
@@ -32,7 +33,7 @@ ROLE_LABELS = {"system": "system", "developer": "developer", "user": "user", "as
                "tool": "tool"}
 
 
-def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document: str,
+def case_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document: str,
                case: RenderedCase, page: PageSettings, error: str | None = None) -> dict:
     """What templates/review/case_panel.html shows for one case."""
     key = service.request_key(request)
@@ -48,7 +49,7 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "document": document,
         "case_id": case.id,
         "render_params": render_params,
-        "next_url": presenters.case_url(loaded.record.pk, document, case.id, urlencode(render_params)),
+        "next_url": addresses.case_url(loaded.record.pk, document, case.id, urlencode(render_params)),
         "threads": placed,
         "open_count": sum(not item.thread.resolved for item in placed),
         "verdict": verdict,
@@ -57,7 +58,7 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
         "verdict_theirs": verdict is not None and not carried_from
         and not service.owns(key, verdict.author_key_hash),
         # Given on an earlier revision where the case rendered the same: a verdict here replaces it.
-        "verdict_carried_url": presenters.case_url(carried_from, document, case.id) if carried_from else None,
+        "verdict_carried_url": addresses.case_url(carried_from, document, case.id) if carried_from else None,
         "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
         "folder": not service.is_stored(loaded.record),  # local mode: nothing can be written
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
@@ -70,7 +71,7 @@ def case_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, document
     }
 
 
-def file_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, path: str,
+def file_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, path: str,
                error: str | None = None) -> dict:
     """The source page's comments: line threads on this file, and a form for a new one."""
     options = RenderOptions()
@@ -108,7 +109,7 @@ def _spec(post: Mapping[str, str], document: str, case_id: str) -> AnchorSpec:
                       post.get("path", ""), number("start_line"), number("end_line"))
 
 
-def _act(request: HtmxHttpRequest, loaded: services.LoadedBundle, options: RenderOptions,
+def _act(request: HtmxHttpRequest, loaded: loading.LoadedBundle, options: RenderOptions,
          document: str, case_id: str) -> service.Reviewer | None:
     """Does what the form asks; answers the reviewer when a cookie must be set."""
     post, record = request.POST, loaded.record
@@ -160,23 +161,8 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
             raise Problem(problem.status, "The review was not saved", str(problem)) from None
         error = str(problem)
     file = request.POST.get("file", "")
-    if request.htmx and file:
-        if not loaded.files.exists(file):
-            raise Problem(404, "No such file", "This bundle has no file at that path.")
-        context = {"review": file_panel(request, loaded, file, error)}
-        if person is not None:
-            context["review"]["author"] = "" if person.name == "Anonymous" else person.name
-        response = render(request, "review/file_panel.html", context, status=400 if error else 200)
-    elif request.htmx:
-        try:
-            case = service.rendered_case(loaded, document, case_id, page.options)
-        except ReviewError as problem:
-            raise Problem(400, "No such case", str(problem)) from None
-        context = {"review": case_panel(request, loaded, document, case, page, error)}
-        if person is not None:  # the cookie that remembers the name arrives with this answer
-            context["review"]["author"] = "" if person.name == "Anonymous" else person.name
-        # htmx swaps 400 answers (base.html's config): the panel says what went wrong.
-        response = render(request, "review/case_panel.html", context, status=400 if error else 200)
+    if request.htmx:
+        response = _panel_answer(request, loaded, page, file, error, person)
     elif file:
         response = redirect(reverse("review-panel", kwargs={"bundle_id": loaded.record.pk}) + "?"
                             + urlencode({"file": file}))
@@ -189,7 +175,29 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     return response
 
 
-def bundle_panel(request: HtmxHttpRequest, loaded: services.LoadedBundle, page: PageSettings) -> dict:
+def _panel_answer(request: HtmxHttpRequest, loaded: loading.LoadedBundle, page: PageSettings, file: str,
+                  error: str | None, person: service.Reviewer | None) -> HttpResponse:
+    """The review panel an htmx review answers with: the file's, or the case's."""
+    document, case_id = request.POST.get("document", ""), request.POST.get("case_id", "")
+    if file:
+        if not loaded.files.exists(file):
+            raise Problem(404, "No such file", "This bundle has no file at that path.")
+        context = {"review": file_panel(request, loaded, file, error)}
+        template = "review/file_panel.html"
+    else:
+        try:
+            case = service.rendered_case(loaded, document, case_id, page.options)
+        except ReviewError as problem:
+            raise Problem(400, "No such case", str(problem)) from None
+        context = {"review": case_panel(request, loaded, document, case, page, error)}
+        template = "review/case_panel.html"
+    if person is not None:  # the cookie that remembers the name arrives with this answer
+        context["review"]["author"] = "" if person.name == "Anonymous" else person.name
+    # htmx swaps 400 answers (base.html's config): the panel says what went wrong.
+    return render(request, template, context, status=400 if error else 200)
+
+
+def bundle_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, page: PageSettings) -> dict:
     """The bundle page's review progress, with each case's verdict and open threads for the
     script that marks the rows (the rows themselves are part of the cached, shared page)."""
     progress = service.progress(loaded, page.options)
@@ -248,9 +256,9 @@ def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     return render(request, "review/panel_page.html", context)
 
 
-def context_case_url(loaded: services.LoadedBundle, document: str, case_id: str, page: PageSettings) -> str:
-    return presenters.case_url(loaded.record.pk, document, case_id,
-                               urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}))
+def context_case_url(loaded: loading.LoadedBundle, document: str, case_id: str, page: PageSettings) -> str:
+    return addresses.case_url(loaded.record.pk, document, case_id,
+                              urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}))
 
 
 @require_GET
@@ -287,9 +295,9 @@ def offline_copy(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     return _offline_file(made, loaded, bundle_id)
 
 
-def _offline_file(made: str, loaded: services.LoadedBundle, bundle_id: str) -> HttpResponse:
+def _offline_file(made: str, loaded: loading.LoadedBundle, bundle_id: str) -> HttpResponse:
     response = HttpResponse(made, content_type="text/html; charset=utf-8")
-    name = presenters.file_stem(loaded.record.title or bundle_id)
+    name = addresses.file_stem(loaded.record.title or bundle_id)
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.html") or ""
     return response
 

@@ -11,11 +11,11 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from inspector import local
+from inspector.bundles.ingest import UploadError, refuse_oversized
 from inspector.core.diff import MessageDiff
 from inspector.core.options import PROFILES
 from inspector.core.runs.compare import CaseCheck, RunCheck
-from inspector.ingest import UploadError, refuse_oversized
+from inspector.local import served_folder
 from inspector.runs.uploads import RunError, SettingsError, check_local, check_upload, local_runs
 
 from .common import HtmxHttpRequest
@@ -80,7 +80,7 @@ def _checked(request: HtmxHttpRequest) -> RunCheck | None:
     profile = request.POST.get("profile") or request.GET.get("profile") or None
     if request.method == "POST":
         return check_upload(_uploads(request, "run"), _uploads(request, "files"), profile)
-    served = local.folder()
+    served = served_folder.folder()
     if served is not None and request.GET.get("run"):
         return check_local(served.root, request.GET["run"], profile)
     return None
@@ -88,7 +88,7 @@ def _checked(request: HtmxHttpRequest) -> RunCheck | None:
 
 @require_http_methods(["GET", "POST"])
 def run_page(request: HtmxHttpRequest) -> HttpResponse:
-    served = local.folder()
+    served = served_folder.folder()
     context: dict = {"profiles": PROFILES, "chosen": request.POST.get("profile", ""),
                      "local_runs": local_runs(served.root) if served is not None else [],
                      "shown_run": request.GET.get("run", "")}

@@ -3,13 +3,14 @@ place of the page, and a title that blames the settings only when there are sett
 
 from __future__ import annotations
 
-from inspector import presenters, services
+from inspector.bundles import loading
+from inspector.cases import source_view
 from inspector.core.model import InputError
 
 from .common import RENDER_KEYS, PageSettings, Problem
 
 
-def unreadable_file(loaded: services.LoadedBundle, document: str, page: PageSettings,
+def unreadable_file(loaded: loading.LoadedBundle, document: str, page: PageSettings,
                     problem: InputError) -> Problem:
     found = problem.diagnostic
     if any(key in page.params for key in RENDER_KEYS):
@@ -23,6 +24,6 @@ def unreadable_file(loaded: services.LoadedBundle, document: str, page: PageSett
         line = found.line if path == found.path else None
         # From where the mistake likely starts (an open quote) to where it was noticed.
         highlight = (found.likely_start or line, line) if line else None
-        source = presenters.SourcePane.build(loaded.record.pk, path, decoded.text, highlight,
+        source = source_view.SourcePane.build(loaded.record.pk, path, decoded.text, highlight,
                                              decoded.problem)
     return Problem(400, title, str(problem), source)

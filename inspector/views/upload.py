@@ -13,10 +13,13 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from inspector import local, presenters, services, upload_queue
-from inspector.forms import PasteForm, uploads_from_request
-from inspector.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
+from inspector.bundles import loading, upload_queue
+from inspector.bundles.forms import PasteForm, uploads_from_request
+from inspector.bundles.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
+from inspector.cases import addresses, files_panel, finding, source_view
+from inspector.local import served_folder
 from inspector.models import Bundle
+from inspector.rendering import stored_renders
 
 from .common import HtmxHttpRequest, error_page
 from .local import refuse_upload_in_local_mode
@@ -27,7 +30,7 @@ logger = logging.getLogger(__name__)
 
 
 def _examples() -> list[dict]:
-    from inspector.examples import read_examples
+    from inspector.bundles.examples import read_examples
 
     stored = {bundle.example: bundle for bundle in Bundle.objects.exclude(example="")}
     rows = []
@@ -41,17 +44,17 @@ def _examples() -> list[dict]:
 
 def _entry_url(bundle: Bundle, entry: str) -> str:
     """The entry document's first case: an example should open on what the product is about."""
-    found = services.first_case(bundle.pk, (entry,))
+    found = finding.first_case(bundle.pk, (entry,))
     if found is not None:
-        return presenters.case_url(bundle.pk, *found)
-    return reverse("bundle", kwargs={"bundle_id": bundle.pk}) + "#" + presenters.document_anchor(entry)
+        return addresses.case_url(bundle.pk, *found)
+    return reverse("bundle", kwargs={"bundle_id": bundle.pk}) + "#" + files_panel.document_anchor(entry)
 
 
 @require_http_methods(["GET", "POST"])
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    if local.folder() is not None:
+    if served_folder.folder() is not None:
         if request.method == "GET":
-            return redirect("bundle", bundle_id=local.LOCAL_BUNDLE_ID)
+            return redirect("bundle", bundle_id=served_folder.LOCAL_BUNDLE_ID)
         refuse_upload_in_local_mode()
     if request.method == "GET":
         return render(request, "home.html", {"form": PasteForm(), "examples": _examples()})
@@ -93,8 +96,8 @@ def _upload_error(request: HtmxHttpRequest, form: PasteForm, message: str) -> Ht
 
 
 def first_case_url(bundle_id: str) -> str | None:
-    found = services.first_case(bundle_id)
-    return presenters.case_url(bundle_id, *found) if found is not None else None
+    found = finding.first_case(bundle_id)
+    return addresses.case_url(bundle_id, *found) if found is not None else None
 
 
 def _first_case_url_or_none(bundle_id: str) -> str | None:
@@ -152,7 +155,7 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 
 def _managed_bundle(bundle_id: str, token: str) -> Bundle:
-    bundle = Bundle.objects.filter(pk=bundle_id).first() if services.BUNDLE_ID.fullmatch(bundle_id) else None
+    bundle = Bundle.objects.filter(pk=bundle_id).first() if loading.BUNDLE_ID.fullmatch(bundle_id) else None
     if bundle is None or not bundle.check_manage_token(token):
         raise Http404("No bundle matches this manage link. It may have been deleted already.")
     return bundle
@@ -188,9 +191,9 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "bundle": bundle,
         "token": token,
         "saved": saved if saved in ("upload", "revision") else None,
-        "share_url": services.absolute_url(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
-        "manage_url": services.absolute_url(request, manage_link(bundle.pk, token)),
-        "first_case_url": services.absolute_url(request, first) if first else None,
+        "share_url": addresses.absolute_url(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
+        "manage_url": addresses.absolute_url(request, manage_link(bundle.pk, token)),
+        "first_case_url": addresses.absolute_url(request, first) if first else None,
         "file_count": bundle.files.count(),
         "moderation": moderation_panel(bundle, moderation_notice),
         "delete_refused": delete_refused,
@@ -205,7 +208,7 @@ class NothingRenders:
 
     problems: list[str]
     path: str | None = None  # the first file with a located problem, shown at that line
-    source: presenters.SourcePane | None = None
+    source: source_view.SourcePane | None = None
     text: str = ""
     preview_url: str = ""
     revise_url: str = ""
@@ -217,14 +220,14 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
     from inspector.core.model import InputError
     from inspector.core.options import RenderOptions
 
-    loaded = services.load_bundle(bundle.pk)
+    loaded = loading.load_bundle(bundle.pk)
     if loaded is None:
         return None
     problems: list[str] = []
     located = None
     for document in loaded.documents:
         try:
-            rendered = services.render(loaded, document, RenderOptions())
+            rendered = stored_renders.render(loaded, document, RenderOptions())
         except InputError as error:
             problems.append(str(error))
             found = error.diagnostic
@@ -244,7 +247,7 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
     return panel
 
 
-def _show_located(panel: NothingRenders, loaded: services.LoadedBundle, path: str, line: int | None,
+def _show_located(panel: NothingRenders, loaded: loading.LoadedBundle, path: str, line: int | None,
                   start: int | None) -> None:
     """The file at the problem's line beside the editor (a binary file without it)."""
     decoded = loaded.files.text(path)
@@ -253,7 +256,7 @@ def _show_located(panel: NothingRenders, loaded: services.LoadedBundle, path: st
     panel.text = decoded.text if decoded is not None else ""
     panel.editable = decoded is not None and not (problem or "").startswith("looks like a binary")
     # From where the mistake likely starts (an open quote) to where the parser noticed it.
-    panel.source = presenters.SourcePane.build(loaded.record.pk, path, panel.text,
+    panel.source = source_view.SourcePane.build(loaded.record.pk, path, panel.text,
                                                (start or line, line) if line else None, problem)
     # Any case id: with no case to show, preview and revise fall back to the file's first.
     base = reverse("case", kwargs={"bundle_id": loaded.record.pk, "document": path, "case_id": "_"})
@@ -262,7 +265,7 @@ def _show_located(panel: NothingRenders, loaded: services.LoadedBundle, path: st
 
 def _delete(request: HtmxHttpRequest, bundle: Bundle) -> HttpResponse:
     delete_bundle(bundle)
-    services.forget_bundle(bundle.pk)
+    loading.forget_bundle(bundle.pk)
     return render(request, "deleted.html", {"title": bundle.title})
 
 

@@ -1,4 +1,4 @@
-"""A queued upload's progress page (inspector/upload_queue.py): polled by htmx until the worker
+"""A queued upload's progress page (inspector/bundles/upload_queue.py): polled by htmx until the worker
 has stored or refused it; then the manage page opens, the token coming from this address's
 fragment as on the manage link."""
 
@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django_htmx.middleware import HtmxDetails
 
-from inspector import upload_queue
+from inspector.bundles import upload_queue
 
 
 @require_GET

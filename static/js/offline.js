@@ -1,4 +1,4 @@
-// The offline copy's viewer: everything it shows is in #bundle-data (see inspector/offline.py).
+// The offline copy's viewer: everything it shows is in #bundle-data (see inspector/bundles/offline.py).
 // Read-only: the case list, the source beside the messages (click a stretch of text to see its
 // lines), the bundle's files beside it (a line of another case opens that case), comments and
 // verdicts as they were when the copy was made.

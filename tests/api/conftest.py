@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "examples" / "code-review"
 

@@ -157,7 +157,7 @@ def test_cases_follow_the_token_budget(client, two_documents):
 
 
 def test_cases_of_an_unrenderable_document_carry_its_error(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"bad.yaml": b"evalcases: [\n"})
     [document] = client.get(f"/api/bundles/{bundle.pk}/cases").json()
@@ -211,7 +211,7 @@ def test_case_detail_picks_the_document_holding_the_case(client, two_documents):
 
 
 def test_case_ids_escaped_as_in_page_urls_are_found(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"e.yaml": EVAL.replace("id: greet", "id: group/greet").encode()})
     data = client.get(f"/api/bundles/{bundle.pk}/cases/group~2Fgreet").json()
@@ -228,7 +228,7 @@ def test_unknown_case_or_document_is_a_404(client, two_documents):
 
 
 def test_case_of_a_broken_only_document_is_a_422_with_file_and_line(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"bad.yaml": b"evalcases:\n  - id: x\n    input_messages: [\n"})
     response = client.get(f"/api/bundles/{bundle.pk}/cases/x")
@@ -360,13 +360,12 @@ def test_a_guideline_pattern_that_cannot_compile_matches_nothing_instead_of_fail
 
 
 def test_an_upload_whose_listing_fails_still_returns_its_manage_token(client, db, monkeypatch):
-    from inspector import services
+    from inspector.rendering import stored_renders
 
     def broken(*args, **kwargs):
         raise RuntimeError("simulated renderer failure")
 
-    monkeypatch.setattr(services, "render", broken)
-    monkeypatch.setattr("inspector.api.common.services.render", broken)
+    monkeypatch.setattr(stored_renders, "render", broken)
     response = client.post("/api/bundles", {"files": {"a.yaml": "tests:\n  - id: a\n    input: hi\n"}},
                            content_type="application/json")
     assert response.status_code == 201

@@ -2,7 +2,7 @@
 
 import pytest
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 from tests.api.test_review import FILES, GUIDE
 
 

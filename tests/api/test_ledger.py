@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from inspector.bundles.ingest import store_bundle
 from inspector.core import prices
-from inspector.ingest import store_bundle
 
 from .conftest import EVAL
 

@@ -10,7 +10,7 @@ import zipfile
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from inspector.ingest import UploadError, collect_files
+from inspector.bundles.ingest import UploadError, collect_files
 from inspector.models import Bundle
 
 TEXT = "tests:\n  - id: a\n    input: hi\n"

@@ -5,9 +5,9 @@ import pytest
 from django.core.cache import cache, caches
 from django.test import override_settings
 
-from inspector import cache as render_cache
-from inspector.ingest import delete_bundle, store_bundle
+from inspector.bundles.ingest import delete_bundle, store_bundle
 from inspector.models import hash_token
+from inspector.rendering import cache as render_cache
 from inspector.review import service
 from inspector.review.models import Comment, Thread, WriteCount
 

@@ -6,7 +6,7 @@ comment's Markdown is rendered once, when it is written."""
 import pytest
 from django.test import override_settings
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 from inspector.review import markdown, service
 from inspector.review.models import Comment, Thread, WriteCount
 

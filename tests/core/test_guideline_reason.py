@@ -9,7 +9,8 @@ from tests.api.test_review import FILES
 def test_render_names_each_guideline_files_pattern_and_its_line(tmp_path):
     import io
 
-    from inspector.cli_commands import Output, main
+    from inspector.cli.commands import main
+    from inspector.cli.console import Output
 
     (tmp_path / ".git").mkdir()
     for path, data in FILES.items():

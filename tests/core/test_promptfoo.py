@@ -95,15 +95,15 @@ tests:
 def test_the_render_command_prints_the_promptfoo_contract(tmp_path, monkeypatch) -> None:
     import io
 
-    from inspector import cli_commands
+    from inspector.cli import commands, console
 
     monkeypatch.setenv("RENDER_IN_PROCESS", "1")
     (tmp_path / "promptfooconfig.yaml").write_text(
         "prompts: ['Hi {{ who }}']\nproviders: [anthropic:messages:claude-3-5-haiku-latest]\n"
         "tests:\n  - vars: {who: Ann}\n    assert: [{type: factuality, value: Hi Ann}]\n")
     out, err = io.StringIO(), io.StringIO()
-    code = cli_commands.main("render", [str(tmp_path / "promptfooconfig.yaml"), "--root",
-                                        str(tmp_path)], cli_commands.Output(out, err))
+    code = commands.main("render", [str(tmp_path / "promptfooconfig.yaml"), "--root",
+                                        str(tmp_path)], console.Output(out, err))
     assert code == 0, err.getvalue()
     [evaluation] = json.loads(out.getvalue())
     assert evaluation["promptfoo"] == {"test_idx": 0, "prompt_idx": 0,

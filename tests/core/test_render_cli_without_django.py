@@ -1,6 +1,6 @@
 """`prompt-inspector render|check|ledger|diff` run on the core alone: no Django module is loaded in
 the command's process (the bounded worker that renders is another process, and never had Django),
-and `manage.py` runs the same code (cli_commands.py) with the same answers."""
+and `manage.py` runs the same code (inspector/cli/) with the same answers."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from inspector.untrusted import RenderPolicy
+from inspector.rendering.untrusted import RenderPolicy
 
 REPO = Path(__file__).resolve().parents[2]
 EVAL = """evalcases:
@@ -97,11 +97,11 @@ def test_manage_py_answers_as_the_console_script(project, monkeypatch, name, man
 
 
 def test_the_commands_read_the_render_policy_the_settings_read():
-    from inspector import services
+    from inspector.rendering import web_policy
 
     # Both read the same environment variables; the defaults are the core's Limits in both, but for
     # the deadline, which never passes a web request's budget (three quarters of gunicorn's timeout).
-    assert RenderPolicy.from_environment() == services.render_policy()
+    assert RenderPolicy.from_environment() == web_policy.render_policy()
     defaults = RenderPolicy.from_environment({})
     assert defaults.limits == dataclasses.replace(RenderPolicy().limits, deadline_seconds=22.5)
     assert dataclasses.replace(defaults, limits=RenderPolicy().limits) == RenderPolicy()
@@ -110,7 +110,8 @@ def test_the_commands_read_the_render_policy_the_settings_read():
 def test_the_console_script_renders_in_the_bounded_worker(project, monkeypatch):
     """A file from disk is content from outside: the console script renders it in a bounded child
     process, as the web does (a parser crash or runaway is exit 2, never the command's death)."""
-    from inspector import cli_commands
+    from inspector.cli import commands
+    from inspector.cli.console import Output
     from inspector.core import bounded
 
     calls = []
@@ -119,6 +120,6 @@ def test_the_console_script_renders_in_the_bounded_worker(project, monkeypatch):
                         lambda *args, **kwargs: calls.append(kwargs["limits"]) or real(*args, **kwargs))
     monkeypatch.delenv("RENDER_IN_PROCESS", raising=False)
     out, err = io.StringIO(), io.StringIO()
-    code = cli_commands.main("render", [str(project / "old.yaml")], cli_commands.Output(out, err))
+    code = commands.main("render", [str(project / "old.yaml")], Output(out, err))
     assert code == 0 and json.loads(out.getvalue())[0]["id"] == "greet"
     assert calls == [RenderPolicy.from_environment().limits]

@@ -51,7 +51,8 @@ def test_the_api_gives_the_likely_start_beside_the_line(client, db):
 def test_check_prints_the_likely_start_in_its_line(tmp_path):
     import io
 
-    from inspector.cli_commands import Output, main
+    from inspector.cli.commands import main
+    from inspector.cli.console import Output
 
     (tmp_path / ".git").mkdir()
     (tmp_path / "suite.yaml").write_text(SWALLOWED)

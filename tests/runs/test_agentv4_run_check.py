@@ -11,8 +11,9 @@ import json
 import shutil
 from pathlib import Path
 
-from inspector.cli_commands import Output, main
-from inspector.untrusted import RenderPolicy
+from inspector.cli.commands import main
+from inspector.cli.console import Output
+from inspector.rendering.untrusted import RenderPolicy
 from tests.runs.agentv_cli import CANDIDATE_ANSWER
 from tests.runs.conftest import MEDIAN, SUITE
 

@@ -11,9 +11,10 @@ import json
 import shutil
 from pathlib import Path
 
-from inspector.cli_commands import Output, main
+from inspector.cli.commands import main
+from inspector.cli.console import Output
 from inspector.core.runs import read_run
-from inspector.untrusted import RenderPolicy
+from inspector.rendering.untrusted import RenderPolicy
 
 GOLDEN = Path(__file__).with_name("agentv5")
 

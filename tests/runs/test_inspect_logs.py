@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log
 
-from inspector.cli_commands import Output, main
+from inspector.cli.commands import main
+from inspector.cli.console import Output
 from inspector.core.runs import read_run
-from inspector.untrusted import RenderPolicy
+from inspector.rendering.untrusted import RenderPolicy
 from tests.runs.inspect_task import CANDIDATE_ANSWER
 
 TASK = Path(__file__).with_name("inspect_task.py")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 from tests.conftest import REPO
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

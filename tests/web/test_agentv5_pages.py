@@ -1,7 +1,7 @@
 """agentv 5 files through the pages, the API and the CLI: `auto` picks the profile and says why."""
 
-from inspector.ingest import store_bundle
-from inspector.presenters import case_url
+from inspector.bundles.ingest import store_bundle
+from inspector.cases.addresses import case_url
 from tests.conftest import run_render
 
 V5 = (b"prompts:\n  - id: direct\n    prompt: \"Summarize {{ topic }}.\"\n"

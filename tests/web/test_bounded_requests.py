@@ -17,11 +17,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from inspector import presenters, services
+from inspector.bundles import loading
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import highlighting, source_view
+from inspector.cases.addresses import case_url
 from inspector.core import bounded, highlight
-from inspector.ingest import store_bundle
 from inspector.models import Bundle
-from inspector.presenters import case_url
+from inspector.rendering import document_views
 from inspector.views import page_cache
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +37,8 @@ def bundle(db):
 
 
 def _never_rendered_again(monkeypatch):
-    monkeypatch.setattr(services, "case_index", lambda *a, **k: pytest.fail("rendered again"))
-    monkeypatch.setattr(services, "outline", lambda *a, **k: pytest.fail("rendered again"))
+    monkeypatch.setattr(document_views, "case_index", lambda *a, **k: pytest.fail("rendered again"))
+    monkeypatch.setattr(document_views, "outline", lambda *a, **k: pytest.fail("rendered again"))
 
 
 @pytest.mark.parametrize("page", ["case", "bundle"])
@@ -173,20 +175,20 @@ def test_a_file_is_highlighted_once_in_the_worker_and_kept_for_every_visitor(cli
     first = client.get(url)
     assert first.status_code == 200 and '<span class="' in first.content.decode()
     assert [function.__name__ for function in calls] == ["html_lines"]
-    presenters._highlight_lines_cached.cache_clear()  # another worker: only the shared cache
+    highlighting._highlight_lines_cached.cache_clear()  # another worker: only the shared cache
     again = Client().get(url)
     assert again.content == first.content and len(calls) == 1
 
 
 def test_the_worker_highlights_exactly_as_the_web_process_would(db):
     text = "tests:\n  - id: a\n    input: '<b>&amp;</b>'\n\n" * 400
-    assert len(text) > presenters._IN_PROCESS_CHARS
-    shown = presenters._highlight_lines("e.yaml", text)
+    assert len(text) > highlighting._IN_PROCESS_CHARS
+    shown = highlighting._highlight_lines("e.yaml", text)
     assert tuple(line.html for line in shown) == highlight.html_lines("e.yaml", text)
 
 
 def test_the_offline_copy_is_made_once_and_kept_until_the_review_changes(client, bundle, monkeypatch):
-    from inspector import offline
+    from inspector.bundles import offline
     from inspector.review.models import Verdict
 
     url = f"/b/{bundle.pk}/offline.html"
@@ -203,10 +205,10 @@ def test_the_offline_copy_is_made_once_and_kept_until_the_review_changes(client,
 
 
 def test_an_offline_copy_past_the_requests_budget_is_a_503_with_a_message_and_not_kept(client, bundle):
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
 
     render_cache.clear()
-    services.clear_caches()  # its renders must be made again, in the worker
+    loading.clear_caches()  # its renders must be made again, in the worker
     with override_settings(REQUEST_BUDGET_SECONDS=0.000_001):
         late = client.get(f"/b/{bundle.pk}/offline.html")
     assert late.status_code == 503
@@ -236,11 +238,11 @@ def test_a_page_whose_highlighting_met_busy_workers_is_not_kept(client, db, monk
         raise bounded.Busy("the server is busy rendering other files; try again")
 
     monkeypatch.setattr(bounded.Pool, "_take", lambda *a, **k: busy())
-    presenters._highlight_lines_cached.cache_clear()
+    highlighting._highlight_lines_cached.cache_clear()
     plain = _source_lines(client.get(url).content.decode())
     assert plain[1] == ("2", "  - id: c0")  # shown plain, escaped, numbered
     monkeypatch.undo()
-    presenters._highlight_lines_cached.cache_clear()
+    highlighting._highlight_lines_cached.cache_clear()
     coloured = _source_lines(client.get(url).content.decode())
     assert [number for number, _ in coloured] == [number for number, _ in plain]
     assert '<span class="' in coloured[1][1]  # built again, not the plain page kept
@@ -249,7 +251,7 @@ def test_a_page_whose_highlighting_met_busy_workers_is_not_kept(client, db, monk
 @override_settings(REQUEST_BUDGET_SECONDS=0.5)
 def test_an_offline_copy_too_large_for_what_is_left_of_the_budget_is_refused_before_it_is_built(
         client, db, monkeypatch):
-    from inspector import offline
+    from inspector.bundles import offline
 
     big = "tests:\n" + "".join(f"  - id: c{n}\n    input: {'word ' * 40}{n}\n" for n in range(2_000))
     stored, _ = store_bundle({"e.yaml": big.encode()}, title="big")  # 430,000 characters: 1.6 s
@@ -259,11 +261,11 @@ def test_an_offline_copy_too_large_for_what_is_left_of_the_budget_is_refused_bef
 
 
 def test_a_case_page_past_the_requests_budget_is_a_503_with_a_message_and_not_kept(client, bundle):
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
 
     url = case_url(bundle.pk, "evals/suite.yaml", "a") + "?profile=agentv-4"  # not rendered at upload
     render_cache.clear()
-    services.clear_caches()
+    loading.clear_caches()
     with override_settings(REQUEST_BUDGET_SECONDS=0.000_001):
         late = client.get(url)
     assert late.status_code == 503 and "budget of 1e-06 s" in late.content.decode()
@@ -275,7 +277,7 @@ def test_a_source_page_is_kept_and_junk_parameters_do_not_build_it_again(client,
     url = reverse("source", kwargs={"bundle_id": bundle.pk, "path": "evals/suite.yaml"})
     first = client.get(url + "?hl=2-3")
     assert first.status_code == 200 and 'class="line hl" id="L2"' in first.content.decode()
-    monkeypatch.setattr(presenters.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
+    monkeypatch.setattr(source_view.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
     for same in ("?hl=2-3&utm_source=1", "?hl=%202-3%20", "?utm_source=2&hl=2-3"):
         again = Client().get(url + same)
         assert again.status_code == 200 and again["ETag"] == first["ETag"], same
@@ -283,6 +285,6 @@ def test_a_source_page_is_kept_and_junk_parameters_do_not_build_it_again(client,
     monkeypatch.undo()
     unmarked = plain.get(url + "?hl=nonsense")
     assert unmarked["ETag"] != first["ETag"] and 'class="line hl"' not in unmarked.content.decode()
-    monkeypatch.setattr(presenters.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
+    monkeypatch.setattr(source_view.SourcePane, "build", lambda *a, **k: pytest.fail("built again"))
     assert plain.get(url + "?hl=other-nonsense")["ETag"] == unmarked["ETag"]
     assert plain.get(url)["ETag"] == unmarked["ETag"]

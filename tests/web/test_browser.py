@@ -35,7 +35,7 @@ def open_example_case(page, share_url):
 
 
 def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_server, tmp_path):
-    from inspector.examples import load_examples
+    from inspector.bundles.examples import load_examples
 
     load_examples()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -174,7 +174,7 @@ def test_upload_inspect_link_export_edit_and_share(page, context, browser, live_
 
 
 def test_example_is_one_click_away_and_works_in_dark_mode(browser, live_server, db):
-    from inspector.examples import load_examples
+    from inspector.bundles.examples import load_examples
 
     load_examples()
     context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark",
@@ -191,7 +191,7 @@ def test_example_is_one_click_away_and_works_in_dark_mode(browser, live_server, 
 
 
 def test_page_works_without_javascript(browser, live_server, db):
-    from inspector.examples import load_examples
+    from inspector.bundles.examples import load_examples
 
     load_examples()
     context = browser.new_context(java_script_enabled=False, base_url=live_server.url)

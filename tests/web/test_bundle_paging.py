@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 from inspector.review.models import Verdict
 from tests.web.conftest import SCREENSHOTS
 

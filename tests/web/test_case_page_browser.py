@@ -10,8 +10,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.core.cache import cache
 
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
 from tests.web.conftest import SCREENSHOTS, settled, until
 
 pytestmark = pytest.mark.browser
@@ -29,7 +29,7 @@ def tiny_live(transactional_db, tiny_files):
 
 
 def case_address(bundle, case_id="first", query=""):
-    return presenters.case_url(bundle.pk, DOCUMENT, case_id, query)
+    return addresses.case_url(bundle.pk, DOCUMENT, case_id, query)
 
 
 def query_of(url: str) -> dict[str, str]:
@@ -239,7 +239,7 @@ def test_a_long_message_opens_with_its_control_and_when_a_source_line_points_int
     request = {"messages": [{"role": "system", "content": long_text}, {"role": "user", "content": "Hi"}]}
     cache.clear()
     bundle, _ = store_bundle({"request.json": json.dumps(request).encode()}, title="long")
-    page.goto(presenters.case_url(bundle.pk, "request.json", "request"))
+    page.goto(addresses.case_url(bundle.pk, "request.json", "request"))
     content = page.locator("#m0 .content")
     collapsed = content.bounding_box()["height"]
     page.click("label[for=expand-m0]")

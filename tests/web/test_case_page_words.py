@@ -9,8 +9,8 @@ import re
 import pytest
 from django.core.cache import cache
 
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
 from inspector.views import bundle as bundle_view
 
 SKIPPED = b"""tests:
@@ -28,7 +28,7 @@ def fresh_cache():
 
 
 def page(client, bundle, document, case_id, query=""):
-    response = client.get(presenters.case_url(bundle.pk, document, case_id, query))
+    response = client.get(addresses.case_url(bundle.pk, document, case_id, query))
     assert response.status_code == 200
     return response.content.decode()
 

@@ -5,7 +5,7 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector import presenters, services
+from inspector.cases import addresses
 
 IDS = st.text(min_size=1, max_size=20)
 DOCUMENTS = st.sampled_from(["evals/a.yaml", "x y/ü.yaml", "a%20b.jsonl", "deep/er/#?.toml"])
@@ -15,9 +15,9 @@ DOCUMENTS = st.sampled_from(["evals/a.yaml", "x y/ü.yaml", "a%20b.jsonl", "deep
 @given(case_id=IDS, document=DOCUMENTS)
 def test_a_case_link_is_what_reverse_gives(case_id, document):
     expected = reverse("case", kwargs={"bundle_id": "b_-1", "document": document,
-                                       "case_id": presenters.encode_case_id(case_id)})
-    assert presenters.case_url("b_-1", document, case_id) == expected
-    assert presenters.case_url("b_-1", document, case_id, "profile=spec") == expected + "?profile=spec"
+                                       "case_id": addresses.encode_case_id(case_id)})
+    assert addresses.case_url("b_-1", document, case_id) == expected
+    assert addresses.case_url("b_-1", document, case_id, "profile=spec") == expected + "?profile=spec"
 
 
 @settings(max_examples=300, deadline=None)
@@ -31,4 +31,4 @@ def test_the_api_links_every_case_as_build_absolute_uri_does(case_id, document, 
     request = RequestFactory().get("/api/bundles/b_-1/cases")
     with override_settings(SITE_ROOT=root):
         link = case_urls(request, "b_-1", document)(case_id)
-        assert link == services.absolute_url(request, presenters.case_url("b_-1", document, case_id))
+        assert link == addresses.absolute_url(request, addresses.case_url("b_-1", document, case_id))

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.core.cache import cache
 
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
 from tests.web.conftest import SCREENSHOTS, until
 
 pytestmark = pytest.mark.browser
@@ -51,7 +51,7 @@ def click_line(page, text: str) -> None:
 
 
 def open_editor(page, bundle):
-    page.goto(presenters.case_url(bundle.pk, DOCUMENT, "first"))
+    page.goto(addresses.case_url(bundle.pk, DOCUMENT, "first"))
     page.wait_for_selector("#rendered .msg")
     page.click("#editor summary")
     page.wait_for_selector(".code-editor .cm-content")
@@ -169,7 +169,7 @@ def test_without_javascript_the_textarea_is_the_editor(browser, live_server, tin
     context = browser.new_context(java_script_enabled=False, base_url=live_server.url)
     try:
         page = context.new_page()
-        page.goto(presenters.case_url(tiny_live.pk, DOCUMENT, "first"))
+        page.goto(addresses.case_url(tiny_live.pk, DOCUMENT, "first"))
         page.click("#editor summary")
         assert page.is_visible("#source-text") and page.locator(".code-editor").count() == 0
     finally:
@@ -185,7 +185,7 @@ def test_a_large_file_s_editor_arrives_on_demand_and_is_codemirror_too(page, tra
     bundle, _ = store_bundle({"evals/big.yaml": (filler + "evalcases:\n  - id: only\n    input_messages:\n"
                                                  "      - role: user\n        content: Hi.\n").encode()},
                              title="big")
-    page.goto(presenters.case_url(bundle.pk, "evals/big.yaml", "only"))
+    page.goto(addresses.case_url(bundle.pk, "evals/big.yaml", "only"))
     page.wait_for_selector("#rendered .msg")
     assert page.locator("#source-text").count() == 0  # not sent with the page
     page.click("#editor summary")
@@ -207,7 +207,7 @@ def test_a_large_file_s_editor_arrives_on_demand_and_is_codemirror_too(page, tra
 def test_each_format_the_inspector_reads_is_highlighted(page, tiny_live, path, text, token, colour):
     """The editor's languages, picked by the file's name, colour their tokens with the page's
     --syn-* variables (which follow dark mode)."""
-    page.goto(presenters.case_url(tiny_live.pk, DOCUMENT, "first"))
+    page.goto(addresses.case_url(tiny_live.pk, DOCUMENT, "first"))
     page.wait_for_selector("html[data-code-editor=ready]", state="attached")
     found = page.evaluate("""async ([path, text, token, colour]) => {
         const { mountEditor } = await import('/static/vendor/codemirror/codemirror.js');

@@ -2,7 +2,7 @@
 
 import tomllib
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 
 LEGACY_DECK = b'''[samples.polite]
 userMessage = "Hi there"

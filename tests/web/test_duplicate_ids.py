@@ -4,8 +4,8 @@ the case page says what the case is called where."""
 
 import json
 
-from inspector.ingest import store_bundle
-from inspector.presenters import case_url
+from inspector.bundles.ingest import store_bundle
+from inspector.cases.addresses import case_url
 from tests.conftest import run_render
 
 DUPLICATES = (b"evalcases:\n  - id: a\n    outcome: ok\n    input_messages: [{role: user, content: x}]\n"

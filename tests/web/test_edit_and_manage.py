@@ -3,9 +3,9 @@ escaping of everything a prompt can contain."""
 
 import re
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases.addresses import case_url
 from inspector.models import Bundle
-from inspector.presenters import case_url
 from tests.web.conftest import EVAL, open_manage_page
 
 

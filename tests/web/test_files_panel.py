@@ -4,15 +4,15 @@ client; tests/web/test_files_panel_browser.py drives them in Chromium)."""
 import re
 from html import unescape
 
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses, files_panel
 from tests.web.conftest import CONFIG, EVAL
 
 DOCUMENT = "evals/tiny.yaml"
 
 
 def case_base(bundle, case_id="first"):
-    return presenters.case_url(bundle.pk, DOCUMENT, case_id)
+    return addresses.case_url(bundle.pk, DOCUMENT, case_id)
 
 
 def test_the_files_panel_lists_every_file_as_a_plain_link_with_its_part_in_the_case(client, tiny):
@@ -57,7 +57,7 @@ def test_a_line_of_another_case_links_to_it_with_the_page_settings(client, tiny)
     assert answer.status_code == 200
     assert "Line 17 belongs to case odd/id with spaces?#&." in body
     jump = re.search(r'<a href="([^"]+)" id="line-jump" data-jump>', body).group(1)
-    assert jump == presenters.case_url(bundle.pk, DOCUMENT, "odd/id with spaces?#&") + "?profile=spec#L17"
+    assert jump == addresses.case_url(bundle.pk, DOCUMENT, "odd/id with spaces?#&") + "?profile=spec#L17"
 
 
 def test_a_key_agentv_does_not_send_is_named_with_who_reads_it(client, tiny):
@@ -78,7 +78,7 @@ def test_a_line_that_is_not_there_is_not_found(client, tiny):
 def test_a_bundle_of_many_files_lists_the_case_s_own_and_links_the_rest(client, db):
     files = {DOCUMENT: EVAL, "evals/notes.instructions.md": b"# Notes\n", ".agentv/config.yaml": CONFIG,
              "evals/sibling.txt": b"near\n"}
-    files.update({f"data/part-{n // 100}/file-{n:04d}.txt": b"x\n" for n in range(presenters.FILES_PANEL_LIMIT + 50)})
+    files.update({f"data/part-{n // 100}/file-{n:04d}.txt": b"x\n" for n in range(files_panel.FILES_PANEL_LIMIT + 50)})
     bundle, _ = store_bundle(files, title="many")
     page = client.get(case_base(bundle)).content.decode()
     panel = re.search(r'<details class="files-panel" id="files-panel" open>(.*?)</details>', page, re.S).group(1)

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.core.cache import cache
 
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
 from tests.web.conftest import CONFIG, EVAL, SCREENSHOTS, until
 
 pytestmark = pytest.mark.browser
@@ -37,7 +37,7 @@ def bundle(transactional_db):
 def open_case(page, bundle, viewport=None):
     if viewport:
         page.set_viewport_size(viewport)
-    page.goto(presenters.case_url(bundle.pk, DOCUMENT, "first"))
+    page.goto(addresses.case_url(bundle.pk, DOCUMENT, "first"))
     page.wait_for_selector("#rendered .msg")
 
 

@@ -3,8 +3,8 @@
 import json
 import re
 
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
 from tests.conftest import REPO
 
 TONE_GRADER = REPO / "fixtures" / "examples" / "tone-grader-deck" / "graders"
@@ -42,9 +42,9 @@ def test_a_pasted_request_is_first_exported_to_its_own_api(client, db):
                               "chat.json": json.dumps(CHAT).encode()}, title="requests")
     for path, provider in (("request.json", "anthropic"), ("chat.json", "openai-chat")):
         case_id = path.removesuffix(".json")
-        page = client.get(presenters.case_url(bundle.pk, path, case_id)).content.decode()
+        page = client.get(addresses.case_url(bundle.pk, path, case_id)).content.decode()
         assert f'<option value="{provider}" selected>' in page, path
-    page = client.get(presenters.case_url(bundle.pk, "request.json", "request", "provider=gemini"))
+    page = client.get(addresses.case_url(bundle.pk, "request.json", "request", "provider=gemini"))
     assert '<option value="gemini" selected>' in page.content.decode()
 
 
@@ -79,7 +79,7 @@ def test_a_gambit_deck_page_takes_the_runs_context_and_message(client, db):
 
 def test_a_servers_installed_gambit_core_fills_snippets_on_the_case_page(client, db, settings,
                                                                          tmp_path):
-    from inspector import cache
+    from inspector.rendering import cache as render_cache
 
     (tmp_path / "snippets").mkdir()
     (tmp_path / "snippets" / "context.md").write_text("Read the gambit_context result first.\n")
@@ -90,10 +90,10 @@ def test_a_servers_installed_gambit_core_fills_snippets_on_the_case_page(client,
     link = re.search(r'href="(/b/[^"]+/case/[^"]+)"', body).group(1).replace("&amp;", "&")
     without = client.get(link).content.decode()
     assert "[gambit snippet context.md: not in the upload]" in without
-    key = cache.key("render", "same", "parts")
+    key = render_cache.key("render", "same", "parts")
     settings.GAMBIT_CORE_DIR = str(tmp_path)
     # Renders made without the snippets (or with another gambit-core) are never served again.
-    assert cache.key("render", "same", "parts") != key
+    assert render_cache.key("render", "same", "parts") != key
     page = client.get(link).content.decode()
     assert "Read the gambit_context result first." in page
     assert "gambit-core (installed)/snippets/context.md:1" in page
@@ -151,7 +151,7 @@ def test_a_grader_deck_page_grades_a_conversation_chosen_from_its_samples(client
     assert re.findall(r'<option value="([^"]*)"', select) == ["", "short-chat"]
     # The deck's address with a conversation is its first graded turn, at that turn's address.
     moved = client.get(link, {"gambit_conversation_sample": "short-chat"})
-    turn = presenters.case_url(bundle.pk, "grader/PROMPT.md", "grader@turn-1")
+    turn = addresses.case_url(bundle.pk, "grader/PROMPT.md", "grader@turn-1")
     assert moved.status_code == 302 and moved.url.split("?")[0] == turn
     chosen = client.get(moved.url).content.decode()
     # The message to grade, traced to its line of the file.
@@ -159,4 +159,4 @@ def test_a_grader_deck_page_grades_a_conversation_chosen_from_its_samples(client
                      r'short-chat.json:3 [^>]*>{&quot;role&quot;:&quot;assistant&quot;', chosen)
     assert '<option value="short-chat" selected>' in chosen
     back = client.get(moved.url.split("?")[0], HTTP_HX_REQUEST="true", HTTP_HX_TARGET="rendered")
-    assert back["HX-Redirect"] == presenters.case_url(bundle.pk, "grader/PROMPT.md", "grader")
+    assert back["HX-Redirect"] == addresses.case_url(bundle.pk, "grader/PROMPT.md", "grader")

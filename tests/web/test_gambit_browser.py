@@ -5,8 +5,8 @@ import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
 from tests.web.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,7 @@ def _settings_of(page, viewport, files: dict[str, bytes], deck: str, select: str
         page.set_viewport_size(viewport)
     cache.clear()
     bundle, _ = store_bundle(files, title=f"gambit {deck}")
-    page.goto(presenters.case_url(bundle.pk, f"{deck}/PROMPT.md", deck))
+    page.goto(addresses.case_url(bundle.pk, f"{deck}/PROMPT.md", deck))
     page.wait_for_selector("#rendered .msg")
     page.click("details.more-settings summary")
     found = page.locator(select)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from inspector.bundles.ingest import store_bundle
+from inspector.cases.addresses import case_url
 from inspector.core.model import CANDIDATE_PLACEHOLDER
-from inspector.ingest import store_bundle
-from inspector.presenters import case_url
 from tests.conftest import run_render
 
 SUITE = b"""tests:

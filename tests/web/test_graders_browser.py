@@ -7,10 +7,11 @@ import json
 import pytest
 from django.core.cache import cache
 
-from inspector import offline, presenters
+from inspector.bundles import offline
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
 from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
-from inspector.ingest import store_bundle
 from tests.core.test_provider_own_blocks import ANTHROPIC
 from tests.web.conftest import SCREENSHOTS
 
@@ -69,7 +70,7 @@ def _no_sideways_scroll(page) -> None:
 def test_the_judges_prompts_and_a_script_graders_note_on_the_case_page(page, bundle, viewport):
     if viewport:
         page.set_viewport_size(viewport)
-    page.goto(presenters.case_url(bundle.pk, "evals/refund.yaml", "refund"))
+    page.goto(addresses.case_url(bundle.pk, "evals/refund.yaml", "refund"))
     graders = page.locator("#graders")
     graders.wait_for()
     names = graders.locator("details.grader > summary strong").all_inner_texts()
@@ -99,7 +100,7 @@ def test_the_judges_prompts_and_a_script_graders_note_on_the_case_page(page, bun
 def test_thinking_is_a_labelled_segment_beside_the_text(page, bundle, viewport):
     if viewport:
         page.set_viewport_size(viewport)
-    page.goto(presenters.case_url(bundle.pk, "requests/thinking.json", "thinking"))
+    page.goto(addresses.case_url(bundle.pk, "requests/thinking.json", "thinking"))
     thinking = page.locator("#rendered .seg.thinking").first
     thinking.wait_for()
     assert thinking.locator(".thinking-label").inner_text().lower() == "thinking"

@@ -11,7 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
-from inspector.ingest import _write_bundle
+from inspector.bundles.ingest import _write_bundle
 from inspector.models import Blob, Bundle, BundleFile
 from tests.hostile import shapes
 

@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection
 
-from inspector.ingest import delete_bundle, store_bundle
+from inspector.bundles.ingest import delete_bundle, store_bundle
 from inspector.models import Blob, Bundle, BundleFile
 
 SHARED = b"shared text every bundle holds\n"

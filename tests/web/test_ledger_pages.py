@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from inspector import presenters
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
 from inspector.core import prices
-from inspector.ingest import store_bundle
 
 POLICY = "".join(f"Rule {number}: answer carefully and cite the source of every claim.\n"
                  for number in range(200))
@@ -73,7 +73,7 @@ def test_an_unknown_model_shows_a_problem_not_an_error(client, suite):
 
 
 def test_the_case_page_marks_the_cached_prefix(client, suite):
-    url = presenters.case_url(suite.pk, "evals/suite.yaml", "b")
+    url = addresses.case_url(suite.pk, "evals/suite.yaml", "b")
     page = client.get(url).content.decode()
     band = lazy(client, page, "cache-band-slot")
     assert "3 of 4" in band and "cached in a suite run" in band
@@ -82,14 +82,14 @@ def test_the_case_page_marks_the_cached_prefix(client, suite):
 
 
 def test_a_case_outside_the_group_says_where_it_leaves_it(client, suite):
-    page = client.get(presenters.case_url(suite.pk, "evals/suite.yaml", "d")).content.decode()
+    page = client.get(addresses.case_url(suite.pk, "evals/suite.yaml", "d")).content.decode()
     band = lazy(client, page, "cache-band-slot")
     assert "leaves the prefix" in band and "evals/suite.yaml:" in band
     assert 'data-cached-messages=""' in band
 
 
 def test_the_anthropic_export_panel_places_breakpoints_when_asked(client, suite):
-    url = presenters.case_url(suite.pk, "evals/suite.yaml", "b")
+    url = addresses.case_url(suite.pk, "evals/suite.yaml", "b")
     page = client.get(url, {"provider": "anthropic", "cache_breakpoints": "1"}).content.decode()
     assert 'data-cache-breakpoints checked' in page
     assert "cache_control breakpoint after the system prompt" in page
@@ -102,7 +102,7 @@ def test_the_anthropic_export_panel_places_breakpoints_when_asked(client, suite)
 def test_the_band_arrives_after_the_page_and_marks_the_cached_messages(browser, live_server, suite):
     page = browser.new_page(base_url=live_server.url)
     page.set_default_timeout(15_000)
-    page.goto(presenters.case_url(suite.pk, "evals/suite.yaml", "b"))
+    page.goto(addresses.case_url(suite.pk, "evals/suite.yaml", "b"))
     page.wait_for_selector("#cache-band.cache-band")
     assert page.locator("#m0.cached-prefix").count() == 1
     assert "(OpenAI Chat)" in page.inner_text("#cache-band")

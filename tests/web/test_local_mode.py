@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.test import Client, override_settings
 
-from inspector import local
+from inspector.local import served_folder
 from tests.recording import RecordingServer
 from tests.web.conftest import CONFIG, EVAL
 
@@ -46,20 +46,20 @@ def test_the_home_page_opens_the_served_folder(client, folder):
 def test_a_changed_file_is_never_served_from_an_old_render(client, folder):
     assert "Be kind." in client.get(CASE).content.decode()
     (folder / "evals" / "notes.instructions.md").write_bytes(b"# Notes\n\nBe very kind.\n")
-    local.folder().changed()  # what the watcher does on the write
+    served_folder.folder().changed()  # what the watcher does on the write
     assert "Be very kind." in client.get(CASE).content.decode()
     assert client.get("/local/version").json() == {"version": 1}
 
 
 def test_a_broken_or_deleted_file_shows_its_located_error(client, folder):
     (folder / "evals" / "tiny.yaml").write_bytes(b"evalcases:\n  - id: first\n    input_messages: [oops\n")
-    local.folder().changed()
+    served_folder.folder().changed()
     response = client.get(CASE)
     assert response.status_code == 400
     assert "evals/tiny.yaml:4:1: invalid YAML" in response.content.decode()
     assert "evals/tiny.yaml:4:1: invalid YAML" in client.get("/b/local/").content.decode()
     (folder / "evals" / "tiny.yaml").unlink()
-    local.folder().changed()
+    served_folder.folder().changed()
     assert client.get(CASE).status_code == 404
 
 
@@ -78,7 +78,7 @@ def test_a_symlink_leaving_the_folder_is_not_followed(client, folder, tmp_path_f
     outside = tmp_path_factory.mktemp("outside") / "secret.md"
     outside.write_text("TOP SECRET")
     os.symlink(outside, folder / "evals" / "leak.instructions.md")
-    local.folder().changed()
+    served_folder.folder().changed()
     assert "leak.instructions.md" not in client.get("/b/local/").content.decode()
     assert client.get("/b/local/source/evals/leak.instructions.md").status_code == 404
     assert "TOP SECRET" not in client.get(CASE).content.decode()
@@ -157,7 +157,7 @@ def test_the_review_panel_says_a_folder_takes_no_comments_or_verdicts(client, fo
 # -- Local mode takes no upload or write of any kind, and answers only to its own address --------
 
 def _stored_bundle():
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     with override_settings(LOCAL_ROOT=None):
         bundle, token = store_bundle({"evals/tiny.yaml": EVAL, ".agentv/config.yaml": CONFIG})
@@ -288,7 +288,7 @@ def crowded(folder):
     (folder / "server.pem").write_bytes(b"cert")
     (folder / "tls.key").write_bytes(b"key")
     (folder / "evals" / "notes.txt").write_bytes(b"see below\n" + PRIVATE_KEY)
-    local.folder().changed()
+    served_folder.folder().changed()
     return folder
 
 
@@ -358,7 +358,7 @@ def test_the_offline_copy_holds_only_what_share_would_send(client, crowded):
 
 
 def test_share_include_names_a_file_of_the_served_folder(tmp_path, monkeypatch):
-    from inspector.cli_commands import UsageError
+    from inspector.cli.console import UsageError
     from inspector.management.commands.serve_folder import named_in_folder
 
     (tmp_path / "sub").mkdir()
@@ -405,7 +405,7 @@ def test_share_follows_the_ignore_rules_of_the_repository_the_folder_is_in(clien
 def test_a_link_in_the_folder_to_a_secret_or_an_ignored_file_is_not_sent(client, crowded):
     os.symlink("../.env", crowded / "evals" / "context.md")
     os.symlink("../build/out.txt", crowded / "evals" / "output.md")
-    local.folder().changed()
+    served_folder.folder().changed()
     with RecordingServer(SHARED) as server, override_settings(LOCAL_SHARE_TO=server.url):
         asked = client.get("/local/share")
         assert "evals/context.md" in dict(asked.context["secrets"])

@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from inspector.ingest import store_bundle
-from inspector.presenters import FIRST_MESSAGES, MESSAGE_CHUNK, case_url
+from inspector.bundles.ingest import store_bundle
+from inspector.cases.addresses import case_url
+from inspector.cases.message_cards import FIRST_MESSAGES, MESSAGE_CHUNK
 from tests.web.conftest import SCREENSHOTS
 
 MESSAGES = 450

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
 from tests.web.test_ledger_pages import lazy, ledger
 
 
@@ -33,7 +33,7 @@ def test_the_bundle_ledger_finds_the_prefix_one_files_cases_share(client, two_fi
     assert "No two cases share a prefix" not in panel
     found = re.search(r"<strong>(\d+)</strong> tokens, shared by <strong>3</strong> of 5 cases", panel)
     assert found, panel[panel.find('id="ledger-cache"'):][:600]
-    page = client.get(presenters.case_url(two_files.pk, "evals/tone.yaml", "a")).content.decode()
+    page = client.get(addresses.case_url(two_files.pk, "evals/tone.yaml", "a")).content.decode()
     band = lazy(client, page, "cache-band-slot")
     assert f"share a {found.group(1)}-token prefix" in band
 
@@ -61,7 +61,7 @@ def _row_counts(client, bundle) -> dict[str, int]:
 
 
 def test_a_bundle_row_counts_the_open_threads_its_case_page_shows(client, db):
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
     from tests.api.test_review import FILES
 
     render_cache.clear()  # the review write rate is per address: start a fresh window
@@ -88,7 +88,7 @@ def test_a_bundle_row_counts_the_open_threads_its_case_page_shows(client, db):
 def test_local_mode_shows_a_broken_files_located_error_with_its_source_in_place(tmp_path, db):
     from django.test import Client, override_settings
 
-    from inspector import local
+    from inspector.local import served_folder
     from tests.web.conftest import CONFIG, EVAL
 
     (tmp_path / "evals").mkdir()
@@ -100,7 +100,7 @@ def test_local_mode_shows_a_broken_files_located_error_with_its_source_in_place(
     with override_settings(LOCAL_ROOT=str(tmp_path), LOCAL_WATCH=False, LOCAL_SHARE_TO=None,
                            LOCAL_PORT=8123, LOCAL_SHARE_INCLUDE=()):
         (tmp_path / "evals" / "tiny.yaml").write_bytes(b"evalcases:\n  - id: first\n    input_messages: [oops\n")
-        local.folder().changed()
+        served_folder.folder().changed()
         response = client.get("/b/local/evals/tiny.yaml/case/first/")
         page = response.content.decode()
     assert response.status_code == 400
@@ -113,7 +113,7 @@ def test_local_mode_shows_a_broken_files_located_error_with_its_source_in_place(
 
 def test_a_broken_stored_file_blames_the_settings_only_when_some_are_set(client, db):
     bundle, _ = store_bundle({"evals/broken.yaml": b"tests:\n  - id: a\n    input: [open\n"})
-    url = presenters.case_url(bundle.pk, "evals/broken.yaml", "a")
+    url = addresses.case_url(bundle.pk, "evals/broken.yaml", "a")
     plain = client.get(url).content.decode()
     assert "This file cannot be rendered</h1>" in plain, plain[plain.find("<h1"):][:300]
     assert 'data-hl-from="3"' in plain  # the end-of-file error shown at the last line
@@ -169,7 +169,7 @@ def test_serve_prints_its_address_and_real_events_not_each_poll(tmp_path):
 
 
 def test_a_verdict_carries_into_a_revision_where_its_case_is_unchanged(client, db):
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
     from tests.api.test_review import FILES, SUITE
 
     render_cache.clear()
@@ -203,13 +203,13 @@ def test_the_case_page_says_why_a_file_is_a_guideline_and_the_pattern_line_says_
     from tests.api.test_review import FILES
 
     bundle, _ = store_bundle(FILES, title="suite")
-    page = client.get(presenters.case_url(bundle.pk, "evals/suite.yaml", "first")).content.decode()
+    page = client.get(addresses.case_url(bundle.pk, "evals/suite.yaml", "first")).content.decode()
     reason = "a guideline because it matches `**/*.instructions.md` (.agentv/config.yaml line 2)"
     assert f"Guideline <code>evals/rules.instructions.md</code> is in the system message: {reason}." in page
     # The segment's own label (shown when it is clicked) says it too.
     [title] = set(re.findall(r'<span class="seg k-guideline" title="([^"]*)"', page))
     assert title.endswith(" — " + reason)
-    note = client.get(presenters.case_url(bundle.pk, "evals/suite.yaml", "first") + "line/",
+    note = client.get(addresses.case_url(bundle.pk, "evals/suite.yaml", "first") + "line/",
                       {"path": ".agentv/config.yaml", "line": "2"}).content.decode()
     assert ("Line 2 is the guideline pattern `**/*.instructions.md`: it makes evals/rules.instructions.md "
             "a guideline of this case, so its text is in the system message.") in note
@@ -227,7 +227,7 @@ def test_the_editor_opens_a_guideline_the_case_sends_previews_and_saves_it(clien
     from tests.api.test_review import FILES, GUIDE
 
     bundle, _ = store_bundle(FILES, title="suite")
-    base = presenters.case_url(bundle.pk, "evals/suite.yaml", "first")
+    base = addresses.case_url(bundle.pk, "evals/suite.yaml", "first")
     page = client.get(base).content.decode()
     assert 'data-edit-file="evals/rules.instructions.md"' in page  # offered beside the case's own file
     editor = client.get(base + "editor/", {"file": "evals/rules.instructions.md"}).content.decode()

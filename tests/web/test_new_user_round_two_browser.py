@@ -45,8 +45,8 @@ def test_a_broken_uploads_source_pane_shows_the_line_it_names(browser, live_serv
 def test_posting_comments_breaks_no_content_security_policy(page, transactional_db):
     """Issue 30 saw two inline-style refusals after a comment was posted; not reproduced here on a
     selection's or a message's comment: this keeps both flows free of them."""
-    from inspector import cache as render_cache
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
+    from inspector.rendering import cache as render_cache
     from tests.api.test_review import FILES
     from tests.web.test_review_browser import comment_on_selection, open_case
 
@@ -65,8 +65,8 @@ def test_posting_comments_breaks_no_content_security_policy(page, transactional_
 
 def test_the_phone_breadcrumb_keeps_the_bundle_title_and_the_chart_labels_clear_of_the_bars(
         page, transactional_db):
-    from inspector import presenters
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
+    from inspector.cases import addresses
 
     long_case = "a-case-id-long-enough-to-crowd-the-breadcrumb-row"
     suite = f"tests:\n  - id: {long_case}\n    criteria: ok\n    input: Hello\n"
@@ -75,7 +75,7 @@ def test_the_phone_breadcrumb_keeps_the_bundle_title_and_the_chart_labels_clear_
                  long_case, "b").encode()}
     bundle, _ = store_bundle(files, title="Customer support regression suite")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(presenters.case_url(bundle.pk, "evals/regression/customer-support/example-eval.yaml", long_case))
+    page.goto(addresses.case_url(bundle.pk, "evals/regression/customer-support/example-eval.yaml", long_case))
     title = page.locator("#crumb-bundle").bounding_box()
     assert title["width"] > 40  # the title still shows, truncated
     page.screenshot(path="/tmp/crumbs-390.png")
@@ -115,8 +115,8 @@ def test_an_upload_says_it_is_under_way_and_an_empty_folder_says_so(page, tmp_pa
 
 
 def test_a_phone_leads_with_the_messages_and_the_lists_say_what_they_show(page, transactional_db):
-    from inspector import presenters
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
+    from inspector.cases import addresses
 
     def suite(prefix: str) -> bytes:
         return ("tests:\n" + "".join(f"  - id: {prefix}{n}\n    criteria: ok\n    input: Hello {n}\n"
@@ -126,7 +126,7 @@ def test_a_phone_leads_with_the_messages_and_the_lists_say_what_they_show(page, 
              "evals/customer-support-regression-suite-omega.yaml"]
     bundle, _ = store_bundle({names[0]: suite("a"), names[1]: suite("o")}, title="two suites")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(presenters.case_url(bundle.pk, names[0], "a0"))
+    page.goto(addresses.case_url(bundle.pk, names[0], "a0"))
     first_message = page.locator(".msg").first.bounding_box()
     assert first_message["y"] < page.locator("#source-pane").bounding_box()["y"]
     assert first_message["y"] < 844 * 1.5  # within a screen and a half, not several screens down
@@ -146,8 +146,8 @@ def test_a_phone_leads_with_the_messages_and_the_lists_say_what_they_show(page, 
 
 
 def test_a_source_line_clicked_in_the_offline_copy_marks_the_text_it_made(page, transactional_db, tmp_path):
-    from inspector import cache as render_cache
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
+    from inspector.rendering import cache as render_cache
     from tests.api.test_review import FILES
 
     render_cache.clear()
@@ -172,8 +172,8 @@ def test_a_source_line_clicked_in_the_offline_copy_marks_the_text_it_made(page, 
 def test_a_cases_editor_opens_at_the_case_and_wraps_long_lines(page, transactional_db, tiny_files):
     from django.core.cache import cache
 
-    from inspector import presenters
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
+    from inspector.cases import addresses
     from tests.web.test_code_editor_browser import active_line
 
     cache.clear()
@@ -181,7 +181,7 @@ def test_a_cases_editor_opens_at_the_case_and_wraps_long_lines(page, transaction
     files = {**tiny_files, "evals/tiny.yaml": tiny_files["evals/tiny.yaml"].replace(
         b"An early question that is rather long and will be dropped under a small budget.", long_line.encode())}
     bundle, _ = store_bundle(files, title="tiny")
-    page.goto(presenters.case_url(bundle.pk, "evals/tiny.yaml", "chat"))
+    page.goto(addresses.case_url(bundle.pk, "evals/tiny.yaml", "chat"))
     page.wait_for_selector("#rendered .msg")
     start = int(page.get_attribute("#source-pane", "data-hl-from"))
     assert start > 15  # the third case, far from line 1
@@ -196,14 +196,14 @@ def test_a_cases_editor_opens_at_the_case_and_wraps_long_lines(page, transaction
 
 
 def test_a_guideline_line_clicked_marks_that_line_inside_the_guideline_text(page, transactional_db):
-    from inspector import cache as render_cache
-    from inspector import presenters
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
+    from inspector.cases import addresses
+    from inspector.rendering import cache as render_cache
     from tests.api.test_review import FILES
 
     render_cache.clear()
     bundle, _ = store_bundle(FILES, title="suite")
-    page.goto(presenters.case_url(bundle.pk, "evals/suite.yaml", "first"))
+    page.goto(addresses.case_url(bundle.pk, "evals/suite.yaml", "first"))
     page.locator(".seg.k-guideline").first.click()
     page.wait_for_selector('#source-pane[data-path="evals/rules.instructions.md"] #L3')
     page.locator("#source-pane #L3").click()

@@ -5,7 +5,7 @@ import re
 
 from django.test import Client
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 from inspector.models import Bundle
 
 BROKEN = b"tests:\n  - id: first\n    input: [unclosed\n  - id: second\n    input: fine\n"

@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from inspector import blobstore
-from inspector.ingest import delete_bundle, store_bundle
+from inspector.bundles import blobstore
+from inspector.bundles.ingest import delete_bundle, store_bundle
 from inspector.models import Blob, Bundle, BundleFile
 from inspector.settings import storage_from_url
 from tests import servers

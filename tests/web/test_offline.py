@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from inspector import offline
+from inspector.bundles import offline
+from inspector.bundles.ingest import store_bundle
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.documents import give_cases_distinct_ids, list_documents, render_document
-from inspector.ingest import store_bundle
 from tests.api.test_review import FILES
 from tests.conftest import REPO, corpus_param
 

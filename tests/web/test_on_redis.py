@@ -7,7 +7,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.test import override_settings
 
-from inspector import cache as render_cache
+from inspector.rendering import cache as render_cache
 from tests.api.test_review import (  # noqa: F401 - fixtures and tests collected again here
     suite,
     test_limits_on_size_count_and_rate_answer_clear_messages,

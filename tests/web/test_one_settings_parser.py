@@ -2,9 +2,9 @@
 
 import pytest
 
+from inspector.bundles.ingest import store_bundle
+from inspector.cases.addresses import case_url
 from inspector.core.render_settings import MAX_PATTERNS
-from inspector.ingest import store_bundle
-from inspector.presenters import case_url
 from tests.conftest import run_render
 from tests.web.conftest import EVAL
 

@@ -7,10 +7,11 @@ import re
 import pytest
 from django.test import Client
 
-from inspector import services
+from inspector.bundles import loading
+from inspector.bundles.ingest import delete_bundle, store_bundle
+from inspector.cases.addresses import case_url
 from inspector.core import bounded
-from inspector.ingest import delete_bundle, store_bundle
-from inspector.presenters import case_url
+from inspector.rendering import document_views, stored_renders, web_policy
 
 SUITE = b"tests:\n  - id: a\n    input: first question\n  - id: b\n    input: second question\n"
 
@@ -28,7 +29,7 @@ def test_a_repeat_visit_is_a_304_that_builds_nothing(client, bundle, monkeypatch
     assert first.status_code == 200 and etag.startswith('"') and "no-cache" in first["Cache-Control"]
     other_settings = client.get(url + "?profile=agentv-4")
     assert other_settings["ETag"] != etag
-    monkeypatch.setattr(services, "case_index", lambda *a, **k: pytest.fail("rendered again"))
+    monkeypatch.setattr(document_views, "case_index", lambda *a, **k: pytest.fail("rendered again"))
     again = client.get(url, headers={"If-None-Match": etag})
     assert again.status_code == 304 and again["ETag"] == etag
     fresh_visitor = Client().get(url)
@@ -67,18 +68,18 @@ def test_a_deleted_bundles_page_is_gone_even_for_a_cached_etag(client, bundle):
 
 
 def test_a_busy_answer_is_not_kept(client, bundle, monkeypatch):
-    real = services.render
-    monkeypatch.setattr(services, "render", lambda *a, **k: (_ for _ in ()).throw(
+    real = stored_renders.render
+    monkeypatch.setattr(stored_renders, "render", lambda *a, **k: (_ for _ in ()).throw(
         bounded.Busy("every render worker is busy", "evals/suite.yaml")))
-    services.clear_caches()
+    loading.clear_caches()
     assert "busy" in client.get(f"/b/{bundle.pk}/").content.decode()
-    monkeypatch.setattr(services, "render", real)
+    monkeypatch.setattr(stored_renders, "render", real)
     assert "first question" in client.get(f"/b/{bundle.pk}/").content.decode()
 
 
 def test_the_first_view_of_any_case_uses_the_uploads_own_render(client, db, monkeypatch):
     stored, _ = store_bundle({"evals/suite.yaml": SUITE}, title="suite")
-    monkeypatch.setattr(services, "render_files", lambda *a, **k: pytest.fail("rendered again"))
+    monkeypatch.setattr(web_policy, "render_files", lambda *a, **k: pytest.fail("rendered again"))
     for case in ("a", "b"):
         response = client.get(case_url(stored.pk, "evals/suite.yaml", case))
         assert response.status_code == 200
@@ -86,7 +87,7 @@ def test_the_first_view_of_any_case_uses_the_uploads_own_render(client, db, monk
 
 def test_a_page_this_process_answered_is_answered_again_with_one_query_and_no_shared_cache_read(
         client, bundle, monkeypatch, django_assert_num_queries):
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
 
     url = case_url(bundle.pk, "evals/suite.yaml", "b")
     first = client.get(url)
@@ -105,25 +106,25 @@ def test_a_bundle_loaded_for_a_page_has_the_values_the_orm_reads(bundle):
     Bundle.objects.filter(pk=bundle.pk).update(comments_locked=True)
     store_bundle({"evals/suite.yaml": SUITE.replace(b"first", b"1st")}, title="rev",
                  parent=bundle)
-    loaded = services.load_bundle(bundle.pk)
+    loaded = loading.load_bundle(bundle.pk)
     expected = Bundle.objects.get(pk=bundle.pk)
     for field in Bundle._meta.concrete_fields:
         got, wanted = getattr(loaded.record, field.attname), getattr(expected, field.attname)
         assert (got, type(got)) == (wanted, type(wanted)), field.name
     assert loaded.record.revision_count == 1 and loaded.record.comments_locked is True
     assert loaded.record._state.adding is False  # a saved row, as the ORM marks one
-    assert services.load_bundle("no-such-bundle") is None
+    assert loading.load_bundle("no-such-bundle") is None
 
 
 def test_clearing_the_render_cache_clears_the_pages_this_process_kept(client, bundle, monkeypatch):
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
 
     url = case_url(bundle.pk, "evals/suite.yaml", "a")
     client.get(url)
     render_cache.clear()
     built = []
-    original = services.case_index
-    monkeypatch.setattr(services, "case_index", lambda *a, **k: built.append(1) or original(*a, **k))
+    original = document_views.case_index
+    monkeypatch.setattr(document_views, "case_index", lambda *a, **k: built.append(1) or original(*a, **k))
     assert client.get(url).status_code == 200 and built
 
 

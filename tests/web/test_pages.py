@@ -7,7 +7,7 @@ from html import unescape
 
 import pytest
 
-from inspector.presenters import case_url, decode_case_id, encode_case_id
+from inspector.cases.addresses import case_url, decode_case_id, encode_case_id
 
 
 def page(client, url, status=200, **headers):
@@ -181,7 +181,7 @@ def test_bad_requests_get_clear_errors(client, tiny, suffix, status, message):
 
 
 def test_a_file_that_cannot_render_shows_its_error(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"broken.yaml": b"evalcases: [\n"}, title="broken")
     body = page(client, f"/b/{bundle.pk}/")
@@ -226,7 +226,7 @@ def big_suite(cases: int) -> bytes:
 
 
 def test_a_large_file_shows_a_window_around_the_case_and_links_the_whole_file(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"big.yaml": big_suite(2000)}, title="big")
     body = page(client, case_url(bundle.pk, "big.yaml", "c1000"))
@@ -263,7 +263,7 @@ def test_wrong_methods_are_refused_not_crashed(client, tiny):
 
 
 def test_warnings_sit_beside_the_message_they_concern(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     suite = b"""evalcases:
   - id: w
@@ -317,7 +317,7 @@ def test_the_bad_settings_page_links_to_the_default_view(client, tiny):
 
 
 def test_every_case_with_a_duplicate_id_has_its_own_page(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"e.yaml": b"tests:\n  - id: dup\n    input: first\n  - id: dup\n    input: second\n"})
     body = page(client, f"/b/{bundle.pk}/")
@@ -350,17 +350,17 @@ def test_bundle_ids_outside_the_token_alphabet_are_not_found(client, db, url):
 
 
 def test_an_unknown_bundle_does_not_empty_the_cache(client, tiny):
-    from inspector import services
+    from inspector.bundles import loading
 
     bundle, _ = tiny
     client.get(f"/b/{bundle.pk}/")
-    assert services._files_cache.get(bundle.pk) is not None
+    assert loading._files_cache.get(bundle.pk) is not None
     client.get("/b/doesnotexist/")
-    assert services._files_cache.get(bundle.pk) is not None
+    assert loading._files_cache.get(bundle.pk) is not None
 
 
 def test_the_batch_of_an_unrenderable_file_names_the_error(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     bundle, _ = store_bundle({"bad.yaml": b"tests: [\n"})
     response = client.get(f"/b/{bundle.pk}/batch.jsonl", {"document": "bad.yaml"})
@@ -369,7 +369,7 @@ def test_the_batch_of_an_unrenderable_file_names_the_error(client, db):
 
 
 def test_a_grader_deck_case_shows_its_sample_file_with_the_sample_highlighted(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     deck = b"# Grader\n\nScore the reply.\n\n![samples](./samples.toml)\n"
     samples = (b'[samples.first]\nscore = 1\n[[samples.first.messages]]\nrole = "user"\ncontent = "Hi"\n\n'
@@ -384,7 +384,7 @@ def test_a_grader_deck_case_shows_its_sample_file_with_the_sample_highlighted(cl
 
 
 def test_case_page_shows_images_as_thumbnails_and_remote_ones_as_links(client, db):
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
 
     data = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg=="
     body = {"model": "claude-sonnet-4-6", "max_tokens": 10, "messages": [{"role": "user", "content": [

@@ -54,9 +54,9 @@ def test_the_readme_production_environment_passes_check_deploy(tmp_path):
 
 def test_behind_a_tls_proxy_share_links_are_https(tmp_path):
     code = ("import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'inspector.settings';"
-            "django.setup(); from django.test import RequestFactory; from inspector import services;"
+            "django.setup(); from django.test import RequestFactory; from inspector.cases import addresses;"
             "request = RequestFactory().get('/', HTTP_HOST='inspector.example.com',"
-            " HTTP_X_FORWARDED_PROTO='https'); print(services.absolute_url(request, '/b/x/'))")
+            " HTTP_X_FORWARDED_PROTO='https'); print(addresses.absolute_url(request, '/b/x/'))")
     result = run(tmp_path, code, SECRET_KEY="k" * 50, **README_PRODUCTION)
     assert result.stdout.strip() == "https://inspector.example.com/b/x/", result.stderr
 

@@ -5,8 +5,8 @@ import pytest
 from django.test import override_settings
 from django_tasks_db.models import DBTaskResult
 
-from inspector import cache as render_cache
-from inspector.ingest import delete_bundle, store_bundle
+from inspector.bundles.ingest import delete_bundle, store_bundle
+from inspector.rendering import cache as render_cache
 from tests.api.test_queued_uploads import run_worker
 
 SUITE = b"tests:\n  - id: first\n    input: Kept for the train ride\n"

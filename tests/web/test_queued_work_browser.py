@@ -26,8 +26,8 @@ def test_a_queued_upload_moves_on_to_its_manage_page_by_itself(page):
 
 
 def test_a_queued_offline_copy_downloads_by_itself_once_made(page):
-    from inspector import cache as render_cache
-    from inspector.ingest import store_bundle
+    from inspector.bundles.ingest import store_bundle
+    from inspector.rendering import cache as render_cache
 
     render_cache.clear()
     bundle, _ = store_bundle({"evals/suite.yaml": SUITE.encode()}, title="trip")

@@ -3,14 +3,14 @@ input formats (formats.py), each with all it needs."""
 
 import re
 
+from inspector.bundles.ingest import store_bundle
+from inspector.cases.addresses import case_url
 from inspector.core.export import FORMATS, PROVIDERS, REGISTRY, export_case, render_code
 from inspector.core.formats import FORMATS as INPUT_FORMAT_ENTRIES
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.model import Message, RenderedCase, Segment
 from inspector.core.tokens import provider_encoding
-from inspector.ingest import store_bundle
 from inspector.management.commands.render import Command
-from inspector.presenters import case_url
 from tests.web.conftest import EVAL
 
 

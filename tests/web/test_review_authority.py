@@ -6,7 +6,7 @@ the owner's manage page lists hostile comments at no rendering cost."""
 import pytest
 from django.test import Client, override_settings
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 from inspector.review import service
 from inspector.review.models import Comment, Thread, Verdict, WriteCount
 from tests.api.test_review import FILES
@@ -130,7 +130,7 @@ def test_the_example_bundles_are_moderated_with_the_token_load_examples_prints(d
 
     from django.core.management import call_command
 
-    from inspector.examples import example_manage_token, load_examples
+    from inspector.bundles.examples import example_manage_token, load_examples
     from inspector.models import Bundle
 
     printed = io.StringIO()

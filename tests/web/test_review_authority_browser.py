@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 from inspector.review import service
 from inspector.review.models import Comment, Thread
 from tests.api.test_review import FILES

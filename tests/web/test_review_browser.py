@@ -3,9 +3,9 @@ sides), the comment carried to a revision saved from the editor, and the diff ag
 
 import pytest
 
-from inspector import cache as render_cache
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
+from inspector.rendering import cache as render_cache
 from tests.api.test_review import FILES, SUITE
 from tests.web.conftest import SCREENSHOTS, replace_editor_text
 
@@ -20,7 +20,7 @@ def suite(transactional_db):
 
 
 def open_case(page, bundle, case_id="first"):  # noqa: F811 - page is the fixture's
-    page.goto(presenters.case_url(bundle.pk, "evals/suite.yaml", case_id))
+    page.goto(addresses.case_url(bundle.pk, "evals/suite.yaml", case_id))
     page.wait_for_selector("#review-panel[data-markers]", state="attached")  # loaded after the page
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test import RequestFactory, override_settings
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 from inspector.review import service
 from inspector.review.models import Comment, Thread
 from tests.api.test_review import FILES

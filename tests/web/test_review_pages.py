@@ -7,9 +7,9 @@ from html import unescape
 
 import pytest
 
-from inspector import cache as render_cache
-from inspector import presenters
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
+from inspector.cases import addresses
+from inspector.rendering import cache as render_cache
 from inspector.review.models import Comment, Thread, Verdict
 from tests.api.test_review import FILES, GUIDE, SUITE
 
@@ -26,7 +26,7 @@ def suite(db):
 
 
 def case_path(bundle, case_id="first"):
-    return presenters.case_url(bundle.pk, "evals/suite.yaml", case_id)
+    return addresses.case_url(bundle.pk, "evals/suite.yaml", case_id)
 
 
 def panel(client, bundle, case_id="first", htmx=True):

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import re
 
+from inspector.bundles.ingest import store_bundle
+from inspector.cases.addresses import case_url
 from inspector.core.export import export_case
-from inspector.ingest import store_bundle
-from inspector.presenters import case_url
 from tests.core.test_provider_own_blocks import ANTHROPIC, BEDROCK, read
 
 

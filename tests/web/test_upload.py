@@ -30,7 +30,7 @@ def assert_refused(response, text):
 
 
 def test_home_page_offers_upload_paste_and_examples(client, db):
-    from inspector.examples import load_examples
+    from inspector.bundles.examples import load_examples
 
     load_examples()
     response = client.get("/")

@@ -8,7 +8,7 @@ nothing reached `--fail-on`, 1 when something did, 2 when the command itself was
 
 from __future__ import annotations
 
-from inspector.cli_commands import CHECK
+from inspector.cli.check import CHECK
 from inspector.management.console import management_command
 
 Command = management_command(CHECK)

@@ -4,7 +4,7 @@ be used."""
 
 from __future__ import annotations
 
-from inspector.cli_commands import DIFF
+from inspector.cli.diff import DIFF
 from inspector.management.console import management_command
 
 Command = management_command(DIFF)

@@ -8,12 +8,13 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from inspector import offline, services
-from inspector.cli_commands import UsageError, default_root
+from inspector.bundles import offline
+from inspector.cli.console import UsageError, default_root
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.model import InputError
 from inspector.core.options import PROFILES
 from inspector.core.render_settings import parse_render_options
+from inspector.rendering import web_policy
 
 
 class Command(BaseCommand):
@@ -41,7 +42,7 @@ class Command(BaseCommand):
         root = Path(options["root"]) if options["root"] else (path if path.is_dir() else default_root(path))
         files = DirectoryBundle(root)
         if path.is_dir():
-            documents = [p for p in services.list_untrusted(files)
+            documents = [p for p in web_policy.list_untrusted(files)
                          if (root / p).resolve().is_relative_to(path.resolve())]
         else:
             relative = files.relative(path)
@@ -50,10 +51,10 @@ class Command(BaseCommand):
             documents = [relative]
         render_options = parse_render_options({"profile": options["profile"]})
         if path.is_file():  # one file asked for: its error is the answer
-            rendered = [services.render_untrusted(files, documents[0], render_options, distinct_ids=True)]
+            rendered = [web_policy.render_untrusted(files, documents[0], render_options, distinct_ids=True)]
         else:
             rendered = offline.render_all(
-                lambda p: services.render_untrusted(files, p, render_options, distinct_ids=True), documents)
+                lambda p: web_policy.render_untrusted(files, p, render_options, distinct_ids=True), documents)
         used = {p for doc in rendered for p in _paths(doc)} | set(documents)
         texts = {p: t for p, t in offline.text_files(_Only(files, used)).items()}
         return offline.offline_html(offline.offline_data(path.name, texts, rendered))

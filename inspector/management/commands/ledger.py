@@ -3,7 +3,7 @@ provider's prompt cache would save; JSON on stdout (exit 2 naming the file when 
 
 from __future__ import annotations
 
-from inspector.cli_commands import LEDGER
+from inspector.cli.ledger import LEDGER
 from inspector.management.console import management_command
 
 Command = management_command(LEDGER)

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from inspector.examples import example_manage_token, load_examples
+from inspector.bundles.examples import example_manage_token, load_examples
 from inspector.views import manage_link
 
 

@@ -6,7 +6,7 @@ with warnings; exit 2 with one line on stderr naming the file and line when the 
 
 from __future__ import annotations
 
-from inspector.cli_commands import RENDER
+from inspector.cli.render import RENDER
 from inspector.management.console import management_command
 
 Command = management_command(RENDER)

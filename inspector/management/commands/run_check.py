@@ -3,7 +3,7 @@ code and answers (inspector/runs/command.py)."""
 
 from __future__ import annotations
 
-from inspector.cli_commands import RUN_CHECK
+from inspector.cli.run_check import RUN_CHECK
 from inspector.management.console import management_command
 
 Command = management_command(RUN_CHECK)

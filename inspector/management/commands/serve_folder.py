@@ -15,8 +15,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
-from inspector import local
-from inspector.cli_commands import UsageError, add_gambit_core_argument, default_root, gambit_core_folder
+from inspector.cli.console import UsageError, add_gambit_core_argument, default_root, gambit_core_folder
+from inspector.local import served_folder
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -93,10 +93,10 @@ class Command(BaseCommand):
         settings.LOCAL_PORT = port
         if options["share_to"]:
             settings.LOCAL_SHARE_TO = options["share_to"].rstrip("/")
-        served = local.folder()
+        served = served_folder.folder()
         assert served is not None
         call_command("migrate", interactive=False, verbosity=0)
-        address = f"http://{HOST}:{port}/b/{local.LOCAL_BUNDLE_ID}/"
+        address = f"http://{HOST}:{port}/b/{served_folder.LOCAL_BUNDLE_ID}/"
         self.stdout.write(f"Prompt Inspector: {address}  (serving {root}, read-only; Ctrl-C stops)")
         self.stdout.flush()
         serve_quietly(port)

@@ -11,11 +11,13 @@ from dataclasses import dataclass
 
 from django.http import Http404
 
-from inspector import services
+from inspector.bundles import loading
+from inspector.cases import finding
 from inspector.core.diff import BundleDiff, CaseDiff, FileChanges, diff_case, diff_documents, text_diff_lines
 from inspector.core.export import export_case
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
+from inspector.rendering import query_settings, stored_renders
 
 SIDE_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format",
              "provider")
@@ -24,7 +26,7 @@ _BUNDLE_IN_LINK = re.compile(r"/b/([A-Za-z0-9_-]{1,64})(?:/|$)")
 
 @dataclass
 class Side:
-    loaded: services.LoadedBundle
+    loaded: loading.LoadedBundle
     options: RenderOptions
     provider: str
     params: dict[str, str]  # this side's settings as given, for links
@@ -58,24 +60,24 @@ def side_params(params: Mapping[str, str], prefix: str) -> dict[str, str]:
 
 
 def side(params: Mapping[str, str], prefix: str) -> Side:
-    """Raises Http404 for an unknown bundle, services.SettingsError for a bad setting."""
+    """Raises Http404 for an unknown bundle, query_settings.SettingsError for a bad setting."""
     raw = params.get(prefix.rstrip("_"), "")
-    loaded = services.load_bundle(bundle_id_of(raw or ""))
+    loaded = loading.load_bundle(bundle_id_of(raw or ""))
     if loaded is None:
         raise Http404(f"no bundle {raw[:100]!r} for the {prefix.rstrip('_')} side")
     chosen = side_params(params, prefix)
     render_params = {k: v for k, v in chosen.items() if k != "provider"}
     if "patterns" in render_params:
         render_params.setdefault("patterns_mode", "custom")
-    options = services.parse_render_options(render_params)
-    return Side(loaded, options, services.parse_provider(chosen.get("provider")), chosen)
+    options = query_settings.parse_render_options(render_params)
+    return Side(loaded, options, query_settings.parse_provider(chosen.get("provider")), chosen)
 
 
 def _render_all(one: Side) -> tuple[dict[str, RenderedDocument], list[str]]:
     documents, errors = {}, []
     for path in one.loaded.documents:
         try:
-            documents[path] = services.render(one.loaded, path, one.options)
+            documents[path] = stored_renders.render(one.loaded, path, one.options)
         except InputError as problem:
             errors.append(str(problem))
     return documents, errors
@@ -110,9 +112,9 @@ def compare_case(old: Side, new: Side, document: str, case_id: str) -> CaseCompa
         case = None
         if document in one.loaded.documents:
             try:
-                case = services.find_case(services.render(one.loaded, document, one.options), case_id)
+                case = finding.find_case(stored_renders.render(one.loaded, document, one.options), case_id)
             except InputError as problem:
-                raise services.SettingsError(f"{'old' if one is old else 'new'} side: {problem}") from None
+                raise query_settings.SettingsError(f"{'old' if one is old else 'new'} side: {problem}") from None
         cases.append(case)
     old_case, new_case = cases
     if old_case is None and new_case is None:

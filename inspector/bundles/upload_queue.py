@@ -20,7 +20,7 @@ from django_tasks import task
 from django_tasks.base import TaskResultStatus
 from django_tasks.exceptions import TaskResultDoesNotExist
 
-from inspector import blobstore
+from inspector.bundles import blobstore
 from inspector.models import hash_token
 
 STAGED_FOLDER = "staged"
@@ -56,7 +56,7 @@ def _discard(staged: dict) -> None:
 
 @task()
 def store_queued_upload(staged: dict, title: str, token_hash: str) -> dict[str, str]:
-    from inspector.ingest import UploadError, store_bundle
+    from inspector.bundles.ingest import UploadError, store_bundle
 
     try:
         bundle, _ = store_bundle(_unstage(staged), title=title, token_hash=token_hash)

@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
-from inspector.ingest import store_bundle
+from inspector.bundles.ingest import store_bundle
 from inspector.models import Bundle, hash_token
 
 EXAMPLES_DIR = Path(settings.BASE_DIR) / "fixtures" / "examples"

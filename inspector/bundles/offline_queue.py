@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from django_tasks import task
 
-from inspector import cache as render_cache
-from inspector import offline, services
+from inspector.bundles import loading, offline
 from inspector.core.options import RenderOptions
+from inspector.rendering import cache as render_cache
+from inspector.rendering import stored_renders
 from inspector.review import service
 
 # A copy asked for again while its task waits is not queued twice within this many seconds.
 PENDING_SECONDS = 600
 
 
-def copy_inputs(loaded: services.LoadedBundle) -> dict:
+def copy_inputs(loaded: loading.LoadedBundle) -> dict:
     """What offline.kept_copy makes the bundle's copy of: default settings, its comments (those
     carried from earlier revisions included) and verdicts."""
     options = RenderOptions()
@@ -23,9 +24,9 @@ def copy_inputs(loaded: services.LoadedBundle) -> dict:
     verdicts = [{"document": v.document, "case_id": v.case_id, "verdict": v.verdict, "note": v.note,
                  "author": v.author, "author_fingerprint": service.fingerprint(v.author_key_hash)}
                 for v in loaded.record.verdicts.all()]
-    return {"bundle_key": f"{loaded.cache_id}:{services.page_state(loaded)}",
+    return {"bundle_key": f"{loaded.cache_id}:{loading.page_state(loaded)}",
             "title": loaded.record.title, "files": loaded.files,
-            "render": lambda path: services.render(loaded, path, options),
+            "render": lambda path: stored_renders.render(loaded, path, options),
             "documents": loaded.documents, "threads": threads, "verdicts": verdicts}
 
 
@@ -40,7 +41,7 @@ def kept(inputs: dict) -> str | None:
 
 @task()
 def make_offline_copy(bundle_id: str) -> None:
-    loaded = services.load_bundle(bundle_id)
+    loaded = loading.load_bundle(bundle_id)
     if loaded is not None:  # deleted meanwhile: nothing to make
         offline.kept_copy(**copy_inputs(loaded))
 

@@ -10,10 +10,11 @@ from urllib.parse import urlencode
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from inspector import presenters
+from inspector.cases import addresses
 from inspector.core import prices
 from inspector.core.model import RenderedCase
-from inspector.ledgers import BundleLedger
+from inspector.ledgers.token_ledger import BundleLedger, bundle_ledger, unstored_ledger
+from inspector.views.common import PROVIDER_LABELS, RENDER_KEYS
 
 SORTS = {"tokens": lambda row: (-row["tokens"], row["path"]), "path": lambda row: row["path"],
          "cases": lambda row: (-row["cases"], row["path"])}
@@ -59,9 +60,6 @@ class LedgerPanel:
 
 def panel_context(loaded, page, sort: str | None) -> dict:
     """The bundle page's context for templates/ledger_panel.html."""
-    from inspector.ledgers import bundle_ledger
-    from inspector.views.common import PROVIDER_LABELS, RENDER_KEYS
-
     found = bundle_ledger(loaded, page.options, page.provider, page.export)
     return {
         "ledger": panel(loaded.record.pk, found, page.params, sort),
@@ -81,7 +79,7 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
     total = ledger.input_tokens
     files = [{"path": row.path, "tokens": row.tokens, "tokens_label": tokens_label(row.tokens, ledger.exact),
               "cases": row.cases, "share": f"{row.tokens / total:.0%}" if total else "—",
-              "url": presenters.source_url(bundle_id, row.path)} for row in ledger.files]
+              "url": addresses.source_url(bundle_id, row.path)} for row in ledger.files]
     files.sort(key=SORTS[sort])
     query = {key: value for key, value in params.items() if key != "ledger_sort"}
     sort_urls = {name: "?" + urlencode(query | {"ledger_sort": name}) + "#ledger" for name in SORTS}
@@ -90,33 +88,16 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
                        key=lambda pair: -pair[0].input_tokens)[:CASE_ROWS]
     cases = [{"id": row.id, "document": document, "tokens": tokens_label(row.input_tokens, ledger.exact),
               "cost": money(row.cost.total_usd) if row.cost else "—",
-              "url": presenters.case_url(bundle_id, document, row.id, urlencode(params))}
+              "url": addresses.case_url(bundle_id, document, row.id, urlencode(params))}
              for row, document in costliest]
-    rates = ledger.prices
-    price_line = None
-    if rates is not None:
-        parts = [f"input ${rates.input_mtok}", f"output ${rates.output_mtok}"]
-        if rates.cache_read_mtok is not None:
-            parts.append(f"cache read ${rates.cache_read_mtok}")
-        if rates.cache_write_mtok is not None:
-            parts.append(f"cache write ${rates.cache_write_mtok}")
-        price_line = f"{rates.model}: " + ", ".join(parts) + " per million tokens" + (
-            " (longer prompts are billed at other rates)" if rates.tiered else "")
     mapped = ledger.cache
-    breaks = [{"case": item.case, "message": item.message, "path": item.path, "line": item.line,
-               "detail": item.detail,
-               "case_url": presenters.case_url(bundle_id, found.documents[item.position], item.case,
-                                               urlencode(params)),
-               "source_url": presenters.source_url(bundle_id, item.path, item.line, item.line)
-               if item.path else None}
-              for item in mapped.breaks[:MAX_BREAKS]]
     return LedgerPanel(
         provider=ledger.provider, model=ledger.model, exact=ledger.exact, case_count=len(ledger.cases),
         input_tokens=tokens_label(total, ledger.exact), cost=money(ledger.cost()),
         cost_cached=money(ledger.cost(cached=True)),
         output_note=(f"output priced at {ledger.max_output_tokens:,} tokens per case, an upper bound"
                      if ledger.max_output_tokens else None),
-        price_line=price_line, price_problem=ledger.price_problem, prices_source=prices.source_label(),
+        price_line=price_line(ledger.prices), price_problem=ledger.price_problem, prices_source=prices.source_label(),
         prices_as_of=prices.prices_as_of(), files=files, sort=sort, sort_urls=sort_urls,
         chart=chart(ledger.files[:CHART_FILES], ledger.exact), cases=cases,
         cache={"tokens": tokens_label(mapped.shared_prefix_tokens, ledger.exact),
@@ -125,8 +106,32 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
                "mode": mapped.mode, "source_url": ledger.cache_source.split(" ", 1)[0],
                "source_note": ledger.cache_source.partition(" ")[2],
                "cached_tokens": f"{mapped.cached_tokens:,}"},
-        breaks=breaks, more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS), notes=ledger.notes,
+        breaks=_breaks(bundle_id, found, params), more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS), notes=ledger.notes,
         skipped=found.skipped)
+
+
+def price_line(rates) -> str | None:
+    """The model's rates per million tokens, as the panel states them."""
+    if rates is None:
+        return None
+    parts = [f"input ${rates.input_mtok}", f"output ${rates.output_mtok}"]
+    if rates.cache_read_mtok is not None:
+        parts.append(f"cache read ${rates.cache_read_mtok}")
+    if rates.cache_write_mtok is not None:
+        parts.append(f"cache write ${rates.cache_write_mtok}")
+    return f"{rates.model}: " + ", ".join(parts) + " per million tokens" + (
+        " (longer prompts are billed at other rates)" if rates.tiered else "")
+
+
+def _breaks(bundle_id: str, found: BundleLedger, params: dict[str, str]) -> list[dict]:
+    """The first MAX_BREAKS places where the cached prefix breaks, linked to their case and line."""
+    return [{"case": item.case, "message": item.message, "path": item.path, "line": item.line,
+             "detail": item.detail,
+             "case_url": addresses.case_url(bundle_id, found.documents[item.position], item.case,
+                                             urlencode(params)),
+             "source_url": addresses.source_url(bundle_id, item.path, item.line, item.line)
+             if item.path else None}
+            for item in found.ledger.cache.breaks[:MAX_BREAKS]]
 
 
 LABEL_CHARS = 30
@@ -196,9 +201,6 @@ def band_context(loaded, document: str, edited_cases: list[RenderedCase] | None,
                  page) -> dict:
     """The case page's context for templates/case_cache_band.html: its document's cache map for the
     page's provider and export settings (an unsaved edit's own, uncached)."""
-    from inspector.ledgers import bundle_ledger, unstored_ledger
-    from inspector.views.common import PROVIDER_LABELS
-
     if edited_cases is None:
         found = bundle_ledger(loaded, page.options, page.provider, page.export, document)
     else:

@@ -23,10 +23,14 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
 
-from inspector import blobstore
-from inspector.core.bundle import normalize
-from inspector.kept_render import PickledRender
+from inspector.bundles import blobstore
+from inspector.core.bundle import MemoryBundle, normalize
+from inspector.core.model import InputError
+from inspector.core.options import RenderOptions
+from inspector.core.safe_parse import LimitExceeded
 from inspector.models import Blob, Bundle, BundleFile, hash_token
+from inspector.rendering import upload_renders, web_policy
+from inspector.rendering.kept_render import PickledRender
 
 logger = logging.getLogger(__name__)
 
@@ -196,16 +200,10 @@ def refuse_unreadable(files: dict[str, bytes]) -> dict[str, PickledRender]:
     """Render every document of the upload with default settings in the bounded worker; refuse the
     upload when one crashes the parser or exceeds a limit, so no stored bundle can ever take a
     worker down. Merely invalid files (a YAML syntax error) are kept: the user fixes them in the
-    editor. Returns the renders, which the pages then use (services.keep_upload_renders)."""
-    from inspector import services
-    from inspector.core.bundle import MemoryBundle
-    from inspector.core.model import InputError
-    from inspector.core.options import RenderOptions
-    from inspector.core.safe_parse import LimitExceeded
-
+    editor. Returns the renders, which the pages then use (upload_renders.keep_upload_renders)."""
     bundle = MemoryBundle(files)
     try:
-        documents = services.list_untrusted(bundle)
+        documents = web_policy.list_untrusted(bundle)
         # A .json file too hostile to sniff is not listed, but a later setting could render it.
         documents += [path for path in files if path.lower().endswith(".json")
                       and path not in documents]
@@ -213,7 +211,7 @@ def refuse_unreadable(files: dict[str, bytes]) -> dict[str, PickledRender]:
         for path in documents:
             try:
                 # Kept for the pages: distinct ids, pickled as the render cache keeps it.
-                renders[path] = services.render_to_keep(bundle, path, RenderOptions())
+                renders[path] = web_policy.render_to_keep(bundle, path, RenderOptions())
             except LimitExceeded:
                 raise
             except InputError:
@@ -238,11 +236,8 @@ def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | N
 
 
 def _keep(bundle: Bundle, renders: dict[str, PickledRender]) -> None:
-    from inspector import services
-    from inspector.core.options import RenderOptions
-
     try:
-        services.keep_upload_renders(bundle.pk, renders, RenderOptions())
+        upload_renders.keep_upload_renders(bundle.pk, renders, RenderOptions())
     except Exception:  # the bundle is stored: a cache that cannot take the renders only costs time
         logger.exception("could not keep the upload's renders for bundle %s", bundle.pk)
 

@@ -72,17 +72,17 @@ class ByteBoundedFileCache(FileBasedCache):
 # already changes with any edit of the package or its templates; a shape's version is bumped when
 # its form changes in a way that digest cannot see (a dependency's pickling, the key's parts).
 # Kept per process only, so never outliving their code: the recent pages below, each bundle's
-# files (services._files_cache) and ledgers (ledgers.py).
+# files (bundles/loading.py) and ledgers (ledgers/token_ledger.py).
 SHAPES: dict[str, int] = {
     "render": 1,  # a document: PickledRender (kept_render.py), or its refusal
-    "outline": 1,  # services.Outline: the bundle page's rows of a document
+    "outline": 1,  # document_views.Outline: the bundle page's rows of a document
     "lines": 1,  # core.lines.LineMap: which lines each case came from
     "page": 1,  # views/page_cache.py: a page's bytes cut at the CSRF token, and its headers
     "review-rate": 1,  # review/service.py: a client's writes in one minute
-    "highlight": 1,  # presenters.highlight_lines: a file's highlighted lines, by content and lexer
+    "highlight": 1,  # highlighting.highlight_lines: a file's highlighted lines, by content and lexer
     "offline": 1,  # offline.kept_copy: a bundle's one-file copy, by bundle state and review
 }
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # the whole inspector package
 
 
 def template_folders() -> list[Path]:

@@ -2,7 +2,7 @@
 worker process, so a parser crash or a runaway is an InputError (LimitExceeded) naming the file,
 never a dead web worker or a hung command.
 
-No Django: the web reads its `RenderPolicy` from the settings (`services.render_policy`), the
+No Django: the web reads its `RenderPolicy` from the settings (`web_policy.render_policy`), the
 console commands from the same environment variables (`RenderPolicy.from_environment`).
 """
 
@@ -22,7 +22,7 @@ from inspector.core.documents import (
 )
 from inspector.core.model import RenderedDocument
 from inspector.core.options import RenderOptions
-from inspector.kept_render import PickledRender, render_pickled
+from inspector.rendering.kept_render import PickledRender, render_pickled
 
 MB = 1024 * 1024
 
@@ -87,7 +87,7 @@ def render_untrusted(files: FileSet, path: str, options: RenderOptions | None, p
 def render_to_keep(files: FileSet, path: str, options: RenderOptions, policy: RenderPolicy
                    ) -> PickledRender:
     """The render with distinct case ids, pickled in the bounded worker the way the render cache
-    keeps it (an upload's renders are kept: services.keep_upload_renders)."""
+    keeps it (an upload's renders are kept: upload_renders.keep_upload_renders)."""
     settled = policy.settle(options)
     if policy.in_process:
         return render_pickled(files, path, settled)

@@ -2,7 +2,7 @@
 upload's check, and for any render of a stored document after it).
 
 The worker has to pickle its render to send it. Pickled here case by case, once, the same bytes
-are the document's one cache entry and its case pages' index (services.CaseIndex: a case page
+are the document's one cache entry and its case pages' index (document_views.CaseIndex: a case page
 unpickles its case only), and the web process never pickles a render again (a 10 MB upload spent
 half a second of its CPU doing that twice).
 

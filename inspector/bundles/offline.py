@@ -15,8 +15,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from inspector.cases.message_cards import THINKING_LABEL, thinking_view
 from inspector.core.model import Message, RenderedDocument
-from inspector.presenters import THINKING_LABEL, thinking_view
 
 # The app's own static folder (beside the package in a clone, inspector_static once installed).
 STATIC = Path(settings.STATICFILES_DIRS[0])
@@ -201,7 +201,7 @@ def _refuse_past_budget(characters: int) -> None:
 
 def copy_key(bundle_key: str, title: str, threads: list[dict], verdicts: list[dict]) -> str:
     """Where kept_copy keeps the copy of this bundle state and review state."""
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
 
     review = hashlib.sha256(json.dumps([threads, verdicts], sort_keys=True, default=str).encode())
     return render_cache.key("offline", bundle_key, title, review.hexdigest())
@@ -212,7 +212,7 @@ def kept_copy(bundle_key: str, title: str, files, render, documents, threads: li
     """offline_html of the bundle, made once per bundle (`bundle_key`: its cache id and state) and
     review state, and kept in the render cache: the copy of a large bundle costs seconds, and a
     share link can ask for it again and again."""
-    from inspector import cache as render_cache
+    from inspector.rendering import cache as render_cache
 
     key = copy_key(bundle_key, title, threads, verdicts)
     kept = render_cache.get(key)

@@ -8,7 +8,7 @@ from __future__ import annotations
 def warm_up() -> None:
     from django.urls import get_resolver
 
-    from inspector import presenters
+    from inspector.cases import highlighting
     from inspector.core import tokens
 
     get_resolver().url_patterns  # noqa: B018 - imports the URL modules, as a first request would
@@ -16,4 +16,4 @@ def warm_up() -> None:
     for encoding in tokens.EXACT_ENCODINGS:
         tokens.count_text("warm up", encoding)
     for name in ("a.yaml", "a.json", "a.md", "a.toml", "a.py", "a.sh", "a.ts", "a.txt"):
-        presenters.highlight_lines(name, "warm: up\n")
+        highlighting.highlight_lines(name, "warm: up\n")

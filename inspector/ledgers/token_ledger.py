@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inspector import services
+from inspector.bundles import loading
 from inspector.core.export import ExportResult, ExportSettings, provider_spec
 from inspector.core.ledger import Ledger, build_ledger, cache_marks
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.rendering import stored_renders
 
 
 @dataclass(frozen=True)
@@ -21,10 +22,10 @@ class BundleLedger:
 
 
 # A ledger holds its cases: a few of them bound the memory of each worker.
-_ledgers: services._LruCache[BundleLedger] = services._LruCache(8)
+_ledgers: loading._LruCache[BundleLedger] = loading._LruCache(8)
 
 
-def bundle_ledger(loaded: services.LoadedBundle, options: RenderOptions, provider: str,
+def bundle_ledger(loaded: loading.LoadedBundle, options: RenderOptions, provider: str,
                   export: ExportSettings, document: str | None = None) -> BundleLedger:
     """Every case of the bundle (or of `document`, whose render error is raised) in one ledger;
     documents that cannot be rendered are left out and named."""
@@ -37,7 +38,7 @@ def bundle_ledger(loaded: services.LoadedBundle, options: RenderOptions, provide
     skipped: list[str] = []
     for path in (document,) if document else loaded.documents:
         try:
-            rendered = services.render(loaded, path, options)
+            rendered = stored_renders.render(loaded, path, options)
         except InputError as problem:
             if document:
                 raise
@@ -65,7 +66,7 @@ def cached_export(found: BundleLedger, case: RenderedCase, export: ExportSetting
     return mark(case, export, cache_marks(found.ledger, position))
 
 
-def export_with_cache_breakpoints(loaded: services.LoadedBundle, options: RenderOptions, document: str,
+def export_with_cache_breakpoints(loaded: loading.LoadedBundle, options: RenderOptions, document: str,
                                   case: RenderedCase, export: ExportSettings, provider: str
                                   ) -> ExportResult:
     return cached_export(bundle_ledger(loaded, options, provider, export, document), case, export)

@@ -1,6 +1,6 @@
 """The `prompt-inspector` console script, runnable from any folder once the package is installed
 (`pip install .`, `pipx install .`). `render`, `check`, `ledger` and `diff` run on the core alone
-(cli_commands.py: Django is never imported); `serve` and `export-html` are management commands."""
+(cli/commands.py: Django is never imported); `serve` and `export-html` are management commands."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 # Subcommands that need Django -> their management command.
 DJANGO_COMMANDS = {"serve": "serve_folder", "export-html": "export-html"}
-# Every subcommand in the order the usage lists them: the Django-free ones are cli_commands.COMMANDS.
+# Every subcommand in the order the usage lists them: the Django-free ones are commands.COMMANDS.
 COMMANDS = ("serve", "check", "render", "diff", "ledger", "run-check", "export-html")
 
 USAGE = """usage: prompt-inspector COMMAND [ARGS]
@@ -58,9 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if command in DJANGO_COMMANDS:
             return _django_command(command, args[1:])
-        from inspector import cli_commands
+        from inspector.cli import commands
 
-        return cli_commands.main(command, args[1:])
+        return commands.main(command, args[1:])
     except KeyboardInterrupt:
         return 130
 
@@ -77,7 +77,3 @@ def _django_command(command: str, args: list[str]) -> int:
     # argv[0] and [1] name the parser: `--help` reads "usage: prompt-inspector serve ...".
     handler.run_from_argv(["prompt-inspector", command, *args])
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,102 @@
+"""What pages read of a stored document besides the document itself, each cached on its own: the case
+pages' index of cases, the bundle page's outline, the source pane's line map."""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from inspector.bundles.loading import LoadedBundle
+from inspector.cases.bundle_rows import RowSummary, row_summaries
+from inspector.core import collector
+from inspector.core.lines import LineMap
+from inspector.core.model import InputError, RenderedCase, RenderedDocument
+from inspector.core.options import RenderOptions
+from inspector.rendering import cache as render_cache
+from inspector.rendering import stored_renders
+from inspector.rendering.kept_render import PickledRender
+
+
+@dataclass(frozen=True)
+class CaseIndex:
+    """What a case page needs of its document without unpickling every case: the ids in order,
+    how the file was read, and each case pickled on its own (loading the index copies bytes;
+    only the case shown is unpickled)."""
+
+    ids: tuple[str, ...]
+    profile: str | None
+    profile_reason: str | None
+    cases: dict[str, bytes]
+
+    @classmethod
+    def of_parts(cls, pickled: PickledRender) -> CaseIndex:
+        """A kept render is an index already: its cases are pickled one by one."""
+        rest = pickle.loads(pickled.rest)  # noqa: S301 - our own cache
+        return cls(pickled.ids, rest.profile, rest.profile_reason,
+                   dict(zip(pickled.ids, pickled.cases, strict=True)))
+
+    @classmethod
+    def outline(cls, document: RenderedDocument) -> CaseIndex:
+        """Ids and profile only, for a render that is shown once (an unsaved edit's preview)."""
+        return cls(tuple(case.id for case in document.cases), document.profile,
+                   document.profile_reason, {})
+
+    def case(self, case_id: str) -> RenderedCase | None:
+        blob = self.cases.get(case_id)
+        return pickle.loads(blob) if blob is not None else None  # noqa: S301 - our own cache
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What the bundle page shows of a document, without its messages."""
+
+    kind: str
+    profile: str | None
+    profile_reason: str | None
+    warnings: tuple[str, ...]
+    conversions: tuple[str, ...]
+    rows: tuple[RowSummary, ...]
+
+    @classmethod
+    def of(cls, document: RenderedDocument) -> Outline:
+        return cls(document.kind, document.profile, document.profile_reason,
+                   tuple(warning.located() for warning in document.warnings),
+                   tuple(document.conversions), row_summaries(document.cases))
+
+
+# What pages read of a document besides the document itself and its case index, each cached on
+# its own under its name: the bundle page unpickles no message at all.
+VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"outline": Outline.of,
+                                                          "lines": LineMap.of}
+
+
+def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) -> object:
+    """A cached view of a document (VIEWS); raises InputError as render does."""
+    if not loaded.files.exists(path):
+        raise InputError("no such file in this bundle", path)
+    key = render_cache.key(name, loaded.cache_id, path, options)
+    hit = stored_renders.cached_value(key)
+    if hit is not None:
+        return hit
+    found = VIEWS[name](stored_renders.render(loaded, path, options))
+    render_cache.put(key, ("ok", found))
+    return found
+
+
+def case_index(loaded: LoadedBundle, path: str, options: RenderOptions) -> CaseIndex:
+    """The document's cases for one case page: a 1,000-case file costs one case's unpickling
+    instead of a thousand (the render entry holds each case pickled on its own)."""
+    pickled = stored_renders.render_entry(loaded, path, options)
+    with collector.paused():
+        return CaseIndex.of_parts(pickled)
+
+
+def line_map(loaded: LoadedBundle, path: str, options: RenderOptions) -> LineMap:
+    """Which lines of the document each case came from, for a click on a line (core/lines.py)."""
+    return _view(loaded, path, options, "lines")  # type: ignore[return-value]
+
+
+def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
+    """The bundle page's view of a document, without its messages."""
+    return _view(loaded, path, options, "outline")  # type: ignore[return-value]
