@@ -76,17 +76,8 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-# promptfoo's judge requests are read by the format registry that registers promptfoo (a
-# function-level import in promptfoo/evaluations.py): left for the core to take apart. It may
-# shrink or go, never grow, and no other cycle may appear.
-CYCLES_TO_UNDO = [
-    {"inspector.core.formats", "inspector.core.promptfoo", "inspector.core.promptfoo.evaluations"},
-]
-
-
 def test_no_two_modules_of_the_package_import_each_other():
-    found = [component for component in cycles(import_graph())
-             if not any(set(component) <= known for known in CYCLES_TO_UNDO)]
+    found = cycles(import_graph())
     assert found == [], "modules that import each other:\n" + "\n".join(
         " <-> ".join(component) for component in found)
 

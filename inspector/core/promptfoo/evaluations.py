@@ -16,6 +16,7 @@ import msgspec
 
 from ..agentv.pieces import Piece, segments
 from ..bundle import Bundle
+from ..conversations import anthropic, openai_chat, read_with, responses
 from ..model import (
     Diagnostic,
     GraderPrompt,
@@ -253,12 +254,17 @@ def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict
         _attach(source, case, test, judge)
 
 
-def read_request(body: dict, api: str, path: str) -> RenderedCase:
-    """The registry's reader of a request body (imported when first used: the registry imports
-    this package to register it)."""
-    from ..formats import read_request as read
+# The APIs promptfoo's requests are sent in here, read by their own readers: the format registry
+# registers promptfoo, so reading through it would make the two import each other.
+_REQUEST_APIS = {module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic)}
 
-    return read(body, api, path)
+
+def read_request(body: dict, api: str, path: str) -> RenderedCase:
+    """A request body promptfoo sends, read as a raw request of its API would be."""
+    request = _REQUEST_APIS.get(api)
+    if request is None:
+        raise InputError(f"promptfoo request in an API this reader does not know: {api!r}", path)
+    return read_with(request, body, path)
 
 
 def _attach(source: Source, case: RenderedCase, test: TestCase, judge: Judge) -> None:
