@@ -3,6 +3,7 @@ immutable), or local mode's folder; what of it can change after it was stored (p
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Hashable, Iterator
@@ -11,6 +12,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TypeVar
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import Count
 
 from inspector.core.bundle import Bundle as FileSet
@@ -75,6 +77,16 @@ def page_loaded(loaded: LoadedBundle) -> Iterator[None]:
         _loaded_for_page.reset(token)
 
 
+@functools.cache
+def _bundle_query(alias: str) -> str:
+    """The ORM's own SQL for a bundle with its revisions counted, compiled once per database:
+    compiling it took 190 of the 260 us a warm page spent asking for the bundle."""
+    query = Bundle.objects.using(alias).annotate(revision_count=Count("revisions")).filter(pk="")
+    sql, params = query.query.get_compiler(using=alias).as_sql()
+    assert params == ("",), params  # the id is the query's one parameter
+    return sql
+
+
 def load_bundle(bundle_id: str) -> LoadedBundle | None:
     # The id goes into a query: anything but the token alphabet (a NUL breaks PostgreSQL) is absent.
     if not bundle_id or not BUNDLE_ID.fullmatch(bundle_id):
@@ -87,9 +99,8 @@ def load_bundle(bundle_id: str) -> LoadedBundle | None:
         return held
     # Always ask the database: another worker may have deleted the bundle. Its revisions are
     # counted in the same query: every page's key holds them (page_state).
-    try:
-        record = Bundle.objects.annotate(revision_count=Count("revisions")).get(pk=bundle_id)
-    except Bundle.DoesNotExist:
+    record = next(iter(Bundle.objects.raw(_bundle_query(DEFAULT_DB_ALIAS), [bundle_id])), None)
+    if record is None:
         forget_bundle(bundle_id)
         return None
     cached = _files_cache.get(bundle_id)
