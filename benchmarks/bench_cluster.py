@@ -39,10 +39,26 @@ from tests.web.test_cluster import own_database  # noqa: E402
 def start(environment: dict[str, str], workers: int) -> tuple[str, subprocess.Popen]:
     port = servers.free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:inspector.gunicorn_conf", "inspector.wsgi",
-         "-w", str(workers), "-b", f"127.0.0.1:{port}", "--no-control-socket",
-         "--log-level", "warning"],
-        cwd=REPO, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:inspector.gunicorn_conf",
+            "inspector.wsgi",
+            "-w",
+            str(workers),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--no-control-socket",
+            "--log-level",
+            "warning",
+        ],
+        cwd=REPO,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     wait_up(base + "/readyz", time.time() + 30)
     return base, process
@@ -51,12 +67,17 @@ def start(environment: dict[str, str], workers: int) -> tuple[str, subprocess.Po
 def upload(base: str, cases: int) -> str:
     import json
 
-    body = json.dumps({"title": "bench", "files": {
-        "suite.yaml": big_eval(cases).decode(),
-        "guide.instructions.md": "# Guide\n\nBe precise.\n",
-        ".agentv/config.yaml": 'guideline_patterns:\n  - "**/*.instructions.md"\n'}}).encode()
-    request = urllib.request.Request(base + "/api/bundles", body,
-                                     {"Content-Type": "application/json"})
+    body = json.dumps(
+        {
+            "title": "bench",
+            "files": {
+                "suite.yaml": big_eval(cases).decode(),
+                "guide.instructions.md": "# Guide\n\nBe precise.\n",
+                ".agentv/config.yaml": 'guideline_patterns:\n  - "**/*.instructions.md"\n',
+            },
+        }
+    ).encode()
+    request = urllib.request.Request(base + "/api/bundles", body, {"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=120) as answer:
         return json.loads(answer.read())["id"]
 
@@ -83,8 +104,11 @@ def load(urls: list[str], requests: int, concurrency: int) -> tuple[float, float
     began = time.perf_counter()
     with ThreadPoolExecutor(concurrency) as pool:
         list(pool.map(one, range(requests)))
-    return (requests / (time.perf_counter() - began),
-            statistics.quantiles(latencies, n=20)[18] * 1000, errors)
+    return (
+        requests / (time.perf_counter() - began),
+        statistics.quantiles(latencies, n=20)[18] * 1000,
+        errors,
+    )
 
 
 def case_paths(bundle_id: str, cases: int, distinct: int) -> list[str]:
@@ -116,18 +140,33 @@ def main() -> None:
         endpoint = stack.enter_context(servers.s3_server())
         os.environ.update(servers.S3_ENVIRONMENT)
         bucket = servers.new_bucket(endpoint)
-        environment = {**os.environ, **servers.S3_ENVIRONMENT, "DATABASE_URL": database,
-                       "REDIS_URL": redis_url, "STORAGE_URL": servers.s3_storage_url(endpoint, bucket),
-                       "SECRET_KEY": "bench-cluster-" + uuid.uuid4().hex, "DEBUG": "false",
-                       "LOG_LEVEL": "ERROR", "STATIC_ROOT": str(Path(folder) / "static")}
-        subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=REPO,
-                       env=environment, check=True)
-        layouts = {f"one server, {args.workers} workers": [args.workers],
-                   f"two servers, {args.workers} workers each": [args.workers, args.workers],
-                   f"one server, {2 * args.workers} workers": [2 * args.workers]}
-        print(f"Case pages of a {args.cases}-case file ({min(50, args.cases)} distinct), "
-              f"{args.requests} requests a round, {args.concurrency} concurrent, "
-              f"{os.cpu_count()} CPUs, median of {args.rounds} rounds (range):")
+        environment = {
+            **os.environ,
+            **servers.S3_ENVIRONMENT,
+            "DATABASE_URL": database,
+            "REDIS_URL": redis_url,
+            "STORAGE_URL": servers.s3_storage_url(endpoint, bucket),
+            "SECRET_KEY": "bench-cluster-" + uuid.uuid4().hex,
+            "DEBUG": "false",
+            "LOG_LEVEL": "ERROR",
+            "STATIC_ROOT": str(Path(folder) / "static"),
+        }
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
+            cwd=REPO,
+            env=environment,
+            check=True,
+        )
+        layouts = {
+            f"one server, {args.workers} workers": [args.workers],
+            f"two servers, {args.workers} workers each": [args.workers, args.workers],
+            f"one server, {2 * args.workers} workers": [2 * args.workers],
+        }
+        print(
+            f"Case pages of a {args.cases}-case file ({min(50, args.cases)} distinct), "
+            f"{args.requests} requests a round, {args.concurrency} concurrent, "
+            f"{os.cpu_count()} CPUs, median of {args.rounds} rounds (range):"
+        )
         bundle_id = ""
         for label, workers in layouts.items():
             started = [start(environment, count) for count in workers]
@@ -142,10 +181,12 @@ def main() -> None:
                     process.terminate()
                     process.wait(10)
             rates = [rate for rate, _, _ in rounds]
-            print(f"  {label:32s} {statistics.median(rates):7.0f} req/s "
-                  f"({min(rates):.0f}-{max(rates):.0f})   "
-                  f"p95 {statistics.median(p95 for _, p95, _ in rounds):6.1f} ms   "
-                  f"errors {sum(errors for _, _, errors in rounds)}")
+            print(
+                f"  {label:32s} {statistics.median(rates):7.0f} req/s "
+                f"({min(rates):.0f}-{max(rates):.0f})   "
+                f"p95 {statistics.median(p95 for _, p95, _ in rounds):6.1f} ms   "
+                f"errors {sum(errors for _, _, errors in rounds)}"
+            )
 
 
 if __name__ == "__main__":

@@ -32,10 +32,16 @@ def conversation(size: int) -> list[Message]:
     while len(messages) < size:
         if index % 4 == 3:
             call_id = f"call_{index}"
-            messages.append(Message("assistant", [], tool_calls=[
-                ToolCall(call_id, "lookup", json.dumps({"query": f"item {index}"}))]))
-            messages.append(Message("tool", [Segment(f"result for item {index}: in stock", origin)],
-                                    tool_call_id=call_id))
+            messages.append(
+                Message(
+                    "assistant",
+                    [],
+                    tool_calls=[ToolCall(call_id, "lookup", json.dumps({"query": f"item {index}"}))],
+                )
+            )
+            messages.append(
+                Message("tool", [Segment(f"result for item {index}: in stock", origin)], tool_call_id=call_id)
+            )
         else:
             role = "user" if index % 2 == 0 else "assistant"
             messages.append(Message(role, [Segment(f"message {index}: " + "some words " * 12, origin)]))

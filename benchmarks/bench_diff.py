@@ -32,15 +32,26 @@ GUIDE = "# Rules\n\n" + "".join(f"- Rule {n}: point out bugs before style.\n" fo
 def suite(cases: int) -> str:
     lines = ["description: generated", "evalcases:"]
     for n in range(cases):
-        lines += [f"  - id: case-{n}", "    outcome: ok", "    input_messages:", "      - role: user",
-                  "        content:", "          - type: text", f"            value: Review function {n}.",
-                  "          - type: file", "            value: rules.instructions.md"]
+        lines += [
+            f"  - id: case-{n}",
+            "    outcome: ok",
+            "    input_messages:",
+            "      - role: user",
+            "        content:",
+            "          - type: text",
+            f"            value: Review function {n}.",
+            "          - type: file",
+            "            value: rules.instructions.md",
+        ]
     return "\n".join(lines) + "\n"
 
 
 def files(cases: int, guide: str) -> dict[str, bytes]:
-    return {"evals/suite.yaml": suite(cases).encode(), "evals/rules.instructions.md": guide.encode(),
-            ".agentv/config.yaml": b'guideline_patterns:\n  - "**/*.instructions.md"\n'}
+    return {
+        "evals/suite.yaml": suite(cases).encode(),
+        "evals/rules.instructions.md": guide.encode(),
+        ".agentv/config.yaml": b'guideline_patterns:\n  - "**/*.instructions.md"\n',
+    }
 
 
 def timed(action, runs: int) -> tuple[float, object]:
@@ -64,8 +75,10 @@ def main() -> None:
         return lambda path: bundle.text(path).text if bundle.text(path) else None
 
     ms, result = timed(lambda: diff_documents(old, new, FileChanges(text(old_files), text(new_files))), runs)
-    print(f"diff of {cases} cases, one guideline line changed: {ms:.0f} ms median; "
-          f"summary {result.summary}; causes {[(c.label(), n) for c, n in result.causes()]}")
+    print(
+        f"diff of {cases} cases, one guideline line changed: {ms:.0f} ms median; "
+        f"summary {result.summary}; causes {[(c.label(), n) for c, n in result.causes()]}"
+    )
 
     message = "".join(f"Line {n} of a long message with several words in it.\n" for n in range(4000))
     edited = message.replace("Line 100 of", "Line 100 in").replace("Line 3000 of", "Row 3000 of")
@@ -77,8 +90,10 @@ def main() -> None:
     fixed = len(offline.offline_html(offline.offline_data("x", {}, [])).encode())
     ms, html = timed(lambda: offline.offline_html(offline.offline_data("x", texts, list(new.values()))), runs)
     size = len(html.encode())
-    print(f"offline copy of {cases} cases: {ms:.0f} ms median; {size:,} bytes = viewer {fixed:,} + data "
-          f"{size - fixed:,} for a bundle of {own:,} bytes ({(size - fixed) / own:.2f}x)")
+    print(
+        f"offline copy of {cases} cases: {ms:.0f} ms median; {size:,} bytes = viewer {fixed:,} + data "
+        f"{size - fixed:,} for a bundle of {own:,} bytes ({(size - fixed) / own:.2f}x)"
+    )
 
 
 if __name__ == "__main__":

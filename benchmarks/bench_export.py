@@ -65,21 +65,42 @@ def openai_conversation(size: int) -> list[dict]:
     question, an assistant reply with two parallel tool calls, both results and an answer."""
     messages: list[dict] = []
     for turn in range((size - 1) % 5):
-        messages.append({"role": "user" if turn % 2 == 0 else "assistant",
-                         "content": f"Warm-up message {turn}."})
+        messages.append(
+            {"role": "user" if turn % 2 == 0 else "assistant", "content": f"Warm-up message {turn}."}
+        )
     for turn in range(1, (size - 1) // 5 + 1):
-        messages.append({"role": "user", "content": f"Question {turn}: weather and time in city "
-                                                    f"{turn}? " + "Some context. " * 20})
-        messages.append({"role": "assistant", "content": f"Looking up city {turn}.", "tool_calls": [
-            {"id": f"call_{turn}_a", "type": "function",
-             "function": {"name": "get_weather", "arguments": json.dumps({"city": f"c{turn}"})}},
-            {"id": f"call_{turn}_b", "type": "function",
-             "function": {"name": "get_time", "arguments": json.dumps({"tz": "UTC", "n": turn})}},
-        ]})
-        messages.append({"role": "tool", "tool_call_id": f"call_{turn}_a",
-                         "content": f"sunny, {turn % 30}C"})
-        messages.append({"role": "tool", "tool_call_id": f"call_{turn}_b",
-                         "content": json.dumps({"time": f"{turn % 24}:00", "zone": "UTC"})})
+        messages.append(
+            {
+                "role": "user",
+                "content": f"Question {turn}: weather and time in city {turn}? " + "Some context. " * 20,
+            }
+        )
+        messages.append(
+            {
+                "role": "assistant",
+                "content": f"Looking up city {turn}.",
+                "tool_calls": [
+                    {
+                        "id": f"call_{turn}_a",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": json.dumps({"city": f"c{turn}"})},
+                    },
+                    {
+                        "id": f"call_{turn}_b",
+                        "type": "function",
+                        "function": {"name": "get_time", "arguments": json.dumps({"tz": "UTC", "n": turn})},
+                    },
+                ],
+            }
+        )
+        messages.append({"role": "tool", "tool_call_id": f"call_{turn}_a", "content": f"sunny, {turn % 30}C"})
+        messages.append(
+            {
+                "role": "tool",
+                "tool_call_id": f"call_{turn}_b",
+                "content": json.dumps({"time": f"{turn % 24}:00", "zone": "UTC"}),
+            }
+        )
         messages.append({"role": "assistant", "content": f"City {turn} is sunny. " * 5})
     messages.append({"role": "user", "content": "Thanks, that is all."})
     return messages
@@ -96,12 +117,17 @@ def rendered_case(messages: list[dict]) -> RenderedCase:
     converted = []
     for message in messages:
         content = message.get("content") or ""
-        converted.append(Message(
-            message["role"], [Segment(content, ORIGIN)] if content else [],
-            tool_calls=[ToolCall(call["id"], call["function"]["name"],
-                                 call["function"]["arguments"])
-                        for call in message.get("tool_calls", ())],
-            tool_call_id=message.get("tool_call_id")))
+        converted.append(
+            Message(
+                message["role"],
+                [Segment(content, ORIGIN)] if content else [],
+                tool_calls=[
+                    ToolCall(call["id"], call["function"]["name"], call["function"]["arguments"])
+                    for call in message.get("tool_calls", ())
+                ],
+                tool_call_id=message.get("tool_call_id"),
+            )
+        )
     return RenderedCase("bench", converted)
 
 
@@ -205,40 +231,51 @@ def _tree(root: Path, alias: str):
     links = Path(tempfile.mkdtemp(prefix="bench-export-"))
     (links / alias).symlink_to(root / "inspector", target_is_directory=True)
     sys.path.insert(0, str(links))
-    return (importlib.import_module(f"{alias}.core.export"),
-            importlib.import_module(f"{alias}.core.model"))
+    return (importlib.import_module(f"{alias}.core.export"), importlib.import_module(f"{alias}.core.model"))
 
 
 def _case_in(model, messages: list[dict]):
     """rendered_case with another checkout's model classes."""
     origin = model.Origin(model.OriginKind.CASE_TEXT, "bench.yaml", 1, 1)
-    return model.RenderedCase("bench", [model.Message(
-        message["role"], [model.Segment(message["content"], origin)] if message.get("content")
-        else [], tool_calls=[model.ToolCall(call["id"], call["function"]["name"],
-                                            call["function"]["arguments"])
-                             for call in message.get("tool_calls", ())],
-        tool_call_id=message.get("tool_call_id")) for message in messages])
+    return model.RenderedCase(
+        "bench",
+        [
+            model.Message(
+                message["role"],
+                [model.Segment(message["content"], origin)] if message.get("content") else [],
+                tool_calls=[
+                    model.ToolCall(call["id"], call["function"]["name"], call["function"]["arguments"])
+                    for call in message.get("tool_calls", ())
+                ],
+                tool_call_id=message.get("tool_call_id"),
+            )
+            for message in messages
+        ],
+    )
 
 
 def compare(against: Path, rounds: int, quick: bool, only: int | None = None) -> None:
     """Ours against the checkout at `against`, in one process: each round times both trees on the
     same conversation, alternating which goes first, so a busy machine slows both alike. Prints the
     median over the rounds of each round's median time per export."""
-    trees = {"before": _tree(against.resolve(), "inspector_before"),
-             "now": _tree(Path(__file__).resolve().parent.parent, "inspector_now")}
+    trees = {
+        "before": _tree(against.resolve(), "inspector_before"),
+        "now": _tree(Path(__file__).resolve().parent.parent, "inspector_now"),
+    }
     sizes = (only,) if only else (10, 100) if quick else (100, 10_000)
     results: dict[tuple[str, str, int], list[float]] = {}
     for size in sizes:
         conversation = openai_conversation(size)
         repeats = 3 if quick else 101 if size <= 1000 else 5
         for round_number in range(rounds):
-            order = list(trees.items())[::1 if round_number % 2 == 0 else -1]
+            order = list(trees.items())[:: 1 if round_number % 2 == 0 else -1]
             for name, (export, model) in order:
                 case = _case_in(model, conversation)
                 settings = export.ExportSettings()
                 for provider in ("anthropic", "gemini"):
-                    seconds, _ = timed(lambda c, e=export, p=provider, s=settings: e.export_case(c, p, s),
-                                       [case] * repeats)
+                    seconds, _ = timed(
+                        lambda c, e=export, p=provider, s=settings: e.export_case(c, p, s), [case] * repeats
+                    )
                     results.setdefault((name, provider, size), []).append(seconds * 1e3)
     print(f"median of {rounds} rounds, ms per export (collector off)")
     print(f"{'provider':<10} {'messages':>8} {'before':>9} {'now':>9} {'now/before':>11}")
@@ -251,8 +288,10 @@ def compare(against: Path, rounds: int, quick: bool, only: int | None = None) ->
 
 def our_ways(provider: str, settings: ExportSettings) -> dict[str, object]:
     """Our two ways: "ours" takes the case already read, "dicts" the messages."""
-    return {"ours": lambda c: export_case(c, provider, settings),
-            "dicts": lambda m: from_dicts(m, provider, settings)}
+    return {
+        "ours": lambda c: export_case(c, provider, settings),
+        "dicts": lambda m: from_dicts(m, provider, settings),
+    }
 
 
 def inputs_for(way: str, case: RenderedCase, conversation: list[dict], repeats: int) -> list:
@@ -266,10 +305,12 @@ def print_ours_only(measured: dict[tuple[str, str, int, bool], float], compiled:
     print(compiled)
     for (name, provider, size, collect), seconds in measured.items():
         if name == "ours":
-            print(f"{provider:<10} {size:>8} collector {'on ' if collect else 'off'} "
-                  f"export {seconds * 1e3:.3f} ms, dicts to payload "
-                  f"{measured['dicts', provider, size, collect] * 1e3:.3f} ms "
-                  "(LiteLLM not installed here: ours only)")
+            print(
+                f"{provider:<10} {size:>8} collector {'on ' if collect else 'off'} "
+                f"export {seconds * 1e3:.3f} ms, dicts to payload "
+                f"{measured['dicts', provider, size, collect] * 1e3:.3f} ms "
+                "(LiteLLM not installed here: ours only)"
+            )
 
 
 def litellm_converter(provider: str):
@@ -297,16 +338,16 @@ def main() -> None:
     if "--against" in arguments:
         rounds = int(arguments[arguments.index("--rounds") + 1]) if "--rounds" in arguments else 5
         only = int(arguments[arguments.index("--size") + 1]) if "--size" in arguments else None
-        compare(Path(arguments[arguments.index("--against") + 1]), rounds, "--quick" in arguments,
-                only)
+        compare(Path(arguments[arguments.index("--against") + 1]), rounds, "--quick" in arguments, only)
         return
     quick = "--quick" in sys.argv[1:]  # CI: small sizes; ours alone when LiteLLM is not installed
     sizes = (10, 100) if quick else SIZES
     settings = ExportSettings()
     conversations = {size: openai_conversation(size) for size in sizes}
     repeats = {size: (3 if quick else 201 if size <= 1000 else 31) for size in sizes}
-    cases = {size: read_request({"messages": conversations[size]}, "openai-chat", "bench.json")
-             for size in sizes}
+    cases = {
+        size: read_request({"messages": conversations[size]}, "openai-chat", "bench.json") for size in sizes
+    }
     litellm_here = importlib.util.find_spec("litellm") is not None
 
     # With the collector on, our side is timed first, before LiteLLM is imported: this is the heap
@@ -332,14 +373,22 @@ def main() -> None:
         print_ours_only(measured, compiled)
         return
 
-    print(f"LiteLLM {importlib.metadata.version('litellm')}, Python {sys.version.split()[0]}, "
-          f"ours: {compiled}")
+    print(
+        f"LiteLLM {importlib.metadata.version('litellm')}, Python {sys.version.split()[0]}, ours: {compiled}"
+    )
     for collect in (False, True):
-        print("\ngarbage collector " + (
-            "ON, each side in its own heap (as in production), one side after the other" if collect
-            else "OFF while timing (timeit convention), one heap, the sides in turns"))
-        print(f"{'provider':<10} {'messages':>8} {'ours ms':>10} {'dicts ms':>10} "
-              f"{'litellm ms':>11} {'ratio':>7}  same content")
+        print(
+            "\ngarbage collector "
+            + (
+                "ON, each side in its own heap (as in production), one side after the other"
+                if collect
+                else "OFF while timing (timeit convention), one heap, the sides in turns"
+            )
+        )
+        print(
+            f"{'provider':<10} {'messages':>8} {'ours ms':>10} {'dicts ms':>10} "
+            f"{'litellm ms':>11} {'ratio':>7}  same content"
+        )
         for size in sizes:
             conversation = conversations[size]
             for provider in ("anthropic", "gemini"):
@@ -351,22 +400,32 @@ def main() -> None:
                     theirs_time, _ = timed(convert, copies, collect)
                 else:
                     # The pair the ratio compares, in turns; the other columns were timed alone.
-                    medians = side_by_side({
-                        "dicts": (our_ways(provider, settings)["dicts"],
-                                  fresh_copies(conversation, repeats[size])),
-                        "litellm": (convert, copies)})
+                    medians = side_by_side(
+                        {
+                            "dicts": (
+                                our_ways(provider, settings)["dicts"],
+                                fresh_copies(conversation, repeats[size]),
+                            ),
+                            "litellm": (convert, copies),
+                        }
+                    )
                     theirs_time = medians["litellm"]
                     measured["dicts", provider, size, collect] = medians["dicts"]
                 same = same_content(provider, conversation, settings)
                 like_for_like = measured["dicts", provider, size, collect]
-                print(f"{provider:<10} {len(conversation):>8} "
-                      f"{measured['ours', provider, size, collect] * 1e3:>10.3f} "
-                      f"{like_for_like * 1e3:>10.3f} {theirs_time * 1e3:>11.3f} "
-                      f"{theirs_time / like_for_like:>6.2f}x  {'yes' if same else 'NO'}")
+                print(
+                    f"{provider:<10} {len(conversation):>8} "
+                    f"{measured['ours', provider, size, collect] * 1e3:>10.3f} "
+                    f"{like_for_like * 1e3:>10.3f} {theirs_time * 1e3:>11.3f} "
+                    f"{theirs_time / like_for_like:>6.2f}x  {'yes' if same else 'NO'}"
+                )
                 if not same:
                     raise SystemExit(f"{provider}: message content differs from LiteLLM's")
-    print("\nours ms: export from a case already read; dicts ms: dicts in, payload out "
-          "(export_request), as LiteLLM is timed; ratio: LiteLLM ms / dicts ms")
+    print(
+        "\nours ms: export from a case already read; dicts ms: dicts in, payload out "
+        "(export_request), as LiteLLM is timed; ratio: LiteLLM ms / dicts ms"
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -82,7 +82,7 @@ print(json.dumps({"seconds": time.perf_counter() - started, "outcome": outcome,
 
 
 def _limit_child() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (2 * 1024 ** 3, 2 * 1024 ** 3))
+    resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
     resource.setrlimit(resource.RLIMIT_CPU, (20, 20))
 
 
@@ -112,34 +112,47 @@ print(json.dumps({"seconds": seconds, "outcome": outcome,
 
 def measure_backstop(checkout: Path, kind: str, cpu_seconds: int) -> dict:
     environment = dict(os.environ, PYTHONPATH=str(checkout))
-    result = subprocess.run([sys.executable, "-c", BACKSTOP, kind, str(cpu_seconds)],
-                            capture_output=True, text=True, env=environment, cwd=checkout,
-                            timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", BACKSTOP, kind, str(cpu_seconds)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=checkout,
+        timeout=300,
+    )
     try:
         return json.loads(result.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
-        return {"seconds": 0.0, "outcome": "crashed: " + result.stderr.strip()[-120:],
-                "rss_mb": None}
+        return {"seconds": 0.0, "outcome": "crashed: " + result.stderr.strip()[-120:], "rss_mb": None}
 
 
 def measure_shape(checkout: Path, path: str, files: dict[str, str]) -> dict:
     environment = dict(os.environ, PYTHONPATH=str(checkout))
     started = time.perf_counter()
     try:
-        result = subprocess.run([sys.executable, "-c", CHILD], input=json.dumps([path, files]),
-                                capture_output=True, text=True, env=environment, cwd=checkout,
-                                preexec_fn=_limit_child, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-c", CHILD],
+            input=json.dumps([path, files]),
+            capture_output=True,
+            text=True,
+            env=environment,
+            cwd=checkout,
+            preexec_fn=_limit_child,
+            timeout=60,
+        )
     except subprocess.TimeoutExpired:
         return {"seconds": 60.0, "outcome": "timed out", "rss_mb": None}
     if result.returncode < 0:
         name = signal.Signals(-result.returncode).name
-        return {"seconds": time.perf_counter() - started, "outcome": f"killed by {name}",
-                "rss_mb": None}
+        return {"seconds": time.perf_counter() - started, "outcome": f"killed by {name}", "rss_mb": None}
     try:
         return json.loads(result.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
-        return {"seconds": time.perf_counter() - started,
-                "outcome": "crashed: " + result.stderr.strip()[-120:], "rss_mb": None}
+        return {
+            "seconds": time.perf_counter() - started,
+            "outcome": "crashed: " + result.stderr.strip()[-120:],
+            "rss_mb": None,
+        }
 
 
 def free_port() -> int:
@@ -156,8 +169,7 @@ def get(url: str, timeout: float = 30) -> float:
 
 
 def post_json(url: str, body: dict) -> int:
-    request = urllib.request.Request(url, json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=120) as answer:
             return answer.status
@@ -170,17 +182,35 @@ def post_json(url: str, body: dict) -> int:
 def serve_and_attack(checkout: Path, healthz_requests: int) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench-hostile-"))
     port = free_port()
-    environment = dict(os.environ, SQLITE_PATH=str(folder / "db.sqlite3"),
-                       CACHE_URL=(folder / "cache").as_uri(), DATABASE_URL="",
-                       SECRET_KEY="bench-hostile-" + "x" * 40)
+    environment = dict(
+        os.environ,
+        SQLITE_PATH=str(folder / "db.sqlite3"),
+        CACHE_URL=(folder / "cache").as_uri(),
+        DATABASE_URL="",
+        SECRET_KEY="bench-hostile-" + "x" * 40,
+    )
     environment.pop("DATABASE_URL")
     environment["PYTHONPATH"] = str(checkout)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=checkout,
-                   env=environment, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=checkout, env=environment, check=True
+    )
     log = open(folder / "gunicorn.log", "w+")  # noqa: SIM115 - read back after the server stops
-    server = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), "inspector.wsgi",
-                               "-w", "3", "-b", f"127.0.0.1:{port}", "--timeout", "30"],
-                              cwd=checkout, env=environment, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "inspector.wsgi",
+            "-w",
+            "3",
+            "-b",
+            f"127.0.0.1:{port}",
+            "--timeout",
+            "30",
+        ],
+        cwd=checkout,
+        env=environment,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):
@@ -191,9 +221,14 @@ def serve_and_attack(checkout: Path, healthz_requests: int) -> dict:
                 time.sleep(0.1)
         hostile = list(shapes().values())
         statuses: list[int] = []
-        attackers = [threading.Thread(target=lambda shape=shape: statuses.append(
-            post_json(base + "/api/render", {"files": shape.files, "path": shape.path})))
-            for shape in (hostile * 2)[:6]]
+        attackers = [
+            threading.Thread(
+                target=lambda shape=shape: statuses.append(
+                    post_json(base + "/api/render", {"files": shape.files, "path": shape.path})
+                )
+            )
+            for shape in (hostile * 2)[:6]
+        ]
         started = time.perf_counter()
         for thread in attackers:
             thread.start()
@@ -224,10 +259,19 @@ def serve_and_attack(checkout: Path, healthz_requests: int) -> dict:
 def _conversation(number: int, messages: int) -> str:
     # Escapes make each message's text read otherwise than its file (what made the offline copy
     # search whole files).
-    return json.dumps({"model": "gpt-4o", "messages": [
-        {"role": "user" if i % 2 == 0 else "assistant",
-         "content": f"message {number}-{i}\\n" + 'lorem "ipsum" dolor sit amet ' * 3}
-        for i in range(messages)]}, indent=1)
+    return json.dumps(
+        {
+            "model": "gpt-4o",
+            "messages": [
+                {
+                    "role": "user" if i % 2 == 0 else "assistant",
+                    "content": f"message {number}-{i}\\n" + 'lorem "ipsum" dolor sit amet ' * 3,
+                }
+                for i in range(messages)
+            ],
+        },
+        indent=1,
+    )
 
 
 def _prompt_matrix(prompts: int, tests: int) -> str:
@@ -235,9 +279,14 @@ def _prompt_matrix(prompts: int, tests: int) -> str:
     9 s of CPU to render, within the 20 s CPU limit; three of them are not within 30 s)."""
     lines = ["prompts:"]
     for p in range(prompts):
-        lines += [f"  - id: p{p}", "    messages:", "      - role: system",
-                  f"        content: \"{'Be precise. ' * 10}\"", "      - role: user",
-                  f"        content: \"Prompt {p}: {{{{ q }}}}\""]
+        lines += [
+            f"  - id: p{p}",
+            "    messages:",
+            "      - role: system",
+            f'        content: "{"Be precise. " * 10}"',
+            "      - role: user",
+            f'        content: "Prompt {p}: {{{{ q }}}}"',
+        ]
     lines.append("tests:")
     for t in range(tests):
         lines += [f"  - id: t{t}", "    vars:", f"      q: question {t}", "    criteria: ok"]
@@ -259,20 +308,33 @@ def _source_link(path: str):
 
 # name: (files to upload, the link to fetch given the upload's answer and a counter)
 SHARE_LINK_SHAPES = {
-    "highlight-rst-backticks": ({"docs/l.rst": "`" * 1_500_000, "e.yaml": SMALL_EVAL},
-                                _source_link("docs/l.rst")),
-    "highlight-rst-quadratic": ({"docs/q.rst": "`a " * 100_000, "e.yaml": SMALL_EVAL},
-                                _source_link("docs/q.rst")),
+    "highlight-rst-backticks": (
+        {"docs/l.rst": "`" * 1_500_000, "e.yaml": SMALL_EVAL},
+        _source_link("docs/l.rst"),
+    ),
+    "highlight-rst-quadratic": (
+        {"docs/q.rst": "`a " * 100_000, "e.yaml": SMALL_EVAL},
+        _source_link("docs/q.rst"),
+    ),
     "highlight-yaml-flow": ({"data/flow.yaml": FLOW, "e.yaml": SMALL_EVAL}, _source_link("data/flow.yaml")),
-    "offline-copy": ({f"c{k}.json": _conversation(k, 10_000) for k in range(4)},
-                     lambda created, n: f"{_path(created['url'])}offline.html"),
-    "query-busting": ({"c0.json": _conversation(0, 10_000)},
-                      lambda created, n: f"{_path(created['cases'][0]['cases'][0]['url'])}?utm_source={n}"),
+    "offline-copy": (
+        {f"c{k}.json": _conversation(k, 10_000) for k in range(4)},
+        lambda created, n: f"{_path(created['url'])}offline.html",
+    ),
+    "query-busting": (
+        {"c0.json": _conversation(0, 10_000)},
+        lambda created, n: f"{_path(created['cases'][0]['cases'][0]['url'])}?utm_source={n}",
+    ),
     # 30 comments of 10,000 characters of nested link and emphasis openers (one address's writes
     # for a minute, posted by _post_hostile_comments): the threads API and the case's review panel.
-    "comment-bodies": ({"e.yaml": SMALL_EVAL},
-                       lambda created, n: f"/api/bundles/{created['id']}/threads" if n % 2 else
-                       f"{_path(created['url'])}review/panel/?document=e.yaml&case_id=a"),
+    "comment-bodies": (
+        {"e.yaml": SMALL_EVAL},
+        lambda created, n: (
+            f"/api/bundles/{created['id']}/threads"
+            if n % 2
+            else f"{_path(created['url'])}review/panel/?document=e.yaml&case_id=a"
+        ),
+    ),
 }
 HOSTILE_COMMENT = "[*" * 5_000
 HOSTILE_COMMENTS = 30
@@ -283,8 +345,11 @@ def _post_hostile_comments(base: str, created: dict) -> None:
     written, so showing them must cost what plain stored HTML costs."""
     anchor = {"kind": "message", "document": "e.yaml", "case_id": "a", "message_index": 0}
     for _ in range(HOSTILE_COMMENTS):
-        fetch_status(f"{base}/api/bundles/{created['id']}/threads",
-                     {"anchor": anchor, "body": HOSTILE_COMMENT, "author": "bench"}, 60)
+        fetch_status(
+            f"{base}/api/bundles/{created['id']}/threads",
+            {"anchor": anchor, "body": HOSTILE_COMMENT, "author": "bench"},
+            60,
+        )
 
 
 # name: what to write once the shape's bundle is stored, before its link is fetched
@@ -304,18 +369,35 @@ def fetch_status(url: str, body: dict | None = None, timeout: float = 120) -> tu
 
 
 def start_server(checkout: Path, folder: Path, port: int):
-    environment = dict(os.environ, SQLITE_PATH=str(folder / "db.sqlite3"),
-                       CACHE_URL=(folder / "cache").as_uri(), SECRET_KEY="bench-hostile-" + "x" * 40,
-                       PYTHONPATH=str(checkout))
+    environment = dict(
+        os.environ,
+        SQLITE_PATH=str(folder / "db.sqlite3"),
+        CACHE_URL=(folder / "cache").as_uri(),
+        SECRET_KEY="bench-hostile-" + "x" * 40,
+        PYTHONPATH=str(checkout),
+    )
     environment.pop("DATABASE_URL", None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=checkout,
-                   env=environment, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=checkout, env=environment, check=True
+    )
     configured = (checkout / "inspector" / "gunicorn_conf.py").exists()
     options = ["-c", "python:inspector.gunicorn_conf"] if configured else ["--timeout", "30"]
     log = open(folder / "gunicorn.log", "w+")  # noqa: SIM115 - read back after the server stops
-    server = subprocess.Popen([str(Path(sys.executable).parent / "gunicorn"), *options, "inspector.wsgi",
-                               "-w", "3", "-b", f"127.0.0.1:{port}"],
-                              cwd=checkout, env=environment, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            *options,
+            "inspector.wsgi",
+            "-w",
+            "3",
+            "-b",
+            f"127.0.0.1:{port}",
+        ],
+        cwd=checkout,
+        env=environment,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
@@ -353,10 +435,17 @@ def serve_share_links(checkout: Path, seconds: float) -> dict:
                 links.append((name, lambda n, link=link, created=created: base + link(created, n)))
         slow = {f"m{k}.yaml": _prompt_matrix(100, 200) for k in range(3)}
         until = time.monotonic() + seconds
-        clients = [threading.Thread(target=_fetch_in_a_loop, args=(links[k:] + links[:k], until, answers))
-                   for k in range(3)]
-        clients.append(threading.Thread(target=lambda: answers.append(
-            ("slow-uploads", fetch_status(base + "/api/bundles", {"files": slow}, 300)[0]))))
+        clients = [
+            threading.Thread(target=_fetch_in_a_loop, args=(links[k:] + links[:k], until, answers))
+            for k in range(3)
+        ]
+        clients.append(
+            threading.Thread(
+                target=lambda: answers.append(
+                    ("slow-uploads", fetch_status(base + "/api/bundles", {"files": slow}, 300)[0])
+                )
+            )
+        )
         for thread in clients:
             thread.start()
         while time.monotonic() < until:
@@ -377,13 +466,16 @@ def serve_share_links(checkout: Path, seconds: float) -> dict:
     for name, status in answers:
         by_shape.setdefault(name, {}).setdefault(status, 0)
         by_shape[name][status] += 1
-    return {"uploads": uploads, "answers": by_shape,
-            "answers_5xx_or_lost": sum(1 for _, status in answers if status >= 500 or status == 0),
-            # A worker gunicorn times out logs a timeout, then its replacement's boot: count it once.
-            "worker_deaths": max(text.count("Booting worker") - 3, text.count("WORKER TIMEOUT"), 0),
-            "healthz_requests": len(times),
-            "healthz_p50_ms": 1000 * statistics.median(times) if times else None,
-            "healthz_p99_ms": 1000 * times[math.ceil(len(times) * 0.99) - 1] if times else None}
+    return {
+        "uploads": uploads,
+        "answers": by_shape,
+        "answers_5xx_or_lost": sum(1 for _, status in answers if status >= 500 or status == 0),
+        # A worker gunicorn times out logs a timeout, then its replacement's boot: count it once.
+        "worker_deaths": max(text.count("Booting worker") - 3, text.count("WORKER TIMEOUT"), 0),
+        "healthz_requests": len(times),
+        "healthz_p50_ms": 1000 * statistics.median(times) if times else None,
+        "healthz_p99_ms": 1000 * times[math.ceil(len(times) * 0.99) - 1] if times else None,
+    }
 
 
 def main() -> int:
@@ -399,8 +491,9 @@ def main() -> int:
     # --quick runs in CI on busy machines: it fails on a crash, a death or a shape not refused, and
     # on times only past ten times the goals.
     slack = 10 if arguments.quick else 1
-    missed = report_shapes(arguments.checkout, slack) + report_backstops(arguments.checkout, slack,
-                                                                         arguments.quick)
+    missed = report_shapes(arguments.checkout, slack) + report_backstops(
+        arguments.checkout, slack, arguments.quick
+    )
     if not arguments.no_server:
         missed += report_server(arguments.checkout, slack, arguments.quick)
         if report_share_links(arguments.checkout, arguments.quick):
@@ -417,8 +510,11 @@ def report_shapes(checkout: Path, slack: int) -> list[str]:
         found = measure_shape(checkout, shape.path, shape.files)
         rss = f"{found['rss_mb']:.0f}" if found["rss_mb"] else "-"
         print(f"{name:26} {1000 * found['seconds']:9.1f} {rss:>7}  {found['outcome'][:90]}")
-        if not found["outcome"].startswith("refused") or found["seconds"] > 2 * slack \
-                or (found["rss_mb"] or 0) > 512:
+        if (
+            not found["outcome"].startswith("refused")
+            or found["seconds"] > 2 * slack
+            or (found["rss_mb"] or 0) > 512
+        ):
             missed.append(name)
     return missed
 
@@ -436,8 +532,11 @@ def report_backstops(checkout: Path, slack: int, quick: bool) -> list[str]:
         rss = f"{found['rss_mb']:.0f}" if found["rss_mb"] else "-"
         print(f"{name:26} {1000 * found['seconds']:9.1f} {rss:>7}  {found['outcome'][:90]}")
         # The resident limit is sampled every 20 ms: allow what a render allocates in between.
-        if not found["outcome"].startswith("refused") or (found["rss_mb"] or 0) > 512 * 1.1 \
-                or (held and found["seconds"] > 2 * slack):
+        if (
+            not found["outcome"].startswith("refused")
+            or (found["rss_mb"] or 0) > 512 * 1.1
+            or (held and found["seconds"] > 2 * slack)
+        ):
             missed.append(name)
     return missed
 
@@ -445,8 +544,11 @@ def report_backstops(checkout: Path, slack: int, quick: bool) -> list[str]:
 def report_server(checkout: Path, slack: int, quick: bool) -> list[str]:
     served = serve_and_attack(checkout, 100 if quick else 1000)
     print(json.dumps(served, indent=2))
-    if served["healthz_p99_ms"] > 50 * slack or served["worker_deaths"] \
-            or any(status != 422 for status in served["hostile_statuses"]):
+    if (
+        served["healthz_p99_ms"] > 50 * slack
+        or served["worker_deaths"]
+        or any(status != 422 for status in served["hostile_statuses"])
+    ):
         return ["server"]
     return []
 
@@ -457,8 +559,13 @@ def report_share_links(checkout: Path, quick: bool) -> int:
     served = serve_share_links(checkout, 30 if quick else 90)
     print(json.dumps(served, indent=2))
     slack = 10 if quick else 1
-    return int(bool(served["worker_deaths"] or served["answers_5xx_or_lost"]
-                    or (served["healthz_p99_ms"] or 0) > 1000 * slack))
+    return int(
+        bool(
+            served["worker_deaths"]
+            or served["answers_5xx_or_lost"]
+            or (served["healthz_p99_ms"] or 0) > 1000 * slack
+        )
+    )
 
 
 if __name__ == "__main__":

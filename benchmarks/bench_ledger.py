@@ -32,8 +32,9 @@ from inspector.core.ledger import build_ledger  # noqa: E402
 from inspector.core.options import RenderOptions  # noqa: E402
 
 BUDGET_SECONDS = 1.0
-SHARED_PROMPT = "".join(f"Rule {number}: review with care and cite every line you rely on.\n"
-                        for number in range(80))
+SHARED_PROMPT = "".join(
+    f"Rule {number}: review with care and cite every line you rely on.\n" for number in range(80)
+)
 
 
 def suite(cases: int) -> MemoryBundle:
@@ -70,8 +71,10 @@ def main() -> None:
             ledger.as_dict()
             times.append(time.perf_counter() - started)
         slowest = max(slowest, min(times))
-        print(f"{provider:<17} {min(times):>7.3f} {statistics.median(times):>9.3f} "
-              f"{ledger.input_tokens:>11,} {len(ledger.cache.group):>7} {len(ledger.cache.breaks):>7}")
+        print(
+            f"{provider:<17} {min(times):>7.3f} {statistics.median(times):>9.3f} "
+            f"{ledger.input_tokens:>11,} {len(ledger.cache.group):>7} {len(ledger.cache.breaks):>7}"
+        )
     if not quick and slowest > BUDGET_SECONDS:
         print(f"over budget: {slowest:.3f} s > {BUDGET_SECONDS} s")
         sys.exit(1)

@@ -53,9 +53,15 @@ def main() -> int:
     totals = {"suites": 0, "differed": 0}
 
     with Oracle() as oracle:
+
         @seed(args.seed)
-        @settings(max_examples=count, deadline=None, database=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=count,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(suite=suites())
         def run(suite: Suite) -> None:
             folder = Path(tempfile.mkdtemp(prefix="agentv-suite-"))
@@ -75,8 +81,10 @@ def main() -> int:
         run()
         elapsed = time.perf_counter() - started
 
-    print(f"{totals['suites']} suites in {elapsed:.0f} s ({elapsed / max(totals['suites'], 1) * 1000:.0f} ms "
-          f"each): {totals['differed']} differed from agentv 4.42.4")
+    print(
+        f"{totals['suites']} suites in {elapsed:.0f} s ({elapsed / max(totals['suites'], 1) * 1000:.0f} ms "
+        f"each): {totals['differed']} differed from agentv 4.42.4"
+    )
     for kind, number in kinds.most_common():
         print(f"\n### {number} x {kind}")
         for example in examples[kind]:

@@ -45,16 +45,24 @@ defaultTest:
 tests: file://cases.csv
 """
 ASK = "Answer in one line.\n\nQuestion: {{ question }}\n---\nAs {{ persona }}: {{ question | upper }}\n"
-CHAT = json.dumps([{"role": "system", "content": "You are {{ persona }}."},
-                   {"role": "user", "content": "{{ question }} ({{ topic }})"}])
+CHAT = json.dumps(
+    [
+        {"role": "system", "content": "You are {{ persona }}."},
+        {"role": "user", "content": "{{ question }} ({{ topic }})"},
+    ]
+)
 
 
 def files(tests: int) -> dict[str, str]:
     rows = ["question,persona,topic"] + [
-        f"\"What is item {index}, and why?\",expert {index % 7},topic {index % 13}"
-        for index in range(tests)]
-    return {"promptfooconfig.yaml": CONFIG, "prompts/ask.txt": ASK, "prompts/chat.json": CHAT,
-            "cases.csv": "\n".join(rows) + "\n"}
+        f'"What is item {index}, and why?",expert {index % 7},topic {index % 13}' for index in range(tests)
+    ]
+    return {
+        "promptfooconfig.yaml": CONFIG,
+        "prompts/ask.txt": ASK,
+        "prompts/chat.json": CHAT,
+        "cases.csv": "\n".join(rows) + "\n",
+    }
 
 
 def ours(written: dict[str, str]) -> int:
@@ -75,11 +83,27 @@ def theirs(written: dict[str, str]) -> int:
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_text(text, encoding="utf-8")
         with RecordingServer(answer_for) as server:
-            subprocess.run([str(BIN / "promptfoo"), "eval", "--no-cache", "-c",
-                            "promptfooconfig.yaml", "-j", "4", "--no-write", "--no-table",
-                            "--no-progress-bar", "-o", str(Path(temp) / "out.json")],
-                           cwd=root, env=_environment(home, server.url), capture_output=True,
-                           check=False, timeout=1800)
+            subprocess.run(
+                [
+                    str(BIN / "promptfoo"),
+                    "eval",
+                    "--no-cache",
+                    "-c",
+                    "promptfooconfig.yaml",
+                    "-j",
+                    "4",
+                    "--no-write",
+                    "--no-table",
+                    "--no-progress-bar",
+                    "-o",
+                    str(Path(temp) / "out.json"),
+                ],
+                cwd=root,
+                env=_environment(home, server.url),
+                capture_output=True,
+                check=False,
+                timeout=1800,
+            )
             return len(server.take())
 
 
@@ -103,13 +127,14 @@ def main() -> None:
     mine, mine_requests = timed(ours, written, runs)
     print(f"inspector: {tests} tests, {mine_requests} requests: {spread(mine)}")
     if not available():
-        print("promptfoo is not installed in tests/oracle/promptfoo (.ci/setup --test): "
-              "only the inspector's side was timed")
+        print(
+            "promptfoo is not installed in tests/oracle/promptfoo (.ci/setup --test): "
+            "only the inspector's side was timed"
+        )
         return
     real, real_requests = timed(theirs, written, runs)
     print(f"promptfoo: {tests} tests, {real_requests} requests: {spread(real)}")
-    print(f"ratio (promptfoo / inspector, medians): "
-          f"{statistics.median(real) / statistics.median(mine):.1f}x")
+    print(f"ratio (promptfoo / inspector, medians): {statistics.median(real) / statistics.median(mine):.1f}x")
     if os.environ.get("PI_BENCH_STRICT") and mine_requests != real_requests:
         raise SystemExit("the two sides sent different numbers of requests")
 

@@ -43,35 +43,38 @@ def synthetic_bundle(cases: int, agentv_5: bool = False) -> MemoryBundle:
         ".agentv/config.yaml": b"guideline_patterns: ['**/*.instructions.md']\n",
     }
     lines = ["description: synthetic benchmark suite"]
-    lines += ["prompts:", "  - \"{{ input }}\"", "tests:"] if agentv_5 else ["tests:"]
+    lines += ["prompts:", '  - "{{ input }}"', "tests:"] if agentv_5 else ["tests:"]
     nest = "  " if agentv_5 else ""
     for index in range(cases):
         files[f"guides/g{index % 50}.instructions.md"] = (
-            f"# Guideline {index % 50}\n" + "Always explain your reasoning.\n" * 20).encode()
-        files[f"attachments/a{index % 100}.py"] = (
-            "def f(x):\n    return x * 2\n" * 15).encode()
+            f"# Guideline {index % 50}\n" + "Always explain your reasoning.\n" * 20
+        ).encode()
+        files[f"attachments/a{index % 100}.py"] = ("def f(x):\n    return x * 2\n" * 15).encode()
         lines += [
             f"  - id: case-{index}",
             f"    criteria: The answer mentions item {index}.",
             *(["    vars:", "      input:"] if agentv_5 else ["    input:"]),
-            *(nest + line for line in [
-                "      - role: system",
-                "        content: You are a careful reviewer.",
-                "      - role: user",
-                "        content:",
-                "          - type: text",
-                "            value: |-",
-                f"              Review attachment {index}.",
-                "              Explain every finding.",
-                "          - type: file",
-                f"            value: ../guides/g{index % 50}.instructions.md",
-                "          - type: file",
-                f"            value: ../attachments/a{index % 100}.py",
-                "      - role: assistant",
-                "        content: Which part matters most?",
-                "      - role: user",
-                "        content: The loop.",
-            ]),
+            *(
+                nest + line
+                for line in [
+                    "      - role: system",
+                    "        content: You are a careful reviewer.",
+                    "      - role: user",
+                    "        content:",
+                    "          - type: text",
+                    "            value: |-",
+                    f"              Review attachment {index}.",
+                    "              Explain every finding.",
+                    "          - type: file",
+                    f"            value: ../guides/g{index % 50}.instructions.md",
+                    "          - type: file",
+                    f"            value: ../attachments/a{index % 100}.py",
+                    "      - role: assistant",
+                    "        content: Which part matters most?",
+                    "      - role: user",
+                    "        content: The loop.",
+                ]
+            ),
         ]
     files["evals/suite.yaml"] = ("\n".join(lines) + "\n").encode()
     return MemoryBundle(files)
@@ -90,18 +93,24 @@ def graded_turns(messages: int, runs: int) -> None:
     whole session), pasted and read from a saved state.json whose messages are traced to lines."""
     from inspector.core.documents import render_document
 
-    deck = ('+++\ncontextSchema = "gambit://schemas/graders/contexts/turn.zod.ts"\n'
-            '[modelParams]\nmodel = "m"\n+++\nGrade the reply.\n')
-    session = [{"role": "assistant" if index % 2 else "user", "content": f"Message {index} " * 20}
-               for index in range(messages)]
+    deck = (
+        '+++\ncontextSchema = "gambit://schemas/graders/contexts/turn.zod.ts"\n'
+        '[modelParams]\nmodel = "m"\n+++\nGrade the reply.\n'
+    )
+    session = [
+        {"role": "assistant" if index % 2 else "user", "content": f"Message {index} " * 20}
+        for index in range(messages)
+    ]
     state = json.dumps({"runId": "run-1", "messages": session}, indent=2)
     bundle = MemoryBundle({"g/PROMPT.md": deck.encode(), "g/samples/state.json": state.encode()})
-    for label, options in (("pasted", RenderOptions(gambit_conversation=state)),
-                           ("from a file", RenderOptions(gambit_conversation_sample="state"))):
-        seconds = best_of(runs, lambda options=options: render_document(bundle, "g/PROMPT.md",
-                                                                        options))
-        print(f"gambit grader, {messages}-message conversation turn by turn, {label}: "
-              f"{seconds * 1000:.0f} ms")
+    for label, options in (
+        ("pasted", RenderOptions(gambit_conversation=state)),
+        ("from a file", RenderOptions(gambit_conversation_sample="state")),
+    ):
+        seconds = best_of(runs, lambda options=options: render_document(bundle, "g/PROMPT.md", options))
+        print(
+            f"gambit grader, {messages}-message conversation turn by turn, {label}: {seconds * 1000:.0f} ms"
+        )
 
 
 def best_of(runs: int, action, clock=time.perf_counter) -> float:
@@ -135,16 +144,24 @@ def against_agentv(bundle: MemoryBundle, cases: int, runs: int) -> None:
 
         ours = best_of(runs, render)
         ours_cpu = best_of(runs, render, time.process_time)
-        answer = subprocess.run(["node", str(oracle / "time_load.mjs"), str(root / "evals/suite.yaml"),
-                                 str(root), str(runs)], capture_output=True, text=True, check=True,
-                                cwd=oracle)
+        answer = subprocess.run(
+            ["node", str(oracle / "time_load.mjs"), str(root / "evals/suite.yaml"), str(root), str(runs)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=oracle,
+        )
         theirs = json.loads(answer.stdout)
-    print(f"from disk, {cases} cases: agentv-4 profile {ours * 1000:.0f} ms, agentv 4.42.4 "
-          f"loadTests + buildPromptInputs {theirs['ms']:.0f} ms ({theirs['cases']} cases): "
-          f"{theirs['ms'] / 1000 / ours:.1f}x agentv's speed")
+    print(
+        f"from disk, {cases} cases: agentv-4 profile {ours * 1000:.0f} ms, agentv 4.42.4 "
+        f"loadTests + buildPromptInputs {theirs['ms']:.0f} ms ({theirs['cases']} cases): "
+        f"{theirs['ms'] / 1000 / ours:.1f}x agentv's speed"
+    )
     # On a machine shared with other jobs the wall clock counts the waits for a core as well.
-    print(f"  in CPU time (each process's own): {ours_cpu * 1000:.0f} ms against "
-          f"{theirs['cpu_ms']:.0f} ms: {theirs['cpu_ms'] / 1000 / ours_cpu:.1f}x")
+    print(
+        f"  in CPU time (each process's own): {ours_cpu * 1000:.0f} ms against "
+        f"{theirs['cpu_ms']:.0f} ms: {theirs['cpu_ms'] / 1000 / ours_cpu:.1f}x"
+    )
 
 
 def main() -> None:
@@ -154,26 +171,36 @@ def main() -> None:
     cases, runs = (100, 1) if args.quick else (CASES, 3)
     bundle = synthetic_bundle(cases)
     bundle_5 = synthetic_bundle(cases, agentv_5=True)
-    print(f"synthetic suite: {cases} cases, each with a guideline and an attachment (agentv 5's "
-          f"schema for agentv-5)")
+    print(
+        f"synthetic suite: {cases} cases, each with a guideline and an attachment (agentv 5's "
+        f"schema for agentv-5)"
+    )
     for profile in PROFILES:
         options = RenderOptions(profile=profile)
         suite = bundle_5 if profile == "agentv-5" else bundle
-        seconds = best_of(runs, lambda options=options, suite=suite: render_eval_file(
-            suite, "evals/suite.yaml", options))
+        seconds = best_of(
+            runs, lambda options=options, suite=suite: render_eval_file(suite, "evals/suite.yaml", options)
+        )
         print(f"  {profile:12s} {cases / seconds:10,.0f} cases/s   ({seconds * 1000:.0f} ms)")
     against_agentv(bundle, cases, runs)
 
     conversation = conversation_bundle(100)
-    seconds = best_of(20 if runs > 1 else 2,
-                      lambda: render_eval_file(conversation, "evals/long.yaml", RenderOptions()))
+    seconds = best_of(
+        20 if runs > 1 else 2, lambda: render_eval_file(conversation, "evals/long.yaml", RenderOptions())
+    )
     print(f"100-message conversation: {seconds * 1000:.2f} ms")
 
     graded_turns(200, 10 if runs > 1 else 1)
 
     if CORPUS is not None and CORPUS.is_dir():
-        largest = max((path for path in CORPUS.rglob("*") if path.suffix in (".yaml", ".yml", ".jsonl")
-                       and ".agentv" not in path.parts), key=lambda path: path.stat().st_size)
+        largest = max(
+            (
+                path
+                for path in CORPUS.rglob("*")
+                if path.suffix in (".yaml", ".yml", ".jsonl") and ".agentv" not in path.parts
+            ),
+            key=lambda path: path.stat().st_size,
+        )
         snapshot = largest.relative_to(CORPUS).parts[0]
         root = CORPUS / snapshot
         relative = largest.relative_to(root).as_posix()
@@ -182,8 +209,10 @@ def main() -> None:
             render_eval_file(DirectoryBundle(root), relative, RenderOptions(profile="agentv-3.8"))
 
         seconds = best_of(10, load_and_render)
-        print(f"largest corpus file {snapshot}/{relative} ({largest.stat().st_size:,} bytes): "
-              f"{seconds * 1000:.2f} ms to load and render")
+        print(
+            f"largest corpus file {snapshot}/{relative} ({largest.stat().st_size:,} bytes): "
+            f"{seconds * 1000:.2f} ms to load and render"
+        )
 
 
 if __name__ == "__main__":

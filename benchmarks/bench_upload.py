@@ -29,8 +29,13 @@ def big_suite(target_bytes: int, run: int = 0) -> bytes:
     size, index = 0, 0
     filler = "Explain the trade-offs in detail, citing the guideline where it applies. " * 8
     while size < target_bytes:
-        block = [f"  - id: case-{index:05d}", "    outcome: Answers correctly.", "    input_messages:",
-                 "      - role: user", f"        content: \"Question {index}. {filler}\""]
+        block = [
+            f"  - id: case-{index:05d}",
+            "    outcome: Answers correctly.",
+            "    input_messages:",
+            "      - role: user",
+            f'        content: "Question {index}. {filler}"',
+        ]
         size += sum(len(line) + 1 for line in block)
         lines += block
         index += 1
@@ -102,13 +107,18 @@ def main() -> None:
             cases.append(time.perf_counter() - start)
         count = len(listed)
         print(f"{len(suite) / 1e6:.1f} MB YAML, {count:,} cases, {runs} run(s), median (min-max):")
-        for label, values in (("upload (API, validated, rendered)", uploads),
-                              ("  its CPU time, server and worker", spent),
-                              ("    the server's (web process)", served),
-                              ("    the bounded worker's", rendered),
-                              ("bundle page, first view", pages), ("a case page, first view", cases)):
-            print(f"  {label:36s} {statistics.median(values) * 1000:8.0f} ms "
-                  f"({min(values) * 1000:.0f}-{max(values) * 1000:.0f})")
+        for label, values in (
+            ("upload (API, validated, rendered)", uploads),
+            ("  its CPU time, server and worker", spent),
+            ("    the server's (web process)", served),
+            ("    the bounded worker's", rendered),
+            ("bundle page, first view", pages),
+            ("a case page, first view", cases),
+        ):
+            print(
+                f"  {label:36s} {statistics.median(values) * 1000:8.0f} ms "
+                f"({min(values) * 1000:.0f}-{max(values) * 1000:.0f})"
+            )
         print(f"  {'bundle page HTML':36s} {statistics.median(sizes) / 1024:8.0f} KiB")
 
 

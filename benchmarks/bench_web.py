@@ -52,7 +52,7 @@ def large_prompt(messages: int = 500, chars: int = 100_000) -> bytes:
     lines = ["evalcases:", "  - id: large", "    outcome: ok", "    input_messages:"]
     for index in range(messages):
         role = "user" if index % 2 == 0 else "assistant"
-        lines += [f"      - role: {role}", f"        content: \"{('word ' * (per // 5))[:per]}\""]
+        lines += [f"      - role: {role}", f'        content: "{("word " * (per // 5))[:per]}"']
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -99,11 +99,15 @@ def server_time(bundle_id: str, case_id: str, repeats: int) -> None:
     warm = [timed(url)[0] for _ in range(repeats)]
     loading.clear_caches()
     cold = timed(url)[0]
-    print(f"  {'bundle page':28s} first view {first * 1000:6.1f} ms   warm median "
-          f"{statistics.median(warm) * 1000:5.1f} ms              render cache emptied "
-          f"{cold * 1000:7.1f} ms   page {len(response.content) / 1024:5.0f} KiB")
-    for label, document, name in [(f"eval file, {case_id}", "suite.yaml", case_id),
-                                  ("500 messages / 100k chars", "large.yaml", "large")]:
+    print(
+        f"  {'bundle page':28s} first view {first * 1000:6.1f} ms   warm median "
+        f"{statistics.median(warm) * 1000:5.1f} ms              render cache emptied "
+        f"{cold * 1000:7.1f} ms   page {len(response.content) / 1024:5.0f} KiB"
+    )
+    for label, document, name in [
+        (f"eval file, {case_id}", "suite.yaml", case_id),
+        ("500 messages / 100k chars", "large.yaml", "large"),
+    ]:
         url = case_url(bundle_id, document, name)
         first, response = timed(url)  # the upload's render is kept: only the page is built
         assert response.status_code == 200, response.status_code
@@ -111,9 +115,11 @@ def server_time(bundle_id: str, case_id: str, repeats: int) -> None:
         revalidate = timed(url, **{"If-None-Match": response["ETag"]})[0]
         loading.clear_caches()
         cold = timed(url)[0]
-        print(f"  {label:28s} first view {first * 1000:6.1f} ms   warm median "
-              f"{statistics.median(warm) * 1000:5.1f} ms   304 {revalidate * 1000:4.1f} ms   "
-              f"render cache emptied {cold * 1000:7.1f} ms   page {len(response.content) / 1024:5.0f} KiB")
+        print(
+            f"  {label:28s} first view {first * 1000:6.1f} ms   warm median "
+            f"{statistics.median(warm) * 1000:5.1f} ms   304 {revalidate * 1000:4.1f} ms   "
+            f"render cache emptied {cold * 1000:7.1f} ms   page {len(response.content) / 1024:5.0f} KiB"
+        )
 
 
 def free_port() -> int:
@@ -148,8 +154,9 @@ def load(url: str, requests: int, concurrency: int, timeout: float) -> tuple[flo
     return requests / elapsed, statistics.quantiles(latencies, n=20)[18] * 1000, errors
 
 
-def load_in_rounds(pages: list[tuple[str, str]], requests: int, concurrency: int, rounds: int
-                   ) -> dict[str, list[tuple[float, float, int]]]:
+def load_in_rounds(
+    pages: list[tuple[str, str]], requests: int, concurrency: int, rounds: int
+) -> dict[str, list[tuple[float, float, int]]]:
     """Each page loaded once a round, starting one page later each round: a round takes a second
     or two, so a neighbour's burst on the shared machine falls on one round of every page rather
     than on the whole of one page's figure, and each round's share of the floor compares pages
@@ -187,20 +194,32 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "bench.sqlite3")
         bundle_id, _ = setup_database(db, cases)
-        print(f"Server time (Django test client, in process, {os.cpu_count()} CPUs, "
-              f"{cases}-case file):")
+        print(f"Server time (Django test client, in process, {os.cpu_count()} CPUs, {cases}-case file):")
         server_time(bundle_id, case_id, 3 if args.quick else 20)
 
         from inspector.cases.addresses import case_url
 
         port = free_port()
-        env = dict(os.environ, SQLITE_PATH=db, DEBUG="false", LOG_LEVEL="ERROR",
-                   SECRET_KEY=os.environ.get("SECRET_KEY") or "bench-web-" + "x" * 50)
-        command = [str(Path(sys.executable).parent / "gunicorn"), "inspector.wsgi", "-w",
-                   str(args.workers),
-                   "-b", f"127.0.0.1:{port}", "--log-level", "warning"]
-        server = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
+        env = dict(
+            os.environ,
+            SQLITE_PATH=db,
+            DEBUG="false",
+            LOG_LEVEL="ERROR",
+            SECRET_KEY=os.environ.get("SECRET_KEY") or "bench-web-" + "x" * 50,
+        )
+        command = [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "inspector.wsgi",
+            "-w",
+            str(args.workers),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+        ]
+        server = subprocess.Popen(
+            command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         try:
             base = f"http://127.0.0.1:{port}"
             wait_up(base + "/static/favicon.svg", time.time() + 30)
@@ -210,9 +229,11 @@ def main() -> None:
                 (f"case page, {cases}-case file", base + case_url(bundle_id, "suite.yaml", case_id)),
                 (f"bundle page, {cases} cases", base + f"/b/{bundle_id}/"),
             ]
-            print(f"\nLoad: gunicorn -w {args.workers}, {args.requests} requests a round, "
-                  f"{args.concurrency} concurrent, loopback, median of {args.rounds} rounds "
-                  "(range):")
+            print(
+                f"\nLoad: gunicorn -w {args.workers}, {args.requests} requests a round, "
+                f"{args.concurrency} concurrent, loopback, median of {args.rounds} rounds "
+                "(range):"
+            )
             for _label, url in pages:
                 load(url, args.concurrency * 4, args.concurrency, 30)  # warm every worker's cache
             results = load_in_rounds(pages, args.requests, args.concurrency, args.rounds)
@@ -220,12 +241,14 @@ def main() -> None:
             for label, rounds in results.items():
                 rates = [rate for rate, _, _ in rounds]
                 shares = [rate / base_rate for rate, base_rate in zip(rates, floor, strict=True)]
-                print(f"  {label:28s} {statistics.median(rates):7.0f} req/s "
-                      f"({min(rates):.0f}-{max(rates):.0f})   "
-                      f"p95 {statistics.median(p95 for _, p95, _ in rounds):6.1f} ms   "
-                      f"errors {sum(errors for _, _, errors in rounds)}   "
-                      f"of the floor {statistics.median(shares):4.0%} "
-                      f"({min(shares):.0%}-{max(shares):.0%})")
+                print(
+                    f"  {label:28s} {statistics.median(rates):7.0f} req/s "
+                    f"({min(rates):.0f}-{max(rates):.0f})   "
+                    f"p95 {statistics.median(p95 for _, p95, _ in rounds):6.1f} ms   "
+                    f"errors {sum(errors for _, _, errors in rounds)}   "
+                    f"of the floor {statistics.median(shares):4.0%} "
+                    f"({min(shares):.0%}-{max(shares):.0%})"
+                )
         finally:
             server.terminate()
             server.wait(timeout=10)

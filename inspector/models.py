@@ -33,8 +33,9 @@ class Bundle(models.Model):
     id = models.CharField(primary_key=True, max_length=32, default=new_bundle_id, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     title = models.CharField(max_length=200, blank=True)
-    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="revisions")
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="revisions"
+    )
     # Only the hash of the private manage token is kept; the token itself is shown once.
     manage_token_hash = models.CharField(max_length=64, blank=True)
     # Name of the fixtures/ example this bundle was loaded from; empty for uploads.
@@ -60,8 +61,10 @@ class Bundle(models.Model):
     def file_map(self) -> dict[str, bytes]:
         rows = list(self.files.select_related("blob").order_by("path"))
         stored = blobstore.read(row.blob_id for row in rows if row.blob.data is None)
-        return {row.path: bytes(row.blob.data) if row.blob.data is not None else stored[row.blob_id]
-                for row in rows}
+        return {
+            row.path: bytes(row.blob.data) if row.blob.data is not None else stored[row.blob_id]
+            for row in rows
+        }
 
     def as_core_bundle(self) -> MemoryBundle:
         return MemoryBundle(self.file_map())
@@ -73,9 +76,7 @@ class BundleFile(models.Model):
     blob = models.ForeignKey(Blob, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["bundle", "path"], name="unique_path_per_bundle")
-        ]
+        constraints = [models.UniqueConstraint(fields=["bundle", "path"], name="unique_path_per_bundle")]
         ordering = ["path"]
 
 

@@ -23,7 +23,6 @@ def asset_dir(name: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-
 def envbool(name: str, default: str) -> bool:
     return os.getenv(name, default).lower() in ("1", "true", "yes", "on")
 
@@ -129,12 +128,21 @@ def storage_from_url(url: str) -> dict | None:
         return None
     if parsed.scheme == "s3":
         options = {name: values[-1] for name, values in parse_qs(parsed.query).items()}
-        return {"BACKEND": "storages.backends.s3.S3Storage",
-                "OPTIONS": {"bucket_name": parsed.netloc, "file_overwrite": True,
-                            "default_acl": None, "querystring_auth": False, **options}}
+        return {
+            "BACKEND": "storages.backends.s3.S3Storage",
+            "OPTIONS": {
+                "bucket_name": parsed.netloc,
+                "file_overwrite": True,
+                "default_acl": None,
+                "querystring_auth": False,
+                **options,
+            },
+        }
     if parsed.scheme == "file":
-        return {"BACKEND": "django.core.files.storage.FileSystemStorage",
-                "OPTIONS": {"location": unquote(parsed.path), "allow_overwrite": True}}
+        return {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": unquote(parsed.path), "allow_overwrite": True},
+        }
     raise ValueError(f"STORAGE_URL: unsupported scheme {parsed.scheme!r}")
 
 
@@ -211,20 +219,25 @@ LOCAL_PORT: int | None = None
 LOCAL_SHARE_INCLUDE: tuple[str, ...] = ()
 
 
-
 def cache_from_url(url: str, max_bytes: int) -> dict:
     """redis://host:6379/0 (or rediss://), file:///folder, or locmem://."""
     parsed = urlparse(url)
     if parsed.scheme in ("redis", "rediss"):
         # Redis bounds its own bytes: start it with --maxmemory and --maxmemory-policy allkeys-lru.
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
-                "TIMEOUT": None}
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, "TIMEOUT": None}
     if parsed.scheme == "file":
-        return {"BACKEND": "inspector.rendering.cache.ByteBoundedFileCache", "LOCATION": unquote(parsed.path),
-                "TIMEOUT": None, "OPTIONS": {"MAX_BYTES": max_bytes, "MAX_ENTRIES": 1_000_000}}
+        return {
+            "BACKEND": "inspector.rendering.cache.ByteBoundedFileCache",
+            "LOCATION": unquote(parsed.path),
+            "TIMEOUT": None,
+            "OPTIONS": {"MAX_BYTES": max_bytes, "MAX_ENTRIES": 1_000_000},
+        }
     if parsed.scheme == "locmem":
-        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": None,
-                "OPTIONS": {"MAX_ENTRIES": 1000}}
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "TIMEOUT": None,
+            "OPTIONS": {"MAX_ENTRIES": 1000},
+        }
     raise ValueError(f"CACHE_URL: unsupported scheme {parsed.scheme!r}")
 
 
@@ -233,8 +246,9 @@ RENDER_CACHE_BYTES = envint("RENDER_CACHE_BYTES", 256 * 1024 * 1024)
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "renders": cache_from_url(
-        os.getenv("REDIS_URL") or os.getenv("CACHE_URL")
-        or (BASE_DIR / ".cache" / "renders").as_uri(), RENDER_CACHE_BYTES),
+        os.getenv("REDIS_URL") or os.getenv("CACHE_URL") or (BASE_DIR / ".cache" / "renders").as_uri(),
+        RENDER_CACHE_BYTES,
+    ),
 }
 
 SECURE_CONTENT_TYPE_NOSNIFF = True

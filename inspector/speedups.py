@@ -51,8 +51,7 @@ def build_tag() -> str:
 
 
 def fingerprint(modules: tuple[str, ...] = MODULES) -> dict[str, str]:
-    return {module: hashlib.sha256(source_file(module).read_bytes()).hexdigest()
-            for module in modules}
+    return {module: hashlib.sha256(source_file(module).read_bytes()).hexdigest() for module in modules}
 
 
 def compiled_files(manifest: dict, folder: Path = FOLDER) -> dict[str, Path] | None:
@@ -71,9 +70,12 @@ class _CompiledFinder(importlib.abc.MetaPathFinder):
     def __init__(self, files: dict[str, Path]):
         self.files = files
 
-    def find_spec(self, fullname: str, path: object = None,  # noqa: ARG002 - the finder protocol
-                  target: ModuleType | None = None,  # noqa: ARG002
-                  ) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self,
+        fullname: str,
+        path: object = None,  # noqa: ARG002 - the finder protocol
+        target: ModuleType | None = None,  # noqa: ARG002
+    ) -> importlib.machinery.ModuleSpec | None:
         file = self.files.get(fullname)
         if file is None:
             return None
@@ -105,7 +107,9 @@ def active() -> bool:
     """Whether the compiled modules are what `import` gives (benchmarks print it)."""
     return bool(_active) and all(
         not (sys.modules[module].__file__ or "").endswith(".py")
-        for module in MODULES if module in sys.modules)
+        for module in MODULES
+        if module in sys.modules
+    )
 
 
 def build(folder: Path = FOLDER) -> None:
@@ -130,13 +134,28 @@ def build(folder: Path = FOLDER) -> None:
             config = Path(scratch) / "mypy.ini"
             config.write_text("[mypy]\n", encoding="utf-8")
             extensions = mypycify(
-                ["--config-file", str(config),
-                 *(str(source_file(module).relative_to(ROOT)) for module in MODULES)],
-                group_name=GROUP, target_dir=str(Path(scratch) / "c"))
-            distribution = Distribution({"name": GROUP, "ext_modules": extensions,
-                                         "script_args": ["--quiet", "build_ext",
-                                                         "--build-lib", str(folder),
-                                                         "--build-temp", scratch]})
+                [
+                    "--config-file",
+                    str(config),
+                    *(str(source_file(module).relative_to(ROOT)) for module in MODULES),
+                ],
+                group_name=GROUP,
+                target_dir=str(Path(scratch) / "c"),
+            )
+            distribution = Distribution(
+                {
+                    "name": GROUP,
+                    "ext_modules": extensions,
+                    "script_args": [
+                        "--quiet",
+                        "build_ext",
+                        "--build-lib",
+                        str(folder),
+                        "--build-temp",
+                        scratch,
+                    ],
+                }
+            )
             distribution.parse_command_line()
             distribution.run_commands()
         finally:
@@ -148,8 +167,9 @@ def build(folder: Path = FOLDER) -> None:
     if missing:
         shutil.rmtree(folder, ignore_errors=True)
         raise RuntimeError(f"the build made no extension for {', '.join(missing)}")
-    manifest_file.write_text(json.dumps({"tag": build_tag(), "sources": sources, "files": files},
-                                        indent=1), encoding="utf-8")
+    manifest_file.write_text(
+        json.dumps({"tag": build_tag(), "sources": sources, "files": files}, indent=1), encoding="utf-8"
+    )
 
 
 def main() -> int:
@@ -160,10 +180,10 @@ def main() -> int:
     try:
         build()
     except Exception as error:  # noqa: BLE001 - any failure means plain Python, which works
-        print(f"speedups: not built ({type(error).__name__}: {error}); the core runs as plain "
-              "Python", file=sys.stderr)
+        print(
+            f"speedups: not built ({type(error).__name__}: {error}); the core runs as plain Python",
+            file=sys.stderr,
+        )
         return 1
     print(f"speedups: built {len(MODULES)} modules into {FOLDER.relative_to(ROOT)}")
     return 0
-
-

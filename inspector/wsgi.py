@@ -13,7 +13,8 @@ def _refuse_the_built_in_key() -> None:
     if not settings.DEBUG and settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
         raise ImproperlyConfigured(
             "SECRET_KEY is not set: refusing to serve with the built-in development key. Set "
-            "SECRET_KEY (see the README's Production section), or DEBUG=true on a laptop.")
+            "SECRET_KEY (see the README's Production section), or DEBUG=true on a laptop."
+        )
 
 
 _refuse_the_built_in_key()

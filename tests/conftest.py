@@ -27,13 +27,17 @@ def path_id(path: Path) -> str:
 def corpus_param(relative: str, why: str) -> object:
     """A test parameter naming a folder of the corpus (None without PI_CORPUS, when the `corpus`
     mark it carries reports the test skipped, with the reason)."""
-    return pytest.param(CORPUS / relative if CORPUS else None, marks=pytest.mark.corpus(why),
-                        id=f"corpus/{relative}")
+    return pytest.param(
+        CORPUS / relative if CORPUS else None, marks=pytest.mark.corpus(why), id=f"corpus/{relative}"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "corpus(why): needs the outside corpus, runs only when "
-                                       "PI_CORPUS names its folder; skipped with the reason otherwise")
+    config.addinivalue_line(
+        "markers",
+        "corpus(why): needs the outside corpus, runs only when "
+        "PI_CORPUS names its folder; skipped with the reason otherwise",
+    )
     if CORPUS is not None and not CORPUS.is_dir():
         raise pytest.UsageError(f"PI_CORPUS names {CORPUS}, which is not a folder")
 
@@ -46,8 +50,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if mark is not None:
             # Put first: a test parametrized over the corpus's files has an empty parameter set
             # without it, and pytest's own skip for that would otherwise be the reason shown.
-            item.add_marker(pytest.mark.skip(reason=f"PI_CORPUS is not set: {mark.args[0]}"),
-                            append=False)
+            item.add_marker(pytest.mark.skip(reason=f"PI_CORPUS is not set: {mark.args[0]}"), append=False)
 
 
 @pytest.fixture(autouse=True)
@@ -108,6 +111,8 @@ def s3_blobs(s3_endpoint, settings) -> object:
     from tests import servers
 
     bucket = servers.new_bucket(s3_endpoint)
-    settings.STORAGES = {**settings.STORAGES,
-                         "blobs": storage_from_url(servers.s3_storage_url(s3_endpoint, bucket))}
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "blobs": storage_from_url(servers.s3_storage_url(s3_endpoint, bucket)),
+    }
     return s3_endpoint, bucket

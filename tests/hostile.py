@@ -26,14 +26,16 @@ class Shape(NamedTuple):
 def _alias_bomb(tail: str) -> str:
     levels = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + level)}: &{chr(98 + level)} [{', '.join(['*' + chr(97 + level)] * 10)}]\n"
-        for level in range(8))
+        for level in range(8)
+    )
     return levels + tail
 
 
 def _embed_fan_out(levels: int = 30) -> dict[str, str]:
     """Each file embeds the next one twice: 2**levels copies of the last one."""
-    return {f"decks/p{level}.md": f"![](p{level + 1}.md) ![](p{level + 1}.md)\n"
-            for level in range(levels)} | {f"decks/p{levels}.md": "x\n"}
+    return {
+        f"decks/p{level}.md": f"![](p{level + 1}.md) ![](p{level + 1}.md)\n" for level in range(levels)
+    } | {f"decks/p{levels}.md": "x\n"}
 
 
 def shapes(deep: int = DEEP) -> dict[str, Shape]:
@@ -42,29 +44,43 @@ def shapes(deep: int = DEEP) -> dict[str, Shape]:
     raw = {
         "yaml-block-sequence": ("evals/e.yaml", "- " * deep + "x\n", nested),
         "yaml-complex-key": ("evals/e.yaml", "? " * deep + "x\n", nested),
-        "yaml-block-in-case": ("evals/e.yaml", "tests:\n  - id: a\n    input:\n      - "
-                               + "- " * deep + "x\n", nested),
+        "yaml-block-in-case": (
+            "evals/e.yaml",
+            "tests:\n  - id: a\n    input:\n      - " + "- " * deep + "x\n",
+            nested,
+        ),
         "yaml-flow": ("evals/e.yaml", "tests: " + "[" * deep + "]" * deep + "\n", nested),
-        "yaml-alias-bomb": ("evals/e.yaml", _alias_bomb("tests:\n  - id: a\n    input: *i\n"),
-                            "alias"),
-        "json-request-flow": ("request.json", '{"messages": ' + "[" * deep + "]" * deep + "}",
-                              nested),
-        "yaml-request-alias-bomb": ("request.yaml", _alias_bomb(
-            "messages:\n  - role: user\n    content: hi\n  - {role: user, content: *i}\n"),
-            "alias"),
-        "jsonl-deep-record": ("evals/e.jsonl", '{"id": "a", "input": ' + "[" * deep
-                              + "]" * deep + "}\n", nested),
+        "yaml-alias-bomb": ("evals/e.yaml", _alias_bomb("tests:\n  - id: a\n    input: *i\n"), "alias"),
+        "json-request-flow": ("request.json", '{"messages": ' + "[" * deep + "]" * deep + "}", nested),
+        "yaml-request-alias-bomb": (
+            "request.yaml",
+            _alias_bomb("messages:\n  - role: user\n    content: hi\n  - {role: user, content: *i}\n"),
+            "alias",
+        ),
+        "jsonl-deep-record": (
+            "evals/e.jsonl",
+            '{"id": "a", "input": ' + "[" * deep + "]" * deep + "}\n",
+            nested,
+        ),
         "toml-dotted-key": ("decks/d.toml", "a" + ".a" * deep + " = 1\n", "dotted more than"),
-        "toml-dotted-header": ("decks/d.toml", "[" + ".".join(["a"] * deep) + "]\nb = 1\n",
-                               "dotted more than"),
-        "toml-many-dotted-keys": ("decks/d.toml", "\n".join(
-            f"k{i}" + ".a" * 450 + " = 1" for i in range(300)) + "\n", "dotted too deep"),
-        "toml-inline-tables": ("decks/d.toml", "a = " + "{b = " * 3000 + "1" + "}" * 3000 + "\n",
-                               nested),
-        "deck-embed-fan-out": ("decks/g.deck.md", "# Grader\n\n![](p0.md)\n", bomb,
-                               _embed_fan_out()),
-        "deck-embed-wide": ("decks/g.deck.md", "![](big.md)\n" * 500, bomb,
-                            {"decks/big.md": "x" * 100_000 + "\n"}),
+        "toml-dotted-header": (
+            "decks/d.toml",
+            "[" + ".".join(["a"] * deep) + "]\nb = 1\n",
+            "dotted more than",
+        ),
+        "toml-many-dotted-keys": (
+            "decks/d.toml",
+            "\n".join(f"k{i}" + ".a" * 450 + " = 1" for i in range(300)) + "\n",
+            "dotted too deep",
+        ),
+        "toml-inline-tables": ("decks/d.toml", "a = " + "{b = " * 3000 + "1" + "}" * 3000 + "\n", nested),
+        "deck-embed-fan-out": ("decks/g.deck.md", "# Grader\n\n![](p0.md)\n", bomb, _embed_fan_out()),
+        "deck-embed-wide": (
+            "decks/g.deck.md",
+            "![](big.md)\n" * 500,
+            bomb,
+            {"decks/big.md": "x" * 100_000 + "\n"},
+        ),
         "deck-many-embeds": ("decks/g.deck.md", "![](x.md)" * deep + "\n", bomb),
     }
     return {name: Shape(*shape) for name, shape in raw.items()}

@@ -39,17 +39,35 @@ class Recorded:
             return self.raw.decode("utf-8", "replace")
 
 
-CHAT = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": "ok"}}]}
-RESPONSES = {"id": "resp_1", "object": "response", "created_at": 0, "model": "m",
-             "status": "completed", "output": [], "parallel_tool_calls": True, "tools": [],
-             "tool_choice": "auto"}
-MESSAGES = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-            "content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn",
-            "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
-GEMINI = {"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]},
-                          "finishReason": "STOP"}]}
+CHAT = {
+    "id": "chatcmpl-1",
+    "object": "chat.completion",
+    "created": 0,
+    "model": "m",
+    "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}],
+}
+RESPONSES = {
+    "id": "resp_1",
+    "object": "response",
+    "created_at": 0,
+    "model": "m",
+    "status": "completed",
+    "output": [],
+    "parallel_tool_calls": True,
+    "tools": [],
+    "tool_choice": "auto",
+}
+MESSAGES = {
+    "id": "msg_1",
+    "type": "message",
+    "role": "assistant",
+    "model": "m",
+    "content": [{"type": "text", "text": "ok"}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 1, "output_tokens": 1},
+}
+GEMINI = {"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}
 
 
 def provider_answer(path: str) -> dict[str, Any]:
@@ -68,9 +86,14 @@ def chat_events(reply: dict[str, Any]) -> str:
     then the finish reason with usage, then [DONE]."""
     choice = reply["choices"][0]
     base = {"id": reply["id"], "object": "chat.completion.chunk", "created": 0, "model": reply["model"]}
-    chunks = [{**base, "choices": [{"index": 0, "delta": choice["message"], "finish_reason": None}]},
-              {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}],
-               "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}]
+    chunks = [
+        {**base, "choices": [{"index": 0, "delta": choice["message"], "finish_reason": None}]},
+        {
+            **base,
+            "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        },
+    ]
     return "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks) + "data: [DONE]\n\n"
 
 
@@ -84,9 +107,12 @@ class RecordingServer:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (the name http.server calls)
                 length = int(self.headers.get("Content-Length") or 0)
-                recorded = Recorded("POST", self.path,
-                                    {key.lower(): value for key, value in self.headers.items()},
-                                    self.rfile.read(length))
+                recorded = Recorded(
+                    "POST",
+                    self.path,
+                    {key.lower(): value for key, value in self.headers.items()},
+                    self.rfile.read(length),
+                )
                 with lock:
                     requests.append(recorded)
                 body = recorded.body
@@ -136,7 +162,11 @@ class Http2RecordingServer:
         self.requests: list[Recorded] = []
         self.process = subprocess.Popen(
             ["node", str(Path(__file__).with_name("h2_recording_server.mjs")), json.dumps(answer)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8")
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
         assert self.process.stdout is not None
         self.port = json.loads(self.process.stdout.readline())["port"]
 
@@ -152,5 +182,6 @@ class Http2RecordingServer:
         # Not splitlines(): JSON.stringify leaves U+2028 and friends raw inside strings.
         for line in filter(None, output.split("\n")):
             request = json.loads(line)
-            self.requests.append(Recorded(request["method"], request["path"], request["headers"],
-                                          request["body"].encode()))
+            self.requests.append(
+                Recorded(request["method"], request["path"], request["headers"], request["body"].encode())
+            )

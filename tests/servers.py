@@ -55,9 +55,25 @@ def redis_server(folder: Path) -> Iterator[str]:
         missing("redis-server and the redis client")
     port = free_port()
     process = subprocess.Popen(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--maxmemory", "64mb", "--maxmemory-policy", "allkeys-lru", "--dir", str(folder)],
-        stdout=subprocess.DEVNULL)
+        [
+            server,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--maxmemory",
+            "64mb",
+            "--maxmemory-policy",
+            "allkeys-lru",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     try:
         wait_for_port(port)
         yield f"redis://127.0.0.1:{port}/0"
@@ -86,8 +102,11 @@ def s3_server() -> Iterator[str]:
 
 
 # moto accepts any key; set so that boto3 never looks for real credentials on the machine.
-S3_ENVIRONMENT = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-                  "AWS_DEFAULT_REGION": "us-east-1"}
+S3_ENVIRONMENT = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+}
 
 
 def new_bucket(endpoint: str) -> str:
@@ -108,9 +127,11 @@ def bucket_keys(endpoint: str, bucket: str) -> list[str]:
 
 
 def _credentials() -> dict[str, str]:
-    return {"aws_access_key_id": S3_ENVIRONMENT["AWS_ACCESS_KEY_ID"],
-            "aws_secret_access_key": S3_ENVIRONMENT["AWS_SECRET_ACCESS_KEY"],
-            "region_name": S3_ENVIRONMENT["AWS_DEFAULT_REGION"]}
+    return {
+        "aws_access_key_id": S3_ENVIRONMENT["AWS_ACCESS_KEY_ID"],
+        "aws_secret_access_key": S3_ENVIRONMENT["AWS_SECRET_ACCESS_KEY"],
+        "region_name": S3_ENVIRONMENT["AWS_DEFAULT_REGION"],
+    }
 
 
 def s3_storage_url(endpoint: str, bucket: str) -> str:

@@ -21,13 +21,18 @@ def build_command(outfile: Path) -> list[str]:
     assert args[0] == "esbuild", script
     outputs = [arg for arg in args if arg.startswith("--outfile=")]
     assert outputs == ["--outfile=../../static/vendor/codemirror/codemirror.js"], script
-    return [str(TOOL / "node_modules" / ".bin" / "esbuild"),
-            *[arg for arg in args[1:] if not arg.startswith("--outfile=")], f"--outfile={outfile}"]
+    return [
+        str(TOOL / "node_modules" / ".bin" / "esbuild"),
+        *[arg for arg in args[1:] if not arg.startswith("--outfile=")],
+        f"--outfile={outfile}",
+    ]
 
 
 def test_the_vendored_editor_is_the_build_of_the_lockfile(tmp_path):
     if not (TOOL / "node_modules" / ".bin" / "esbuild").exists():
-        message = "the editor's build tools are not installed: .ci/setup --test runs npm ci in tools/codemirror"
+        message = (
+            "the editor's build tools are not installed: .ci/setup --test runs npm ci in tools/codemirror"
+        )
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
@@ -35,7 +40,8 @@ def test_the_vendored_editor_is_the_build_of_the_lockfile(tmp_path):
     subprocess.run(build_command(rebuilt), cwd=TOOL, check=True, capture_output=True, timeout=120)
     assert rebuilt.read_bytes() == VENDORED.read_bytes(), (
         "static/vendor/codemirror/codemirror.js differs from a build of tools/codemirror: "
-        "run `npm ci && npm run build` there and commit the result")
+        "run `npm ci && npm run build` there and commit the result"
+    )
 
 
 def test_the_lockfile_pins_every_dependency_exactly():

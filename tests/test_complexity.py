@@ -9,8 +9,7 @@ from radon.visitors import Function
 
 PACKAGE = Path(__file__).resolve().parents[1] / "inspector"
 BOUND = 15
-DIRECTORIES = sorted({path.parent for path in PACKAGE.rglob("*.py")
-                      if "migrations" not in path.parts})
+DIRECTORIES = sorted({path.parent for path in PACKAGE.rglob("*.py") if "migrations" not in path.parts})
 
 
 def blocks(found):
@@ -21,11 +20,14 @@ def blocks(found):
             yield from blocks(block.closures)
 
 
-@pytest.mark.parametrize("directory", DIRECTORIES,
-                         ids=lambda directory: str(directory.relative_to(PACKAGE.parent)))
+@pytest.mark.parametrize(
+    "directory", DIRECTORIES, ids=lambda directory: str(directory.relative_to(PACKAGE.parent))
+)
 def test_no_function_is_above_the_bound(directory):
-    too_complex = [f"{path.name}: {block.fullname} (line {block.lineno}): {block.complexity}"
-                   for path in sorted(directory.glob("*.py"))
-                   for block in blocks(cc_visit(path.read_text()))
-                   if block.complexity > BOUND]
+    too_complex = [
+        f"{path.name}: {block.fullname} (line {block.lineno}): {block.complexity}"
+        for path in sorted(directory.glob("*.py"))
+        for block in blocks(cc_visit(path.read_text()))
+        if block.complexity > BOUND
+    ]
     assert not too_complex, f"split these: {too_complex}"

@@ -28,7 +28,7 @@ def imported_modules(path: Path, name: str, modules: set[str]) -> set[str]:
             base = node.module or ""
             if node.level:
                 package = package_of(path, name).split(".")
-                anchor = ".".join(package[:len(package) - node.level + 1])
+                anchor = ".".join(package[: len(package) - node.level + 1])
                 base = f"{anchor}.{base}" if base else anchor
             for alias in node.names:
                 found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
@@ -79,7 +79,8 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_two_modules_of_the_package_import_each_other():
     found = cycles(import_graph())
     assert found == [], "modules that import each other:\n" + "\n".join(
-        " <-> ".join(component) for component in found)
+        " <-> ".join(component) for component in found
+    )
 
 
 def test_a_cycle_is_found_and_named(tmp_path):
@@ -95,5 +96,6 @@ def test_a_cycle_is_found_and_named(tmp_path):
     assert modules == {"p", "p.a", "p.b"}
     assert imported_modules(package / "a.py", "p.a", modules) == {"p.b"}
     assert imported_modules(package / "b.py", "p.b", modules) == {"p.a"}
-    assert cycles({name: imported_modules(package / f"{name[2:] or '__init__'}.py", name, modules)
-                   for name in modules}) == [["p.a", "p.b"]]
+    assert cycles(
+        {name: imported_modules(package / f"{name[2:] or '__init__'}.py", name, modules) for name in modules}
+    ) == [["p.a", "p.b"]]

@@ -26,4 +26,5 @@ def test_every_template_and_static_file_matches_a_shipped_pattern():
             if path.is_file():
                 relative = path.relative_to(REPO / folder)
                 assert any(relative.match(pattern.removeprefix("**/")) for pattern in patterns), (
-                    f"{folder}/{relative} would not ship: add its suffix to package-data")
+                    f"{folder}/{relative} would not ship: add its suffix to package-data"
+                )

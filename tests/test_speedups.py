@@ -54,21 +54,26 @@ def test_a_build_for_another_interpreter_or_missing_a_file_is_not_served(tmp_pat
 
 def test_speedups_can_be_turned_off():
     found = subprocess.run(
-        [sys.executable, "-c", "import inspector.core.export.anthropic as module; "
-                               "print(module.__file__)"],
-        env={**os.environ, "INSPECTOR_SPEEDUPS": "0"}, capture_output=True, text=True, check=True)
+        [sys.executable, "-c", "import inspector.core.export.anthropic as module; print(module.__file__)"],
+        env={**os.environ, "INSPECTOR_SPEEDUPS": "0"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert found.stdout.strip().endswith("anthropic.py")
 
 
 def bodies() -> list[list]:
     """[format, body]: OpenAI Chat bodies (every other one hostile), and requests of every
     format with a few values of the wrong type."""
-    drawn: list[list] = [["openai-chat", chat_body(random.Random(seed), hostile=seed % 2 == 1)]
-                         for seed in SEEDS]
+    drawn: list[list] = [
+        ["openai-chat", chat_body(random.Random(seed), hostile=seed % 2 == 1)] for seed in SEEDS
+    ]
 
     @hypothesis.seed(0)
-    @hypothesis.settings(max_examples=250, database=None, deadline=None,
-                         suppress_health_check=list(hypothesis.HealthCheck))
+    @hypothesis.settings(
+        max_examples=250, database=None, deadline=None, suppress_health_check=list(hypothesis.HealthCheck)
+    )
     @hypothesis.given(REQUESTS, st.randoms(use_true_random=False))
     def draw(request, rng):
         input_format, body = request
@@ -88,32 +93,48 @@ def exports(drawn: list[list]) -> list:
             except Exception as error:  # noqa: BLE001 - an error is a result to compare too
                 results.append([type(error).__name__, str(error)])
                 continue
-            results.append([result.payload, [change.message for change in result.changes],
-                            [[lint.message, lint.severity] for lint in result.lints],
-                            [warning.message for warning in result.warnings]])
+            results.append(
+                [
+                    result.payload,
+                    [change.message for change in result.changes],
+                    [[lint.message, lint.severity] for lint in result.lints],
+                    [warning.message for warning in result.warnings],
+                ]
+            )
     return results
 
 
 def test_the_compiled_modules_export_as_the_plain_python_ones():
     if not speedups.active():
-        pytest.skip("the compiled modules are not in use here (`.ci/setup --speedups` builds them, "
-                    "INSPECTOR_SPEEDUPS=0 turns them off)")
+        pytest.skip(
+            "the compiled modules are not in use here (`.ci/setup --speedups` builds them, "
+            "INSPECTOR_SPEEDUPS=0 turns them off)"
+        )
     drawn = bodies()
-    script = ("import json, sys; from tests.test_speedups import exports; "
-              "json.dump(exports(json.load(sys.stdin)), sys.stdout)")
-    plain = subprocess.run([sys.executable, "-c", script], cwd=speedups.ROOT, check=True,
-                           env={**os.environ, "INSPECTOR_SPEEDUPS": "0"}, capture_output=True,
-                           text=True, input=json.dumps(drawn))
+    script = (
+        "import json, sys; from tests.test_speedups import exports; "
+        "json.dump(exports(json.load(sys.stdin)), sys.stdout)"
+    )
+    plain = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=speedups.ROOT,
+        check=True,
+        env={**os.environ, "INSPECTOR_SPEEDUPS": "0"},
+        capture_output=True,
+        text=True,
+        input=json.dumps(drawn),
+    )
     assert json.loads(plain.stdout) == json.loads(json.dumps(exports(drawn)))
 
 
-@pytest.mark.skipif(os.environ.get("PI_SPEEDUPS_CHECK") != "1",
-                    reason="PI_SPEEDUPS_CHECK is not set: .ci/run sets it when it runs this file on "
-                           "the build of `.ci/setup --speedups`")
+@pytest.mark.skipif(
+    os.environ.get("PI_SPEEDUPS_CHECK") != "1",
+    reason="PI_SPEEDUPS_CHECK is not set: .ci/run sets it when it runs this file on "
+    "the build of `.ci/setup --speedups`",
+)
 def test_the_compiled_check_runs_on_the_compiled_modules():
     import inspector.core.conversations.openai_chat
     import inspector.core.export.anthropic  # noqa: F401
 
     assert speedups.active()
-    assert all(not (sys.modules[name].__file__ or "").endswith(".py")
-               for name in speedups.MODULES)
+    assert all(not (sys.modules[name].__file__ or "").endswith(".py") for name in speedups.MODULES)

@@ -37,23 +37,32 @@ log = logging.getLogger(__name__)
 # Answers the HTTP server gives before the app sees the request (gunicorn's defaults, as the README
 # runs it), so they are not JSON; listed for every operation so the schema holds every answer.
 SERVER_RESPONSES = {
-    414: {"description": "The URL is too long for the server (gunicorn: a request line over "
-                         "4094 bytes). Answered by the server, as HTML. Send long settings, such "
-                         "as a system prompt, in the body of POST /api/render.",
-          "content": {"text/html": {"schema": {"type": "string"}}}},
-    431: {"description": "A header is too large for the server (gunicorn: over 8190 bytes). "
-                         "Answered by the server, as HTML.",
-          "content": {"text/html": {"schema": {"type": "string"}}}},
+    414: {
+        "description": "The URL is too long for the server (gunicorn: a request line over "
+        "4094 bytes). Answered by the server, as HTML. Send long settings, such "
+        "as a system prompt, in the body of POST /api/render.",
+        "content": {"text/html": {"schema": {"type": "string"}}},
+    },
+    431: {
+        "description": "A header is too large for the server (gunicorn: over 8190 bytes). "
+        "Answered by the server, as HTML.",
+        "content": {"text/html": {"schema": {"type": "string"}}},
+    },
 }
 
 
 # Answers of api.common.writes_from_this_site, before the operation runs: every write that stores.
 _ERROR_JSON = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
 GUARDED_WRITE_RESPONSES = {
-    403: {"description": "A write from another site: an Origin that is neither this site nor in "
-                         "CSRF_TRUSTED_ORIGINS (or a wrong token).", "content": _ERROR_JSON},
-    415: {"description": "The body is not application/json (the upload: nor multipart/form-data).",
-          "content": _ERROR_JSON},
+    403: {
+        "description": "A write from another site: an Origin that is neither this site nor in "
+        "CSRF_TRUSTED_ORIGINS (or a wrong token).",
+        "content": _ERROR_JSON,
+    },
+    415: {
+        "description": "The body is not application/json (the upload: nor multipart/form-data).",
+        "content": _ERROR_JSON,
+    },
 }
 GUARDED_PREFIX = "/api/bundles"
 WRITES = ("post", "put", "patch", "delete")
@@ -89,10 +98,12 @@ api.add_router("/runs", runs_router)
 api.add_router("/uploads", uploads_router)
 
 
-def error(request: HttpRequest, status: int, detail: str, file: str | None = None,
-          line: int | None = None, **extra) -> HttpResponse:
-    return api.create_response(request, {"detail": detail, "file": file, "line": line, **extra},
-                               status=status)
+def error(
+    request: HttpRequest, status: int, detail: str, file: str | None = None, line: int | None = None, **extra
+) -> HttpResponse:
+    return api.create_response(
+        request, {"detail": detail, "file": file, "line": line, **extra}, status=status
+    )
 
 
 # Limit messages from ingest.collect_files that mean "too large" rather than "malformed".
@@ -111,8 +122,7 @@ def upload_error(request, exc: UploadError):
 def input_error(request, exc: InputError):
     item = exc.diagnostic
     if item.likely_start is not None:
-        return error(request, 422, item.message, item.path, item.line,
-                     likely_start_line=item.likely_start)
+        return error(request, 422, item.message, item.path, item.line, likely_start_line=item.likely_start)
     return error(request, 422, item.message, item.path, item.line)
 
 
@@ -132,10 +142,15 @@ def validation_error(request, exc: ValidationError):
     for item in exc.errors:
         where = ".".join(str(part) for part in item.get("loc", ()))
         problems.append(f"{where}: {item.get('msg', 'invalid')}" if where else item.get("msg", "invalid"))
-    errors = [{"loc": [str(part) for part in item.get("loc", ())], "msg": str(item.get("msg", "")),
-               "type": str(item.get("type", ""))} for item in exc.errors]
-    return error(request, 422, "; ".join(problems) or "the request does not match the schema",
-                 errors=errors)
+    errors = [
+        {
+            "loc": [str(part) for part in item.get("loc", ())],
+            "msg": str(item.get("msg", "")),
+            "type": str(item.get("type", "")),
+        }
+        for item in exc.errors
+    ]
+    return error(request, 422, "; ".join(problems) or "the request does not match the schema", errors=errors)
 
 
 @api.exception_handler(Http404)

@@ -65,11 +65,17 @@ router.add_decorator(writes_from_this_site(multipart=True), mode="view")
 _MULTIPART_BODY = {
     "type": "object",
     "properties": {
-        "files": {"type": "array", "items": {"type": "string", "format": "binary"},
-                  "description": "The files; a .zip is unpacked in place."},
-        "paths": {"type": "array", "items": {"type": "string"},
-                  "description": "Each file's relative path, in the order of `files` (multipart "
-                  "file names lose their folders). Default: the file's name."},
+        "files": {
+            "type": "array",
+            "items": {"type": "string", "format": "binary"},
+            "description": "The files; a .zip is unpacked in place.",
+        },
+        "paths": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Each file's relative path, in the order of `files` (multipart "
+            "file names lose their folders). Default: the file's name.",
+        },
         "title": {"type": "string", "maxLength": 200},
     },
     "required": ["files"],
@@ -108,8 +114,7 @@ def _refuse_confused_parts(request: HttpRequest) -> None:
     problems = []
     for name in request.FILES:
         if name != "files":
-            problems.append({"loc": [name], "msg": "must be a text part, not a file",
-                             "type": "string_type"})
+            problems.append({"loc": [name], "msg": "must be a text part, not a file", "type": "string_type"})
     if "files" in request.POST:
         problems.append({"loc": ["files"], "msg": "must be file parts", "type": "missing"})
     if len(request.POST.getlist("title")) > 1:
@@ -117,12 +122,14 @@ def _refuse_confused_parts(request: HttpRequest) -> None:
     # Multipart has no types: clients send a boolean or a null as the text `true`, `false` or
     # `null`. A file with that bare name is no honest upload's path, so it is the type confusion.
     if any(path in ("true", "false", "null") for path in request.POST.getlist("paths")):
-        problems.append({"loc": ["paths"], "msg": "must be file paths, not a boolean or null",
-                         "type": "string_type"})
+        problems.append(
+            {"loc": ["paths"], "msg": "must be file paths, not a boolean or null", "type": "string_type"}
+        )
     for name in request.POST:
         if name not in ("paths", "title", "files"):
-            problems.append({"loc": [name], "msg": "unknown part; send files, paths and title",
-                             "type": "extra_forbidden"})
+            problems.append(
+                {"loc": [name], "msg": "unknown part; send files, paths and title", "type": "extra_forbidden"}
+            )
     if problems:
         raise ValidationError(problems)
 
@@ -135,10 +142,13 @@ def _read_multipart(request: HttpRequest) -> tuple[dict[str, bytes], str]:
     refuse_oversized([upload.size or 0 for upload in uploads])
     paths = request.POST.getlist("paths")
     if paths and len(paths) != len(uploads):
-        raise UploadError(f"{len(paths)} paths for {len(uploads)} files: send one `paths` "
-                          "value per file, in order, or none")
-    pairs = [(_checked_text(paths[i] if paths else upload.name or "", "a path"), upload.read())
-             for i, upload in enumerate(uploads)]
+        raise UploadError(
+            f"{len(paths)} paths for {len(uploads)} files: send one `paths` value per file, in order, or none"
+        )
+    pairs = [
+        (_checked_text(paths[i] if paths else upload.name or "", "a path"), upload.read())
+        for i, upload in enumerate(uploads)
+    ]
     files = collect_files(pairs)
     title = _title(request.POST.get("title", ""))
     return files, title or default_title([path for path, _ in pairs], len(files))
@@ -149,10 +159,16 @@ def _read_json(request: HttpRequest) -> tuple[dict[str, bytes], str]:
         body = BundleJsonIn.model_validate_json(request.body)
     except pydantic.ValidationError as exc:
         # Without the input: it may be bytes that are not even UTF-8.
-        raise ValidationError([dict(error) for error in exc.errors(
-            include_url=False, include_input=False, include_context=False)]) from None
-    pairs = [(_checked_text(path, "a path"), _checked_text(text, f"{path[:80]}").encode("utf-8"))
-             for path, text in body.files.items()]
+        raise ValidationError(
+            [
+                dict(error)
+                for error in exc.errors(include_url=False, include_input=False, include_context=False)
+            ]
+        ) from None
+    pairs = [
+        (_checked_text(path, "a path"), _checked_text(text, f"{path[:80]}").encode("utf-8"))
+        for path, text in body.files.items()
+    ]
     files = collect_files(pairs, expand_zips=False)
     return files, _title(body.title) or default_title([path for path, _ in pairs], len(files))
 
@@ -164,15 +180,23 @@ def _read_upload(request: HttpRequest) -> tuple[dict[str, bytes], str]:
         return _read_multipart(request)
     if content_type == "application/json":
         return _read_json(request)
-    raise HttpError(400, "send multipart/form-data (files, paths, title) or application/json "
-                    '({"files": {path: text}, "title": ...})')
+    raise HttpError(
+        400,
+        "send multipart/form-data (files, paths, title) or application/json "
+        '({"files": {path: text}, "title": ...})',
+    )
 
 
-@router.post("", response={201: BundleCreatedOut, 202: QueuedUploadOut, **E400, 403: ErrorOut, **E413, **E422}, openapi_extra=_CREATE_BODY,
-             summary="Store files as a bundle and get its share link")
-def create_bundle(request: HttpRequest,
-                  idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=16,
-                                                       max_length=255)):
+@router.post(
+    "",
+    response={201: BundleCreatedOut, 202: QueuedUploadOut, **E400, 403: ErrorOut, **E413, **E422},
+    openapi_extra=_CREATE_BODY,
+    summary="Store files as a bundle and get its share link",
+)
+def create_bundle(
+    request: HttpRequest,
+    idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=16, max_length=255),
+):
     """The same limits and checks as the upload page. The manage token in the answer is the only
     way to delete the bundle later; it is not shown again. With an `Idempotency-Key` (a random
     value of at least 16 characters, such as a UUID) a retry of the same upload with the same key
@@ -197,9 +221,16 @@ def create_bundle(request: HttpRequest,
             record, manage_token = store_bundle(files, title=title)
         loaded = get_bundle(record.pk)
         documents, warnings = _cases_and_warnings(request, loaded)
-    return Status(201, {**_bundle_data(request, loaded), "manage_token": manage_token,
-                 "manage_url": manage_url(request, record.pk, manage_token) if manage_token else None,
-                 "cases": documents, "warnings": warnings})
+    return Status(
+        201,
+        {
+            **_bundle_data(request, loaded),
+            "manage_token": manage_token,
+            "manage_url": manage_url(request, record.pk, manage_token) if manage_token else None,
+            "cases": documents,
+            "warnings": warnings,
+        },
+    )
 
 
 def _cases_and_warnings(request: HttpRequest, loaded: loading.LoadedBundle) -> tuple[list, list]:
@@ -218,9 +249,16 @@ def _cases_and_warnings(request: HttpRequest, loaded: loading.LoadedBundle) -> t
         # The bundle is stored: whatever rendering does, the answer must carry its manage token.
         logger.exception("could not summarise the cases of bundle %s", loaded.record.pk)
         documents = []
-        warnings.append({"message": "the files were stored, but listing their cases failed; "
-                                    "GET the bundle's cases to retry", "path": None, "line": None,
-                         "column": None, "severity": "error"})
+        warnings.append(
+            {
+                "message": "the files were stored, but listing their cases failed; "
+                "GET the bundle's cases to retry",
+                "path": None,
+                "line": None,
+                "column": None,
+                "severity": "error",
+            }
+        )
     return documents, warnings
 
 
@@ -232,8 +270,9 @@ def _bundle_data(request: HttpRequest, loaded: loading.LoadedBundle) -> dict:
         "created": record.created,
         "parent": record.parent_id,
         "url": bundle_url(request, record.pk),
-        "files": [{"path": path, "size": len(loaded.files.read(path) or b"")}
-                  for path in loaded.files.paths()],
+        "files": [
+            {"path": path, "size": len(loaded.files.read(path) or b"")} for path in loaded.files.paths()
+        ],
         "documents": list(loaded.documents),
     }
 
@@ -243,8 +282,11 @@ def get_bundle_info(request: HttpRequest, bundle_id: str):
     return _bundle_data(request, get_bundle(bundle_id))
 
 
-@router.get("/{bundle_id}/cases", response={200: list[DocumentOut], **E400, **E404, **E422},
-            summary="Each document with its cases")
+@router.get(
+    "/{bundle_id}/cases",
+    response={200: list[DocumentOut], **E400, **E404, **E422},
+    summary="Each document with its cases",
+)
 def list_cases(request: HttpRequest, bundle_id: str, query: Query[RenderQuery]):
     """Message, omitted and warning counts follow the render settings (a token budget omits
     messages). A document that cannot be rendered is listed with its `error`."""
@@ -254,33 +296,42 @@ def list_cases(request: HttpRequest, bundle_id: str, query: Query[RenderQuery]):
     return document_summaries(request, loaded, options, paths)
 
 
-@router.get("/{bundle_id}/cases/{case_id}", response={200: CaseDetailOut, **E400, **E404, **E422},
-            by_alias=True, summary="A rendered case: messages, segments and their origins")
+@router.get(
+    "/{bundle_id}/cases/{case_id}",
+    response={200: CaseDetailOut, **E400, **E404, **E422},
+    by_alias=True,
+    summary="A rendered case: messages, segments and their origins",
+)
 def get_case(request: HttpRequest, bundle_id: str, case_id: str, query: Query[RenderQuery]):
     """Every message the model receives, each split into segments that name the file and lines
     their text came from; omitted messages (flagged with the reason) and warnings included."""
     loaded = get_bundle(bundle_id)
     options = render_options(query)
     path, _, case = find_case(loaded, case_id, query.document, options)
-    return {**serialize.case_detail(case), "document": path,
-            "guidelines": case_guidelines(loaded.files, path, case, options.guideline_patterns),
-            "url": case_url(request, loaded.record.pk, path, case.id)}
+    return {
+        **serialize.case_detail(case),
+        "document": path,
+        "guidelines": case_guidelines(loaded.files, path, case, options.guideline_patterns),
+        "url": case_url(request, loaded.record.pk, path, case.id),
+    }
 
 
 _PAYLOAD_RESPONSES = {
     "responses": {
         200: {
-            "description": "JSON for format=json; runnable code as text for curl, python and "
-            "typescript.",
+            "description": "JSON for format=json; runnable code as text for curl, python and typescript.",
             "content": {"text/plain": {"schema": {"type": "string"}}},
         }
     }
 }
 
 
-@router.get("/{bundle_id}/cases/{case_id}/payload",
-            response={200: PayloadOut, **E400, **E404, **E422}, openapi_extra=_PAYLOAD_RESPONSES,
-            summary="The provider request for a case, as JSON or as code")
+@router.get(
+    "/{bundle_id}/cases/{case_id}/payload",
+    response={200: PayloadOut, **E400, **E404, **E422},
+    openapi_extra=_PAYLOAD_RESPONSES,
+    summary="The provider request for a case, as JSON or as code",
+)
 def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query[PayloadQuery]):
     """format=json (default) answers JSON: the request body (`payload`), what was changed to fit
     the provider, lints for what the provider would reject, and warnings. format=curl, python or
@@ -294,13 +345,16 @@ def get_payload(request: HttpRequest, bundle_id: str, case_id: str, query: Query
     options = render_options(query)
     path, _, case = find_case(loaded, case_id, query.document, options)
     if query.cache_breakpoints and provider not in with_cache_breakpoints():
-        raise query_settings.SettingsError("cache_breakpoints goes with provider="
-                                           + " or ".join(with_cache_breakpoints()))
-    result = (export_with_cache_breakpoints(loaded, options, path, case, export_settings, provider)
-              if query.cache_breakpoints else export_case(case, provider, export_settings))
+        raise query_settings.SettingsError(
+            "cache_breakpoints goes with provider=" + " or ".join(with_cache_breakpoints())
+        )
+    result = (
+        export_with_cache_breakpoints(loaded, options, path, case, export_settings, provider)
+        if query.cache_breakpoints
+        else export_case(case, provider, export_settings)
+    )
     if form != "json":
-        return HttpResponse(render_code(result, form),
-                            content_type="text/plain; charset=utf-8")
+        return HttpResponse(render_code(result, form), content_type="text/plain; charset=utf-8")
     return {**result.as_contract(case.id), "provider": provider}
 
 
@@ -314,8 +368,12 @@ _BATCH_RESPONSES = {
 }
 
 
-@router.get("/{bundle_id}/batch", response={200: None, **E400, **E404, **E422},
-            openapi_extra=_BATCH_RESPONSES, summary="Every case of a document as a batch JSONL file")
+@router.get(
+    "/{bundle_id}/batch",
+    response={200: None, **E400, **E404, **E422},
+    openapi_extra=_BATCH_RESPONSES,
+    summary="Every case of a document as a batch JSONL file",
+)
 def get_batch(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
     """The provider's batch input format, one line per case. `document` is required when the
     bundle holds several documents."""
@@ -338,24 +396,38 @@ def get_batch(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
 # (RFC 9745: the date it was deprecated).
 QUERY_TOKEN_DEPRECATED = "@1795392000"  # 2026-11-23
 _QUERY_TOKEN_HEADERS = {
-    "Deprecation": {"description": "Only when the token came as `?token=`: that way is "
-                    "deprecated (since this date).", "schema": {"type": "string"}},
-    "Link": {"description": "Only with Deprecation: where the deprecation is documented.",
-             "schema": {"type": "string"}},
+    "Deprecation": {
+        "description": "Only when the token came as `?token=`: that way is deprecated (since this date).",
+        "schema": {"type": "string"},
+    },
+    "Link": {
+        "description": "Only with Deprecation: where the deprecation is documented.",
+        "schema": {"type": "string"},
+    },
 }
 _DELETE_RESPONSES = {"responses": {204: {"headers": _QUERY_TOKEN_HEADERS}}}
 
 
-@router.delete("/{bundle_id}", response={204: None, 403: ErrorOut, **E404},
-               openapi_extra=_DELETE_RESPONSES, summary="Delete a bundle with its manage token")
-def delete(request: HttpRequest, response: HttpResponse, bundle_id: str,
-           x_manage_token: str | None = Header(
-               None, alias="X-Manage-Token",
-               description="The manage token from the upload answer (`manage_token`)."),
-           token: str | None = Query(
-               None, deprecated=True,
-               description="Deprecated: the manage token in the query string lands in access "
-               "logs; send X-Manage-Token. Still accepted, with a `Deprecation` header.")):
+@router.delete(
+    "/{bundle_id}",
+    response={204: None, 403: ErrorOut, **E404},
+    openapi_extra=_DELETE_RESPONSES,
+    summary="Delete a bundle with its manage token",
+)
+def delete(
+    request: HttpRequest,
+    response: HttpResponse,
+    bundle_id: str,
+    x_manage_token: str | None = Header(
+        None, alias="X-Manage-Token", description="The manage token from the upload answer (`manage_token`)."
+    ),
+    token: str | None = Query(
+        None,
+        deprecated=True,
+        description="Deprecated: the manage token in the query string lands in access "
+        "logs; send X-Manage-Token. Still accepted, with a `Deprecation` header.",
+    ),
+):
     """Send the manage token from the upload answer in the X-Manage-Token header. `token` in the
     query string still works, but a query string lands in access logs: that answer carries
     `Deprecation` and `Link` headers."""

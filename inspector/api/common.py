@@ -39,13 +39,16 @@ def get_bundle(bundle_id: str) -> loading.LoadedBundle:
 def render_options(query) -> RenderOptions:
     """The page's settings from a RenderQuery, through the same parser the page uses."""
     return query_settings.parse_render_options(
-        {name: value for name in SETTING_NAMES
-         if (value := getattr(query, name, None)) is not None})
+        {name: value for name in SETTING_NAMES if (value := getattr(query, name, None)) is not None}
+    )
 
 
 def export_params(query) -> Mapping[str, str]:
-    return {name: str(value) for name in ("model", "max_output_tokens", "temperature")
-            if (value := getattr(query, name, None)) is not None}
+    return {
+        name: str(value)
+        for name in ("model", "max_output_tokens", "temperature")
+        if (value := getattr(query, name, None)) is not None
+    }
 
 
 absolute = addresses.absolute_url
@@ -92,8 +95,9 @@ def case_summary(case: RenderedCase, url: str) -> dict:
     }
 
 
-def document_summaries(request, loaded: loading.LoadedBundle, options: RenderOptions,
-                       paths: tuple[str, ...] | None = None) -> list[dict]:
+def document_summaries(
+    request, loaded: loading.LoadedBundle, options: RenderOptions, paths: tuple[str, ...] | None = None
+) -> list[dict]:
     """Each document with its cases; a document that cannot be rendered carries its error."""
     bundle_id = loaded.record.pk
     result: list[dict[str, Any]] = []
@@ -102,21 +106,34 @@ def document_summaries(request, loaded: loading.LoadedBundle, options: RenderOpt
             document = stored_renders.render(loaded, path, options)
         except InputError as exc:
             item = exc.diagnostic
-            result.append({"path": path, "kind": None, "cases": [], "warnings": [],
-                           "error": {"detail": item.message, "file": item.path, "line": item.line,
-                                     "likely_start_line": item.likely_start}})
+            result.append(
+                {
+                    "path": path,
+                    "kind": None,
+                    "cases": [],
+                    "warnings": [],
+                    "error": {
+                        "detail": item.message,
+                        "file": item.path,
+                        "line": item.line,
+                        "likely_start_line": item.likely_start,
+                    },
+                }
+            )
             continue
         url = case_urls(request, bundle_id, path)
-        result.append({
-            "path": path,
-            "kind": document.kind,
-            "profile": document.profile,
-            "profile_reason": document.profile_reason,
-            "cases": [case_summary(case, url(case.id)) for case in document.cases],
-            "warnings": [serialize.diagnostic(item) for item in document.warnings],
-            "error": None,
-            "conversions": document.conversions,
-        })
+        result.append(
+            {
+                "path": path,
+                "kind": document.kind,
+                "profile": document.profile,
+                "profile_reason": document.profile_reason,
+                "cases": [case_summary(case, url(case.id)) for case in document.cases],
+                "warnings": [serialize.diagnostic(item) for item in document.warnings],
+                "error": None,
+                "conversions": document.conversions,
+            }
+        )
     return result
 
 
@@ -130,12 +147,15 @@ def pick_document(loaded: loading.LoadedBundle, document: str | None) -> str:
         return loaded.documents[0]
     if not loaded.documents:
         raise Http404("this bundle holds no eval file or deck")
-    raise query_settings.SettingsError(f"this bundle holds {len(loaded.documents)} documents; pick one "
-                                       f"with document= (one of {', '.join(loaded.documents[:20])})")
+    raise query_settings.SettingsError(
+        f"this bundle holds {len(loaded.documents)} documents; pick one "
+        f"with document= (one of {', '.join(loaded.documents[:20])})"
+    )
 
 
-def find_case(loaded: loading.LoadedBundle, case_id: str, document: str | None,
-              options: RenderOptions) -> tuple[str, RenderedDocument, RenderedCase]:
+def find_case(
+    loaded: loading.LoadedBundle, case_id: str, document: str | None, options: RenderOptions
+) -> tuple[str, RenderedDocument, RenderedCase]:
     """The case with this id; an id that is not found as written is tried ~XX-decoded, as the
     pages write ids that hold a slash (a~2Fb for a/b)."""
     try:
@@ -147,8 +167,9 @@ def find_case(loaded: loading.LoadedBundle, case_id: str, document: str | None,
         return _find_case(loaded, decoded, document, options)
 
 
-def _find_case(loaded: loading.LoadedBundle, case_id: str, document: str | None,
-               options: RenderOptions) -> tuple[str, RenderedDocument, RenderedCase]:
+def _find_case(
+    loaded: loading.LoadedBundle, case_id: str, document: str | None, options: RenderOptions
+) -> tuple[str, RenderedDocument, RenderedCase]:
     if document is not None:
         path = pick_document(loaded, document)
         rendered = stored_renders.render(loaded, path, options)
@@ -204,12 +225,16 @@ def writes_from_this_site(*, multipart: bool = False) -> Callable:
 def cross_site_refusal(request: HttpRequest, *, multipart: bool) -> HttpResponse | None:
     origin = request.META.get("HTTP_ORIGIN")
     if origin is not None and not trusted_origin(request, origin):
-        return _refusal(403, f"a write from another site ({origin[:100]}) is refused: the API "
-                        "takes writes from this site's pages and from scripts (which send no Origin)")
+        return _refusal(
+            403,
+            f"a write from another site ({origin[:100]}) is refused: the API "
+            "takes writes from this site's pages and from scripts (which send no Origin)",
+        )
     if origin is None and request.META.get("HTTP_SEC_FETCH_SITE") in CROSS_SITE_FETCH:
         return _refusal(403, "a write from another site is refused")
-    has_body = (request.META.get("CONTENT_LENGTH") not in (None, "", "0")
-                or "HTTP_TRANSFER_ENCODING" in request.META)  # chunked: a body of no stated length
+    has_body = (
+        request.META.get("CONTENT_LENGTH") not in (None, "", "0") or "HTTP_TRANSFER_ENCODING" in request.META
+    )  # chunked: a body of no stated length
     content_type = request.content_type or ""
     allowed = ("application/json", "multipart/form-data") if multipart else ("application/json",)
     if has_body and content_type not in allowed:

@@ -18,8 +18,10 @@ router = Router(tags=["diff"])
 
 class DiffQuery(Schema):
     old: str = Field(max_length=2000, description="The old bundle: its id or a link to it.")
-    new: str = Field(max_length=2000, description="The new bundle: its id or a link to it (the same "
-                     "as `old` to compare settings).")
+    new: str = Field(
+        max_length=2000,
+        description="The new bundle: its id or a link to it (the same as `old` to compare settings).",
+    )
     profile: Profile | None = Field(None, description="Both sides, unless old_/new_profile is given.")
     old_profile: Profile | None = None
     new_profile: Profile | None = None
@@ -42,8 +44,10 @@ class CaseDiffQuery(DiffQuery):
 
 class CauseOut(Schema):
     path: str
-    lines: list[int] | None = Field(description="[first, last] on the new side (the old side when "
-                                    "the lines were removed); null when the file is on one side only.")
+    lines: list[int] | None = Field(
+        description="[first, last] on the new side (the old side when "
+        "the lines were removed); null when the file is on one side only."
+    )
 
 
 class CountedCauseOut(CauseOut):
@@ -89,33 +93,48 @@ class CaseDiffOut(Schema):
     messages: list[MessageDiffOut] = Field(description="Every message, unchanged ones included.")
     because: list[CauseOut]
     tokens: dict[str, int]
-    payload: dict[str, Any] = Field(description="old and new: each side's request body for its "
-                                    "provider; lines: the line diff of the two as [op, line].")
+    payload: dict[str, Any] = Field(
+        description="old and new: each side's request body for its "
+        "provider; lines: the line diff of the two as [op, line]."
+    )
 
 
 def _params(query: Schema) -> dict[str, str]:
     return {key: str(value) for key, value in query.dict().items() if value is not None}
 
 
-@router.get("", response={200: DiffOut, **E400, **E404, **E422}, url_name="diff_bundles",
-            summary="Compare two bundles, or one bundle under two settings")
+@router.get(
+    "",
+    response={200: DiffOut, **E400, **E404, **E422},
+    url_name="diff_bundles",
+    summary="Compare two bundles, or one bundle under two settings",
+)
 def diff_bundles(request: HttpRequest, query: Query[DiffQuery]):
     params = _params(query)
     result = comparison.compare_bundles(comparison.side(params, "old_"), comparison.side(params, "new_"))
     return result.as_contract()
 
 
-@router.get("/case", response={200: CaseDiffOut, **E400, **E404, **E422},
-            summary="One case: each message's word-level diff, the cause, the payload diff")
+@router.get(
+    "/case",
+    response={200: CaseDiffOut, **E400, **E404, **E422},
+    summary="One case: each message's word-level diff, the cause, the payload diff",
+)
 def diff_one_case(request: HttpRequest, query: Query[CaseDiffQuery]):
     import json
 
     params = _params(query)
-    found = comparison.compare_case(comparison.side(params, "old_"), comparison.side(params, "new_"),
-                                    query.document, query.case)
+    found = comparison.compare_case(
+        comparison.side(params, "old_"), comparison.side(params, "new_"), query.document, query.case
+    )
     data = found.diff.as_dict()
-    return {**data, "status": found.diff.status,
-            "messages": [m.as_dict() for m in found.diff.messages],
-            "payload": {"old": json.loads(found.old_payload) if found.old_payload else None,
-                        "new": json.loads(found.new_payload) if found.new_payload else None,
-                        "lines": [list(item) for item in found.payload_lines]}}
+    return {
+        **data,
+        "status": found.diff.status,
+        "messages": [m.as_dict() for m in found.diff.messages],
+        "payload": {
+            "old": json.loads(found.old_payload) if found.old_payload else None,
+            "new": json.loads(found.new_payload) if found.new_payload else None,
+            "lines": [list(item) for item in found.payload_lines],
+        },
+    }

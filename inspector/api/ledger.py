@@ -66,8 +66,11 @@ class LedgerOut(Schema):
     skipped_documents: list[str]
 
 
-@router.get("/{bundle_id}/ledger", response={200: LedgerOut, **E400, **E404, **E422},
-            summary="Tokens per file and case, the cost of a run, and the prompt-cache map")
+@router.get(
+    "/{bundle_id}/ledger",
+    response={200: LedgerOut, **E400, **E404, **E422},
+    summary="Tokens per file and case, the cost of a run, and the prompt-cache map",
+)
 def get_ledger(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
     """Every case of the bundle, or of `document`, counted with the provider's tokenizer (exact for
     OpenAI, an estimate otherwise), priced from the genai-prices data for `model` (the provider's
@@ -80,7 +83,9 @@ def get_ledger(request: HttpRequest, bundle_id: str, query: Query[ExportQuery]):
         raise query_settings.SettingsError(f"{document!r} is not a document of this bundle")
     found = bundle_ledger(loaded, render_options(query), provider, export, document)
     data = found.ledger.as_dict()
-    data["cases"] = [row.as_dict() | {"document": owner}
-                     for row, owner in zip(found.ledger.cases, found.documents, strict=True)]
+    data["cases"] = [
+        row.as_dict() | {"document": owner}
+        for row, owner in zip(found.ledger.cases, found.documents, strict=True)
+    ]
     data["skipped_documents"] = found.skipped
     return data

@@ -34,12 +34,17 @@ def _files(body: RenderIn) -> dict[str, bytes]:
         return collect_files([(name, _utf8(body.content, name[:80]))], expand_zips=False)
     if not body.files:
         raise HttpError(400, "send `content` (one file's text) or `files` ({path: text})")
-    return collect_files([(path, _utf8(text, path[:80])) for path, text in body.files.items()],
-                         expand_zips=False)
+    return collect_files(
+        [(path, _utf8(text, path[:80])) for path, text in body.files.items()], expand_zips=False
+    )
 
 
-@router.post("", response={200: RenderOut, **E400, **E413, **E422}, by_alias=True,
-             summary="Render posted files without storing them")
+@router.post(
+    "",
+    response={200: RenderOut, **E400, **E413, **E422},
+    by_alias=True,
+    summary="Render posted files without storing them",
+)
 def render(request: HttpRequest, body: RenderIn):
     """For CI: post an eval file (`content` + `filename`) or a set of files (`files` + `path`, so
     that file references and guideline files resolve) and get every case's messages, segments,
@@ -58,8 +63,8 @@ def render(request: HttpRequest, body: RenderIn):
     else:
         raise HttpError(400, "none of the posted files is an eval file or deck; name one with `path`")
     options = query_settings.parse_render_options(
-        {name: value for name in SETTING_NAMES
-         if (value := getattr(body, name)) is not None})
+        {name: value for name in SETTING_NAMES if (value := getattr(body, name)) is not None}
+    )
     document = web_policy.render_untrusted(bundle, path, options)
     return {
         "path": path,
@@ -68,8 +73,10 @@ def render(request: HttpRequest, body: RenderIn):
         "profile_reason": document.profile_reason,
         "documents": documents,
         "warnings": [serialize.diagnostic(item) for item in document.warnings],
-        "cases": [serialize.case_detail(case)
-                  | {"guidelines": case_guidelines(bundle, path, case, options.guideline_patterns)}
-                  for case in document.cases],
+        "cases": [
+            serialize.case_detail(case)
+            | {"guidelines": case_guidelines(bundle, path, case, options.guideline_patterns)}
+            for case in document.cases
+        ],
         "conversions": document.conversions,
     }

@@ -24,9 +24,12 @@ class ErrorOut(Schema):
     detail: str
     file: str | None = None
     line: int | None = None
-    likely_start_line: int | None = Field(None, description="Where the mistake likely starts when the "
-                                          "parser noticed it lines later: the open quote of a "
-                                          "string that runs on to `line`.")
+    likely_start_line: int | None = Field(
+        None,
+        description="Where the mistake likely starts when the "
+        "parser noticed it lines later: the open quote of a "
+        "string that runs on to `line`.",
+    )
     # Field-by-field problems when the request itself does not match the schema (422).
     errors: list[dict[str, Any]] | None = None
 
@@ -39,31 +42,45 @@ class RenderQuery(Schema):
 
     profile: Profile | None = Field(None, description="Which agentv release's rendering to follow.")
     patterns: str | None = Field(
-        None, description="Guideline file patterns, one per line or comma separated. Absent: take "
-        "them from .agentv/config.yaml; present but empty: no guideline files.")
+        None,
+        description="Guideline file patterns, one per line or comma separated. Absent: take "
+        "them from .agentv/config.yaml; present but empty: no guideline files.",
+    )
     system_prompt: str | None = Field(None, description="A configured default system prompt.")
-    max_tokens: int | None = Field(None, description="Context budget in tokens (1 to 10,000,000); "
-                                   "messages that do not fit are omitted.")
+    max_tokens: int | None = Field(
+        None, description="Context budget in tokens (1 to 10,000,000); messages that do not fit are omitted."
+    )
     input_format: InputFormat | None = Field(None, description="Force a loader instead of sniffing.")
     gambit_context: str | None = Field(
-        None, description="gambit decks: the run's context input (JSON, or text), sent as the "
-        "gambit_context tool result, as `gambit run --context` does.")
+        None,
+        description="gambit decks: the run's context input (JSON, or text), sent as the "
+        "gambit_context tool result, as `gambit run --context` does.",
+    )
     gambit_context_sample: str | None = Field(
-        None, description="gambit decks: the context input from a file of the deck's samples/ "
-        "folder, by name (the case's `gambit.samples` lists them), instead of gambit_context.")
+        None,
+        description="gambit decks: the context input from a file of the deck's samples/ "
+        "folder, by name (the case's `gambit.samples` lists them), instead of gambit_context.",
+    )
     gambit_message: str | None = Field(
-        None, description="gambit decks: the first user message, as `gambit run --message`.")
+        None, description="gambit decks: the first user message, as `gambit run --message`."
+    )
     gambit_conversation: str | None = Field(
-        None, description="gambit grader decks: the conversation to grade, a JSON array of "
-        "{role, content}; one case per graded turn, as `gambit grade` runs the grader.")
+        None,
+        description="gambit grader decks: the conversation to grade, a JSON array of "
+        "{role, content}; one case per graded turn, as `gambit grade` runs the grader.",
+    )
     gambit_conversation_sample: str | None = Field(
-        None, description="gambit grader and scenario decks: the conversation from a JSON file "
+        None,
+        description="gambit grader and scenario decks: the conversation from a JSON file "
         "(an array of messages, or a saved session's {messages}): a sample of the deck by name "
         "(the case's `gambit.conversation_samples` lists them) or a file of the bundle by its "
-        "path, instead of gambit_conversation; traced to the file's lines.")
+        "path, instead of gambit_conversation; traced to the file's lines.",
+    )
     document: str | None = Field(
-        None, description="The bundle file to read. Default: the only document, or the first one "
-        "that holds the case.")
+        None,
+        description="The bundle file to read. Default: the only document, or the first one "
+        "that holds the case.",
+    )
 
 
 class ExportQuery(RenderQuery):
@@ -75,11 +92,15 @@ class ExportQuery(RenderQuery):
 
 class PayloadQuery(ExportQuery):
     format: ExportFormat | None = Field(
-        None, description="json (default): payload, changes, lints and warnings as JSON. curl, "
-        "python, typescript: runnable code as text/plain.")
+        None,
+        description="json (default): payload, changes, lints and warnings as JSON. curl, "
+        "python, typescript: runnable code as text/plain.",
+    )
     cache_breakpoints: bool | None = Field(
-        None, description="provider=anthropic only: cache_control after each prefix the document's "
-        "cache map finds shared (at most four), listed in changes.")
+        None,
+        description="provider=anthropic only: cache_control after each prefix the document's "
+        "cache map finds shared (at most four), listed in changes.",
+    )
 
 
 # --- rendered cases ---------------------------------------------------------------------------
@@ -104,8 +125,11 @@ class OriginOut(Schema):
     path: str | None
     start_line: int | None
     end_line: int | None
-    via: SpanOut | None = Field(None, description="For text from another file: the lines of the "
-                                                  "reference (e.g. a `type: file` block) that pulled it in.")
+    via: SpanOut | None = Field(
+        None,
+        description="For text from another file: the lines of the "
+        "reference (e.g. a `type: file` block) that pulled it in.",
+    )
 
 
 class SegmentOut(Schema):
@@ -130,9 +154,12 @@ class TextPartOut(Schema):
 
 
 class ImageUrlOut(Schema):
-    url: str | None = Field(description=(
-        "The image's own address (http or https, or a provider's file URI such as gs://) or a "
-        "data URL of its bytes; null when it is known only by a provider's file id."))
+    url: str | None = Field(
+        description=(
+            "The image's own address (http or https, or a provider's file URI such as gs://) or a "
+            "data URL of its bytes; null when it is known only by a provider's file id."
+        )
+    )
     detail: str | None = Field(None, description="OpenAI's image detail (low, high, auto).")
     file_id: str | None = Field(None, description="A provider's file id for the image.")
 
@@ -159,9 +186,12 @@ ContentPartOut = Annotated[TextPartOut | ImagePartOut | FilePartOut, Field(discr
 
 class MessageOut(Schema):
     role: str
-    content: str | list[ContentPartOut] = Field(description=(
-        "The message's text; when it holds images or files, OpenAI chat content parts instead: "
-        "`text`, `image_url` and `file` parts in order."))
+    content: str | list[ContentPartOut] = Field(
+        description=(
+            "The message's text; when it holds images or files, OpenAI chat content parts instead: "
+            "`text`, `image_url` and `file` parts in order."
+        )
+    )
     name: str | None = None
     tool_calls: list[ToolCallOut] | None = None
     tool_call_id: str | None = None
@@ -184,13 +214,19 @@ class OutputSchemaOut(Schema):
 
 
 class GraderOut(Schema):
-    name: str = Field(description=(
-        "The grader's name; a composite's members and aggregator are `composite › member`, a "
-        "conversation's graders `turn N › grader` and `conversation › grader`."))
-    messages: list[MessageOut] = Field(description=(
-        "What the grader sends the judge model; what only the run knows (the candidate's "
-        "answer, a composite's member results) is a segment of kind `marker` holding a "
-        "placeholder. Empty for a script grader, which asks no model."))
+    name: str = Field(
+        description=(
+            "The grader's name; a composite's members and aggregator are `composite › member`, a "
+            "conversation's graders `turn N › grader` and `conversation › grader`."
+        )
+    )
+    messages: list[MessageOut] = Field(
+        description=(
+            "What the grader sends the judge model; what only the run knows (the candidate's "
+            "answer, a composite's member results) is a segment of kind `marker` holding a "
+            "placeholder. Empty for a script grader, which asks no model."
+        )
+    )
     note: str | None = Field(None, description="A script grader: what it runs instead.")
     span: SpanOut | None = Field(None, description="Where the grader is written.")
     script: str | None = Field(None, description="The script a script grader runs, when found.")
@@ -199,8 +235,10 @@ class GraderOut(Schema):
 class GuidelineOut(Schema):
     path: str = Field(description="A file whose text agentv moves into the system message.")
     pattern: str | None = Field(description="The guideline pattern its path matched.")
-    source: str | None = Field(description="The config file listing that pattern (null: the render "
-                                            "settings' patterns or agentv's defaults).")
+    source: str | None = Field(
+        description="The config file listing that pattern (null: the render "
+        "settings' patterns or agentv's defaults)."
+    )
     line: int | None = Field(description="The pattern's line in that file.")
 
 
@@ -211,13 +249,20 @@ class CaseOut(Schema):
     metadata: dict[str, Any]
     warnings: list[DiagnosticOut]
     messages: list[MessageOut]
-    graders: list[GraderOut] = Field(description=(
-        "agentv's graders of the case (agentv-4 and agentv-5 profiles), in the order agentv runs "
-        "them: LLM graders with their messages, script graders with a note."))
+    graders: list[GraderOut] = Field(
+        description=(
+            "agentv's graders of the case (agentv-4 and agentv-5 profiles), in the order agentv runs "
+            "them: LLM graders with their messages, script graders with a note."
+        )
+    )
     tools: list[ToolOut]
     output_schema: OutputSchemaOut | None
-    guidelines: list[GuidelineOut] = Field(default_factory=list, description=(
-        "agentv files: why each guideline file the case sends is one (the pattern and its line)."))
+    guidelines: list[GuidelineOut] = Field(
+        default_factory=list,
+        description=(
+            "agentv files: why each guideline file the case sends is one (the pattern and its line)."
+        ),
+    )
 
 
 class CaseDetailOut(CaseOut):
@@ -245,13 +290,15 @@ class DocumentOut(Schema):
     kind: str | None = Field(description="agentv, deck or a conversation format; null if unreadable.")
     profile: str | None = Field(None, description="agentv files: the profile that rendered them.")
     profile_reason: str | None = Field(
-        None, description="Why that profile: which schema `auto` recognised, or that it was asked for.")
+        None, description="Why that profile: which schema `auto` recognised, or that it was asked for."
+    )
     cases: list[CaseSummaryOut]
     warnings: list[DiagnosticOut]
     error: ErrorOut | None = Field(description="Why the document cannot be rendered at all.")
     conversions: dict[str, str] = Field(
         default_factory=dict,
-        description="Converted forms of the file by file name, e.g. a legacy deck in the messages format.")
+        description="Converted forms of the file by file name, e.g. a legacy deck in the messages format.",
+    )
 
 
 class FileOut(Schema):
@@ -270,10 +317,13 @@ class BundleOut(Schema):
 
 
 class BundleCreatedOut(BundleOut):
-    manage_token: str | None = Field(description="Deletes the bundle. Shown once; only its hash is "
-                                     "kept. Null when an Idempotency-Key replay found the bundle.")
-    manage_url: str | None = Field(description="The bundle's manage page (holds the token: keep it "
-                                   "private). Null with manage_token.")
+    manage_token: str | None = Field(
+        description="Deletes the bundle. Shown once; only its hash is "
+        "kept. Null when an Idempotency-Key replay found the bundle."
+    )
+    manage_url: str | None = Field(
+        description="The bundle's manage page (holds the token: keep it private). Null with manage_token."
+    )
     cases: list[DocumentOut]
     warnings: list[DiagnosticOut] = Field(description="Every warning of every document and case.")
 
@@ -285,25 +335,31 @@ class BundleJsonIn(Schema):
 
 class RenderIn(Schema):
     files: dict[str, str] | None = Field(None, description="Relative path -> UTF-8 text.")
-    path: str | None = Field(None, description="Which of `files` to render. Default: the only "
-                             "document, or the first.")
+    path: str | None = Field(
+        None, description="Which of `files` to render. Default: the only document, or the first."
+    )
     content: str | None = Field(None, description="A single file's text (instead of `files`).")
     filename: str | None = Field(None, description="The name of `content`, e.g. eval.yaml.")
     profile: Profile | None = None
-    patterns: list[str] | None = Field(None, description="Guideline file patterns. Absent: from "
-                                       ".agentv/config.yaml; empty: none.")
+    patterns: list[str] | None = Field(
+        None, description="Guideline file patterns. Absent: from .agentv/config.yaml; empty: none."
+    )
     system_prompt: str | None = None
     max_tokens: int | None = None
     input_format: InputFormat | None = None
     gambit_context: str | None = Field(None, description="gambit decks: the context input.")
     gambit_context_sample: str | None = Field(
-        None, description="gambit decks: the context input from the deck's samples/, by name.")
+        None, description="gambit decks: the context input from the deck's samples/, by name."
+    )
     gambit_message: str | None = Field(None, description="gambit decks: the first user message.")
     gambit_conversation: str | None = Field(
-        None, description="gambit grader decks: the conversation to grade (JSON array).")
+        None, description="gambit grader decks: the conversation to grade (JSON array)."
+    )
     gambit_conversation_sample: str | None = Field(
-        None, description="gambit grader decks: the conversation from a JSON file, by name in the "
-        "deck's samples/ or by path in the bundle, instead of gambit_conversation.")
+        None,
+        description="gambit grader decks: the conversation from a JSON file, by name in the "
+        "deck's samples/ or by path in the bundle, instead of gambit_conversation.",
+    )
 
 
 class RenderOut(Schema):
@@ -311,13 +367,15 @@ class RenderOut(Schema):
     kind: str
     profile: str | None = Field(None, description="agentv files: the profile that rendered them.")
     profile_reason: str | None = Field(
-        None, description="Why that profile: which schema `auto` recognised, or that it was asked for.")
+        None, description="Why that profile: which schema `auto` recognised, or that it was asked for."
+    )
     documents: list[str] = Field(description="Every renderable file of the posted set.")
     warnings: list[DiagnosticOut]
     cases: list[CaseOut]
     conversions: dict[str, str] = Field(
         default_factory=dict,
-        description="Converted forms of the file by file name, e.g. a legacy deck in the messages format.")
+        description="Converted forms of the file by file name, e.g. a legacy deck in the messages format.",
+    )
 
 
 class ChangeOut(Schema):

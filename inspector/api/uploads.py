@@ -16,10 +16,10 @@ router = Router(tags=["bundles"])
 
 class QueuedUploadOut(Schema):
     status: str = Field(description="queued, running, stored, refused or failed.")
-    status_url: str = Field(description="Poll this (GET) until the status is stored, refused or "
-                            "failed.")
-    manage_token: str = Field(description="Deletes the bundle once stored. Shown once; only its "
-                              "hash is kept.")
+    status_url: str = Field(description="Poll this (GET) until the status is stored, refused or failed.")
+    manage_token: str = Field(
+        description="Deletes the bundle once stored. Shown once; only its hash is kept."
+    )
 
 
 class UploadStatusOut(Schema):
@@ -37,17 +37,25 @@ def queued_answer(request: HttpRequest, files: dict[str, bytes], title: str):
     """The 202 answer to an upload the queue stores: its status URL and the manage token of the
     bundle it will be."""
     upload_id, token = upload_queue.enqueue(files, title)
-    return Status(202, {"status": "queued", "status_url": status_url(request, upload_id),
-                        "manage_token": token})
+    return Status(
+        202, {"status": "queued", "status_url": status_url(request, upload_id), "manage_token": token}
+    )
 
 
-@router.get("/{upload_id}", response={200: UploadStatusOut, **E404}, url_name="upload_status",
-            summary="A queued upload's progress")
+@router.get(
+    "/{upload_id}",
+    response={200: UploadStatusOut, **E404},
+    url_name="upload_status",
+    summary="A queued upload's progress",
+)
 def upload_status(request: HttpRequest, upload_id: str):
     found = upload_queue.status(upload_id)
     if found is None:
         raise HttpError(404, "no queued upload has this id")
     stored = found.bundle_id
-    return {"status": found.state, "detail": found.detail, "id": stored,
-            "url": bundle_url(request, stored) if stored else None}
-
+    return {
+        "status": found.state,
+        "detail": found.detail,
+        "id": stored,
+        "url": bundle_url(request, stored) if stored else None,
+    }

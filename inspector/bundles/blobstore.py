@@ -97,8 +97,7 @@ def remove(digests: Iterable[str]) -> None:
         try:
             store.delete(object_name(sha256))
         except Exception:  # noqa: BLE001 - any storage failure: leave this one, remove the rest
-            logger.exception("could not remove the stored object of blob %s; it is left unused",
-                             sha256)
+            logger.exception("could not remove the stored object of blob %s; it is left unused", sha256)
 
 
 def check() -> None:

@@ -11,8 +11,12 @@ MAX_PASTE_CHARS = 5_000_000
 
 
 class PasteForm(forms.Form):
-    text = forms.CharField(required=False, strip=False, max_length=MAX_PASTE_CHARS,
-                           widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}))
+    text = forms.CharField(
+        required=False,
+        strip=False,
+        max_length=MAX_PASTE_CHARS,
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
+    )
     filename = forms.CharField(required=False, max_length=4096, initial="eval.yaml")
     title = forms.CharField(required=False, max_length=200)
     # One relative path per line for the files chosen with the folder picker, in the order the browser
@@ -42,8 +46,10 @@ def _folder_uploads(form: PasteForm, folder_files: list) -> list[tuple[str, byte
     relative = [line for line in relative_text.split("\n") if line]
     if folder_files and len(relative) != len(folder_files):
         relative = []  # without the script the folder structure is unknown: keep base names
-    return [(relative[index] if relative else upload.name, upload.read())
-            for index, upload in enumerate(folder_files)]
+    return [
+        (relative[index] if relative else upload.name, upload.read())
+        for index, upload in enumerate(folder_files)
+    ]
 
 
 class RevisionForm(forms.Form):

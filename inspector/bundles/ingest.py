@@ -57,8 +57,12 @@ class Limits:
 
     @classmethod
     def from_settings(cls) -> Limits:
-        return cls(settings.MAX_BUNDLE_BYTES, settings.MAX_BUNDLE_FILES, settings.MAX_PATH_LENGTH,
-                   settings.MAX_ZIP_RATIO)
+        return cls(
+            settings.MAX_BUNDLE_BYTES,
+            settings.MAX_BUNDLE_FILES,
+            settings.MAX_PATH_LENGTH,
+            settings.MAX_ZIP_RATIO,
+        )
 
 
 def _megabytes(size: int) -> str:
@@ -86,11 +90,14 @@ class _Collector:
 
     def add(self, raw_path: str, data: bytes) -> None:
         if len(raw_path) > self.limits.max_path_length:
-            raise UploadError(f"path is longer than {self.limits.max_path_length} characters",
-                              raw_path[:80] + "…")
+            raise UploadError(
+                f"path is longer than {self.limits.max_path_length} characters", raw_path[:80] + "…"
+            )
         if any(ord(char) < 32 or ord(char) == 127 for char in raw_path):
-            raise UploadError("path contains a control character (a line break, tab or NUL)",
-                              raw_path.encode("unicode_escape").decode("ascii"))
+            raise UploadError(
+                "path contains a control character (a line break, tab or NUL)",
+                raw_path.encode("unicode_escape").decode("ascii"),
+            )
         if raw_path.startswith(("/", "\\")) or (len(raw_path) > 1 and raw_path[1] == ":"):
             raise UploadError("absolute paths are not allowed in a bundle", raw_path)
         path = normalize(raw_path)
@@ -113,16 +120,21 @@ class _Collector:
         the same letters in another Unicode form or letter case, or hidden characters."""
         hidden = _INVISIBLE.search(path)
         if hidden is not None:
-            raise UploadError(f"the name holds an invisible character (U+{ord(hidden.group()):04X}), "
-                              "which makes it look like another name; rename the file", _shown(path))
+            raise UploadError(
+                f"the name holds an invisible character (U+{ord(hidden.group()):04X}), "
+                "which makes it look like another name; rename the file",
+                _shown(path),
+            )
         parts = path.split("/")
         for end in range(1, len(parts) + 1):
             name = "/".join(parts[:end])
             # lower(), not casefold(): case-insensitive file systems do not take "ss" for "ß".
             seen = self.looks.setdefault(unicodedata.normalize("NFC", name).lower(), name)
             if seen != name:
-                raise UploadError(f"{_shown(seen)} and {_shown(name)} look alike (they differ only in "
-                                  "letter case or in how accented letters are encoded); rename one")
+                raise UploadError(
+                    f"{_shown(seen)} and {_shown(name)} look alike (they differ only in "
+                    "letter case or in how accented letters are encoded); rename one"
+                )
         return unicodedata.normalize("NFC", path)
 
     def add_zip(self, name: str, data: bytes) -> None:
@@ -136,16 +148,17 @@ class _Collector:
             if entry.is_dir():
                 continue
             if stat.S_ISLNK(entry.external_attr >> 16):
-                raise UploadError("zip entry is a symbolic link; links are not allowed",
-                                  f"{name}!{entry.filename}")
+                raise UploadError(
+                    "zip entry is a symbolic link; links are not allowed", f"{name}!{entry.filename}"
+                )
             declared += entry.file_size
             if declared > self.limits.max_bytes - self.total:
-                raise UploadError(f"the zip unpacks to more than {_megabytes(self.limits.max_bytes)}",
-                                  name)
+                raise UploadError(f"the zip unpacks to more than {_megabytes(self.limits.max_bytes)}", name)
             if entry.compress_size and entry.file_size / entry.compress_size > self.limits.max_zip_ratio:
                 raise UploadError(
                     f"zip entry compresses more than {self.limits.max_zip_ratio}:1 (a zip bomb?)",
-                    f"{name}!{entry.filename}")
+                    f"{name}!{entry.filename}",
+                )
         for entry in entries:
             if entry.is_dir():
                 continue
@@ -153,8 +166,14 @@ class _Collector:
                 with archive.open(entry) as handle:
                     # Read one byte past the declared size: headers can lie about it.
                     content = handle.read(entry.file_size + 1)
-            except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError,
-                    ValueError) as error:
+            except (
+                zipfile.BadZipFile,
+                RuntimeError,
+                NotImplementedError,
+                OSError,
+                EOFError,
+                ValueError,
+            ) as error:
                 raise UploadError(f"cannot unpack this entry ({error})", f"{name}!{entry.filename}") from None
             if len(content) > entry.file_size:
                 raise UploadError("zip entry is larger than its header says", f"{name}!{entry.filename}")
@@ -182,8 +201,9 @@ def refuse_oversized(declared_sizes: list[int], limits: Limits | None = None) ->
         raise UploadError(f"the upload is larger than {_megabytes(limits.max_bytes)}")
 
 
-def collect_files(uploads: list[tuple[str, bytes]], limits: Limits | None = None,
-                  expand_zips: bool = True) -> dict[str, bytes]:
+def collect_files(
+    uploads: list[tuple[str, bytes]], limits: Limits | None = None, expand_zips: bool = True
+) -> dict[str, bytes]:
     """Check and normalise uploaded (path, bytes) pairs; zip files are unpacked in place."""
     collector = _Collector(limits or Limits.from_settings())
     for path, data in uploads:
@@ -205,8 +225,7 @@ def refuse_unreadable(files: dict[str, bytes]) -> dict[str, PickledRender]:
     try:
         documents = web_policy.list_untrusted(bundle)
         # A .json file too hostile to sniff is not listed, but a later setting could render it.
-        documents += [path for path in files if path.lower().endswith(".json")
-                      and path not in documents]
+        documents += [path for path in files if path.lower().endswith(".json") and path not in documents]
         renders = {}
         for path in documents:
             try:
@@ -222,15 +241,26 @@ def refuse_unreadable(files: dict[str, bytes]) -> dict[str, PickledRender]:
     return renders
 
 
-def store_bundle(files: dict[str, bytes], *, title: str = "", parent: Bundle | None = None,
-                 example: str = "", token_hash: str = "") -> tuple[Bundle, str]:
+def store_bundle(
+    files: dict[str, bytes],
+    *,
+    title: str = "",
+    parent: Bundle | None = None,
+    example: str = "",
+    token_hash: str = "",
+) -> tuple[Bundle, str]:
     """Save a checked file set as a new bundle, once every document in it has been rendered
     within the limits. Returns it with its private manage token; or, given the hash of one the
     uploader already holds (`token_hash`: a queued upload), with none."""
     renders = refuse_unreadable(files)
-    bundle, token = _write_with_retries(files, title=title, parent=parent, example=example,
-                                        manage_token=secrets.token_urlsafe(24),
-                                        token_hash=token_hash)
+    bundle, token = _write_with_retries(
+        files,
+        title=title,
+        parent=parent,
+        example=example,
+        manage_token=secrets.token_urlsafe(24),
+        token_hash=token_hash,
+    )
     _keep(bundle, renders)
     return bundle, token
 
@@ -260,23 +290,32 @@ def store_bundle_once(files: dict[str, bytes], *, title: str, key: str) -> tuple
     (bundle, token, created)."""
     key_hash = hash_token("idempotency:" + key)
     digest = content_digest(files)
-    token = base64.urlsafe_b64encode(hmac.new(settings.SECRET_KEY.encode(), b"manage:" + key.encode(),
-                                              hashlib.sha256).digest()[:24]).decode()
+    token = base64.urlsafe_b64encode(
+        hmac.new(settings.SECRET_KEY.encode(), b"manage:" + key.encode(), hashlib.sha256).digest()[:24]
+    ).decode()
     checked = False
     renders: dict[str, PickledRender] = {}
     for _ in range(3):
         existing = Bundle.objects.filter(idempotency_key_hash=key_hash).first()
         if existing is not None:
             if existing.content_digest != digest:
-                raise IdempotencyConflict("this Idempotency-Key was already used for a different "
-                                          "upload; send a new key")
+                raise IdempotencyConflict(
+                    "this Idempotency-Key was already used for a different upload; send a new key"
+                )
             return existing, token, False
         if not checked:
             renders = refuse_unreadable(files)
             checked = True
         try:
-            bundle, _ = _write_bundle(files, title=title, parent=None, example="",
-                                      manage_token=token, key_hash=key_hash, digest=digest)
+            bundle, _ = _write_bundle(
+                files,
+                title=title,
+                parent=None,
+                example="",
+                manage_token=token,
+                key_hash=key_hash,
+                digest=digest,
+            )
             _keep(bundle, renders)
             return bundle, token, True
         except IntegrityError:
@@ -293,7 +332,7 @@ def _retrying(action, *args, **options):
         except (IntegrityError, OperationalError):
             if attempt == RETRIES - 1:
                 raise UploadError("the database is busy; try again") from None
-            time.sleep(min(0.5, 0.01 * 2 ** attempt) * (1 + random.random()))
+            time.sleep(min(0.5, 0.01 * 2**attempt) * (1 + random.random()))
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -305,28 +344,46 @@ def _write_with_retries(files: dict[str, bytes], **options) -> tuple[Bundle, str
 
 
 @transaction.atomic
-def _write_bundle(files: dict[str, bytes], *, title: str, parent: Bundle | None, example: str,
-                  manage_token: str = "", key_hash: str | None = None,
-                  digest: str = "", token_hash: str = "") -> tuple[Bundle, str]:
+def _write_bundle(
+    files: dict[str, bytes],
+    *,
+    title: str,
+    parent: Bundle | None,
+    example: str,
+    manage_token: str = "",
+    key_hash: str | None = None,
+    digest: str = "",
+    token_hash: str = "",
+) -> tuple[Bundle, str]:
     manage_token = "" if token_hash else manage_token or secrets.token_urlsafe(24)
-    bundle = Bundle.objects.create(title=title[:200], parent=parent, example=example,
-                                   manage_token_hash=token_hash or hash_token(manage_token),
-                                   idempotency_key_hash=key_hash, content_digest=digest)
+    bundle = Bundle.objects.create(
+        title=title[:200],
+        parent=parent,
+        example=example,
+        manage_token_hash=token_hash or hash_token(manage_token),
+        idempotency_key_hash=key_hash,
+        content_digest=digest,
+    )
     digests = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
     # Lock the blobs this bundle shares so a concurrent delete cannot remove one before we commit.
-    existing = set(Blob.objects.select_for_update().filter(sha256__in=set(digests.values()))
-                   .values_list("sha256", flat=True))
+    existing = set(
+        Blob.objects.select_for_update()
+        .filter(sha256__in=set(digests.values()))
+        .values_list("sha256", flat=True)
+    )
     new_blobs = {}
     for path, data in files.items():
         digest_of_file = digests[path]
         if digest_of_file not in existing and digest_of_file not in new_blobs:
-            new_blobs[digest_of_file] = Blob(sha256=digest_of_file, data=blobstore.row_data(data),
-                                             size=len(data))
+            new_blobs[digest_of_file] = Blob(
+                sha256=digest_of_file, data=blobstore.row_data(data), size=len(data)
+            )
     Blob.objects.bulk_create(new_blobs.values(), ignore_conflicts=True)
     # A blob another upload inserted meanwhile (our insert was skipped) is not locked yet: lock it
     # now, and put back any that a delete removed in between.
-    present = set(Blob.objects.select_for_update().filter(sha256__in=set(new_blobs))
-                  .values_list("sha256", flat=True))
+    present = set(
+        Blob.objects.select_for_update().filter(sha256__in=set(new_blobs)).values_list("sha256", flat=True)
+    )
     Blob.objects.bulk_create(blob for name, blob in new_blobs.items() if name not in present)
     # Every row this bundle references is locked now, so no delete can remove an object between
     # this write and the commit (blobstore's rule: no row without its object).

@@ -118,16 +118,17 @@ def page_state(loaded: LoadedBundle, *, verdicts: bool = False) -> str:
     if loaded.read_only:
         return ""
     counted = getattr(loaded.record, "revision_count", None)  # counted by load_bundle
-    state = str(Bundle.objects.filter(parent_id=loaded.record.pk).count()
-                if counted is None else counted)
+    state = str(Bundle.objects.filter(parent_id=loaded.record.pk).count() if counted is None else counted)
     if verdicts:
         # Exactly what a filtered page shows of them: which case has which verdict (not update times,
         # which workers with skewed clocks could write out of order; notes do not change the list).
         # An earlier revision's verdicts carry into this one (review/carried_verdicts.py).
         digest = hashlib.sha256()
-        for row in (Verdict.objects.filter(bundle__in=lineage(loaded.record))
-                    .order_by("bundle_id", "document", "case_id")
-                    .values_list("bundle_id", "document", "case_id", "verdict")):
+        for row in (
+            Verdict.objects.filter(bundle__in=lineage(loaded.record))
+            .order_by("bundle_id", "document", "case_id")
+            .values_list("bundle_id", "document", "case_id", "verdict")
+        ):
             digest.update(repr(row).encode())
         state += ":" + digest.hexdigest()
     return state
@@ -141,5 +142,3 @@ def forget_bundle(bundle_id: str) -> None:
 def clear_caches() -> None:
     _files_cache.clear()
     render_cache.clear()
-
-

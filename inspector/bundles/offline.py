@@ -64,8 +64,13 @@ class _Texts:
         return [-1, self.table_index[text]]
 
 
-def offline_data(title: str, files: dict[str, str], documents: list[RenderedDocument],
-                 threads: list[dict] | None = None, verdicts: list[dict] | None = None) -> dict:
+def offline_data(
+    title: str,
+    files: dict[str, str],
+    documents: list[RenderedDocument],
+    threads: list[dict] | None = None,
+    verdicts: list[dict] | None = None,
+) -> dict:
     """Messages are stored once each (cases sharing a system prompt share it); a message is
     [role, segments, omitted or null, tool calls as [name, arguments], and, when it has any, its
     thinking as [segment position, label, text]], its segments one flat list
@@ -84,15 +89,22 @@ def offline_data(title: str, files: dict[str, str], documents: list[RenderedDocu
             origin = segment.origin
             ref = texts.ref(segment.text, origin.path, origin.start_line, origin.end_line)
             flat += ref if len(ref) == 3 else [*ref, 0]
-            flat += [kinds.setdefault(str(origin.kind), len(kinds)),
-                     texts.index.get(origin.path, -1) if origin.path else -1,
-                     origin.start_line or 0, origin.end_line or 0]
+            flat += [
+                kinds.setdefault(str(origin.kind), len(kinds)),
+                texts.index.get(origin.path, -1) if origin.path else -1,
+                origin.start_line or 0,
+                origin.end_line or 0,
+            ]
             shown = thinking_view(segment.raw) if segment.raw is not None else None
             if shown is not None:  # the model's reasoning: beside the text, as the page shows it
                 thinking.append([position, shown.label, shown.text])
-        item = [message.role, flat, message.omitted,
-                [[call.name, call.arguments] for call in message.tool_calls],
-                *([thinking] if thinking else [])]
+        item = [
+            message.role,
+            flat,
+            message.omitted,
+            [[call.name, call.arguments] for call in message.tool_calls],
+            *([thinking] if thinking else []),
+        ]
         key = json.dumps(item, ensure_ascii=False)
         if key not in seen:
             seen[key] = len(messages)
@@ -108,27 +120,45 @@ def offline_data(title: str, files: dict[str, str], documents: list[RenderedDocu
             entry: dict = {"id": case.id, "m": indexes}
             if case.graders:
                 # [name, message indexes, note or null, written at "path:line" or null]
-                entry["g"] = [[grader.name, [stored(message) for message in grader.messages],
-                               grader.note, f"{grader.span.path}:{grader.span.start_line}"
-                               if grader.span is not None else None] for grader in case.graders]
+                entry["g"] = [
+                    [
+                        grader.name,
+                        [stored(message) for message in grader.messages],
+                        grader.note,
+                        f"{grader.span.path}:{grader.span.start_line}" if grader.span is not None else None,
+                    ]
+                    for grader in case.graders
+                ]
             if span is not None:
                 entry["span"] = [texts.index.get(span.path, -1), span.start_line, span.end_line]
             if case.skipped:
                 entry["skipped"] = case.skipped
             cases.append(entry)
-        docs.append({"path": document.path, "kind": document.kind, "profile": document.profile,
-                     "cases": cases})
-    return {"title": title, "paths": texts.paths, "files": [files[p] for p in texts.paths],
-            "table": texts.table, "kinds": list(kinds), "messages": messages, "documents": docs,
-            "thinking_title": THINKING_LABEL,
-            "threads": threads or [], "verdicts": verdicts or []}
+        docs.append(
+            {"path": document.path, "kind": document.kind, "profile": document.profile, "cases": cases}
+        )
+    return {
+        "title": title,
+        "paths": texts.paths,
+        "files": [files[p] for p in texts.paths],
+        "table": texts.table,
+        "kinds": list(kinds),
+        "messages": messages,
+        "documents": docs,
+        "thinking_title": THINKING_LABEL,
+        "threads": threads or [],
+        "verdicts": verdicts or [],
+    }
 
 
 def _embedded_json(data: dict) -> str:
     # Inside <script type="application/json">: only "</" and "<!--" could end or confuse the
     # element; both are escaped the way JSON allows, without inflating every "<" six-fold.
-    return (json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
-            .replace("</", "<\\/").replace("<!--", "\\u003c!--"))
+    return (
+        json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+        .replace("</", "<\\/")
+        .replace("<!--", "\\u003c!--")
+    )
 
 
 def _escape_html(text: str) -> str:
@@ -140,15 +170,15 @@ def offline_html(data: dict) -> str:
     script = (STATIC / SCRIPT).read_text(encoding="utf-8")
     title = _escape_html(data["title"] or "Prompt Inspector")
     return (
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{title} · Prompt Inspector (offline)</title>\n"
-        f"<style>\n{styles}\n</style></head>\n<body class=\"offline\">"
-        "<header class=\"topbar\"><span class=\"brand\"><span class=\"brand-mark\">⟨⟩</span> "
-        f"Prompt Inspector</span><nav class=\"crumbs\">{title} · offline copy, read-only</nav></header>"
-        "<main class=\"page wide\" id=\"offline\"><noscript>This offline copy needs JavaScript to show "
+        f'<style>\n{styles}\n</style></head>\n<body class="offline">'
+        '<header class="topbar"><span class="brand"><span class="brand-mark">⟨⟩</span> '
+        f'Prompt Inspector</span><nav class="crumbs">{title} · offline copy, read-only</nav></header>'
+        '<main class="page wide" id="offline"><noscript>This offline copy needs JavaScript to show '
         "the cases.</noscript></main>\n"
-        f"<script type=\"application/json\" id=\"bundle-data\">{_embedded_json(data)}</script>\n"
+        f'<script type="application/json" id="bundle-data">{_embedded_json(data)}</script>\n'
         f"<script>\n{script}\n</script>\n</body></html>\n"
     )
 
@@ -194,9 +224,11 @@ def _refuse_past_budget(characters: int) -> None:
     left = bounded.left_in_budget()
     needed = 1 + SECONDS_PER_MILLION_CHARACTERS * characters / 1_000_000
     if left is not None and left < needed:
-        raise bounded.OverBudget(f"the files were read, but too little of this request's time is left "
-                                 f"to build the copy ({left:.1f} s of the {needed:.1f} s it may take); "
-                                 f"try again: what was read is kept")
+        raise bounded.OverBudget(
+            f"the files were read, but too little of this request's time is left "
+            f"to build the copy ({left:.1f} s of the {needed:.1f} s it may take); "
+            f"try again: what was read is kept"
+        )
 
 
 def copy_key(bundle_key: str, title: str, threads: list[dict], verdicts: list[dict]) -> str:
@@ -207,8 +239,9 @@ def copy_key(bundle_key: str, title: str, threads: list[dict], verdicts: list[di
     return render_cache.key("offline", bundle_key, title, review.hexdigest())
 
 
-def kept_copy(bundle_key: str, title: str, files, render, documents, threads: list[dict],
-              verdicts: list[dict]) -> str:
+def kept_copy(
+    bundle_key: str, title: str, files, render, documents, threads: list[dict], verdicts: list[dict]
+) -> str:
     """offline_html of the bundle, made once per bundle (`bundle_key`: its cache id and state) and
     review state, and kept in the render cache: the copy of a large bundle costs seconds, and a
     share link can ask for it again and again."""

@@ -21,18 +21,30 @@ def copy_inputs(loaded: loading.LoadedBundle) -> dict:
     carried from earlier revisions included) and verdicts."""
     options = RenderOptions()
     threads = [service.placed_data(item) for item in service.bundle_threads(loaded, options, None)]
-    verdicts = [{"document": v.document, "case_id": v.case_id, "verdict": v.verdict, "note": v.note,
-                 "author": v.author, "author_fingerprint": service.fingerprint(v.author_key_hash)}
-                for v in loaded.record.verdicts.all()]
-    return {"bundle_key": f"{loaded.cache_id}:{loading.page_state(loaded)}",
-            "title": loaded.record.title, "files": loaded.files,
-            "render": lambda path: stored_renders.render(loaded, path, options),
-            "documents": loaded.documents, "threads": threads, "verdicts": verdicts}
+    verdicts = [
+        {
+            "document": v.document,
+            "case_id": v.case_id,
+            "verdict": v.verdict,
+            "note": v.note,
+            "author": v.author,
+            "author_fingerprint": service.fingerprint(v.author_key_hash),
+        }
+        for v in loaded.record.verdicts.all()
+    ]
+    return {
+        "bundle_key": f"{loaded.cache_id}:{loading.page_state(loaded)}",
+        "title": loaded.record.title,
+        "files": loaded.files,
+        "render": lambda path: stored_renders.render(loaded, path, options),
+        "documents": loaded.documents,
+        "threads": threads,
+        "verdicts": verdicts,
+    }
 
 
 def _copy_key(inputs: dict) -> str:
-    return offline.copy_key(inputs["bundle_key"], inputs["title"], inputs["threads"],
-                            inputs["verdicts"])
+    return offline.copy_key(inputs["bundle_key"], inputs["title"], inputs["threads"], inputs["verdicts"])
 
 
 def kept(inputs: dict) -> str | None:

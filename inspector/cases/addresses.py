@@ -62,8 +62,7 @@ _CASE_ID_SLOT = "CaseIdSlot0"
 
 @lru_cache(maxsize=256)
 def _case_url_around(bundle_id: str, document: str) -> tuple[str, str]:
-    url = reverse("case", kwargs={"bundle_id": bundle_id, "document": document,
-                                  "case_id": _CASE_ID_SLOT})
+    url = reverse("case", kwargs={"bundle_id": bundle_id, "document": document, "case_id": _CASE_ID_SLOT})
     before, _, after = url.rpartition(_CASE_ID_SLOT)
     return before, after
 
@@ -85,7 +84,7 @@ def source_url(bundle_id: str, path: str, start: int | None = None, end: int | N
 
 
 def parse_line_range(value: str | None) -> tuple[int, int] | None:
-    """"3-7" or "5" as an inclusive line range; anything else is ignored rather than refused, since a
+    """ "3-7" or "5" as an inclusive line range; anything else is ignored rather than refused, since a
     wrong highlight is harmless."""
     if not value:
         return None
@@ -102,6 +101,7 @@ def parse_line_range(value: str | None) -> tuple[int, int] | None:
 def file_stem(name: str) -> str:
     """A download file name's stem from a path, title or id: safe characters only, never empty."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")[:80] or "download"
+
 
 def absolute_url(request, path: str) -> str:
     """An absolute link for sharing: SITE_ROOT when set (behind a proxy that rewrites the host)."""

@@ -68,8 +68,15 @@ class RowSummary:
     @classmethod
     def of(cls, case: RenderedCase, tokens: int) -> RowSummary:
         text = " ".join(message.content for message in case.messages)[:SEARCH_CHARS_PER_CASE]
-        return cls(case.id, len(case.sent_messages), len(case.omitted_messages), len(case.warnings),
-                   case.skipped, f"{case.id} {text}".lower(), tokens)
+        return cls(
+            case.id,
+            len(case.sent_messages),
+            len(case.omitted_messages),
+            len(case.warnings),
+            case.skipped,
+            f"{case.id} {text}".lower(),
+            tokens,
+        )
 
     def matches(self, words: list[str]) -> bool:
         return all(word in self.search for word in words)
@@ -80,8 +87,10 @@ def row_summaries(cases: list[RenderedCase]) -> tuple[RowSummary, ...]:
     made a 14,000-case file's outline take seconds instead of a fraction of one."""
     sent = [case.sent_messages for case in cases]
     counts = iter(message_token_counts([message for messages in sent for message in messages]))
-    return tuple(RowSummary.of(case, sum(next(counts) for _ in messages) + TOKENS_PER_REPLY)
-                 for case, messages in zip(cases, sent, strict=True))
+    return tuple(
+        RowSummary.of(case, sum(next(counts) for _ in messages) + TOKENS_PER_REPLY)
+        for case, messages in zip(cases, sent, strict=True)
+    )
 
 
 # The bundle table's sorts (largest first), over every row of a document, not one page of it.
@@ -92,6 +101,13 @@ ROW_SORTS = {
 
 
 def case_row(bundle_id: str, document: str, row: RowSummary, query: str) -> CaseRow:
-    return CaseRow(id=row.id, url=case_url(bundle_id, document, row.id, query), messages=row.messages,
-                   omitted=row.omitted, warnings=row.warnings, skipped=row.skipped, search=row.search,
-                   tokens=row.tokens)
+    return CaseRow(
+        id=row.id,
+        url=case_url(bundle_id, document, row.id, query),
+        messages=row.messages,
+        omitted=row.omitted,
+        warnings=row.warnings,
+        skipped=row.skipped,
+        search=row.search,
+        tokens=row.tokens,
+    )

@@ -32,7 +32,7 @@ def file_tree(bundle_id: str, paths: list[str], documents: tuple[str, ...]) -> l
     for path in sorted(paths, key=lambda p: (posixpath.dirname(p).split("/"), p)):
         parts = path.split("/")
         for depth in range(len(parts) - 1):
-            folder = "/".join(parts[:depth + 1])
+            folder = "/".join(parts[: depth + 1])
             if folder not in seen_folders:
                 seen_folders.add(folder)
                 rows.append(TreeRow(parts[depth] + "/", folder, depth, True, False))
@@ -57,8 +57,14 @@ class CaseFiles:
     hidden: int  # left out of the rows (see FILES_PANEL_LIMIT)
 
 
-def case_files(bundle_id: str, paths: list[str], documents: tuple[str, ...], case: RenderedCase,
-               source_path: str, case_source_url: str) -> CaseFiles:
+def case_files(
+    bundle_id: str,
+    paths: list[str],
+    documents: tuple[str, ...],
+    case: RenderedCase,
+    source_path: str,
+    case_source_url: str,
+) -> CaseFiles:
     """The bundle's file tree beside a case: every file opens in the source pane (the case's own
     file at the case's lines), and the files the case's messages draw on say what they are to it."""
     roles: dict[str, str] = {}

@@ -15,9 +15,12 @@ def find_case(document: RenderedDocument, case_id: str) -> RenderedCase | None:
     return None
 
 
-def first_case(bundle_id: str, documents: tuple[str, ...] | None = None,
-               options: RenderOptions | None = None, case_id: str | None = None
-               ) -> tuple[str, str] | None:
+def first_case(
+    bundle_id: str,
+    documents: tuple[str, ...] | None = None,
+    options: RenderOptions | None = None,
+    case_id: str | None = None,
+) -> tuple[str, str] | None:
     """(document, case id) of the first case the stored bundle shows — among `documents` when
     given, the one named `case_id` when given — or None. Unreadable files are passed over."""
     loaded = load_bundle(bundle_id)

@@ -52,7 +52,9 @@ def _highlight_lines(path: str, text: str) -> tuple[SourceLine, ...]:
     """The file as numbered lines of highlighted HTML (core.highlight), made once per content and
     lexer (kept in the render cache for every worker) in the bounded worker; plain, escaped lines
     in the same layout when that is refused or runs past HIGHLIGHT_SECONDS."""
-    return tuple(SourceLine(number, mark_safe(html)) for number, html in enumerate(_html_lines(path, text), start=1))
+    return tuple(
+        SourceLine(number, mark_safe(html)) for number, html in enumerate(_html_lines(path, text), start=1)
+    )
 
 
 def _html_lines(path: str, text: str) -> tuple[str, ...]:
@@ -61,13 +63,16 @@ def _html_lines(path: str, text: str) -> tuple[str, ...]:
     if len(text) <= _IN_PROCESS_CHARS or settings.RENDER_IN_PROCESS:
         return highlight.html_lines(path, text)
     lexer = highlight.lexer_for(path).name
-    key = render_cache.key("highlight", lexer, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+    key = render_cache.key(
+        "highlight", lexer, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    )
     kept = render_cache.get(key)
     if kept is not None:
         return kept
     try:
         lines = bounded.pool(web_policy.render_policy().limits).call(
-            highlight.html_lines, path, text, path=path, seconds=settings.HIGHLIGHT_SECONDS)
+            highlight.html_lines, path, text, path=path, seconds=settings.HIGHLIGHT_SECONDS
+        )
     except bounded.Busy:
         return highlight.plain_lines(text)  # busy now (or this request's budget spent): not kept
     except (InputError, bounded.WorkerError):
@@ -94,10 +99,11 @@ def highlight_window(path: str, text: str, first: int, last: int) -> tuple[Sourc
         if candidate and not candidate[0].isspace():
             start = number
             break
-    chunk = "\n".join(all_lines[start - 1:last]) + "\n"
+    chunk = "\n".join(all_lines[start - 1 : last]) + "\n"
     lines = highlight_lines(path, chunk)
-    return tuple(SourceLine(line.number + start - 1, line.html)
-                 for line in lines[first - start:last - start + 1])
+    return tuple(
+        SourceLine(line.number + start - 1, line.html) for line in lines[first - start : last - start + 1]
+    )
 
 
 def highlight_block(path: str, text: str) -> SafeString:

@@ -85,13 +85,15 @@ def media_view(media: Media) -> MediaView:
     if media.data is not None:
         size = len(media.data) * 3 // 4
         label = f"{media.filename or media.kind} ({what}, {size:,} bytes)"
-        thumbnail = media.data_url if media.kind == "image" and (
-            media.media_type or "").startswith("image/") else None
+        thumbnail = (
+            media.data_url
+            if media.kind == "image" and (media.media_type or "").startswith("image/")
+            else None
+        )
         return MediaView(media.kind, label, thumbnail=thumbnail)
     if media.url is not None:
         web = media.url.startswith(("http://", "https://"))
-        return MediaView(media.kind, f"{media.kind}: {media.url}",
-                         link=media.url if web else None)
+        return MediaView(media.kind, f"{media.kind}: {media.url}", link=media.url if web else None)
     return MediaView(media.kind, f"{media.kind}: file id {media.file_id or '?'}")
 
 
@@ -157,15 +159,30 @@ def _segment_view(bundle_id: str, segment: Segment) -> SegmentView:
         kind, label = "thinking", THINKING_LABEL
     title = f"{label}: {where}" if where else label
     # An installed gambit-core's snippet is a file of the server's, not of the bundle: no link.
-    url = (source_url(bundle_id, origin.path, origin.start_line, origin.end_line)
-           if origin.path and not is_installed_path(origin.path) else None)
-    return SegmentView(segment.text, kind, title, origin.path, origin.start_line, origin.end_line, url,
-                       origin.via, media_view(segment.media) if segment.media else None, thinking)
+    url = (
+        source_url(bundle_id, origin.path, origin.start_line, origin.end_line)
+        if origin.path and not is_installed_path(origin.path)
+        else None
+    )
+    return SegmentView(
+        segment.text,
+        kind,
+        title,
+        origin.path,
+        origin.start_line,
+        origin.end_line,
+        url,
+        origin.via,
+        media_view(segment.media) if segment.media else None,
+        thinking,
+    )
 
 
 # Shown beside the text, as the request carries it: not part of the message's text or its count.
-THINKING_LABEL = ("Thinking: the model's earlier reasoning, sent back to the API it came from and "
-                  "left out (named in Changes) for another")
+THINKING_LABEL = (
+    "Thinking: the model's earlier reasoning, sent back to the API it came from and "
+    "left out (named in Changes) for another"
+)
 
 
 def _belongs(diagnostic: Diagnostic, message: Message) -> bool:
@@ -225,8 +242,9 @@ def _tool_views(case: RenderedCase) -> tuple[list[ToolView], ToolView | None]:
     def pretty(value) -> str:
         return json.dumps(value, ensure_ascii=False, indent=2, default=str) if value is not None else ""
 
-    tools = [ToolView(tool.name, tool.description, pretty(tool.parameters), tool.strict)
-             for tool in case.tools]
+    tools = [
+        ToolView(tool.name, tool.description, pretty(tool.parameters), tool.strict) for tool in case.tools
+    ]
     schema = case.output_schema
     output = ToolView(schema.name, None, pretty(schema.schema), schema.strict) if schema else None
     return tools, output
@@ -235,11 +253,18 @@ def _tool_views(case: RenderedCase) -> tuple[list[ToolView], ToolView | None]:
 def _legend(case: RenderedCase) -> list[tuple[str, str]]:
     """The origin kinds the case's messages (and its graders' prompts) use, in the legend's order."""
     used = {str(segment.origin.kind) for message in case.messages for segment in message.segments}
-    used.update(str(segment.origin.kind) for grader in case.graders for message in grader.messages
-                for segment in message.segments)
+    used.update(
+        str(segment.origin.kind)
+        for grader in case.graders
+        for message in grader.messages
+        for segment in message.segments
+    )
     legend = [(kind, label) for kind, label in ORIGIN_LABELS.items() if kind in used]
-    if any(segment.raw is not None and thinking_view(segment.raw) is not None
-           for message in case.messages for segment in message.segments):
+    if any(
+        segment.raw is not None and thinking_view(segment.raw) is not None
+        for message in case.messages
+        for segment in message.segments
+    ):
         legend.append(("thinking", "Thinking (not in the text)"))
     return legend
 
@@ -256,8 +281,14 @@ FIRST_MESSAGES = 100
 MESSAGE_CHUNK = 200
 
 
-def _cards(bundle_id: str, case: RenderedCase, counts: CaseTokens, anchor_prefix: str = "m",
-           start: int = 0, stop: int | None = None) -> list[MessageCard]:
+def _cards(
+    bundle_id: str,
+    case: RenderedCase,
+    counts: CaseTokens,
+    anchor_prefix: str = "m",
+    start: int = 0,
+    stop: int | None = None,
+) -> list[MessageCard]:
     """A card per message of start..stop, its segments titled with their origins and token counts."""
     stop = len(case.messages) if stop is None else min(stop, len(case.messages))
     cards = []
@@ -266,22 +297,24 @@ def _cards(bundle_id: str, case: RenderedCase, counts: CaseTokens, anchor_prefix
         segment_views = [_segment_view(bundle_id, s) for s in message.segments]
         for view, tokens in zip(segment_views, counts.segments[index], strict=True):
             view.title += f" · {tokens:,} tok"
-        cards.append(MessageCard(
-            index=index,
-            role=message.role,
-            name=message.name,
-            segments=segment_views,
-            tool_calls=[ToolCallView(call.id, call.name, call.arguments) for call in message.tool_calls],
-            tool_call_id=message.tool_call_id,
-            omitted=message.omitted,
-            tokens=counts.messages[index],
-            chars=len(message.content),
-            lines=message.content.count("\n") + 1,
-            span_path=message.span.path if message.span else None,
-            span_start=message.span.start_line if message.span else None,
-            span_end=message.span.end_line if message.span else None,
-            anchor_prefix=anchor_prefix,
-        ))
+        cards.append(
+            MessageCard(
+                index=index,
+                role=message.role,
+                name=message.name,
+                segments=segment_views,
+                tool_calls=[ToolCallView(call.id, call.name, call.arguments) for call in message.tool_calls],
+                tool_call_id=message.tool_call_id,
+                omitted=message.omitted,
+                tokens=counts.messages[index],
+                chars=len(message.content),
+                lines=message.content.count("\n") + 1,
+                span_path=message.span.path if message.span else None,
+                span_start=message.span.start_line if message.span else None,
+                span_end=message.span.end_line if message.span else None,
+                anchor_prefix=anchor_prefix,
+            )
+        )
     return cards
 
 
@@ -295,18 +328,30 @@ def _grader_views(bundle_id: str, case: RenderedCase, provider: str) -> list[Gra
             where_url = source_url(bundle_id, written.path, written.start_line, written.end_line)
         script_url = source_url(bundle_id, grader.script) if grader.script else None
         if not grader.messages:
-            views.append(GraderView(grader.name, [], "", grader.note, where, where_url,
-                                    script_url))
+            views.append(GraderView(grader.name, [], "", grader.note, where, where_url, script_url))
             continue
         prompt = RenderedCase(grader.name, grader.messages)
         counts = case_tokens(prompt, provider=provider)
-        views.append(GraderView(grader.name, _cards(bundle_id, prompt, counts, f"g{position}-m"),
-                                counts.label(counts.sent_total), None, where, where_url))
+        views.append(
+            GraderView(
+                grader.name,
+                _cards(bundle_id, prompt, counts, f"g{position}-m"),
+                counts.label(counts.sent_total),
+                None,
+                where,
+                where_url,
+            )
+        )
     return views
 
 
-def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | None,
-              window: tuple[int, int] | None = None) -> CaseView:
+def case_view(
+    bundle_id: str,
+    case: RenderedCase,
+    provider: str,
+    budget: int | None,
+    window: tuple[int, int] | None = None,
+) -> CaseView:
     """The case's view model; with `window` (start, stop), cards for those messages only."""
     counts = case_tokens(case, provider=provider)
     start, stop = window if window is not None else (0, len(case.messages))
@@ -316,13 +361,16 @@ def case_view(bundle_id: str, case: RenderedCase, provider: str, budget: int | N
     for diagnostic in case.warnings:
         if case.skipped and case.skipped in diagnostic.message:
             continue  # the skip notice says it once, above the messages
-        owner = next((index for index, message in enumerate(case.messages)
-                      if _belongs(diagnostic, message)), None)
+        owner = next(
+            (index for index, message in enumerate(case.messages) if _belongs(diagnostic, message)), None
+        )
         if owner is None:
             case_warnings.append(diagnostic.located())
         elif start <= owner < stop:
             cards[owner - start].warnings.append(diagnostic.located())
-    metadata = [(key, _short(value)) for key, value in case.metadata.items() if value not in (None, "", [], {})]
+    metadata = [
+        (key, _short(value)) for key, value in case.metadata.items() if value not in (None, "", [], {})
+    ]
     tool_specs, output_schema = _tool_views(case)
     return CaseView(
         id=case.id,

@@ -30,8 +30,15 @@ class SourcePane:
     full_url: str | None = None  # set when only a window of the file is shown
 
     @classmethod
-    def build(cls, bundle_id: str, path: str, text: str, highlight: tuple[int, int] | None,
-              problem: str | None = None, whole: bool = False) -> SourcePane:
+    def build(
+        cls,
+        bundle_id: str,
+        path: str,
+        text: str,
+        highlight: tuple[int, int] | None,
+        problem: str | None = None,
+        whole: bool = False,
+    ) -> SourcePane:
         total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         if highlight and total:
             # A parser's end-of-file error names the line after the last one: show the last.

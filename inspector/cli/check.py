@@ -89,8 +89,12 @@ def line_for(diagnostic: Diagnostic, target: Target) -> str:
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH")
     parser.add_argument("--profile", default="auto", choices=PROFILES)
-    parser.add_argument("--fail-on", default="error", choices=tuple(SEVERITY_RANK),
-                        help="the least severe problem that fails the check (default: error)")
+    parser.add_argument(
+        "--fail-on",
+        default="error",
+        choices=tuple(SEVERITY_RANK),
+        help="the least severe problem that fails the check (default: error)",
+    )
     add_gambit_core_argument(parser)
 
 
@@ -127,11 +131,16 @@ def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
         # A mistyped path in CI would otherwise pass with nothing checked.
         output.err(f"error: no eval files, decks or requests found under {', '.join(map(str, paths))}")
         return 2
-    output.err(f"checked {_plural(checked, 'file')}: {_plural(counts['error'], 'error')}, "
-               f"{_plural(counts['warning'], 'warning')}")
+    output.err(
+        f"checked {_plural(checked, 'file')}: {_plural(counts['error'], 'error')}, "
+        f"{_plural(counts['warning'], 'warning')}"
+    )
     return 1 if failing else 0
 
 
 CHECK = ConsoleCommand(
     "Render every eval file, deck and request under PATHs; print file:line: severity: "
-    "message per problem; exit 1 when any reaches --fail-on.", add_check_arguments, run_check)
+    "message per problem; exit 1 when any reaches --fail-on.",
+    add_check_arguments,
+    run_check,
+)

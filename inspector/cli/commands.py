@@ -27,12 +27,12 @@ from inspector.rendering.untrusted import RenderPolicy
 COMMANDS = {"render": RENDER, "check": CHECK, "ledger": LEDGER, "diff": DIFF, "run-check": RUN_CHECK}
 
 
-def main(name: str, argv: list[str], output: Output | None = None,
-         policy: RenderPolicy | None = None) -> int:
+def main(name: str, argv: list[str], output: Output | None = None, policy: RenderPolicy | None = None) -> int:
     """`prompt-inspector NAME ARGS...`: the exit code."""
     command = COMMANDS[name]
     parser = argparse.ArgumentParser(prog=f"prompt-inspector {name}", description=command.help)
     command.add_arguments(parser)
     options = vars(parser.parse_args(argv))
-    return command.run(options, output or Output(sys.stdout, sys.stderr),
-                       policy or RenderPolicy.from_environment())
+    return command.run(
+        options, output or Output(sys.stdout, sys.stderr), policy or RenderPolicy.from_environment()
+    )

@@ -61,10 +61,13 @@ def default_root(path: Path) -> Path:
 
 
 def add_gambit_core_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--gambit-core", metavar="DIR",
-                        help="gambit decks: an installed gambit-core folder (the one holding "
-                             "snippets/), whose snippets gambit://snippets/ embeds are read from "
-                             "(default: the GAMBIT_CORE_DIR environment variable)")
+    parser.add_argument(
+        "--gambit-core",
+        metavar="DIR",
+        help="gambit decks: an installed gambit-core folder (the one holding "
+        "snippets/), whose snippets gambit://snippets/ embeds are read from "
+        "(default: the GAMBIT_CORE_DIR environment variable)",
+    )
 
 
 def gambit_core_folder(raw: str | None) -> str | None:
@@ -74,13 +77,14 @@ def gambit_core_folder(raw: str | None) -> str | None:
     from inspector.core.decks.gambit_core_files import InstalledGambitCore
 
     if not InstalledGambitCore(raw).usable:
-        raise UsageError(f"{raw} has no snippets/ folder: name gambit-core's own folder (the one "
-                         "holding snippets/ and src/) with --gambit-core")
+        raise UsageError(
+            f"{raw} has no snippets/ folder: name gambit-core's own folder (the one "
+            "holding snippets/ and src/) with --gambit-core"
+        )
     return str(Path(raw).resolve())
 
 
-def file_in_root(raw_path: str, raw_root: str | None, flag: str = "--root"
-                 ) -> tuple[DirectoryBundle, str]:
+def file_in_root(raw_path: str, raw_root: str | None, flag: str = "--root") -> tuple[DirectoryBundle, str]:
     """The bundle a command reads a file in (`flag`'s folder, or the nearest .git/.agentv folder)
     and the file's path inside it; UsageError when either is wrong."""
     path = Path(raw_path)
@@ -96,16 +100,23 @@ def file_in_root(raw_path: str, raw_root: str | None, flag: str = "--root"
     return bundle, relative
 
 
-RENDER_SETTING_OPTIONS = ("profile", "system_prompt", "max_tokens", "input_format",
-                          "gambit_context", "gambit_context_sample", "gambit_message",
-                          "gambit_conversation", "gambit_conversation_sample")
+RENDER_SETTING_OPTIONS = (
+    "profile",
+    "system_prompt",
+    "max_tokens",
+    "input_format",
+    "gambit_context",
+    "gambit_context_sample",
+    "gambit_message",
+    "gambit_conversation",
+    "gambit_conversation_sample",
+)
 
 
 def cli_render_options(options: Options) -> RenderOptions:
     """A command's render settings through the one parser (the page's and API's limits too);
     a command offers those of RENDER_SETTING_OPTIONS it declares."""
-    settings = {name: options[name] for name in RENDER_SETTING_OPTIONS
-                if options.get(name) is not None}
+    settings = {name: options[name] for name in RENDER_SETTING_OPTIONS if options.get(name) is not None}
     if options.get("patterns"):
         settings["patterns"] = options["patterns"]
     try:
@@ -117,8 +128,9 @@ def cli_render_options(options: Options) -> RenderOptions:
     return parsed if folder is None else replace(parsed, gambit_core=folder)
 
 
-def contract_run(action: Callable[[Options, Output, RenderPolicy], str], what: str
-                  ) -> Callable[[Options, Output, RenderPolicy], int]:
+def contract_run(
+    action: Callable[[Options, Output, RenderPolicy], str], what: str
+) -> Callable[[Options, Output, RenderPolicy], int]:
     """A command whose contract is JSON on stdout, one `error:` line and exit 2 for unusable
     input, and never a traceback (exit 1 naming the file for anything unforeseen)."""
 

@@ -21,8 +21,12 @@ def add_diff_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root-old", help="the old file's bundle root (default: nearest .git or .agentv)")
     parser.add_argument("--root-new", help="the new file's bundle root (default: nearest .git or .agentv)")
     parser.add_argument("--profile", default="auto", choices=PROFILES)
-    parser.add_argument("--provider", default="openai-chat", choices=EXPORT_PROVIDERS,
-                        help="whose tokenizer counts the token delta")
+    parser.add_argument(
+        "--provider",
+        default="openai-chat",
+        choices=EXPORT_PROVIDERS,
+        help="whose tokenizer counts the token delta",
+    )
 
 
 def _text_reader(files: DirectoryBundle) -> Callable[[str], str | None]:
@@ -39,14 +43,15 @@ def _diff(options: Options, policy: RenderPolicy) -> str:
     old_files, old_path = file_in_root(options["old"], options["root_old"], "--root-old")
     new_files, new_path = file_in_root(options["new"], options["root_new"], "--root-new")
     render_options = parse_render_options({"profile": options["profile"]})
-    old: RenderedDocument = render_untrusted(old_files, old_path, render_options, policy,
-                                             distinct_ids=True)
-    new: RenderedDocument = render_untrusted(new_files, new_path, render_options, policy,
-                                             distinct_ids=True)
+    old: RenderedDocument = render_untrusted(old_files, old_path, render_options, policy, distinct_ids=True)
+    new: RenderedDocument = render_untrusted(new_files, new_path, render_options, policy, distinct_ids=True)
     # Compared as one document, whatever each file is called.
-    result = diff_documents({new_path: old}, {new_path: new},
-                            FileChanges(_text_reader(old_files), _text_reader(new_files)),
-                            options["provider"])
+    result = diff_documents(
+        {new_path: old},
+        {new_path: new},
+        FileChanges(_text_reader(old_files), _text_reader(new_files)),
+        options["provider"],
+    )
     return json.dumps(result.as_contract(with_documents=False), indent=2, ensure_ascii=False)
 
 
@@ -60,5 +65,6 @@ def run_diff(options: Options, output: Output, policy: RenderPolicy) -> int:
     return 0
 
 
-DIFF = ConsoleCommand("Compare the messages two eval files (or decks, or requests) render to.",
-                      add_diff_arguments, run_diff)
+DIFF = ConsoleCommand(
+    "Compare the messages two eval files (or decks, or requests) render to.", add_diff_arguments, run_diff
+)

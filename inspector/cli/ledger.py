@@ -25,15 +25,17 @@ def add_ledger_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path")
     parser.add_argument("--root", help="bundle root (default: nearest folder with .git or .agentv)")
     parser.add_argument("--profile", default="auto", choices=PROFILES)
-    parser.add_argument("--patterns", nargs="+", metavar="GLOB",
-                        help="guideline patterns (default: from .agentv/config.yaml)")
+    parser.add_argument(
+        "--patterns", nargs="+", metavar="GLOB", help="guideline patterns (default: from .agentv/config.yaml)"
+    )
     parser.add_argument("--system-prompt", help="configured default system prompt")
     parser.add_argument("--max-tokens", type=int, help="token budget: drop the oldest messages")
     parser.add_argument("--input-format", default="auto", choices=INPUT_FORMATS)
     parser.add_argument("--provider", default="openai-chat", choices=EXPORT_PROVIDERS)
     parser.add_argument("--model", help="the model priced (default: the provider's)")
-    parser.add_argument("--max-output-tokens", type=int,
-                        help="prices each case's output at this many tokens, an upper bound")
+    parser.add_argument(
+        "--max-output-tokens", type=int, help="prices each case's output at this many tokens, an upper bound"
+    )
 
 
 def _ledger(options: Options, output: Output, policy: RenderPolicy) -> str:
@@ -48,10 +50,13 @@ def _ledger(options: Options, output: Output, policy: RenderPolicy) -> str:
     for warning in document.warnings:
         output.err(f"warning: {warning.located()}")
     export = ExportSettings(model=options["model"], max_tokens=max_output)
-    return json.dumps(build_ledger(document, options["provider"], export).as_dict(), indent=2,
-                      ensure_ascii=False)
+    return json.dumps(
+        build_ledger(document, options["provider"], export).as_dict(), indent=2, ensure_ascii=False
+    )
 
 
 LEDGER = ConsoleCommand(
     "Tokens per source file and per case, the cost of one run, and the prompt-cache map.",
-    add_ledger_arguments, contract_run(_ledger, "internal error"))
+    add_ledger_arguments,
+    contract_run(_ledger, "internal error"),
+)

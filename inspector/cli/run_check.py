@@ -22,4 +22,7 @@ def _add_run_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 RUN_CHECK = ConsoleCommand(
     "Compare what a run sent (agentv results, an Inspect AI log) with what the eval files render "
-    "now; exit 1 when any case differs.", _add_run_check_arguments, _run_check)
+    "now; exit 1 when any case differs.",
+    _add_run_check_arguments,
+    _run_check,
+)

@@ -29,8 +29,9 @@ class SourceSpan:
     end_line: int | None
 
 
-def find_text(case: RenderedCase, quote: str, hint_index: int | None = None,
-              hint_start: int | None = None) -> TextPlace | None:
+def find_text(
+    case: RenderedCase, quote: str, hint_index: int | None = None, hint_start: int | None = None
+) -> TextPlace | None:
     """The quote in the case's messages: in the hinted message first (nearest the hinted offset),
     then in any message, first found."""
     if not quote:
@@ -108,7 +109,7 @@ def find_lines(text: str, quote: str, hint_start: int) -> tuple[int, int] | None
     if text.endswith("\n"):
         lines.pop()
     count = len(wanted)
-    found = [i + 1 for i in range(len(lines) - count + 1) if lines[i:i + count] == wanted]
+    found = [i + 1 for i in range(len(lines) - count + 1) if lines[i : i + count] == wanted]
     if not found:
         return None
     first = min(found, key=lambda n: abs(n - hint_start))
@@ -121,4 +122,4 @@ def line_text(text: str, start: int, end: int) -> str | None:
         lines.pop()
     if start < 1 or end < start or end > len(lines):
         return None
-    return "\n".join(lines[start - 1:end])
+    return "\n".join(lines[start - 1 : end])

@@ -35,9 +35,15 @@ from . import collector
 from .model import InputError
 from .safe_parse import LimitExceeded
 
-_PRELOAD = ["inspector.core.documents", "inspector.core.agentv", "inspector.core.decks",
-            "inspector.core.conversations", "inspector.core.context", "inspector.core.export",
-            "inspector.core.highlight"]
+_PRELOAD = [
+    "inspector.core.documents",
+    "inspector.core.agentv",
+    "inspector.core.decks",
+    "inspector.core.conversations",
+    "inspector.core.context",
+    "inspector.core.export",
+    "inspector.core.highlight",
+]
 
 
 MB = 1024 * 1024
@@ -153,8 +159,11 @@ def left_in_budget() -> float | None:
 
 def _over_budget(shared: _Budget, path: str | None) -> OverBudget:
     shared.busy = True
-    return OverBudget(f"the request's work took longer than its budget of {shared.seconds:g} s "
-                      f"and was given up; try again, or with fewer files", path)
+    return OverBudget(
+        f"the request's work took longer than its budget of {shared.seconds:g} s "
+        f"and was given up; try again, or with fewer files",
+        path,
+    )
 
 
 class WorkerError(RuntimeError):
@@ -173,9 +182,17 @@ class _Worker:
         environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "inspector.core.bounded", str(theirs.fileno()),
-                 json.dumps(limits.__dict__)],
-                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env=environment)
+                [
+                    sys.executable,
+                    "-m",
+                    "inspector.core.bounded",
+                    str(theirs.fileno()),
+                    json.dumps(limits.__dict__),
+                ],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                env=environment,
+            )
         finally:
             theirs.close()
         self.connection = Connection(ours.detach())
@@ -243,8 +260,9 @@ class Pool:
             raise _over_budget(shared, path)
         return shared.ends, shared
 
-    def call(self, function: Callable, *args: Any, path: str | None = None,
-             seconds: float | None = None) -> Any:
+    def call(
+        self, function: Callable, *args: Any, path: str | None = None, seconds: float | None = None
+    ) -> Any:
         """function(*args) in a child, within the pool's deadline (or `seconds`, if sooner, or the
         enclosing `budget`'s end). InputError raised there is raised here; a crash, a limit or the
         deadline becomes LimitExceeded naming `path` (OverBudget when the budget ran out)."""
@@ -303,14 +321,17 @@ class Pool:
         if kind == "deep":
             return "the document is nested too deeply to read"
         if kind == "memory":
-            return (f"the file is too large to read within the limits "
-                    f"({self.limits.memory_bytes // MB} MB of address space)")
+            return (
+                f"the file is too large to read within the limits "
+                f"({self.limits.memory_bytes // MB} MB of address space)"
+            )
         if kind == "resident":
-            return (f"the file is too large to read within the limits "
-                    f"({self.limits.resident_bytes // MB} MB of memory)")
+            return (
+                f"the file is too large to read within the limits "
+                f"({self.limits.resident_bytes // MB} MB of memory)"
+            )
         if kind == "deadline":
-            return (f"the file took longer than {self.limits.deadline_seconds:g} s to read "
-                    f"and was given up")
+            return f"the file took longer than {self.limits.deadline_seconds:g} s to read and was given up"
         code = worker.process.poll()
         if code in (-signal.SIGPROF, -signal.SIGXCPU):
             return f"the file took more than {self.limits.cpu_seconds:g} s of CPU time to read"
@@ -347,8 +368,9 @@ def _render(bundle, path, options, distinct_ids):
     return give_cases_distinct_ids(document) if distinct_ids else document
 
 
-def render_bounded(bundle, path: str, options=None, *, limits: Limits | None = None,
-                   distinct_ids: bool = False):
+def render_bounded(
+    bundle, path: str, options=None, *, limits: Limits | None = None, distinct_ids: bool = False
+):
     """render_document(bundle, path, options) in a bounded child process."""
     return pool(limits).call(_render, bundle, path, options, distinct_ids, path=path)
 

@@ -65,8 +65,11 @@ def decode(data: bytes) -> DecodedText:
         except UnicodeDecodeError:
             pass
         else:
-            return DecodedText(text.replace("\r\n", "\n"), "is UTF-16, not UTF-8: it is shown decoded, "
-                               "but agentv reads UTF-8 and would see garbled text")
+            return DecodedText(
+                text.replace("\r\n", "\n"),
+                "is UTF-16, not UTF-8: it is shown decoded, "
+                "but agentv reads UTF-8 and would see garbled text",
+            )
     if b"\x00" in data[:8192]:
         problem = "looks like a binary file (it contains NUL bytes)"
     if data.startswith(b"\xef\xbb\xbf"):

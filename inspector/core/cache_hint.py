@@ -10,8 +10,9 @@ from .cache_map import Piece
 from .model import RenderedCase
 
 
-def split_hint(cases: Sequence[RenderedCase], pieces: Sequence[Sequence[Piece]], minimum: int,
-               count) -> str | None:
+def split_hint(
+    cases: Sequence[RenderedCase], pieces: Sequence[Sequence[Piece]], minimum: int, count
+) -> str | None:
     """The sentence saying which file to send as a block of its own, or None when there is none:
     the largest file sent whole by at least two cases, long enough to cache on its own, whose block
     differs from case to case."""
@@ -27,14 +28,17 @@ def split_hint(cases: Sequence[RenderedCase], pieces: Sequence[Sequence[Piece]],
     if best is None:
         return None
     path, tokens, sharing = best
-    return (f"{path} ({tokens:,} tokens, sent by {sharing} cases) shares a text block with each "
-            f"case's own text, so no two cases send the same block: send it as a block of its own "
-            f"before the case's text (its own system block, or a first text content block), with a "
-            f"cache breakpoint after it, and those {tokens:,} tokens are cacheable")
+    return (
+        f"{path} ({tokens:,} tokens, sent by {sharing} cases) shares a text block with each "
+        f"case's own text, so no two cases send the same block: send it as a block of its own "
+        f"before the case's text (its own system block, or a first text content block), with a "
+        f"cache breakpoint after it, and those {tokens:,} tokens are cacheable"
+    )
 
 
-def _shared_files(cases: Sequence[RenderedCase], pieces: Sequence[Sequence[Piece]]
-                  ) -> tuple[dict[str, list[tuple[int, int]]], dict[str, set[str]]]:
+def _shared_files(
+    cases: Sequence[RenderedCase], pieces: Sequence[Sequence[Piece]]
+) -> tuple[dict[str, list[tuple[int, int]]], dict[str, set[str]]]:
     """Each guideline or attached file: the (case, piece) places it is sent in, one per case, and
     the texts sent of it."""
     found: dict[str, list[tuple[int, int]]] = {}

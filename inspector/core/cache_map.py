@@ -41,8 +41,13 @@ class Break:
     position: int = -1  # the case's place in the document (ids may repeat across a bundle)
 
     def as_dict(self) -> dict[str, object]:
-        return {"case": self.case, "message": self.message, "path": self.path, "line": self.line,
-                "detail": self.detail}
+        return {
+            "case": self.case,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "detail": self.detail,
+        }
 
 
 @dataclass(slots=True)
@@ -87,7 +92,7 @@ class CacheMap:
             return {}
         pieces = self.pieces[position]
         covered: dict[int, int] = {}
-        for piece in pieces[:self.prefix_pieces]:
+        for piece in pieces[: self.prefix_pieces]:
             for index in piece.messages:
                 covered[index] = len(case.messages[index].content)
         if self.partial and self.prefix_pieces < len(pieces):
@@ -134,8 +139,15 @@ class CacheMap:
         }
 
 
-def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int, minimum_known: bool,
-          mode: str, increment: int, count: Callable[[str], int]) -> CacheMap:
+def build(
+    cases: Sequence[RenderedCase],
+    pieces: list[list[Piece]],
+    minimum: int,
+    minimum_known: bool,
+    mode: str,
+    increment: int,
+    count: Callable[[str], int],
+) -> CacheMap:
     result = CacheMap(minimum, minimum_known, mode, increment, pieces=pieces)
     if len(cases) < 2:
         return result
@@ -148,8 +160,7 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
         node = nodes[node_id]
         groups, ended = _next_pieces(node_id, node.depth, members, pieces, leaves)
         if _may_be_best(members, groups, ended, best):
-            partial = _partial(mode, ended, [pieces[group[0]][node.depth]
-                                             for group in groups.values()])
+            partial = _partial(mode, ended, [pieces[group[0]][node.depth] for group in groups.values()])
             tokens = node.tokens + (count(partial) if partial else 0)
             # A prefix of no tokens is shared by nothing: the whole suite at the root (cases of
             # several files) must not outrank a group of one file's cases that shares text.
@@ -172,25 +183,33 @@ def build(cases: Sequence[RenderedCase], pieces: list[list[Piece]], minimum: int
     return result
 
 
-def _breaks(cases: Sequence[RenderedCase], pieces: list[list[Piece]], group: list[int],
-            depth: int) -> list[Break]:
+def _breaks(
+    cases: Sequence[RenderedCase], pieces: list[list[Piece]], group: list[int], depth: int
+) -> list[Break]:
     """Where each case outside the group leaves the shared prefix."""
     outside = sorted(set(range(len(cases))) - set(group))
     reference = pieces[group[0]]
-    return [replace(_break(cases[position], pieces[position], reference, depth), position=position)
-            for position in outside]
+    return [
+        replace(_break(cases[position], pieces[position], reference, depth), position=position)
+        for position in outside
+    ]
 
 
-def _may_be_best(members: list[int], groups: dict[int, list[int]], ended: bool,
-                 best: tuple[tuple[bool, bool, int, int], int, list[int], str] | None) -> bool:
+def _may_be_best(
+    members: list[int],
+    groups: dict[int, list[int]],
+    ended: bool,
+    best: tuple[tuple[bool, bool, int, int], int, list[int], str] | None,
+) -> bool:
     """A node where several cases part ways may hold the best prefix; a smaller group cannot
     beat a cacheable best, so its partial text is not counted."""
     beaten = best is not None and best[0][0] and len(members) < best[0][2]
     return len(members) > 1 and (ended or len(groups) != 1) and not beaten
 
 
-def _next_pieces(node_id: int, depth: int, members: list[int], pieces: list[list[Piece]],
-                 leaves: list[int]) -> tuple[dict[int, list[int]], bool]:
+def _next_pieces(
+    node_id: int, depth: int, members: list[int], pieces: list[list[Piece]], leaves: list[int]
+) -> tuple[dict[int, list[int]], bool]:
     """The node's cases grouped by their next piece; a case that ends here is a leaf of it
     (and the second value says some case ended)."""
     groups: dict[int, list[int]] = {}
@@ -248,7 +267,7 @@ def _located(case: RenderedCase, piece: Piece, offset: int) -> Break:
     index, origin, text = where[slot]
     line = None
     if origin.start_line is not None:
-        line = origin.start_line + text[:max(0, offset - starts[slot])].count("\n")
+        line = origin.start_line + text[: max(0, offset - starts[slot])].count("\n")
         if origin.end_line is not None:
             line = min(line, origin.end_line)
     role = case.messages[index].role

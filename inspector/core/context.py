@@ -35,7 +35,6 @@ class BudgetPlan:
     tokens_after: int
     max_tokens: int
 
-
     @property
     def fits(self) -> bool:
         return self.tokens_after <= self.max_tokens
@@ -44,14 +43,18 @@ class BudgetPlan:
         return f"dropped to fit the {self.max_tokens:,}-token budget"
 
     def summary(self) -> str:
-        text = (f"{len(self.dropped)} oldest message(s) dropped to fit the {self.max_tokens:,}-token "
-                f"budget: {self.tokens_before:,} tokens before, {self.tokens_after:,} after (counting "
-                f"each message's few tokens of role overhead). The system prompt and the latest user "
-                f"message are kept, tool calls stay with their results, and what is left opens on a "
-                f"user message")
+        text = (
+            f"{len(self.dropped)} oldest message(s) dropped to fit the {self.max_tokens:,}-token "
+            f"budget: {self.tokens_before:,} tokens before, {self.tokens_after:,} after (counting "
+            f"each message's few tokens of role overhead). The system prompt and the latest user "
+            f"message are kept, tool calls stay with their results, and what is left opens on a "
+            f"user message"
+        )
         if not self.fits:
-            text += (f"; still over budget: the system prompt and the latest exchange alone take "
-                     f"{self.tokens_after:,} tokens")
+            text += (
+                f"; still over budget: the system prompt and the latest exchange alone take "
+                f"{self.tokens_after:,} tokens"
+            )
         return text
 
 
@@ -83,8 +86,7 @@ def _turns(messages: Sequence[Message], start: int) -> list[list[int]]:
     return turns
 
 
-def plan_budget(messages: Sequence[Message], max_tokens: int, encoding: str = "o200k_base"
-                ) -> BudgetPlan:
+def plan_budget(messages: Sequence[Message], max_tokens: int, encoding: str = "o200k_base") -> BudgetPlan:
     """Which messages to drop, oldest turn first, so the rest fit in `max_tokens`.
 
     The leading system messages and the latest user message with what follows it (what the model
@@ -99,8 +101,10 @@ def plan_budget(messages: Sequence[Message], max_tokens: int, encoding: str = "o
     dropped: list[int] = []
     remaining = total
     turns = _turns(messages, kept_prefix)
-    last_user = max((index for index, turn in enumerate(turns) if messages[turn[0]].role == "user"),
-                    default=len(turns) - 1)
+    last_user = max(
+        (index for index, turn in enumerate(turns) if messages[turn[0]].role == "user"),
+        default=len(turns) - 1,
+    )
     droppable = turns[:last_user]
     position = 0
     while position < len(droppable) and remaining > max_tokens:
@@ -131,8 +135,12 @@ def apply_budget(case: RenderedCase, max_tokens: int, encoding: str = "o200k_bas
     return plan
 
 
-def build_context(conversation: Sequence[Message], system_prompt: str | None = None,
-                  max_tokens: int | None = None, encoding: str = "o200k_base") -> ContextResult:
+def build_context(
+    conversation: Sequence[Message],
+    system_prompt: str | None = None,
+    max_tokens: int | None = None,
+    encoding: str = "o200k_base",
+) -> ContextResult:
     """Seed 001's ContextBuilder: the message array for the model, system prompt first."""
     messages: list[Message] = []
     if system_prompt:
@@ -140,8 +148,9 @@ def build_context(conversation: Sequence[Message], system_prompt: str | None = N
     for message in conversation:
         mapped = map_role(message.role)
         if mapped != message.role:
-            message = Message(mapped, message.segments, message.name, message.tool_calls,
-                              message.tool_call_id, message.span)
+            message = Message(
+                mapped, message.segments, message.name, message.tool_calls, message.tool_call_id, message.span
+            )
         messages.append(message)
     dropped_indexes: set[int] = set()
     warning = None

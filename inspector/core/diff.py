@@ -50,9 +50,14 @@ class MessageDiff:
     words: list[tuple[str, str]]  # ("=", text), ("-", text), ("+", text)
 
     def as_dict(self) -> dict:
-        return {"status": self.status, "old_index": self.old_index, "new_index": self.new_index,
-                "old_role": self.old_role, "new_role": self.new_role,
-                "words": [list(op) for op in self.words]}
+        return {
+            "status": self.status,
+            "old_index": self.old_index,
+            "new_index": self.new_index,
+            "old_role": self.old_role,
+            "new_role": self.new_role,
+            "words": [list(op) for op in self.words],
+        }
 
 
 @dataclass
@@ -66,10 +71,13 @@ class CaseDiff:
     new_tokens: int = 0
 
     def as_dict(self) -> dict:
-        return {"id": self.id, "document": self.document,
-                "messages": [m.as_dict() for m in self.messages if m.status != "unchanged"],
-                "because": [cause.as_dict() for cause in self.because],
-                "tokens": {"old": self.old_tokens, "new": self.new_tokens}}
+        return {
+            "id": self.id,
+            "document": self.document,
+            "messages": [m.as_dict() for m in self.messages if m.status != "unchanged"],
+            "because": [cause.as_dict() for cause in self.because],
+            "tokens": {"old": self.old_tokens, "new": self.new_tokens},
+        }
 
 
 @dataclass
@@ -112,13 +120,19 @@ class BundleDiff:
             if not with_documents:
                 item.pop("document")
             changed.append(item)
-        return {"summary": self.summary, "changed": changed,
-                "added": [ident(case) for case in self.of("added")],
-                "removed": [ident(case) for case in self.of("removed")],
-                "tokens": {"old": self.old_tokens, "new": self.new_tokens,
-                           "delta": self.new_tokens - self.old_tokens},
-                "because": [{**cause.as_dict(), "cases": count} for cause, count in self.causes()],
-                "errors": self.errors}
+        return {
+            "summary": self.summary,
+            "changed": changed,
+            "added": [ident(case) for case in self.of("added")],
+            "removed": [ident(case) for case in self.of("removed")],
+            "tokens": {
+                "old": self.old_tokens,
+                "new": self.new_tokens,
+                "delta": self.new_tokens - self.old_tokens,
+            },
+            "because": [{**cause.as_dict(), "cases": count} for cause, count in self.causes()],
+            "errors": self.errors,
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -179,8 +193,12 @@ def _merged(ops: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def _key(message: Message) -> tuple:
-    return (message.role, message.content, message.omitted is None,
-            tuple((call.name, call.arguments) for call in message.tool_calls))
+    return (
+        message.role,
+        message.content,
+        message.omitted is None,
+        tuple((call.name, call.arguments) for call in message.tool_calls),
+    )
 
 
 def message_diffs(old: list[Message], new: list[Message]) -> list[MessageDiff]:
@@ -188,8 +206,10 @@ def message_diffs(old: list[Message], new: list[Message]) -> list[MessageDiff]:
     matcher = difflib.SequenceMatcher(None, [_key(m) for m in old], [_key(m) for m in new], autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            out.extend(MessageDiff("unchanged", i, j, old[i].role, new[j].role, [("=", old[i].content)])
-                       for i, j in zip(range(i1, i2), range(j1, j2), strict=True))
+            out.extend(
+                MessageDiff("unchanged", i, j, old[i].role, new[j].role, [("=", old[i].content)])
+                for i, j in zip(range(i1, i2), range(j1, j2), strict=True)
+            )
             continue
         # Within a replaced block, pair messages in order: the first old with the first new.
         pairs = max(i2 - i1, j2 - j1)
@@ -197,8 +217,11 @@ def message_diffs(old: list[Message], new: list[Message]) -> list[MessageDiff]:
             i = i1 + k if i1 + k < i2 else None
             j = j1 + k if j1 + k < j2 else None
             if i is not None and j is not None:
-                out.append(MessageDiff("changed", i, j, old[i].role, new[j].role,
-                                       word_diff(_shown(old[i]), _shown(new[j]))))
+                out.append(
+                    MessageDiff(
+                        "changed", i, j, old[i].role, new[j].role, word_diff(_shown(old[i]), _shown(new[j]))
+                    )
+                )
             elif i is not None:
                 out.append(MessageDiff("removed", i, None, old[i].role, None, [("-", _shown(old[i]))]))
             elif j is not None:
@@ -238,8 +261,11 @@ class FileChanges:
             else:
                 a, b = old.splitlines(), new.splitlines()
                 matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-                self.cache[path] = [((i1 + 1, i2), (j1 + 1, j2))
-                                    for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+                self.cache[path] = [
+                    ((i1 + 1, i2), (j1 + 1, j2))
+                    for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+                    if tag != "equal"
+                ]
         return self.cache[path]
 
 
@@ -295,9 +321,14 @@ def sent_tokens(case: RenderedCase, provider: str) -> int:
     return sum(message_token_counts(sent, encoding)) + TOKENS_PER_REPLY
 
 
-def diff_case(document: str, old: RenderedCase | None, new: RenderedCase | None,
-              files: FileChanges, provider: str = "openai-chat", new_provider: str | None = None
-              ) -> CaseDiff:
+def diff_case(
+    document: str,
+    old: RenderedCase | None,
+    new: RenderedCase | None,
+    files: FileChanges,
+    provider: str = "openai-chat",
+    new_provider: str | None = None,
+) -> CaseDiff:
     """Token counts as each side's provider bills them (a provider-against-provider diff)."""
     old_tokens = sent_tokens(old, provider) if old else 0
     new_tokens = sent_tokens(new, new_provider or provider) if new else 0
@@ -306,13 +337,25 @@ def diff_case(document: str, old: RenderedCase | None, new: RenderedCase | None,
         return CaseDiff(document, (new or old).id, status, [], [], old_tokens, new_tokens)  # type: ignore[union-attr]
     messages = message_diffs(old.messages, new.messages)
     changed = any(m.status != "unchanged" for m in messages)
-    return CaseDiff(document, new.id, "changed" if changed else "unchanged", messages,
-                    causes(old, new, files) if changed else [], old_tokens, new_tokens)
+    return CaseDiff(
+        document,
+        new.id,
+        "changed" if changed else "unchanged",
+        messages,
+        causes(old, new, files) if changed else [],
+        old_tokens,
+        new_tokens,
+    )
 
 
-def diff_documents(old: Mapping[str, RenderedDocument], new: Mapping[str, RenderedDocument],
-                   files: FileChanges, provider: str = "openai-chat",
-                   errors: list[str] | None = None, new_provider: str | None = None) -> BundleDiff:
+def diff_documents(
+    old: Mapping[str, RenderedDocument],
+    new: Mapping[str, RenderedDocument],
+    files: FileChanges,
+    provider: str = "openai-chat",
+    errors: list[str] | None = None,
+    new_provider: str | None = None,
+) -> BundleDiff:
     """Documents matched by path, cases by id, in the new side's order (removed ones after)."""
     cases: list[CaseDiff] = []
     for path in list(new) + [p for p in old if p not in new]:
@@ -323,8 +366,9 @@ def diff_documents(old: Mapping[str, RenderedDocument], new: Mapping[str, Render
         for case_id, case in old_cases.items():
             if case_id not in new_cases:
                 cases.append(diff_case(path, case, None, files, provider, new_provider))
-    return BundleDiff(cases, [p for p in old if p not in new], [p for p in new if p not in old],
-                      list(errors or []))
+    return BundleDiff(
+        cases, [p for p in old if p not in new], [p for p in new if p not in old], list(errors or [])
+    )
 
 
 def _cases_by_id(document: RenderedDocument | None) -> dict[str, RenderedCase]:

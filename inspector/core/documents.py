@@ -11,14 +11,14 @@ from .options import PROFILES, RenderOptions
 __all__ = ["detect_format", "list_documents", "render_document"]
 
 
-def render_document(bundle: Bundle, path: str, options: RenderOptions | None = None
-                    ) -> RenderedDocument:
+def render_document(bundle: Bundle, path: str, options: RenderOptions | None = None) -> RenderedDocument:
     options = options or RenderOptions()
     if options.profile not in PROFILES:
         raise InputError(f"unknown profile {options.profile!r}; choose one of {', '.join(PROFILES)}")
     if options.input_format not in formats.INPUT_FORMATS:
-        raise InputError(f"unknown input format {options.input_format!r}; "
-                         f"choose one of {', '.join(formats.INPUT_FORMATS)}")
+        raise InputError(
+            f"unknown input format {options.input_format!r}; choose one of {', '.join(formats.INPUT_FORMATS)}"
+        )
     decoded = bundle.text(path)
     if decoded is None:
         raise InputError("file not found in the bundle", path)
@@ -36,8 +36,9 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
             raise
         # A parser's complaint about a binary or UTF-16 file hides the real cause: say it first.
         found = error.diagnostic
-        raise InputError(f"the file {decoded.problem}; {found.message}", found.path or path,
-                         found.line, found.column) from None
+        raise InputError(
+            f"the file {decoded.problem}; {found.message}", found.path or path, found.line, found.column
+        ) from None
 
     if options.max_tokens is not None:
         from .context import apply_budget
@@ -87,9 +88,12 @@ def _is_gambit_prompt(path: str, bundle: Bundle) -> bool:
     if starts_with_delimiter(decoded.text):
         return True
     folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
-    return not any(other.startswith(folder) and "/" not in other[len(folder):]
-                   and other.lower().endswith((".yaml", ".yml", ".jsonl"))
-                   for other in bundle.paths())
+    return not any(
+        other.startswith(folder)
+        and "/" not in other[len(folder) :]
+        and other.lower().endswith((".yaml", ".yml", ".jsonl"))
+        for other in bundle.paths()
+    )
 
 
 def list_documents(bundle: Bundle) -> list[str]:
@@ -104,8 +108,7 @@ def give_cases_distinct_ids(document: RenderedDocument) -> RenderedDocument:
     """Rename the second and later cases sharing an id to `<id>#2`, `#3`, ... so that every case
     can be addressed (a page or API URL per case). The loaders already warn about the duplicates;
     the command line keeps the ids as written."""
-    for case, new_id in zip(document.cases, distinct_ids([case.id for case in document.cases]),
-                            strict=True):
+    for case, new_id in zip(document.cases, distinct_ids([case.id for case in document.cases]), strict=True):
         if new_id != case.id:
             case.metadata.setdefault("id_as_written", case.id)
             case.id = new_id

@@ -75,18 +75,24 @@ def _order() -> None:
     entries = list(REGISTRY.values())
     FORMATS = (*[e for e in entries if not e.fallback], *[e for e in entries if e.fallback])
     # The menus' order: the fallback (agentv) first, as users meet it.
-    INPUT_FORMATS = ("auto", *[e.name for e in entries if e.fallback],
-                     *[e.name for e in entries if not e.fallback])
+    INPUT_FORMATS = (
+        "auto",
+        *[e.name for e in entries if e.fallback],
+        *[e.name for e in entries if not e.fallback],
+    )
 
 
 def request_input_format(request: RequestFormat) -> InputFormat:
     """The input format of a raw request body's API: it claims the files detected as its bodies."""
     name = request.name
     return InputFormat(
-        name, lambda probe: probe.conversation == name,
+        name,
+        lambda probe: probe.conversation == name,
         lambda bundle, path, options: conversations.render_request_file(
-            bundle, path, lambda _data, _path: request, options),
-        request)
+            bundle, path, lambda _data, _path: request, options
+        ),
+        request,
+    )
 
 
 def request_format(name: str | None) -> RequestFormat | None:
@@ -117,25 +123,32 @@ def sniff(text: str) -> str | None:
     return detect_request(conversations.load_any(text))
 
 
-def read_request(data: dict, input_format: str, path: str, spans: Spans | None = None,
-                 options: RenderOptions | None = None) -> RenderedCase:
+def read_request(
+    data: dict, input_format: str, path: str, spans: Spans | None = None, options: RenderOptions | None = None
+) -> RenderedCase:
     """One request body, already parsed, as a case: what a file's text becomes after parsing, and
     the way in for bodies given as dicts (no spans: their origins have no lines)."""
     return conversations.read_with(_registered_request(input_format, path), data, path, spans, options)
 
 
-def render_conversation_file(bundle: Bundle, path: str, input_format: str,
-                             options: RenderOptions | None = None) -> RenderedDocument:
+def render_conversation_file(
+    bundle: Bundle, path: str, input_format: str, options: RenderOptions | None = None
+) -> RenderedDocument:
     """A request body file read as `input_format`'s API, or, with "auto", as the API its shape
     belongs to."""
+
     def chosen(data: Any, where: str) -> RequestFormat:
         name = detect_request(data) if input_format in ("auto", None) else input_format
         if name is None:
-            raise InputError("not a request body this inspector knows: expected an OpenAI Chat "
-                             "(messages), Anthropic Messages (messages with system or content "
-                             "blocks), OpenAI Responses / Codex Prompt (input), Gemini "
-                             "(contents) or Bedrock Converse (messages of type-less blocks) "
-                             "object", where, 1)
+            raise InputError(
+                "not a request body this inspector knows: expected an OpenAI Chat "
+                "(messages), Anthropic Messages (messages with system or content "
+                "blocks), OpenAI Responses / Codex Prompt (input), Gemini "
+                "(contents) or Bedrock Converse (messages of type-less blocks) "
+                "object",
+                where,
+                1,
+            )
         return _registered_request(name, where)
 
     return conversations.render_request_file(bundle, path, chosen, options)
@@ -145,8 +158,7 @@ def _registered_request(name: str, path: str) -> RequestFormat:
     request = request_format(name)
     if request is None:
         names = [known.name for known in request_formats()]
-        raise InputError(f"unknown conversation format {name!r}; choose one of {', '.join(names)}",
-                         path)
+        raise InputError(f"unknown conversation format {name!r}; choose one of {', '.join(names)}", path)
     return request
 
 
@@ -157,13 +169,12 @@ def detect_format(path: str, text: str) -> str:
 
 
 # gambit 1.0 (PROMPT.md, *.card.md, gambit-style *.deck.md) before aibff's `.deck.md` decks.
-register(InputFormat("gambit", lambda probe: is_gambit_file(probe.path, probe.text),
-                     render_gambit_file))
-register(InputFormat("deck", lambda probe: probe.path.endswith((".toml", ".deck.md")),
-                     render_deck_file))
+register(InputFormat("gambit", lambda probe: is_gambit_file(probe.path, probe.text), render_gambit_file))
+register(InputFormat("deck", lambda probe: probe.path.endswith((".toml", ".deck.md")), render_deck_file))
 # promptfoo configs before the agentv fallback, which would read their `prompts` and `tests`.
-register(InputFormat("promptfoo", lambda probe: claims_promptfoo(probe.path, probe.text),
-                     render_promptfoo_file))
+register(
+    InputFormat("promptfoo", lambda probe: claims_promptfoo(probe.path, probe.text), render_promptfoo_file)
+)
 for _module in (openai_chat, responses, anthropic, gemini, bedrock):
     register(request_input_format(_module.FORMAT))
 # Every other YAML or JSONL file is an agentv eval file; its profile picks the generation.

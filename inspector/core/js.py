@@ -14,8 +14,10 @@ from typing import Any
 
 # ECMAScript's WhiteSpace and LineTerminator: what String.prototype.trim() strips and `\s` matches.
 # Python's str.strip() and `\s` differ (they keep U+FEFF and take U+001C..U+001F and U+0085).
-JS_WHITESPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
-                 "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
 # The same characters as the body of a regular expression's character class.
 JS_SPACE_CLASS = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 _JS_WHITESPACE_SET = frozenset(JS_WHITESPACE)

@@ -70,9 +70,12 @@ class CaseRow:
     cached_cost: prices.RequestCost | None = None  # in a suite run with the shared prefix cached
 
     def as_dict(self) -> dict[str, object]:
-        return {"id": self.id, "input_tokens": self.input_tokens,
-                "cost_usd": _usd(self.cost.total_usd) if self.cost else None,
-                "files": self.files}
+        return {
+            "id": self.id,
+            "input_tokens": self.input_tokens,
+            "cost_usd": _usd(self.cost.total_usd) if self.cost else None,
+            "files": self.files,
+        }
 
 
 @dataclass(slots=True)
@@ -101,8 +104,12 @@ class Ledger:
     def cost(self, cached: bool = False) -> Decimal | None:
         if self.prices is None:
             return None
-        return sum(((row.cached_cost if cached else row.cost) or prices.RequestCost(Decimal(0), Decimal(0))
-                    ).total_usd for row in self.cases) or Decimal(0)
+        return sum(
+            (
+                (row.cached_cost if cached else row.cost) or prices.RequestCost(Decimal(0), Decimal(0))
+            ).total_usd
+            for row in self.cases
+        ) or Decimal(0)
 
     def output_cost(self) -> Decimal | None:
         if self.prices is None:
@@ -147,9 +154,14 @@ def _usd(value: Decimal) -> float:
 def _tools_text(case: RenderedCase) -> str:
     if not case.tools:
         return ""
-    return json.dumps([{"name": tool.name, "description": tool.description,
-                        "parameters": tool.parameters} for tool in case.tools],
-                      sort_keys=True, ensure_ascii=False)
+    return json.dumps(
+        [
+            {"name": tool.name, "description": tool.description, "parameters": tool.parameters}
+            for tool in case.tools
+        ],
+        sort_keys=True,
+        ensure_ascii=False,
+    )
 
 
 class _Keys:
@@ -167,8 +179,9 @@ def _message_identity(message: Message) -> tuple:
     return ("message", message.role, message.name, message.content, calls, message.tool_call_id)
 
 
-def case_pieces(case: RenderedCase, message_tokens: dict[int, int], tools_tokens: int,
-                system_first: bool, keys: _Keys) -> list[cache_map.Piece]:
+def case_pieces(
+    case: RenderedCase, message_tokens: dict[int, int], tools_tokens: int, system_first: bool, keys: _Keys
+) -> list[cache_map.Piece]:
     """The case's request in the provider's cache order (see cache_map)."""
     pieces: list[cache_map.Piece] = []
     tools = _tools_text(case)
@@ -179,20 +192,36 @@ def case_pieces(case: RenderedCase, message_tokens: dict[int, int], tools_tokens
         system = [index for index in sent if case.messages[index].role in SYSTEM_ROLES]
         if system:
             text = SYSTEM_JOINER.join(case.messages[index].content for index in system)
-            pieces.append(cache_map.Piece("system", keys(("system", text)), text,
-                                          sum(message_tokens[index] for index in system), tuple(system),
-                                          SYSTEM_JOINER, head="system"))
+            pieces.append(
+                cache_map.Piece(
+                    "system",
+                    keys(("system", text)),
+                    text,
+                    sum(message_tokens[index] for index in system),
+                    tuple(system),
+                    SYSTEM_JOINER,
+                    head="system",
+                )
+            )
         sent = [index for index in sent if case.messages[index].role not in SYSTEM_ROLES]
     for index in sent:
         message = case.messages[index]
-        pieces.append(cache_map.Piece("message", keys(_message_identity(message)), message.content,
-                                      message_tokens[index], (index,),
-                                      head=f"{message.role}\x00{message.name or ''}"))
+        pieces.append(
+            cache_map.Piece(
+                "message",
+                keys(_message_identity(message)),
+                message.content,
+                message_tokens[index],
+                (index,),
+                head=f"{message.role}\x00{message.name or ''}",
+            )
+        )
     return pieces
 
 
-def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: str,
-                 settings: ExportSettings | None = None) -> Ledger:
+def build_ledger(
+    document: RenderedDocument | Iterable[RenderedCase], provider: str, settings: ExportSettings | None = None
+) -> Ledger:
     """The ledger and cache map of a document's cases (or of a bundle's, chained) for a provider;
     the model and max output tokens come from the export settings or the provider's defaults."""
     spec = provider_spec(provider)
@@ -209,20 +238,36 @@ def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: 
     for case in cases:
         row, message_tokens, tools_tokens = _case_row(case, counter, files)
         rows.append(row)
-        all_pieces.append(case_pieces(case, message_tokens, tools_tokens,
-                                      bool(cache and cache.system_first), keys))
-    mapped = cache_map.build(cases, all_pieces, minimum, known, cache.mode if cache else "none",
-                             cache.increment if cache else 1, counter)
+        all_pieces.append(
+            case_pieces(case, message_tokens, tools_tokens, bool(cache and cache.system_first), keys)
+        )
+    mapped = cache_map.build(
+        cases,
+        all_pieces,
+        minimum,
+        known,
+        cache.mode if cache else "none",
+        cache.increment if cache else 1,
+        counter,
+    )
     # Output is priced only at a limit the user set: a provider's default max_tokens (Anthropic's
     # 1,024, which its API requires) is no estimate of what a case writes, and pricing it made one
     # provider's total mostly assumed output while the others priced none.
-    ledger = Ledger(provider, resolved.model, spec.encoding, spec.exact_tokens,
-                    (settings or ExportSettings()).max_tokens,
-                    sorted(files.values(), key=lambda row: (-row.tokens, row.path)), rows, mapped,
-                    cache.source if cache else "")
+    ledger = Ledger(
+        provider,
+        resolved.model,
+        spec.encoding,
+        spec.exact_tokens,
+        (settings or ExportSettings()).max_tokens,
+        sorted(files.values(), key=lambda row: (-row.tokens, row.path)),
+        rows,
+        mapped,
+        cache.source if cache else "",
+    )
     if cache:
-        ledger.notes += _cache_notes(spec.export_with_breakpoints is not None, spec.label, cache.mode, resolved.model, minimum,
-                                     known)
+        ledger.notes += _cache_notes(
+            spec.export_with_breakpoints is not None, spec.label, cache.mode, resolved.model, minimum, known
+        )
         ledger.notes += _split_hints(cache.mode, mapped, cases, all_pieces, counter)
     if billing is None:
         ledger.price_problem = f"no price data is configured for {spec.label}"
@@ -234,14 +279,23 @@ def build_ledger(document: RenderedDocument | Iterable[RenderedCase], provider: 
 def _primed_counter(encoding: str, cases: list[RenderedCase]) -> TokenCounter:
     """A counter that has counted every text of the cases' sent messages and tools at once."""
     counter = TokenCounter(encoding)
-    counter.prime(text for case in cases for message in case.sent_messages
-                  for text in message_texts(message) + [segment.text for segment in message.segments])
+    counter.prime(
+        text
+        for case in cases
+        for message in case.sent_messages
+        for text in message_texts(message) + [segment.text for segment in message.segments]
+    )
     counter.prime(_tools_text(case) for case in cases)
     return counter
 
 
-def _split_hints(mode: str, mapped: cache_map.CacheMap, cases: list[RenderedCase],
-                 pieces: list[list[cache_map.Piece]], counter: TokenCounter) -> list[str]:
+def _split_hints(
+    mode: str,
+    mapped: cache_map.CacheMap,
+    cases: list[RenderedCase],
+    pieces: list[list[cache_map.Piece]],
+    counter: TokenCounter,
+) -> list[str]:
     """With marked blocks only, and nothing cacheable: which file to send as a block of its own."""
     if mode != "breakpoints" or mapped.cacheable:
         return []
@@ -249,23 +303,32 @@ def _split_hints(mode: str, mapped: cache_map.CacheMap, cases: list[RenderedCase
     return [hint] if hint else []
 
 
-def _cache_notes(export_places_marks: bool, label: str, mode: str, model: str, minimum: int,
-                 known: bool) -> list[str]:
+def _cache_notes(
+    export_places_marks: bool, label: str, mode: str, model: str, minimum: int, known: bool
+) -> list[str]:
     """What the cached cost assumes: marked blocks, or a minimum length the table lacks."""
     notes = []
     if mode == "breakpoints":
-        placed = ("the export's cache option places them" if export_places_marks
-                  else "they are placed there; this export does not place them")
-        notes.append(f"{label} caches only up to a marked block (cache_control, "
-                     f"cachePoint): the cached cost assumes {placed}")
+        placed = (
+            "the export's cache option places them"
+            if export_places_marks
+            else "they are placed there; this export does not place them"
+        )
+        notes.append(
+            f"{label} caches only up to a marked block (cache_control, "
+            f"cachePoint): the cached cost assumes {placed}"
+        )
     if not known:
-        notes.append(f"{model} is not in {label}'s table of minimum cacheable "
-                     f"lengths: {minimum:,} tokens assumed, the largest it documents")
+        notes.append(
+            f"{model} is not in {label}'s table of minimum cacheable "
+            f"lengths: {minimum:,} tokens assumed, the largest it documents"
+        )
     return notes
 
 
-def _case_row(case: RenderedCase, counter: TokenCounter, files: dict[str, FileRow]
-              ) -> tuple[CaseRow, dict[int, int], int]:
+def _case_row(
+    case: RenderedCase, counter: TokenCounter, files: dict[str, FileRow]
+) -> tuple[CaseRow, dict[int, int], int]:
     message_tokens: dict[int, int] = {}
     per_file: dict[str, int] = {}
     for index, message in enumerate(case.messages):
@@ -307,11 +370,13 @@ def _price(ledger: Ledger, prices_provider: str) -> None:
         if not cached or position not in members:
             row.cached_cost = row.cost
         elif position == first:
-            row.cached_cost = prices.request_cost(prices_provider, ledger.model, row.input_tokens, output,
-                                                  cache_write_tokens=writes)
+            row.cached_cost = prices.request_cost(
+                prices_provider, ledger.model, row.input_tokens, output, cache_write_tokens=writes
+            )
         else:
-            row.cached_cost = prices.request_cost(prices_provider, ledger.model, row.input_tokens, output,
-                                                  cache_read_tokens=cached)
+            row.cached_cost = prices.request_cost(
+                prices_provider, ledger.model, row.input_tokens, output, cache_read_tokens=cached
+            )
 
 
 def cache_marks(ledger: Ledger, position: int) -> list[CacheMark]:

@@ -45,9 +45,15 @@ NOT_SENT = {
 }
 
 # Keys that only hold what is sent or the cases: the model gets what is under them, not the key.
-HOLDERS = {"evalcases": "the cases", "tests": "the cases", "cases": "the cases",
-           "input_messages": "this case's messages", "input": "this case's messages",
-           "messages": "this case's messages", "content": "a message's text"}
+HOLDERS = {
+    "evalcases": "the cases",
+    "tests": "the cases",
+    "cases": "the cases",
+    "input_messages": "this case's messages",
+    "input": "this case's messages",
+    "messages": "this case's messages",
+    "content": "a message's text",
+}
 
 TOOL_NAMES = {"agentv": "agentv", "deck": "the deck's runner", "conversation": "the request"}
 
@@ -105,8 +111,9 @@ def merged(ranges: Iterable[Range]) -> tuple[Range, ...]:
 
 def _case_lines(case: RenderedCase) -> CaseLines:
     sent = merged(r for m in case.messages if m.omitted is None for r in _message_ranges(m))
-    omitted = tuple((r, m.omitted) for m in case.messages if m.omitted is not None
-                    for r in merged(_message_ranges(m)))
+    omitted = tuple(
+        (r, m.omitted) for m in case.messages if m.omitted is not None for r in merged(_message_ranges(m))
+    )
     graded = merged(r for grader in case.graders for m in grader.messages for r in _message_ranges(m))
     return CaseLines(case.id, _span(case.span), sent, omitted, graded)
 
@@ -177,21 +184,24 @@ class LineMap:
             return LineNote(f"{_cap(where)} is a comment: {tool} does not send it to the model.")
         owner = self._owner(path, number)
         if owner is not None and owner.id != current:
-            return LineNote(f"{_cap(where)} belongs to case {owner.id}.", jump_to=owner.id,
-                            sent_by=sent_by)
+            return LineNote(f"{_cap(where)} belongs to case {owner.id}.", jump_to=owner.id, sent_by=sent_by)
         keys = key_path(lines, number)
         named = f"{where} is `{keys[-1]}`" if keys else where
-        return (_in_this_case(here, path, number, named, tool)
-                or _by_key(keys, named, tool, sent_by) or _sent_elsewhere(named, sent_by))
-
+        return (
+            _in_this_case(here, path, number, named, tool)
+            or _by_key(keys, named, tool, sent_by)
+            or _sent_elsewhere(named, sent_by)
+        )
 
     def _sent_by(self, path: str, number: int) -> tuple[str, ...]:
         return tuple(case.id for case in self.cases if _covers(case.sent, path, number))
 
     def _owner(self, path: str, number: int) -> CaseLines | None:
         """The case whose own lines hold the line."""
-        return next((case for case in self.cases
-                     if case.span is not None and _covers((case.span,), path, number)), None)
+        return next(
+            (case for case in self.cases if case.span is not None and _covers((case.span,), path, number)),
+            None,
+        )
 
 
 def _is_comment(stripped: str, path: str) -> bool:
@@ -199,8 +209,7 @@ def _is_comment(stripped: str, path: str) -> bool:
     return stripped.startswith(("#", "//")) and not path.lower().endswith((".md", ".markdown"))
 
 
-def _in_this_case(here: CaseLines | None, path: str, number: int, named: str, tool: str
-                  ) -> LineNote | None:
+def _in_this_case(here: CaseLines | None, path: str, number: int, named: str, tool: str) -> LineNote | None:
     """A line of a message the case leaves out, or one only its graders send."""
     if here is None:
         return None
@@ -208,8 +217,10 @@ def _in_this_case(here: CaseLines | None, path: str, number: int, named: str, to
         if _covers((lines_of,), path, number):
             return LineNote(f"{_cap(named)}, in a message this case leaves out: {reason}.")
     if _covers(here.graded, path, number):
-        return LineNote(f"{_cap(named)}: {tool} does not send it to the model; "
-                        "the graders send it to the judge (below, under What the graders send).")
+        return LineNote(
+            f"{_cap(named)}: {tool} does not send it to the model; "
+            "the graders send it to the judge (below, under What the graders send)."
+        )
     return None
 
 
@@ -218,18 +229,26 @@ def _by_key(keys: list[str], named: str, tool: str, sent_by: tuple[str, ...]) ->
     reason_key = next((key for key in keys if key in NOT_SENT), None)
     if reason_key is not None:
         subject = named if reason_key == keys[-1] else f"{named} (under `{reason_key}`)"
-        return LineNote(f"{_cap(subject)}: {tool} does not send it to the model; "
-                        f"{NOT_SENT[reason_key]}.", sent_by=sent_by)
+        return LineNote(
+            f"{_cap(subject)}: {tool} does not send it to the model; {NOT_SENT[reason_key]}.", sent_by=sent_by
+        )
     if keys and keys[-1] in HOLDERS:
-        return LineNote(f"{_cap(named)}: it holds {HOLDERS[keys[-1]]}; the model gets what is "
-                        "under it, not the key.", sent_by=sent_by)
+        return LineNote(
+            f"{_cap(named)}: it holds {HOLDERS[keys[-1]]}; the model gets what is under it, not the key.",
+            sent_by=sent_by,
+        )
     return None
 
 
 def _sent_elsewhere(named: str, sent_by: tuple[str, ...]) -> LineNote:
     if sent_by:
-        return LineNote(f"{_cap(named)}: not in this case's messages; it is sent in "
-                        f"case{'s' if len(sent_by) > 1 else ''} {', '.join(sent_by[:5])}"
-                        f"{' and more' if len(sent_by) > 5 else ''}.", sent_by=sent_by)
-    return LineNote(f"{_cap(named)}: no text of the messages comes from it (it may still "
-                    "shape the request, as tools and settings do).")
+        return LineNote(
+            f"{_cap(named)}: not in this case's messages; it is sent in "
+            f"case{'s' if len(sent_by) > 1 else ''} {', '.join(sent_by[:5])}"
+            f"{' and more' if len(sent_by) > 5 else ''}.",
+            sent_by=sent_by,
+        )
+    return LineNote(
+        f"{_cap(named)}: no text of the messages comes from it (it may still "
+        "shape the request, as tools and settings do)."
+    )

@@ -101,8 +101,7 @@ class Segment(msgspec.Struct, frozen=True, gc=False):
     def __eq__(self, other: object) -> bool:
         if type(other) is not Segment:
             return NotImplemented
-        return (self.text == other.text and self.origin == other.origin
-                and self.media == other.media)
+        return self.text == other.text and self.origin == other.origin and self.media == other.media
 
     def __hash__(self) -> int:
         return hash((self.text, self.origin, self.media))
@@ -265,11 +264,16 @@ def distinct_ids(ids: list[str]) -> list[str]:
 class InputError(Exception):
     """The input cannot be used at all (invalid syntax, wrong types, no cases)."""
 
-    def __init__(self, message: str, path: str | None = None, line: int | None = None,
-                 column: int | None = None, likely_start: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        path: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        likely_start: int | None = None,
+    ):
         super().__init__(message)
-        self.diagnostic = Diagnostic(message, path, line, column, severity="error",
-                                     likely_start=likely_start)
+        self.diagnostic = Diagnostic(message, path, line, column, severity="error", likely_start=likely_start)
 
     def __str__(self) -> str:
         return self.diagnostic.located()

@@ -13,8 +13,7 @@ from typing import Any
 
 def json_safe(value: Any) -> Any:
     if isinstance(value, dict):
-        return {str(key) if not isinstance(key, str) else key: json_safe(item)
-                for key, item in value.items()}
+        return {str(key) if not isinstance(key, str) else key: json_safe(item) for key, item in value.items()}
     if isinstance(value, list):
         return [json_safe(item) for item in value]
     if isinstance(value, (datetime.date, datetime.time)):  # datetime is a date

@@ -41,10 +41,15 @@ class ModelPrices:
         def number(value: Decimal | None) -> float | None:
             return None if value is None else float(value)
 
-        return {"model": self.model, "provider": self.provider,
-                "input_per_mtok": number(self.input_mtok), "output_per_mtok": number(self.output_mtok),
-                "cache_read_per_mtok": number(self.cache_read_mtok),
-                "cache_write_per_mtok": number(self.cache_write_mtok), "tiered": self.tiered}
+        return {
+            "model": self.model,
+            "provider": self.provider,
+            "input_per_mtok": number(self.input_mtok),
+            "output_per_mtok": number(self.output_mtok),
+            "cache_read_per_mtok": number(self.cache_read_mtok),
+            "cache_write_per_mtok": number(self.cache_write_mtok),
+            "tiered": self.tiered,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,27 +95,51 @@ def model_prices(prices_provider: str, model: str) -> ModelPrices:
     price = calculation.model_price
     keys = ("input_mtok", "output_mtok", "cache_read_mtok", "cache_write_mtok")
     tiered = any(isinstance(getattr(price, key), price_types.TieredPrices) for key in keys)
-    return ModelPrices(calculation.model.id, calculation.provider.id, _base(price.input_mtok),
-                       _base(price.output_mtok), _base(price.cache_read_mtok),
-                       _base(price.cache_write_mtok), tiered)
+    return ModelPrices(
+        calculation.model.id,
+        calculation.provider.id,
+        _base(price.input_mtok),
+        _base(price.output_mtok),
+        _base(price.cache_read_mtok),
+        _base(price.cache_write_mtok),
+        tiered,
+    )
 
 
 @lru_cache(maxsize=65536)
-def request_cost(prices_provider: str, model: str, input_tokens: int, output_tokens: int = 0,
-                 cache_read_tokens: int = 0, cache_write_tokens: int = 0) -> RequestCost:
+def request_cost(
+    prices_provider: str,
+    model: str,
+    input_tokens: int,
+    output_tokens: int = 0,
+    cache_read_tokens: int = 0,
+    cache_write_tokens: int = 0,
+) -> RequestCost:
     """One request's cost; `input_tokens` counts every input token, cached ones included (the
     data's convention), and long-prompt tiers apply to the request as a whole."""
-    calculation = _calc(prices_provider, model, input_tokens, output_tokens, cache_read_tokens,
-                        cache_write_tokens)
+    calculation = _calc(
+        prices_provider, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens
+    )
     return RequestCost(calculation.input_price, calculation.output_price)
 
 
-def _calc(prices_provider: str, model: str, input_tokens: int, output_tokens: int,
-          cache_read_tokens: int, cache_write_tokens: int) -> price_types.PriceCalculation:
-    usage = Usage(input_tokens=input_tokens, output_tokens=output_tokens,
-                  cache_read_tokens=cache_read_tokens, cache_write_tokens=cache_write_tokens)
+def _calc(
+    prices_provider: str,
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+    cache_read_tokens: int,
+    cache_write_tokens: int,
+) -> price_types.PriceCalculation:
+    usage = Usage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        cache_read_tokens=cache_read_tokens,
+        cache_write_tokens=cache_write_tokens,
+    )
     try:
         return genai_prices.calc_price(usage, model, provider_id=prices_provider)
     except LookupError:
-        raise PriceLookupError(f"{source_label()} has no price for model {model!r} at "
-                               f"{prices_provider!r}") from None
+        raise PriceLookupError(
+            f"{source_label()} has no price for model {model!r} at {prices_provider!r}"
+        ) from None

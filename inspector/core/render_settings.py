@@ -13,9 +13,18 @@ MAX_PATTERNS = 50
 MAX_TOKENS = 10_000_000
 MAX_GAMBIT_INPUT = 1_000_000
 # Every setting the parser reads, for the API and CLI to pass along by name.
-SETTING_NAMES = ("profile", "patterns", "system_prompt", "max_tokens", "input_format",
-                 "gambit_context", "gambit_context_sample", "gambit_message",
-                 "gambit_conversation", "gambit_conversation_sample")
+SETTING_NAMES = (
+    "profile",
+    "patterns",
+    "system_prompt",
+    "max_tokens",
+    "input_format",
+    "gambit_context",
+    "gambit_context_sample",
+    "gambit_message",
+    "gambit_conversation",
+    "gambit_conversation_sample",
+)
 
 
 class SettingsError(ValueError):
@@ -36,18 +45,23 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
         raise SettingsError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
     input_format = str(values.get("input_format") or "auto")
     if input_format not in formats.INPUT_FORMATS:
-        raise SettingsError(f"unknown input format {input_format!r}; choose one of "
-                            f"{', '.join(formats.INPUT_FORMATS)}")
+        raise SettingsError(
+            f"unknown input format {input_format!r}; choose one of {', '.join(formats.INPUT_FORMATS)}"
+        )
     patterns = None
     if "patterns" in values and values.get("patterns_mode", "custom") != "config":
         patterns = _patterns(values.get("patterns"))
     system_prompt = values.get("system_prompt") or None
     if system_prompt is not None and len(str(system_prompt)) > MAX_SYSTEM_PROMPT:
         raise SettingsError("the system prompt is too long")
-    return RenderOptions(profile=profile, guideline_patterns=patterns,
-                         system_prompt=None if system_prompt is None else str(system_prompt),
-                         max_tokens=_max_tokens(values.get("max_tokens")),
-                         input_format=input_format, **_gambit_inputs(values))
+    return RenderOptions(
+        profile=profile,
+        guideline_patterns=patterns,
+        system_prompt=None if system_prompt is None else str(system_prompt),
+        max_tokens=_max_tokens(values.get("max_tokens")),
+        input_format=input_format,
+        **_gambit_inputs(values),
+    )
 
 
 def _patterns(raw: object) -> tuple[str, ...]:
@@ -77,8 +91,13 @@ def _max_tokens(raw: object) -> int | None:
 def _gambit_inputs(values: Mapping[str, object]) -> dict[str, str]:
     """The gambit deck inputs given; each input comes as text or from a sample, not both."""
     gambit = {}
-    for name in ("gambit_context", "gambit_context_sample", "gambit_message",
-                 "gambit_conversation", "gambit_conversation_sample"):
+    for name in (
+        "gambit_context",
+        "gambit_context_sample",
+        "gambit_message",
+        "gambit_conversation",
+        "gambit_conversation_sample",
+    ):
         value = values.get(name)
         if value is not None and value != "":
             if len(str(value)) > MAX_GAMBIT_INPUT:

@@ -32,9 +32,11 @@ _NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
 # The lookahead is the shortest start of such a line (an indicator, blanks, a second indicator or
 # an anchor or tag): it turns away an ordinary line (`  - role: user`) before the counted repeat,
 # whose setup costs more than the test.
-_OPENED_ON_ONE_LINE = (r"(?=[ \t]*[-?:][ \t]+[-?:&!])"
-                       r"[ \t]*(?:[-?:](?:[ \t]+(?:[&!][^ \t\n]*[ \t]+)*|(?=\n)|\Z))"
-                       "{" + str(MAX_NESTING + 1) + "}")
+_OPENED_ON_ONE_LINE = (
+    r"(?=[ \t]*[-?:][ \t]+[-?:&!])"
+    r"[ \t]*(?:[-?:](?:[ \t]+(?:[&!][^ \t\n]*[ \t]+)*|(?=\n)|\Z))"
+    "{" + str(MAX_NESTING + 1) + "}"
+)
 # Matched at the text's start, then searched for after a line break: a pattern starting with `^`
 # (MULTILINE) is tried at every character, a literal `\n` only at each line's end (re scans for a
 # literal first character in C). On a 500 KB eval file that was 6 ms, now a fraction of one.
@@ -43,7 +45,8 @@ _BLOCK_INDICATORS_LATER_LINE = re.compile("\n" + _OPENED_ON_ONE_LINE)
 # A TOML dotted key (`a.b."c"`), in a key or a [header]. Starting only where a key can start keeps
 # the scan linear.
 _DOTTED_KEY = re.compile(
-    r"""(?<![A-Za-z0-9_\-"'.])(?:(?:[A-Za-z0-9_-]++|"[^"\n]*+"|'[^'\n]*+')[ \t]*+\.[ \t]*+)++""")
+    r"""(?<![A-Za-z0-9_\-"'.])(?:(?:[A-Za-z0-9_-]++|"[^"\n]*+"|'[^'\n]*+')[ \t]*+\.[ \t]*+)++"""
+)
 
 
 class LimitExceeded(InputError):
@@ -80,8 +83,12 @@ def check_nesting(text: str, path: str | None = None) -> None:
 
 
 # What opens and closes a level as libyaml's scanner reads it (the composer recurses once per level).
-_OPENS = (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken, yaml.BlockSequenceStartToken,
-          yaml.BlockMappingStartToken)
+_OPENS = (
+    yaml.FlowSequenceStartToken,
+    yaml.FlowMappingStartToken,
+    yaml.BlockSequenceStartToken,
+    yaml.BlockMappingStartToken,
+)
 _CLOSES = (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken, yaml.BlockEndToken)
 _SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -126,11 +133,17 @@ def check_toml(text: str, path: str | None = None) -> None:
         depth = found.group().count(".")
         work += depth * depth
         if depth > MAX_NESTING:
-            raise LimitExceeded(f"a key is dotted more than {MAX_NESTING} levels deep", path,
-                                text.count("\n", 0, found.start()) + 1)
+            raise LimitExceeded(
+                f"a key is dotted more than {MAX_NESTING} levels deep",
+                path,
+                text.count("\n", 0, found.start()) + 1,
+            )
         if work > MAX_DOTTED_WORK:
-            raise LimitExceeded("the keys are dotted too deep too often to read within the limits",
-                                path, text.count("\n", 0, found.start()) + 1)
+            raise LimitExceeded(
+                "the keys are dotted too deep too often to read within the limits",
+                path,
+                text.count("\n", 0, found.start()) + 1,
+            )
 
 
 def check_expansion(node: Any, path: str | None = None) -> None:
@@ -166,5 +179,6 @@ def check_expansion(node: Any, path: str | None = None) -> None:
 
 
 def _bomb(path: str | None) -> LimitExceeded:
-    return LimitExceeded("the YAML aliases expand to far more values than the file holds "
-                         "(an alias bomb?)", path)
+    return LimitExceeded(
+        "the YAML aliases expand to far more values than the file holds (an alias bomb?)", path
+    )

@@ -15,8 +15,7 @@ def chat_message(message: Message) -> dict[str, Any]:
         data["name"] = message.name
     if message.tool_calls:
         data["tool_calls"] = [
-            {"id": call.id, "type": "function",
-             "function": {"name": call.name, "arguments": call.arguments}}
+            {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
             for call in message.tool_calls
         ]
     if message.tool_call_id is not None:
@@ -37,8 +36,9 @@ def content(message: Message) -> str | list[dict[str, Any]]:
     for position, segment in enumerate(segments):
         if segment.media is None:
             if segment.origin.kind is OriginKind.SEPARATOR and (
-                    (position > 0 and segments[position - 1].media is not None)
-                    or (position < last and segments[position + 1].media is not None)):
+                (position > 0 and segments[position - 1].media is not None)
+                or (position < last and segments[position + 1].media is not None)
+            ):
                 continue
             run.append(segment.text)
             continue
@@ -77,8 +77,13 @@ def media_part(media: Media) -> dict[str, Any]:
 
 
 def diagnostic(item: Diagnostic) -> dict[str, Any]:
-    return {"message": item.message, "path": item.path, "line": item.line,
-            "column": item.column, "severity": item.severity}
+    return {
+        "message": item.message,
+        "path": item.path,
+        "line": item.line,
+        "column": item.column,
+        "severity": item.severity,
+    }
 
 
 def span(item: LineSpan | None) -> dict[str, Any] | None:
@@ -88,8 +93,13 @@ def span(item: LineSpan | None) -> dict[str, Any] | None:
 
 
 def origin(item: Origin) -> dict[str, Any]:
-    return {"kind": item.kind.value, "path": item.path, "start_line": item.start_line,
-            "end_line": item.end_line, "via": span(item.via)}
+    return {
+        "kind": item.kind.value,
+        "path": item.path,
+        "start_line": item.start_line,
+        "end_line": item.end_line,
+        "via": span(item.via),
+    }
 
 
 def case_contract(case: RenderedCase) -> dict[str, Any]:
@@ -100,16 +110,23 @@ def case_contract(case: RenderedCase) -> dict[str, Any]:
         entry = chat_message(message)
         entry["reason"] = message.omitted
         omitted.append(entry)
-    return {
-        "id": case.id,
-        "messages": [chat_message(message) for message in case.sent_messages],
-        "omitted": omitted,
-        "warnings": [diagnostic(item) for item in case.warnings],
-    } | ({"tools": tools} if (tools := [function_tool(tool) for tool in case.tools
-                                         if tool.raw is None]) else {}) | (
-        # gambit decks: the names --context-sample takes.
-        {"samples": samples} if (samples := (case.metadata.get("gambit") or {}).get("samples"))
-        else {})
+    return (
+        {
+            "id": case.id,
+            "messages": [chat_message(message) for message in case.sent_messages],
+            "omitted": omitted,
+            "warnings": [diagnostic(item) for item in case.warnings],
+        }
+        | (
+            {"tools": tools}
+            if (tools := [function_tool(tool) for tool in case.tools if tool.raw is None])
+            else {}
+        )
+        | (
+            # gambit decks: the names --context-sample takes.
+            {"samples": samples} if (samples := (case.metadata.get("gambit") or {}).get("samples")) else {}
+        )
+    )
 
 
 def function_tool(tool: ToolSpec) -> dict[str, Any]:
@@ -125,9 +142,14 @@ def function_tool(tool: ToolSpec) -> dict[str, Any]:
 def graders_contract(case: RenderedCase) -> list[dict[str, Any]]:
     """`render --graders`: each grader's name and the messages it sends (chat shape); a script
     grader, which sends none, says what it runs (`note`, `script`)."""
-    return [{"name": grader.name, "messages": [chat_message(m) for m in grader.messages],
-             **({"note": grader.note, "script": grader.script} if grader.note else {})}
-            for grader in case.graders]
+    return [
+        {
+            "name": grader.name,
+            "messages": [chat_message(m) for m in grader.messages],
+            **({"note": grader.note, "script": grader.script} if grader.note else {}),
+        }
+        for grader in case.graders
+    ]
 
 
 def _detailed_message(message: Message) -> dict[str, Any]:
@@ -148,17 +170,30 @@ def case_detail(case: RenderedCase) -> dict[str, Any]:
         "metadata": case.metadata,
         "warnings": [diagnostic(item) for item in case.warnings],
         "messages": [_detailed_message(message) for message in case.messages],
-        "graders": [{"name": grader.name,
-                     "messages": [_detailed_message(message) for message in grader.messages],
-                     "note": grader.note, "span": span(grader.span), "script": grader.script}
-                    for grader in case.graders],
+        "graders": [
+            {
+                "name": grader.name,
+                "messages": [_detailed_message(message) for message in grader.messages],
+                "note": grader.note,
+                "span": span(grader.span),
+                "script": grader.script,
+            }
+            for grader in case.graders
+        ],
         "tools": [
-            {"name": tool.name, "description": tool.description, "parameters": tool.parameters,
-             "strict": tool.strict}
+            {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": tool.parameters,
+                "strict": tool.strict,
+            }
             for tool in case.tools
         ],
-        "output_schema": None if case.output_schema is None else {
-            "name": case.output_schema.name, "schema": case.output_schema.schema,
+        "output_schema": None
+        if case.output_schema is None
+        else {
+            "name": case.output_schema.name,
+            "schema": case.output_schema.schema,
             "strict": case.output_schema.strict,
         },
     }

@@ -63,8 +63,9 @@ def message_texts(message: Message) -> list[str]:
     return texts
 
 
-def message_token_counts(messages: Sequence[Message], encoding: str = "o200k_base",
-                         image_tokens: ImageTokens = openai_image_tokens) -> list[int]:
+def message_token_counts(
+    messages: Sequence[Message], encoding: str = "o200k_base", image_tokens: ImageTokens = openai_image_tokens
+) -> list[int]:
     """Tokens each message costs in a chat request (content, images, per-message overhead)."""
     texts: list[str] = []
     bounds: list[int] = []
@@ -74,22 +75,28 @@ def message_token_counts(messages: Sequence[Message], encoding: str = "o200k_bas
     counts = count_texts(texts, encoding)
     result, start = [], 0
     for message, end in zip(messages, bounds, strict=True):
-        media = sum(image_tokens(s.media) for s in message.segments if s.media is not None) \
-            if message.blocks is not None else 0
+        media = (
+            sum(image_tokens(s.media) for s in message.segments if s.media is not None)
+            if message.blocks is not None
+            else 0
+        )
         result.append(sum(counts[start:end]) + media + TOKENS_PER_MESSAGE)
         start = end
     return result
 
 
-def segment_token_counts(message: Message, encoding: str = "o200k_base",
-                         image_tokens: ImageTokens = openai_image_tokens) -> list[int]:
+def segment_token_counts(
+    message: Message, encoding: str = "o200k_base", image_tokens: ImageTokens = openai_image_tokens
+) -> list[int]:
     """Tokens of each segment of a message counted alone (BPE merges across a boundary can make
     the sum differ from the message's count by a token or two); an image its provider's cost."""
     counts = count_texts([segment.text for segment in message.segments], encoding)
     if message.blocks is None:
         return counts
-    return [image_tokens(segment.media) if segment.media is not None else count
-            for segment, count in zip(message.segments, counts, strict=True)]
+    return [
+        image_tokens(segment.media) if segment.media is not None else count
+        for segment, count in zip(message.segments, counts, strict=True)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +111,7 @@ class CaseTokens:
         return TokenCount(tokens, self.encoding, self.exact).label
 
 
-def case_tokens(case: RenderedCase, encoding: str = "o200k_base", provider: str | None = None
-                ) -> CaseTokens:
+def case_tokens(case: RenderedCase, encoding: str = "o200k_base", provider: str | None = None) -> CaseTokens:
     exact = True
     image_tokens: ImageTokens = openai_image_tokens
     if provider is not None:
@@ -113,10 +119,10 @@ def case_tokens(case: RenderedCase, encoding: str = "o200k_base", provider: str 
         if provider != "openai":
             image_tokens = provider_spec(provider).image_tokens
     per_message = message_token_counts(case.messages, encoding, image_tokens)
-    per_segment = [segment_token_counts(message, encoding, image_tokens)
-                   for message in case.messages]
-    sent = sum(count for count, message in zip(per_message, case.messages, strict=True)
-               if message.omitted is None)
+    per_segment = [segment_token_counts(message, encoding, image_tokens) for message in case.messages]
+    sent = sum(
+        count for count, message in zip(per_message, case.messages, strict=True) if message.omitted is None
+    )
     return CaseTokens(encoding, exact, per_message, per_segment, sent + TOKENS_PER_REPLY)
 
 

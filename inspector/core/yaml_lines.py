@@ -83,8 +83,7 @@ class Node(msgspec.Struct, gc=False):
 _END_LINE = attrgetter("end_line")  # no Python frame per collection, as a comprehension has
 
 
-def _closed(value: dict[str, Node] | list[Node], start: Any, end_event: Any,
-            last: int | None = None) -> Node:
+def _closed(value: dict[str, Node] | list[Node], start: Any, end_event: Any, last: int | None = None) -> Node:
     """A collection's node as its end event closes it: it ends where its last value ends (the
     end mark of a block collection sits on the next item's `- ` line, one line too far). `last`:
     where the value read last ends, when it ends last (no alias or merge brought values from
@@ -119,7 +118,9 @@ def check_size(data: bytes, path: str) -> None:
     if len(data) > MAX_FILE_BYTES:
         raise InputError(
             f"the file is {len(data) / 1024 / 1024:.1f} MB; eval files over "
-            f"{MAX_FILE_BYTES // 1024 // 1024} MB are not rendered", path)
+            f"{MAX_FILE_BYTES // 1024 // 1024} MB are not rendered",
+            path,
+        )
 
 
 # agentv 4+ parses with the `yaml` npm package: YAML 1.2's core schema, where `yes`, `on`, dates and
@@ -135,8 +136,21 @@ _CORE_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
 _CORE_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
 # Any of the patterns above: a text none of them matches (a path like `../guide.md`) is text after
 # one match, not eight.
-_CORE_ANY = re.compile("|".join(f"(?:{pattern.pattern})" for pattern in (
-    _CORE_NULL, _CORE_BOOL, _CORE_INT, _CORE_OCT, _CORE_HEX, _CORE_FLOAT, _CORE_INF, _CORE_NAN)))
+_CORE_ANY = re.compile(
+    "|".join(
+        f"(?:{pattern.pattern})"
+        for pattern in (
+            _CORE_NULL,
+            _CORE_BOOL,
+            _CORE_INT,
+            _CORE_OCT,
+            _CORE_HEX,
+            _CORE_FLOAT,
+            _CORE_INF,
+            _CORE_NAN,
+        )
+    )
+)
 
 
 # Every non-text value of the core schema starts with one of these (null, ~, true/false, digits,
@@ -154,8 +168,10 @@ _CORE_PLAIN_UNSURE = _MAYBE_NOT_TEXT | _NOT_CORE_PLAIN | {""}
 
 # The core schema's values that are words; any other word is text.
 _CORE_WORDS: dict[str, Any] = {
-    **dict.fromkeys(("null", "Null", "NULL"), None), **dict.fromkeys(("true", "True", "TRUE"), True),
-    **dict.fromkeys(("false", "False", "FALSE"), False)}
+    **dict.fromkeys(("null", "Null", "NULL"), None),
+    **dict.fromkeys(("true", "True", "TRUE"), True),
+    **dict.fromkeys(("false", "False", "FALSE"), False),
+}
 _NOT_A_WORD = object()
 
 
@@ -203,10 +219,17 @@ class _Converter:
         if self.count > MAX_NODES:
             raise LimitExceeded(
                 f"the document expands to more than {MAX_NODES:,} values (a YAML alias bomb?)",
-                self.path, node.start_mark.line + 1, node.start_mark.column + 1)
+                self.path,
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            )
         if depth > MAX_DEPTH:
-            raise LimitExceeded(f"the document is nested more than {MAX_DEPTH} levels deep",
-                                self.path, node.start_mark.line + 1, node.start_mark.column + 1)
+            raise LimitExceeded(
+                f"the document is nested more than {MAX_DEPTH} levels deep",
+                self.path,
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            )
         start = node.start_mark.line + 1
         # A mark at column 0 sits on the line after the value (block scalars and collections).
         end = node.end_mark.line + (0 if node.end_mark.column == 0 else 1)
@@ -221,8 +244,12 @@ class _Converter:
                 name = self._key_text(self._scalar(key_node))
                 if self.core and name in written:
                     # The `yaml` package refuses a repeated key (its uniqueKeys default).
-                    raise DuplicateKey("Map keys must be unique", self.path,
-                                       key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                    raise DuplicateKey(
+                        "Map keys must be unique",
+                        self.path,
+                        key_node.start_mark.line + 1,
+                        key_node.start_mark.column + 1,
+                    )
                 written.add(name)
                 value[name] = self.convert(value_node, depth + 1)
             return Node(value, start, _last_line(value.values(), start, end), start)
@@ -247,8 +274,12 @@ class _Converter:
 
     def _scalar(self, node: yaml.Node) -> Any:
         if not isinstance(node, yaml.ScalarNode):
-            raise InputError("a mapping key must be a plain value", self.path,
-                             node.start_mark.line + 1, node.start_mark.column + 1)
+            raise InputError(
+                "a mapping key must be a plain value",
+                self.path,
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            )
         # Most values are text: a str scalar constructs to its own value (SafeConstructor's
         # construct_yaml_str), without the constructor's per-node bookkeeping. Plain scalars in
         # core mode still go through the YAML 1.2 resolution below.
@@ -262,13 +293,15 @@ class _Converter:
         try:
             return self._construct.construct_object(node, deep=True)
         except yaml.YAMLError as error:
-            raise InputError(f"invalid value: {error}", self.path, node.start_mark.line + 1,
-                             node.start_mark.column + 1) from None
+            raise InputError(
+                f"invalid value: {error}", self.path, node.start_mark.line + 1, node.start_mark.column + 1
+            ) from None
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
-_IMPLICIT_TAGS = {f"tag:yaml.org,2002:{name}" for name in
-                  ("null", "bool", "int", "float", "timestamp", "str", "value")}
+_IMPLICIT_TAGS = {
+    f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "timestamp", "str", "value")
+}
 
 
 # `--profile auto` reads a file to choose its reader, which then reads it again: the last tree is
@@ -344,9 +377,13 @@ class _EventReader(_Converter):
         self.key_names: dict[str, str] = {}  # each plain key's name by its text, as read before
         # First characters of an untagged plain scalar that may be other than its own text (the
         # rest, and every quoted scalar without a tag, are their text: _is_text's test).
-        self.unsure_first = frozenset(
-            first for first in _CORE_PLAIN_UNSURE if first in self.resolvers
-            or first in _MAYBE_NOT_TEXT) if core else frozenset(self.resolvers)
+        self.unsure_first = (
+            frozenset(
+                first for first in _CORE_PLAIN_UNSURE if first in self.resolvers or first in _MAYBE_NOT_TEXT
+            )
+            if core
+            else frozenset(self.resolvers)
+        )
         # What an anchor names: its node, its expanded size and its height (0 for a scalar or an
         # empty collection, else 1 + its tallest child's, a plain scalar's counted as 0).
         self.anchors: dict[str, tuple[Node, int, int]] = {}
@@ -362,8 +399,9 @@ class _EventReader(_Converter):
             raise _Unusual  # a resolver for any first character: every scalar is the composer's
         self.get_event = get_event
         root, _ = self._node(get_event(), 0)
-        if not isinstance(get_event(), yaml.DocumentEndEvent) \
-                or not isinstance(get_event(), yaml.StreamEndEvent):
+        if not isinstance(get_event(), yaml.DocumentEndEvent) or not isinstance(
+            get_event(), yaml.StreamEndEvent
+        ):
             raise _Unusual  # a second document
         # The root stands for everything composed and everything the aliases stand for.
         size = self.composed + self.expanded
@@ -485,13 +523,18 @@ class _EventReader(_Converter):
             raise _Unusual  # the composer refuses a repeated anchor
         self.anchors[anchor] = (node, size, height)
 
-    def _key_for(self, event: Any, value: dict[str, Node], written: set[str] | None
-                 ) -> str | None:
+    def _key_for(self, event: Any, value: dict[str, Node], written: set[str] | None) -> str | None:
         """The name of the mapping's next key, from its event; None for a merge key (`<<`)."""
         # A plain key, untagged and unanchored: its name depends on its text alone, and the same
         # few keys (`role`, `content`, `type`) are half the events of an eval file.
-        text = event.value if type(event) is yaml.ScalarEvent and event.anchor is None \
-            and event.tag is None and not event.style else None
+        text = (
+            event.value
+            if type(event) is yaml.ScalarEvent
+            and event.anchor is None
+            and event.tag is None
+            and not event.style
+            else None
+        )
         name = None if text is None else self.key_names.get(text)
         if name is None:
             name = self._key_name(event)
@@ -508,8 +551,14 @@ class _EventReader(_Converter):
     def _value_of(self, event: Any) -> Any:
         """A scalar's value when it may be other than its own text (_scalar, for an event)."""
         value = event.value
-        if self.core and event.tag is None and not self.wildcard and not event.style and value \
-                and value[0] not in _NOT_CORE_PLAIN:
+        if (
+            self.core
+            and event.tag is None
+            and not self.wildcard
+            and not event.style
+            and value
+            and value[0] not in _NOT_CORE_PLAIN
+        ):
             if value[0] in _WORD_STARTS:  # core_scalar's first test, for `text`, `file`, `The`
                 word = _CORE_WORDS.get(value, _NOT_A_WORD)
                 return value if word is _NOT_A_WORD else word
@@ -521,8 +570,14 @@ class _EventReader(_Converter):
         if type(event) is not yaml.ScalarEvent or event.anchor is not None:
             raise _Unusual  # a key that is not a plain value, or one aliased elsewhere
         text: str = event.value
-        if event.tag is None and not self.wildcard and not event.style and self.core and text \
-                and text[0] not in _NOT_CORE_PLAIN:
+        if (
+            event.tag is None
+            and not self.wildcard
+            and not event.style
+            and self.core
+            and text
+            and text[0] not in _NOT_CORE_PLAIN
+        ):
             return self._key_text(core_scalar(text))  # the core schema's value, as _key finds it
         return self._key(event)
 
@@ -551,9 +606,12 @@ class _EventReader(_Converter):
         """Whether a scalar is its own text, decided without _tag and _scalar_of for most of a
         file: no tag given and none resolves (the composer's tag is str), and it is no number
         or null of the core schema."""
-        return event.tag is None and not self.wildcard \
-            and (not event.implicit[0] or event.value[:1] not in self.resolvers) \
+        return (
+            event.tag is None
+            and not self.wildcard
+            and (not event.implicit[0] or event.value[:1] not in self.resolvers)
             and bool(event.style or not self.core or event.value[:1] not in _MAYBE_NOT_TEXT)
+        )
 
     def _scalar_of(self, tag: str, event: Any) -> Any:
         """_Converter._scalar of the node the composer would make."""
@@ -565,8 +623,8 @@ class _EventReader(_Converter):
             return event.value
         try:
             return self._construct.construct_object(
-                yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style),
-                deep=True)
+                yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style), deep=True
+            )
         except yaml.YAMLError:
             raise _Unusual from None
 
@@ -583,13 +641,16 @@ def _compose_and_convert(text: str, path: str, core: bool) -> Node | None:
         before = text[: error.position]
         line = before.count("\n") + 1
         column = error.position - (before.rfind("\n") + 1) + 1
-        raise InputError(f"invalid YAML: unacceptable character {error.character!r} "
-                         f"(control characters are not allowed)", path, line, column) from None
+        raise InputError(
+            f"invalid YAML: unacceptable character {error.character!r} (control characters are not allowed)",
+            path,
+            line,
+            column,
+        ) from None
     except yaml.YAMLError as error:
         raise InputError("invalid YAML: " + " ".join(str(error).split()), path) from None
     except RecursionError:
-        raise LimitExceeded(f"the document is nested more than {MAX_DEPTH} levels deep",
-                            path) from None
+        raise LimitExceeded(f"the document is nested more than {MAX_DEPTH} levels deep", path) from None
     if root is None:
         return None
     check_expansion(root, path)  # on the composed graph, before converting a single node
@@ -620,15 +681,18 @@ def load_jsonl(text: str, path: str, agentv_problem: str | None = None) -> list[
         try:
             value = json.loads(line)
         except json.JSONDecodeError as error:
-            message = (f"{agentv_problem} at line {number}: {error.msg}" if agentv_problem
-                       else f"invalid JSON: {error.msg}")
+            message = (
+                f"{agentv_problem} at line {number}: {error.msg}"
+                if agentv_problem
+                else f"invalid JSON: {error.msg}"
+            )
             raise InputError(message, path, number, error.colno) from None
         except RecursionError:
-            raise LimitExceeded(f"the record is nested more than {MAX_DEPTH} levels deep",
-                                path, number) from None
+            raise LimitExceeded(
+                f"the record is nested more than {MAX_DEPTH} levels deep", path, number
+            ) from None
         if agentv_problem and not isinstance(value, dict):
-            raise InputError(f"{agentv_problem} at line {number}: Expected JSON object", path,
-                             number)
+            raise InputError(f"{agentv_problem} at line {number}: Expected JSON object", path, number)
         try:
             records.append(from_plain(value, number))
         except InputError as error:

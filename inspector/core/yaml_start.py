@@ -63,5 +63,10 @@ def marked_error(text: str, path: str, error: yaml.MarkedYAMLError) -> InputErro
     start = likely_start(text, error)
     if start is not None and f"started on line {start}" not in problem:
         problem += f"; likely start: line {start}, where a quoted string opens and runs on to here"
-    return InputError(f"invalid YAML: {problem}", path, mark.line + 1 if mark else None,
-                      mark.column + 1 if mark else None, likely_start=start)
+    return InputError(
+        f"invalid YAML: {problem}",
+        path,
+        mark.line + 1 if mark else None,
+        mark.column + 1 if mark else None,
+        likely_start=start,
+    )

@@ -19,8 +19,15 @@ from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
 from inspector.rendering import query_settings, stored_renders
 
-SIDE_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format",
-             "provider")
+SIDE_KEYS = (
+    "profile",
+    "patterns_mode",
+    "patterns",
+    "system_prompt",
+    "max_tokens",
+    "input_format",
+    "provider",
+)
 _BUNDLE_IN_LINK = re.compile(r"/b/([A-Za-z0-9_-]{1,64})(?:/|$)")
 
 
@@ -92,8 +99,9 @@ def compare_bundles(old: Side, new: Side) -> BundleDiff:
             old_docs.pop(path, None)
             new_docs.pop(path, None)
     errors = [f"old: {e}" for e in old_errors] + [f"new: {e}" for e in new_errors]
-    return diff_documents(old_docs, new_docs, FileChanges(old.text, new.text), old.provider, errors,
-                          new.provider)
+    return diff_documents(
+        old_docs, new_docs, FileChanges(old.text, new.text), old.provider, errors, new.provider
+    )
 
 
 @dataclass
@@ -114,17 +122,21 @@ def compare_case(old: Side, new: Side, document: str, case_id: str) -> CaseCompa
             try:
                 case = finding.find_case(stored_renders.render(one.loaded, document, one.options), case_id)
             except InputError as problem:
-                raise query_settings.SettingsError(f"{'old' if one is old else 'new'} side: {problem}") from None
+                raise query_settings.SettingsError(
+                    f"{'old' if one is old else 'new'} side: {problem}"
+                ) from None
         cases.append(case)
     old_case, new_case = cases
     if old_case is None and new_case is None:
         raise Http404(f"neither side has a case {case_id[:200]!r} in {document[:200]}")
-    diff = diff_case(document, old_case, new_case, FileChanges(old.text, new.text), old.provider,
-                     new.provider)
+    diff = diff_case(
+        document, old_case, new_case, FileChanges(old.text, new.text), old.provider, new.provider
+    )
     old_payload = _payload(old_case, old.provider)
     new_payload = _payload(new_case, new.provider)
-    return CaseComparison(diff, old_case, new_case, text_diff_lines(old_payload, new_payload),
-                          old_payload, new_payload)
+    return CaseComparison(
+        diff, old_case, new_case, text_diff_lines(old_payload, new_payload), old_payload, new_payload
+    )
 
 
 def _payload(case: RenderedCase | None, provider: str) -> str:

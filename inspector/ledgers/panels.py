@@ -16,8 +16,11 @@ from inspector.core.model import RenderedCase
 from inspector.ledgers.token_ledger import BundleLedger, bundle_ledger, unstored_ledger
 from inspector.views.common import PROVIDER_LABELS, RENDER_KEYS
 
-SORTS = {"tokens": lambda row: (-row["tokens"], row["path"]), "path": lambda row: row["path"],
-         "cases": lambda row: (-row["cases"], row["path"])}
+SORTS = {
+    "tokens": lambda row: (-row["tokens"], row["path"]),
+    "path": lambda row: row["path"],
+    "cases": lambda row: (-row["cases"], row["path"]),
+}
 MAX_BREAKS = 100
 CHART_FILES = 15
 
@@ -77,37 +80,73 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
     ledger = found.ledger
     sort = sort if sort in SORTS else "tokens"
     total = ledger.input_tokens
-    files = [{"path": row.path, "tokens": row.tokens, "tokens_label": tokens_label(row.tokens, ledger.exact),
-              "cases": row.cases, "share": f"{row.tokens / total:.0%}" if total else "—",
-              "url": addresses.source_url(bundle_id, row.path)} for row in ledger.files]
+    files = [
+        {
+            "path": row.path,
+            "tokens": row.tokens,
+            "tokens_label": tokens_label(row.tokens, ledger.exact),
+            "cases": row.cases,
+            "share": f"{row.tokens / total:.0%}" if total else "—",
+            "url": addresses.source_url(bundle_id, row.path),
+        }
+        for row in ledger.files
+    ]
     files.sort(key=SORTS[sort])
     query = {key: value for key, value in params.items() if key != "ledger_sort"}
     sort_urls = {name: "?" + urlencode(query | {"ledger_sort": name}) + "#ledger" for name in SORTS}
     # The costliest cases only: a 10,000-case file's table alone was megabytes of HTML.
-    costliest = sorted(zip(ledger.cases, found.documents, strict=True),
-                       key=lambda pair: -pair[0].input_tokens)[:CASE_ROWS]
-    cases = [{"id": row.id, "document": document, "tokens": tokens_label(row.input_tokens, ledger.exact),
-              "cost": money(row.cost.total_usd) if row.cost else "—",
-              "url": addresses.case_url(bundle_id, document, row.id, urlencode(params))}
-             for row, document in costliest]
+    costliest = sorted(
+        zip(ledger.cases, found.documents, strict=True), key=lambda pair: -pair[0].input_tokens
+    )[:CASE_ROWS]
+    cases = [
+        {
+            "id": row.id,
+            "document": document,
+            "tokens": tokens_label(row.input_tokens, ledger.exact),
+            "cost": money(row.cost.total_usd) if row.cost else "—",
+            "url": addresses.case_url(bundle_id, document, row.id, urlencode(params)),
+        }
+        for row, document in costliest
+    ]
     mapped = ledger.cache
     return LedgerPanel(
-        provider=ledger.provider, model=ledger.model, exact=ledger.exact, case_count=len(ledger.cases),
-        input_tokens=tokens_label(total, ledger.exact), cost=money(ledger.cost()),
+        provider=ledger.provider,
+        model=ledger.model,
+        exact=ledger.exact,
+        case_count=len(ledger.cases),
+        input_tokens=tokens_label(total, ledger.exact),
+        cost=money(ledger.cost()),
         cost_cached=money(ledger.cost(cached=True)),
-        output_note=(f"output priced at {ledger.max_output_tokens:,} tokens per case, an upper bound"
-                     if ledger.max_output_tokens else None),
-        price_line=price_line(ledger.prices), price_problem=ledger.price_problem, prices_source=prices.source_label(),
-        prices_as_of=prices.prices_as_of(), files=files, sort=sort, sort_urls=sort_urls,
-        chart=chart(ledger.files[:CHART_FILES], ledger.exact), cases=cases,
-        cache={"tokens": tokens_label(mapped.shared_prefix_tokens, ledger.exact),
-               "sharing": len(mapped.group), "cacheable": mapped.cacheable,
-               "minimum": f"{mapped.minimum:,}", "minimum_known": mapped.minimum_known,
-               "mode": mapped.mode, "source_url": ledger.cache_source.split(" ", 1)[0],
-               "source_note": ledger.cache_source.partition(" ")[2],
-               "cached_tokens": f"{mapped.cached_tokens:,}"},
-        breaks=_breaks(bundle_id, found, params), more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS), notes=ledger.notes,
-        skipped=found.skipped)
+        output_note=(
+            f"output priced at {ledger.max_output_tokens:,} tokens per case, an upper bound"
+            if ledger.max_output_tokens
+            else None
+        ),
+        price_line=price_line(ledger.prices),
+        price_problem=ledger.price_problem,
+        prices_source=prices.source_label(),
+        prices_as_of=prices.prices_as_of(),
+        files=files,
+        sort=sort,
+        sort_urls=sort_urls,
+        chart=chart(ledger.files[:CHART_FILES], ledger.exact),
+        cases=cases,
+        cache={
+            "tokens": tokens_label(mapped.shared_prefix_tokens, ledger.exact),
+            "sharing": len(mapped.group),
+            "cacheable": mapped.cacheable,
+            "minimum": f"{mapped.minimum:,}",
+            "minimum_known": mapped.minimum_known,
+            "mode": mapped.mode,
+            "source_url": ledger.cache_source.split(" ", 1)[0],
+            "source_note": ledger.cache_source.partition(" ")[2],
+            "cached_tokens": f"{mapped.cached_tokens:,}",
+        },
+        breaks=_breaks(bundle_id, found, params),
+        more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS),
+        notes=ledger.notes,
+        skipped=found.skipped,
+    )
 
 
 def price_line(rates) -> str | None:
@@ -119,19 +158,32 @@ def price_line(rates) -> str | None:
         parts.append(f"cache read ${rates.cache_read_mtok}")
     if rates.cache_write_mtok is not None:
         parts.append(f"cache write ${rates.cache_write_mtok}")
-    return f"{rates.model}: " + ", ".join(parts) + " per million tokens" + (
-        " (longer prompts are billed at other rates)" if rates.tiered else "")
+    return (
+        f"{rates.model}: "
+        + ", ".join(parts)
+        + " per million tokens"
+        + (" (longer prompts are billed at other rates)" if rates.tiered else "")
+    )
 
 
 def _breaks(bundle_id: str, found: BundleLedger, params: dict[str, str]) -> list[dict]:
     """The first MAX_BREAKS places where the cached prefix breaks, linked to their case and line."""
-    return [{"case": item.case, "message": item.message, "path": item.path, "line": item.line,
-             "detail": item.detail,
-             "case_url": addresses.case_url(bundle_id, found.documents[item.position], item.case,
-                                             urlencode(params)),
-             "source_url": addresses.source_url(bundle_id, item.path, item.line, item.line)
-             if item.path else None}
-            for item in found.ledger.cache.breaks[:MAX_BREAKS]]
+    return [
+        {
+            "case": item.case,
+            "message": item.message,
+            "path": item.path,
+            "line": item.line,
+            "detail": item.detail,
+            "case_url": addresses.case_url(
+                bundle_id, found.documents[item.position], item.case, urlencode(params)
+            ),
+            "source_url": addresses.source_url(bundle_id, item.path, item.line, item.line)
+            if item.path
+            else None,
+        }
+        for item in found.ledger.cache.breaks[:MAX_BREAKS]
+    ]
 
 
 LABEL_CHARS = 30
@@ -149,20 +201,38 @@ def chart(rows, exact: bool) -> SafeString:
         width = max(1, round(bar_width * row.tokens / largest))
         # 30 characters of 12px monospace fit the label column with room for a wide font; the
         # labels end at the bars, so one that runs long runs left, never under a bar.
-        name = row.path if len(row.path) <= LABEL_CHARS else "…" + row.path[-(LABEL_CHARS - 1):]
-        bars.append((label_width - 8, y + 15, name, row.path, label_width, y + 4, width,
-                     label_width + width + 6, tokens_label(row.tokens, exact)))
+        name = row.path if len(row.path) <= LABEL_CHARS else "…" + row.path[-(LABEL_CHARS - 1) :]
+        bars.append(
+            (
+                label_width - 8,
+                y + 15,
+                name,
+                row.path,
+                label_width,
+                y + 4,
+                width,
+                label_width + width + 6,
+                tokens_label(row.tokens, exact),
+            )
+        )
     body = format_html_join(
-        "", '<text x="{}" y="{}" text-anchor="end" class="ledger-chart-label"><title>{}</title>{}</text>'
+        "",
+        '<text x="{}" y="{}" text-anchor="end" class="ledger-chart-label"><title>{}</title>{}</text>'
         '<rect x="{}" y="{}" width="{}" height="14" rx="2" class="ledger-chart-bar"><title>{}</title></rect>'
         '<text x="{}" y="{}" class="ledger-chart-value">{}</text>',
-        ((label_x, label_y, full, name, x, bar_y, width, full, value_x, label_y, value)
-         for label_x, label_y, name, full, x, bar_y, width, value_x, value in bars))
+        (
+            (label_x, label_y, full, name, x, bar_y, width, full, value_x, label_y, value)
+            for label_x, label_y, name, full, x, bar_y, width, value_x, value in bars
+        ),
+    )
     total_height = len(rows) * height
     return format_html(
         '<svg class="ledger-chart" viewBox="0 0 {} {}" role="img" aria-labelledby="ledger-chart-title">'
         '<title id="ledger-chart-title">Tokens per file over the suite</title>{}</svg>',
-        label_width + bar_width + 90, total_height, body)
+        label_width + bar_width + 90,
+        total_height,
+        body,
+    )
 
 
 @dataclass
@@ -188,17 +258,35 @@ def band(found: BundleLedger, case: RenderedCase, provider_label: str) -> CacheB
     whole = [index for index, chars in covered.items() if chars >= len(case.messages[index].content)]
     partial = next(((index, chars) for index, chars in covered.items() if index not in whole), None)
     row = ledger.cases[position]
-    files = [(path, tokens_label(tokens, ledger.exact))
-             for path, tokens in sorted(row.files.items(), key=lambda item: -item[1])]
-    detail = next((item.detail + (f" ({item.path}:{item.line})" if item.path else "")
-                   for item in mapped.breaks if item.position == position), None)
-    return CacheBand(provider_label, tokens_label(mapped.shared_prefix_tokens, ledger.exact),
-                     len(mapped.group), len(ledger.cases), mapped.cacheable, f"{mapped.minimum:,}",
-                     sorted(whole), partial, files, detail)
+    files = [
+        (path, tokens_label(tokens, ledger.exact))
+        for path, tokens in sorted(row.files.items(), key=lambda item: -item[1])
+    ]
+    detail = next(
+        (
+            item.detail + (f" ({item.path}:{item.line})" if item.path else "")
+            for item in mapped.breaks
+            if item.position == position
+        ),
+        None,
+    )
+    return CacheBand(
+        provider_label,
+        tokens_label(mapped.shared_prefix_tokens, ledger.exact),
+        len(mapped.group),
+        len(ledger.cases),
+        mapped.cacheable,
+        f"{mapped.minimum:,}",
+        sorted(whole),
+        partial,
+        files,
+        detail,
+    )
 
 
-def band_context(loaded, document: str, edited_cases: list[RenderedCase] | None, case: RenderedCase,
-                 page) -> dict:
+def band_context(
+    loaded, document: str, edited_cases: list[RenderedCase] | None, case: RenderedCase, page
+) -> dict:
     """The case page's context for templates/case_cache_band.html: its document's cache map for the
     page's provider and export settings (an unsaved edit's own, uncached)."""
     if edited_cases is None:

@@ -25,8 +25,13 @@ class BundleLedger:
 _ledgers: loading._LruCache[BundleLedger] = loading._LruCache(8)
 
 
-def bundle_ledger(loaded: loading.LoadedBundle, options: RenderOptions, provider: str,
-                  export: ExportSettings, document: str | None = None) -> BundleLedger:
+def bundle_ledger(
+    loaded: loading.LoadedBundle,
+    options: RenderOptions,
+    provider: str,
+    export: ExportSettings,
+    document: str | None = None,
+) -> BundleLedger:
     """Every case of the bundle (or of `document`, whose render error is raised) in one ledger;
     documents that cannot be rendered are left out and named."""
     key = (loaded.cache_id, document, options, provider, export)  # local mode: the folder's version
@@ -51,8 +56,9 @@ def bundle_ledger(loaded: loading.LoadedBundle, options: RenderOptions, provider
     return result
 
 
-def unstored_ledger(cases: list[RenderedCase], document: str, provider: str, export: ExportSettings
-                    ) -> BundleLedger:
+def unstored_ledger(
+    cases: list[RenderedCase], document: str, provider: str, export: ExportSettings
+) -> BundleLedger:
     """The ledger of cases rendered from unsaved text (a preview): not kept."""
     return BundleLedger(build_ledger(cases, provider, export), cases, [document] * len(cases), [])
 
@@ -66,7 +72,12 @@ def cached_export(found: BundleLedger, case: RenderedCase, export: ExportSetting
     return mark(case, export, cache_marks(found.ledger, position))
 
 
-def export_with_cache_breakpoints(loaded: loading.LoadedBundle, options: RenderOptions, document: str,
-                                  case: RenderedCase, export: ExportSettings, provider: str
-                                  ) -> ExportResult:
+def export_with_cache_breakpoints(
+    loaded: loading.LoadedBundle,
+    options: RenderOptions,
+    document: str,
+    case: RenderedCase,
+    export: ExportSettings,
+    provider: str,
+) -> ExportResult:
     return cached_export(bundle_ledger(loaded, options, provider, export, document), case, export)

@@ -32,8 +32,9 @@ class LocalFolder:
         # An unsaved record: pages read its id and title; it has no manage token, so nothing can
         # delete or revise it, and no revisions.
         # Its "created" is when serving began: the API's summary of a bundle always has one.
-        self.record = Bundle(pk=LOCAL_BUNDLE_ID, title=self.root.name or str(self.root),
-                             created=timezone.now())
+        self.record = Bundle(
+            pk=LOCAL_BUNDLE_ID, title=self.root.name or str(self.root), created=timezone.now()
+        )
 
     def changed(self) -> None:
         with self._lock:
@@ -64,8 +65,14 @@ class LocalFolder:
         import watchfiles
 
         # Editors save by writing a temporary file and renaming it: one batch of events, one bump.
-        for _changes in watchfiles.watch(self.root, stop_event=self._stop, debounce=150, step=50,
-                                         watch_filter=_worth_watching, raise_interrupt=False):
+        for _changes in watchfiles.watch(
+            self.root,
+            stop_event=self._stop,
+            debounce=150,
+            step=50,
+            watch_filter=_worth_watching,
+            raise_interrupt=False,
+        ):
             self.changed()
 
 

@@ -49,8 +49,10 @@ class GitIgnored:
                     ignore = folder / ".gitignore"
                     if ignore.is_file():
                         self.specs.append(("", _below(folder, served.root), _spec(ignore.read_bytes())))
-        ignore_files = sorted((path for path in paths if posixpath.basename(path) == ".gitignore"),
-                              key=lambda path: path.count("/"))
+        ignore_files = sorted(
+            (path for path in paths if posixpath.basename(path) == ".gitignore"),
+            key=lambda path: path.count("/"),
+        )
         for path in ignore_files:
             if self.ignored(path):
                 continue  # git never reads a .gitignore inside an ignored folder
@@ -61,7 +63,7 @@ class GitIgnored:
         for inside, outside, spec in self.specs:
             if inside and not path.startswith(inside + "/"):
                 continue
-            found = spec.check_file(outside + (path[len(inside) + 1:] if inside else path))
+            found = spec.check_file(outside + (path[len(inside) + 1 :] if inside else path))
             if found.include is not None:
                 verdict = found.include
         return verdict
@@ -139,8 +141,11 @@ def share_list(served: LocalFolder, included: tuple[str, ...] = ()) -> ShareList
         data = served.files.read(path)
         if data is None:
             continue  # removed while listing
-        reason = None if path in named else next(
-            (found for name in names if (found := secret_reason(name, data)) is not None), None)
+        reason = (
+            None
+            if path in named
+            else next((found for name in names if (found := secret_reason(name, data)) is not None), None)
+        )
         if reason is not None:
             secrets.append((path, reason if names[-1] == path else f"{reason}, as {names[-1]}"))
             continue

@@ -7,46 +7,81 @@ import inspector.models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Blob',
+            name="Blob",
             fields=[
-                ('sha256', models.CharField(max_length=64, primary_key=True, serialize=False)),
-                ('data', models.BinaryField()),
-                ('size', models.PositiveIntegerField()),
+                ("sha256", models.CharField(max_length=64, primary_key=True, serialize=False)),
+                ("data", models.BinaryField()),
+                ("size", models.PositiveIntegerField()),
             ],
         ),
         migrations.CreateModel(
-            name='Bundle',
+            name="Bundle",
             fields=[
-                ('id', models.CharField(default=inspector.models.new_bundle_id, editable=False, max_length=32, primary_key=True, serialize=False)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('title', models.CharField(blank=True, max_length=200)),
-                ('manage_token_hash', models.CharField(blank=True, max_length=64)),
-                ('example', models.CharField(blank=True, db_index=True, max_length=100)),
-                ('parent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='revisions', to='inspector.bundle')),
+                (
+                    "id",
+                    models.CharField(
+                        default=inspector.models.new_bundle_id,
+                        editable=False,
+                        max_length=32,
+                        primary_key=True,
+                        serialize=False,
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("title", models.CharField(blank=True, max_length=200)),
+                ("manage_token_hash", models.CharField(blank=True, max_length=64)),
+                ("example", models.CharField(blank=True, db_index=True, max_length=100)),
+                (
+                    "parent",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="revisions",
+                        to="inspector.bundle",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created'],
+                "ordering": ["-created"],
             },
         ),
         migrations.CreateModel(
-            name='BundleFile',
+            name="BundleFile",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('path', models.CharField(max_length=1024)),
-                ('blob', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='inspector.blob')),
-                ('bundle', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='files', to='inspector.bundle')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("path", models.CharField(max_length=1024)),
+                (
+                    "blob",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="inspector.blob"
+                    ),
+                ),
+                (
+                    "bundle",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="files",
+                        to="inspector.bundle",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['path'],
-                'constraints': [models.UniqueConstraint(fields=('bundle', 'path'), name='unique_path_per_bundle')],
+                "ordering": ["path"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("bundle", "path"), name="unique_path_per_bundle")
+                ],
             },
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('inspector', '0001_initial'),
+        ("inspector", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='bundle',
-            name='content_digest',
+            model_name="bundle",
+            name="content_digest",
             field=models.CharField(blank=True, max_length=64),
         ),
         migrations.AddField(
-            model_name='bundle',
-            name='idempotency_key_hash',
+            model_name="bundle",
+            name="idempotency_key_hash",
             field=models.CharField(blank=True, max_length=64, null=True, unique=True),
         ),
     ]

@@ -5,77 +5,131 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('inspector', '0002_bundle_idempotency_key'),
+        ("inspector", "0002_bundle_idempotency_key"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='bundle',
-            name='comments_locked',
+            model_name="bundle",
+            name="comments_locked",
             field=models.BooleanField(default=False),
         ),
         migrations.CreateModel(
-            name='Thread',
+            name="Thread",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('kind', models.CharField(choices=[('message', 'A message'), ('text', 'Selected rendered text'), ('line', 'Lines of a file')], max_length=10)),
-                ('document', models.CharField(blank=True, max_length=1024)),
-                ('case_id', models.CharField(blank=True, max_length=1024)),
-                ('message_index', models.PositiveIntegerField(blank=True, null=True)),
-                ('text_start', models.PositiveIntegerField(blank=True, null=True)),
-                ('path', models.CharField(blank=True, max_length=1024)),
-                ('start_line', models.PositiveIntegerField(blank=True, null=True)),
-                ('end_line', models.PositiveIntegerField(blank=True, null=True)),
-                ('quote', models.TextField(blank=True)),
-                ('quote_hash', models.CharField(max_length=64)),
-                ('resolved', models.BooleanField(default=False)),
-                ('bundle', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='threads', to='inspector.bundle')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("message", "A message"),
+                            ("text", "Selected rendered text"),
+                            ("line", "Lines of a file"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("document", models.CharField(blank=True, max_length=1024)),
+                ("case_id", models.CharField(blank=True, max_length=1024)),
+                ("message_index", models.PositiveIntegerField(blank=True, null=True)),
+                ("text_start", models.PositiveIntegerField(blank=True, null=True)),
+                ("path", models.CharField(blank=True, max_length=1024)),
+                ("start_line", models.PositiveIntegerField(blank=True, null=True)),
+                ("end_line", models.PositiveIntegerField(blank=True, null=True)),
+                ("quote", models.TextField(blank=True)),
+                ("quote_hash", models.CharField(max_length=64)),
+                ("resolved", models.BooleanField(default=False)),
+                (
+                    "bundle",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="threads",
+                        to="inspector.bundle",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created', 'id'],
+                "ordering": ["created", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Comment',
+            name="Comment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('edited', models.DateTimeField(blank=True, null=True)),
-                ('author', models.CharField(max_length=80)),
-                ('body', models.TextField()),
-                ('author_key_hash', models.CharField(max_length=64)),
-                ('thread', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='comments', to='inspector.thread')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("edited", models.DateTimeField(blank=True, null=True)),
+                ("author", models.CharField(max_length=80)),
+                ("body", models.TextField()),
+                ("author_key_hash", models.CharField(max_length=64)),
+                (
+                    "thread",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="comments",
+                        to="inspector.thread",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created', 'id'],
+                "ordering": ["created", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Verdict',
+            name="Verdict",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('document', models.CharField(max_length=1024)),
-                ('case_id', models.CharField(max_length=1024)),
-                ('verdict', models.CharField(choices=[('ok', 'Looks right'), ('changes', 'Needs changes')], max_length=10)),
-                ('note', models.TextField(blank=True)),
-                ('author', models.CharField(max_length=80)),
-                ('author_key_hash', models.CharField(max_length=64)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('bundle', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='verdicts', to='inspector.bundle')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("document", models.CharField(max_length=1024)),
+                ("case_id", models.CharField(max_length=1024)),
+                (
+                    "verdict",
+                    models.CharField(
+                        choices=[("ok", "Looks right"), ("changes", "Needs changes")], max_length=10
+                    ),
+                ),
+                ("note", models.TextField(blank=True)),
+                ("author", models.CharField(max_length=80)),
+                ("author_key_hash", models.CharField(max_length=64)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                (
+                    "bundle",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="verdicts",
+                        to="inspector.bundle",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['document', 'case_id'],
+                "ordering": ["document", "case_id"],
             },
         ),
         migrations.AddIndex(
-            model_name='thread',
-            index=models.Index(fields=['bundle', 'document', 'case_id'], name='inspector_t_bundle__de894a_idx'),
+            model_name="thread",
+            index=models.Index(
+                fields=["bundle", "document", "case_id"], name="inspector_t_bundle__de894a_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='verdict',
-            constraint=models.UniqueConstraint(fields=('bundle', 'document', 'case_id'), name='one_verdict_per_case'),
+            model_name="verdict",
+            constraint=models.UniqueConstraint(
+                fields=("bundle", "document", "case_id"), name="one_verdict_per_case"
+            ),
         ),
     ]

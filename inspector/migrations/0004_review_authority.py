@@ -31,38 +31,44 @@ def family_of(bundle_id, parents):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('inspector', '0003_review'),
+        ("inspector", "0003_review"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='comment',
-            name='html',
+            model_name="comment",
+            name="html",
             field=models.TextField(blank=True),
         ),
         migrations.AddField(
-            model_name='thread',
-            name='author_key_hash',
+            model_name="thread",
+            name="author_key_hash",
             field=models.CharField(blank=True, max_length=64),
         ),
         migrations.AddField(
-            model_name='thread',
-            name='family',
+            model_name="thread",
+            name="family",
             field=models.CharField(blank=True, db_index=True, max_length=32),
         ),
         migrations.CreateModel(
-            name='WriteCount',
+            name="WriteCount",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('address', models.CharField(max_length=100)),
-                ('minute', models.BigIntegerField()),
-                ('count', models.PositiveIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("address", models.CharField(max_length=100)),
+                ("minute", models.BigIntegerField()),
+                ("count", models.PositiveIntegerField(default=0)),
             ],
             options={
-                'indexes': [models.Index(fields=['minute'], name='inspector_w_minute_c6750d_idx')],
-                'constraints': [models.UniqueConstraint(fields=('address', 'minute'), name='one_count_per_minute')],
+                "indexes": [models.Index(fields=["minute"], name="inspector_w_minute_c6750d_idx")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("address", "minute"), name="one_count_per_minute")
+                ],
             },
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop),

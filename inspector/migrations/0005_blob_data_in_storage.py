@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('inspector', '0004_review_authority'),
+        ("inspector", "0004_review_authority"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='blob',
-            name='data',
+            model_name="blob",
+            name="data",
             field=models.BinaryField(null=True),
         ),
     ]

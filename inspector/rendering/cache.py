@@ -93,15 +93,20 @@ def template_folders() -> list[Path]:
     return [Path(folder) for entry in entries for folder in entry.get("DIRS", [])]
 
 
-def source_files(package: Path = PACKAGE, templates: list[Path] | None = None
-                 ) -> list[tuple[str, Path]]:
+def source_files(package: Path = PACKAGE, templates: list[Path] | None = None) -> list[tuple[str, Path]]:
     """Every file that can make a cached value, named and in a stable order: each module of the
     package (its shell defines what is pickled, the core what is rendered) and each template."""
-    found = [("inspector/" + path.relative_to(package).as_posix(), path)
-             for path in sorted(package.rglob("*.py")) if "__pycache__" not in path.parts]
+    found = [
+        ("inspector/" + path.relative_to(package).as_posix(), path)
+        for path in sorted(package.rglob("*.py"))
+        if "__pycache__" not in path.parts
+    ]
     for folder in template_folders() if templates is None else templates:
-        found += [("templates/" + path.relative_to(folder).as_posix(), path)
-                  for path in sorted(folder.rglob("*")) if path.is_file()]
+        found += [
+            ("templates/" + path.relative_to(folder).as_posix(), path)
+            for path in sorted(folder.rglob("*"))
+            if path.is_file()
+        ]
     return found
 
 
@@ -139,8 +144,7 @@ def key(shape: str, *parts: object) -> str:
     from django.conf import settings
 
     version = _VERSION + _gambit_core_version(getattr(settings, "GAMBIT_CORE_DIR", None))
-    return (f"r:{version}:{shape}.{SHAPES[shape]}:"
-            + hashlib.sha256(repr(parts).encode()).hexdigest())
+    return f"r:{version}:{shape}.{SHAPES[shape]}:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def get(name: str) -> Any:

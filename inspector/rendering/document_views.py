@@ -33,14 +33,14 @@ class CaseIndex:
     def of_parts(cls, pickled: PickledRender) -> CaseIndex:
         """A kept render is an index already: its cases are pickled one by one."""
         rest = pickle.loads(pickled.rest)  # noqa: S301 - our own cache
-        return cls(pickled.ids, rest.profile, rest.profile_reason,
-                   dict(zip(pickled.ids, pickled.cases, strict=True)))
+        return cls(
+            pickled.ids, rest.profile, rest.profile_reason, dict(zip(pickled.ids, pickled.cases, strict=True))
+        )
 
     @classmethod
     def outline(cls, document: RenderedDocument) -> CaseIndex:
         """Ids and profile only, for a render that is shown once (an unsaved edit's preview)."""
-        return cls(tuple(case.id for case in document.cases), document.profile,
-                   document.profile_reason, {})
+        return cls(tuple(case.id for case in document.cases), document.profile, document.profile_reason, {})
 
     def case(self, case_id: str) -> RenderedCase | None:
         blob = self.cases.get(case_id)
@@ -60,15 +60,19 @@ class Outline:
 
     @classmethod
     def of(cls, document: RenderedDocument) -> Outline:
-        return cls(document.kind, document.profile, document.profile_reason,
-                   tuple(warning.located() for warning in document.warnings),
-                   tuple(document.conversions), row_summaries(document.cases))
+        return cls(
+            document.kind,
+            document.profile,
+            document.profile_reason,
+            tuple(warning.located() for warning in document.warnings),
+            tuple(document.conversions),
+            row_summaries(document.cases),
+        )
 
 
 # What pages read of a document besides the document itself and its case index, each cached on
 # its own under its name: the bundle page unpickles no message at all.
-VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"outline": Outline.of,
-                                                          "lines": LineMap.of}
+VIEWS: dict[str, Callable[[RenderedDocument], object]] = {"outline": Outline.of, "lines": LineMap.of}
 
 
 def _view(loaded: LoadedBundle, path: str, options: RenderOptions, name: str) -> object:

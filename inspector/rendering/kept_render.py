@@ -31,9 +31,11 @@ class PickledRender:
 
     @classmethod
     def of(cls, document: RenderedDocument) -> PickledRender:
-        return cls(pickle.dumps(replace(document, cases=[]), pickle.HIGHEST_PROTOCOL),
-                   tuple(case.id for case in document.cases),
-                   tuple(pickle.dumps(case, pickle.HIGHEST_PROTOCOL) for case in document.cases))
+        return cls(
+            pickle.dumps(replace(document, cases=[]), pickle.HIGHEST_PROTOCOL),
+            tuple(case.id for case in document.cases),
+            tuple(pickle.dumps(case, pickle.HIGHEST_PROTOCOL) for case in document.cases),
+        )
 
     def document(self) -> RenderedDocument:
         rest: RenderedDocument = pickle.loads(self.rest)  # noqa: S301 - our own worker's, or cache's

@@ -46,17 +46,24 @@ def render_entry(loaded: LoadedBundle, path: str, options: RenderOptions) -> Pic
         # A refusal costs as much as a render: keep it too, unless it only means "busy now".
         if not isinstance(error, bounded.Busy):
             found = error.diagnostic
-            render_cache.put(key, ("error", (isinstance(error, LimitExceeded), (
-                found.message, found.path, found.line, found.column, found.likely_start))),
-                ERROR_TIMEOUT)
+            render_cache.put(
+                key,
+                (
+                    "error",
+                    (
+                        isinstance(error, LimitExceeded),
+                        (found.message, found.path, found.line, found.column, found.likely_start),
+                    ),
+                ),
+                ERROR_TIMEOUT,
+            )
         raise
     render_cache.put(key, ("ok", pickled))
     return pickled
 
 
 # Documents held for the rest of one request (holding_renders), by (cache id, path, options).
-HELD_RENDERS: ContextVar[dict[tuple, RenderedDocument] | None] = ContextVar("held_renders",
-                                                                             default=None)
+HELD_RENDERS: ContextVar[dict[tuple, RenderedDocument] | None] = ContextVar("held_renders", default=None)
 
 
 @contextmanager

@@ -62,7 +62,8 @@ class RenderPolicy:
             cpu_seconds=number("RENDER_CPU_SECONDS", default.cpu_seconds),
             deadline_seconds=render_deadline_seconds(environ),
             workers=number("RENDER_WORKERS", default.workers),
-            resident_bytes=number("RENDER_RESIDENT_MB", default.resident_bytes / MB) * MB)
+            resident_bytes=number("RENDER_RESIDENT_MB", default.resident_bytes / MB) * MB,
+        )
         in_process = environ.get("RENDER_IN_PROCESS", "false").lower() in ("1", "true", "yes", "on")
         return cls(limits, in_process, environ.get("GAMBIT_CORE_DIR") or None)
 
@@ -73,19 +74,18 @@ class RenderPolicy:
         return options
 
 
-def render_untrusted(files: FileSet, path: str, options: RenderOptions | None, policy: RenderPolicy,
-                     distinct_ids: bool = False) -> RenderedDocument:
+def render_untrusted(
+    files: FileSet, path: str, options: RenderOptions | None, policy: RenderPolicy, distinct_ids: bool = False
+) -> RenderedDocument:
     """render_document for content from outside, in the bounded worker unless the policy says not."""
     options = policy.settle(options)
     if policy.in_process:
         document = render_document(files, path, options)
         return give_cases_distinct_ids(document) if distinct_ids else document
-    return bounded.render_bounded(files, path, options, limits=policy.limits,
-                                  distinct_ids=distinct_ids)
+    return bounded.render_bounded(files, path, options, limits=policy.limits, distinct_ids=distinct_ids)
 
 
-def render_to_keep(files: FileSet, path: str, options: RenderOptions, policy: RenderPolicy
-                   ) -> PickledRender:
+def render_to_keep(files: FileSet, path: str, options: RenderOptions, policy: RenderPolicy) -> PickledRender:
     """The render with distinct case ids, pickled in the bounded worker the way the render cache
     keeps it (an upload's renders are kept: upload_renders.keep_upload_renders)."""
     settled = policy.settle(options)

@@ -22,16 +22,21 @@ def render_policy() -> untrusted.RenderPolicy:
     from django.conf import settings
 
     return untrusted.RenderPolicy(
-        bounded.Limits(memory_bytes=settings.RENDER_MEMORY_MB * 1024 * 1024,
-                       cpu_seconds=settings.RENDER_CPU_SECONDS,
-                       deadline_seconds=settings.RENDER_DEADLINE_SECONDS,
-                       workers=settings.RENDER_WORKERS,
-                       resident_bytes=settings.RENDER_RESIDENT_MB * 1024 * 1024),
-        settings.RENDER_IN_PROCESS, settings.GAMBIT_CORE_DIR)
+        bounded.Limits(
+            memory_bytes=settings.RENDER_MEMORY_MB * 1024 * 1024,
+            cpu_seconds=settings.RENDER_CPU_SECONDS,
+            deadline_seconds=settings.RENDER_DEADLINE_SECONDS,
+            workers=settings.RENDER_WORKERS,
+            resident_bytes=settings.RENDER_RESIDENT_MB * 1024 * 1024,
+        ),
+        settings.RENDER_IN_PROCESS,
+        settings.GAMBIT_CORE_DIR,
+    )
 
 
-def render_untrusted(files: FileSet, path: str, options: RenderOptions | None,
-                     distinct_ids: bool = False) -> RenderedDocument:
+def render_untrusted(
+    files: FileSet, path: str, options: RenderOptions | None, distinct_ids: bool = False
+) -> RenderedDocument:
     """untrusted.render_untrusted under the settings' policy."""
     return untrusted.render_untrusted(files, path, options, render_policy(), distinct_ids)
 

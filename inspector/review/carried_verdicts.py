@@ -50,15 +50,19 @@ def _of(bundle_id: str, document: str | None):
     return verdicts.filter(document=document) if document is not None else verdicts
 
 
-def effective_verdicts(loaded: loading.LoadedBundle, options: RenderOptions,
-                       document: str | None = None) -> dict[tuple[str, str], Verdict]:
+def effective_verdicts(
+    loaded: loading.LoadedBundle, options: RenderOptions, document: str | None = None
+) -> dict[tuple[str, str], Verdict]:
     """This bundle's verdicts, and for each case without one, the nearest earlier revision's verdict
     on the same case if the case renders the same there (marked `carried_from`: that bundle's id)."""
     found = {(verdict.document, verdict.case_id): verdict for verdict in _of(loaded.record.pk, document)}
     here = _Digests(loaded, options)
     for ancestor in lineage(loaded.record)[1:]:  # nearest first: the latest judgement wins
-        earlier = [verdict for verdict in _of(ancestor.pk, document)
-                   if (verdict.document, verdict.case_id) not in found]
+        earlier = [
+            verdict
+            for verdict in _of(ancestor.pk, document)
+            if (verdict.document, verdict.case_id) not in found
+        ]
         then_loaded = loading.load_bundle(ancestor.pk) if earlier else None
         if then_loaded is None:
             continue

@@ -13,8 +13,9 @@ from inspector.rendering import stored_renders
 from .service import Placed, line_thread_shown_on_case
 
 
-def open_threads_by_case(loaded: loading.LoadedBundle, options: RenderOptions,
-                         placed: list[Placed]) -> Counter[tuple[str, str]]:
+def open_threads_by_case(
+    loaded: loading.LoadedBundle, options: RenderOptions, placed: list[Placed]
+) -> Counter[tuple[str, str]]:
     """Open threads per (document, case id), as each case page counts them: threads made on the
     case, carried or outdated, and line threads on lines the case carries (a shared guideline's)."""
     counts: Counter[tuple[str, str]] = Counter()
@@ -34,6 +35,7 @@ def open_threads_by_case(loaded: loading.LoadedBundle, options: RenderOptions,
         except InputError:
             continue
         for case in rendered.cases:
-            counts[(document, case.id)] += sum(line_thread_shown_on_case(item, document, case)
-                                               for item in lines)
+            counts[(document, case.id)] += sum(
+                line_thread_shown_on_case(item, document, case) for item in lines
+            )
     return counts

@@ -65,8 +65,9 @@ class Verdict(models.Model):
 
     class Meta:
         ordering = ["document", "case_id"]
-        constraints = [models.UniqueConstraint(fields=["bundle", "document", "case_id"],
-                                               name="one_verdict_per_case")]
+        constraints = [
+            models.UniqueConstraint(fields=["bundle", "document", "case_id"], name="one_verdict_per_case")
+        ]
 
 
 class WriteCount(models.Model):

@@ -98,11 +98,13 @@ def clean_author(name: str) -> str:
 def remember(response, person: Reviewer) -> None:
     """Keeps the name and the key in this browser for a year."""
     secure = settings.SESSION_COOKIE_SECURE
-    response.set_cookie(KEY_COOKIE, person.key, max_age=COOKIE_AGE, httponly=True, samesite="Lax",
-                        secure=secure)
+    response.set_cookie(
+        KEY_COOKIE, person.key, max_age=COOKIE_AGE, httponly=True, samesite="Lax", secure=secure
+    )
     if person.name != "Anonymous":
-        response.set_cookie(AUTHOR_COOKIE, person.name, max_age=COOKIE_AGE, httponly=True,
-                            samesite="Lax", secure=secure)
+        response.set_cookie(
+            AUTHOR_COOKIE, person.name, max_age=COOKIE_AGE, httponly=True, samesite="Lax", secure=secure
+        )
 
 
 def owns(key: str | None, key_hash: str) -> bool:
@@ -155,11 +157,17 @@ def check_rate(request: HttpRequest) -> None:
     minute = int(time.time() // 60)
     address = client_address(request)
     store = rate_store()
-    count = (_cache_count(store, address, minute) if isinstance(store, RedisCache)
-             else _database_count(address, minute))
+    count = (
+        _cache_count(store, address, minute)
+        if isinstance(store, RedisCache)
+        else _database_count(address, minute)
+    )
     if count > limit:
-        raise ReviewError(429, f"too many comments and verdicts from this address: at most {limit} "
-                          "a minute; wait a minute and send it again")
+        raise ReviewError(
+            429,
+            f"too many comments and verdicts from this address: at most {limit} "
+            "a minute; wait a minute and send it again",
+        )
 
 
 def rate_store() -> BaseCache:
@@ -201,12 +209,18 @@ def check_open(bundle: Bundle, thread: Thread | None = None) -> None:
     """Writes need the bundle open, and for a thread made on an earlier revision, that revision
     open too: a revision of a locked bundle cannot reply into or reopen its threads."""
     if not is_stored(bundle):
-        raise ReviewError(403, "this bundle is not stored (a folder served read-only): comments and "
-                          "verdicts need an uploaded bundle")
+        raise ReviewError(
+            403,
+            "this bundle is not stored (a folder served read-only): comments and "
+            "verdicts need an uploaded bundle",
+        )
     if bundle.comments_locked:
         raise ReviewError(403, "comments on this bundle are locked by its owner")
-    if thread is not None and thread.bundle_id != bundle.pk and Bundle.objects.filter(
-            pk=thread.bundle_id, comments_locked=True).exists():
+    if (
+        thread is not None
+        and thread.bundle_id != bundle.pk
+        and Bundle.objects.filter(pk=thread.bundle_id, comments_locked=True).exists()
+    ):
         raise ReviewError(403, "comments on the bundle this thread was made on are locked by its owner")
 
 
@@ -214,18 +228,27 @@ def clean_body(body: str) -> str:
     """The body, checked against the cap before anything renders it (the cap bounds the one
     rendering a comment ever gets: markdown-it's worst case at 10,000 characters is about 0.1 s)."""
     if len(body) > settings.COMMENT_MAX_CHARS * 2:  # not even worth cleaning
-        raise ReviewError(413, f"the comment is {len(body):,} characters long; at most "
-                          f"{settings.COMMENT_MAX_CHARS:,} are allowed")
+        raise ReviewError(
+            413,
+            f"the comment is {len(body):,} characters long; at most "
+            f"{settings.COMMENT_MAX_CHARS:,} are allowed",
+        )
     body = _printable(body).strip()
     if not body:
         raise ReviewError(400, "the comment is empty")
     if len(body) > settings.COMMENT_MAX_CHARS:
-        raise ReviewError(413, f"the comment is {len(body):,} characters long; at most "
-                          f"{settings.COMMENT_MAX_CHARS:,} are allowed")
+        raise ReviewError(
+            413,
+            f"the comment is {len(body):,} characters long; at most "
+            f"{settings.COMMENT_MAX_CHARS:,} are allowed",
+        )
     markup = sum(body.count(character) for character in MARKUP_CHARACTERS)
     if markup > MAX_MARKUP:
-        raise ReviewError(413, f"the comment holds {markup:,} of the characters "
-                          f"{' '.join(MARKUP_CHARACTERS)}; at most {MAX_MARKUP:,} are allowed")
+        raise ReviewError(
+            413,
+            f"the comment holds {markup:,} of the characters "
+            f"{' '.join(MARKUP_CHARACTERS)}; at most {MAX_MARKUP:,} are allowed",
+        )
     return body
 
 
@@ -240,7 +263,8 @@ def family_of(bundle: Bundle) -> str:
             f"SELECT id, parent_id, 0 FROM {table} WHERE id = %s UNION ALL "
             f"SELECT b.id, b.parent_id, c.depth + 1 FROM {table} b JOIN chain c ON b.id = c.parent_id "
             f"WHERE c.depth < %s) SELECT id FROM chain ORDER BY depth DESC LIMIT 1",
-            [bundle.pk, FAMILY_DEPTH])
+            [bundle.pk, FAMILY_DEPTH],
+        )
         row = cursor.fetchone()
     return row[0] if row else bundle.pk
 
@@ -259,7 +283,7 @@ def serialized(action):
         except OperationalError:
             if attempt == RETRIES - 1:
                 raise ReviewError(503, "the database is busy; send it again") from None
-            time.sleep(min(0.2, 0.002 * 2 ** attempt) * (1 + random.random()))  # noqa: S311 - jitter
+            time.sleep(min(0.2, 0.002 * 2**attempt) * (1 + random.random()))  # noqa: S311 - jitter
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -275,8 +299,9 @@ def _locked_family(family: str, bundle: Bundle, thread: Thread | None) -> None:
     check_open(bundle, thread)
     limit = settings.COMMENTS_PER_BUNDLE
     if Comment.objects.filter(thread__family=family).count() >= limit:
-        raise ReviewError(409, f"this bundle and its revisions have reached their limit of {limit:,} "
-                          "comments")
+        raise ReviewError(
+            409, f"this bundle and its revisions have reached their limit of {limit:,} comments"
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,8 +322,9 @@ class AnchorSpec:
     end_line: int | None = None
 
 
-def rendered_case(loaded: loading.LoadedBundle, document: str, case_id: str,
-                  options: RenderOptions) -> RenderedCase:
+def rendered_case(
+    loaded: loading.LoadedBundle, document: str, case_id: str, options: RenderOptions
+) -> RenderedCase:
     if document not in loaded.documents:
         raise ReviewError(404, f"this bundle has no document {document[:200]!r}")
     try:
@@ -331,14 +357,13 @@ def _checked_anchor(loaded: loading.LoadedBundle, spec: AnchorSpec, options: Ren
     if len(quote) > MAX_QUOTE:
         raise ReviewError(400, f"the selection is {len(quote):,} characters; select at most {MAX_QUOTE:,}")
     start = spec.start if spec.start is not None else content.find(quote)
-    if start is None or start < 0 or content[start:start + len(quote)] != quote:
+    if start is None or start < 0 or content[start : start + len(quote)] != quote:
         place = anchors.find_text(case, quote, index, spec.start)
         if place is None or place.message_index != index:
             raise ReviewError(400, f"the selected text is not in message #{index} of this case")
         start = place.start
     origin = _merged_origin(anchors.origins(case.messages[index], start, start + len(quote)))
-    return {**fields, "text_start": start, "quote": quote, "quote_hash": anchors.text_hash(quote),
-            **origin}
+    return {**fields, "text_start": start, "quote": quote, "quote_hash": anchors.text_hash(quote), **origin}
 
 
 def _merged_origin(spans: list[anchors.SourceSpan]) -> dict:
@@ -347,8 +372,11 @@ def _merged_origin(spans: list[anchors.SourceSpan]) -> dict:
         return {}
     path = spans[0].path
     lines = [n for span in spans if span.path == path for n in (span.start_line, span.end_line) if n]
-    return {"path": path, "start_line": min(lines) if lines else None,
-            "end_line": max(lines) if lines else None}
+    return {
+        "path": path,
+        "start_line": min(lines) if lines else None,
+        "end_line": max(lines) if lines else None,
+    }
 
 
 def _line_anchor(loaded: loading.LoadedBundle, spec: AnchorSpec) -> dict:
@@ -361,12 +389,18 @@ def _line_anchor(loaded: loading.LoadedBundle, spec: AnchorSpec) -> dict:
     quote = anchors.line_text(decoded.text, start, end)
     if quote is None:
         raise ReviewError(400, f"{spec.path} has no lines {start}–{end}")
-    return {"path": spec.path, "start_line": start, "end_line": end, "quote": quote[:MAX_QUOTE * 10],
-            "quote_hash": anchors.text_hash(quote)}
+    return {
+        "path": spec.path,
+        "start_line": start,
+        "end_line": end,
+        "quote": quote[: MAX_QUOTE * 10],
+        "quote_hash": anchors.text_hash(quote),
+    }
 
 
-def start_thread(loaded: loading.LoadedBundle, spec: AnchorSpec, options: RenderOptions, body: str,
-                 person: Reviewer) -> Thread:
+def start_thread(
+    loaded: loading.LoadedBundle, spec: AnchorSpec, options: RenderOptions, body: str, person: Reviewer
+) -> Thread:
     bundle = loaded.record
     check_open(bundle)
     body = clean_body(body)
@@ -376,10 +410,12 @@ def start_thread(loaded: loading.LoadedBundle, spec: AnchorSpec, options: Render
 
     def write() -> Thread:
         _locked_family(family, bundle, None)
-        thread = Thread.objects.create(bundle=bundle, kind=spec.kind, family=family,
-                                       author_key_hash=person.key_hash, **anchor)
-        Comment.objects.create(thread=thread, author=person.name, body=body, html=html,
-                               author_key_hash=person.key_hash)
+        thread = Thread.objects.create(
+            bundle=bundle, kind=spec.kind, family=family, author_key_hash=person.key_hash, **anchor
+        )
+        Comment.objects.create(
+            thread=thread, author=person.name, body=body, html=html, author_key_hash=person.key_hash
+        )
         return thread
 
     return serialized(write)
@@ -393,39 +429,50 @@ def reply(bundle: Bundle, thread: Thread, body: str, person: Reviewer) -> Commen
 
     def write() -> Comment:
         _locked_family(family, bundle, thread)
-        return Comment.objects.create(thread=thread, author=person.name, body=body, html=html,
-                                      author_key_hash=person.key_hash)
+        return Comment.objects.create(
+            thread=thread, author=person.name, body=body, html=html, author_key_hash=person.key_hash
+        )
 
     return serialized(write)
 
 
 def thread_of(bundle: Bundle, thread_id: int) -> Thread:
     """A thread of this bundle or of an earlier revision (carried threads take replies here)."""
-    thread = (Thread.objects.filter(bundle__in=lineage(bundle), pk=thread_id).first()
-              if 0 < thread_id < 2**62 else None)
+    thread = (
+        Thread.objects.filter(bundle__in=lineage(bundle), pk=thread_id).first()
+        if 0 < thread_id < 2**62
+        else None
+    )
     if thread is None:
         raise ReviewError(404, "this bundle has no such thread")
     return thread
 
 
 def comment_of(bundle: Bundle, comment_id: int) -> Comment:
-    comment = (Comment.objects.select_related("thread__bundle")
-               .filter(thread__bundle__in=lineage(bundle), pk=comment_id).first()
-               if 0 < comment_id < 2**62 else None)
+    comment = (
+        Comment.objects.select_related("thread__bundle")
+        .filter(thread__bundle__in=lineage(bundle), pk=comment_id)
+        .first()
+        if 0 < comment_id < 2**62
+        else None
+    )
     if comment is None:
         raise ReviewError(404, "this bundle has no such comment")
     return comment
 
 
-def set_resolved(bundle: Bundle, thread: Thread, resolved: bool, key: str | None,
-                 manage_token: str | None = None) -> Thread:
+def set_resolved(
+    bundle: Bundle, thread: Thread, resolved: bool, key: str | None, manage_token: str | None = None
+) -> Thread:
     """The thread's author (its first comment's key) or the owner of the bundle it was made on
     resolves or reopens it; a revision's owner does not own its parent's threads."""
     check_open(bundle, thread)
-    if not (owns(key, thread.author_key_hash)
-            or thread.bundle.check_manage_token(manage_token or "")):
-        raise ReviewError(403, "only the browser that started a thread, or the manage token of the "
-                          "bundle it was made on, can resolve or reopen it")
+    if not (owns(key, thread.author_key_hash) or thread.bundle.check_manage_token(manage_token or "")):
+        raise ReviewError(
+            403,
+            "only the browser that started a thread, or the manage token of the "
+            "bundle it was made on, can resolve or reopen it",
+        )
     thread.resolved = resolved
     thread.save(update_fields=["resolved"])
     return thread
@@ -446,10 +493,12 @@ def delete(comment: Comment, key: str | None, manage_token: str | None) -> None:
     """The writer's browser, or the manage-token holder (moderation), deletes a comment; a thread
     left without comments goes too."""
     # The manage token of the bundle the comment was made on: an earlier revision has its own.
-    if not (owns(key, comment.author_key_hash)
-            or comment.thread.bundle.check_manage_token(manage_token or "")):
-        raise ReviewError(403, "only the browser that wrote a comment, or the bundle's manage "
-                          "token, can delete it")
+    if not (
+        owns(key, comment.author_key_hash) or comment.thread.bundle.check_manage_token(manage_token or "")
+    ):
+        raise ReviewError(
+            403, "only the browser that wrote a comment, or the bundle's manage token, can delete it"
+        )
     with transaction.atomic():
         thread = comment.thread
         comment.delete()
@@ -468,9 +517,16 @@ def set_locked(bundle: Bundle, locked: bool, manage_token: str | None) -> None:
 # Verdicts
 
 
-def set_verdict(loaded: loading.LoadedBundle, document: str, case_id: str, verdict: str | None,
-                note: str, options: RenderOptions, person: Reviewer,
-                manage_token: str | None = None) -> Verdict | None:
+def set_verdict(
+    loaded: loading.LoadedBundle,
+    document: str,
+    case_id: str,
+    verdict: str | None,
+    note: str,
+    options: RenderOptions,
+    person: Reviewer,
+    manage_token: str | None = None,
+) -> Verdict | None:
     """A case's verdict belongs to the key that gave it: only that key changes or clears it (the
     owner, with the manage token, clears any)."""
     bundle = loaded.record
@@ -487,19 +543,30 @@ def set_verdict(loaded: loading.LoadedBundle, document: str, case_id: str, verdi
         # The bundle's row first: racing verdicts on one case are decided one after another.
         Bundle.objects.filter(pk=bundle.pk).update(comments_locked=F("comments_locked"))
         current = Verdict.objects.filter(bundle=bundle, document=document, case_id=case_id).first()
-        if current is not None and not (current.author_key_hash == person.key_hash
-                                        or bundle.check_manage_token(manage_token or "")):
-            raise ReviewError(403, f"this case's verdict was given by {current.author} "
-                              f"({fingerprint(current.author_key_hash)}); only the browser that gave "
-                              "it, or the bundle's manage token, can change or clear it")
+        if current is not None and not (
+            current.author_key_hash == person.key_hash or bundle.check_manage_token(manage_token or "")
+        ):
+            raise ReviewError(
+                403,
+                f"this case's verdict was given by {current.author} "
+                f"({fingerprint(current.author_key_hash)}); only the browser that gave "
+                "it, or the bundle's manage token, can change or clear it",
+            )
         if clearing:
             if current is not None:
                 current.delete()
             return None
         row, _ = Verdict.objects.update_or_create(
-            bundle=bundle, document=document, case_id=case_id,
-            defaults={"verdict": verdict, "note": note, "author": person.name,
-                      "author_key_hash": person.key_hash})
+            bundle=bundle,
+            document=document,
+            case_id=case_id,
+            defaults={
+                "verdict": verdict,
+                "note": note,
+                "author": person.name,
+                "author_key_hash": person.key_hash,
+            },
+        )
         return row
 
     return serialized(write)
@@ -509,8 +576,9 @@ def set_verdict(loaded: loading.LoadedBundle, document: str, case_id: str, verdi
 VERDICT_FILTERS = {"none": "not reviewed", "ok": "marked looks right", "changes": "marked needs changes"}
 
 
-def verdicts_of(loaded: loading.LoadedBundle, document: str,
-                options: RenderOptions | None = None) -> dict[str, str]:
+def verdicts_of(
+    loaded: loading.LoadedBundle, document: str, options: RenderOptions | None = None
+) -> dict[str, str]:
     """Each case of one document that has a verdict (here, or carried from an earlier revision
     where the case renders the same): its id and verdict."""
     from .carried_verdicts import effective_verdicts
@@ -544,10 +612,18 @@ def progress(loaded: loading.LoadedBundle, options: RenderOptions) -> Progress:
 
     verdicts = effective_verdicts(loaded, options)
     shown = [verdicts[key] for key in keys if key in verdicts]
-    changes = [{"document": v.document, "case_id": v.case_id, "note": v.note, "author": v.author,
-                "author_fingerprint": fingerprint(v.author_key_hash),
-                "url": addresses.case_url(loaded.record.pk, v.document, v.case_id)}
-               for v in shown if v.verdict == "changes"]
+    changes = [
+        {
+            "document": v.document,
+            "case_id": v.case_id,
+            "note": v.note,
+            "author": v.author,
+            "author_fingerprint": fingerprint(v.author_key_hash),
+            "url": addresses.case_url(loaded.record.pk, v.document, v.case_id),
+        }
+        for v in shown
+        if v.verdict == "changes"
+    ]
     return Progress(len(keys), len(shown), sum(v.verdict == "ok" for v in shown), changes, verdicts)
 
 
@@ -576,8 +652,11 @@ class Placed:
     def anchor_label(self) -> str:
         t = self.thread
         if t.kind == "line":
-            lines = (f"line {self.start_line}" if self.start_line == self.end_line
-                     else f"lines {self.start_line}–{self.end_line}")
+            lines = (
+                f"line {self.start_line}"
+                if self.start_line == self.end_line
+                else f"lines {self.start_line}–{self.end_line}"
+            )
             return f"{self.path or t.path} {lines}"
         if t.kind == "message":
             return f"message #{self.message_index if self.message_index is not None else t.message_index}"
@@ -594,9 +673,12 @@ def line_thread_shown_on_case(item: Placed, document: str, case: RenderedCase) -
     if anchors.case_carries_lines(case, item.path, item.start_line, item.end_line):
         return True
     span = case.span  # a YAML key or id line makes no text but belongs to the case
-    return (span is not None and span.path == item.path and span.start_line <= item.end_line
-            and item.start_line <= span.end_line)
-
+    return (
+        span is not None
+        and span.path == item.path
+        and span.start_line <= item.end_line
+        and item.start_line <= span.end_line
+    )
 
 
 def _made_on(thread: Thread) -> str:
@@ -616,30 +698,56 @@ def _place_on_case(thread: Thread, case: RenderedCase, own: bool) -> Placed:
     if place is None:
         return Placed(thread, "outdated", made_on=_made_on(thread))
     origin = _merged_origin(anchors.origins(case.messages[place.message_index], place.start, place.end))
-    return Placed(thread, state, place.message_index, place.start, place.end, origin.get("path", ""),
-                  origin.get("start_line"), origin.get("end_line"), made_on=_made_on(thread))
+    return Placed(
+        thread,
+        state,
+        place.message_index,
+        place.start,
+        place.end,
+        origin.get("path", ""),
+        origin.get("start_line"),
+        origin.get("end_line"),
+        made_on=_made_on(thread),
+    )
 
 
 def _place_lines(thread: Thread, loaded: loading.LoadedBundle, own: bool) -> Placed:
     if own:
-        return Placed(thread, "here", path=thread.path, start_line=thread.start_line,
-                      end_line=thread.end_line, made_on=_made_on(thread))
+        return Placed(
+            thread,
+            "here",
+            path=thread.path,
+            start_line=thread.start_line,
+            end_line=thread.end_line,
+            made_on=_made_on(thread),
+        )
     decoded = loaded.files.text(thread.path)
     found = anchors.find_lines(decoded.text, thread.quote, thread.start_line or 1) if decoded else None
     if found is None:
-        return Placed(thread, "outdated", path=thread.path, start_line=thread.start_line,
-                      end_line=thread.end_line, made_on=_made_on(thread))
-    return Placed(thread, "carried", path=thread.path, start_line=found[0], end_line=found[1],
-                  made_on=_made_on(thread))
+        return Placed(
+            thread,
+            "outdated",
+            path=thread.path,
+            start_line=thread.start_line,
+            end_line=thread.end_line,
+            made_on=_made_on(thread),
+        )
+    return Placed(
+        thread, "carried", path=thread.path, start_line=found[0], end_line=found[1], made_on=_made_on(thread)
+    )
 
 
 def _threads(bundles: Iterable[Bundle], **filters) -> list[Thread]:
-    return list(Thread.objects.filter(bundle__in=list(bundles), **filters)
-                .prefetch_related("comments").order_by("created", "id"))
+    return list(
+        Thread.objects.filter(bundle__in=list(bundles), **filters)
+        .prefetch_related("comments")
+        .order_by("created", "id")
+    )
 
 
-def case_threads(loaded: loading.LoadedBundle, document: str, case: RenderedCase,
-                 options: RenderOptions, key: str | None) -> list[Placed]:
+def case_threads(
+    loaded: loading.LoadedBundle, document: str, case: RenderedCase, options: RenderOptions, key: str | None
+) -> list[Placed]:
     """Threads a case page shows: those made on this case (here, or carried from an earlier
     revision when their text is unchanged, else outdated), and line threads on lines whose text
     this case's messages carry, with the number of cases that carry them."""
@@ -666,8 +774,9 @@ def case_threads(loaded: loading.LoadedBundle, document: str, case: RenderedCase
     return placed
 
 
-def file_threads(loaded: loading.LoadedBundle, path: str, options: RenderOptions,
-                 key: str | None) -> list[Placed]:
+def file_threads(
+    loaded: loading.LoadedBundle, path: str, options: RenderOptions, key: str | None
+) -> list[Placed]:
     """Line threads on a file (this bundle's, and earlier revisions' found again or outdated), each
     with the number of cases whose messages carry its lines."""
     placed = []
@@ -681,8 +790,9 @@ def file_threads(loaded: loading.LoadedBundle, path: str, options: RenderOptions
     return placed
 
 
-def carrying_cases(loaded: loading.LoadedBundle, options: RenderOptions, path: str, start: int,
-                   end: int) -> int:
+def carrying_cases(
+    loaded: loading.LoadedBundle, options: RenderOptions, path: str, start: int, end: int
+) -> int:
     count = 0
     for document in loaded.documents:
         try:
@@ -710,8 +820,11 @@ def bundle_threads(loaded: loading.LoadedBundle, options: RenderOptions, key: st
                 except ReviewError:
                     cases[where] = None
             case = cases[where]
-            item = (_place_on_case(thread, case, own) if case is not None
-                    else Placed(thread, "outdated", made_on=_made_on(thread)))
+            item = (
+                _place_on_case(thread, case, own)
+                if case is not None
+                else Placed(thread, "outdated", made_on=_made_on(thread))
+            )
         item.comments = comment_views(thread, key)
         item.own_thread = owns(key, thread.author_key_hash)
         placed.append(item)
@@ -720,22 +833,44 @@ def bundle_threads(loaded: loading.LoadedBundle, options: RenderOptions, key: st
 
 def comment_views(thread: Thread, key: str | None) -> list[dict]:
     """Each comment with the HTML it was given when written: no view renders Markdown."""
-    return [{"id": c.id, "author": c.author, "author_fingerprint": fingerprint(c.author_key_hash),
-             "body": c.body, "html": mark_safe(c.html),  # noqa: S308 - rendered safely when written
-             "created": c.created, "edited": c.edited, "mine": owns(key, c.author_key_hash)}
-            for c in thread.comments.all()]
+    return [
+        {
+            "id": c.id,
+            "author": c.author,
+            "author_fingerprint": fingerprint(c.author_key_hash),
+            "body": c.body,
+            "html": mark_safe(c.html),  # noqa: S308 - rendered safely when written
+            "created": c.created,
+            "edited": c.edited,
+            "mine": owns(key, c.author_key_hash),
+        }
+        for c in thread.comments.all()
+    ]
 
 
 def placed_data(item: Placed) -> dict:
     """A placed thread as plain data: the API's answer, and the page script's markers."""
     t = item.thread
     return {
-        "id": t.id, "bundle": t.bundle_id, "kind": t.kind, "state": item.state, "resolved": t.resolved,
+        "id": t.id,
+        "bundle": t.bundle_id,
+        "kind": t.kind,
+        "state": item.state,
+        "resolved": t.resolved,
         "author_fingerprint": fingerprint(t.author_key_hash),
-        "document": t.document or None, "case_id": t.case_id or None,
-        "message_index": item.message_index, "start": item.start, "end": item.end,
-        "path": item.path or None, "start_line": item.start_line, "end_line": item.end_line,
-        "quote": t.quote, "cases": item.cases, "made_on": item.made_on, "created": t.created,
-        "comments": [{k: v for k, v in c.items() if k != "html"} | {"html": str(c["html"])}
-                     for c in item.comments],
+        "document": t.document or None,
+        "case_id": t.case_id or None,
+        "message_index": item.message_index,
+        "start": item.start,
+        "end": item.end,
+        "path": item.path or None,
+        "start_line": item.start_line,
+        "end_line": item.end_line,
+        "quote": t.quote,
+        "cases": item.cases,
+        "made_on": item.made_on,
+        "created": t.created,
+        "comments": [
+            {k: v for k, v in c.items() if k != "html"} | {"html": str(c["html"])} for c in item.comments
+        ],
     }

@@ -27,16 +27,26 @@ class RunCheckError(Exception):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("run", help="a run folder (agentv's -o DIR, .agentv/results/<run>), a zip of "
-                                    "one, a results JSONL or an Inspect AI log (.eval, .json)")
-    parser.add_argument("--files", metavar="DIR",
-                        help="the project whose eval files the run is compared with (default: the "
-                             "nearest folder above the run holding .git or .agentv)")
-    parser.add_argument("--in-run", action="store_true",
-                        help="compare with the eval files the run itself kept (agentv's "
-                             "task/EVAL.yaml or test/EVAL.yaml), not the project's")
-    parser.add_argument("--profile", choices=PROFILES,
-                        help="render the files with this profile (default: the run's runner's)")
+    parser.add_argument(
+        "run",
+        help="a run folder (agentv's -o DIR, .agentv/results/<run>), a zip of "
+        "one, a results JSONL or an Inspect AI log (.eval, .json)",
+    )
+    parser.add_argument(
+        "--files",
+        metavar="DIR",
+        help="the project whose eval files the run is compared with (default: the "
+        "nearest folder above the run holding .git or .agentv)",
+    )
+    parser.add_argument(
+        "--in-run",
+        action="store_true",
+        help="compare with the eval files the run itself kept (agentv's "
+        "task/EVAL.yaml or test/EVAL.yaml), not the project's",
+    )
+    parser.add_argument(
+        "--profile", choices=PROFILES, help="render the files with this profile (default: the run's runner's)"
+    )
 
 
 PROJECT_MARKS = (".git", ".agentv")
@@ -54,8 +64,7 @@ def files_root(run_path: Path, raw: str | None) -> Path | None:
     return root if any((root / mark).exists() for mark in PROJECT_MARKS) else None
 
 
-def check(run: Run, root: Path, profile: str | None, policy: RenderPolicy, in_run: bool = False
-          ) -> RunCheck:
+def check(run: Run, root: Path, profile: str | None, policy: RenderPolicy, in_run: bool = False) -> RunCheck:
     chosen = profile or run.profile or "auto"
     try:
         options = parse_render_options({"profile": chosen})
@@ -70,8 +79,9 @@ def check(run: Run, root: Path, profile: str | None, policy: RenderPolicy, in_ru
 
     result = check_run(run, render, chosen, in_run)
     if profile and run.profile and profile != run.profile:
-        result.notes.append(f"rendered with profile {profile}; the run was made by {run.runner} "
-                            f"(profile {run.profile})")
+        result.notes.append(
+            f"rendered with profile {profile}; the run was made by {run.runner} (profile {run.profile})"
+        )
     return result
 
 
@@ -83,8 +93,10 @@ def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
         if root is None and not run_path.is_dir() and run.profile is None:
             root = run_path.parent  # nothing of it is rendered: no eval file of ours holds its cases
         if root is None and not run_path.is_dir():
-            raise RunCheckError(f"{run_path}: name the project with --files (the run's own eval "
-                                "files are read from a run folder)")
+            raise RunCheckError(
+                f"{run_path}: name the project with --files (the run's own eval "
+                "files are read from a run folder)"
+            )
         in_run = root is None
         result = check(run, root or run_path, options.get("profile"), policy, in_run)
     except (RunError, RunCheckError, InputError) as error:

@@ -42,7 +42,7 @@ def project_bundle(uploads: list[tuple[str, bytes]], run: Run) -> MemoryBundle:
     prefix = single_top_folder(list(files))
     named = {case.eval_path for case in run.cases if case.eval_path}
     if prefix and not any(path in files for path in named):
-        files = {path[len(prefix):]: data for path, data in files.items()}
+        files = {path[len(prefix) :]: data for path, data in files.items()}
     return MemoryBundle(files)
 
 
@@ -64,8 +64,13 @@ def local_runs(root: Path) -> list[str]:
     results = root / ".agentv" / "results"
     if not results.is_dir():
         return []
-    found = [folder for folder in results.iterdir() if folder.is_dir() and not folder.name.startswith(".")
-             and ((folder / "index.jsonl").is_file() or (folder / ".internal" / "index.jsonl").is_file())]
+    found = [
+        folder
+        for folder in results.iterdir()
+        if folder.is_dir()
+        and not folder.name.startswith(".")
+        and ((folder / "index.jsonl").is_file() or (folder / ".internal" / "index.jsonl").is_file())
+    ]
     found.sort(key=lambda folder: folder.stat().st_mtime, reverse=True)
     return [folder.relative_to(root).as_posix() for folder in found]
 
@@ -78,8 +83,9 @@ def check_local(root: Path, run_path: str, profile: str | None) -> RunCheck:
     return _checked(run, DirectoryBundle(root), profile, in_run=False)
 
 
-def check_upload(run_uploads: list[tuple[str, bytes]], project_uploads: list[tuple[str, bytes]],
-                 profile: str | None) -> RunCheck:
+def check_upload(
+    run_uploads: list[tuple[str, bytes]], project_uploads: list[tuple[str, bytes]], profile: str | None
+) -> RunCheck:
     """RunError, UploadError or SettingsError when the upload cannot be used."""
     if not run_uploads:
         raise UploadError("upload the run: its folder, a zip of it, a results JSONL or an Inspect log")
@@ -93,8 +99,7 @@ def check_upload(run_uploads: list[tuple[str, bytes]], project_uploads: list[tup
     elif run.profile is None:  # a runner whose inputs no eval file of ours renders
         bundle = MemoryBundle({})
     else:
-        raise RunError("a single results or log file keeps no eval files: upload the project's "
-                       "files too")
+        raise RunError("a single results or log file keeps no eval files: upload the project's files too")
     return _checked(run, bundle, profile, in_run=not project_uploads)
 
 

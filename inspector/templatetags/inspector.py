@@ -25,16 +25,36 @@ def segments(card: MessageCard) -> SafeString:
             parts.append(_thinking(segment))
         elif segment.path:
             via = segment.via
-            via_attributes = format_html(' data-via-path="{}" data-via-from="{}" data-via-to="{}"',
-                                         via.path, via.start_line, via.end_line) if via else ""
-            parts.append(format_html(
-                '<span class="seg k-{}" title="{}" data-src="{}" data-path="{}" data-from="{}" '
-                'data-to="{}"{} tabindex="0">{}</span>',
-                segment.kind, segment.title, segment.url, segment.path, segment.start or "",
-                segment.end or segment.start or "", via_attributes, segment.text))
+            via_attributes = (
+                format_html(
+                    ' data-via-path="{}" data-via-from="{}" data-via-to="{}"',
+                    via.path,
+                    via.start_line,
+                    via.end_line,
+                )
+                if via
+                else ""
+            )
+            parts.append(
+                format_html(
+                    '<span class="seg k-{}" title="{}" data-src="{}" data-path="{}" data-from="{}" '
+                    'data-to="{}"{} tabindex="0">{}</span>',
+                    segment.kind,
+                    segment.title,
+                    segment.url,
+                    segment.path,
+                    segment.start or "",
+                    segment.end or segment.start or "",
+                    via_attributes,
+                    segment.text,
+                )
+            )
         else:
-            parts.append(format_html('<span class="seg k-{}" title="{}">{}</span>', segment.kind,
-                                     segment.title, segment.text))
+            parts.append(
+                format_html(
+                    '<span class="seg k-{}" title="{}">{}</span>', segment.kind, segment.title, segment.text
+                )
+            )
     return mark_safe("".join(parts))
 
 
@@ -42,12 +62,25 @@ def _thinking(segment: SegmentView) -> SafeString:
     """The model's reasoning as a labelled block of its own: it is no text of the message."""
     thinking = segment.thinking
     assert thinking is not None
-    attributes = format_html(' data-src="{}" data-path="{}" data-from="{}" data-to="{}"',
-                             segment.url, segment.path, segment.start or "",
-                             segment.end or segment.start or "") if segment.path else ""
-    return format_html('<span class="seg thinking k-thinking" title="{}"{} tabindex="0">'
-                       '<span class="thinking-label">{}</span>{}</span>', segment.title,
-                       attributes, thinking.label, thinking.text)
+    attributes = (
+        format_html(
+            ' data-src="{}" data-path="{}" data-from="{}" data-to="{}"',
+            segment.url,
+            segment.path,
+            segment.start or "",
+            segment.end or segment.start or "",
+        )
+        if segment.path
+        else ""
+    )
+    return format_html(
+        '<span class="seg thinking k-thinking" title="{}"{} tabindex="0">'
+        '<span class="thinking-label">{}</span>{}</span>',
+        segment.title,
+        attributes,
+        thinking.label,
+        thinking.text,
+    )
 
 
 def _media(segment: SegmentView) -> SafeString:
@@ -55,18 +88,31 @@ def _media(segment: SegmentView) -> SafeString:
     media = segment.media
     assert media is not None
     if media.thumbnail is not None:
-        inner = format_html('<img class="thumb" src="{}" alt="{}" loading="lazy">',
-                            media.thumbnail, media.label)
+        inner = format_html(
+            '<img class="thumb" src="{}" alt="{}" loading="lazy">', media.thumbnail, media.label
+        )
     elif media.link is not None:
-        inner = format_html('<a class="media-link" href="{}" rel="noopener noreferrer nofollow" '
-                            'target="_blank">{}</a>', media.link, media.label)
+        inner = format_html(
+            '<a class="media-link" href="{}" rel="noopener noreferrer nofollow" target="_blank">{}</a>',
+            media.link,
+            media.label,
+        )
     else:
         inner = format_html("{}", media.label)
-    attributes = format_html(' data-src="{}" data-path="{}" data-from="{}" data-to="{}" tabindex="0"',
-                             segment.url, segment.path, segment.start or "",
-                             segment.end or segment.start or "") if segment.path else ""
-    return format_html('<span class="seg media m-{}" title="{}"{}>{}</span>', media.kind,
-                       segment.title, attributes, inner)
+    attributes = (
+        format_html(
+            ' data-src="{}" data-path="{}" data-from="{}" data-to="{}" tabindex="0"',
+            segment.url,
+            segment.path,
+            segment.start or "",
+            segment.end or segment.start or "",
+        )
+        if segment.path
+        else ""
+    )
+    return format_html(
+        '<span class="seg media m-{}" title="{}"{}>{}</span>', media.kind, segment.title, attributes, inner
+    )
 
 
 @register.simple_tag
@@ -76,6 +122,15 @@ def source_lines(pane: SourcePane) -> SafeString:
         "",
         '<div class="line{}" id="L{}" data-line="{}"><a class="num" href="#L{}">{}</a>'
         '<span class="text">{}</span></div>',
-        ((" hl" if start <= line.number <= end else "", line.number, line.number, line.number,
-          line.number, line.html) for line in pane.lines),
+        (
+            (
+                " hl" if start <= line.number <= end else "",
+                line.number,
+                line.number,
+                line.number,
+                line.number,
+                line.html,
+            )
+            for line in pane.lines
+        ),
     )

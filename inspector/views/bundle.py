@@ -43,8 +43,14 @@ def _paged_url(request: HtmxHttpRequest, document: str, start: int, anchor: str)
     return f"?{params.urlencode()}#{anchor}"
 
 
-def _section(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document: str, page,
-             words: list[str], verdict: str) -> bundle_rows.DocumentSection:
+def _section(
+    request: HtmxHttpRequest,
+    loaded: loading.LoadedBundle,
+    document: str,
+    page,
+    words: list[str],
+    verdict: str,
+) -> bundle_rows.DocumentSection:
     bundle_id = loaded.record.pk
     anchor = files_panel.document_anchor(document)
     try:
@@ -64,20 +70,40 @@ def _section(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document: s
         sort = ""
     start = min(_page_start(request, document), max(0, len(matching) - 1))
     start -= start % PAGE_ROWS
-    shown = matching[start:start + PAGE_ROWS]
-    conversions = [(name, reverse("converted", kwargs={"bundle_id": bundle_id, "document": document})
-                    + "?" + urlencode({"name": name})) for name in outline.conversions]
+    shown = matching[start : start + PAGE_ROWS]
+    conversions = [
+        (
+            name,
+            reverse("converted", kwargs={"bundle_id": bundle_id, "document": document})
+            + "?"
+            + urlencode({"name": name}),
+        )
+        for name in outline.conversions
+    ]
     return bundle_rows.DocumentSection(
-        document, outline.kind,
+        document,
+        outline.kind,
         [bundle_rows.case_row(bundle_id, document, row, page.query) for row in shown],
-        None, list(outline.warnings), conversions, outline.profile, outline.profile_reason,
-        anchor=anchor, batch_url=batch_url(bundle_id, document, page), total=len(outline.rows),
+        None,
+        list(outline.warnings),
+        conversions,
+        outline.profile,
+        outline.profile_reason,
+        anchor=anchor,
+        batch_url=batch_url(bundle_id, document, page),
+        total=len(outline.rows),
         matching=len(matching),
-        first=start + 1 if shown else 0, last=start + len(shown),
+        first=start + 1 if shown else 0,
+        last=start + len(shown),
         previous_url=_paged_url(request, document, start - PAGE_ROWS, anchor) if start else None,
-        next_url=(_paged_url(request, document, start + PAGE_ROWS, anchor)
-                  if start + PAGE_ROWS < len(matching) else None),
-        sort=sort, sort_urls=_sort_urls(request, anchor))
+        next_url=(
+            _paged_url(request, document, start + PAGE_ROWS, anchor)
+            if start + PAGE_ROWS < len(matching)
+            else None
+        ),
+        sort=sort,
+        sort_urls=_sort_urls(request, anchor),
+    )
 
 
 def _sort_urls(request: HtmxHttpRequest, anchor: str) -> dict[str, str]:
@@ -116,8 +142,7 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         "bundle": loaded.record,
         "tree": files_panel.file_tree(bundle_id, list(loaded.files.paths()), loaded.documents),
         # While filtering, a file with no matching case is left out (its errors are not).
-        "sections": [section for section in sections
-                     if not filtering or section.matching or section.error],
+        "sections": [section for section in sections if not filtering or section.matching or section.error],
         "case_count": sum(section.matching for section in sections),
         "case_total": sum(section.total for section in sections),
         "search": search,
@@ -132,7 +157,8 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     if request.htmx and request.htmx.target == "case-sections":
         return render(request, "bundle.html#case-sections", context)
     context["ledger_url"] = reverse("ledger-panel", kwargs={"bundle_id": bundle_id}) + (
-        "?" + request.GET.urlencode() if request.GET else "")
+        "?" + request.GET.urlencode() if request.GET else ""
+    )
     return render(request, "bundle.html", context)
 
 
@@ -143,8 +169,7 @@ def ledger_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     computed here, so the bundle page itself paints at once."""
     loaded = loaded_or_404(bundle_id)
     page = settings_or_problem(request.GET)
-    context = {"bundle": loaded.record,
-               **panels.panel_context(loaded, page, request.GET.get("ledger_sort"))}
+    context = {"bundle": loaded.record, **panels.panel_context(loaded, page, request.GET.get("ledger_sort"))}
     return render(request, "ledger_panel.html" if request.htmx else "ledger_page.html", context)
 
 
@@ -152,10 +177,14 @@ def ledger_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 @shared_page
 def source(request: HtmxHttpRequest, bundle_id: str, path: str) -> HttpResponse:
     loaded = loaded_or_404(bundle_id)
-    pane = source_pane(loaded, path, addresses.parse_line_range(request.GET.get("hl")),
-                        whole=request.GET.get("all") == "1")
-    context = {"bundle": loaded.record, "source": pane,
-               "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id})}
+    pane = source_pane(
+        loaded, path, addresses.parse_line_range(request.GET.get("hl")), whole=request.GET.get("all") == "1"
+    )
+    context = {
+        "bundle": loaded.record,
+        "source": pane,
+        "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}),
+    }
     if request.htmx:
         return render(request, "source.html#source-pane", context)
     return render(request, "source.html", context)
@@ -181,8 +210,9 @@ def batch(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     body = batch_jsonl(cases, page.provider, page.export)
     stem = addresses.file_stem(document or loaded.record.title or "bundle")
     response = HttpResponse(body, content_type="application/jsonl; charset=utf-8")
-    response["Content-Disposition"] = content_disposition_header(
-        True, f"{stem}.{page.provider}.batch.jsonl") or ""
+    response["Content-Disposition"] = (
+        content_disposition_header(True, f"{stem}.{page.provider}.batch.jsonl") or ""
+    )
     return response
 
 

@@ -73,8 +73,9 @@ class CaseContext:
         return self.edited_cases is not None
 
 
-def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str,
-                    params: Mapping[str, str]) -> CaseContext:
+def case_or_problem(
+    request: HtmxHttpRequest, bundle_id: str, document: str, case_id: str, params: Mapping[str, str]
+) -> CaseContext:
     """The case an address names, rendered with the address's settings; Http404 or Problem."""
     loaded = loaded_or_404(bundle_id)
     decoded_id = addresses.decode_case_id(case_id)
@@ -94,8 +95,11 @@ def case_or_problem(request: HtmxHttpRequest, bundle_id: str, document: str, cas
         case = index.case(sibling)
     if case is None:
         if request.htmx and request.GET:
-            raise Problem(400, "No case with this id under these settings",
-                          f"{document} read this way has no case {decoded_id!r}.")
+            raise Problem(
+                400,
+                "No case with this id under these settings",
+                f"{document} read this way has no case {decoded_id!r}.",
+            )
         raise Http404(f"{document} has no case with this id.")
     # gambit sends the Responses form; a pasted request is first shown as its own API takes it.
     preferred = case.metadata.get("preferred_provider") or case.metadata.get("format")
@@ -112,8 +116,15 @@ def _same_gambit_deck(ids: tuple[str, ...], wanted: str) -> str | None:
     (`<deck>@turn-<n>`, `@reply-<n>`, `@conversation`) and one case again without it: the
     address of one form, opened with the settings of the other, shows the first of the other."""
     base = _GRADED.sub("", wanted)
-    return next((case_id for case_id in ids if case_id != wanted and (
-        case_id == base or (case_id.startswith(base + "@") and _GRADED.search(case_id)))), None)
+    return next(
+        (
+            case_id
+            for case_id in ids
+            if case_id != wanted
+            and (case_id == base or (case_id.startswith(base + "@") and _GRADED.search(case_id)))
+        ),
+        None,
+    )
 
 
 # Past this, the page shows the request's start and Download saves all of it (a 10,000-message
@@ -126,10 +137,13 @@ def _export_result(ctx: CaseContext) -> ExportResult:
     page = ctx.page
     if page.provider in with_cache_breakpoints() and page.params.get("cache_breakpoints") == "1":
         if ctx.edited:
-            found = token_ledger.unstored_ledger(ctx.edited_cases or [], ctx.document, page.provider,
-                                                 page.export)
+            found = token_ledger.unstored_ledger(
+                ctx.edited_cases or [], ctx.document, page.provider, page.export
+            )
         else:
-            found = token_ledger.bundle_ledger(ctx.loaded, page.options, page.provider, page.export, ctx.document)
+            found = token_ledger.bundle_ledger(
+                ctx.loaded, page.options, page.provider, page.export, ctx.document
+            )
         return token_ledger.cached_export(found, ctx.case, page.export)
     return export_case(ctx.case, page.provider, page.export)
 
@@ -141,7 +155,7 @@ def _export_panel(ctx: CaseContext, case_link: str) -> dict:
     suffix = FORMAT_SUFFIX[page.form]
     shown = code
     if len(code) > EXPORT_INLINE_CHARS:
-        shown = code[:code.rfind("\n", 0, EXPORT_INLINE_CHARS) + 1 or EXPORT_INLINE_CHARS]
+        shown = code[: code.rfind("\n", 0, EXPORT_INLINE_CHARS) + 1 or EXPORT_INLINE_CHARS]
     code_html = highlighting.highlight_block(f"payload.{suffix}", shown)
     query = page.query
     base = case_link.split("?")[0]
@@ -158,9 +172,11 @@ def _export_panel(ctx: CaseContext, case_link: str) -> dict:
         "changes": [_note(item) for item in getattr(result, "changes", [])],
         "lints": [_note(item) for item in getattr(result, "lints", [])],
         # The skip notice above the messages says it once; the export's copy of it would repeat it.
-        "warnings": [text for text in (str(getattr(item, "message", item))
-                                       for item in getattr(result, "warnings", []))
-                     if not (case.skipped and case.skipped in text)],
+        "warnings": [
+            text
+            for text in (str(getattr(item, "message", item)) for item in getattr(result, "warnings", []))
+            if not (case.skipped and case.skipped in text)
+        ],
         "download_url": f"{base}export/?{query}{'&' if query else ''}download=1",
         "filename": _download_name(case.id, page.provider, suffix),
         "cache_breakpoints": page.params.get("cache_breakpoints") == "1",
@@ -170,8 +186,11 @@ def _export_panel(ctx: CaseContext, case_link: str) -> dict:
 
 def _note(item) -> dict:
     index = getattr(item, "message_index", None)
-    return {"message": str(getattr(item, "message", item)), "index": index,
-            "anchor": f"m{index}" if index is not None else None}
+    return {
+        "message": str(getattr(item, "message", item)),
+        "index": index,
+        "anchor": f"m{index}" if index is not None else None,
+    }
 
 
 def _download_name(case_id: str, provider: str, suffix: str) -> str:
@@ -193,15 +212,19 @@ def _duplicate_names(case: RenderedCase) -> dict | None:
     batch: dict[str, list[str]] = {}
     for spec in REGISTRY.values():
         batch.setdefault(spec.batch.custom_id(case.id, case.id), []).append(spec.label)
-    return {"written": written, "here": case.id,
-            "batch": [(name, ", ".join(labels)) for name, labels in batch.items()]}
+    return {
+        "written": written,
+        "here": case.id,
+        "batch": [(name, ", ".join(labels)) for name, labels in batch.items()],
+    }
 
 
 def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
     bundle_id = ctx.loaded.record.pk
     page = ctx.page
-    view = message_cards.case_view(bundle_id, ctx.case, page.provider, page.options.max_tokens,
-                                   _message_window(request))
+    view = message_cards.case_view(
+        bundle_id, ctx.case, page.provider, page.options.max_tokens, _message_window(request)
+    )
     guideline_reasons = explain_guidelines(ctx.loaded, ctx.document, page.options, view)
     case_link = addresses.case_url(bundle_id, ctx.document, ctx.case.id, page.query)
     export = _export_panel(ctx, case_link)
@@ -219,12 +242,14 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "case_link": case_link,
         "base_url": base,
         "share_url": addresses.absolute_url(request, case_link),
-        "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}) + (
-            "?" + page.query if page.query else "") + "#" + files_panel.document_anchor(ctx.document),
+        "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id})
+        + ("?" + page.query if page.query else "")
+        + "#"
+        + files_panel.document_anchor(ctx.document),
         "settings": settings_view(page),
         "gambit_samples": (ctx.case.metadata.get("gambit") or {}).get("samples") or [],
-        "gambit_conversation_samples":
-            (ctx.case.metadata.get("gambit") or {}).get("conversation_samples") or [],
+        "gambit_conversation_samples": (ctx.case.metadata.get("gambit") or {}).get("conversation_samples")
+        or [],
         "params": page.params,
         "render_params": {k: v for k, v in page.params.items() if k in RENDER_KEYS},
         "export_params": {k: v for k, v in page.params.items() if k in EXPORT_KEYS},
@@ -255,23 +280,27 @@ def _neighbours(ctx: CaseContext) -> dict:
     def neighbour(index: int) -> str:
         return addresses.case_url(ctx.loaded.record.pk, ctx.document, ids[index], ctx.page.query)
 
-    return {"previous_url": neighbour(position - 1) if position > 0 else None,
-            "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
-            "position": position + 1, "case_total": len(ids)}
+    return {
+        "previous_url": neighbour(position - 1) if position > 0 else None,
+        "next_url": neighbour(position + 1) if position + 1 < len(ids) else None,
+        "position": position + 1,
+        "case_total": len(ids),
+    }
 
 
 def _cache_band(ctx: CaseContext) -> dict:
-    return panels.band_context(ctx.loaded, ctx.document, ctx.edited_cases, ctx.case,
-                               ctx.page)
+    return panels.band_context(ctx.loaded, ctx.document, ctx.edited_cases, ctx.case, ctx.page)
 
 
-def source_pane(loaded: loading.LoadedBundle, path: str, highlight: tuple[int, int] | None,
-                 whole: bool = False) -> source_view.SourcePane:
+def source_pane(
+    loaded: loading.LoadedBundle, path: str, highlight: tuple[int, int] | None, whole: bool = False
+) -> source_view.SourcePane:
     decoded = loaded.files.text(path)
     if decoded is None:
         raise Http404("This bundle has no file at that path.")
-    return source_view.SourcePane.build(loaded.record.pk, path, decoded.text, highlight, decoded.problem,
-                                        whole)
+    return source_view.SourcePane.build(
+        loaded.record.pk, path, decoded.text, highlight, decoded.problem, whole
+    )
 
 
 @require_GET
@@ -299,10 +328,18 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
         response = render(request, partial, context)
         if target == "rendered":
             # New settings (guideline patterns, profile) can change which files the case draws on.
-            response.write(render_to_string("case.html#files-list", {
-                **context, "files_out_of_band": True, "source": None,
-                "files": _case_files(ctx, bundle_id, source_path, context["case_source_url"])},
-                request))
+            response.write(
+                render_to_string(
+                    "case.html#files-list",
+                    {
+                        **context,
+                        "files_out_of_band": True,
+                        "source": None,
+                        "files": _case_files(ctx, bundle_id, source_path, context["case_source_url"]),
+                    },
+                    request,
+                )
+            )
         # The form sends every field, empty or default; the address bar gets the canonical link.
         response["HX-Push-Url"] = context["case_link"]
         return response
@@ -315,10 +352,17 @@ def case_page(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     return render(request, "case.html", context)
 
 
-def _case_files(ctx: CaseContext, bundle_id: str, source_path: str, case_source_url: str
-                ) -> files_panel.CaseFiles:
-    return files_panel.case_files(bundle_id, list(ctx.loaded.files.paths()), ctx.loaded.documents,
-                                  ctx.case, source_path, case_source_url)
+def _case_files(
+    ctx: CaseContext, bundle_id: str, source_path: str, case_source_url: str
+) -> files_panel.CaseFiles:
+    return files_panel.case_files(
+        bundle_id,
+        list(ctx.loaded.files.paths()),
+        ctx.loaded.documents,
+        ctx.case,
+        source_path,
+        case_source_url,
+    )
 
 
 def _editor_text(loaded: loading.LoadedBundle, document: str) -> str:
@@ -383,9 +427,17 @@ def line_note(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: 
     jump = None
     if note.jump_to is not None:
         jump = addresses.case_url(bundle_id, document, note.jump_to, ctx.page.query) + f"#L{number}"
-    return render(request, "line_note.html", {
-        "note": note, "jump": jump, "path": path, "line": number,
-        "line_url": addresses.case_url(bundle_id, document, ctx.case.id) + "line/"})
+    return render(
+        request,
+        "line_note.html",
+        {
+            "note": note,
+            "jump": jump,
+            "path": path,
+            "line": number,
+            "line_url": addresses.case_url(bundle_id, document, ctx.case.id) + "line/",
+        },
+    )
 
 
 @require_GET
@@ -395,20 +447,30 @@ def case_messages(request: HtmxHttpRequest, bundle_id: str, document: str, case_
     ctx = case_or_problem(request, bundle_id, document, case_id, request.GET)
     raw = request.GET.get("from", "")
     start = int(raw) if raw.isdigit() and len(raw) < 9 else 0
-    view = message_cards.case_view(bundle_id, ctx.case, ctx.page.provider, ctx.page.options.max_tokens,
-                                (start, start + message_cards.MESSAGE_CHUNK))
+    view = message_cards.case_view(
+        bundle_id,
+        ctx.case,
+        ctx.page.provider,
+        ctx.page.options.max_tokens,
+        (start, start + message_cards.MESSAGE_CHUNK),
+    )
     explain_guidelines(ctx.loaded, ctx.document, ctx.page.options, view)
     result = export_case(ctx.case, ctx.page.provider, ctx.page.export)
-    lints = {note.message_index: str(note.message) for note in result.lints
-             if note.message_index is not None}
+    lints = {note.message_index: str(note.message) for note in result.lints if note.message_index is not None}
     for card in view.cards:
         if card.index in lints:
             card.lints.append(lints[card.index])
     base = addresses.case_url(bundle_id, ctx.document, ctx.case.id)
-    return render(request, "case.html#message-cards", {
-        "case": view, "base_url": base, "page_query": ctx.page.query,
-        "export": {"provider_label": PROVIDER_LABELS[ctx.page.provider]},
-        })
+    return render(
+        request,
+        "case.html#message-cards",
+        {
+            "case": view,
+            "base_url": base,
+            "page_query": ctx.page.query,
+            "export": {"provider_label": PROVIDER_LABELS[ctx.page.provider]},
+        },
+    )
 
 
 @require_GET
@@ -466,8 +528,9 @@ def preview(request: HtmxHttpRequest, bundle_id: str, document: str, case_id: st
         if not rendered.cases:
             return render(request, "preview_error.html", {"message": "The edited file has no cases."})
         case = rendered.cases[0]
-    ctx = CaseContext(loaded, document, document_views.CaseIndex.outline(rendered), case, page,
-                      edited_cases=rendered.cases)
+    ctx = CaseContext(
+        loaded, document, document_views.CaseIndex.outline(rendered), case, page, edited_cases=rendered.cases
+    )
     context = _case_context(request, ctx)
     context["preview"] = True
     response = render(request, "case.html#rendered", context)

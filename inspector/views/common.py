@@ -21,9 +21,19 @@ from inspector.core.options import PROFILES, RenderOptions
 from inspector.local import served_folder
 from inspector.rendering import query_settings
 
-RENDER_KEYS = ("profile", "patterns_mode", "patterns", "system_prompt", "max_tokens", "input_format",
-               "gambit_context", "gambit_context_sample", "gambit_message", "gambit_conversation",
-               "gambit_conversation_sample")
+RENDER_KEYS = (
+    "profile",
+    "patterns_mode",
+    "patterns",
+    "system_prompt",
+    "max_tokens",
+    "input_format",
+    "gambit_context",
+    "gambit_context_sample",
+    "gambit_message",
+    "gambit_conversation",
+    "gambit_conversation_sample",
+)
 EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature", "cache_breakpoints")
 PROVIDER_LABELS = {spec.id: spec.label for spec in REGISTRY.values()}
 FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
@@ -34,6 +44,8 @@ def format_labels(provider: str) -> dict[str, str]:
     """The code forms as the menu names them for a provider: its shell form may be its own CLI."""
     shell = REGISTRY[provider].shell
     return FORMAT_LABELS | ({"curl": shell.label} if shell is not None else {})
+
+
 PANES = ("rendered", "export")
 
 
@@ -63,26 +75,37 @@ class ProblemMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_exception(self, request: HtmxHttpRequest, exception: Exception
-                          ) -> HttpResponse | None:
+    def process_exception(self, request: HtmxHttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, Problem):
-            return problem_page(request, exception.status, exception.title, str(exception),
-                                exception.source)
+            return problem_page(request, exception.status, exception.title, str(exception), exception.source)
         return None
 
 
-def problem_page(request: HtmxHttpRequest, status: int, title: str, message: str,
-                 source: object | None = None) -> HttpResponse:
+def problem_page(
+    request: HtmxHttpRequest, status: int, title: str, message: str, source: object | None = None
+) -> HttpResponse:
     """An error page, or, for an htmx swap of one pane, that pane saying what is wrong (htmx is
     configured to swap 400 answers), so a rejected setting never fails silently."""
     target = request.htmx.target if request.htmx else None
     if target in PANES:
-        return render(request, "preview_error.html",
-                      {"pane_id": target, "heading": f"{title}.", "message": message}, status=status)
+        return render(
+            request,
+            "preview_error.html",
+            {"pane_id": target, "heading": f"{title}.", "message": message},
+            status=status,
+        )
     # The same address without its query string is the view with default settings.
-    return render(request, "error.html", {"title": title, "message": message, "source": source,
-                                          "default_view_url": request.path if request.GET else None},
-                  status=status)
+    return render(
+        request,
+        "error.html",
+        {
+            "title": title,
+            "message": message,
+            "source": source,
+            "default_view_url": request.path if request.GET else None,
+        },
+        status=status,
+    )
 
 
 def error_page(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
@@ -121,8 +144,12 @@ def page_settings(params: Mapping[str, str]) -> PageSettings:
     elif "patterns" not in clean:
         clean["patterns"] = ""
     # Defaults stay out of the URL so a plain link and a default view are the same page.
-    for key, default in (("profile", "auto"), ("input_format", "auto"), ("provider", "openai-chat"),
-                         ("format", "json")):
+    for key, default in (
+        ("profile", "auto"),
+        ("input_format", "auto"),
+        ("provider", "openai-chat"),
+        ("format", "json"),
+    ):
         if clean.get(key) == default:
             del clean[key]
     options = query_settings.parse_render_options(clean)
@@ -174,9 +201,12 @@ def loaded_or_404(bundle_id: str) -> loading.LoadedBundle:
 
 def writable_or_problem(loaded: loading.LoadedBundle) -> loading.LoadedBundle:
     if loaded.read_only:
-        raise Problem(403, "This folder is read-only here",
-                      "It is the folder on disk that `prompt-inspector serve` shows: edit its files in "
-                      "your editor and the pages follow within a second.")
+        raise Problem(
+            403,
+            "This folder is read-only here",
+            "It is the folder on disk that `prompt-inspector serve` shows: edit its files in "
+            "your editor and the pages follow within a second.",
+        )
     return loaded
 
 
@@ -194,8 +224,9 @@ def csrf_or_manage_token(view):
     @csrf_exempt
     @wraps(view)
     def wrapper(request: HttpRequest, bundle_id: str, *args, **kwargs) -> HttpResponse:
-        record = (Bundle.objects.filter(pk=bundle_id).first()
-                  if loading.BUNDLE_ID.fullmatch(bundle_id) else None)
+        record = (
+            Bundle.objects.filter(pk=bundle_id).first() if loading.BUNDLE_ID.fullmatch(bundle_id) else None
+        )
         if record is None or not record.check_manage_token(request.POST.get("token", "")):
             refusal = CsrfViewMiddleware(view).process_view(request, None, (), {})  # type: ignore[arg-type]
             if refusal is not None:
@@ -210,9 +241,13 @@ def local_mode(request: HttpRequest) -> dict:  # noqa: ARG001 - a context proces
     served = served_folder.folder()
     if served is None:
         return {"local_mode": False}
-    return {"local_mode": True, "local_root": str(served.root),
-            "local_version_url": reverse("local-version"),
-            "local_share_to": django_settings.LOCAL_SHARE_TO}
+    return {
+        "local_mode": True,
+        "local_root": str(served.root),
+        "local_version_url": reverse("local-version"),
+        "local_share_to": django_settings.LOCAL_SHARE_TO,
+    }
+
 
 def batch_url(bundle_id: str, document: str | None, page: PageSettings) -> str:
     params = dict(page.params)

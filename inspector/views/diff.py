@@ -31,8 +31,11 @@ def _sides(request: HtmxHttpRequest) -> tuple[comparison.Side, comparison.Side]:
 def _form(request: HtmxHttpRequest) -> dict:
     from inspector.core.options import PROFILES
 
-    return {"values": {key: request.GET.get(key, "") for key in FORM_KEYS}, "profiles": PROFILES,
-            "providers": list(PROVIDER_LABELS.items())}
+    return {
+        "values": {key: request.GET.get(key, "") for key in FORM_KEYS},
+        "profiles": PROFILES,
+        "providers": list(PROVIDER_LABELS.items()),
+    }
 
 
 def _query(request: HtmxHttpRequest) -> str:
@@ -54,25 +57,34 @@ def diff_page(request: HtmxHttpRequest) -> HttpResponse:
     case_link = reverse("diff-case") + "?" + query + "&"
 
     def row(case: CaseDiff) -> dict:
-        return {"id": case.id, "document": case.document, "tokens": _tokens(case),
-                "because": [cause.label() for cause in case.because],
-                "url": case_link + urlencode({"document": case.document, "case": case.id}),
-                "old_url": addresses.case_url(old.id, case.document, case.id),
-                "new_url": addresses.case_url(new.id, case.document, case.id)}
+        return {
+            "id": case.id,
+            "document": case.document,
+            "tokens": _tokens(case),
+            "because": [cause.label() for cause in case.because],
+            "url": case_link + urlencode({"document": case.document, "case": case.id}),
+            "old_url": addresses.case_url(old.id, case.document, case.id),
+            "new_url": addresses.case_url(new.id, case.document, case.id),
+        }
 
-    return render(request, "review/diff.html", {
-        "form": _form(request),
-        "result": result,
-        "old": old, "new": new,
-        "same_bundle": old.id == new.id,
-        "summary": result.summary,
-        "token_delta": result.new_tokens - result.old_tokens,
-        "causes": [(cause.label(), count) for cause, count in result.causes()],
-        "changed": [row(c) for c in result.of("changed")],
-        "added": [row(c) for c in result.of("added")],
-        "removed": [row(c) for c in result.of("removed")],
-        "api_url": reverse("api:diff_bundles") + "?" + query,
-    })
+    return render(
+        request,
+        "review/diff.html",
+        {
+            "form": _form(request),
+            "result": result,
+            "old": old,
+            "new": new,
+            "same_bundle": old.id == new.id,
+            "summary": result.summary,
+            "token_delta": result.new_tokens - result.old_tokens,
+            "causes": [(cause.label(), count) for cause, count in result.causes()],
+            "changed": [row(c) for c in result.of("changed")],
+            "added": [row(c) for c in result.of("added")],
+            "removed": [row(c) for c in result.of("removed")],
+            "api_url": reverse("api:diff_bundles") + "?" + query,
+        },
+    )
 
 
 def _with_counts(old: comparison.Side, new: comparison.Side, case: CaseDiff) -> list[tuple[str, int]]:
@@ -90,22 +102,35 @@ def diff_case_page(request: HtmxHttpRequest) -> HttpResponse:
     found = comparison.compare_case(old, new, document, case_id)
     messages = []
     for item in found.diff.messages:
-        messages.append({
-            "status": item.status, "old_index": item.old_index, "new_index": item.new_index,
-            "role": item.new_role or item.old_role,
-            "old": [(op, text) for op, text in item.words if op != "+"],
-            "new": [(op, text) for op, text in item.words if op != "-"],
-        })
-    return render(request, "review/diff_case.html", {
-        "old": old, "new": new, "document": document, "case_id": case_id,
-        "diff": found.diff, "messages": messages,
-        "changed_count": sum(m["status"] != "unchanged" for m in messages),
-        "because": _with_counts(old, new, found.diff),
-        "payload_lines": found.payload_lines,
-        "payload_changed": found.old_payload != found.new_payload,
-        "old_provider": PROVIDER_LABELS[old.provider], "new_provider": PROVIDER_LABELS[new.provider],
-        "tokens": _tokens(found.diff),
-        "back_url": reverse("diff") + "?" + _query(request),
-        "old_url": addresses.case_url(old.id, document, case_id) if found.old_case else None,
-        "new_url": addresses.case_url(new.id, document, case_id) if found.new_case else None,
-    })
+        messages.append(
+            {
+                "status": item.status,
+                "old_index": item.old_index,
+                "new_index": item.new_index,
+                "role": item.new_role or item.old_role,
+                "old": [(op, text) for op, text in item.words if op != "+"],
+                "new": [(op, text) for op, text in item.words if op != "-"],
+            }
+        )
+    return render(
+        request,
+        "review/diff_case.html",
+        {
+            "old": old,
+            "new": new,
+            "document": document,
+            "case_id": case_id,
+            "diff": found.diff,
+            "messages": messages,
+            "changed_count": sum(m["status"] != "unchanged" for m in messages),
+            "because": _with_counts(old, new, found.diff),
+            "payload_lines": found.payload_lines,
+            "payload_changed": found.old_payload != found.new_payload,
+            "old_provider": PROVIDER_LABELS[old.provider],
+            "new_provider": PROVIDER_LABELS[new.provider],
+            "tokens": _tokens(found.diff),
+            "back_url": reverse("diff") + "?" + _query(request),
+            "old_url": addresses.case_url(old.id, document, case_id) if found.old_case else None,
+            "new_url": addresses.case_url(new.id, document, case_id) if found.new_case else None,
+        },
+    )

@@ -21,8 +21,9 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    return error_page(request, 500, "Something went wrong",
-                      "The server failed to show this page. Reload to try again.")
+    return error_page(
+        request, 500, "Something went wrong", "The server failed to show this page. Reload to try again."
+    )
 
 
 @require_GET

@@ -10,8 +10,9 @@ from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
 
 
-def explain_guidelines(loaded: loading.LoadedBundle, document: str, options: RenderOptions,
-                       view: message_cards.CaseView) -> list[tuple[str, str]]:
+def explain_guidelines(
+    loaded: loading.LoadedBundle, document: str, options: RenderOptions, view: message_cards.CaseView
+) -> list[tuple[str, str]]:
     """Adds the reason to each guideline segment's label; the (file, reason) pairs, for the page."""
     reasons: dict[str, GuidelineReason | None] = {}
     for card in view.cards:
@@ -19,13 +20,13 @@ def explain_guidelines(loaded: loading.LoadedBundle, document: str, options: Ren
             if segment.kind != "guideline" or not segment.path:
                 continue
             if segment.path not in reasons:
-                reasons[segment.path] = guideline_reason(loaded.files, document, segment.path,
-                                                         options.guideline_patterns)
+                reasons[segment.path] = guideline_reason(
+                    loaded.files, document, segment.path, options.guideline_patterns
+                )
             reason = reasons[segment.path]
             if reason is not None:
                 segment.title += f" — {reason.sentence()}"
     return [(path, reason.sentence()) for path, reason in reasons.items() if reason is not None]
-
 
 
 def editable_files(document: str, case: RenderedCase) -> list[str]:

@@ -51,6 +51,5 @@ def readyz(request: HttpRequest) -> HttpResponse:  # noqa: ARG001 - a view's sig
             logger.exception("readiness: the %s does not answer", name)
             failed.append(name)
     if failed:
-        return HttpResponse("not ready: " + ", ".join(failed) + "\n", status=503,
-                            content_type="text/plain")
+        return HttpResponse("not ready: " + ", ".join(failed) + "\n", status=503, content_type="text/plain")
     return HttpResponse("ready\n", content_type="text/plain")

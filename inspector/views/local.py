@@ -57,15 +57,23 @@ def local_share(request: HtmxHttpRequest) -> HttpResponse:
     except UploadError as problem:
         context["error"] = f"This folder cannot be uploaded as it is: {problem}"
         return render(request, "local_share.html", context, status=400)
-    context.update(count=len(listed.files), size=listed.size, paths=sorted(listed.files),
-                   ignored=listed.ignored, secrets=listed.secrets, digest=listed.digest)
+    context.update(
+        count=len(listed.files),
+        size=listed.size,
+        paths=sorted(listed.files),
+        ignored=listed.ignored,
+        secrets=listed.secrets,
+        digest=listed.digest,
+    )
     if request.method == "GET":
         return render(request, "local_share.html", context)
     # The user confirmed one list: anything else (a file added, removed or changed since) is not
     # what they agreed to send.
     if request.POST.get("digest") != listed.digest:
-        context["error"] = ("The folder changed since its list was shown, so nothing was sent. "
-                            "Check the list below and confirm again.")
+        context["error"] = (
+            "The folder changed since its list was shown, so nothing was sent. "
+            "Check the list below and confirm again."
+        )
         return render(request, "local_share.html", context, status=409)
     try:
         context["shared"] = upload(settings.LOCAL_SHARE_TO, listed.files, served.record.title)
@@ -91,29 +99,39 @@ def upload(server: str, files: dict[str, bytes], title: str) -> dict:
 
     for path, data in files.items():
         safe_name = path.rsplit("/", 1)[-1].replace('"', "_")
-        part(f'Content-Disposition: form-data; name="files"; filename="{safe_name}"\r\n'
-             f"Content-Type: application/octet-stream", data)
+        part(
+            f'Content-Disposition: form-data; name="files"; filename="{safe_name}"\r\n'
+            f"Content-Type: application/octet-stream",
+            data,
+        )
         part('Content-Disposition: form-data; name="paths"', path.encode())
     part('Content-Disposition: form-data; name="title"', title.encode())
     body.extend(f"--{boundary}--\r\n".encode())
     request = urllib.request.Request(
-        f"{server}/api/bundles", data=bytes(body), method="POST",
-        headers={"Content-Type": f"multipart/form-data; boundary={boundary}",
-                 "Idempotency-Key": secrets.token_urlsafe(16)})
+        f"{server}/api/bundles",
+        data=bytes(body),
+        method="POST",
+        headers={
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Idempotency-Key": secrets.token_urlsafe(16),
+        },
+    )
     try:
         with urllib.request.urlopen(request, timeout=SHARE_TIMEOUT_SECONDS) as response:
             answer = json.loads(response.read())
     except urllib.error.HTTPError as error:
-        raise ShareFailed(f"{server} refused the upload ({error.code}): "
-                          f"{_detail(error.read())}") from None
+        raise ShareFailed(f"{server} refused the upload ({error.code}): {_detail(error.read())}") from None
     except (urllib.error.URLError, TimeoutError, OSError) as error:
         raise ShareFailed(f"could not reach {server}: {error}") from None
     except ValueError:
         raise ShareFailed(f"{server} did not answer as a Prompt Inspector server") from None
     if not isinstance(answer, dict) or "url" not in answer:
         raise ShareFailed(f"{server} did not answer as a Prompt Inspector server")
-    return {"url": answer["url"], "manage_url": answer.get("manage_url"),
-            "manage_token": answer.get("manage_token")}
+    return {
+        "url": answer["url"],
+        "manage_url": answer.get("manage_url"),
+        "manage_token": answer.get("manage_token"),
+    }
 
 
 def _detail(raw: bytes) -> str:
@@ -135,8 +153,12 @@ def as_shared(loaded: loading.LoadedBundle) -> loading.LoadedBundle:
     except UploadError as problem:
         raise Problem(400, "This folder cannot be copied as it is", str(problem)) from None
     files = MemoryBundle(listed.files)
-    return loading.LoadedBundle(loaded.record, files, tuple(web_policy.list_untrusted(files)),
-                                f"{served.cache_id()}:shared:{listed.digest}")
+    return loading.LoadedBundle(
+        loaded.record,
+        files,
+        tuple(web_policy.list_untrusted(files)),
+        f"{served.cache_id()}:shared:{listed.digest}",
+    )
 
 
 # Local mode writes nothing to its database. The one form it takes is Share's confirmation (which
@@ -160,8 +182,7 @@ class LocalModeGuard:
             return self.get_response(request)
         title, message = refusal
         if request.path_info.startswith("/api/"):
-            return JsonResponse({"detail": f"{title}: {message}", "file": None, "line": None},
-                                status=403)
+            return JsonResponse({"detail": f"{title}: {message}", "file": None, "line": None}, status=403)
         return problem_page(request, 403, title, message)
 
 
@@ -170,19 +191,25 @@ def _refusal(request: HttpRequest) -> tuple[str, str] | None:
     if not served_folder.is_served_host(host):
         served = served_folder.served_hosts()
         where = " or ".join(served) if served else "127.0.0.1 or localhost"
-        return ("Not this server's address",
-                f"Local mode answers only at {where}, not at {host or 'no address'}: another name "
-                "pointing at this machine would let its site read the folder.")
+        return (
+            "Not this server's address",
+            f"Local mode answers only at {where}, not at {host or 'no address'}: another name "
+            "pointing at this machine would let its site read the folder.",
+        )
     if request.method in SAFE_METHODS:
         return None
     if request.path_info not in WRITES_TAKEN:
-        return ("Local mode is read-only",
-                "This server shows the folder on disk: nothing is uploaded, edited, revised, "
-                "reviewed or deleted here. Edit the files in your editor (the pages follow); "
-                "use Share to upload the folder to another server.")
+        return (
+            "Local mode is read-only",
+            "This server shows the folder on disk: nothing is uploaded, edited, revised, "
+            "reviewed or deleted here. Edit the files in your editor (the pages follow); "
+            "use Share to upload the folder to another server.",
+        )
     if not _same_origin(request, host):
-        return ("Refused a request from another site",
-                "Only this server's own pages (or a script without a browser) may post to it.")
+        return (
+            "Refused a request from another site",
+            "Only this server's own pages (or a script without a browser) may post to it.",
+        )
     return None
 
 
@@ -196,5 +223,8 @@ def _same_origin(request: HttpRequest, host: str) -> bool:
 
 def refuse_upload_in_local_mode() -> None:
     if served_folder.folder() is not None:
-        raise Problem(403, "Uploads are off in local mode",
-                      "This server shows the folder on disk; use Share to upload it elsewhere.")
+        raise Problem(
+            403,
+            "Uploads are off in local mode",
+            "This server shows the folder on disk; use Share to upload it elsewhere.",
+        )

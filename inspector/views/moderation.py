@@ -19,9 +19,13 @@ def moderate(request: HttpRequest, bundle: Bundle, token: str) -> str | None:
         return "Comments are locked." if bundle.comments_locked else "Comments are open again."
     if action == "delete-comment":
         value = request.POST.get("comment", "")
-        comment = (Comment.objects.select_related("thread__bundle")
-                   .filter(thread__bundle=bundle, pk=int(value)).first()
-                   if value.isdigit() and len(value) < 12 else None)
+        comment = (
+            Comment.objects.select_related("thread__bundle")
+            .filter(thread__bundle=bundle, pk=int(value))
+            .first()
+            if value.isdigit() and len(value) < 12
+            else None
+        )
         if comment is None:
             return "That comment was deleted already."
         service.delete(comment, None, token)
@@ -30,14 +34,24 @@ def moderate(request: HttpRequest, bundle: Bundle, token: str) -> str | None:
 
 
 def moderation_panel(bundle: Bundle, notice: str | None) -> dict:
-    comments = (Comment.objects.filter(thread__bundle=bundle).select_related("thread")
-                .order_by("-created")[:200])
-    return {"locked": bundle.comments_locked, "notice": notice,
-            # The HTML each comment was given when written: this list must load whatever the
-            # bodies hold, or the owner could not reach the comments to delete them.
-            "comments": [{"id": c.id, "author": c.author,
-                          "author_fingerprint": service.fingerprint(c.author_key_hash),
-                          "html": mark_safe(c.html),  # noqa: S308 - rendered safely when written
-                          "where": c.thread.case_id or f"{c.thread.path}:{c.thread.start_line}",
-                          "created": c.created} for c in comments],
-            "total": Comment.objects.filter(thread__bundle=bundle).count()}
+    comments = (
+        Comment.objects.filter(thread__bundle=bundle).select_related("thread").order_by("-created")[:200]
+    )
+    return {
+        "locked": bundle.comments_locked,
+        "notice": notice,
+        # The HTML each comment was given when written: this list must load whatever the
+        # bodies hold, or the owner could not reach the comments to delete them.
+        "comments": [
+            {
+                "id": c.id,
+                "author": c.author,
+                "author_fingerprint": service.fingerprint(c.author_key_hash),
+                "html": mark_safe(c.html),  # noqa: S308 - rendered safely when written
+                "where": c.thread.case_id or f"{c.thread.path}:{c.thread.start_line}",
+                "created": c.created,
+            }
+            for c in comments
+        ],
+        "total": Comment.objects.filter(thread__bundle=bundle).count(),
+    }

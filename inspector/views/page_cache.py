@@ -40,8 +40,22 @@ CSRF_PLACEHOLDER = f"csrf-{secrets.token_hex(16)}"
 # sort, the source page's lines and whole file). Any other parameter (?utm_source=...) changes
 # nothing on a page, so it is dropped before the key is made and before the view runs: it can
 # neither build a page again nor end up in one.
-PAGE_PARAMETERS = frozenset({"all_messages", "path", "line", "from", "q", "doc", "offset", "sort",
-                             VERDICT_FILTER, "ledger_sort", "hl", "all"})
+PAGE_PARAMETERS = frozenset(
+    {
+        "all_messages",
+        "path",
+        "line",
+        "from",
+        "q",
+        "doc",
+        "offset",
+        "sort",
+        VERDICT_FILTER,
+        "ledger_sort",
+        "hl",
+        "all",
+    }
+)
 SETTINGS_PARAMETERS = frozenset(RENDER_KEYS + EXPORT_KEYS)
 KEPT_HEADERS = ("Content-Type", "HX-Push-Url")
 # Browsers revalidate every time (a deleted bundle must stop showing); a match costs no rendering.
@@ -57,13 +71,19 @@ def cacheable_csrf(request: HttpRequest) -> dict:
 def _page_query(request: HttpRequest) -> str:
     """The query string as the page reads it: its own parameters, and the settings as the settings
     parser keeps them (defaults and empty values left out), in one order."""
-    own = sorted((key, value) for key, values in request.GET.lists() if key in PAGE_PARAMETERS
-                 for value in values if key != "hl")
+    own = sorted(
+        (key, value)
+        for key, values in request.GET.lists()
+        if key in PAGE_PARAMETERS
+        for value in values
+        if key != "hl"
+    )
     lines = parse_line_range(request.GET.get("hl"))
     if lines is not None:  # as the source page reads it: anything else marks no line
         own.append(("hl", f"{lines[0]}-{lines[1]}"))
-    given: dict[str, str] = {key: str(value) for key, value in request.GET.items()
-                             if key in SETTINGS_PARAMETERS}
+    given: dict[str, str] = {
+        key: str(value) for key, value in request.GET.items() if key in SETTINGS_PARAMETERS
+    }
     try:
         chosen = page_settings(given).params
     except SettingsError:
@@ -84,10 +104,17 @@ def _key(request: HttpRequest, loaded: loading.LoadedBundle) -> str:
     # case under each settings) just while reviewers read it most. An unfiltered page holds no review
     # state (its badges come from the progress panel loaded after it), so its key need not change.
     verdicts = bool(request.GET.get(VERDICT_FILTER))
-    return render_cache.key("page", loaded.cache_id, loading.page_state(loaded, verdicts=verdicts),
-                            request.path, query,
-                            request.headers.get("HX-Request"), request.headers.get("HX-Target"),
-                            request.get_host(), request.scheme)
+    return render_cache.key(
+        "page",
+        loaded.cache_id,
+        loading.page_state(loaded, verdicts=verdicts),
+        request.path,
+        query,
+        request.headers.get("HX-Request"),
+        request.headers.get("HX-Target"),
+        request.get_host(),
+        request.scheme,
+    )
 
 
 def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -113,17 +140,22 @@ def shared_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
                     response = view(request, bundle_id, *args, **kwargs)
             finally:
                 request.building_shared_page = False  # type: ignore[attr-defined]
-            if (response.status_code != 200 or response.streaming
-                    or getattr(request, "page_is_transient", False) or bounded.was_busy()):
+            if (
+                response.status_code != 200
+                or response.streaming
+                or getattr(request, "page_is_transient", False)
+                or bounded.was_busy()
+            ):
                 return _with_token(request, response)
             # Cut once here, joined per answer: a join is one copy, where finding and replacing
             # the placeholders in 150 KiB took 27 us a request.
-            kept = (tuple(response.content.split(CSRF_PLACEHOLDER.encode())),
-                    {name: response[name] for name in KEPT_HEADERS if response.has_header(name)})
+            kept = (
+                tuple(response.content.split(CSRF_PLACEHOLDER.encode())),
+                {name: response[name] for name in KEPT_HEADERS if response.has_header(name)},
+            )
             render_cache.put_page(key, kept)
         pieces, headers = kept
-        answer = HttpResponse(pieces[0] if len(pieces) == 1
-                              else get_token(request).encode().join(pieces))
+        answer = HttpResponse(pieces[0] if len(pieces) == 1 else get_token(request).encode().join(pieces))
         for name, value in headers.items():
             answer[name] = value
         return _finish(answer, etag)

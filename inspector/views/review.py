@@ -29,21 +29,49 @@ from .common import RENDER_KEYS, HtmxHttpRequest, PageSettings, Problem, loaded_
 from .local import as_shared
 from .page_cache import VERDICT_FILTER
 
-ROLE_LABELS = {"system": "system", "developer": "developer", "user": "user", "assistant": "assistant",
-               "tool": "tool"}
+ROLE_LABELS = {
+    "system": "system",
+    "developer": "developer",
+    "user": "user",
+    "assistant": "assistant",
+    "tool": "tool",
+}
 
 
-def case_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document: str,
-               case: RenderedCase, page: PageSettings, error: str | None = None) -> dict:
+def case_panel(
+    request: HtmxHttpRequest,
+    loaded: loading.LoadedBundle,
+    document: str,
+    case: RenderedCase,
+    page: PageSettings,
+    error: str | None = None,
+) -> dict:
     """What templates/review/case_panel.html shows for one case."""
     key = service.request_key(request)
     placed = service.case_threads(loaded, document, case, page.options, key)
     verdict = effective_verdicts(loaded, page.options, document).get((document, case.id))
     carried_from = getattr(verdict, "carried_from", None)
     render_params = {k: v for k, v in page.params.items() if k in RENDER_KEYS}
-    markers = [{k: v for k, v in service.placed_data(item).items()
-                if k in ("id", "kind", "state", "resolved", "message_index", "start", "end", "path",
-                         "start_line", "end_line")} for item in placed]
+    markers = [
+        {
+            k: v
+            for k, v in service.placed_data(item).items()
+            if k
+            in (
+                "id",
+                "kind",
+                "state",
+                "resolved",
+                "message_index",
+                "start",
+                "end",
+                "path",
+                "start_line",
+                "end_line",
+            )
+        }
+        for item in placed
+    ]
     return {
         "post_url": reverse("review", kwargs={"bundle_id": loaded.record.pk}),
         "document": document,
@@ -55,7 +83,8 @@ def case_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document:
         "verdict": verdict,
         "verdict_fingerprint": service.fingerprint(verdict.author_key_hash) if verdict else "",
         # Another key's verdict: this browser cannot change or clear it.
-        "verdict_theirs": verdict is not None and not carried_from
+        "verdict_theirs": verdict is not None
+        and not carried_from
         and not service.owns(key, verdict.author_key_hash),
         # Given on an earlier revision where the case rendered the same: a verdict here replaces it.
         "verdict_carried_url": addresses.case_url(carried_from, document, case.id) if carried_from else None,
@@ -65,28 +94,43 @@ def case_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, document:
         "messages": [(index, message.role) for index, message in enumerate(case.messages)],
         "markers_json": json.dumps(markers),
         "error": error,
-        "parent_diff_url": reverse("diff-case") + "?" + urlencode(
-            {"old": loaded.record.parent_id, "new": loaded.record.pk, "document": document, "case": case.id})
-        if loaded.record.parent_id else None,
+        "parent_diff_url": reverse("diff-case")
+        + "?"
+        + urlencode(
+            {"old": loaded.record.parent_id, "new": loaded.record.pk, "document": document, "case": case.id}
+        )
+        if loaded.record.parent_id
+        else None,
     }
 
 
-def file_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, path: str,
-               error: str | None = None) -> dict:
+def file_panel(
+    request: HtmxHttpRequest, loaded: loading.LoadedBundle, path: str, error: str | None = None
+) -> dict:
     """The source page's comments: line threads on this file, and a form for a new one."""
     options = RenderOptions()
     placed = service.file_threads(loaded, path, options, service.request_key(request))
     return {
         "post_url": reverse("review", kwargs={"bundle_id": loaded.record.pk}),
-        "file": path, "document": "", "case_id": "", "render_params": {},
+        "file": path,
+        "document": "",
+        "case_id": "",
+        "render_params": {},
         "threads": placed,
         "open_count": sum(not item.thread.resolved for item in placed),
         "locked": loaded.record.comments_locked or not service.is_stored(loaded.record),
         "folder": not service.is_stored(loaded.record),  # local mode: nothing can be written
         "author": request.COOKIES.get(service.AUTHOR_COOKIE, ""),
-        "markers_json": json.dumps([{k: v for k, v in service.placed_data(item).items()
-                                     if k in ("id", "kind", "state", "resolved", "path", "start_line",
-                                              "end_line")} for item in placed]),
+        "markers_json": json.dumps(
+            [
+                {
+                    k: v
+                    for k, v in service.placed_data(item).items()
+                    if k in ("id", "kind", "state", "resolved", "path", "start_line", "end_line")
+                }
+                for item in placed
+            ]
+        ),
         "error": error,
     }
 
@@ -105,12 +149,27 @@ def _spec(post: Mapping[str, str], document: str, case_id: str) -> AnchorSpec:
     index = number("message_index")
     if index is None and kind == "message":
         index = number("target")
-    return AnchorSpec(kind, document, case_id, index, number("start"), None, post.get("quote", ""),
-                      post.get("path", ""), number("start_line"), number("end_line"))
+    return AnchorSpec(
+        kind,
+        document,
+        case_id,
+        index,
+        number("start"),
+        None,
+        post.get("quote", ""),
+        post.get("path", ""),
+        number("start_line"),
+        number("end_line"),
+    )
 
 
-def _act(request: HtmxHttpRequest, loaded: loading.LoadedBundle, options: RenderOptions,
-         document: str, case_id: str) -> service.Reviewer | None:
+def _act(
+    request: HtmxHttpRequest,
+    loaded: loading.LoadedBundle,
+    options: RenderOptions,
+    document: str,
+    case_id: str,
+) -> service.Reviewer | None:
     """Does what the form asks; answers the reviewer when a cookie must be set."""
     post, record = request.POST, loaded.record
     action = post.get("action", "")
@@ -119,17 +178,21 @@ def _act(request: HtmxHttpRequest, loaded: loading.LoadedBundle, options: Render
         service.check_rate(request)
         person = service.reviewer(request, post.get("author", ""))
         if action == "thread":
-            service.start_thread(loaded, _spec(post, document, case_id), options, post.get("body", ""), person)
+            service.start_thread(
+                loaded, _spec(post, document, case_id), options, post.get("body", ""), person
+            )
         elif action == "reply":
-            service.reply(record, service.thread_of(record, _id(post, "thread")), post.get("body", ""), person)
+            service.reply(
+                record, service.thread_of(record, _id(post, "thread")), post.get("body", ""), person
+            )
         else:
-            service.set_verdict(loaded, document, case_id, post.get("verdict") or None, post.get("note", ""),
-                                options, person)
+            service.set_verdict(
+                loaded, document, case_id, post.get("verdict") or None, post.get("note", ""), options, person
+            )
         return person
     if action in ("resolve", "reopen"):
         service.check_rate(request)
-        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve",
-                             key)
+        service.set_resolved(record, service.thread_of(record, _id(post, "thread")), action == "resolve", key)
     elif action == "edit":
         service.check_rate(request)
         service.edit(record, service.comment_of(record, _id(post, "comment")), post.get("body", ""), key)
@@ -164,19 +227,34 @@ def review(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     if request.htmx:
         response = _panel_answer(request, loaded, page, file, error, person)
     elif file:
-        response = redirect(reverse("review-panel", kwargs={"bundle_id": loaded.record.pk}) + "?"
-                            + urlencode({"file": file}))
+        response = redirect(
+            reverse("review-panel", kwargs={"bundle_id": loaded.record.pk}) + "?" + urlencode({"file": file})
+        )
     else:
-        response = redirect(reverse("review-panel", kwargs={"bundle_id": loaded.record.pk}) + "?" + urlencode(
-            {"document": document, "case_id": case_id,
-             **{k: v for k, v in page.params.items() if k in RENDER_KEYS}}))
+        response = redirect(
+            reverse("review-panel", kwargs={"bundle_id": loaded.record.pk})
+            + "?"
+            + urlencode(
+                {
+                    "document": document,
+                    "case_id": case_id,
+                    **{k: v for k, v in page.params.items() if k in RENDER_KEYS},
+                }
+            )
+        )
     if person is not None:
         service.remember(response, person)
     return response
 
 
-def _panel_answer(request: HtmxHttpRequest, loaded: loading.LoadedBundle, page: PageSettings, file: str,
-                  error: str | None, person: service.Reviewer | None) -> HttpResponse:
+def _panel_answer(
+    request: HtmxHttpRequest,
+    loaded: loading.LoadedBundle,
+    page: PageSettings,
+    file: str,
+    error: str | None,
+    person: service.Reviewer | None,
+) -> HttpResponse:
     """The review panel an htmx review answers with: the file's, or the case's."""
     document, case_id = request.POST.get("document", ""), request.POST.get("case_id", "")
     if file:
@@ -217,12 +295,14 @@ def bundle_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, page: P
         "outdated_threads": [t for t in threads if t.state == "outdated"],
         "thread_total": len(threads),
         "parent_diff_url": reverse("diff") + "?" + urlencode({"old": parent, "new": loaded.record.pk})
-        if parent else None,
+        if parent
+        else None,
         "diff_url": reverse("diff"),
         "offline_url": reverse("offline", kwargs={"bundle_id": loaded.record.pk}),
         "bundle_id": loaded.record.pk,
-        "needs_changes_url": reverse("bundle", kwargs={"bundle_id": loaded.record.pk}) + "?" + urlencode(
-            {**page.params, VERDICT_FILTER: "changes"}),
+        "needs_changes_url": reverse("bundle", kwargs={"bundle_id": loaded.record.pk})
+        + "?"
+        + urlencode({**page.params, VERDICT_FILTER: "changes"}),
     }
 
 
@@ -236,20 +316,27 @@ def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     if file is not None:
         if not loaded.files.exists(file):
             raise Http404("This bundle has no file at that path.")
-        context = {"review": file_panel(request, loaded, file), "panel_template": "review/file_panel.html",
-                   "back_url": reverse("source", kwargs={"bundle_id": bundle_id, "path": file}),
-                   "back_label": file}
+        context = {
+            "review": file_panel(request, loaded, file),
+            "panel_template": "review/file_panel.html",
+            "back_url": reverse("source", kwargs={"bundle_id": bundle_id, "path": file}),
+            "back_label": file,
+        }
     else:
         page = settings_or_problem(request.GET)
         document, case_id = request.GET.get("document", ""), request.GET.get("case_id", "")
         try:
             case = service.rendered_case(loaded, document, case_id, page.options)
         except ReviewError as problem:
-            raise Problem(problem.status if problem.status in (400, 404) else 400, "No such case",
-                          str(problem)) from None
-        context = {"review": case_panel(request, loaded, document, case, page),
-                   "panel_template": "review/case_panel.html",
-                   "back_url": context_case_url(loaded, document, case_id, page), "back_label": case_id}
+            raise Problem(
+                problem.status if problem.status in (400, 404) else 400, "No such case", str(problem)
+            ) from None
+        context = {
+            "review": case_panel(request, loaded, document, case, page),
+            "panel_template": "review/case_panel.html",
+            "back_url": context_case_url(loaded, document, case_id, page),
+            "back_label": case_id,
+        }
     context["bundle"] = loaded.record
     if request.htmx:
         return render(request, str(context["panel_template"]), context)
@@ -257,8 +344,12 @@ def review_panel(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
 
 
 def context_case_url(loaded: loading.LoadedBundle, document: str, case_id: str, page: PageSettings) -> str:
-    return addresses.case_url(loaded.record.pk, document, case_id,
-                              urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}))
+    return addresses.case_url(
+        loaded.record.pk,
+        document,
+        case_id,
+        urlencode({k: v for k, v in page.params.items() if k in RENDER_KEYS}),
+    )
 
 
 @require_GET
@@ -266,9 +357,13 @@ def review_progress(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     """The bundle page's review progress, loaded after the (cached) page; a page without JS."""
     loaded = loaded_or_404(bundle_id)
     page = settings_or_problem(request.GET)
-    context = {"review": bundle_panel(request, loaded, page), "bundle": loaded.record,
-               "panel_template": "review/bundle_panel.html",
-               "back_url": reverse("bundle", kwargs={"bundle_id": bundle_id}), "back_label": "cases"}
+    context = {
+        "review": bundle_panel(request, loaded, page),
+        "bundle": loaded.record,
+        "panel_template": "review/bundle_panel.html",
+        "back_url": reverse("bundle", kwargs={"bundle_id": bundle_id}),
+        "back_label": "cases",
+    }
     if request.htmx:
         return render(request, "review/bundle_panel.html", context)
     return render(request, "review/panel_page.html", context)
@@ -302,13 +397,13 @@ def _offline_file(made: str, loaded: loading.LoadedBundle, bundle_id: str) -> Ht
     return response
 
 
-def _offline_progress(request: HtmxHttpRequest, inputs: dict, bundle_id: str,
-                      ready: bool = False) -> HttpResponse:
+def _offline_progress(
+    request: HtmxHttpRequest, inputs: dict, bundle_id: str, ready: bool = False
+) -> HttpResponse:
     if not ready:
         offline_queue.enqueue(inputs, bundle_id)
     template = "offline_progress.html#progress" if request.htmx else "offline_progress.html"
-    response = render(request, template, {"bundle_id": bundle_id, "title": inputs["title"],
-                                          "ready": ready})
+    response = render(request, template, {"bundle_id": bundle_id, "title": inputs["title"], "ready": ready})
     response["Cache-Control"] = "no-store"
     return response
 

@@ -10,8 +10,9 @@ from inspector.core.model import InputError
 from .common import RENDER_KEYS, PageSettings, Problem
 
 
-def unreadable_file(loaded: loading.LoadedBundle, document: str, page: PageSettings,
-                    problem: InputError) -> Problem:
+def unreadable_file(
+    loaded: loading.LoadedBundle, document: str, page: PageSettings, problem: InputError
+) -> Problem:
     found = problem.diagnostic
     if any(key in page.params for key in RENDER_KEYS):
         title = "This file cannot be rendered with these settings"
@@ -24,6 +25,7 @@ def unreadable_file(loaded: loading.LoadedBundle, document: str, page: PageSetti
         line = found.line if path == found.path else None
         # From where the mistake likely starts (an open quote) to where it was noticed.
         highlight = (found.likely_start or line, line) if line else None
-        source = source_view.SourcePane.build(loaded.record.pk, path, decoded.text, highlight,
-                                             decoded.problem)
+        source = source_view.SourcePane.build(
+            loaded.record.pk, path, decoded.text, highlight, decoded.problem
+        )
     return Problem(400, title, str(problem), source)

@@ -37,8 +37,13 @@ def _examples() -> list[dict]:
     for example in read_examples():  # in the manifest's order
         bundle = stored.get(example.name)
         if bundle is not None:
-            rows.append({"title": example.title, "description": example.description,
-                         "url": _entry_url(bundle, example.entry)})
+            rows.append(
+                {
+                    "title": example.title,
+                    "description": example.description,
+                    "url": _entry_url(bundle, example.entry),
+                }
+            )
     return rows
 
 
@@ -67,14 +72,14 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     except RequestDataTooBig:
         return _upload_error(request, PasteForm(), "the upload is too large")
     if not form.is_valid():
-        message = "; ".join(f"{name}: {' '.join(str(error) for error in errors)}"
-                            for name, errors in form.errors.items())
+        message = "; ".join(
+            f"{name}: {' '.join(str(error) for error in errors)}" for name, errors in form.errors.items()
+        )
         return _upload_error(request, form, message)
     try:
         uploads = uploads_from_request(form, files, folder_files)
         collected = collect_files(uploads)
-        title = form.cleaned_data.get("title") or default_title([name for name, _ in uploads],
-                                                                len(collected))
+        title = form.cleaned_data.get("title") or default_title([name for name, _ in uploads], len(collected))
         if upload_queue.should_queue(collected):
             return _queued(collected, title)
         bundle, token = store_bundle(collected, title=title)
@@ -91,8 +96,9 @@ def _queued(files: dict[str, bytes], title: str) -> HttpResponse:
 
 
 def _upload_error(request: HtmxHttpRequest, form: PasteForm, message: str) -> HttpResponse:
-    return render(request, "home.html", {"form": form, "examples": _examples(), "upload_error": message},
-                  status=400)
+    return render(
+        request, "home.html", {"form": form, "examples": _examples(), "upload_error": message}, status=400
+    )
 
 
 def first_case_url(bundle_id: str) -> str | None:
@@ -111,8 +117,7 @@ def _first_case_url_or_none(bundle_id: str) -> str | None:
         return None
 
 
-def created(bundle: Bundle, token: str, first: str | None,
-             parent: Bundle | None = None) -> HttpResponse:
+def created(bundle: Bundle, token: str, first: str | None, parent: Bundle | None = None) -> HttpResponse:
     """Send the uploader to the bundle's private manage page (303, so a reload cannot store the
     upload twice). That address carries the token; the database keeps only its hash."""
     params = {"saved": "revision" if parent else "upload"}
@@ -138,14 +143,23 @@ def _own_case_link(bundle: Bundle, link: str) -> str | None:
 def manage_link(bundle_id: str, token: str, query: str = "") -> str:
     """The private manage address. The token rides in the fragment, which browsers never send: it
     reaches no access log and no Referer. The page's script posts it (manage_unlock.html)."""
-    return reverse("manage", kwargs={"bundle_id": bundle_id}) + (f"?{query}" if query else "") \
-        + f"#{token}"
+    return reverse("manage", kwargs={"bundle_id": bundle_id}) + (f"?{query}" if query else "") + f"#{token}"
 
 
 def _unlock_page(request: HtmxHttpRequest, bundle_id: str, token: str = "") -> HttpResponse:
-    return _private(render(request, "manage_unlock.html", {
-        "bundle_id": bundle_id, "saved": request.GET.get("saved", ""), "case": request.GET.get("case", ""),
-        "token": token, "manage_action": reverse("manage", kwargs={"bundle_id": bundle_id})}))
+    return _private(
+        render(
+            request,
+            "manage_unlock.html",
+            {
+                "bundle_id": bundle_id,
+                "saved": request.GET.get("saved", ""),
+                "case": request.GET.get("case", ""),
+                "token": token,
+                "manage_action": reverse("manage", kwargs={"bundle_id": bundle_id}),
+            },
+        )
+    )
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -176,8 +190,14 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     try:
         bundle = _managed_bundle(bundle_id, token)
     except Http404:
-        return _private(error_page(request, 404, "Not found", "No bundle matches this manage "
-                                   "link. It may have been deleted already."))
+        return _private(
+            error_page(
+                request,
+                404,
+                "Not found",
+                "No bundle matches this manage link. It may have been deleted already.",
+            )
+        )
     delete_refused = False
     if request.POST.get("action") == "delete":
         # One click must not delete a bundle every reviewer holds: the box says what it costs.
@@ -187,19 +207,27 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     moderation_notice = moderate(request, bundle, token)
     saved = request.POST.get("saved")
     first = _own_case_link(bundle, request.POST.get("case", "")) or _first_case_url_or_none(bundle.pk)
-    return _private(render(request, "manage.html", {
-        "bundle": bundle,
-        "token": token,
-        "saved": saved if saved in ("upload", "revision") else None,
-        "share_url": addresses.absolute_url(request, reverse("bundle", kwargs={"bundle_id": bundle.pk})),
-        "manage_url": addresses.absolute_url(request, manage_link(bundle.pk, token)),
-        "first_case_url": addresses.absolute_url(request, first) if first else None,
-        "file_count": bundle.files.count(),
-        "moderation": moderation_panel(bundle, moderation_notice),
-        "delete_refused": delete_refused,
-        # An upload where nothing renders: the error, its line and the editor, here at once.
-        "nothing_renders": _nothing_renders(bundle) if first is None else None,
-    }))
+    return _private(
+        render(
+            request,
+            "manage.html",
+            {
+                "bundle": bundle,
+                "token": token,
+                "saved": saved if saved in ("upload", "revision") else None,
+                "share_url": addresses.absolute_url(
+                    request, reverse("bundle", kwargs={"bundle_id": bundle.pk})
+                ),
+                "manage_url": addresses.absolute_url(request, manage_link(bundle.pk, token)),
+                "first_case_url": addresses.absolute_url(request, first) if first else None,
+                "file_count": bundle.files.count(),
+                "moderation": moderation_panel(bundle, moderation_notice),
+                "delete_refused": delete_refused,
+                # An upload where nothing renders: the error, its line and the editor, here at once.
+                "nothing_renders": _nothing_renders(bundle) if first is None else None,
+            },
+        )
+    )
 
 
 @dataclass
@@ -239,16 +267,19 @@ def _nothing_renders(bundle: Bundle) -> NothingRenders | None:
         problems.append(f"{document}: no cases")
         located = located or (document, None, None)
     if not loaded.documents:
-        problems.append("no file is an eval file, deck or provider request the inspector reads "
-                        f"(files: {', '.join(sorted(loaded.files.paths())[:10])})")
+        problems.append(
+            "no file is an eval file, deck or provider request the inspector reads "
+            f"(files: {', '.join(sorted(loaded.files.paths())[:10])})"
+        )
     panel = NothingRenders(problems)
     if located is not None:
         _show_located(panel, loaded, *located)
     return panel
 
 
-def _show_located(panel: NothingRenders, loaded: loading.LoadedBundle, path: str, line: int | None,
-                  start: int | None) -> None:
+def _show_located(
+    panel: NothingRenders, loaded: loading.LoadedBundle, path: str, line: int | None, start: int | None
+) -> None:
     """The file at the problem's line beside the editor (a binary file without it)."""
     decoded = loaded.files.text(path)
     problem = decoded.problem if decoded is not None else None
@@ -256,8 +287,9 @@ def _show_located(panel: NothingRenders, loaded: loading.LoadedBundle, path: str
     panel.text = decoded.text if decoded is not None else ""
     panel.editable = decoded is not None and not (problem or "").startswith("looks like a binary")
     # From where the mistake likely starts (an open quote) to where the parser noticed it.
-    panel.source = source_view.SourcePane.build(loaded.record.pk, path, panel.text,
-                                               (start or line, line) if line else None, problem)
+    panel.source = source_view.SourcePane.build(
+        loaded.record.pk, path, panel.text, (start or line, line) if line else None, problem
+    )
     # Any case id: with no case to show, preview and revise fall back to the file's first.
     base = reverse("case", kwargs={"bundle_id": loaded.record.pk, "document": path, "case_id": "_"})
     panel.preview_url, panel.revise_url = base + "preview/", base + "revise/"

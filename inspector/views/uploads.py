@@ -18,8 +18,10 @@ def upload_progress(request, upload_id: str) -> HttpResponse:
     found = upload_queue.status(upload_id)
     if found is None:
         raise Http404("No queued upload has this address.")
-    context = {"upload": found, "manage_action": reverse("manage", kwargs={"bundle_id": found.bundle_id})
-               if found.bundle_id else ""}
+    context = {
+        "upload": found,
+        "manage_action": reverse("manage", kwargs={"bundle_id": found.bundle_id}) if found.bundle_id else "",
+    }
     htmx: HtmxDetails | None = getattr(request, "htmx", None)
     template = "upload_progress.html#progress" if htmx else "upload_progress.html"
     response = render(request, template, context)

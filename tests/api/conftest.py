@@ -8,8 +8,11 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "fixtures" / "examples" / "code-
 
 
 def example_files() -> dict[str, bytes]:
-    return {path.relative_to(EXAMPLE).as_posix(): path.read_bytes()
-            for path in sorted(EXAMPLE.rglob("*")) if path.is_file()}
+    return {
+        path.relative_to(EXAMPLE).as_posix(): path.read_bytes()
+        for path in sorted(EXAMPLE.rglob("*"))
+        if path.is_file()
+    }
 
 
 EVAL = """\
@@ -39,6 +42,7 @@ def example_bundle(db):
 
 @pytest.fixture
 def two_documents(db):
-    bundle, token = store_bundle({"a/first.yaml": EVAL.encode(),
-                                  "b/second.yaml": EVAL.replace("greet", "welcome").encode()})
+    bundle, token = store_bundle(
+        {"a/first.yaml": EVAL.encode(), "b/second.yaml": EVAL.replace("greet", "welcome").encode()}
+    )
     return bundle, token

@@ -48,8 +48,9 @@ def test_multipart_upload_of_a_zip_unpacks_it(client, db):
 
 
 def test_json_upload_stores_the_files(client, db):
-    response = client.post("/api/bundles", {"files": {"evals/two.yaml": EVAL}, "title": "Two"},
-                           content_type="application/json")
+    response = client.post(
+        "/api/bundles", {"files": {"evals/two.yaml": EVAL}, "title": "Two"}, content_type="application/json"
+    )
     assert response.status_code == 201
     data = response.json()
     assert [case["id"] for case in data["cases"][0]["cases"]] == ["greet", "farewell"]
@@ -82,8 +83,9 @@ def test_upload_over_the_size_limit_is_a_413(client, db, settings):
 
 def test_upload_with_too_many_files_is_a_413(client, db, settings):
     settings.MAX_BUNDLE_FILES = 1
-    response = client.post("/api/bundles", {"files": {"a.yaml": EVAL, "b.yaml": EVAL}},
-                           content_type="application/json")
+    response = client.post(
+        "/api/bundles", {"files": {"a.yaml": EVAL, "b.yaml": EVAL}}, content_type="application/json"
+    )
     assert response.status_code == 413
 
 
@@ -101,8 +103,9 @@ def test_upload_without_files_is_a_400(client, db):
 
 
 def test_upload_with_paths_not_matching_files_is_a_400(client, db):
-    response = client.post("/api/bundles", {"files": [SimpleUploadedFile("a.yaml", b"x")],
-                                            "paths": ["a.yaml", "b.yaml"]})
+    response = client.post(
+        "/api/bundles", {"files": [SimpleUploadedFile("a.yaml", b"x")], "paths": ["a.yaml", "b.yaml"]}
+    )
     assert response.status_code == 400
 
 
@@ -127,7 +130,9 @@ def test_get_bundle_describes_files_and_documents(client, example_bundle):
     assert data["id"] == bundle.pk and data["title"] == "Code review"
     assert data["documents"] == ["evals/code-review.yaml"]
     assert data["parent"] is None
-    assert {"path": ".agentv/config.yaml", "size": len(example_files()[".agentv/config.yaml"])} in data["files"]
+    assert {"path": ".agentv/config.yaml", "size": len(example_files()[".agentv/config.yaml"])} in data[
+        "files"
+    ]
 
 
 @pytest.mark.parametrize("bundle_id", ["doesnotexist", "a%00b", "x" * 80])
@@ -148,8 +153,7 @@ def test_cases_lists_each_document_with_counts(client, two_documents):
 
 def test_cases_follow_the_token_budget(client, two_documents):
     bundle, _ = two_documents
-    data = client.get(f"/api/bundles/{bundle.pk}/cases",
-                      {"max_tokens": 1, "document": "a/first.yaml"}).json()
+    data = client.get(f"/api/bundles/{bundle.pk}/cases", {"max_tokens": 1, "document": "a/first.yaml"}).json()
     [document] = data
     # Nothing can go: the system prompt and the latest user message always stay, over budget.
     assert document["cases"][0]["omitted_count"] == 0
@@ -240,8 +244,10 @@ def test_case_of_a_broken_only_document_is_a_422_with_file_and_line(client, db):
 
 def test_payload_as_json_has_payload_changes_lints_and_warnings(client, example_bundle):
     bundle, _ = example_bundle
-    response = client.get(f"/api/bundles/{bundle.pk}/cases/review-second-largest/payload",
-                          {"provider": "anthropic", "model": "claude-x", "max_output_tokens": 77})
+    response = client.get(
+        f"/api/bundles/{bundle.pk}/cases/review-second-largest/payload",
+        {"provider": "anthropic", "model": "claude-x", "max_output_tokens": 77},
+    )
     assert response.status_code == 200
     data = response.json()
     assert data["provider"] == "anthropic" and data["id"] == "review-second-largest"
@@ -255,8 +261,10 @@ def test_payload_as_json_has_payload_changes_lints_and_warnings(client, example_
 @pytest.mark.parametrize("form, marker", [("curl", "curl "), ("python", "import"), ("typescript", "")])
 def test_payload_as_code_is_plain_text(client, example_bundle, form, marker):
     bundle, _ = example_bundle
-    response = client.get(f"/api/bundles/{bundle.pk}/cases/review-second-largest/payload",
-                          {"provider": "openai-chat", "format": form})
+    response = client.get(
+        f"/api/bundles/{bundle.pk}/cases/review-second-largest/payload",
+        {"provider": "openai-chat", "format": form},
+    )
     assert response.status_code == 200
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     text = response.content.decode()
@@ -274,8 +282,9 @@ def test_payload_with_bad_export_settings_is_a_400(client, example_bundle):
 
 def test_batch_is_jsonl_with_one_line_per_case(client, two_documents):
     bundle, _ = two_documents
-    response = client.get(f"/api/bundles/{bundle.pk}/batch",
-                          {"provider": "openai-chat", "document": "a/first.yaml"})
+    response = client.get(
+        f"/api/bundles/{bundle.pk}/batch", {"provider": "openai-chat", "document": "a/first.yaml"}
+    )
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/jsonl")
     lines = [json.loads(line) for line in response.content.decode().splitlines() if line]
@@ -306,8 +315,7 @@ def test_delete_with_the_manage_token_header_removes_the_bundle(client, example_
     assert client.get(f"/api/bundles/{bundle.pk}/cases").status_code == 404
 
 
-def test_delete_with_the_token_in_the_query_still_works_but_says_it_is_deprecated(client,
-                                                                                   example_bundle):
+def test_delete_with_the_token_in_the_query_still_works_but_says_it_is_deprecated(client, example_bundle):
     bundle, token = example_bundle
     response = client.delete(f"/api/bundles/{bundle.pk}?token={token}")
     assert response.status_code == 204
@@ -366,8 +374,11 @@ def test_an_upload_whose_listing_fails_still_returns_its_manage_token(client, db
         raise RuntimeError("simulated renderer failure")
 
     monkeypatch.setattr(stored_renders, "render", broken)
-    response = client.post("/api/bundles", {"files": {"a.yaml": "tests:\n  - id: a\n    input: hi\n"}},
-                           content_type="application/json")
+    response = client.post(
+        "/api/bundles",
+        {"files": {"a.yaml": "tests:\n  - id: a\n    input: hi\n"}},
+        content_type="application/json",
+    )
     assert response.status_code == 201
     data = response.json()
     assert data["manage_token"] and data["cases"] == []
@@ -375,8 +386,11 @@ def test_an_upload_whose_listing_fails_still_returns_its_manage_token(client, db
 
 
 def test_an_upload_without_a_title_is_named_after_its_file(client, db):
-    response = client.post("/api/bundles", {"files": {"evals/a.yaml": "tests:\n  - id: a\n    input: hi\n"}},
-                           content_type="application/json")
+    response = client.post(
+        "/api/bundles",
+        {"files": {"evals/a.yaml": "tests:\n  - id: a\n    input: hi\n"}},
+        content_type="application/json",
+    )
     assert response.json()["title"] == "a.yaml"
 
 
@@ -391,39 +405,51 @@ def test_a_retry_with_the_same_idempotency_key_returns_the_same_bundle_but_not_i
     assert again.json()["manage_token"] is None and again.json()["manage_url"] is None
     assert Bundle.objects.count() == 1
     assert Bundle.objects.get().check_manage_token(first.json()["manage_token"])
-    other = client.post("/api/bundles", body, content_type="application/json",
-                        HTTP_IDEMPOTENCY_KEY="another-key-0001")
+    other = client.post(
+        "/api/bundles", body, content_type="application/json", HTTP_IDEMPOTENCY_KEY="another-key-0001"
+    )
     assert other.json()["id"] != first.json()["id"]
 
 
 def test_an_idempotency_key_shorter_than_16_characters_is_refused(client, db):
-    response = client.post("/api/bundles", {"files": {"a.yaml": "tests: []\n"}},
-                           content_type="application/json", HTTP_IDEMPOTENCY_KEY="12345678")
+    response = client.post(
+        "/api/bundles",
+        {"files": {"a.yaml": "tests: []\n"}},
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="12345678",
+    )
     assert response.status_code == 422 and "Idempotency-Key" in response.json()["detail"]
     assert not Bundle.objects.exists()
 
 
 def test_an_idempotency_key_reused_for_different_files_is_refused(client, db):
     headers = {"HTTP_IDEMPOTENCY_KEY": "key-for-one-upload-0001"}
-    assert client.post("/api/bundles", {"files": {"a.yaml": "tests: []\n"}},
-                       content_type="application/json", **headers).status_code == 201
-    response = client.post("/api/bundles", {"files": {"a.yaml": "tests: [1]\n"}},
-                           content_type="application/json", **headers)
+    assert (
+        client.post(
+            "/api/bundles", {"files": {"a.yaml": "tests: []\n"}}, content_type="application/json", **headers
+        ).status_code
+        == 201
+    )
+    response = client.post(
+        "/api/bundles", {"files": {"a.yaml": "tests: [1]\n"}}, content_type="application/json", **headers
+    )
     assert response.status_code == 400
     assert "Idempotency-Key" in response.json()["detail"]
 
 
-@pytest.mark.parametrize("extra, part", [
-    ({"title": ["one", "two"]}, "title"),
-    ({"paths": SimpleUploadedFile("p.txt", b"evals/x.yaml")}, "paths"),
-    ({"title": SimpleUploadedFile("t.txt", b"A title")}, "title"),
-    ({"flag": "true"}, "flag"),
-    ({"paths": "true"}, "paths"),
-    ({"paths": "null"}, "paths"),
-])
+@pytest.mark.parametrize(
+    "extra, part",
+    [
+        ({"title": ["one", "two"]}, "title"),
+        ({"paths": SimpleUploadedFile("p.txt", b"evals/x.yaml")}, "paths"),
+        ({"title": SimpleUploadedFile("t.txt", b"A title")}, "title"),
+        ({"flag": "true"}, "flag"),
+        ({"paths": "true"}, "paths"),
+        ({"paths": "null"}, "paths"),
+    ],
+)
 def test_multipart_parts_of_the_wrong_kind_are_422_naming_the_part(client, db, extra, part):
-    response = client.post("/api/bundles", {"files": [SimpleUploadedFile("x.yaml", b"tests: []\n")],
-                                            **extra})
+    response = client.post("/api/bundles", {"files": [SimpleUploadedFile("x.yaml", b"tests: []\n")], **extra})
     assert response.status_code == 422, response.content
     assert any(error["loc"] == [part] for error in response.json()["errors"])
     assert Bundle.objects.count() == 0

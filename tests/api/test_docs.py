@@ -7,13 +7,24 @@ from django.contrib.staticfiles import finders
 def test_openapi_schema_lists_every_endpoint(client, db):
     schema = client.get("/api/openapi.json").json()
     assert set(schema["paths"]) == {
-        "/api/bundles", "/api/bundles/{bundle_id}", "/api/bundles/{bundle_id}/cases",
-        "/api/bundles/{bundle_id}/cases/{case_id}", "/api/bundles/{bundle_id}/cases/{case_id}/payload",
-        "/api/bundles/{bundle_id}/batch", "/api/bundles/{bundle_id}/ledger", "/api/render",
-        "/api/bundles/{bundle_id}/threads", "/api/bundles/{bundle_id}/threads/{thread_id}/comments",
-        "/api/bundles/{bundle_id}/threads/{thread_id}/resolve", "/api/bundles/{bundle_id}/comments/{comment_id}",
-        "/api/bundles/{bundle_id}/review-lock", "/api/bundles/{bundle_id}/verdicts",
-        "/api/diff", "/api/diff/case", "/api/runs/check", "/api/uploads/{upload_id}",
+        "/api/bundles",
+        "/api/bundles/{bundle_id}",
+        "/api/bundles/{bundle_id}/cases",
+        "/api/bundles/{bundle_id}/cases/{case_id}",
+        "/api/bundles/{bundle_id}/cases/{case_id}/payload",
+        "/api/bundles/{bundle_id}/batch",
+        "/api/bundles/{bundle_id}/ledger",
+        "/api/render",
+        "/api/bundles/{bundle_id}/threads",
+        "/api/bundles/{bundle_id}/threads/{thread_id}/comments",
+        "/api/bundles/{bundle_id}/threads/{thread_id}/resolve",
+        "/api/bundles/{bundle_id}/comments/{comment_id}",
+        "/api/bundles/{bundle_id}/review-lock",
+        "/api/bundles/{bundle_id}/verdicts",
+        "/api/diff",
+        "/api/diff/case",
+        "/api/runs/check",
+        "/api/uploads/{upload_id}",
     }
     create = schema["paths"]["/api/bundles"]["post"]
     assert set(create["requestBody"]["content"]) == {"multipart/form-data", "application/json"}
@@ -28,12 +39,15 @@ def test_the_servers_own_answers_are_in_the_schema_of_every_operation(client, db
             assert {"414", "431"} <= set(operation["responses"])
 
 
-@pytest.mark.parametrize("url, body", [
-    ("/api/render", {"files": {}}),
-    ("/api/render", {"content": ""}),
-    ("/api/bundles", {"files": {}}),
-    ("/api/bundles", {"files": {"e.yaml": ""}}),
-])
+@pytest.mark.parametrize(
+    "url, body",
+    [
+        ("/api/render", {"files": {}}),
+        ("/api/render", {"content": ""}),
+        ("/api/bundles", {"files": {}}),
+        ("/api/bundles", {"files": {"e.yaml": ""}}),
+    ],
+)
 def test_schema_valid_but_empty_bodies_get_an_answer_the_schema_lists(client, db, url, body):
     responses = client.get("/api/openapi.json").json()["paths"][url]["post"]["responses"]
     response = client.post(url, body, content_type="application/json")

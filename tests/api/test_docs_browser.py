@@ -1,7 +1,13 @@
 import pytest
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.mark.browser
@@ -15,8 +21,14 @@ def test_docs_page_renders_every_operation_under_the_strict_csp(live_server):
             page = browser.new_page()
             page.on("console", lambda message: message.type == "error" and problems.append(message.text))
             page.on("pageerror", lambda error: problems.append(str(error)))
-            page.on("request", lambda request: request.url.startswith(live_server.url)
-                    or request.url.startswith("data:") or problems.append(f"off-site: {request.url}"))
+            page.on(
+                "request",
+                lambda request: (
+                    request.url.startswith(live_server.url)
+                    or request.url.startswith("data:")
+                    or problems.append(f"off-site: {request.url}")
+                ),
+            )
             page.goto(f"{live_server.url}/api/docs")
             page.wait_for_selector(".opblock-summary-path", timeout=15_000)
             paths = page.locator(".opblock-summary-path").all_inner_texts()

@@ -9,18 +9,26 @@ from inspector.core import prices
 
 from .conftest import EVAL
 
-POLICY = "".join(f"Rule {number}: answer carefully and cite the source of every claim.\n"
-                 for number in range(200))
+POLICY = "".join(
+    f"Rule {number}: answer carefully and cite the source of every claim.\n" for number in range(200)
+)
 SUITE = "tests:\n" + "".join(
     f"  - id: {name}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
     f"          - type: file\n            value: ../prompts/policy.md\n"
-    f"      - role: user\n        content: Question {name}\n" for name in "abc")
+    f"      - role: user\n        content: Question {name}\n"
+    for name in "abc"
+)
 
 
 @pytest.fixture
 def suite(db):
-    bundle, _ = store_bundle({"evals/suite.yaml": SUITE.encode(), "prompts/policy.md": POLICY.encode(),
-                              "other/two.yaml": EVAL.encode()})
+    bundle, _ = store_bundle(
+        {
+            "evals/suite.yaml": SUITE.encode(),
+            "prompts/policy.md": POLICY.encode(),
+            "other/two.yaml": EVAL.encode(),
+        }
+    )
     return bundle
 
 
@@ -35,9 +43,15 @@ def test_the_ledger_of_a_bundle_covers_every_document(client, suite):
 
 
 def test_the_ledger_of_one_document_takes_the_export_settings(client, suite):
-    response = client.get(f"/api/bundles/{suite.pk}/ledger", {
-        "document": "evals/suite.yaml", "provider": "anthropic", "model": "claude-haiku-4-5",
-        "max_output_tokens": 100})
+    response = client.get(
+        f"/api/bundles/{suite.pk}/ledger",
+        {
+            "document": "evals/suite.yaml",
+            "provider": "anthropic",
+            "model": "claude-haiku-4-5",
+            "max_output_tokens": 100,
+        },
+    )
     data = response.json()
     assert response.status_code == 200 and data["model"] == "claude-haiku-4-5"
     assert [row["id"] for row in data["cases"]] == ["a", "b", "c"]

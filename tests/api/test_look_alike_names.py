@@ -38,8 +38,9 @@ HIDDEN = {
 @pytest.mark.parametrize("kind", sorted(TWINS))
 def test_look_alike_twins_are_refused_naming_both(client, db, kind):
     (first, second), (first_shown, second_shown) = TWINS[kind]
-    answer = client.post("/api/bundles", {"files": {first: TEXT, second: TEXT}},
-                         content_type="application/json")
+    answer = client.post(
+        "/api/bundles", {"files": {first: TEXT, second: TEXT}}, content_type="application/json"
+    )
     assert answer.status_code == 400, answer.content
     assert answer.json()["detail"].startswith(f"{first_shown} and {second_shown} look alike ")
     assert not Bundle.objects.exists()
@@ -48,7 +49,10 @@ def test_look_alike_twins_are_refused_naming_both(client, db, kind):
 def test_twins_in_a_multipart_upload_and_inside_a_zip_are_refused(client, db):
     parts = [SimpleUploadedFile("a.yaml", TEXT.encode()), SimpleUploadedFile("a.yaml", TEXT.encode())]
     answer = client.post("/api/bundles", {"files": parts, "paths": ["evals/Readme.md", "evals/README.md"]})
-    assert answer.status_code == 400 and "evals/Readme.md and evals/README.md look alike" in answer.json()["detail"]
+    assert (
+        answer.status_code == 400
+        and "evals/Readme.md and evals/README.md look alike" in answer.json()["detail"]
+    )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr(CAFE_NFD, TEXT)
@@ -79,9 +83,13 @@ def test_the_upload_page_refuses_look_alikes_too(client, db):
 
 
 def test_an_nfd_name_is_stored_in_nfc_and_distinct_names_stay_as_they_are():
-    files = collect_files([(CAFE_NFD, b"a"), ("evals/cafe.yaml", b"b"), ("evals/X1.yaml", b"c"),
-                           ("evals/x2.yaml", b"d")])
+    files = collect_files(
+        [(CAFE_NFD, b"a"), ("evals/cafe.yaml", b"b"), ("evals/X1.yaml", b"c"), ("evals/x2.yaml", b"d")]
+    )
     assert list(files) == [CAFE_NFC, "evals/cafe.yaml", "evals/X1.yaml", "evals/x2.yaml"]
-    assert list(collect_files([("straße.yaml", b"a"), ("strasse.yaml", b"b")])) == ["straße.yaml", "strasse.yaml"]
+    assert list(collect_files([("straße.yaml", b"a"), ("strasse.yaml", b"b")])) == [
+        "straße.yaml",
+        "strasse.yaml",
+    ]
     with pytest.raises(UploadError, match="appears twice"):
         collect_files([(CAFE_NFD, b"a"), (CAFE_NFD, b"b")])

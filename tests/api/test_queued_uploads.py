@@ -16,8 +16,7 @@ def run_worker() -> None:
 
 
 def upload(client, files, title="queued"):
-    return client.post("/api/bundles", {"files": files, "title": title},
-                       content_type="application/json")
+    return client.post("/api/bundles", {"files": files, "title": title}, content_type="application/json")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -31,8 +30,7 @@ def test_a_large_upload_is_queued_then_stored_and_its_token_deletes_it(client, w
     queued = answer.json()
     assert queued["status"] == "queued" and not Bundle.objects.exists()
     status_path = queued["status_url"].removeprefix("http://testserver")
-    assert client.get(status_path).json() == {"status": "queued", "detail": "", "id": None,
-                                              "url": None}
+    assert client.get(status_path).json() == {"status": "queued", "detail": "", "id": None, "url": None}
     if where == "bucket":
         assert any(key.startswith("staged/") for key in servers.bucket_keys(endpoint, bucket))
     run_worker()
@@ -42,16 +40,21 @@ def test_a_large_upload_is_queued_then_stored_and_its_token_deletes_it(client, w
     if where == "bucket":  # the staged files are gone, the bundle's are in place
         assert not any(key.startswith("staged/") for key in servers.bucket_keys(endpoint, bucket))
         assert Blob.objects.filter(data__isnull=False).count() == 0
-    deleted = client.delete(f"/api/bundles/{done['id']}",
-                            HTTP_X_MANAGE_TOKEN=queued["manage_token"])
+    deleted = client.delete(f"/api/bundles/{done['id']}", HTTP_X_MANAGE_TOKEN=queued["manage_token"])
     assert deleted.status_code == 204
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_queued_upload_that_crashes_the_parser_is_refused_with_the_reason(client):
-    bomb = "a: &a [" + ",".join(["x"] * 10) + "]\n" + "".join(
-        f"{chr(98 + level)}: &{chr(98 + level)} [" + ",".join([f"*{chr(97 + level)}"] * 10) + "]\n"
-        for level in range(9))
+    bomb = (
+        "a: &a ["
+        + ",".join(["x"] * 10)
+        + "]\n"
+        + "".join(
+            f"{chr(98 + level)}: &{chr(98 + level)} [" + ",".join([f"*{chr(97 + level)}"] * 10) + "]\n"
+            for level in range(9)
+        )
+    )
     with override_settings(UPLOAD_QUEUE_BYTES=20):
         queued = upload(client, {"evals/bomb.yaml": bomb}).json()
     run_worker()

@@ -52,14 +52,19 @@ def suite(db):
 
 def post_thread(client, bundle_id, anchor, body="Looks odd", key=None, **extra):
     headers = {"HTTP_X_AUTHOR_KEY": key} if key else {}
-    return client.post(f"/api/bundles/{bundle_id}/threads", {"anchor": anchor, "body": body, **extra},
-                       content_type="application/json", **headers)
+    return client.post(
+        f"/api/bundles/{bundle_id}/threads",
+        {"anchor": anchor, "body": body, **extra},
+        content_type="application/json",
+        **headers,
+    )
 
 
 def case_threads(client, bundle_id, case_id, key=None):
     headers = {"HTTP_X_AUTHOR_KEY": key} if key else {}
-    response = client.get(f"/api/bundles/{bundle_id}/threads",
-                          {"document": "evals/suite.yaml", "case_id": case_id}, **headers)
+    response = client.get(
+        f"/api/bundles/{bundle_id}/threads", {"document": "evals/suite.yaml", "case_id": case_id}, **headers
+    )
     assert response.status_code == 200, response.json()
     return response.json()
 
@@ -71,8 +76,14 @@ def message_content(client, bundle_id, case_id, index):
 
 def selection(text, quote, case_id="first"):
     content_start = text.index(quote)
-    return {"kind": "text", "document": "evals/suite.yaml", "case_id": case_id, "message_index": 1,
-            "start": content_start, "quote": quote}
+    return {
+        "kind": "text",
+        "document": "evals/suite.yaml",
+        "case_id": case_id,
+        "message_index": 1,
+        "start": content_start,
+        "quote": quote,
+    }
 
 
 def test_a_selection_comment_is_placed_on_its_text_and_traced_to_its_source_line(client, suite):
@@ -84,7 +95,7 @@ def test_a_selection_comment_is_placed_on_its_text_and_traced_to_its_source_line
     assert created["author_key"] and created["comments"][0]["author"] == "Ann"
     [thread] = case_threads(client, bundle.pk, "first")
     assert thread["state"] == "here" and thread["message_index"] == 1
-    assert content[thread["start"]:thread["end"]] == "first function"
+    assert content[thread["start"] : thread["end"]] == "first function"
     # The other side: the eval file's line that wrote the text.
     assert thread["path"] == "evals/suite.yaml" and thread["start_line"] == 11
     assert case_threads(client, bundle.pk, "second") == []
@@ -114,13 +125,19 @@ def test_replies_resolve_and_reopen(client, suite):
     anchor = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 0}
     starter = "s" * 32
     thread = post_thread(client, bundle.pk, anchor, key=starter).json()
-    reply = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
-                        {"body": "Agreed", "author": "Bo"}, content_type="application/json")
+    reply = client.post(
+        f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
+        {"body": "Agreed", "author": "Bo"},
+        content_type="application/json",
+    )
     assert reply.status_code == 201 and reply.json()["author"] == "Bo"
     for resolved in (True, False):
-        answer = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/resolve",
-                             {"resolved": resolved}, content_type="application/json",
-                             HTTP_X_AUTHOR_KEY=starter)
+        answer = client.post(
+            f"/api/bundles/{bundle.pk}/threads/{thread['id']}/resolve",
+            {"resolved": resolved},
+            content_type="application/json",
+            HTTP_X_AUTHOR_KEY=starter,
+        )
         assert answer.status_code == 200 and answer.json()["resolved"] is resolved
     [listed] = case_threads(client, bundle.pk, "first")
     assert [c["body"] for c in listed["comments"]] == ["Looks odd", "Agreed"]
@@ -144,11 +161,11 @@ def test_only_the_writing_browser_edits_or_deletes_and_the_manage_token_moderate
     assert created["author_key"] is None  # the key was sent, not made
     comment_id = created["comments"][0]["id"]
     url = f"/api/bundles/{bundle.pk}/comments/{comment_id}"
-    stranger = client.patch(url, {"body": "hijacked"}, content_type="application/json",
-                            HTTP_X_AUTHOR_KEY="x" * 32)
+    stranger = client.patch(
+        url, {"body": "hijacked"}, content_type="application/json", HTTP_X_AUTHOR_KEY="x" * 32
+    )
     assert stranger.status_code == 403 and "browser that wrote" in stranger.json()["detail"]
-    edited = client.patch(url, {"body": "Reworded"}, content_type="application/json",
-                          HTTP_X_AUTHOR_KEY=mine)
+    edited = client.patch(url, {"body": "Reworded"}, content_type="application/json", HTTP_X_AUTHOR_KEY=mine)
     assert edited.status_code == 200 and edited.json()["edited"] and edited.json()["mine"]
     assert client.delete(url, HTTP_X_AUTHOR_KEY="x" * 32).status_code == 403
     assert client.delete(url, HTTP_X_MANAGE_TOKEN=token).status_code == 204
@@ -172,33 +189,62 @@ def test_the_api_takes_no_identity_from_cookies_and_sets_none(client, suite):
 def test_a_locked_bundle_refuses_comments_and_verdicts(client, suite):
     bundle, token = suite
     url = f"/api/bundles/{bundle.pk}/review-lock"
-    assert client.put(url, {"locked": True}, content_type="application/json",
-                      HTTP_X_MANAGE_TOKEN="wrong").status_code == 403
-    assert client.put(url, {"locked": True}, content_type="application/json",
-                      HTTP_X_MANAGE_TOKEN=token).json() == {"locked": True}
+    assert (
+        client.put(
+            url, {"locked": True}, content_type="application/json", HTTP_X_MANAGE_TOKEN="wrong"
+        ).status_code
+        == 403
+    )
+    assert client.put(
+        url, {"locked": True}, content_type="application/json", HTTP_X_MANAGE_TOKEN=token
+    ).json() == {"locked": True}
     anchor = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 1}
     refused = post_thread(client, bundle.pk, anchor)
     assert refused.status_code == 403 and "locked" in refused.json()["detail"]
-    verdict = client.put(f"/api/bundles/{bundle.pk}/verdicts",
-                         {"document": "evals/suite.yaml", "case_id": "first", "verdict": "ok"},
-                         content_type="application/json")
+    verdict = client.put(
+        f"/api/bundles/{bundle.pk}/verdicts",
+        {"document": "evals/suite.yaml", "case_id": "first", "verdict": "ok"},
+        content_type="application/json",
+    )
     assert verdict.status_code == 403
 
 
-@pytest.mark.parametrize(("anchor", "status", "words"), [
-    ({"kind": "text", "document": "evals/suite.yaml", "case_id": "first", "message_index": 1,
-      "quote": "not in the message"}, 400, "not in message #1"),
-    ({"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 9}, 400,
-     "between 0 and 1"),
-    ({"kind": "message", "document": "evals/nope.yaml", "case_id": "first", "message_index": 0}, 404,
-     "no document"),
-    ({"kind": "message", "document": "evals/suite.yaml", "case_id": "nope", "message_index": 0}, 404,
-     "no case"),
-    ({"kind": "line", "path": "evals/rules.instructions.md", "start_line": 40}, 400, "has no lines"),
-    ({"kind": "line", "path": "missing.md", "start_line": 1}, 404, "no file"),
-])
-def test_an_anchor_that_is_not_in_the_rendering_is_refused_with_its_reason(client, suite, anchor,
-                                                                           status, words):
+@pytest.mark.parametrize(
+    ("anchor", "status", "words"),
+    [
+        (
+            {
+                "kind": "text",
+                "document": "evals/suite.yaml",
+                "case_id": "first",
+                "message_index": 1,
+                "quote": "not in the message",
+            },
+            400,
+            "not in message #1",
+        ),
+        (
+            {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 9},
+            400,
+            "between 0 and 1",
+        ),
+        (
+            {"kind": "message", "document": "evals/nope.yaml", "case_id": "first", "message_index": 0},
+            404,
+            "no document",
+        ),
+        (
+            {"kind": "message", "document": "evals/suite.yaml", "case_id": "nope", "message_index": 0},
+            404,
+            "no case",
+        ),
+        ({"kind": "line", "path": "evals/rules.instructions.md", "start_line": 40}, 400, "has no lines"),
+        ({"kind": "line", "path": "missing.md", "start_line": 1}, 404, "no file"),
+    ],
+)
+def test_an_anchor_that_is_not_in_the_rendering_is_refused_with_its_reason(
+    client, suite, anchor, status, words
+):
     bundle, _ = suite
     response = post_thread(client, bundle.pk, anchor)
     assert response.status_code == status and words in response.json()["detail"]
@@ -225,8 +271,12 @@ def test_limits_on_size_count_and_rate_answer_clear_messages(client, suite):
 
 
 def _thread_from(client, bundle_id, anchor, **headers):
-    return client.post(f"/api/bundles/{bundle_id}/threads", {"anchor": anchor, "body": "Hm"},
-                       content_type="application/json", **headers).status_code
+    return client.post(
+        f"/api/bundles/{bundle_id}/threads",
+        {"anchor": anchor, "body": "Hm"},
+        content_type="application/json",
+        **headers,
+    ).status_code
 
 
 def test_the_write_limit_is_counted_once_for_every_web_worker(client, suite, monkeypatch):
@@ -254,18 +304,25 @@ def test_x_forwarded_for_names_the_client_only_behind_the_configured_proxies(cli
         with override_settings(TRUSTED_PROXY_COUNT=1):
             # Behind one proxy, the address it appended is the client; what the client put left of
             # it is not.
-            assert _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="10.0.0.1, 203.0.113.7") == 201
-            assert _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="10.0.0.2, 203.0.113.7") == 429
+            assert (
+                _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="10.0.0.1, 203.0.113.7") == 201
+            )
+            assert (
+                _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="10.0.0.2, 203.0.113.7") == 429
+            )
             assert _thread_from(client, bundle.pk, anchor, HTTP_X_FORWARDED_FOR="203.0.113.8") == 201
 
 
-@pytest.mark.parametrize(("proxies", "forwarded", "address"), [
-    (0, "203.0.113.7", "127.0.0.1"),
-    (1, "", "127.0.0.1"),
-    (1, "1.1.1.1, 203.0.113.7", "203.0.113.7"),
-    (2, "1.1.1.1, 203.0.113.7, 10.0.0.9", "203.0.113.7"),
-    (3, " 203.0.113.7 ,10.0.0.9", "203.0.113.7"),  # fewer entries than proxies: the outermost there is
-])
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "address"),
+    [
+        (0, "203.0.113.7", "127.0.0.1"),
+        (1, "", "127.0.0.1"),
+        (1, "1.1.1.1, 203.0.113.7", "203.0.113.7"),
+        (2, "1.1.1.1, 203.0.113.7, 10.0.0.9", "203.0.113.7"),
+        (3, " 203.0.113.7 ,10.0.0.9", "203.0.113.7"),  # fewer entries than proxies: the outermost there is
+    ],
+)
 def test_the_client_address_counts_trusted_proxies_from_the_right(rf, proxies, forwarded, address):
     request = rf.post("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
     with override_settings(TRUSTED_PROXY_COUNT=proxies):
@@ -275,15 +332,29 @@ def test_the_client_address_counts_trusted_proxies_from_the_right(rf, proxies, f
 def test_verdicts_give_review_progress_and_the_needs_changes_list(client, suite):
     bundle, _ = suite
     url = f"/api/bundles/{bundle.pk}/verdicts"
-    put = lambda body: client.put(url, body, content_type="application/json",  # noqa: E731
-                                  HTTP_X_AUTHOR_KEY="c" * 32)
+
+    def put(body):
+        return client.put(url, body, content_type="application/json", HTTP_X_AUTHOR_KEY="c" * 32)
+
     assert put({"document": "evals/suite.yaml", "case_id": "first", "verdict": "ok"}).status_code == 200
-    answer = put({"document": "evals/suite.yaml", "case_id": "second", "verdict": "changes",
-                  "note": "Too vague", "author": "Cy"})
-    assert answer.json() == {"document": "evals/suite.yaml", "case_id": "second", "verdict": "changes",
-                             "note": "Too vague", "author": "Cy",
-                             "author_fingerprint": service.fingerprint(hash_token("c" * 32)),
-                             "author_key": None}
+    answer = put(
+        {
+            "document": "evals/suite.yaml",
+            "case_id": "second",
+            "verdict": "changes",
+            "note": "Too vague",
+            "author": "Cy",
+        }
+    )
+    assert answer.json() == {
+        "document": "evals/suite.yaml",
+        "case_id": "second",
+        "verdict": "changes",
+        "note": "Too vague",
+        "author": "Cy",
+        "author_fingerprint": service.fingerprint(hash_token("c" * 32)),
+        "author_key": None,
+    }
     progress = client.get(url).json()
     assert (progress["total"], progress["reviewed"], progress["ok"]) == (2, 2, 1)
     assert [item["case_id"] for item in progress["needs_changes"]] == ["second"]
@@ -297,9 +368,11 @@ def test_deleting_a_bundle_deletes_its_comments_and_verdicts(client, suite):
     bundle, _ = suite
     anchor = {"kind": "message", "document": "evals/suite.yaml", "case_id": "first", "message_index": 0}
     post_thread(client, bundle.pk, anchor)
-    client.put(f"/api/bundles/{bundle.pk}/verdicts",
-               {"document": "evals/suite.yaml", "case_id": "first", "verdict": "ok"},
-               content_type="application/json")
+    client.put(
+        f"/api/bundles/{bundle.pk}/verdicts",
+        {"document": "evals/suite.yaml", "case_id": "first", "verdict": "ok"},
+        content_type="application/json",
+    )
     delete_bundle(bundle)
     assert not Thread.objects.exists() and not Comment.objects.exists()
 
@@ -309,13 +382,20 @@ def test_comments_follow_a_revision_when_their_text_is_unchanged_and_are_outdate
     content = message_content(client, bundle.pk, "first", 1)
     post_thread(client, bundle.pk, selection(content, "first function"), "kept")
     post_thread(client, bundle.pk, selection(content, "carefully"), "gone")
-    post_thread(client, bundle.pk, {"kind": "line", "path": "evals/rules.instructions.md",
-                                    "start_line": 4, "end_line": 4}, "moved line")
+    post_thread(
+        client,
+        bundle.pk,
+        {"kind": "line", "path": "evals/rules.instructions.md", "start_line": 4, "end_line": 4},
+        "moved line",
+    )
     # The revision drops "carefully" and moves the guideline line down by one.
-    revised = dict(FILES, **{
-        "evals/suite.yaml": SUITE.replace(b" carefully", b""),
-        "evals/rules.instructions.md": GUIDE.replace(b"# Rules\n", b"# Rules\n\nIntro.\n"),
-    })
+    revised = dict(
+        FILES,
+        **{
+            "evals/suite.yaml": SUITE.replace(b" carefully", b""),
+            "evals/rules.instructions.md": GUIDE.replace(b"# Rules\n", b"# Rules\n\nIntro.\n"),
+        },
+    )
     child, _ = store_bundle(revised, title="suite (revised)", parent=bundle)
     threads = {t["comments"][0]["body"]: t for t in case_threads(client, child.pk, "first")}
     assert threads["kept"]["state"] == "carried" and threads["kept"]["bundle"] == bundle.pk
@@ -330,8 +410,9 @@ def test_comments_follow_a_revision_when_their_text_is_unchanged_and_are_outdate
 def test_unknown_bundles_threads_and_comments_are_404(client, suite):
     bundle, _ = suite
     assert client.get("/api/bundles/nope/threads").status_code == 404
-    answer = client.post(f"/api/bundles/{bundle.pk}/threads/999/comments", {"body": "x"},
-                         content_type="application/json")
+    answer = client.post(
+        f"/api/bundles/{bundle.pk}/threads/999/comments", {"body": "x"}, content_type="application/json"
+    )
     assert answer.status_code == 404
     assert client.delete(f"/api/bundles/{bundle.pk}/comments/999").status_code == 404
 

@@ -28,24 +28,42 @@ def suite(db):
 
 
 def start(client, bundle_id, key=ALICE, body="Looks odd", author="Alice", **headers):
-    return client.post(f"/api/bundles/{bundle_id}/threads", {"anchor": ANCHOR, "body": body, "author": author},
-                       content_type="application/json", HTTP_X_AUTHOR_KEY=key, **headers)
+    return client.post(
+        f"/api/bundles/{bundle_id}/threads",
+        {"anchor": ANCHOR, "body": body, "author": author},
+        content_type="application/json",
+        HTTP_X_AUTHOR_KEY=key,
+        **headers,
+    )
 
 
 def reply(client, bundle_id, thread_id, key=ALICE, body="More", **headers):
-    return client.post(f"/api/bundles/{bundle_id}/threads/{thread_id}/comments", {"body": body},
-                       content_type="application/json", HTTP_X_AUTHOR_KEY=key, **headers)
+    return client.post(
+        f"/api/bundles/{bundle_id}/threads/{thread_id}/comments",
+        {"body": body},
+        content_type="application/json",
+        HTTP_X_AUTHOR_KEY=key,
+        **headers,
+    )
 
 
 def resolve(client, bundle_id, thread_id, resolved=True, **headers):
-    return client.post(f"/api/bundles/{bundle_id}/threads/{thread_id}/resolve", {"resolved": resolved},
-                       content_type="application/json", **headers)
+    return client.post(
+        f"/api/bundles/{bundle_id}/threads/{thread_id}/resolve",
+        {"resolved": resolved},
+        content_type="application/json",
+        **headers,
+    )
 
 
 def verdict(client, bundle_id, value, key, **headers):
-    return client.put(f"/api/bundles/{bundle_id}/verdicts",
-                      {"document": DOC, "case_id": "first", "verdict": value, "author": "Alice"},
-                      content_type="application/json", HTTP_X_AUTHOR_KEY=key, **headers)
+    return client.put(
+        f"/api/bundles/{bundle_id}/verdicts",
+        {"document": DOC, "case_id": "first", "verdict": value, "author": "Alice"},
+        content_type="application/json",
+        HTTP_X_AUTHOR_KEY=key,
+        **headers,
+    )
 
 
 def revision_of(bundle):
@@ -63,15 +81,25 @@ def test_another_key_cannot_overwrite_or_clear_a_verdict_but_its_author_and_the_
     assert overwrite.status_code == 403 and "only the browser that gave it" in overwrite.json()["detail"]
     assert verdict(client, bundle.pk, None, MALLORY).status_code == 403
     assert verdict(client, bundle.pk, "ok", "").status_code == 403  # no key: a new one, not Alice's
-    other = client.put(f"/api/bundles/{bundle.pk}/verdicts", {"document": DOC, "case_id": "second",
-                       "verdict": "ok"}, content_type="application/json").json()
+    other = client.put(
+        f"/api/bundles/{bundle.pk}/verdicts",
+        {"document": DOC, "case_id": "second", "verdict": "ok"},
+        content_type="application/json",
+    ).json()
     assert other["author_key"] and verdict(client, bundle.pk, None, other["author_key"]).status_code == 403
-    assert client.put(f"/api/bundles/{bundle.pk}/verdicts", {"document": DOC, "case_id": "second",
-                      "verdict": None}, content_type="application/json",
-                      HTTP_X_AUTHOR_KEY=other["author_key"]).json()["verdict"] is None
+    assert (
+        client.put(
+            f"/api/bundles/{bundle.pk}/verdicts",
+            {"document": DOC, "case_id": "second", "verdict": None},
+            content_type="application/json",
+            HTTP_X_AUTHOR_KEY=other["author_key"],
+        ).json()["verdict"]
+        is None
+    )
     progress = client.get(f"/api/bundles/{bundle.pk}/verdicts").json()
-    assert [(v["verdict"], v["author_fingerprint"]) for v in progress["verdicts"]] == \
-        [("ok", service.fingerprint(service.hash_token(ALICE)))]
+    assert [(v["verdict"], v["author_fingerprint"]) for v in progress["verdicts"]] == [
+        ("ok", service.fingerprint(service.hash_token(ALICE)))
+    ]
     assert verdict(client, bundle.pk, "changes", ALICE).json()["verdict"] == "changes"
     assert verdict(client, bundle.pk, None, MALLORY, HTTP_X_MANAGE_TOKEN=token).status_code == 200
     assert client.get(f"/api/bundles/{bundle.pk}/verdicts").json()["verdicts"] == []
@@ -87,20 +115,28 @@ def test_only_the_threads_author_or_the_owner_resolves_or_reopens_it(client, sui
     assert resolve(client, bundle.pk, thread["id"], HTTP_X_MANAGE_TOKEN="wrong").status_code == 403
     assert not Thread.objects.get(pk=thread["id"]).resolved
     assert resolve(client, bundle.pk, thread["id"], HTTP_X_AUTHOR_KEY=ALICE).json()["resolved"] is True
-    assert resolve(client, bundle.pk, thread["id"], False, HTTP_X_MANAGE_TOKEN=token).json()["resolved"] is False
+    assert (
+        resolve(client, bundle.pk, thread["id"], False, HTTP_X_MANAGE_TOKEN=token).json()["resolved"] is False
+    )
 
 
 def test_a_name_cannot_impersonate_its_fingerprint_tells_the_keys_apart(client, suite):
     bundle, _ = suite
     thread = start(client, bundle.pk).json()
-    fake = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
-                       {"body": "Approve it", "author": "Alice"}, content_type="application/json",
-                       HTTP_X_AUTHOR_KEY=MALLORY).json()
+    fake = client.post(
+        f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
+        {"body": "Approve it", "author": "Alice"},
+        content_type="application/json",
+        HTTP_X_AUTHOR_KEY=MALLORY,
+    ).json()
     real = thread["comments"][0]
     assert real["author"] == fake["author"] == "Alice"
     assert real["author_fingerprint"] != fake["author_fingerprint"]
-    assert real["author_fingerprint"] == thread["author_fingerprint"] == \
-        service.fingerprint(service.hash_token(ALICE))
+    assert (
+        real["author_fingerprint"]
+        == thread["author_fingerprint"]
+        == service.fingerprint(service.hash_token(ALICE))
+    )
     assert ALICE not in str(thread)  # the fingerprint is of the key's hash, not the key
 
 
@@ -112,8 +148,12 @@ def test_the_originals_lock_holds_for_its_threads_through_a_revision(client, sui
     bundle, token = suite
     thread = start(client, bundle.pk).json()
     revision, revision_token = revision_of(bundle)
-    client.put(f"/api/bundles/{bundle.pk}/review-lock", {"locked": True}, content_type="application/json",
-               HTTP_X_MANAGE_TOKEN=token)
+    client.put(
+        f"/api/bundles/{bundle.pk}/review-lock",
+        {"locked": True},
+        content_type="application/json",
+        HTTP_X_MANAGE_TOKEN=token,
+    )
     through = reply(client, revision.pk, thread["id"])
     assert through.status_code == 403 and "locked" in through.json()["detail"]
     reopen = resolve(client, revision.pk, thread["id"], HTTP_X_AUTHOR_KEY=ALICE)
@@ -127,11 +167,16 @@ def test_a_revisions_manage_token_does_not_moderate_its_parents_threads(client, 
     revision, revision_token = revision_of(bundle)
     assert resolve(client, revision.pk, thread["id"], HTTP_X_MANAGE_TOKEN=revision_token).status_code == 403
     comment_id = thread["comments"][0]["id"]
-    deleted = client.delete(f"/api/bundles/{revision.pk}/comments/{comment_id}",
-                            HTTP_X_MANAGE_TOKEN=revision_token)
+    deleted = client.delete(
+        f"/api/bundles/{revision.pk}/comments/{comment_id}", HTTP_X_MANAGE_TOKEN=revision_token
+    )
     assert deleted.status_code == 403 and Comment.objects.filter(pk=comment_id).exists()
-    locked = client.put(f"/api/bundles/{bundle.pk}/review-lock", {"locked": True},
-                        content_type="application/json", HTTP_X_MANAGE_TOKEN=revision_token)
+    locked = client.put(
+        f"/api/bundles/{bundle.pk}/review-lock",
+        {"locked": True},
+        content_type="application/json",
+        HTTP_X_MANAGE_TOKEN=revision_token,
+    )
     assert locked.status_code == 403
 
 
@@ -173,13 +218,23 @@ def test_every_write_endpoint_that_stores_is_tried_here():
     from inspector.api import api
 
     schema = api.get_openapi_schema()
-    writes = {(method, path) for path, operations in schema["paths"].items() for method in operations
-              if method in ("post", "put", "patch", "delete")}
+    writes = {
+        (method, path)
+        for path, operations in schema["paths"].items()
+        for method in operations
+        if method in ("post", "put", "patch", "delete")
+    }
     # POST /api/render and /api/runs/check compute and store nothing; every other write is tried by
     # the tests below.
-    tried = {(method, path.replace("B", "{bundle_id}").replace("/1/", "/{thread_id}/")
-              .replace("comments/1", "comments/{comment_id}"))
-             for method, path, _ in _writes("B", 1, 1)}
+    tried = {
+        (
+            method,
+            path.replace("B", "{bundle_id}")
+            .replace("/1/", "/{thread_id}/")
+            .replace("comments/1", "comments/{comment_id}"),
+        )
+        for method, path, _ in _writes("B", 1, 1)
+    }
     assert writes - {("post", "/api/render"), ("post", "/api/runs/check")} == tried
 
 
@@ -189,8 +244,9 @@ def test_every_write_from_another_origin_is_refused_before_it_acts(client, suite
     thread = start(client, bundle.pk).json()
     for method, path, body in _writes(bundle.pk, thread["id"], thread["comments"][0]["id"]):
         extra = {"content_type": "application/json"} if body is not None else {}
-        answer = getattr(client, method)(path, body, HTTP_ORIGIN=origin, HTTP_X_AUTHOR_KEY=ALICE,
-                                         HTTP_X_MANAGE_TOKEN=token, **extra)
+        answer = getattr(client, method)(
+            path, body, HTTP_ORIGIN=origin, HTTP_X_AUTHOR_KEY=ALICE, HTTP_X_MANAGE_TOKEN=token, **extra
+        )
         assert answer.status_code == 403, (method, path)
         assert "another site" in answer.json()["detail"]
     assert Comment.objects.count() == 1 and not Thread.objects.get().resolved
@@ -208,14 +264,26 @@ def test_a_review_write_whose_body_is_not_json_is_refused(client, suite, content
     bundle, _ = suite
     thread = start(client, bundle.pk).json()
     body = '{"body": "as the victim"}'
-    answer = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments", body,
-                         content_type=content_type, HTTP_X_AUTHOR_KEY=ALICE)
+    answer = client.post(
+        f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
+        body,
+        content_type=content_type,
+        HTTP_X_AUTHOR_KEY=ALICE,
+    )
     assert answer.status_code == 415 and "application/json" in answer.json()["detail"]
-    multipart = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
-                            {"body": "as the victim"}, HTTP_X_AUTHOR_KEY=ALICE)  # multipart
+    multipart = client.post(
+        f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
+        {"body": "as the victim"},
+        HTTP_X_AUTHOR_KEY=ALICE,
+    )  # multipart
     assert multipart.status_code == 415
-    chunked = client.post(f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments", "",
-                          content_type=content_type, HTTP_TRANSFER_ENCODING="chunked", HTTP_X_AUTHOR_KEY=ALICE)
+    chunked = client.post(
+        f"/api/bundles/{bundle.pk}/threads/{thread['id']}/comments",
+        "",
+        content_type=content_type,
+        HTTP_TRANSFER_ENCODING="chunked",
+        HTTP_X_AUTHOR_KEY=ALICE,
+    )
     assert chunked.status_code == 415
     assert Comment.objects.count() == 1
 
@@ -262,7 +330,10 @@ def test_a_comment_is_rendered_once_when_written_and_never_on_a_view(client, sui
     monkeypatch.setattr(service, "render_markdown", refuse)
     listed = client.get(f"/api/bundles/{bundle.pk}/threads").json()
     assert listed[0]["comments"][0]["html"] == stored.html
-    assert client.get(f"/api/bundles/{bundle.pk}/threads", {"document": DOC, "case_id": "first"}).status_code == 200
+    assert (
+        client.get(f"/api/bundles/{bundle.pk}/threads", {"document": DOC, "case_id": "first"}).status_code
+        == 200
+    )
     page = client.get(f"/b/{bundle.pk}/review/panel/", {"document": DOC, "case_id": "first"})
     assert page.status_code == 200
     manage = client.post(f"/b/{bundle.pk}/manage/", {"token": token})
@@ -285,8 +356,12 @@ def test_an_edit_renders_the_new_body_once(client, suite):
     bundle, _ = suite
     thread = start(client, bundle.pk, body="plain").json()
     comment_id = thread["comments"][0]["id"]
-    edited = client.patch(f"/api/bundles/{bundle.pk}/comments/{comment_id}", {"body": "**now bold**"},
-                          content_type="application/json", HTTP_X_AUTHOR_KEY=ALICE)
+    edited = client.patch(
+        f"/api/bundles/{bundle.pk}/comments/{comment_id}",
+        {"body": "**now bold**"},
+        content_type="application/json",
+        HTTP_X_AUTHOR_KEY=ALICE,
+    )
     assert "<strong>now bold</strong>" in edited.json()["html"]
     assert "<strong>now bold</strong>" in Comment.objects.get().html
 
@@ -298,8 +373,15 @@ def test_the_migration_backfills_the_html_author_and_family_of_existing_rows(sui
 
     bundle, _ = suite
     revision, _ = revision_of(bundle)
-    thread = Thread.objects.create(bundle=revision, kind="line", path="evals/suite.yaml", start_line=1,
-                                   end_line=1, quote="x", quote_hash="h")
+    thread = Thread.objects.create(
+        bundle=revision,
+        kind="line",
+        path="evals/suite.yaml",
+        start_line=1,
+        end_line=1,
+        quote="x",
+        quote_hash="h",
+    )
     Comment.objects.create(thread=thread, author="Old", body="**old**", author_key_hash="k" * 64)
     import_module("inspector.migrations.0004_review_authority").backfill(apps, None)
     thread.refresh_from_db()

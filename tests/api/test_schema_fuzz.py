@@ -32,9 +32,16 @@ def served_bundle(example_bundle):
 
 
 @schema.parametrize()
-@settings(max_examples=int(os.getenv("API_FUZZ_EXAMPLES", "30")), deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.filter_too_much])
+@settings(
+    max_examples=int(os.getenv("API_FUZZ_EXAMPLES", "30")),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
+)
 def test_api_answers_within_its_schema_and_never_500(case, served_bundle):
     parameters = case.path_parameters or {}
     # Random ids only ever reach the 404 path; point most examples at a real bundle and case so

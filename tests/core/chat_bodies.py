@@ -14,17 +14,52 @@ import random
 from typing import Any
 
 ROLES = ("user", "assistant", "tool", "system", "developer", "function", "critic")
-TEXTS = ("Hello.", "", " ", "ends with a space ", '{"json": true}', "{not json", "two\nlines",
-         "ü ✓ 字", '  {"padded": 1}', '{"a": 1} trailing')
+TEXTS = (
+    "Hello.",
+    "",
+    " ",
+    "ends with a space ",
+    '{"json": true}',
+    "{not json",
+    "two\nlines",
+    "ü ✓ 字",
+    '  {"padded": 1}',
+    '{"a": 1} trailing',
+)
 ODD_IDS = ("call.3", "call/3", "x" * 70, "", "call 1", "ça", "toolu_9")
 NAMES = ("get_weather", "lookup", "bad name!", "")
-ARGUMENTS = ('{"city": "Paris"}', "{}", ' {"a": 1}', '{"a": 1} ', "[1, 2]", "not json", "",
-             '"text"', '{"a": {"b": [1, 2]}}', '{"a": 1}{"b": 2}')
+ARGUMENTS = (
+    '{"city": "Paris"}',
+    "{}",
+    ' {"a": 1}',
+    '{"a": 1} ',
+    "[1, 2]",
+    "not json",
+    "",
+    '"text"',
+    '{"a": {"b": [1, 2]}}',
+    '{"a": 1}{"b": 2}',
+)
 MODELS = ("gpt-4o", "claude-sonnet-4-5", "gemini-2.5-pro", "o3")
 
 
-JUNK = (0, 1, -1, 2.5, True, False, None, "", "text", [], [1, "a"], {}, {"k": "v"},
-        [{"type": "text"}], {"type": "text", "text": 1})
+JUNK = (
+    0,
+    1,
+    -1,
+    2.5,
+    True,
+    False,
+    None,
+    "",
+    "text",
+    [],
+    [1, "a"],
+    {},
+    {"k": "v"},
+    [{"type": "text"}],
+    {"type": "text", "text": 1},
+)
 
 
 def chat_body(rng: random.Random, hostile: bool = False) -> dict[str, Any]:
@@ -64,12 +99,18 @@ def _chat_body(rng: random.Random) -> dict[str, Any]:
     if rng.random() < 0.2:
         body["max_tokens"] = rng.choice((1, 256, True, 1.5, "100", None))
     if rng.random() < 0.3:
-        body["tools"] = [{"type": "function", "function": {
-            "name": name, "parameters": {"type": "object", "properties": {}}}}
-            for name in rng.sample(NAMES[:2], rng.randint(1, 2))]
+        body["tools"] = [
+            {
+                "type": "function",
+                "function": {"name": name, "parameters": {"type": "object", "properties": {}}},
+            }
+            for name in rng.sample(NAMES[:2], rng.randint(1, 2))
+        ]
     if rng.random() < 0.1:
-        body["response_format"] = {"type": "json_schema", "json_schema": {
-            "name": "answer", "schema": {"type": "object"}}}
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "answer", "schema": {"type": "object"}},
+        }
     if rng.random() < 0.05:
         body["system"] = "Top-level system text."
     return body
@@ -80,8 +121,11 @@ def _call(rng: random.Random, number: int, odd: bool) -> dict[str, Any]:
     arguments: Any = rng.choice(ARGUMENTS) if odd else f'{{"n": {number}}}'
     if odd and rng.random() < 0.1:
         arguments = {"as": "object"}
-    return {"id": call_id, "type": "function",
-            "function": {"name": rng.choice(NAMES) if odd else "lookup", "arguments": arguments}}
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": rng.choice(NAMES) if odd else "lookup", "arguments": arguments},
+    }
 
 
 def _tidy(rng: random.Random) -> list[dict[str, Any]]:
@@ -95,14 +139,15 @@ def _tidy(rng: random.Random) -> list[dict[str, Any]]:
         for _ in range(rng.randint(0, 2)):
             number += 1
             calls.append(_call(rng, number, odd=rng.random() < 0.1))
-        assistant: dict[str, Any] = {"role": "assistant",
-                                     "content": rng.choice((None, "Looking.")) if calls else "Yes."}
+        assistant: dict[str, Any] = {
+            "role": "assistant",
+            "content": rng.choice((None, "Looking.")) if calls else "Yes.",
+        }
         if calls:
             assistant["tool_calls"] = calls
         messages.append(assistant)
         for call in calls:
-            messages.append({"role": "tool", "tool_call_id": call["id"],
-                             "content": rng.choice(TEXTS)})
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": rng.choice(TEXTS)})
         if calls:
             messages.append({"role": "assistant", "content": "Done."})
     if rng.random() < 0.5:
@@ -124,12 +169,12 @@ def _untidy(rng: random.Random) -> list[dict[str, Any]]:
         elif shape < 0.9:
             message["content"] = [{"type": "text", "text": rng.choice(TEXTS)}]
         if role == "assistant" and rng.random() < 0.6:
-            message["tool_calls"] = [_call(rng, number * 10 + index, odd=rng.random() < 0.5)
-                                     for index in range(rng.randint(1, 3))]
+            message["tool_calls"] = [
+                _call(rng, number * 10 + index, odd=rng.random() < 0.5) for index in range(rng.randint(1, 3))
+            ]
             ids += [call["id"] for call in message["tool_calls"]]
         if role in ("tool", "function") and rng.random() < 0.85:
-            message["tool_call_id"] = rng.choice(ids) if ids and rng.random() < 0.7 else rng.choice(
-                ODD_IDS)
+            message["tool_call_id"] = rng.choice(ids) if ids and rng.random() < 0.7 else rng.choice(ODD_IDS)
         if rng.random() < 0.05:
             message["name"] = "bob"
         if rng.random() < 0.05:

@@ -19,8 +19,14 @@ import typing_extensions
 
 # Anthropic request types reach file-upload types (IO[bytes]) that pydantic cannot build itself.
 TYPED_DICT_CONFIG = pydantic.ConfigDict(extra="forbid", arbitrary_types_allowed=True)
-GEMINI_BODY_KEYS = {"contents", "systemInstruction", "tools", "toolConfig", "generationConfig",
-                    "safetySettings"}
+GEMINI_BODY_KEYS = {
+    "contents",
+    "systemInstruction",
+    "tools",
+    "toolConfig",
+    "generationConfig",
+    "safetySettings",
+}
 
 
 class PayloadRejected(AssertionError):
@@ -70,8 +76,9 @@ def consume(value: Any, raw: Any, path: str = "") -> Any:
             except StopIteration:
                 break
             except pydantic.ValidationError as error:
-                raise PayloadRejected("\n".join(
-                    f"{path}{line}" for line in _relevant_errors(error, raw))) from None
+                raise PayloadRejected(
+                    "\n".join(f"{path}{line}" for line in _relevant_errors(error, raw))
+                ) from None
             items.append(consume(item, part, f"{path}{position}."))
             position += 1
         return items
@@ -83,7 +90,7 @@ def _branch(location: tuple) -> tuple:
     for position in range(len(location) - 1, -1, -1):
         part = location[position]
         if isinstance(part, str) and part[:1].isupper():
-            return location[:position + 1]
+            return location[: position + 1]
     return ()
 
 
@@ -92,14 +99,18 @@ def _relevant_errors(error: pydantic.ValidationError, payload: Any) -> list[str]
     literal does not match the payload, keeping the one the payload meant."""
     errors = error.errors()
     wrong_branches = {
-        _branch(item["loc"]) for item in errors
-        if item["type"] == "literal_error" and item["loc"][-1] in ("type", "role")
+        _branch(item["loc"])
+        for item in errors
+        if item["type"] == "literal_error"
+        and item["loc"][-1] in ("type", "role")
         and _branch(item["loc"]) == item["loc"][:-1]
     }
-    kept = [item for item in errors
-            if not any(item["loc"][:len(branch)] == branch for branch in wrong_branches if branch)]
-    return [f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}"
-            for item in (kept or errors)[:30]]
+    kept = [
+        item
+        for item in errors
+        if not any(item["loc"][: len(branch)] == branch for branch in wrong_branches if branch)
+    ]
+    return [f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}" for item in (kept or errors)[:30]]
 
 
 class TypedDictValidator:
@@ -120,10 +131,14 @@ class GeminiValidator:
     def __init__(self) -> None:
         from google.genai import types
 
-        self.models = {"contents": list[types.Content], "systemInstruction": types.Content,
-                       "tools": list[types.Tool], "toolConfig": types.ToolConfig,
-                       "generationConfig": types.GenerationConfig,
-                       "safetySettings": list[types.SafetySetting]}
+        self.models = {
+            "contents": list[types.Content],
+            "systemInstruction": types.Content,
+            "tools": list[types.Tool],
+            "toolConfig": types.ToolConfig,
+            "generationConfig": types.GenerationConfig,
+            "safetySettings": list[types.SafetySetting],
+        }
         self.adapters = {key: pydantic.TypeAdapter(model) for key, model in self.models.items()}
 
     def __call__(self, payload: dict[str, Any]) -> None:
@@ -191,8 +206,12 @@ def _declared_limits(shape: Any, value: Any, path: str):
             yield f"{path.rstrip('.')}: {value!r} does not match {metadata['pattern']}"
         if shape.enum and value not in shape.enum:
             yield f"{path.rstrip('.')}: {value!r} is not one of {shape.enum}"
-    elif (shape.type_name in ("integer", "long", "float", "double") and "max" in metadata
-          and isinstance(value, int | float) and value > metadata["max"]):
+    elif (
+        shape.type_name in ("integer", "long", "float", "double")
+        and "max" in metadata
+        and isinstance(value, int | float)
+        and value > metadata["max"]
+    ):
         yield f"{path.rstrip('.')}: {value} is above {metadata['max']}"
 
 

@@ -52,7 +52,8 @@ def test_the_graders_question_is_made_of_the_case_messages_own_segments():
 
 def test_every_case_gets_the_same_judge_prompt_text_around_its_own_criteria():
     text = SUITE + SUITE.split("tests:\n", 1)[1].replace("id: first", "id: second").replace(
-        "mentions the loop", "mentions the bug")
+        "mentions the loop", "mentions the bug"
+    )
     document = render(text, {"code/a.py": b"def f(x):\n    return x\n"})
     first, second = (case.graders[0].messages for case in document.cases)
     assert first[0].content == second[0].content

@@ -28,11 +28,12 @@ def expected_count(document: dict) -> int:
     default_vars = (document.get("default_test") or {}).get("vars", {})
     total = 0
     for entry in document["tests"]:
-        variables = {**default_vars, **entry.get("vars", {})} if "vars" in entry or default_vars \
-            else {}
-        combinations = math.prod(len(value) for value in variables.values()
-                                 if isinstance(value, list)
-                                 and (not value or isinstance(value[0], str)))
+        variables = {**default_vars, **entry.get("vars", {})} if "vars" in entry or default_vars else {}
+        combinations = math.prod(
+            len(value)
+            for value in variables.values()
+            if isinstance(value, list) and (not value or isinstance(value[0], str))
+        )
         total += len(document.get("prompts") or [None]) * combinations
     return total
 
@@ -41,8 +42,9 @@ def safe_id(value: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", value.strip()).strip("-")[:48]
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=300, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
 @given(document=suites())
 def test_generated_agentv_5_files_render_with_agentvs_expansion(document):
     files = files_of(document)
@@ -70,7 +72,10 @@ def test_generated_agentv_5_files_render_with_agentvs_expansion(document):
         for provider in PROVIDERS:
             json.dumps(export_case(case, provider).as_contract(case.id))
     expanded = [case.id for case in rendered.cases if "__prompt_" in case.id]
-    prompt_ids = {safe_id(str(entry["id"])) for entry in document.get("prompts", [])
-                  if isinstance(entry, dict) and entry.get("id") and safe_id(str(entry["id"]))}
+    prompt_ids = {
+        safe_id(str(entry["id"]))
+        for entry in document.get("prompts", [])
+        if isinstance(entry, dict) and entry.get("id") and safe_id(str(entry["id"]))
+    }
     for prompt_id in prompt_ids if expanded else ():
         assert any(case_id.endswith(f"__prompt_{prompt_id}") for case_id in expanded), text

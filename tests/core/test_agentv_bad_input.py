@@ -11,8 +11,12 @@ from inspector.core.model import InputError
 from inspector.core.options import RenderOptions
 
 
-def render(text: str | bytes, extra: dict[str, bytes] | None = None, path: str = "evals/e.yaml",
-           profile: str = "spec"):
+def render(
+    text: str | bytes,
+    extra: dict[str, bytes] | None = None,
+    path: str = "evals/e.yaml",
+    profile: str = "spec",
+):
     data = text.encode() if isinstance(text, str) else text
     bundle = MemoryBundle({path: data, **(extra or {})})
     return render_eval_file(bundle, path, RenderOptions(profile=profile))
@@ -53,8 +57,9 @@ def test_case_without_input_is_flagged_not_lost():
 
 
 def test_duplicate_ids_are_a_warning_naming_the_first_line():
-    document = render("tests:\n  - id: a\n    criteria: x\n    input: one\n"
-                      "  - id: a\n    criteria: x\n    input: two\n")
+    document = render(
+        "tests:\n  - id: a\n    criteria: x\n    input: one\n  - id: a\n    criteria: x\n    input: two\n"
+    )
     assert [case.id for case in document.cases] == ["a", "a"]
     [warning] = document.cases[1].warnings
     assert "duplicate case id 'a'" in warning.message and "line 2" in warning.message
@@ -62,8 +67,12 @@ def test_duplicate_ids_are_a_warning_naming_the_first_line():
 
 
 def test_unknown_role_is_shown_but_not_sent():
-    [case] = render(one_case("    input:\n      - role: wizard\n        content: abracadabra\n"
-                             "      - role: user\n        content: hi\n")).cases
+    [case] = render(
+        one_case(
+            "    input:\n      - role: wizard\n        content: abracadabra\n"
+            "      - role: user\n        content: hi\n"
+        )
+    ).cases
     assert [m.role for m in case.sent_messages] == ["user"]
     [omitted] = case.omitted_messages
     assert omitted.role == "wizard" and "unknown role" in omitted.omitted
@@ -71,9 +80,13 @@ def test_unknown_role_is_shown_but_not_sent():
 
 
 def test_content_of_the_wrong_type_is_a_warning():
-    [case] = render(one_case("    input:\n      - role: user\n        content: 42\n"
-                             "      - role: user\n        content:\n          - type: video\n"
-                             "            value: x.mp4\n")).cases
+    [case] = render(
+        one_case(
+            "    input:\n      - role: user\n        content: 42\n"
+            "      - role: user\n        content:\n          - type: video\n"
+            "            value: x.mp4\n"
+        )
+    ).cases
     messages = [w.message for w in case.warnings]
     assert any("content should be text, got int 42" in m for m in messages)
     assert any("unknown content block type 'video'" in m for m in messages)
@@ -81,8 +94,9 @@ def test_content_of_the_wrong_type_is_a_warning():
 
 
 def test_object_content_is_rendered_as_indented_json():
-    [case] = render(one_case("    input:\n      - role: user\n        content:\n"
-                             "          a: 1\n          b: [x]\n")).cases
+    [case] = render(
+        one_case("    input:\n      - role: user\n        content:\n          a: 1\n          b: [x]\n")
+    ).cases
     assert case.sent_messages[0].content == '{\n  "a": 1,\n  "b": [\n    "x"\n  ]\n}'
 
 
@@ -107,8 +121,9 @@ def test_deeply_nested_document_is_rejected_with_a_clear_error():
 
 def test_huge_but_honest_document_renders():
     # Its speed is measured in benchmarks/bench_render.py, not asserted here.
-    cases = "".join(f"  - id: case-{index}\n    criteria: ok\n    input: question {index}\n"
-                    for index in range(20_000))
+    cases = "".join(
+        f"  - id: case-{index}\n    criteria: ok\n    input: question {index}\n" for index in range(20_000)
+    )
     document = render("tests:\n" + cases)
     assert len(document.cases) == 20_000
 
@@ -144,9 +159,14 @@ class SpyBundle(MemoryBundle):
 
 @pytest.mark.parametrize("reference", ["../../etc/passwd", "/etc/passwd", "../../../../../etc/passwd"])
 def test_reference_escaping_the_bundle_is_a_warning_and_never_read(reference):
-    bundle: Bundle = SpyBundle({"evals/e.yaml": one_case(
-        f"    input:\n      - role: user\n        content:\n          - type: text\n"
-        f"            value: hi\n          - type: file\n            value: {reference}\n").encode()})
+    bundle: Bundle = SpyBundle(
+        {
+            "evals/e.yaml": one_case(
+                f"    input:\n      - role: user\n        content:\n          - type: text\n"
+                f"            value: hi\n          - type: file\n            value: {reference}\n"
+            ).encode()
+        }
+    )
     for profile in ("spec", "agentv-0.10", "agentv-3.8", "agentv-4"):
         [case] = render_eval_file(bundle, "evals/e.yaml", RenderOptions(profile=profile)).cases
         assert "root:x" not in "".join(m.content for m in case.messages)
@@ -164,8 +184,9 @@ def test_bare_list_of_cases_renders_on_its_own_with_a_note():
 def test_duplicate_ids_become_distinct_for_addressing():
     from inspector.core.documents import give_cases_distinct_ids
 
-    document = render("tests:\n  - id: dup\n    input: one\n  - id: dup#2\n    input: two\n"
-                      "  - id: dup\n    input: three\n")
+    document = render(
+        "tests:\n  - id: dup\n    input: one\n  - id: dup#2\n    input: two\n  - id: dup\n    input: three\n"
+    )
     give_cases_distinct_ids(document)
     assert [case.id for case in document.cases] == ["dup", "dup#2", "dup#3"]
     assert document.cases[2].metadata["id_as_written"] == "dup"

@@ -38,8 +38,15 @@ def _golden_cases():
         if f"{release}/{eval_path}" in NOT_WHAT_AGENTV_SENDS:
             continue
         for case in json.loads(golden_file.read_text(encoding="utf-8")):
-            params.append(pytest.param(release, eval_path, case["id"], case["llm_messages"],
-                                       id=f"{release}/{eval_path}::{case['id']}"))
+            params.append(
+                pytest.param(
+                    release,
+                    eval_path,
+                    case["id"],
+                    case["llm_messages"],
+                    id=f"{release}/{eval_path}::{case['id']}",
+                )
+            )
     return params
 
 
@@ -50,8 +57,7 @@ def _rendered(release: str, eval_path: str) -> dict:
     key = (release, eval_path)
     if key not in _RENDERED:
         bundle = DirectoryBundle(CORPUS / "agentv" / release)
-        document = render_eval_file(bundle, eval_path,
-                                    RenderOptions(profile=PROFILE_OF_RELEASE[release]))
+        document = render_eval_file(bundle, eval_path, RenderOptions(profile=PROFILE_OF_RELEASE[release]))
         _RENDERED[key] = {case.id: case for case in document.cases}
     return _RENDERED[key]
 
@@ -69,7 +75,8 @@ def test_sent_messages_match_the_golden_llm_messages(release, eval_path, case_id
 
 @pytest.mark.parametrize(("release", "eval_path", "case_id", "expected"), _golden_cases())
 def test_golden_cases_segments_join_to_content_and_point_inside_the_bundle(
-        release, eval_path, case_id, expected):
+    release, eval_path, case_id, expected
+):
     case = _rendered(release, eval_path)[case_id]
     root = Path(CORPUS / "agentv" / release)
     for message in case.messages:

@@ -43,8 +43,7 @@ def test_the_goldens_were_made_by_the_tag(name):
     cases = [case for golden in goldens for case in golden["cases"]]
     assert len(cases) > 300
     # the set reaches both ways of sending a case
-    assert any(len(case["messages"]) == 2 and case["messages"][1]["role"] == "user"
-               for case in cases)
+    assert any(len(case["messages"]) == 2 and case["messages"][1]["role"] == "user" for case in cases)
     assert any(len(case["messages"]) > 2 for case in cases)
 
 
@@ -57,14 +56,15 @@ def test_every_golden_renders_to_what_agentv_sent(name):
         kept = {case_id for case_id, case in rendered.items() if not case.skipped}
         expected = {case["id"] for case in golden["cases"]}
         if kept != expected:
-            problems.append(f"golden {golden['n']}: agentv kept {sorted(expected)}, "
-                            f"we kept {sorted(kept)}")
+            problems.append(f"golden {golden['n']}: agentv kept {sorted(expected)}, we kept {sorted(kept)}")
             continue
         for case in golden["cases"]:
             ours = [chat_message(message) for message in rendered[case["id"]].sent_messages]
             if ours != case["messages"]:
-                problems.append(f"golden {golden['n']} case {case['id']}:\n"
-                                f"  agentv: {json.dumps(case['messages'])}\n"
-                                f"  ours:   {json.dumps(ours)}")
+                problems.append(
+                    f"golden {golden['n']} case {case['id']}:\n"
+                    f"  agentv: {json.dumps(case['messages'])}\n"
+                    f"  ours:   {json.dumps(ours)}"
+                )
     total = sum(len(golden["cases"]) for golden in goldens)
     assert not problems, f"{len(problems)} of {total} cases differ:\n" + "\n".join(problems[:5])

@@ -33,8 +33,10 @@ def test_string_is_javascripts():
 
 
 def test_questions_are_read_as_decks_own_line_parser_reads_them():
-    text = ('[contexts.a]\nassistantQuestion = "Say \\"hi\\""\n[contexts.b]\n'
-            'assistantQuestion = """two\nlines"""\n[[tools]]\nname = "t"\ndescription = "d"\n')
+    text = (
+        '[contexts.a]\nassistantQuestion = "Say \\"hi\\""\n[contexts.b]\n'
+        'assistantQuestion = """two\nlines"""\n[[tools]]\nname = "t"\ndescription = "d"\n'
+    )
     questions, tools = parse_declarations(text, "x.toml")
     assert [(q.name, q.text, q.line) for q in questions] == [("a", 'Say \\"hi\\"', 2)]
     assert [(t.name, t.description) for t in tools] == [("t", "d")]
@@ -55,7 +57,8 @@ def test_by_default_the_grader_gets_the_conversation_as_object_object_and_is_tol
     case = document.cases[0]
     assert [chat_message(m) for m in case.sent_messages][1:] == [
         {"role": "assistant", "content": "What was said?"},
-        {"role": "user", "content": "[object Object],[object Object]"}]
+        {"role": "user", "content": "[object Object],[object Object]"},
+    ]
     assert document.profile == "aibff-2025-08"
     assert any("[object Object]" in w.message and "spec" in w.message for w in case.warnings)
     question = case.messages[1].segments[0].origin

@@ -23,9 +23,12 @@ from .export_samples import sample_conversations
 from .test_export_sdk_validation import CORPUS_SNAPSHOTS, OWN_FOLDERS, SETTINGS, snapshot_cases
 
 PROVIDER = "bedrock-converse"
-ANSWER = {"output": {"message": {"role": "assistant", "content": [{"text": "ok"}]}},
-          "stopReason": "end_turn", "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
-          "metrics": {"latencyMs": 1}}
+ANSWER = {
+    "output": {"message": {"role": "assistant", "content": [{"text": "ok"}]}},
+    "stopReason": "end_turn",
+    "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+    "metrics": {"latencyMs": 1},
+}
 CONVERSE_PATH = "/model/amazon.nova-lite-v1%3A0/converse"
 JS_SDK = ORACLE_DIR / "node_modules" / "@aws-sdk" / "client-bedrock-runtime"
 VENV_BIN = Path(sys.executable).parent
@@ -46,12 +49,16 @@ def folder_results() -> list[ExportResult]:
 def _environment(home: Path, url: str) -> dict[str, str]:
     """Dummy credentials and the endpoint override; no file of the user's AWS set-up is read."""
     return {
-        "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(home),
-        "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY": "dummy-secret",
-        "AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "us-east-1",
+        "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "HOME": str(home),
+        "AWS_ACCESS_KEY_ID": "AKIDEXAMPLE",
+        "AWS_SECRET_ACCESS_KEY": "dummy-secret",
+        "AWS_REGION": "us-east-1",
+        "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_CONFIG_FILE": str(home / "no-config"),
         "AWS_SHARED_CREDENTIALS_FILE": str(home / "no-credentials"),
-        "AWS_EC2_METADATA_DISABLED": "true", "AWS_ENDPOINT_URL_BEDROCK_RUNTIME": url,
+        "AWS_EC2_METADATA_DISABLED": "true",
+        "AWS_ENDPOINT_URL_BEDROCK_RUNTIME": url,
         # Node's own version (Debian's Node 20), not the SDK or the code: the SDK says releases
         # after January 2027 need Node 22. Any other warning still fails the run.
         "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED": "true",
@@ -59,16 +66,18 @@ def _environment(home: Path, url: str) -> dict[str, str]:
 
 
 def _run(command: list[str], home: Path, url: str, cwd: Path | None = None) -> None:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300,
-                          env=_environment(home, url), cwd=cwd)
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=300, env=_environment(home, url), cwd=cwd
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "warning" not in done.stderr.lower(), done.stderr[-3000:]
 
 
 def _assert_sent(server: RecordingServer, results: list[ExportResult]) -> None:
     assert [request.path for request in server.requests] == [CONVERSE_PATH] * len(results)
-    assert all(request.headers["authorization"].startswith("AWS4-HMAC-SHA256 ")
-               for request in server.requests)
+    assert all(
+        request.headers["authorization"].startswith("AWS4-HMAC-SHA256 ") for request in server.requests
+    )
     for request, result in zip(server.requests, results, strict=True):
         assert request.json() == result.payload, result.case_id
 
@@ -155,7 +164,12 @@ def test_the_aws_cli_form_with_images_needs_v2_and_v1_refuses_it_rather_than_cor
         for result in results:
             code = render_code(result, "curl")
             assert "--cli-binary-format base64" in code and "Needs AWS CLI v2" in code
-            done = subprocess.run(["bash", "-c", code], capture_output=True, text=True, timeout=300,
-                                  env=_environment(tmp_path, server.url))
+            done = subprocess.run(
+                ["bash", "-c", code],
+                capture_output=True,
+                text=True,
+                timeout=300,
+                env=_environment(tmp_path, server.url),
+            )
             assert "Unknown options: --cli-binary-format" in done.stderr
     assert server.requests == []

@@ -20,25 +20,50 @@ PDF = "JVBERi0xLjQ="
 BODY = {
     "system": [{"text": "You are terse."}, {"cachePoint": {"type": "default"}}],
     "messages": [
-        {"role": "user", "content": [
-            {"text": "What is in these?"},
-            {"image": {"format": "png", "source": {"bytes": PNG}}},
-            {"document": {"format": "pdf", "name": "report", "source": {"bytes": PDF}}},
-            {"cachePoint": {"type": "default"}}]},
-        {"role": "assistant", "content": [
-            {"text": "Let me look it up."},
-            {"toolUse": {"toolUseId": "tooluse_1", "name": "lookup", "input": {"q": "report"}}}]},
-        {"role": "user", "content": [
-            {"toolResult": {"toolUseId": "tooluse_1", "content": [{"text": "found"}],
-                            "status": "success"}},
-            {"text": "Summarise."}]},
+        {
+            "role": "user",
+            "content": [
+                {"text": "What is in these?"},
+                {"image": {"format": "png", "source": {"bytes": PNG}}},
+                {"document": {"format": "pdf", "name": "report", "source": {"bytes": PDF}}},
+                {"cachePoint": {"type": "default"}},
+            ],
+        },
+        {
+            "role": "assistant",
+            "content": [
+                {"text": "Let me look it up."},
+                {"toolUse": {"toolUseId": "tooluse_1", "name": "lookup", "input": {"q": "report"}}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "toolResult": {
+                        "toolUseId": "tooluse_1",
+                        "content": [{"text": "found"}],
+                        "status": "success",
+                    }
+                },
+                {"text": "Summarise."},
+            ],
+        },
     ],
-    "inferenceConfig": {"maxTokens": 300, "temperature": 0.2, "topP": 0.9,
-                        "stopSequences": ["END"]},
-    "toolConfig": {"tools": [{"toolSpec": {"name": "lookup", "description": "Look up a word.",
-                                           "inputSchema": {"json": {"type": "object"}}}},
-                             {"cachePoint": {"type": "default"}}],
-                   "toolChoice": {"any": {}}},
+    "inferenceConfig": {"maxTokens": 300, "temperature": 0.2, "topP": 0.9, "stopSequences": ["END"]},
+    "toolConfig": {
+        "tools": [
+            {
+                "toolSpec": {
+                    "name": "lookup",
+                    "description": "Look up a word.",
+                    "inputSchema": {"json": {"type": "object"}},
+                }
+            },
+            {"cachePoint": {"type": "default"}},
+        ],
+        "toolChoice": {"any": {}},
+    },
     "additionalModelRequestFields": {"top_k": 5},
 }
 
@@ -55,14 +80,30 @@ def test_a_converse_body_is_recognised_as_bedrock_converse():
     assert detect_format("request.json", text) == "bedrock-converse"
 
 
-@pytest.mark.parametrize("body", [
-    {"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]},
-    {"system": [{"type": "text", "text": "s"}], "messages": [{"role": "user", "content": "hi"}]},
-    {"messages": [{"role": "user", "content": [{"type": "image", "source": {
-        "type": "base64", "media_type": "image/png", "data": PNG}}]}]},
-    {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
-     "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}}},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]},
+        {"system": [{"type": "text", "text": "s"}], "messages": [{"role": "user", "content": "hi"}]},
+        {
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "image",
+                            "source": {"type": "base64", "media_type": "image/png", "data": PNG},
+                        }
+                    ],
+                }
+            ]
+        },
+        {
+            "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+            "toolConfig": {"functionCallingConfig": {"mode": "AUTO"}},
+        },
+    ],
+)
 def test_other_providers_bodies_are_not_taken_for_converse(body):
     assert sniff(json.dumps(body)) != "bedrock-converse"
 
@@ -71,11 +112,17 @@ def test_a_converse_body_reads_into_messages_media_tools_and_results():
     case = read(BODY)
     assert case.metadata["format"] == "bedrock-converse"
     assert [(m.role, m.content) for m in case.messages] == [
-        ("system", "You are terse."), ("user", "What is in these?\n\n"),
-        ("assistant", "Let me look it up."), ("tool", "found"), ("user", "Summarise.")]
+        ("system", "You are terse."),
+        ("user", "What is in these?\n\n"),
+        ("assistant", "Let me look it up."),
+        ("tool", "found"),
+        ("user", "Summarise."),
+    ]
     media = [s.media for s in case.messages[1].segments if s.media is not None]
     assert [(m.kind, m.media_type, m.data, m.filename) for m in media] == [
-        ("image", "image/png", PNG, None), ("file", "application/pdf", PDF, "report.pdf")]
+        ("image", "image/png", PNG, None),
+        ("file", "application/pdf", PDF, "report.pdf"),
+    ]
     assert case.messages[2].tool_calls[0].id == "tooluse_1"
     assert case.messages[3].tool_call_id == "tooluse_1"
     assert [tool.name for tool in case.tools] == ["lookup"]
@@ -103,23 +150,37 @@ def test_converse_settings_map_to_anthropic_and_its_own_fields_are_named():
 
 
 def test_other_providers_settings_map_to_converse():
-    chat = {"model": "gpt-4o", "max_tokens": 200, "temperature": 0.5, "top_p": 0.8, "seed": 7,
-            "stop": "DONE", "tool_choice": {"type": "function", "function": {"name": "lookup"}},
-            "tools": [{"type": "function", "function": {"name": "lookup", "parameters": {
-                "type": "object"}}}],
-            "messages": [{"role": "system", "content": "Be brief."},
-                         {"role": "user", "content": [
-                             {"type": "text", "text": "Look."},
-                             {"type": "image_url", "image_url": {
-                                 "url": f"data:image/png;base64,{PNG}"}}]}]}
+    chat = {
+        "model": "gpt-4o",
+        "max_tokens": 200,
+        "temperature": 0.5,
+        "top_p": 0.8,
+        "seed": 7,
+        "stop": "DONE",
+        "tool_choice": {"type": "function", "function": {"name": "lookup"}},
+        "tools": [{"type": "function", "function": {"name": "lookup", "parameters": {"type": "object"}}}],
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "Look."},
+                    {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}},
+                ],
+            },
+        ],
+    }
     result = export_case(read(chat), "bedrock-converse")
     BotocoreValidator()(result.payload)
     payload = result.payload
-    assert payload["inferenceConfig"] == {"maxTokens": 200, "temperature": 0.5, "topP": 0.8,
-                                          "stopSequences": ["DONE"]}
+    assert payload["inferenceConfig"] == {
+        "maxTokens": 200,
+        "temperature": 0.5,
+        "topP": 0.8,
+        "stopSequences": ["DONE"],
+    }
     assert payload["toolConfig"]["toolChoice"] == {"tool": {"name": "lookup"}}
-    assert payload["messages"][0]["content"][1] == {
-        "image": {"format": "png", "source": {"bytes": PNG}}}
+    assert payload["messages"][0]["content"][1] == {"image": {"format": "png", "source": {"bytes": PNG}}}
     changes = "\n".join(change.message for change in result.changes)
     assert "seed left out" in changes
     assert "model 'gpt-4o' belongs to OpenAI Chat" in changes

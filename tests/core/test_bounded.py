@@ -43,15 +43,15 @@ def fail():
 
 @pytest.fixture(scope="module")
 def pool():
-    created = bounded.Pool(bounded.Limits(memory_bytes=512 * 1024 * 1024, cpu_seconds=2,
-                                          deadline_seconds=20, workers=1))
+    created = bounded.Pool(
+        bounded.Limits(memory_bytes=512 * 1024 * 1024, cpu_seconds=2, deadline_seconds=20, workers=1)
+    )
     yield created
     created.close()
 
 
 def test_a_render_in_the_worker_equals_the_render_in_process():
-    document = bounded.render_bounded(MemoryBundle({"e.yaml": EVAL}), "e.yaml",
-                                       RenderOptions(profile="spec"))
+    document = bounded.render_bounded(MemoryBundle({"e.yaml": EVAL}), "e.yaml", RenderOptions(profile="spec"))
     assert [case.id for case in document.cases] == ["a"]
     assert document.cases[0].messages[0].content == "hi"
 
@@ -77,12 +77,21 @@ def test_a_runaway_is_stopped_by_the_cpu_limit(pool):
 def test_a_render_holding_more_resident_memory_than_allowed_is_stopped():
     # Resident memory is watched from the parent: the address-space limit (here 2 GB) is only
     # the backstop for allocations faster than the watch.
-    lean = bounded.Pool(bounded.Limits(memory_bytes=2048 * 1024 * 1024, cpu_seconds=10,
-                                       deadline_seconds=120, workers=1,
-                                       resident_bytes=200 * 1024 * 1024))
+    lean = bounded.Pool(
+        bounded.Limits(
+            memory_bytes=2048 * 1024 * 1024,
+            cpu_seconds=10,
+            deadline_seconds=120,
+            workers=1,
+            resident_bytes=200 * 1024 * 1024,
+        )
+    )
     try:
-        with pytest.raises(LimitExceeded, match=r"x.yaml: the file is too large to read within the "
-                                                r"limits \(200 MB of memory\)"):
+        with pytest.raises(
+            LimitExceeded,
+            match=r"x.yaml: the file is too large to read within the "
+            r"limits \(200 MB of memory\)",
+        ):
             lean.call(hold, 400, path="x.yaml")
         assert lean.deaths == 1
         assert lean.call(allocate, 50 * 1024 * 1024) == 50 * 1024 * 1024

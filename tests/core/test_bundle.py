@@ -64,8 +64,7 @@ def test_directory_bundle_never_reads_outside_its_root(tmp_path):
     assert bundle.paths() == ["evals/a.yaml"]
 
 
-def test_directory_bundle_follows_symlinks_that_stay_inside_and_not_a_sibling_with_its_prefix(
-        tmp_path):
+def test_directory_bundle_follows_symlinks_that_stay_inside_and_not_a_sibling_with_its_prefix(tmp_path):
     root = tmp_path / "repo"
     (root / "guides").mkdir(parents=True)
     (root / "guides" / "g.md").write_text("guide")

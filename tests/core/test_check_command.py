@@ -12,10 +12,14 @@ from django.core.management import call_command
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = b"tests:\n  - id: a\n    input: hi\n    criteria: ok\n"
-DUPLICATE_IDS = b"tests:\n  - id: a\n    input: hi\n    criteria: ok\n  - id: a\n    input: yo\n    criteria: ok\n"
+DUPLICATE_IDS = (
+    b"tests:\n  - id: a\n    input: hi\n    criteria: ok\n  - id: a\n    input: yo\n    criteria: ok\n"
+)
 BROKEN = b"tests:\n  - id: a\n    input: [hi\n"
-LEGACY_DUPLICATES = (b"evalcases:\n  - id: a\n    outcome: ok\n    input_messages: [{role: user, content: x}]\n"
-                     b"  - id: a\n    outcome: ok\n    input_messages: [{role: user, content: y}]\n")
+LEGACY_DUPLICATES = (
+    b"evalcases:\n  - id: a\n    outcome: ok\n    input_messages: [{role: user, content: x}]\n"
+    b"  - id: a\n    outcome: ok\n    input_messages: [{role: user, content: y}]\n"
+)
 
 
 def check(*args: str, cwd: Path) -> tuple[int, list[str], str]:
@@ -76,9 +80,14 @@ def test_a_missing_path_or_unknown_profile_is_a_usage_error(repo):
 
 def test_the_console_script_entry_runs_check_with_its_exit_code(repo):
     (repo / "evals" / "broken.yaml").write_bytes(BROKEN)
-    result = subprocess.run([sys.executable, "-m", "inspector.cli", "check", "evals"], cwd=repo,
-                            capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
-                            timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "inspector.cli", "check", "evals"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=300,
+    )
     assert result.returncode == 1, result.stderr
     assert result.stdout.startswith("evals/broken.yaml:4:1: error: invalid YAML")
     assert "checked 2 files: 1 error, 0 warnings" in result.stderr

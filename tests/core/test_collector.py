@@ -79,8 +79,7 @@ def test_a_small_block_leaves_the_generations_alone():
     assert not any(item is kept for item in gc.get_objects(generation=2))
 
 
-def test_cyclic_garbage_among_aged_objects_is_collected_within_a_bounded_number_of_agings(
-        monkeypatch):
+def test_cyclic_garbage_among_aged_objects_is_collected_within_a_bounded_number_of_agings(monkeypatch):
     import weakref
 
     class Node:
@@ -114,15 +113,25 @@ def test_the_core_leaves_the_collector_alone(monkeypatch):
     touched = []
     for name in ("disable", "enable", "freeze", "unfreeze", "collect"):
         monkeypatch.setattr(gc, name, lambda *_args, _name=name: touched.append(_name))
-    body = {"model": "gpt-4o", "messages": [
-        {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"},
-        {"role": "assistant", "tool_calls": [
-            {"id": "call_1", "function": {"name": "f", "arguments": "{}"}}]},
-        {"role": "tool", "tool_call_id": "call_1", "content": "done"}]}
-    bundle = MemoryBundle({
-        "evals/a.yaml": b"evalcases:\n  - id: one\n    input_messages:\n"
-                        b"      - role: user\n        content: Hello\n",
-        "request.json": json.dumps(body).encode()})
+    body = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "Hi"},
+            {
+                "role": "assistant",
+                "tool_calls": [{"id": "call_1", "function": {"name": "f", "arguments": "{}"}}],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": "done"},
+        ],
+    }
+    bundle = MemoryBundle(
+        {
+            "evals/a.yaml": b"evalcases:\n  - id: one\n    input_messages:\n"
+            b"      - role: user\n        content: Hello\n",
+            "request.json": json.dumps(body).encode(),
+        }
+    )
     for path in ("evals/a.yaml", "request.json"):
         for case in render_document(bundle, path).cases:
             for provider in PROVIDERS:

@@ -14,8 +14,13 @@ def call(call_id: str, name: str = "lookup") -> ToolCall:
 
 
 def test_all_messages_are_included_in_order_after_the_system_prompt():
-    conversation = [msg("user", "one"), msg("assistant", "two"), msg("user", "three"),
-                    msg("assistant", "four"), msg("user", "five")]
+    conversation = [
+        msg("user", "one"),
+        msg("assistant", "two"),
+        msg("user", "three"),
+        msg("assistant", "four"),
+        msg("user", "five"),
+    ]
     result = build_context(conversation, "Be kind.")
     assert result.messages[0] == {"role": "system", "content": "Be kind."}
     assert [m["content"] for m in result.messages[1:]] == ["one", "two", "three", "four", "five"]
@@ -28,15 +33,20 @@ def test_roles_are_mapped_to_the_chat_roles():
 
 def test_an_empty_conversation_gives_only_the_system_prompt():
     assert build_context([], "Configured prompt").messages == [
-        {"role": "system", "content": "Configured prompt"}]
+        {"role": "system", "content": "Configured prompt"}
+    ]
 
 
 def test_tool_calls_and_results_use_the_openai_shape():
-    conversation = [msg("user", "find"), msg("assistant", tool_calls=[call("c1")]),
-                    msg("tool", "found", tool_call_id="c1")]
+    conversation = [
+        msg("user", "find"),
+        msg("assistant", tool_calls=[call("c1")]),
+        msg("tool", "found", tool_call_id="c1"),
+    ]
     _, _, assistant, tool = build_context(conversation, "S").messages
-    assert assistant["tool_calls"] == [{"id": "c1", "type": "function",
-                                        "function": {"name": "lookup", "arguments": '{"q": "c1"}'}}]
+    assert assistant["tool_calls"] == [
+        {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": '{"q": "c1"}'}}
+    ]
     assert tool == {"role": "tool", "content": "found", "tool_call_id": "c1"}
 
 
@@ -61,19 +71,21 @@ def test_a_budget_drops_the_oldest_messages_and_keeps_the_system_prompt():
     assert result.messages[-1]["content"] == conversation[-1].content
     kept = [m["content"] for m in result.messages[1:]]
     dropped = [m.content for m in result.dropped]
-    assert dropped == [m.content for m in conversation[:len(dropped)]]
-    assert kept == [m.content for m in conversation[len(dropped):]]
+    assert dropped == [m.content for m in conversation[: len(dropped)]]
+    assert kept == [m.content for m in conversation[len(dropped) :]]
     assert "300-token budget" in result.warning
-    sent = [msg("system", "System prompt.")] + conversation[len(dropped):]
+    sent = [msg("system", "System prompt.")] + conversation[len(dropped) :]
     assert sum(message_token_counts(sent)) + 3 <= 300
 
 
 def test_a_budget_never_separates_a_tool_call_from_its_results():
-    conversation = [msg("user", "start " + "word " * 50),
-                    msg("assistant", tool_calls=[call("a"), call("b")]),
-                    msg("tool", "result a " + "word " * 50, tool_call_id="a"),
-                    msg("tool", "result b", tool_call_id="b"),
-                    msg("user", "last question")]
+    conversation = [
+        msg("user", "start " + "word " * 50),
+        msg("assistant", tool_calls=[call("a"), call("b")]),
+        msg("tool", "result a " + "word " * 50, tool_call_id="a"),
+        msg("tool", "result b", tool_call_id="b"),
+        msg("user", "last question"),
+    ]
     full = sum(message_token_counts(conversation)) + 3
     for budget in range(20, full, 7):
         plan = plan_budget(conversation, budget)
@@ -88,7 +100,7 @@ def test_apply_budget_marks_omitted_messages_with_the_reason_and_warns():
     assert plan.dropped
     assert case.messages[0].omitted is None
     assert all(m.omitted == "dropped to fit the 200-token budget" for m in case.omitted_messages)
-    assert case.omitted_messages == case.messages[1:1 + len(plan.dropped)]
+    assert case.omitted_messages == case.messages[1 : 1 + len(plan.dropped)]
     assert "oldest message(s) dropped" in case.warnings[-1].message
 
 
@@ -107,11 +119,13 @@ def test_a_budget_below_the_last_turn_keeps_it_and_says_the_budget_is_exceeded()
 
 
 def test_the_kept_conversation_never_opens_on_an_assistant_reply_or_tool_result():
-    conversation = [msg("user", "first " + "word " * 80),
-                    msg("assistant", "reply " + "word " * 5, tool_calls=[call("a")]),
-                    msg("tool", "result", tool_call_id="a"),
-                    msg("assistant", "done"),
-                    msg("user", "next question")]
+    conversation = [
+        msg("user", "first " + "word " * 80),
+        msg("assistant", "reply " + "word " * 5, tool_calls=[call("a")]),
+        msg("tool", "result", tool_call_id="a"),
+        msg("assistant", "done"),
+        msg("user", "next question"),
+    ]
     plan = plan_budget(conversation, 40)
     kept = [m for i, m in enumerate(conversation) if i not in plan.dropped]
     assert kept[0].role == "user"

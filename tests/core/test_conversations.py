@@ -14,19 +14,40 @@ CHAT = {
     "model": "gpt-4o",
     "messages": [
         {"role": "system", "content": "You are helpful."},
-        {"role": "user", "content": [{"type": "text", "text": "Weather in"}, {"type": "text", "text": "Paris?"}]},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "call_1", "type": "function",
-             "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
-            {"id": "call_2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}},
-        ]},
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "Weather in"}, {"type": "text", "text": "Paris?"}],
+        },
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+                },
+                {"id": "call_2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}},
+            ],
+        },
         {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
         {"role": "tool", "tool_call_id": "call_2", "content": "noon"},
     ],
-    "tools": [{"type": "function", "function": {"name": "get_weather", "description": "Weather",
-                                                 "parameters": {"type": "object"}, "strict": True}}],
-    "response_format": {"type": "json_schema",
-                        "json_schema": {"name": "answer", "schema": {"type": "object"}, "strict": True}},
+    "tools": [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "description": "Weather",
+                "parameters": {"type": "object"},
+                "strict": True,
+            },
+        }
+    ],
+    "response_format": {
+        "type": "json_schema",
+        "json_schema": {"name": "answer", "schema": {"type": "object"}, "strict": True},
+    },
 }
 
 ANTHROPIC_YAML = """\
@@ -94,7 +115,7 @@ def test_json_message_spans_point_at_the_message_lines():
     lines = text.split("\n")
     [case] = render("chat.json", text).cases
     for message in case.messages:
-        held = "\n".join(lines[message.span.start_line - 1:message.span.end_line])
+        held = "\n".join(lines[message.span.start_line - 1 : message.span.end_line])
         assert f'"role": "{message.role}"' in held
     tool = case.messages[3]
     origin = tool.segments[0].origin
@@ -127,9 +148,12 @@ def test_responses_request_keeps_call_ids_and_sends_instructions_first():
 
 
 def test_codex_prompt_uses_the_configured_prompt_as_base_instructions():
-    prompt = {"input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]}],
-              "tools": [], "user_instructions": "Follow coding best practices.",
-              "output_schema": {"type": "object"}}
+    prompt = {
+        "input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]}],
+        "tools": [],
+        "user_instructions": "Follow coding best practices.",
+        "output_schema": {"type": "object"},
+    }
     [case] = render("p.json", json.dumps(prompt), system_prompt="You are a coding assistant.").cases
     system = case.messages[0]
     assert "You are a coding assistant." in system.content
@@ -138,27 +162,36 @@ def test_codex_prompt_uses_the_configured_prompt_as_base_instructions():
     assert case.output_schema.schema == {"type": "object"}
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    (json.dumps(CHAT), "openai-chat"),
-    (ANTHROPIC_YAML, "anthropic"),
-    (json.dumps(RESPONSES), "openai-responses"),
-    ('{"messages": [{"role": "user", "content": "hi"}]}', "openai-chat"),
-    ('{"max_tokens": 5, "messages": [{"role": "user", "content": [{"type": "image", "source": '
-     '{"type": "url", "url": "https://example.com/a.png"}}]}]}', "anthropic"),
-    ('{"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}', "gemini"),
-    ('{"input": "hi", "model": "gpt-5"}', "openai-responses"),
-    ("description: x\ninput: shared text\ntests:\n  - id: a\n    input: hi\n", None),
-    ("evalcases:\n  - id: a\n    input_messages: [{role: user, content: hi}]\n", None),
-    ("not: [a, request", None),
-    ("plain text", None),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (json.dumps(CHAT), "openai-chat"),
+        (ANTHROPIC_YAML, "anthropic"),
+        (json.dumps(RESPONSES), "openai-responses"),
+        ('{"messages": [{"role": "user", "content": "hi"}]}', "openai-chat"),
+        (
+            '{"max_tokens": 5, "messages": [{"role": "user", "content": [{"type": "image", "source": '
+            '{"type": "url", "url": "https://example.com/a.png"}}]}]}',
+            "anthropic",
+        ),
+        ('{"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}', "gemini"),
+        ('{"input": "hi", "model": "gpt-5"}', "openai-responses"),
+        ("description: x\ninput: shared text\ntests:\n  - id: a\n    input: hi\n", None),
+        ("evalcases:\n  - id: a\n    input_messages: [{role: user, content: hi}]\n", None),
+        ("not: [a, request", None),
+        ("plain text", None),
+    ],
+)
 def test_format_detection(text, expected):
     assert sniff(text) == expected
 
 
 def test_agentv_eval_files_are_not_taken_for_requests():
-    own = [*REPO.glob("fixtures/examples/*/evals/*.yaml"), *REPO.glob("tests/fixtures/*/evals/**/*.yaml"),
-           *REPO.glob("tests/oracle/regressions/*/evals/*.yaml")]
+    own = [
+        *REPO.glob("fixtures/examples/*/evals/*.yaml"),
+        *REPO.glob("tests/fixtures/*/evals/**/*.yaml"),
+        *REPO.glob("tests/oracle/regressions/*/evals/*.yaml"),
+    ]
     assert len(own) >= 10
     for path in own + corpus_files("agentv/**/*.yaml")[:40]:
         assert sniff(path.read_text(encoding="utf-8")) is None, path
@@ -186,12 +219,19 @@ def test_a_body_that_is_no_known_request_is_a_clear_error():
 
 def test_a_top_level_system_makes_a_body_anthropic_even_beside_system_role_messages():
     # Seed 003's ModelRequest: `system` on top and system-role messages in the array.
-    text = json.dumps({"system": "Top.", "messages": [
-        {"role": "system", "content": "Inline."}, {"role": "user", "content": "hi"}]})
+    text = json.dumps(
+        {
+            "system": "Top.",
+            "messages": [{"role": "system", "content": "Inline."}, {"role": "user", "content": "hi"}],
+        }
+    )
     assert sniff(text) == "anthropic"
     [case] = render("x.json", text).cases
     assert [(m.role, m.content) for m in case.messages] == [
-        ("system", "Top."), ("system", "Inline."), ("user", "hi")]
+        ("system", "Top."),
+        ("system", "Inline."),
+        ("user", "hi"),
+    ]
 
 
 def test_a_top_level_system_read_as_openai_chat_is_kept_and_named():

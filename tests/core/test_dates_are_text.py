@@ -14,14 +14,14 @@ from inspector.core.options import PROFILES, RenderOptions
 from inspector.core.serialize import case_contract, case_detail
 
 FILES = {
-    "deck.toml": b'[[samples]]\ncreated = 2024-01-01\nexpected = { when = 2024-01-01T10:00:00Z }\n'
-                 b'messages = [{role = "user", content = "hi"}]\n',
+    "deck.toml": b"[[samples]]\ncreated = 2024-01-01\nexpected = { when = 2024-01-01T10:00:00Z }\n"
+    b'messages = [{role = "user", content = "hi"}]\n',
     "request.yaml": b"model: gpt-4o\nmetadata:\n  when: 2024-01-01\nmessages:\n"
-                    b"  - role: user\n    content: hi\n",
+    b"  - role: user\n    content: hi\n",
     "evals/eval.yaml": b"description: 2024-01-01\ntests:\n  - id: a\n    criteria: 2024-01-01\n"
-                       b"    note: 2024-01-01 10:00:00\n    input: hello\n",
+    b"    note: 2024-01-01 10:00:00\n    input: hello\n",
     "evals/v5.yaml": b"prompts:\n  - 'on {{ day }}'\ntests:\n  - id: a\n    criteria: ok\n"
-                     b"    vars:\n      day: 2024-01-01\n",
+    b"    vars:\n      day: 2024-01-01\n",
 }
 
 

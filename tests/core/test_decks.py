@@ -12,8 +12,11 @@ from inspector.core.safe_parse import LimitExceeded
 from tests.conftest import CORPUS, REPO, corpus_files
 
 # Our own decks (the example and the aibff oracle's), and with PI_CORPUS every corpus snapshot's.
-DECK_ROOTS = [REPO / "fixtures" / "examples" / "tone-grader-deck", REPO / "tests" / "oracle" / "aibff" / "decks",
-              *(snapshot for snapshot in corpus_files("gambit/*") if snapshot.is_dir())]
+DECK_ROOTS = [
+    REPO / "fixtures" / "examples" / "tone-grader-deck",
+    REPO / "tests" / "oracle" / "aibff" / "decks",
+    *(snapshot for snapshot in corpus_files("gambit/*") if snapshot.is_dir()),
+]
 DECK_FILES = sorted(
     (root, path.relative_to(root).as_posix())
     for root in DECK_ROOTS
@@ -30,7 +33,7 @@ def render(files: dict[str, str], path: str):
 
 def source_lines(snapshot, path, start, end) -> str:
     lines = (snapshot / path).read_text(encoding="utf-8").split("\n")
-    return "\n".join(lines[start - 1:end])
+    return "\n".join(lines[start - 1 : end])
 
 
 def plain_lines(text: str) -> list[str]:
@@ -51,12 +54,18 @@ def test_every_deck_loads_without_errors_in_spec(snapshot, path):
     assert not [w for w in document.warnings if w.severity == "error"]
     # By default the only errors are what aibff's calibrate itself stopped on.
     default = render_document(DirectoryBundle(snapshot), path)
-    assert all(w.message.startswith("aibff's calibrate (August 2025) stops on this deck")
-               for w in default.warnings if w.severity == "error")
+    assert all(
+        w.message.startswith("aibff's calibrate (August 2025) stops on this deck")
+        for w in default.warnings
+        if w.severity == "error"
+    )
 
 
-@pytest.mark.parametrize(("snapshot", "path"), [(s, p) for s, p in DECK_FILES if p.endswith(".toml")],
-                         ids=[i for i in DECK_IDS if i.endswith(".toml")])
+@pytest.mark.parametrize(
+    ("snapshot", "path"),
+    [(s, p) for s, p in DECK_FILES if p.endswith(".toml")],
+    ids=[i for i in DECK_IDS if i.endswith(".toml")],
+)
 def test_sample_spans_hold_that_samples_text(snapshot, path):
     document = render_deck_file(DirectoryBundle(snapshot), path)
     for case in document.cases:
@@ -126,10 +135,12 @@ def test_spans_of_a_multi_line_content_string_cover_all_its_lines():
 
 
 def test_samples_written_before_their_table_header_still_get_one_span():
-    text = ('[[samples.short-answer.messages]]\nrole = "user"\ncontent = "What is the capital of France?"\n\n'
-            '[[samples.short-answer.messages]]\nrole = "assistant"\ncontent = "Paris."\n\n'
-            '[samples.short-answer]\nscore = 3\ndescription = "Answers with the city alone"\n\n'
-            '[[samples.long-answer.messages]]\nrole = "user"\ncontent = "And of Spain?"\n')
+    text = (
+        '[[samples.short-answer.messages]]\nrole = "user"\ncontent = "What is the capital of France?"\n\n'
+        '[[samples.short-answer.messages]]\nrole = "assistant"\ncontent = "Paris."\n\n'
+        '[samples.short-answer]\nscore = 3\ndescription = "Answers with the city alone"\n\n'
+        '[[samples.long-answer.messages]]\nrole = "user"\ncontent = "And of Spain?"\n'
+    )
     case = render({"answers.toml": text}, "answers.toml").cases[0]
     assert case.id == "short-answer"
     assert (case.span.start_line, case.span.end_line) == (1, 11)
@@ -137,7 +148,9 @@ def test_samples_written_before_their_table_header_still_get_one_span():
 
 
 def test_seed_004_list_format_renders_each_sample_with_expected_and_tags():
-    document = render({"d.toml": '''
+    document = render(
+        {
+            "d.toml": """
 [[samples]]
 messages = [
   { role = "user", content = "What is 2+2?" },
@@ -148,7 +161,10 @@ tags = ["math"]
 
 [[samples]]
 messages = [{ role = "narrator", content = "roles are not restricted" }]
-'''}, "d.toml")
+"""
+        },
+        "d.toml",
+    )
     first, second = document.cases
     assert [m.role for m in first.messages] == ["user", "assistant"]
     assert first.metadata == {"expected": {"score": 1, "reason": "Correct answer"}, "tags": ["math"]}
@@ -158,20 +174,36 @@ messages = [{ role = "narrator", content = "roles are not restricted" }]
     assert second.id == "sample-2"
 
 
-@pytest.mark.parametrize(("sample", "field", "message", "line"), [
-    ('expected = 1', "messages", "Sample must have messages array", 1),  # absent: the header
-    ("messages = []", "messages", "Messages array cannot be empty", 3),
-    ('messages = [{ content = "x" }]', "messages[0].role", "Each message must have a role string", 3),
-    ('messages = [\n  { role = "user", content = "ok" },\n  { role = "user", content = 7 },\n]',
-     "messages[1].content", "Each message must have a content string", 5),
-    ('messages = [{ role = "user", content = "" }]', "messages[0].content",
-     "Each message must have a content string", 3),
-])
+@pytest.mark.parametrize(
+    ("sample", "field", "message", "line"),
+    [
+        ("expected = 1", "messages", "Sample must have messages array", 1),  # absent: the header
+        ("messages = []", "messages", "Messages array cannot be empty", 3),
+        ('messages = [{ content = "x" }]', "messages[0].role", "Each message must have a role string", 3),
+        (
+            'messages = [\n  { role = "user", content = "ok" },\n  { role = "user", content = 7 },\n]',
+            "messages[1].content",
+            "Each message must have a content string",
+            5,
+        ),
+        (
+            'messages = [{ role = "user", content = "" }]',
+            "messages[0].content",
+            "Each message must have a content string",
+            3,
+        ),
+    ],
+)
 def test_a_sample_failing_seed_004_validation_is_skipped_with_sample_field_and_line(
-        sample, field, message, line):
-    document = render({"d.toml": f'[[samples]]\nid = "bad"\n{sample}\n\n[[samples]]\n'
-                                 f'id = "good"\nmessages = [{{ role = "user", content = "hi" }}]\n'},
-                      "d.toml")
+    sample, field, message, line
+):
+    document = render(
+        {
+            "d.toml": f'[[samples]]\nid = "bad"\n{sample}\n\n[[samples]]\n'
+            f'id = "good"\nmessages = [{{ role = "user", content = "hi" }}]\n'
+        },
+        "d.toml",
+    )
     assert [case.id for case in document.cases] == ["good"]
     [warning] = document.warnings
     assert warning.message == f"sample 'bad' skipped: {field}: {message}"
@@ -187,17 +219,20 @@ def test_invalid_toml_is_an_input_error_with_line_and_column():
 
 
 def test_legacy_samples_are_reported_converted_and_offered_as_toml():
-    legacy = ('# A tone grader: samples in the userMessage/assistantResponse form\n\n'
-              '[contexts.requestType]\ntype = "string"\nquestion = "What type of request is this?"\n\n'
-              '[samples.brief-and-kind]\nuserMessage = "How do I undo my last change?"\n'
-              'assistantResponse = "Press Ctrl+Z (Cmd+Z on a Mac)."\nscore = 3\n'
-              'description = "Answers at once"\n\n'
-              '[samples.lecture]\nuserMessage = "What is 3+4?"\n'
-              'assistantResponse = "Addition is one of the four operations of arithmetic: 7."\nscore = -2\n')
+    legacy = (
+        "# A tone grader: samples in the userMessage/assistantResponse form\n\n"
+        '[contexts.requestType]\ntype = "string"\nquestion = "What type of request is this?"\n\n'
+        '[samples.brief-and-kind]\nuserMessage = "How do I undo my last change?"\n'
+        'assistantResponse = "Press Ctrl+Z (Cmd+Z on a Mac)."\nscore = 3\n'
+        'description = "Answers at once"\n\n'
+        '[samples.lecture]\nuserMessage = "What is 3+4?"\n'
+        'assistantResponse = "Addition is one of the four operations of arithmetic: 7."\nscore = -2\n'
+    )
     document = render({"decks/tone.deck.toml": legacy}, "decks/tone.deck.toml")
     assert [case.id for case in document.cases] == ["brief-and-kind", "lecture"]
-    assert any("userMessage/assistantResponse" in w.message and "replaced" in w.message
-               for w in document.warnings)
+    assert any(
+        "userMessage/assistantResponse" in w.message and "replaced" in w.message for w in document.warnings
+    )
     [(name, converted)] = document.conversions.items()
     assert name == "tone.deck.converted.toml"
     data = tomllib.loads(converted)
@@ -213,8 +248,13 @@ def test_legacy_samples_are_reported_converted_and_offered_as_toml():
 
 
 def test_converted_multi_line_content_survives_the_round_trip():
-    document = render({"d.toml": '[samples.a]\nuserMessage = """line one\nit\'s \'\'quoted\'\'\n"""\n'
-                                 'assistantResponse = "ends with a quote \'"\n'}, "d.toml")
+    document = render(
+        {
+            "d.toml": '[samples.a]\nuserMessage = """line one\nit\'s \'\'quoted\'\'\n"""\n'
+            'assistantResponse = "ends with a quote \'"\n'
+        },
+        "d.toml",
+    )
     converted = tomllib.loads(document.conversions["d.converted.toml"])
     assert converted["samples"]["a"]["messages"][0]["content"] == "line one\nit's ''quoted''\n"
     assert converted["samples"]["a"]["messages"][1]["content"] == "ends with a quote '"
@@ -235,8 +275,7 @@ def test_spec_reads_a_grader_deck_as_its_system_message_before_each_embedded_sam
     assert paths == {path, "graders/base.md"}
     for segment in system.segments:
         assert segment.origin.kind == OriginKind.DECK
-        source = source_lines(root, segment.origin.path, segment.origin.start_line,
-                              segment.origin.end_line)
+        source = source_lines(root, segment.origin.path, segment.origin.start_line, segment.origin.end_line)
         for line in segment.text.split("\n"):
             assert line in source
     assert document.cases[0].span.path.endswith("tone-samples.toml")
@@ -245,11 +284,15 @@ def test_spec_reads_a_grader_deck_as_its_system_message_before_each_embedded_sam
 
 def test_embed_fragments_pick_a_markdown_section_and_named_samples():
     guide = "# Grader guide\n\n## How to grade\n\nScore from -3 to 3.\n\n## History\n\nWritten in 2025.\n"
-    deck = ("# Notes grader\n\n> ![how to grade](./guide.md#how-to-grade)\n\n"
-            "[^clear]: ![sample](./notes.toml#samples.clear)\n"
-            "[^vague]: ![sample](./notes.toml#samples.vague)\n")
-    samples = "".join(f'[samples.{name}]\nscore = {score}\nmessages = [{{ role = "user", content = "Notes?" }}]\n\n'
-                      for name, score in (("clear", 3), ("unused", 0), ("vague", -2)))
+    deck = (
+        "# Notes grader\n\n> ![how to grade](./guide.md#how-to-grade)\n\n"
+        "[^clear]: ![sample](./notes.toml#samples.clear)\n"
+        "[^vague]: ![sample](./notes.toml#samples.vague)\n"
+    )
+    samples = "".join(
+        f'[samples.{name}]\nscore = {score}\nmessages = [{{ role = "user", content = "Notes?" }}]\n\n'
+        for name, score in (("clear", 3), ("unused", 0), ("vague", -2))
+    )
     document = render({"notes.deck.md": deck, "guide.md": guide, "notes.toml": samples}, "notes.deck.md")
     # The deck embeds two of the file's three samples by #samples.<id>.
     assert [c.id for c in document.cases] == ["clear", "vague"]
@@ -259,10 +302,13 @@ def test_embed_fragments_pick_a_markdown_section_and_named_samples():
 
 
 def test_embed_loops_and_escapes_are_reported_with_file_and_line():
-    document = render({
-        "a.deck.md": "# A\n\n![b](b.md)\n",
-        "b.md": "B text\n![back to a](a.deck.md)\n![out](../../secret.md)\n",
-    }, "a.deck.md")
+    document = render(
+        {
+            "a.deck.md": "# A\n\n![b](b.md)\n",
+            "b.md": "B text\n![back to a](a.deck.md)\n![out](../../secret.md)\n",
+        },
+        "a.deck.md",
+    )
     errors = {(w.path, w.line): w.message for w in document.warnings}
     assert "embed loop: a.deck.md -> b.md -> a.deck.md" in errors[("b.md", 2)]
     assert "outside the bundle" in errors[("b.md", 3)]
@@ -291,8 +337,11 @@ def _system_text(files: dict[str, str], path: str) -> str:
 
 def test_an_embed_bomb_is_refused_at_the_line_of_the_decks_embed(worker):
     # Each file embeds the next twice, thirty files deep: a billion copies if followed.
-    files = {"g.deck.md": "# Grader\n\n![](p0.md)\n", "p30.md": "x\n",
-             **{f"p{i}.md": f"![](p{i + 1}.md) ![](p{i + 1}.md)\n" for i in range(30)}}
+    files = {
+        "g.deck.md": "# Grader\n\n![](p0.md)\n",
+        "p30.md": "x\n",
+        **{f"p{i}.md": f"![](p{i + 1}.md) ![](p{i + 1}.md)\n" for i in range(30)},
+    }
     with pytest.raises(LimitExceeded, match=f"more than {MAX_EMBEDS} embeds.*embed bomb") as raised:
         worker.call(_system_text, files, "g.deck.md")
     assert (raised.value.diagnostic.path, raised.value.diagnostic.line) == ("g.deck.md", 3)
@@ -306,9 +355,11 @@ def test_embeds_that_bring_in_too_much_text_are_refused(worker):
 
 
 def test_a_deck_may_embed_the_same_files_a_few_times():
-    files = {"g.deck.md": "![](a.md)\n![](a.md#part)\n![](d.toml)\n![](d.toml#samples.s)\n",
-             "a.md": "intro\n\n# Part\n\npart text\n",
-             "d.toml": '[samples.s]\nmessages = [{role = "user", content = "hi"}]\n'}
+    files = {
+        "g.deck.md": "![](a.md)\n![](a.md#part)\n![](d.toml)\n![](d.toml#samples.s)\n",
+        "a.md": "intro\n\n# Part\n\npart text\n",
+        "d.toml": '[samples.s]\nmessages = [{role = "user", content = "hi"}]\n',
+    }
     assert _system_text(files, "g.deck.md").count("part text") == 2
 
 
@@ -318,8 +369,10 @@ def test_lines_of_unclosed_embeds_and_runs_of_heading_marks_render(worker):
     unclosed = "![](" * 50_000 + "\n"
     assert worker.call(_system_text, {"g.deck.md": unclosed}, "g.deck.md") == unclosed
     heading = "# " + " #" * 200_000 + "x\n"
-    assert worker.call(_system_text, {"g.deck.md": "![](h.md#nothing)\n", "h.md": heading},
-                       "g.deck.md") == heading + "\n"
+    assert (
+        worker.call(_system_text, {"g.deck.md": "![](h.md#nothing)\n", "h.md": heading}, "g.deck.md")
+        == heading + "\n"
+    )
 
 
 def _render_in_worker(files: dict[str, str], path: str):
@@ -328,8 +381,11 @@ def _render_in_worker(files: dict[str, str], path: str):
 
 def test_a_ten_thousand_sample_deck_renders_in_bounded_time(worker):
     # Bounded by the worker's 5 s of CPU time, not the wall clock: a busy machine cannot fail it.
-    blocks = [f'[samples.s{i}]\nscore = 1\n\n[[samples.s{i}.messages]]\nrole = "user"\n'
-              f'content = """\nquestion {i}\n"""\n' for i in range(10_000)]
+    blocks = [
+        f'[samples.s{i}]\nscore = 1\n\n[[samples.s{i}.messages]]\nrole = "user"\n'
+        f'content = """\nquestion {i}\n"""\n'
+        for i in range(10_000)
+    ]
     document = worker.call(_render_in_worker, {"big.toml": "\n".join(blocks)}, "big.toml")
     assert len(document.cases) == 10_000
     assert document.cases[-1].messages[0].content == "question 9999\n"

@@ -48,11 +48,24 @@ def write(root, files):
 
 def test_the_cli_prints_the_summary_changes_with_their_cause_and_ids(tmp_path):
     write(tmp_path / "old", FILES)
-    write(tmp_path / "new", dict(FILES, **{
-        "evals/rules.instructions.md": GUIDE.replace(b"bugs", b"real bugs"),
-        "evals/suite.yaml": SUITE.replace(b"  - id: second", b"  - id: third")}))
-    code, result, _ = run_diff(str(tmp_path / "old/evals/suite.yaml"), str(tmp_path / "new/evals/suite.yaml"),
-                               "--root-old", str(tmp_path / "old"), "--root-new", str(tmp_path / "new"))
+    write(
+        tmp_path / "new",
+        dict(
+            FILES,
+            **{
+                "evals/rules.instructions.md": GUIDE.replace(b"bugs", b"real bugs"),
+                "evals/suite.yaml": SUITE.replace(b"  - id: second", b"  - id: third"),
+            },
+        ),
+    )
+    code, result, _ = run_diff(
+        str(tmp_path / "old/evals/suite.yaml"),
+        str(tmp_path / "new/evals/suite.yaml"),
+        "--root-old",
+        str(tmp_path / "old"),
+        "--root-new",
+        str(tmp_path / "new"),
+    )
     assert code == 0
     assert result["summary"] == {"changed": 1, "added": 1, "removed": 1, "unchanged": 0}
     [changed] = result["changed"]
@@ -73,8 +86,14 @@ def test_the_same_file_compares_unchanged(tmp_path):
 def test_an_unusable_input_exits_2_with_a_located_message(tmp_path, broken):
     write(tmp_path, FILES)
     (tmp_path / "evals/broken.yaml").write_bytes(broken)
-    code, result, err = run_diff(str(tmp_path / "evals/suite.yaml"), str(tmp_path / "evals/broken.yaml"),
-                                 "--root-old", str(tmp_path), "--root-new", str(tmp_path))
+    code, result, err = run_diff(
+        str(tmp_path / "evals/suite.yaml"),
+        str(tmp_path / "evals/broken.yaml"),
+        "--root-old",
+        str(tmp_path),
+        "--root-new",
+        str(tmp_path),
+    )
     assert code == 2 and result is None
     assert err.startswith("error: evals/broken.yaml")
 

@@ -16,16 +16,23 @@ def test_the_example_deck_is_one_document_with_each_sample_once():
     bundle = DirectoryBundle(DECK)
     assert list_documents(bundle) == ["graders/tone.deck.md"]
     samples = render_document(bundle, "graders/tone-samples.toml", RenderOptions()).cases
-    cases = [case for path in list_documents(bundle)
-             for case in render_document(bundle, path, RenderOptions()).cases]
+    cases = [
+        case
+        for path in list_documents(bundle)
+        for case in render_document(bundle, path, RenderOptions()).cases
+    ]
     assert sorted(case.id for case in cases) == sorted(case.id for case in samples)
     assert len(build_ledger(cases, "openai-chat").cases) == len(samples) == 3
 
 
 def test_a_sample_file_embedded_through_another_markdown_file_is_the_decks_too():
-    bundle = MemoryBundle({"g/grader.deck.md": b"# G\n\n![shared](./parts/shared.md)\n",
-                           "g/parts/shared.md": b"Be fair.\n\n![s](../samples.toml#one)\n",
-                           "g/samples.toml": SAMPLES})
+    bundle = MemoryBundle(
+        {
+            "g/grader.deck.md": b"# G\n\n![shared](./parts/shared.md)\n",
+            "g/parts/shared.md": b"Be fair.\n\n![s](../samples.toml#one)\n",
+            "g/samples.toml": SAMPLES,
+        }
+    )
     assert list_documents(bundle) == ["g/grader.deck.md"]
 
 

@@ -44,6 +44,7 @@ def lint_indexes(result) -> list[int | None]:
 
 # --- seed 003: system-role messages ---------------------------------------------------------------
 
+
 def test_ac2_1_a_system_role_message_is_accepted_by_every_exporter():
     conversation = case(message("system", "Rules."), message("user", "Hi"))
     for provider in PROVIDERS:
@@ -53,8 +54,9 @@ def test_ac2_1_a_system_role_message_is_accepted_by_every_exporter():
 
 
 def test_ac2_2_anthropic_moves_system_messages_into_system_after_the_request_system():
-    conversation = case(message("user", "Hi"), message("system", "Inline rule."),
-                        message("assistant", "Hello"))
+    conversation = case(
+        message("user", "Hi"), message("system", "Inline rule."), message("assistant", "Hello")
+    )
     result = export_case(conversation, "anthropic", ExportSettings(system_prompt="Request system."))
     assert result.payload["system"] == "Request system.\n\nInline rule."
     assert [turn["role"] for turn in result.payload["messages"]] == ["user", "assistant"]
@@ -62,8 +64,9 @@ def test_ac2_2_anthropic_moves_system_messages_into_system_after_the_request_sys
 
 
 def test_ac2_3_openai_chat_passes_system_messages_through_in_place():
-    conversation = case(message("user", "Hi"), message("system", "Inline rule."),
-                        message("assistant", "Hello"))
+    conversation = case(
+        message("user", "Hi"), message("system", "Inline rule."), message("assistant", "Hello")
+    )
     result = export_case(conversation, "openai-chat")
     assert result.payload["messages"] == [
         {"role": "user", "content": "Hi"},
@@ -84,8 +87,12 @@ def test_ac2_4_request_system_alone_still_works_for_both_adapters():
 
 
 def test_ac2_5_several_system_messages_concatenate_for_anthropic_and_stay_sequential_for_openai():
-    conversation = case(message("system", "First."), message("user", "Hi"),
-                        message("system", "Second."), message("system", "Third."))
+    conversation = case(
+        message("system", "First."),
+        message("user", "Hi"),
+        message("system", "Second."),
+        message("system", "Third."),
+    )
     settings = ExportSettings(system_prompt="Zero.")
     anthropic = export_case(conversation, "anthropic", settings)
     assert anthropic.payload["system"] == "Zero.\n\nFirst.\n\nSecond.\n\nThird."
@@ -101,10 +108,12 @@ def test_anthropic_skips_empty_system_messages_when_joining():
 
 # --- seed 002: the Responses request as Codex's Prompt builds it ----------------------------------
 
+
 def test_prompt_structure_matches_rust():
     result = export_case(case(message("user", "Hello")), "openai-responses")
     assert result.payload["input"] == [
-        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello"}]}]
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hello"}]}
+    ]
     tools = export_case(weather_conversation(), "openai-responses").payload["tools"]
     assert isinstance(tools, list) and all("type" in tool for tool in tools)
 
@@ -114,20 +123,21 @@ def test_get_full_instructions_returns_base_instructions_when_no_override():
 
 
 def test_get_full_instructions_uses_override_when_provided():
-    assert full_instructions("You are a helpful assistant.", "Custom system prompt") == \
-        "Custom system prompt"
+    assert full_instructions("You are a helpful assistant.", "Custom system prompt") == "Custom system prompt"
 
 
 def test_get_full_instructions_combines_base_and_user_instructions():
-    combined = full_instructions("You are a coding assistant.", None,
-                                 "Follow coding best practices.")
+    combined = full_instructions("You are a coding assistant.", None, "Follow coding best practices.")
     assert combined.startswith("You are a coding assistant.")
     assert combined.endswith("Follow coding best practices.")
 
 
 def test_responses_instructions_come_from_the_instructions_message_not_the_input():
-    conversation = case(message("system", "Codex base instructions."), message("user", "Hello"),
-                        metadata={"instructions_message": True})
+    conversation = case(
+        message("system", "Codex base instructions."),
+        message("user", "Hello"),
+        metadata={"instructions_message": True},
+    )
     settings = ExportSettings(system_prompt="Default base.", user_instructions="Be careful.")
     result = export_case(conversation, "openai-responses", settings)
     assert result.payload["instructions"] == "Codex base instructions.\n\nBe careful."
@@ -139,7 +149,10 @@ def test_responses_without_instructions_message_keeps_system_text_as_an_input_it
     result = export_case(conversation, "openai-responses", ExportSettings(system_prompt="Base."))
     assert result.payload["instructions"] == "Base."
     assert result.payload["input"][0] == {
-        "type": "message", "role": "system", "content": [{"type": "input_text", "text": "Inline."}]}
+        "type": "message",
+        "role": "system",
+        "content": [{"type": "input_text", "text": "Inline."}],
+    }
 
 
 def test_get_formatted_input_returns_cloned_array():
@@ -151,15 +164,20 @@ def test_get_formatted_input_returns_cloned_array():
 
 
 def test_get_formatted_input_preserves_all_response_item_types():
-    conversation = case(message("user", "Hello"),
-                        message("assistant", "", tool_calls=[call("call_1", "get_weather", "{}")]),
-                        message("tool", "sunny", tool_call_id="call_1"),
-                        message("assistant", "Hi"))
+    conversation = case(
+        message("user", "Hello"),
+        message("assistant", "", tool_calls=[call("call_1", "get_weather", "{}")]),
+        message("tool", "sunny", tool_call_id="call_1"),
+        message("assistant", "Hi"),
+    )
     items = export_case(conversation, "openai-responses").payload["input"]
-    assert [item["type"] for item in items] == ["message", "function_call", "function_call_output",
-                                                "message"]
-    assert items[1] == {"type": "function_call", "call_id": "call_1", "name": "get_weather",
-                        "arguments": "{}"}
+    assert [item["type"] for item in items] == ["message", "function_call", "function_call_output", "message"]
+    assert items[1] == {
+        "type": "function_call",
+        "call_id": "call_1",
+        "name": "get_weather",
+        "arguments": "{}",
+    }
     assert items[2] == {"type": "function_call_output", "call_id": "call_1", "output": "sunny"}
     # Assistant history as string content: what both the SDK types and the live API accept.
     assert items[3] == {"type": "message", "role": "assistant", "content": "Hi"}
@@ -167,52 +185,72 @@ def test_get_formatted_input_preserves_all_response_item_types():
 
 def test_responses_tools_are_flat_and_always_say_strict():
     strict_tool = ToolSpec("strict_one", None, {"type": "object", "properties": {}}, strict=True)
-    result = export_case(case(message("user", "x"), tools=[WEATHER_TOOL, strict_tool]),
-                         "openai-responses")
+    result = export_case(case(message("user", "x"), tools=[WEATHER_TOOL, strict_tool]), "openai-responses")
     assert result.payload["tools"] == [
-        {"type": "function", "name": "get_weather", "description": "Current weather for a city",
-         "parameters": WEATHER_TOOL.parameters, "strict": False},
-        {"type": "function", "name": "strict_one", "parameters": {"type": "object",
-                                                                    "properties": {}},
-         "strict": True},
+        {
+            "type": "function",
+            "name": "get_weather",
+            "description": "Current weather for a city",
+            "parameters": WEATHER_TOOL.parameters,
+            "strict": False,
+        },
+        {
+            "type": "function",
+            "name": "strict_one",
+            "parameters": {"type": "object", "properties": {}},
+            "strict": True,
+        },
     ]
 
 
 def test_responses_output_schema_goes_to_text_format():
     schema = OutputSchema("answer", {"type": "object"}, strict=True)
     result = export_case(case(message("user", "x"), output_schema=schema), "openai-responses")
-    assert result.payload["text"] == {"format": {"type": "json_schema", "name": "answer",
-                                                 "schema": {"type": "object"}, "strict": True}}
+    assert result.payload["text"] == {
+        "format": {"type": "json_schema", "name": "answer", "schema": {"type": "object"}, "strict": True}
+    }
 
 
 def test_responses_lints_a_function_call_without_output():
-    conversation = case(message("user", "x"),
-                        message("assistant", "", tool_calls=[call("c1", "f", "{}")]),
-                        message("user", "y"))
+    conversation = case(
+        message("user", "x"),
+        message("assistant", "", tool_calls=[call("c1", "f", "{}")]),
+        message("user", "y"),
+    )
     assert lint_indexes(export_case(conversation, "openai-responses")) == [1]
 
 
 # --- OpenAI chat ----------------------------------------------------------------------------------
 
+
 def test_openai_chat_sends_tool_calls_with_null_content_and_tool_messages():
     payload = export_case(weather_conversation(), "openai-chat").payload
     assistant = payload["messages"][2]
     assert assistant["content"] is None
-    assert assistant["tool_calls"][0] == {"id": "call_1", "type": "function", "function": {
-        "name": "get_weather", "arguments": '{"city": "Paris"}'}}
-    assert payload["messages"][3] == {"role": "tool", "tool_call_id": "call_1",
-                                      "content": "sunny, 21C"}
-    assert payload["tools"][0] == {"type": "function", "function": {
-        "name": "get_weather", "description": "Current weather for a city",
-        "parameters": WEATHER_TOOL.parameters}}
+    assert assistant["tool_calls"][0] == {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+    }
+    assert payload["messages"][3] == {"role": "tool", "tool_call_id": "call_1", "content": "sunny, 21C"}
+    assert payload["tools"][0] == {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Current weather for a city",
+            "parameters": WEATHER_TOOL.parameters,
+        },
+    }
     assert payload["tools"][1] == {"type": "function", "function": {"name": "get_time"}}
 
 
 def test_openai_chat_lints_a_tool_call_without_a_following_tool_message():
-    conversation = case(message("user", "x"),
-                        message("assistant", "", tool_calls=[call("a", "f", "{}"),
-                                                             call("b", "f", "{}")]),
-                        message("tool", "done", tool_call_id="a"), message("user", "next"))
+    conversation = case(
+        message("user", "x"),
+        message("assistant", "", tool_calls=[call("a", "f", "{}"), call("b", "f", "{}")]),
+        message("tool", "done", tool_call_id="a"),
+        message("user", "next"),
+    )
     result = export_case(conversation, "openai-chat")
     assert [(lint.message_index, "'b'" in lint.message) for lint in result.lints] == [(1, True)]
 
@@ -226,18 +264,22 @@ def test_openai_chat_maps_unknown_roles_to_user_and_says_so():
     conversation = case(message("user", "x"), message("critic", "y"))
     result = export_case(conversation, "openai-chat")
     assert result.payload["messages"][1] == {"role": "user", "content": "y"}
-    assert changes(result) == [(1, "role 'critic' is not an OpenAI chat role; sent as a user "
-                                   "message")]
+    assert changes(result) == [(1, "role 'critic' is not an OpenAI chat role; sent as a user message")]
 
 
 def test_openai_chat_response_format_and_settings():
     schema = OutputSchema("my answer", {"type": "object"}, strict=True)
     settings = ExportSettings(model="gpt-x", max_tokens=50, temperature=0.2)
     result = export_case(case(message("user", "x"), output_schema=schema), "openai-chat", settings)
-    assert result.payload["response_format"] == {"type": "json_schema", "json_schema": {
-        "name": "my_answer", "schema": {"type": "object"}, "strict": True}}
-    assert (result.payload["model"], result.payload["max_completion_tokens"],
-            result.payload["temperature"]) == ("gpt-x", 50, 0.2)
+    assert result.payload["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "my_answer", "schema": {"type": "object"}, "strict": True},
+    }
+    assert (
+        result.payload["model"],
+        result.payload["max_completion_tokens"],
+        result.payload["temperature"],
+    ) == ("gpt-x", 50, 0.2)
     assert changes(result) == [(None, "output schema name 'my answer' sent as 'my_answer'")]
 
 
@@ -251,8 +293,11 @@ def test_defaults_apply_when_settings_are_empty():
 
 
 def test_omitted_messages_are_not_sent_and_indexes_point_into_all_messages():
-    conversation = case(message("user", "kept"), message("assistant", "dropped", omitted="budget"),
-                        message("critic", "mapped"))
+    conversation = case(
+        message("user", "kept"),
+        message("assistant", "dropped", omitted="budget"),
+        message("critic", "mapped"),
+    )
     result = export_case(conversation, "openai-chat")
     assert [m["content"] for m in result.payload["messages"]] == ["kept", "mapped"]
     assert [index for index, _ in changes(result)] == [2]
@@ -267,49 +312,66 @@ def test_the_case_warnings_travel_with_the_export():
 
 # --- Anthropic ------------------------------------------------------------------------------------
 
+
 def test_anthropic_sends_tool_use_with_parsed_input_and_results_first_in_the_next_user_turn():
     payload = export_case(weather_conversation(), "anthropic").payload
-    assert payload["messages"][1] == {"role": "assistant", "content": [
-        {"type": "tool_use", "id": "call_1", "name": "get_weather", "input": {"city": "Paris"}},
-        {"type": "tool_use", "id": "call_2", "name": "get_time", "input": {}}]}
-    assert payload["messages"][2] == {"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "call_1", "content": "sunny, 21C"},
-        {"type": "tool_result", "tool_use_id": "call_2", "content": '{"time": "12:00"}'}]}
-    assert payload["tools"][1] == {"name": "get_time", "input_schema": {"type": "object",
-                                                                        "properties": {}}}
+    assert payload["messages"][1] == {
+        "role": "assistant",
+        "content": [
+            {"type": "tool_use", "id": "call_1", "name": "get_weather", "input": {"city": "Paris"}},
+            {"type": "tool_use", "id": "call_2", "name": "get_time", "input": {}},
+        ],
+    }
+    assert payload["messages"][2] == {
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "call_1", "content": "sunny, 21C"},
+            {"type": "tool_result", "tool_use_id": "call_2", "content": '{"time": "12:00"}'},
+        ],
+    }
+    assert payload["tools"][1] == {"name": "get_time", "input_schema": {"type": "object", "properties": {}}}
 
 
 def test_anthropic_puts_a_tool_result_before_user_text_of_the_same_turn():
-    conversation = case(message("user", "x"),
-                        message("assistant", "", tool_calls=[call("a", "f", "{}")]),
-                        message("user", "interjection"), message("tool", "res", tool_call_id="a"),
-                        tools=[ToolSpec("f")])
+    conversation = case(
+        message("user", "x"),
+        message("assistant", "", tool_calls=[call("a", "f", "{}")]),
+        message("user", "interjection"),
+        message("tool", "res", tool_call_id="a"),
+        tools=[ToolSpec("f")],
+    )
     result = export_case(conversation, "anthropic")
-    assert [block["type"] for block in result.payload["messages"][2]["content"]] == \
-        ["tool_result", "text"]
+    assert [block["type"] for block in result.payload["messages"][2]["content"]] == ["tool_result", "text"]
     assert (3, "tool result placed before the user text of the same turn") in changes(result)
     assert result.lints == []
 
 
 def test_anthropic_sanitises_tool_ids_consistently_and_says_so():
-    conversation = next(c for c in sample_conversations()
-                        if c.id == "text and a call with an odd id")
+    conversation = next(c for c in sample_conversations() if c.id == "text and a call with an odd id")
     result = export_case(conversation, "anthropic")
     tool_use = result.payload["messages"][1]["content"][1]
     tool_result = result.payload["messages"][2]["content"][0]
     assert tool_use["id"] == tool_result["tool_use_id"] == "call_id_with_spaces"
-    assert changes(result) == [(1, "tool call id 'call id/with spaces' sent as "
-                                   "'call_id_with_spaces'")]
+    assert changes(result) == [(1, "tool call id 'call id/with spaces' sent as 'call_id_with_spaces'")]
 
 
 def test_anthropic_keeps_ids_apart_that_differ_only_in_characters_it_refuses():
     conversation = case(
         message("user", "go"),
-        message("assistant", "", tool_calls=[call("call.1", "get_weather", "{}"),
-                                             call("call/1", "get_weather", "{}"),
-                                             call("call_1", "get_weather", "{}")]),
-        message("tool", "a", tool_call_id="call.1"), message("tool", "b", tool_call_id="call/1"),
-        message("tool", "c", tool_call_id="call_1"), tools=[WEATHER_TOOL])
+        message(
+            "assistant",
+            "",
+            tool_calls=[
+                call("call.1", "get_weather", "{}"),
+                call("call/1", "get_weather", "{}"),
+                call("call_1", "get_weather", "{}"),
+            ],
+        ),
+        message("tool", "a", tool_call_id="call.1"),
+        message("tool", "b", tool_call_id="call/1"),
+        message("tool", "c", tool_call_id="call_1"),
+        tools=[WEATHER_TOOL],
+    )
     result = export_case(conversation, "anthropic")
     sent = [block["id"] for block in result.payload["messages"][1]["content"]]
     answered = [block["tool_use_id"] for block in result.payload["messages"][2]["content"]]
@@ -318,12 +380,13 @@ def test_anthropic_keeps_ids_apart_that_differ_only_in_characters_it_refuses():
 
 
 def test_anthropic_lints_tool_calls_when_the_request_defines_no_tools():
-    conversation = case(message("user", "go"),
-                        message("assistant", "", tool_calls=[call("a", "get_weather", "{}")]),
-                        message("tool", "r", tool_call_id="a"))
+    conversation = case(
+        message("user", "go"),
+        message("assistant", "", tool_calls=[call("a", "get_weather", "{}")]),
+        message("tool", "r", tool_call_id="a"),
+    )
     result = export_case(conversation, "anthropic")
-    assert [(lint.message_index, "defines no tools" in lint.message) for lint in result.lints] \
-        == [(1, True)]
+    assert [(lint.message_index, "defines no tools" in lint.message) for lint in result.lints] == [(1, True)]
     conversation.tools = [WEATHER_TOOL]
     assert export_case(conversation, "anthropic").lints == []
 
@@ -331,8 +394,10 @@ def test_anthropic_lints_tool_calls_when_the_request_defines_no_tools():
 def test_anthropic_merges_consecutive_same_role_turns_and_says_so():
     conversation = case(message("user", "a"), message("user", "b"), message("assistant", "c"))
     result = export_case(conversation, "anthropic")
-    assert result.payload["messages"][0] == {"role": "user", "content": [
-        {"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}
+    assert result.payload["messages"][0] == {
+        "role": "user",
+        "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+    }
     assert changes(result) == [(1, "merged into the previous user turn")]
 
 
@@ -343,13 +408,22 @@ def test_anthropic_wraps_arguments_that_are_not_an_object():
     assert [index for index, _ in changes(result)] == [1]
 
 
-@pytest.mark.parametrize(("messages", "expected_index"), [
-    ([message("assistant", "I start")], 0),
-    ([message("user", "x"), message("assistant", ""), message("user", "y")], 1),
-    ([message("user", "x"), message("assistant", "prefill ")], 1),
-    ([message("user", "x"), message("assistant", "", tool_calls=[call("t", "f", "{}")]),
-      message("assistant", "no result")], 1),
-])
+@pytest.mark.parametrize(
+    ("messages", "expected_index"),
+    [
+        ([message("assistant", "I start")], 0),
+        ([message("user", "x"), message("assistant", ""), message("user", "y")], 1),
+        ([message("user", "x"), message("assistant", "prefill ")], 1),
+        (
+            [
+                message("user", "x"),
+                message("assistant", "", tool_calls=[call("t", "f", "{}")]),
+                message("assistant", "no result"),
+            ],
+            1,
+        ),
+    ],
+)
 def test_anthropic_lints_what_the_api_rejects(messages, expected_index):
     assert expected_index in lint_indexes(export_case(case(*messages), "anthropic"))
 
@@ -360,46 +434,62 @@ def test_anthropic_output_schema_and_settings():
     result = export_case(case(message("user", "x"), output_schema=schema), "anthropic", settings)
     payload = result.payload
     assert [change.message_index for change in result.changes] == [None]
-    assert payload["output_config"] == {"format": {"type": "json_schema",
-                                                   "schema": {"type": "object"}}}
+    assert payload["output_config"] == {"format": {"type": "json_schema", "schema": {"type": "object"}}}
     assert payload["max_tokens"] == 99
     assert "temperature" not in payload
 
 
 # --- Gemini ---------------------------------------------------------------------------------------
 
+
 def test_gemini_uses_user_and_model_roles_and_recovers_function_names():
     payload = export_case(weather_conversation(), "gemini").payload
     assert payload["systemInstruction"] == {"parts": [{"text": "You are a weather bot."}]}
-    assert [content["role"] for content in payload["contents"]] == \
-        ["user", "model", "user", "model", "user"]
+    assert [content["role"] for content in payload["contents"]] == ["user", "model", "user", "model", "user"]
     assert payload["contents"][1]["parts"] == [
         {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}},
-        {"functionCall": {"name": "get_time", "args": {}}}]
+        {"functionCall": {"name": "get_time", "args": {}}},
+    ]
     assert payload["contents"][2]["parts"] == [
         {"functionResponse": {"name": "get_weather", "response": {"output": "sunny, 21C"}}},
-        {"functionResponse": {"name": "get_time", "response": {"time": "12:00"}}}]
-    assert payload["tools"] == [{"functionDeclarations": [
-        {"name": "get_weather", "description": "Current weather for a city",
-         "parametersJsonSchema": WEATHER_TOOL.parameters},
-        {"name": "get_time"}]}]
+        {"functionResponse": {"name": "get_time", "response": {"time": "12:00"}}},
+    ]
+    assert payload["tools"] == [
+        {
+            "functionDeclarations": [
+                {
+                    "name": "get_weather",
+                    "description": "Current weather for a city",
+                    "parametersJsonSchema": WEATHER_TOOL.parameters,
+                },
+                {"name": "get_time"},
+            ]
+        }
+    ]
 
 
 def test_gemini_output_schema_and_settings_go_to_generation_config():
     schema = OutputSchema("answer", {"type": "object"})
-    payload = export_case(case(message("user", "x"), output_schema=schema), "gemini",
-                          ExportSettings(max_tokens=10, temperature=0.0)).payload
-    assert payload["generationConfig"] == {"maxOutputTokens": 10, "temperature": 0.0,
-                                           "responseMimeType": "application/json",
-                                           "responseJsonSchema": {"type": "object"}}
+    payload = export_case(
+        case(message("user", "x"), output_schema=schema),
+        "gemini",
+        ExportSettings(max_tokens=10, temperature=0.0),
+    ).payload
+    assert payload["generationConfig"] == {
+        "maxOutputTokens": 10,
+        "temperature": 0.0,
+        "responseMimeType": "application/json",
+        "responseJsonSchema": {"type": "object"},
+    }
     assert "model" not in payload
 
 
 def test_gemini_lints_a_response_count_that_does_not_match_the_calls():
-    conversation = case(message("user", "x"),
-                        message("assistant", "", tool_calls=[call("a", "f", "{}"),
-                                                             call("b", "g", "{}")]),
-                        message("tool", "only one", tool_call_id="a"))
+    conversation = case(
+        message("user", "x"),
+        message("assistant", "", tool_calls=[call("a", "f", "{}"), call("b", "g", "{}")]),
+        message("tool", "only one", tool_call_id="a"),
+    )
     assert lint_indexes(export_case(conversation, "gemini")) == [2]
 
 
@@ -410,12 +500,14 @@ def test_gemini_lints_a_response_that_answers_no_call():
 
 
 def test_gemini_lints_a_function_call_turn_that_opens_the_conversation():
-    conversation = case(message("assistant", "", tool_calls=[call("a", "f", "{}")]),
-                        message("tool", "r", tool_call_id="a"))
+    conversation = case(
+        message("assistant", "", tool_calls=[call("a", "f", "{}")]), message("tool", "r", tool_call_id="a")
+    )
     assert lint_indexes(export_case(conversation, "gemini")) == [0]
 
 
 # --- code forms -----------------------------------------------------------------------------------
+
 
 class Recorder:
     """Stands in for an SDK client: every method call records its keyword arguments."""
@@ -442,21 +534,34 @@ def run_python_form(code: str, monkeypatch) -> list:
     genai = types.ModuleType("google.genai")
     genai.Client = lambda **_: Recorder(calls)
     google.genai = genai
-    for name, module in {"openai": openai, "anthropic": anthropic, "google": google,
-                         "google.genai": genai}.items():
+    for name, module in {
+        "openai": openai,
+        "anthropic": anthropic,
+        "google": google,
+        "google.genai": genai,
+    }.items():
         monkeypatch.setitem(sys.modules, name, module)
     exec(compile(code, "<export>", "exec"), {"__name__": "__main__", "print": lambda *a: None})
     return calls
 
 
-AWKWARD_CASE = case(message("system", AWKWARD_TEXT), message("user", AWKWARD_TEXT),
-                    case_id="awk'ward\nid", tools=[WEATHER_TOOL],
-                    output_schema=OutputSchema("answer", {"type": "object"}))
+AWKWARD_CASE = case(
+    message("system", AWKWARD_TEXT),
+    message("user", AWKWARD_TEXT),
+    case_id="awk'ward\nid",
+    tools=[WEATHER_TOOL],
+    output_schema=OutputSchema("answer", {"type": "object"}),
+)
 
 
-@pytest.mark.parametrize(("provider", "method"), [
-    ("openai-chat", "chat.completions.create"), ("openai-responses", "responses.create"),
-    ("anthropic", "messages.create")])
+@pytest.mark.parametrize(
+    ("provider", "method"),
+    [
+        ("openai-chat", "chat.completions.create"),
+        ("openai-responses", "responses.create"),
+        ("anthropic", "messages.create"),
+    ],
+)
 def test_python_form_calls_the_sdk_with_the_exact_payload(provider, method, monkeypatch):
     result = export_case(AWKWARD_CASE, provider)
     calls = run_python_form(render_code(result, "python"), monkeypatch)
@@ -471,10 +576,13 @@ def test_python_form_for_gemini_passes_contents_and_config(monkeypatch):
     assert path == "models.generate_content"
     assert kwargs["model"] == REGISTRY["gemini"].defaults.model
     assert kwargs["contents"] == result.payload["contents"]
-    assert kwargs["config"] == {"systemInstruction": result.payload["systemInstruction"],
-                                "tools": result.payload["tools"], "maxOutputTokens": 5,
-                                "responseMimeType": "application/json",
-                                "responseJsonSchema": {"type": "object"}}
+    assert kwargs["config"] == {
+        "systemInstruction": result.payload["systemInstruction"],
+        "tools": result.payload["tools"],
+        "maxOutputTokens": 5,
+        "responseMimeType": "application/json",
+        "responseJsonSchema": {"type": "object"},
+    }
 
 
 def test_gemini_sdk_accepts_the_python_form_config():
@@ -494,14 +602,14 @@ def test_curl_form_sends_the_payload_byte_for_byte_with_the_key_from_the_environ
     result = export_case(AWKWARD_CASE, provider)
     command = render_code(result, "curl")
     # A stand-in curl prints its arguments and the body it reads from stdin.
-    script = ('curl() { printf "%s\\n" "$@"; echo "--body--"; cat; }\n'
-              "export OPENAI_API_KEY=ok ANTHROPIC_API_KEY=ak GEMINI_API_KEY=gk\n" + command + "\n")
-    output = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True
-                            ).stdout
+    script = (
+        'curl() { printf "%s\\n" "$@"; echo "--body--"; cat; }\n'
+        "export OPENAI_API_KEY=ok ANTHROPIC_API_KEY=ak GEMINI_API_KEY=gk\n" + command + "\n"
+    )
+    output = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True).stdout
     arguments, body = output.split("--body--\n", 1)
     assert json.loads(body) == result.payload
-    assert "Bearer ok" in arguments or "x-api-key: ak" in arguments or \
-        "x-goog-api-key: gk" in arguments
+    assert "Bearer ok" in arguments or "x-api-key: ak" in arguments or "x-goog-api-key: gk" in arguments
     assert "--data-binary" in arguments
 
 
@@ -535,19 +643,20 @@ def test_unknown_form_and_provider_are_refused():
 
 # --- batch ----------------------------------------------------------------------------------------
 
+
 def test_openai_batch_lines_carry_the_case_id_and_endpoint():
     cases = [weather_conversation("first case"), weather_conversation("second")]
-    for provider, url in (("openai-chat", "/v1/chat/completions"),
-                          ("openai-responses", "/v1/responses")):
+    for provider, url in (("openai-chat", "/v1/chat/completions"), ("openai-responses", "/v1/responses")):
         lines = [json.loads(line) for line in batch_jsonl(cases, provider).splitlines()]
-        assert [(line["custom_id"], line["method"], line["url"]) for line in lines] == \
-            [("first case", "POST", url), ("second", "POST", url)]
+        assert [(line["custom_id"], line["method"], line["url"]) for line in lines] == [
+            ("first case", "POST", url),
+            ("second", "POST", url),
+        ]
         assert lines[0]["body"] == export_case(cases[0], provider).payload
 
 
 def test_anthropic_batch_sanitises_and_deduplicates_custom_ids():
-    cases = [weather_conversation("a/b"), weather_conversation("a_b"),
-             weather_conversation("x" * 80)]
+    cases = [weather_conversation("a/b"), weather_conversation("a_b"), weather_conversation("x" * 80)]
     batch = batch_export(cases, "anthropic")
     lines = [json.loads(line) for line in batch.jsonl.splitlines()]
     assert [line["custom_id"] for line in lines] == ["a_b", "a_b-2", "x" * 64]
@@ -557,8 +666,7 @@ def test_anthropic_batch_sanitises_and_deduplicates_custom_ids():
 
 def test_gemini_batch_lines_use_key_and_request():
     line = json.loads(batch_jsonl([weather_conversation("w1")], "gemini"))
-    assert line == {"key": "w1", "request": export_case(weather_conversation("w1"),
-                                                        "gemini").payload}
+    assert line == {"key": "w1", "request": export_case(weather_conversation("w1"), "gemini").payload}
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

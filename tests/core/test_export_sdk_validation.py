@@ -19,12 +19,18 @@ from .export_samples import sample_conversations
 from .sdk_types import PayloadRejected, build_validators
 
 # Our own examples and test bundles, and with PI_CORPUS every snapshot of the real projects.
-OWN_FOLDERS = sorted(folder for folder in [*(REPO / "fixtures" / "examples").iterdir(),
-                                          *(REPO / "tests" / "fixtures").iterdir()] if folder.is_dir())
-CORPUS_SNAPSHOTS = [snapshot for snapshot in corpus_files("agentv/*") + corpus_files("gambit/*")
-                    if snapshot.is_dir()]
-SETTINGS = [ExportSettings(), ExportSettings(system_prompt="Request-level system prompt.",
-                                             max_tokens=256, temperature=0.3)]
+OWN_FOLDERS = sorted(
+    folder
+    for folder in [*(REPO / "fixtures" / "examples").iterdir(), *(REPO / "tests" / "fixtures").iterdir()]
+    if folder.is_dir()
+)
+CORPUS_SNAPSHOTS = [
+    snapshot for snapshot in corpus_files("agentv/*") + corpus_files("gambit/*") if snapshot.is_dir()
+]
+SETTINGS = [
+    ExportSettings(),
+    ExportSettings(system_prompt="Request-level system prompt.", max_tokens=256, temperature=0.3),
+]
 
 
 @pytest.fixture(scope="session")
@@ -64,8 +70,7 @@ def test_the_corpus_has_snapshots_to_export():
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.parametrize("snapshot", OWN_FOLDERS + CORPUS_SNAPSHOTS,
-                         ids=path_id)
+@pytest.mark.parametrize("snapshot", OWN_FOLDERS + CORPUS_SNAPSHOTS, ids=path_id)
 def test_every_case_exports_a_payload_the_sdk_types_accept(snapshot, provider, validators):
     cases, refused = snapshot_cases(snapshot)
     assert cases, f"{snapshot}: nothing rendered (refused: {refused})"
@@ -73,8 +78,7 @@ def test_every_case_exports_a_payload_the_sdk_types_accept(snapshot, provider, v
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_every_hand_built_conversation_exports_a_payload_the_sdk_types_accept(provider,
-                                                                             validators):
+def test_every_hand_built_conversation_exports_a_payload_the_sdk_types_accept(provider, validators):
     assert rejected(validators[provider], sample_conversations(), provider) == []
 
 
@@ -86,41 +90,98 @@ def test_every_batch_body_is_a_valid_request(provider, validators):
     assert len(batch.jsonl.splitlines()) == len(sample_conversations())
 
 
-@pytest.mark.parametrize(("provider", "payload", "complaint"), [
-    ("openai-chat", {"model": "m", "messages": [{"role": "wizard", "content": "x"}]}, "role"),
-    ("openai-chat", {"model": "m", "messages": [{"role": "tool", "content": "x"}]},
-     "tool_call_id"),
-    ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": "x", "colour": 1}]},
-     "colour"),
-    ("openai-chat", {"model": "m", "messages": [{"role": "user", "content": "x"}],
-                     "max_completion_tokens": "1024"}, "max_completion_tokens"),
-    ("openai-responses", {"model": "m", "input": [
-        {"type": "function_call", "name": "f", "arguments": "{}"}]}, "call_id"),
-    ("openai-responses", {"model": "m", "input": [], "tools": [
-        {"type": "function", "name": "f", "parameters": {}, "strict": "yes"}]}, "strict"),
-    ("anthropic", {"model": "m", "max_tokens": "1024",
-                   "messages": [{"role": "user", "content": "x"}]}, "max_tokens"),
-    ("anthropic", {"model": "m", "max_tokens": 10, "messages": [
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f"}]}]},
-     "input"),
-    ("anthropic", {"model": "m", "max_tokens": 10,
-                   "messages": [{"role": "tool", "content": "x"}]}, "role"),
-    ("gemini", {"contents": [{"role": "user", "parts": [{"txt": "x"}]}]}, "txt"),
-    ("gemini", {"contents": [], "model": "gemini"}, "model"),
-    ("gemini", {"contents": [], "generationConfig": {"maxOutputTokens": "5"}},
-     "maxOutputTokens"),
-    ("bedrock-converse", {"messages": [{"role": "wizard", "content": [{"text": "x"}]}]}, "role"),
-    ("bedrock-converse", {"messages": [{"role": "user", "content": [
-        {"text": "x", "toolUse": {"toolUseId": "a", "name": "f", "input": {}}}]}]}, "union"),
-    ("bedrock-converse", {"messages": [], "inferenceConfig": {"maxTokens": "5"}}, "maxTokens"),
-    ("bedrock-converse", {"messages": [], "inferenceConfig": {"temperature": 1.5}}, "temperature"),
-    ("bedrock-converse", {"messages": [{"role": "user", "content": [
-        {"toolUse": {"toolUseId": "call/1", "name": "f", "input": {}}}]}]}, "toolUseId"),
-    ("bedrock-converse", {"messages": [], "system": [{"text": ""}]}, "system"),
-    ("bedrock-converse", {"modelId": "m", "messages": []}, "modelId"),
-    ("bedrock-converse", {"messages": [{"role": "user", "content": [{"text": "x"}]}],
-                          "toolConfig": {"tools": [{"toolSpec": {"name": "f"}}]}}, "inputSchema"),
-])
+@pytest.mark.parametrize(
+    ("provider", "payload", "complaint"),
+    [
+        ("openai-chat", {"model": "m", "messages": [{"role": "wizard", "content": "x"}]}, "role"),
+        ("openai-chat", {"model": "m", "messages": [{"role": "tool", "content": "x"}]}, "tool_call_id"),
+        (
+            "openai-chat",
+            {"model": "m", "messages": [{"role": "user", "content": "x", "colour": 1}]},
+            "colour",
+        ),
+        (
+            "openai-chat",
+            {"model": "m", "messages": [{"role": "user", "content": "x"}], "max_completion_tokens": "1024"},
+            "max_completion_tokens",
+        ),
+        (
+            "openai-responses",
+            {"model": "m", "input": [{"type": "function_call", "name": "f", "arguments": "{}"}]},
+            "call_id",
+        ),
+        (
+            "openai-responses",
+            {
+                "model": "m",
+                "input": [],
+                "tools": [{"type": "function", "name": "f", "parameters": {}, "strict": "yes"}],
+            },
+            "strict",
+        ),
+        (
+            "anthropic",
+            {"model": "m", "max_tokens": "1024", "messages": [{"role": "user", "content": "x"}]},
+            "max_tokens",
+        ),
+        (
+            "anthropic",
+            {
+                "model": "m",
+                "max_tokens": 10,
+                "messages": [
+                    {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f"}]}
+                ],
+            },
+            "input",
+        ),
+        (
+            "anthropic",
+            {"model": "m", "max_tokens": 10, "messages": [{"role": "tool", "content": "x"}]},
+            "role",
+        ),
+        ("gemini", {"contents": [{"role": "user", "parts": [{"txt": "x"}]}]}, "txt"),
+        ("gemini", {"contents": [], "model": "gemini"}, "model"),
+        ("gemini", {"contents": [], "generationConfig": {"maxOutputTokens": "5"}}, "maxOutputTokens"),
+        ("bedrock-converse", {"messages": [{"role": "wizard", "content": [{"text": "x"}]}]}, "role"),
+        (
+            "bedrock-converse",
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [{"text": "x", "toolUse": {"toolUseId": "a", "name": "f", "input": {}}}],
+                    }
+                ]
+            },
+            "union",
+        ),
+        ("bedrock-converse", {"messages": [], "inferenceConfig": {"maxTokens": "5"}}, "maxTokens"),
+        ("bedrock-converse", {"messages": [], "inferenceConfig": {"temperature": 1.5}}, "temperature"),
+        (
+            "bedrock-converse",
+            {
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": [{"toolUse": {"toolUseId": "call/1", "name": "f", "input": {}}}],
+                    }
+                ]
+            },
+            "toolUseId",
+        ),
+        ("bedrock-converse", {"messages": [], "system": [{"text": ""}]}, "system"),
+        ("bedrock-converse", {"modelId": "m", "messages": []}, "modelId"),
+        (
+            "bedrock-converse",
+            {
+                "messages": [{"role": "user", "content": [{"text": "x"}]}],
+                "toolConfig": {"tools": [{"toolSpec": {"name": "f"}}]},
+            },
+            "inputSchema",
+        ),
+    ],
+)
 def test_the_validator_rejects_broken_payloads(provider, payload, complaint, validators):
     with pytest.raises(PayloadRejected, match=complaint):
         validators[provider](payload)

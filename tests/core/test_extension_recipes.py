@@ -52,13 +52,16 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     """Every sent message as a speaker and its text; what the source request set, mapped."""
     notes = Notes()
     resolved = request.resolve(case, settings, TOY_PROVIDER, notes)
-    turns = [{"speaker": message.role, "text": message.content}
-             for message in case.messages if message.omitted is None]
-    payload: dict[str, Any] = {"model": resolved.model, "limit": resolved.max_tokens,
-                               "turns": turns}
+    turns = [
+        {"speaker": message.role, "text": message.content}
+        for message in case.messages
+        if message.omitted is None
+    ]
+    payload: dict[str, Any] = {"model": resolved.model, "limit": resolved.max_tokens, "turns": turns}
     request.apply(case, TOY_PROVIDER, payload, notes)
-    return ExportResult(TOY, resolved.model, payload, notes.changes, notes.lints,
-                        list(case.warnings), case.id)
+    return ExportResult(
+        TOY, resolved.model, payload, notes.changes, notes.lints, list(case.warnings), case.id
+    )
 
 
 def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
@@ -72,28 +75,41 @@ def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
 
 
 TOY_PROVIDER = Provider(
-    id=TOY, label="Toy", defaults=DEFAULTS, export=export,
-    encoding="o200k_base", exact_tokens=False,
-    batch=Batch("id", lambda case_id, fallback: case_id or fallback,
-                lambda custom_id, payload: {"id": custom_id, "body": payload}),
+    id=TOY,
+    label="Toy",
+    defaults=DEFAULTS,
+    export=export,
+    encoding="o200k_base",
+    exact_tokens=False,
+    batch=Batch(
+        "id",
+        lambda case_id, fallback: case_id or fallback,
+        lambda custom_id, payload: {"id": custom_id, "body": payload},
+    ),
     http=Http(lambda model: f"https://toy.example/v1/{model}", ("x-toy-key: $TOY_KEY",)),
     python=lambda _result, literal, head: sdk_python(
-        head, "import toy\n\nclient = toy.Client()\n", literal, "client.send(**payload)"),
+        head, "import toy\n\nclient = toy.Client()\n", literal, "client.send(**payload)"
+    ),
     typescript=lambda _result, literal, head: sdk_typescript(
-        head, 'import Toy from "toy";\n\nconst client = new Toy();\n', literal,
-        "client.send(payload)"),
+        head, 'import Toy from "toy";\n\nconst client = new Toy();\n', literal, "client.send(payload)"
+    ),
     sdks=("toy>=1.0 (PyPI)", "toy>=1.0 (npm)"),
-    own_keys=("limit",), write_fields=_write_fields,
+    own_keys=("limit",),
+    write_fields=_write_fields,
 )
 
 # -- the toy request format: a raw request body's API, "How to add an input format" -------------
 
 
 def read_toy(b: Builder, case_id: str, data: dict, _options: RenderOptions) -> RenderedCase:
-    messages = [Message(str(line.get("speaker", "user")),
-                        b.parts(line.get("says", ""), ("lines", index, "says"), ("text",)),
-                        span=b.span(("lines", index)))
-                for index, line in enumerate(data["lines"])]
+    messages = [
+        Message(
+            str(line.get("speaker", "user")),
+            b.parts(line.get("says", ""), ("lines", index, "says"), ("text",)),
+            span=b.span(("lines", index)),
+        )
+        for index, line in enumerate(data["lines"])
+    ]
     return b.case(case_id, messages, data, frozenset({"lines"}))
 
 
@@ -104,14 +120,23 @@ def read_toy_fields(body: dict[str, Any], common: dict[str, Any], consumed: set[
 
 # The toy API's requests: the format has its provider's id, so they export back to it as they were.
 TOY_FORMAT = RequestFormat(
-    TOY, "Toy",
-    matches=lambda data: isinstance(data.get("lines"), list) and all(
-        isinstance(line, dict) and "says" in line for line in data["lines"]),
-    read=read_toy, read_fields=read_toy_fields)
+    TOY,
+    "Toy",
+    matches=lambda data: (
+        isinstance(data.get("lines"), list)
+        and all(isinstance(line, dict) and "says" in line for line in data["lines"])
+    ),
+    read=read_toy,
+    read_fields=read_toy_fields,
+)
 
-TOY_BODY = {"model": "toy-2", "limit": 64, "until": ["END"], "mood": "calm",
-            "lines": [{"speaker": "system", "says": "Be brief."},
-                      {"speaker": "user", "says": "Hello, toy."}]}
+TOY_BODY = {
+    "model": "toy-2",
+    "limit": 64,
+    "until": ["END"],
+    "mood": "calm",
+    "lines": [{"speaker": "system", "says": "Be brief."}, {"speaker": "user", "says": "Hello, toy."}],
+}
 
 
 def register_toys() -> None:
@@ -137,18 +162,35 @@ def toys():
 
 GAMBIT_DECK = '+++\nlabel = "support"\n+++\n\nYou help customers.\n'
 REQUESTS = {
-    "openai-chat": {"model": "gpt-4o", "max_tokens": 40, "stop": "END", "messages": [
-        {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]},
-    "openai-responses": {"model": "gpt-4o", "instructions": "Be brief.",
-                         "input": [{"role": "user", "content": "Hi"}]},
-    "anthropic": {"model": "claude-sonnet-4-6", "max_tokens": 40, "system": "Be brief.",
-                  "stop_sequences": ["END"], "messages": [{"role": "user", "content": "Hi"}]},
-    "gemini": {"systemInstruction": {"parts": [{"text": "Be brief."}]},
-               "generationConfig": {"maxOutputTokens": 40, "stopSequences": ["END"]},
-               "contents": [{"role": "user", "parts": [{"text": "Hi"}]}]},
-    "bedrock-converse": {"modelId": "amazon.nova-lite-v1:0", "system": [{"text": "Be brief."}],
-                         "inferenceConfig": {"maxTokens": 40, "stopSequences": ["END"]},
-                         "messages": [{"role": "user", "content": [{"text": "Hi"}]}]},
+    "openai-chat": {
+        "model": "gpt-4o",
+        "max_tokens": 40,
+        "stop": "END",
+        "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}],
+    },
+    "openai-responses": {
+        "model": "gpt-4o",
+        "instructions": "Be brief.",
+        "input": [{"role": "user", "content": "Hi"}],
+    },
+    "anthropic": {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 40,
+        "system": "Be brief.",
+        "stop_sequences": ["END"],
+        "messages": [{"role": "user", "content": "Hi"}],
+    },
+    "gemini": {
+        "systemInstruction": {"parts": [{"text": "Be brief."}]},
+        "generationConfig": {"maxOutputTokens": 40, "stopSequences": ["END"]},
+        "contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+    },
+    "bedrock-converse": {
+        "modelId": "amazon.nova-lite-v1:0",
+        "system": [{"text": "Be brief."}],
+        "inferenceConfig": {"maxTokens": 40, "stopSequences": ["END"]},
+        "messages": [{"role": "user", "content": [{"text": "Hi"}]}],
+    },
     TOY: TOY_BODY,
 }
 
@@ -162,8 +204,7 @@ def sample_file(name: str) -> tuple[Any, str]:
     if name == "gambit":
         return MemoryBundle({"support/PROMPT.md": GAMBIT_DECK.encode()}), "support/PROMPT.md"
     if name == "promptfoo":
-        config = ("prompts: ['Hi {{ who }}']\nproviders: [openai:gpt-4.1]\n"
-                  "tests:\n  - vars: {who: Ann}\n")
+        config = "prompts: ['Hi {{ who }}']\nproviders: [openai:gpt-4.1]\ntests:\n  - vars: {who: Ann}\n"
         return MemoryBundle({"promptfooconfig.yaml": config.encode()}), "promptfooconfig.yaml"
     body = REQUESTS[name]  # a format with no sample here fails: add one for it
     return MemoryBundle({"request.json": json.dumps(body).encode()}), "request.json"
@@ -181,7 +222,8 @@ def test_every_input_format_exports_to_a_registered_provider(toys):
             result = export_case(case, TOY)
             sent = [message for message in case.messages if message.omitted is None]
             assert [turn["text"] for turn in result.payload["turns"]] == [
-                message.content for message in sent], name
+                message.content for message in sent
+            ], name
             for form in FORMATS:
                 assert render_code(result, form)
         assert batch_export(document.cases, TOY).jsonl.count("\n") == len(document.cases)
@@ -192,11 +234,11 @@ def test_a_request_from_another_api_says_what_the_toy_does_not_take(toys):
     assert result.payload["model"] == "toy-1"  # Anthropic's model is not a toy's
     assert result.payload["limit"] == 40 and result.payload["until"] == ["END"]
     changes = [change.message for change in result.changes]
-    assert "model 'claude-sonnet-4-6' belongs to Anthropic; sent as 'toy-1', the default" in (
-        changes)
+    assert "model 'claude-sonnet-4-6' belongs to Anthropic; sent as 'toy-1', the default" in (changes)
     bedrock = export_request(REQUESTS["bedrock-converse"], "bedrock-converse", TOY)
     assert "request field 'modelId' left out: it is Bedrock Converse's own" in [
-        change.message for change in bedrock.changes]
+        change.message for change in bedrock.changes
+    ]
 
 
 def test_the_toy_format_exports_to_every_provider(toys):
@@ -208,8 +250,10 @@ def test_the_toy_format_exports_to_every_provider(toys):
             assert result.payload["limit"] == 64 and not changes
             continue
         assert "request field 'mood' left out: it is Toy's own" in changes, provider
-        assert f"model 'toy-2' belongs to Toy; sent as " \
-               f"{provider_spec(provider).defaults.model!r}, the default" in changes, provider
+        assert (
+            f"model 'toy-2' belongs to Toy; sent as "
+            f"{provider_spec(provider).defaults.model!r}, the default" in changes
+        ), provider
 
 
 def test_a_file_of_the_toy_format_is_detected_and_read_with_lines(toys):
@@ -217,8 +261,7 @@ def test_a_file_of_the_toy_format_is_detected_and_read_with_lines(toys):
     document = render_document(MemoryBundle({"talk.json": text.encode()}), "talk.json")
     user = document.cases[0].messages[1]
     assert user.content == "Hello, toy."
-    assert user.segments[0].origin.start_line == text.splitlines().index(
-        '   "says": "Hello, toy."') + 1
+    assert user.segments[0].origin.start_line == text.splitlines().index('   "says": "Hello, toy."') + 1
 
 
 def test_taking_the_toys_out_leaves_the_registries_as_they_were():
@@ -262,8 +305,14 @@ print(json.dumps({"choices": choices, "enums": enums, "menu": list(PROVIDER_LABE
 def test_the_cli_the_api_enum_and_the_menus_offer_the_toys():
     # The CLI's choices and the API's schema are built at import: a fresh process registers the
     # toys first, as the registry's own modules are.
-    answer = subprocess.run([sys.executable, "-c", SURFACES], cwd=ROOT, capture_output=True,
-                            text=True, check=True, env={**os.environ, "INSPECTOR_SPEEDUPS": "0"})
+    answer = subprocess.run(
+        [sys.executable, "-c", SURFACES],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "INSPECTOR_SPEEDUPS": "0"},
+    )
     found = json.loads(answer.stdout.splitlines()[-1])
     assert found["choices"]["--to"][-1] == TOY
     assert found["choices"]["--input-format"][-1] == TOY_FORMAT.name

@@ -30,8 +30,9 @@ def _assert_points_inside(bundle: DirectoryBundle, origin) -> None:
         assert 1 <= origin.start_line <= origin.end_line <= lines, origin
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=300, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
 @given(suite=suites())
 def test_every_profile_renders_or_names_the_problem(suite: Suite):
     folder = Path(tempfile.mkdtemp(prefix="agentv-suite-"))

@@ -19,20 +19,36 @@ def test_render_names_each_guideline_files_pattern_and_its_line(tmp_path):
     printed = io.StringIO()
     assert main("render", [str(tmp_path / "evals/suite.yaml")], Output(printed, io.StringIO())) == 0
     first = json.loads(printed.getvalue())[0]
-    assert first["guidelines"] == [{"path": "evals/rules.instructions.md", "pattern": "**/*.instructions.md",
-                                    "source": ".agentv/config.yaml", "line": 2}]
+    assert first["guidelines"] == [
+        {
+            "path": "evals/rules.instructions.md",
+            "pattern": "**/*.instructions.md",
+            "source": ".agentv/config.yaml",
+            "line": 2,
+        }
+    ]
     printed = io.StringIO()
-    main("render", [str(tmp_path / "evals/suite.yaml"), "--patterns", "evals/rules.*"],
-         Output(printed, io.StringIO()))
+    main(
+        "render",
+        [str(tmp_path / "evals/suite.yaml"), "--patterns", "evals/rules.*"],
+        Output(printed, io.StringIO()),
+    )
     assert json.loads(printed.getvalue())[0]["guidelines"] == [
-        {"path": "evals/rules.instructions.md", "pattern": "evals/rules.*", "source": None, "line": None}]
+        {"path": "evals/rules.instructions.md", "pattern": "evals/rules.*", "source": None, "line": None}
+    ]
 
 
 def test_the_api_gives_the_same_reasons(client, db):
     files = {path: data.decode() for path, data in FILES.items()}
-    response = client.post("/api/render", {"files": files, "path": "evals/suite.yaml"},
-                           content_type="application/json")
+    response = client.post(
+        "/api/render", {"files": files, "path": "evals/suite.yaml"}, content_type="application/json"
+    )
     assert response.status_code == 200
     assert response.json()["cases"][0]["guidelines"] == [
-        {"path": "evals/rules.instructions.md", "pattern": "**/*.instructions.md",
-         "source": ".agentv/config.yaml", "line": 2}]
+        {
+            "path": "evals/rules.instructions.md",
+            "pattern": "**/*.instructions.md",
+            "source": ".agentv/config.yaml",
+            "line": 2,
+        }
+    ]

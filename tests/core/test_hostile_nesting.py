@@ -15,10 +15,14 @@ from inspector.core.model import InputError
 from inspector.core.options import RenderOptions
 
 DEEP = 50_000
-BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-    f"{chr(98 + level)}: &{chr(98 + level)} [{', '.join(['*' + chr(97 + level)] * 10)}]\n"
-    for level in range(8)
-) + "messages:\n  - role: user\n    content: hi\n  - {role: user, content: *i}\n"
+BOMB = (
+    "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    + "".join(
+        f"{chr(98 + level)}: &{chr(98 + level)} [{', '.join(['*' + chr(97 + level)] * 10)}]\n"
+        for level in range(8)
+    )
+    + "messages:\n  - role: user\n    content: hi\n  - {role: user, content: *i}\n"
+)
 
 HOSTILE = {
     "flow-yaml": ("e.yaml", "tests: " + "[" * DEEP + "]" * DEEP),
@@ -42,8 +46,9 @@ def render_in_child(name: str, text: str, input_format: str) -> subprocess.Compl
         "except InputError as error:\n"
         "    print('InputError:', error)\n"
     )
-    return subprocess.run([sys.executable, "-c", script], input=text, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", script], input=text, capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE))
@@ -62,10 +67,15 @@ def test_listing_documents_survives_hostile_json():
 
 
 def test_an_honest_alias_in_a_request_still_renders():
-    text = ("system_text: &s Be brief.\nmessages:\n  - role: system\n    content: *s\n"
-            "  - role: user\n    content: hi\n")
-    document = render_document(MemoryBundle({"request.yaml": text.encode()}), "request.yaml",
-                               RenderOptions(input_format="openai-chat"))
+    text = (
+        "system_text: &s Be brief.\nmessages:\n  - role: system\n    content: *s\n"
+        "  - role: user\n    content: hi\n"
+    )
+    document = render_document(
+        MemoryBundle({"request.yaml": text.encode()}),
+        "request.yaml",
+        RenderOptions(input_format="openai-chat"),
+    )
     assert [m.content for m in document.cases[0].messages] == ["Be brief.", "hi"]
 
 

@@ -24,7 +24,8 @@ STRATEGIES = {
     "bedrock-converse": request_strategies.bedrock_converse,
 }
 REQUESTS = st.sampled_from(sorted(STRATEGIES)).flatmap(
-    lambda name: st.tuples(st.just(name), STRATEGIES[name]()))
+    lambda name: st.tuples(st.just(name), STRATEGIES[name]())
+)
 
 
 def spoiled(body: dict, rng) -> dict:
@@ -67,9 +68,16 @@ def test_a_tool_field_of_the_wrong_type_is_warned_at_its_own_line():
 
     from inspector.core.sourcemap import json_spans
 
-    text = json.dumps({"messages": [{"role": "user", "content": "hi"}], "tools": [
-        {"type": "function", "function": {"name": "f", "description": [1], "strict": "yes"}},
-        {"name": "g", "description": 3, "input_schema": {}}]}, indent=1)
+    text = json.dumps(
+        {
+            "messages": [{"role": "user", "content": "hi"}],
+            "tools": [
+                {"type": "function", "function": {"name": "f", "description": [1], "strict": "yes"}},
+                {"name": "g", "description": 3, "input_schema": {}},
+            ],
+        },
+        indent=1,
+    )
     lines = text.splitlines()
     case = read_request(json.loads(text), "openai-chat", "request.json", json_spans(text))
     located = [(warning.message, lines[warning.line - 1].strip()[:14]) for warning in case.warnings]

@@ -20,24 +20,59 @@ from inspector.core.js import (
 )
 
 
-@pytest.mark.parametrize(("number", "text"), [
-    (2.0, "2"), (-0.0, "0"), (1.5, "1.5"), (1e21, "1e+21"), (1e-7, "1e-7"), (1.5e300, "1.5e+300"),
-    (123456789012345680000.0, "123456789012345680000"), (float("nan"), "NaN"),
-    (float("inf"), "Infinity"), (float("-inf"), "-Infinity")])
+@pytest.mark.parametrize(
+    ("number", "text"),
+    [
+        (2.0, "2"),
+        (-0.0, "0"),
+        (1.5, "1.5"),
+        (1e21, "1e+21"),
+        (1e-7, "1e-7"),
+        (1.5e300, "1.5e+300"),
+        (123456789012345680000.0, "123456789012345680000"),
+        (float("nan"), "NaN"),
+        (float("inf"), "Infinity"),
+        (float("-inf"), "-Infinity"),
+    ],
+)
 def test_numbers_are_written_as_string_writes_them(number: float, text: str):
     assert js_number(number) == text
 
 
-@pytest.mark.parametrize(("value", "text"), [
-    ("a", "a"), (None, "null"), (UNDEFINED, "undefined"), (True, "true"), (3, "3"), (2.0, "2"),
-    (["a", 1, 2.0, None, [3, 4]], "a,1,2,,3,4"), ({"a": 1}, "[object Object]"), ([], "")])
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("a", "a"),
+        (None, "null"),
+        (UNDEFINED, "undefined"),
+        (True, "true"),
+        (3, "3"),
+        (2.0, "2"),
+        (["a", 1, 2.0, None, [3, 4]], "a,1,2,,3,4"),
+        ({"a": 1}, "[object Object]"),
+        ([], ""),
+    ],
+)
 def test_string_of_a_value(value: Any, text: str):
     assert js_string(value) == text
 
 
-@pytest.mark.parametrize(("value", "truthy"), [
-    ("", False), (0, False), (0.0, False), (float("nan"), False), (False, False), (None, False),
-    (UNDEFINED, False), ([], True), ({}, True), ("0", True), (-1, True)])
+@pytest.mark.parametrize(
+    ("value", "truthy"),
+    [
+        ("", False),
+        (0, False),
+        (0.0, False),
+        (float("nan"), False),
+        (False, False),
+        (None, False),
+        (UNDEFINED, False),
+        ([], True),
+        ({}, True),
+        ("0", True),
+        (-1, True),
+    ],
+)
 def test_truthiness(value: Any, truthy: bool):
     assert js_truthy(value) is truthy
 

@@ -18,32 +18,44 @@ from inspector.core.options import RenderOptions
 from inspector.core.tokens import case_tokens, count_text
 
 # Long enough to pass every provider's minimum for its default model (2,048 for Gemini 2.5 Flash).
-POLICY = "".join(f"Rule {number}: answer carefully and cite the source of every claim.\n"
-                 for number in range(200))
+POLICY = "".join(
+    f"Rule {number}: answer carefully and cite the source of every claim.\n" for number in range(200)
+)
 POLICY_LINES = POLICY.splitlines()
 
 
 def _file_case(case_id: str, question: str, prompt: str = "policy.md") -> str:
-    return (f"  - id: {case_id}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
-            f"          - type: file\n            value: ../prompts/{prompt}\n"
-            f"      - role: user\n        content: {question}\n")
+    return (
+        f"  - id: {case_id}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
+        f"          - type: file\n            value: ../prompts/{prompt}\n"
+        f"      - role: user\n        content: {question}\n"
+    )
 
 
 def _inline_case(case_id: str, lines: list[str]) -> str:
     body = "".join(f"          {line}\n" for line in lines)
-    return (f"  - id: {case_id}\n    criteria: ok\n    input:\n      - role: system\n"
-            f"        content: |-\n{body}      - role: user\n        content: Question {case_id}\n")
+    return (
+        f"  - id: {case_id}\n    criteria: ok\n    input:\n      - role: system\n"
+        f"        content: |-\n{body}      - role: user\n        content: Question {case_id}\n"
+    )
 
 
 def render(yaml: str, files: dict[str, str] | None = None):
     bundle = {"evals/suite.yaml": yaml, "prompts/policy.md": POLICY, **(files or {})}
-    return render_document(MemoryBundle({path: text.encode() for path, text in bundle.items()}),
-                           "evals/suite.yaml", RenderOptions())
+    return render_document(
+        MemoryBundle({path: text.encode() for path, text in bundle.items()}),
+        "evals/suite.yaml",
+        RenderOptions(),
+    )
 
 
 def test_each_file_counts_its_text_once_per_case_that_sends_it():
-    document = render("tests:\n" + _file_case("a", "First?") + _file_case("b", "Second?")
-                      + "  - id: c\n    criteria: ok\n    input:\n      - role: user\n        content: Alone\n")
+    document = render(
+        "tests:\n"
+        + _file_case("a", "First?")
+        + _file_case("b", "Second?")
+        + "  - id: c\n    criteria: ok\n    input:\n      - role: user\n        content: Alone\n"
+    )
     ledger = build_ledger(document, "openai-chat")
     rows = {row.path: row for row in ledger.files}
     assert rows["prompts/policy.md"].cases == 2
@@ -76,7 +88,8 @@ def test_the_cost_is_the_price_datas_rate_times_the_tokens():
         expected = (row.input_tokens * rates.input_mtok + 500 * rates.output_mtok) / 1_000_000
         assert row.cost is not None and row.cost.total_usd == expected
     assert ledger.as_dict()["total"]["output_cost_usd_upper_bound"] == pytest.approx(
-        float(2 * 500 * rates.output_mtok / 1_000_000))
+        float(2 * 500 * rates.output_mtok / 1_000_000)
+    )
 
 
 def test_the_price_data_agrees_with_the_providers_published_prices():
@@ -92,8 +105,12 @@ def test_the_price_data_agrees_with_the_providers_published_prices():
     for (provider, model), figures in published.items():
         found = prices.model_prices(provider, model)
         expected = tuple(None if value is None else Decimal(value) for value in figures)
-        assert (found.input_mtok, found.output_mtok, found.cache_read_mtok,
-                found.cache_write_mtok) == expected, model
+        assert (
+            found.input_mtok,
+            found.output_mtok,
+            found.cache_read_mtok,
+            found.cache_write_mtok,
+        ) == expected, model
 
 
 def test_output_is_left_unpriced_without_max_output_tokens():
@@ -128,9 +145,13 @@ def test_the_price_datas_date_is_a_past_date():
 
 
 def test_cases_sharing_a_long_system_prompt_form_the_cached_prefix():
-    document = render("tests:\n" + _file_case("a", "Question A") + _file_case("b", "Question B")
-                      + _file_case("c", "Question C")
-                      + "  - id: d\n    criteria: ok\n    input:\n      - role: user\n        content: Hi\n")
+    document = render(
+        "tests:\n"
+        + _file_case("a", "Question A")
+        + _file_case("b", "Question B")
+        + _file_case("c", "Question C")
+        + "  - id: d\n    criteria: ok\n    input:\n      - role: user\n        content: Hi\n"
+    )
     for provider in ("openai-chat", "anthropic", "gemini"):
         cache = build_ledger(document, provider).cache
         assert cache.group == [0, 1, 2], provider
@@ -147,13 +168,21 @@ def test_cases_sharing_a_long_system_prompt_form_the_cached_prefix():
 def test_a_break_names_the_file_and_line_where_the_text_first_differs():
     changed = list(POLICY_LINES)
     changed[57] = "Rule 57: answer briefly."
-    document = render("tests:\n" + _inline_case("a", POLICY_LINES) + _inline_case("b", POLICY_LINES)
-                      + _inline_case("c", changed))
+    document = render(
+        "tests:\n"
+        + _inline_case("a", POLICY_LINES)
+        + _inline_case("b", POLICY_LINES)
+        + _inline_case("c", changed)
+    )
     cache = build_ledger(document, "anthropic").cache
     assert cache.group == [0, 1]
     (found,) = cache.breaks
-    text = "tests:\n" + _inline_case("a", POLICY_LINES) + _inline_case("b", POLICY_LINES) \
+    text = (
+        "tests:\n"
+        + _inline_case("a", POLICY_LINES)
+        + _inline_case("b", POLICY_LINES)
         + _inline_case("c", changed)
+    )
     line = text.splitlines().index("          Rule 57: answer briefly.") + 1
     assert (found.case, found.message, found.path, found.line) == ("c", 0, "evals/suite.yaml", line)
 
@@ -176,8 +205,9 @@ def test_caching_lowers_the_suites_cost_by_the_price_datas_multipliers():
     uncached, with_cache = ledger.cost(), ledger.cost(cached=True)
     assert uncached is not None and with_cache is not None
     # One write at the write rate, three reads at the read rate, in place of four plain inputs.
-    saving = (4 * cached * rates.input_mtok - cached * rates.cache_write_mtok
-              - 3 * cached * rates.cache_read_mtok) / 1_000_000
+    saving = (
+        4 * cached * rates.input_mtok - cached * rates.cache_write_mtok - 3 * cached * rates.cache_read_mtok
+    ) / 1_000_000
     assert uncached - with_cache == saving
 
 
@@ -209,27 +239,39 @@ def test_cache_marks_end_each_shared_prefix_at_most_four():
 
 def _two_system_case(case_id: str, second: str) -> RenderedCase:
     """Two system messages, as a raw request sends them (the agentv profiles join them in one)."""
+
     def text(value: str, path: str) -> list[Segment]:
         return [Segment(value, Origin(OriginKind.FILE, path, 1, value.count("\n") + 1))]
-    return RenderedCase(case_id, [Message("system", text("Be careful.", "prompts/first.md")),
-                                  Message("system", text(second, "prompts/second.md")),
-                                  Message("user", text("Go", "evals/suite.yaml"))])
+
+    return RenderedCase(
+        case_id,
+        [
+            Message("system", text("Be careful.", "prompts/first.md")),
+            Message("system", text(second, "prompts/second.md")),
+            Message("user", text("Go", "evals/suite.yaml")),
+        ],
+    )
 
 
 def test_a_break_in_the_joined_system_text_names_the_message_it_came_from():
     changed = list(POLICY_LINES)
     changed[120] = "Rule 120: never mind."
-    cases = [_two_system_case("a", POLICY), _two_system_case("b", POLICY),
-             _two_system_case("c", "\n".join(changed) + "\n")]
+    cases = [
+        _two_system_case("a", POLICY),
+        _two_system_case("b", POLICY),
+        _two_system_case("c", "\n".join(changed) + "\n"),
+    ]
     (found,) = build_ledger(cases, "anthropic").cache.breaks
     # Anthropic sends both system messages first, joined: the break is in the second, line 121.
     assert (found.case, found.message, found.path, found.line) == ("c", 1, "prompts/second.md", 121)
 
 
 def test_messages_in_different_roles_share_no_part_of_their_text():
-    text = ("tests:\n" + "".join(
+    text = "tests:\n" + "".join(
         f"  - id: {name}\n    criteria: ok\n    input:\n      - role: {role}\n        content: |-\n"
-        + "".join(f"          {line}\n" for line in POLICY_LINES) for name, role in (("a", "user"), ("b", "system"))))
+        + "".join(f"          {line}\n" for line in POLICY_LINES)
+        for name, role in (("a", "user"), ("b", "system"))
+    )
     cache = build_ledger(render(text), "openai-chat").cache
     assert cache.shared_prefix_tokens == 0 and not cache.cacheable
 
@@ -242,20 +284,23 @@ def test_a_bedrock_suite_is_priced_from_the_price_datas_aws_entry():
     ledger = build_ledger(document.cases, "bedrock-converse", ExportSettings(max_tokens=100))
     assert ledger.prices is not None and ledger.cases[0].cost is not None
     assert ledger.cache.minimum == 1024 and ledger.cache.cacheable
-    assert any("cachePoint" in note and "this export does not place them" in note
-               for note in ledger.notes)
+    assert any("cachePoint" in note and "this export does not place them" in note for note in ledger.notes)
 
 
 def _policy_then_question_case(case_id: str, question: str) -> str:
     """The shared policy and the case's question in one system message: one block per case."""
-    return (f"  - id: {case_id}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
-            f"          - type: file\n            value: ../prompts/policy.md\n"
-            f"          - type: text\n            value: {question}\n"
-            f"      - role: user\n        content: Go.\n")
+    return (
+        f"  - id: {case_id}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
+        f"          - type: file\n            value: ../prompts/policy.md\n"
+        f"          - type: text\n            value: {question}\n"
+        f"      - role: user\n        content: Go.\n"
+    )
 
 
 def test_a_shared_file_in_each_cases_block_gets_a_hint_to_split_it_where_blocks_are_marked():
-    document = render("tests:\n" + _policy_then_question_case("a", "First?") + _policy_then_question_case("b", "Second?"))
+    document = render(
+        "tests:\n" + _policy_then_question_case("a", "First?") + _policy_then_question_case("b", "Second?")
+    )
     marked = build_ledger(document, "anthropic").as_dict()
     assert not marked["cache"]["cacheable"]
     [hint] = [note for note in marked["notes"] if "block of its own" in note]

@@ -15,14 +15,17 @@ from inspector.core import prices
 from ..recording import RecordingServer
 from .sdk_types import build_validators
 
-POLICY = "".join(f"Rule {number}: answer carefully and cite the source of every claim.\n"
-                 for number in range(200))
+POLICY = "".join(
+    f"Rule {number}: answer carefully and cite the source of every claim.\n" for number in range(200)
+)
 
 
 def _case(case_id: str, system: str) -> str:
-    return (f"  - id: {case_id}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
-            f"          - type: file\n            value: ../prompts/{system}\n"
-            f"      - role: user\n        content: Question {case_id}\n")
+    return (
+        f"  - id: {case_id}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
+        f"          - type: file\n            value: ../prompts/{system}\n"
+        f"      - role: user\n        content: Question {case_id}\n"
+    )
 
 
 @pytest.fixture
@@ -33,8 +36,12 @@ def suite(tmp_path):
     (tmp_path / "prompts" / "policy.md").write_text(POLICY)
     (tmp_path / "prompts" / "short.md").write_text("Be brief.\n")
     (tmp_path / "evals" / "suite.yaml").write_text(
-        "tests:\n" + _case("a", "policy.md") + _case("b", "policy.md") + _case("c", "policy.md")
-        + _case("d", "short.md"))
+        "tests:\n"
+        + _case("a", "policy.md")
+        + _case("b", "policy.md")
+        + _case("c", "policy.md")
+        + _case("d", "short.md")
+    )
     return tmp_path / "evals" / "suite.yaml"
 
 
@@ -91,8 +98,10 @@ def test_cache_breakpoints_mark_the_shared_system_prompt_and_list_it_in_changes(
     system = exported["a"]["payload"]["system"]
     assert system[-1]["cache_control"] == {"type": "ephemeral"}
     assert system[-1]["text"].startswith('<file path="../prompts/policy.md">')
-    assert any("cache_control breakpoint after the system prompt" in change["message"]
-               for change in exported["a"]["changes"])
+    assert any(
+        "cache_control breakpoint after the system prompt" in change["message"]
+        for change in exported["a"]["changes"]
+    )
     # d shares no long prefix with anyone: no mark.
     assert isinstance(exported["d"]["payload"]["system"], str)
     validate = build_validators()["anthropic"]

@@ -29,12 +29,15 @@ def test_keys_agentv_never_sends_say_who_reads_them(example):
     lines, text, ids = example
     criteria = line_of(text, "    criteria: |-")
     note = lines.explain(DOCUMENT, criteria + 1, text, ids[0])
-    assert note.text == (f"Line {criteria + 1} is `criteria`: agentv does not send it to the model; "
-                         "graders read it.")
+    assert note.text == (
+        f"Line {criteria + 1} is `criteria`: agentv does not send it to the model; graders read it."
+    )
     expected = line_of(text, "    expected_output:")
     inside = lines.explain(DOCUMENT, expected + 2, text, ids[0])
-    assert inside.text.startswith(f"Line {expected + 2} is `content` (under `expected_output`): agentv "
-                                  "does not send it to the model; graders compare the answer with it")
+    assert inside.text.startswith(
+        f"Line {expected + 2} is `content` (under `expected_output`): agentv "
+        "does not send it to the model; graders compare the answer with it"
+    )
     assert "comment" in lines.explain(DOCUMENT, 1, text, ids[0]).text
     assert "`execution`" in lines.explain(DOCUMENT, line_of(text, "  target: llm"), text, ids[0]).text
 
@@ -61,31 +64,44 @@ def test_a_line_the_model_gets_is_sent_and_never_misnamed(example):
 
 
 def test_a_guideline_line_says_which_cases_send_it():
-    files = MemoryBundle({
-        "evals/tiny.yaml": b"evalcases:\n  - id: uses\n    input_messages:\n      - role: user\n"
-                           b"        content:\n          - type: file\n            value: notes.instructions.md\n"
-                           b"  - id: plain\n    input_messages:\n      - role: user\n        content: Hi.\n",
-        "evals/notes.instructions.md": b"# Notes\n\nBe kind.\n",
-        ".agentv/config.yaml": b'guideline_patterns:\n  - "**/*.instructions.md"\n',
-    })
+    files = MemoryBundle(
+        {
+            "evals/tiny.yaml": b"evalcases:\n  - id: uses\n    input_messages:\n      - role: user\n"
+            b"        content:\n          - type: file\n            value: notes.instructions.md\n"
+            b"  - id: plain\n    input_messages:\n      - role: user\n        content: Hi.\n",
+            "evals/notes.instructions.md": b"# Notes\n\nBe kind.\n",
+            ".agentv/config.yaml": b'guideline_patterns:\n  - "**/*.instructions.md"\n',
+        }
+    )
     lines = LineMap.of(render_document(files, "evals/tiny.yaml", RenderOptions()))
     note = lines.explain("evals/notes.instructions.md", 3, "# Notes\n\nBe kind.\n", "plain")
-    assert note.sent_by == ("uses",) and note.text == "Line 3: not in this case's messages; it is sent in case uses."
-    assert lines.explain("evals/notes.instructions.md", 9, "# Notes\n", "plain").text == "The file has no line 9."
+    assert (
+        note.sent_by == ("uses",)
+        and note.text == "Line 3: not in this case's messages; it is sent in case uses."
+    )
+    assert (
+        lines.explain("evals/notes.instructions.md", 9, "# Notes\n", "plain").text
+        == "The file has no line 9."
+    )
 
 
-@pytest.mark.parametrize(("text", "line", "keys"), [
-    ("a:\n  b: |\n    text\n  c: 1\n", 3, ["a", "b"]),
-    ("tests:\n  - id: x\n    input:\n      - role: user\n", 4, ["tests", "input", "role"]),
-    ('{\n  "rubrics": [\n    "kind"\n  ]\n}\n', 3, ["rubrics"]),
-    ("[samples.one]\nexpected = 1\n", 2, ["samples.one", "expected"]),
-    ("[samples.one]\n", 1, ["samples.one"]),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "keys"),
+    [
+        ("a:\n  b: |\n    text\n  c: 1\n", 3, ["a", "b"]),
+        ("tests:\n  - id: x\n    input:\n      - role: user\n", 4, ["tests", "input", "role"]),
+        ('{\n  "rubrics": [\n    "kind"\n  ]\n}\n', 3, ["rubrics"]),
+        ("[samples.one]\nexpected = 1\n", 2, ["samples.one", "expected"]),
+        ("[samples.one]\n", 1, ["samples.one"]),
+    ],
+)
 def test_a_line_s_keys_are_read_by_indentation(text, line, keys):
     assert key_path(text.splitlines(), line) == keys
 
 
 def test_ranges_merge_where_they_touch_and_keep_files_apart():
     assert merged([("a", 5, 6), ("a", 1, 3), ("a", 4, 4), ("b", 2, 2), ("a", 9, 9)]) == (
-        ("a", 1, 6), ("a", 9, 9), ("b", 2, 2))
-
+        ("a", 1, 6),
+        ("a", 9, 9),
+        ("b", 2, 2),
+    )

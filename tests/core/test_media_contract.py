@@ -11,16 +11,25 @@ from tests.conftest import run_render
 from .sdk_types import build_validators
 
 PNG = "iVBORw0KGgo="
-REQUEST = {"model": "gpt-4o", "messages": [
-    {"role": "system", "content": "Describe."},
-    {"role": "user", "content": [
-        {"type": "text", "text": "What is this?"},
-        {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}",
-                                            "detail": "low"}},
-        {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}},
-        {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBERi0=",
-                                  "filename": "a.pdf"}},
-        {"type": "text", "text": "Be brief."}]}]}
+REQUEST = {
+    "model": "gpt-4o",
+    "messages": [
+        {"role": "system", "content": "Describe."},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "What is this?"},
+                {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": "low"}},
+                {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}},
+                {
+                    "type": "file",
+                    "file": {"file_data": "data:application/pdf;base64,JVBERi0=", "filename": "a.pdf"},
+                },
+                {"type": "text", "text": "Be brief."},
+            ],
+        },
+    ],
+}
 
 
 def render(tmp_path: Path, body: dict) -> list:
@@ -38,12 +47,11 @@ def test_a_message_with_media_gets_openai_chat_content_parts(tmp_path):
     assert system == {"role": "system", "content": "Describe."}
     assert user["content"] == [
         {"type": "text", "text": "What is this?"},
-        {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}",
-                                            "detail": "low"}},
+        {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": "low"}},
         {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}},
-        {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBERi0=",
-                                  "filename": "a.pdf"}},
-        {"type": "text", "text": "Be brief."}]
+        {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBERi0=", "filename": "a.pdf"}},
+        {"type": "text", "text": "Be brief."},
+    ]
 
 
 def test_the_contract_messages_are_valid_openai_chat_messages(tmp_path):
@@ -53,11 +61,21 @@ def test_the_contract_messages_are_valid_openai_chat_messages(tmp_path):
 
 
 def test_gemini_and_bedrock_media_reach_the_contract_in_the_same_shape(tmp_path):
-    gemini = {"contents": [{"role": "user", "parts": [
-        {"text": "Look."}, {"inlineData": {"mimeType": "image/png", "data": PNG}},
-        {"fileData": {"mimeType": "application/pdf", "fileUri": "gs://bucket/a.pdf"}}]}]}
+    gemini = {
+        "contents": [
+            {
+                "role": "user",
+                "parts": [
+                    {"text": "Look."},
+                    {"inlineData": {"mimeType": "image/png", "data": PNG}},
+                    {"fileData": {"mimeType": "application/pdf", "fileUri": "gs://bucket/a.pdf"}},
+                ],
+            }
+        ]
+    }
     [case] = render(tmp_path, gemini)
     assert case["messages"][0]["content"] == [
         {"type": "text", "text": "Look."},
         {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}},
-        {"type": "file", "file": {"file_url": "gs://bucket/a.pdf"}}]
+        {"type": "file", "file": {"file_url": "gs://bucket/a.pdf"}},
+    ]

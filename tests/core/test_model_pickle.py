@@ -28,20 +28,40 @@ def _document() -> RenderedDocument:
     origin = Origin(OriginKind.FILE, "guides/g.md", 1, 4, via=span)
     image = Media("image", "image/png", data="aGk=", detail="low")
     message = Message(
-        "user", [Segment("hello", origin, options={"cache_control": {"type": "ephemeral"}}),
-                 Segment("", origin, media=image),
-                 Segment("", Origin(OriginKind.CASE_TEXT), raw={"type": "thinking"})],
-        name="ann", tool_calls=[ToolCall("c1", "look", "{}", origin, {"extra": 1})],
-        tool_call_id="t", span=span, omitted=None, blocks=True, options={"k": [1]})
+        "user",
+        [
+            Segment("hello", origin, options={"cache_control": {"type": "ephemeral"}}),
+            Segment("", origin, media=image),
+            Segment("", Origin(OriginKind.CASE_TEXT), raw={"type": "thinking"}),
+        ],
+        name="ann",
+        tool_calls=[ToolCall("c1", "look", "{}", origin, {"extra": 1})],
+        tool_call_id="t",
+        span=span,
+        omitted=None,
+        blocks=True,
+        options={"k": [1]},
+    )
     case = RenderedCase(
-        "case-1", [message, Message("system", omitted="left out")],
-        [Diagnostic("careful", "evals/a.yaml", 3, 2)], span, "skipped because", {"outcome": "x"},
+        "case-1",
+        [message, Message("system", omitted="left out")],
+        [Diagnostic("careful", "evals/a.yaml", 3, 2)],
+        span,
+        "skipped because",
+        {"outcome": "x"},
         [ToolSpec("look", "Looks", {"type": "object"}, True, {"o": 1}, {"type": "web_search"})],
         OutputSchema("out", {"type": "object"}, False, "d"),
-        [GraderPrompt("judge", [Message("user", [Segment("q", origin)])])])
-    return RenderedDocument("evals/a.yaml", "agentv", [case, copy.deepcopy(case)],
-                            [Diagnostic("file level", severity="error")], {"x.yaml": "a: 1"},
-                            "agentv-4", "chosen")
+        [GraderPrompt("judge", [Message("user", [Segment("q", origin)])])],
+    )
+    return RenderedDocument(
+        "evals/a.yaml",
+        "agentv",
+        [case, copy.deepcopy(case)],
+        [Diagnostic("file level", severity="error")],
+        {"x.yaml": "a: 1"},
+        "agentv-4",
+        "chosen",
+    )
 
 
 def _fields(value: object) -> object:
@@ -69,17 +89,27 @@ def test_every_model_class_is_compared_field_for_field():
     """_fields must reach every class, or a field equality leaves out would go unchecked."""
     document = _document()
     message = document.cases[0].messages[0]
-    for value in (document, document.cases[0], message, message.segments[0],
-                  message.segments[0].origin, message.segments[1].media, message.tool_calls[0],
-                  message.span, document.cases[0].tools[0], document.cases[0].graders[0]):
+    for value in (
+        document,
+        document.cases[0],
+        message,
+        message.segments[0],
+        message.segments[0].origin,
+        message.segments[1].media,
+        message.tool_calls[0],
+        message.span,
+        document.cases[0].tools[0],
+        document.cases[0].graders[0],
+    ):
         assert isinstance(_fields(value), tuple), type(value).__name__
 
 
 def test_segments_equal_whatever_their_options_and_raw_blocks():
     origin = Origin(OriginKind.CASE_TEXT, "a.json", 1, 1)
     plain = Segment("hello", origin)
-    annotated = Segment("hello", origin, options={"cache_control": {"type": "ephemeral"}},
-                        raw={"type": "text"})
+    annotated = Segment(
+        "hello", origin, options={"cache_control": {"type": "ephemeral"}}, raw={"type": "text"}
+    )
     assert plain == annotated
     assert not plain != annotated  # noqa: SIM202 - != is a method of its own, checked too
     assert hash(plain) == hash(annotated)

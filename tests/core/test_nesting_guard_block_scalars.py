@@ -14,8 +14,13 @@ OPEN_BRACKETS = "".join(f"      score [{index} of the rubric\n" for index in ran
 
 
 def eval_file(indicator: str, body: str) -> str:
-    return ("tests:\n  - id: first\n    input: " + indicator + "\n" + body
-            + "    criteria: the answer names every score\n")
+    return (
+        "tests:\n  - id: first\n    input: "
+        + indicator
+        + "\n"
+        + body
+        + "    criteria: the answer names every score\n"
+    )
 
 
 @pytest.mark.parametrize("indicator", ["|", ">", "|-", ">+", "|2"])
@@ -41,7 +46,7 @@ HOSTILE = {
     # Past the block's own indentation, in a sequence of the same parent.
     "sibling-entry": "- a: |\n    text [[[\n- " + "[" * DEEP + "]" * DEEP + "\n",
     # A `key: |` that is text inside a quoted scalar, followed by real nesting at its indentation.
-    "indicator-in-a-quoted-scalar": "- - \"\n z: |\n  \"\n  - " + "[" * DEEP + "]" * DEEP + "\n",
+    "indicator-in-a-quoted-scalar": '- - "\n z: |\n  "\n  - ' + "[" * DEEP + "]" * DEEP + "\n",
     # ... and in a comment.
     "indicator-in-a-comment": "a:  # b: |\n  - " + "[" * DEEP + "]" * DEEP + "\n",
     # Block collections opened on one line, after a block scalar.

@@ -13,16 +13,105 @@ from inspector.core.documents import render_document
 from inspector.core.model import InputError
 from inspector.core.safe_parse import LimitExceeded
 
-YAML_TOKENS = ["- ", "? ", ": ", "[", "]", "{", "}", ", ", "\n", "  ", "&a ", "*a", "<<: ", "!!str ",
-               "|\n", ">-\n", '"', "'", "#", "tests", "id", "input", "role", "content", "user",
-               "type: file", "value", "x", "0", "~", "messages", "evalcases", "input_messages"]
-JSON_TOKENS = ["{", "}", "[", "]", ",", ":", '"messages"', '"role"', '"user"', '"content"', '"x"',
-               "1", "null", "true", '"input"', '"id"', "\n"]
-TOML_TOKENS = ["[", "]", "[[", "]]", "=", ".", "a", '"b"', "'c'", "\n", "{", "}", ", ", "1",
-               '"""', "samples", "messages", "role", "content", "user", "true", " "]
-MARKDOWN_TOKENS = ["# ", "![", "](", ")", "d.toml", "#s", "x.md", "\n", "+++", "---", "[", "]", "text",
-                   "{{", "}}", " #", "![](d.toml#samples.s)", "![](a.md#s)",
-                   *(f"![](./{name}.md)" for name in "abcdefgh")]
+YAML_TOKENS = [
+    "- ",
+    "? ",
+    ": ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ", ",
+    "\n",
+    "  ",
+    "&a ",
+    "*a",
+    "<<: ",
+    "!!str ",
+    "|\n",
+    ">-\n",
+    '"',
+    "'",
+    "#",
+    "tests",
+    "id",
+    "input",
+    "role",
+    "content",
+    "user",
+    "type: file",
+    "value",
+    "x",
+    "0",
+    "~",
+    "messages",
+    "evalcases",
+    "input_messages",
+]
+JSON_TOKENS = [
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    '"messages"',
+    '"role"',
+    '"user"',
+    '"content"',
+    '"x"',
+    "1",
+    "null",
+    "true",
+    '"input"',
+    '"id"',
+    "\n",
+]
+TOML_TOKENS = [
+    "[",
+    "]",
+    "[[",
+    "]]",
+    "=",
+    ".",
+    "a",
+    '"b"',
+    "'c'",
+    "\n",
+    "{",
+    "}",
+    ", ",
+    "1",
+    '"""',
+    "samples",
+    "messages",
+    "role",
+    "content",
+    "user",
+    "true",
+    " ",
+]
+MARKDOWN_TOKENS = [
+    "# ",
+    "![",
+    "](",
+    ")",
+    "d.toml",
+    "#s",
+    "x.md",
+    "\n",
+    "+++",
+    "---",
+    "[",
+    "]",
+    "text",
+    "{{",
+    "}}",
+    " #",
+    "![](d.toml#samples.s)",
+    "![](a.md#s)",
+    *(f"![](./{name}.md)" for name in "abcdefgh"),
+]
 # The deck's text is also each of the files it can embed (a.md ... h.md), so embeds multiply as
 # they would in an embed bomb.
 EMBEDDED = [f"{name}.md" for name in "abcdefgh"]
@@ -38,8 +127,7 @@ PARSERS = {
 }
 DECK_SAMPLES = b'[samples.s]\nmessages = [{role = "user", content = "hi"}]\n'
 
-POOL = bounded.Pool(bounded.Limits(memory_bytes=1024 ** 3, cpu_seconds=10, deadline_seconds=30,
-                                   workers=1))
+POOL = bounded.Pool(bounded.Limits(memory_bytes=1024**3, cpu_seconds=10, deadline_seconds=30, workers=1))
 
 
 def _outcome(files: dict, path: str) -> str:
@@ -55,8 +143,9 @@ def render_safely(files: dict, path: str) -> str:
         return POOL.call(_outcome, files, path, path=path)
     except LimitExceeded as error:
         message = str(error)
-        assert "crashed" not in message and "CPU time" not in message \
-            and "longer than" not in message, message
+        assert "crashed" not in message and "CPU time" not in message and "longer than" not in message, (
+            message
+        )
         return "limit"
 
 
@@ -64,17 +153,24 @@ def render_safely(files: dict, path: str) -> str:
 def test_no_text_makes_a_parser_fail_other_than_with_an_input_error(parser):
     path, tokens, extra = PARSERS[parser]
 
-    @settings(max_examples=60, derandomize=True, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=60,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(st.lists(st.sampled_from(tokens), max_size=80), st.integers(0, 3))
     def check(pieces, repeat):
         text = "".join(pieces) * (1 + repeat)
         if extra == "config":
-            files = {path: b"tests:\n  - id: a\n    input: hi\n",
-                     ".agentv/config.yaml": text.encode()}
+            files = {path: b"tests:\n  - id: a\n    input: hi\n", ".agentv/config.yaml": text.encode()}
         elif extra == "embeds":
-            files = {path: text.encode(), "d.toml": DECK_SAMPLES,
-                     **{name: text.encode() for name in EMBEDDED}}
+            files = {
+                path: text.encode(),
+                "d.toml": DECK_SAMPLES,
+                **{name: text.encode() for name in EMBEDDED},
+            }
         else:
             files = {path: text.encode(), **extra}
         outcomes = ("rendered", "refused", "limit")

@@ -23,33 +23,44 @@ def test_auto_reads_promptfoo_configs_by_name_or_by_their_three_keys() -> None:
     config = "prompts: [hi]\nproviders: [openai:gpt-4.1]\ntests: []\n"
     assert detect_format("evals/promptfooconfig.yaml", "prompts: [hi]\n") == "promptfoo"
     assert detect_format("evals/suite.yaml", config) == "promptfoo"
-    assert detect_format("suite.json", json.dumps({"prompts": ["a"], "providers": ["b"],
-                                                   "tests": []})) == "promptfoo"
+    assert (
+        detect_format("suite.json", json.dumps({"prompts": ["a"], "providers": ["b"], "tests": []}))
+        == "promptfoo"
+    )
     # agentv 5 files have prompts and tests but no providers.
     assert detect_format("eval.yaml", "prompts: [hi]\ntests:\n  - id: a\n    vars: {}\n") == "agentv"
 
 
 def test_text_points_at_the_prompt_file_line_and_the_csv_row() -> None:
-    document = render({
-        "promptfooconfig.yaml": "prompts: [file://p.txt]\nproviders: [openai:gpt-4.1]\n"
-                                "tests: file://rows.csv\n",
-        "p.txt": "\nIntro line\nAsk about {{ topic }} now\n",
-        "rows.csv": "topic\nrain\n\"two\nlines\"\nsnow\n",
-    })
+    document = render(
+        {
+            "promptfooconfig.yaml": "prompts: [file://p.txt]\nproviders: [openai:gpt-4.1]\n"
+            "tests: file://rows.csv\n",
+            "p.txt": "\nIntro line\nAsk about {{ topic }} now\n",
+            "rows.csv": 'topic\nrain\n"two\nlines"\nsnow\n',
+        }
+    )
     assert [case.id for case in document.cases] == [
-        "test 0 · prompt 0 · openai:gpt-4.1", "test 1 · prompt 0 · openai:gpt-4.1",
-        "test 2 · prompt 0 · openai:gpt-4.1"]
+        "test 0 · prompt 0 · openai:gpt-4.1",
+        "test 1 · prompt 0 · openai:gpt-4.1",
+        "test 2 · prompt 0 · openai:gpt-4.1",
+    ]
     segments = document.cases[2].messages[0].segments
     assert "".join(segment.text for segment in segments) == "Intro line\nAsk about snow now"
     by_text = {segment.text: segment.origin for segment in segments}
-    assert (by_text["Intro line\nAsk about "].path, by_text["Intro line\nAsk about "].start_line,
-            by_text["Intro line\nAsk about "].kind) == ("p.txt", 2, OriginKind.FILE)
+    assert (
+        by_text["Intro line\nAsk about "].path,
+        by_text["Intro line\nAsk about "].start_line,
+        by_text["Intro line\nAsk about "].kind,
+    ) == ("p.txt", 2, OriginKind.FILE)
     assert by_text["Intro line\nAsk about "].via.path == "promptfooconfig.yaml"
     assert (by_text["snow"].path, by_text["snow"].start_line) == ("rows.csv", 5)
 
 
 def test_the_contract_carries_promptfoos_indices_payload_and_judges() -> None:
-    document = render({"promptfooconfig.yaml": """\
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
 prompts: ["Say {{ word }}"]
 providers:
   - id: openai:chat:gpt-4o-mini
@@ -58,21 +69,29 @@ providers:
 tests:
   - vars: {word: [hi, bye]}
     assert: [{type: llm-rubric, value: "says {{ word }}"}]
-"""})
+"""
+        }
+    )
     contract = evaluation_contract(document.cases[1])
     assert contract["promptfoo"] == {"test_idx": 1, "prompt_idx": 0, "provider": "mini"}
-    assert contract["payload"] == {"model": "gpt-4o-mini", "max_tokens": 1024,
-                                   "temperature": 0.5,
-                                   "messages": [{"role": "user", "content": "Say bye"}]}
+    assert contract["payload"] == {
+        "model": "gpt-4o-mini",
+        "max_tokens": 1024,
+        "temperature": 0.5,
+        "messages": [{"role": "user", "content": "Say bye"}],
+    }
     [judge] = contract["graders"]
     assert judge["name"] == "llm-rubric"
     assert judge["payload"]["model"] == "gpt-5.6-sol"
     assert judge["payload"]["messages"][1]["content"] == (
-        "<Output>\n⟨the candidate's answer⟩\n</Output>\n<Rubric>\nsays bye\n</Rubric>")
+        "<Output>\n⟨the candidate's answer⟩\n</Output>\n<Rubric>\nsays bye\n</Rubric>"
+    )
 
 
 def test_what_is_not_run_is_named_where_it_is_met() -> None:
-    document = render({"promptfooconfig.yaml": """\
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
 prompts:
   - file://prompt.py:make
   - "exec: ./make-prompt.sh"
@@ -83,7 +102,9 @@ providers:
 tests:
   - vars: {x: 1}
   - huggingface://datasets/some/set
-"""})
+"""
+        }
+    )
     skipped = {case.id: case.skipped for case in document.cases}
     assert "JavaScript or Python" in skipped["test 0 · prompt 0 · openai:gpt-4.1"]
     assert "runs a program" in skipped["test 0 · prompt 1 · openai:gpt-4.1"]
@@ -100,16 +121,25 @@ def test_the_render_command_prints_the_promptfoo_contract(tmp_path, monkeypatch)
     monkeypatch.setenv("RENDER_IN_PROCESS", "1")
     (tmp_path / "promptfooconfig.yaml").write_text(
         "prompts: ['Hi {{ who }}']\nproviders: [anthropic:messages:claude-3-5-haiku-latest]\n"
-        "tests:\n  - vars: {who: Ann}\n    assert: [{type: factuality, value: Hi Ann}]\n")
+        "tests:\n  - vars: {who: Ann}\n    assert: [{type: factuality, value: Hi Ann}]\n"
+    )
     out, err = io.StringIO(), io.StringIO()
-    code = commands.main("render", [str(tmp_path / "promptfooconfig.yaml"), "--root",
-                                        str(tmp_path)], console.Output(out, err))
+    code = commands.main(
+        "render", [str(tmp_path / "promptfooconfig.yaml"), "--root", str(tmp_path)], console.Output(out, err)
+    )
     assert code == 0, err.getvalue()
     [evaluation] = json.loads(out.getvalue())
-    assert evaluation["promptfoo"] == {"test_idx": 0, "prompt_idx": 0,
-                                       "provider": "anthropic:claude-3-5-haiku-latest"}
+    assert evaluation["promptfoo"] == {
+        "test_idx": 0,
+        "prompt_idx": 0,
+        "provider": "anthropic:claude-3-5-haiku-latest",
+    }
     assert evaluation["payload"] == {
-        "model": "claude-3-5-haiku-latest", "max_tokens": 1024, "stream": False, "temperature": 0,
-        "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi Ann"}]}]}
+        "model": "claude-3-5-haiku-latest",
+        "max_tokens": 1024,
+        "stream": False,
+        "temperature": 0,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi Ann"}]}],
+    }
     assert [grader["name"] for grader in evaluation["graders"]] == ["factuality"]
     assert "⟨the candidate's answer⟩" in json.dumps(evaluation["graders"], ensure_ascii=False)

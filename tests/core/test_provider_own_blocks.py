@@ -17,27 +17,36 @@ from .sdk_types import build_validators
 
 TOOL = {"name": "lookup", "input_schema": {"type": "object"}}
 ANTHROPIC = {
-    "model": "claude-sonnet-4-6", "max_tokens": 2048,
+    "model": "claude-sonnet-4-6",
+    "max_tokens": 2048,
     "thinking": {"type": "enabled", "budget_tokens": 1024},
     "tools": [TOOL, {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}],
     "messages": [
         {"role": "user", "content": "Find it."},
-        {"role": "assistant", "content": [
-            {"type": "thinking", "thinking": "I should look.", "signature": "c2ln"},
-            {"type": "redacted_thinking", "data": "ZGF0YQ=="},
-            {"type": "text", "text": "Looking."},
-            {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {}}]},
-        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
-                                      "content": "found"}]},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "I should look.", "signature": "c2ln"},
+                {"type": "redacted_thinking", "data": "ZGF0YQ=="},
+                {"type": "text", "text": "Looking."},
+                {"type": "tool_use", "id": "toolu_1", "name": "lookup", "input": {}},
+            ],
+        },
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "found"}]},
     ],
 }
-RESPONSES = {"model": "gpt-5.4-mini",
-             "input": [{"type": "message", "role": "user", "content": "Search the news."}],
-             "tools": [{"type": "web_search"}, {"type": "function", "name": "lookup",
-                                                "parameters": {"type": "object"},
-                                                "strict": False}]}
-GEMINI = {"contents": [{"role": "user", "parts": [{"text": "Who won?"}]}],
-          "tools": [{"functionDeclarations": [{"name": "lookup"}]}, {"googleSearch": {}}]}
+RESPONSES = {
+    "model": "gpt-5.4-mini",
+    "input": [{"type": "message", "role": "user", "content": "Search the news."}],
+    "tools": [
+        {"type": "web_search"},
+        {"type": "function", "name": "lookup", "parameters": {"type": "object"}, "strict": False},
+    ],
+}
+GEMINI = {
+    "contents": [{"role": "user", "parts": [{"text": "Who won?"}]}],
+    "tools": [{"functionDeclarations": [{"name": "lookup"}]}, {"googleSearch": {}}],
+}
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +60,9 @@ def read(body: dict, fmt: str) -> RenderedCase:
     return case
 
 
-@pytest.mark.parametrize(("fmt", "body"), [
-    ("anthropic", ANTHROPIC), ("openai-responses", RESPONSES), ("gemini", GEMINI)])
+@pytest.mark.parametrize(
+    ("fmt", "body"), [("anthropic", ANTHROPIC), ("openai-responses", RESPONSES), ("gemini", GEMINI)]
+)
 def test_a_request_with_its_apis_own_blocks_and_tools_comes_back_unchanged(fmt, body, validators):
     validators[fmt](body)
     result = export_case(read(body, fmt), fmt)
@@ -72,16 +82,20 @@ def test_thinking_blocks_and_server_tools_are_named_when_sent_elsewhere(target, 
     text = json.dumps(result.payload)
     assert "I should look." not in text and "web_search" not in text
     left_out = [(c.message, c.message_index) for c in result.changes if "left out" in c.message]
-    assert ("Anthropic's thinking block left out: "
-            f"{_label(target)} has no such block", 1) in left_out
-    assert ("Anthropic's redacted_thinking block left out: "
-            f"{_label(target)} has no such block", 1) in left_out
-    assert any("tool 'web_search' left out: Anthropic's own web_search_20250305 tool" in m
-               for m, _ in left_out)
+    assert (f"Anthropic's thinking block left out: {_label(target)} has no such block", 1) in left_out
+    assert (
+        f"Anthropic's redacted_thinking block left out: {_label(target)} has no such block",
+        1,
+    ) in left_out
+    assert any(
+        "tool 'web_search' left out: Anthropic's own web_search_20250305 tool" in m for m, _ in left_out
+    )
 
 
-@pytest.mark.parametrize(("fmt", "body", "name"), [
-    ("openai-responses", RESPONSES, "web_search"), ("gemini", GEMINI, "googleSearch")])
+@pytest.mark.parametrize(
+    ("fmt", "body", "name"),
+    [("openai-responses", RESPONSES, "web_search"), ("gemini", GEMINI, "googleSearch")],
+)
 def test_built_in_tools_are_named_when_sent_elsewhere(fmt, body, name, validators):
     result = export_case(read(body, fmt), "anthropic")
     validators["anthropic"](result.payload)
@@ -101,14 +115,24 @@ def _label(provider: str) -> str:
 BEDROCK = {
     "messages": [
         {"role": "user", "content": [{"text": "Find it."}]},
-        {"role": "assistant", "content": [
-            {"reasoningContent": {"reasoningText": {"text": "I should look.", "signature": "c2ln"}}},
-            {"toolUse": {"toolUseId": "tooluse_1", "name": "lookup", "input": {}}}]},
-        {"role": "user", "content": [
-            {"toolResult": {"toolUseId": "tooluse_1", "content": [{"text": "found"}]}}]},
+        {
+            "role": "assistant",
+            "content": [
+                {"reasoningContent": {"reasoningText": {"text": "I should look.", "signature": "c2ln"}}},
+                {"toolUse": {"toolUseId": "tooluse_1", "name": "lookup", "input": {}}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [{"toolResult": {"toolUseId": "tooluse_1", "content": [{"text": "found"}]}}],
+        },
     ],
-    "toolConfig": {"tools": [{"toolSpec": {"name": "lookup", "inputSchema": {"json": {
-        "type": "object"}}}}, {"systemTool": {"name": "nova_grounding"}}]},
+    "toolConfig": {
+        "tools": [
+            {"toolSpec": {"name": "lookup", "inputSchema": {"json": {"type": "object"}}}},
+            {"systemTool": {"name": "nova_grounding"}},
+        ]
+    },
 }
 
 
@@ -124,25 +148,35 @@ def test_converse_reasoning_and_system_tools_are_named_when_sent_elsewhere(valid
     validators["anthropic"](result.payload)
     assert "I should look." not in json.dumps(result.payload)
     messages = [(change.message, change.message_index) for change in result.changes]
-    assert ("Bedrock Converse's reasoningContent block left out: Anthropic has no such block",
-            1) in messages
-    assert any("tool 'nova_grounding' left out: Bedrock Converse's own systemTool tool" in m
-               for m, _ in messages)
+    assert ("Bedrock Converse's reasoningContent block left out: Anthropic has no such block", 1) in messages
+    assert any(
+        "tool 'nova_grounding' left out: Bedrock Converse's own systemTool tool" in m for m, _ in messages
+    )
 
 
 JSON_RESULT = {"status": "found", "items": [1, 2], "note": None, "Ünï": "✓"}
 BEDROCK_JSON = {
     "messages": [
         {"role": "user", "content": [{"text": "Find it."}]},
-        {"role": "assistant", "content": [
-            {"toolUse": {"toolUseId": "tooluse_1", "name": "lookup", "input": {}}}]},
-        {"role": "user", "content": [
-            {"toolResult": {"toolUseId": "tooluse_1", "content": [
-                {"text": "Result:"}, {"json": JSON_RESULT}]}},
-            {"cachePoint": {"type": "default"}}, {"text": "Go on."}]},
+        {
+            "role": "assistant",
+            "content": [{"toolUse": {"toolUseId": "tooluse_1", "name": "lookup", "input": {}}}],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "toolResult": {
+                        "toolUseId": "tooluse_1",
+                        "content": [{"text": "Result:"}, {"json": JSON_RESULT}],
+                    }
+                },
+                {"cachePoint": {"type": "default"}},
+                {"text": "Go on."},
+            ],
+        },
     ],
-    "toolConfig": {"tools": [{"toolSpec": {"name": "lookup", "inputSchema": {"json": {
-        "type": "object"}}}}]},
+    "toolConfig": {"tools": [{"toolSpec": {"name": "lookup", "inputSchema": {"json": {"type": "object"}}}}]},
 }
 
 
@@ -166,5 +200,6 @@ def test_converse_json_tool_results_go_elsewhere_as_json_text(target, validators
     validators[target](result.payload)
     text = json.dumps(result.payload, ensure_ascii=False)
     assert json.dumps(json.dumps(JSON_RESULT, ensure_ascii=False), ensure_ascii=False)[1:-1] in text
-    assert (f"Bedrock Converse's json content sent as JSON text: {_label(target)} has no such "
-            "block", 2) in [(change.message, change.message_index) for change in result.changes]
+    assert (f"Bedrock Converse's json content sent as JSON text: {_label(target)} has no such block", 2) in [
+        (change.message, change.message_index) for change in result.changes
+    ]

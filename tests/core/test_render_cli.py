@@ -31,8 +31,6 @@ tests:
 """
 
 
-
-
 def run(*args: str):
     """These files use agentv 4's keys; what is tested here is the spec profile's rendering."""
     return run_render(*args) if "--profile" in args else run_render(*args, "--profile", "spec")
@@ -52,7 +50,15 @@ def test_prints_one_object_per_case_in_file_order(project):
     code, cases, _ = run(str(project / "evals" / "suite.yaml"))
     assert code == 0
     assert [case["id"] for case in cases] == ["first", "second"]
-    assert set(cases[0]) == {"id", "messages", "omitted", "warnings", "profile", "profile_reason", "guidelines"}
+    assert set(cases[0]) == {
+        "id",
+        "messages",
+        "omitted",
+        "warnings",
+        "profile",
+        "profile_reason",
+        "guidelines",
+    }
     assert cases[0]["profile"] == "spec" and cases[0]["profile_reason"] == "chosen in the settings"
     # --root defaulted to the folder holding .agentv, so the guideline at the root was found.
     assert cases[0]["messages"] == [
@@ -75,20 +81,23 @@ def test_profile_case_patterns_and_system_prompt_flags(project):
     code, cases, _ = run(path, "--profile", "agentv-4", "--case", "first")
     assert code == 0 and [case["id"] for case in cases] == ["first"]
     assert cases[0]["messages"][1]["content"].startswith('<file path="rules.instructions.md">')
-    code, cases, _ = run(path, "--patterns", "*.md", "--system-prompt", "Configured.",
-                         "--case", "first")
+    code, cases, _ = run(path, "--patterns", "*.md", "--system-prompt", "Configured.", "--case", "first")
     assert cases[0]["messages"][0] == {
-        "role": "system", "content": "Configured.\n\n[[ ## Guidelines ## ]]\n\nRule."}
+        "role": "system",
+        "content": "Configured.\n\n[[ ## Guidelines ## ]]\n\nRule.",
+    }
     code, cases, _ = run(path, "--patterns", "*.txt", "--case", "first")
     assert cases[0]["messages"] == [
-        {"role": "user", "content": "=== rules.instructions.md ===\nRule.\nHello"}]
+        {"role": "user", "content": "=== rules.instructions.md ===\nRule.\nHello"}
+    ]
 
 
 def test_omitted_messages_carry_their_reason(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / "e.yaml").write_text(
         "tests:\n  - id: a\n    criteria: x\n    input:\n      - role: user\n        content:\n"
-        "          - type: file\n            value: g.instructions.md\n")
+        "          - type: file\n            value: g.instructions.md\n"
+    )
     (tmp_path / "g.instructions.md").write_text("G")
     code, cases, _ = run(str(tmp_path / "e.yaml"), "--patterns", "**/*.instructions.md")
     assert code == 0
@@ -104,11 +113,14 @@ def test_missing_file_is_a_warning_with_exit_zero(project):
     assert "nope.md" in warning["message"] and warning["line"] == 8
 
 
-@pytest.mark.parametrize(("text", "fragment"), [
-    ("tests:\n  - id: a\n    input: [oops\n", "evals/bad.yaml:"),
-    ("tests: 42\n", "evals/bad.yaml:1: `tests` must be a list"),
-    ("description: none\n", "evals/bad.yaml:1: no cases"),
-])
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("tests:\n  - id: a\n    input: [oops\n", "evals/bad.yaml:"),
+        ("tests: 42\n", "evals/bad.yaml:1: `tests` must be a list"),
+        ("description: none\n", "evals/bad.yaml:1: no cases"),
+    ],
+)
 def test_unusable_input_exits_2_with_one_line_naming_file_and_line(project, text, fragment):
     (project / "evals" / "bad.yaml").write_text(text)
     code, _, err = run(str(project / "evals" / "bad.yaml"))
@@ -120,12 +132,21 @@ def test_unusable_input_exits_2_with_one_line_naming_file_and_line(project, text
 
 def test_subprocess_contract_never_prints_a_traceback(project):
     (project / "evals" / "bad.yaml").write_text("tests:\n  - id: a\n    input: [oops\n")
-    result = subprocess.run([sys.executable, "manage.py", "render", str(project / "evals" / "bad.yaml")],
-                            cwd=REPO, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "render", str(project / "evals" / "bad.yaml")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
-    assert "evals/bad.yaml:4:1:" in result.stderr and "started on line 3" in result.stderr and "Traceback" not in result.stderr
+    assert (
+        "evals/bad.yaml:4:1:" in result.stderr
+        and "started on line 3" in result.stderr
+        and "Traceback" not in result.stderr
+    )
 
 
 def test_renders_a_file_with_an_explicit_root(tmp_path):
@@ -142,8 +163,10 @@ def test_an_aibff_profile_leaves_an_agentv_file_to_auto_and_says_so(tmp_path):
 
     suite = tmp_path / "evals" / "x.yaml"
     suite.parent.mkdir()
-    suite.write_text("evalcases:\n  - id: a\n    outcome: ok\n    input_messages:\n"
-                     "      - role: user\n        content: Hi\n")
+    suite.write_text(
+        "evalcases:\n  - id: a\n    outcome: ok\n    input_messages:\n"
+        "      - role: user\n        content: Hi\n"
+    )
     for profile in AIBFF_PROFILES:
         code, cases, err = run_render(str(suite), "--root", str(tmp_path), "--profile", profile)
         assert code == 0, err

@@ -31,19 +31,29 @@ def test_a_legacy_deck_warns_on_stderr_and_still_renders(tmp_path):
     code, cases, err = run(str(deck), "--root", str(tmp_path))
     assert code == 0
     assert "userMessage/assistantResponse" in err and "old.toml:1" in err
-    assert cases[0]["messages"] == [{"role": "user", "content": "hi"},
-                                    {"role": "assistant", "content": "hello"}]
+    assert cases[0]["messages"] == [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+    ]
 
 
 def test_max_tokens_moves_the_oldest_messages_to_omitted(tmp_path):
-    request = {"model": "gpt-4o", "messages": [
-        {"role": "system", "content": "Be brief."},
-        {"role": "user", "content": "old question " + "word " * 200},
-        {"role": "assistant", "content": None, "tool_calls": [
-            {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
-        {"role": "tool", "tool_call_id": "call_1", "content": "result " + "word " * 200},
-        {"role": "user", "content": "latest question"},
-    ]}
+    request = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "old question " + "word " * 200},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_1", "content": "result " + "word " * 200},
+            {"role": "user", "content": "latest question"},
+        ],
+    }
     path = tmp_path / "request.json"
     path.write_text(json.dumps(request, indent=2))
     code, [case], err = run(str(path), "--root", str(tmp_path), "--max-tokens", "100")
@@ -67,7 +77,7 @@ def test_the_input_format_can_be_forced(tmp_path):
 
 def test_invalid_toml_exits_2_naming_file_line_and_column(tmp_path):
     path = tmp_path / "bad.toml"
-    path.write_text('[samples.a]\nscore = \n')
+    path.write_text("[samples.a]\nscore = \n")
     code, out, err = run(str(path), "--root", str(tmp_path))
     assert code == 2 and out is None
     assert err.startswith("error: bad.toml:2:") and "invalid TOML" in err

@@ -40,13 +40,13 @@ def test_anthropic_export_reports_the_moved_system_message():
     exported = json.loads(render(MULTI_TURN, AGENTV_ROOT, "--to", "anthropic"))
     first = exported[0]
     assert first["payload"]["system"] == plain[0]["messages"][0]["content"]
-    assert first["changes"] == [{"message": "system message moved into the top-level system",
-                                 "message_index": 0}]
+    assert first["changes"] == [
+        {"message": "system message moved into the top-level system", "message_index": 0}
+    ]
 
 
 def test_lints_show_up_in_the_cli_output():
-    exported = json.loads(render(PREFILL_DECK, GAMBIT_ROOT, "--to", "anthropic",
-                                 "--case", "rambling"))
+    exported = json.loads(render(PREFILL_DECK, GAMBIT_ROOT, "--to", "anthropic", "--case", "rambling"))
     lints = exported[0]["lints"]
     assert lints and lints[0]["severity"] == "error"
     assert "prefill" in lints[0]["message"]
@@ -54,18 +54,28 @@ def test_lints_show_up_in_the_cli_output():
 
 
 def test_settings_reach_the_payload():
-    exported = json.loads(render(MULTI_TURN, AGENTV_ROOT, "--to", "gemini", "--model", "gemini-x",
-                                 "--max-output-tokens", "77", "--temperature", "0.5"))
-    assert exported[0]["payload"]["generationConfig"] == {"maxOutputTokens": 77,
-                                                          "temperature": 0.5}
-    openai = json.loads(render(MULTI_TURN, AGENTV_ROOT, "--to", "openai-responses", "--model",
-                               "gpt-x"))
+    exported = json.loads(
+        render(
+            MULTI_TURN,
+            AGENTV_ROOT,
+            "--to",
+            "gemini",
+            "--model",
+            "gemini-x",
+            "--max-output-tokens",
+            "77",
+            "--temperature",
+            "0.5",
+        )
+    )
+    assert exported[0]["payload"]["generationConfig"] == {"maxOutputTokens": 77, "temperature": 0.5}
+    openai = json.loads(render(MULTI_TURN, AGENTV_ROOT, "--to", "openai-responses", "--model", "gpt-x"))
     assert openai[0]["payload"]["model"] == "gpt-x"
 
 
-@pytest.mark.parametrize(("form", "marker"), [("curl", "curl 'https://"),
-                                              ("python", "json.loads("),
-                                              ("typescript", "JSON.parse(")])
+@pytest.mark.parametrize(
+    ("form", "marker"), [("curl", "curl 'https://"), ("python", "json.loads("), ("typescript", "JSON.parse(")]
+)
 def test_code_formats_print_one_program_per_case(form, marker):
     output = render(MULTI_TURN, AGENTV_ROOT, "--to", "anthropic", "--format", form)
     assert output.count(marker) == 2
@@ -76,9 +86,15 @@ def test_code_formats_print_one_program_per_case(form, marker):
             compile(program, "<export>", "exec")
 
 
-@pytest.mark.parametrize(("provider", "id_key"), [("openai-chat", "custom_id"),
-                                                  ("openai-responses", "custom_id"),
-                                                  ("anthropic", "custom_id"), ("gemini", "key")])
+@pytest.mark.parametrize(
+    ("provider", "id_key"),
+    [
+        ("openai-chat", "custom_id"),
+        ("openai-responses", "custom_id"),
+        ("anthropic", "custom_id"),
+        ("gemini", "key"),
+    ],
+)
 def test_batch_prints_one_line_per_case_keyed_by_case_id(provider, id_key):
     plain = json.loads(render(MULTI_TURN, AGENTV_ROOT))
     lines = render(MULTI_TURN, AGENTV_ROOT, "--to", provider, "--batch").strip().split("\n")

@@ -49,20 +49,29 @@ def project(tmp_path: Path) -> Path:
 def console(project: Path, *args: str) -> tuple[int, str, list[str]]:
     environment = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
     environment["PYTHONPATH"] = str(REPO)  # this checkout's package, not an installed one
-    result = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=project, env=environment,
-                            capture_output=True, text=True, timeout=120,
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        cwd=project,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     output, _, modules = result.stdout.rpartition("\nMODULES ")
     return result.returncode, output, json.loads(modules)
 
 
-@pytest.mark.parametrize("args", [
-    ("render", "old.yaml"),
-    ("render", "old.yaml", "--to", "anthropic"),
-    ("check", "."),
-    ("ledger", "old.yaml"),
-    ("diff", "old.yaml", "new.yaml"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("render", "old.yaml"),
+        ("render", "old.yaml", "--to", "anthropic"),
+        ("check", "."),
+        ("ledger", "old.yaml"),
+        ("diff", "old.yaml", "new.yaml"),
+    ],
+)
 def test_the_core_commands_load_no_django(project, args):
     code, output, django_modules = console(project, *args)
     assert code == 0, output
@@ -84,12 +93,15 @@ def managed(command: str, *args: str) -> tuple[int, str]:
     return 0, out.getvalue()
 
 
-@pytest.mark.parametrize(("name", "management", "args"), [
-    ("render", "render", ("old.yaml",)),
-    ("ledger", "ledger", ("old.yaml", "--provider", "anthropic")),
-    ("diff", "diff", ("old.yaml", "new.yaml")),
-    ("check", "check_evals", (".",)),
-])
+@pytest.mark.parametrize(
+    ("name", "management", "args"),
+    [
+        ("render", "render", ("old.yaml",)),
+        ("ledger", "ledger", ("old.yaml", "--provider", "anthropic")),
+        ("diff", "diff", ("old.yaml", "new.yaml")),
+        ("check", "check_evals", (".",)),
+    ],
+)
 def test_manage_py_answers_as_the_console_script(project, monkeypatch, name, management, args):
     monkeypatch.chdir(project)
     console_code, console_output, _ = console(project, name, *args)
@@ -116,8 +128,11 @@ def test_the_console_script_renders_in_the_bounded_worker(project, monkeypatch):
 
     calls = []
     real = bounded.render_bounded
-    monkeypatch.setattr(bounded, "render_bounded",
-                        lambda *args, **kwargs: calls.append(kwargs["limits"]) or real(*args, **kwargs))
+    monkeypatch.setattr(
+        bounded,
+        "render_bounded",
+        lambda *args, **kwargs: calls.append(kwargs["limits"]) or real(*args, **kwargs),
+    )
     monkeypatch.delenv("RENDER_IN_PROCESS", raising=False)
     out, err = io.StringIO(), io.StringIO()
     code = commands.main("render", [str(project / "old.yaml")], Output(out, err))

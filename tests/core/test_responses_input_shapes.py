@@ -14,9 +14,14 @@ from .sdk_types import build_validators
 BODIES = [
     {"model": "gpt-4o", "input": "Hello there", "temperature": 0.2},
     {"model": "gpt-4o", "instructions": "Be brief.", "input": "Hi"},
-    {"model": "gpt-4o", "input": [{"role": "user", "content": "Hi"},
-                                  {"type": "message", "role": "assistant", "content": "Yo"},
-                                  {"role": "user", "content": [{"type": "input_text", "text": "more"}]}]},
+    {
+        "model": "gpt-4o",
+        "input": [
+            {"role": "user", "content": "Hi"},
+            {"type": "message", "role": "assistant", "content": "Yo"},
+            {"role": "user", "content": [{"type": "input_text", "text": "more"}]},
+        ],
+    },
     {"model": "gpt-4o", "instructions": "X", "input": [{"role": "user", "content": "Hi"}]},
 ]
 

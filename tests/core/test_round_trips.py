@@ -22,16 +22,35 @@ from .sdk_types import build_validators
 ROUND_TRIP_PROVIDERS = tuple(REQUESTS)
 # The neutral settings each provider has a field for (request.py's readers and writers).
 SUPPORTED = {
-    "openai-chat": {"max_tokens", "temperature", "top_p", "stop", "seed", "tool_choice",
-                    "parallel_tool_calls", "effort", "user", "metadata"},
-    "openai-responses": {"max_tokens", "temperature", "top_p", "tool_choice",
-                         "parallel_tool_calls", "effort", "user", "metadata"},
+    "openai-chat": {
+        "max_tokens",
+        "temperature",
+        "top_p",
+        "stop",
+        "seed",
+        "tool_choice",
+        "parallel_tool_calls",
+        "effort",
+        "user",
+        "metadata",
+    },
+    "openai-responses": {
+        "max_tokens",
+        "temperature",
+        "top_p",
+        "tool_choice",
+        "parallel_tool_calls",
+        "effort",
+        "user",
+        "metadata",
+    },
     "anthropic": {"max_tokens", "stop", "tool_choice", "effort", "user"},
     "gemini": {"max_tokens", "temperature", "top_p", "stop", "seed", "tool_choice", "effort"},
     "bedrock-converse": {"max_tokens", "temperature", "top_p", "stop", "tool_choice"},
 }
-FAST = settings(max_examples=40, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 @pytest.fixture(scope="module")
@@ -77,31 +96,33 @@ def projection(case: RenderedCase, fmt: str, fields: set[str], with_ids: bool) -
         # Thinking blocks (raw segments without text) are the source API's own: no other provider
         # has them. Structured content (raw with text) travels as its JSON text.
         segments = [s for s in message.segments if s.raw is None or s.text]
-        media = [(s.media.kind, s.media.media_type if s.media.data else None, s.media.data,
-                  s.media.url) for s in segments if s.media is not None]
-        calls = [((call.id if with_ids else None), call.name, json.loads(call.arguments or "{}"))
-                 for call in message.tool_calls]
-        text = "\n".join(s.text for s in segments
-                         if s.media is None and s.origin.kind != "separator")
-        messages.append((message.role, text, media, calls,
-                         message.tool_call_id if with_ids else None))
+        media = [
+            (s.media.kind, s.media.media_type if s.media.data else None, s.media.data, s.media.url)
+            for s in segments
+            if s.media is not None
+        ]
+        calls = [
+            ((call.id if with_ids else None), call.name, json.loads(call.arguments or "{}"))
+            for call in message.tool_calls
+        ]
+        text = "\n".join(s.text for s in segments if s.media is None and s.origin.kind != "separator")
+        messages.append((message.role, text, media, calls, message.tool_call_id if with_ids else None))
     common, _ = read_common(request_format(fmt).read_fields, case.metadata.get("request", {}))
     return {
         "messages": messages,
         # Server and built-in tools are their API's own too: only function tools travel.
-        "tools": [(tool.name, tool.description, tool.parameters) for tool in case.tools
-                  if tool.raw is None],
+        "tools": [(tool.name, tool.description, tool.parameters) for tool in case.tools if tool.raw is None],
         "schema": case.output_schema.schema if case.output_schema else None,
         "settings": {name: value for name, value in common.items() if name in fields},
         "model": case.metadata.get("request", {}).get("model"),
     }
 
 
-@pytest.mark.parametrize(("home", "there"), [
-    (home, there) for home in ROUND_TRIP_PROVIDERS for there in ROUND_TRIP_PROVIDERS
-    if there != home])
-def test_a_request_sent_through_another_provider_and_back_keeps_what_both_have(
-        home, there, validators):
+@pytest.mark.parametrize(
+    ("home", "there"),
+    [(home, there) for home in ROUND_TRIP_PROVIDERS for there in ROUND_TRIP_PROVIDERS if there != home],
+)
+def test_a_request_sent_through_another_provider_and_back_keeps_what_both_have(home, there, validators):
     fields = SUPPORTED[home] & SUPPORTED.get(there, set())
     # Gemini has no call ids (its calls are matched by name), so ids survive only elsewhere.
     with_ids = "gemini" not in (home, there)

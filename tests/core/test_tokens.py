@@ -31,9 +31,14 @@ def test_per_message_counts_include_role_content_and_tool_fields():
 
 
 def test_per_segment_counts_follow_the_segments():
-    message = Message("system", [Segment("Base prompt.", Origin(OriginKind.DEFAULT_PROMPT)),
-                                 Segment("\n\n", Origin(OriginKind.SEPARATOR)),
-                                 Segment("Guideline text here.", Origin(OriginKind.GUIDELINE))])
+    message = Message(
+        "system",
+        [
+            Segment("Base prompt.", Origin(OriginKind.DEFAULT_PROMPT)),
+            Segment("\n\n", Origin(OriginKind.SEPARATOR)),
+            Segment("Guideline text here.", Origin(OriginKind.GUIDELINE)),
+        ],
+    )
     assert segment_token_counts(message) == count_texts(["Base prompt.", "\n\n", "Guideline text here."])
 
 

@@ -9,8 +9,10 @@ from inspector.core.model import InputError
 from inspector.core.options import RenderOptions
 
 # Line 3 opens a quote that the quote on line 7 closes; libyaml complains at 7:13.
-SWALLOWED = ('tests:\n  - id: a\n    input: "unclosed\n    criteria: ok\n  - id: b\n    criteria: ok\n'
-             '    input: "closed one" and more\n  - id: c\n    input: fine\n')
+SWALLOWED = (
+    'tests:\n  - id: a\n    input: "unclosed\n    criteria: ok\n  - id: b\n    criteria: ok\n'
+    '    input: "closed one" and more\n  - id: c\n    input: fine\n'
+)
 # The quote is never closed: libyaml reaches the end of the file.
 NEVER_CLOSED = 'tests:\n  - id: a\n    criteria: ok\n    input: "open\n  - id: b\n    input: x\n'
 
@@ -40,8 +42,9 @@ def test_a_mistake_on_the_reported_line_names_no_other_start():
 
 
 def test_the_api_gives_the_likely_start_beside_the_line(client, db):
-    response = client.post("/api/render", {"content": SWALLOWED, "filename": "evals/suite.yaml"},
-                           content_type="application/json")
+    response = client.post(
+        "/api/render", {"content": SWALLOWED, "filename": "evals/suite.yaml"}, content_type="application/json"
+    )
     assert response.status_code == 422
     answer = response.json()
     assert (answer["line"], answer["likely_start_line"]) == (7, 3)

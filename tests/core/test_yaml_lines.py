@@ -26,7 +26,11 @@ def _same(ours: Node | None, reference: Node | None, where: str = "$") -> None:
         assert ours is reference, where
         return
     assert (ours.start_line, ours.end_line, ours.text_line, ours.pieces) == (
-        reference.start_line, reference.end_line, reference.text_line, reference.pieces), where
+        reference.start_line,
+        reference.end_line,
+        reference.text_line,
+        reference.pieces,
+    ), where
     if isinstance(reference.value, dict):
         assert isinstance(ours.value, dict) and list(ours.value) == list(reference.value), where
         for key, value in reference.value.items():
@@ -37,8 +41,7 @@ def _same(ours: Node | None, reference: Node | None, where: str = "$") -> None:
             _same(item, expected, f"{where}[{index}]")
     else:
         assert type(ours.value) is type(reference.value), where
-        both_nan = isinstance(ours.value, float) and math.isnan(ours.value) \
-            and math.isnan(reference.value)
+        both_nan = isinstance(ours.value, float) and math.isnan(ours.value) and math.isnan(reference.value)
         assert both_nan or ours.value == reference.value, where
 
 
@@ -65,41 +68,64 @@ def _check(text: str, core: bool) -> bool:
 
 # Each: the text, and whether the event reader reads it itself (the rest go the composer's way).
 SHAPES = [
-    ("", True), ("---\n", True), ("--- 5\n", True), ("--- |\n  text\n", True), ("[]\n", True),
-    ("{}\n", True), ("%YAML 1.1\n---\na: 1\n...\n", True),
+    ("", True),
+    ("---\n", True),
+    ("--- 5\n", True),
+    ("--- |\n  text\n", True),
+    ("[]\n", True),
+    ("{}\n", True),
+    ("%YAML 1.1\n---\na: 1\n...\n", True),
     ("x: |\n  one\n  two\ny: >\n  folded\n  text\n\nz: 3\n", True),
-    ("a:\n- 1\n- 2\nb: 3\n", True), ("- - - - 1\n", True),
-    ("a: 'x'\nb: \"y\"\nc: plain\nd: Yes\ne: NO\nf: on\ng: 012\nh: 1e3\ni: +1\nj: -0.5\nk: .5\n"
-     "l: 0o17\nm: 0x1F\nn: 1_000\no: ~\np: .inf\nq: -.INF\nr: .nan\ns: null\nt: 2001-12-14\n", True),
-    ("text: type\nTrue: False\nnull: Null\nfile: nope\nThe: tRue\nFALSE: NULL\nnothing: n\n"
-     "t: f\n", True),
+    ("a:\n- 1\n- 2\nb: 3\n", True),
+    ("- - - - 1\n", True),
+    (
+        "a: 'x'\nb: \"y\"\nc: plain\nd: Yes\ne: NO\nf: on\ng: 012\nh: 1e3\ni: +1\nj: -0.5\nk: .5\n"
+        "l: 0o17\nm: 0x1F\nn: 1_000\no: ~\np: .inf\nq: -.INF\nr: .nan\ns: null\nt: 2001-12-14\n",
+        True,
+    ),
+    ("text: type\nTrue: False\nnull: Null\nfile: nope\nThe: tRue\nFALSE: NULL\nnothing: n\nt: f\n", True),
     ("a: !!str 123\nb: !!int '7'\nc: !!float 1\nd: !!binary aGVsbG8=\ne: !\nf: ! 12\n", True),
     ("a: !!set {x, y}\n", True),
     ("list:\n  - &m {role: user, content: hi}\n  - *m\n  - *m\n", True),
     ("base: &b {a: 1, b: [1, 2]}\nc:\n  <<: *b\n  b: 3\n", True),
-    ("c:\n  <<: [{a: 1}, {a: 2, z: 9}]\n  q: 1\n", True), ("<<: {a: 1}\nb: 2\n", True),
+    ("c:\n  <<: [{a: 1}, {a: 2, z: 9}]\n  q: 1\n", True),
+    ("<<: {a: 1}\nb: 2\n", True),
     ("c:\n  <<: {a: 1}\n  a: 2\nd:\n  a: 1\n  <<: {a: 3, b: 4}\n  c: 5\n", True),
     # Keys met again in later mappings (the reader keeps each plain key's name by its text):
-    ("- {a: 1, 1: x, null: y, true: z, .5: w, 0o7: v, 'k': q}\n"
-     "- {0o7: v, .5: w, true: z, null: y, 1: x, a: 1, 'k': q}\n", True),
+    (
+        "- {a: 1, 1: x, null: y, true: z, .5: w, 0o7: v, 'k': q}\n"
+        "- {0o7: v, .5: w, true: z, null: y, 1: x, a: 1, 'k': q}\n",
+        True,
+    ),
     ("a: &a [" + "[" * 98 + "1" + "]" * 98 + "]\nb: *a\n", True),
     # Block collections as deep as the event reader reads (MAX_DEPTH of them), and one deeper; a flow
     # sequence is a collection too.
     ("a:\n" + "".join(f"{' ' * (2 * depth)}k:\n" for depth in range(1, 100)), True),
     ("a:\n" + "".join(f"{' ' * (2 * depth)}k:\n" for depth in range(1, 101)), False),
-    ("a:\n" + "".join(f"{' ' * (2 * depth)}k:\n" for depth in range(1, 98)) + " " * 196 + "k: [x]\n",
-     True),
-    ("a:\n" + "".join(f"{' ' * (2 * depth)}k:\n" for depth in range(1, 99)) + " " * 198 + "k: [x]\n",
-     False),
+    ("a:\n" + "".join(f"{' ' * (2 * depth)}k:\n" for depth in range(1, 98)) + " " * 196 + "k: [x]\n", True),
+    ("a:\n" + "".join(f"{' ' * (2 * depth)}k:\n" for depth in range(1, 99)) + " " * 198 + "k: [x]\n", False),
     # Left to the composer's path, which says what is wrong:
-    ("a: 1\n---\nb: 2\n", False), ("- &x 1\n- *x\n- *y\n", False), ("a: &x 1\nb: &x 2\n", False),
-    ("a: !foo bar\n", False), ("? [a, b]\n: c\n", False), ("&k a: 1\nb: *k\n", False),
-    ("*x : 1\n", False), ("a: b: c\n", False), ("a: [1, 2\n", False), ("a: \"\\x\"\n", False),
-    ("a: \x07\n", False), ("a: <<\n", False), ("a: &r [*r]\n", False),
+    ("a: 1\n---\nb: 2\n", False),
+    ("- &x 1\n- *x\n- *y\n", False),
+    ("a: &x 1\nb: &x 2\n", False),
+    ("a: !foo bar\n", False),
+    ("? [a, b]\n: c\n", False),
+    ("&k a: 1\nb: *k\n", False),
+    ("*x : 1\n", False),
+    ("a: b: c\n", False),
+    ("a: [1, 2\n", False),
+    ('a: "\\x"\n', False),
+    ("a: \x07\n", False),
+    ("a: <<\n", False),
+    ("a: &r [*r]\n", False),
     ("- " + "[" * 101 + "]" * 101 + "\n", False),
     ("a: &a [" + "[" * 99 + "1" + "]" * 99 + "]\nb: [*a]\n", False),
-    ("".join(f"l{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9 if i else ["x"] * 9) + "]\n"
-             for i in range(9)), False),
+    (
+        "".join(
+            f"l{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9 if i else ["x"] * 9) + "]\n" for i in range(9)
+        ),
+        False,
+    ),
 ]
 
 
@@ -115,17 +141,26 @@ def test_repeated_keys_are_refused_in_core_mode_only(core: bool):
 
 
 @pytest.mark.parametrize("core", [False, True], ids=["yaml-1.1", "core"])
-@pytest.mark.parametrize("text", ["c:\n  <<: {a: 1}\n  a: 2\n  a: 3\n",
-                                  "c:\n  a: 2\n  <<: {a: 1}\n  a: 3\n",
-                                  "- {a: 1}\n- {a: 1, a: 2}\n"])
-def test_a_key_repeated_after_a_merge_or_in_a_later_mapping_is_refused_in_core_mode(
-        text: str, core: bool):
+@pytest.mark.parametrize(
+    "text",
+    [
+        "c:\n  <<: {a: 1}\n  a: 2\n  a: 3\n",
+        "c:\n  a: 2\n  <<: {a: 1}\n  a: 3\n",
+        "- {a: 1}\n- {a: 1, a: 2}\n",
+    ],
+)
+def test_a_key_repeated_after_a_merge_or_in_a_later_mapping_is_refused_in_core_mode(text: str, core: bool):
     assert _check(text, core) is not core
 
 
-_scalars = st.one_of(st.text(max_size=12), st.integers(), st.floats(allow_nan=False),
-                     st.booleans(), st.none(), st.sampled_from(["yes", "~", "0o7", "1_0", "<<",
-                                                                "2020-01-02", ".inf", "-", "#"]))
+_scalars = st.one_of(
+    st.text(max_size=12),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(["yes", "~", "0o7", "1_0", "<<", "2020-01-02", ".inf", "-", "#"]),
+)
 _values = st.recursive(
     _scalars,
     lambda inner: st.one_of(
@@ -133,20 +168,27 @@ _values = st.recursive(
         st.dictionaries(st.text(max_size=6), inner, max_size=4),
         inner.map(lambda shared: [shared, {"again": shared}]),  # written once, then as an alias
     ),
-    max_leaves=25)
+    max_leaves=25,
+)
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
-@given(value=_values, flow=st.sampled_from([None, True, False]),
-       style=st.sampled_from([None, "'", '"', "|", ">"]), core=st.booleans())
+@settings(
+    max_examples=300, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
+@given(
+    value=_values,
+    flow=st.sampled_from([None, True, False]),
+    style=st.sampled_from([None, "'", '"', "|", ">"]),
+    core=st.booleans(),
+)
 def test_any_document_pyyaml_writes_reads_as_the_composer_reads_it(value, flow, style, core):
     text = yaml.safe_dump(value, default_flow_style=flow, default_style=style, allow_unicode=True)
     _check(text, core)
 
 
-@settings(max_examples=150, derandomize=True, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=150, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
 @given(suite=suites(), core=st.booleans())
 def test_generated_agentv_suites_read_as_the_composer_reads_them(suite: Suite, core: bool):
     for path, data in suite.files.items():
@@ -167,10 +209,25 @@ def test_a_mapping_node_gives_its_key_or_nothing():
     assert node.get("a") is inner and node.get("b") is None
 
 
-@pytest.mark.parametrize(("text", "value"), [
-    ("../guides/a.md", "../guides/a.md"), ("1.2.3", "1.2.3"), ("-", "-"), ("0o8", "0o8"),
-    ("1_000", "1_000"), ("~", None), ("+12", 12), ("0o17", 15), ("0x1F", 31), ("-1.5e3", -1500.0),
-    (".5", 0.5), ("-.Inf", float("-inf")), ("TRUE", True), ("Null", None)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("../guides/a.md", "../guides/a.md"),
+        ("1.2.3", "1.2.3"),
+        ("-", "-"),
+        ("0o8", "0o8"),
+        ("1_000", "1_000"),
+        ("~", None),
+        ("+12", 12),
+        ("0o17", 15),
+        ("0x1F", 31),
+        ("-1.5e3", -1500.0),
+        (".5", 0.5),
+        ("-.Inf", float("-inf")),
+        ("TRUE", True),
+        ("Null", None),
+    ],
+)
 def test_core_scalars_are_the_core_schemas_values_and_other_text_stays_text(text: str, value: Any):
     found = yaml_lines.core_scalar(text)
     assert type(found) is type(value) and found == value
@@ -179,51 +236,136 @@ def test_core_scalars_are_the_core_schemas_values_and_other_text_stays_text(text
 # Plain block YAML as eval files write it, and its near misses (which the composer's path refuses
 # or reads otherwise).
 BLOCK_SHAPES = [
-    "a: 1\n", "a: 1", "- x\n- y\n", "- - x\n  - y\n- z\n",
-    "a:\n  b:\n    c: d\n  e: f\ng: h\n", "a:\n- 1\n- 2\nb: 3\n",
-    "a:\n  - 1\n  -\n  - k: v\n    l:\nb:\n", "-\n- \n-   # c\n",
-    "- a: 1\n  b: 2\n-   c: 3\n    d: 4\n", "a: x # c\nb: x#c\nc: 'x' # c\nd: \"y\"\n",
+    "a: 1\n",
+    "a: 1",
+    "- x\n- y\n",
+    "- - x\n  - y\n- z\n",
+    "a:\n  b:\n    c: d\n  e: f\ng: h\n",
+    "a:\n- 1\n- 2\nb: 3\n",
+    "a:\n  - 1\n  -\n  - k: v\n    l:\nb:\n",
+    "-\n- \n-   # c\n",
+    "- a: 1\n  b: 2\n-   c: 3\n    d: 4\n",
+    "a: x # c\nb: x#c\nc: 'x' # c\nd: \"y\"\n",
     "a: 'it''s'\nb: \"\\\"q\\\" \\\\ \\n\\t\\x41\\u00e9\\N\\_\"\nc: ''\nd: \"\"\n",
     'a: "\\0\\a\\b\\e\\f\\r\\v\\/\\ \\L\\P\\x7f\\u2028\\uFFFD"\n',
     'a: "\\x01\\u0000\\uFFFE\\uFFFF\\x85\\uD7FF\\uE000\\xff"\n',
     "a: null\nb: ~\nc: true\nd: FALSE\ne: 0o17\nf: 0x1F\ng: .inf\nh: -.Inf\ni: .nan\nj: 1e3\n"
-     "k: -12\nl: +1.5\nm: 1_000\nn: yes\no: 2001-12-14\np: <x>\nq: Null\nr: nul\n",
-    "a: |\n  one\n   two\n\n  three\nb: 1\n", "a: |-\n  x\n\n\nb: 1\n",
-    "a: |+\n  x\n\n\nb: 1\n", "a: >\n  one\n  two\n\n  three\n   more\n  four\n",
-    "a: >-\n  x\n  y\n", "a: >+\n  x\n\n", "- |\n x\n- >\n y\n",
-    "a: |  # c\n  # not a comment\n  x\n", "a: |\n  x", "a: >-\n  x\n  y",
-    "a: |\n\n\n  x\n", "# top\n\na: 1 # one\n  # indented\n\nb: 2\n# end\n\n",
+    "k: -12\nl: +1.5\nm: 1_000\nn: yes\no: 2001-12-14\np: <x>\nq: Null\nr: nul\n",
+    "a: |\n  one\n   two\n\n  three\nb: 1\n",
+    "a: |-\n  x\n\n\nb: 1\n",
+    "a: |+\n  x\n\n\nb: 1\n",
+    "a: >\n  one\n  two\n\n  three\n   more\n  four\n",
+    "a: >-\n  x\n  y\n",
+    "a: >+\n  x\n\n",
+    "- |\n x\n- >\n y\n",
+    "a: |  # c\n  # not a comment\n  x\n",
+    "a: |\n  x",
+    "a: >-\n  x\n  y",
+    "a: |\n\n\n  x\n",
+    "# top\n\na: 1 # one\n  # indented\n\nb: 2\n# end\n\n",
     "k: a:b\nl: http://x/y?z=1#f\nm: -x\nn: x, y [z] {w}\no: a  b\np: é ☃\n",
-    "a: x   \nb:   y\n", "$a: 1\n_b: 2\nc.d: 3\ne/f: 4\ng-h: 5\nnul: 6\n",
+    "a: x   \nb:   y\n",
+    "$a: 1\n_b: 2\nc.d: 3\ne/f: 4\ng-h: 5\nnul: 6\n",
     # One-line flow sequences of scalars, as a key's value or an entry.
-    "a: [1, 2]\n", "a: [a, b]  # c\n", "a: [\"a, b\", 'c''d']\n",
-    "a: [ ]\nb: []\n", "a: [a ,b]\n", "a: [ a , b ]\n",
-    "a: [1, 2.5, true, null, ~]\n", "a: [a, b,]\nb: [ a , ]\n", "a: [x]",
+    "a: [1, 2]\n",
+    "a: [a, b]  # c\n",
+    "a: [\"a, b\", 'c''d']\n",
+    "a: [ ]\nb: []\n",
+    "a: [a ,b]\n",
+    "a: [ a , b ]\n",
+    "a: [1, 2.5, true, null, ~]\n",
+    "a: [a, b,]\nb: [ a , ]\n",
+    "a: [x]",
     "a: [.inf, -.Inf, .nan, 0o17, 0x1F, 1e3, -12, +1, 1_000, yes, 2001-12-14, Null, FALSE, nul]\n",
     "a: [-a, a-b, -1, a#b, a  b, a'b, a\"b, a!b, c&d, e*f, g%h, i@j, k|l, m>n, o`p, q?r, <x>]\n",
-    "a: ['', \"\", \"x]\", 'y,', '[z]', \"{w}\", \"a # b\", '\"', \"\\t\\u00e9\\\\\"]\n",
+    'a: [\'\', "", "x]", \'y,\', \'[z]\', "{w}", "a # b", \'"\', "\\t\\u00e9\\\\"]\n',
     "a: [é, ☃, 'ü', \"\\u00e9\", \u00a0x]\n",
     "- [x]\n- []\n- - [y, z]\n  - [1]\n- k: [1]\n  l: [2]  # c\n-   [3]\n",
     "a:\n  - [1]\n  - b: [c]\nd: [e]\ne:\n- [f]\ng: 1\n",
-    "", "# only a comment\n", "x\n", "a: 1\n---\nb: 2\n",
-    "--- \na: 1\n", "a: {b: 1}\n", "a: &x 1\n",
-    "a: *x\n", "a: !!str 1\n", "? a\n: b\n", "<<: {a: 1}\n",
-    "a: <<\n", "a: b\n  c\n", "a: 'b\n  c'\n", "a:\tb\n",
-    "a: b\r\n", "\ufeffa: b\n", "a: b\u2028c\n", "a: 1\na: 2\n",
-    "1: a\n", "true: a\n", "null: a\n", "a b: c\n",
-    "'a': b\n", "a: b: c\n", "a: - b\n", "a: |\nb: 1\n",
-    "a: |2\n   x\n", "a: |\n  \n  x\n", "a: \"\\U0001F600\"\n",
-    "a: \"\\ud800\"\n", "a: \"\\q\"\n", "a: \"b\\\n  c\"\n",
-    "a: 1\n b: 2\n", "- a\nb: 1\n", "a:\n  - x\n b: 1\n",
-    "a: ?x\n", "a: %x\n", "a: @x\n", "a: 'x'y\n",
-    "a: 'x'#c\n", "  a: 1\nb: 2\n", "a: \x07\n",
+    "",
+    "# only a comment\n",
+    "x\n",
+    "a: 1\n---\nb: 2\n",
+    "--- \na: 1\n",
+    "a: {b: 1}\n",
+    "a: &x 1\n",
+    "a: *x\n",
+    "a: !!str 1\n",
+    "? a\n: b\n",
+    "<<: {a: 1}\n",
+    "a: <<\n",
+    "a: b\n  c\n",
+    "a: 'b\n  c'\n",
+    "a:\tb\n",
+    "a: b\r\n",
+    "\ufeffa: b\n",
+    "a: b\u2028c\n",
+    "a: 1\na: 2\n",
+    "1: a\n",
+    "true: a\n",
+    "null: a\n",
+    "a b: c\n",
+    "'a': b\n",
+    "a: b: c\n",
+    "a: - b\n",
+    "a: |\nb: 1\n",
+    "a: |2\n   x\n",
+    "a: |\n  \n  x\n",
+    'a: "\\U0001F600"\n',
+    'a: "\\ud800"\n',
+    'a: "\\q"\n',
+    'a: "b\\\n  c"\n',
+    "a: 1\n b: 2\n",
+    "- a\nb: 1\n",
+    "a:\n  - x\n b: 1\n",
+    "a: ?x\n",
+    "a: %x\n",
+    "a: @x\n",
+    "a: 'x'y\n",
+    "a: 'x'#c\n",
+    "  a: 1\nb: 2\n",
+    "a: \x07\n",
     # Flow collections but one-line sequences of scalars, and near misses: libyaml reads some
     # (`[a:b]`, `[-]`, `[? a]`, `[a]#c`) and refuses others (`[a:]`, `[a,,b]`, `[*x]`).
-    *(f"a: {value}\n" for value in [
-        '["\\q"]', '["\\ud800"]', "[<<]", "[a: b]", "[a:b]", "[a:]", '["a": b]', "[[a]]",
-        "[a, {b: c}]", "[{}]", "{}", "[a", "[a,\n  b]", "[a]]", "[a] b", "[a]\n  b", "[a]#c",
-        "[-a, - a]", "[-]", "[a #b]", "['a' b]", "['a'b]", "[a,,b]", "[,]", "[, a]", "[?]", "[? a]",
-        "[&x a]", "[*x]", "[!t a]", "[|]", "[a\tb]", "[a]: b", "[a] [b]"]),
+    *(
+        f"a: {value}\n"
+        for value in [
+            '["\\q"]',
+            '["\\ud800"]',
+            "[<<]",
+            "[a: b]",
+            "[a:b]",
+            "[a:]",
+            '["a": b]',
+            "[[a]]",
+            "[a, {b: c}]",
+            "[{}]",
+            "{}",
+            "[a",
+            "[a,\n  b]",
+            "[a]]",
+            "[a] b",
+            "[a]\n  b",
+            "[a]#c",
+            "[-a, - a]",
+            "[-]",
+            "[a #b]",
+            "['a' b]",
+            "['a'b]",
+            "[a,,b]",
+            "[,]",
+            "[, a]",
+            "[?]",
+            "[? a]",
+            "[&x a]",
+            "[*x]",
+            "[!t a]",
+            "[|]",
+            "[a\tb]",
+            "[a]: b",
+            "[a] [b]",
+        ]
+    ),
     "[a, b]\n",
 ]
 
@@ -231,43 +373,223 @@ BLOCK_SHAPES = [
 # ---- generated text -----------------------------------------------------------------------------
 
 # Scalars as written after `key: ` or `- `: plain block YAML...
-_SCALARS = st.sampled_from([
-    "x", "hello world", "a#b", "a #b", "a:b", "-1", "-x", "null", "Null", "~", "true", "TRUE",
-    "False", "0o17", "0o8", "0x1F", ".inf", "-.INF", ".nan", "1e3", "+1", "1_000", ".5", "1.",
-    "yes", "2001-01-01", "<x>", "x  ", "  x", "'q'", "'it''s'", "'a'' '", "''", '""', '"a\\nb"',
-    '"\\x41\\u00e9\\t\\\\"', '"\\"x"', "'x' # c", "x # c", "x#", "#", "a  #", "é", "\u00a0x",
-    "x, y", "x]", "0", "00", "-0", "+.inf", "n", "t", "y", "f", "nul", "truex", ".", "..", "~x",
-    "x ~", "a  b", "a'b", 'a"b', "-.", "+", "0x", "0o", "1e", "1_", "--x"])
+_SCALARS = st.sampled_from(
+    [
+        "x",
+        "hello world",
+        "a#b",
+        "a #b",
+        "a:b",
+        "-1",
+        "-x",
+        "null",
+        "Null",
+        "~",
+        "true",
+        "TRUE",
+        "False",
+        "0o17",
+        "0o8",
+        "0x1F",
+        ".inf",
+        "-.INF",
+        ".nan",
+        "1e3",
+        "+1",
+        "1_000",
+        ".5",
+        "1.",
+        "yes",
+        "2001-01-01",
+        "<x>",
+        "x  ",
+        "  x",
+        "'q'",
+        "'it''s'",
+        "'a'' '",
+        "''",
+        '""',
+        '"a\\nb"',
+        '"\\x41\\u00e9\\t\\\\"',
+        '"\\"x"',
+        "'x' # c",
+        "x # c",
+        "x#",
+        "#",
+        "a  #",
+        "é",
+        "\u00a0x",
+        "x, y",
+        "x]",
+        "0",
+        "00",
+        "-0",
+        "+.inf",
+        "n",
+        "t",
+        "y",
+        "f",
+        "nul",
+        "truex",
+        ".",
+        "..",
+        "~x",
+        "x ~",
+        "a  b",
+        "a'b",
+        'a"b',
+        "-.",
+        "+",
+        "0x",
+        "0o",
+        "1e",
+        "1_",
+        "--x",
+    ]
+)
 # ...and odder ones (flow mappings and nested flow collections, anchors, tags, `: ` inside,
 # escapes libyaml refuses).
 _ODD_SCALARS = st.one_of(
-    st.sampled_from(["a: b", "x:", "- x", "-", "<<", '"\\q"', '"\\ud800"', '"x" y', "[[1], 2]",
-                     "{a: 1}", "&a x", "*a", "!t x", "%x", "@x", "`x`", "?x", ":x", ",x", "|x",
-                     "'x'#c", "x\ty", "a\u2028b", '"\\U0001F600"']),
-    st.text(alphabet="ab :#-'\"\\0.~ntf!&*[]{},", min_size=1, max_size=8))
-_KEYS = st.sampled_from(["a", "b", "key", "k-1", "x.y", "$k", "_", "a/b", "nul", "y", "tests",
-                         "value", "n"])
-_ODD_KEYS = st.sampled_from(["Null", "true", "null", "1", "0o7", "<<", "a b", "'q'", '"d"', "? a",
-                             "-", "TRUE", "a\tb"])
+    st.sampled_from(
+        [
+            "a: b",
+            "x:",
+            "- x",
+            "-",
+            "<<",
+            '"\\q"',
+            '"\\ud800"',
+            '"x" y',
+            "[[1], 2]",
+            "{a: 1}",
+            "&a x",
+            "*a",
+            "!t x",
+            "%x",
+            "@x",
+            "`x`",
+            "?x",
+            ":x",
+            ",x",
+            "|x",
+            "'x'#c",
+            "x\ty",
+            "a\u2028b",
+            '"\\U0001F600"',
+        ]
+    ),
+    st.text(alphabet="ab :#-'\"\\0.~ntf!&*[]{},", min_size=1, max_size=8),
+)
+_KEYS = st.sampled_from(["a", "b", "key", "k-1", "x.y", "$k", "_", "a/b", "nul", "y", "tests", "value", "n"])
+_ODD_KEYS = st.sampled_from(
+    ["Null", "true", "null", "1", "0o7", "<<", "a b", "'q'", '"d"', "? a", "-", "TRUE", "a\tb"]
+)
 _BLOCK_LINES = st.one_of(
     st.sampled_from(["", " ", "  ", "x", " x", "  x", "# c", "- a", "a: b", "x  ", "'q", "|"]),
-    st.text(alphabet="ab #:", max_size=5))
+    st.text(alphabet="ab #:", max_size=5),
+)
 
 
 # Items of a flow sequence...
-_FLOW_SCALARS = st.sampled_from([
-    "x", "b c", "a  b", "-a", "a-b", "-1", "1", "2.5", "1e3", "+1", ".inf", "-.INF", ".nan", "0o17",
-    "0x1F", "1_000", "true", "FALSE", "null", "Null", "~", "yes", "nul", "2001-01-01", "<x>",
-    "a#b", "a'b", 'a"b', "a!b", "a&b", "a*b", "a?b", "a%b", "a@b", "a|b", "a>b", "é", "\u00a0x", "n",
-    "t", "f", ".", "'q'", "'it''s'", "''", '""', '"a, b"', '"x]"', "'[y]'", "'{z}'", '"a # b"',
-    '"\\t\\u00e9"', '"\\"x"', "'a: b'", "'-'"])
+_FLOW_SCALARS = st.sampled_from(
+    [
+        "x",
+        "b c",
+        "a  b",
+        "-a",
+        "a-b",
+        "-1",
+        "1",
+        "2.5",
+        "1e3",
+        "+1",
+        ".inf",
+        "-.INF",
+        ".nan",
+        "0o17",
+        "0x1F",
+        "1_000",
+        "true",
+        "FALSE",
+        "null",
+        "Null",
+        "~",
+        "yes",
+        "nul",
+        "2001-01-01",
+        "<x>",
+        "a#b",
+        "a'b",
+        'a"b',
+        "a!b",
+        "a&b",
+        "a*b",
+        "a?b",
+        "a%b",
+        "a@b",
+        "a|b",
+        "a>b",
+        "é",
+        "\u00a0x",
+        "n",
+        "t",
+        "f",
+        ".",
+        "'q'",
+        "'it''s'",
+        "''",
+        '""',
+        '"a, b"',
+        '"x]"',
+        "'[y]'",
+        "'{z}'",
+        '"a # b"',
+        '"\\t\\u00e9"',
+        '"\\"x"',
+        "'a: b'",
+        "'-'",
+    ]
+)
 # ...and near misses: libyaml reads some (`a:b`, `-`, `? a`, `&x a`), refuses
 # others (`a:`, `- a`, `*x`, `"\\q"`), or reads a mapping or a nested collection.
 _ODD_FLOW_SCALARS = st.one_of(
-    st.sampled_from(["a: b", "a:", ":a", "a:b", "[a]", "[]", "{}", "{b: c}", "- a", "-", "?", "? a",
-                     "&x a", "*x", "!t a", "<<", "a #b", "'a' b", "'a'b", '"\\q"', '"a": b', "",
-                     "|", ">", "#", "@x", "`x`", "%x", ",", "a\tb", '"\\ud800"']),
-    st.text(alphabet="ab :#-'\",[]{}&*!?", max_size=6))
+    st.sampled_from(
+        [
+            "a: b",
+            "a:",
+            ":a",
+            "a:b",
+            "[a]",
+            "[]",
+            "{}",
+            "{b: c}",
+            "- a",
+            "-",
+            "?",
+            "? a",
+            "&x a",
+            "*x",
+            "!t a",
+            "<<",
+            "a #b",
+            "'a' b",
+            "'a'b",
+            '"\\q"',
+            '"a": b',
+            "",
+            "|",
+            ">",
+            "#",
+            "@x",
+            "`x`",
+            "%x",
+            ",",
+            "a\tb",
+            '"\\ud800"',
+        ]
+    ),
+    st.text(alphabet="ab :#-'\",[]{}&*!?", max_size=6),
+)
 
 
 @st.composite
@@ -275,17 +597,19 @@ def _flow_sequences(draw: st.DrawFn, messy: bool) -> str:
     """A flow sequence on one line, `[a, 'b']  # c`; in a messy document, now and then a near miss:
     an odd item, a second comma, no `]`, or something after it."""
     spaces = st.sampled_from(["", "", " ", "  "])
-    items = [draw(spaces) + _odd_or(draw, messy, _FLOW_SCALARS, _ODD_FLOW_SCALARS) + draw(spaces)
-             for _ in range(draw(st.integers(0, 4)))]
-    commas = [_odd_or(draw, messy, st.just(","), st.sampled_from([",,", ", ,", "", " "]))
-              for _ in items[1:]]
+    items = [
+        draw(spaces) + _odd_or(draw, messy, _FLOW_SCALARS, _ODD_FLOW_SCALARS) + draw(spaces)
+        for _ in range(draw(st.integers(0, 4)))
+    ]
+    commas = [_odd_or(draw, messy, st.just(","), st.sampled_from([",,", ", ,", "", " "])) for _ in items[1:]]
     inside = items[0] if items else draw(spaces)
     for comma, item in zip(commas, items[1:], strict=True):
         inside += comma + item
     if items and draw(st.integers(0, 4)) == 0:
         inside += "," + draw(spaces)  # a trailing comma, which libyaml drops
-    close = _odd_or(draw, messy, st.just("]"), st.sampled_from(["", "]]", "] b", "]: b", "]#c",
-                                                                 "] [b]", "},"]))
+    close = _odd_or(
+        draw, messy, st.just("]"), st.sampled_from(["", "]]", "] b", "]: b", "]#c", "] [b]", "},"])
+    )
     after = draw(st.sampled_from(["", "", "  ", " # c", "  #c"]))
     return "[" + inside + close + after
 
@@ -307,8 +631,7 @@ def _block_scalars(draw: st.DrawFn, indent: int, messy: bool) -> str:
     lines = []
     for _ in range(draw(st.integers(0 if messy else 1, 5))):
         extra = draw(st.sampled_from([0, 0, 0, 1, 2, -1] if messy else [0, 0, 0, 1, 2]))
-        lines.append(" " * max(0, base + extra) + _odd_or(draw, messy, _BLOCK_LINES,
-                                                          st.just("\t")))
+        lines.append(" " * max(0, base + extra) + _odd_or(draw, messy, _BLOCK_LINES, st.just("\t")))
     if not messy:  # its first line is text
         lines[0] = " " * base + "x" + lines[0].lstrip(" ")
     blanks = "\n" * draw(st.sampled_from([0, 0, 1, 2]))
@@ -318,8 +641,13 @@ def _block_scalars(draw: st.DrawFn, indent: int, messy: bool) -> str:
 @st.composite
 def _block_values(draw: st.DrawFn, indent: int, messy: bool, depth: int = 0) -> tuple[str, list[str]]:
     """A value as (what follows `key:` on its line, the lines after it)."""
-    kind = draw(st.sampled_from(["scalar", "scalar", "flow", "block", "mapping", "sequence", "empty"]
-                                if depth < 4 else ["scalar", "flow", "block", "empty"]))
+    kind = draw(
+        st.sampled_from(
+            ["scalar", "scalar", "flow", "block", "mapping", "sequence", "empty"]
+            if depth < 4
+            else ["scalar", "flow", "block", "empty"]
+        )
+    )
     if kind == "scalar":
         return " " + _odd_or(draw, messy, _SCALARS, _ODD_SCALARS), []
     if kind == "flow":
@@ -350,8 +678,7 @@ def _collections(draw: st.DrawFn, indent: int, messy: bool, depth: int, kind: st
             after, more = draw(_block_values(indent, messy, depth))
             lines += [head + after, *more]
             continue
-        compact = draw(st.sampled_from(["plain", "plain", "mapping", "sequence"])) \
-            if depth < 4 else "plain"
+        compact = draw(st.sampled_from(["plain", "plain", "mapping", "sequence"])) if depth < 4 else "plain"
         dash = "-" + " " * draw(st.sampled_from([1, 1, 1, 2, 3]))
         if compact == "plain":
             after, more = draw(_block_values(indent, messy, depth))
@@ -375,8 +702,10 @@ def _documents(draw: st.DrawFn) -> str:
         elif change == "dedent":
             lines[at] = lines[at][1:] if lines[at].startswith(" ") else lines[at]
         else:
-            lines.insert(at, draw(st.sampled_from(
-                ["x", "  x", "---", "...", "a: 1", "- y", "  b:", "\t", "? q", ": v"])))
+            lines.insert(
+                at,
+                draw(st.sampled_from(["x", "  x", "---", "...", "a: 1", "- y", "  b:", "\t", "? q", ": v"])),
+            )
     text = "\n".join(lines)
     return text + draw(st.sampled_from(["\n", "\n", "", "\n\n", "\n  \n", "\n# end"]))
 
@@ -387,8 +716,9 @@ def test_plain_block_yaml_and_its_near_misses_read_as_the_composer_reads_them(te
     _check(text, core)
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=300, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
 @given(text=_documents(), core=st.booleans())
 def test_generated_block_yaml_reads_as_the_composer_reads_it(text: str, core: bool):
     _check(text, core)

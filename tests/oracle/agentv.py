@@ -68,9 +68,15 @@ class Oracle:
             environment["AGENTV_CORE_ENTRY"] = str(source / "src" / "index.ts")
             environment["AGENTV_ENV_SYNTAX"] = "nunjucks"
         self.process = subprocess.Popen(
-            [*command, str(ORACLE_DIR / "capture.mjs"), "--serve"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ORACLE_DIR,
-            env=environment, bufsize=1)
+            [*command, str(ORACLE_DIR / "capture.mjs"), "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=ORACLE_DIR,
+            env=environment,
+            bufsize=1,
+        )
 
     def run(self, eval_file: Path, repo_root: Path, timeout: float = 120) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -100,8 +106,9 @@ class Oracle:
 
 def wire_messages(body: dict[str, Any]) -> list[dict[str, Any]]:
     """The messages of a recorded chat-completions body, with only the keys that are compared."""
-    return [{key: message[key] for key in MESSAGE_KEYS if key in message}
-            for message in body.get("messages", [])]
+    return [
+        {key: message[key] for key in MESSAGE_KEYS if key in message} for message in body.get("messages", [])
+    ]
 
 
 @dataclass
@@ -119,8 +126,9 @@ def outcome(result: dict[str, Any]) -> Outcome:
     found = Outcome(error=result.get("error"), log=result.get("log", []))
     for case in result.get("cases", []):
         candidates = [r["body"] for r in case["requests"] if r["role"] == "candidate"]
-        found.judges[case["id"]] = [wire_messages(r["body"]) for r in case["requests"]
-                                    if r["role"] == "judge"]
+        found.judges[case["id"]] = [
+            wire_messages(r["body"]) for r in case["requests"] if r["role"] == "judge"
+        ]
         if candidates:
             found.cases[case["id"]] = wire_messages(candidates[0])
         else:

@@ -18,22 +18,24 @@ from .agentv import Oracle, outcome
 REFUSED = "agentv refuses the whole file"
 
 
-def ours(root: Path, eval_file: Path, profile: str = "agentv-4"
-         ) -> tuple[list[tuple[str, list[dict[str, Any]], Any]] | None, str]:
+def ours(
+    root: Path, eval_file: Path, profile: str = "agentv-4"
+) -> tuple[list[tuple[str, list[dict[str, Any]], Any]] | None, str]:
     """The inspector's sent cases in file order as (id, messages, case), or None and the error."""
     bundle = DirectoryBundle(root)
     path = eval_file.relative_to(root).as_posix()
     try:
-        document = render_document(bundle, path, RenderOptions(profile=profile,
-                                                                input_format="agentv"))
+        document = render_document(bundle, path, RenderOptions(profile=profile, input_format="agentv"))
     except InputError as error:
         return None, str(error)
-    refusals = [case.skipped for case in document.cases
-                if case.skipped and case.skipped.startswith(REFUSED)]
+    refusals = [case.skipped for case in document.cases if case.skipped and case.skipped.startswith(REFUSED)]
     if refusals:
         return None, refusals[0]
-    return [(case.id, [chat_message(m) for m in case.sent_messages], case)
-            for case in document.cases if not case.skipped], ""
+    return [
+        (case.id, [chat_message(m) for m in case.sent_messages], case)
+        for case in document.cases
+        if not case.skipped
+    ], ""
 
 
 def differences(oracle: Oracle, root: Path, eval_file: Path) -> list[str]:
@@ -41,8 +43,7 @@ def differences(oracle: Oracle, root: Path, eval_file: Path) -> list[str]:
     return compare(oracle.run(eval_file, root), root, eval_file)
 
 
-def compare(result: dict[str, Any], root: Path, eval_file: Path, profile: str = "agentv-4"
-            ) -> list[str]:
+def compare(result: dict[str, Any], root: Path, eval_file: Path, profile: str = "agentv-4") -> list[str]:
     """Every way agentv's recorded `result` and the inspector's rendering of the file disagree."""
     theirs = outcome(result)
     mine, error = ours(root, eval_file, profile)
@@ -67,6 +68,8 @@ def compare(result: dict[str, Any], root: Path, eval_file: Path, profile: str = 
         if messages is None:
             problems.append(f"{case_id}: agentv sent nothing ({theirs.failed.get(case_id)})")
         elif messages != my_messages:
-            problems.append(f"{case_id}: messages differ\n  agentv:    {json.dumps(messages)}\n"
-                            f"  inspector: {json.dumps(my_messages)}")
+            problems.append(
+                f"{case_id}: messages differ\n  agentv:    {json.dumps(messages)}\n"
+                f"  inspector: {json.dumps(my_messages)}"
+            )
     return problems

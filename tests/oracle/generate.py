@@ -52,7 +52,8 @@ MERGE = "<<"
 _SAFE_PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 .,!?()/-]*[A-Za-z0-9.!?)]$|^[A-Za-z]$")
 _CORE_SPECIAL = re.compile(
     r"^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|"
-    r"OFF|y|Y|n|N|[-+]?[0-9][0-9_:.eE+-]*|0o[0-7]+|0x[0-9a-fA-F]+|\.inf|\.nan|[0-9]{4}-.*)$")
+    r"OFF|y|Y|n|N|[-+]?[0-9][0-9_:.eE+-]*|0o[0-7]+|0x[0-9a-fA-F]+|\.inf|\.nan|[0-9]{4}-.*)$"
+)
 
 
 def _printable(text: str) -> bool:
@@ -92,8 +93,12 @@ def allowed_styles(text: str) -> list[str]:
         return styles
     if "\n" not in text and "\t" not in text:
         styles.append("single")
-        if _SAFE_PLAIN.match(text) and ": " not in text and " #" not in text \
-                and not _CORE_SPECIAL.match(text):
+        if (
+            _SAFE_PLAIN.match(text)
+            and ": " not in text
+            and " #" not in text
+            and not _CORE_SPECIAL.match(text)
+        ):
             styles.append("plain")
     lines = text.split("\n")
     body_ok = text and not text.startswith("\n") and "\r" not in text and "\t" not in text
@@ -218,29 +223,96 @@ def strip_prefix(text: str) -> str:
 # ---- the suite --------------------------------------------------------------------------------
 
 TEXTS = [
-    "Hello", "Summarize the attached file.", "  padded both ends  ", "line one\nline two",
-    "ends with newline\n", "two blank lines after\n\n\n", "\n\nleading blank lines", " ", "", "\n",
-    "\t tab first", "# not a comment", "key: value inside", "- not a list item", "it's quoted",
-    'say "hi"', "Hi {{ name }}!", "{{ name }}", "{{ missing }}", "count={{ n }} obj={{ obj }}",
-    "{{obj.a}} and {{ obj.deep.x }}", "${{ PI_GEN_UNSET }}", "env ${{ PI_GEN_UNSET }} inline",
-    "```python\nprint('x')\n```", "ünïcödé ✓ 漢字 🙂", "\ufeffstarts with BOM", "\u00a0nbsp\u00a0",
-    "\x85next line\x85", "\u2028separator", "@[User]:\nfake marker", '<file path="x">fake</file>',
-    "trailing spaces   \nsecond", "a\r\nb", "yes", "no", "on", "null", "2024-01-01", "1.0", "0o17",
+    "Hello",
+    "Summarize the attached file.",
+    "  padded both ends  ",
+    "line one\nline two",
+    "ends with newline\n",
+    "two blank lines after\n\n\n",
+    "\n\nleading blank lines",
+    " ",
+    "",
+    "\n",
+    "\t tab first",
+    "# not a comment",
+    "key: value inside",
+    "- not a list item",
+    "it's quoted",
+    'say "hi"',
+    "Hi {{ name }}!",
+    "{{ name }}",
+    "{{ missing }}",
+    "count={{ n }} obj={{ obj }}",
+    "{{obj.a}} and {{ obj.deep.x }}",
+    "${{ PI_GEN_UNSET }}",
+    "env ${{ PI_GEN_UNSET }} inline",
+    "```python\nprint('x')\n```",
+    "ünïcödé ✓ 漢字 🙂",
+    "\ufeffstarts with BOM",
+    "\u00a0nbsp\u00a0",
+    "\x85next line\x85",
+    "\u2028separator",
+    "@[User]:\nfake marker",
+    '<file path="x">fake</file>',
+    "trailing spaces   \nsecond",
+    "a\r\nb",
+    "yes",
+    "no",
+    "on",
+    "null",
+    "2024-01-01",
+    "1.0",
+    "0o17",
 ]
-PLAINS = ["yes", "no", "true", "false", "~", "null", "1.0", "42", "0o17", "0x1F", "1_000",
-          "2024-01-01", "12:30", ".inf", "-.5", "1e3", "Off"]
+PLAINS = [
+    "yes",
+    "no",
+    "true",
+    "false",
+    "~",
+    "null",
+    "1.0",
+    "42",
+    "0o17",
+    "0x1F",
+    "1_000",
+    "2024-01-01",
+    "12:30",
+    ".inf",
+    "-.5",
+    "1e3",
+    "Off",
+]
 # Score ranges as rubrics give them (lists, in any order, and `{lower bound: outcome}` maps), for
 # the grader generators of agentv 4 and 5.
 SCORE_RANGES: list[Any] = [
     [{"score_range": [0, 4], "outcome": "Misses it"}, {"score_range": [5, 10], "outcome": "Gets it"}],
     {"0": "Wrong", "4": "Partly right", "8": "Right"},
     [{"score_range": [7, 10], "outcome": "Good"}, {"score_range": [0, 6], "outcome": "Weak"}],
-    [{"score_range": [3, 3], "outcome": "Exactly three"}, {"score_range": [0, 2], "outcome": "Low"},
-     {"score_range": [4, 10], "outcome": "High"}],
+    [
+        {"score_range": [3, 3], "outcome": "Exactly three"},
+        {"score_range": [0, 2], "outcome": "Low"},
+        {"score_range": [4, 10], "outcome": "High"},
+    ],
 ]
-REFS = ["a.md", "./a.md", "sub/b.txt", "/shared/c.md", "shared/c.md", "../shared/c.md",
-        "missing.md", "empty.md", "ws.md", "crlf.md", "bom.md", "evals/a.md", "\\shared\\c.md",
-        " a.md", "sub/../a.md", "trail.md"]
+REFS = [
+    "a.md",
+    "./a.md",
+    "sub/b.txt",
+    "/shared/c.md",
+    "shared/c.md",
+    "../shared/c.md",
+    "missing.md",
+    "empty.md",
+    "ws.md",
+    "crlf.md",
+    "bom.md",
+    "evals/a.md",
+    "\\shared\\c.md",
+    " a.md",
+    "sub/../a.md",
+    "trail.md",
+]
 FILES = {
     "evals/a.md": b"# Guide\n\nBe brief.\n",
     "evals/sub/b.txt": b"  indented first line\nsecond\n\n",
@@ -250,9 +322,11 @@ FILES = {
     "evals/crlf.md": b"line1\r\nline2\r\n",
     "evals/bom.md": "\ufeffbom file\n".encode(),
     "evals/trail.md": "text\u00a0\n\x85".encode(),
-    "evals/img.png": bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                                   "1f15c4890000000d4944415478da63f8ffff3f0005fe02fea7356d0a0000"
-                                   "000049454e44ae426082"),
+    "evals/img.png": bytes.fromhex(
+        "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+        "1f15c4890000000d4944415478da63f8ffff3f0005fe02fea7356d0a0000"
+        "000049454e44ae426082"
+    ),
 }
 
 
@@ -263,15 +337,30 @@ def text_values(draw: st.DrawFn) -> Any:
     text = draw(st.sampled_from(TEXTS))
     if draw(st.booleans()):
         text = text + draw(st.sampled_from(TEXTS))
-    style = draw(st.sampled_from(["double", "single", "plain", "literal", "literal-strip",
-                                  "literal-keep", "folded", "folded-strip"]))
+    style = draw(
+        st.sampled_from(
+            [
+                "double",
+                "single",
+                "plain",
+                "literal",
+                "literal-strip",
+                "literal-keep",
+                "folded",
+                "folded-strip",
+            ]
+        )
+    )
     return Styled(text, style)
 
 
 @st.composite
 def blocks(draw: st.DrawFn) -> Any:
-    kind = draw(st.sampled_from(["text", "text", "file", "file", "string", "image", "unknown",
-                                 "text-number", "no-type"]))
+    kind = draw(
+        st.sampled_from(
+            ["text", "text", "file", "file", "string", "image", "unknown", "text-number", "no-type"]
+        )
+    )
     if kind == "string":
         return draw(text_values())
     if kind == "file":
@@ -295,8 +384,11 @@ def contents(draw: st.DrawFn) -> Any:
     if kind == "blocks":
         return draw(st.lists(blocks(), min_size=0, max_size=4))
     if kind == "object":
-        return {"answer": draw(text_values()), "score": Plain(draw(st.sampled_from(["1", "1.0", "2.5"]))),
-                "7": "numeric key"}
+        return {
+            "answer": draw(text_values()),
+            "score": Plain(draw(st.sampled_from(["1", "1.0", "2.5"]))),
+            "7": "numeric key",
+        }
     if kind == "plain":
         return Plain(draw(st.sampled_from(PLAINS)))
     return None
@@ -304,8 +396,11 @@ def contents(draw: st.DrawFn) -> Any:
 
 @st.composite
 def messages(draw: st.DrawFn) -> dict[str, Any]:
-    role = draw(st.sampled_from(["system", "user", "user", "user", "assistant", "assistant", "tool",
-                                 "developer", None]))
+    role = draw(
+        st.sampled_from(
+            ["system", "user", "user", "user", "assistant", "assistant", "tool", "developer", None]
+        )
+    )
     message: dict[str, Any] = {}
     if role is not None:
         message["role"] = role
@@ -314,8 +409,9 @@ def messages(draw: st.DrawFn) -> dict[str, Any]:
         message["content"] = content
     extra = draw(st.integers(0, 5))
     if extra == 0:
-        message["tool_calls"] = [{"id": "call_1", "type": "function",
-                                  "function": {"name": "lookup", "arguments": "{}"}}]
+        message["tool_calls"] = [
+            {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+        ]
     elif extra == 1:
         message["tool_call_id"] = "call_1"
         message["name"] = "lookup"
@@ -324,8 +420,7 @@ def messages(draw: st.DrawFn) -> dict[str, Any]:
 
 @st.composite
 def inputs(draw: st.DrawFn) -> Any:
-    kind = draw(st.sampled_from(["messages", "messages", "messages", "string", "one", "object",
-                                 "plain"]))
+    kind = draw(st.sampled_from(["messages", "messages", "messages", "string", "one", "object", "plain"]))
     if kind == "string":
         return draw(text_values())
     if kind == "one":
@@ -363,11 +458,15 @@ def cases(draw: st.DrawFn, index: int) -> dict[str, Any]:
     elif grading == 2:
         case["assertions"] = [{"type": "contains", "value": "ok"}]
     if draw(st.integers(0, 4)) == 0:
-        case["vars"] = {"name": draw(text_values()), "n": Plain("3"), "obj": {"a": Plain("1.0"),
-                                                                        "deep": {"x": "y"}}}
+        case["vars"] = {
+            "name": draw(text_values()),
+            "n": Plain("3"),
+            "obj": {"a": Plain("1.0"), "deep": {"x": "y"}},
+        }
     if draw(st.integers(0, 6)) == 0:
-        case["input_files"] = [Styled(draw(st.sampled_from(REFS)), "double")
-                               for _ in range(draw(st.integers(0, 2)))]
+        case["input_files"] = [
+            Styled(draw(st.sampled_from(REFS)), "double") for _ in range(draw(st.integers(0, 2)))
+        ]
         case["input"] = draw(text_values())
     else:
         case["input"] = draw(inputs())
@@ -376,10 +475,13 @@ def cases(draw: st.DrawFn, index: int) -> dict[str, Any]:
     if draw(st.integers(0, 10)) == 0:
         case["mode"] = "conversation"
         case["turns"] = [
-            {"input": draw(st.one_of(text_values(), st.lists(blocks(), max_size=2))),
-             **({"expected_output": draw(text_values())} if draw(st.booleans()) else {}),
-             **({"assertions": ["Answers politely"]} if draw(st.booleans()) else {})}
-            for _ in range(draw(st.integers(1, 2)))]
+            {
+                "input": draw(st.one_of(text_values(), st.lists(blocks(), max_size=2))),
+                **({"expected_output": draw(text_values())} if draw(st.booleans()) else {}),
+                **({"assertions": ["Answers politely"]} if draw(st.booleans()) else {}),
+            }
+            for _ in range(draw(st.integers(1, 2)))
+        ]
         if draw(st.booleans()):
             case["window_size"] = Plain(draw(st.sampled_from(["1", "2", "1.5"])))
         if draw(st.booleans()):
@@ -396,8 +498,7 @@ def cases(draw: st.DrawFn, index: int) -> dict[str, Any]:
         case["execution"] = {**case.get("execution", {}), "threshold": Plain("0.5")}
     if index and draw(st.integers(0, 8)) == 0:
         # an earlier test (keeps the run order), the test itself, or one that does not exist
-        case["depends_on"] = [draw(st.sampled_from(["case-0", "case-0", f"case-{index}",
-                                                    "no-such-test"]))]
+        case["depends_on"] = [draw(st.sampled_from(["case-0", "case-0", f"case-{index}", "no-such-test"]))]
         case["on_dependency_failure"] = draw(st.sampled_from(["skip", "run"]))
     if draw(st.integers(0, 15)) == 0:
         case["evaluator"] = draw(st.sampled_from(["llm-grader", "llm_judge", "nonsense"]))
@@ -439,9 +540,10 @@ def _encode(text: str, crlf: bool, bom: bool) -> bytes:
 def suites(draw: st.DrawFn) -> Suite:
     count = draw(st.integers(1, 4))
     test_list = [draw(cases(index)) for index in range(count)]
-    emitter = Emitter(quote_keys=frozenset(draw(st.sets(st.sampled_from(["id", "role", "content",
-                                                                          "input"]), max_size=2))),
-                      comments=draw(st.integers(0, 4)) == 0)
+    emitter = Emitter(
+        quote_keys=frozenset(draw(st.sets(st.sampled_from(["id", "role", "content", "input"]), max_size=2))),
+        comments=draw(st.integers(0, 4)) == 0,
+    )
     crlf = draw(st.integers(0, 5)) == 0
     bom = draw(st.integers(0, 7)) == 0
     files = dict(FILES)
@@ -455,9 +557,15 @@ def suites(draw: st.DrawFn) -> Suite:
         files["evals/suite.jsonl"] = ("\n".join(lines) + "\n").encode()
         if draw(st.booleans()):
             files["evals/suite.yaml"] = emitter.document(
-                {"description": "sidecar",
-                 **({"evaluator": draw(st.sampled_from(["llm-grader", "llm_judge"]))}
-                    if draw(st.integers(0, 3)) == 0 else {})}).encode()
+                {
+                    "description": "sidecar",
+                    **(
+                        {"evaluator": draw(st.sampled_from(["llm-grader", "llm_judge"]))}
+                        if draw(st.integers(0, 3)) == 0
+                        else {}
+                    ),
+                }
+            ).encode()
         return Suite(files, "evals/suite.jsonl", {"layout": layout})
 
     document: dict[str, Any] = {}
@@ -466,19 +574,29 @@ def suites(draw: st.DrawFn) -> Suite:
     if draw(st.booleans()):
         document["description"] = draw(text_values())
     if draw(st.integers(0, 5)) == 0:
-        document.update({"name": "generated-suite", "category": "fuzz", "version": "1",
-                         "author": "hypothesis", "tags": ["a", "b"], "license": "MIT",
-                         "requires": {"agentv": ">=4"}})
+        document.update(
+            {
+                "name": "generated-suite",
+                "category": "fuzz",
+                "version": "1",
+                "author": "hypothesis",
+                "tags": ["a", "b"],
+                "license": "MIT",
+                "requires": {"agentv": ">=4"},
+            }
+        )
     if draw(st.integers(0, 5)) == 0:
-        document["execution"] = {"target": "default", "workers": Plain("2"),
-                                 **({"skip_defaults": Plain("true")} if draw(st.booleans()) else {})}
+        document["execution"] = {
+            "target": "default",
+            "workers": Plain("2"),
+            **({"skip_defaults": Plain("true")} if draw(st.booleans()) else {}),
+        }
     elif draw(st.integers(0, 8)) == 0:
         document["target"] = "default"
     if draw(st.integers(0, 6)) == 0:
         document["assertions"] = [{"type": "contains", "value": "ok"}]
     if draw(st.integers(0, 3)) == 0:
-        document["input"] = draw(st.one_of(text_values(), st.lists(messages(), min_size=1,
-                                                                    max_size=2)))
+        document["input"] = draw(st.one_of(text_values(), st.lists(messages(), min_size=1, max_size=2)))
     if draw(st.integers(0, 5)) == 0:
         document["input_files"] = [Styled(draw(st.sampled_from(REFS)), "double")]
     if draw(st.integers(0, 15)) == 0:
@@ -492,8 +610,7 @@ def suites(draw: st.DrawFn) -> Suite:
                 case.pop("expected_outcome", None)
                 case[MERGE] = "defaults"
         # The merge key goes first, where authors write it.
-        test_list = [{MERGE: case.pop(MERGE), **case} if MERGE in case else case
-                     for case in test_list]
+        test_list = [{MERGE: case.pop(MERGE), **case} if MERGE in case else case for case in test_list]
     if layout == "inline" and len(test_list) > 1 and draw(st.integers(0, 4)) == 0:
         first_input = test_list[0].get("input")
         if first_input is not None and not isinstance(first_input, (Alias, Anchor)):
@@ -505,8 +622,7 @@ def suites(draw: st.DrawFn) -> Suite:
         files[f"evals/{name}"] = _encode(_list_document(emitter, test_list), crlf, bom)
         document[key] = Styled(f"./{name}" if draw(st.booleans()) else name, "double")
     elif layout == "file-entries":
-        files["evals/more.yaml"] = _encode(_list_document(emitter, test_list[1:] or test_list),
-                                           crlf, bom)
+        files["evals/more.yaml"] = _encode(_list_document(emitter, test_list[1:] or test_list), crlf, bom)
         document[key] = [test_list[0], Styled("file://more.yaml", "double")]
     else:
         document[key] = test_list
@@ -558,9 +674,13 @@ def turn_rubrics(draw, texts: st.SearchStrategy[str]) -> list[Any]:
             item["id"] = f"t{index}"
         if draw(st.integers(0, 4)):
             item["outcome"] = draw(texts.filter(lambda text: text.strip()))
-        for key, values in (("weight", [1, 2, 0.5]), ("required", [True, False]),
-                            ("operator", ["correctness", "contradiction"]),
-                            ("score_ranges", SCORE_RANGES[::2]), ("min_score", [0.7])):
+        for key, values in (
+            ("weight", [1, 2, 0.5]),
+            ("required", [True, False]),
+            ("operator", ["correctness", "contradiction"]),
+            ("score_ranges", SCORE_RANGES[::2]),
+            ("min_score", [0.7]),
+        ):
             if draw(st.integers(0, 3)) == 0:
                 item[key] = draw(st.sampled_from(values))
         items.append(item)

@@ -47,14 +47,26 @@ SEED_NOTE = "hypothesis, derandomized: the same files on every run"
 def generated(count: int, with_graders: bool = False) -> list[dict[str, bytes]]:
     found: list[dict[str, bytes]] = []
 
-    @settings(max_examples=count, derandomize=True, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck), deadline=None)
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        deadline=None,
+    )
     @given(document=suites())
     def collect(document: dict) -> None:
         found.append(files_of(document))
 
-    @settings(max_examples=count, derandomize=True, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck), deadline=None)
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        deadline=None,
+    )
     @given(files=grader_suites())
     def collect_graders(files: dict[str, bytes]) -> None:
         found.append(files)
@@ -67,28 +79,47 @@ def slim_graders(result: dict) -> dict:
     """As `slim`, keeping every request the graders sent the judge too."""
     kept = slim(result)
     for case, full in zip(kept["cases"], result.get("cases", []), strict=True):
-        case["requests"] += [{"role": "judge", "body": {"messages": request["body"].get(
-            "messages")}} for request in full["requests"] if request["role"] == "judge"]
+        case["requests"] += [
+            {"role": "judge", "body": {"messages": request["body"].get("messages")}}
+            for request in full["requests"]
+            if request["role"] == "judge"
+        ]
     return kept
 
 
 def slim(result: dict) -> dict:
     """What the comparison needs: refusal, and per case its id, error and candidate messages."""
-    return {"error": result.get("error"), "cases": [
-        {"id": case["id"], "status": case.get("status"), "error": case.get("error"),
-         "requests": [{"role": "candidate", "body": {"messages": request["body"].get("messages")}}
-                      for request in case["requests"] if request["role"] == "candidate"][:1]}
-        for case in result.get("cases", [])]}
+    return {
+        "error": result.get("error"),
+        "cases": [
+            {
+                "id": case["id"],
+                "status": case.get("status"),
+                "error": case.get("error"),
+                "requests": [
+                    {"role": "candidate", "body": {"messages": request["body"].get("messages")}}
+                    for request in case["requests"]
+                    if request["role"] == "candidate"
+                ][:1],
+            }
+            for case in result.get("cases", [])
+        ],
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", type=Path, required=True,
-                        help="agentv's packages/core at the tag, with its dependencies and tsx")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        required=True,
+        help="agentv's packages/core at the tag, with its dependencies and tsx",
+    )
     parser.add_argument("--count", type=int, default=400)
     parser.add_argument("--compare", type=int, help="compare this many files, write nothing")
-    parser.add_argument("--graders", action="store_true",
-                        help="files full of graders; keep the judge requests too")
+    parser.add_argument(
+        "--graders", action="store_true", help="files full of graders; keep the judge requests too"
+    )
     args = parser.parse_args()
     count = args.compare or args.count
     started = time.monotonic()
@@ -105,24 +136,36 @@ def main() -> None:
                 result = slim_graders(raw) if args.graders else slim(raw)
                 problems = compare(result, root, root / "evals/suite.yaml", profile="agentv-5")
                 if args.graders:
-                    problems += recorded_differences(result, root, root / "evals/suite.yaml",
-                                                     "agentv-5")
+                    problems += recorded_differences(result, root, root / "evals/suite.yaml", "agentv-5")
             finally:
                 shutil.rmtree(root, ignore_errors=True)
             if problems:
                 differing += 1
                 if differing <= 5:
-                    print(f"--- file {index} differs:\n{files['evals/suite.yaml'].decode()}\n"
-                          + "\n".join(problems), file=sys.stderr)
-            lines.append(json.dumps({"files": {p: d.decode() for p, d in files.items()},
-                                     "agentv": result}, ensure_ascii=False))
+                    print(
+                        f"--- file {index} differs:\n{files['evals/suite.yaml'].decode()}\n"
+                        + "\n".join(problems),
+                        file=sys.stderr,
+                    )
+            lines.append(
+                json.dumps(
+                    {"files": {p: d.decode() for p, d in files.items()}, "agentv": result}, ensure_ascii=False
+                )
+            )
     seconds = time.monotonic() - started
-    print(f"{count} generated agentv 5 files through agentv 5.3.1-next.1 and the agentv-5 profile "
-          f"in {seconds:.0f} s: {differing} differed")
+    print(
+        f"{count} generated agentv 5 files through agentv 5.3.1-next.1 and the agentv-5 profile "
+        f"in {seconds:.0f} s: {differing} differed"
+    )
     if args.compare is None:
-        header = json.dumps({"made_with": "agentv v5.3.1-next.1 source (packages/core) under tsx, "
-                                          "tests/oracle/capture.mjs", "inputs": SEED_NOTE,
-                             "count": count})
+        header = json.dumps(
+            {
+                "made_with": "agentv v5.3.1-next.1 source (packages/core) under tsx, "
+                "tests/oracle/capture.mjs",
+                "inputs": SEED_NOTE,
+                "count": count,
+            }
+        )
         target = GRADER_GOLDENS if args.graders else GOLDENS
         target.write_text(header + "\n" + "\n".join(lines) + "\n")
         print(f"wrote {target.relative_to(REPO)}")

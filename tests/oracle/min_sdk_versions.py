@@ -22,9 +22,13 @@ from ..recording import RecordingServer
 from . import clients
 from .test_real_clients import SETTINGS, as_rest, cases
 
-PROVIDERS = {"openai": ("openai-chat", "openai-responses"), "anthropic": ("anthropic",),
-             "google-genai": ("gemini",), "@anthropic-ai/sdk": ("anthropic",),
-             "@google/genai": ("gemini",)}
+PROVIDERS = {
+    "openai": ("openai-chat", "openai-responses"),
+    "anthropic": ("anthropic",),
+    "google-genai": ("gemini",),
+    "@anthropic-ai/sdk": ("anthropic",),
+    "@google/genai": ("gemini",),
+}
 PROVIDERS["npm:openai"] = PROVIDERS["openai"]
 
 
@@ -44,8 +48,10 @@ def check(provider: str, form: str, run) -> str | None:
     if "deprecat" in (outcome.stderr + outcome.stdout).lower():
         return "deprecation warning: " + outcome.stderr[-300:]
     if [(r.path, r.headers.get("anthropic-version")) for r in sent[:1]] != curl_version:
-        return f"API version {sent[0].path} {sent[0].headers.get('anthropic-version')} " \
-               f"differs from curl's {curl_version}"
+        return (
+            f"API version {sent[0].path} {sent[0].headers.get('anthropic-version')} "
+            f"differs from curl's {curl_version}"
+        )
     for result, request in zip(results, sent, strict=True):
         body = as_rest(request.body) if provider == "gemini" else request.body
         if body != result.payload:
@@ -56,28 +62,40 @@ def check(provider: str, form: str, run) -> str | None:
 def python_version(package: str, version: str) -> dict[str, str | None]:
     home = Path(tempfile.mkdtemp(prefix=f"sdk-{package}-{version}-"))
     subprocess.run([sys.executable, "-m", "venv", str(home)], check=True)
-    install = subprocess.run([str(home / "bin" / "pip"), "install", "-q",
-                              "--disable-pip-version-check", f"{package}=={version}"],
-                             capture_output=True, text=True)
+    install = subprocess.run(
+        [str(home / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", f"{package}=={version}"],
+        capture_output=True,
+        text=True,
+    )
     if install.returncode != 0:
         return {"install": install.stderr.strip()[-300:]}
     python = str(home / "bin" / "python")
-    return {provider: check(provider, "python",
-                            lambda code, url, p=python: clients.run_python(code, url, python=p))
-            for provider in PROVIDERS[package]}
+    return {
+        provider: check(
+            provider, "python", lambda code, url, p=python: clients.run_python(code, url, python=p)
+        )
+        for provider in PROVIDERS[package]
+    }
 
 
 def npm_version(package: str, version: str) -> dict[str, str | None]:
     home = Path(tempfile.mkdtemp(prefix="sdk-npm-"))
     (home / "package.json").write_text('{"type": "module", "private": true}')
-    install = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error",
-                              f"{package}@{version}"], cwd=home, capture_output=True, text=True)
+    install = subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", f"{package}@{version}"],
+        cwd=home,
+        capture_output=True,
+        text=True,
+    )
     if install.returncode != 0:
         return {"install": install.stderr.strip()[-300:]}
     providers = PROVIDERS["npm:openai" if package == "openai" else package]
-    return {provider: check(provider, "typescript",
-                            lambda code, url, h=home: clients.run_typescript(code, url, packages=h))
-            for provider in providers}
+    return {
+        provider: check(
+            provider, "typescript", lambda code, url, h=home: clients.run_typescript(code, url, packages=h)
+        )
+        for provider in providers
+    }
 
 
 def main() -> None:

@@ -16,15 +16,43 @@ from typing import Any
 from hypothesis import strategies as st
 
 NAMES = ("topic", "name", "q", "style", "items")
-WORDS = ("alpha", "Beta", "gamma delta", "  spaced  ", "line one\nline two", "x", "émoji ✓",
-         "quote \" mark", "tab\there", "trailing\n", "", "0", "true")
+WORDS = (
+    "alpha",
+    "Beta",
+    "gamma delta",
+    "  spaced  ",
+    "line one\nline two",
+    "x",
+    "émoji ✓",
+    'quote " mark',
+    "tab\there",
+    "trailing\n",
+    "",
+    "0",
+    "true",
+)
 # Single-quoted arguments: a JSON prompt's text keeps them as they are (a prefix or suffix makes
 # promptfoo render that JSON text as a whole, backslash escapes and all).
-FILTERS = ("", " | upper", " | lower", " | trim", " | length", " | default('none')",
-           " | capitalize", " | replace('a', 'A')", " | first", " | join(', ')")
-MODELS = ("openai:chat:gpt-4o-mini", "openai:gpt-4.1", "openai:chat:gpt-4o",
-          "openai:responses:gpt-4.1-mini", "anthropic:messages:claude-3-5-haiku-latest",
-          "openai:chat:o4-mini")
+FILTERS = (
+    "",
+    " | upper",
+    " | lower",
+    " | trim",
+    " | length",
+    " | default('none')",
+    " | capitalize",
+    " | replace('a', 'A')",
+    " | first",
+    " | join(', ')",
+)
+MODELS = (
+    "openai:chat:gpt-4o-mini",
+    "openai:gpt-4.1",
+    "openai:chat:gpt-4o",
+    "openai:responses:gpt-4.1-mini",
+    "anthropic:messages:claude-3-5-haiku-latest",
+    "openai:chat:o4-mini",
+)
 
 
 def _word() -> st.SearchStrategy[str]:
@@ -78,8 +106,7 @@ def prompt_entries(draw: Any, names: list[str], files: dict[str, str]) -> list[A
         elif kind == 1:
             entries.append({"raw": text, "label": f"p{index}"})
         elif kind == 2:
-            chat = [{"role": "system", "content": draw(template(names))},
-                    {"role": "user", "content": text}]
+            chat = [{"role": "system", "content": draw(template(names))}, {"role": "user", "content": text}]
             entries.append(json.dumps(chat))
         elif kind == 3:
             files[f"prompts/p{index}.txt"] = "\n" + text + "\n---\n" + draw(template(names)) + "\n"
@@ -92,15 +119,21 @@ def prompt_entries(draw: Any, names: list[str], files: dict[str, str]) -> list[A
             files[f"prompts/p{index}.md"] = text + "\n"
             entries.append(f"file://prompts/p{index}.md")
         elif kind == 6:
-            files[f"prompts/p{index}.yaml"] = (f"- role: system\n  content: {json.dumps(text)}\n"
-                                               f"- role: user\n  content: 'Hello {index}'\n")
+            files[f"prompts/p{index}.yaml"] = (
+                f"- role: system\n  content: {json.dumps(text)}\n- role: user\n  content: 'Hello {index}'\n"
+            )
             entries.append(f"file://prompts/p{index}.yaml")
         elif kind == 7:
-            entries.append("- role: system\n  content: Be brief\n- role: user\n  content: "
-                           + json.dumps(f"Q{index}") + "\n")
+            entries.append(
+                "- role: system\n  content: Be brief\n- role: user\n  content: "
+                + json.dumps(f"Q{index}")
+                + "\n"
+            )
         else:
-            lines = [json.dumps([{"role": "user", "content": text}]),
-                     json.dumps([{"role": "user", "content": draw(template(names))}])]
+            lines = [
+                json.dumps([{"role": "user", "content": text}]),
+                json.dumps([{"role": "user", "content": draw(template(names))}]),
+            ]
             files[f"prompts/p{index}.jsonl"] = "\n".join(lines) + "\n"
             entries.append(f"file://prompts/p{index}.jsonl")
     return entries
@@ -138,8 +171,7 @@ def tests_of(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
         test: dict[str, Any] = {"vars": {name: draw(var_value(names)) for name in chosen}}
         if draw(st.integers(0, 4)) == 0:
             kind = draw(st.sampled_from(("llm-rubric", "model-graded-closedqa", "factuality")))
-            test["assert"] = [{"type": kind, "value": "Mentions {{ "
-                               + draw(st.sampled_from(names)) + " }}"}]
+            test["assert"] = [{"type": kind, "value": "Mentions {{ " + draw(st.sampled_from(names)) + " }}"}]
         if draw(st.integers(0, 5)) == 0:
             test["options"] = {"prefix": "PRE ", "suffix": draw(st.sampled_from((" END", "\n")))}
         tests.append(test)
@@ -156,12 +188,16 @@ def tests_of(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
 
 @st.composite
 def configs(draw: Any) -> dict[str, str]:
-    files: dict[str, str] = {"vars/note.txt": "  A note\nwith two lines \n\n",
-                             "vars/data.yaml": "key: value\nlist: [1, 2]\n"}
+    files: dict[str, str] = {
+        "vars/note.txt": "  A note\nwith two lines \n\n",
+        "vars/data.yaml": "key: value\nlist: [1, 2]\n",
+    }
     names = list(NAMES)
-    config: dict[str, Any] = {"prompts": draw(prompt_entries(names, files)),
-                              "providers": draw(providers()),
-                              "tests": draw(tests_of(names, files))}
+    config: dict[str, Any] = {
+        "prompts": draw(prompt_entries(names, files)),
+        "providers": draw(providers()),
+        "tests": draw(tests_of(names, files)),
+    }
     if draw(st.booleans()):
         default = {"vars": {draw(st.sampled_from(names)): draw(var_value(names))}}
         if draw(st.booleans()):
@@ -170,12 +206,18 @@ def configs(draw: Any) -> dict[str, str]:
         else:
             config["defaultTest"] = default
     if draw(st.integers(0, 4)) == 0:
-        config["scenarios"] = [{"config": [{"vars": {"name": draw(_word())}},
-                                           {"vars": {"name": draw(_word())}}],
-                                "tests": [{"vars": {"q": draw(_word())}}]}]
+        config["scenarios"] = [
+            {
+                "config": [{"vars": {"name": draw(_word())}}, {"vars": {"name": draw(_word())}}],
+                "tests": [{"vars": {"q": draw(_word())}}],
+            }
+        ]
     labels = [entry["label"] for entry in config["prompts"] if isinstance(entry, dict)]
     if labels and draw(st.booleans()):
-        config["tests"][0] = {**config["tests"][0], "prompts": [labels[0]]} if isinstance(
-            config["tests"][0], dict) else config["tests"][0]
+        config["tests"][0] = (
+            {**config["tests"][0], "prompts": [labels[0]]}
+            if isinstance(config["tests"][0], dict)
+            else config["tests"][0]
+        )
     files["promptfooconfig.json"] = json.dumps(config, indent=2, ensure_ascii=False)
     return files

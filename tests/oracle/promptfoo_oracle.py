@@ -32,8 +32,9 @@ BIN = ORACLE / "node_modules" / ".bin"
 PLACEHOLDER = "⟨the candidate's answer⟩"
 # Assertion types whose grading asks a model (promptfoo's MODEL_GRADED_ASSERTION_TYPES, the ones
 # the inspector renders).
-MODEL_GRADED = frozenset({"llm-rubric", "model-graded-closedqa", "factuality", "g-eval",
-                          "answer-relevance", "select-best"})
+MODEL_GRADED = frozenset(
+    {"llm-rubric", "model-graded-closedqa", "factuality", "g-eval", "answer-relevance", "select-best"}
+)
 
 
 def available() -> bool:
@@ -45,19 +46,42 @@ def answer_for(_body: Any) -> dict[str, Any]:
     `choices`, Responses `output`, Anthropic `content`, Gemini `candidates` (the recording server
     answers by the request's body, which does not always say which API it is for)."""
     return {
-        "id": "answer-1", "object": "chat.completion", "created": 0, "created_at": 0, "model": "m",
-        "type": "message", "role": "assistant", "status": "completed",
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": PLACEHOLDER}}],
-        "output": [{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
-                    "content": [{"type": "output_text", "text": PLACEHOLDER, "annotations": []}]}],
-        "content": [{"type": "text", "text": PLACEHOLDER}], "stop_reason": "end_turn",
+        "id": "answer-1",
+        "object": "chat.completion",
+        "created": 0,
+        "created_at": 0,
+        "model": "m",
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "choices": [
+            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": PLACEHOLDER}}
+        ],
+        "output": [
+            {
+                "type": "message",
+                "id": "msg_1",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": PLACEHOLDER, "annotations": []}],
+            }
+        ],
+        "content": [{"type": "text", "text": PLACEHOLDER}],
+        "stop_reason": "end_turn",
         "stop_sequence": None,
-        "candidates": [{"content": {"role": "model", "parts": [{"text": PLACEHOLDER}]},
-                        "finishReason": "STOP"}],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2,
-                  "input_tokens": 1, "output_tokens": 1},
-        "parallel_tool_calls": True, "tools": [], "tool_choice": "auto",
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": PLACEHOLDER}]}, "finishReason": "STOP"}
+        ],
+        "usage": {
+            "prompt_tokens": 1,
+            "completion_tokens": 1,
+            "total_tokens": 2,
+            "input_tokens": 1,
+            "output_tokens": 1,
+        },
+        "parallel_tool_calls": True,
+        "tools": [],
+        "tool_choice": "auto",
     }
 
 
@@ -86,22 +110,31 @@ def _environment(home: Path, url: str) -> dict[str, str]:
     keep = {name: os.environ[name] for name in ("PATH", "LANG", "TZ") if name in os.environ}
     return keep | {
         "PATH": f"{BIN}:{keep.get('PATH', '/usr/bin:/bin')}",
-        "HOME": str(home), "PROMPTFOO_CONFIG_DIR": str(home / ".promptfoo"),
-        "PROMPTFOO_DISABLE_TELEMETRY": "1", "PROMPTFOO_DISABLE_UPDATE": "1",
-        "PROMPTFOO_DISABLE_REMOTE_GENERATION": "1", "PROMPTFOO_SELF_HOSTED": "1",
-        "PROMPTFOO_DISABLE_SHARING": "1", "PROMPTFOO_LOG_LEVEL": "error",
-        "OPENAI_API_KEY": "sk-test", "ANTHROPIC_API_KEY": "sk-ant-test",
-        "GOOGLE_API_KEY": "test", "GEMINI_API_KEY": "test",
-        "OPENAI_BASE_URL": f"{url}/v1", "ANTHROPIC_BASE_URL": url,
+        "HOME": str(home),
+        "PROMPTFOO_CONFIG_DIR": str(home / ".promptfoo"),
+        "PROMPTFOO_DISABLE_TELEMETRY": "1",
+        "PROMPTFOO_DISABLE_UPDATE": "1",
+        "PROMPTFOO_DISABLE_REMOTE_GENERATION": "1",
+        "PROMPTFOO_SELF_HOSTED": "1",
+        "PROMPTFOO_DISABLE_SHARING": "1",
+        "PROMPTFOO_LOG_LEVEL": "error",
+        "OPENAI_API_KEY": "sk-test",
+        "ANTHROPIC_API_KEY": "sk-ant-test",
+        "GOOGLE_API_KEY": "test",
+        "GEMINI_API_KEY": "test",
+        "OPENAI_BASE_URL": f"{url}/v1",
+        "ANTHROPIC_BASE_URL": url,
         "GOOGLE_API_BASE_URL": url,
         # Anything not on loopback goes to a proxy that is not there.
-        "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
+        "HTTP_PROXY": "http://127.0.0.1:9",
+        "HTTPS_PROXY": "http://127.0.0.1:9",
         "NO_PROXY": "127.0.0.1,localhost",
     }
 
 
-def run_promptfoo(files: dict[str, str | bytes], config: str = "promptfooconfig.yaml",
-                  timeout: float = 300) -> OracleRun:
+def run_promptfoo(
+    files: dict[str, str | bytes], config: str = "promptfooconfig.yaml", timeout: float = 300
+) -> OracleRun:
     """Run promptfoo on `files` (paths relative to the config's folder) and return its requests
     per evaluation."""
     with tempfile.TemporaryDirectory(prefix="pi-promptfoo-") as temp:
@@ -118,20 +151,37 @@ def run_promptfoo(files: dict[str, str | bytes], config: str = "promptfooconfig.
         output = Path(temp) / "out.json"
         with RecordingServer(answer_for) as server:
             process = subprocess.run(
-                [str(BIN / "promptfoo"), "eval", "--no-cache", "-c", config, "-j", "1",
-                 "-o", str(output), "--no-write", "--no-table", "--no-progress-bar"],
-                cwd=root, env=_environment(home, server.url), capture_output=True, text=True,
-                timeout=timeout, check=False)
+                [
+                    str(BIN / "promptfoo"),
+                    "eval",
+                    "--no-cache",
+                    "-c",
+                    config,
+                    "-j",
+                    "1",
+                    "-o",
+                    str(output),
+                    "--no-write",
+                    "--no-table",
+                    "--no-progress-bar",
+                ],
+                cwd=root,
+                env=_environment(home, server.url),
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+            )
             recorded = server.take()
         if not output.exists():
-            raise RuntimeError(f"promptfoo wrote no results (exit {process.returncode}):\n"
-                               f"{process.stdout}\n{process.stderr}")
+            raise RuntimeError(
+                f"promptfoo wrote no results (exit {process.returncode}):\n{process.stdout}\n{process.stderr}"
+            )
         results = json.loads(output.read_text(encoding="utf-8"))["results"]["results"]
     return _match(results, [(item.path, item.body) for item in recorded], process.stderr)
 
 
-def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]],
-           stderr: str) -> OracleRun:
+def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stderr: str) -> OracleRun:
     """Candidates arrive first, one per evaluation in promptfoo's order (one at a time); the
     judges follow."""
     evaluations: list[Evaluation] = []
@@ -139,8 +189,9 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]],
     queue = list(recorded)
     for result in ordered:
         provider = result.get("provider") or {}
-        evaluation = Evaluation(result["testIdx"], result["promptIdx"],
-                                provider.get("label") or provider.get("id") or "")
+        evaluation = Evaluation(
+            result["testIdx"], result["promptIdx"], provider.get("label") or provider.get("id") or ""
+        )
         if result.get("error") and not result.get("response"):
             evaluation.error = str(result["error"])
         elif queue:

@@ -67,7 +67,9 @@ def _jobs(roots: list[Path]) -> list[tuple[Path, Path]]:
 
 def example_jobs() -> list[tuple[Path, Path]]:
     """The eval files of our examples and of the tests' own bundles."""
-    return _jobs(sorted([*(REPO / "fixtures" / "examples").iterdir(), *(REPO / "tests" / "fixtures").iterdir()]))
+    return _jobs(
+        sorted([*(REPO / "fixtures" / "examples").iterdir(), *(REPO / "tests" / "fixtures").iterdir()])
+    )
 
 
 def corpus_jobs() -> list[tuple[Path, Path]]:
@@ -98,13 +100,18 @@ def _regression_suites() -> list[Path]:
 
 @pytest.mark.parametrize("folder", _regression_suites(), ids=lambda path: path.name)
 def test_minimized_reproducers_stay_fixed(oracle, folder: Path):
-    eval_file = next(path for path in sorted(folder.rglob("suite.*"))
-                     if path.suffix in (".yaml", ".jsonl"))
+    eval_file = next(path for path in sorted(folder.rglob("suite.*")) if path.suffix in (".yaml", ".jsonl"))
     assert differences(oracle, folder, eval_file) == []
 
 
-@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck), print_blob=False)
+@settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    print_blob=False,
+)
 @given(suite=suites())
 def test_generated_suites_render_as_agentv_sends_them(oracle, suite: Suite):
     folder = Path(tempfile.mkdtemp(prefix="agentv-suite-"))
@@ -119,8 +126,10 @@ def test_generated_suites_render_as_agentv_sends_them(oracle, suite: Suite):
 def test_the_graders_request_is_recorded_with_the_criteria_and_the_answer(oracle, tmp_path):
     (tmp_path / "evals").mkdir()
     eval_file = tmp_path / "evals" / "suite.yaml"
-    eval_file.write_text("tests:\n  - id: judged\n    criteria: Mentions the capital\n"
-                         "    input: What is the capital of France?\n")
+    eval_file.write_text(
+        "tests:\n  - id: judged\n    criteria: Mentions the capital\n"
+        "    input: What is the capital of France?\n"
+    )
     found = agentv.outcome(oracle.run(eval_file, tmp_path))
     [judge] = found.judges["judged"]
     prompt = "\n".join(message["content"] for message in judge)
@@ -139,9 +148,19 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("content-type", "text/event-stream")
         self.end_headers()
-        chunk = {"id": "1", "object": "chat.completion.chunk", "created": 0, "model": body["model"],
-                 "choices": [{"index": 0, "finish_reason": "stop", "delta": {
-                     "role": "assistant", "content": '{"score": 1, "assertions": []}'}}]}
+        chunk = {
+            "id": "1",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": body["model"],
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "delta": {"role": "assistant", "content": '{"score": 1, "assertions": []}'},
+                }
+            ],
+        }
         self.wfile.write(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode())
 
     def log_message(self, *args: object) -> None:
@@ -169,13 +188,33 @@ def test_the_agentv_cli_sends_what_the_oracle_records(oracle, folder: Path, tmp_
         port = server.server_address[1]
         (root / "targets.yaml").write_text(
             f"targets:\n  - name: mock\n    provider: openai\n    endpoint: http://127.0.0.1:{port}/v1\n"
-            "    api_key: ${{ MOCK_KEY }}\n    model: ${{ MOCK_MODEL }}\n")
-        env = {**os.environ, "MOCK_KEY": "sk-test", "MOCK_MODEL": "candidate-model",
-               "HOME": str(tmp_path / "home")}
+            "    api_key: ${{ MOCK_KEY }}\n    model: ${{ MOCK_MODEL }}\n"
+        )
+        env = {
+            **os.environ,
+            "MOCK_KEY": "sk-test",
+            "MOCK_MODEL": "candidate-model",
+            "HOME": str(tmp_path / "home"),
+        }
         completed = subprocess.run(
-            [str(agentv.ORACLE_DIR / "node_modules" / ".bin" / "agentv"), "eval", "run",
-             "evals/suite.yaml", "--targets", "targets.yaml", "--target", "mock", "--output",
-             str(tmp_path / "out")], cwd=root, env=env, capture_output=True, text=True, timeout=120)
+            [
+                str(agentv.ORACLE_DIR / "node_modules" / ".bin" / "agentv"),
+                "eval",
+                "run",
+                "evals/suite.yaml",
+                "--targets",
+                "targets.yaml",
+                "--target",
+                "mock",
+                "--output",
+                str(tmp_path / "out"),
+            ],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-2000:]
     finally:
         server.shutdown()

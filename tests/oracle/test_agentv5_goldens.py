@@ -49,10 +49,11 @@ def test_the_goldens_were_made_by_agentv_5():
 @pytest.mark.parametrize("index", range(0, 500, 50))
 def test_agentv_5_sends_what_the_inspector_shows(tmp_path, index):
     problems = []
-    for offset, golden in enumerate(_goldens()[index:index + 50]):
+    for offset, golden in enumerate(_goldens()[index : index + 50]):
         root = tmp_path / str(offset)
         found = compare(golden["agentv"], root, write_golden(golden, root), profile="agentv-5")
         if found:
-            problems.append(f"golden {index + offset}:\n{golden['files']['evals/suite.yaml']}\n"
-                            + "\n".join(found))
+            problems.append(
+                f"golden {index + offset}:\n{golden['files']['evals/suite.yaml']}\n" + "\n".join(found)
+            )
     assert not problems, "\n\n".join(problems[:3])

@@ -24,24 +24,35 @@ def test_the_grader_goldens_were_made_by_agentv_5():
     header, goldens = read_goldens(GOLDENS)
     assert "v5.3.1-next.1" in header["made_with"]
     assert len(goldens) == header["count"] >= 300
-    judged = sum(1 for golden in goldens for case in golden["agentv"]["cases"]
-                 for request in case["requests"] if request["role"] == "judge")
+    judged = sum(
+        1
+        for golden in goldens
+        for case in golden["agentv"]["cases"]
+        for request in case["requests"]
+        if request["role"] == "judge"
+    )
     assert judged > 500  # the set is about the judge's requests
-    scored = sum(1 for golden in goldens for case in golden["agentv"]["cases"]
-                 for request in case["requests"] if request["role"] == "judge"
-                 and "[[ ## scoring_criteria ## ]]" in request["body"]["messages"][-1]["content"])
+    scored = sum(
+        1
+        for golden in goldens
+        for case in golden["agentv"]["cases"]
+        for request in case["requests"]
+        if request["role"] == "judge"
+        and "[[ ## scoring_criteria ## ]]" in request["body"]["messages"][-1]["content"]
+    )
     assert scored > 20  # score-range rubrics among them
 
 
 @pytest.mark.parametrize("index", range(0, 300, 25))
 def test_agentv_5_graders_send_what_the_inspector_shows(tmp_path, index):
     problems = []
-    for offset, golden in enumerate(read_goldens(GOLDENS)[1][index:index + 25]):
+    for offset, golden in enumerate(read_goldens(GOLDENS)[1][index : index + 25]):
         root = tmp_path / str(offset)
         eval_file = write_golden(golden, root)
         found = compare(golden["agentv"], root, eval_file, profile="agentv-5")
         found += recorded_differences(golden["agentv"], root, eval_file, "agentv-5")
         if found:
-            problems.append(f"golden {index + offset}:\n{golden['files']['evals/suite.yaml']}\n"
-                            + "\n".join(found))
+            problems.append(
+                f"golden {index + offset}:\n{golden['files']['evals/suite.yaml']}\n" + "\n".join(found)
+            )
     assert not problems, "\n\n".join(problems[:3])

@@ -30,18 +30,24 @@ def _name(golden: dict[str, Any]) -> str:
 
 def _params(goldens: list[dict[str, Any]], *leading: str) -> list[Any]:
     """One test parameter per golden; those of a corpus deck need its files, so PI_CORPUS."""
-    return [pytest.param(*leading, golden, id="-".join([*leading, _name(golden)]),
-                         marks=[pytest.mark.corpus("the deck aibff rendered is in the corpus")]
-                         if "corpus" in golden else [])
-            for golden in goldens]
+    return [
+        pytest.param(
+            *leading,
+            golden,
+            id="-".join([*leading, _name(golden)]),
+            marks=[pytest.mark.corpus("the deck aibff rendered is in the corpus")]
+            if "corpus" in golden
+            else [],
+        )
+        for golden in goldens
+    ]
 
 
 def test_the_goldens_were_made_by_aibff():
     header = json.loads(GOLDENS.read_text().split("\n")[0])
     assert "e8937c2a" in header["made_with"] and header["count"] == len(_goldens()) >= 15
     sent = [case for golden in _goldens() for case in golden["aibff"]["cases"]]
-    assert any(m["content"].startswith("[object Object]") for case in sent
-               for m in case["messages"])
+    assert any(m["content"].startswith("[object Object]") for case in sent for m in case["messages"])
     assert sum(golden["aibff"]["error"] is not None for golden in _goldens()) >= 3
 
 
@@ -72,8 +78,12 @@ def _compare(golden: dict[str, Any], options: RenderOptions) -> RenderedDocument
         return None
     ours = [case for case in document.cases if not case.skipped]
     if not sent["cases"]:
-        assert all("embeds no samples" in w.message for case in ours for w in case.warnings
-                   if w.severity == "warning" and "samples" in w.message)
+        assert all(
+            "embeds no samples" in w.message
+            for case in ours
+            for w in case.warnings
+            if w.severity == "warning" and "samples" in w.message
+        )
         return None
     assert [case.id for case in ours] == [case["id"] for case in sent["cases"]]
     for case, theirs in zip(ours, sent["cases"], strict=True):
@@ -89,8 +99,10 @@ def test_aibff_sent_its_grader_what_the_inspector_shows(golden):
 
 
 # aibff's code before deck.ts: the profile that follows it, its commit, what its grader got.
-EARLY = {"aibff-2025-06": ("goldens-2025-06.jsonl", "7f538110", "aibff as of June 2025"),
-         "aibff-2025-07": ("goldens-2025-07.jsonl", "b9ebc31f", "aibff as of July 2025")}
+EARLY = {
+    "aibff-2025-06": ("goldens-2025-06.jsonl", "7f538110", "aibff as of June 2025"),
+    "aibff-2025-07": ("goldens-2025-07.jsonl", "b9ebc31f", "aibff as of July 2025"),
+}
 
 
 def _early_goldens(profile: str) -> list[dict[str, Any]]:
@@ -103,20 +115,18 @@ def test_the_earlier_goldens_were_made_by_aibff_of_their_era(profile):
     header = json.loads((GOLDENS.parent / EARLY[profile][0]).read_text().split("\n")[0])
     goldens = _early_goldens(profile)
     assert EARLY[profile][1] in header["made_with"] and header["count"] == len(goldens) >= 15
-    sent = [m["content"] for golden in goldens for case in golden["aibff"]["cases"]
-            for m in case["messages"]]
-    assert sum(golden["aibff"]["error"] is None and bool(golden["aibff"]["cases"])
-               for golden in goldens) >= 8
+    sent = [m["content"] for golden in goldens for case in golden["aibff"]["cases"] for m in case["messages"]]
+    assert sum(golden["aibff"]["error"] is None and bool(golden["aibff"]["cases"]) for golden in goldens) >= 8
     if profile == "aibff-2025-07":
         assert any(text.startswith('[{"role":') for text in sent)  # the conversation, as JSON
         assert not any(text.startswith("[object Object]") for text in sent)
 
 
-@pytest.mark.parametrize(("profile", "golden"),
-                         [param for profile in EARLY for param in _params(_early_goldens(profile), profile)])
+@pytest.mark.parametrize(
+    ("profile", "golden"), [param for profile in EARLY for param in _params(_early_goldens(profile), profile)]
+)
 def test_aibff_of_an_earlier_era_sent_its_grader_what_its_profile_shows(profile, golden):
     document = _compare(golden, RenderOptions(profile=profile))
     if document is not None:
         assert document.profile == profile
-        assert all(case.metadata["aibff"]["era"].startswith(EARLY[profile][2])
-                   for case in document.cases)
+        assert all(case.metadata["aibff"]["era"].startswith(EARLY[profile][2]) for case in document.cases)

@@ -30,22 +30,27 @@ def _goldens() -> list[dict[str, Any]]:
 
 
 def _message(message: dict[str, Any]) -> dict[str, Any]:
-    calls = [{"name": call["function"]["name"], "arguments": call["function"]["arguments"]}
-             for call in message.get("tool_calls") or []]
-    return {"role": message["role"], "content": message.get("content") or "",
-            "name": message.get("name"), "tool_call_id": "CALL_ID" if message.get("tool_call_id")
-            else None, "tool_calls": calls}
+    calls = [
+        {"name": call["function"]["name"], "arguments": call["function"]["arguments"]}
+        for call in message.get("tool_calls") or []
+    ]
+    return {
+        "role": message["role"],
+        "content": message.get("content") or "",
+        "name": message.get("name"),
+        "tool_call_id": "CALL_ID" if message.get("tool_call_id") else None,
+        "tool_calls": calls,
+    }
 
 
 def _options(variant: dict[str, Any]) -> RenderOptions:
     if "conversation" in variant:
-        context = json.dumps(variant["context"]) if "turns" in variant and "context" in variant \
-            else None
-        return RenderOptions(gambit_conversation=json.dumps(variant["conversation"]),
-                             gambit_context=context)
+        context = json.dumps(variant["context"]) if "turns" in variant and "context" in variant else None
+        return RenderOptions(gambit_conversation=json.dumps(variant["conversation"]), gambit_context=context)
     return RenderOptions(
         gambit_context=json.dumps(variant["context"]) if "context" in variant else None,
-        gambit_message=json.dumps(variant["message"]) if "message" in variant else None)
+        gambit_message=json.dumps(variant["message"]) if "message" in variant else None,
+    )
 
 
 def _placeholders_fill(message, sent: str) -> bool:
@@ -53,13 +58,19 @@ def _placeholders_fill(message, sent: str) -> bool:
     inspector does not copy) standing for some text."""
     if not any(segment.origin.kind == OriginKind.MARKER for segment in message.segments):
         return False
-    pattern = "".join(".+?" if segment.origin.kind == OriginKind.MARKER
-                      else re.escape(segment.text) for segment in message.segments)
+    pattern = "".join(
+        ".+?" if segment.origin.kind == OriginKind.MARKER else re.escape(segment.text)
+        for segment in message.segments
+    )
     return re.fullmatch(pattern, sent, re.DOTALL) is not None
 
 
-def _problems(golden: dict[str, Any], run: dict[str, Any], files: dict[str, str] | None = None,
-              options: RenderOptions | None = None) -> list[str]:
+def _problems(
+    golden: dict[str, Any],
+    run: dict[str, Any],
+    files: dict[str, str] | None = None,
+    options: RenderOptions | None = None,
+) -> list[str]:
     bundle = MemoryBundle({path: text.encode() for path, text in (files or golden["files"]).items()})
     sent = run["gambit"]
     try:
@@ -77,16 +88,24 @@ def _problems(golden: dict[str, Any], run: dict[str, Any], files: dict[str, str]
     case = document.cases[0]
     if "conversation" in run["variant"]:  # the grader's run for one turn, or the conversation
         variant = run["variant"]
-        suffix = (f"@reply-{variant['reply']}" if "reply" in variant else
-                  f"@turn-{variant['turn']}" if "turn" in variant else "@conversation")
+        suffix = (
+            f"@reply-{variant['reply']}"
+            if "reply" in variant
+            else f"@turn-{variant['turn']}"
+            if "turn" in variant
+            else "@conversation"
+        )
         case = next(c for c in document.cases if c.id.endswith(suffix))
     notes = [w.message for w in case.warnings + document.warnings]
     if sent["error"] is not None:
         if "Schema validation failed" in sent["error"]:
             return [] if any(SCHEMA_NOTE in note for note in notes) else ["no schema warning"]
         errors = [w.message for w in case.warnings if w.severity == "error"]
-        return [] if any(sent["error"] in e for e in errors) else [
-            f"gambit refused ({sent['error']}) and the inspector said {errors}"]
+        return (
+            []
+            if any(sent["error"] in e for e in errors)
+            else [f"gambit refused ({sent['error']}) and the inspector said {errors}"]
+        )
     problems = []
     ours = [_message(chat_message(m)) for m in case.sent_messages]
     theirs = [_message(m) for m in sent["messages"]]
@@ -99,8 +118,10 @@ def _problems(golden: dict[str, Any], run: dict[str, Any], files: dict[str, str]
     if len(ours) != len(theirs):
         problems.append(f"{len(ours)} messages, gambit sent {len(theirs)}")
     tools = [(t.name, t.description, t.parameters) for t in case.tools]
-    sent_tools = [(t["function"]["name"], t["function"].get("description"),
-                   t["function"]["parameters"]) for t in sent["tools"]]
+    sent_tools = [
+        (t["function"]["name"], t["function"].get("description"), t["function"]["parameters"])
+        for t in sent["tools"]
+    ]
     if [t[:2] for t in tools] != [t[:2] for t in sent_tools]:
         problems.append(f"tools {[t[:2] for t in tools]} != {[t[:2] for t in sent_tools]}")
     for (name, _, parameters), (_, _, sent_parameters) in zip(tools, sent_tools, strict=False):
@@ -118,14 +139,18 @@ def test_the_goldens_were_made_by_gambit_core():
     runs = [run for golden in goldens for run in golden["runs"]]
     assert sum(run["gambit"]["error"] is None for run in runs) > 40
     assert sum(run["gambit"]["error"] is not None for run in runs) > 20
-    assert sum(bool(run["gambit"]["messages"] and len(run["gambit"]["messages"]) > 2)
-               for run in runs) > 10  # context calls were made
+    assert (
+        sum(bool(run["gambit"]["messages"] and len(run["gambit"]["messages"]) > 2) for run in runs) > 10
+    )  # context calls were made
 
 
 @pytest.mark.parametrize("golden", _goldens(), ids=lambda golden: golden["name"])
 def test_gambit_sends_what_the_inspector_shows(golden):
-    problems = [f"{json.dumps(run['variant'])[:60]}: {problem}"
-                for run in golden["runs"] for problem in _problems(golden, run)]
+    problems = [
+        f"{json.dumps(run['variant'])[:60]}: {problem}"
+        for run in golden["runs"]
+        for problem in _problems(golden, run)
+    ]
     assert not problems, "\n".join(problems[:6])
 
 
@@ -156,10 +181,13 @@ def test_the_responses_export_holds_the_input_gambit_sends():
             case = document.cases[0]
             notes = [w.message for w in case.warnings + document.warnings]
             if any(SCHEMA_NOTE in note for note in notes) or any(
-                    s.origin.kind == OriginKind.MARKER for s in case.messages[0].segments):
+                s.origin.kind == OriginKind.MARKER for s in case.messages[0].segments
+            ):
                 continue  # what the inspector cannot know: Zod's output, gambit's own text
             assert _responses_input(case) == sent["request"]["input"], (
-                golden["name"], json.dumps(run["variant"]))
+                golden["name"],
+                json.dumps(run["variant"]),
+            )
             compared += 1
     assert compared >= 30
 
@@ -180,25 +208,33 @@ def test_snippets_from_an_installed_gambit_core_are_the_text_gambit_sent(tmp_pat
                 (core.parent / path).parent.mkdir(parents=True, exist_ok=True)
                 (core.parent / path).write_text(text)
         uploaded = MemoryBundle({path: text.encode() for path, text in golden["files"].items()})
-        bundle = MemoryBundle({path: text.encode() for path, text in golden["files"].items()
-                               if not path.startswith("gambit-core/")})
+        bundle = MemoryBundle(
+            {
+                path: text.encode()
+                for path, text in golden["files"].items()
+                if not path.startswith("gambit-core/")
+            }
+        )
         for run in golden["runs"]:
             sent = run["gambit"]
             if sent["error"] is not None or "conversation" in run["variant"]:
                 continue
             with_upload = render_document(uploaded, golden["deck"], _options(run["variant"]))
-            if not any((s.origin.path or "").startswith("gambit-core/")
-                       for s in with_upload.cases[0].messages[0].segments):
+            if not any(
+                (s.origin.path or "").startswith("gambit-core/")
+                for s in with_upload.cases[0].messages[0].segments
+            ):
                 continue
             options = replace(_options(run["variant"]), gambit_core=str(core))
             system = render_document(bundle, golden["deck"], options).cases[0].messages[0]
             assert system.content == with_upload.cases[0].messages[0].content
-            installed = [s for s in system.segments
-                         if (s.origin.path or "").startswith(INSTALLED + "/snippets/")]
+            installed = [
+                s for s in system.segments if (s.origin.path or "").startswith(INSTALLED + "/snippets/")
+            ]
             assert installed, golden["name"]
             for segment in installed:
-                lines = (core / segment.origin.path[len(INSTALLED) + 1:]).read_text().split("\n")
-                source = "\n".join(lines[segment.origin.start_line - 1:segment.origin.end_line])
+                lines = (core / segment.origin.path[len(INSTALLED) + 1 :]).read_text().split("\n")
+                source = "\n".join(lines[segment.origin.start_line - 1 : segment.origin.end_line])
                 assert segment.text in source
             if not any(s.origin.kind == OriginKind.MARKER for s in system.segments):
                 assert system.content == sent["messages"][0]["content"], golden["name"]
@@ -220,13 +256,15 @@ def test_a_context_input_chosen_from_the_decks_samples_is_what_gambit_sent():
             if "context" not in variant or ("conversation" in variant and "turns" not in variant):
                 continue  # a grader's context is the session gambit grade builds, not an input
             value = variant["context"]
-            sample = (f"{folder}/samples/chosen.txt" if isinstance(value, str)
-                      else f"{folder}/samples/chosen.json").lstrip("/")
+            sample = (
+                f"{folder}/samples/chosen.txt" if isinstance(value, str) else f"{folder}/samples/chosen.json"
+            ).lstrip("/")
             text = value if isinstance(value, str) else json.dumps(value, indent=2)
-            files = golden["files"] | {sample: text + "\n",
-                                       f"{folder}/samples/other.json".lstrip("/"): "{}\n"}
-            options = replace(_options(variant), gambit_context=None,
-                              gambit_context_sample="chosen")
+            files = golden["files"] | {
+                sample: text + "\n",
+                f"{folder}/samples/other.json".lstrip("/"): "{}\n",
+            }
+            options = replace(_options(variant), gambit_context=None, gambit_context_sample="chosen")
             problems = _problems(golden, run, files, options)
             assert not problems, (golden["name"], variant, problems[:3])
             if run["gambit"]["error"] is None:
@@ -245,9 +283,11 @@ def _conversation_files(golden: dict[str, Any], variant: dict[str, Any]) -> dict
     bare array among the deck's samples."""
     folder = golden["deck"].rsplit("/", 1)[0] + "/" if "/" in golden["deck"] else ""
     state = {"runId": "run-1", "messages": variant["conversation"], "traces": []}
-    return {f"{folder}samples/session.json": json.dumps(variant["conversation"], indent=2) + "\n",
-            f"{folder}samples/notes.txt": "not a conversation\n",
-            ".gambit/sessions/run-1/state.json": json.dumps(state, indent=2)}
+    return {
+        f"{folder}samples/session.json": json.dumps(variant["conversation"], indent=2) + "\n",
+        f"{folder}samples/notes.txt": "not a conversation\n",
+        ".gambit/sessions/run-1/state.json": json.dumps(state, indent=2),
+    }
 
 
 def _sent(document) -> list[list[dict[str, Any]]]:
@@ -271,8 +311,9 @@ def test_a_conversation_read_from_a_file_is_graded_as_when_pasted():
             bundle = MemoryBundle({path: text.encode() for path, text in files.items()})
             pasted = render_document(bundle, golden["deck"], _options(variant))
             for chosen in ("session", ".gambit/sessions/run-1/state.json"):
-                options = replace(_options(variant), gambit_conversation=None,
-                                  gambit_conversation_sample=chosen)
+                options = replace(
+                    _options(variant), gambit_conversation=None, gambit_conversation_sample=chosen
+                )
                 assert not _problems(golden, run, files, options), (golden["name"], variant)
                 document = render_document(bundle, golden["deck"], options)
                 assert _sent(document) == _sent(pasted)
@@ -287,10 +328,14 @@ def _kept_from(shown, written) -> bool:
     """Whether `shown` is `written` with keys left out (at any depth), as a Zod schema keeps it."""
     if isinstance(shown, dict):
         return isinstance(written, dict) and all(
-            key in written and _kept_from(value, written[key]) for key, value in shown.items())
+            key in written and _kept_from(value, written[key]) for key, value in shown.items()
+        )
     if isinstance(shown, list):
-        return (isinstance(written, list) and len(shown) == len(written)
-                and all(_kept_from(a, b) for a, b in zip(shown, written, strict=True)))
+        return (
+            isinstance(written, list)
+            and len(shown) == len(written)
+            and all(_kept_from(a, b) for a, b in zip(shown, written, strict=True))
+        )
     return shown == written
 
 
@@ -303,8 +348,7 @@ def _assert_traced(document, files: dict[str, str]) -> None:
                 path = segment.origin.path
                 if path not in files:
                     continue
-                source = files[path].split("\n")[segment.origin.start_line - 1:
-                                                 segment.origin.end_line]
+                source = files[path].split("\n")[segment.origin.start_line - 1 : segment.origin.end_line]
                 written = "\n".join(source).strip().rstrip(",")
                 if message.role == "tool":  # a message of the graded session
                     assert _kept_from(json.loads(segment.text), json.loads(written))
@@ -327,10 +371,10 @@ def test_a_wrong_conversation_file_does_not_pass_for_gambits_run():
                 continue
             wrong = [dict(m) for m in variant["conversation"]]
             wrong[-1]["content"] += " (edited)"
-            files = golden["files"] | _conversation_files(golden, variant | {
-                "conversation": wrong})
-            options = replace(_options(variant), gambit_conversation=None,
-                              gambit_conversation_sample="session")
+            files = golden["files"] | _conversation_files(golden, variant | {"conversation": wrong})
+            options = replace(
+                _options(variant), gambit_conversation=None, gambit_conversation_sample="session"
+            )
             assert _problems(golden, run, files, options), (golden["name"], variant)
             checked += 1
     assert checked >= 10

@@ -37,9 +37,13 @@ def nunjucks():
         if os.environ.get("CI") == "true":
             pytest.fail(f"the nunjucks oracle must run in CI: {reason}")
         pytest.skip(reason)
-    process = subprocess.Popen(["node", str(ORACLE_DIR / "nunjucks_render.mjs")],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                               cwd=ORACLE_DIR)
+    process = subprocess.Popen(
+        ["node", str(ORACLE_DIR / "nunjucks_render.mjs")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ORACLE_DIR,
+    )
 
     def render(template: str, context: dict[str, Any]) -> dict[str, str]:
         assert process.stdin is not None and process.stdout is not None
@@ -53,10 +57,25 @@ def nunjucks():
 
 
 VARS = {
-    "s": "Hello, World", "t": "  padded  ", "i": 3, "z": 0, "neg": -2, "f": 2.5, "whole": 2.0,
-    "big": 1e21, "b": True, "no": False, "n": None, "l": [1, "two", 3.0], "ls": ["a", "b"],
-    "o": {"k": "v", "num": 7, "items": "key named items"}, "e": [], "eo": {},
-    "nested": {"inner": {"deep": "found"}}, "js": "{\"a\": [1, 2]}", "empty": "",
+    "s": "Hello, World",
+    "t": "  padded  ",
+    "i": 3,
+    "z": 0,
+    "neg": -2,
+    "f": 2.5,
+    "whole": 2.0,
+    "big": 1e21,
+    "b": True,
+    "no": False,
+    "n": None,
+    "l": [1, "two", 3.0],
+    "ls": ["a", "b"],
+    "o": {"k": "v", "num": 7, "items": "key named items"},
+    "e": [],
+    "eo": {},
+    "nested": {"inner": {"deep": "found"}},
+    "js": '{"a": [1, 2]}',
+    "empty": "",
 }
 NAMES = sorted(VARS) + ["missing"]
 TEXT = st.text(alphabet="ab xy\n.,:-()!", max_size=8)
@@ -65,16 +84,50 @@ TEXT = st.text(alphabet="ab xy\n.,:-()!", max_size=8)
 def lookups() -> st.SearchStrategy[str]:
     return st.one_of(
         st.sampled_from(NAMES),
-        st.sampled_from(["o.k", "o.num", "o.items", "o.missing", "nested.inner.deep",
-                         "nested.missing.deep", "s.length", "l.length", "ls.length", "e.length",
-                         "vars.s", "vars.o.k", "l[0]", "l[1]", "l[5]", "l[-1]", 'o["k"]',
-                         'o["missing"]', "missing.deeper"]),
+        st.sampled_from(
+            [
+                "o.k",
+                "o.num",
+                "o.items",
+                "o.missing",
+                "nested.inner.deep",
+                "nested.missing.deep",
+                "s.length",
+                "l.length",
+                "ls.length",
+                "e.length",
+                "vars.s",
+                "vars.o.k",
+                "l[0]",
+                "l[1]",
+                "l[5]",
+                "l[-1]",
+                'o["k"]',
+                'o["missing"]',
+                "missing.deeper",
+            ]
+        ),
     )
 
 
-FILTERS = ["upper", "lower", "capitalize", "trim", "length", "first", "last", 'join(",")',
-           "join", 'default("d")', 'default("d", true)', 'replace("l", "L")', "abs", "string",
-           "dump", "safe"]
+FILTERS = [
+    "upper",
+    "lower",
+    "capitalize",
+    "trim",
+    "length",
+    "first",
+    "last",
+    'join(",")',
+    "join",
+    'default("d")',
+    'default("d", true)',
+    'replace("l", "L")',
+    "abs",
+    "string",
+    "dump",
+    "safe",
+]
 
 
 @st.composite
@@ -91,8 +144,11 @@ def expressions(draw: st.DrawFn, depth: int = 0) -> str:
 def templates(draw: st.DrawFn, depth: int = 0) -> str:
     parts = []
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["text", "output", "output", "if", "for", "set", "ws"]
-                                    if depth < 2 else ["text", "output"]))
+        kind = draw(
+            st.sampled_from(
+                ["text", "output", "output", "if", "for", "set", "ws"] if depth < 2 else ["text", "output"]
+            )
+        )
         if kind == "text":
             parts.append(draw(TEXT))
         elif kind == "output":
@@ -100,17 +156,38 @@ def templates(draw: st.DrawFn, depth: int = 0) -> str:
         elif kind == "ws":
             parts.append("{{- " + draw(lookups()) + " -}}")
         elif kind == "if":
-            condition = draw(st.one_of(lookups(), st.sampled_from(
-                ["not b", "i > 1", "s == \"Hello, World\"", "b and i", "n or s", "missing is defined",
-                 "missing is undefined", "e", "eo", "z", "empty"])))
+            condition = draw(
+                st.one_of(
+                    lookups(),
+                    st.sampled_from(
+                        [
+                            "not b",
+                            "i > 1",
+                            's == "Hello, World"',
+                            "b and i",
+                            "n or s",
+                            "missing is defined",
+                            "missing is undefined",
+                            "e",
+                            "eo",
+                            "z",
+                            "empty",
+                        ]
+                    ),
+                )
+            )
             body = draw(templates(depth=depth + 1))
             other = draw(st.one_of(st.just(""), templates(depth=depth + 1)))
-            parts.append("{% if " + condition + " %}" + body
-                         + ("{% else %}" + other if other else "") + "{% endif %}")
+            parts.append(
+                "{% if " + condition + " %}" + body + ("{% else %}" + other if other else "") + "{% endif %}"
+            )
         elif kind == "for":
             source = draw(st.sampled_from(["l", "ls", "e", "missing"]))
-            body = draw(st.sampled_from(["{{ x }}", "{{ loop.index }}:{{ x }},",
-                                         "{{ x | upper }}{% if loop.last %}.{% endif %}"]))
+            body = draw(
+                st.sampled_from(
+                    ["{{ x }}", "{{ loop.index }}:{{ x }},", "{{ x | upper }}{% if loop.last %}.{% endif %}"]
+                )
+            )
             parts.append("{% for x in " + source + " %}" + body + "{% endfor %}")
         else:
             parts.append("{% set v = " + draw(expressions()) + " %}{{ v }}")
@@ -127,8 +204,13 @@ def ours(template: str) -> tuple[str | None, bool]:
     return node.value, bool(renderer.warnings)
 
 
-@settings(max_examples=int(os.environ.get("NUNJUCKS_EXAMPLES", "400")), derandomize=True, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=int(os.environ.get("NUNJUCKS_EXAMPLES", "400")),
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(template=templates())
 def test_templates_print_what_nunjucks_prints(nunjucks, template):
     if WHOLE_SIMPLE.match(template):

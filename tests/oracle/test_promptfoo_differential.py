@@ -41,24 +41,37 @@ def promptfoo_installed() -> None:
 
 
 def ours(files: dict[str, str | bytes], config: str = "promptfooconfig.yaml") -> list[dict]:
-    bundle = MemoryBundle({name: content.encode() if isinstance(content, str) else content
-                           for name, content in files.items()})
+    bundle = MemoryBundle(
+        {name: content.encode() if isinstance(content, str) else content for name, content in files.items()}
+    )
     document = render_promptfoo_file(bundle, config, RenderOptions())
     found = []
     for case in document.cases:
         contract = evaluation_contract(case)
-        found.append({**contract["promptfoo"], "payload": contract["payload"],
-                      "judges": [grader["payload"] for grader in contract["graders"]],
-                      "skipped": case.skipped})
+        found.append(
+            {
+                **contract["promptfoo"],
+                "payload": contract["payload"],
+                "judges": [grader["payload"] for grader in contract["graders"]],
+                "skipped": case.skipped,
+            }
+        )
     return found
 
 
 def theirs(files: dict[str, str | bytes], config: str = "promptfooconfig.yaml") -> list[dict]:
     run = run_promptfoo(files, config)
     assert not run.unmatched, f"requests no evaluation accounts for: {run.unmatched}"
-    return [{"test_idx": item.test_idx, "prompt_idx": item.prompt_idx, "provider": item.provider,
-             "payload": item.request, "error": item.error} for item in run.evaluations
-            ], run.judges
+    return [
+        {
+            "test_idx": item.test_idx,
+            "prompt_idx": item.prompt_idx,
+            "provider": item.provider,
+            "payload": item.request,
+            "error": item.error,
+        }
+        for item in run.evaluations
+    ], run.judges
 
 
 def _sorted(bodies: list[Any]) -> list[str]:
@@ -74,20 +87,30 @@ def differences(files: dict[str, str | bytes]) -> list[str]:
         found.append(f"{len(mine)} evaluations, promptfoo ran {len(real)}")
     # G-Eval's second request holds the steps its first one's answer gives: promptfoo, answered
     # with the placeholder, stops before sending it, so only the first is compared.
-    my_judges = _sorted([judge for item in mine for judge in item["judges"]
-                         if STEPS_PLACEHOLDER not in json.dumps(judge, ensure_ascii=False)])
+    my_judges = _sorted(
+        [
+            judge
+            for item in mine
+            for judge in item["judges"]
+            if STEPS_PLACEHOLDER not in json.dumps(judge, ensure_ascii=False)
+        ]
+    )
     if my_judges != _sorted(real_judges):
         found.append(f"judge requests: ours {my_judges!r}\npromptfoo's {_sorted(real_judges)!r}")
     for index, (left, right) in enumerate(zip(mine, real, strict=False)):
         for key in ("test_idx", "prompt_idx", "provider", "payload"):
             if left[key] != right[key]:
-                found.append(f"evaluation {index} {key}: ours {left[key]!r}\n"
-                             f"promptfoo's {right[key]!r} ({right['error'] or 'no error'})")
+                found.append(
+                    f"evaluation {index} {key}: ours {left[key]!r}\n"
+                    f"promptfoo's {right[key]!r} ({right['error'] or 'no error'})"
+                )
     return found
 
 
-CHAT_JSON = ('[{"role": "system", "content": "You answer as {{ persona }}."},\n'
-             ' {"role": "user", "content": "{{ question }}"}]\n')
+CHAT_JSON = (
+    '[{"role": "system", "content": "You answer as {{ persona }}."},\n'
+    ' {"role": "user", "content": "{{ question }}"}]\n'
+)
 
 WRITTEN: dict[str, dict[str, str | bytes]] = {
     "inline prompts, list vars, two providers with config": {
@@ -133,7 +156,7 @@ tests:
         "prompts/chat.json": CHAT_JSON,
         "prompts/plain.txt": "First prompt about {{ question }}\n---\n\nSecond one, {{ persona }}.\n",
         "prompts/chat.yaml": "- role: system\n  content: Be {{ persona }}\n- role: user\n"
-                             "  content: '{{ question }}'\n",
+        "  content: '{{ question }}'\n",
         "prompts/notes.md": "# Notes\n\nPersona: {{ persona }}\n\n{{ question }}\n",
         "prompts/template.j2": "{% if persona %}As {{ persona }}: {% endif %}{{ question }}",
     },
@@ -149,10 +172,9 @@ tests:
 """,
         "default.yaml": "vars:\n  language: French\n",
         "cases.csv": 'text,language,__expected\n"Hello, world",German,llm-rubric: is German\n'
-                     'Good night,,\n"Two\nlines",Spanish,grade:Spanish\n',
+        'Good night,,\n"Two\nlines",Spanish,grade:Spanish\n',
         "more/a.yaml": "- vars:\n    text: apple\n- vars:\n    text: pear\n    language: Italian\n",
-        "lines.jsonl": '{"vars": {"text": "from jsonl"}}\n{"vars": {"text": "again", '
-                       '"language": "Dutch"}}\n',
+        "lines.jsonl": '{"vars": {"text": "from jsonl"}}\n{"vars": {"text": "again", "language": "Dutch"}}\n',
     },
     "vars from files, trailing newlines, var templates, nunjucks": {
         "promptfooconfig.yaml": """\
@@ -316,9 +338,13 @@ def test_written_configs_send_what_promptfoo_sends(name: str) -> None:
     assert differences(WRITTEN[name]) == []
 
 
-@settings(max_examples=GENERATED, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=GENERATED,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(configs())
 def test_generated_configs_send_what_promptfoo_sends(files: dict[str, str]) -> None:
     assert differences(files) == []
-

@@ -26,8 +26,7 @@ from ..core.test_media import SOURCES
 from ..recording import RecordingServer
 from . import clients
 
-RUNNERS = {"python": clients.run_python, "typescript": clients.run_typescript,
-           "curl": clients.run_curl}
+RUNNERS = {"python": clients.run_python, "typescript": clients.run_typescript, "curl": clients.run_curl}
 CHECKED = ("openai-chat", "openai-responses", "anthropic", "gemini")
 SETTINGS = ExportSettings(system_prompt="Request-level system prompt.", max_tokens=256)
 DEPRECATION = re.compile(r"deprecat", re.IGNORECASE)
@@ -83,7 +82,8 @@ def test_every_provider_has_a_real_client_check():
     assert all((root / module).is_file() for module in CHECKED_ELSEWHERE.values())
     covered = set(CHECKED) | set(CHECKED_ELSEWHERE)
     assert set(PROVIDERS) <= covered, (
-        f"no real-client check for {sorted(set(PROVIDERS) - covered)}: add its runner")
+        f"no real-client check for {sorted(set(PROVIDERS) - covered)}: add its runner"
+    )
 
 
 @pytest.mark.corpus("the real projects' cases are in the corpus")

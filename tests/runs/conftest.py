@@ -65,5 +65,3 @@ def agentv_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, li
     run = project / ".agentv" / "results" / "run-1"
     sent = run_agentv_cli(project, "evals/suite/suite.yaml", run)
     return project, run, sent
-
-

@@ -27,13 +27,23 @@ def answering(text: str):  # noqa: ANN201 (mockllm's callable outputs)
 
 def greet() -> Task:
     judge = get_model("mockllm/model", custom_outputs=answering("GRADE: C"))
-    return Task(dataset=[Sample(id="ada", input="Say hello to Ada.", target="Greets Ada"),
-                         Sample(id="bob", input="Say hello to Bob.", target="Greets Bob")],
-                solver=[system_message("You are friendly."), generate()],
-                scorer=model_graded_qa(model=judge), name="greet")
+    return Task(
+        dataset=[
+            Sample(id="ada", input="Say hello to Ada.", target="Greets Ada"),
+            Sample(id="bob", input="Say hello to Bob.", target="Greets Bob"),
+        ],
+        solver=[system_message("You are friendly."), generate()],
+        scorer=model_graded_qa(model=judge),
+        name="greet",
+    )
 
 
 if __name__ == "__main__":
     log_dir, log_format = sys.argv[1], sys.argv[2]
-    inspect_eval(greet(), model=get_model("mockllm/model", custom_outputs=answering(CANDIDATE_ANSWER)),
-                 log_dir=log_dir, log_format=log_format, display="none")
+    inspect_eval(
+        greet(),
+        model=get_model("mockllm/model", custom_outputs=answering(CANDIDATE_ANSWER)),
+        log_dir=log_dir,
+        log_format=log_format,
+        display="none",
+    )

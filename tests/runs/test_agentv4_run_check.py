@@ -40,8 +40,11 @@ def test_the_recorded_requests_are_what_the_run_kept(agentv_run) -> None:
     recorded = {case.id: case for case in read_run(run).cases}
     assert len(candidates) == 3
     for body in candidates:
-        wire = [message for message in body["messages"]
-                if not message["content"].startswith("You are a careful assistant.")]
+        wire = [
+            message
+            for message in body["messages"]
+            if not message["content"].startswith("You are a careful assistant.")
+        ]
         assert any([m.as_dict() for m in case.messages or []] == wire for case in recorded.values())
     kept = recorded["review-median"].judges[0].messages
     assert any([m.as_dict() for m in kept] == body["messages"] for body in judges)
@@ -54,10 +57,12 @@ def test_unchanged_files_are_the_same_with_the_real_answers(agentv_run) -> None:
     assert code == 0, result
     assert result["runner"] == "agentv" and result["profile"] == {"run": "agentv-4", "files": "agentv-4"}
     assert {case["id"]: case["status"] for case in result["cases"]} == {
-        "greet": "same", "review-median": "same", "review-mean": "same"}
+        "greet": "same",
+        "review-median": "same",
+        "review-mean": "same",
+    }
     judge = by_id(result)["review-median"]["graders"][0]
-    assert judge == {"name": "names_bug", "status": "same", "with_answer": True, "messages": [],
-                     "cause": []}
+    assert judge == {"name": "names_bug", "status": "same", "with_answer": True, "messages": [], "cause": []}
 
 
 def test_an_edited_file_names_exactly_its_cases_and_lines(agentv_run, tmp_path: Path) -> None:
@@ -65,12 +70,16 @@ def test_an_edited_file_names_exactly_its_cases_and_lines(agentv_run, tmp_path: 
     edited = tmp_path / "project"
     shutil.copytree(project, edited, ignore=shutil.ignore_patterns(".agentv"))
     (edited / "evals" / "snippets" / "median.py").write_text(
-        MEDIAN.replace("middle = len(ordered) // 2", "middle = (len(ordered) - 1) // 2"))
+        MEDIAN.replace("middle = len(ordered) // 2", "middle = (len(ordered) - 1) // 2")
+    )
     code, result, _ = run_check(str(run), "--files", str(edited))
     assert code == 1
     cases = by_id(result)
     assert {case_id: case["status"] for case_id, case in cases.items()} == {
-        "greet": "same", "review-median": "differs", "review-mean": "same"}
+        "greet": "same",
+        "review-median": "differs",
+        "review-mean": "same",
+    }
     median = cases["review-median"]
     assert median["cause"] == [{"path": "evals/snippets/median.py", "line": 3}]
     [changed] = median["messages"]
@@ -86,8 +95,10 @@ def test_an_edited_case_line_and_a_case_only_the_files_have(agentv_run, tmp_path
     edited = tmp_path / "project"
     shutil.copytree(project, edited, ignore=shutil.ignore_patterns(".agentv"))
     suite = edited / "evals" / "suite" / "suite.yaml"
-    suite.write_text(SUITE.replace("You are a friendly assistant.", "You are a terse assistant.")
-                     + "  - id: added-later\n    criteria: x\n    input: Hello.\n")
+    suite.write_text(
+        SUITE.replace("You are a friendly assistant.", "You are a terse assistant.")
+        + "  - id: added-later\n    criteria: x\n    input: Hello.\n"
+    )
     code, result, _ = run_check(str(run), "--files", str(edited))
     assert code == 1
     cases = by_id(result)

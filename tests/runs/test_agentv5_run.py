@@ -40,7 +40,9 @@ def test_the_project_as_it_ran_is_the_same() -> None:
     code, result = run_check(str(GOLDEN / "run"), "--files", str(GOLDEN / "project"))
     assert code == 0
     assert [(case["id"], case["status"]) for case in result["cases"]] == [
-        ("greet-ada", "same"), ("greet-bob", "same")]
+        ("greet-ada", "same"),
+        ("greet-bob", "same"),
+    ]
     assert result["profile"] == {"run": "agentv-5", "files": "agentv-5"}
 
 
@@ -68,9 +70,11 @@ def test_the_judges_rendered_with_the_kept_answer_are_the_judge_requests_sent() 
     sent = json.loads((GOLDEN / "sent.json").read_text())
     judges = [body["messages"] for body in sent if body["model"] == "judge-model"]
     bundle = DirectoryBundle(GOLDEN / "project")
-    result = check_run(read_run(GOLDEN / "run"),
-                       lambda path: render_document(bundle, path, RenderOptions(profile="agentv-5")),
-                       "agentv-5")
+    result = check_run(
+        read_run(GOLDEN / "run"),
+        lambda path: render_document(bundle, path, RenderOptions(profile="agentv-5")),
+        "agentv-5",
+    )
     rendered = []
     for case in result.cases:
         assert case.rendered is not None and case.recorded is not None and case.recorded.answer

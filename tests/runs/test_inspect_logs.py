@@ -24,8 +24,13 @@ TASK = Path(__file__).with_name("inspect_task.py")
 @pytest.fixture(scope="module", params=["eval", "json"])
 def log(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp(f"inspect-{request.param}")
-    subprocess.run([sys.executable, str(TASK), str(folder), request.param], check=True,
-                   capture_output=True, timeout=300, cwd=folder)
+    subprocess.run(
+        [sys.executable, str(TASK), str(folder), request.param],
+        check=True,
+        capture_output=True,
+        timeout=300,
+        cwd=folder,
+    )
     [written] = folder.glob(f"*.{request.param}")
     return written
 
@@ -43,7 +48,8 @@ def test_samples_read_as_inspect_ai_reads_them(log: Path) -> None:
         models = [event for event in sample.events if event.event == "model"]
         candidate, judge = models[0], models[1]
         assert [m.as_dict() for m in case.messages or []] == [
-            {"role": m.role, "content": _text(m)} for m in candidate.input]
+            {"role": m.role, "content": _text(m)} for m in candidate.input
+        ]
         assert case.answer == sample.output.completion == CANDIDATE_ANSWER
         assert candidate.call is not None
         assert case.requests == [candidate.call.request]
@@ -56,15 +62,16 @@ def test_samples_read_as_inspect_ai_reads_them(log: Path) -> None:
 
 def test_run_check_shows_what_was_sent_when_no_files_render_it(log: Path) -> None:
     stdout, stderr = io.StringIO(), io.StringIO()
-    code = main("run-check", [str(log)], Output(stdout, stderr),
-                RenderPolicy(in_process=True))
+    code = main("run-check", [str(log)], Output(stdout, stderr), RenderPolicy(in_process=True))
     result = json.loads(stdout.getvalue())
     assert code == 0
     assert result["runner"] == "inspect_ai"
     ada = result["cases"][0]
     assert ada["status"] == "not_in_files"
-    assert ada["sent"] == [{"role": "system", "content": "You are friendly."},
-                           {"role": "user", "content": "Say hello to Ada."}]
+    assert ada["sent"] == [
+        {"role": "system", "content": "You are friendly."},
+        {"role": "user", "content": "Say hello to Ada."},
+    ]
     assert ada["answer"] == CANDIDATE_ANSWER
     assert ada["judges"][0]["name"] == "model_graded_qa"
 

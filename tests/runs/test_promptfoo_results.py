@@ -36,9 +36,17 @@ GRADE = json.dumps({"reason": "ok", "pass": True, "score": 1})
 
 def _answer(body: dict) -> dict:
     judge = body["messages"][0]["content"].startswith("You are grading output")
-    return {**CHAT, "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": GRADE if judge else "Hello!"}}]}
+    return {
+        **CHAT,
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": GRADE if judge else "Hello!"},
+            }
+        ],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -54,16 +62,29 @@ def promptfoo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[
     (project / "prompt.json").write_text(PROMPT)
     with RecordingServer(_answer) as server:
         environment = {
-            "PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(home),
-            "PROMPTFOO_CONFIG_DIR": str(home / ".promptfoo"), "PROMPTFOO_DISABLE_TELEMETRY": "1",
-            "PROMPTFOO_DISABLE_UPDATE": "1", "PROMPTFOO_DISABLE_REMOTE_GENERATION": "1",
-            "PROMPTFOO_SELF_HOSTED": "1", "PROMPTFOO_DISABLE_SHARING": "1",
-            "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": f"{server.url}/v1",
+            "PATH": f"{BIN}:/usr/bin:/bin",
+            "HOME": str(home),
+            "PROMPTFOO_CONFIG_DIR": str(home / ".promptfoo"),
+            "PROMPTFOO_DISABLE_TELEMETRY": "1",
+            "PROMPTFOO_DISABLE_UPDATE": "1",
+            "PROMPTFOO_DISABLE_REMOTE_GENERATION": "1",
+            "PROMPTFOO_SELF_HOSTED": "1",
+            "PROMPTFOO_DISABLE_SHARING": "1",
+            "OPENAI_API_KEY": "sk-test",
+            "OPENAI_BASE_URL": f"{server.url}/v1",
             # Anything not on loopback goes to a proxy that is not there.
-            "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
-            "NO_PROXY": "127.0.0.1,localhost"}
-        subprocess.run([str(BIN / "promptfoo"), "eval", "--no-cache", "-j", "1", "-o", "results.json"],
-                       cwd=project, env=environment, capture_output=True, timeout=300, check=False)
+            "HTTP_PROXY": "http://127.0.0.1:9",
+            "HTTPS_PROXY": "http://127.0.0.1:9",
+            "NO_PROXY": "127.0.0.1,localhost",
+        }
+        subprocess.run(
+            [str(BIN / "promptfoo"), "eval", "--no-cache", "-j", "1", "-o", "results.json"],
+            cwd=project,
+            env=environment,
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
         sent = [recorded.json() for recorded in server.take()]
     return project / "results.json", sent
 
@@ -72,12 +93,17 @@ def test_kept_prompts_are_what_was_sent(promptfoo_run) -> None:
     results, sent = promptfoo_run
     run = read_run(results)
     assert run.runner == "promptfoo" and run.runner_version == "0.123.1"
-    candidates = [body["messages"] for body in sent
-                  if not body["messages"][0]["content"].startswith("You are grading output")]
+    candidates = [
+        body["messages"]
+        for body in sent
+        if not body["messages"][0]["content"].startswith("You are grading output")
+    ]
     judges = [body["messages"] for body in sent if body["messages"] not in candidates]
     assert [[m.as_dict() for m in case.messages or []] for case in run.cases] == candidates
-    assert [case.id for case in run.cases] == ["test 0 · prompt 0 · openai:gpt-4o-mini",
-                                               "test 1 · prompt 0 · openai:gpt-4o-mini"]
+    assert [case.id for case in run.cases] == [
+        "test 0 · prompt 0 · openai:gpt-4o-mini",
+        "test 1 · prompt 0 · openai:gpt-4o-mini",
+    ]
     ada, bob = run.cases
     assert ada.answer == bob.answer == "Hello!"
     assert [[m.as_dict() for m in judge.messages] for judge in ada.judges] == judges

@@ -88,8 +88,13 @@ def test_serve_lists_the_folders_runs_and_checks_one_against_its_files(agentv_ru
 
     project, run, _ = agentv_run
     served = "127.0.0.1:8765"
-    with override_settings(LOCAL_ROOT=str(project), LOCAL_WATCH=False, LOCAL_SHARE_TO=None,
-                           LOCAL_PORT=8765, LOCAL_SHARE_INCLUDE=()):
+    with override_settings(
+        LOCAL_ROOT=str(project),
+        LOCAL_WATCH=False,
+        LOCAL_SHARE_TO=None,
+        LOCAL_PORT=8765,
+        LOCAL_SHARE_INCLUDE=(),
+    ):
         client = Client(HTTP_HOST=served)
         listing = client.get("/runs/").content.decode()
         assert ".agentv/results/run-1" in listing
@@ -98,5 +103,9 @@ def test_serve_lists_the_folders_runs_and_checks_one_against_its_files(agentv_ru
         assert page.content.decode().count('<tr class="status-same">') == 3
         outside = client.get("/runs/", {"run": "../elsewhere"})
         assert outside.status_code == 400
-        assert client.post("/runs/", {"run": zipped(run)}, headers={"Origin": "https://evil.example"}
-                           ).status_code == 403
+        assert (
+            client.post(
+                "/runs/", {"run": zipped(run)}, headers={"Origin": "https://evil.example"}
+            ).status_code
+            == 403
+        )

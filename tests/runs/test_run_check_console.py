@@ -29,8 +29,14 @@ sys.exit(code)
 def console(*args: str) -> tuple[int, str, list[str]]:
     environment = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
     environment["PYTHONPATH"] = str(REPO)
-    result = subprocess.run([sys.executable, "-c", PROBE, *args], env=environment,
-                            capture_output=True, text=True, timeout=300, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     output, _, modules = result.stdout.rpartition("\nMODULES ")
     return result.returncode, output, json.loads(modules)
 

@@ -83,8 +83,14 @@ def open_manage_page(client, manage_url: str):
 
 # Debian's Chromium, driven by Playwright: one browser per test module.
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture(scope="module")
@@ -117,8 +123,10 @@ def context(browser, live_server, transactional_db):
 def page(context):
     page = context.new_page()
     page.csp_errors = []
-    page.on("console", lambda message: "Content Security Policy" in message.text
-            and page.csp_errors.append(message.text))
+    page.on(
+        "console",
+        lambda message: "Content Security Policy" in message.text and page.csp_errors.append(message.text),
+    )
     # A wait, not a speed check: CI's two cores may be busy with the PostgreSQL run's neighbours.
     page.set_default_timeout(30_000)
     yield page
@@ -143,8 +151,7 @@ def settled(page, seconds: float = 30) -> None:
     """Waits until htmx has no request in flight and nothing swapping or settling. The address
     changes before a swap, and swapped-in controls get htmx's handlers only when they settle (20 ms
     later, more on a busy machine): a control used before then does nothing."""
-    until(page, "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')",
-          seconds)
+    until(page, "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')", seconds)
 
 
 def replace_editor_text(page, text: str) -> None:

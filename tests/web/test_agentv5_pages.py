@@ -4,9 +4,11 @@ from inspector.bundles.ingest import store_bundle
 from inspector.cases.addresses import case_url
 from tests.conftest import run_render
 
-V5 = (b"prompts:\n  - id: direct\n    prompt: \"Summarize {{ topic }}.\"\n"
-      b"  - id: terse\n    prompt: \"Briefly: {{ topic }}\"\n"
-      b"tests:\n  - id: docs\n    vars:\n      topic: release notes\n    criteria: ok\n")
+V5 = (
+    b'prompts:\n  - id: direct\n    prompt: "Summarize {{ topic }}."\n'
+    b'  - id: terse\n    prompt: "Briefly: {{ topic }}"\n'
+    b"tests:\n  - id: docs\n    vars:\n      topic: release notes\n    criteria: ok\n"
+)
 
 
 def test_the_case_page_renders_an_agentv_5_file_and_says_which_profile_and_why(client, db):
@@ -16,15 +18,17 @@ def test_the_case_page_renders_an_agentv_5_file_and_says_which_profile_and_why(c
     page = response.content.decode()
     assert "Summarize release notes." in page
     assert "Rendered as <strong>agentv-5</strong> — picked automatically" in page
-    forced = client.get(case_url(bundle.pk, "evals/suite.yaml", "docs__prompt_terse",
-                                 "profile=agentv-5"))
+    forced = client.get(case_url(bundle.pk, "evals/suite.yaml", "docs__prompt_terse", "profile=agentv-5"))
     assert "Briefly: release notes" in forced.content.decode()
     assert "picked automatically" not in forced.content.decode()
 
 
 def test_the_api_names_the_profile_auto_chose(client, db):
-    response = client.post("/api/render", {"content": V5.decode(), "filename": "evals/suite.yaml"},
-                           content_type="application/json")
+    response = client.post(
+        "/api/render",
+        {"content": V5.decode(), "filename": "evals/suite.yaml"},
+        content_type="application/json",
+    )
     data = response.json()
     assert response.status_code == 200
     assert data["profile"] == "agentv-5" and "prompts" in data["profile_reason"]

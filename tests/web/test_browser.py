@@ -17,6 +17,7 @@ from tests.web.conftest import (
 
 pytestmark = pytest.mark.browser
 
+
 def upload_simple(page, tmp_path) -> str:
     """Upload the simple test bundle as a zip; return the share link."""
     archive = tmp_path / "simple.zip"
@@ -177,8 +178,9 @@ def test_example_is_one_click_away_and_works_in_dark_mode(browser, live_server, 
     from inspector.bundles.examples import load_examples
 
     load_examples()
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark",
-                                  base_url=live_server.url)
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 800}, color_scheme="dark", base_url=live_server.url
+    )
     page = context.new_page()
     page.goto("/")
     page.click(".example")  # opens the example's first case directly

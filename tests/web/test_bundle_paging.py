@@ -35,7 +35,8 @@ def test_a_large_file_shows_its_first_200_cases_and_links_the_next_page(client, 
     assert "Cases 1–200 of 450" in page and 'data-total="453">453 cases</h1>' in page
     assert "data-search" not in page  # paged: the server filters
     next_url = re.search(r'class="pager-next"[^>]*hx-get="([^"]+)"', page) or re.search(
-        r'href="([^"]+)" class="pager-next"', page)
+        r'href="([^"]+)" class="pager-next"', page
+    )
     second = client.get(f"/b/{big.pk}/" + next_url.group(1).replace("&amp;", "&").split("#")[0])
     text = second.content.decode()
     assert "Cases 201–400 of 450" in text
@@ -54,8 +55,9 @@ def test_the_filter_finds_a_case_beyond_the_first_page(client, big):
 
 
 def test_htmx_gets_only_the_sections(client, big):
-    response = client.get(f"/b/{big.pk}/?q=case-0001", headers={"HX-Request": "true",
-                                                                "HX-Target": "case-sections"})
+    response = client.get(
+        f"/b/{big.pk}/?q=case-0001", headers={"HX-Request": "true", "HX-Target": "case-sections"}
+    )
     text = response.content.decode()
     assert text.lstrip().startswith('<div id="case-sections" data-matching=') and "<html" not in text
 
@@ -95,8 +97,10 @@ def test_typing_in_the_filter_of_a_paged_bundle_asks_the_server(browser, live_se
 
 def mark(client, bundle, case_id, verdict):
     """A verdict as the case page's form sends it (without JavaScript)."""
-    answer = client.post(f"/b/{bundle.pk}/review/", {"action": "verdict", "document": "evals/big.yaml",
-                                                      "case_id": case_id, "verdict": verdict})
+    answer = client.post(
+        f"/b/{bundle.pk}/review/",
+        {"action": "verdict", "document": "evals/big.yaml", "case_id": case_id, "verdict": verdict},
+    )
     assert answer.status_code == 302
 
 
@@ -138,7 +142,10 @@ def test_the_verdict_filter_combines_with_the_text_filter_sort_and_pages(client,
 
 def test_a_filtered_page_follows_new_verdicts_and_unfiltered_pages_stay_cached(client, reviewed):
     plain = client.get(f"/b/{reviewed.pk}/")["ETag"]
-    assert rows(client.get(f"/b/{reviewed.pk}/?verdict=changes").content.decode()) == ["case-0300", "case-0449"]
+    assert rows(client.get(f"/b/{reviewed.pk}/?verdict=changes").content.decode()) == [
+        "case-0300",
+        "case-0449",
+    ]
     mark(client, reviewed, "case-0100", "changes")
     mark(client, reviewed, "case-0300", "")  # a verdict taken back
     filtered = client.get(f"/b/{reviewed.pk}/?verdict=changes")
@@ -151,8 +158,16 @@ def test_a_filtered_page_follows_new_verdicts_and_unfiltered_pages_stay_cached(c
     assert client.get(f"/b/{reviewed.pk}/", HTTP_IF_NONE_MATCH=plain).status_code == 304
     # Nor does a note change the filtered list.
     current = client.get(f"/b/{reviewed.pk}/?verdict=changes")["ETag"]
-    client.post(f"/b/{reviewed.pk}/review/", {"action": "verdict", "document": "evals/big.yaml",
-                                               "case_id": "case-0449", "verdict": "changes", "note": "Typo"})
+    client.post(
+        f"/b/{reviewed.pk}/review/",
+        {
+            "action": "verdict",
+            "document": "evals/big.yaml",
+            "case_id": "case-0449",
+            "verdict": "changes",
+            "note": "Typo",
+        },
+    )
     assert client.get(f"/b/{reviewed.pk}/?verdict=changes", HTTP_IF_NONE_MATCH=current).status_code == 304
 
 
@@ -166,20 +181,31 @@ def test_the_verdict_filter_is_a_form_field_that_works_without_javascript(client
 
 
 def test_htmx_gets_only_the_filtered_sections_and_a_bad_verdict_filters_nothing(client, reviewed):
-    response = client.get(f"/b/{reviewed.pk}/?verdict=changes",
-                          headers={"HX-Request": "true", "HX-Target": "case-sections"})
+    response = client.get(
+        f"/b/{reviewed.pk}/?verdict=changes", headers={"HX-Request": "true", "HX-Target": "case-sections"}
+    )
     text = response.content.decode()
-    assert text.lstrip().startswith('<div id="case-sections" data-matching="2">') and rows(text) == ["case-0300", "case-0449"]
+    assert text.lstrip().startswith('<div id="case-sections" data-matching="2">') and rows(text) == [
+        "case-0300",
+        "case-0449",
+    ]
     bad = client.get(f"/b/{reviewed.pk}/?verdict=maybe").content.decode()
     assert "Cases 1–200 of 450" in bad and 'id="match-count"' not in bad
 
 
 @pytest.mark.browser
-def test_the_verdict_filter_of_a_450_case_file_asks_the_server_with_and_without_javascript(browser, live_server,
-                                                                                          big):
+def test_the_verdict_filter_of_a_450_case_file_asks_the_server_with_and_without_javascript(
+    browser, live_server, big
+):
     for case_id, verdict in (("case-0300", "changes"), ("case-0449", "changes"), ("case-0005", "ok")):
-        Verdict.objects.create(bundle=big, document="evals/big.yaml", case_id=case_id, verdict=verdict,
-                               author="Ana", author_key_hash="")
+        Verdict.objects.create(
+            bundle=big,
+            document="evals/big.yaml",
+            case_id=case_id,
+            verdict=verdict,
+            author="Ana",
+            author_key_hash="",
+        )
     for width in (1280, 390):
         page = browser.new_page(viewport={"width": width, "height": 800}, base_url=live_server.url)
         page.set_default_timeout(15_000)
@@ -214,8 +240,9 @@ def test_the_verdict_filter_of_a_450_case_file_asks_the_server_with_and_without_
 
 
 def test_the_needs_changes_list_links_the_filtered_list_with_the_page_settings(client, reviewed):
-    panel = client.get(f"/b/{reviewed.pk}/review/progress/?profile=agentv-4&provider=anthropic",
-                       HTTP_HX_REQUEST="true").content.decode()
+    panel = client.get(
+        f"/b/{reviewed.pk}/review/progress/?profile=agentv-4&provider=anthropic", HTTP_HX_REQUEST="true"
+    ).content.decode()
     link = unescape(re.search(r'<a href="([^"]+)" id="show-needs-changes">', panel).group(1))
     assert link.startswith(f"/b/{reviewed.pk}/?") and "verdict=changes" in link
     assert "profile=agentv-4" in link and "provider=anthropic" in link

@@ -42,7 +42,9 @@ def open_case(page, bundle, case_id="first", query=""):
 
 
 def change_profile(page, profile):
-    with page.expect_response(lambda response: "profile=" in response.url or response.request.method == "POST"):
+    with page.expect_response(
+        lambda response: "profile=" in response.url or response.request.method == "POST"
+    ):
         page.select_option("#profile", profile)
     until(page, f"location.search.includes('profile={profile}')")
     settled(page)  # the address changes before the swap; the new controls work once settled
@@ -78,8 +80,9 @@ def test_settings_changed_in_place_reach_the_neighbours_and_the_bundle(page, tin
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "390px"])
-def test_with_an_unsaved_edit_the_address_follows_the_settings_and_share_warns(page, context, tiny_live,
-                                                                              viewport):
+def test_with_an_unsaved_edit_the_address_follows_the_settings_and_share_warns(
+    page, context, tiny_live, viewport
+):
     if viewport:
         page.set_viewport_size(viewport)
     open_case(page, tiny_live)
@@ -113,10 +116,13 @@ def test_with_no_unsaved_edit_share_copies_without_a_warning(page, tiny_live):
 
 
 def in_viewport(page, selector) -> bool:
-    return page.evaluate("""(selector) => {
+    return page.evaluate(
+        """(selector) => {
       const box = document.querySelector(selector).getBoundingClientRect();
       return box.width > 0 && box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
-    }""", selector)
+    }""",
+        selector,
+    )
 
 
 def test_at_390px_a_tapped_segment_names_its_origin_beside_it(browser, live_server, tiny_live):
@@ -137,8 +143,11 @@ def test_at_390px_a_tapped_segment_names_its_origin_beside_it(browser, live_serv
 
         page.click("#show-source")
         # The pane is the page's last part on a phone: in sight, its marked line too.
-        until(page, "(() => { const box = document.getElementById('source-pane').getBoundingClientRect();"
-                    " return box.top >= 0 && box.bottom <= innerHeight; })()")
+        until(
+            page,
+            "(() => { const box = document.getElementById('source-pane').getBoundingClientRect();"
+            " return box.top >= 0 && box.bottom <= innerHeight; })()",
+        )
         assert in_viewport(page, "#source-pane .line.hl")
 
         # A segment without a file (the line break the loader put between parts; too thin to tap,
@@ -158,8 +167,10 @@ def test_the_breadcrumb_stays_in_sight_truncated_not_hidden(page, tiny_live, vie
         width = page.evaluate(f"document.querySelector('{crumb}').getBoundingClientRect().width")
         assert width > 20, crumb
     # The long title is cut with an ellipsis rather than pushing the case off screen.
-    assert page.evaluate("(() => { const e = document.querySelector('#crumb-bundle');"
-                         " return e.scrollWidth > e.clientWidth; })()") is (viewport == PHONE)
+    assert page.evaluate(
+        "(() => { const e = document.querySelector('#crumb-bundle');"
+        " return e.scrollWidth > e.clientWidth; })()"
+    ) is (viewport == PHONE)
     if viewport == PHONE:
         page.screenshot(path=str(SCREENSHOTS / "case-phone.png"))
 
@@ -231,8 +242,9 @@ def test_case_text_is_marked_clearly_in_light_and_dark(browser, live_server, tin
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "390px"])
-def test_a_long_message_opens_with_its_control_and_when_a_source_line_points_into_it(page, transactional_db,
-                                                                                     viewport):
+def test_a_long_message_opens_with_its_control_and_when_a_source_line_points_into_it(
+    page, transactional_db, viewport
+):
     if viewport:
         page.set_viewport_size(viewport)
     long_text = "\n".join(f"Rule {n}: answer carefully." for n in range(1, 81))

@@ -58,9 +58,17 @@ def test_without_lints_no_changes_means_one_to_one(client, db):
 
 def test_a_part_the_inspector_cannot_show_is_named_with_the_right_article(client, db):
     # Images are content now; audio is still a part the inspector only marks.
-    request = {"messages": [{"role": "user", "content": [
-        {"type": "text", "text": "What is this?"},
-        {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}]}]}
+    request = {
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}},
+                ],
+            }
+        ]
+    }
     bundle, _ = store_bundle({"request.json": json.dumps(request).encode()}, title="t")
     html = page(client, bundle, "request.json", "request")
     assert "a input_audio" not in html
@@ -69,13 +77,17 @@ def test_a_part_the_inspector_cannot_show_is_named_with_the_right_article(client
 
 def legend(html):
     block = re.search(r'<ul class="legend".*?</ul>', html, re.S).group(0)
-    return re.findall(r'swatch k-([a-z]+)', block)
+    return re.findall(r"swatch k-([a-z]+)", block)
 
 
 def test_the_legend_lists_only_the_origins_the_case_uses(client, tiny):
     bundle, _ = tiny
-    assert legend(page(client, bundle, "evals/tiny.yaml", "first")) == ["case", "guideline", "marker",
-                                                                        "separator"]
+    assert legend(page(client, bundle, "evals/tiny.yaml", "first")) == [
+        "case",
+        "guideline",
+        "marker",
+        "separator",
+    ]
     assert legend(page(client, bundle, "evals/tiny.yaml", "chat")) == ["case"]
 
 
@@ -106,12 +118,24 @@ def test_a_long_message_collapses_with_a_control_that_needs_no_javascript(client
 def test_tools_and_the_response_format_have_a_panel_of_their_own(client, db):
     request = {
         "messages": [{"role": "user", "content": "Weather in Lisbon?"}],
-        "tools": [{"type": "function", "function": {
-            "name": "get_forecast", "description": "The forecast for a city.",
-            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}],
-        "response_format": {"type": "json_schema", "json_schema": {
-            "name": "answer", "strict": True,
-            "schema": {"type": "object", "properties": {"umbrella": {"type": "boolean"}}}}},
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "get_forecast",
+                    "description": "The forecast for a city.",
+                    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+                },
+            }
+        ],
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {
+                "name": "answer",
+                "strict": True,
+                "schema": {"type": "object", "properties": {"umbrella": {"type": "boolean"}}},
+            },
+        },
     }
     bundle, _ = store_bundle({"request.json": json.dumps(request).encode()}, title="t")
     html = page(client, bundle, "request.json", "request")
@@ -131,8 +155,15 @@ def many_cases(count: int) -> bytes:
     lines = ["evalcases:"]
     for n in range(count):
         words = " ".join(["word"] * ((n * 37) % count + 1))
-        lines += [f"  - id: c{n}", "    outcome: ok", "    input_messages:", "      - role: user",
-                  "        content:", "          - type: text", f"            value: {words}"]
+        lines += [
+            f"  - id: c{n}",
+            "    outcome: ok",
+            "    input_messages:",
+            "      - role: user",
+            "        content:",
+            "          - type: text",
+            f"            value: {words}",
+        ]
         if n % 7 == 3:
             lines += ["          - type: file", "            value: missing.md"]
     return ("\n".join(lines) + "\n").encode()
@@ -158,7 +189,8 @@ def test_the_bundle_table_sorts_by_tokens_across_every_page(client, db, monkeypa
     assert f'<span id="total-tokens">{tokens[0]:,} tokens' in case_page
     # The pager keeps the sort.
     next_url = re.search(r'class="pager-next" href="([^"]+)"', first_page) or re.search(
-        r'<a href="([^"]+)" class="pager-next"', first_page)
+        r'<a href="([^"]+)" class="pager-next"', first_page
+    )
     second_page = client.get(url + next_url.group(1).replace("&amp;", "&").split("#")[0]).content.decode()
     later = [int(t) for t in re.findall(r'<td class="num tokens">(\d+)</td>', second_page)]
     assert max(later) <= min(tokens)
@@ -171,5 +203,5 @@ def test_the_bundle_table_sorts_by_warnings(client, db):
     bundle, _ = store_bundle({"evals/many.yaml": many_cases(12)}, title="t")
     html = client.get(f"/b/{bundle.pk}/?sort=warnings").content.decode()
     warned = [f"c{n}" for n in range(12) if n % 7 == 3]
-    assert ids_on(html)[:len(warned)] == warned
+    assert ids_on(html)[: len(warned)] == warned
     assert 'href="?sort=tokens#doc-evals-many-yaml"' in html

@@ -47,9 +47,15 @@ def _connect(url: str):
     import psycopg
 
     parsed = urlparse(url)
-    return psycopg.connect(host=parsed.hostname, port=parsed.port or 5432, user=parsed.username,
-                           password=parsed.password, dbname=parsed.path.lstrip("/"),
-                           autocommit=True, connect_timeout=3)
+    return psycopg.connect(
+        host=parsed.hostname,
+        port=parsed.port or 5432,
+        user=parsed.username,
+        password=parsed.password,
+        dbname=parsed.path.lstrip("/"),
+        autocommit=True,
+        connect_timeout=3,
+    )
 
 
 @contextmanager
@@ -87,9 +93,24 @@ class Instance:
 def start_instance(environment: dict[str, str]) -> Instance:
     port = servers.free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "python:inspector.gunicorn_conf", "--workers", "2", "--no-control-socket",
-         "--bind", f"127.0.0.1:{port}", "inspector.wsgi"],
-        cwd=REPO, env=environment, start_new_session=True, stdout=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:inspector.gunicorn_conf",
+            "--workers",
+            "2",
+            "--no-control-socket",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "inspector.wsgi",
+        ],
+        cwd=REPO,
+        env=environment,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+    )
     return Instance(f"http://127.0.0.1:{port}", process)
 
 
@@ -145,21 +166,33 @@ class Cluster:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory) -> Iterator[Cluster]:
     folder = tmp_path_factory.mktemp("cluster")
-    with own_database() as database, servers.redis_server(folder) as redis_url, \
-            servers.s3_server() as endpoint:
+    with (
+        own_database() as database,
+        servers.redis_server(folder) as redis_url,
+        servers.s3_server() as endpoint,
+    ):
         os.environ.update(servers.S3_ENVIRONMENT)  # for this process's own look at the bucket
         bucket = servers.new_bucket(endpoint)
         environment = {
-            **os.environ, **servers.S3_ENVIRONMENT, "DJANGO_SETTINGS_MODULE": "inspector.settings",
-            "DATABASE_URL": database, "REDIS_URL": redis_url,
+            **os.environ,
+            **servers.S3_ENVIRONMENT,
+            "DJANGO_SETTINGS_MODULE": "inspector.settings",
+            "DATABASE_URL": database,
+            "REDIS_URL": redis_url,
             "STORAGE_URL": servers.s3_storage_url(endpoint, bucket),
-            "SECRET_KEY": "cluster-test-" + uuid.uuid4().hex, "DEBUG": "false",
-            "REVIEW_WRITES_PER_MINUTE": str(WRITES_PER_MINUTE), "RENDER_WORKERS": "1",
+            "SECRET_KEY": "cluster-test-" + uuid.uuid4().hex,
+            "DEBUG": "false",
+            "REVIEW_WRITES_PER_MINUTE": str(WRITES_PER_MINUTE),
+            "RENDER_WORKERS": "1",
             "UPLOAD_QUEUE_BYTES": str(QUEUED_BYTES),
             "STATIC_ROOT": str(folder / "static"),
         }
-        subprocess.run([sys.executable, "manage.py", "migrate", "--verbosity", "0"], cwd=REPO,
-                       env=environment, check=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
+            cwd=REPO,
+            env=environment,
+            check=True,
+        )
         instances = [start_instance(environment) for _ in range(2)]
         try:
             for instance in instances:
@@ -172,8 +205,7 @@ def cluster(tmp_path_factory) -> Iterator[Cluster]:
 
 
 def upload(instance: Instance, files: dict[str, str], title: str = "suite") -> dict:
-    answer = httpx.post(instance.url + "/api/bundles", json={"files": files, "title": title},
-                        timeout=30)
+    answer = httpx.post(instance.url + "/api/bundles", json={"files": files, "title": title}, timeout=30)
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -196,12 +228,16 @@ def test_a_comment_on_one_server_appears_on_the_other(cluster):
     threads_url = f"/api/bundles/{bundle['id']}/threads"
     # Seen empty first, so a server keeping what it answered would answer it again.
     assert httpx.get(cluster.second.url + threads_url, timeout=30).json() == []
-    made = httpx.post(cluster.first.url + threads_url,
-                      json={"anchor": ANCHOR, "body": "Written on the first server"}, timeout=30)
+    made = httpx.post(
+        cluster.first.url + threads_url,
+        json={"anchor": ANCHOR, "body": "Written on the first server"},
+        timeout=30,
+    )
     assert made.status_code == 201, made.text
     shown = httpx.get(cluster.second.url + threads_url, timeout=30).json()
     assert [comment["body"] for thread in shown for comment in thread["comments"]] == [
-        "Written on the first server"]
+        "Written on the first server"
+    ]
 
 
 def test_a_delete_on_one_server_is_a_404_on_the_other_at_once(cluster):
@@ -210,13 +246,15 @@ def test_a_delete_on_one_server_is_a_404_on_the_other_at_once(cluster):
     for instance in (cluster.first, cluster.second):
         for _ in range(2):  # each of the two workers, most likely
             assert case_page(instance, bundle["id"]).status_code == 200
-    deleted = httpx.delete(f"{cluster.second.url}/api/bundles/{bundle['id']}",
-                           headers={"X-Manage-Token": bundle["manage_token"]}, timeout=30)
+    deleted = httpx.delete(
+        f"{cluster.second.url}/api/bundles/{bundle['id']}",
+        headers={"X-Manage-Token": bundle["manage_token"]},
+        timeout=30,
+    )
     assert deleted.status_code == 204, deleted.text
     for _ in range(4):
         assert case_page(cluster.first, bundle["id"]).status_code == 404
-        assert httpx.get(f"{cluster.first.url}/api/bundles/{bundle['id']}",
-                         timeout=30).status_code == 404
+        assert httpx.get(f"{cluster.first.url}/api/bundles/{bundle['id']}", timeout=30).status_code == 404
 
 
 def test_the_write_limit_holds_across_both_servers(cluster):
@@ -225,9 +263,12 @@ def test_the_write_limit_holds_across_both_servers(cluster):
     # The limit counts writes per minute: start early in one, so all are counted in the same.
     if time.time() % 60 > 50:
         time.sleep(60 - time.time() % 60)
-    answers = [httpx.post(instance.url + threads_url, json={"anchor": ANCHOR, "body": f"n{n}"},
-                          timeout=30).status_code
-               for n, instance in enumerate([cluster.first, cluster.second] * 3)]
+    answers = [
+        httpx.post(
+            instance.url + threads_url, json={"anchor": ANCHOR, "body": f"n{n}"}, timeout=30
+        ).status_code
+        for n, instance in enumerate([cluster.first, cluster.second] * 3)
+    ]
     # Earlier tests wrote from this address too, maybe in this minute: the limit is reached once.
     passed = answers.count(201)
     assert passed <= WRITES_PER_MINUTE and answers == [201] * passed + [429] * (6 - passed)
@@ -244,14 +285,23 @@ def test_no_file_content_is_in_the_database(cluster):
 
 def test_an_upload_queued_on_one_server_is_stored_by_the_worker_and_seen_on_the_other(cluster):
     large = SUITE + "# " + "padding " * (QUEUED_BYTES // 8) + "\n"
-    answer = httpx.post(cluster.first.url + "/api/bundles",
-                        json={"files": {"evals/suite.yaml": large}, "title": "queued"}, timeout=30)
+    answer = httpx.post(
+        cluster.first.url + "/api/bundles",
+        json={"files": {"evals/suite.yaml": large}, "title": "queued"},
+        timeout=30,
+    )
     assert answer.status_code == 202, answer.text
     status_path = urlparse(answer.json()["status_url"]).path
     assert httpx.get(cluster.second.url + status_path, timeout=30).json()["status"] == "queued"
-    subprocess.run([sys.executable, "manage.py", "db_worker", "--batch", "--no-startup-delay"],
-                   cwd=REPO, env=cluster.environment, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, timeout=60)
+    subprocess.run(
+        [sys.executable, "manage.py", "db_worker", "--batch", "--no-startup-delay"],
+        cwd=REPO,
+        env=cluster.environment,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=60,
+    )
     stored = httpx.get(cluster.second.url + status_path, timeout=30).json()
     assert stored["status"] == "stored", stored
     assert case_page(cluster.second, stored["id"]).status_code == 200
@@ -261,14 +311,17 @@ def test_an_upload_queued_on_one_server_is_stored_by_the_worker_and_seen_on_the_
 
 def test_killing_a_server_mid_upload_leaves_nothing_half_saved(cluster):
     silent = SilentStorage()
-    stuck = start_instance({**cluster.environment, "STORAGE_URL": servers.s3_storage_url(
-        f"http://127.0.0.1:{silent.port}", cluster.bucket)})
+    stuck = start_instance(
+        {
+            **cluster.environment,
+            "STORAGE_URL": servers.s3_storage_url(f"http://127.0.0.1:{silent.port}", cluster.bucket),
+        }
+    )
     try:
         wait_until_serving(stuck)
         title = "killed-" + uuid.uuid4().hex
         files = {"evals/suite.yaml": SUITE + f"# {title}\n"}
-        sending = threading.Thread(target=lambda: _upload_ignoring_the_end(stuck, files, title),
-                                   daemon=True)
+        sending = threading.Thread(target=lambda: _upload_ignoring_the_end(stuck, files, title), daemon=True)
         sending.start()
         assert silent.asked.wait(30), "the upload never reached object storage"
         stuck.kill()
@@ -277,11 +330,11 @@ def test_killing_a_server_mid_upload_leaves_nothing_half_saved(cluster):
         if stuck.process.poll() is None:
             stuck.kill()
         silent.close()
-    assert query(cluster.database, f"SELECT count(*) FROM inspector_bundle WHERE title = '{title}'"
-                 ) == [(0,)]
+    assert query(cluster.database, f"SELECT count(*) FROM inspector_bundle WHERE title = '{title}'") == [(0,)]
     # Every row still names an object that exists, and the other servers serve on.
-    rows = {f"blobs/{sha[:2]}/{sha}" for (sha,) in query(cluster.database,
-                                                        "SELECT sha256 FROM inspector_blob")}
+    rows = {
+        f"blobs/{sha[:2]}/{sha}" for (sha,) in query(cluster.database, "SELECT sha256 FROM inspector_blob")
+    }
     assert rows <= set(servers.bucket_keys(cluster.endpoint, cluster.bucket))
     again = upload(cluster.second, files, title)
     assert case_page(cluster.first, again["id"]).status_code == 200

@@ -37,11 +37,16 @@ def active_line(page) -> int:
 
 def token_colours(page, text: str) -> set[str]:
     """The colours of the highlighted tokens in the editor's line that holds `text`."""
-    return set(page.evaluate("""(text) => {
+    return set(
+        page.evaluate(
+            """(text) => {
         const host = document.querySelector('.code-editor');
         const line = [...host.shadowRoot.querySelectorAll('.cm-line')].find(l => l.textContent.includes(text));
         return [...line.querySelectorAll('span')].map(s => getComputedStyle(s).color);
-    }""", text))
+    }""",
+            text,
+        )
+    )
 
 
 def click_line(page, text: str) -> None:
@@ -67,8 +72,10 @@ def test_the_case_editor_has_line_numbers_highlighting_and_mirrors_the_textarea(
     assert "1" in numbers and "12" in numbers
     # YAML keys and values are told apart by colour.
     assert len(token_colours(page, "content: Be brief.")) >= 1
-    plain = page.evaluate("() => getComputedStyle(document.querySelector('.code-editor')"
-                          ".shadowRoot.querySelector('.cm-content')).color")
+    plain = page.evaluate(
+        "() => getComputedStyle(document.querySelector('.code-editor')"
+        ".shadowRoot.querySelector('.cm-content')).color"
+    )
     assert token_colours(page, "content: Be brief.") - {plain}
 
     # Typing in it (the keyboard only) reaches the textarea and the preview; `]` types, not navigates.
@@ -128,8 +135,11 @@ def test_a_preview_error_met_outside_the_editor_moves_its_cursor_there(page, tin
     with page.expect_response(lambda response: "/preview/" in response.url):
         page.fill("#max_tokens", "500")
         page.keyboard.press("Enter")
-    until(page, f"document.querySelector('.code-editor').shadowRoot"
-                f".querySelector('.cm-activeLineGutter').textContent === '{line}'")
+    until(
+        page,
+        f"document.querySelector('.code-editor').shadowRoot"
+        f".querySelector('.cm-activeLineGutter').textContent === '{line}'",
+    )
     assert page.evaluate("() => document.activeElement.id") == "max_tokens"
     assert page.csp_errors == []
 
@@ -180,11 +190,19 @@ def test_a_large_file_s_editor_arrives_on_demand_and_is_codemirror_too(page, tra
     cache.clear()
     from inspector.views.case import INLINE_EDITOR_CHARS
 
-    filler = "".join(f"# padding line {n} to make the file too large to send twice\n"
-                     for n in range(INLINE_EDITOR_CHARS // 50))
-    bundle, _ = store_bundle({"evals/big.yaml": (filler + "evalcases:\n  - id: only\n    input_messages:\n"
-                                                 "      - role: user\n        content: Hi.\n").encode()},
-                             title="big")
+    filler = "".join(
+        f"# padding line {n} to make the file too large to send twice\n"
+        for n in range(INLINE_EDITOR_CHARS // 50)
+    )
+    bundle, _ = store_bundle(
+        {
+            "evals/big.yaml": (
+                filler + "evalcases:\n  - id: only\n    input_messages:\n"
+                "      - role: user\n        content: Hi.\n"
+            ).encode()
+        },
+        title="big",
+    )
     page.goto(addresses.case_url(bundle.pk, "evals/big.yaml", "only"))
     page.wait_for_selector("#rendered .msg")
     assert page.locator("#source-text").count() == 0  # not sent with the page
@@ -195,21 +213,25 @@ def test_a_large_file_s_editor_arrives_on_demand_and_is_codemirror_too(page, tra
     assert page.csp_errors == []
 
 
-@pytest.mark.parametrize(("path", "text", "token", "colour"), [
-    ("evals/a.yaml", "tests:\n  - id: one\n", "tests", "--syn-key"),
-    ("request.json", '{"model": "gpt", "n": 2}\n', '"model"', "--syn-key"),
-    ("request.json", '{"model": "gpt", "n": 2}\n', "2", "--syn-literal"),
-    ("decks/samples.toml", '[samples.one]\nexpected = "yes"\n', '"yes"', "--syn-string"),
-    ("decks/samples.toml", "# why\nscore = 3\n", "# why", "--syn-comment"),
-    ("PROMPT.md", "# Grader\n\nSay `ok`.\n", "# Grader", "--syn-heading"),
-    ("PROMPT.md", "# Grader\n\nSay `ok`.\n", "`ok`", "--syn-string"),
-])
+@pytest.mark.parametrize(
+    ("path", "text", "token", "colour"),
+    [
+        ("evals/a.yaml", "tests:\n  - id: one\n", "tests", "--syn-key"),
+        ("request.json", '{"model": "gpt", "n": 2}\n', '"model"', "--syn-key"),
+        ("request.json", '{"model": "gpt", "n": 2}\n', "2", "--syn-literal"),
+        ("decks/samples.toml", '[samples.one]\nexpected = "yes"\n', '"yes"', "--syn-string"),
+        ("decks/samples.toml", "# why\nscore = 3\n", "# why", "--syn-comment"),
+        ("PROMPT.md", "# Grader\n\nSay `ok`.\n", "# Grader", "--syn-heading"),
+        ("PROMPT.md", "# Grader\n\nSay `ok`.\n", "`ok`", "--syn-string"),
+    ],
+)
 def test_each_format_the_inspector_reads_is_highlighted(page, tiny_live, path, text, token, colour):
     """The editor's languages, picked by the file's name, colour their tokens with the page's
     --syn-* variables (which follow dark mode)."""
     page.goto(addresses.case_url(tiny_live.pk, DOCUMENT, "first"))
     page.wait_for_selector("html[data-code-editor=ready]", state="attached")
-    found = page.evaluate("""async ([path, text, token, colour]) => {
+    found = page.evaluate(
+        """async ([path, text, token, colour]) => {
         const { mountEditor } = await import('/static/vendor/codemirror/codemirror.js');
         const area = document.createElement('textarea');
         area.value = text;
@@ -221,7 +243,9 @@ def test_each_format_the_inspector_reads_is_highlighted(page, tiny_live, path, t
         const wanted = getComputedStyle(probe).color;
         const spans = [...editor.host.shadowRoot.querySelectorAll('.cm-line span')];
         return [wanted, spans.filter(s => s.textContent === token).map(s => getComputedStyle(s).color)];
-    }""", [path, text, token, colour])
+    }""",
+        [path, text, token, colour],
+    )
     wanted, colours = found
     assert colours and all(found_colour == wanted for found_colour in colours), (token, found)
     assert page.csp_errors == []

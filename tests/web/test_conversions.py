@@ -4,11 +4,11 @@ import tomllib
 
 from inspector.bundles.ingest import store_bundle
 
-LEGACY_DECK = b'''[samples.polite]
+LEGACY_DECK = b"""[samples.polite]
 userMessage = "Hi there"
 assistantResponse = "Hello! How can I help?"
 score = 3
-'''
+"""
 
 
 def test_bundle_page_offers_the_converted_deck_for_download(client, db):

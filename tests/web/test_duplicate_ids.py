@@ -8,8 +8,10 @@ from inspector.bundles.ingest import store_bundle
 from inspector.cases.addresses import case_url
 from tests.conftest import run_render
 
-DUPLICATES = (b"evalcases:\n  - id: a\n    outcome: ok\n    input_messages: [{role: user, content: x}]\n"
-              b"  - id: a\n    outcome: ok\n    input_messages: [{role: user, content: y}]\n")
+DUPLICATES = (
+    b"evalcases:\n  - id: a\n    outcome: ok\n    input_messages: [{role: user, content: x}]\n"
+    b"  - id: a\n    outcome: ok\n    input_messages: [{role: user, content: y}]\n"
+)
 
 
 def batch_ids(text: str, key: str = "custom_id") -> list[str]:
@@ -34,12 +36,23 @@ def test_the_command_line_batch_uses_the_same_names(tmp_path):
 
     from django.core.management import call_command
 
-    for provider, key, expected in (("openai-chat", "custom_id", ["a", "a#2"]),
-                                    ("anthropic", "custom_id", ["a", "a_2"]),
-                                    ("gemini", "key", ["a", "a#2"])):
+    for provider, key, expected in (
+        ("openai-chat", "custom_id", ["a", "a#2"]),
+        ("anthropic", "custom_id", ["a", "a_2"]),
+        ("gemini", "key", ["a", "a#2"]),
+    ):
         out, err = io.StringIO(), io.StringIO()
-        call_command("render", str(tmp_path / "dup.yaml"), "--root", str(tmp_path), "--to", provider,
-                     "--batch", stdout=out, stderr=err)
+        call_command(
+            "render",
+            str(tmp_path / "dup.yaml"),
+            "--root",
+            str(tmp_path),
+            "--to",
+            provider,
+            "--batch",
+            stdout=out,
+            stderr=err,
+        )
         assert batch_ids(out.getvalue(), key) == expected
         assert f"case 'a' (line 5): custom id '{expected[1]}'" in err.getvalue()
     code, cases, _ = run_render(str(tmp_path / "dup.yaml"), "--root", str(tmp_path))

@@ -13,8 +13,12 @@ def test_preview_renders_edited_text_without_storing_anything(client, tiny):
     bundle, _ = tiny
     base = case_url(bundle.pk, "evals/tiny.yaml", "first")
     edited = EVAL.decode().replace("Hello there.", "Edited greeting.")
-    response = client.post(base + "preview/", {"text": edited, "profile": "spec"},
-                           HTTP_HX_REQUEST="true", HTTP_HX_TARGET="rendered")
+    response = client.post(
+        base + "preview/",
+        {"text": edited, "profile": "spec"},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="rendered",
+    )
     body = response.content.decode()
     assert response.status_code == 200
     assert body.lstrip().startswith('<section id="rendered"')
@@ -69,7 +73,7 @@ def test_saving_a_revision_makes_a_new_bundle_and_keeps_the_old_one(client, tiny
     assert "Hello there." in old and "Revised greeting." not in old
     # Unchanged files are shared, not copied.
     assert revision.files.count() == bundle.files.count()
-    assert f'/b/{bundle.pk}/' in client.get(f"/b/{revision.pk}/").content.decode()
+    assert f"/b/{bundle.pk}/" in client.get(f"/b/{revision.pk}/").content.decode()
 
 
 def test_a_revision_that_removes_the_case_links_to_the_first_remaining_one(client, tiny):
@@ -155,8 +159,10 @@ XSS = b"""evalcases:
 
 
 def test_prompts_with_html_and_script_appear_as_text(client, db):
-    bundle, _ = store_bundle({"x<b>.yaml": XSS, "<evil>.md": b"<iframe src=javascript:alert(3)>"},
-                             title="<script>alert('title')</script>")
+    bundle, _ = store_bundle(
+        {"x<b>.yaml": XSS, "<evil>.md": b"<iframe src=javascript:alert(3)>"},
+        title="<script>alert('title')</script>",
+    )
     pages = [
         f"/b/{bundle.pk}/",
         case_url(bundle.pk, "x<b>.yaml", "<script>alert('id')</script>"),

@@ -17,9 +17,12 @@ pytestmark = pytest.mark.browser
 DOCUMENT = "evals/tiny.yaml"
 PHONE = {"width": 390, "height": 844}
 # The tiny eval with a comment and a criteria block in its first case.
-TEXT = EVAL.replace(b"    outcome: ok\n    input_messages:\n      - role: system",
-                    b"    outcome: ok\n    # reviewed by Ana\n    criteria: |\n      Brief and kind.\n"
-                    b"    input_messages:\n      - role: system", 1)
+TEXT = EVAL.replace(
+    b"    outcome: ok\n    input_messages:\n      - role: system",
+    b"    outcome: ok\n    # reviewed by Ana\n    criteria: |\n      Brief and kind.\n"
+    b"    input_messages:\n      - role: system",
+    1,
+)
 CRITERIA_LINE = TEXT.decode().splitlines().index("      Brief and kind.") + 1
 COMMENT_LINE = CRITERIA_LINE - 2
 OTHER_CASE_LINE = TEXT.decode().splitlines().index("        content: Second case text.") + 1
@@ -28,9 +31,15 @@ OTHER_CASE_LINE = TEXT.decode().splitlines().index("        content: Second case
 @pytest.fixture
 def bundle(transactional_db):
     cache.clear()
-    found, _ = store_bundle({DOCUMENT: TEXT, "evals/notes.instructions.md": b"# Notes\n\nBe kind.\n",
-                             ".agentv/config.yaml": CONFIG, "evals/README.txt": b"Read me.\n"},
-                            title="tiny")
+    found, _ = store_bundle(
+        {
+            DOCUMENT: TEXT,
+            "evals/notes.instructions.md": b"# Notes\n\nBe kind.\n",
+            ".agentv/config.yaml": CONFIG,
+            "evals/README.txt": b"Read me.\n",
+        },
+        title="tiny",
+    )
     return found
 
 
@@ -54,7 +63,10 @@ def test_the_files_are_one_click_apart_in_the_source_pane(page, bundle, viewport
         panel.locator("summary").click()
     assert panel.locator("a[aria-current]").inner_text() == "tiny.yaml"
     assert panel.locator("li", has_text="tiny.yaml").locator(".file-role").inner_text() == "this case"
-    assert panel.locator("li", has_text="notes.instructions.md").locator(".file-role").inner_text() == "guideline"
+    assert (
+        panel.locator("li", has_text="notes.instructions.md").locator(".file-role").inner_text()
+        == "guideline"
+    )
     assert panel.locator("li", has_text="README.txt").locator(".file-role").count() == 0
 
     panel.locator("a", has_text="notes.instructions.md").click()
@@ -81,8 +93,11 @@ def test_a_line_that_sends_nothing_says_so_and_another_cases_line_opens_it(page,
 
     click_line(page, CRITERIA_LINE)
     note.wait_for(state="visible")
-    assert re.fullmatch(rf"Line {CRITERIA_LINE} is `criteria`: agentv does not send it to the model; "
-                        r"graders read it\.", note.inner_text())
+    assert re.fullmatch(
+        rf"Line {CRITERIA_LINE} is `criteria`: agentv does not send it to the model; "
+        r"graders read it\.",
+        note.inner_text(),
+    )
     assert note.is_visible()
     name = "case-line-note-phone" if viewport else "case-line-note"
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
@@ -123,7 +138,10 @@ def test_guideline_patterns_changed_in_place_relabel_the_files(page, bundle):
     page.fill("#patterns", "no-such-file.md")
     page.check("input[name=patterns_mode][value=custom]")
     # No guideline now; the case's own `type: file` block still attaches the notes.
-    until(page, "document.querySelector('#files-panel li.depth-1 a[data-path=\"evals/notes.instructions.md\"]')"
-                ".parentElement.querySelector('.file-role').textContent === 'attached'")
+    until(
+        page,
+        "document.querySelector('#files-panel li.depth-1 a[data-path=\"evals/notes.instructions.md\"]')"
+        ".parentElement.querySelector('.file-role').textContent === 'attached'",
+    )
     assert page.locator("#files-panel a[aria-current]").inner_text() == "tiny.yaml"
     assert page.csp_errors == []

@@ -45,10 +45,17 @@ def _fits_the_screen(page, select) -> None:
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "390px"])
 def test_a_sample_chosen_in_the_select_becomes_the_context_turn(page, transactional_db, viewport):
-    select = _settings_of(page, viewport, {
-        "support/PROMPT.md": DECK.encode(),
-        "support/samples/late-order.json": b'{\n  "orderId": "A-9",\n  "late": true\n}\n',
-        "support/samples/new-customer.json": b'{"orderId": null}\n'}, "support", "#gambit_context_sample")
+    select = _settings_of(
+        page,
+        viewport,
+        {
+            "support/PROMPT.md": DECK.encode(),
+            "support/samples/late-order.json": b'{\n  "orderId": "A-9",\n  "late": true\n}\n',
+            "support/samples/new-customer.json": b'{"orderId": null}\n',
+        },
+        "support",
+        "#gambit_context_sample",
+    )
     with page.expect_response(lambda response: "gambit_context_sample=late-order" in response.url):
         select.select_option("late-order")
     page.wait_for_selector("#rendered .msg.role-tool")
@@ -84,12 +91,18 @@ SESSION = b"""{
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "390px"])
-def test_a_conversation_chosen_in_the_select_is_graded_turn_by_turn(page, transactional_db,
-                                                                     viewport):
-    select = _settings_of(page, viewport, {"brevity/PROMPT.md": GRADER.encode(),
-                                           "brevity/samples/sky.json": SESSION,
-                                           "brevity/samples/empty.json": b"[]\n"},
-                          "brevity", "#gambit_conversation_sample")
+def test_a_conversation_chosen_in_the_select_is_graded_turn_by_turn(page, transactional_db, viewport):
+    select = _settings_of(
+        page,
+        viewport,
+        {
+            "brevity/PROMPT.md": GRADER.encode(),
+            "brevity/samples/sky.json": SESSION,
+            "brevity/samples/empty.json": b"[]\n",
+        },
+        "brevity",
+        "#gambit_conversation_sample",
+    )
     # The deck graded turn by turn is other cases: the page moves to the first one's address.
     with page.expect_navigation(url=lambda url: "gambit_conversation_sample=sky" in url):
         select.select_option("sky")
@@ -99,8 +112,7 @@ def test_a_conversation_chosen_in_the_select_is_graded_turn_by_turn(page, transa
     assert page.locator("#gambit_conversation_sample").input_value() == "sky"
     tool = page.locator("#rendered .msg.role-tool")
     tool.scroll_into_view_if_needed()  # cards off screen are not laid out (content-visibility)
-    expect(tool).to_contain_text(
-        '"messageToGrade":{"role":"assistant","content":"Rayleigh scattering."}')
+    expect(tool).to_contain_text('"messageToGrade":{"role":"assistant","content":"Rayleigh scattering."}')
     # the graded message, traced to its line of the session file
     graded = tool.locator('.seg[data-path="brevity/samples/sky.json"][data-from="5"]')
     assert graded.count() == 2  # in the session, then as messageToGrade

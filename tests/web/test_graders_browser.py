@@ -43,7 +43,7 @@ SUITE = b"""tests:
 FILES = {
     "evals/refund.yaml": SUITE,
     "evals/graders/policy.md": b"Grade the answer below against the policy.\n\nQuestion: {{ input }}\n"
-                               b"Answer: {{ output }}\nExpected: {{ expected_output }}\n",
+    b"Answer: {{ output }}\nExpected: {{ expected_output }}\n",
     "evals/scripts/check_format.py": b"import json, sys\nprint(json.dumps({'score': 1}))\n",
     "requests/thinking.json": json.dumps(ANTHROPIC, indent=2).encode(),
 }
@@ -86,8 +86,13 @@ def test_the_judges_prompts_and_a_script_graders_note_on_the_case_page(page, bun
     note = script.locator(".grader-note")
     assert note.is_visible()
     assert note.inner_text().startswith("Runs `python3 scripts/check_format.py` on the answer")
-    assert graders.locator("details.grader").nth(3).locator(".grader-note").inner_text().startswith(
-        "Checks that the answer contains `60 days`.")
+    assert (
+        graders.locator("details.grader")
+        .nth(3)
+        .locator(".grader-note")
+        .inner_text()
+        .startswith("Checks that the answer contains `60 days`.")
+    )
     _no_sideways_scroll(page)
     for _ in range(2):  # once more after the cards above it took their real height
         script.scroll_into_view_if_needed()
@@ -115,10 +120,13 @@ def test_thinking_is_a_labelled_segment_beside_the_text(page, bundle, viewport):
 
 def test_the_offline_copy_shows_graders_and_thinking_as_the_case_page_does(page, tmp_path):
     files = MemoryBundle(FILES)
-    documents = offline.render_all(lambda path: give_cases_distinct_ids(render_document(files, path, None)),
-                                   list_documents(files))
+    documents = offline.render_all(
+        lambda path: give_cases_distinct_ids(render_document(files, path, None)), list_documents(files)
+    )
     path = tmp_path / "copy.html"
-    path.write_text(offline.offline_html(offline.offline_data("judges", offline.text_files(files), documents)))
+    path.write_text(
+        offline.offline_html(offline.offline_data("judges", offline.text_files(files), documents))
+    )
     page.goto(path.as_uri())
     page.wait_for_selector(".msg")
     cases = page.locator("#offline-case option").all_inner_texts()
@@ -126,10 +134,19 @@ def test_the_offline_copy_shows_graders_and_thinking_as_the_case_page_does(page,
     graders = page.locator("#graders")
     graders.wait_for()
     assert graders.locator("details.grader > summary strong").all_inner_texts() == [
-        "policy", "depth", "format", "contains"]
+        "policy",
+        "depth",
+        "format",
+        "contains",
+    ]
     assert graders.locator("details.grader").nth(0).locator(".msg").count() == 2
-    assert graders.locator("details.grader").nth(2).locator(".grader-note").inner_text().startswith(
-        "Runs `python3 scripts/check_format.py`")
+    assert (
+        graders.locator("details.grader")
+        .nth(2)
+        .locator(".grader-note")
+        .inner_text()
+        .startswith("Runs `python3 scripts/check_format.py`")
+    )
     page.select_option("#offline-case", str(next(i for i, name in enumerate(cases) if "thinking" in name)))
     thinking = page.locator(".seg.thinking").first
     thinking.wait_for()

@@ -26,8 +26,15 @@ def assert_nothing_stored():
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_the_upload_page_refuses_a_hostile_file_and_stores_nothing(client, db, shape):
     path, _, says, _ = SHAPES[shape]
-    response = client.post("/", {"files": [SimpleUploadedFile(name.rsplit("/", 1)[-1], text.encode())
-                                           for name, text in SHAPES[shape].files.items()]})
+    response = client.post(
+        "/",
+        {
+            "files": [
+                SimpleUploadedFile(name.rsplit("/", 1)[-1], text.encode())
+                for name, text in SHAPES[shape].files.items()
+            ]
+        },
+    )
     assert response.status_code == 400
     body = response.content.decode()
     assert "Upload refused" in body and says in body and path.rsplit("/", 1)[-1] in body
@@ -37,8 +44,7 @@ def test_the_upload_page_refuses_a_hostile_file_and_stores_nothing(client, db, s
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_the_api_refuses_a_hostile_upload_with_422_naming_the_file(client, db, shape):
     path, _, says, _ = SHAPES[shape]
-    response = client.post("/api/bundles", {"files": SHAPES[shape].files},
-                           content_type="application/json")
+    response = client.post("/api/bundles", {"files": SHAPES[shape].files}, content_type="application/json")
     assert response.status_code == 422, response.content[:500]
     answer = response.json()
     assert answer["file"] == path and says in answer["detail"]
@@ -48,29 +54,45 @@ def test_the_api_refuses_a_hostile_upload_with_422_naming_the_file(client, db, s
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_api_render_refuses_a_hostile_file_with_422(client, db, shape):
     path, _, says, _ = SHAPES[shape]
-    response = client.post("/api/render", {"files": SHAPES[shape].files, "path": path},
-                           content_type="application/json")
+    response = client.post(
+        "/api/render", {"files": SHAPES[shape].files, "path": path}, content_type="application/json"
+    )
     assert response.status_code == 422, response.content[:500]
     assert response.json()["file"] == path and says in response.json()["detail"]
 
 
-@pytest.mark.parametrize("shape", ["yaml-block-sequence", "yaml-complex-key", "toml-dotted-key",
-                                   "yaml-alias-bomb", "json-request-flow", "deck-embed-fan-out"])
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "yaml-block-sequence",
+        "yaml-complex-key",
+        "toml-dotted-key",
+        "yaml-alias-bomb",
+        "json-request-flow",
+        "deck-embed-fan-out",
+    ],
+)
 def test_the_cli_exits_2_naming_the_file(tmp_path, shape):
     path, _, says, _ = SHAPES[shape]
     (tmp_path / ".git").mkdir()
     for name, text in SHAPES[shape].files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    result = subprocess.run([sys.executable, "manage.py", "render", str(tmp_path / path)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "render", str(tmp_path / path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2, result.stderr[-1000:]
     assert result.stderr.startswith(f"error: {path}") and says in result.stderr
 
 
 def test_merely_invalid_yaml_is_still_stored_to_be_fixed_in_the_editor(client, db):
-    response = client.post("/api/bundles", {"files": {"e.yaml": "tests: [unclosed\n"}},
-                           content_type="application/json")
+    response = client.post(
+        "/api/bundles", {"files": {"e.yaml": "tests: [unclosed\n"}}, content_type="application/json"
+    )
     assert response.status_code == 201
     assert Bundle.objects.count() == 1
 

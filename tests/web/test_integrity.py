@@ -20,6 +20,7 @@ def in_thread(function, errors):
             errors.append(error)
         finally:
             connection.close()
+
     return threading.Thread(target=run)
 
 
@@ -32,9 +33,15 @@ def test_uploads_racing_deletes_of_bundles_sharing_a_blob_never_fail_or_lose_it(
         fresh = f"new blob of round {round_number}\n".encode()
         threads = [
             in_thread(lambda doomed=doomed: delete_bundle(doomed), errors),
-            *(in_thread(lambda name=name, fresh=fresh: stored.append(
-                store_bundle({name: SHARED, "fresh.txt": fresh})[0]), errors)
-              for name in ("notes.txt", "copy.txt")),
+            *(
+                in_thread(
+                    lambda name=name, fresh=fresh: stored.append(
+                        store_bundle({name: SHARED, "fresh.txt": fresh})[0]
+                    ),
+                    errors,
+                )
+                for name in ("notes.txt", "copy.txt")
+            ),
         ]
         for thread in threads:
             thread.start()

@@ -10,14 +10,17 @@ from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
 from inspector.core import prices
 
-POLICY = "".join(f"Rule {number}: answer carefully and cite the source of every claim.\n"
-                 for number in range(200))
+POLICY = "".join(
+    f"Rule {number}: answer carefully and cite the source of every claim.\n" for number in range(200)
+)
 
 
 def _case(name: str, prompt: str) -> str:
-    return (f"  - id: {name}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
-            f"          - type: file\n            value: ../prompts/{prompt}\n"
-            f"      - role: user\n        content: Question {name}\n")
+    return (
+        f"  - id: {name}\n    criteria: ok\n    input:\n      - role: system\n        content:\n"
+        f"          - type: file\n            value: ../prompts/{prompt}\n"
+        f"      - role: user\n        content: Question {name}\n"
+    )
 
 
 def lazy(client, page: str, slot: str) -> str:
@@ -33,9 +36,15 @@ def ledger(client, bundle, params=None) -> str:
 
 @pytest.fixture
 def suite(db):
-    files = {"evals/suite.yaml": "tests:\n" + _case("a", "policy.md") + _case("b", "policy.md")
-             + _case("c", "policy.md") + _case("d", "short.md"),
-             "prompts/policy.md": POLICY, "prompts/short.md": "Be brief.\n"}
+    files = {
+        "evals/suite.yaml": "tests:\n"
+        + _case("a", "policy.md")
+        + _case("b", "policy.md")
+        + _case("c", "policy.md")
+        + _case("d", "short.md"),
+        "prompts/policy.md": POLICY,
+        "prompts/short.md": "Be brief.\n",
+    }
     bundle, _ = store_bundle({path: text.encode() for path, text in files.items()})
     return bundle
 
@@ -47,7 +56,7 @@ def test_the_bundle_page_shows_the_ledger_with_prices_and_their_date(client, sui
     assert "gpt-5.4-mini: input $0.75" in page  # the default OpenAI model, priced by genai-prices
     files = re.findall(r'<tr class="ledger-file"><td><a href="[^"]*">([^<]+)</a>', page)
     assert files[0] == "prompts/policy.md"  # the costliest first
-    assert "<svg class=\"ledger-chart\"" in page and "<script" not in page.split('id="ledger"')[1]
+    assert '<svg class="ledger-chart"' in page and "<script" not in page.split('id="ledger"')[1]
 
 
 def test_the_file_table_sorts_by_the_column_asked_for(client, suite):
@@ -68,8 +77,9 @@ def test_the_panel_names_where_a_case_leaves_the_cached_prefix(client, suite):
 def test_an_unknown_model_shows_a_problem_not_an_error(client, suite):
     response = client.get(f"/b/{suite.pk}/", {"model": "no-such-model"})
     assert response.status_code == 200
-    assert "no price for model &#x27;no-such-model&#x27;" in lazy(client, response.content.decode(),
-                                                                  "ledger-slot")
+    assert "no price for model &#x27;no-such-model&#x27;" in lazy(
+        client, response.content.decode(), "ledger-slot"
+    )
 
 
 def test_the_case_page_marks_the_cached_prefix(client, suite):
@@ -91,11 +101,11 @@ def test_a_case_outside_the_group_says_where_it_leaves_it(client, suite):
 def test_the_anthropic_export_panel_places_breakpoints_when_asked(client, suite):
     url = addresses.case_url(suite.pk, "evals/suite.yaml", "b")
     page = client.get(url, {"provider": "anthropic", "cache_breakpoints": "1"}).content.decode()
-    assert 'data-cache-breakpoints checked' in page
+    assert "data-cache-breakpoints checked" in page
     assert "cache_control breakpoint after the system prompt" in page
     assert "&quot;cache_control&quot;" in page or '"cache_control"' in page
     plain = client.get(url, {"provider": "anthropic"}).content.decode()
-    assert "cache_control breakpoint after" not in plain and 'data-cache-breakpoints>' in plain
+    assert "cache_control breakpoint after" not in plain and "data-cache-breakpoints>" in plain
 
 
 @pytest.mark.browser

@@ -31,8 +31,13 @@ def folder(tmp_path: Path, db):
     (tmp_path / "evals" / "tiny.yaml").write_bytes(EVAL)
     (tmp_path / "evals" / "notes.instructions.md").write_bytes(b"# Notes\n\nBe kind.\n")
     (tmp_path / ".agentv" / "config.yaml").write_bytes(CONFIG)
-    with override_settings(LOCAL_ROOT=str(tmp_path), LOCAL_WATCH=False, LOCAL_SHARE_TO=None,
-                           LOCAL_PORT=PORT, LOCAL_SHARE_INCLUDE=()):
+    with override_settings(
+        LOCAL_ROOT=str(tmp_path),
+        LOCAL_WATCH=False,
+        LOCAL_SHARE_TO=None,
+        LOCAL_PORT=PORT,
+        LOCAL_SHARE_INCLUDE=(),
+    ):
         yield tmp_path
 
 
@@ -94,17 +99,23 @@ def test_without_a_share_server_share_explains_and_uploads_nothing(client, folde
 
 def sent_files(recorded) -> dict[str, bytes]:
     """The files of Share's multipart upload, by the path each `paths` part gives it."""
-    message = BytesParser().parsebytes(b"Content-Type: " + recorded.headers["content-type"].encode()
-                                       + b"\r\n\r\n" + recorded.raw)
-    parts = [(part.get_param("name", header="content-disposition"), part.get_payload(decode=True))
-             for part in message.get_payload()]
+    message = BytesParser().parsebytes(
+        b"Content-Type: " + recorded.headers["content-type"].encode() + b"\r\n\r\n" + recorded.raw
+    )
+    parts = [
+        (part.get_param("name", header="content-disposition"), part.get_payload(decode=True))
+        for part in message.get_payload()
+    ]
     contents = [data for name, data in parts if name == "files"]
     paths = [data.decode() for name, data in parts if name == "paths"]
     assert len(contents) == len(paths)
     return dict(zip(paths, contents, strict=True))
 
 
-SHARED = {"url": "https://inspector.example/b/abc/", "manage_url": "https://inspector.example/b/abc/manage/#t"}
+SHARED = {
+    "url": "https://inspector.example/b/abc/",
+    "manage_url": "https://inspector.example/b/abc/manage/#t",
+}
 
 
 def test_share_shows_what_goes_then_uploads_it_to_the_server(client, folder):
@@ -121,12 +132,16 @@ def test_share_shows_what_goes_then_uploads_it_to_the_server(client, folder):
     assert recorded.path == "/api/bundles"
     # What went is a real upload: the server's own API stores it as it was on disk.
     with override_settings(LOCAL_ROOT=None):
-        stored = Client().generic("POST", "/api/bundles", recorded.raw,
-                                  content_type=recorded.headers["content-type"])
+        stored = Client().generic(
+            "POST", "/api/bundles", recorded.raw, content_type=recorded.headers["content-type"]
+        )
     assert stored.status_code == 201, stored.content[:300]
     bundle = Bundle.objects.get()
-    assert bundle.file_map() == {"evals/tiny.yaml": EVAL, "evals/notes.instructions.md": b"# Notes\n\nBe kind.\n",
-                                 ".agentv/config.yaml": CONFIG}
+    assert bundle.file_map() == {
+        "evals/tiny.yaml": EVAL,
+        "evals/notes.instructions.md": b"# Notes\n\nBe kind.\n",
+        ".agentv/config.yaml": CONFIG,
+    }
 
 
 def test_share_says_when_the_server_cannot_be_reached(client, folder):
@@ -147,14 +162,18 @@ def test_a_served_folder_takes_no_verdicts_so_offers_no_filter_by_them(client, f
 
 
 def test_the_review_panel_says_a_folder_takes_no_comments_or_verdicts(client, folder):
-    panel = client.get("/b/local/review/panel/", {"document": "evals/tiny.yaml", "case_id": "first"},
-                       headers={"HX-Request": "true"})
+    panel = client.get(
+        "/b/local/review/panel/",
+        {"document": "evals/tiny.yaml", "case_id": "first"},
+        headers={"HX-Request": "true"},
+    )
     text = panel.content.decode()
     assert panel.status_code == 200, text[:300]
     assert 'id="review-folder"' in text and 'id="verdict-form"' not in text
 
 
 # -- Local mode takes no upload or write of any kind, and answers only to its own address --------
+
 
 def _stored_bundle():
     from inspector.bundles.ingest import store_bundle
@@ -168,11 +187,15 @@ def test_the_api_takes_no_upload_in_local_mode_not_even_a_no_cors_post_from_a_we
     from inspector.models import Bundle
 
     # What a `fetch(..., {mode: "no-cors", body: formData})` from any website sends.
-    website = client.post("/api/bundles", {"files": [_upload("a.yaml", EVAL)], "paths": ["a.yaml"]},
-                          headers={"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"})
+    website = client.post(
+        "/api/bundles",
+        {"files": [_upload("a.yaml", EVAL)], "paths": ["a.yaml"]},
+        headers={"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"},
+    )
     script = client.post("/api/bundles", {"files": [_upload("a.yaml", EVAL)], "paths": ["a.yaml"]})
-    as_json = client.post("/api/bundles", {"files": {"a.yaml": EVAL.decode()}},
-                          content_type="application/json")
+    as_json = client.post(
+        "/api/bundles", {"files": {"a.yaml": EVAL.decode()}}, content_type="application/json"
+    )
     for answer in (website, script, as_json):
         assert answer.status_code == 403 and "read-only" in answer.json()["detail"]
     assert Bundle.objects.count() == 0
@@ -193,12 +216,16 @@ def test_no_write_reaches_a_bundle_stored_in_the_local_database(client, folder):
     bundle, token = _stored_bundle()
     base = f"/b/{bundle.pk}/"
     writes = [
-        client.post(f"/api/bundles/{bundle.pk}/threads",
-                    {"document": "evals/tiny.yaml", "case_id": "first", "body": "hi",
-                     "anchor": {"kind": "case"}}, content_type="application/json"),
+        client.post(
+            f"/api/bundles/{bundle.pk}/threads",
+            {"document": "evals/tiny.yaml", "case_id": "first", "body": "hi", "anchor": {"kind": "case"}},
+            content_type="application/json",
+        ),
         client.delete(f"/api/bundles/{bundle.pk}", headers={"X-Manage-Token": token}),
-        client.post(base + "review/", {"action": "comment", "document": "evals/tiny.yaml",
-                                       "case_id": "first", "body": "hi"}),
+        client.post(
+            base + "review/",
+            {"action": "comment", "document": "evals/tiny.yaml", "case_id": "first", "body": "hi"},
+        ),
         client.post(base + "manage/", {"token": token, "action": "delete"}),
         client.post(base + "evals/tiny.yaml/case/first/revise/", {"text": "evalcases: []"}),
         client.post(base + "evals/tiny.yaml/case/first/preview/", {"text": "evalcases: []"}),
@@ -235,12 +262,19 @@ def test_share_and_render_refuse_a_request_from_another_site(client, folder):
         ]
         assert [answer.status_code for answer in refused] == [403] * 4
         assert server.take() == []
-        same_origin = client.post("/local/share", {"digest": digest},
-                                  headers={"Origin": f"http://{SERVED}", "Sec-Fetch-Site": "same-origin"})
+        same_origin = client.post(
+            "/local/share",
+            {"digest": digest},
+            headers={"Origin": f"http://{SERVED}", "Sec-Fetch-Site": "same-origin"},
+        )
         assert same_origin.status_code == 200 and len(server.take()) == 1
     render = {"files": {"a.yaml": EVAL.decode()}, "path": "a.yaml"}
-    assert client.post("/api/render", render, content_type="application/json",
-                       headers={"Origin": "https://evil.example"}).status_code == 403
+    assert (
+        client.post(
+            "/api/render", render, content_type="application/json", headers={"Origin": "https://evil.example"}
+        ).status_code
+        == 403
+    )
     assert client.post("/api/render", render, content_type="application/json").status_code == 200
 
 
@@ -261,7 +295,9 @@ def test_without_local_mode_the_local_bundle_is_a_404_with_a_message(db):
 
 # -- Share sends exactly what it listed ----------------------------------------------------------
 
-PRIVATE_KEY = b"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+PRIVATE_KEY = (
+    b"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+)
 
 
 @pytest.fixture
@@ -292,37 +328,65 @@ def crowded(folder):
     return folder
 
 
-LISTED = ({".gitignore", "evals/.gitignore", "evals/keep.log", "evals/tiny.yaml",
-           "evals/notes.instructions.md", ".agentv/config.yaml"}
-          | {f"evals/extra{index:02}.instructions.md" for index in range(50)})
-NOT_LISTED = {"run.log", "build/out.txt", "evals/drafts/wip.md", "scratch.md", ".env", ".env.production",
-              "zz_private/id_ed25519", "zz_private/id_rsa", "server.pem", "tls.key", "evals/notes.txt"}
+LISTED = {
+    ".gitignore",
+    "evals/.gitignore",
+    "evals/keep.log",
+    "evals/tiny.yaml",
+    "evals/notes.instructions.md",
+    ".agentv/config.yaml",
+} | {f"evals/extra{index:02}.instructions.md" for index in range(50)}
+NOT_LISTED = {
+    "run.log",
+    "build/out.txt",
+    "evals/drafts/wip.md",
+    "scratch.md",
+    ".env",
+    ".env.production",
+    "zz_private/id_ed25519",
+    "zz_private/id_rsa",
+    "server.pem",
+    "tls.key",
+    "evals/notes.txt",
+}
 
 
 def test_share_lists_every_file_it_sends_and_sends_no_other(client, crowded):
     with RecordingServer(SHARED) as server, override_settings(LOCAL_SHARE_TO=server.url):
         asked = client.get("/local/share")
         page = asked.content.decode()
-        files = page[page.index('id="share-files"'):page.index("</ul>", page.index('id="share-files"'))]
+        files = page[page.index('id="share-files"') : page.index("</ul>", page.index('id="share-files"'))]
         assert f"Upload these {len(LISTED)} files" in page
         assert {path for path in LISTED if f"<code>{path}</code>" in files} == LISTED
         assert not [path for path in NOT_LISTED if f"<code>{path}</code>" in files]
-        secrets = page[page.index('id="share-secrets"'):]
-        for path in (".env", ".env.production", "zz_private/id_ed25519", "zz_private/id_rsa", "server.pem",
-                     "tls.key", "evals/notes.txt"):
+        secrets = page[page.index('id="share-secrets"') :]
+        for path in (
+            ".env",
+            ".env.production",
+            "zz_private/id_ed25519",
+            "zz_private/id_rsa",
+            "server.pem",
+            "tls.key",
+            "evals/notes.txt",
+        ):
             assert f"<code>{path}</code>" in secrets, path
         assert "--share-include PATH" in page and "sk-live" not in page
         client.post("/local/share", {"digest": asked.context["digest"]})
         (recorded,) = server.take()
     sent = sent_files(recorded)
     assert set(sent) == LISTED
-    assert not [marker for marker in (b"sk-live", b"PRIVATE KEY", b"DRAFT", b"SCRATCH", b"BUILD")
-                if marker in recorded.raw]
+    assert not [
+        marker
+        for marker in (b"sk-live", b"PRIVATE KEY", b"DRAFT", b"SCRATCH", b"BUILD")
+        if marker in recorded.raw
+    ]
 
 
 def test_a_file_named_with_share_include_is_sent_although_it_looks_secret(client, crowded):
-    with (RecordingServer(SHARED) as server,
-          override_settings(LOCAL_SHARE_TO=server.url, LOCAL_SHARE_INCLUDE=(".env", "scratch.md"))):
+    with (
+        RecordingServer(SHARED) as server,
+        override_settings(LOCAL_SHARE_TO=server.url, LOCAL_SHARE_INCLUDE=(".env", "scratch.md")),
+    ):
         asked = client.get("/local/share")
         client.post("/local/share", {"digest": asked.context["digest"]})
         (recorded,) = server.take()
@@ -353,7 +417,14 @@ def test_share_sends_nothing_when_the_folder_changed_after_its_list_was_shown(cl
 def test_the_offline_copy_holds_only_what_share_would_send(client, crowded):
     copy = client.get("/b/local/offline.html")
     assert copy.status_code == 200 and b"Be kind." in copy.content and b"Extra 49" in copy.content
-    for marker in (b"sk-live", b"PRIVATE KEY", b"DRAFT TEXT", b"SCRATCH TEXT", b"BUILD OUTPUT", b"zz_private"):
+    for marker in (
+        b"sk-live",
+        b"PRIVATE KEY",
+        b"DRAFT TEXT",
+        b"SCRATCH TEXT",
+        b"BUILD OUTPUT",
+        b"zz_private",
+    ):
         assert marker not in copy.content, marker
 
 
@@ -392,9 +463,16 @@ def test_share_follows_the_ignore_rules_of_the_repository_the_folder_is_in(clien
     (served / "evals" / "notes.scratch").write_bytes(b"SCRATCH")
     (served / "private").mkdir()
     (served / "private" / "p.md").write_bytes(b"PRIVATE")
-    with (RecordingServer(SHARED) as server,
-          override_settings(LOCAL_ROOT=str(served), LOCAL_WATCH=False, LOCAL_PORT=PORT, LOCAL_SHARE_TO=server.url,
-                            LOCAL_SHARE_INCLUDE=())):
+    with (
+        RecordingServer(SHARED) as server,
+        override_settings(
+            LOCAL_ROOT=str(served),
+            LOCAL_WATCH=False,
+            LOCAL_PORT=PORT,
+            LOCAL_SHARE_TO=server.url,
+            LOCAL_SHARE_INCLUDE=(),
+        ),
+    ):
         asked = client.get("/local/share")
         assert set(asked.context["ignored"]) == {"evals/wip.draft.md", "evals/notes.scratch", "private/p.md"}
         client.post("/local/share", {"digest": asked.context["digest"]})

@@ -30,9 +30,13 @@ def _serve(tmp_path, *options: str):
     (tmp_path / "evals" / "notes.instructions.md").write_bytes(b"# Notes\n\nBe kind.\n" + b"filler\n" * 30)
     (tmp_path / ".agentv" / "config.yaml").write_bytes(CONFIG)
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "inspector.cli", "serve", str(tmp_path), "--port",
-                                str(port), *options], cwd=REPO, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "inspector.cli", "serve", str(tmp_path), "--port", str(port), *options],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         first = process.stdout.readline()
         assert first.startswith("Prompt Inspector: http://127.0.0.1:"), first
@@ -62,8 +66,10 @@ def open_first_case(browser, address):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.set_default_timeout(15_000)
     csp_errors: list[str] = []
-    page.on("console", lambda message: "Content Security Policy" in message.text
-            and csp_errors.append(message.text))
+    page.on(
+        "console",
+        lambda message: "Content Security Policy" in message.text and csp_errors.append(message.text),
+    )
     page.goto(address)
     page.click("text=first")
     page.wait_for_selector("#rendered")
@@ -80,7 +86,9 @@ def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
     # The click loads the guideline into the source pane; scroll it once it has settled there
     # (settling scrolls the pane to its highlight).
     page.wait_for_selector('#source-pane[data-path="evals/notes.instructions.md"]:not(.htmx-settling)')
-    page.evaluate("window.stillTheSamePage = true; document.querySelector('#source-pane .code-view').scrollTop = 120")
+    page.evaluate(
+        "window.stillTheSamePage = true; document.querySelector('#source-pane .code-view').scrollTop = 120"
+    )
     scroll = page.evaluate("document.querySelector('#source-pane .code-view').scrollTop")
 
     guideline = folder / "evals" / "notes.instructions.md"
@@ -91,8 +99,9 @@ def test_an_edit_on_disk_rerenders_the_open_case_in_place(browser, served):
     active = page.locator("#rendered .seg.active")
     assert active.count() == 1 and active.get_attribute("data-path") == "evals/notes.instructions.md"
     # A save can reach the watcher as two changes: the check holds once the last refresh settles.
-    page.wait_for_function("scroll => document.querySelector('#source-pane .code-view').scrollTop === scroll",
-                           arg=scroll)
+    page.wait_for_function(
+        "scroll => document.querySelector('#source-pane .code-view').scrollTop === scroll", arg=scroll
+    )
 
     case_file = folder / "evals" / "tiny.yaml"
     case_file.write_bytes(b"evalcases:\n  - id: first\n    input_messages: [oops\n")
@@ -112,7 +121,9 @@ def test_a_save_that_empties_the_file_first_keeps_the_source_scroll(browser, ser
     short to hold the scroll, and the next refresh must still put the reader back where they were."""
     folder, address = served
     page, csp_errors = open_first_case(browser, address)
-    page.locator("#rendered .seg[data-path='evals/notes.instructions.md']").first.click(position={"x": 4, "y": 4})
+    page.locator("#rendered .seg[data-path='evals/notes.instructions.md']").first.click(
+        position={"x": 4, "y": 4}
+    )
     page.wait_for_selector('#source-pane[data-path="evals/notes.instructions.md"]:not(.htmx-settling)')
     page.evaluate("document.querySelector('#source-pane .code-view').scrollTop = 120")
     scroll = page.evaluate("document.querySelector('#source-pane .code-view').scrollTop")
@@ -124,17 +135,21 @@ def test_a_save_that_empties_the_file_first_keeps_the_source_scroll(browser, ser
     page.wait_for_selector("body[data-local-refreshed]")
     guideline.write_bytes(text.replace(b"Be kind.", b"Be kind and brief."))
     page.wait_for_selector("#rendered >> text=Be kind and brief.")
-    page.wait_for_function("scroll => document.querySelector('#source-pane .code-view').scrollTop === scroll",
-                           arg=scroll)
+    page.wait_for_function(
+        "scroll => document.querySelector('#source-pane .code-view').scrollTop === scroll", arg=scroll
+    )
     assert csp_errors == []
     page.close()
+
 
 def test_the_file_opened_from_the_files_panel_stays_open_through_an_edit_on_disk(browser, served):
     folder, address = served
     page, csp_errors = open_first_case(browser, address)
     page.click("#files-panel a[data-path='evals/notes.instructions.md']")
     page.wait_for_selector("#source-pane[data-path='evals/notes.instructions.md']")
-    page.evaluate("window.stillTheSamePage = true; document.querySelector('#source-pane .code-view').scrollTop = 60")
+    page.evaluate(
+        "window.stillTheSamePage = true; document.querySelector('#source-pane .code-view').scrollTop = 60"
+    )
     scroll = page.evaluate("document.querySelector('#source-pane .code-view').scrollTop")
     assert scroll > 0
 
@@ -146,8 +161,9 @@ def test_the_file_opened_from_the_files_panel_stays_open_through_an_edit_on_disk
     assert page.evaluate("window.stillTheSamePage") is True  # no reload
     assert page.get_attribute("#files-panel a[aria-current]", "data-path") == "evals/notes.instructions.md"
     # A save can reach the watcher as two changes: the check holds once the last refresh settles.
-    page.wait_for_function("scroll => document.querySelector('#source-pane .code-view').scrollTop === scroll",
-                           arg=scroll)
+    page.wait_for_function(
+        "scroll => document.querySelector('#source-pane .code-view').scrollTop === scroll", arg=scroll
+    )
 
     # A line of another case, clicked in the case's own file, opens that case.
     page.click("#files-panel a[data-path='evals/tiny.yaml']")
@@ -178,13 +194,32 @@ def test_the_served_process_answers_only_its_own_address_and_takes_no_upload(ser
     assert status("/b/local/") == 200
     assert status("/b/local/", headers={"Host": f"localhost:{port}"}) == 200
     assert status("/b/local/", headers={"Host": f"rebound.example:{port}"}) in (400, 403)
-    body = (b"--x\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.yaml\"\r\n\r\n"
-            b"tests: []\r\n--x--\r\n")
-    assert status("/api/bundles", data=body, method="POST",
-                  headers={"Content-Type": "multipart/form-data; boundary=x",
-                           "Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}) == 403
-    assert status("/api/bundles", data=body, method="POST",
-                  headers={"Content-Type": "multipart/form-data; boundary=x"}) == 403
+    body = (
+        b'--x\r\nContent-Disposition: form-data; name="files"; filename="a.yaml"\r\n\r\n'
+        b"tests: []\r\n--x--\r\n"
+    )
+    assert (
+        status(
+            "/api/bundles",
+            data=body,
+            method="POST",
+            headers={
+                "Content-Type": "multipart/form-data; boundary=x",
+                "Origin": "https://evil.example",
+                "Sec-Fetch-Site": "cross-site",
+            },
+        )
+        == 403
+    )
+    assert (
+        status(
+            "/api/bundles",
+            data=body,
+            method="POST",
+            headers={"Content-Type": "multipart/form-data; boundary=x"},
+        )
+        == 403
+    )
 
 
 def test_share_include_must_name_a_file_of_the_folder(tmp_path):
@@ -192,9 +227,21 @@ def test_share_include_must_name_a_file_of_the_folder(tmp_path):
     outside.write_text("x")
     (tmp_path / "suite").mkdir()
     for named, said in ((str(outside), "not in the served folder"), ("missing.env", "no such file")):
-        result = subprocess.run([sys.executable, "-m", "inspector.cli", "serve", str(tmp_path / "suite"),
-                                 "--share-include", named], cwd=REPO, capture_output=True, text=True,
-                                timeout=300)
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "inspector.cli",
+                "serve",
+                str(tmp_path / "suite"),
+                "--share-include",
+                named,
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert result.returncode == 2 and said in result.stderr, result.stderr
 
 
@@ -215,8 +262,12 @@ def test_share_in_the_browser_sends_the_files_it_listed_and_no_secret(browser, t
             page.set_default_timeout(15_000)
             page.goto(address.replace("/b/local/", "/local/share"))
             listed = page.locator("#share-files code").all_inner_texts()
-            assert sorted(listed) == [".agentv/config.yaml", ".gitignore", "evals/notes.instructions.md",
-                                      "evals/tiny.yaml"]
+            assert sorted(listed) == [
+                ".agentv/config.yaml",
+                ".gitignore",
+                "evals/notes.instructions.md",
+                "evals/tiny.yaml",
+            ]
             assert page.locator("#share-secrets code", has_text=".env").count() == 1
             page.click("#confirm-share")
             page.wait_for_selector("#share-url")

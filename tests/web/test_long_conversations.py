@@ -18,7 +18,7 @@ def conversation(messages: int) -> bytes:
     lines = ["evalcases:", "  - id: long", "    outcome: ok", "    input_messages:"]
     for index in range(messages):
         role = "user" if index % 2 == 0 else "assistant"
-        lines += [f"      - role: {role}", f"        content: \"message number {index} {'x' * 300}\""]
+        lines += [f"      - role: {role}", f'        content: "message number {index} {"x" * 300}"']
     return ("\n".join(lines) + "\n").encode()
 
 

@@ -13,8 +13,10 @@ from tests.web.test_ledger_pages import lazy, ledger
 
 
 def _short_case(name: str, system: str) -> str:
-    return (f"  - id: {name}\n    criteria: ok\n    input:\n      - role: system\n"
-            f"        content: {system}\n      - role: user\n        content: Question {name}?\n")
+    return (
+        f"  - id: {name}\n    criteria: ok\n    input:\n      - role: system\n"
+        f"        content: {system}\n      - role: user\n        content: Question {name}?\n"
+    )
 
 
 @pytest.fixture
@@ -22,8 +24,10 @@ def two_files(db):
     """Two files whose cases share a short system prompt within each file, none across them."""
     shared = "You grade support replies for tone, warmth and brevity, one reply at a time."
     other = "Summarise the release notes below for a customer newsletter in plain words."
-    files = {"evals/tone.yaml": "tests:\n" + "".join(_short_case(n, shared) for n in "abc"),
-             "evals/notes.yaml": "tests:\n" + "".join(_short_case(n, other) for n in "de")}
+    files = {
+        "evals/tone.yaml": "tests:\n" + "".join(_short_case(n, shared) for n in "abc"),
+        "evals/notes.yaml": "tests:\n" + "".join(_short_case(n, other) for n in "de"),
+    }
     bundle, _ = store_bundle({path: text.encode() for path, text in files.items()})
     return bundle
 
@@ -32,7 +36,7 @@ def test_the_bundle_ledger_finds_the_prefix_one_files_cases_share(client, two_fi
     panel = ledger(client, two_files)
     assert "No two cases share a prefix" not in panel
     found = re.search(r"<strong>(\d+)</strong> tokens, shared by <strong>3</strong> of 5 cases", panel)
-    assert found, panel[panel.find('id="ledger-cache"'):][:600]
+    assert found, panel[panel.find('id="ledger-cache"') :][:600]
     page = client.get(addresses.case_url(two_files.pk, "evals/tone.yaml", "a")).content.decode()
     band = lazy(client, page, "cache-band-slot")
     assert f"share a {found.group(1)}-token prefix" in band
@@ -46,8 +50,11 @@ def test_the_api_ledger_of_the_bundle_and_of_the_file_agree(client, two_files):
 
 
 def _open_on_case_page(client, bundle, case_id: str) -> int:
-    page = client.get(f"/b/{bundle.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": case_id},
-                      HTTP_HX_REQUEST="true").content.decode()
+    page = client.get(
+        f"/b/{bundle.pk}/review/panel/",
+        {"document": "evals/suite.yaml", "case_id": case_id},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
     return int(re.search(r'id="thread-count">(\d+) open', page).group(1))
 
 
@@ -68,7 +75,13 @@ def test_a_bundle_row_counts_the_open_threads_its_case_page_shows(client, db):
     bundle, _ = store_bundle(FILES, title="suite")
 
     def thread(**fields):
-        data = {"document": "evals/suite.yaml", "case_id": "first", "action": "thread", "body": "Hm", **fields}
+        data = {
+            "document": "evals/suite.yaml",
+            "case_id": "first",
+            "action": "thread",
+            "body": "Hm",
+            **fields,
+        }
         assert client.post(f"/b/{bundle.pk}/review/", data).status_code in (200, 302, 303)
 
     thread(target="0")
@@ -97,9 +110,16 @@ def test_local_mode_shows_a_broken_files_located_error_with_its_source_in_place(
     (tmp_path / "evals" / "notes.instructions.md").write_bytes(b"# Notes\n\nBe kind.\n")
     (tmp_path / ".agentv" / "config.yaml").write_bytes(CONFIG)
     client = Client(HTTP_HOST="127.0.0.1:8123")
-    with override_settings(LOCAL_ROOT=str(tmp_path), LOCAL_WATCH=False, LOCAL_SHARE_TO=None,
-                           LOCAL_PORT=8123, LOCAL_SHARE_INCLUDE=()):
-        (tmp_path / "evals" / "tiny.yaml").write_bytes(b"evalcases:\n  - id: first\n    input_messages: [oops\n")
+    with override_settings(
+        LOCAL_ROOT=str(tmp_path),
+        LOCAL_WATCH=False,
+        LOCAL_SHARE_TO=None,
+        LOCAL_PORT=8123,
+        LOCAL_SHARE_INCLUDE=(),
+    ):
+        (tmp_path / "evals" / "tiny.yaml").write_bytes(
+            b"evalcases:\n  - id: first\n    input_messages: [oops\n"
+        )
         served_folder.folder().changed()
         response = client.get("/b/local/evals/tiny.yaml/case/first/")
         page = response.content.decode()
@@ -115,7 +135,7 @@ def test_a_broken_stored_file_blames_the_settings_only_when_some_are_set(client,
     bundle, _ = store_bundle({"evals/broken.yaml": b"tests:\n  - id: a\n    input: [open\n"})
     url = addresses.case_url(bundle.pk, "evals/broken.yaml", "a")
     plain = client.get(url).content.decode()
-    assert "This file cannot be rendered</h1>" in plain, plain[plain.find("<h1"):][:300]
+    assert "This file cannot be rendered</h1>" in plain, plain[plain.find("<h1") :][:300]
     assert 'data-hl-from="3"' in plain  # the end-of-file error shown at the last line
     assert "Upload files" in plain
     with_settings = client.get(url, {"profile": "agentv-4"}).content.decode()
@@ -139,8 +159,13 @@ def test_serve_prints_its_address_and_real_events_not_each_poll(tmp_path):
     (tmp_path / ".agentv" / "config.yaml").write_bytes(CONFIG)
     port = free_port()
     repo = Path(__file__).resolve().parents[2]
-    process = subprocess.Popen([sys.executable, "-m", "inspector.cli", "serve", str(tmp_path), "--port", str(port)],
-                               cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "inspector.cli", "serve", str(tmp_path), "--port", str(port)],
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         first = process.stdout.readline()
@@ -175,8 +200,10 @@ def test_a_verdict_carries_into_a_revision_where_its_case_is_unchanged(client, d
     render_cache.clear()
     bundle, _ = store_bundle(FILES, title="suite")
     for case_id, verdict in (("first", "ok"), ("second", "changes")):
-        client.post(f"/b/{bundle.pk}/review/", {"document": "evals/suite.yaml", "case_id": case_id,
-                                                "action": "verdict", "verdict": verdict})
+        client.post(
+            f"/b/{bundle.pk}/review/",
+            {"document": "evals/suite.yaml", "case_id": case_id, "action": "verdict", "verdict": verdict},
+        )
     # The revision changes the second case's text only.
     changed = SUITE.replace(b"second function", b"second function, and its tests")
     assert changed != SUITE
@@ -184,8 +211,11 @@ def test_a_verdict_carries_into_a_revision_where_its_case_is_unchanged(client, d
     progress = client.get(f"/b/{revision.pk}/review/progress/", HTTP_HX_REQUEST="true").content.decode()
     assert "Reviewed 1 of 2" in progress
     assert _row_verdicts(progress) == {"first": "ok"}
-    panel = client.get(f"/b/{revision.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": "first"},
-                       HTTP_HX_REQUEST="true").content.decode()
+    panel = client.get(
+        f"/b/{revision.pk}/review/panel/",
+        {"document": "evals/suite.yaml", "case_id": "first"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
     assert 'value="ok" checked' in panel and 'id="verdict-carried"' in panel
     filtered = client.get(f"/b/{revision.pk}/", {"verdict": "ok"}).content.decode()
     assert ">first</a>" in filtered and ">second</a>" not in filtered
@@ -209,10 +239,14 @@ def test_the_case_page_says_why_a_file_is_a_guideline_and_the_pattern_line_says_
     # The segment's own label (shown when it is clicked) says it too.
     [title] = set(re.findall(r'<span class="seg k-guideline" title="([^"]*)"', page))
     assert title.endswith(" — " + reason)
-    note = client.get(addresses.case_url(bundle.pk, "evals/suite.yaml", "first") + "line/",
-                      {"path": ".agentv/config.yaml", "line": "2"}).content.decode()
-    assert ("Line 2 is the guideline pattern `**/*.instructions.md`: it makes evals/rules.instructions.md "
-            "a guideline of this case, so its text is in the system message.") in note
+    note = client.get(
+        addresses.case_url(bundle.pk, "evals/suite.yaml", "first") + "line/",
+        {"path": ".agentv/config.yaml", "line": "2"},
+    ).content.decode()
+    assert (
+        "Line 2 is the guideline pattern `**/*.instructions.md`: it makes evals/rules.instructions.md "
+        "a guideline of this case, so its text is in the system message."
+    ) in note
 
 
 def test_a_binary_file_where_nothing_renders_is_not_offered_in_the_editor(client, db):

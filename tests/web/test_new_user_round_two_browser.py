@@ -5,19 +5,23 @@ import pytest
 pytestmark = pytest.mark.browser
 
 # An unclosed quote on line 90 of a 100-line suite: libyaml notices only at the end of the file.
-LONG_BROKEN = "tests:\n" + "".join(f"  - id: case-{n}\n    criteria: ok\n    input: question {n}\n"
-                                   for n in range(29))
+LONG_BROKEN = "tests:\n" + "".join(
+    f"  - id: case-{n}\n    criteria: ok\n    input: question {n}\n" for n in range(29)
+)
 LONG_BROKEN += '  - id: case-29\n    input: "this quote never closes\n    criteria: ok\n'
 LONG_BROKEN += "".join(f"  - id: late-{n}\n    input: x\n" for n in range(4))
 
 
 def visible_in_code_view(page, selector: str) -> bool:
-    return page.evaluate("""(selector) => {
+    return page.evaluate(
+        """(selector) => {
         const line = document.querySelector(selector);
         const view = line.closest('.code-view').getBoundingClientRect();
         const box = line.getBoundingClientRect();
         return box.top >= view.top && box.bottom <= view.bottom;
-    }""", selector)
+    }""",
+        selector,
+    )
 
 
 def test_a_broken_uploads_source_pane_shows_the_line_it_names(browser, live_server, db, tmp_path):
@@ -53,7 +57,9 @@ def test_posting_comments_breaks_no_content_security_policy(page, transactional_
     render_cache.clear()
     bundle, _ = store_bundle(FILES, title="suite")
     refused: list[str] = []
-    page.on("console", lambda message: "Content Security Policy" in message.text and refused.append(message.text))
+    page.on(
+        "console", lambda message: "Content Security Policy" in message.text and refused.append(message.text)
+    )
     open_case(page, bundle)
     comment_on_selection(page, 1, "first function", "Which one?")
     page.locator("[data-comment-message]").first.click()
@@ -64,15 +70,17 @@ def test_posting_comments_breaks_no_content_security_policy(page, transactional_
 
 
 def test_the_phone_breadcrumb_keeps_the_bundle_title_and_the_chart_labels_clear_of_the_bars(
-        page, transactional_db):
+    page, transactional_db
+):
     from inspector.bundles.ingest import store_bundle
     from inspector.cases import addresses
 
     long_case = "a-case-id-long-enough-to-crowd-the-breadcrumb-row"
     suite = f"tests:\n  - id: {long_case}\n    criteria: ok\n    input: Hello\n"
-    files = {"evals/regression/customer-support/example-eval.yaml": suite.encode(),
-             "evals/regression/customer-support/second-example-eval.yaml": suite.replace(
-                 long_case, "b").encode()}
+    files = {
+        "evals/regression/customer-support/example-eval.yaml": suite.encode(),
+        "evals/regression/customer-support/second-example-eval.yaml": suite.replace(long_case, "b").encode(),
+    }
     bundle, _ = store_bundle(files, title="Customer support regression suite")
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(addresses.case_url(bundle.pk, "evals/regression/customer-support/example-eval.yaml", long_case))
@@ -119,11 +127,15 @@ def test_a_phone_leads_with_the_messages_and_the_lists_say_what_they_show(page, 
     from inspector.cases import addresses
 
     def suite(prefix: str) -> bytes:
-        return ("tests:\n" + "".join(f"  - id: {prefix}{n}\n    criteria: ok\n    input: Hello {n}\n"
-                                      for n in range(3))).encode()
+        return (
+            "tests:\n"
+            + "".join(f"  - id: {prefix}{n}\n    criteria: ok\n    input: Hello {n}\n" for n in range(3))
+        ).encode()
 
-    names = ["evals/customer-support-regression-suite-alpha.yaml",
-             "evals/customer-support-regression-suite-omega.yaml"]
+    names = [
+        "evals/customer-support-regression-suite-alpha.yaml",
+        "evals/customer-support-regression-suite-omega.yaml",
+    ]
     bundle, _ = store_bundle({names[0]: suite("a"), names[1]: suite("o")}, title="two suites")
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(addresses.case_url(bundle.pk, names[0], "a0"))
@@ -178,8 +190,13 @@ def test_a_cases_editor_opens_at_the_case_and_wraps_long_lines(page, transaction
 
     cache.clear()
     long_line = "An early question " + "that runs on " * 40
-    files = {**tiny_files, "evals/tiny.yaml": tiny_files["evals/tiny.yaml"].replace(
-        b"An early question that is rather long and will be dropped under a small budget.", long_line.encode())}
+    files = {
+        **tiny_files,
+        "evals/tiny.yaml": tiny_files["evals/tiny.yaml"].replace(
+            b"An early question that is rather long and will be dropped under a small budget.",
+            long_line.encode(),
+        ),
+    }
     bundle, _ = store_bundle(files, title="tiny")
     page.goto(addresses.case_url(bundle.pk, "evals/tiny.yaml", "chat"))
     page.wait_for_selector("#rendered .msg")

@@ -71,8 +71,12 @@ def test_a_broken_upload_is_fixed_from_where_it_lands(browser, live_server, db, 
         page = browser.new_page(viewport={"width": width, "height": 900}, base_url=live_server.url)
         page.set_default_timeout(15_000)
         errors: list[str] = []
-        page.on("console", lambda message, errors=errors: "Content Security Policy" in message.text
-                and errors.append(message.text))
+        page.on(
+            "console",
+            lambda message, errors=errors: (
+                "Content Security Policy" in message.text and errors.append(message.text)
+            ),
+        )
         page.goto("/")
         page.set_input_files("#files", str(broken))
         page.click("#upload-form button[type=submit]")

@@ -96,6 +96,7 @@ def _in_thread(function, errors):
             errors.append(error)
         finally:
             connection.close()
+
     return threading.Thread(target=run)
 
 
@@ -105,9 +106,13 @@ def test_uploads_racing_deletes_never_leave_a_row_without_its_object(s3_blobs):
     stored: list[Bundle] = []
     for round_number in range(6):
         doomed, _ = store_bundle({"notes.txt": SHARED, "own.txt": f"{round_number}".encode()})
-        threads = [_in_thread(lambda doomed=doomed: delete_bundle(doomed), errors),
-                   *(_in_thread(lambda name=name: stored.append(store_bundle({name: SHARED})[0]),
-                                errors) for name in ("notes.txt", "copy.txt"))]
+        threads = [
+            _in_thread(lambda doomed=doomed: delete_bundle(doomed), errors),
+            *(
+                _in_thread(lambda name=name: stored.append(store_bundle({name: SHARED})[0]), errors)
+                for name in ("notes.txt", "copy.txt")
+            ),
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:

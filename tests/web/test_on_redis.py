@@ -28,8 +28,11 @@ from tests.web.test_render_cache import (  # noqa: F401 - the tests about what i
 def renders_on_redis(redis_url):
     caches_on_redis = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-        "renders": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                    "LOCATION": redis_url, "TIMEOUT": None},
+        "renders": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "TIMEOUT": None,
+        },
     }
     with override_settings(CACHES=caches_on_redis):
         render_cache.clear()  # also this process's recent pages, kept from the file cache

@@ -45,8 +45,9 @@ def test_the_cached_page_carries_each_visitors_own_csrf_token(bundle):
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
         assert "placeholder" not in token and "csrf-placeholder" not in page  # not one left
         tokens.append(token)
-        saved = visitor.post(url + "revise/", {"text": SUITE.decode().replace("first", "1st"),
-                                               "csrfmiddlewaretoken": token})
+        saved = visitor.post(
+            url + "revise/", {"text": SUITE.decode().replace("first", "1st"), "csrfmiddlewaretoken": token}
+        )
         assert saved.status_code == 303, saved.content[:300]  # saved: the token works, not a 403
     assert tokens[0] != tokens[1]
 
@@ -69,8 +70,13 @@ def test_a_deleted_bundles_page_is_gone_even_for_a_cached_etag(client, bundle):
 
 def test_a_busy_answer_is_not_kept(client, bundle, monkeypatch):
     real = stored_renders.render
-    monkeypatch.setattr(stored_renders, "render", lambda *a, **k: (_ for _ in ()).throw(
-        bounded.Busy("every render worker is busy", "evals/suite.yaml")))
+    monkeypatch.setattr(
+        stored_renders,
+        "render",
+        lambda *a, **k: (_ for _ in ()).throw(
+            bounded.Busy("every render worker is busy", "evals/suite.yaml")
+        ),
+    )
     loading.clear_caches()
     assert "busy" in client.get(f"/b/{bundle.pk}/").content.decode()
     monkeypatch.setattr(stored_renders, "render", real)
@@ -86,7 +92,8 @@ def test_the_first_view_of_any_case_uses_the_uploads_own_render(client, db, monk
 
 
 def test_a_page_this_process_answered_is_answered_again_with_one_query_and_no_shared_cache_read(
-        client, bundle, monkeypatch, django_assert_num_queries):
+    client, bundle, monkeypatch, django_assert_num_queries
+):
     from inspector.rendering import cache as render_cache
 
     url = case_url(bundle.pk, "evals/suite.yaml", "b")
@@ -104,8 +111,7 @@ def test_a_bundle_loaded_for_a_page_has_the_values_the_orm_reads(bundle):
     from inspector.models import Bundle
 
     Bundle.objects.filter(pk=bundle.pk).update(comments_locked=True)
-    store_bundle({"evals/suite.yaml": SUITE.replace(b"first", b"1st")}, title="rev",
-                 parent=bundle)
+    store_bundle({"evals/suite.yaml": SUITE.replace(b"first", b"1st")}, title="rev", parent=bundle)
     loaded = loading.load_bundle(bundle.pk)
     expected = Bundle.objects.get(pk=bundle.pk)
     for field in Bundle._meta.concrete_fields:

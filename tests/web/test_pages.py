@@ -62,8 +62,7 @@ def test_case_page_shows_source_and_messages_side_by_side(client, tiny):
 def test_source_lines_keep_their_indentation_without_a_span_per_run_of_spaces(client, tiny):
     bundle, _ = tiny
     body = page(client, case_url(bundle.pk, "evals/tiny.yaml", "first"))
-    lines = re.findall(r'<div class="line[^"]*" id="L\d+"[^>]*>.*?<span class="text">(.*?)</div>',
-                       body)
+    lines = re.findall(r'<div class="line[^"]*" id="L\d+"[^>]*>.*?<span class="text">(.*?)</div>', body)
     assert any(re.match(r"^ {2,}<span", line) for line in lines)  # indented, the spaces as text
     assert '<span class="w">' not in body
 
@@ -104,8 +103,9 @@ def test_htmx_requests_get_the_partials(client, tiny):
     rendered = page(client, url + "?profile=agentv-3.8", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="rendered")
     assert rendered.lstrip().startswith('<section id="rendered"')
     assert "<html" not in rendered
-    export = page(client, url + "?provider=anthropic&format=python", HTTP_HX_REQUEST="true",
-                  HTTP_HX_TARGET="export")
+    export = page(
+        client, url + "?provider=anthropic&format=python", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="export"
+    )
     assert export.lstrip().startswith('<section id="export"')
     assert "anthropic" in export.lower()
 
@@ -139,7 +139,9 @@ def test_source_pane_highlights_requested_lines(client, tiny):
     partial = page(client, url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="source-pane")
     assert partial.lstrip().startswith('<section id="source-pane"')
     # A malformed range is ignored rather than refused.
-    assert '<div class="line hl"' not in page(client, f"/b/{bundle.pk}/source/evals/notes.instructions.md?hl=x")
+    assert '<div class="line hl"' not in page(
+        client, f"/b/{bundle.pk}/source/evals/notes.instructions.md?hl=x"
+    )
 
 
 def test_batch_jsonl_for_bundle_and_document(client, tiny):
@@ -152,27 +154,30 @@ def test_batch_jsonl_for_bundle_and_document(client, tiny):
     assert one.status_code == 200 and len(one.content.decode().splitlines()) == 3
 
 
-@pytest.mark.parametrize("suffix, status, message", [
-    ("/b/nope/", 404, "No bundle has this id"),
-    ("/b/{id}/evals/tiny.yaml/case/missing/", 404, "no case with this id"),
-    ("/b/{id}/evals/missing.yaml/case/first/", 404, "no file at that path"),
-    ("/b/{id}/evals/tiny.yaml/case/bad~zz/", 404, "malformed"),
-    ("/b/{id}/evals/tiny.yaml/case/first/?profile=nope", 400, "unknown profile"),
-    ("/b/{id}/evals/tiny.yaml/case/first/?max_tokens=abc", 400, "whole number"),
-    ("/b/{id}/evals/tiny.yaml/case/first/?max_tokens=0", 400, "between"),
-    ("/b/{id}/evals/tiny.yaml/case/first/?provider=acme", 400, "unknown provider"),
-    ("/b/{id}/evals/tiny.yaml/case/first/?format=cobol", 400, "unknown format"),
-    ("/b/{id}/evals/tiny.yaml/case/first/?temperature=hot", 400, "temperature"),
-    ("/b/{id}/evals/tiny.yaml/case/first/?input_format=xml", 400, "unknown input format"),
-    ("/b/{id}/evals/tiny.yaml/case/first/export/?provider=acme&download=1", 400, "unknown provider"),
-    ("/b/{id}/source/nothing.txt", 404, "no file at that path"),
-    ("/b/{id}/source/../../etc/passwd", 404, ""),
-    ("/b/{id}/batch.jsonl?provider=acme", 400, "unknown provider"),
-    ("/b/{id}/batch.jsonl?document=nope.yaml", 404, "no such document"),
-    ("/b/{id}/manage/wrong-token/", 404, "No bundle matches"),
-    ("/b/" + "x" * 300 + "/", 404, ""),
-    ("/nothing-here", 404, "Not found"),
-])
+@pytest.mark.parametrize(
+    "suffix, status, message",
+    [
+        ("/b/nope/", 404, "No bundle has this id"),
+        ("/b/{id}/evals/tiny.yaml/case/missing/", 404, "no case with this id"),
+        ("/b/{id}/evals/missing.yaml/case/first/", 404, "no file at that path"),
+        ("/b/{id}/evals/tiny.yaml/case/bad~zz/", 404, "malformed"),
+        ("/b/{id}/evals/tiny.yaml/case/first/?profile=nope", 400, "unknown profile"),
+        ("/b/{id}/evals/tiny.yaml/case/first/?max_tokens=abc", 400, "whole number"),
+        ("/b/{id}/evals/tiny.yaml/case/first/?max_tokens=0", 400, "between"),
+        ("/b/{id}/evals/tiny.yaml/case/first/?provider=acme", 400, "unknown provider"),
+        ("/b/{id}/evals/tiny.yaml/case/first/?format=cobol", 400, "unknown format"),
+        ("/b/{id}/evals/tiny.yaml/case/first/?temperature=hot", 400, "temperature"),
+        ("/b/{id}/evals/tiny.yaml/case/first/?input_format=xml", 400, "unknown input format"),
+        ("/b/{id}/evals/tiny.yaml/case/first/export/?provider=acme&download=1", 400, "unknown provider"),
+        ("/b/{id}/source/nothing.txt", 404, "no file at that path"),
+        ("/b/{id}/source/../../etc/passwd", 404, ""),
+        ("/b/{id}/batch.jsonl?provider=acme", 400, "unknown provider"),
+        ("/b/{id}/batch.jsonl?document=nope.yaml", 404, "no such document"),
+        ("/b/{id}/manage/wrong-token/", 404, "No bundle matches"),
+        ("/b/" + "x" * 300 + "/", 404, ""),
+        ("/nothing-here", 404, "Not found"),
+    ],
+)
 def test_bad_requests_get_clear_errors(client, tiny, suffix, status, message):
     bundle, _ = tiny
     response = client.get(suffix.replace("{id}", bundle.pk))
@@ -192,8 +197,13 @@ def test_a_file_that_cannot_render_shows_its_error(client, db):
 def test_no_server_path_in_pages(client, tiny, settings):
     bundle, _ = tiny
     base = str(settings.BASE_DIR)
-    for url in [f"/b/{bundle.pk}/", case_url(bundle.pk, "evals/tiny.yaml", "first"), "/",
-                f"/b/{bundle.pk}/source/evals/tiny.yaml", "/b/nope/"]:
+    for url in [
+        f"/b/{bundle.pk}/",
+        case_url(bundle.pk, "evals/tiny.yaml", "first"),
+        "/",
+        f"/b/{bundle.pk}/source/evals/tiny.yaml",
+        "/b/nope/",
+    ]:
         assert base not in client.get(url).content.decode()
 
 
@@ -211,17 +221,25 @@ def test_pages_send_a_strict_content_security_policy(client, tiny):
 def test_htmx_settings_change_pushes_the_canonical_link(client, tiny):
     bundle, _ = tiny
     url = case_url(bundle.pk, "evals/tiny.yaml", "first")
-    response = client.get(url + "?profile=agentv-4&max_tokens=&system_prompt=&input_format=auto"
-                          "&patterns_mode=config&patterns=x&provider=openai-chat",
-                          HTTP_HX_REQUEST="true", HTTP_HX_TARGET="rendered")
+    response = client.get(
+        url + "?profile=agentv-4&max_tokens=&system_prompt=&input_format=auto"
+        "&patterns_mode=config&patterns=x&provider=openai-chat",
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="rendered",
+    )
     assert response["HX-Push-Url"] == url + "?profile=agentv-4"
 
 
 def big_suite(cases: int) -> bytes:
     lines = ["evalcases:"]
     for index in range(cases):
-        lines += [f"  - id: c{index}", "    outcome: ok", "    input_messages:",
-                  "      - role: user", f"        content: Question {index}"]
+        lines += [
+            f"  - id: c{index}",
+            "    outcome: ok",
+            "    input_messages:",
+            "      - role: user",
+            f"        content: Question {index}",
+        ]
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -319,7 +337,9 @@ def test_the_bad_settings_page_links_to_the_default_view(client, tiny):
 def test_every_case_with_a_duplicate_id_has_its_own_page(client, db):
     from inspector.bundles.ingest import store_bundle
 
-    bundle, _ = store_bundle({"e.yaml": b"tests:\n  - id: dup\n    input: first\n  - id: dup\n    input: second\n"})
+    bundle, _ = store_bundle(
+        {"e.yaml": b"tests:\n  - id: dup\n    input: first\n  - id: dup\n    input: second\n"}
+    )
     body = page(client, f"/b/{bundle.pk}/")
     assert "/case/dup~232/" in body
     second = page(client, f"/b/{bundle.pk}/e.yaml/case/dup~232/")
@@ -338,13 +358,16 @@ def test_the_code_shown_is_exactly_the_code_downloaded(client, tiny, form):
     bundle, _ = tiny
     url = f"/b/{bundle.pk}/evals/tiny.yaml/case/first/"
     body = page(client, url + f"?format={form}")
-    shown = re.search(r'<pre class="code-block highlight" id="export-code"[^>]*>(.*?)</pre>', body, re.S).group(1)
+    shown = re.search(
+        r'<pre class="code-block highlight" id="export-code"[^>]*>(.*?)</pre>', body, re.S
+    ).group(1)
     downloaded = client.get(url + f"export/?format={form}&download=1").content.decode()
     assert unescape(re.sub(r"<[^>]+>", "", shown)) == downloaded.rstrip("\n")
 
 
-@pytest.mark.parametrize("url", ["/b/%00/", "/b/a%00b/manage/x/", "/b/%00/batch.jsonl",
-                                 "/b/%00/source/x", "/b/%00/x.yaml/case/a/"])
+@pytest.mark.parametrize(
+    "url", ["/b/%00/", "/b/a%00b/manage/x/", "/b/%00/batch.jsonl", "/b/%00/source/x", "/b/%00/x.yaml/case/a/"]
+)
 def test_bundle_ids_outside_the_token_alphabet_are_not_found(client, db, url):
     assert client.get(url).status_code == 404
 
@@ -372,8 +395,10 @@ def test_a_grader_deck_case_shows_its_sample_file_with_the_sample_highlighted(cl
     from inspector.bundles.ingest import store_bundle
 
     deck = b"# Grader\n\nScore the reply.\n\n![samples](./samples.toml)\n"
-    samples = (b'[samples.first]\nscore = 1\n[[samples.first.messages]]\nrole = "user"\ncontent = "Hi"\n\n'
-               b'[samples.second]\nscore = 2\n[[samples.second.messages]]\nrole = "user"\ncontent = "Bye"\n')
+    samples = (
+        b'[samples.first]\nscore = 1\n[[samples.first.messages]]\nrole = "user"\ncontent = "Hi"\n\n'
+        b'[samples.second]\nscore = 2\n[[samples.second.messages]]\nrole = "user"\ncontent = "Bye"\n'
+    )
     bundle, _ = store_bundle({"g.deck.md": deck, "samples.toml": samples})
     body = page(client, f"/b/{bundle.pk}/g.deck.md/case/second/")
     assert 'data-path="samples.toml"' in body
@@ -387,10 +412,20 @@ def test_case_page_shows_images_as_thumbnails_and_remote_ones_as_links(client, d
     from inspector.bundles.ingest import store_bundle
 
     data = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg=="
-    body = {"model": "claude-sonnet-4-6", "max_tokens": 10, "messages": [{"role": "user", "content": [
-        {"type": "text", "text": "Look"},
-        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}},
-        {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.png"}}]}]}
+    body = {
+        "model": "claude-sonnet-4-6",
+        "max_tokens": 10,
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "Look"},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}},
+                    {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.png"}},
+                ],
+            }
+        ],
+    }
     bundle, _ = store_bundle({"request.json": json.dumps(body).encode()}, title="pictures")
     html = page(client, case_url(bundle.pk, "request.json", "request"))
     assert f'<img class="thumb" src="data:image/png;base64,{data}"' in html

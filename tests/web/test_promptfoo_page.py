@@ -27,9 +27,14 @@ CASES = b"topic\nrain\nsnow\n"
 
 @pytest.fixture
 def bundle_page(client, db):
-    response = upload(client, folder=[("suite/promptfooconfig.yaml", CONFIG),
-                                      ("suite/prompts/ask.txt", ASK),
-                                      ("suite/cases.csv", CASES)])
+    response = upload(
+        client,
+        folder=[
+            ("suite/promptfooconfig.yaml", CONFIG),
+            ("suite/prompts/ask.txt", ASK),
+            ("suite/cases.csv", CASES),
+        ],
+    )
     assert response.status_code == 200
     return client.get(f"/b/{Bundle.objects.get().pk}/")
 
@@ -38,10 +43,16 @@ def test_the_bundle_page_lists_every_evaluation_by_test(bundle_page):
     body = bundle_page.content.decode()
     ids = re.findall(r"test (\d) · prompt (\d) · ([\w:.-]+)", body)
     seen = list(dict.fromkeys(ids))
-    assert seen == [("0", "0", "openai:gpt-4o-mini"), ("0", "1", "openai:gpt-4o-mini"),
-                    ("0", "2", "haiku"), ("0", "3", "haiku"),
-                    ("1", "0", "openai:gpt-4o-mini"), ("1", "1", "openai:gpt-4o-mini"),
-                    ("1", "2", "haiku"), ("1", "3", "haiku")]
+    assert seen == [
+        ("0", "0", "openai:gpt-4o-mini"),
+        ("0", "1", "openai:gpt-4o-mini"),
+        ("0", "2", "haiku"),
+        ("0", "3", "haiku"),
+        ("1", "0", "openai:gpt-4o-mini"),
+        ("1", "1", "openai:gpt-4o-mini"),
+        ("1", "2", "haiku"),
+        ("1", "3", "haiku"),
+    ]
 
 
 def test_an_evaluation_points_at_the_prompt_file_and_the_csv_row(client, bundle_page):

@@ -41,19 +41,23 @@ def test_the_cli_offers_the_registry():
 
 def test_the_api_enum_is_the_registry(client, db):
     schema = client.get("/api/openapi.json").json()
-    enums = [value["enum"] for value in _walk(schema)
-             if isinstance(value, dict) and set(value.get("enum") or ()) & {"openai-chat"}
-             and "gemini" in (value.get("enum") or ())
-             # Input formats include raw provider requests too; they start with "auto".
-             and "auto" not in value["enum"]]
+    enums = [
+        value["enum"]
+        for value in _walk(schema)
+        if isinstance(value, dict)
+        and set(value.get("enum") or ()) & {"openai-chat"}
+        and "gemini" in (value.get("enum") or ())
+        # Input formats include raw provider requests too; they start with "auto".
+        and "auto" not in value["enum"]
+    ]
     assert enums and all(tuple(enum) == PROVIDERS for enum in enums)
 
 
 def test_the_case_page_menu_is_the_registry(client, db):
     bundle, _ = store_bundle({"evals/tiny.yaml": EVAL}, title="t")
     page = client.get(case_url(bundle.pk, "evals/tiny.yaml", "first")).content.decode()
-    menu = page[page.index('id="provider"'):]
-    menu = menu[:menu.index("</select>")]
+    menu = page[page.index('id="provider"') :]
+    menu = menu[: menu.index("</select>")]
     assert tuple(re.findall(r'<option value="([^"]+)"', menu)) == PROVIDERS
     for provider in PROVIDERS:
         shown = client.get(case_url(bundle.pk, "evals/tiny.yaml", "first", f"provider={provider}"))
@@ -73,15 +77,17 @@ def _walk(node):
 def test_input_formats_come_from_their_registry(client, db):
     assert set(INPUT_FORMATS) == {"auto"} | {entry.name for entry in INPUT_FORMAT_ENTRIES}
     parser = Command().create_parser("manage.py", "render")
-    choices = next(action.choices for action in parser._actions
-                   if "--input-format" in action.option_strings)
+    choices = next(action.choices for action in parser._actions if "--input-format" in action.option_strings)
     assert tuple(choices) == INPUT_FORMATS
     schema = client.get("/api/openapi.json").json()
-    enums = [value["enum"] for value in _walk(schema) if isinstance(value, dict)
-             and "deck" in (value.get("enum") or ())]
+    enums = [
+        value["enum"]
+        for value in _walk(schema)
+        if isinstance(value, dict) and "deck" in (value.get("enum") or ())
+    ]
     assert enums and all(tuple(enum) == INPUT_FORMATS for enum in enums)
     bundle, _ = store_bundle({"evals/tiny.yaml": EVAL}, title="t")
     page = client.get(case_url(bundle.pk, "evals/tiny.yaml", "first")).content.decode()
-    menu = page[page.index('name="input_format"'):]
-    menu = menu[:menu.index("</select>")]
+    menu = page[page.index('name="input_format"') :]
+    menu = menu[: menu.index("</select>")]
     assert tuple(re.findall(r'<option value="([^"]+)"', menu)) == INPUT_FORMATS

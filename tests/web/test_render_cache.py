@@ -14,8 +14,7 @@ from tests.hostile import shapes
 
 
 def test_the_file_cache_keeps_its_folder_under_the_byte_budget(tmp_path):
-    cache = ByteBoundedFileCache(str(tmp_path), {"OPTIONS": {"MAX_BYTES": 20_000,
-                                                             "MAX_ENTRIES": 1_000_000}})
+    cache = ByteBoundedFileCache(str(tmp_path), {"OPTIONS": {"MAX_BYTES": 20_000, "MAX_ENTRIES": 1_000_000}})
     for number in range(60):
         cache.set(f"entry-{number}", os.urandom(1_000))
     total = sum(path.stat().st_size for path in tmp_path.iterdir())
@@ -47,8 +46,9 @@ def test_a_refusal_is_cached_so_views_of_a_poisoned_bundle_do_not_parse_again(db
 
 
 def test_a_render_is_cached_per_settings(db, counted_renders):
-    bundle, _ = _write_bundle({"e.yaml": b"tests:\n  - id: a\n    input: hi\n"}, title="t",
-                              parent=None, example="")
+    bundle, _ = _write_bundle(
+        {"e.yaml": b"tests:\n  - id: a\n    input: hi\n"}, title="t", parent=None, example=""
+    )
     loaded = loading.load_bundle(bundle.pk)
     for _ in range(2):
         assert stored_renders.render(loaded, "e.yaml", RenderOptions()).cases[0].id == "a"
@@ -78,8 +78,17 @@ def test_a_template_change_makes_a_new_cache_version(settings, tmp_path):
     assert render_cache.source_version() != before
 
 
-@pytest.mark.parametrize("module", ["rendering/document_views.py", "ledgers/panels.py", "rendering/kept_render.py",
-                                    "views/case.py", "core/model.py", "review/service.py"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "rendering/document_views.py",
+        "ledgers/panels.py",
+        "rendering/kept_render.py",
+        "views/case.py",
+        "core/model.py",
+        "review/service.py",
+    ],
+)
 def test_an_edit_of_any_module_of_the_package_makes_a_new_cache_version(tmp_path, module):
     """No hand-kept list: rendering/document_views.py defines the pickled Outline and CaseIndex, and
     ledgers/panels.py makes cached pages; an edit of either (or of any module) is a new version."""
@@ -95,7 +104,8 @@ def test_an_edit_of_any_module_of_the_package_makes_a_new_cache_version(tmp_path
     after = render_cache.source_version(render_cache.source_files(copy, templates=[]))
     assert after != before
     assert [name for name, _ in render_cache.source_files(copy, templates=[])].count(
-        "inspector/" + module) == 1
+        "inspector/" + module
+    ) == 1
 
 
 def test_every_cached_shape_has_its_own_version_in_the_key():
@@ -112,8 +122,10 @@ def test_every_cached_shape_has_its_own_version_in_the_key():
 def test_an_upload_kept_in_the_cache_reads_back_as_its_render(db, counted_renders):
     from inspector.bundles.ingest import store_bundle
 
-    suite = ("tests:\n  - id: a\n    input: hi\n  - id: a\n    input: again\n"
-             "  - id: b\n    input:\n      - role: user\n        content: [{type: file, value: gone.md}]\n")
+    suite = (
+        "tests:\n  - id: a\n    input: hi\n  - id: a\n    input: again\n"
+        "  - id: b\n    input:\n      - role: user\n        content: [{type: file, value: gone.md}]\n"
+    )
     bundle, _ = store_bundle({"e.yaml": suite.encode()}, title="t")
     assert counted_renders == ["e.yaml"]  # the upload's check: the one render, kept
     counted_renders.clear()

@@ -29,8 +29,9 @@ def post(client, bundle_id, **fields):
 
 
 def panel(client, bundle_id):
-    return client.get(f"/b/{bundle_id}/review/panel/", {"document": DOC, "case_id": "first"},
-                      HTTP_HX_REQUEST="true").content.decode()
+    return client.get(
+        f"/b/{bundle_id}/review/panel/", {"document": DOC, "case_id": "first"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
 
 
 def browser(key):
@@ -97,8 +98,12 @@ def test_the_cap_counts_the_family_from_the_page(suite):
         post(ALICE, bundle.pk, action="thread", target="0", body="One")
         post(ALICE, revision.pk, action="thread", target="0", body="Two")
         assert post(ALICE, revision.pk, action="thread", target="1", body="Three").status_code == 409
-        assert post(ALICE, bundle.pk, action="reply", thread=str(Thread.objects.first().pk),
-                    body="Three").status_code == 409
+        assert (
+            post(
+                ALICE, bundle.pk, action="reply", thread=str(Thread.objects.first().pk), body="Three"
+            ).status_code
+            == 409
+        )
     assert Comment.objects.count() == 2
 
 
@@ -106,8 +111,10 @@ def test_the_review_form_keeps_djangos_csrf_check(suite):
     bundle, _ = suite
     forger = Client(enforce_csrf_checks=True)
     forger.cookies[service.KEY_COOKIE] = "a" * 32
-    answer = forger.post(f"/b/{bundle.pk}/review/", {"document": DOC, "case_id": "first", "action": "thread",
-                                                      "target": "0", "body": "forged"})
+    answer = forger.post(
+        f"/b/{bundle.pk}/review/",
+        {"document": DOC, "case_id": "first", "action": "thread", "target": "0", "body": "forged"},
+    )
     assert answer.status_code == 403 and not Comment.objects.exists()
 
 
@@ -141,13 +148,18 @@ def test_the_example_bundles_are_moderated_with_the_token_load_examples_prints(d
         token = example_manage_token(bundle.pk)
         assert bundle.check_manage_token(token) and f"/b/{bundle.pk}/manage/#{token}" in printed.getvalue()
     first = examples[0]
-    page = Client().post(f"/b/{first.pk}/manage/", {"token": example_manage_token(first.pk),
-                                                     "action": "lock-comments"})
+    page = Client().post(
+        f"/b/{first.pk}/manage/", {"token": example_manage_token(first.pk), "action": "lock-comments"}
+    )
     assert page.status_code == 200 and Bundle.objects.get(pk=first.pk).comments_locked
     monkeypatch.setenv("EXAMPLES_MANAGE_TOKEN", "operator-chosen-token-0123")
     load_examples()
-    unlocked = Client().put(f"/api/bundles/{first.pk}/review-lock", {"locked": False},
-                            content_type="application/json", HTTP_X_MANAGE_TOKEN="operator-chosen-token-0123")
+    unlocked = Client().put(
+        f"/api/bundles/{first.pk}/review-lock",
+        {"locked": False},
+        content_type="application/json",
+        HTTP_X_MANAGE_TOKEN="operator-chosen-token-0123",
+    )
     assert unlocked.status_code == 200 and not Bundle.objects.get(pk=first.pk).comments_locked
 
 

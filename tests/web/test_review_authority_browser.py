@@ -30,23 +30,41 @@ def other_origin(url: str) -> str:
 def test_a_page_of_another_origin_cannot_write_as_the_visitor(page, live_server, suite):
     bundle, _ = suite
     victim = live_server.url
-    thread = Thread.objects.create(bundle=bundle, kind="line", path="evals/suite.yaml", start_line=1,
-                                   end_line=1, quote="q", quote_hash="h", family=bundle.pk,
-                                   author_key_hash=service.hash_token("v" * 32))
-    Comment.objects.create(thread=thread, author="Victim", body="mine", html="<p>mine</p>",
-                           author_key_hash=thread.author_key_hash)
+    thread = Thread.objects.create(
+        bundle=bundle,
+        kind="line",
+        path="evals/suite.yaml",
+        start_line=1,
+        end_line=1,
+        quote="q",
+        quote_hash="h",
+        family=bundle.pk,
+        author_key_hash=service.hash_token("v" * 32),
+    )
+    Comment.objects.create(
+        thread=thread,
+        author="Victim",
+        body="mine",
+        html="<p>mine</p>",
+        author_key_hash=thread.author_key_hash,
+    )
     page.context.add_cookies([{"name": service.KEY_COOKIE, "value": "v" * 32, "url": victim}])
     # The attacker's page: no CSP of this app's stands in its way.
     attacker = other_origin(victim) + "/attacker.html"
-    page.route(attacker, lambda route: route.fulfill(status=200, content_type="text/html",
-                                                     body="<!doctype html><title>elsewhere</title>"))
+    page.route(
+        attacker,
+        lambda route: route.fulfill(
+            status=200, content_type="text/html", body="<!doctype html><title>elsewhere</title>"
+        ),
+    )
     # The attack of the issue: a page on the same host, so Chromium's local network check allows it.
     page.context.grant_permissions(["local-network-access"], origin=other_origin(victim))
     page.goto(attacker)
     answers = []
     page.on("response", lambda response: "/api/" in response.url and answers.append(response.status))
     target = f"{victim}/api/bundles/{bundle.pk}/threads/{thread.pk}"
-    page.evaluate("""async ([target]) => {
+    page.evaluate(
+        """async ([target]) => {
       const attempts = [
         [target + '/comments', {method: 'POST', mode: 'no-cors', credentials: 'include',
           headers: {'Content-Type': 'text/plain'}, body: JSON.stringify({body: 'as the victim'})}],
@@ -58,14 +76,17 @@ def test_a_page_of_another_origin_cannot_write_as_the_visitor(page, live_server,
       for (const [url, options] of attempts) {
         try { await fetch(url, options); } catch (error) { /* CORS hides the answer */ }
       }
-    }""", [target])
+    }""",
+        [target],
+    )
     thread.refresh_from_db()
     assert Comment.objects.count() == 1 and not thread.resolved
     assert answers.count(403) >= 2  # the requests reached the server, which refused them
 
 
-def test_an_old_manage_link_opens_the_page_without_a_further_address_holding_the_token(page, live_server,
-                                                                                        suite):
+def test_an_old_manage_link_opens_the_page_without_a_further_address_holding_the_token(
+    page, live_server, suite
+):
     bundle, token = suite
     requested = []
     page.on("request", lambda request: requested.append(request.url))

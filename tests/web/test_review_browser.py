@@ -26,7 +26,8 @@ def open_case(page, bundle, case_id="first"):  # noqa: F811 - page is the fixtur
 
 def select_text(page, index, quote):  # noqa: F811
     """Selects `quote` in message #index with the mouse's selection API, then releases the mouse."""
-    page.evaluate("""([index, quote]) => {
+    page.evaluate(
+        """([index, quote]) => {
       const content = document.querySelector('#m' + index + ' .content');
       const walker = document.createTreeWalker(content, NodeFilter.SHOW_TEXT);
       let node;
@@ -40,7 +41,9 @@ def select_text(page, index, quote):  # noqa: F811
         }
       }
       throw new Error('quote not found');
-    }""", [index, quote])
+    }""",
+        [index, quote],
+    )
     box = page.locator(f"#m{index} .content").bounding_box()
     page.mouse.move(box["x"] + 2, box["y"] + 2)
     page.mouse.up()
@@ -145,8 +148,12 @@ def test_a_comment_follows_a_revision_saved_from_the_editor_and_the_diff_shows_w
     page.screenshot(path=str(SCREENSHOTS / "diff.png"))
 
 
-def test_the_offline_copy_opens_from_disk_with_its_comments_and_fetches_nothing(page, suite, live_server,  # noqa: F811
-                                                                                  tmp_path):
+def test_the_offline_copy_opens_from_disk_with_its_comments_and_fetches_nothing(
+    page,
+    suite,
+    live_server,  # noqa: F811
+    tmp_path,
+):
     open_case(page, suite)
     comment_on_selection(page, 1, "first function", "Offline too")
     with page.expect_download() as download:
@@ -163,7 +170,10 @@ def test_the_offline_copy_opens_from_disk_with_its_comments_and_fetches_nothing(
     assert page.get_attribute("#source-pane", "data-path") == "evals/rules.instructions.md"
     # Its Files panel: every file one click apart; a line of another case opens that case.
     assert sorted(page.locator("#files-panel .file-link").all_inner_texts()) == [
-        ".agentv/config.yaml", "evals/rules.instructions.md", "evals/suite.yaml"]
+        ".agentv/config.yaml",
+        "evals/rules.instructions.md",
+        "evals/suite.yaml",
+    ]
     assert page.get_attribute("#files-panel [aria-current]", "data-path") == "evals/rules.instructions.md"
     page.click("#files-panel .file-link[data-path='evals/suite.yaml']")
     assert page.locator("#source-pane .line.hl").first.get_attribute("id") == "L3"  # the case's lines

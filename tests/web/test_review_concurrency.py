@@ -43,8 +43,11 @@ def refusals(results, status):
 
 
 def unexpected(results):
-    return [repr(item) for item in results
-            if isinstance(item, Exception) and not isinstance(item, service.ReviewError)]
+    return [
+        repr(item)
+        for item in results
+        if isinstance(item, Exception) and not isinstance(item, service.ReviewError)
+    ]
 
 
 def address_request(address):
@@ -64,8 +67,16 @@ def test_racing_writes_pass_the_limit_exactly_on_the_database_counter():
 def test_racing_replies_fill_the_comment_cap_exactly():
     bundle, _ = store_bundle(FILES, title="suite")
     family = service.family_of(bundle)
-    thread = Thread.objects.create(bundle=bundle, kind="line", path="evals/suite.yaml", start_line=1,
-                                   end_line=1, quote="q", quote_hash="h", family=family)
+    thread = Thread.objects.create(
+        bundle=bundle,
+        kind="line",
+        path="evals/suite.yaml",
+        start_line=1,
+        end_line=1,
+        quote="q",
+        quote_hash="h",
+        family=family,
+    )
     person = service.Reviewer("Racer", "r" * 32, False)
     with override_settings(COMMENTS_PER_BUNDLE=5):
         results = race(lambda: service.reply(bundle, thread, "me too", person))
@@ -77,8 +88,16 @@ def test_racing_replies_fill_the_comment_cap_exactly():
 def test_racing_replies_through_revisions_fill_the_family_cap_exactly():
     original, _ = store_bundle(FILES, title="original")
     revisions = [store_bundle(FILES, title=f"revision {n}", parent=original)[0] for n in range(4)]
-    thread = Thread.objects.create(bundle=original, kind="line", path="evals/suite.yaml", start_line=1,
-                                   end_line=1, quote="q", quote_hash="h", family=original.pk)
+    thread = Thread.objects.create(
+        bundle=original,
+        kind="line",
+        path="evals/suite.yaml",
+        start_line=1,
+        end_line=1,
+        quote="q",
+        quote_hash="h",
+        family=original.pk,
+    )
     person = service.Reviewer("Racer", "r" * 32, False)
     turn = iter(range(10_000))
     lock = threading.Lock()
@@ -97,9 +116,10 @@ def test_racing_replies_through_revisions_fill_the_family_cap_exactly():
 @pytest.fixture
 def redis_cache(redis_url):
     """The tests' own redis-server (tests/servers.py), as the shared render cache."""
-    caches = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-              "renders": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": redis_url}}
+    caches = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "renders": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url},
+    }
     with override_settings(CACHES=caches):
         yield
 

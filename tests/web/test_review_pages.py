@@ -32,8 +32,9 @@ def case_path(bundle, case_id="first"):
 def panel(client, bundle, case_id="first", htmx=True):
     """The case's review panel, as the case page loads it (or, without JavaScript, its page)."""
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    return client.get(f"/b/{bundle.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": case_id},
-                      **headers).content.decode()
+    return client.get(
+        f"/b/{bundle.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": case_id}, **headers
+    ).content.decode()
 
 
 def progress(client, bundle):
@@ -73,22 +74,47 @@ def test_commenting_without_javascript_redirects_back_and_remembers_the_name(cli
 
 def test_an_htmx_comment_on_a_selection_answers_the_panel_and_errors_show_in_it(client, suite):
     bundle, _ = suite
-    answer = post(client, bundle, htmx=True, action="thread", kind="text", message_index="1",
-                  start="13", quote="first function", body="Which one?")
+    answer = post(
+        client,
+        bundle,
+        htmx=True,
+        action="thread",
+        kind="text",
+        message_index="1",
+        start="13",
+        quote="first function",
+        body="Which one?",
+    )
     assert answer.status_code == 200
     html = answer.content.decode()
     assert html.lstrip().startswith('<section id="review-panel"') and "Which one?" in html
     assert "selection in message #1" in html
-    bad = post(client, bundle, htmx=True, action="thread", kind="text", message_index="1",
-               quote="no such words", body="x")
+    bad = post(
+        client,
+        bundle,
+        htmx=True,
+        action="thread",
+        kind="text",
+        message_index="1",
+        quote="no such words",
+        body="x",
+    )
     assert bad.status_code == 400 and "not in message #1" in bad.content.decode()
     assert Thread.objects.count() == 1
 
 
 def test_a_line_comment_shows_on_both_cases_with_its_count(client, suite):
     bundle, _ = suite
-    post(client, bundle, action="thread", kind="line", path="evals/rules.instructions.md",
-         start_line="3", end_line="3", body="Too strict")
+    post(
+        client,
+        bundle,
+        action="thread",
+        kind="line",
+        path="evals/rules.instructions.md",
+        start_line="3",
+        end_line="3",
+        body="Too strict",
+    )
     for case_id in ("first", "second"):
         page = panel(client, bundle, case_id)
         assert "Too strict" in page and "evals/rules.instructions.md line 3" in page
@@ -108,8 +134,10 @@ def test_reply_resolve_edit_and_delete_from_the_page(client, suite):
     first.refresh_from_db()
     assert first.body == "Changed" and first.edited
     stranger = client.__class__()
-    refused = stranger.post(f"/b/{bundle.pk}/review/", {"document": "evals/suite.yaml", "case_id": "first",
-                                                         "action": "delete", "comment": str(first.pk)})
+    refused = stranger.post(
+        f"/b/{bundle.pk}/review/",
+        {"document": "evals/suite.yaml", "case_id": "first", "action": "delete", "comment": str(first.pk)},
+    )
     assert refused.status_code == 403 and Comment.objects.filter(pk=first.pk).exists()
     post(client, bundle, action="delete", comment=str(first.pk))
     assert not Comment.objects.filter(pk=first.pk).exists()
@@ -146,28 +174,55 @@ def test_the_manage_page_locks_comments_and_deletes_any(client, suite):
 
 def test_a_revision_page_shows_carried_and_outdated_comments(client, suite):
     bundle, _ = suite
-    post(client, bundle, htmx=True, action="thread", kind="text", message_index="1", start="13",
-         quote="first function", body="kept")
-    post(client, bundle, htmx=True, action="thread", kind="text", message_index="1",
-         quote="carefully", body="gone")
-    child, _ = store_bundle(dict(FILES, **{"evals/suite.yaml": SUITE.replace(b" carefully", b"")}),
-                            parent=bundle)
+    post(
+        client,
+        bundle,
+        htmx=True,
+        action="thread",
+        kind="text",
+        message_index="1",
+        start="13",
+        quote="first function",
+        body="kept",
+    )
+    post(
+        client,
+        bundle,
+        htmx=True,
+        action="thread",
+        kind="text",
+        message_index="1",
+        quote="carefully",
+        body="gone",
+    )
+    child, _ = store_bundle(
+        dict(FILES, **{"evals/suite.yaml": SUITE.replace(b" carefully", b"")}), parent=bundle
+    )
     page = panel(client, child)
     assert "from <a href" in page and "an earlier revision" in page
-    assert "outdated — <a href=\"" + case_path(bundle) in page
+    assert 'outdated — <a href="' + case_path(bundle) in page
 
 
 def test_the_diff_pages_show_counts_causes_and_word_changes(client, suite):
     bundle, _ = suite
-    child, _ = store_bundle(dict(FILES, **{
-        "evals/rules.instructions.md": GUIDE.replace(b"bugs", b"real bugs"),
-        "evals/suite.yaml": SUITE.replace(b"second function", b"other function")}), parent=bundle)
+    child, _ = store_bundle(
+        dict(
+            FILES,
+            **{
+                "evals/rules.instructions.md": GUIDE.replace(b"bugs", b"real bugs"),
+                "evals/suite.yaml": SUITE.replace(b"second function", b"other function"),
+            },
+        ),
+        parent=bundle,
+    )
     bundle_page = progress(client, child)
     link = re.search(r'href="([^"]+)" id="diff-parent"', bundle_page).group(1).replace("&amp;", "&")
     page = client.get(link).content.decode()
     assert "2 changed" in page and "0 added" in page
     assert "evals/rules.instructions.md line 3</code> changed — 2 cases" in page
-    case_link = re.search(r'href="([^"]+)" class="case-diff-link">second', page).group(1).replace("&amp;", "&")
+    case_link = (
+        re.search(r'href="([^"]+)" class="case-diff-link">second', page).group(1).replace("&amp;", "&")
+    )
     case_page = client.get(case_link).content.decode()
     assert "<del>second</del>" in case_page and "<ins>other</ins>" in case_page
     assert "evals/suite.yaml line 20</code> changed — 1 case" in case_page
@@ -177,8 +232,15 @@ def test_the_diff_pages_show_counts_causes_and_word_changes(client, suite):
 
 def test_one_bundle_under_two_profiles(client, suite):
     bundle, _ = suite
-    page = client.get("/diff/", {"old": bundle.pk, "new": f"http://x/b/{bundle.pk}/",
-                                 "old_profile": "spec", "new_profile": "agentv-4"})
+    page = client.get(
+        "/diff/",
+        {
+            "old": bundle.pk,
+            "new": f"http://x/b/{bundle.pk}/",
+            "old_profile": "spec",
+            "new_profile": "agentv-4",
+        },
+    )
     assert page.status_code == 200 and "One bundle under two settings" in page.content.decode()
 
 
@@ -186,8 +248,13 @@ def test_diff_errors_are_pages_not_500s(client, suite):
     bundle, _ = suite
     assert client.get("/diff/", {"old": "nope", "new": bundle.pk}).status_code == 404
     assert client.get("/diff/", {"old": bundle.pk, "new": bundle.pk, "old_profile": "x"}).status_code == 400
-    assert client.get("/diff/case/", {"old": bundle.pk, "new": bundle.pk, "document": "evals/suite.yaml",
-                                      "case": "nope"}).status_code == 404
+    assert (
+        client.get(
+            "/diff/case/",
+            {"old": bundle.pk, "new": bundle.pk, "document": "evals/suite.yaml", "case": "nope"},
+        ).status_code
+        == 404
+    )
     assert client.get("/diff/").status_code == 200  # the form
 
 
@@ -199,24 +266,44 @@ def test_the_source_page_takes_line_comments_and_lists_them_with_their_cases(cli
     file_panel = f"/b/{bundle.pk}/review/panel/?file=evals%2Frules.instructions.md"
     page = client.get(file_panel, HTTP_HX_REQUEST="true").content.decode()
     assert 'id="review-panel"' in page and 'name="start_line"' in page
-    response = client.post(f"/b/{bundle.pk}/review/", {"file": "evals/rules.instructions.md",
-                                                       "action": "thread", "kind": "line",
-                                                       "path": "evals/rules.instructions.md",
-                                                       "start_line": "4", "end_line": "4", "body": "Which line?"})
+    response = client.post(
+        f"/b/{bundle.pk}/review/",
+        {
+            "file": "evals/rules.instructions.md",
+            "action": "thread",
+            "kind": "line",
+            "path": "evals/rules.instructions.md",
+            "start_line": "4",
+            "end_line": "4",
+            "body": "Which line?",
+        },
+    )
     assert response.status_code == 302 and response["Location"] == file_panel
     page = client.get(file_panel).content.decode()
     assert "Which line?" in page and "2 cases" in page
-    htmx = client.post(f"/b/{bundle.pk}/review/", {"file": "evals/rules.instructions.md", "action": "thread",
-                                                   "kind": "line", "path": "evals/rules.instructions.md",
-                                                   "start_line": "99", "body": "x"},
-                       HTTP_HX_REQUEST="true")
+    htmx = client.post(
+        f"/b/{bundle.pk}/review/",
+        {
+            "file": "evals/rules.instructions.md",
+            "action": "thread",
+            "kind": "line",
+            "path": "evals/rules.instructions.md",
+            "start_line": "99",
+            "body": "x",
+        },
+        HTTP_HX_REQUEST="true",
+    )
     assert htmx.status_code == 400 and "has no lines 99" in htmx.content.decode()
 
 
 def test_review_panels_of_unknown_cases_files_and_bundles_are_404(client, suite):
     bundle, _ = suite
-    assert client.get(f"/b/{bundle.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": "nope"}
-                      ).status_code == 404
+    assert (
+        client.get(
+            f"/b/{bundle.pk}/review/panel/", {"document": "evals/suite.yaml", "case_id": "nope"}
+        ).status_code
+        == 404
+    )
     assert client.get(f"/b/{bundle.pk}/review/panel/", {"file": "nope.md"}).status_code == 404
     assert client.get("/b/nope/review/progress/").status_code == 404
     assert client.get(f"/b/{bundle.pk}/review/progress/", {"profile": "x"}).status_code == 400

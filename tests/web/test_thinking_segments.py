@@ -14,8 +14,7 @@ from tests.core.test_provider_own_blocks import ANTHROPIC, BEDROCK, read
 
 
 def _thinking_spans(page: str) -> list[str]:
-    return re.findall(r'<span class="seg thinking k-thinking"[^>]*>.*?</span>.*?</span>', page,
-                      re.S)
+    return re.findall(r'<span class="seg thinking k-thinking"[^>]*>.*?</span>.*?</span>', page, re.S)
 
 
 def _page(client, body: dict) -> str:
@@ -34,8 +33,10 @@ def test_anthropic_thinking_blocks_are_labelled_segments_traced_to_their_lines(c
     start = int(re.search(r'data-from="(\d+)"', thinking).group(1))
     end = int(re.search(r'data-to="(\d+)"', thinking).group(1))
     assert start <= first <= end  # the block's own lines in the source
-    assert '<span class="thinking-label">redacted thinking</span>(encrypted by the provider: ' \
-           '6 bytes)' in redacted
+    assert (
+        '<span class="thinking-label">redacted thinking</span>(encrypted by the provider: '
+        "6 bytes)" in redacted
+    )
     assert "Thinking (not in the text)" in page  # in the legend
     assert "is not shown" not in page  # no longer a warning
     # The text and the export are what they were: the thinking is beside the text, not in it.

@@ -200,8 +200,9 @@ def test_the_manage_page_links_only_to_cases_of_its_own_bundle(client, db):
     manage_url = response.redirect_chain[0][0]
     token = manage_url.split("#")[1]
     for hostile in ("javascript:alert(1)", "https://evil.example/", "/b/other/x.yaml/case/a/"):
-        body = client.post(manage_url.split("?")[0], {"saved": "upload", "case": hostile,
-                                                      "token": token}).content.decode()
+        body = client.post(
+            manage_url.split("?")[0], {"saved": "upload", "case": hostile, "token": token}
+        ).content.decode()
         assert hostile not in body
 
 

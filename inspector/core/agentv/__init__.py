@@ -38,9 +38,11 @@ def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> Rende
     else:
         patterns, source = config_patterns(bundle, path)
     for pattern in unusable_patterns(patterns):
-        suite.warnings.append(Diagnostic(
-            f"guideline pattern {pattern!r} is not a valid glob; it matches nothing", source or path))
+        suite.warnings.append(
+            Diagnostic(
+                f"guideline pattern {pattern!r} is not a valid glob; it matches nothing", source or path
+            )
+        )
     context = Context(bundle, path, patterns, options.system_prompt)
     cases = [renderer(case, context) for case in suite.cases]
-    return RenderedDocument(path, "agentv", cases, suite.warnings, profile=profile,
-                            profile_reason=reason)
+    return RenderedDocument(path, "agentv", cases, suite.warnings, profile=profile, profile_reason=reason)

@@ -13,8 +13,9 @@ from .pieces import Made, Piece
 from .schema import CaseSpec
 
 
-def grader_prompts(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic],
-                   made: Made | None = None) -> list[GraderPrompt]:
+def grader_prompts(
+    case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic], made: Made | None = None
+) -> list[GraderPrompt]:
     """The graders' messages for a case agentv runs. `resolve(raw)` finds a file the way agentv's
     resolveFileReference does: (display path, bundle path, text) or None. `made`: the segments
     the case's messages made, which the question's share. Raises Skip."""

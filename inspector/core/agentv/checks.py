@@ -27,30 +27,38 @@ CHECKS: dict[str, str] = {
     "regex": "Matches the answer against the regular expression {value}.",
     "is-json": "Checks that the answer parses as JSON.",
     "equals": "Checks that the answer equals {value}.",
-    "tool-trajectory": "Compares the tools the agent called, from the run's trace, with the "
-                       "expected calls.",
+    "tool-trajectory": "Compares the tools the agent called, from the run's trace, with the expected calls.",
     "field-accuracy": "Compares fields of the answer's JSON with the test's expected output.",
     "latency": "Checks how long the run took against its limit.",
     "cost": "Checks what the run cost against its budget.",
     "token-usage": "Checks the tokens the run used against its limits.",
-    "execution-metrics": "Checks the run's metrics (tool calls, tokens, time, cost) against its "
-                         "limits.",
+    "execution-metrics": "Checks the run's metrics (tool calls, tokens, time, cost) against its limits.",
     "skill-trigger": "Checks in the run's trace whether the agent used the skill.",
     "skill-used": "Checks in the run's trace that the agent used the skill.",
     "not-skill-used": "Checks in the run's trace that the agent did not use the skill.",
     "javascript": "Runs the JavaScript {value} inside agentv's own process, with the answer as "
-                  "`output` and the test's context as `context`; its result is the score.",
+    "`output` and the test's context as `context`; its result is the score.",
     "python": "Runs the Python {value} with `python3 -c`, sending the answer and the test's "
-              "context as JSON on its standard input; what it prints is the score.",
-    "webhook": "Posts the answer and the test's context as JSON to {value}; its reply is the "
-               "score.",
+    "context as JSON on its standard input; what it prints is the score.",
+    "webhook": "Posts the answer and the test's context as JSON to {value}; its reply is the score.",
     "similar": "Compares the answer with {value} by meaning: agentv asks the embedding model "
-               "named in `config.embedding_provider` to embed both texts (no messages, no "
-               "judge) and scores their cosine similarity.",
+    "named in `config.embedding_provider` to embed both texts (no messages, no "
+    "judge) and scores their cosine similarity.",
 }
 # grader-parser.ts: these kinds are skipped without a non-blank string `value`.
-NEEDS_VALUE = frozenset({"contains", "icontains", "starts-with", "ends-with", "regex",
-                         "javascript", "python", "webhook", "similar"})
+NEEDS_VALUE = frozenset(
+    {
+        "contains",
+        "icontains",
+        "starts-with",
+        "ends-with",
+        "regex",
+        "javascript",
+        "python",
+        "webhook",
+        "similar",
+    }
+)
 
 
 def check_note(kind: str, fields: dict[str, Any]) -> str | None:
@@ -91,11 +99,15 @@ def custom_script(kind: str, resolve) -> str | None:
 def custom_note(kind: str, script: str | None) -> str:
     """An assertion type that is none of agentv's own: a custom assertion, found by name."""
     if script is not None:
-        return (f"Runs the custom assertion {script} (type `{kind}`) on the answer after the run. "
-                f"A script grader sends nothing to a model, so there is no prompt to show.")
-    return (f"`{kind}` is none of agentv's own graders, and the bundle has no custom assertion "
-            f"`.agentv/assertions/{kind}.ts` (or .js, .mts, .mjs) beside the eval file or above "
-            "it: agentv fails this grader when it runs. It sends nothing to a model.")
+        return (
+            f"Runs the custom assertion {script} (type `{kind}`) on the answer after the run. "
+            f"A script grader sends nothing to a model, so there is no prompt to show."
+        )
+    return (
+        f"`{kind}` is none of agentv's own graders, and the bundle has no custom assertion "
+        f"`.agentv/assertions/{kind}.ts` (or .js, .mts, .mjs) beside the eval file or above "
+        "it: agentv fails this grader when it runs. It sends nothing to a model."
+    )
 
 
 def _shown(value: Any) -> str:

@@ -38,8 +38,9 @@ def turn_input(turn: Node, path: str) -> list[Piece]:
     return [Piece(text, OriginKind.CASE_TEXT, path, turn.start_line, turn.end_line)]
 
 
-def conversation_graders(case: CaseSpec, initial: list[Entry], turns: list[Node], resolve,
-                         warnings: list[Diagnostic]) -> list[GraderPrompt]:
+def conversation_graders(
+    case: CaseSpec, initial: list[Entry], turns: list[Node], resolve, warnings: list[Diagnostic]
+) -> list[GraderPrompt]:
     """Each turn's graders, then the transcript graders. Raises graders.Skip."""
     assert case.grading is not None
     v5 = case.grading.generation == 5
@@ -60,9 +61,14 @@ def conversation_graders(case: CaseSpec, initial: list[Entry], turns: list[Node]
         for grader in graders:
             found += prompts(grader, inputs, f"turn {number} \u203a ")
     if found and case.metadata.get("on_turn_failure") == "stop":
-        warnings.append(Diagnostic("on_turn_failure: stop: agentv grades a turn only while every "
-                                   "earlier turn passes; the graders of every turn are shown",
-                                   case.path, case.start_line))
+        warnings.append(
+            Diagnostic(
+                "on_turn_failure: stop: agentv grades a turn only while every "
+                "earlier turn passes; the graders of every turn are shown",
+                case.path,
+                case.start_line,
+            )
+        )
     if v5:
         from .graders_v5 import graders_v5
 
@@ -78,19 +84,16 @@ def conversation_graders(case: CaseSpec, initial: list[Entry], turns: list[Node]
     return found
 
 
-def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool
-                  ) -> list[Grader]:
+def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool) -> list[Grader]:
     """buildTurnAssertions; no assertions but an expected_output: the default grader (agentv 4;
     agentv 5 grades nothing then)."""
     if not isinstance(turn.value, dict):
         return []
     assertions = turn.get("assert" if v5 else "assertions")
-    listed = assertions.value if assertions is not None and isinstance(
-        assertions.value, list) else []
+    listed = assertions.value if assertions is not None and isinstance(assertions.value, list) else []
     expected = turn.get("expected_output")
     if not listed:
-        return [Grader("llm-grader")] if expected is not None and expected.plain() and not v5 \
-            else []
+        return [Grader("llm-grader")] if expected is not None and expected.plain() and not v5 else []
     texts = [item.value for item in listed if isinstance(item.value, str)]
     graders = [turn_rubrics(texts, v5)] if texts else []
     for item in listed:
@@ -101,15 +104,13 @@ def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bo
     return graders
 
 
-def _turn_grader(item: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool
-                 ) -> Grader | None:
+def _turn_grader(item: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool) -> Grader | None:
     """One object of a turn's assertions: a judge's prompt, or what a check does instead."""
     kind = item.get("type")
     kind_name = kind.value if kind is not None and isinstance(kind.value, str) else None
     label = _turn_grader_label(item, kind_name)
     span = LineSpan(case.path, item.start_line, item.end_line)
-    if kind is None or kind.value not in (("llm-grader", "llm-rubric") if v5
-                                           else ("llm-grader",)):
+    if kind is None or kind.value not in (("llm-grader", "llm-rubric") if v5 else ("llm-grader",)):
         note = check_note(kind_name, item.plain()) if kind_name is not None else None
         # A check that asks no model says what it does instead.
         return Grader(label, span=span, note=note) if note is not None else None
@@ -123,8 +124,9 @@ def _turn_grader(item: Node, case: CaseSpec, warnings: list[Diagnostic], v5: boo
         grader.rubric_kind = True
         value = item.get("value")
         if value is not None and isinstance(value.value, str):
-            grader.criteria = [Piece(value.value, OriginKind.CASE_TEXT, case.path,
-                                     value.text_line, value.end_line)]
+            grader.criteria = [
+                Piece(value.value, OriginKind.CASE_TEXT, case.path, value.text_line, value.end_line)
+            ]
     return grader
 
 
@@ -135,16 +137,20 @@ def _turn_grader_label(item: Node, kind_name: str | None) -> str:
     return kind_name if kind_name is not None else "grader"
 
 
-def _raw_rubrics(rubrics: Node, label: str, case: CaseSpec, warnings: list[Diagnostic]
-                 ) -> list | None:
+def _raw_rubrics(rubrics: Node, label: str, case: CaseSpec, warnings: list[Diagnostic]) -> list | None:
     """buildTurnAssertions passes the assertion on as written: its rubrics are not parsed, so
     one the page cannot show as the judge sees it drops the grader, with a warning."""
     raw = [raw_rubric(entry) if isinstance(entry, dict) else None for entry in rubrics.plain()]
     if None in raw:
-        warnings.append(Diagnostic(f"turn grader {label!r}: a rubric that is not an "
-                                   "object, or score ranges not written as [min, max] "
-                                   "pairs, reach the judge in a form not shown",
-                                   case.path, rubrics.start_line))
+        warnings.append(
+            Diagnostic(
+                f"turn grader {label!r}: a rubric that is not an "
+                "object, or score ranges not written as [min, max] "
+                "pairs, reach the judge in a form not shown",
+                case.path,
+                rubrics.start_line,
+            )
+        )
         return None
     return [rubric for rubric in raw if rubric is not None]
 
@@ -155,11 +161,15 @@ def _windowed(history: list[Entry], window: float | None) -> list[Entry]:
         return history
     systems = [entry for entry in history if entry[0] == "system"]
     others = [entry for entry in history if entry[0] != "system"]
-    return systems + others[-int(window * 2):]
+    return systems + others[-int(window * 2) :]
 
 
 def _context(history: list[Entry]) -> list[Piece]:
     """buildConversationContext: `role: content` per message, a blank line between."""
-    return joined(([sep(f"{role}: "), *(pieces if pieces is not None else [
-        Piece(UNKNOWN_JSON, OriginKind.MARKER)])] for role, pieces in history), "\n\n")
-
+    return joined(
+        (
+            [sep(f"{role}: "), *(pieces if pieces is not None else [Piece(UNKNOWN_JSON, OriginKind.MARKER)])]
+            for role, pieces in history
+        ),
+        "\n\n",
+    )

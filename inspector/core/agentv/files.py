@@ -45,9 +45,14 @@ class Missing:
     escaped: bool  # the reference leaves the bundle
 
 
-def resolve(bundle: Bundle, eval_path: str, reference: str,
-            cache: dict[str, ResolvedFile | Missing] | None = None, *,
-            exact: bool = False) -> ResolvedFile | Missing:
+def resolve(
+    bundle: Bundle,
+    eval_path: str,
+    reference: str,
+    cache: dict[str, ResolvedFile | Missing] | None = None,
+    *,
+    exact: bool = False,
+) -> ResolvedFile | Missing:
     """`exact`: as agentv 0.10-3.8 do it, the value is not trimmed and leading `/` and `\\` are
     dropped (`trimLeadingSeparators`); otherwise surrounding whitespace and leading `/` go."""
     key = f"{eval_path}\0{reference}\0{exact}"
@@ -85,8 +90,10 @@ def resolve(bundle: Bundle, eval_path: str, reference: str,
 
 def missing_message(missing: Missing) -> str:
     if missing.escaped and all(".." in item or item.startswith("/") for item in missing.tried):
-        return (f"file reference {missing.written!r} points outside the bundle; it was not read "
-                f"and the block is dropped")
+        return (
+            f"file reference {missing.written!r} points outside the bundle; it was not read "
+            f"and the block is dropped"
+        )
     tried = "; ".join(missing.tried)
     reason = "File not found"
     if missing.escaped:
@@ -144,8 +151,9 @@ def config_patterns(bundle: Bundle, eval_path: str) -> tuple[tuple[str, ...], st
     return FromConfig(DEFAULT_PATTERNS), None
 
 
-def release_config_patterns(bundle: Bundle, eval_path: str, *, require_schema: bool,
-                            check_version_keys: bool) -> tuple[tuple[str, ...], str | None]:
+def release_config_patterns(
+    bundle: Bundle, eval_path: str, *, require_schema: bool, check_version_keys: bool
+) -> tuple[tuple[str, ...], str | None]:
     """guideline_patterns as agentv 0.10.1 / 3.8.0 `loadConfig` finds them.
 
     From the eval file's folder up to the root, the first `.agentv/config.yaml` that is usable wins;
@@ -208,7 +216,7 @@ def _braces(pattern: str) -> list[str]:
             if depth:
                 continue
             options, level, current = [], 0, ""
-            for item in pattern[start + 1:index]:
+            for item in pattern[start + 1 : index]:
                 if item == "," and level == 0:
                     options.append(current)
                     current = ""
@@ -218,7 +226,7 @@ def _braces(pattern: str) -> list[str]:
             options.append(current)
             if len(options) < 2:
                 return [pattern]
-            head, tail = pattern[:start], pattern[index + 1:]
+            head, tail = pattern[:start], pattern[index + 1 :]
             return [expanded for option in options for expanded in _braces(head + option + tail)]
     return [pattern]
 
@@ -263,10 +271,10 @@ def _star(segment: str, at_start: bool, first: bool) -> str:
 
 def _bracket(segment: str, start: int, end: int) -> str:
     """A `[...]` class; picomatch also matches its text taken literally."""
-    body = segment[start + 1:end]
+    body = segment[start + 1 : end]
     if body.startswith("^"):
         return f"[^{body[1:]}/]"
-    return f"(?:{re.escape(segment[start:end + 1])}|[{body}])"
+    return f"(?:{re.escape(segment[start : end + 1])}|[{body}])"
 
 
 @lru_cache(maxsize=1024)

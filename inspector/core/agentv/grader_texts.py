@@ -25,21 +25,23 @@ Be concise and focused in your evaluation. Provide succinct, specific feedback r
 [[ ## answer ## ]]
 {{output}}"""  # noqa: E501  (agentv's text, line for line)
 
-OUTPUT_SCHEMA = "\n".join([
-    "You must respond with a single JSON object matching this schema:",
-    "",
-    "{",
-    '  "score": <number between 0.0 and 1.0>,',
-    '  "assertions": [',
-    "    {",
-    '      "text": "<brief description of what was checked>",',
-    '      "passed": <boolean>,',
-    '      "evidence": "<concise evidence, 1-2 sentences, optional>"',
-    "    }",
-    "  ],",
-    '  "details": {<optional object with domain-specific structured metrics>}',
-    "}",
-])
+OUTPUT_SCHEMA = "\n".join(
+    [
+        "You must respond with a single JSON object matching this schema:",
+        "",
+        "{",
+        '  "score": <number between 0.0 and 1.0>,',
+        '  "assertions": [',
+        "    {",
+        '      "text": "<brief description of what was checked>",',
+        '      "passed": <boolean>,',
+        '      "evidence": "<concise evidence, 1-2 sentences, optional>"',
+        "    }",
+        "  ],",
+        '  "details": {<optional object with domain-specific structured metrics>}',
+        "}",
+    ]
+)
 
 RUBRIC_SCHEMA = """You are an expert grader. Evaluate the candidate answer against each rubric item.
 You must return a valid JSON object matching this schema:
@@ -56,30 +58,51 @@ You must return a valid JSON object matching this schema:
 
 # agentv 5.3.1-next.1
 DEFAULT_TEMPLATE_V5 = DEFAULT_TEMPLATE.replace(
-    "\n\nBe concise", "\n\nBe skeptical. Award credit only for behavior supported by the answer, "
+    "\n\nBe concise",
+    "\n\nBe skeptical. Award credit only for behavior supported by the answer, "
     "file_changes, tool_calls, or referenced workspace paths. When evaluating repo or file work, "
     "cite concrete paths, diffs, tool calls, or answer excerpts in each assertion's evidence "
     "whenever they are available. Do not infer hidden work from intent or plausible next "
-    "steps.\n\nBe concise", 1)
+    "steps.\n\nBe concise",
+    1,
+)
 RUBRIC_FORMAT = RUBRIC_SCHEMA.split("\n", 1)[1]
-RUBRIC_SCHEMA_V5 = "\n".join([
-    "You are an expert grader. Evaluate the candidate answer against each rubric item.",
-    "Be skeptical: mark a rubric satisfied only when concrete evidence supports it, and cite "
-    "paths, diffs, tool calls, or answer excerpts in reasoning when available.", RUBRIC_FORMAT])
+RUBRIC_SCHEMA_V5 = "\n".join(
+    [
+        "You are an expert grader. Evaluate the candidate answer against each rubric item.",
+        "Be skeptical: mark a rubric satisfied only when concrete evidence supports it, and cite "
+        "paths, diffs, tool calls, or answer excerpts in reasoning when available.",
+        RUBRIC_FORMAT,
+    ]
+)
 SKEPTICAL_RUBRIC_LINES = (
     "Be skeptical: mark a rubric satisfied only when the answer, file changes, tool calls, or "
     "concrete workspace paths support it.",
-    "Cite paths, diffs, tool calls, or answer excerpts in reasoning whenever they are available.")
-PROMPTFOO_SCHEMA = "\n".join([
-    "You must respond with a single JSON object matching this schema:", "", "{",
-    '  "reason": "<brief explanation for the grading decision>",', '  "pass": <boolean>,',
-    '  "score": <number between 0.0 and 1.0>,', '  "checks": [', "    {",
-    '      "id": "<optional rubric id>",', '      "text": "<optional description of what was '
-    'checked>",', '      "pass": <boolean>,',
-    '      "score": <optional number between 0.0 and 1.0>,',
-    '      "reason": "<brief explanation for this check>",',
-    '      "evidence": "<optional supporting observation distinct from reason>"', "    }",
-    "  ]", "}", "", 'The "checks" array is optional. Return only JSON.'])
+    "Cite paths, diffs, tool calls, or answer excerpts in reasoning whenever they are available.",
+)
+PROMPTFOO_SCHEMA = "\n".join(
+    [
+        "You must respond with a single JSON object matching this schema:",
+        "",
+        "{",
+        '  "reason": "<brief explanation for the grading decision>",',
+        '  "pass": <boolean>,',
+        '  "score": <number between 0.0 and 1.0>,',
+        '  "checks": [',
+        "    {",
+        '      "id": "<optional rubric id>",',
+        '      "text": "<optional description of what was checked>",',
+        '      "pass": <boolean>,',
+        '      "score": <optional number between 0.0 and 1.0>,',
+        '      "reason": "<brief explanation for this check>",',
+        '      "evidence": "<optional supporting observation distinct from reason>"',
+        "    }",
+        "  ]",
+        "}",
+        "",
+        'The "checks" array is optional. Return only JSON.',
+    ]
+)
 
 # composite.ts DEFAULT_COMPOSITE_AGGREGATOR_PROMPT
 AGGREGATOR_PROMPT = """Review the following evaluation results:
@@ -104,13 +127,19 @@ SCORE_RANGE_FORMAT = """You must return a valid JSON object matching this schema
 }
 
 Important: The "score" must be an integer from 0 to 10 that falls within one of the defined score ranges for that criterion."""  # noqa: E501
-SCORE_RANGE_SCHEMA = "You are an expert grader. Score the candidate answer on each criterion.\n" \
-    + SCORE_RANGE_FORMAT
-SCORE_RANGE_SCHEMA_V5 = "\n".join([
-    "You are an expert grader. Score the candidate answer on each criterion.",
-    "Be skeptical: award credit only for concrete evidence, and cite paths, diffs, tool calls, or "
-    "answer excerpts in reasoning when available.", SCORE_RANGE_FORMAT])
+SCORE_RANGE_SCHEMA = (
+    "You are an expert grader. Score the candidate answer on each criterion.\n" + SCORE_RANGE_FORMAT
+)
+SCORE_RANGE_SCHEMA_V5 = "\n".join(
+    [
+        "You are an expert grader. Score the candidate answer on each criterion.",
+        "Be skeptical: award credit only for concrete evidence, and cite paths, diffs, tool calls, or "
+        "answer excerpts in reasoning when available.",
+        SCORE_RANGE_FORMAT,
+    ]
+)
 SKEPTICAL_SCORE_RANGE_LINES = (
     "Be skeptical: award credit only for evidence supported by the answer, file changes, tool "
     "calls, or concrete workspace paths.",
-    "Cite paths, diffs, tool calls, or answer excerpts in reasoning whenever they are available.")
+    "Cite paths, diffs, tool calls, or answer excerpts in reasoning whenever they are available.",
+)

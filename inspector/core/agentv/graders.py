@@ -59,10 +59,23 @@ from .rubrics import (
 from .schema import CaseSpec, GradingNodes
 
 VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
-VALID_VARIABLES = frozenset({"expected_output", "criteria", "metadata", "metadata_json", "rubrics",
-                             "rubrics_json", "input", "output", "file_changes", "tool_calls"})
+VALID_VARIABLES = frozenset(
+    {
+        "expected_output",
+        "criteria",
+        "metadata",
+        "metadata_json",
+        "rubrics",
+        "rubrics_json",
+        "input",
+        "output",
+        "file_changes",
+        "tool_calls",
+    }
+)
 PROMPT_FILE_PREFIX = "file://"
 LLM_TYPES = frozenset({"llm-grader", "rubrics", "rubric"})
+
 
 @dataclass(slots=True)
 class Grader:
@@ -111,14 +124,16 @@ class Skip(Exception):
     """agentv skips the whole test (a grader it cannot load)."""
 
 
-def case_inputs(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic]
-                ) -> Inputs:
+def case_inputs(case: CaseSpec, question: list[Piece], resolve, warnings: list[Diagnostic]) -> Inputs:
     grading = case.grading
     assert grading is not None
-    return Inputs(question, _text_pieces(grading.criteria, case.path),
-                  _reference(grading, case.path, resolve, warnings),
-                  grading.metadata.plain() if grading.metadata is not None else None,
-                  generation=grading.generation)
+    return Inputs(
+        question,
+        _text_pieces(grading.criteria, case.path),
+        _reference(grading, case.path, resolve, warnings),
+        grading.metadata.plain() if grading.metadata is not None else None,
+        generation=grading.generation,
+    )
 
 
 def listed_graders(case: CaseSpec, resolve, warnings: list[Diagnostic]) -> list[Grader] | None:
@@ -131,9 +146,11 @@ def listed_graders(case: CaseSpec, resolve, warnings: list[Diagnostic]) -> list[
 
 def turn_rubrics(texts: list[str], v5: bool = False) -> Grader:
     """orchestrator.ts buildTurnAssertions: a turn's string assertions as one rubric grader."""
-    return Grader("turn-llm-rubric" if v5 else "turn-rubrics", rubric_kind=v5,
-                  rubrics=[Rubric(f"criterion-{index + 1}", text, 1.0, False)
-                           for index, text in enumerate(texts)])
+    return Grader(
+        "turn-llm-rubric" if v5 else "turn-rubrics",
+        rubric_kind=v5,
+        rubrics=[Rubric(f"criterion-{index + 1}", text, 1.0, False) for index, text in enumerate(texts)],
+    )
 
 
 def inline_grader(name: str, prompt: Node | None, span: LineSpan, path: str) -> Grader:
@@ -151,16 +168,21 @@ def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderProm
     if grader.note is not None:
         return [GraderPrompt(name, [], grader.note, grader.span)]
     if grader.script is not None:
-        return [GraderPrompt(name, [], _script_note(grader.script), grader.span,
-                             grader.script.path)]
+        return [GraderPrompt(name, [], _script_note(grader.script), grader.span, grader.script.path)]
     if grader.members is None:
         return [GraderPrompt(name, _messages(grader, inputs), span=grader.span)]
-    found = [prompt for member in grader.members
-             for prompt in prompts(member, inputs, f"{name} › ")]
+    found = [prompt for member in grader.members for prompt in prompts(member, inputs, f"{name} › ")]
     if grader.aggregator is not None:
-        found.append(GraderPrompt(f"{name} › aggregator", [
-            Message("system", list(fixed_segments(OUTPUT_SCHEMA, OriginKind.DEFAULT_PROMPT))),
-            Message("user", segments(_strip(grader.aggregator)))], span=grader.span))
+        found.append(
+            GraderPrompt(
+                f"{name} › aggregator",
+                [
+                    Message("system", list(fixed_segments(OUTPUT_SCHEMA, OriginKind.DEFAULT_PROMPT))),
+                    Message("user", segments(_strip(grader.aggregator))),
+                ],
+                span=grader.span,
+            )
+        )
     return found
 
 
@@ -168,17 +190,23 @@ def _script_note(script: Script) -> str:
     shown = " ".join(script.command)
     where = f"; the script is {script.path}" if script.path else ""
     if script.target:
-        return (f"Runs `{shown}` on the answer after the run{where}. With `target` set, the script "
-                "may call the model itself through agentv's proxy; what it sends is the script's "
-                "own, so there is no prompt to show.")
-    return (f"Runs `{shown}` on the answer after the run{where}. A script grader sends nothing to "
-            "a model, so there is no prompt to show.")
+        return (
+            f"Runs `{shown}` on the answer after the run{where}. With `target` set, the script "
+            "may call the model itself through agentv's proxy; what it sends is the script's "
+            "own, so there is no prompt to show."
+        )
+    return (
+        f"Runs `{shown}` on the answer after the run{where}. A script grader sends nothing to "
+        "a model, so there is no prompt to show."
+    )
 
 
 # ---- which graders -------------------------------------------------------------------------------
 
-def _graders(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diagnostic],
-             default: bool = True) -> list[Grader] | None:
+
+def _graders(
+    grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diagnostic], default: bool = True
+) -> list[Grader] | None:
     found, loaded = _grader_list(grading.assertions, case, resolve, warnings)
     suite_found, suite_loaded = _grader_list(grading.suite_assertions, case, resolve, warnings)
     found += unplaced(suite_found)
@@ -186,8 +214,9 @@ def _graders(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diag
     if inline is not None and isinstance(inline.value, list):
         # parseInlineRubrics counts only the strings and objects
         items = [item.plain() for item in inline.value if isinstance(item.value, str | dict)]
-        rubrics = [rubric for rubric in (parse_inline(item, index)
-                                         for index, item in enumerate(items)) if rubric]
+        rubrics = [
+            rubric for rubric in (parse_inline(item, index) for index, item in enumerate(items)) if rubric
+        ]
         if rubrics:
             found.insert(0, Grader("rubrics", rubrics=rubrics))
     if found or loaded or suite_loaded:
@@ -196,8 +225,9 @@ def _graders(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diag
     return [Grader("llm-grader")] if default else None
 
 
-def _grader_list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
-                 ) -> tuple[list[Grader], int]:
+def _grader_list(
+    node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
+) -> tuple[list[Grader], int]:
     """parseGraderList: the LLM graders, and how many graders of any kind it loaded (none
     loaded, the default grader runs)."""
     if node is None or not isinstance(node.value, list):
@@ -208,8 +238,10 @@ def _grader_list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diag
     for entry in items:
         if isinstance(entry, list):
             if entry:
-                rubrics = [Rubric(f"rubric-{position + 1}", _trim(item.value), 1.0, True)
-                           for position, item in enumerate(entry)]
+                rubrics = [
+                    Rubric(f"rubric-{position + 1}", _trim(item.value), 1.0, True)
+                    for position, item in enumerate(entry)
+                ]
                 graders.append(Grader("rubrics", rubrics=rubrics))
                 loaded += 1
             continue
@@ -246,8 +278,7 @@ def grouped(items: list[Node]) -> list[Node | list[Node]]:
     return entries
 
 
-def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]
-            ) -> Grader | bool | None:
+def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> Grader | bool | None:
     """One entry: a Grader when it asks a model, True for another kind agentv loads, None when
     agentv skips it."""
     if not isinstance(node.value, dict):
@@ -269,8 +300,9 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]
     if kind not in LLM_TYPES:
         return _check(node, kind, name, span, resolve)
     if kind in ("rubrics", "rubric"):
-        rubrics = _rubrics(node.get("criteria" if kind == "rubrics" else "rubrics"), name, case,
-                           shorthand=kind == "rubrics")
+        rubrics = _rubrics(
+            node.get("criteria" if kind == "rubrics" else "rubrics"), name, case, shorthand=kind == "rubrics"
+        )
         return Grader(name, rubrics=rubrics, span=span) if rubrics else None
     return _llm_grader(node, name, span, case, resolve, warnings)
 
@@ -280,19 +312,24 @@ def _check(node: Node, kind: str, name: str, span: LineSpan, resolve) -> Grader 
     says what it does (True when there is nothing to say)."""
     if kind not in MEMBER_KINDS:
         custom_file = custom_script(kind, resolve)
-        return Grader(name, span=span, note=custom_note(kind, custom_file),
-                      custom=custom_file is None)
+        return Grader(name, span=span, note=custom_note(kind, custom_file), custom=custom_file is None)
     note = check_note(kind, node.plain())
     return Grader(name, span=span, note=note) if note else True
 
 
-def _llm_grader(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
-                warnings: list[Diagnostic]) -> Grader | bool:
+def _llm_grader(
+    node: Node, name: str, span: LineSpan, case: CaseSpec, resolve, warnings: list[Diagnostic]
+) -> Grader | bool:
     grader = Grader(name, span=span)
     prompt = node.get("prompt")
     if prompt is not None and isinstance(prompt.value, dict):
-        warnings.append(Diagnostic(f"grader {name!r}: a prompt made by a script is not shown (it "
-                                   "runs only in agentv)", case.path, prompt.start_line))
+        warnings.append(
+            Diagnostic(
+                f"grader {name!r}: a prompt made by a script is not shown (it runs only in agentv)",
+                case.path,
+                prompt.start_line,
+            )
+        )
         return True
     if prompt is not None and isinstance(prompt.value, str):
         grader.prompt, grader.prompt_is_file = text_prompt(prompt, name, case, resolve)
@@ -303,24 +340,58 @@ def _llm_grader(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
 
 
 AGGREGATORS = frozenset({"weighted_average", "threshold", "code-grader", "llm-grader"})
-MEMBER_KINDS = frozenset({"code-grader", "llm-grader", "rubric", "composite", "tool-trajectory",
-                          "field-accuracy", "latency", "cost", "token-usage", "execution-metrics",
-                          "skill-trigger", "contains", "contains-any", "contains-all", "icontains",
-                          "icontains-any", "icontains-all", "starts-with", "ends-with", "regex",
-                          "is-json", "equals", "rubrics", "inline-assert"})
+MEMBER_KINDS = frozenset(
+    {
+        "code-grader",
+        "llm-grader",
+        "rubric",
+        "composite",
+        "tool-trajectory",
+        "field-accuracy",
+        "latency",
+        "cost",
+        "token-usage",
+        "execution-metrics",
+        "skill-trigger",
+        "contains",
+        "contains-any",
+        "contains-all",
+        "icontains",
+        "icontains-any",
+        "icontains-all",
+        "starts-with",
+        "ends-with",
+        "regex",
+        "is-json",
+        "equals",
+        "rubrics",
+        "inline-assert",
+    }
+)
 MEMBER_RESULTS = "\u27e8the members' results as JSON, known only after the run\u27e9"
 
 
-def _composite(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
-               warnings: list[Diagnostic]) -> Grader | None:
+def _composite(
+    node: Node, name: str, span: LineSpan, case: CaseSpec, resolve, warnings: list[Diagnostic]
+) -> Grader | None:
     """grader-parser.ts, `composite`: members each need a name and a grader type; an
     `llm-grader` aggregator sends the members' results with its prompt (inline text; a
     `file://` prompt sends the path as written, which is what agentv 4.42.4 does)."""
-    members_node = next((found for found in (node.get("assertions"), node.get("assert"),
-                                             node.get("evaluators")) if found is not None), None)
+    members_node = next(
+        (
+            found
+            for found in (node.get("assertions"), node.get("assert"), node.get("evaluators"))
+            if found is not None
+        ),
+        None,
+    )
     aggregator = node.get("aggregator")
-    if members_node is None or not isinstance(members_node.value, list) or aggregator is None \
-            or not isinstance(aggregator.value, dict):
+    if (
+        members_node is None
+        or not isinstance(members_node.value, list)
+        or aggregator is None
+        or not isinstance(aggregator.value, dict)
+    ):
         return None
     kind = _aggregator_kind(aggregator)
     if kind not in AGGREGATORS:
@@ -336,8 +407,7 @@ def _composite(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
         loaded += member is not None
     if not loaded or not _aggregator_usable(aggregator, kind):
         return None
-    prompt = _aggregator_prompt(aggregator.get("prompt"), case, resolve) \
-        if kind == "llm-grader" else None
+    prompt = _aggregator_prompt(aggregator.get("prompt"), case, resolve) if kind == "llm-grader" else None
     return Grader(name, span=span, members=members, aggregator=prompt)
 
 
@@ -355,8 +425,13 @@ def _is_member(item: Node) -> bool:
     if not isinstance(item.value, dict):
         return False
     raw_name, raw_type = item.get("name"), item.get("type")
-    return raw_name is not None and isinstance(raw_name.value, str) and bool(raw_name.value) \
-        and raw_type is not None and raw_type.value in MEMBER_KINDS
+    return (
+        raw_name is not None
+        and isinstance(raw_name.value, str)
+        and bool(raw_name.value)
+        and raw_type is not None
+        and raw_type.value in MEMBER_KINDS
+    )
 
 
 def _aggregator_usable(aggregator: Node, kind: str | None) -> bool:
@@ -366,8 +441,12 @@ def _aggregator_usable(aggregator: Node, kind: str | None) -> bool:
         return path is not None and isinstance(path.value, str) and bool(path.value)
     if kind == "threshold":
         threshold = aggregator.get("threshold")
-        return threshold is not None and not isinstance(threshold.value, bool) and isinstance(
-            threshold.value, int | float) and 0 <= threshold.value <= 1
+        return (
+            threshold is not None
+            and not isinstance(threshold.value, bool)
+            and isinstance(threshold.value, int | float)
+            and 0 <= threshold.value <= 1
+        )
     return True
 
 
@@ -379,13 +458,11 @@ def _aggregator_prompt(node: Node | None, case: CaseSpec, resolve) -> list[Piece
     if node is not None and isinstance(node.value, str) and node.value:
         raw = node.value
         if raw.startswith(PROMPT_FILE_PREFIX):
-            reference = raw[len(PROMPT_FILE_PREFIX):]
+            reference = raw[len(PROMPT_FILE_PREFIX) :]
             if resolve(reference) is None:
-                raise Skip(f"Composite aggregator in '{case.id}': prompt file not found: "
-                           f"{reference}")
+                raise Skip(f"Composite aggregator in '{case.id}': prompt file not found: {reference}")
             # agentv 4.42.4 keeps the reference, not the file's text, as the prompt it sends.
-            template = [Piece(reference, OriginKind.CASE_TEXT, case.path, node.text_line,
-                              node.end_line)]
+            template = [Piece(reference, OriginKind.CASE_TEXT, case.path, node.text_line, node.end_line)]
         else:
             template = _text_pieces(node, case.path)
     result: list[Piece] = []
@@ -420,8 +497,7 @@ def _script(node: Node, resolve) -> Script | None:
             found = resolve(word)
             if found is not None:
                 break
-    return Script(command, found[1] if found is not None else None,
-                  node.get("target") is not None)
+    return Script(command, found[1] if found is not None else None, node.get("target") is not None)
 
 
 FILE_SUFFIX = re.compile(r"\.[cm]?[jt]sx?$|\.py$|\.sh$|\.bash$|\.rb$|\.go$|\.rs$", re.I)
@@ -429,8 +505,7 @@ FILE_SUFFIX = re.compile(r"\.[cm]?[jt]sx?$|\.py$|\.sh$|\.bash$|\.rb$|\.go$|\.rs$
 
 def _looks_like_file(word: str) -> bool:
     """grader-parser.ts looksLikeFilePath."""
-    return word.startswith(("/", ".")) or "/" in word or "\\" in word or bool(
-        FILE_SUFFIX.search(word))
+    return word.startswith(("/", ".")) or "/" in word or "\\" in word or bool(FILE_SUFFIX.search(word))
 
 
 def text_prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Piece], bool]:
@@ -438,20 +513,21 @@ def text_prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Pi
     if not raw.startswith(PROMPT_FILE_PREFIX):
         # A bare string is inline text, even when it names a file.
         return _text_pieces(node, case.path), False
-    reference = raw[len(PROMPT_FILE_PREFIX):]
+    reference = raw[len(PROMPT_FILE_PREFIX) :]
     found = resolve(reference)
     if found is None:
         raise Skip(f"Grader '{name}' in '{case.id}': prompt file not found: {reference}")
     display, path, text = found
     used = {match.group(1) for match in VARIABLE.finditer(text)}
     if not used & {"output", "expected_output"}:
-        raise Skip(f"Grader '{name}' template ({display}): Missing required fields. Must include "
-                   "at least one of: {{ output }}, {{ expected_output }}")
+        raise Skip(
+            f"Grader '{name}' template ({display}): Missing required fields. Must include "
+            "at least one of: {{ output }}, {{ expected_output }}"
+        )
     return [Piece(text, OriginKind.FILE, path, 1)], True
 
 
-def _rubrics(node: Node | None, name: str, case: CaseSpec, shorthand: bool = False
-             ) -> list[Rubric]:
+def _rubrics(node: Node | None, name: str, case: CaseSpec, shorthand: bool = False) -> list[Rubric]:
     """parseRubricItems (with the `rubrics` type's string shorthand). Raises Skip for a rubric
     agentv refuses (it skips the test)."""
     if node is None or not isinstance(node.value, list):
@@ -465,8 +541,7 @@ def _rubrics(node: Node | None, name: str, case: CaseSpec, shorthand: bool = Fal
         if not isinstance(item.value, dict):
             continue
         try:
-            rubric = parse_item(item.plain(), position, False,
-                                f"in evaluator '{name}' in '{case.id}'")
+            rubric = parse_item(item.plain(), position, False, f"in evaluator '{name}' in '{case.id}'")
         except BadRubric as refused:
             raise Skip(str(refused)) from None
         if rubric is not None:
@@ -476,6 +551,7 @@ def _rubrics(node: Node | None, name: str, case: CaseSpec, shorthand: bool = Fal
 
 # ---- the case's side -----------------------------------------------------------------------------
 
+
 def _text_pieces(node: Node | None, path: str) -> list[Piece]:
     if node is None or not isinstance(node.value, str) or not node.value:
         return []
@@ -484,8 +560,7 @@ def _text_pieces(node: Node | None, path: str) -> list[Piece]:
     return [Piece(node.value, OriginKind.CASE_TEXT, path, node.text_line, node.end_line)]
 
 
-def _reference(grading: GradingNodes, path: str, resolve, warnings: list[Diagnostic]
-               ) -> list[Piece]:
+def _reference(grading: GradingNodes, path: str, resolve, warnings: list[Diagnostic]) -> list[Piece]:
     """yaml-parser.ts reference_answer: the last expected message's content as
     processExpectedMessages leaves it (text as written, anything else as pretty JSON), or its
     tool calls as JSON."""
@@ -502,17 +577,20 @@ def _reference(grading: GradingNodes, path: str, resolve, warnings: list[Diagnos
     if found is None:
         return []
     source, value = found
-    return [Piece(js_json(value), OriginKind.CASE_TEXT, path, source.start_line,
-                  source.end_line)]
+    return [Piece(js_json(value), OriginKind.CASE_TEXT, path, source.start_line, source.end_line)]
 
 
-def _reference_value(content: Node | None, calls: Node | None, path: str, resolve,
-                     warnings: list[Diagnostic]) -> tuple[Node, Any] | None:
+def _reference_value(
+    content: Node | None, calls: Node | None, path: str, resolve, warnings: list[Diagnostic]
+) -> tuple[Node, Any] | None:
     """A content list or object, else the tool calls, as the JSON value agentv keeps, with the
     node it was written in."""
     if content is not None and isinstance(content.value, list):
-        return content, [item for item in (_expected_item(node, path, resolve, warnings)
-                                           for node in content.value) if item is not None]
+        return content, [
+            item
+            for item in (_expected_item(node, path, resolve, warnings) for node in content.value)
+            if item is not None
+        ]
     if content is not None and isinstance(content.value, dict):
         return content, content.plain()
     if calls is not None and isinstance(calls.value, list):
@@ -536,21 +614,36 @@ def _expected_item(node: Node, path: str, resolve, warnings: list[Diagnostic]) -
     if found is None:
         return None
     if kind.value == "image":
-        warnings.append(Diagnostic("an image in expected_output reaches the grader as a data URL "
-                                   "the inspector does not show", path, node.start_line))
+        warnings.append(
+            Diagnostic(
+                "an image in expected_output reaches the grader as a data URL the inspector does not show",
+                path,
+                node.start_line,
+            )
+        )
         return None
     display, bundle_path, text = found
-    warnings.append(Diagnostic(
-        f"expected_output's file {display!r} reaches the grader with its absolute path on the "
-        "machine that runs agentv, shown as a placeholder", path, node.start_line))
-    return {"type": "file", "path": display, "text": text.replace("\r\n", "\n"),
-            "resolvedPath": ABSOLUTE_PATH.format(bundle_path)}
+    warnings.append(
+        Diagnostic(
+            f"expected_output's file {display!r} reaches the grader with its absolute path on the "
+            "machine that runs agentv, shown as a placeholder",
+            path,
+            node.start_line,
+        )
+    )
+    return {
+        "type": "file",
+        "path": display,
+        "text": text.replace("\r\n", "\n"),
+        "resolvedPath": ABSOLUTE_PATH.format(bundle_path),
+    }
 
 
 ABSOLUTE_PATH = "\u27e8{} as an absolute path on the machine that runs agentv\u27e9"
 
 
 # ---- the prompts ---------------------------------------------------------------------------------
+
 
 def _messages(grader: Grader, inputs: Inputs) -> list[Message]:
     v5 = inputs.generation == 5
@@ -566,12 +659,15 @@ def _messages(grader: Grader, inputs: Inputs) -> list[Message]:
         system = PROMPTFOO_SCHEMA if grader.rubric_kind else OUTPUT_SCHEMA
         user = _substitute(template or (_DEFAULT_V5 if v5 else _DEFAULT), _variables(inputs, None))
     # llm-providers.ts buildChatPrompt sends the question trimmed.
-    return [Message("system", list(fixed_segments(system, OriginKind.DEFAULT_PROMPT))),
-            Message("user", segments(_strip(user), inputs.made))]
+    return [
+        Message("system", list(fixed_segments(system, OriginKind.DEFAULT_PROMPT))),
+        Message("user", segments(_strip(user), inputs.made)),
+    ]
 
 
-def _rubric_prompt(rubrics: list[Rubric], inputs: Inputs, template: list[Piece] | None, v5: bool
-                   ) -> tuple[str, list[Piece]]:
+def _rubric_prompt(
+    rubrics: list[Rubric], inputs: Inputs, template: list[Piece] | None, v5: bool
+) -> tuple[str, list[Piece]]:
     """The system text and user pieces of a grader with rubrics: score ranges when any rubric
     has them (llm-grader.ts evaluateWithScoreRanges), else a checklist. agentv 5 (llm-grader.ts
     at 5.3.1-next.1) gives a template only the format instructions."""
@@ -583,8 +679,11 @@ def _rubric_prompt(rubrics: list[Rubric], inputs: Inputs, template: list[Piece] 
         v5_system = RUBRIC_FORMAT if template is not None else RUBRIC_SCHEMA_V5
         system = v5_system if v5 else RUBRIC_SCHEMA
         written = _checklist
-    user = (_substitute(template, _variables(inputs, rubrics)) if template is not None
-            else written(inputs, rubrics))
+    user = (
+        _substitute(template, _variables(inputs, rubrics))
+        if template is not None
+        else written(inputs, rubrics)
+    )
     return system, user
 
 
@@ -613,11 +712,16 @@ def _variables(inputs: Inputs, rubrics: list[Rubric] | None) -> dict[str, list[P
         return [] if value is None else [Piece(js_json(value, indent), OriginKind.SEPARATOR)]
 
     variables = {
-        "input": _strip(inputs.question), "output": _answer(inputs),
-        "expected_output": _strip(inputs.reference), "criteria": _strip(inputs.criteria),
-        "metadata": generated(inputs.metadata, 2), "metadata_json": generated(inputs.metadata, None),
-        "rubrics": generated(rubric_values, 2), "rubrics_json": generated(rubric_values, None),
-        "file_changes": [], "tool_calls": [],
+        "input": _strip(inputs.question),
+        "output": _answer(inputs),
+        "expected_output": _strip(inputs.reference),
+        "criteria": _strip(inputs.criteria),
+        "metadata": generated(inputs.metadata, 2),
+        "metadata_json": generated(inputs.metadata, None),
+        "rubrics": generated(rubric_values, 2),
+        "rubrics_json": generated(rubric_values, None),
+        "file_changes": [],
+        "tool_calls": [],
     }
     if inputs.generation == 5:  # {{ rubric }}: the rubrics as JSON, else the criteria
         variables["rubric"] = variables["rubrics"] if rubrics else _strip(inputs.criteria)
@@ -670,8 +774,15 @@ def _case_sections(inputs: Inputs, opening: list[str]) -> list[list[Piece]]:
     reference answer when there is one, and the answer (no file changes or tool calls before a
     run)."""
     parts: list[list[Piece]] = [_header(line) for line in opening]
-    parts += [[], _header("[[ ## question ## ]]"), inputs.question, [],
-              _header("[[ ## criteria ## ]]"), inputs.criteria, []]
+    parts += [
+        [],
+        _header("[[ ## question ## ]]"),
+        inputs.question,
+        [],
+        _header("[[ ## criteria ## ]]"),
+        inputs.criteria,
+        [],
+    ]
     if _trim("".join(piece.text for piece in inputs.reference)):
         parts += [_header("[[ ## reference_answer ## ]]"), inputs.reference, []]
     return parts + [_header("[[ ## answer ## ]]"), _answer(inputs), []]
@@ -679,27 +790,26 @@ def _case_sections(inputs: Inputs, opening: list[str]) -> list[list[Piece]]:
 
 def _checklist(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
     """llm-grader.ts buildRubricPrompt."""
-    opening = ["You are an expert grader. Evaluate the candidate answer against each rubric item "
-               "below."]
+    opening = ["You are an expert grader. Evaluate the candidate answer against each rubric item below."]
     if inputs.generation == 5:
         opening += SKEPTICAL_RUBRIC_LINES
     parts = _case_sections(inputs, opening) + [_header("[[ ## rubrics ## ]]")]
     guidance = operator_guidance(rubrics)
     if guidance:
-        parts += [[], _header("Operator guidance:"),
-                  *(_header(f"- {line}") for line in guidance), []]
+        parts += [[], _header("Operator guidance:"), *(_header(f"- {line}") for line in guidance), []]
     parts += [[Piece(checklist_line(rubric), OriginKind.CASE_TEXT)] for rubric in rubrics]
-    parts += [[], _header("For each rubric, determine if it is satisfied and provide brief "
-                          "reasoning.")]
+    parts += [[], _header("For each rubric, determine if it is satisfied and provide brief reasoning.")]
     return joined(parts, "\n")
 
 
 def _scored(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
     """llm-grader.ts buildScoreRangePrompt."""
-    opening = ["You are an expert grader. Score the candidate answer on each criterion below "
-               "using the provided score ranges.",
-               "For each criterion, output an integer score from 0 to 10 based on which score "
-               "range best matches the answer."]
+    opening = [
+        "You are an expert grader. Score the candidate answer on each criterion below "
+        "using the provided score ranges.",
+        "For each criterion, output an integer score from 0 to 10 based on which score "
+        "range best matches the answer.",
+    ]
     if inputs.generation == 5:
         opening += SKEPTICAL_SCORE_RANGE_LINES
     parts = _case_sections(inputs, opening) + [_header("[[ ## scoring_criteria ## ]]")]
@@ -707,8 +817,12 @@ def _scored(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
     guidance = operator_guidance(rubrics)
     if guidance:
         parts += [[], *(_header(line) for line in guidance)]
-    parts += [[], _header("For each criterion, provide an integer score 0-10 that matches one of "
-                          "its defined score ranges.")]
+    parts += [
+        [],
+        _header(
+            "For each criterion, provide an integer score 0-10 that matches one of its defined score ranges."
+        ),
+    ]
     return joined(parts, "\n")
 
 
@@ -726,7 +840,7 @@ def _strip(pieces: list[Piece]) -> list[Piece]:
         if len(kept) != len(first.text):
             line = first.first_line
             if line is not None:
-                line += first.text[:len(first.text) - len(kept)].count("\n")
+                line += first.text[: len(first.text) - len(kept)].count("\n")
             result[0] = first.with_text(kept, line)
         last = result[-1]
         kept = last.text.rstrip(JS_WHITESPACE)

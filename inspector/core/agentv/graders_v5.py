@@ -31,54 +31,140 @@ from .pieces import Piece
 from .rubrics import BadRubric, parse_item
 from .schema import CaseSpec, GradingNodes
 
-REMOVED = {"script-grader": "script", "code-judge": "script", "g-eval": "llm-rubric",
-           "rubrics": "llm-rubric with value", "rubric": "llm-rubric with value",
-           "code_grader": "script", "code_judge": "script", "composite": "assert-set",
-           "llm_judge": "llm-grader", "llm_grader": "llm-grader",
-           "tool_trajectory": "tool-trajectory", "field_accuracy": "field-accuracy",
-           "token_usage": "token-usage", "execution_metrics": "execution-metrics",
-           "contains_any": "contains-any", "contains_all": "contains-all",
-           "icontains_any": "icontains-any", "icontains_all": "icontains-all",
-           "starts_with": "starts-with", "ends_with": "ends-with", "is_json": "is-json"}
+REMOVED = {
+    "script-grader": "script",
+    "code-judge": "script",
+    "g-eval": "llm-rubric",
+    "rubrics": "llm-rubric with value",
+    "rubric": "llm-rubric with value",
+    "code_grader": "script",
+    "code_judge": "script",
+    "composite": "assert-set",
+    "llm_judge": "llm-grader",
+    "llm_grader": "llm-grader",
+    "tool_trajectory": "tool-trajectory",
+    "field_accuracy": "field-accuracy",
+    "token_usage": "token-usage",
+    "execution_metrics": "execution-metrics",
+    "contains_any": "contains-any",
+    "contains_all": "contains-all",
+    "icontains_any": "icontains-any",
+    "icontains_all": "icontains-all",
+    "starts_with": "starts-with",
+    "ends_with": "ends-with",
+    "is_json": "is-json",
+}
 # Promptfoo assertion types agentv 5 refuses (grader-parser.ts UNSUPPORTED_PROMPTFOO_...).
-UNSUPPORTED = frozenset({
-    "agent-rubric", "answer-relevance", "bleu", "classifier", "contains-html", "contains-json",
-    "contains-sql", "contains-xml", "context-faithfulness", "context-recall", "context-relevance",
-    "conversation-relevance", "factuality", "finish-reason", "gleu", "guardrails", "is-html",
-    "is-refusal", "is-sql", "is-valid-function-call", "is-valid-openai-function-call",
-    "is-valid-openai-tools-call", "is-xml", "levenshtein", "meteor", "model-graded-closedqa",
-    "model-graded-factuality", "moderation", "perplexity", "perplexity-score", "pi", "rouge-n",
-    "ruby", "similar:cosine", "similar:dot", "similar:euclidean", "select-best", "human",
-    "max-score", "tool-call-f1", "trace-error-spans", "trace-span-count", "trace-span-duration",
-    "search-rubric", "word-count",
-})
+UNSUPPORTED = frozenset(
+    {
+        "agent-rubric",
+        "answer-relevance",
+        "bleu",
+        "classifier",
+        "contains-html",
+        "contains-json",
+        "contains-sql",
+        "contains-xml",
+        "context-faithfulness",
+        "context-recall",
+        "context-relevance",
+        "conversation-relevance",
+        "factuality",
+        "finish-reason",
+        "gleu",
+        "guardrails",
+        "is-html",
+        "is-refusal",
+        "is-sql",
+        "is-valid-function-call",
+        "is-valid-openai-function-call",
+        "is-valid-openai-tools-call",
+        "is-xml",
+        "levenshtein",
+        "meteor",
+        "model-graded-closedqa",
+        "model-graded-factuality",
+        "moderation",
+        "perplexity",
+        "perplexity-score",
+        "pi",
+        "rouge-n",
+        "ruby",
+        "similar:cosine",
+        "similar:dot",
+        "similar:euclidean",
+        "select-best",
+        "human",
+        "max-score",
+        "tool-call-f1",
+        "trace-error-spans",
+        "trace-span-count",
+        "trace-span-duration",
+        "search-rubric",
+        "word-count",
+    }
+)
 
 
 # types.ts GRADER_KIND_VALUES: any other type is a custom assertion, found by name.
-KINDS = frozenset({
-    "script", "llm-grader", "tool-trajectory", "skill-used", "not-skill-used",
-    "trajectory:tool-used", "trajectory:tool-args-match", "trajectory:tool-sequence",
-    "trajectory:step-count", "trajectory:goal-success", "field-accuracy", "latency", "cost",
-    "token-usage", "execution-metrics", "skill-trigger", "assert-set", "llm-rubric", "contains",
-    "contains-any", "contains-all", "icontains", "icontains-any", "icontains-all", "starts-with",
-    "ends-with", "regex", "is-json", "equals", "javascript", "python", "webhook", "similar",
-    "inline-assert"})
+KINDS = frozenset(
+    {
+        "script",
+        "llm-grader",
+        "tool-trajectory",
+        "skill-used",
+        "not-skill-used",
+        "trajectory:tool-used",
+        "trajectory:tool-args-match",
+        "trajectory:tool-sequence",
+        "trajectory:step-count",
+        "trajectory:goal-success",
+        "field-accuracy",
+        "latency",
+        "cost",
+        "token-usage",
+        "execution-metrics",
+        "skill-trigger",
+        "assert-set",
+        "llm-rubric",
+        "contains",
+        "contains-any",
+        "contains-all",
+        "icontains",
+        "icontains-any",
+        "icontains-all",
+        "starts-with",
+        "ends-with",
+        "regex",
+        "is-json",
+        "equals",
+        "javascript",
+        "python",
+        "webhook",
+        "similar",
+        "inline-assert",
+    }
+)
 
 
-def graders_v5(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diagnostic]
-               ) -> list[Grader]:
+def graders_v5(grading: GradingNodes, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> list[Grader]:
     """parseGraders: the test's list, then the suite's. Raises Skip."""
     own = grading.assertions
-    if own is None and grading.suite_assertions is None and grading.criteria is not None \
-            and isinstance(grading.criteria.value, str) and grading.criteria.value:
+    if (
+        own is None
+        and grading.suite_assertions is None
+        and grading.criteria is not None
+        and isinstance(grading.criteria.value, str)
+        and grading.criteria.value
+    ):
         criteria = grading.criteria
         own = Node([criteria], criteria.start_line, criteria.end_line, criteria.text_line)
-    return (_list(own, case, resolve, warnings)
-            + unplaced(_list(grading.suite_assertions, case, resolve, warnings)))
+    return _list(own, case, resolve, warnings) + unplaced(
+        _list(grading.suite_assertions, case, resolve, warnings)
+    )
 
 
-def _list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
-          ) -> list[Grader]:
+def _list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> list[Grader]:
     """parseGraderList: bare strings gathered into one llm-rubric at the first string's place."""
     if node is None or not isinstance(node.value, list):
         return []
@@ -86,13 +172,18 @@ def _list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
     for entry in grouped(node.value):
         if isinstance(entry, list):
             if entry:
-                grader = Grader("llm-rubric", rubric_kind=True, rubrics=[
-                    Rubric(f"rubric-{index + 1}", item.value.strip(), 1.0, True)
-                    for index, item in enumerate(entry)], span=_span(entry[0], case))
+                grader = Grader(
+                    "llm-rubric",
+                    rubric_kind=True,
+                    rubrics=[
+                        Rubric(f"rubric-{index + 1}", item.value.strip(), 1.0, True)
+                        for index, item in enumerate(entry)
+                    ],
+                    span=_span(entry[0], case),
+                )
                 default = case.grading.rubric_prompt if case.grading is not None else None
                 if default is not None:
-                    grader.prompt, grader.prompt_is_file = _prompt(default, grader.name, case,
-                                                                   resolve)
+                    grader.prompt, grader.prompt_is_file = _prompt(default, grader.name, case, resolve)
                 graders.append(grader)
             continue
         found = _grader(entry, case, resolve, warnings)
@@ -139,14 +230,17 @@ def _refuse_type(kind: str, metric_name: str | None, case: CaseSpec) -> None:
     if replacement:
         raise Skip(f"Unsupported grader '{kind}' in '{case.id}'. Use '{replacement}' instead.")
     if (kind[4:] if kind.startswith("not-") else kind) in UNSUPPORTED:
-        raise Skip(f"Unsupported promptfoo assertion type '{kind}' in '{case.id}'"
-                   + (f" for evaluator '{metric_name}'" if metric_name else "")
-                   + ". This type is future scope in AgentV and is not accepted as a custom "
-                   "assertion.")
+        raise Skip(
+            f"Unsupported promptfoo assertion type '{kind}' in '{case.id}'"
+            + (f" for evaluator '{metric_name}'" if metric_name else "")
+            + ". This type is future scope in AgentV and is not accepted as a custom "
+            "assertion."
+        )
 
 
-def _assert_set(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
-                warnings: list[Diagnostic]) -> Grader | None:
+def _assert_set(
+    node: Node, name: str, span: LineSpan, case: CaseSpec, resolve, warnings: list[Diagnostic]
+) -> Grader | None:
     members = node.get("assert")
     if members is None or not isinstance(members.value, list):
         return None
@@ -154,18 +248,22 @@ def _assert_set(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve,
     # AssertSetGrader makes each member as it runs it: one agentv cannot make ends the set.
     stop = next((index for index, member in enumerate(found) if member.custom), None)
     if stop is not None and stop + 1 < len(found):
-        warnings.append(Diagnostic(f"assert-set {name!r}: agentv stops at the custom assertion "
-                                   f"{found[stop].name!r} it cannot find; the members after it "
-                                   "never run", case.path, node.start_line))
-        found = found[:stop + 1]
+        warnings.append(
+            Diagnostic(
+                f"assert-set {name!r}: agentv stops at the custom assertion "
+                f"{found[stop].name!r} it cannot find; the members after it "
+                "never run",
+                case.path,
+                node.start_line,
+            )
+        )
+        found = found[: stop + 1]
     return Grader(name, span=span, members=found) if found else None
 
 
-def _script_grader(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve
-                   ) -> Grader | None:
+def _script_grader(node: Node, name: str, span: LineSpan, case: CaseSpec, resolve) -> Grader | None:
     if node.get("script") is not None:
-        raise Skip(f"Grader '{name}' in '{case.id}': 'script' field has been removed. Use "
-                   "'command' instead.")
+        raise Skip(f"Grader '{name}' in '{case.id}': 'script' field has been removed. Use 'command' instead.")
     script = _script(node, resolve)
     return Grader(name, span=span, script=script) if script is not None else None
 
@@ -174,8 +272,7 @@ def _check(node: Node, kind: str, name: str, span: LineSpan, resolve) -> Grader 
     """A grader that asks no model: a built-in check, or a custom assertion found by name."""
     if kind not in KINDS and not kind.startswith("not-trajectory:"):
         custom_file = custom_script(kind, resolve)
-        return Grader(name, span=span, note=custom_note(kind, custom_file),
-                      custom=custom_file is None)
+        return Grader(name, span=span, note=custom_note(kind, custom_file), custom=custom_file is None)
     note = check_note(kind, node.plain())
     return Grader(name, span=span, note=note) if note else None
 
@@ -183,41 +280,66 @@ def _check(node: Node, kind: str, name: str, span: LineSpan, resolve) -> Grader 
 TRAJECTORY = "\u27e8the run's trajectory (its steps) as JSON, known only after the run\u27e9"
 
 
-def _goal_success(node: Node, name: str, span: LineSpan, case: CaseSpec,
-                  warnings: list[Diagnostic]) -> Grader | None:
+def _goal_success(
+    node: Node, name: str, span: LineSpan, case: CaseSpec, warnings: list[Diagnostic]
+) -> Grader | None:
     """trajectory.ts `trajectory:goal-success`: the LLM grader's default prompt, its criteria
     the goal, the run's trajectory and the answer (buildGoalCriteria). Sent only when the target
     records a trace; without a goal agentv fails the grader without asking."""
     value = node.get("value")
     goal = value.get("goal") if value is not None and isinstance(value.value, dict) else value
     if goal is None or not isinstance(goal.value, str) or not goal.value.strip():
-        return Grader(name, span=span, note="A trajectory:goal-success check without a goal: "
-                      "agentv fails it without asking a model.")
-    warnings.append(Diagnostic(f"grader {name!r}: agentv asks the judge only when the target "
-                               "records a trace of the run (an agent target); otherwise it fails "
-                               "the check without asking", case.path, node.start_line))
+        return Grader(
+            name,
+            span=span,
+            note="A trajectory:goal-success check without a goal: agentv fails it without asking a model.",
+        )
+    warnings.append(
+        Diagnostic(
+            f"grader {name!r}: agentv asks the judge only when the target "
+            "records a trace of the run (an agent target); otherwise it fails "
+            "the check without asking",
+            case.path,
+            node.start_line,
+        )
+    )
     text = goal.value
     start = len(text) - len(text.lstrip())
-    criteria = [Piece("Determine whether the agent successfully achieved the goal using the "
-                      "observed trajectory and final output.\n\nGoal: ", OriginKind.DEFAULT_PROMPT),
-                Piece(text.strip(), OriginKind.CASE_TEXT, case.path,
-                      (goal.text_line or goal.start_line) + text[:start].count("\n"),
-                      goal.end_line),
-                Piece("\n\nTrajectory:\n", OriginKind.DEFAULT_PROMPT),
-                Piece(TRAJECTORY, OriginKind.MARKER),
-                Piece("\n\nFinal output:\n", OriginKind.DEFAULT_PROMPT),
-                Piece(CANDIDATE_PLACEHOLDER, OriginKind.MARKER)]
+    criteria = [
+        Piece(
+            "Determine whether the agent successfully achieved the goal using the "
+            "observed trajectory and final output.\n\nGoal: ",
+            OriginKind.DEFAULT_PROMPT,
+        ),
+        Piece(
+            text.strip(),
+            OriginKind.CASE_TEXT,
+            case.path,
+            (goal.text_line or goal.start_line) + text[:start].count("\n"),
+            goal.end_line,
+        ),
+        Piece("\n\nTrajectory:\n", OriginKind.DEFAULT_PROMPT),
+        Piece(TRAJECTORY, OriginKind.MARKER),
+        Piece("\n\nFinal output:\n", OriginKind.DEFAULT_PROMPT),
+        Piece(CANDIDATE_PLACEHOLDER, OriginKind.MARKER),
+    ]
     return Grader(name, span=span, criteria=criteria)
 
 
-def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resolve,
-         warnings: list[Diagnostic]) -> Grader | None:
+def _llm(
+    node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resolve, warnings: list[Diagnostic]
+) -> Grader | None:
     grader = Grader(name, span=span, rubric_kind=kind == "llm-rubric")
     prompt = _judge_prompt(node, kind, case)
     if prompt is not None and prompt.value is not None:
         if isinstance(prompt.value, dict) and prompt.get("command") is not None:
-            warnings.append(Diagnostic(f"grader {name!r}: a prompt made by a script is not shown "
-                                       "(it runs only in agentv)", case.path, prompt.start_line))
+            warnings.append(
+                Diagnostic(
+                    f"grader {name!r}: a prompt made by a script is not shown (it runs only in agentv)",
+                    case.path,
+                    prompt.start_line,
+                )
+            )
             return None
         grader.prompt, grader.prompt_is_file = _prompt(prompt, name, case, resolve)
     if kind == "llm-grader":
@@ -228,8 +350,7 @@ def _llm(node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resol
 def _judge_prompt(node: Node, kind: str, case: CaseSpec) -> Node | None:
     """The grader's own `prompt`; an llm-rubric without one takes default_test's rubric_prompt."""
     prompt = node.get("prompt")
-    if (prompt is None or prompt.value is None) and kind == "llm-rubric" \
-            and case.grading is not None:
+    if (prompt is None or prompt.value is None) and kind == "llm-rubric" and case.grading is not None:
         return case.grading.rubric_prompt  # default_test.options.rubric_prompt
     return prompt
 
@@ -249,15 +370,20 @@ def _llm_rubric(grader: Grader, node: Node, case: CaseSpec) -> Grader | None:
     name = grader.name
     for removed in ("criteria", "rubric_item", "rubricItem", "rubrics"):
         if node.get(removed) is not None:
-            raise Skip(f"Unsupported llm-rubric field '{removed}' in '{case.id}' for evaluator "
-                       f"'{name}'. Use 'value' instead.")
+            raise Skip(
+                f"Unsupported llm-rubric field '{removed}' in '{case.id}' for evaluator "
+                f"'{name}'. Use 'value' instead."
+            )
     value_node = node.get("value")
     value = value_node.plain() if value_node is not None else None
     structured = _structured(value, node.plain())
     if structured is not None:
         grader.rubrics = _rubrics(structured, name, case)
-    text_value = value if isinstance(value, str) else (
-        None if value == [] or value is None or grader.rubrics else value)
+    text_value = (
+        value
+        if isinstance(value, str)
+        else (None if value == [] or value is None or grader.rubrics else value)
+    )
     if not text_value and not grader.rubrics and (grader.prompt is None or grader.prompt_is_file):
         return None  # agentv: "expected value or prompt" (a file:// prompt is no prompt text)
     if text_value is not None and value_node is not None:
@@ -269,8 +395,15 @@ def _value_criteria(text_value: Any, value_node: Node, case: CaseSpec) -> list[P
     """builtin-graders.ts formatRubricValue: the value is the criteria, a non-string as JSON."""
     if isinstance(text_value, str):
         return _text_pieces(value_node, case.path)
-    return [Piece(json.dumps(text_value, indent=2, ensure_ascii=False), OriginKind.CASE_TEXT,
-                  case.path, value_node.start_line, value_node.end_line)]
+    return [
+        Piece(
+            json.dumps(text_value, indent=2, ensure_ascii=False),
+            OriginKind.CASE_TEXT,
+            case.path,
+            value_node.start_line,
+            value_node.end_line,
+        )
+    ]
 
 
 def _prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Piece], bool]:
@@ -289,7 +422,8 @@ def _structured_item(item: Any) -> bool:
     if isinstance(item.get("outcome"), str) or "score_ranges" in item:
         return True
     return isinstance(item.get("criteria"), str) and any(
-        key in item for key in ("id", "weight", "required", "min_score", "operator"))
+        key in item for key in ("id", "weight", "required", "min_score", "operator")
+    )
 
 
 def _structured(value: Any, raw: dict[str, Any]) -> list[Any] | None:
@@ -307,18 +441,32 @@ def _structured(value: Any, raw: dict[str, Any]) -> list[Any] | None:
 def _criteria(value: Any, raw: dict[str, Any]) -> list[Any] | None:
     """normalizeRubricCriteria."""
     if isinstance(value, str):
-        return [{"id": "rubric-1", "outcome": value,
-                 "weight": raw["weight"] if _number(raw.get("weight")) else 1,
-                 "required": raw["required"] if isinstance(raw.get("required"), bool) else True,
-                 **({"score_ranges": raw["score_ranges"]} if "score_ranges" in raw else {}),
-                 **({"operator": raw["operator"]} if isinstance(raw.get("operator"), str)
-                    else {})}]
+        return [
+            {
+                "id": "rubric-1",
+                "outcome": value,
+                "weight": raw["weight"] if _number(raw.get("weight")) else 1,
+                "required": raw["required"] if isinstance(raw.get("required"), bool) else True,
+                **({"score_ranges": raw["score_ranges"]} if "score_ranges" in raw else {}),
+                **({"operator": raw["operator"]} if isinstance(raw.get("operator"), str) else {}),
+            }
+        ]
     if isinstance(value, list):
-        return [{"id": f"rubric-{index + 1}", "outcome": item, "weight": 1.0, "required": True}
-                if isinstance(item, str) else item for index, item in enumerate(value)]
+        return [
+            {"id": f"rubric-{index + 1}", "outcome": item, "weight": 1.0, "required": True}
+            if isinstance(item, str)
+            else item
+            for index, item in enumerate(value)
+        ]
     if isinstance(value, dict):
-        nested = next((value[key] for key in ("criteria", "rubrics", "rubric_item", "rubricItem")
-                       if value.get(key) is not None), None)
+        nested = next(
+            (
+                value[key]
+                for key in ("criteria", "rubrics", "rubric_item", "rubricItem")
+                if value.get(key) is not None
+            ),
+            None,
+        )
         return _criteria(nested, value) if nested is not None else [value]
     return None
 

@@ -34,8 +34,9 @@ def matches(path: str, pattern: str) -> bool:
     return is_guideline(path, (pattern,)) or micromatch(path, (pattern,))
 
 
-def guideline_reason(bundle: Bundle, eval_path: str, path: str,
-                     patterns: tuple[str, ...] | None = None) -> GuidelineReason | None:
+def guideline_reason(
+    bundle: Bundle, eval_path: str, path: str, patterns: tuple[str, ...] | None = None
+) -> GuidelineReason | None:
     """The first pattern that makes `path` a guideline for the eval file, and where it is written."""
     if patterns is not None:
         pattern = next((item for item in patterns if matches(path, item)), None)
@@ -68,8 +69,9 @@ def pattern_line(bundle: Bundle, config: str, pattern: str) -> int | None:
     return None
 
 
-def pattern_line_note(bundle: Bundle, eval_path: str, path: str, number: int,
-                      guideline_paths: list[str]) -> str | None:
+def pattern_line_note(
+    bundle: Bundle, eval_path: str, path: str, number: int, guideline_paths: list[str]
+) -> str | None:
     """Line `number` of `path` in words when it is a guideline pattern of the config the eval file
     reads: which of the case's guideline files it matched (their text is in the system message)."""
     found, config = config_patterns(bundle, eval_path)
@@ -80,23 +82,33 @@ def pattern_line_note(bundle: Bundle, eval_path: str, path: str, number: int,
         return None
     matched = [item for item in guideline_paths if matches(item, pattern)]
     if not matched:
-        return (f"Line {number} is the guideline pattern `{pattern}`: it matches none of the files "
-                "this case sends.")
-    return (f"Line {number} is the guideline pattern `{pattern}`: it makes {', '.join(matched)} "
-            f"{'a guideline' if len(matched) == 1 else 'guidelines'} of this case, so "
-            f"{'its' if len(matched) == 1 else 'their'} text is in the system message.")
+        return (
+            f"Line {number} is the guideline pattern `{pattern}`: it matches none of the files "
+            "this case sends."
+        )
+    return (
+        f"Line {number} is the guideline pattern `{pattern}`: it makes {', '.join(matched)} "
+        f"{'a guideline' if len(matched) == 1 else 'guidelines'} of this case, so "
+        f"{'its' if len(matched) == 1 else 'their'} text is in the system message."
+    )
 
 
-def case_guidelines(bundle: Bundle, eval_path: str, case: RenderedCase,
-                    patterns: tuple[str, ...] | None = None) -> list[dict[str, object]]:
+def case_guidelines(
+    bundle: Bundle, eval_path: str, case: RenderedCase, patterns: tuple[str, ...] | None = None
+) -> list[dict[str, object]]:
     """Each file the case sends as a guideline and why (the CLI's and the API's `guidelines`):
     {"path", "pattern", "source", "line"}; pattern null when no pattern explains it."""
     result: list[dict[str, object]] = []
     for path in guideline_paths(case):
         reason = guideline_reason(bundle, eval_path, path, patterns)
-        result.append({"path": path, "pattern": reason.pattern if reason else None,
-                       "source": reason.source if reason else None,
-                       "line": reason.line if reason else None})
+        result.append(
+            {
+                "path": path,
+                "pattern": reason.pattern if reason else None,
+                "source": reason.source if reason else None,
+                "line": reason.line if reason else None,
+            }
+        )
     return result
 
 

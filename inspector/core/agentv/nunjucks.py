@@ -32,19 +32,53 @@ from .pieces import Piece
 
 # interpolation.ts WHOLE_SIMPLE_TEMPLATE_VAR_PATTERN: a field that is only `{{ a.b }}` takes the
 # variable's own value, whatever its type.
-WHOLE_SIMPLE = re.compile(
-    r"^\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}\s*$")
+WHOLE_SIMPLE = re.compile(r"^\s*\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}\s*$")
 TEMPLATE_SYNTAX = ("{{", "{%", "{#")
 MAX_OUTPUT = 5_000_000  # characters one template may produce
 
 # Filters whose nunjucks and jinja2 versions agree on eval-file values (plus agentv's `load` and
 # nunjucks' `dump`, defined below).
-FAITHFUL_FILTERS = {"upper", "lower", "capitalize", "trim", "length", "first", "last", "join",
-                    "default", "d", "replace", "safe", "abs", "load", "dump", "string"}
-FAITHFUL_NODES = (nodes.Template, nodes.Output, nodes.TemplateData, nodes.Name, nodes.Getattr,
-                  nodes.Getitem, nodes.Const, nodes.If, nodes.CondExpr, nodes.Compare,
-                  nodes.Operand, nodes.And, nodes.Or, nodes.Not, nodes.For, nodes.Assign,
-                  nodes.Concat, nodes.Filter, nodes.Test, nodes.List, nodes.Tuple)
+FAITHFUL_FILTERS = {
+    "upper",
+    "lower",
+    "capitalize",
+    "trim",
+    "length",
+    "first",
+    "last",
+    "join",
+    "default",
+    "d",
+    "replace",
+    "safe",
+    "abs",
+    "load",
+    "dump",
+    "string",
+}
+FAITHFUL_NODES = (
+    nodes.Template,
+    nodes.Output,
+    nodes.TemplateData,
+    nodes.Name,
+    nodes.Getattr,
+    nodes.Getitem,
+    nodes.Const,
+    nodes.If,
+    nodes.CondExpr,
+    nodes.Compare,
+    nodes.Operand,
+    nodes.And,
+    nodes.Or,
+    nodes.Not,
+    nodes.For,
+    nodes.Assign,
+    nodes.Concat,
+    nodes.Filter,
+    nodes.Test,
+    nodes.List,
+    nodes.Tuple,
+)
 FAITHFUL_TESTS = {"defined", "undefined", "none"}
 
 
@@ -138,8 +172,7 @@ def _join(value: Any, separator: Any = None, attribute: Any = None) -> str:
         raise JsError(f"{_js_type(value)}.join is not a function")
     if attribute:
         value = [item.get(attribute) if isinstance(item, dict) else None for item in value]
-    glue = js_string(separator) if separator not in (None, "", 0, False) and not _undefined(
-        separator) else ""
+    glue = js_string(separator) if separator not in (None, "", 0, False) and not _undefined(separator) else ""
     return glue.join(js_string(item) for item in value)
 
 
@@ -183,8 +216,7 @@ def _to_number(value: Any) -> float:
         if not text:
             return 0.0
         try:
-            return float(text) if not text.lower().startswith(("inf", "-inf", "+inf", "nan")) \
-                else math.nan
+            return float(text) if not text.lower().startswith(("inf", "-inf", "+inf", "nan")) else math.nan
         except ValueError:
             return math.nan
     if isinstance(value, list):
@@ -239,12 +271,25 @@ def _loop_pairs(value: Any) -> Any:
 
 
 NUNJUCKS_FILTERS = {
-    "upper": _upper, "lower": _lower, "capitalize": _capitalize, "trim": _trim,
-    "length": _length, "first": lambda value: _index(value, "first"),
-    "last": lambda value: _index(value, "last"), "join": _join, "default": _default,
-    "d": _default, "replace": _replace, "abs": _abs, "string": _string, "safe": _safe,
-    "dump": _dump, "load": lambda value: js_value(json.loads(value)),
-    "_concat_operand": _concat_operand, "_loop_one": _loop_one, "_loop_pairs": _loop_pairs,
+    "upper": _upper,
+    "lower": _lower,
+    "capitalize": _capitalize,
+    "trim": _trim,
+    "length": _length,
+    "first": lambda value: _index(value, "first"),
+    "last": lambda value: _index(value, "last"),
+    "join": _join,
+    "default": _default,
+    "d": _default,
+    "replace": _replace,
+    "abs": _abs,
+    "string": _string,
+    "safe": _safe,
+    "dump": _dump,
+    "load": lambda value: js_value(json.loads(value)),
+    "_concat_operand": _concat_operand,
+    "_loop_one": _loop_one,
+    "_loop_pairs": _loop_pairs,
 }
 
 
@@ -257,8 +302,11 @@ class _Environment(SandboxedEnvironment):
             raise LimitExceeded("the template raises a number to a power above 64")
         if operator == "*":
             for text, count in ((left, right), (right, left)):
-                if isinstance(text, (str, list)) and isinstance(count, int) and \
-                        len(text) * count > MAX_OUTPUT:
+                if (
+                    isinstance(text, (str, list))
+                    and isinstance(count, int)
+                    and len(text) * count > MAX_OUTPUT
+                ):
                     raise LimitExceeded(f"the template builds text over {MAX_OUTPUT:,} characters")
         return super().call_binop(context, operator, left, right)
 
@@ -284,8 +332,7 @@ class _Environment(SandboxedEnvironment):
         if isinstance(obj, (str, list)):
             if isinstance(argument, str) and argument == "length":
                 return len(obj)
-            if isinstance(argument, int) and not isinstance(argument, bool) and \
-                    0 <= argument < len(obj):
+            if isinstance(argument, int) and not isinstance(argument, bool) and 0 <= argument < len(obj):
                 return obj[argument]
         return self.undefined(obj=obj, name=str(argument))
 
@@ -293,8 +340,13 @@ class _Environment(SandboxedEnvironment):
 def _environment() -> _Environment:
     # optimized=False: jinja2 folds constant filter calls into the compiled code as Python
     # literals, and a JavaScript NaN (`"x" | abs`) has none.
-    environment = _Environment(undefined=ChainableUndefined, autoescape=False,
-                               keep_trailing_newline=True, finalize=js_string, optimized=False)
+    environment = _Environment(
+        undefined=ChainableUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        finalize=js_string,
+        optimized=False,
+    )
     environment.filters.update(NUNJUCKS_FILTERS)
     return environment
 
@@ -338,11 +390,21 @@ class Renderer:
                     return found
             return self._text(node, where_path)
         if isinstance(value, list):
-            return Node([self.node(item, where_path) for item in value], node.start_line,
-                        node.end_line, node.text_line, pieces=node.pieces)
+            return Node(
+                [self.node(item, where_path) for item in value],
+                node.start_line,
+                node.end_line,
+                node.text_line,
+                pieces=node.pieces,
+            )
         if isinstance(value, dict):
-            return Node({key: self.node(item, where_path) for key, item in value.items()},
-                        node.start_line, node.end_line, node.text_line, pieces=node.pieces)
+            return Node(
+                {key: self.node(item, where_path) for key, item in value.items()},
+                node.start_line,
+                node.end_line,
+                node.text_line,
+                pieces=node.pieces,
+            )
         return node
 
     def text(self, node: Node, path: str) -> Node:
@@ -363,28 +425,37 @@ class Renderer:
 
     def _text(self, node: Node, path: str) -> Node:
         source = node.value
-        template_pieces = node.pieces or [Piece(source, OriginKind.CASE_TEXT, path,
-                                                node.text_line, node.end_line)]
+        template_pieces = node.pieces or [
+            Piece(source, OriginKind.CASE_TEXT, path, node.text_line, node.end_line)
+        ]
         if not any(mark in source for mark in TEMPLATE_SYNTAX):
-            return Node(source, node.start_line, node.end_line, node.text_line,
-                        pieces=template_pieces)
+            return Node(source, node.start_line, node.end_line, node.text_line, pieces=template_pieces)
         # The text's own lines: from its single piece when it has one, else where it is written.
         first = template_pieces[0]
-        where = (Where(first.path or path, first.first_line or 1, first.last_line or node.end_line,
-                       first.kind, first.via)
-                 if len(template_pieces) == 1 else Where(path, node.text_line, node.end_line))
+        where = (
+            Where(
+                first.path or path,
+                first.first_line or 1,
+                first.last_line or node.end_line,
+                first.kind,
+                first.via,
+            )
+            if len(template_pieces) == 1
+            else Where(path, node.text_line, node.end_line)
+        )
         try:
             tree = ENVIRONMENT.parse(source)
         except TemplateSyntaxError as error:
-            raise InputError(f"Template render error: {error.message} (agentv's nunjucks fails "
-                             f"this file as well)", where.path,
-                             where.first_line + (error.lineno or 1) - 1) from None
+            raise InputError(
+                f"Template render error: {error.message} (agentv's nunjucks fails this file as well)",
+                where.path,
+                where.first_line + (error.lineno or 1) - 1,
+            ) from None
         self._check(tree, where)
         text = self._render(tree, where)
         pieces = self._pieces(tree, where, text) if len(template_pieces) == 1 else None
         if pieces is None:
-            pieces = [Piece(text, where.kind, where.path, where.first_line, where.last_line,
-                            via=where.via)]
+            pieces = [Piece(text, where.kind, where.path, where.first_line, where.last_line, via=where.via)]
         return Node(text, node.start_line, node.end_line, node.text_line, pieces=pieces)
 
     def _render(self, tree: nodes.Template, where: Where) -> str:
@@ -395,8 +466,11 @@ class Renderer:
             for chunk in template.generate(self.context):
                 size += len(chunk)
                 if size > MAX_OUTPUT:
-                    raise LimitExceeded(f"the template produces more than {MAX_OUTPUT:,} "
-                                        f"characters", where.path, where.first_line)
+                    raise LimitExceeded(
+                        f"the template produces more than {MAX_OUTPUT:,} characters",
+                        where.path,
+                        where.first_line,
+                    )
                 produced.append(chunk)
             return "".join(produced)
         except LimitExceeded as error:
@@ -404,8 +478,7 @@ class Renderer:
                 raise
             raise LimitExceeded(error.diagnostic.message, where.path, where.first_line) from None
         except (TemplateError, TypeError, ValueError, ArithmeticError, JsError) as error:
-            raise InputError(f"Template render error: {error}", where.path,
-                             where.first_line) from None
+            raise InputError(f"Template render error: {error}", where.path, where.first_line) from None
 
     def _check(self, tree: nodes.Template, where: Where) -> None:
         for item in tree.find_all(nodes.Node):
@@ -423,9 +496,14 @@ class Renderer:
             if key in self._warned:
                 continue
             self._warned.add(key)
-            self.warnings.append(Diagnostic(
-                f"this template uses {problem}, which the inspector renders with jinja2; "
-                f"agentv's nunjucks may print something else here", where.path, line))
+            self.warnings.append(
+                Diagnostic(
+                    f"this template uses {problem}, which the inspector renders with jinja2; "
+                    f"agentv's nunjucks may print something else here",
+                    where.path,
+                    line,
+                )
+            )
 
     def _pieces(self, tree: nodes.Template, where: Where, text: str) -> list[Piece] | None:
         """Template text at the template's lines, each simple `{{ var }}` at the var's line.
@@ -437,8 +515,9 @@ class Renderer:
             for part in statement.nodes:
                 if isinstance(part, nodes.TemplateData):
                     line = where.first_line + (part.lineno or 1) - 1
-                    pieces.append(Piece(part.data, where.kind, where.path, line, where.last_line,
-                                        via=where.via))
+                    pieces.append(
+                        Piece(part.data, where.kind, where.path, line, where.last_line, via=where.via)
+                    )
                     continue
                 root = _root_name(part)
                 if root is None:
@@ -447,11 +526,11 @@ class Renderer:
                 origin = self.origins.get(root)
                 if origin is None:
                     line = where.first_line + (part.lineno or 1) - 1
-                    pieces.append(Piece(shown, where.kind, where.path, line, where.last_line,
-                                        via=where.via))
+                    pieces.append(Piece(shown, where.kind, where.path, line, where.last_line, via=where.via))
                 else:
-                    pieces.append(Piece(shown, OriginKind.CASE_TEXT, origin.path,
-                                        origin.first_line, origin.last_line))
+                    pieces.append(
+                        Piece(shown, OriginKind.CASE_TEXT, origin.path, origin.first_line, origin.last_line)
+                    )
         if "".join(piece.text for piece in pieces) != text:
             return None
         return pieces
@@ -460,8 +539,10 @@ class Renderer:
 def _js_concat(tree: nodes.Template) -> nodes.Template:
     """Every `~` operand through `_concat_operand`, so jinja2's str() never prints Python."""
     for concat in tree.find_all(nodes.Concat):
-        concat.nodes = [nodes.Filter(operand, "_concat_operand", [], [], None, None,
-                                     lineno=operand.lineno) for operand in concat.nodes]
+        concat.nodes = [
+            nodes.Filter(operand, "_concat_operand", [], [], None, None, lineno=operand.lineno)
+            for operand in concat.nodes
+        ]
     # And every loop over an object as nunjucks loops: entries for two names, nothing for one.
     for loop in tree.find_all(nodes.For):
         name = "_loop_pairs" if isinstance(loop.target, nodes.Tuple) else "_loop_one"
@@ -488,4 +569,3 @@ def _root_name(expression: nodes.Expr) -> str | None:
     if expression.name == "vars":
         return chain[-1] if chain else None
     return expression.name
-

@@ -42,16 +42,16 @@ class Piece(msgspec.Struct, frozen=True, gc=False):
         end = first + self.text.rstrip("\n").count("\n")
         if last is not None and last < end:
             end = last
-        return _shared_origin(self.kind, self.path, first, end if end > first else first,
-                              self.via)
+        return _shared_origin(self.kind, self.path, first, end if end > first else first, self.via)
 
 
 _BARE_ORIGINS = {kind: Origin(kind) for kind in OriginKind}
 
 
 @lru_cache(maxsize=1 << 16)
-def _shared_origin(kind: OriginKind, path: str | None, start: int | None, end: int | None,
-                   via: LineSpan | None) -> Origin:
+def _shared_origin(
+    kind: OriginKind, path: str | None, start: int | None, end: int | None, via: LineSpan | None
+) -> Origin:
     """One Origin per span: a guideline pulled into a thousand cases (and their graders' prompts)
     is one object, built once (a frozen dataclass costs several thousand instructions to make) and
     pickled once into the render cache and across the bounded worker's pipe."""
@@ -127,8 +127,11 @@ Made = dict[int, tuple[Piece, Segment]]
 
 def segments(pieces: Iterable[Piece], made: Made | None = None) -> list[Segment]:
     if made is None:
-        return [Segment(piece.text, piece.origin(), piece.media) for piece in pieces
-                if piece.text or piece.media is not None]
+        return [
+            Segment(piece.text, piece.origin(), piece.media)
+            for piece in pieces
+            if piece.text or piece.media is not None
+        ]
     result: list[Segment] = []
     append = result.append
     for piece in pieces:
@@ -140,8 +143,7 @@ def segments(pieces: Iterable[Piece], made: Made | None = None) -> list[Segment]
         text, media = piece.text, piece.media
         if not text and media is None:
             continue  # never in `made`: nothing is made of it
-        if media is None and piece.first_line is None and piece.path is None \
-                and piece.via is None:
+        if media is None and piece.first_line is None and piece.path is None and piece.via is None:
             segment = _bare_segment(text, piece.kind)
         else:
             segment = Segment(text, piece.origin(), media)

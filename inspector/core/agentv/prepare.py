@@ -13,8 +13,9 @@ from .files import Missing, ResolvedFile, is_guideline, missing_message, resolve
 from .pieces import Piece
 from .schema import Block, CaseSpec, InputMessage
 
-DEFAULT_SYSTEM_PROMPT = ("You are a careful assistant. Follow all provided instructions and do not "
-                         "fabricate results.")
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a careful assistant. Follow all provided instructions and do not fabricate results."
+)
 
 
 @dataclass(slots=True)
@@ -35,25 +36,32 @@ class Part:
 
     def media_piece(self) -> Piece:
         assert self.media is not None
-        return Piece("", OriginKind.CASE_TEXT, self.block.path, self.block.start_line,
-                     self.block.end_line, media=self.media)
+        return Piece(
+            "",
+            OriginKind.CASE_TEXT,
+            self.block.path,
+            self.block.start_line,
+            self.block.end_line,
+            media=self.media,
+        )
 
     def text_piece(self) -> Piece:
-        return Piece(self.block.value, OriginKind.CASE_TEXT, self.block.path, self.block.text_line,
-                     self.block.end_line)
+        return Piece(
+            self.block.value, OriginKind.CASE_TEXT, self.block.path, self.block.text_line, self.block.end_line
+        )
 
     def file_piece(self, text: str | None = None) -> Piece:
         assert self.file is not None
         kind = OriginKind.GUIDELINE if self.kind == "guideline" else OriginKind.FILE
         via = None
         if self.block.path and self.block.start_line:
-            via = LineSpan(self.block.path, self.block.start_line,
-                           self.block.end_line or self.block.start_line)
+            via = LineSpan(
+                self.block.path, self.block.start_line, self.block.end_line or self.block.start_line
+            )
         return Piece(self.file.text if text is None else text, kind, self.file.path, 1, via=via)
 
     def marker(self, text: str) -> Piece:
-        return Piece(text, OriginKind.MARKER, self.block.path, self.block.start_line,
-                     self.block.end_line)
+        return Piece(text, OriginKind.MARKER, self.block.path, self.block.start_line, self.block.end_line)
 
     @property
     def basename(self) -> str:
@@ -75,9 +83,15 @@ class Prepared:
         return LineSpan(self.message.path, self.message.start_line, self.message.end_line)
 
 
-def prepare(case: CaseSpec, context: Context, warnings: list[Diagnostic], *, guidelines: bool,
-            suite_files_are_guidelines: bool = False, exact_references: bool = False
-            ) -> list[Prepared]:
+def prepare(
+    case: CaseSpec,
+    context: Context,
+    warnings: list[Diagnostic],
+    *,
+    guidelines: bool,
+    suite_files_are_guidelines: bool = False,
+    exact_references: bool = False,
+) -> list[Prepared]:
     """`exact_references`: file values as agentv 0.10-3.8 take them (see `files.resolve`), and an
     empty value skipped as they skip it, with no "not found" warning."""
     prepared = []
@@ -91,20 +105,25 @@ def prepare(case: CaseSpec, context: Context, warnings: list[Diagnostic], *, gui
                 parts.append(Part("image", block, media=image_media(context, block, warnings)))
                 continue
             if exact_references and not block.value:
-                warnings.append(Diagnostic("an empty file reference: agentv skips it without a "
-                                           "warning", block.path, block.start_line))
+                warnings.append(
+                    Diagnostic(
+                        "an empty file reference: agentv skips it without a warning",
+                        block.path,
+                        block.start_line,
+                    )
+                )
                 continue
-            found = resolve(context.bundle, context.eval_path, block.value, context.cache,
-                            exact=exact_references)
+            found = resolve(
+                context.bundle, context.eval_path, block.value, context.cache, exact=exact_references
+            )
             if isinstance(found, Missing):
                 warnings.append(Diagnostic(missing_message(found), block.path, block.start_line))
                 continue
             if found.problem:
-                warnings.append(Diagnostic(f"{found.path} {found.problem}", block.path,
-                                           block.start_line))
+                warnings.append(Diagnostic(f"{found.path} {found.problem}", block.path, block.start_line))
             guideline = guidelines and (
-                (suite_files_are_guidelines and message.suite)
-                or is_guideline(found.path, context.patterns))
+                (suite_files_are_guidelines and message.suite) or is_guideline(found.path, context.patterns)
+            )
             parts.append(Part("guideline" if guideline else "file", block, found))
         prepared.append(Prepared(message, parts))
     return prepared
@@ -127,9 +146,15 @@ def tool_calls(message: InputMessage) -> list[ToolCall]:
     return calls
 
 
-IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
-               ".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml",
-               ".bmp": "image/bmp"}
+IMAGE_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".svg": "image/svg+xml",
+    ".bmp": "image/bmp",
+}
 
 
 def image_media(context: Context, block: Block, warnings: list[Diagnostic]) -> Media | None:
@@ -145,9 +170,18 @@ def image_media(context: Context, block: Block, warnings: list[Diagnostic]) -> M
     media_type = IMAGE_TYPES.get(posixpath.splitext(found.path)[1].lower())
     data = context.bundle.read(found.path)
     if media_type is None or data is None:
-        warnings.append(Diagnostic(f"{found.path} is not an image this inspector knows (png, "
-                                   "jpeg, gif, webp, svg, bmp); shown as its path", block.path,
-                                   block.start_line))
+        warnings.append(
+            Diagnostic(
+                f"{found.path} is not an image this inspector knows (png, "
+                "jpeg, gif, webp, svg, bmp); shown as its path",
+                block.path,
+                block.start_line,
+            )
+        )
         return None
-    return Media("image", media_type=media_type, data=base64.b64encode(data).decode(),
-                 filename=posixpath.basename(found.path))
+    return Media(
+        "image",
+        media_type=media_type,
+        data=base64.b64encode(data).decode(),
+        filename=posixpath.basename(found.path),
+    )

@@ -22,11 +22,37 @@ from ..yaml_lines import Node, check_size, load_jsonl, load_yaml
 
 ROLES = ("system", "user", "assistant", "tool")
 # agentv keeps a case only when something says how to grade it.
-GRADING_KEYS = ("criteria", "expected_outcome", "outcome", "expected_output", "expected_messages",
-                "assertions", "assert", "evaluators", "rubrics", "turns")
-METADATA_KEYS = ("criteria", "expected_outcome", "outcome", "conversation_id", "note", "execution",
-                 "evaluators", "assertions", "assert", "rubrics", "turns", "mode", "aggregation",
-                 "metadata", "workspace", "tags", "description")
+GRADING_KEYS = (
+    "criteria",
+    "expected_outcome",
+    "outcome",
+    "expected_output",
+    "expected_messages",
+    "assertions",
+    "assert",
+    "evaluators",
+    "rubrics",
+    "turns",
+)
+METADATA_KEYS = (
+    "criteria",
+    "expected_outcome",
+    "outcome",
+    "conversation_id",
+    "note",
+    "execution",
+    "evaluators",
+    "assertions",
+    "assert",
+    "rubrics",
+    "turns",
+    "mode",
+    "aggregation",
+    "metadata",
+    "workspace",
+    "tags",
+    "description",
+)
 
 
 # Block and InputMessage are msgspec Structs (a C __init__): a suite of a thousand tests makes
@@ -118,8 +144,7 @@ class _Reader:
     def blocks(self, content: Node, path: str, warnings: list[Diagnostic], where: str) -> list[Block]:
         value = content.value
         if isinstance(value, str):
-            return [Block("text", value, path, content.start_line, content.end_line,
-                          content.text_line)]
+            return [Block("text", value, path, content.start_line, content.end_line, content.text_line)]
         if isinstance(value, list):
             blocks: list[Block] = []
             for item in value:
@@ -128,65 +153,112 @@ class _Reader:
         if isinstance(value, dict):
             if "type" in value:
                 return self._block(content, path, warnings, where)
-            return [Block("json", _json_text(content.plain()), path, content.start_line,
-                          content.end_line, content.start_line)]
+            return [
+                Block(
+                    "json",
+                    _json_text(content.plain()),
+                    path,
+                    content.start_line,
+                    content.end_line,
+                    content.start_line,
+                )
+            ]
         if value is None:
             self.warn(warnings, f"{where}: content is empty", path, content)
             return []
         # Numbers and booleans: agentv stringifies what YAML typed for the author.
         text = json.dumps(value) if isinstance(value, bool) else str(value)
-        self.warn(warnings, f"{where}: content should be text, got {type(value).__name__} "
-                            f"{text}; it is sent as text", path, content)
+        self.warn(
+            warnings,
+            f"{where}: content should be text, got {type(value).__name__} {text}; it is sent as text",
+            path,
+            content,
+        )
         return [Block("text", text, path, content.start_line, content.end_line, content.text_line)]
 
     def _block(self, item: Node, path: str, warnings: list[Diagnostic], where: str) -> list[Block]:
         if isinstance(item.value, str):
             return [Block("text", item.value, path, item.start_line, item.end_line, item.text_line)]
         if not isinstance(item.value, dict):
-            self.warn(warnings, f"{where}: a content block must be a mapping with type and value; "
-                                f"this one is dropped", path, item)
+            self.warn(
+                warnings,
+                f"{where}: a content block must be a mapping with type and value; this one is dropped",
+                path,
+                item,
+            )
             return []
         kind_node, value_node = item.get("type"), item.get("value")
         kind = kind_node.value if kind_node else None
         if kind not in ("text", "file", "image"):
-            self.warn(warnings, f"{where}: unknown content block type {kind!r} (expected text, "
-                                f"file or image); the block is dropped", path, item)
+            self.warn(
+                warnings,
+                f"{where}: unknown content block type {kind!r} (expected text, "
+                f"file or image); the block is dropped",
+                path,
+                item,
+            )
             return []
         if value_node is None or not isinstance(value_node.value, (str, int, float)):
             if kind == "text" and value_node is not None and isinstance(value_node.value, (dict, list)):
-                return [Block("json", _json_text(value_node.plain()), path, value_node.start_line,
-                              value_node.end_line, value_node.start_line)]
-            self.warn(warnings, f"{where}: a {kind} block needs a string value; the block is dropped",
-                      path, item)
+                return [
+                    Block(
+                        "json",
+                        _json_text(value_node.plain()),
+                        path,
+                        value_node.start_line,
+                        value_node.end_line,
+                        value_node.start_line,
+                    )
+                ]
+            self.warn(
+                warnings, f"{where}: a {kind} block needs a string value; the block is dropped", path, item
+            )
             return []
         text = str(value_node.value)
-        return [Block(kind, text, path, value_node.start_line, value_node.end_line,
-                      value_node.text_line)]
+        return [Block(kind, text, path, value_node.start_line, value_node.end_line, value_node.text_line)]
 
-    def message(self, node: Node, path: str, warnings: list[Diagnostic], where: str,
-                default_role: str = "user") -> InputMessage | None:
+    def message(
+        self, node: Node, path: str, warnings: list[Diagnostic], where: str, default_role: str = "user"
+    ) -> InputMessage | None:
         if not isinstance(node.value, dict):
             if isinstance(node.value, str):
                 blocks = self.blocks(node, path, warnings, where)
                 return InputMessage(default_role, blocks, path, node.start_line, node.end_line)
-            self.warn(warnings, f"{where}: a message must be a mapping with role and content; "
-                                f"it is dropped", path, node)
+            self.warn(
+                warnings,
+                f"{where}: a message must be a mapping with role and content; it is dropped",
+                path,
+                node,
+            )
             return None
         role_node = node.get("role")
         problem = None
         role = role_node.value if role_node is not None else None
         if not isinstance(role, str):
-            self.warn(warnings, f"{where}: a message without a role string; it is shown but "
-                                f"not sent", path, node)
+            self.warn(
+                warnings, f"{where}: a message without a role string; it is shown but not sent", path, node
+            )
             role, problem = "unknown", "the message has no role"
         elif role not in ROLES:
-            self.warn(warnings, f"{where}: unknown role {role!r} (agentv accepts "
-                                f"{', '.join(ROLES)}); it is shown but not sent", path, role_node)
+            self.warn(
+                warnings,
+                f"{where}: unknown role {role!r} (agentv accepts "
+                f"{', '.join(ROLES)}); it is shown but not sent",
+                path,
+                role_node,
+            )
             problem = f"unknown role {role!r}"
         content = node.get("content")
         blocks = self.blocks(content, path, warnings, where) if content is not None else []
-        message = InputMessage(role, blocks, path, node.start_line, node.end_line, problem=problem,
-                               raw_content=content.plain() if content is not None else None)
+        message = InputMessage(
+            role,
+            blocks,
+            path,
+            node.start_line,
+            node.end_line,
+            problem=problem,
+            raw_content=content.plain() if content is not None else None,
+        )
         for key in ("name", "tool_call_id"):
             value = node.get(key)
             if value is not None and isinstance(value.value, (str, int)):
@@ -196,45 +268,77 @@ class _Reader:
             message.tool_calls = [call.plain() for call in calls.value if isinstance(call.value, dict)]
         return message
 
-    def messages(self, node: Node | None, path: str, warnings: list[Diagnostic], where: str,
-                 default_role: str = "user") -> list[InputMessage]:
+    def messages(
+        self, node: Node | None, path: str, warnings: list[Diagnostic], where: str, default_role: str = "user"
+    ) -> list[InputMessage]:
         """A message list from any shorthand: string, one message, an object, or an array."""
         if node is None or node.value is None:
             return []
         value = node.value
         if isinstance(value, str):
-            return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
-                                 node.start_line, node.end_line, raw_content=value)]
+            return [
+                InputMessage(
+                    default_role,
+                    self.blocks(node, path, warnings, where),
+                    path,
+                    node.start_line,
+                    node.end_line,
+                    raw_content=value,
+                )
+            ]
         if isinstance(value, dict):
             if "role" in value:
                 message = self.message(node, path, warnings, where, default_role)
                 return [message] if message else []
             if "content" in value:
-                return [InputMessage(default_role, self.blocks(value["content"], path, warnings,
-                                                               where),
-                                     path, node.start_line, node.end_line)]
-            return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
-                                 node.start_line, node.end_line)]
+                return [
+                    InputMessage(
+                        default_role,
+                        self.blocks(value["content"], path, warnings, where),
+                        path,
+                        node.start_line,
+                        node.end_line,
+                    )
+                ]
+            return [
+                InputMessage(
+                    default_role,
+                    self.blocks(node, path, warnings, where),
+                    path,
+                    node.start_line,
+                    node.end_line,
+                )
+            ]
         if isinstance(value, list):
             return self.message_list(node, path, warnings, where, default_role)
-        self.warn(warnings, f"{where}: expected text or a list of messages, got "
-                            f"{type(value).__name__}", path, node)
+        self.warn(
+            warnings, f"{where}: expected text or a list of messages, got {type(value).__name__}", path, node
+        )
         return []
 
-    def message_list(self, node: Node, path: str, warnings: list[Diagnostic], where: str,
-                     default_role: str) -> list[InputMessage]:
+    def message_list(
+        self, node: Node, path: str, warnings: list[Diagnostic], where: str, default_role: str
+    ) -> list[InputMessage]:
         """An array: of messages, or of content blocks (one message), else each item read as a
         message with its problems."""
         value = node.value
         if value and all(isinstance(item.value, dict) and "role" in item.value for item in value):
             return self.each_message(value, path, warnings, where, default_role)
         if all(isinstance(item.value, dict) and "type" in item.value for item in value):
-            return [InputMessage(default_role, self.blocks(node, path, warnings, where), path,
-                                 node.start_line, node.end_line)]
+            return [
+                InputMessage(
+                    default_role,
+                    self.blocks(node, path, warnings, where),
+                    path,
+                    node.start_line,
+                    node.end_line,
+                )
+            ]
         return self.each_message(value, path, warnings, where, default_role)
 
-    def each_message(self, items: list[Node], path: str, warnings: list[Diagnostic], where: str,
-                     default_role: str) -> list[InputMessage]:
+    def each_message(
+        self, items: list[Node], path: str, warnings: list[Diagnostic], where: str, default_role: str
+    ) -> list[InputMessage]:
         result = []
         for index, item in enumerate(items):
             message = self.message(item, path, warnings, f"{where}[{index}]", default_role)
@@ -242,28 +346,42 @@ class _Reader:
                 result.append(message)
         return result
 
-    def file_blocks(self, node: Node | None, path: str, warnings: list[Diagnostic],
-                    where: str) -> list[Block]:
+    def file_blocks(
+        self, node: Node | None, path: str, warnings: list[Diagnostic], where: str
+    ) -> list[Block]:
         if node is None or node.value is None:
             return []
         items = node.value if isinstance(node.value, list) else [node]
         blocks = []
         for item in items:
             if isinstance(item.value, str):
-                blocks.append(Block("file", item.value, path, item.start_line, item.end_line,
-                                    item.text_line))
+                blocks.append(Block("file", item.value, path, item.start_line, item.end_line, item.text_line))
             else:
                 self.warn(warnings, f"{where}: each entry must be a file path", path, item)
         return blocks
 
     # ---- cases ---------------------------------------------------------------------------------
 
-    def case(self, node: Node, path: str, index: int, suite_input: list[InputMessage],
-             suite_files: list[Block], seen: dict[str, int]) -> CaseSpec:
+    def case(
+        self,
+        node: Node,
+        path: str,
+        index: int,
+        suite_input: list[InputMessage],
+        suite_files: list[Block],
+        seen: dict[str, int],
+    ) -> CaseSpec:
         warnings: list[Diagnostic] = []
         if not isinstance(node.value, dict):
-            spec = CaseSpec(f"#{index + 1}", path, node.start_line, node.end_line, [],
-                            skipped="not a mapping", warnings=warnings)
+            spec = CaseSpec(
+                f"#{index + 1}",
+                path,
+                node.start_line,
+                node.end_line,
+                [],
+                skipped="not a mapping",
+                warnings=warnings,
+            )
             self.warn(warnings, f"case #{index + 1} is not a mapping; agentv skips it", path, node)
             return spec
         id_node = node.get("id")
@@ -274,7 +392,7 @@ class _Reader:
 
         input_node = node.get("input_messages") or node.get("input")
         messages = self.messages(input_node, path, warnings, f"{where} input")
-        files = ([] if skip_defaults else list(suite_files))
+        files = [] if skip_defaults else list(suite_files)
         files += self.file_blocks(node.get("input_files"), path, warnings, f"{where} input_files")
         if files:
             _attach_files(messages, files, path)
@@ -283,27 +401,40 @@ class _Reader:
             messages = [*suite_input, *messages]
 
         expected_node = node.get("expected_messages") or node.get("expected_output")
-        expected = self.messages(expected_node, path, warnings, f"{where} expected output",
-                                 default_role="assistant")
+        expected = self.messages(
+            expected_node, path, warnings, f"{where} expected output", default_role="assistant"
+        )
         metadata = _case_metadata(node, expected)
         skipped = _skip_reason(node, case_id, has_own_input)
         if skipped:
-            self.warn(warnings, f"{where}: agentv skips this case ({skipped}): "
-                                f"Skipping incomplete eval case", path, node)
+            self.warn(
+                warnings,
+                f"{where}: agentv skips this case ({skipped}): Skipping incomplete eval case",
+                path,
+                node,
+            )
         if case_id is not None:
             if case_id in seen:
-                self.warn(warnings, f"duplicate case id {case_id!r} (first used on line "
-                                    f"{seen[case_id]})", path, id_node)
+                self.warn(
+                    warnings,
+                    f"duplicate case id {case_id!r} (first used on line {seen[case_id]})",
+                    path,
+                    id_node,
+                )
             else:
                 seen[case_id] = node.start_line
-        return CaseSpec(display_id, path, node.start_line, node.end_line, messages, metadata,
-                        skipped, warnings)
+        return CaseSpec(
+            display_id, path, node.start_line, node.end_line, messages, metadata, skipped, warnings
+        )
 
 
 def _case_id(id_node: Node | None) -> str | None:
     """A string or number id, stripped; a blank one is no id."""
-    if id_node is not None and isinstance(id_node.value, (str, int, float)) \
-            and not isinstance(id_node.value, bool):
+    if (
+        id_node is not None
+        and isinstance(id_node.value, (str, int, float))
+        and not isinstance(id_node.value, bool)
+    ):
         return str(id_node.value).strip() or None
     return None
 
@@ -333,8 +464,11 @@ def _case_metadata(node: Node, expected: list[InputMessage]) -> dict[str, Any]:
             metadata[key] = node.value[key].plain()
     if expected:
         metadata["expected_messages"] = [
-            {"role": m.role, "content": "\n".join(b.value for b in m.blocks),
-             **({"tool_calls": m.tool_calls} if m.tool_calls else {})}
+            {
+                "role": m.role,
+                "content": "\n".join(b.value for b in m.blocks),
+                **({"tool_calls": m.tool_calls} if m.tool_calls else {}),
+            }
             for m in expected
         ]
     return metadata
@@ -350,8 +484,7 @@ def _skip_reason(node: Node, case_id: str | None, has_own_input: bool) -> str | 
     return None
 
 
-def _suite_messages(reader: _Reader, root: Node, path: str, warnings: list[Diagnostic]
-                    ) -> list[InputMessage]:
+def _suite_messages(reader: _Reader, root: Node, path: str, warnings: list[Diagnostic]) -> list[InputMessage]:
     messages = reader.messages(root.get("input"), path, warnings, "suite input")
     for message in messages:
         message.suite = True
@@ -376,8 +509,9 @@ def read_suite(bundle: Bundle, path: str) -> Suite:
     return _read_yaml_suite(bundle, path, decoded.text, reader, warnings)
 
 
-def _read_jsonl_suite(bundle: Bundle, path: str, text: str, reader: _Reader,
-                      warnings: list[Diagnostic]) -> Suite:
+def _read_jsonl_suite(
+    bundle: Bundle, path: str, text: str, reader: _Reader, warnings: list[Diagnostic]
+) -> Suite:
     """One case a line; the suite's input and metadata from a sidecar `<name>.yaml`."""
     from ..bundle import decode
 
@@ -393,48 +527,68 @@ def _read_jsonl_suite(bundle: Bundle, path: str, text: str, reader: _Reader,
         if side is not None and isinstance(side.value, dict):
             metadata = side.plain()
             suite_input = _suite_messages(reader, side, sidecar, warnings)
-            suite_files = reader.file_blocks(side.get("input_files"), sidecar, warnings,
-                                             "suite input_files")
+            suite_files = reader.file_blocks(side.get("input_files"), sidecar, warnings, "suite input_files")
     if not records:
         raise InputError("the dataset has no cases (no JSON lines)", path)
     seen: dict[str, int] = {}
-    cases = [reader.case(record, path, index, suite_input, suite_files, seen)
-             for index, record in enumerate(records)]
+    cases = [
+        reader.case(record, path, index, suite_input, suite_files, seen)
+        for index, record in enumerate(records)
+    ]
     return Suite(path, cases, warnings, metadata)
 
 
-def _read_yaml_suite(bundle: Bundle, path: str, text: str, reader: _Reader,
-                     warnings: list[Diagnostic]) -> Suite:
+def _read_yaml_suite(
+    bundle: Bundle, path: str, text: str, reader: _Reader, warnings: list[Diagnostic]
+) -> Suite:
     seen: dict[str, int] = {}
     root = load_yaml(text, path)
     if root is None:
         raise InputError("the file is empty; an eval file needs `tests` (or `evalcases`)", path, 1)
-    if isinstance(root.value, list) and root.value and all(
-            isinstance(item.value, dict) for item in root.value):
+    if (
+        isinstance(root.value, list)
+        and root.value
+        and all(isinstance(item.value, dict) for item in root.value)
+    ):
         # A bare list is a cases file that a suite pulls in with `tests: ./file.yaml`; render it on
         # its own rather than refuse it, and say what the suite would add.
-        warnings.append(Diagnostic(
-            "this file is a bare list of cases, as a suite's `tests: <file>` uses; it is rendered "
-            "on its own, without any suite-level input the suite adds", path, root.start_line))
+        warnings.append(
+            Diagnostic(
+                "this file is a bare list of cases, as a suite's `tests: <file>` uses; it is rendered "
+                "on its own, without any suite-level input the suite adds",
+                path,
+                root.start_line,
+            )
+        )
         cases = [reader.case(item, path, index, [], [], seen) for index, item in enumerate(root.value)]
         return Suite(path, cases, warnings, {})
     if not isinstance(root.value, dict):
-        raise InputError(f"an eval file must be a mapping with `tests` (or `evalcases`), not a "
-                         f"{type(root.value).__name__}", path, root.start_line)
+        raise InputError(
+            f"an eval file must be a mapping with `tests` (or `evalcases`), not a "
+            f"{type(root.value).__name__}",
+            path,
+            root.start_line,
+        )
     tests = root.get("tests") or root.get("eval_cases") or root.get("evalcases")
     if tests is None:
-        raise InputError("no cases: the file has no `tests`, `eval_cases` or `evalcases` list",
-                         path, root.start_line)
+        raise InputError(
+            "no cases: the file has no `tests`, `eval_cases` or `evalcases` list", path, root.start_line
+        )
     suite_input = _suite_messages(reader, root, path, warnings)
     suite_files = reader.file_blocks(root.get("input_files"), path, warnings, "suite input_files")
-    metadata = {key: node.plain() for key, node in root.value.items()
-                if key not in ("tests", "eval_cases", "evalcases")}
+    metadata = {
+        key: node.plain()
+        for key, node in root.value.items()
+        if key not in ("tests", "eval_cases", "evalcases")
+    }
 
     cases_path, items = _case_items(bundle, path, tests)
     if not items:
         raise InputError("no cases: the cases list is empty", cases_path, tests.start_line)
-    cases = [reader.case(item, cases_path, index, suite_input, suite_files, seen)
-             for index, item in enumerate(items)]
+    cases = [
+        reader.case(item, cases_path, index, suite_input, suite_files, seen)
+        for index, item in enumerate(items)
+    ]
     return Suite(path, cases, warnings, metadata)
 
 
@@ -444,8 +598,9 @@ def _case_items(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]
         return _cases_file(bundle, path, tests)
     if isinstance(tests.value, list):
         return path, tests.value
-    raise InputError(f"`tests` must be a list of cases, not a {type(tests.value).__name__}",
-                     path, tests.start_line)
+    raise InputError(
+        f"`tests` must be a list of cases, not a {type(tests.value).__name__}", path, tests.start_line
+    )
 
 
 def _cases_file(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]]:
@@ -454,12 +609,12 @@ def _cases_file(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]
 
     cases_path = join(posixpath.dirname(path), tests.value.strip())
     if cases_path is None:
-        raise InputError(f"`tests` points outside the bundle: {tests.value}", path,
-                         tests.start_line)
+        raise InputError(f"`tests` points outside the bundle: {tests.value}", path, tests.start_line)
     cases_data = bundle.read(cases_path)
     if cases_data is None:
-        raise InputError(f"`tests` file not found: {tests.value} (looked for {cases_path})",
-                         path, tests.start_line)
+        raise InputError(
+            f"`tests` file not found: {tests.value} (looked for {cases_path})", path, tests.start_line
+        )
     check_size(cases_data, cases_path)
     cases_text = decode(cases_data).text
     if cases_path.lower().endswith(".jsonl"):

@@ -31,17 +31,39 @@ from .schema import Block, CaseSpec, GradingNodes, InputMessage, Suite
 
 ROLES = ("system", "user", "assistant", "tool")
 GRADER_KINDS = {
-    "code-grader", "llm-grader", "rubric", "composite", "tool-trajectory", "field-accuracy",
-    "latency", "cost", "token-usage", "execution-metrics", "skill-trigger", "contains",
-    "contains-any", "contains-all", "icontains", "icontains-any", "icontains-all", "starts-with",
-    "ends-with", "regex", "is-json", "equals", "rubrics", "inline-assert",
+    "code-grader",
+    "llm-grader",
+    "rubric",
+    "composite",
+    "tool-trajectory",
+    "field-accuracy",
+    "latency",
+    "cost",
+    "token-usage",
+    "execution-metrics",
+    "skill-trigger",
+    "contains",
+    "contains-any",
+    "contains-all",
+    "icontains",
+    "icontains-any",
+    "icontains-all",
+    "starts-with",
+    "ends-with",
+    "regex",
+    "is-json",
+    "equals",
+    "rubrics",
+    "inline-assert",
 }
-INCOMPLETE = ("Missing required fields: id, input, and at least one of "
-              "criteria/expected_output/assertions/turns")
-INCOMPLETE_V5 = ("Missing required fields: id, input or PROMPT.md, and at least one of "
-                 "criteria/expected_output/assert/turns")
-INCOMPLETE_JSONL = ("Missing required fields: id, input, and at least one of "
-                    "criteria/expected_output/assert")
+INCOMPLETE = (
+    "Missing required fields: id, input, and at least one of criteria/expected_output/assertions/turns"
+)
+INCOMPLETE_V5 = (
+    "Missing required fields: id, input or PROMPT.md, and at least one of "
+    "criteria/expected_output/assert/turns"
+)
+INCOMPLETE_JSONL = "Missing required fields: id, input, and at least one of criteria/expected_output/assert"
 
 # interpolation.ts. JavaScript's `$` (no m flag) matches only at the very end, Python's also before
 # a final newline: `\Z` is the JavaScript meaning.
@@ -143,8 +165,7 @@ def _interpolate_vars(node: Node | None, variables: Node | None) -> Node | None:
     if isinstance(value, list):
         return _rebuilt(node, [_interpolate_vars(item, variables) for item in value])
     if isinstance(value, dict):
-        return _rebuilt(node, {key: _interpolate_vars(item, variables)
-                               for key, item in value.items()})
+        return _rebuilt(node, {key: _interpolate_vars(item, variables) for key, item in value.items()})
     return node
 
 
@@ -166,7 +187,8 @@ def _is_message(node: Node) -> bool:
         if isinstance(content.value, (str, dict)):
             return True
         if isinstance(content.value, list) and all(
-                isinstance(item.value, (str, dict)) for item in content.value):
+            isinstance(item.value, (str, dict)) for item in content.value
+        ):
             return True
     calls = fields.get("tool_calls")
     return calls is not None and isinstance(calls.value, list) and bool(calls.value)
@@ -219,14 +241,22 @@ def _traced_like(message: Node, text: Node) -> Node:
 
     def mark(node: Node) -> Node:
         if isinstance(node.value, str):
-            return Node(node.value, node.start_line, node.end_line, node.text_line,
-                        pieces=[where.with_text(node.value, where.first_line)])
+            return Node(
+                node.value,
+                node.start_line,
+                node.end_line,
+                node.text_line,
+                pieces=[where.with_text(node.value, where.first_line)],
+            )
         if isinstance(node.value, list):
-            return Node([mark(item) for item in node.value], node.start_line, node.end_line,
-                        node.text_line)
+            return Node([mark(item) for item in node.value], node.start_line, node.end_line, node.text_line)
         if isinstance(node.value, dict):
-            return Node({key: mark(item) for key, item in node.value.items()}, node.start_line,
-                        node.end_line, node.text_line)
+            return Node(
+                {key: mark(item) for key, item in node.value.items()},
+                node.start_line,
+                node.end_line,
+                node.text_line,
+            )
         return node
 
     return mark(message)
@@ -252,8 +282,13 @@ def _expand_expected(node: Node | None) -> list[Node]:
 
 def _synthetic_message(role: str, content: Node) -> Node:
     role_node = Node(role, content.start_line, content.start_line, content.start_line)
-    return Node({"role": role_node, "content": content}, content.start_line, content.end_line,
-                content.start_line, pieces=_marker(content))
+    return Node(
+        {"role": role_node, "content": content},
+        content.start_line,
+        content.end_line,
+        content.start_line,
+        pieces=_marker(content),
+    )
 
 
 def _marker(node: Node) -> list | None:
@@ -279,11 +314,9 @@ def _input_files_message(files: Node, text: Node) -> Node | None:
     blocks = []
     for item in paths:
         kind = Node("file", item.start_line, item.start_line, item.start_line)
-        blocks.append(Node({"type": kind, "value": item}, item.start_line, item.end_line,
-                           item.start_line))
+        blocks.append(Node({"type": kind, "value": item}, item.start_line, item.end_line, item.start_line))
     kind = Node("text", text.start_line, text.start_line, text.start_line)
-    blocks.append(Node({"type": kind, "value": text}, text.start_line, text.end_line,
-                       text.start_line))
+    blocks.append(Node({"type": kind, "value": text}, text.start_line, text.end_line, text.start_line))
     content = Node(blocks, files.start_line, max(files.end_line, text.end_line), files.start_line)
     return _synthetic_message("user", content)
 
@@ -295,8 +328,17 @@ def _blocks(content: Node, path: str) -> list[Block]:
     if isinstance(value, str):
         if not value.strip():
             return []
-        return [Block("text", value, path, content.start_line, content.end_line, content.text_line,
-                      _pieces_of(content))]
+        return [
+            Block(
+                "text",
+                value,
+                path,
+                content.start_line,
+                content.end_line,
+                content.text_line,
+                _pieces_of(content),
+            )
+        ]
     if isinstance(value, dict):
         text = js_json(content.plain())
         return [Block("json", text, path, content.start_line, content.end_line, content.start_line)]
@@ -310,8 +352,15 @@ def _item_block(item: Node, path: str) -> Block | None:
     if isinstance(item.value, str):
         if not item.value:
             return None
-        return Block("text", item.value, _path_of(item, path), item.start_line, item.end_line,
-                     item.text_line, _pieces_of(item))
+        return Block(
+            "text",
+            item.value,
+            _path_of(item, path),
+            item.start_line,
+            item.end_line,
+            item.text_line,
+            _pieces_of(item),
+        )
     fields = item.value
     if not isinstance(fields, dict):
         return None
@@ -322,14 +371,33 @@ def _item_block(item: Node, path: str) -> Block | None:
         if not reference:
             return None
         assert value_node is not None
-        return Block(kind, reference, _path_of(value_node, path), value_node.start_line,
-                     value_node.end_line, value_node.text_line)
+        return Block(
+            kind,
+            reference,
+            _path_of(value_node, path),
+            value_node.start_line,
+            value_node.end_line,
+            value_node.text_line,
+        )
     if kind == "text" and value_node is not None and isinstance(value_node.value, str):
-        return Block("text", value_node.value, _path_of(value_node, path), value_node.start_line,
-                     value_node.end_line, value_node.text_line, _pieces_of(value_node))
+        return Block(
+            "text",
+            value_node.value,
+            _path_of(value_node, path),
+            value_node.start_line,
+            value_node.end_line,
+            value_node.text_line,
+            _pieces_of(value_node),
+        )
     # agentv keeps the block but formats it to nothing (formatSegment returns undefined).
-    return Block("opaque", f"type {kind!r}" if kind else "no type", _path_of(item, path),
-                 item.start_line, item.end_line, item.start_line)
+    return Block(
+        "opaque",
+        f"type {kind!r}" if kind else "no type",
+        _path_of(item, path),
+        item.start_line,
+        item.end_line,
+        item.start_line,
+    )
 
 
 def _pieces_of(node: Node) -> list | None:
@@ -346,8 +414,9 @@ def _message(node: Node, path: str, suite: bool) -> InputMessage | None:
     content = fields.get("content")
     if content is None or not isinstance(content.value, (str, dict, list)):
         return None  # processMessages drops a message whose content is neither
-    return InputMessage(role, _blocks(content, path), path, node.start_line, node.end_line,
-                        suite=suite, raw_node=content)
+    return InputMessage(
+        role, _blocks(content, path), path, node.start_line, node.end_line, suite=suite, raw_node=content
+    )
 
 
 # ---- the suite --------------------------------------------------------------------------------
@@ -365,9 +434,14 @@ class _Loader:
         if data.startswith(b"\xef\xbb\xbf-"):
             # agentv's YAML reader (yaml 2.9) fails on a byte-order mark right before a top-level
             # `-`, though it skips one before anything else.
-            raise InputError("agentv cannot read this file: it starts with a byte-order mark "
-                             "followed by `-` (yaml 2.9 reports \"Unexpected scalar at node "
-                             "end\"); save it without the BOM", path, 1, 1)
+            raise InputError(
+                "agentv cannot read this file: it starts with a byte-order mark "
+                'followed by `-` (yaml 2.9 reports "Unexpected scalar at node '
+                'end"); save it without the BOM',
+                path,
+                1,
+                1,
+            )
         return load_yaml(text, path, core=True)
 
     def read(self, path: str) -> str | None:
@@ -391,13 +465,20 @@ class _Loader:
             return
         normalized = name.replace("_", "-")
         if normalized in ("code-judge", "llm-judge"):
-            raise InputError(f"Unsupported grader '{name}' in {context}. Use "
-                             f"'{normalized.replace('-judge', '-grader')}' instead.",
-                             path or self.path, node.start_line if node else None)
+            raise InputError(
+                f"Unsupported grader '{name}' in {context}. Use "
+                f"'{normalized.replace('-judge', '-grader')}' instead.",
+                path or self.path,
+                node.start_line if node else None,
+            )
         if normalized not in GRADER_KINDS:
-            self.warnings.append(Diagnostic(
-                f"Unknown grader '{name}' in {context}, falling back to default",
-                path or self.path, node.start_line if node else None))
+            self.warnings.append(
+                Diagnostic(
+                    f"Unknown grader '{name}' in {context}, falling back to default",
+                    path or self.path,
+                    node.start_line if node else None,
+                )
+            )
 
 
 def _open(bundle: Bundle, path: str) -> tuple[_Loader, str, Suite | None]:
@@ -419,14 +500,18 @@ def read_suite_v4(bundle: Bundle, path: str) -> Suite:
     root = loader.yaml(path, text)
     root = loader.env(root, text) if root is not None else None
     if root is None or not isinstance(root.value, dict):
-        raise InputError(f"Invalid test file format: {path} (agentv needs a mapping with `tests`)",
-                         path, root.start_line if root is not None else 1)
+        raise InputError(
+            f"Invalid test file format: {path} (agentv needs a mapping with `tests`)",
+            path,
+            root.start_line if root is not None else 1,
+        )
     tests = root.get("tests")
     for legacy in ("eval_cases", "evalcases"):
         if tests is None and root.get(legacy) is not None:
             tests = root.value[legacy]
-            loader.warnings.append(Diagnostic(f"'{legacy}' is deprecated. Use 'tests' instead.",
-                                              path, tests.start_line))
+            loader.warnings.append(
+                Diagnostic(f"'{legacy}' is deprecated. Use 'tests' instead.", path, tests.start_line)
+            )
     loader.evaluator(root.get("evaluator"), "global")
     items = _test_items(loader, root, tests)
     suite_input = root.get("input")
@@ -435,10 +520,14 @@ def read_suite_v4(bundle: Bundle, path: str) -> Suite:
     seen: dict[str, int] = {}
     graders = suite_graders(root)
     for index, (item, item_path) in enumerate(items):
-        cases.append(_case(loader, item, item_path, index, suite_input, suite_files, seen,
-                           suite_graders=graders))
-    metadata = {key: node.plain() for key, node in root.value.items()
-                if key not in ("tests", "eval_cases", "evalcases")}
+        cases.append(
+            _case(loader, item, item_path, index, suite_input, suite_files, seen, suite_graders=graders)
+        )
+    metadata = {
+        key: node.plain()
+        for key, node in root.value.items()
+        if key not in ("tests", "eval_cases", "evalcases")
+    }
     _refuse_bad_graph(cases, loader)
     _env_warning(loader)
     return Suite(path, cases, loader.warnings, metadata)
@@ -450,15 +539,20 @@ def _refuse_bad_graph(cases: list[CaseSpec], loader: _Loader) -> None:
     visible, each marked with agentv's refusal."""
     loaded = [case for case in cases if not case.skipped]
     written = {case.id: case.metadata.get("depends_on") for case in loaded}
-    depends = {key: [dep for dep in value if isinstance(dep, str)]
-               for key, value in written.items() if isinstance(value, list) and value}
+    depends = {
+        key: [dep for dep in value if isinstance(dep, str)]
+        for key, value in written.items()
+        if isinstance(value, list) and value
+    }
     # agentv checks in this order and reports the first problem only.
-    reason = (_duplicate_id(loaded) or _unknown_dependency(depends, {case.id for case in loaded})
-              or _cycle(depends))
+    reason = (
+        _duplicate_id(loaded) or _unknown_dependency(depends, {case.id for case in loaded}) or _cycle(depends)
+    )
     if reason is None:
         return
-    loader.warnings.append(Diagnostic(f"agentv refuses the whole file ({reason})", loader.path,
-                                      severity="error"))
+    loader.warnings.append(
+        Diagnostic(f"agentv refuses the whole file ({reason})", loader.path, severity="error")
+    )
     for case in cases:
         case.skipped = case.skipped or f"agentv refuses the whole file ({reason})"
 
@@ -477,8 +571,7 @@ def _unknown_dependency(depends: dict[str, list[str]], ids: set[str]) -> str | N
     for case_id, deps in depends.items():
         for dep in deps:
             if dep not in ids:
-                return (f"Test '{case_id}' depends on '{dep}', but no test with that ID "
-                        f"exists in this suite")
+                return f"Test '{case_id}' depends on '{dep}', but no test with that ID exists in this suite"
             if dep == case_id:
                 return f"Test '{case_id}' depends on itself"
     return None
@@ -490,7 +583,7 @@ def _cycle(depends: dict[str, list[str]]) -> str | None:
 
     def visit(node: str, path: list[str]) -> str | None:
         if node in visiting:
-            cycle = [*path[path.index(node):], node]
+            cycle = [*path[path.index(node) :], node]
             return f"Circular dependency detected: {' → '.join(cycle)}"
         if node in visited:
             return None
@@ -515,9 +608,13 @@ def _cycle(depends: dict[str, list[str]]) -> str | None:
 def _env_warning(loader: _Loader, syntax: str = "${{ NAME }}") -> None:
     if loader.env_used:
         names = ", ".join(sorted(loader.env_used))
-        loader.warnings.append(Diagnostic(
-            f"agentv fills {syntax} from its environment ({names}); the inspector has none, "
-            f"so these render empty, as agentv sends them when the variables are unset", loader.path))
+        loader.warnings.append(
+            Diagnostic(
+                f"agentv fills {syntax} from its environment ({names}); the inspector has none, "
+                f"so these render empty, as agentv sends them when the variables are unset",
+                loader.path,
+            )
+        )
 
 
 def _test_items(loader: _Loader, root: Node, tests: Node | None) -> list[tuple[Node, str]]:
@@ -526,23 +623,25 @@ def _test_items(loader: _Loader, root: Node, tests: Node | None) -> list[tuple[N
     if tests is not None and isinstance(tests.value, str):
         cases_path = join(posixpath.dirname(path), tests.value)
         if cases_path is None:
-            raise InputError(f"`tests` points outside the bundle: {tests.value}", path,
-                             tests.start_line)
+            raise InputError(f"`tests` points outside the bundle: {tests.value}", path, tests.start_line)
         return [(item, cases_path) for item in _cases_file(loader, cases_path, tests)]
     if tests is None or not isinstance(tests.value, list):
-        raise InputError(f"Invalid test file format: {path} - missing 'tests' field", path,
-                         (tests or root).start_line)
+        raise InputError(
+            f"Invalid test file format: {path} - missing 'tests' field", path, (tests or root).start_line
+        )
     items: list[tuple[Node, str]] = []
     for item in tests.value:
         if isinstance(item.value, str) and item.value.startswith("file://"):
-            reference = item.value[len("file://"):]
+            reference = item.value[len("file://") :]
             if any(char in reference for char in "*?{"):
-                raise InputError("file:// glob patterns in `tests` are not read by the inspector",
-                                 path, item.start_line)
+                raise InputError(
+                    "file:// glob patterns in `tests` are not read by the inspector", path, item.start_line
+                )
             target = join(posixpath.dirname(path), reference)
             if target is None:
-                raise InputError(f"`tests` entry points outside the bundle: {item.value}", path,
-                                 item.start_line)
+                raise InputError(
+                    f"`tests` entry points outside the bundle: {item.value}", path, item.start_line
+                )
             items.extend((case, target) for case in _cases_file(loader, target, item))
         else:
             items.append((item, path))
@@ -554,13 +653,16 @@ def _cases_file(loader: _Loader, path: str, reference: Node) -> list[Node]:
     text = loader.read(path)
     if text is None:
         if any(name.startswith(path.rstrip("/") + "/") for name in loader.bundle.paths()):
-            raise InputError("`tests` names a folder of case.yaml files; the inspector reads "
-                             "`tests` files, not folders", loader.path, reference.start_line)
-        raise InputError(f"Cannot read external test file: {path}", loader.path,
-                         reference.start_line)
+            raise InputError(
+                "`tests` names a folder of case.yaml files; the inspector reads `tests` files, not folders",
+                loader.path,
+                reference.start_line,
+            )
+        raise InputError(f"Cannot read external test file: {path}", loader.path, reference.start_line)
     if not text.strip():
-        loader.warnings.append(Diagnostic(f"External test file is empty, skipping: {path}",
-                                          loader.path, reference.start_line))
+        loader.warnings.append(
+            Diagnostic(f"External test file is empty, skipping: {path}", loader.path, reference.start_line)
+        )
         return []
     extension = posixpath.splitext(path)[1].lower()
     if extension in (".yaml", ".yml"):
@@ -570,20 +672,42 @@ def _cases_file(loader: _Loader, path: str, reference: Node) -> list[Node]:
             raise InputError(f"External test file must contain a YAML array: {path}", path, 1)
         for item in node.value:
             if not isinstance(item.value, dict):
-                raise InputError(f"External test file contains non-object entry: {path}", path,
-                                 item.start_line)
+                raise InputError(
+                    f"External test file contains non-object entry: {path}", path, item.start_line
+                )
         return list(node.value)
     if extension == ".jsonl":
         return [loader.env(record) for record in load_jsonl(text, path, "Malformed JSONL")]
-    raise InputError(f"Unsupported external test file format '{extension}': {path}. Supported: "
-                     f".yaml, .yml, .jsonl", loader.path, reference.start_line)
+    raise InputError(
+        f"Unsupported external test file format '{extension}': {path}. Supported: .yaml, .yml, .jsonl",
+        loader.path,
+        reference.start_line,
+    )
 
 
 Interpolate = Callable[[Node | None, Node | None], Node | None]
-METADATA_KEYS = ("criteria", "expected_outcome", "conversation_id", "execution", "assertions",
-                 "assert", "rubrics", "mode", "aggregation", "metadata", "workspace", "tags",
-                 "description", "vars", "window_size", "depends_on", "on_dependency_failure",
-                 "on_turn_failure", "evaluators", "suite")
+METADATA_KEYS = (
+    "criteria",
+    "expected_outcome",
+    "conversation_id",
+    "execution",
+    "assertions",
+    "assert",
+    "rubrics",
+    "mode",
+    "aggregation",
+    "metadata",
+    "workspace",
+    "tags",
+    "description",
+    "vars",
+    "window_size",
+    "depends_on",
+    "on_dependency_failure",
+    "on_turn_failure",
+    "evaluators",
+    "suite",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,18 +730,33 @@ def _plain_rules(jsonl: bool, generation: int, root_graders: bool) -> _Rules:
     return _Rules(jsonl, generation, root_graders)
 
 
-def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node | None,
-          suite_files: Node | None, seen: dict[str, int], jsonl: bool = False,
-          interpolate: Interpolate | None = None, generation: int = 4,
-          root_graders: bool = False, suite_graders: Node | None = None,
-          rubric_prompt: Node | None = None) -> CaseSpec:
+def _case(
+    loader: _Loader,
+    node: Node,
+    path: str,
+    index: int,
+    suite_input: Node | None,
+    suite_files: Node | None,
+    seen: dict[str, int],
+    jsonl: bool = False,
+    interpolate: Interpolate | None = None,
+    generation: int = 4,
+    root_graders: bool = False,
+    suite_graders: Node | None = None,
+    rubric_prompt: Node | None = None,
+) -> CaseSpec:
     """yaml-parser.ts loadTestsFromParsedYamlValue, one entry of `tests`."""
     rules = _case_rules(jsonl, generation, root_graders, interpolate)
     if not isinstance(node.value, dict):
-        return CaseSpec(f"#{index + 1}", path, node.start_line, node.end_line, [],
-                        skipped="not a mapping", warnings=[Diagnostic(
-                            "Skipping invalid test entry (expected object)", path,
-                            node.start_line)])
+        return CaseSpec(
+            f"#{index + 1}",
+            path,
+            node.start_line,
+            node.end_line,
+            [],
+            skipped="not a mapping",
+            warnings=[Diagnostic("Skipping invalid test entry (expected object)", path, node.start_line)],
+        )
     render = interpolate or _interpolate_vars
     fields: dict[str, Node] = node.value  # the test's mapping, asked directly (see _is_message)
     case_id = _text(fields.get("id"))
@@ -627,20 +766,26 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
     outcome = _outcome(node, field, case_id, path, rules, warnings)
     execution = fields.get("execution")
     skip_defaults = _skips_defaults(execution)
-    case_messages = _written_messages(field, suite_files if not skip_defaults else None,
-                                      lambda found: render(found, variables), rules)
+    case_messages = _written_messages(
+        field, suite_files if not skip_defaults else None, lambda found: render(found, variables), rules
+    )
     expected = _expand_expected(field("expected_output"))
-    skipped = _skip_reason(node, case_id, bool(outcome) or bool(expected), case_messages,
-                           skip_defaults, rules)
+    skipped = _skip_reason(
+        node, case_id, bool(outcome) or bool(expected), case_messages, skip_defaults, rules
+    )
     if not skipped and fields.get("evaluator") is not None:
         # Only a loaded test reaches coerceEvaluator; a retired grader name there stops the file.
         loader.evaluator(fields.get("evaluator"), case_id or "unknown")
 
     # A skipped test never reaches the suite's input; skip_defaults leaves it out.
-    suite_messages = _suite_messages(suite_input, lambda found: render(found, variables)) \
-        if not skipped and not skip_defaults else []
-    messages = _input_messages(suite_messages, loader.path, True) \
-        + _input_messages(case_messages or [], path, False)
+    suite_messages = (
+        _suite_messages(suite_input, lambda found: render(found, variables))
+        if not skipped and not skip_defaults
+        else []
+    )
+    messages = _input_messages(suite_messages, loader.path, True) + _input_messages(
+        case_messages or [], path, False
+    )
 
     conversation = _conversation_turns(node, lambda turn: render(turn, variables), rules)
     metadata = _case_metadata(node, jsonl, conversation, expected, field)
@@ -648,21 +793,32 @@ def _case(loader: _Loader, node: Node, path: str, index: int, suite_input: Node 
         warnings.append(Diagnostic(f"agentv skips this case: {skipped}", path, node.start_line))
     if case_id:
         _note_repeat(case_id, node, path, seen, warnings)
-    grading = _grading_nodes(node, field, expected, skipped, rules,
-                             None if skip_defaults else suite_graders, rubric_prompt)
-    return CaseSpec(case_id or f"#{index + 1}", path, node.start_line, node.end_line, messages,
-                    metadata, skipped, warnings, turns=conversation, grading=grading)
+    grading = _grading_nodes(
+        node, field, expected, skipped, rules, None if skip_defaults else suite_graders, rubric_prompt
+    )
+    return CaseSpec(
+        case_id or f"#{index + 1}",
+        path,
+        node.start_line,
+        node.end_line,
+        messages,
+        metadata,
+        skipped,
+        warnings,
+        turns=conversation,
+        grading=grading,
+    )
 
 
-def _case_rules(jsonl: bool, generation: int, root_graders: bool,
-                interpolate: Interpolate | None) -> _Rules:
+def _case_rules(jsonl: bool, generation: int, root_graders: bool, interpolate: Interpolate | None) -> _Rules:
     if interpolate is None:
         return _plain_rules(jsonl, generation, root_graders)
     return _Rules(jsonl, generation, root_graders, interpolate)
 
 
-def _case_field(fields: dict[str, Node], variables: Node | None,
-                interpolate: Interpolate | None) -> Callable[[str], Node | None]:
+def _case_field(
+    fields: dict[str, Node], variables: Node | None, interpolate: Interpolate | None
+) -> Callable[[str], Node | None]:
     """A key of the test, its templates rendered with the test's variables."""
     if variables is None and interpolate is None:
         # Without variables _interpolate_vars leaves each node as it is: the mapping's own get.
@@ -671,11 +827,18 @@ def _case_field(fields: dict[str, Node], variables: Node | None,
 
     def rendered(name: str) -> Node | None:
         return render(fields.get(name), variables)
+
     return rendered
 
 
-def _skip_reason(node: Node, case_id: str | None, graded: bool, case_messages: list[Node] | None,
-                 skip_defaults: bool, rules: _Rules) -> str | None:
+def _skip_reason(
+    node: Node,
+    case_id: str | None,
+    graded: bool,
+    case_messages: list[Node] | None,
+    skip_defaults: bool,
+    rules: _Rules,
+) -> str | None:
     """Why agentv skips the test: no id, nothing that grades it, or no input."""
     has_spec = _has_spec(node, graded, skip_defaults, rules)
     if not case_id or not has_spec or not case_messages:
@@ -683,8 +846,7 @@ def _skip_reason(node: Node, case_id: str | None, graded: bool, case_messages: l
     return None
 
 
-def _suite_messages(suite_input: Node | None, render: Callable[[Node], Node | None]
-                    ) -> list[Node]:
+def _suite_messages(suite_input: Node | None, render: Callable[[Node], Node | None]) -> list[Node]:
     if not _truthy(suite_input):
         return []
     assert suite_input is not None
@@ -705,16 +867,27 @@ def _case_variables(fields: dict[str, Node], jsonl: bool) -> Node | None:
 
 def _skips_defaults(execution: Node | None) -> bool:
     """`execution.skip_defaults: true`: the suite's input, files and graders stay out of the test."""
-    return (execution is not None and isinstance(execution.value, dict)
-            and "skip_defaults" in execution.value
-            and execution.value["skip_defaults"].value is True)
+    return (
+        execution is not None
+        and isinstance(execution.value, dict)
+        and "skip_defaults" in execution.value
+        and execution.value["skip_defaults"].value is True
+    )
 
 
-def _case_metadata(node: Node, jsonl: bool, conversation: list[Node] | None,
-                   expected: list[Node], field: Callable[[str], Node | None]) -> dict[str, Any]:
+def _case_metadata(
+    node: Node,
+    jsonl: bool,
+    conversation: list[Node] | None,
+    expected: list[Node],
+    field: Callable[[str], Node | None],
+) -> dict[str, Any]:
     # The JSONL loader has no `depends_on`.
-    metadata: dict[str, Any] = {key: node.value[key].plain() for key in METADATA_KEYS
-                                if key in node.value and not (jsonl and key == "depends_on")}
+    metadata: dict[str, Any] = {
+        key: node.value[key].plain()
+        for key in METADATA_KEYS
+        if key in node.value and not (jsonl and key == "depends_on")
+    }
     if conversation is not None:
         metadata["turns"] = [turn.plain() for turn in conversation]
     expected_node = field("expected_output")
@@ -723,22 +896,46 @@ def _case_metadata(node: Node, jsonl: bool, conversation: list[Node] | None,
     return metadata
 
 
-def _grading_nodes(node: Node, field: Callable[[str], Node | None], expected: list[Node],
-                   skipped: str | None, rules: _Rules,
-                   suite_graders: Node | None, rubric_prompt: Node | None) -> GradingNodes | None:
+def _grading_nodes(
+    node: Node,
+    field: Callable[[str], Node | None],
+    expected: list[Node],
+    skipped: str | None,
+    rules: _Rules,
+    suite_graders: Node | None,
+    rubric_prompt: Node | None,
+) -> GradingNodes | None:
     """What the test's graders are read from; agentv 5 grades only the tests it loads."""
     if rules.generation == 4:
-        return GradingNodes(_outcome_node(node, field), expected, _case_graders(node),
-                            suite_graders, field("rubrics"), field("metadata"))
+        return GradingNodes(
+            _outcome_node(node, field),
+            expected,
+            _case_graders(node),
+            suite_graders,
+            field("rubrics"),
+            field("metadata"),
+        )
     if skipped:
         return None
     # agentv 5: the test's `assert` (rendered with its vars), else its execution's.
     execution = node.value.get("execution")
-    own = field("assert") if node.get("assert") is not None else (
-        execution.get("assert") if execution is not None
-        and isinstance(execution.value, dict) else None)
-    return GradingNodes(_outcome_node(node, field), expected, own, suite_graders, None,
-                        field("metadata"), generation=5, rubric_prompt=rubric_prompt)
+    own = (
+        field("assert")
+        if node.get("assert") is not None
+        else (
+            execution.get("assert") if execution is not None and isinstance(execution.value, dict) else None
+        )
+    )
+    return GradingNodes(
+        _outcome_node(node, field),
+        expected,
+        own,
+        suite_graders,
+        None,
+        field("metadata"),
+        generation=5,
+        rubric_prompt=rubric_prompt,
+    )
 
 
 def _outcome_node(node: Node, field: Callable[[str], Node | None]) -> Node | None:
@@ -753,9 +950,12 @@ def _case_graders(node: Node) -> Node | None:
     """grader-parser.ts parseGraders: assertions > assert > execution.evaluators > evaluators."""
     fields = node.value  # a test's mapping (see _is_message)
     execution = fields.get("execution")
-    for found in (fields.get("assertions"), fields.get("assert"),
-                  execution.get("evaluators") if execution is not None
-                  and isinstance(execution.value, dict) else None, fields.get("evaluators")):
+    for found in (
+        fields.get("assertions"),
+        fields.get("assert"),
+        execution.get("evaluators") if execution is not None and isinstance(execution.value, dict) else None,
+        fields.get("evaluators"),
+    ):
         if found is not None and found.value is not None:
             return found
     return None
@@ -766,28 +966,44 @@ def suite_graders(root: Node) -> Node | None:
     execution = root.get("execution")
     candidates = [root.get("assertions"), root.get("assert")]
     if execution is not None and isinstance(execution.value, dict):
-        candidates += [execution.get("assertions"), execution.get("assert"),
-                       execution.get("evaluators")]
-    return next((found for found in candidates if found is not None and found.value is not None),
-                None)
+        candidates += [execution.get("assertions"), execution.get("assert"), execution.get("evaluators")]
+    return next((found for found in candidates if found is not None and found.value is not None), None)
 
 
-def _outcome(node: Node, field: Callable[[str], Node | None], case_id: str | None, path: str,
-             rules: _Rules, warnings: list[Diagnostic]) -> str | None:
+def _outcome(
+    node: Node,
+    field: Callable[[str], Node | None],
+    case_id: str | None,
+    path: str,
+    rules: _Rules,
+    warnings: list[Diagnostic],
+) -> str | None:
     """`criteria`, or the retired `expected_outcome` with agentv's warning."""
     outcome = _text(field("criteria"))
     if not outcome and node.get("expected_outcome") is not None:
         outcome = _text(field("expected_outcome"))
         if outcome:
-            advice = ("has been removed. Use 'assert' instead." if rules.generation == 5
-                      else "is deprecated. Use 'criteria' instead.")
-            warnings.append(Diagnostic(f"Test '{case_id or 'unknown'}': 'expected_outcome' "
-                                       f"{advice}", path, node.value["expected_outcome"].start_line))
+            advice = (
+                "has been removed. Use 'assert' instead."
+                if rules.generation == 5
+                else "is deprecated. Use 'criteria' instead."
+            )
+            warnings.append(
+                Diagnostic(
+                    f"Test '{case_id or 'unknown'}': 'expected_outcome' {advice}",
+                    path,
+                    node.value["expected_outcome"].start_line,
+                )
+            )
     return outcome
 
 
-def _written_messages(field: Callable[[str], Node | None], suite_files: Node | None,
-                      render: Callable[[Node], Node | None], rules: _Rules) -> list[Node] | None:
+def _written_messages(
+    field: Callable[[str], Node | None],
+    suite_files: Node | None,
+    render: Callable[[Node], Node | None],
+    rules: _Rules,
+) -> list[Node] | None:
     """resolveInputMessages: `input`, with the test's (or else the suite's) `input_files`."""
     files = field("input_files")
     if files is not None and files.value is None:
@@ -818,28 +1034,41 @@ def _has_spec(node: Node, graded: bool, skip_defaults: bool, rules: _Rules) -> b
 
 def _incomplete(node: Node, case_id: str | None, rules: _Rules) -> str:
     if rules.jsonl:
-        return (f"Skipping incomplete test at line {node.start_line}: "
-                f"{case_id or 'unknown'}. {INCOMPLETE_JSONL}")
+        return (
+            f"Skipping incomplete test at line {node.start_line}: {case_id or 'unknown'}. {INCOMPLETE_JSONL}"
+        )
     missing = INCOMPLETE_V5 if rules.generation == 5 else INCOMPLETE
     return f"Skipping incomplete test: {case_id or 'unknown'}. {missing}"
 
 
-def _conversation_turns(node: Node, render: Callable[[Node], Node | None], rules: _Rules
-                        ) -> list[Node] | None:
+def _conversation_turns(
+    node: Node, render: Callable[[Node], Node | None], rules: _Rules
+) -> list[Node] | None:
     """`mode: conversation` turns, rendered (the JSONL loader has no conversation mode)."""
     fields = node.value  # a test's mapping (see _is_message)
     turns = fields.get("turns")
-    if (rules.jsonl or _text(fields.get("mode")) != "conversation" or turns is None
-            or not isinstance(turns.value, list) or not turns.value):
+    if (
+        rules.jsonl
+        or _text(fields.get("mode")) != "conversation"
+        or turns is None
+        or not isinstance(turns.value, list)
+        or not turns.value
+    ):
         return None
     return [rendered for turn in turns.value if (rendered := render(turn)) is not None]
 
 
-def _note_repeat(case_id: str, node: Node, path: str, seen: dict[str, int],
-                 warnings: list[Diagnostic]) -> None:
+def _note_repeat(
+    case_id: str, node: Node, path: str, seen: dict[str, int], warnings: list[Diagnostic]
+) -> None:
     if case_id in seen:
-        warnings.append(Diagnostic(f"duplicate case id {case_id!r} (first used on line "
-                                   f"{seen[case_id]})", path, node.value["id"].start_line))
+        warnings.append(
+            Diagnostic(
+                f"duplicate case id {case_id!r} (first used on line {seen[case_id]})",
+                path,
+                node.value["id"].start_line,
+            )
+        )
     else:
         seen[case_id] = node.start_line
 
@@ -855,9 +1084,13 @@ def _read_jsonl(loader: _Loader, text: str) -> Suite:
         try:
             side = loader.yaml(sidecar_path, sidecar_text)
         except InputError as error:
-            loader.warnings.append(Diagnostic(
-                f"Could not read sidecar metadata from {sidecar_path}: {error.diagnostic.message}",
-                sidecar_path, error.diagnostic.line))
+            loader.warnings.append(
+                Diagnostic(
+                    f"Could not read sidecar metadata from {sidecar_path}: {error.diagnostic.message}",
+                    sidecar_path,
+                    error.diagnostic.line,
+                )
+            )
             side = None
         if side is not None:
             side = loader.env(side)
@@ -865,8 +1098,9 @@ def _read_jsonl(loader: _Loader, text: str) -> Suite:
                 metadata = side.plain()
                 loader.evaluator(side.get("evaluator"), "sidecar", sidecar_path)
             else:
-                loader.warnings.append(Diagnostic(f"Invalid sidecar metadata format in "
-                                                  f"{sidecar_path}", sidecar_path))
+                loader.warnings.append(
+                    Diagnostic(f"Invalid sidecar metadata format in {sidecar_path}", sidecar_path)
+                )
     records = [loader.env(record) for record in load_jsonl(text, path, "Invalid JSON")]
     cases = []
     seen: dict[str, int] = {}

@@ -38,10 +38,14 @@ from .v4 import (
 
 _ENV_OUTPUT = re.compile(r"\{\{\s*env\.([\s\S]*?)\}\}")
 _WHOLE_ENV = re.compile(r"^\s*\{\{\s*env\.[\s\S]*?\}\}\s*$")
-_REPLACE_HINT = ("Put prompt text or chat/system/user messages in top-level 'prompts' and put "
-                 "row-specific data in tests[].vars.")
-_EXPECTED_HINT = ("and consume it with an explicit assertion such as { type: 'llm-rubric', value: "
-                  "'Matches the reference answer: {{ expected_output }}' }.")
+_REPLACE_HINT = (
+    "Put prompt text or chat/system/user messages in top-level 'prompts' and put "
+    "row-specific data in tests[].vars."
+)
+_EXPECTED_HINT = (
+    "and consume it with an explicit assertion such as { type: 'llm-rubric', value: "
+    "'Matches the reference answer: {{ expected_output }}' }."
+)
 
 
 @dataclass(slots=True)
@@ -62,30 +66,35 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
     default_test, default_path = _default_test(loader, root)
     _refuse_aliases(root, path)
     if root.get("scenarios") is not None:
-        loader.warnings.append(Diagnostic("`scenarios` are not expanded by the inspector; their "
-                                          "tests are not shown", path,
-                                          root.value["scenarios"].start_line))
+        loader.warnings.append(
+            Diagnostic(
+                "`scenarios` are not expanded by the inspector; their tests are not shown",
+                path,
+                root.value["scenarios"].start_line,
+            )
+        )
     items = _test_items(loader, root)
     prompts = _prompts(loader, root)
     if prompts is not None and root.get("input_files") is not None:
-        raise InputError("Top-level 'input' and 'input_files' cannot be combined with 'prompts'.",
-                         path, root.value["input_files"].start_line)
+        raise InputError(
+            "Top-level 'input' and 'input_files' cannot be combined with 'prompts'.",
+            path,
+            root.value["input_files"].start_line,
+        )
     default_vars = _default_vars(default_test)
     has_root_graders = root.get("assert") is not None or (
-        default_test is not None and default_test.get("assert") is not None)
-    graders = (_suite_graders(root, default_test) if has_root_graders else None,
-               _rubric_prompt(root))
+        default_test is not None and default_test.get("assert") is not None
+    )
+    graders = (_suite_graders(root, default_test) if has_root_graders else None, _rubric_prompt(root))
 
     cases: list[CaseSpec] = []
     seen: dict[str, int] = {}
     for item, item_path in items:
         item = _merge_default_vars(item, item_path, default_vars, default_path)
         for expanded, prompt, notes in _expand_prompts(item, prompts, item_path):
-            variants = _split_list_vars(loader, item, expanded, prompt, notes, item_path,
-                                        len(cases))
+            variants = _split_list_vars(loader, item, expanded, prompt, notes, item_path, len(cases))
             for variant, variant_notes in variants:
-                case = _render_case(loader, variant, item_path, len(cases), root, seen, prompt,
-                                    graders)
+                case = _render_case(loader, variant, item_path, len(cases), root, seen, prompt, graders)
                 case.warnings[:0] = variant_notes
                 cases.append(case)
     _refuse_bad_graph(cases, loader)
@@ -100,17 +109,21 @@ def _suite_root(loader: _Loader, path: str, text: str) -> Node:
     if root is not None:
         root = _interpolate_env(root, loader.env_used)
     if root is None or not isinstance(root.value, dict):
-        raise InputError(f"Invalid test file format: {path}", path,
-                         root.start_line if root is not None else 1)
+        raise InputError(
+            f"Invalid test file format: {path}", path, root.start_line if root is not None else 1
+        )
     return root
 
 
 def _refuse_aliases(root: Node, path: str) -> None:
     for alias in ("eval_cases", "evalcases"):
         if alias in root.value:
-            raise InputError(f"Invalid eval file {path}: Top-level '{alias}' has been removed from "
-                             f"authored eval YAML. Use 'tests' instead.", path,
-                             root.value[alias].start_line)
+            raise InputError(
+                f"Invalid eval file {path}: Top-level '{alias}' has been removed from "
+                f"authored eval YAML. Use 'tests' instead.",
+                path,
+                root.value[alias].start_line,
+            )
 
 
 def _default_vars(default_test: Node | None) -> Node | None:
@@ -120,23 +133,38 @@ def _default_vars(default_test: Node | None) -> Node | None:
     return default_vars
 
 
-def _split_list_vars(loader: _Loader, item: Node, expanded: Node, prompt: Prompt | None,
-                     notes: list[Diagnostic], item_path: str, index: int
-                     ) -> list[tuple[Node, list[Diagnostic]]]:
+def _split_list_vars(
+    loader: _Loader,
+    item: Node,
+    expanded: Node,
+    prompt: Prompt | None,
+    notes: list[Diagnostic],
+    item_path: str,
+    index: int,
+) -> list[tuple[Node, list[Diagnostic]]]:
     """One test per value of each list var (expandArrayVars), each with the notes it carries;
     `index` is the number of tests made before."""
     variants, listed = _expand_array_vars(expanded)
     if not variants:
-        loader.warnings.append(Diagnostic(
-            f"test {_text(item.get('id')) or f'#{index + 1}'!r} has a var holding an "
-            f"empty list; agentv expands it into no tests at all", item_path,
-            item.start_line))
+        loader.warnings.append(
+            Diagnostic(
+                f"test {_text(item.get('id')) or f'#{index + 1}'!r} has a var holding an "
+                f"empty list; agentv expands it into no tests at all",
+                item_path,
+                item.start_line,
+            )
+        )
     if listed and prompt is not None and prompt.template is not None:
         names = ", ".join(f"`{name}`" for name in listed)
-        notes = [*notes, Diagnostic(
-            f"agentv renders the prompt before it splits list vars into tests, so "
-            f"{names} prints as the whole list (joined with commas) in every one of them",
-            item_path, item.start_line)]
+        notes = [
+            *notes,
+            Diagnostic(
+                f"agentv renders the prompt before it splits list vars into tests, so "
+                f"{names} prints as the whole list (joined with commas) in every one of them",
+                item_path,
+                item.start_line,
+            ),
+        ]
     return [(variant, notes) for variant in variants]
 
 
@@ -146,27 +174,58 @@ def _split_list_vars(loader: _Loader, item: Node, expanded: Node, prompt: Prompt
 # agentv 5's refusals of keys it removed, in the order it checks them; the first found stops the
 # file. A root key is asked of the suite, a test key of every entry of `tests` ({number} its index).
 _REMOVED_KEYS: tuple[tuple[str, str, str], ...] = (
-    ("root", "workers", "workers has been removed from eval YAML. Set authored eval concurrency "
-     "with evaluate_options.max_concurrency."),
-    ("root", "input", "Top-level 'input' has been removed from authored eval YAML. Author prompt "
-     "text or chat messages in top-level 'prompts' and put shared data in default_test.vars or "
-     "per-row data in tests[].vars."),
-    ("test", "input", "tests[{number}].input has been removed from authored eval YAML. "
-     + _REPLACE_HINT),
-    ("root", "expected_output", "Top-level 'expected_output' has been removed from authored eval "
-     "YAML. Put reference answers in default_test.vars.expected_output or "
-     "tests[].vars.expected_output " + _EXPECTED_HINT),
-    ("default_test", "expected_output", "default_test.expected_output has been removed from "
-     "authored eval YAML. Put shared reference answers in default_test.vars.expected_output "
-     + _EXPECTED_HINT),
-    ("test", "expected_output", "tests[{number}].expected_output has been removed from authored "
-     "eval YAML. Put the reference answer in tests[].vars.expected_output " + _EXPECTED_HINT),
-    ("root", "imports", "Top-level 'imports' is not supported. Run eval files directly with CLI "
-     "multi-file selection and tags for grouping."),
-    ("root", "preprocessors", "preprocessors has been removed from authored eval YAML. Use "
-     "default_test.options.transform or assertion-level transform instead."),
-    ("test options", "postprocess", "tests[{number}].options.postprocess has been removed. Use "
-     "tests[{number}].options.transform instead."),
+    (
+        "root",
+        "workers",
+        "workers has been removed from eval YAML. Set authored eval concurrency "
+        "with evaluate_options.max_concurrency.",
+    ),
+    (
+        "root",
+        "input",
+        "Top-level 'input' has been removed from authored eval YAML. Author prompt "
+        "text or chat messages in top-level 'prompts' and put shared data in default_test.vars or "
+        "per-row data in tests[].vars.",
+    ),
+    ("test", "input", "tests[{number}].input has been removed from authored eval YAML. " + _REPLACE_HINT),
+    (
+        "root",
+        "expected_output",
+        "Top-level 'expected_output' has been removed from authored eval "
+        "YAML. Put reference answers in default_test.vars.expected_output or "
+        "tests[].vars.expected_output " + _EXPECTED_HINT,
+    ),
+    (
+        "default_test",
+        "expected_output",
+        "default_test.expected_output has been removed from "
+        "authored eval YAML. Put shared reference answers in default_test.vars.expected_output "
+        + _EXPECTED_HINT,
+    ),
+    (
+        "test",
+        "expected_output",
+        "tests[{number}].expected_output has been removed from authored "
+        "eval YAML. Put the reference answer in tests[].vars.expected_output " + _EXPECTED_HINT,
+    ),
+    (
+        "root",
+        "imports",
+        "Top-level 'imports' is not supported. Run eval files directly with CLI "
+        "multi-file selection and tags for grouping.",
+    ),
+    (
+        "root",
+        "preprocessors",
+        "preprocessors has been removed from authored eval YAML. Use "
+        "default_test.options.transform or assertion-level transform instead.",
+    ),
+    (
+        "test options",
+        "postprocess",
+        "tests[{number}].options.postprocess has been removed. Use "
+        "tests[{number}].options.transform instead.",
+    ),
 )
 
 
@@ -178,19 +237,16 @@ def _refuse_removed_keys(root: Node, path: str) -> None:
     for where, key, message in _REMOVED_KEYS:
         for number, holder in _key_holders(root, entries, where):
             if holder is not None and holder.get(key) is not None:
-                raise InputError(message.replace("{number}", str(number)), path,
-                                 holder.value[key].start_line)
+                raise InputError(message.replace("{number}", str(number)), path, holder.value[key].start_line)
 
 
-def _key_holders(root: Node, entries: list[Node], where: str
-                 ) -> list[tuple[int, Node | None]]:
+def _key_holders(root: Node, entries: list[Node], where: str) -> list[tuple[int, Node | None]]:
     """The mappings a removed key is looked for in (each with its test's index)."""
     if where == "root":
         return [(0, root)]
     if where == "default_test":
         return [(0, root.get("default_test"))]
-    tests = [(number, entry) for number, entry in enumerate(entries)
-             if isinstance(entry.value, dict)]
+    tests = [(number, entry) for number, entry in enumerate(entries) if isinstance(entry.value, dict)]
     if where == "test":
         return list(tests)
     return [(number, entry.get("options")) for number, entry in tests]
@@ -214,11 +270,16 @@ def _interpolate_env(node: Node, used: set[str]) -> Node:
         rendered = "" if _WHOLE_ENV.match(value) else _ENV_OUTPUT.sub("", value)
         return Node(rendered, node.start_line, node.end_line, node.text_line)
     if isinstance(value, list):
-        return Node([_interpolate_env(item, used) for item in value], node.start_line,
-                    node.end_line, node.text_line)
+        return Node(
+            [_interpolate_env(item, used) for item in value], node.start_line, node.end_line, node.text_line
+        )
     if isinstance(value, dict):
-        return Node({key: _interpolate_env(item, used) for key, item in value.items()},
-                    node.start_line, node.end_line, node.text_line)
+        return Node(
+            {key: _interpolate_env(item, used) for key, item in value.items()},
+            node.start_line,
+            node.end_line,
+            node.text_line,
+        )
     return node
 
 
@@ -242,24 +303,31 @@ def _default_test(loader: _Loader, root: Node) -> tuple[Node | None, str]:
         return (node if node is not None and isinstance(node.value, dict) else None), loader.path
     raw = node.value
     if not raw.startswith("file://"):
-        raise InputError(f"Invalid default_test reference '{raw}'. Use file://... or ref://name "
-                         f"that resolves to file://... .", loader.path, node.start_line)
-    found = _resolve(loader.bundle, loader.path, raw[len("file://"):])
+        raise InputError(
+            f"Invalid default_test reference '{raw}'. Use file://... or ref://name "
+            f"that resolves to file://... .",
+            loader.path,
+            node.start_line,
+        )
+    found = _resolve(loader.bundle, loader.path, raw[len("file://") :])
     if found is None:
-        raise InputError(f"default_test file not found: {raw[len('file://'):]}", loader.path,
-                         node.start_line)
+        raise InputError(
+            f"default_test file not found: {raw[len('file://') :]}", loader.path, node.start_line
+        )
     display, path = found
     text = loader.read(path) or ""
     loaded = loader.yaml(path, text)
     loaded = _interpolate_env(loaded, loader.env_used) if loaded is not None else None
     if loaded is None or not isinstance(loaded.value, dict):
-        raise InputError(f"default_test file must contain a YAML object: {display}", loader.path,
-                         node.start_line)
-    for key, problem in (("description", "must not define description"),
-                         ("assertions", "must use assert, not assertions")):
+        raise InputError(
+            f"default_test file must contain a YAML object: {display}", loader.path, node.start_line
+        )
+    for key, problem in (
+        ("description", "must not define description"),
+        ("assertions", "must use assert, not assertions"),
+    ):
         if key in loaded.value:
-            raise InputError(f"default_test file {problem}: {display}", path,
-                             loaded.value[key].start_line)
+            raise InputError(f"default_test file {problem}: {display}", path, loaded.value[key].start_line)
     return loaded, path
 
 
@@ -269,22 +337,27 @@ def _test_items(loader: _Loader, root: Node) -> list[tuple[Node, str]]:
     if tests is not None and isinstance(tests.value, str):
         cases_path = join(posixpath.dirname(path), tests.value.removeprefix("file://"))
         if cases_path is None:
-            raise InputError(f"`tests` points outside the bundle: {tests.value}", path,
-                             tests.start_line)
-        return [(_interpolate_env(item, loader.env_used), cases_path)
-                for item in _cases_file(loader, cases_path, tests)]
+            raise InputError(f"`tests` points outside the bundle: {tests.value}", path, tests.start_line)
+        return [
+            (_interpolate_env(item, loader.env_used), cases_path)
+            for item in _cases_file(loader, cases_path, tests)
+        ]
     if tests is None or not isinstance(tests.value, list):
         if root.get("scenarios") is not None:
             return []
-        raise InputError(f"Invalid test file format: {path} - missing 'tests' field", path,
-                         (tests or root).start_line)
+        raise InputError(
+            f"Invalid test file format: {path} - missing 'tests' field", path, (tests or root).start_line
+        )
     items: list[tuple[Node, str]] = []
     for item in tests.value:
         if isinstance(item.value, str):
             items.extend(_referenced_tests(loader, item))
         elif isinstance(item.value, dict) and "include" in item.value:
-            raise InputError("`include` entries in `tests` are not read by the inspector; list "
-                             "the case files instead", path, item.start_line)
+            raise InputError(
+                "`include` entries in `tests` are not read by the inspector; list the case files instead",
+                path,
+                item.start_line,
+            )
         else:
             items.append((item, path))
     return items
@@ -295,18 +368,14 @@ def _referenced_tests(loader: _Loader, item: Node) -> list[tuple[Node, str]]:
     path = loader.path
     reference = item.value.removeprefix("file://")
     if any(char in reference for char in "*?{"):
-        raise InputError("glob patterns in `tests` are not read by the inspector", path,
-                         item.start_line)
+        raise InputError("glob patterns in `tests` are not read by the inspector", path, item.start_line)
     target = join(posixpath.dirname(path), reference)
     if target is None:
-        raise InputError(f"`tests` entry points outside the bundle: {item.value}", path,
-                         item.start_line)
-    return [(_interpolate_env(case, loader.env_used), target)
-            for case in _cases_file(loader, target, item)]
+        raise InputError(f"`tests` entry points outside the bundle: {item.value}", path, item.start_line)
+    return [(_interpolate_env(case, loader.env_used), target) for case in _cases_file(loader, target, item)]
 
 
-def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None,
-                        default_path: str) -> Node:
+def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None, default_path: str) -> Node:
     """mergeDefaultTestVarsIntoCases: the test's own vars win."""
     if not isinstance(item.value, dict):
         return item
@@ -322,9 +391,12 @@ def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None,
     if not merged:
         return item
     anchor = own or default_vars or item
-    return Node({**item.value, "vars": Node(merged, anchor.start_line, anchor.end_line,
-                                            anchor.text_line)},
-                item.start_line, item.end_line, item.text_line)
+    return Node(
+        {**item.value, "vars": Node(merged, anchor.start_line, anchor.end_line, anchor.text_line)},
+        item.start_line,
+        item.end_line,
+        item.text_line,
+    )
 
 
 # ---- prompts ----------------------------------------------------------------------------------
@@ -343,12 +415,16 @@ def _safe_id(value: str) -> str:
 
 def _is_chat(node: Node) -> bool:
     """isChatPromptArray."""
-    return (isinstance(node.value, list) and bool(node.value)
-            and all(isinstance(item.value, dict) and _is_message(item) for item in node.value))
+    return (
+        isinstance(node.value, list)
+        and bool(node.value)
+        and all(isinstance(item.value, dict) and _is_message(item) for item in node.value)
+    )
 
 
-def _traced(node: Node, path: str, kind: OriginKind = OriginKind.CASE_TEXT,
-            via: LineSpan | None = None) -> Node:
+def _traced(
+    node: Node, path: str, kind: OriginKind = OriginKind.CASE_TEXT, via: LineSpan | None = None
+) -> Node:
     """The prompt with every string marked as written in `path`, so rendered text points there
     even when the test itself lives in another file."""
     value = node.value
@@ -357,11 +433,21 @@ def _traced(node: Node, path: str, kind: OriginKind = OriginKind.CASE_TEXT,
         return Node(value, node.start_line, node.end_line, node.text_line, pieces=[piece])
     marker = [Piece("", kind, path, node.start_line, node.end_line, via=via)]
     if isinstance(value, list):
-        return Node([_traced(item, path, kind, via) for item in value], node.start_line,
-                    node.end_line, node.text_line, pieces=marker)
+        return Node(
+            [_traced(item, path, kind, via) for item in value],
+            node.start_line,
+            node.end_line,
+            node.text_line,
+            pieces=marker,
+        )
     if isinstance(value, dict):
-        return Node({key: _traced(item, path, kind, via) for key, item in value.items()},
-                    node.start_line, node.end_line, node.text_line, pieces=marker)
+        return Node(
+            {key: _traced(item, path, kind, via) for key, item in value.items()},
+            node.start_line,
+            node.end_line,
+            node.text_line,
+            pieces=marker,
+        )
     return Node(value, node.start_line, node.end_line, node.text_line, pieces=marker)
 
 
@@ -383,20 +469,27 @@ def _prompt(loader: _Loader, entry: Node, index: int) -> Prompt:
         return Prompt(f"prompt-{_stable_id(value)}", _traced(entry, path))
     if isinstance(value, list):
         if not _is_chat(entry):
-            raise InputError("Invalid prompts entry: arrays must be chat messages or a top-level "
-                             "list of prompt entries.", path, entry.start_line)
+            raise InputError(
+                "Invalid prompts entry: arrays must be chat messages or a top-level list of prompt entries.",
+                path,
+                entry.start_line,
+            )
         return Prompt(f"chat-{_stable_id(entry.plain())}", _traced(entry, path))
     if not isinstance(value, dict):
-        raise InputError(f"Invalid prompts[{index}]: expected string, chat array, or object.",
-                         path, entry.start_line)
+        raise InputError(
+            f"Invalid prompts[{index}]: expected string, chat array, or object.", path, entry.start_line
+        )
     explicit = (_text(entry.get("id")) or "").strip() or None
     for key in ("function_file", "function", "command"):
         if key in value:
             runs = js_json(value[key].plain(), indent=None)
-            return Prompt(explicit or f"function-{_stable_id(value[key].plain())}", None,
-                          unsupported=f"prompts[{index}] is produced by running {key} {runs}; "
-                                      f"the inspector does not run code, so it cannot show the "
-                                      f"text")
+            return Prompt(
+                explicit or f"function-{_stable_id(value[key].plain())}",
+                None,
+                unsupported=f"prompts[{index}] is produced by running {key} {runs}; "
+                f"the inspector does not run code, so it cannot show the "
+                f"text",
+            )
     # The first of these keys the object has says what the prompt is, as agentv asks them.
     for key, read in _PROMPT_OBJECT_KEYS:
         if key in value:
@@ -404,49 +497,59 @@ def _prompt(loader: _Loader, entry: Node, index: int) -> Prompt:
     if _is_message(entry):
         chat = Node([entry], entry.start_line, entry.end_line, entry.text_line)
         return Prompt(explicit or f"chat-{_stable_id(entry.plain())}", _traced(chat, path))
-    raise InputError(f"Invalid prompts[{index}]: expected prompt, messages, file, or function.",
-                     path, entry.start_line)
+    raise InputError(
+        f"Invalid prompts[{index}]: expected prompt, messages, file, or function.", path, entry.start_line
+    )
 
 
 def _prompt_of_file(loader: _Loader, entry: Node, index: int, explicit: str | None) -> Prompt:
     reference = _text(entry.get("file"))
     if not reference:
-        raise InputError(f"Invalid prompts[{index}].file: expected non-empty string.",
-                         loader.path, entry.start_line)
+        raise InputError(
+            f"Invalid prompts[{index}].file: expected non-empty string.", loader.path, entry.start_line
+        )
     return _file_prompt(loader, reference, entry, explicit)
 
 
-def _prompt_of_messages(loader: _Loader, entry: Node, index: int, explicit: str | None
-                        ) -> Prompt:
+def _prompt_of_messages(loader: _Loader, entry: Node, index: int, explicit: str | None) -> Prompt:
     messages = entry.value["messages"]
     if not _is_chat(messages):
-        raise InputError(f"Invalid prompts[{index}].messages: expected chat message array.",
-                         loader.path, messages.start_line)
-    return Prompt(explicit or f"chat-{_stable_id(messages.plain())}",
-                  _traced(messages, loader.path))
+        raise InputError(
+            f"Invalid prompts[{index}].messages: expected chat message array.",
+            loader.path,
+            messages.start_line,
+        )
+    return Prompt(explicit or f"chat-{_stable_id(messages.plain())}", _traced(messages, loader.path))
 
 
 def _prompt_of_prompt(loader: _Loader, entry: Node, index: int, explicit: str | None) -> Prompt:
     prompt = entry.value["prompt"]
     if not isinstance(prompt.value, str) and not _is_chat(prompt):
-        raise InputError(f"Invalid prompts[{index}].prompt: expected string or chat message "
-                         f"array.", loader.path, prompt.start_line)
+        raise InputError(
+            f"Invalid prompts[{index}].prompt: expected string or chat message array.",
+            loader.path,
+            prompt.start_line,
+        )
     kind = "chat" if isinstance(prompt.value, list) else "string"
-    return Prompt(explicit or f"{kind}-{_stable_id(prompt.plain())}",
-                  _traced(prompt, loader.path))
+    return Prompt(explicit or f"{kind}-{_stable_id(prompt.plain())}", _traced(prompt, loader.path))
 
 
 def _prompt_of_raw(loader: _Loader, entry: Node, index: int, explicit: str | None) -> Prompt:
     raw_node = entry.value["raw"]
     raw = _text(raw_node)
     if not raw:
-        raise InputError(f"Invalid prompts[{index}].raw: expected non-empty string.",
-                         loader.path, raw_node.start_line)
+        raise InputError(
+            f"Invalid prompts[{index}].raw: expected non-empty string.", loader.path, raw_node.start_line
+        )
     return Prompt(explicit or f"string-{_stable_id(raw)}", _traced(raw_node, loader.path))
 
 
-_PROMPT_OBJECT_KEYS = (("file", _prompt_of_file), ("messages", _prompt_of_messages),
-                       ("prompt", _prompt_of_prompt), ("raw", _prompt_of_raw))
+_PROMPT_OBJECT_KEYS = (
+    ("file", _prompt_of_file),
+    ("messages", _prompt_of_messages),
+    ("prompt", _prompt_of_prompt),
+    ("raw", _prompt_of_raw),
+)
 
 
 def _file_prompt(loader: _Loader, reference: str, entry: Node, explicit: str | None) -> Prompt:
@@ -454,8 +557,7 @@ def _file_prompt(loader: _Loader, reference: str, entry: Node, explicit: str | N
     raw = reference.removeprefix("file://")
     found = _resolve(loader.bundle, loader.path, raw)
     if found is None:
-        raise InputError(f"Prompt file not found: {raw.lstrip('/')}", loader.path,
-                         entry.start_line)
+        raise InputError(f"Prompt file not found: {raw.lstrip('/')}", loader.path, entry.start_line)
     display, path = found
     text = loader.read(path) or ""
     lines = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
@@ -467,7 +569,9 @@ def _file_prompt(loader: _Loader, reference: str, entry: Node, explicit: str | N
 # ---- expansion --------------------------------------------------------------------------------
 
 
-def _expand_prompts(item: Node, prompts: list[Prompt] | None, path: str) -> list[tuple[Node, Prompt | None, list[Diagnostic]]]:
+def _expand_prompts(
+    item: Node, prompts: list[Prompt] | None, path: str
+) -> list[tuple[Node, Prompt | None, list[Diagnostic]]]:
     """expandPromptMatrix: each test once per prompt; its own `input` becomes vars.input."""
     if prompts is None or not isinstance(item.value, dict):
         return [(item, None, [])]
@@ -475,8 +579,7 @@ def _expand_prompts(item: Node, prompts: list[Prompt] | None, path: str) -> list
     several = len(prompts) > 1
     expanded: list[tuple[Node, Prompt | None, list[Diagnostic]]] = []
     for prompt in prompts:
-        copy: dict[str, Node | None] = dict(
-            _prompt_ids(fields, _safe_id(prompt.id)) if several else fields)
+        copy: dict[str, Node | None] = dict(_prompt_ids(fields, _safe_id(prompt.id)) if several else fields)
         notes: list[Diagnostic] = []
         if prompt.template is not None:
             copy["input"], notes = _prompt_input(prompt.template, fields.get("vars"), path)
@@ -491,8 +594,7 @@ def _input_as_var(fields: dict[str, Node]) -> dict[str, Node]:
     own = fields.pop("input")
     fields.pop("input_files", None)
     variables = fields.get("vars")
-    merged = dict(variables.value) if variables is not None and isinstance(
-        variables.value, dict) else {}
+    merged = dict(variables.value) if variables is not None and isinstance(variables.value, dict) else {}
     merged["input"] = own
     anchor = variables or own
     fields["vars"] = Node(merged, anchor.start_line, anchor.end_line, anchor.text_line)
@@ -505,19 +607,24 @@ def _prompt_ids(fields: dict[str, Node], prompt_id: str) -> dict[str, Node]:
     source_id = _text(fields.get("id"))
     if source_id:
         node = fields["id"]
-        copy["id"] = Node(f"{source_id}__prompt_{prompt_id}", node.start_line, node.end_line,
-                          node.text_line)
+        copy["id"] = Node(f"{source_id}__prompt_{prompt_id}", node.start_line, node.end_line, node.text_line)
     depends = fields.get("depends_on")
     if depends is not None and isinstance(depends.value, list):
         copy["depends_on"] = Node(
-            [Node(f"{dep.value}__prompt_{prompt_id}", dep.start_line, dep.end_line,
-                  dep.text_line) if isinstance(dep.value, str) else dep
-             for dep in depends.value], depends.start_line, depends.end_line, depends.text_line)
+            [
+                Node(f"{dep.value}__prompt_{prompt_id}", dep.start_line, dep.end_line, dep.text_line)
+                if isinstance(dep.value, str)
+                else dep
+                for dep in depends.value
+            ],
+            depends.start_line,
+            depends.end_line,
+            depends.text_line,
+        )
     return copy
 
 
-def _prompt_input(template: Node, variables: Node | None, path: str
-                  ) -> tuple[Node | None, list[Diagnostic]]:
+def _prompt_input(template: Node, variables: Node | None, path: str) -> tuple[Node | None, list[Diagnostic]]:
     """renderPromptInput renders the prompt with the test's vars (a test without vars keeps
     the template as written); interpolateRawEvalCase renders the result once more."""
     if variables is None or not isinstance(variables.value, dict):
@@ -541,14 +648,21 @@ def _expand_array_vars(item: Node) -> tuple[list[Node], list[str]]:
             listed.append(key)  # even one value: the var becomes that string, not the list
         else:
             choices = [value]
-        combinations = [{**combination, key: choice}
-                        for combination in combinations for choice in choices]
+        combinations = [{**combination, key: choice} for combination in combinations for choice in choices]
     if not listed:
         return [item], []
-    return [Node({**item.value, "vars": Node(combination, variables.start_line, variables.end_line,
-                                             variables.text_line)},
-                 item.start_line, item.end_line, item.text_line)
-            for combination in combinations], listed
+    return [
+        Node(
+            {
+                **item.value,
+                "vars": Node(combination, variables.start_line, variables.end_line, variables.text_line),
+            },
+            item.start_line,
+            item.end_line,
+            item.text_line,
+        )
+        for combination in combinations
+    ], listed
 
 
 # ---- one test ---------------------------------------------------------------------------------
@@ -557,8 +671,7 @@ def _expand_array_vars(item: Node) -> tuple[list[Node], list[str]]:
 def _suite_graders(root: Node, default_test: Node | None) -> Node:
     """yaml-parser.ts combineInheritedAssertions: `default_test.assert`, then the suite's."""
     items: list[Node] = []
-    for found in (default_test.get("assert") if default_test is not None else None,
-                  root.get("assert")):
+    for found in (default_test.get("assert") if default_test is not None else None, root.get("assert")):
         if found is not None:
             items.extend(found.value if isinstance(found.value, list) else [found])
     return Node(items, root.start_line, root.end_line, root.text_line)
@@ -573,26 +686,39 @@ def _rubric_prompt(root: Node) -> Node | None:
     return found if found is not None and isinstance(found.value, str | list | dict) else None
 
 
-def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
-                 seen: dict[str, int], prompt: Prompt | None,
-                 graders: tuple[Node | None, Node | None]) -> CaseSpec:
+def _render_case(
+    loader: _Loader,
+    item: Node,
+    path: str,
+    index: int,
+    root: Node,
+    seen: dict[str, int],
+    prompt: Prompt | None,
+    graders: tuple[Node | None, Node | None],
+) -> CaseSpec:
     """One test; `graders`: the suite's grader list and llm-rubric's default prompt."""
     suite_graders, rubric_prompt = graders
     if not isinstance(item.value, dict):
         return _case(loader, item, path, index, None, None, seen, generation=5)
     if prompt is not None and prompt.unsupported:
         case_id = _text(item.get("id")) or f"#{index + 1}"
-        return CaseSpec(case_id, path, item.start_line, item.end_line, [], {"prompt": prompt.id},
-                        skipped=prompt.unsupported,
-                        warnings=[Diagnostic(prompt.unsupported, loader.path, item.start_line)])
+        return CaseSpec(
+            case_id,
+            path,
+            item.start_line,
+            item.end_line,
+            [],
+            {"prompt": prompt.id},
+            skipped=prompt.unsupported,
+            warnings=[Diagnostic(prompt.unsupported, loader.path, item.start_line)],
+        )
     variables = item.get("vars")
     renderer = None
     if variables is not None and isinstance(variables.value, dict):
         renderer = Renderer(variables, _origins_for(variables, path))
         rendered_id = renderer.node(item.get("id"), path)
         if rendered_id is not None:
-            item = Node({**item.value, "id": rendered_id}, item.start_line, item.end_line,
-                        item.text_line)
+            item = Node({**item.value, "id": rendered_id}, item.start_line, item.end_line, item.text_line)
 
     fallback: list[Node | None] = [None]
 
@@ -604,9 +730,20 @@ def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
     if prompt is None and item.get("input") is None:
         item = _prompt_md(loader, item, root, interpolate)
         fallback[0] = item.get("input")
-    case = _case(loader, item, path, index, None, root.get("input_files"), seen,
-                 interpolate=interpolate, generation=5, root_graders=suite_graders is not None,
-                 suite_graders=suite_graders, rubric_prompt=rubric_prompt)
+    case = _case(
+        loader,
+        item,
+        path,
+        index,
+        None,
+        root.get("input_files"),
+        seen,
+        interpolate=interpolate,
+        generation=5,
+        root_graders=suite_graders is not None,
+        suite_graders=suite_graders,
+        rubric_prompt=rubric_prompt,
+    )
     if renderer is not None:
         case.warnings.extend(renderer.warnings)
     if prompt is not None:
@@ -617,8 +754,10 @@ def _render_case(loader: _Loader, item: Node, path: str, index: int, root: Node,
 def _origins_for(variables: Node, path: str) -> dict[str, Where]:
     """Where each var is written: the file its node carries (a default_test file's vars carry
     theirs), else the test's."""
-    return {key: Where(_path_of(value, path), value.text_line, value.end_line)
-            for key, value in variables.value.items()}
+    return {
+        key: Where(_path_of(value, path), value.text_line, value.end_line)
+        for key, value in variables.value.items()
+    }
 
 
 def _prompt_md(loader: _Loader, item: Node, root: Node, interpolate: Any) -> Node:
@@ -626,17 +765,27 @@ def _prompt_md(loader: _Loader, item: Node, root: Node, interpolate: Any) -> Nod
     suite's), else the PROMPT.md beside the eval file."""
     own_files = interpolate(item.get("input_files"), None)
     source = _listed_files(own_files, interpolate(root.get("input_files"), None))
-    entry = next((node for node in (source.value if source is not None else [])
-                  if isinstance(node.value, str)
-                  and re.split(r"[\\/]", node.value)[-1] == "PROMPT.md"), None)
+    entry = next(
+        (
+            node
+            for node in (source.value if source is not None else [])
+            if isinstance(node.value, str) and re.split(r"[\\/]", node.value)[-1] == "PROMPT.md"
+        ),
+        None,
+    )
     path = _prompt_md_path(loader, entry)
     text = loader.read(path) if path is not None else None  # the readers' size check included
     if path is None or text is None:
         return item
     via = LineSpan(loader.path, entry.start_line, entry.end_line) if entry is not None else None
     lines = max(1, text.count("\n") + 1)
-    prompt = Node(text, item.start_line, item.start_line, item.start_line,
-                  pieces=[Piece(text, OriginKind.FILE, path, 1, lines, via=via)])
+    prompt = Node(
+        text,
+        item.start_line,
+        item.start_line,
+        item.start_line,
+        pieces=[Piece(text, OriginKind.FILE, path, 1, lines, via=via)],
+    )
     fields = dict(item.value)
     fields["input"] = prompt
     if entry is not None and source is own_files:

@@ -27,14 +27,24 @@ from .builder import Builder
 from .codex import ModelFamily, Prompt, get_formatted_input, get_full_instructions
 from .spec import RequestFormat
 
-__all__ = ["AGENTV_KEYS", "ModelFamily", "Prompt", "get_formatted_input",
-           "get_full_instructions", "is_agentv_text", "load_any", "read_with", "render_request_file"]
+__all__ = [
+    "AGENTV_KEYS",
+    "ModelFamily",
+    "Prompt",
+    "get_formatted_input",
+    "get_full_instructions",
+    "is_agentv_text",
+    "load_any",
+    "read_with",
+    "render_request_file",
+]
 
 # Top-level keys of an agentv eval file; such a file is never a request body, even with `input`.
 AGENTV_KEYS = {"evalcases", "eval_cases", "tests", "cases", "$schema", "turns"}
 
 
 # -- detection ----------------------------------------------------------------------------------
+
 
 def _load_any(text: str) -> Any:
     """The parsed document for sniffing, or None when it cannot be (safely) parsed."""
@@ -59,8 +69,8 @@ def _load_any(text: str) -> Any:
 # continuation line or a nested key is indented), so finding one settles that the document is not
 # a request body without parsing it: a 10 MB eval file was parsed once more just to learn that.
 _AGENTV_KEY_LINE = re.compile(
-    r"^(?:" + "|".join(re.escape(key) for key in sorted(AGENTV_KEYS)) + r")[ \t]*:(?:[ \t]|$)",
-    re.MULTILINE)
+    r"^(?:" + "|".join(re.escape(key) for key in sorted(AGENTV_KEYS)) + r")[ \t]*:(?:[ \t]|$)", re.MULTILINE
+)
 
 
 def is_agentv_text(text: str) -> bool:
@@ -76,8 +86,13 @@ def load_any(text: str) -> Any:
 
 # -- loading ------------------------------------------------------------------------------------
 
-def render_request_file(bundle: Bundle, path: str, request: Callable[[Any, str], RequestFormat],
-                        options: RenderOptions | None = None) -> RenderedDocument:
+
+def render_request_file(
+    bundle: Bundle,
+    path: str,
+    request: Callable[[Any, str], RequestFormat],
+    options: RenderOptions | None = None,
+) -> RenderedDocument:
     """A request body file as a document of one case; `request` names the body's API (given the
     parsed body and the path: the registry detects it, or looks the format up by its name)."""
     options = options or RenderOptions()
@@ -95,8 +110,13 @@ def render_request_file(bundle: Bundle, path: str, request: Callable[[Any, str],
     return document
 
 
-def read_with(request: RequestFormat, data: dict, path: str, spans: Spans | None = None,
-              options: RenderOptions | None = None) -> RenderedCase:
+def read_with(
+    request: RequestFormat,
+    data: dict,
+    path: str,
+    spans: Spans | None = None,
+    options: RenderOptions | None = None,
+) -> RenderedCase:
     """One request body of that API, already parsed, as a case (no spans: bodies given as dicts,
     whose origins have no lines)."""
     case = request.read(Builder(path, spans or {}), _case_id(path), data, options or RenderOptions())
@@ -117,8 +137,7 @@ def _parse(text: str, path: str) -> tuple[Any, Spans]:
             data = json.loads(text.lstrip("\ufeff"))
         except json.JSONDecodeError as error:
             if path.lower().endswith(".json"):
-                raise InputError(f"invalid JSON: {error.msg}", path, error.lineno,
-                                 error.colno) from None
+                raise InputError(f"invalid JSON: {error.msg}", path, error.lineno, error.colno) from None
         else:
             return data, json_spans(text)
     # The one YAML-with-lines reader (yaml_lines.py): values and their lines in one pass.

@@ -26,8 +26,9 @@ def anthropic(b: Builder, case_id: str, data: dict) -> RenderedCase:
     system = data.get("system")
     if system:
         segments = b.parts(system, ("system",), ("text",))
-        messages.append(Message("system", segments, span=b.span(("system",)),
-                                blocks=isinstance(system, list)))
+        messages.append(
+            Message("system", segments, span=b.span(("system",)), blocks=isinstance(system, list))
+        )
     for where, item in b.message_items(data):
         messages.extend(_anthropic_message(b, item, where))
     output_config = data.get("output_config")
@@ -47,9 +48,15 @@ def _anthropic_message(b: Builder, item: dict, where: tuple) -> list[Message]:
     role, content = item["role"], item.get("content")
     extra = b.options(item, {"role", "content"})
     if not isinstance(content, list):
-        return [Message(role, b.parts(content, where + ("content",), ("text",)),
-                        span=b.span(where), blocks=b.shape(content),
-                        options=extra)]
+        return [
+            Message(
+                role,
+                b.parts(content, where + ("content",), ("text",)),
+                span=b.span(where),
+                blocks=b.shape(content),
+                options=extra,
+            )
+        ]
     results: list[Message] = []
     segments: list[Segment] = []
     calls: list[ToolCall] = []
@@ -57,10 +64,15 @@ def _anthropic_message(b: Builder, item: dict, where: tuple) -> list[Message]:
         block_where = where + ("content", index)
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "tool_use":
-            calls.append(ToolCall(id=str(block.get("id", "")), name=str(block.get("name", "")),
-                                  arguments=b.arguments(block.get("input")),
-                                  origin=b.origin(block_where),
-                                  options=b.options(block, {"type", "id", "name", "input"})))
+            calls.append(
+                ToolCall(
+                    id=str(block.get("id", "")),
+                    name=str(block.get("name", "")),
+                    arguments=b.arguments(block.get("input")),
+                    origin=b.origin(block_where),
+                    options=b.options(block, {"type", "id", "name", "input"}),
+                )
+            )
         elif kind == "tool_result":
             results.append(_tool_result(b, block, block_where))
         elif kind in ("thinking", "redacted_thinking"):
@@ -72,17 +84,22 @@ def _anthropic_message(b: Builder, item: dict, where: tuple) -> list[Message]:
             segments.append(b.part(block, block_where, ("text",), media.anthropic))
     messages = list(results)
     if segments or calls or not results:
-        messages.append(Message(role, segments, tool_calls=calls, span=b.span(where),
-                                blocks=True, options=extra))
+        messages.append(
+            Message(role, segments, tool_calls=calls, span=b.span(where), blocks=True, options=extra)
+        )
     return messages
 
 
 def _tool_result(b: Builder, block: dict[str, Any], where: tuple) -> Message:
     content = block.get("content")
-    result = Message("tool", b.parts(content, where + ("content",), ("text",), media.anthropic),
-                     tool_call_id=str(block.get("tool_use_id", "")), span=b.span(where),
-                     blocks=b.shape(content),
-                     options=b.options(block, {"type", "tool_use_id", "content"}))
+    result = Message(
+        "tool",
+        b.parts(content, where + ("content",), ("text",), media.anthropic),
+        tool_call_id=str(block.get("tool_use_id", "")),
+        span=b.span(where),
+        blocks=b.shape(content),
+        options=b.options(block, {"type", "tool_use_id", "content"}),
+    )
     if block.get("is_error"):
         b.warn(f"tool result {result.tool_call_id} is marked is_error", where)
     return result
@@ -133,15 +150,19 @@ def matches(data: dict) -> bool:
     for message in messages:
         content = message.get("content")
         if isinstance(content, list) and any(
-                isinstance(block, dict) and (block.get("type") in BLOCK_TYPES
-                                             or isinstance(block.get("source"), dict))
-                for block in content):
+            isinstance(block, dict)
+            and (block.get("type") in BLOCK_TYPES or isinstance(block.get("source"), dict))
+            for block in content
+        ):
             return True
     return False
 
 
 FORMAT = RequestFormat(
-    "anthropic", "Anthropic", matches=matches,
+    "anthropic",
+    "Anthropic",
+    matches=matches,
     read=lambda b, case_id, data, _options: anthropic(b, case_id, data),
     read_fields=read_fields,
-    detect_rank=20)  # after Converse, whose bodies have a top-level system too
+    detect_rank=20,
+)  # after Converse, whose bodies have a top-level system too

@@ -32,18 +32,47 @@ MODELLED = frozenset({"messages", "system"})
 CACHE_POINT = "cachePoint"
 # Converse names a format where the others give a media type.
 IMAGE_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
-DOCUMENT_TYPES = {"pdf": "application/pdf", "csv": "text/csv", "doc": "application/msword",
-                  "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-                  "xls": "application/vnd.ms-excel",
-                  "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                  "html": "text/html", "txt": "text/plain", "md": "text/markdown"}
+DOCUMENT_TYPES = {
+    "pdf": "application/pdf",
+    "csv": "text/csv",
+    "doc": "application/msword",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xls": "application/vnd.ms-excel",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "html": "text/html",
+    "txt": "text/plain",
+    "md": "text/markdown",
+}
 # The content block kinds Converse has; a block is an object with exactly one of them.
-BLOCK_KINDS = frozenset({"text", "image", "document", "video", "audio", "toolUse", "toolResult",
-                         "guardContent", "cachePoint", "reasoningContent", "citationsContent",
-                         "searchResult"})
-BODY_KEYS = frozenset({"inferenceConfig", "toolConfig", "additionalModelRequestFields",
-                       "additionalModelResponseFieldPaths", "guardrailConfig", "promptVariables",
-                       "performanceConfig", "requestMetadata", "outputConfig"})
+BLOCK_KINDS = frozenset(
+    {
+        "text",
+        "image",
+        "document",
+        "video",
+        "audio",
+        "toolUse",
+        "toolResult",
+        "guardContent",
+        "cachePoint",
+        "reasoningContent",
+        "citationsContent",
+        "searchResult",
+    }
+)
+BODY_KEYS = frozenset(
+    {
+        "inferenceConfig",
+        "toolConfig",
+        "additionalModelRequestFields",
+        "additionalModelResponseFieldPaths",
+        "guardrailConfig",
+        "promptVariables",
+        "performanceConfig",
+        "requestMetadata",
+        "outputConfig",
+    }
+)
 
 
 def looks_bedrock(data: dict[str, Any], messages: list) -> bool:
@@ -54,8 +83,11 @@ def looks_bedrock(data: dict[str, Any], messages: list) -> bool:
     system = data.get("system")
     if isinstance(system, list) and system and all(_is_block(item) for item in system):
         return True
-    lists = [message.get("content") for message in messages
-             if isinstance(message.get("content"), list) and message.get("content")]
+    lists = [
+        message.get("content")
+        for message in messages
+        if isinstance(message.get("content"), list) and message.get("content")
+    ]
     return bool(lists) and all(_is_block(block) for content in lists for block in content)
 
 
@@ -73,8 +105,7 @@ def bedrock(b: Builder, case_id: str, data: dict) -> RenderedCase:
         # Each system block is a system message of its own, as several system prompts are.
         for index, segment in enumerate(_blocks(b, system, ("system",))[0]):
             if segment.origin.kind is not OriginKind.SEPARATOR:
-                messages.append(Message("system", [segment], span=b.span(("system", index)),
-                                        blocks=True))
+                messages.append(Message("system", [segment], span=b.span(("system", index)), blocks=True))
     for where, item in b.message_items(data):
         messages.extend(_message(b, item, where))
     tool_config = data.get("toolConfig")
@@ -97,18 +128,19 @@ def _message(b: Builder, item: dict, where: tuple) -> list[Message]:
     extra = b.options(item, {"role", "content"})
     if not isinstance(content, list):
         b.warn("Converse content must be a list of blocks", where + ("content",))
-        return [Message(role, b.parts(content, where + ("content",), ()), span=b.span(where),
-                        options=extra)]
+        return [Message(role, b.parts(content, where + ("content",), ()), span=b.span(where), options=extra)]
     segments, calls, results = _blocks(b, content, where + ("content",))
     messages = list(results)
     if segments or calls or not results:
-        messages.append(Message(role, segments, tool_calls=calls, span=b.span(where), blocks=True,
-                                options=extra))
+        messages.append(
+            Message(role, segments, tool_calls=calls, span=b.span(where), blocks=True, options=extra)
+        )
     return messages
 
 
-def _blocks(b: Builder, content: list, where: tuple, in_result: bool = False
-            ) -> tuple[list[Segment], list[ToolCall], list[Message]]:
+def _blocks(
+    b: Builder, content: list, where: tuple, in_result: bool = False
+) -> tuple[list[Segment], list[ToolCall], list[Message]]:
     """A content list's text and media segments, tool calls and tool results; a cachePoint
     becomes an option of the item right before it. Inside a toolResult, a `json` block is its
     value as JSON text, kept whole (`raw`) so Converse gets the block back as it was."""
@@ -137,13 +169,18 @@ def _blocks(b: Builder, content: list, where: tuple, in_result: bool = False
 
 
 def _tool_call(b: Builder, use: dict[str, Any], where: tuple) -> ToolCall:
-    return ToolCall(id=str(use.get("toolUseId", "")), name=str(use.get("name", "")),
-                    arguments=b.arguments(use.get("input")), origin=b.origin(where),
-                    options=b.options(use, {"toolUseId", "name", "input"}))
+    return ToolCall(
+        id=str(use.get("toolUseId", "")),
+        name=str(use.get("name", "")),
+        arguments=b.arguments(use.get("input")),
+        origin=b.origin(where),
+        options=b.options(use, {"toolUseId", "name", "input"}),
+    )
 
 
-def _add_segment(b: Builder, segments: list[Segment], block: dict[str, Any], where: tuple,
-                 in_result: bool) -> None:
+def _add_segment(
+    b: Builder, segments: list[Segment], block: dict[str, Any], where: tuple, in_result: bool
+) -> None:
     """A text, media, reasoning or (in a tool result) `json` block, after a separator when text
     came before it."""
     if "reasoningContent" in block and len(block) == 1:
@@ -153,28 +190,31 @@ def _add_segment(b: Builder, segments: list[Segment], block: dict[str, Any], whe
     if any(segment.raw is None or segment.text for segment in segments):
         segments.append(b.separator())
     if in_result and "json" in block and len(block) == 1:
-        segments.append(Segment(json.dumps(block["json"], ensure_ascii=False),
-                                b.origin(where + ("json",)), raw=block))
+        segments.append(
+            Segment(json.dumps(block["json"], ensure_ascii=False), b.origin(where + ("json",)), raw=block)
+        )
     else:
         segments.append(_segment(b, block, where))
 
 
-def _mark_cache_point(segments: list[Segment], calls: list[ToolCall], results: list[Message],
-                      last: str, point: Any) -> None:
+def _mark_cache_point(
+    segments: list[Segment], calls: list[ToolCall], results: list[Message], last: str, point: Any
+) -> None:
     if last == "segments":
         segments[-1] = msgspec.structs.replace(
-            segments[-1], options={**(segments[-1].options or {}), CACHE_POINT: point})
+            segments[-1], options={**(segments[-1].options or {}), CACHE_POINT: point}
+        )
     elif last == "calls":
         calls[-1] = msgspec.structs.replace(
-            calls[-1], options={**(calls[-1].options or {}), CACHE_POINT: point})
+            calls[-1], options={**(calls[-1].options or {}), CACHE_POINT: point}
+        )
     else:
         results[-1].options = {**(results[-1].options or {}), CACHE_POINT: point}
 
 
 def _segment(b: Builder, block: dict[str, Any], where: tuple) -> Segment:
     if isinstance(block.get("text"), str):
-        return Segment(block["text"], b.origin(where + ("text",)),
-                       options=b.options(block, {"text"}))
+        return Segment(block["text"], b.origin(where + ("text",)), options=b.options(block, {"text"}))
     found = media(block)
     if found is not None:
         item, used = found
@@ -191,9 +231,14 @@ def media(block: dict[str, Any]) -> tuple[Media, set[str]] | None:
         source = value.get("source")
         fmt = value.get("format")
         used = {"format", "source"} | ({"name"} if kind == "file" else set())
-        if (not isinstance(fmt, str) or fmt not in types or not isinstance(source, dict)
-                or set(source) != {"bytes"}
-                or not isinstance(source["bytes"], str) or set(value) - used):
+        if (
+            not isinstance(fmt, str)
+            or fmt not in types
+            or not isinstance(source, dict)
+            or set(source) != {"bytes"}
+            or not isinstance(source["bytes"], str)
+            or set(value) - used
+        ):
             return None
         name = value.get("name")
         # The name gets the format as its extension, as other providers' file names have one.
@@ -208,9 +253,14 @@ def _tool_result(b: Builder, result: dict[str, Any], where: tuple) -> Message:
         segments = _blocks(b, content, where + ("content",), in_result=True)[0]
     else:
         segments = b.parts(content, where + ("content",), ())
-    message = Message("tool", segments, tool_call_id=str(result.get("toolUseId", "")),
-                      span=b.span(where), blocks=True,
-                      options=b.options(result, {"toolUseId", "content"}))
+    message = Message(
+        "tool",
+        segments,
+        tool_call_id=str(result.get("toolUseId", "")),
+        span=b.span(where),
+        blocks=True,
+        options=b.options(result, {"toolUseId", "content"}),
+    )
     if result.get("status") == "error":
         b.warn(f"tool result {message.tool_call_id} has status error", where)
     return message
@@ -226,8 +276,9 @@ def _tools(b: Builder, tools: Any, where: tuple) -> list[ToolSpec]:
         spec = tool.get("toolSpec") if isinstance(tool, dict) else None
         if isinstance(tool, dict) and set(tool) == {CACHE_POINT} and specs:
             last = specs[-1]
-            specs[-1] = dataclasses.replace(last, options={**(last.options or {}),
-                                                           CACHE_POINT: tool[CACHE_POINT]})
+            specs[-1] = dataclasses.replace(
+                last, options={**(last.options or {}), CACHE_POINT: tool[CACHE_POINT]}
+            )
             continue
         system_tool = tool.get("systemTool") if isinstance(tool, dict) else None
         if isinstance(system_tool, dict) and isinstance(system_tool.get("name"), str):
@@ -245,10 +296,13 @@ def _tool_spec(b: Builder, spec: dict[str, Any], where: tuple) -> ToolSpec:
     schema = spec.get("inputSchema")
     parameters = schema.get("json") if isinstance(schema, dict) else None
     strict = spec.get("strict")
-    return ToolSpec(name=spec["name"], description=b.description(spec, where),
-                    parameters=parameters if isinstance(parameters, dict) else None,
-                    strict=strict if isinstance(strict, bool) else None,
-                    options=b.options(spec, {"name", "description", "inputSchema", "strict"}))
+    return ToolSpec(
+        name=spec["name"],
+        description=b.description(spec, where),
+        parameters=parameters if isinstance(parameters, dict) else None,
+        strict=strict if isinstance(strict, bool) else None,
+        options=b.options(spec, {"name", "description", "inputSchema", "strict"}),
+    )
 
 
 def _output_schema(output: Any) -> OutputSchema | None:
@@ -256,9 +310,14 @@ def _output_schema(output: Any) -> OutputSchema | None:
     fmt = output.get("textFormat") if isinstance(output, dict) else None
     structure = fmt.get("structure") if isinstance(fmt, dict) else None
     spec = structure.get("jsonSchema") if isinstance(structure, dict) else None
-    if not (isinstance(fmt, dict) and fmt.get("type") == "json_schema" and set(fmt) == {
-            "type", "structure"} and isinstance(spec, dict) and set(spec) <= {"schema", "name"}
-            and isinstance(spec.get("schema"), str)):
+    if not (
+        isinstance(fmt, dict)
+        and fmt.get("type") == "json_schema"
+        and set(fmt) == {"type", "structure"}
+        and isinstance(spec, dict)
+        and set(spec) <= {"schema", "name"}
+        and isinstance(spec.get("schema"), str)
+    ):
         return None
     try:
         schema = json.loads(spec["schema"])
@@ -269,8 +328,12 @@ def _output_schema(output: Any) -> OutputSchema | None:
     return OutputSchema(name=str(spec.get("name", "output")), schema=schema)
 
 
-INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p",
-                     "stopSequences": "stop"}
+INFERENCE = {
+    "maxTokens": "max_tokens",
+    "temperature": "temperature",
+    "topP": "top_p",
+    "stopSequences": "stop",
+}
 CHOICES = {"auto": "auto", "any": "required"}
 
 
@@ -285,8 +348,7 @@ def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[s
     _read_tool_choice(request, common, consumed)
 
 
-def _read_tool_choice(request: dict[str, Any], common: dict[str, Any], consumed: set[str]
-                      ) -> None:
+def _read_tool_choice(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
     # The reader keeps toolConfig without its tools: what is left is the tool choice.
     tool_config = request.get("toolConfig")
     choice = tool_config.get("toolChoice") if isinstance(tool_config, dict) else None
@@ -296,8 +358,11 @@ def _read_tool_choice(request: dict[str, Any], common: dict[str, Any], consumed:
             common["tool_choice"] = CHOICES[kind]
         elif kind == "tool" and isinstance(value, dict) and isinstance(value.get("name"), str):
             common["tool_choice"] = {"name": value["name"]}
-    if isinstance(tool_config, dict) and set(tool_config) <= {"toolChoice"} and (
-            "toolChoice" not in tool_config or "tool_choice" in common):
+    if (
+        isinstance(tool_config, dict)
+        and set(tool_config) <= {"toolChoice"}
+        and ("toolChoice" not in tool_config or "tool_choice" in common)
+    ):
         consumed.add("toolConfig")
 
 
@@ -307,6 +372,11 @@ def matches(data: dict) -> bool:
 
 
 FORMAT = RequestFormat(
-    "bedrock-converse", "Bedrock Converse", matches=matches,
+    "bedrock-converse",
+    "Bedrock Converse",
+    matches=matches,
     read=lambda b, case_id, data, _options: bedrock(b, case_id, data),
-    read_fields=read_fields, family="bedrock", detect_rank=10)
+    read_fields=read_fields,
+    family="bedrock",
+    detect_rank=10,
+)

@@ -44,8 +44,7 @@ class Builder:
         if lines is None:
             return None
         start, end = lines
-        return None if start is None else LineSpan(self.path, start, end if end is not None
-                                                   else start)
+        return None if start is None else LineSpan(self.path, start, end if end is not None else start)
 
     def origin(self, where: tuple, kind: OriginKind = OriginKind.CASE_TEXT) -> Origin:
         lines = self.spans.get(where)
@@ -66,8 +65,9 @@ class Builder:
         self.warn(f"{what} is not a string; shown as JSON", where)
         return json.dumps(value, ensure_ascii=False)
 
-    def parts(self, content: Any, where: tuple, text_types: tuple[str, ...],
-              media: MediaReader | None = None) -> list[Segment]:
+    def parts(
+        self, content: Any, where: tuple, text_types: tuple[str, ...], media: MediaReader | None = None
+    ) -> list[Segment]:
         """Segments for string content or a list of content parts: text parts as text (their
         other keys kept as options), images and files the format's `media` reader knows as media
         segments, anything else as a marker."""
@@ -96,14 +96,14 @@ class Builder:
         """What joins two blocks of a message for display (exporters leave it out of blocks)."""
         return Segment("\n", Origin(OriginKind.SEPARATOR))
 
-    def part(self, part: Any, where: tuple, text_types: tuple[str, ...],
-             media: MediaReader | None) -> Segment:
+    def part(
+        self, part: Any, where: tuple, text_types: tuple[str, ...], media: MediaReader | None
+    ) -> Segment:
         if isinstance(part, str):
             return Segment(part, self.origin(where))
         if isinstance(part, dict) and part.get("type") in text_types:
             text = self.text(part.get("text"), where + ("text",), "a text part")
-            return Segment(text, self.origin(where + ("text",)),
-                           options=self.options(part, {"type", "text"}))
+            return Segment(text, self.origin(where + ("text",)), options=self.options(part, {"type", "text"}))
         found = media(part) if media is not None and isinstance(part, dict) else None
         if found is not None:
             item, used = found
@@ -123,8 +123,14 @@ class Builder:
             return value
         return json.dumps({} if value is None else value, ensure_ascii=False)
 
-    def case(self, case_id: str, messages: list[Message], data: dict, modelled: frozenset[str],
-             nested: dict[str, frozenset[str]] | None = None) -> RenderedCase:
+    def case(
+        self,
+        case_id: str,
+        messages: list[Message],
+        data: dict,
+        modelled: frozenset[str],
+        nested: dict[str, frozenset[str]] | None = None,
+    ) -> RenderedCase:
         """The case, with the request's other fields kept (`metadata["request"]`): all but the
         `modelled` keys and, inside the `nested` objects, the modelled sub-keys."""
         request: dict[str, Any] = {}
@@ -136,8 +142,7 @@ class Builder:
                 if not value:
                     continue
             request[key] = value
-        case = RenderedCase(id=case_id, messages=messages, span=self.span(()),
-                            warnings=self.warnings)
+        case = RenderedCase(id=case_id, messages=messages, span=self.span(()), warnings=self.warnings)
         if request:
             case.metadata["request"] = request
         return case
@@ -166,15 +171,18 @@ class Builder:
                 self.warn(f"a {kind} tool without a function name is not shown", where + (index,))
                 continue
             parameters = function.get("parameters", function.get("input_schema"))
-            used = {"type", "function", "name", "description", "parameters", "input_schema",
-                    "strict"}
+            used = {"type", "function", "name", "description", "parameters", "input_schema", "strict"}
             # Where the function's own fields are, for the lines of a warning about one.
             inside = where + ((index, "function") if function is not tool else (index,))
-            specs.append(ToolSpec(
-                name=name, description=self.description(function, inside),
-                parameters=parameters if isinstance(parameters, dict) else None,
-                strict=self.flag(function.get("strict"), inside + ("strict",)),
-                options=self.options(tool, used)))
+            specs.append(
+                ToolSpec(
+                    name=name,
+                    description=self.description(function, inside),
+                    parameters=parameters if isinstance(parameters, dict) else None,
+                    strict=self.flag(function.get("strict"), inside + ("strict",)),
+                    options=self.options(tool, used),
+                )
+            )
         return specs
 
     def optional_text(self, value: Any, where: tuple, what: str) -> str | None:
@@ -182,8 +190,7 @@ class Builder:
         return None if value is None else self.text(value, where, what)
 
     def description(self, tool: dict, where: tuple) -> str | None:
-        return self.optional_text(tool.get("description"), where + ("description",),
-                                  "a tool's description")
+        return self.optional_text(tool.get("description"), where + ("description",), "a tool's description")
 
     def flag(self, value: Any, where: tuple) -> bool | None:
         """A true/false field (`strict`); anything else is left out, and said so."""
@@ -195,15 +202,19 @@ class Builder:
     def output_schema(self, name: str, fields: dict, where: tuple) -> OutputSchema:
         """A JSON-schema output format (OpenAI's `json_schema`, Responses' `text.format`): its
         fields read as the model holds them, whatever the request put there."""
-        raw_name, schema, description = fields.get("name", name), fields.get("schema"), fields.get(
-            "description")
+        raw_name, schema, description = (
+            fields.get("name", name),
+            fields.get("schema"),
+            fields.get("description"),
+        )
         return OutputSchema(
-            name=raw_name if isinstance(raw_name, str) else self.text(
-                raw_name, where + ("name",), "the schema's name"),
+            name=raw_name
+            if isinstance(raw_name, str)
+            else self.text(raw_name, where + ("name",), "the schema's name"),
             schema=schema if isinstance(schema, dict) else {},
             strict=self.flag(fields.get("strict"), where + ("strict",)),
-            description=self.optional_text(description, where + ("description",),
-                                           "the schema's description"))
+            description=self.optional_text(description, where + ("description",), "the schema's description"),
+        )
 
     def message_items(self, data: dict):
         """(source path, message) for each entry of `messages`, each checked to have a role."""
@@ -217,6 +228,7 @@ class Builder:
             raise InputError("`messages` must be a list", self.path, self.line(("messages",)))
         for index, item in enumerate(raw):
             if not isinstance(item, dict) or not isinstance(item.get("role"), str):
-                raise InputError("each message needs a string `role`", self.path,
-                                 self.line(("messages", index)))
+                raise InputError(
+                    "each message needs a string `role`", self.path, self.line(("messages", index))
+                )
         return raw

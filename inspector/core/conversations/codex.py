@@ -27,12 +27,18 @@ class Prompt:
 
 def get_full_instructions(prompt: Prompt, model: ModelFamily) -> str:
     """The override if set, else the family's base instructions, then the user instructions."""
-    sections = [prompt.base_instructions_override if prompt.base_instructions_override is not None
-                else model.base_instructions]
+    sections = [
+        prompt.base_instructions_override
+        if prompt.base_instructions_override is not None
+        else model.base_instructions
+    ]
     if prompt.user_instructions:
         sections.append(prompt.user_instructions)
-    if (model.needs_special_apply_patch_instructions and model.apply_patch_instructions
-            and not any(_tool_name(tool) == "apply_patch" for tool in prompt.tools)):
+    if (
+        model.needs_special_apply_patch_instructions
+        and model.apply_patch_instructions
+        and not any(_tool_name(tool) == "apply_patch" for tool in prompt.tools)
+    ):
         sections.append(model.apply_patch_instructions)
     return "\n".join(section for section in sections if section)
 

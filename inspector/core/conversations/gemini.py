@@ -53,8 +53,15 @@ def gemini(b: Builder, case_id: str, data: dict) -> RenderedCase:
     system = data.get("systemInstruction")
     if isinstance(system, dict):
         segments = _texts(b, system.get("parts"), ("systemInstruction", "parts"))
-        messages.append(Message("system", segments, span=b.span(("systemInstruction",)),
-                                blocks=True, options=b.options(system, {"parts"})))
+        messages.append(
+            Message(
+                "system",
+                segments,
+                span=b.span(("systemInstruction",)),
+                blocks=True,
+                options=b.options(system, {"parts"}),
+            )
+        )
     contents = data.get("contents")
     if not isinstance(contents, list):
         raise InputError("`contents` must be a list", b.path, b.line(("contents",)))
@@ -68,8 +75,13 @@ def gemini(b: Builder, case_id: str, data: dict) -> RenderedCase:
         messages.extend(_content(b, content, where, calls))
     generation = data.get("generationConfig")
     schema = generation.get("responseJsonSchema") if isinstance(generation, dict) else None
-    case = b.case(case_id, messages, data, MODELLED,
-                  {"generationConfig": SCHEMA_KEYS} if isinstance(schema, dict) else None)
+    case = b.case(
+        case_id,
+        messages,
+        data,
+        MODELLED,
+        {"generationConfig": SCHEMA_KEYS} if isinstance(schema, dict) else None,
+    )
     case.metadata["content_starts"] = starts
     case.tools = _tools(b, data.get("tools"))
     if isinstance(schema, dict):
@@ -88,8 +100,7 @@ def _texts(b: Builder, parts: Any, where: tuple) -> list[Segment]:
 
 def _part(b: Builder, part: Any, where: tuple) -> Segment:
     if isinstance(part, dict) and isinstance(part.get("text"), str):
-        return Segment(part["text"], b.origin(where + ("text",)),
-                       options=b.options(part, {"text"}))
+        return Segment(part["text"], b.origin(where + ("text",)), options=b.options(part, {"text"}))
     found = media.gemini(part) if isinstance(part, dict) else None
     if found is not None:
         item, used = found
@@ -111,32 +122,49 @@ def _content(b: Builder, content: dict, where: tuple, calls: _Calls) -> list[Mes
         answer = part.get("functionResponse") if isinstance(part, dict) else None
         if isinstance(call, dict):
             name = str(call.get("name", ""))
-            tool_calls.append(ToolCall(
-                calls.call(name, call.get("id")), name, b.arguments(call.get("args")),
-                origin=b.origin(part_where), options=b.options(call, {"name", "args"})))
+            tool_calls.append(
+                ToolCall(
+                    calls.call(name, call.get("id")),
+                    name,
+                    b.arguments(call.get("args")),
+                    origin=b.origin(part_where),
+                    options=b.options(call, {"name", "args"}),
+                )
+            )
         elif isinstance(answer, dict):
             name = str(answer.get("name", ""))
-            responses.append(Message(
-                "tool", [Segment(_response_text(answer.get("response")),
-                                 b.origin(part_where))],
-                tool_call_id=calls.response(name, answer.get("id")), span=b.span(part_where),
-                options=b.options(answer, {"name", "response"})))
+            responses.append(
+                Message(
+                    "tool",
+                    [Segment(_response_text(answer.get("response")), b.origin(part_where))],
+                    tool_call_id=calls.response(name, answer.get("id")),
+                    span=b.span(part_where),
+                    options=b.options(answer, {"name", "response"}),
+                )
+            )
         else:
             if segments:
                 segments.append(b.separator())
             segments.append(_part(b, part, part_where))
     messages = list(responses)
     if segments or tool_calls or not responses:
-        messages.append(Message(role, segments, tool_calls=tool_calls, span=b.span(where),
-                                blocks=True, options=b.options(content, {"role", "parts"})))
+        messages.append(
+            Message(
+                role,
+                segments,
+                tool_calls=tool_calls,
+                span=b.span(where),
+                blocks=True,
+                options=b.options(content, {"role", "parts"}),
+            )
+        )
     return messages
 
 
 def _response_text(response: Any) -> str:
     """A function response as the tool result text: `{"output": text}` is the text (the form the
     exporter wraps plain text in), any other object its JSON."""
-    if isinstance(response, dict) and set(response) == {"output"} and isinstance(
-            response["output"], str):
+    if isinstance(response, dict) and set(response) == {"output"} and isinstance(response["output"], str):
         return response["output"]
     return json.dumps(response if response is not None else {}, ensure_ascii=False)
 
@@ -157,18 +185,30 @@ def _tools(b: Builder, tools: Any) -> list[ToolSpec]:
                 b.warn("a function declaration without a name is not shown", ("tools", index))
                 continue
             parameters = declaration.get("parametersJsonSchema", declaration.get("parameters"))
-            specs.append(ToolSpec(
-                declaration["name"], b.description(declaration, ("tools", index)),
-                parameters if isinstance(parameters, dict) else None,
-                options=b.options(declaration, {"name", "description", "parametersJsonSchema",
-                                                 "parameters"})))
+            specs.append(
+                ToolSpec(
+                    declaration["name"],
+                    b.description(declaration, ("tools", index)),
+                    parameters if isinstance(parameters, dict) else None,
+                    options=b.options(
+                        declaration, {"name", "description", "parametersJsonSchema", "parameters"}
+                    ),
+                )
+            )
     return specs
 
 
-GENERATION = {"maxOutputTokens": "max_tokens", "temperature": "temperature",
-                     "topP": "top_p", "topK": "top_k", "stopSequences": "stop", "seed": "seed",
-                     "presencePenalty": "presence_penalty",
-                     "frequencyPenalty": "frequency_penalty", "candidateCount": "n"}
+GENERATION = {
+    "maxOutputTokens": "max_tokens",
+    "temperature": "temperature",
+    "topP": "top_p",
+    "topK": "top_k",
+    "stopSequences": "stop",
+    "seed": "seed",
+    "presencePenalty": "presence_penalty",
+    "frequencyPenalty": "frequency_penalty",
+    "candidateCount": "n",
+}
 MODES = {"AUTO": "auto", "ANY": "required", "NONE": "none"}
 
 
@@ -182,15 +222,18 @@ def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[s
         if isinstance(thinking, dict) and set(thinking) == {"thinkingLevel"}:
             common["effort"] = str(thinking["thinkingLevel"]).lower()
         if set(generation) <= {*GENERATION, "thinkingConfig"} and (
-                "thinkingConfig" not in generation or "effort" in common):
+            "thinkingConfig" not in generation or "effort" in common
+        ):
             consumed.add("generationConfig")
     _read_tool_choice(request, common, consumed)
 
 
-def _read_tool_choice(request: dict[str, Any], common: dict[str, Any], consumed: set[str]
-                      ) -> None:
-    calling = (request.get("toolConfig") or {}).get("functionCallingConfig") if isinstance(
-        request.get("toolConfig"), dict) else None
+def _read_tool_choice(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
+    calling = (
+        (request.get("toolConfig") or {}).get("functionCallingConfig")
+        if isinstance(request.get("toolConfig"), dict)
+        else None
+    )
     if isinstance(calling, dict):
         mode = calling.get("mode")
         names = calling.get("allowedFunctionNames")
@@ -204,11 +247,18 @@ def _read_tool_choice(request: dict[str, Any], common: dict[str, Any], consumed:
 
 def matches(data: dict) -> bool:
     contents = data.get("contents")
-    return isinstance(contents, list) and bool(contents) and all(
-        isinstance(item, dict) and isinstance(item.get("parts"), list) for item in contents)
+    return (
+        isinstance(contents, list)
+        and bool(contents)
+        and all(isinstance(item, dict) and isinstance(item.get("parts"), list) for item in contents)
+    )
 
 
 FORMAT = RequestFormat(
-    "gemini", "Gemini", matches=matches,
+    "gemini",
+    "Gemini",
+    matches=matches,
     read=lambda b, case_id, data, _options: gemini(b, case_id, data),
-    read_fields=read_fields, detect_rank=40)
+    read_fields=read_fields,
+    detect_rank=40,
+)

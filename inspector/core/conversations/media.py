@@ -35,7 +35,9 @@ def openai_chat(part: dict[str, Any]) -> tuple[Media, set[str]] | None:
         image = part["image_url"]
         if isinstance(image.get("url"), str) and set(image) <= {"url", "detail"}:
             return from_url("image", image["url"], detail=_text_or_none(image.get("detail"))), {
-                "type", "image_url"}
+                "type",
+                "image_url",
+            }
     if kind == "file" and isinstance(part.get("file"), dict):
         file = part["file"]
         if set(file) <= {"file_data", "file_id", "filename"} and file:
@@ -43,9 +45,14 @@ def openai_chat(part: dict[str, Any]) -> tuple[Media, set[str]] | None:
             media = from_url("file", data) if isinstance(data, str) else Media("file")
             if media.url is not None:  # raw base64 rather than a data URL
                 media = Media("file", data=media.url)
-            return Media(media.kind, media.media_type, media.data, None,
-                         _text_or_none(file.get("file_id")),
-                         _text_or_none(file.get("filename"))), {"type", "file"}
+            return Media(
+                media.kind,
+                media.media_type,
+                media.data,
+                None,
+                _text_or_none(file.get("file_id")),
+                _text_or_none(file.get("filename")),
+            ), {"type", "file"}
     return None
 
 
@@ -57,12 +64,13 @@ def openai_responses(part: dict[str, Any]) -> tuple[Media, set[str]] | None:
         if isinstance(url, str):
             return from_url("image", url, detail=detail), {"type", "image_url", "detail"}
         if isinstance(part.get("file_id"), str):
-            return Media("image", file_id=part["file_id"], detail=detail), {
-                "type", "file_id", "detail"}
+            return Media("image", file_id=part["file_id"], detail=detail), {"type", "file_id", "detail"}
     if kind == "input_file":
         data, url = part.get("file_data"), part.get("file_url")
-        fields = {"file_id": _text_or_none(part.get("file_id")),
-                  "filename": _text_or_none(part.get("filename"))}
+        fields = {
+            "file_id": _text_or_none(part.get("file_id")),
+            "filename": _text_or_none(part.get("filename")),
+        }
         used = {"type", "file_data", "file_url", "file_id", "filename"}
         if isinstance(data, str):
             media = from_url("file", data, **fields)
@@ -84,10 +92,10 @@ def anthropic(part: dict[str, Any]) -> tuple[Media, set[str]] | None:
     media_kind = "image" if kind == "image" else "file"
     source_type = source.get("type")
     if source_type == "base64" and set(source) == {"type", "media_type", "data"}:
-        media = Media(media_kind, media_type=_text_or_none(source["media_type"]),
-                      data=_text_or_none(source["data"]))
-    elif source_type == "url" and set(source) == {"type", "url"} and isinstance(
-            source["url"], str):
+        media = Media(
+            media_kind, media_type=_text_or_none(source["media_type"]), data=_text_or_none(source["data"])
+        )
+    elif source_type == "url" and set(source) == {"type", "url"} and isinstance(source["url"], str):
         media = Media(media_kind, url=source["url"])
     elif source_type == "file" and set(source) == {"type", "file_id"}:
         media = Media(media_kind, file_id=_text_or_none(source["file_id"]))
@@ -95,8 +103,7 @@ def anthropic(part: dict[str, Any]) -> tuple[Media, set[str]] | None:
         return None
     used = {"type", "source"}
     if kind == "document" and isinstance(part.get("title"), str):
-        media = Media(media.kind, media.media_type, media.data, media.url, media.file_id,
-                      part["title"])
+        media = Media(media.kind, media.media_type, media.data, media.url, media.file_id, part["title"])
         used.add("title")
     return media, used
 
@@ -106,11 +113,13 @@ def gemini(part: dict[str, Any]) -> tuple[Media, set[str]] | None:
     if isinstance(inline, dict) and set(inline) == {"mimeType", "data"}:
         media_type = _text_or_none(inline["mimeType"])
         kind = "image" if (media_type or "").startswith("image/") else "file"
-        return Media(kind, media_type=media_type, data=_text_or_none(inline["data"])), {
-            "inlineData"}
+        return Media(kind, media_type=media_type, data=_text_or_none(inline["data"])), {"inlineData"}
     file = part.get("fileData")
-    if isinstance(file, dict) and isinstance(file.get("fileUri"), str) and set(file) <= {
-            "fileUri", "mimeType"}:
+    if (
+        isinstance(file, dict)
+        and isinstance(file.get("fileUri"), str)
+        and set(file) <= {"fileUri", "mimeType"}
+    ):
         media_type = _text_or_none(file.get("mimeType"))
         kind = "image" if (media_type or "").startswith("image/") else "file"
         return Media(kind, media_type=media_type, url=file["fileUri"]), {"fileData"}

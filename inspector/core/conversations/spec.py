@@ -42,14 +42,16 @@ class RequestFormat:
 def role_messages(data: dict) -> list | None:
     """A body's `messages` when they are a non-empty list of objects with a role."""
     messages = data.get("messages")
-    if isinstance(messages, list) and messages and all(
-            isinstance(item, dict) and "role" in item for item in messages):
+    if (
+        isinstance(messages, list)
+        and messages
+        and all(isinstance(item, dict) and "role" in item for item in messages)
+    ):
         return messages
     return None
 
 
-def take(request: dict[str, Any], key: str, name: str, common: dict[str, Any],
-         consumed: set[str]) -> None:
+def take(request: dict[str, Any], key: str, name: str, common: dict[str, Any], consumed: set[str]) -> None:
     """A request field read as it is under its neutral name (the first one found wins)."""
     if key in request and request[key] is not None:
         common.setdefault(name, request[key])

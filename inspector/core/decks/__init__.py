@@ -22,8 +22,7 @@ from .sample_cases import render_sample_file
 __all__ = ["MAX_EMBEDS", "is_gambit_file", "render_deck_file", "render_gambit_file"]
 
 
-def render_deck_file(bundle: Bundle, path: str, options: RenderOptions | None = None
-                     ) -> RenderedDocument:
+def render_deck_file(bundle: Bundle, path: str, options: RenderOptions | None = None) -> RenderedDocument:
     options = options or RenderOptions()
     decoded = bundle.text(path)
     if decoded is None:
@@ -33,8 +32,7 @@ def render_deck_file(bundle: Bundle, path: str, options: RenderOptions | None = 
     return render_sample_file(path, decoded.text, options)
 
 
-def render_gambit_file(bundle: Bundle, path: str, options: RenderOptions | None = None
-                       ) -> RenderedDocument:
+def render_gambit_file(bundle: Bundle, path: str, options: RenderOptions | None = None) -> RenderedDocument:
     """A gambit 1.0 deck (`PROMPT.md`, `*.deck.md`) or card (`*.card.md`) as gambit sends it."""
     options = options or RenderOptions()
     decoded = bundle.text(path)

@@ -58,14 +58,25 @@ class Era:
     next_change: str
 
 
-JUNE = Era("aibff-2025-06", "aibff as of June 2025 (bolt-foundry/bolt-foundry 7f538110: "
-           "calibrate.ts, render.ts renderDeck)", inlines_every_md=False, json_values=False,
-           june_context=True, next_change="From 2025-07-10 (8035b926) calibrate passed the "
-           "sample's messages as fullConversation instead (profile aibff-2025-07)")
-JULY = Era("aibff-2025-07", "aibff as of July 2025 (bolt-foundry/bolt-foundry b9ebc31f: "
-           "calibrate.ts, render.ts renderDeck before deck.ts)", inlines_every_md=True,
-           json_values=True, june_context=False, next_change="From 2025-07-19 aibff wrote "
-           "values with String() instead (profile aibff-2025-08, the default)")
+JUNE = Era(
+    "aibff-2025-06",
+    "aibff as of June 2025 (bolt-foundry/bolt-foundry 7f538110: calibrate.ts, render.ts renderDeck)",
+    inlines_every_md=False,
+    json_values=False,
+    june_context=True,
+    next_change="From 2025-07-10 (8035b926) calibrate passed the "
+    "sample's messages as fullConversation instead (profile aibff-2025-07)",
+)
+JULY = Era(
+    "aibff-2025-07",
+    "aibff as of July 2025 (bolt-foundry/bolt-foundry b9ebc31f: "
+    "calibrate.ts, render.ts renderDeck before deck.ts)",
+    inlines_every_md=True,
+    json_values=True,
+    june_context=False,
+    next_change="From 2025-07-19 aibff wrote "
+    "values with String() instead (profile aibff-2025-08, the default)",
+)
 ERAS = {era.profile: era for era in (JUNE, JULY)}
 _ANY_EMBED = re.compile(r"!\[.*?\]\(.*?\)")  # renderDeck's last pass; `.` stops at line ends
 _TOML_BLOCK = re.compile(r"\+\+\+\n([\s\S]*?)\n\+\+\+")
@@ -90,11 +101,14 @@ def june_turns(sample: Sample) -> dict[str, tuple[Any, str | None, int | None, i
         key = {"user": "userMessage", "assistant": "assistantResponse"}.get(message.role)
         if key is not None:
             found[key] = message
-    if not all(found.get(key) is not None and found[key].content
-               for key in ("userMessage", "assistantResponse")):
+    if not all(
+        found.get(key) is not None and found[key].content for key in ("userMessage", "assistantResponse")
+    ):
         return {}
-    return {key: (message.content, None, *(message.content_span or message.span or (None, None)))
-            for key, message in found.items()}
+    return {
+        key: (message.content, None, *(message.content_span or message.span or (None, None)))
+        for key, message in found.items()
+    }
 
 
 @dataclass(slots=True)
@@ -109,10 +123,10 @@ class EarlyRequest:
     def keeps(self, sample: Sample) -> bool:
         return not self.era.june_context or bool(june_turns(sample))
 
-    def _values(self, sample: Sample, sample_file: SampleFile
-                ) -> dict[str, tuple[Any, str, int | None, int | None]]:
-        values = {name: (value, path, line, line) for name, (value, path, line)
-                  in self.defaults.items()}
+    def _values(
+        self, sample: Sample, sample_file: SampleFile
+    ) -> dict[str, tuple[Any, str, int | None, int | None]]:
+        values = {name: (value, path, line, line) for name, (value, path, line) in self.defaults.items()}
         if self.era.june_context:
             for key, (value, _, first, last) in june_turns(sample).items():
                 values[key] = (value, sample_file.path, first, last)
@@ -125,42 +139,73 @@ class EarlyRequest:
 
     def apply(self, case: RenderedCase, sample: Sample, sample_file: SampleFile) -> None:
         values = self._values(sample, sample_file)
-        messages = [Message("system", [
-            Segment(piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line,
-                                       piece.last_line)) for piece in self.system])]
+        messages = [
+            Message(
+                "system",
+                [
+                    Segment(
+                        piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line, piece.last_line)
+                    )
+                    for piece in self.system
+                ],
+            )
+        ]
         sent = []
         for context in self.contexts:
             if context.name not in values or not context.question:
                 continue
             value, path, line, end = values[context.name]
             sent.append(context.name)
-            messages.append(Message("assistant", [Segment(context.question, Origin(
-                OriginKind.DECK, context.path, context.line, context.line))]))
-            text = (js_json(value, indent=None)
-                    if self.era.json_values and isinstance(value, (dict, list))
-                    else js_string(value))
-            messages.append(Message("user", [Segment(text, Origin(
-                OriginKind.CASE_TEXT, path, line, end))],
-                span=LineSpan(path, line, end or line) if line else None))
+            messages.append(
+                Message(
+                    "assistant",
+                    [
+                        Segment(
+                            context.question,
+                            Origin(OriginKind.DECK, context.path, context.line, context.line),
+                        )
+                    ],
+                )
+            )
+            text = (
+                js_json(value, indent=None)
+                if self.era.json_values and isinstance(value, (dict, list))
+                else js_string(value)
+            )
+            messages.append(
+                Message(
+                    "user",
+                    [Segment(text, Origin(OriginKind.CASE_TEXT, path, line, end))],
+                    span=LineSpan(path, line, end or line) if line else None,
+                )
+            )
         case.messages = messages
         case.tools = list(self.tools)
         case.metadata["aibff"] = {"era": self.era.name, "contexts_sent": sent}
-        case.warnings.append(Diagnostic(
-            f"shown as {self.era.name} sent it (profile {self.era.profile}): the deck's text, "
-            "then each declared context that has a value as a question and its value; "
-            f"{self._what(sent)}. {self.era.next_change}", self.deck))
+        case.warnings.append(
+            Diagnostic(
+                f"shown as {self.era.name} sent it (profile {self.era.profile}): the deck's text, "
+                "then each declared context that has a value as a question and its value; "
+                f"{self._what(sent)}. {self.era.next_change}",
+                self.deck,
+            )
+        )
 
     def _what(self, sent: list[str]) -> str:
         if self.era.june_context:
             given = [name for name in ("userMessage", "assistantResponse") if name in sent]
-            return ("the sample went as its last user message and last assistant response "
-                    f"({', '.join(given)})" if given else
-                    "the sample went as userMessage and assistantResponse contexts the deck does "
-                    "not declare, so aibff sent the grader none of it")
-        return ("the sample's messages went as the fullConversation context, written as JSON"
-                if "fullConversation" in sent else
-                "the sample's messages were passed as a fullConversation context the deck does "
-                "not declare, so aibff sent the grader none of them")
+            return (
+                f"the sample went as its last user message and last assistant response ({', '.join(given)})"
+                if given
+                else "the sample went as userMessage and assistantResponse contexts the deck does "
+                "not declare, so aibff sent the grader none of it"
+            )
+        return (
+            "the sample's messages went as the fullConversation context, written as JSON"
+            if "fullConversation" in sent
+            else "the sample's messages were passed as a fullConversation context the deck does "
+            "not declare, so aibff sent the grader none of them"
+        )
 
 
 class _Includes:
@@ -181,8 +226,12 @@ class _Includes:
         self.files += 1
         self.chars += len(decoded.text)
         if self.files > MAX_FILES or self.chars > MAX_CHARS:
-            raise LimitExceeded(f"the deck's embeds bring in more than {MAX_FILES} files or "
-                                f"{MAX_CHARS // 2**20} MB (an embed bomb?)", where, line)
+            raise LimitExceeded(
+                f"the deck's embeds bring in more than {MAX_FILES} files or "
+                f"{MAX_CHARS // 2**20} MB (an embed bomb?)",
+                where,
+                line,
+            )
         return decoded.text
 
     def expand(self, path: str, raw: str, start: int, depth: int) -> list[Piece]:
@@ -194,13 +243,12 @@ class _Includes:
         for embed in embeds(raw, start, len(raw)):
             line = lines(embed.start)
             if embed.start > cursor:
-                pieces.append(Piece(raw[cursor:embed.start], path, lines(cursor)))
+                pieces.append(Piece(raw[cursor : embed.start], path, lines(cursor)))
             cursor = embed.end
             target = embed.target
             if target.endswith(".toml"):
-                self.toml_refs.append((join(posixpath.dirname(path), target) or target, path,
-                                       line))
-                pieces.append(Piece(raw[embed.start:embed.end], path, line))
+                self.toml_refs.append((join(posixpath.dirname(path), target) or target, path, line))
+                pieces.append(Piece(raw[embed.start : embed.end], path, line))
                 continue
             resolved = join(posixpath.dirname(path), target)
             if not self.era.inlines_every_md:
@@ -235,6 +283,7 @@ def _body_start(text: str) -> int:
 def _line_finder(text: str):
     def line(offset: int) -> int:
         return text.count("\n", 0, offset) + 1
+
     return line
 
 
@@ -250,9 +299,13 @@ def _tools(markdown: str, path: str) -> list[ToolSpec]:
         for tool in data.get("tools") if isinstance(data.get("tools"), list) else []:
             function = tool.get("function") if isinstance(tool, dict) else None
             if tool.get("type") == "function" and isinstance(function, dict):
-                found.append(ToolSpec(str(function.get("name")), function.get("description"),
-                                      function.get("parameters") or {"type": "object",
-                                                                     "properties": {}}))
+                found.append(
+                    ToolSpec(
+                        str(function.get("name")),
+                        function.get("description"),
+                        function.get("parameters") or {"type": "object", "properties": {}},
+                    )
+                )
     return found
 
 
@@ -268,18 +321,25 @@ def _remove(pieces: list[Piece], spans: list[tuple[int, int]]) -> list[Piece]:
             if cut_end <= cursor or cut_start >= end:
                 continue
             if cut_start > cursor:
-                kept = piece.text[cursor - start:cut_start - start]
-                result.append(Piece(kept, piece.path, piece.first_line
-                                    + piece.text[:cursor - start].count("\n")))
+                kept = piece.text[cursor - start : cut_start - start]
+                result.append(
+                    Piece(kept, piece.path, piece.first_line + piece.text[: cursor - start].count("\n"))
+                )
             cursor = max(cursor, min(cut_end, end))
         if cursor < end:
-            result.append(Piece(piece.text[cursor - start:], piece.path,
-                                piece.first_line + piece.text[:cursor - start].count("\n")))
+            result.append(
+                Piece(
+                    piece.text[cursor - start :],
+                    piece.path,
+                    piece.first_line + piece.text[: cursor - start].count("\n"),
+                )
+            )
     return result
 
 
-def early_request(era: Era, bundle: Bundle, deck: str, text: str,
-                  top_samples: dict[str, SampleFile]) -> EarlyRequest | tuple[str, str, int | None]:
+def early_request(
+    era: Era, bundle: Bundle, deck: str, text: str, top_samples: dict[str, SampleFile]
+) -> EarlyRequest | tuple[str, str, int | None]:
     """The request, or what calibrate stopped on: (message, file, line)."""
     includes = _Includes(bundle, era)
     try:
@@ -328,8 +388,7 @@ def _read_contexts(bundle: Bundle, path: str, contexts: dict[str, _Context]) -> 
             continue
         question = definition.get("assistantQuestion")
         if not isinstance(question, str):
-            return (f"Context variable '{name}' in file {path} is missing required "
-                    "'assistantQuestion' field")
+            return f"Context variable '{name}' in file {path} is missing required 'assistantQuestion' field"
         contexts[name] = _Context(name, question, path, _context_line(decoded.text, name))
     return None
 
@@ -342,9 +401,11 @@ def _toml_data(text: str, path: str) -> dict[str, Any] | str:
         check_toml(text, path)
         data = json_safe(tomllib.loads(text))
         if late is not None:
-            raise tomllib.TOMLDecodeError(f"the [{late[0]}] table (line {late[1]}) comes after "
-                                          "an array of tables inside it, which @std/toml "
-                                          "1.0.8 refuses")
+            raise tomllib.TOMLDecodeError(
+                f"the [{late[0]}] table (line {late[1]}) comes after "
+                "an array of tables inside it, which @std/toml "
+                "1.0.8 refuses"
+            )
     except tomllib.TOMLDecodeError as error:
         return f"Invalid TOML in file {path}: {error}"
     return data
@@ -357,12 +418,12 @@ def _set_defaults(request: EarlyRequest, top_samples: dict[str, SampleFile]) -> 
             request.defaults.pop(name, None)
             if "default" in definition:
                 span = sample_file.context_spans.get(name)
-                request.defaults[name] = (definition["default"], sample_file.path,
-                                          span[0] if span else None)
+                request.defaults[name] = (definition["default"], sample_file.path, span[0] if span else None)
 
 
 def _context_line(text: str, name: str) -> int | None:
-    pattern = re.compile(rf"^[ \t]*\[[ \t]*contexts[ \t]*\.[ \t]*\"?{re.escape(name)}\"?[ \t]*\]",
-                         re.MULTILINE)
+    pattern = re.compile(
+        rf"^[ \t]*\[[ \t]*contexts[ \t]*\.[ \t]*\"?{re.escape(name)}\"?[ \t]*\]", re.MULTILINE
+    )
     found = pattern.search(text)
     return None if found is None else text.count("\n", 0, found.start()) + 1

@@ -27,8 +27,10 @@ from .aibff_contexts import DeckTool, Question, parse_declarations
 from .embeds import Expansion
 from .samples import Sample, SampleFile
 
-ERA = ("aibff as of August 2025 (bolt-foundry/bolt-foundry e8937c2a: calibrate.ts, render.ts "
-       "renderDeck, packages/bolt-foundry/deck.ts render)")
+ERA = (
+    "aibff as of August 2025 (bolt-foundry/bolt-foundry e8937c2a: calibrate.ts, render.ts "
+    "renderDeck, packages/bolt-foundry/deck.ts render)"
+)
 
 
 _ARRAY_HEADER = re.compile(r"^[ \t]*\[\[([^\]]+)\]\]")
@@ -64,15 +66,26 @@ class AibffRequest:
     defaults: dict[str, tuple[Any, str, int | None]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, bundle: Bundle, deck: str, expansion: Expansion, loaded: dict[str, SampleFile],
-           document: RenderedDocument) -> AibffRequest | None:
+    def of(
+        cls,
+        bundle: Bundle,
+        deck: str,
+        expansion: Expansion,
+        loaded: dict[str, SampleFile],
+        document: RenderedDocument,
+    ) -> AibffRequest | None:
         refusal = cls._refusal(bundle, deck, expansion, loaded)
         if refusal is not None:
             message, where, line = refusal
-            document.warnings.append(Diagnostic(
-                f"aibff's calibrate (August 2025) stops on this deck: {message}. Shown instead in "
-                "seed 004's reading (the deck's text, then each sample's messages)", where, line,
-                severity="error"))
+            document.warnings.append(
+                Diagnostic(
+                    f"aibff's calibrate (August 2025) stops on this deck: {message}. Shown instead in "
+                    "seed 004's reading (the deck's text, then each sample's messages)",
+                    where,
+                    line,
+                    severity="error",
+                )
+            )
             return None
         questions: dict[str, Question] = {}
         tools: list[DeckTool] = []
@@ -93,13 +106,13 @@ class AibffRequest:
             for name, definition in sample_file.contexts.items():
                 if "default" in definition and name not in request.defaults:
                     span = sample_file.context_spans.get(name)
-                    request.defaults[name] = (definition["default"], embed.path,
-                                              span[0] if span else None)
+                    request.defaults[name] = (definition["default"], embed.path, span[0] if span else None)
         return request
 
     @staticmethod
-    def _refusal(bundle: Bundle, deck: str, expansion: Expansion,
-                 loaded: dict[str, SampleFile]) -> tuple[str, str, int] | None:
+    def _refusal(
+        bundle: Bundle, deck: str, expansion: Expansion, loaded: dict[str, SampleFile]
+    ) -> tuple[str, str, int] | None:
         """What calibrate's extractContextFromMarkdown throws on, reading the deck's own embeds:
         a `#fragment` is part of the file name it looks for, and every context needs a question."""
         if expansion.fragment_embeds:
@@ -113,13 +126,25 @@ class AibffRequest:
             late = late_super_table(decoded.text) if decoded is not None else None
             if late is not None:
                 table, line = late
-                return (f"Invalid TOML in file {embed.path}: the [{table}] table (line {line}) "
+                return (
+                    (
+                        f"Invalid TOML in file {embed.path}: the [{table}] table (line {line}) "
                         f"comes after an array of tables inside it, which TOML allows and the "
-                        "@std/toml aibff used (1.0.8) refuses"), embed.from_path, embed.line
+                        "@std/toml aibff used (1.0.8) refuses"
+                    ),
+                    embed.from_path,
+                    embed.line,
+                )
             for name, definition in sample_file.contexts.items():
                 if not isinstance(definition.get("assistantQuestion"), str):
-                    return (f"Context variable '{name}' in file {embed.path} is missing required "
-                            "'assistantQuestion' field"), embed.from_path, embed.line
+                    return (
+                        (
+                            f"Context variable '{name}' in file {embed.path} is missing required "
+                            "'assistantQuestion' field"
+                        ),
+                        embed.from_path,
+                        embed.line,
+                    )
         return None
 
     def apply(self, case: RenderedCase, sample: Sample, sample_path: str) -> None:
@@ -127,8 +152,10 @@ class AibffRequest:
         values = dict(self.defaults)
         if not (self.defaults.get("fullConversation") or (None,))[0]:
             values["fullConversation"] = (
-                [{"role": m.role, "content": m.content} for m in sample.messages], sample_path,
-                sample.span[0] if sample.span else None)
+                [{"role": m.role, "content": m.content} for m in sample.messages],
+                sample_path,
+                sample.span[0] if sample.span else None,
+            )
         messages = list(system)
         sent = []
         for question in self.questions:
@@ -136,27 +163,47 @@ class AibffRequest:
                 continue
             value, path, line = values[question.name]
             sent.append(question.name)
-            messages.append(Message("assistant", [Segment(question.text, Origin(
-                OriginKind.DECK, question.path, question.line, question.line))]))
+            messages.append(
+                Message(
+                    "assistant",
+                    [
+                        Segment(
+                            question.text,
+                            Origin(OriginKind.DECK, question.path, question.line, question.line),
+                        )
+                    ],
+                )
+            )
             end = sample.span[1] if sample.span and question.name == "fullConversation" else line
-            messages.append(Message("user", [Segment(js_string(value), Origin(
-                OriginKind.CASE_TEXT, path, line, end))],
-                span=LineSpan(path, line, end or line) if line else None))
+            messages.append(
+                Message(
+                    "user",
+                    [Segment(js_string(value), Origin(OriginKind.CASE_TEXT, path, line, end))],
+                    span=LineSpan(path, line, end or line) if line else None,
+                )
+            )
         case.messages = messages
-        case.tools = [ToolSpec(tool.name, tool.description, {"type": "object", "properties": {}})
-                      for tool in self.tools]
+        case.tools = [
+            ToolSpec(tool.name, tool.description, {"type": "object", "properties": {}}) for tool in self.tools
+        ]
         case.metadata["aibff"] = {"era": ERA, "contexts_sent": sent}
         case.warnings.append(Diagnostic(self._explain(sent), self.deck))
 
     def _explain(self, sent: list[str]) -> str:
         declared = ", ".join(q.name for q in self.questions) or "none"
         if "fullConversation" in sent:
-            what = ("the sample's messages went as the fullConversation context, which aibff "
-                    "writes with JavaScript's String(): an array of message objects becomes "
-                    "'[object Object],[object Object]', so the grader never saw the conversation")
+            what = (
+                "the sample's messages went as the fullConversation context, which aibff "
+                "writes with JavaScript's String(): an array of message objects becomes "
+                "'[object Object],[object Object]', so the grader never saw the conversation"
+            )
         else:
-            what = ("the sample's messages were passed as a fullConversation context the deck does "
-                    f"not declare (it declares: {declared}), so aibff sent the grader none of them")
-        return (f"shown as {ERA} sent it: the deck's text, then each declared context that has a "
-                f"value as a question and String(value); {what}. Profile spec shows seed 004's "
-                "reading (the deck's text, then the sample's messages)")
+            what = (
+                "the sample's messages were passed as a fullConversation context the deck does "
+                f"not declare (it declares: {declared}), so aibff sent the grader none of them"
+            )
+        return (
+            f"shown as {ERA} sent it: the deck's text, then each declared context that has a "
+            f"value as a question and String(value); {what}. Profile spec shows seed 004's "
+            "reading (the deck's text, then the sample's messages)"
+        )

@@ -73,9 +73,12 @@ class Expansion:
         if fragment:
             section = _section(text, start, fragment)
             if section is None:
-                self.diagnostics.append(Diagnostic(
-                    f"no heading matches #{fragment} in {path}; the whole file is embedded",
-                    chain[-2] if len(chain) > 1 else path))
+                self.diagnostics.append(
+                    Diagnostic(
+                        f"no heading matches #{fragment} in {path}; the whole file is embedded",
+                        chain[-2] if len(chain) > 1 else path,
+                    )
+                )
             else:
                 start, end = section
         line_of = _LineIndex(text)
@@ -96,11 +99,9 @@ class Expansion:
         self.embeds += embeds
         self.chars += chars
         if self.embeds > MAX_EMBEDS:
-            problem = (f"the deck has more than {MAX_EMBEDS} embeds, counting those in the files "
-                       "it embeds")
+            problem = f"the deck has more than {MAX_EMBEDS} embeds, counting those in the files it embeds"
         elif self.chars > MAX_EMBEDDED_CHARS:
-            problem = (f"the deck's embeds bring in more than "
-                       f"{MAX_EMBEDDED_CHARS // (1024 * 1024)} MB of text")
+            problem = f"the deck's embeds bring in more than {MAX_EMBEDDED_CHARS // (1024 * 1024)} MB of text"
         else:
             return
         raise LimitExceeded(f"{problem} (an embed bomb?)", chain[0], self.top_line)
@@ -114,36 +115,52 @@ class Expansion:
             self.fragment_embeds.append((path, line, target))
         resolved = join(posixpath.dirname(path), reference)
         if resolved is None:
-            self.diagnostics.append(Diagnostic(
-                f"embed {target!r} points outside the bundle; it was left out", path, line,
-                severity="error"))
+            self.diagnostics.append(
+                Diagnostic(
+                    f"embed {target!r} points outside the bundle; it was left out",
+                    path,
+                    line,
+                    severity="error",
+                )
+            )
             return
         if resolved.lower().endswith(".toml"):
             if not self.bundle.exists(resolved):
-                self.diagnostics.append(Diagnostic(
-                    f"embedded file not found: {reference}; it was left out", path, line,
-                    severity="error"))
+                self.diagnostics.append(
+                    Diagnostic(
+                        f"embedded file not found: {reference}; it was left out", path, line, severity="error"
+                    )
+                )
                 return
             # Each TOML embed picks its samples from the whole file: charge its size.
             self._charge(chain, chars=len(self.bundle.read(resolved) or b""))
             self.toml_embeds.append(_TomlEmbed(resolved, fragment, path, line))
             return
         if resolved in chain:
-            loop = " -> ".join(chain[chain.index(resolved):] + (resolved,))
-            self.diagnostics.append(Diagnostic(
-                f"embed loop: {loop}; the repeated embed was left out", path, line,
-                severity="error"))
+            loop = " -> ".join(chain[chain.index(resolved) :] + (resolved,))
+            self.diagnostics.append(
+                Diagnostic(
+                    f"embed loop: {loop}; the repeated embed was left out", path, line, severity="error"
+                )
+            )
             return
         if len(chain) >= MAX_EMBED_DEPTH:
-            self.diagnostics.append(Diagnostic(
-                f"embeds nested more than {MAX_EMBED_DEPTH} deep; {reference} was left out", path,
-                line, severity="error"))
+            self.diagnostics.append(
+                Diagnostic(
+                    f"embeds nested more than {MAX_EMBED_DEPTH} deep; {reference} was left out",
+                    path,
+                    line,
+                    severity="error",
+                )
+            )
             return
         decoded = self.bundle.text(resolved)
         if decoded is None:
-            self.diagnostics.append(Diagnostic(
-                f"embedded file not found: {reference}; it was left out", path, line,
-                severity="error"))
+            self.diagnostics.append(
+                Diagnostic(
+                    f"embedded file not found: {reference}; it was left out", path, line, severity="error"
+                )
+            )
             return
         self._charge(chain, chars=len(decoded.text))
         if decoded.problem:
@@ -169,7 +186,7 @@ def _embeds(text: str, start: int, end: int):
         if closing < 0:
             position = line_end + 1
             continue
-        yield bang, closing + 1, text[bracket + 2:closing]
+        yield bang, closing + 1, text[bracket + 2 : closing]
         position = closing + 1
 
 
@@ -194,7 +211,7 @@ def _section(text: str, start: int, fragment: str) -> tuple[int, int] | None:
         if _slug(heading.group(2).rstrip(" \t#")) != wanted:
             continue
         level = len(heading.group(1))
-        for later in headings[index + 1:]:
+        for later in headings[index + 1 :]:
             if len(later.group(1)) <= level:
                 return heading.start(), later.start()
         return heading.start(), len(text)
@@ -227,8 +244,9 @@ def collapse_blank_runs(pieces: list[_Piece]) -> list[_Piece]:
         probe = index
         while probe < len(kept) and kept[probe][0] < piece_end:
             start, end = kept[probe]
-            _append_slice(result, piece, max(start, piece_start) - piece_start,
-                          min(end, piece_end) - piece_start)
+            _append_slice(
+                result, piece, max(start, piece_start) - piece_start, min(end, piece_end) - piece_start
+            )
             probe += 1
     return result
 

@@ -24,8 +24,7 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 # schemas keep `meta` and `notes`; the goldens hold no session with them, so they are named, not
 # shown.
 UNSHOWN_SESSION_KEYS = ("meta", "notes", "messageRefs", "feedback", "conversationScore")
-SHAPE = ("the conversation to grade must be a JSON array of messages, each an object with a "
-         "string role")
+SHAPE = "the conversation to grade must be a JSON array of messages, each an object with a string role"
 
 
 @dataclass(slots=True)
@@ -60,8 +59,12 @@ def read_conversation(raw: str, deck: str, file: str | None = None) -> Conversat
         given = Origin(OriginKind.CASE_TEXT)
         return Conversation(value, [given] * len(value), [given] * len(value), unshown=unshown)
     return Conversation(
-        value, [Origin(OriginKind.CASE_TEXT, file, *whole) for whole, _ in spans],
-        [Origin(OriginKind.CASE_TEXT, file, *content) for _, content in spans], file, unshown)
+        value,
+        [Origin(OriginKind.CASE_TEXT, file, *whole) for whole, _ in spans],
+        [Origin(OriginKind.CASE_TEXT, file, *content) for _, content in spans],
+        file,
+        unshown,
+    )
 
 
 def _parsed(raw: str, located: str, in_file: bool) -> Any:
@@ -69,9 +72,12 @@ def _parsed(raw: str, located: str, in_file: bool) -> Any:
     try:
         return json.loads(raw, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
-        raise InputError(f"the conversation to grade is not JSON: {error.msg}", located,
-                         error.lineno if in_file else None,
-                         error.colno if in_file else None) from None
+        raise InputError(
+            f"the conversation to grade is not JSON: {error.msg}",
+            located,
+            error.lineno if in_file else None,
+            error.colno if in_file else None,
+        ) from None
     except ValueError as error:
         raise InputError(f"the conversation to grade is not JSON: {error}", located) from None
     except RecursionError:

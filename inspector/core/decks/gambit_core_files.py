@@ -43,14 +43,15 @@ class InstalledGambitCore:
         if found is None:
             return None
         if found.stat().st_size > MAX_SNIPPET_BYTES:
-            raise LimitExceeded(f"{found} is larger than {MAX_SNIPPET_BYTES // 1024} KB: not a "
-                                "gambit snippet", path)
+            raise LimitExceeded(
+                f"{found} is larger than {MAX_SNIPPET_BYTES // 1024} KB: not a gambit snippet", path
+            )
         return decode(found.read_bytes()).text
 
     def _file(self, path: str) -> Path | None:
         if not is_installed_path(path):
             return None
-        relative = posixpath.normpath(path[len(INSTALLED) + 1:])
+        relative = posixpath.normpath(path[len(INSTALLED) + 1 :])
         if not relative.startswith("snippets/") or not self.usable:
             return None
         try:
@@ -68,8 +69,11 @@ class InstalledGambitCore:
         if self.usable:
             for path in sorted(self.snippets.rglob("*")):
                 resolved = path.resolve()
-                if (resolved.is_relative_to(self.snippets) and resolved.is_file()
-                        and resolved.stat().st_size <= MAX_SNIPPET_BYTES):
+                if (
+                    resolved.is_relative_to(self.snippets)
+                    and resolved.is_file()
+                    and resolved.stat().st_size <= MAX_SNIPPET_BYTES
+                ):
                     found.update(path.relative_to(self.snippets).as_posix().encode() + b"\0")
                     found.update(resolved.read_bytes())
         return found.hexdigest()[:16]

@@ -11,12 +11,34 @@ from ..safe_parse import check_toml
 from .gambit_text import FrontMatterError, embeds, split_front_matter
 
 # Front matter keys only gambit's deck and card definitions have.
-GAMBIT_KEYS = frozenset({
-    "label", "modelParams", "contextSchema", "responseSchema", "inputSchema", "outputSchema",
-    "contextFragment", "responseFragment", "actions", "actionDecks", "scenarios", "testDecks",
-    "graderDecks", "startMode", "respond", "allowEnd", "permissions", "handlers", "tools",
-    "guardrails", "workloop", "responseItemExtensions", "acceptsUserTurns", "deck",
-})
+GAMBIT_KEYS = frozenset(
+    {
+        "label",
+        "modelParams",
+        "contextSchema",
+        "responseSchema",
+        "inputSchema",
+        "outputSchema",
+        "contextFragment",
+        "responseFragment",
+        "actions",
+        "actionDecks",
+        "scenarios",
+        "testDecks",
+        "graderDecks",
+        "startMode",
+        "respond",
+        "allowEnd",
+        "permissions",
+        "handlers",
+        "tools",
+        "guardrails",
+        "workloop",
+        "responseItemExtensions",
+        "acceptsUserTurns",
+        "deck",
+    }
+)
 _SNIFF_CHARS = 200_000
 
 

@@ -45,7 +45,7 @@ def grader_mode(bundle: Bundle, deck: str, schema: Any) -> tuple[str, bool] | No
     if not isinstance(schema, str) or not schema:
         return None
     if schema.startswith(SCHEMAS):
-        relative = schema[len(SCHEMAS):].removeprefix("graders/")
+        relative = schema[len(SCHEMAS) :].removeprefix("graders/")
         if relative.startswith("contexts/"):
             turns = relative.startswith(("contexts/turn", "contexts/tools"))
             return ("turns" if turns else "conversation"), True
@@ -59,8 +59,9 @@ def grader_mode(bundle: Bundle, deck: str, schema: Any) -> tuple[str, bool] | No
 
 
 def _kept(message: dict[str, Any], with_tools: bool) -> dict[str, Any]:
-    kept = {key: message[key] for key in (_TOOLS_MESSAGE_KEYS if with_tools else _MESSAGE_KEYS)
-            if key in message}
+    kept = {
+        key: message[key] for key in (_TOOLS_MESSAGE_KEYS if with_tools else _MESSAGE_KEYS) if key in message
+    }
     if isinstance(kept.get("tool_calls"), list):
         kept["tool_calls"] = [_kept_call(call) for call in kept["tool_calls"]]
     return kept
@@ -76,18 +77,20 @@ def _kept_call(call: Any) -> Any:
     return kept
 
 
-def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
-                  mode: str, builtin: bool, schema: str) -> list[RenderedCase]:
+def grading_cases(
+    base: RenderedCase, deck: str, conversation: Conversation, mode: str, builtin: bool, schema: str
+) -> list[RenderedCase]:
     messages = conversation.messages
-    with_tools = builtin and schema.removeprefix(SCHEMAS).removeprefix("graders/").startswith(
-        _TOOLS_SCHEMAS)
+    with_tools = builtin and schema.removeprefix(SCHEMAS).removeprefix("graders/").startswith(_TOOLS_SCHEMAS)
     graded = [_kept(m, with_tools) for m in messages] if builtin else messages
     session: dict[str, Any] = {"messages": graded}
     inputs: list[tuple[str, dict[str, Any], int | None]]
     if mode == "turns":
-        inputs = [(f"{base.id}@turn-{index}", {"session": session, "messageToGrade": graded[index]},
-                   index) for index, message in enumerate(messages)
-                  if message["role"] == "assistant"]
+        inputs = [
+            (f"{base.id}@turn-{index}", {"session": session, "messageToGrade": graded[index]}, index)
+            for index, message in enumerate(messages)
+            if message["role"] == "assistant"
+        ]
     else:
         inputs = [(f"{base.id}@conversation", {"session": session}, None)]
     traced = _TracedInput(graded, conversation) if conversation.file is not None else None
@@ -96,8 +99,7 @@ def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
         case = copy.deepcopy(base)
         case.id = case_id
         system = case.messages[0]
-        case.messages = [system] + context_messages(
-            value, segments=traced.segments(turn) if traced else None)
+        case.messages = [system] + context_messages(value, segments=traced.segments(turn) if traced else None)
         if conversation.file is not None:
             case.metadata["gambit_conversation_sample"] = conversation.file
         case.metadata["gambit_grade"] = {"mode": mode, "schema": schema}
@@ -105,27 +107,38 @@ def grading_cases(base: RenderedCase, deck: str, conversation: Conversation,
         case.warnings += _grading_notes(deck, conversation, builtin, schema)
         cases.append(case)
     if not cases:
-        base.warnings.append(Diagnostic(
-            "the conversation has no assistant message: gambit grade runs a turn grader once per "
-            "assistant message, so nothing is sent", deck))
+        base.warnings.append(
+            Diagnostic(
+                "the conversation has no assistant message: gambit grade runs a turn grader once per "
+                "assistant message, so nothing is sent",
+                deck,
+            )
+        )
         return [base]
     return cases
 
 
-def _grading_notes(deck: str, conversation: Conversation, builtin: bool, schema: str
-                   ) -> list[Diagnostic]:
+def _grading_notes(deck: str, conversation: Conversation, builtin: bool, schema: str) -> list[Diagnostic]:
     """What gambit grade passes that the page does not show."""
     notes = []
     if conversation.unshown:
-        notes.append(Diagnostic(
-            "gambit grade also passes the saved session's "
-            f"{', '.join(conversation.unshown)} in `session`; the inspector shows its "
-            "messages only", conversation.file or deck))
+        notes.append(
+            Diagnostic(
+                "gambit grade also passes the saved session's "
+                f"{', '.join(conversation.unshown)} in `session`; the inspector shows its "
+                "messages only",
+                conversation.file or deck,
+            )
+        )
     if not builtin:
-        notes.append(Diagnostic(
-            f"gambit validates the grader's input against {schema} (a Zod schema the "
-            "inspector does not run) and passes what it keeps; shown as gambit grade builds "
-            "it, with the session's messages only", deck))
+        notes.append(
+            Diagnostic(
+                f"gambit validates the grader's input against {schema} (a Zod schema the "
+                "inspector does not run) and passes what it keeps; shown as gambit grade builds "
+                "it, with the session's messages only",
+                deck,
+            )
+        )
     return notes
 
 
@@ -136,27 +149,35 @@ class _TracedInput:
 
     def __init__(self, graded: list[dict[str, Any]], conversation: Conversation):
         self.joins = Origin(OriginKind.SEPARATOR)
-        self.messages = [Segment(js_json(message, indent=None), origin)
-                         for message, origin in zip(graded, conversation.origins, strict=True)]
+        self.messages = [
+            Segment(js_json(message, indent=None), origin)
+            for message, origin in zip(graded, conversation.origins, strict=True)
+        ]
         self.session = [Segment('{"session":{"messages":[', self.joins)]
         for index, message in enumerate(self.messages):
             self.session += [Segment(",", self.joins), message] if index else [message]
         self.session.append(Segment("]}", self.joins))
 
     def segments(self, turn: int | None) -> list[Segment]:
-        ending = [] if turn is None else [Segment(',"messageToGrade":', self.joins),
-                                          self.messages[turn]]
+        ending = [] if turn is None else [Segment(',"messageToGrade":', self.joins), self.messages[turn]]
         return [*self.session, *ending, Segment("}", self.joins)]
 
 
-def context_messages(value: Any, origin: Origin | None = None,
-                     segments: list[Segment] | None = None) -> list[Message]:
+def context_messages(
+    value: Any, origin: Origin | None = None, segments: list[Segment] | None = None
+) -> list[Message]:
     """runLlmDeck's context turn: an assistant `gambit_context` call, then its result, the input
     as JSON.stringify writes it (or `segments` that spell it, traced piece by piece)."""
     return [
-        Message("assistant", [], tool_calls=[
-            ToolCall(CONTEXT_CALL_ID, CONTEXT_TOOL, "{}", Origin(OriginKind.SEPARATOR))]),
-        Message("tool", segments or [Segment(js_json(value, indent=None),
-                                             origin or Origin(OriginKind.CASE_TEXT))],
-                name=CONTEXT_TOOL, tool_call_id=CONTEXT_CALL_ID),
+        Message(
+            "assistant",
+            [],
+            tool_calls=[ToolCall(CONTEXT_CALL_ID, CONTEXT_TOOL, "{}", Origin(OriginKind.SEPARATOR))],
+        ),
+        Message(
+            "tool",
+            segments or [Segment(js_json(value, indent=None), origin or Origin(OriginKind.CASE_TEXT))],
+            name=CONTEXT_TOOL,
+            tool_call_id=CONTEXT_CALL_ID,
+        ),
     ]

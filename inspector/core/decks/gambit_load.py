@@ -92,8 +92,9 @@ class _Lines:
 def key_line(text: str, key: str) -> int | None:
     """The first line of the front matter that declares `key` (`key =`, `key:`, `[key]`,
     `[[key]]`), for pointing at what gambit refused."""
-    pattern = re.compile(rf"^[ \t]*(?:\[\[?[ \t]*{re.escape(key)}\b|{re.escape(key)}[ \t]*[=:])",
-                         re.MULTILINE)
+    pattern = re.compile(
+        rf"^[ \t]*(?:\[\[?[ \t]*{re.escape(key)}\b|{re.escape(key)}[ \t]*[=:])", re.MULTILINE
+    )
     match = pattern.search(text)
     return None if match is None else text.count("\n", 0, match.start()) + 1
 
@@ -117,14 +118,18 @@ class Loader:
             decoded = self.bundle.text(path)
             text = None if decoded is None else decoded.text
         if text is None:
-            raise InputError(f"embedded card not found: {path} (gambit stops loading the deck)",
-                             from_path or path, line)
+            raise InputError(
+                f"embedded card not found: {path} (gambit stops loading the deck)", from_path or path, line
+            )
         self.cards_read += 1
         self.chars_read += len(text)
         if self.cards_read > MAX_CARDS or self.chars_read > MAX_CARD_CHARS:
-            raise LimitExceeded("the deck's cards bring in more than "
-                                f"{MAX_CARDS} files or {MAX_CARD_CHARS // 2**20} MB (an embed bomb?)",
-                                from_path or path, line)
+            raise LimitExceeded(
+                "the deck's cards bring in more than "
+                f"{MAX_CARDS} files or {MAX_CARD_CHARS // 2**20} MB (an embed bomb?)",
+                from_path or path,
+                line,
+            )
         return text
 
     def front_matter(self, path: str, raw: str) -> tuple[dict[str, Any], int, str]:
@@ -144,14 +149,18 @@ class Loader:
                 node = load_yaml(front.text, path, core=True) if front.text.strip() else None
             except InputError as error:
                 found = error.diagnostic
-                raise InputError(f"Failed to parse front matter in {path}: {found.message}", path,
-                                 first + (found.line or 1) - 1, found.column) from None
+                raise InputError(
+                    f"Failed to parse front matter in {path}: {found.message}",
+                    path,
+                    first + (found.line or 1) - 1,
+                    found.column,
+                ) from None
             attrs = node.plain() if node is not None else {}
         else:
             raise InputError("JSON front matter is not read by the inspector", path, 1)
         if not isinstance(attrs, dict):
             attrs = {}
-        return attrs, front.body_start, raw[:front.body_start]
+        return attrs, front.body_start, raw[: front.body_start]
 
     @staticmethod
     def _toml(text: str, path: str, first_line: int) -> dict[str, Any]:
@@ -162,9 +171,10 @@ class Loader:
             found = _TOML_AT.match(str(error))
             message, line = (found["message"], int(found["line"])) if found else (str(error), 1)
             if not found and str(error).endswith(" (at end of document)"):
-                message, line = str(error)[:-len(" (at end of document)")], text.count("\n") + 1
-            raise InputError(f"Failed to parse front matter in {path}: {message}", path,
-                             first_line + line - 1) from None
+                message, line = str(error)[: -len(" (at end of document)")], text.count("\n") + 1
+            raise InputError(
+                f"Failed to parse front matter in {path}: {message}", path, first_line + line - 1
+            ) from None
 
     def deprecated(self, path: str, key: str, message: str, line: int | None) -> None:
         if (path, key) not in self._deprecations:
@@ -173,8 +183,9 @@ class Loader:
 
     # -- bodies -----------------------------------------------------------------------------
 
-    def expand(self, path: str, raw: str, body_start: int, stack: tuple[str, ...]
-               ) -> tuple[list[Piece], list[Loaded], bool, bool]:
+    def expand(
+        self, path: str, raw: str, body_start: int, stack: tuple[str, ...]
+    ) -> tuple[list[Piece], list[Loaded], bool, bool]:
         """The body with its embeds inlined, trimmed: pieces, embedded cards, and whether a legacy
         respond or end marker stood in it."""
         lines = _Lines(raw)
@@ -184,7 +195,7 @@ class Loader:
         cursor = body_start
         for embed in embeds(raw, body_start, len(raw)):
             if embed.start > cursor:
-                pieces.append(Piece(raw[cursor:embed.start], path, lines.line(cursor)))
+                pieces.append(Piece(raw[cursor : embed.start], path, lines.line(cursor)))
             cursor = embed.end
             line = lines.line(embed.start)
             target = embed.target
@@ -202,32 +213,40 @@ class Loader:
         return trim(pieces), cards, respond, end
 
     def _legacy_marker(self, path: str, target: str, line: int) -> Piece:
-        self.warnings.append(Diagnostic(
-            f'"{target}" is deprecated; use {LEGACY_MARKERS[target]} instead. gambit puts its own '
-            "built-in text here, which the inspector does not copy: the message shows a placeholder",
-            path, line))
+        self.warnings.append(
+            Diagnostic(
+                f'"{target}" is deprecated; use {LEGACY_MARKERS[target]} instead. gambit puts its own '
+                "built-in text here, which the inspector does not copy: the message shows a placeholder",
+                path,
+                line,
+            )
+        )
         return Piece(f"[gambit's built-in text for {target}]", path, line, placeholder=True)
 
     def embed(self, path: str, target: str, line: int, stack: tuple[str, ...]) -> Loaded | None:
         if target.startswith(SNIPPETS):
             return self.snippet(path, target, line, stack)
         if not target.endswith(".md"):
-            self.warnings.append(Diagnostic(
-                f"{target} is a TypeScript card: gambit imports and runs it, the inspector does "
-                "not; its text and tools are missing here", path, line))
+            self.warnings.append(
+                Diagnostic(
+                    f"{target} is a TypeScript card: gambit imports and runs it, the inspector does "
+                    "not; its text and tools are missing here",
+                    path,
+                    line,
+                )
+            )
             return None
         resolved = join(posixpath.dirname(path), target)
         if resolved is None:
             raise InputError(f"embed {target!r} points outside the upload", path, line)
         if resolved in stack:
-            raise InputError("Card/embed cycle detected: " + " -> ".join((*stack, resolved)),
-                             path, line)
+            raise InputError("Card/embed cycle detected: " + " -> ".join((*stack, resolved)), path, line)
         if len(stack) >= MAX_DEPTH:
             raise LimitExceeded(f"cards nested more than {MAX_DEPTH} deep", path, line)
         return self.card(resolved, self.read(resolved, path, line), stack + (resolved,))
 
     def snippet(self, path: str, target: str, line: int, stack: tuple[str, ...]) -> Loaded | None:
-        name = target[len(SNIPPETS):]
+        name = target[len(SNIPPETS) :]
         if not name:
             raise InputError(f"Invalid gambit snippet specifier: {target}", path, line)
         if name not in self._snippets:
@@ -238,60 +257,83 @@ class Loader:
         found = self._snippets[name]
         if found is None:
             self.warnings.append(Diagnostic(self._missing_snippet(target, name), path, line))
-            placeholder = Loaded(path=path, attrs={}, pieces=[
-                Piece(f"[gambit snippet {name}: not in the upload]", path, line, placeholder=True)])
+            placeholder = Loaded(
+                path=path,
+                attrs={},
+                pieces=[Piece(f"[gambit snippet {name}: not in the upload]", path, line, placeholder=True)],
+            )
             return placeholder
         if found in stack:
-            raise InputError("Card/embed cycle detected: " + " -> ".join((*stack, found)),
-                             path, line)
+            raise InputError("Card/embed cycle detected: " + " -> ".join((*stack, found)), path, line)
         return self.card(found, self.read(found, path, line), stack + (found,))
 
     def _missing_snippet(self, target: str, name: str) -> str:
         where = ""
         if self.installed is not None:
             # The folder itself is not named: on a server it is the host's business.
-            where = (f" The installed gambit-core has no snippets/{name}." if self.installed.usable
-                     else " The installed gambit-core named has no snippets/ folder: name "
-                     "gambit-core's own folder, the one holding snippets/ and src/.")
-        return (f"{target} is gambit's own text, which the inspector does not copy: add "
-                f"gambit-core's snippets/{name} to the upload (for example as "
-                f"gambit-core/snippets/{name}), or name an installed gambit-core (--gambit-core "
-                "on the command line, GAMBIT_CORE_DIR on a server), to see it; a placeholder "
-                f"stands in its place.{where}")
+            where = (
+                f" The installed gambit-core has no snippets/{name}."
+                if self.installed.usable
+                else " The installed gambit-core named has no snippets/ folder: name "
+                "gambit-core's own folder, the one holding snippets/ and src/."
+            )
+        return (
+            f"{target} is gambit's own text, which the inspector does not copy: add "
+            f"gambit-core's snippets/{name} to the upload (for example as "
+            f"gambit-core/snippets/{name}), or name an installed gambit-core (--gambit-core "
+            "on the command line, GAMBIT_CORE_DIR on a server), to see it; a placeholder "
+            f"stands in its place.{where}"
+        )
 
     def card(self, path: str, raw: str, stack: tuple[str, ...]) -> Loaded:
         attrs, body_start, front = self.front_matter(path, raw)
         if attrs.get("handlers"):
-            raise InputError(f"Card at {path} cannot declare handlers (deck-only)", path,
-                             key_line(front, "handlers"))
+            raise InputError(
+                f"Card at {path} cannot declare handlers (deck-only)", path, key_line(front, "handlers")
+            )
         legacy = attrs.get("actionDecks")
         canonical = attrs.get("actions")
-        actions = self.actions(canonical if canonical is not None else legacy, path, front,
-                               require_description=False)
+        actions = self.actions(
+            canonical if canonical is not None else legacy, path, front, require_description=False
+        )
         if legacy:
-            self.deprecated(path, "actionDecks", f'card at {path} uses deprecated "actionDecks"; '
-                            'use "[[actions]]" instead.', key_line(front, "actionDecks"))
+            self.deprecated(
+                path,
+                "actionDecks",
+                f'card at {path} uses deprecated "actionDecks"; use "[[actions]]" instead.',
+                key_line(front, "actionDecks"),
+            )
         for old, new in (("inputSchema", "contextFragment"), ("outputSchema", "responseFragment")):
             if old in attrs:
-                self.deprecated(path, old, f'card at {path} uses deprecated "{old}"; rename to '
-                                f'"{new}"', key_line(front, old))
+                self.deprecated(
+                    path,
+                    old,
+                    f'card at {path} uses deprecated "{old}"; rename to "{new}"',
+                    key_line(front, old),
+                )
         pieces, cards, respond, end = self.expand(path, raw, body_start, stack)
-        loaded = Loaded(path, attrs, pieces, cards, actions,
-                        self.references(attrs.get("testDecks"), "scenario", path, front),
-                        self.references(attrs.get("graderDecks"), "grader", path, front))
+        loaded = Loaded(
+            path,
+            attrs,
+            pieces,
+            cards,
+            actions,
+            self.references(attrs.get("testDecks"), "scenario", path, front),
+            self.references(attrs.get("graderDecks"), "grader", path, front),
+        )
         loaded.respond = bool(attrs.get("respond")) or respond
         loaded.allow_end = bool(attrs.get("allowEnd")) or end
         return loaded
 
     # -- front matter lists -----------------------------------------------------------------
 
-    def actions(self, entries: Any, path: str, front: str, require_description: bool
-                ) -> list[Reference]:
+    def actions(self, entries: Any, path: str, front: str, require_description: bool) -> list[Reference]:
         if not isinstance(entries, list):
             return []
         line = key_line(front, "actions") or key_line(front, "actionDecks")
-        return [_action(entry, path, line, require_description) for entry in entries
-                if isinstance(entry, dict)]
+        return [
+            _action(entry, path, line, require_description) for entry in entries if isinstance(entry, dict)
+        ]
 
     def references(self, entries: Any, kind: str, path: str, front: str) -> list[Reference]:
         if not isinstance(entries, list):
@@ -307,15 +349,21 @@ class Loader:
                 raise InputError("Deck reference must include a path", path, line)
             label = entry.get("label") if isinstance(entry.get("label"), str) else None
             description = entry.get("description")
-            found.append(Reference(
-                kind, label or target, None if target.startswith("gambit://")
-                else join(posixpath.dirname(path), target), target,
-                description if isinstance(description, str) else None, path, line))
+            found.append(
+                Reference(
+                    kind,
+                    label or target,
+                    None if target.startswith("gambit://") else join(posixpath.dirname(path), target),
+                    target,
+                    description if isinstance(description, str) else None,
+                    path,
+                    line,
+                )
+            )
         return found
 
 
-def _action(entry: dict[str, Any], path: str, line: int | None, require_description: bool
-            ) -> Reference:
+def _action(entry: dict[str, Any], path: str, line: int | None, require_description: bool) -> Reference:
     """One [[actions]] entry, checked as gambit's loader checks it: a name, a description (when
     required) and exactly one of a deck path or an execute target with both schemas."""
     name = _js_string(entry.get("name")).strip()
@@ -327,19 +375,25 @@ def _action(entry: dict[str, Any], path: str, line: int | None, require_descript
     target_path = _text(entry.get("path"))
     execute = _text(entry.get("execute"))
     if bool(target_path) == bool(execute):
-        raise InputError(
-            f"Action deck must include exactly one of path or execute ({path})", path, line)
+        raise InputError(f"Action deck must include exactly one of path or execute ({path})", path, line)
     if execute and not (entry.get("contextSchema") and entry.get("responseSchema")):
-        raise InputError("Action execute target must include contextSchema and "
-                         f"responseSchema ({path})", path, line)
+        raise InputError(
+            f"Action execute target must include contextSchema and responseSchema ({path})", path, line
+        )
     check_action_name(name, path, line)
     target = target_path or execute
     context_schema = entry.get("contextSchema")
     return Reference(
-        "action", name, None if target.startswith("gambit://")
-        else join(posixpath.dirname(path), target), target, description or None, path,
-        line, context_schema if isinstance(context_schema, str) else None,
-        {"execute": bool(execute)})
+        "action",
+        name,
+        None if target.startswith("gambit://") else join(posixpath.dirname(path), target),
+        target,
+        description or None,
+        path,
+        line,
+        context_schema if isinstance(context_schema, str) else None,
+        {"execute": bool(execute)},
+    )
 
 
 def _text(value: Any) -> str:
@@ -355,8 +409,11 @@ def check_action_name(name: str, path: str, line: int | None) -> None:
     if name.startswith(RESERVED_PREFIX) and name not in BUILTIN_ACTION_NAMES:
         raise InputError(f"Action name {name} is reserved", path, line)
     if not TOOL_NAME.fullmatch(name) or len(name) > MAX_TOOL_NAME:
-        raise InputError(f"Action name {name} must match /^[A-Za-z_][A-Za-z0-9_]*$/ and be <= "
-                         f"{MAX_TOOL_NAME} characters", path, line)
+        raise InputError(
+            f"Action name {name} must match /^[A-Za-z_][A-Za-z0-9_]*$/ and be <= {MAX_TOOL_NAME} characters",
+            path,
+            line,
+        )
 
 
 def trim(pieces: list[Piece]) -> list[Piece]:
@@ -371,9 +428,15 @@ def trim(pieces: list[Piece]) -> list[Piece]:
         cut_start, cut_end = max(start, piece_start), min(end, piece_end)
         if cut_end <= cut_start:
             continue
-        skipped = piece.text[:cut_start - piece_start]
-        result.append(Piece(piece.text[cut_start - piece_start:cut_end - piece_start], piece.path,
-                            piece.first_line + skipped.count("\n"), piece.placeholder))
+        skipped = piece.text[: cut_start - piece_start]
+        result.append(
+            Piece(
+                piece.text[cut_start - piece_start : cut_end - piece_start],
+                piece.path,
+                piece.first_line + skipped.count("\n"),
+                piece.placeholder,
+            )
+        )
     return result
 
 

@@ -34,7 +34,7 @@ def deck_samples(bundle: Bundle, deck: str) -> list[ContextSample]:
     for path in bundle.paths_under(folder):
         if not path.endswith(SAMPLE_SUFFIXES) or ("/" + path).endswith(NOT_SAMPLES):
             continue
-        file = path[len(folder) + 1:]
+        file = path[len(folder) + 1 :]
         name = posixpath.splitext(file)[0]
         found.setdefault(name, ContextSample(name, file, path))
         if len(found) >= MAX_LISTED:
@@ -42,8 +42,9 @@ def deck_samples(bundle: Bundle, deck: str) -> list[ContextSample]:
     return list(found.values())
 
 
-def _chosen(bundle: Bundle, deck: str, name: str, kind: str,
-            suffixes: tuple[str, ...] = SAMPLE_SUFFIXES) -> ContextSample:
+def _chosen(
+    bundle: Bundle, deck: str, name: str, kind: str, suffixes: tuple[str, ...] = SAMPLE_SUFFIXES
+) -> ContextSample:
     samples = [s for s in deck_samples(bundle, deck) if s.file.endswith(suffixes)]
     chosen = next((s for s in samples if name in (s.name, s.file)), None)
     if chosen is None:

@@ -23,8 +23,9 @@ def _text(content: Any) -> str:
     return js_json("" if content is None else content, indent=None)
 
 
-def scenario_cases(base: RenderedCase, deck: str, conversation: Conversation,
-                   lead: list[Message]) -> list[RenderedCase]:
+def scenario_cases(
+    base: RenderedCase, deck: str, conversation: Conversation, lead: list[Message]
+) -> list[RenderedCase]:
     """One case per assistant message of the conversation: what the scenario deck is sent when
     it answers that message. `lead` is the system message and any context turn."""
     cases: list[RenderedCase] = []
@@ -46,12 +47,15 @@ def scenario_cases(base: RenderedCase, deck: str, conversation: Conversation,
             cases.append(case)
         elif message["role"] == "user" and pending is not None:
             history.append(pending)
-            history.append(Message("assistant", [Segment(_text(message.get("content")).strip(),
-                                                         given)]))
+            history.append(Message("assistant", [Segment(_text(message.get("content")).strip(), given)]))
             pending = None
     if not cases:
-        base.warnings.append(Diagnostic(
-            "the conversation has no assistant message: gambit scenario calls the scenario deck "
-            "after each reply of the deck under test, so nothing is sent", deck))
+        base.warnings.append(
+            Diagnostic(
+                "the conversation has no assistant message: gambit scenario calls the scenario deck "
+                "after each reply of the deck under test, so nothing is sent",
+                deck,
+            )
+        )
         return [base]
     return cases

@@ -24,11 +24,15 @@ _HEADERS = {
     "json": (f"{_BOM}(?:---json|= json =)", "(?:---|= json =)"),
 }
 # @std/front-matter's RECOGNIZE_* and EXTRACT_* patterns, in the order `any` tries them.
-RECOGNIZE = {name: re.compile(f"^{header}{_WS}{_NEWLINE}", re.IGNORECASE)
-             for name, (header, _footer) in _HEADERS.items()}
+RECOGNIZE = {
+    name: re.compile(f"^{header}{_WS}{_NEWLINE}", re.IGNORECASE)
+    for name, (header, _footer) in _HEADERS.items()
+}
 EXTRACT = {
-    name: re.compile(f"^{header}{_WS}{_NEWLINE}{_WS}(?:{_FRONT}{_WS}{_NEWLINE})?{footer}{_WS}"
-                     f"{_BODY}$", re.IGNORECASE | re.DOTALL)
+    name: re.compile(
+        f"^{header}{_WS}{_NEWLINE}{_WS}(?:{_FRONT}{_WS}{_NEWLINE})?{footer}{_WS}{_BODY}$",
+        re.IGNORECASE | re.DOTALL,
+    )
     for name, (header, footer) in _HEADERS.items()
 }
 _DELIMITER_START = re.compile(f"^(\\+\\+\\+|---){_WS}(\r?\n|$)")
@@ -98,5 +102,5 @@ def embeds(text: str, start: int, end: int) -> Iterator[Embed]:
         if paren == close + 2:
             position = close + 1
             continue
-        yield Embed(bang, paren + 1, text[close + 2:paren])
+        yield Embed(bang, paren + 1, text[close + 2 : paren])
         position = paren + 1

@@ -25,8 +25,7 @@ from .sample_cases import add_legacy_notice, configured_system_prompt, sample_ca
 from .samples import Sample, SampleFile, load_sample_file
 
 
-def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOptions
-                        ) -> RenderedDocument:
+def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOptions) -> RenderedDocument:
     expansion = Expansion(bundle)
     expansion.expand(path, text, "", (path,))
     pieces = collapse_blank_runs(expansion.pieces)
@@ -41,12 +40,12 @@ def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
         name: definition.get("assistantQuestion", definition.get("question"))
         for name, definition in contexts.items()
     }
-    aibff = None if options.profile == "spec" else AibffRequest.of(bundle, path, expansion,
-                                                                   loaded, document)
+    aibff = None if options.profile == "spec" else AibffRequest.of(bundle, path, expansion, loaded, document)
     early: EarlyRequest | None = None
     if aibff is not None:
-        aibff, early, samples = _aibff_reading(aibff, bundle, path, text, options, expansion,
-                                               loaded, samples, document)
+        aibff, early, samples = _aibff_reading(
+            aibff, bundle, path, text, options, expansion, loaded, samples, document
+        )
         system_segments = _deck_segments(_sent_text(bundle, path, text))
 
     def deck_message() -> Message:
@@ -64,19 +63,23 @@ def render_grader_deck(bundle: Bundle, path: str, text: str, options: RenderOpti
         case.metadata["deck"] = path
         document.cases.append(case)
     if not samples:
-        case = RenderedCase(id=_deck_stem(path), messages=[deck_message()] if deck_text else [],
-                            span=LineSpan(path, 1, max(1, deck_lines)))
+        case = RenderedCase(
+            id=_deck_stem(path),
+            messages=[deck_message()] if deck_text else [],
+            span=LineSpan(path, 1, max(1, deck_lines)),
+        )
         if context_questions:
             case.metadata["contexts"] = context_questions
-        case.warnings.append(Diagnostic(
-            "this deck embeds no samples; only its system message is shown", path))
+        case.warnings.append(
+            Diagnostic("this deck embeds no samples; only its system message is shown", path)
+        )
         document.cases.append(case)
     return document
 
 
-def _embedded_samples(bundle: Bundle, expansion: Expansion, document: RenderedDocument
-                      ) -> tuple[dict[str, SampleFile], dict[tuple[str, str], Sample],
-                                 dict[str, dict]]:
+def _embedded_samples(
+    bundle: Bundle, expansion: Expansion, document: RenderedDocument
+) -> tuple[dict[str, SampleFile], dict[tuple[str, str], Sample], dict[str, dict]]:
     """The sample files the deck embeds, and the samples and contexts its embeds select (the
     first of each name wins)."""
     loaded: dict[str, SampleFile] = {}
@@ -93,8 +96,9 @@ def _embedded_samples(bundle: Bundle, expansion: Expansion, document: RenderedDo
         sample_file = loaded[embed.path]
         chosen_samples, chosen_contexts = selected(sample_file, embed.fragment)
         if embed.fragment and not chosen_samples and not chosen_contexts:
-            document.warnings.append(Diagnostic(
-                f"#{embed.fragment} names nothing in {embed.path}", embed.from_path, embed.line))
+            document.warnings.append(
+                Diagnostic(f"#{embed.fragment} names nothing in {embed.path}", embed.from_path, embed.line)
+            )
         for sample in chosen_samples:
             samples.setdefault((embed.path, sample.id), sample)
         for name in chosen_contexts:
@@ -103,9 +107,10 @@ def _embedded_samples(bundle: Bundle, expansion: Expansion, document: RenderedDo
 
 
 def _deck_segments(pieces: list) -> list[Segment]:
-    return [Segment(piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line,
-                                       piece.last_line))
-            for piece in pieces]
+    return [
+        Segment(piece.text, Origin(OriginKind.DECK, piece.path, piece.first_line, piece.last_line))
+        for piece in pieces
+    ]
 
 
 def _sent_text(bundle: Bundle, path: str, text: str) -> list:
@@ -115,11 +120,17 @@ def _sent_text(bundle: Bundle, path: str, text: str) -> list:
     return collapse_blank_runs(sent_text.pieces)
 
 
-def _aibff_reading(aibff: AibffRequest | None, bundle: Bundle, path: str, text: str, options: RenderOptions,
-                   expansion: Expansion, loaded: dict[str, SampleFile],
-                   samples: dict[tuple[str, str], Sample], document: RenderedDocument
-                   ) -> tuple[AibffRequest | None, EarlyRequest | None,
-                              dict[tuple[str, str], Sample]]:
+def _aibff_reading(
+    aibff: AibffRequest | None,
+    bundle: Bundle,
+    path: str,
+    text: str,
+    options: RenderOptions,
+    expansion: Expansion,
+    loaded: dict[str, SampleFile],
+    samples: dict[tuple[str, str], Sample],
+    document: RenderedDocument,
+) -> tuple[AibffRequest | None, EarlyRequest | None, dict[tuple[str, str], Sample]]:
     """aibff's calibrate takes samples only from the TOML files the deck itself embeds; an
     earlier era's code may keep fewer, or stop on the deck (then seed 004's reading is shown,
     with no aibff request)."""
@@ -128,24 +139,31 @@ def _aibff_reading(aibff: AibffRequest | None, bundle: Bundle, path: str, text: 
     early: EarlyRequest | None = None
     era = ERAS.get(options.profile)
     if era is not None and samples:
-        built = early_request(era, bundle, path, text, {name: loaded[name] for name in loaded
-                                                        if name in top})
+        built = early_request(era, bundle, path, text, {name: loaded[name] for name in loaded if name in top})
         if isinstance(built, tuple):
             message, where, line = built
-            document.warnings.append(Diagnostic(
-                f"aibff's calibrate ({era.profile}) stops on this deck: {message}. Shown "
-                "instead in seed 004's reading (the deck's text, then each sample's "
-                "messages)", where, line, severity="error"))
+            document.warnings.append(
+                Diagnostic(
+                    f"aibff's calibrate ({era.profile}) stops on this deck: {message}. Shown "
+                    "instead in seed 004's reading (the deck's text, then each sample's "
+                    "messages)",
+                    where,
+                    line,
+                    severity="error",
+                )
+            )
             aibff = None
         else:
             early = built
             samples = {key: sample for key, sample in samples.items() if early.keeps(sample)}
     document.profile = early.era.profile if early is not None else "aibff-2025-08"
     document.profile_reason = (
-        f"chosen in the settings: {early.era.name}" if early is not None else
-        "a grader deck: shown as aibff's calibrate sent it in August 2025 (a deck does not "
+        f"chosen in the settings: {early.era.name}"
+        if early is not None
+        else "a grader deck: shown as aibff's calibrate sent it in August 2025 (a deck does not "
         "say which aibff ran it; profiles aibff-2025-06 and aibff-2025-07 give June's and "
-        "July's code, spec seed 004's reading)")
+        "July's code, spec seed 004's reading)"
+    )
     return aibff, early, samples
 
 

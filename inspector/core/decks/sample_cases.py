@@ -46,22 +46,28 @@ def add_legacy_notice(document: RenderedDocument, sample_file: SampleFile) -> No
     converted_name = f"{stem}.converted.toml"
     document.conversions[converted_name] = converted_toml(sample_file)
     first_line = next((s.span[0] for s in sample_file.samples if s.legacy and s.span), None)
-    document.warnings.append(Diagnostic(
-        f"{len(legacy)} sample(s) use the userMessage/assistantResponse format, which the messages "
-        f"array replaced ([[samples.<id>.messages]] with role and content); they are shown "
-        f"converted, and the converted file is offered as {converted_name}: {', '.join(legacy)}",
-        sample_file.path, first_line))
+    document.warnings.append(
+        Diagnostic(
+            f"{len(legacy)} sample(s) use the userMessage/assistantResponse format, which the messages "
+            f"array replaced ([[samples.<id>.messages]] with role and content); they are shown "
+            f"converted, and the converted file is offered as {converted_name}: {', '.join(legacy)}",
+            sample_file.path,
+            first_line,
+        )
+    )
 
 
 def sample_case(sample: Sample, path: str, leading: list[Message]) -> RenderedCase:
     messages = leading
     for item in sample.messages:
         start, end = item.content_span or item.span or (None, None)
-        messages.append(Message(
-            role=item.role,
-            segments=[Segment(item.content, Origin(OriginKind.CASE_TEXT, path, start, end))],
-            span=LineSpan(path, *item.span) if item.span else None,
-        ))
+        messages.append(
+            Message(
+                role=item.role,
+                segments=[Segment(item.content, Origin(OriginKind.CASE_TEXT, path, start, end))],
+                span=LineSpan(path, *item.span) if item.span else None,
+            )
+        )
     case = RenderedCase(
         id=sample.id,
         messages=messages,
@@ -69,8 +75,12 @@ def sample_case(sample: Sample, path: str, leading: list[Message]) -> RenderedCa
         metadata=dict(sample.metadata),
     )
     if sample.legacy:
-        case.warnings.append(Diagnostic(
-            "legacy userMessage/assistantResponse sample: the messages array replaced this "
-            "format; shown converted to a user and an assistant message", path,
-            sample.span[0] if sample.span else None))
+        case.warnings.append(
+            Diagnostic(
+                "legacy userMessage/assistantResponse sample: the messages array replaced this "
+                "format; shown converted to a user and an assistant message",
+                path,
+                sample.span[0] if sample.span else None,
+            )
+        )
     return case

@@ -22,8 +22,7 @@ NO_CONTENT = "Each message must have a content string"
 LEGACY_KEYS = ("userMessage", "assistantResponse")
 NOT_METADATA = {"messages", *LEGACY_KEYS}
 
-_TOML_ERROR_AT = re.compile(r"^(?P<message>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$",
-                            re.DOTALL)
+_TOML_ERROR_AT = re.compile(r"^(?P<message>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$", re.DOTALL)
 _TOML_ERROR_END = re.compile(r"^(?P<message>.*) \(at end of document\)$", re.DOTALL)
 
 
@@ -63,13 +62,13 @@ def parse_toml(text: str, path: str) -> dict[str, Any]:
         raw = str(error)
         match = _TOML_ERROR_AT.match(raw)
         if match:
-            raise InputError(f"invalid TOML: {match['message']}", path, int(match["line"]),
-                             int(match["column"])) from None
+            raise InputError(
+                f"invalid TOML: {match['message']}", path, int(match["line"]), int(match["column"])
+            ) from None
         match = _TOML_ERROR_END.match(raw)
         if match:
             last_line = text.count("\n") + 1
-            raise InputError(f"invalid TOML: {match['message']} (at end of file)", path,
-                             last_line) from None
+            raise InputError(f"invalid TOML: {match['message']} (at end of file)", path, last_line) from None
         raise InputError(f"invalid TOML: {raw}", path) from None
 
 
@@ -94,9 +93,13 @@ def load_sample_file(text: str, path: str) -> SampleFile:
         return result
     entries = _sample_entries(samples)
     if entries is None:
-        result.diagnostics.append(Diagnostic(
-            "`samples` must be an array of tables ([[samples]]) or tables ([samples.<id>])",
-            path, (_span(lines, ("samples",)) or (None,))[0]))
+        result.diagnostics.append(
+            Diagnostic(
+                "`samples` must be an array of tables ([[samples]]) or tables ([samples.<id>])",
+                path,
+                (_span(lines, ("samples",)) or (None,))[0],
+            )
+        )
         return result
     for sample_id, key_path, item in entries:
         sample = _sample(sample_id, key_path, item, lines, path, result.diagnostics)
@@ -116,21 +119,27 @@ def _covering(lines: TomlLines | None, key_path: tuple) -> tuple[int, int] | Non
 def _sample_entries(samples: Any) -> list[tuple[str, tuple, Any]] | None:
     """(id, key path, table) per sample, of [[samples]] or [samples.<id>]; None for neither."""
     if isinstance(samples, list):
-        return [(_list_sample_id(item, index), ("samples", index), item)
-                for index, item in enumerate(samples)]
+        return [
+            (_list_sample_id(item, index), ("samples", index), item) for index, item in enumerate(samples)
+        ]
     if isinstance(samples, dict):
         return [(str(name), ("samples", name), item) for name, item in samples.items()]
     return None
 
 
-def _sample(sample_id: str, key_path: tuple, item: Any, lines: TomlLines | None, path: str,
-            diagnostics: list[Diagnostic]) -> Sample | None:
+def _sample(
+    sample_id: str,
+    key_path: tuple,
+    item: Any,
+    lines: TomlLines | None,
+    path: str,
+    diagnostics: list[Diagnostic],
+) -> Sample | None:
     """One sample, or None (with the reason in `diagnostics`) when seed 004 skips it."""
     sample_span = _covering(lines, key_path)
     first_line = sample_span[0] if sample_span else None
     if not isinstance(item, dict):
-        diagnostics.append(Diagnostic(
-            f"sample {sample_id!r} skipped: it must be a table", path, first_line))
+        diagnostics.append(Diagnostic(f"sample {sample_id!r} skipped: it must be a table", path, first_line))
         return None
     legacy = "messages" not in item and any(key in item for key in LEGACY_KEYS)
     raw_messages, message_paths, content_paths = _written_messages(item, key_path, legacy)
@@ -140,25 +149,37 @@ def _sample(sample_id: str, key_path: tuple, item: Any, lines: TomlLines | None,
         if index is None:
             where = _span(lines, key_path + ("messages",)) or sample_span
         else:
-            where = (_span(lines, content_paths[index]) if field_name.endswith("content") else
-                     _span(lines, message_paths[index] + ("role",))) \
-                or _span(lines, message_paths[index])
-        diagnostics.append(Diagnostic(
-            f"sample {sample_id!r} skipped: {field_name}: {message}", path,
-            where[0] if where else first_line))
+            where = (
+                _span(lines, content_paths[index])
+                if field_name.endswith("content")
+                else _span(lines, message_paths[index] + ("role",))
+            ) or _span(lines, message_paths[index])
+        diagnostics.append(
+            Diagnostic(
+                f"sample {sample_id!r} skipped: {field_name}: {message}",
+                path,
+                where[0] if where else first_line,
+            )
+        )
         return None
     messages = [
-        SampleMessage(message["role"], message["content"], _span(lines, message_path) or
-                      _covering(lines, message_path), _span(lines, content_path))
-        for message, message_path, content_path in zip(raw_messages, message_paths,
-                                                        content_paths, strict=True)
+        SampleMessage(
+            message["role"],
+            message["content"],
+            _span(lines, message_path) or _covering(lines, message_path),
+            _span(lines, content_path),
+        )
+        for message, message_path, content_path in zip(
+            raw_messages, message_paths, content_paths, strict=True
+        )
     ]
     metadata = {key: value for key, value in item.items() if key not in NOT_METADATA}
     return Sample(sample_id, messages, metadata, sample_span, legacy)
 
 
-def _written_messages(item: dict[str, Any], key_path: tuple, legacy: bool
-                      ) -> tuple[Any, list[tuple], list[tuple]]:
+def _written_messages(
+    item: dict[str, Any], key_path: tuple, legacy: bool
+) -> tuple[Any, list[tuple], list[tuple]]:
     """The sample's messages as written, each one's key path and its content's (a legacy
     sample's userMessage and assistantResponse are both)."""
     if legacy:
@@ -203,11 +224,14 @@ def _validate(messages: Any, legacy: bool) -> tuple[str, int | None, str] | None
 
 # -- converting a legacy deck to the messages form ----------------------------------------------
 
+
 def converted_toml(sample_file: SampleFile) -> str:
     """The whole deck rewritten with every sample in the messages form seed 004 asks for."""
     data = sample_file.data
-    out: list[str] = [f"# Converted from {sample_file.path}: userMessage/assistantResponse samples "
-                      "rewritten as messages arrays."]
+    out: list[str] = [
+        f"# Converted from {sample_file.path}: userMessage/assistantResponse samples "
+        "rewritten as messages arrays."
+    ]
     for key, value in data.items():
         if key not in ("samples",) and not isinstance(value, dict):
             out.append(f"{_key(key)} = {_value(value)}")
@@ -241,9 +265,11 @@ def _emit_sample_table(out: list[str], sample_id: str, item: Any) -> None:
 def _as_messages(item: Any) -> Any:
     if not isinstance(item, dict) or "messages" in item or not any(k in item for k in LEGACY_KEYS):
         return item
-    messages = [{"role": role, "content": item[key]}
-                for key, role in (("userMessage", "user"), ("assistantResponse", "assistant"))
-                if key in item]
+    messages = [
+        {"role": role, "content": item[key]}
+        for key, role in (("userMessage", "user"), ("assistantResponse", "assistant"))
+        if key in item
+    ]
     rest = {key: value for key, value in item.items() if key not in LEGACY_KEYS}
     return {"messages": messages, **rest}
 
@@ -271,8 +297,13 @@ def _value(value: Any, multiline: bool = False) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, str):
-        literal_ok = (multiline and "\n" in value and "'''" not in value and not value.endswith("'")
-                      and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", value))
+        literal_ok = (
+            multiline
+            and "\n" in value
+            and "'''" not in value
+            and not value.endswith("'")
+            and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", value)
+        )
         if literal_ok:
             return "'''\n" + value + "'''"
         return json.dumps(value, ensure_ascii=False)

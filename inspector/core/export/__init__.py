@@ -21,10 +21,23 @@ from .registry import REGISTRY, with_cache_breakpoints
 from .registry import provider as provider_spec
 
 __all__ = [
-    "FORMATS", "PROVIDERS", "REGISTRY", "BatchExport", "Change", "ExportResult", "ExportSettings",
-    "Lint", "batch_export", "batch_jsonl", "export_case", "export_request", "full_instructions",
-    "provider_spec", "with_cache_breakpoints",
-    "render_code", "render_codes",
+    "FORMATS",
+    "PROVIDERS",
+    "REGISTRY",
+    "BatchExport",
+    "Change",
+    "ExportResult",
+    "ExportSettings",
+    "Lint",
+    "batch_export",
+    "batch_jsonl",
+    "export_case",
+    "export_request",
+    "full_instructions",
+    "provider_spec",
+    "with_cache_breakpoints",
+    "render_code",
+    "render_codes",
 ]
 
 
@@ -40,8 +53,7 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def export_case(case: RenderedCase, provider: str, settings: ExportSettings | None = None
-                ) -> ExportResult:
+def export_case(case: RenderedCase, provider: str, settings: ExportSettings | None = None) -> ExportResult:
     spec = provider_spec(provider)
     settings = settings or ExportSettings()
     if not case.metadata:  # an eval case: nothing of a source API or its defaults to look at
@@ -53,9 +65,13 @@ def export_case(case: RenderedCase, provider: str, settings: ExportSettings | No
     return result
 
 
-def export_request(body: dict, input_format: str, provider: str,
-                   settings: ExportSettings | None = None, path: str = "request.json"
-                   ) -> ExportResult:
+def export_request(
+    body: dict,
+    input_format: str,
+    provider: str,
+    settings: ExportSettings | None = None,
+    path: str = "request.json",
+) -> ExportResult:
     """A request body given as dicts in `input_format`, as `provider`'s request: the body read
     into the neutral model as a file's would be (without lines), then exported."""
     return export_case(read_request(body, input_format, path), provider, settings)
@@ -70,10 +86,9 @@ def with_source_defaults(case: RenderedCase, settings: ExportSettings) -> Export
     return replace(
         settings,
         model=settings.model or declared.get("model"),
-        max_tokens=settings.max_tokens if settings.max_tokens is not None
-        else declared.get("max_tokens"),
-        temperature=settings.temperature if settings.temperature is not None
-        else declared.get("temperature"))
+        max_tokens=settings.max_tokens if settings.max_tokens is not None else declared.get("max_tokens"),
+        temperature=settings.temperature if settings.temperature is not None else declared.get("temperature"),
+    )
 
 
 @dataclass(slots=True)
@@ -84,8 +99,9 @@ class BatchExport:
     results: list[ExportResult] = field(default_factory=list)
 
 
-def batch_export(cases: Iterable[RenderedCase], provider: str,
-                 settings: ExportSettings | None = None) -> BatchExport:
+def batch_export(
+    cases: Iterable[RenderedCase], provider: str, settings: ExportSettings | None = None
+) -> BatchExport:
     """One batch request line per case, the case id as the custom id (OpenAI Batch API lines,
     Anthropic Message Batches requests, Gemini batch `{key, request}` lines)."""
     settings = settings or ExportSettings()
@@ -97,14 +113,13 @@ def batch_export(cases: Iterable[RenderedCase], provider: str,
     cases = list(cases)
     # Duplicate ids get the pages' names (`a#2`), so a batch line and a case page name a case
     # alike; only a provider's character rules (Anthropic: no `#`) change them further.
-    for position, (case, case_id) in enumerate(zip(cases, distinct_ids([c.id for c in cases]),
-                                                   strict=True)):
+    for position, (case, case_id) in enumerate(zip(cases, distinct_ids([c.id for c in cases]), strict=True)):
         result = export_case(case, provider, settings)
         results.append(result)
         custom_id = batch.custom_id(case_id, f"case-{position + 1}")
         if custom_id in used:
             # Room for "-NNNNNNN" within the provider's limit.
-            base = custom_id[:batch.max_id_length - 8] if batch.max_id_length else custom_id
+            base = custom_id[: batch.max_id_length - 8] if batch.max_id_length else custom_id
             suffix = 2
             while f"{base}-{suffix}" in used:
                 suffix += 1
@@ -126,8 +141,7 @@ def _one_line(text: str) -> str:
     return text.translate(LINE_BREAKERS)
 
 
-def batch_jsonl(cases: Iterable[RenderedCase], provider: str,
-                settings: ExportSettings | None = None) -> str:
+def batch_jsonl(cases: Iterable[RenderedCase], provider: str, settings: ExportSettings | None = None) -> str:
     return batch_export(cases, provider, settings).jsonl
 
 

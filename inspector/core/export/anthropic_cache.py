@@ -32,8 +32,9 @@ class CacheMark:
     tokens: int  # the prefix's tokens (an estimate: no local Claude tokenizer)
 
 
-def export_with_breakpoints(export: Export, case: RenderedCase, settings: ExportSettings,
-                            marks: list[CacheMark]) -> ExportResult:
+def export_with_breakpoints(
+    export: Export, case: RenderedCase, settings: ExportSettings, marks: list[CacheMark]
+) -> ExportResult:
     """The Anthropic export of a case (`export`: anthropic.py's) with `cache_control` on the block
     ending each mark's prefix."""
     case, left_out = without_provider_own(case, ANTHROPIC)
@@ -44,11 +45,16 @@ def export_with_breakpoints(export: Export, case: RenderedCase, settings: Export
         placed = _place(export, payload, case, settings, mark)
         shared = f"{mark.tokens:,} tokens shared by {mark.cases} cases"
         if placed is None:
-            changes.append(Change(f"cache_control breakpoint after {_what(mark)} ({shared})",
-                                  mark.message_index))
+            changes.append(
+                Change(f"cache_control breakpoint after {_what(mark)} ({shared})", mark.message_index)
+            )
         else:
-            changes.append(Change(f"no cache_control breakpoint after {_what(mark)} ({shared}): "
-                                  f"{placed}", mark.message_index))
+            changes.append(
+                Change(
+                    f"no cache_control breakpoint after {_what(mark)} ({shared}): {placed}",
+                    mark.message_index,
+                )
+            )
     return replace(result, payload=payload, changes=changes)
 
 
@@ -58,8 +64,9 @@ def _what(mark: CacheMark) -> str:
     return "the tool definitions" if mark.kind == "tools" else "the system prompt"
 
 
-def _place(export: Export, payload: dict[str, Any], case: RenderedCase, settings: ExportSettings,
-           mark: CacheMark) -> str | None:
+def _place(
+    export: Export, payload: dict[str, Any], case: RenderedCase, settings: ExportSettings, mark: CacheMark
+) -> str | None:
     """Marks the block; returns why it could not, or None."""
     if mark.kind == "tools":
         if not payload.get("tools"):
@@ -77,14 +84,17 @@ def _place(export: Export, payload: dict[str, Any], case: RenderedCase, settings
         return None
     assert mark.message_index is not None
     # The block ending the message is the last block of the export of the messages up to it.
-    head = export(replace(case, messages=case.messages[:mark.message_index + 1]), settings)
+    head = export(replace(case, messages=case.messages[: mark.message_index + 1]), settings)
     turns = head.payload.get("messages") or []
     if not turns:
         return "the message is not sent as a turn"
     turn, block = len(turns) - 1, len(turns[-1]["content"]) - 1
     sent = payload["messages"]
-    if turn >= len(sent) or block >= len(sent[turn]["content"]) or \
-            sent[turn]["content"][block] != turns[-1]["content"][block]:
+    if (
+        turn >= len(sent)
+        or block >= len(sent[turn]["content"])
+        or sent[turn]["content"][block] != turns[-1]["content"][block]
+    ):
         return "its block moved when the turns were merged"
     sent[turn]["content"][block]["cache_control"] = dict(EPHEMERAL)
     return None

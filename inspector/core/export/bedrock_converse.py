@@ -49,8 +49,7 @@ MAX_TEMPERATURE = 1.0  # InferenceConfigurationTemperatureFloat: 0 to 1
 class _Build(TurnExport):
     """One export's state while its messages become Converse turns."""
 
-    __slots__ = ("last_kind", "ids", "used_ids", "pending", "uses_tools", "same_api",
-                 "system_blocks")
+    __slots__ = ("last_kind", "ids", "used_ids", "pending", "uses_tools", "same_api", "system_blocks")
 
     def __init__(self, settings: ExportSettings):
         super().__init__(settings, "content")
@@ -92,16 +91,33 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     if case.tools:
         payload["toolConfig"] = {"tools": _tools(case, build)}
     elif build.uses_tools:
-        build.notes.lint("the messages hold tool calls or results but the case declares no tools: "
-                         "Bedrock requires toolConfig whenever toolUse or toolResult blocks are sent")
+        build.notes.lint(
+            "the messages hold tool calls or results but the case declares no tools: "
+            "Bedrock requires toolConfig whenever toolUse or toolResult blocks are sent"
+        )
     if case.output_schema is not None:
         schema = case.output_schema
-        payload["outputConfig"] = {"textFormat": {"type": "json_schema", "structure": {
-            "jsonSchema": {"schema": json.dumps(schema.schema, ensure_ascii=False),
-                           "name": schema.name}}}}
+        payload["outputConfig"] = {
+            "textFormat": {
+                "type": "json_schema",
+                "structure": {
+                    "jsonSchema": {
+                        "schema": json.dumps(schema.schema, ensure_ascii=False),
+                        "name": schema.name,
+                    }
+                },
+            }
+        }
     request.apply(case, PROVIDER, payload, build.notes)
-    return ExportResult(BEDROCK_CONVERSE, resolved.model, payload, build.notes.changes,
-                        build.notes.lints, list(case.warnings), case.id)
+    return ExportResult(
+        BEDROCK_CONVERSE,
+        resolved.model,
+        payload,
+        build.notes.changes,
+        build.notes.lints,
+        list(case.warnings),
+        case.id,
+    )
 
 
 def _system(build: _Build, message: Message, text: str, index: int) -> None:
@@ -127,8 +143,9 @@ def _system(build: _Build, message: Message, text: str, index: int) -> None:
 
 def _text_block(text: str, build: _Build, index: int) -> dict[str, Any]:
     if not text.strip():
-        build.notes.lint("blank message: Bedrock rejects a text block that is empty or only "
-                         "whitespace", index)
+        build.notes.lint(
+            "blank message: Bedrock rejects a text block that is empty or only whitespace", index
+        )
     return {"text": text}
 
 
@@ -145,9 +162,15 @@ def _assistant(build: _Build, message: Message, text: str, index: int) -> None:
     if message.tool_calls:
         content: list[dict[str, Any]] = [{"text": text}] if text.strip() else []
         if parts is not None:
-            content = _content_blocks(build, [part for part in parts if part.raw is not None
-                                              or part.media is not None or part.text.strip()],
-                                      index)
+            content = _content_blocks(
+                build,
+                [
+                    part
+                    for part in parts
+                    if part.raw is not None or part.media is not None or part.text.strip()
+                ],
+                index,
+            )
         if text and not text.strip():
             build.notes.change("whitespace-only text beside the tool calls left out", index)
         content += _tool_uses(build, message.tool_calls, index)
@@ -165,8 +188,11 @@ def _tool_uses(build: _Build, calls: list[ToolCall], index: int) -> list[dict[st
     content: list[dict[str, Any]] = []
     for position, call in enumerate(calls):
         call_id = build.ids.get(call.id) or _tool_use_id(build, call.id, index, position)
-        use = {"toolUseId": call_id, "name": call.name,
-               "input": arguments_object(call.arguments, call.name, index, build.notes)}
+        use = {
+            "toolUseId": call_id,
+            "name": call.name,
+            "input": arguments_object(call.arguments, call.name, index, build.notes),
+        }
         inner, trailing = _options(build, call.options, "a tool call", index)
         content += [{"toolUse": {**use, **inner}}, *trailing]
         build.pending[call_id] = index
@@ -197,11 +223,17 @@ def _tool_result(build: _Build, message: Message, text: str, index: int) -> None
     assert original is not None
     call_id = build.ids.get(original) or TOOL_USE_ID_UNSAFE.sub("_", original)[:64] or "tooluse"
     if build.pending.pop(call_id, None) is None:
-        build.notes.lint(f"tool result for {original!r} does not answer a toolUse of the "
-                         "assistant turn right before it", index)
+        build.notes.lint(
+            f"tool result for {original!r} does not answer a toolUse of the assistant turn right before it",
+            index,
+        )
     parts = blocks(message) if message.blocks else None
-    result: dict[str, Any] = {"toolUseId": call_id, "content": [_text_block(text, build, index)]
-                              if parts is None else _content_blocks(build, parts, index)}
+    result: dict[str, Any] = {
+        "toolUseId": call_id,
+        "content": [_text_block(text, build, index)]
+        if parts is None
+        else _content_blocks(build, parts, index),
+    }
     inner, trailing = _options(build, message.options, "a tool result", index)
     block = {"toolResult": {**result, **inner}}
     build.uses_tools = True
@@ -224,23 +256,39 @@ def _user(build: _Build, message: Message, text: str, index: int) -> None:
         _drop_name(build, message, index)
     role = message.role
     if role != "user":
-        reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
-                  else f"role {role!r} is not a Converse role")
+        reason = (
+            "a tool result without a tool_call_id"
+            if role in ("tool", "function")
+            else f"role {role!r} is not a Converse role"
+        )
         build.notes.change(f"{reason}; sent as a user message", index)
-    if build.turns.add("user", _user_blocks(build, message, text, index), index) \
-            and build.last_kind == "user":
+    if (
+        build.turns.add("user", _user_blocks(build, message, text, index), index)
+        and build.last_kind == "user"
+    ):
         build.notes.change("merged into the previous user turn", index)
     build.last_kind = "user"
 
 
 # Converse names an image's or a document's format, not its media type.
-IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg", "image/jpg": "jpeg", "image/gif": "gif",
-                 "image/webp": "webp"}
-DOCUMENT_FORMATS = {"application/pdf": "pdf", "text/csv": "csv", "application/msword": "doc",
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
-                    "application/vnd.ms-excel": "xls",
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
-                    "text/html": "html", "text/plain": "txt", "text/markdown": "md"}
+IMAGE_FORMATS = {
+    "image/png": "png",
+    "image/jpeg": "jpeg",
+    "image/jpg": "jpeg",
+    "image/gif": "gif",
+    "image/webp": "webp",
+}
+DOCUMENT_FORMATS = {
+    "application/pdf": "pdf",
+    "text/csv": "csv",
+    "application/msword": "doc",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/vnd.ms-excel": "xls",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+    "text/html": "html",
+    "text/plain": "txt",
+    "text/markdown": "md",
+}
 
 
 def _user_blocks(build: _Build, message: Message, text: str, index: int) -> list[dict[str, Any]]:
@@ -266,8 +314,9 @@ def _content_blocks(build: _Build, parts: list[Segment], index: int) -> list[dic
     return result
 
 
-def _options(build: _Build, options: dict[str, Any] | None, what: str, index: int | None
-             ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _options(
+    build: _Build, options: dict[str, Any] | None, what: str, index: int | None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A source block's other keys: for a Converse request read back, the keys to put back in the
     block and the cachePoint block that followed it; for another API's, named in Changes."""
     if not options:
@@ -286,17 +335,24 @@ def _media_block(build: _Build, media: Media, index: int, position: int) -> dict
         # Converse takes bytes or an S3 location, and only these formats: say where it is instead.
         where = media.url or media.file_id or "(no location)"
         what = "an image" if media.kind == "image" else "a file"
-        reason = ("Bedrock Converse takes images and documents as bytes or from S3, not by URL or "
-                  "file id" if media.data is None
-                  else f"Bedrock Converse takes no {media.media_type or 'untyped'} {media.kind}")
+        reason = (
+            "Bedrock Converse takes images and documents as bytes or from S3, not by URL or file id"
+            if media.data is None
+            else f"Bedrock Converse takes no {media.media_type or 'untyped'} {media.kind}"
+        )
         build.notes.change(f"{what} sent as its address in a text block: {reason}", index)
         return {"text": f"[{what[3:] if what.startswith('an ') else what[2:]}: {where}]"}
     if media.kind == "image":
         return {"image": {"format": fmt, "source": {"bytes": media.data}}}
     # A document needs a name of letters, digits, spaces, hyphens, brackets; unique per request.
     name = re.sub(r"[^A-Za-z0-9 \-()\[\]]", " ", (media.filename or "").rsplit(".", 1)[0]).strip()
-    return {"document": {"format": fmt, "name": (name or f"document {index}-{position}")[:200],
-                         "source": {"bytes": media.data}}}
+    return {
+        "document": {
+            "format": fmt,
+            "name": (name or f"document {index}-{position}")[:200],
+            "source": {"bytes": media.data},
+        }
+    }
 
 
 def _inference_config(max_tokens: Any, temperature: Any, notes: Notes) -> dict[str, Any]:
@@ -359,8 +415,10 @@ def _endpoint(model: str) -> str:
     return f"https://bedrock-runtime.{REGION}.amazonaws.com/model/{quote(model, safe='')}/converse"
 
 
-CREDENTIALS = ("region and credentials from the AWS SDK's usual chain: AWS_REGION, "
-               "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE or ~/.aws")
+CREDENTIALS = (
+    "region and credentials from the AWS SDK's usual chain: AWS_REGION, "
+    "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE or ~/.aws"
+)
 
 
 def _has_bytes(result: ExportResult) -> bool:
@@ -369,35 +427,45 @@ def _has_bytes(result: ExportResult) -> bool:
 
 def _python(result: ExportResult, literal: str, head: str) -> str:
     if not _has_bytes(result):
-        return (f"{head}import json\n\nimport boto3\n\n"
-                f"# {CREDENTIALS}\n"
-                'client = boto3.client("bedrock-runtime")\n'
-                f"payload = json.loads({literal})\n"
-                f"response = client.converse(modelId={json.dumps(result.model)}, **payload)\n"
-                'print(response["output"])\n')
-    # The JSON body carries images and documents as base64; boto3 takes the bytes and encodes
-    # them itself.
-    return (f"{head}import base64\nimport json\n\nimport boto3\n\n"
+        return (
+            f"{head}import json\n\nimport boto3\n\n"
             f"# {CREDENTIALS}\n"
             'client = boto3.client("bedrock-runtime")\n'
-            f"payload = json.loads({literal}, object_hook=lambda item: {{**item, \"bytes\": "
-            'base64.b64decode(item["bytes"])} if isinstance(item.get("bytes"), str) else item)\n'
+            f"payload = json.loads({literal})\n"
             f"response = client.converse(modelId={json.dumps(result.model)}, **payload)\n"
-            'print(response["output"])\n')
+            'print(response["output"])\n'
+        )
+    # The JSON body carries images and documents as base64; boto3 takes the bytes and encodes
+    # them itself.
+    return (
+        f"{head}import base64\nimport json\n\nimport boto3\n\n"
+        f"# {CREDENTIALS}\n"
+        'client = boto3.client("bedrock-runtime")\n'
+        f'payload = json.loads({literal}, object_hook=lambda item: {{**item, "bytes": '
+        'base64.b64decode(item["bytes"])} if isinstance(item.get("bytes"), str) else item)\n'
+        f"response = client.converse(modelId={json.dumps(result.model)}, **payload)\n"
+        'print(response["output"])\n'
+    )
 
 
 def _typescript(result: ExportResult, literal: str, head: str) -> str:
     # Images and documents travel as base64 in the JSON body; the SDK takes their bytes.
-    reviver = (', (key, value) => key === "bytes" && typeof value === "string" '
-               '? Buffer.from(value, "base64") : value' if _has_bytes(result) else "")
-    return (f"{head}import {{ BedrockRuntimeClient, ConverseCommand }} from "
-            '"@aws-sdk/client-bedrock-runtime";\n\n'
-            f"// {CREDENTIALS}\n"
-            "const client = new BedrockRuntimeClient({});\n"
-            f"const payload = JSON.parse({literal}{reviver});\n"
-            "const response = await client.send(\n"
-            f"  new ConverseCommand({{ modelId: {json.dumps(result.model)}, ...payload }}));\n"
-            "console.log(JSON.stringify(response.output, null, 2));\n")
+    reviver = (
+        ', (key, value) => key === "bytes" && typeof value === "string" '
+        '? Buffer.from(value, "base64") : value'
+        if _has_bytes(result)
+        else ""
+    )
+    return (
+        f"{head}import {{ BedrockRuntimeClient, ConverseCommand }} from "
+        '"@aws-sdk/client-bedrock-runtime";\n\n'
+        f"// {CREDENTIALS}\n"
+        "const client = new BedrockRuntimeClient({});\n"
+        f"const payload = JSON.parse({literal}{reviver});\n"
+        "const response = await client.send(\n"
+        f"  new ConverseCommand({{ modelId: {json.dumps(result.model)}, ...payload }}));\n"
+        "console.log(JSON.stringify(response.output, null, 2));\n"
+    )
 
 
 def _aws_cli(model: str, body: str, delimiter: str) -> str:
@@ -405,15 +473,16 @@ def _aws_cli(model: str, body: str, delimiter: str) -> str:
     # goes through a file: the CLI reads a file:// argument twice, so stdin would arrive empty.
     # Images and documents are base64 in the body: AWS CLI v2 reads them so when told; v1 would
     # encode the base64 text again and send other bytes, so it must refuse the flag instead.
-    binary = ('--cli-binary-format base64 ' if '"bytes"' in body else "")
-    needs = ("# Needs AWS CLI v2 (images and documents go as base64: --cli-binary-format).\n"
-             if binary else "")
-    return (f"{needs}# {CREDENTIALS}\n"
-            'payload="$(mktemp)"\n'
-            f"cat > \"$payload\" <<'{delimiter}'\n{body}\n{delimiter}\n"
-            f"aws bedrock-runtime converse --model-id {_shell_word(model)} {binary}"
-            '--cli-input-json "file://$payload"\n'
-            'rm -f "$payload"\n')
+    binary = "--cli-binary-format base64 " if '"bytes"' in body else ""
+    needs = "# Needs AWS CLI v2 (images and documents go as base64: --cli-binary-format).\n" if binary else ""
+    return (
+        f"{needs}# {CREDENTIALS}\n"
+        'payload="$(mktemp)"\n'
+        f"cat > \"$payload\" <<'{delimiter}'\n{body}\n{delimiter}\n"
+        f"aws bedrock-runtime converse --model-id {_shell_word(model)} {binary}"
+        '--cli-input-json "file://$payload"\n'
+        'rm -f "$payload"\n'
+    )
 
 
 def _shell_word(text: str) -> str:
@@ -422,6 +491,7 @@ def _shell_word(text: str) -> str:
 
 # -- a request's common fields (export/request.py) the way this API spells them; returns the
 # names it has no field for
+
 
 def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
     missing = []
@@ -434,9 +504,14 @@ def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
             inference.setdefault(by_name[name], value)
         elif name == "tool_choice" and "toolConfig" in payload and value != "none":
             # Converse has no "none": a choice only goes beside tools.
-            payload["toolConfig"].setdefault("toolChoice", {"tool": {"name": value["name"]}}
-                                             if isinstance(value, dict) else
-                                             {"auto": {}} if value == "auto" else {"any": {}})
+            payload["toolConfig"].setdefault(
+                "toolChoice",
+                {"tool": {"name": value["name"]}}
+                if isinstance(value, dict)
+                else {"auto": {}}
+                if value == "auto"
+                else {"any": {}},
+            )
         else:
             missing.append(name)
     if inference:
@@ -445,23 +520,40 @@ def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
 
 
 PROVIDER = Provider(
-    id=BEDROCK_CONVERSE, label="AWS Bedrock Converse", defaults=DEFAULTS, export=export,
-    encoding="o200k_base", exact_tokens=False,  # no local tokenizer for Bedrock's models: an estimate
-    batch=Batch("recordId", lambda case_id, fallback: safe_id(case_id, fallback),
-                lambda record_id, payload: {"recordId": record_id, "modelInput": payload},
-                max_id_length=64),
+    id=BEDROCK_CONVERSE,
+    label="AWS Bedrock Converse",
+    defaults=DEFAULTS,
+    export=export,
+    encoding="o200k_base",
+    exact_tokens=False,  # no local tokenizer for Bedrock's models: an estimate
+    batch=Batch(
+        "recordId",
+        lambda case_id, fallback: safe_id(case_id, fallback),
+        lambda record_id, payload: {"recordId": record_id, "modelInput": payload},
+        max_id_length=64,
+    ),
     http=Http(_endpoint, ()),
-    python=_python, typescript=_typescript,
-    sdks=("boto3>=1.43 (PyPI)", "@aws-sdk/client-bedrock-runtime>=3.1164 (npm)",
-          "awscli>=1.45 (PyPI) for the AWS CLI form"),
+    python=_python,
+    typescript=_typescript,
+    sdks=(
+        "boto3>=1.43 (PyPI)",
+        "@aws-sdk/client-bedrock-runtime>=3.1164 (npm)",
+        "awscli>=1.45 (PyPI) for the AWS CLI form",
+    ),
     shell=Shell("AWS CLI", _aws_cli),
     # genai-prices files Bedrock under "aws" (Nova Lite: $0.06 / $0.24 per million tokens, as AWS
     # lists it). Converse caches up to explicit cachePoint blocks.
-    billing=Billing("aws", PromptCache(
-        mode="breakpoints", system_first=True,
-        minimums=((r"(?:[a-z]{2,4}\.)?amazon\.nova-(?:micro|lite|pro|premier)", 1024),),
-        fallback_minimum=4096,
-        source="https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html "
-               "(minimum tokens per cache checkpoint, per model)")),
-    family="bedrock", write_fields=_write_fields,
+    billing=Billing(
+        "aws",
+        PromptCache(
+            mode="breakpoints",
+            system_first=True,
+            minimums=((r"(?:[a-z]{2,4}\.)?amazon\.nova-(?:micro|lite|pro|premier)", 1024),),
+            fallback_minimum=4096,
+            source="https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html "
+            "(minimum tokens per cache checkpoint, per model)",
+        ),
+    ),
+    family="bedrock",
+    write_fields=_write_fields,
 )

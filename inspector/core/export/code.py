@@ -65,7 +65,7 @@ def curl(result: ExportResult) -> str:
     headers = [f'-H "{header}"' for header in spec.http.headers]
     headers.append('-H "Content-Type: application/json"')
     lines = [f"curl {_shell_quote(endpoint(result))}"] + headers + [f"--data-binary @- <<'{delimiter}'"]
-    return (_comment("#", result) + " \\\n  ".join(lines) + "\n" + body + "\n" + delimiter)
+    return _comment("#", result) + " \\\n  ".join(lines) + "\n" + body + "\n" + delimiter
 
 
 def _shell_quote(text: str) -> str:
@@ -81,8 +81,7 @@ def requirements(result: ExportResult, registry: str) -> list[str]:
     """The SDK packages (with their minimum versions) a form needs, from the provider's spec:
     `registry` is "PyPI" or "npm"."""
     suffix = f" ({registry})"
-    return [sdk.removesuffix(suffix) for sdk in provider(result.provider).sdks
-            if sdk.endswith(suffix)]
+    return [sdk.removesuffix(suffix) for sdk in provider(result.provider).sdks if sdk.endswith(suffix)]
 
 
 def python(result: ExportResult) -> str:
@@ -96,8 +95,9 @@ def _template_literal(text: str) -> str:
     return "`" + text.replace("\\", "\\\\").replace("`", "\\`").replace("${", "\\${") + "`"
 
 
-ES_MODULE_NOTE = ("// An ES module (it awaits at the top level): save it as .mjs or .mts, or set "
-                  '"type": "module".\n')
+ES_MODULE_NOTE = (
+    '// An ES module (it awaits at the top level): save it as .mjs or .mts, or set "type": "module".\n'
+)
 
 
 def typescript(result: ExportResult) -> str:
@@ -131,6 +131,5 @@ def render_codes(results: list[ExportResult], form: str) -> str:
             else:
                 body.append(line)
         text = "\n".join(body).strip("\n")
-        blocks.append("{\n" + "".join(f"  {line}\n" if line else "\n"
-                                        for line in text.split("\n")) + "}\n")
+        blocks.append("{\n" + "".join(f"  {line}\n" if line else "\n" for line in text.split("\n")) + "}\n")
     return ES_MODULE_NOTE + "\n".join(imports) + "\n\n" + "\n".join(blocks)

@@ -24,6 +24,7 @@ BEDROCK_CONVERSE = "bedrock-converse"
 # narrows a `float` holds it as a C double, and a temperature of 0 would be sent and named as 0.0.
 Number = int | float
 
+
 # The settings, results, changes and lints stay Python classes when this module is compiled
 # (speedups.py): other code pickles them, copies them with dataclasses.replace and reads their
 # fields as they were given.
@@ -35,6 +36,7 @@ class ResolvedDefaults:
     model: str
     max_tokens: int | None = None
     temperature: Number | None = None
+
 
 # Anthropic tool_use ids, OpenAI/Anthropic tool and schema names, Anthropic batch custom ids.
 SAFE_ID = re.compile(r"[^a-zA-Z0-9_-]")
@@ -58,8 +60,7 @@ class ExportSettings:
         return ResolvedSettings(
             model=self.model or defaults.model,
             max_tokens=self.max_tokens if self.max_tokens is not None else defaults.max_tokens,
-            temperature=(self.temperature if self.temperature is not None
-                         else defaults.temperature),
+            temperature=(self.temperature if self.temperature is not None else defaults.temperature),
         )
 
 
@@ -95,8 +96,7 @@ class Lint:
     severity: str = "error"  # "error": the API rejects it; "warning": it works but not as written
 
     def as_dict(self) -> dict[str, Any]:
-        return {"message": self.message, "message_index": self.message_index,
-                "severity": self.severity}
+        return {"message": self.message, "message_index": self.message_index, "severity": self.severity}
 
 
 @mypyc_attr(native_class=False)
@@ -178,8 +178,7 @@ class TurnExport:
         self.notes = Notes()
         self.system_parts: list[str] = []
         if settings.system_prompt or settings.user_instructions:  # usually neither: no call
-            request_system = full_instructions(settings.system_prompt, None,
-                                               settings.user_instructions)
+            request_system = full_instructions(settings.system_prompt, None, settings.user_instructions)
             if request_system:
                 self.system_parts.append(request_system)
         self.turns = Turns(key)
@@ -203,8 +202,7 @@ def openai_json_schema(case: RenderedCase, notes: Notes) -> dict[str, Any]:
 
 def sent(case: RenderedCase) -> list[tuple[int, Message]]:
     """The messages a request carries, each with its index in case.messages."""
-    return [(index, message) for index, message in enumerate(case.messages)
-            if message.omitted is None]
+    return [(index, message) for index, message in enumerate(case.messages) if message.omitted is None]
 
 
 _raw_decode = json.JSONDecoder().raw_decode
@@ -244,16 +242,16 @@ def arguments_object(raw: str, call_name: str, index: int, notes: Notes) -> dict
     if isinstance(value, dict):
         return value
     what = "are not valid JSON" if not valid else "are not a JSON object"
-    notes.change(f"the arguments of tool call {call_name!r} {what}; sent wrapped as "
-                 '{"arguments": ...}', index)
+    notes.change(
+        f'the arguments of tool call {call_name!r} {what}; sent wrapped as {{"arguments": ...}}', index
+    )
     return {"arguments": value}
 
 
 def safe_id(raw: str, fallback: str) -> str:
     """An id in [a-zA-Z0-9_-], at most 64 characters (Anthropic ids, custom ids)."""
     # String methods first: on the hot path this is twice as fast as the regex.
-    if (0 < len(raw) <= MAX_NAME and raw.isascii()
-            and raw.replace("_", "a").replace("-", "a").isalnum()):
+    if 0 < len(raw) <= MAX_NAME and raw.isascii() and raw.replace("_", "a").replace("-", "a").isalnum():
         return raw
     cleaned = SAFE_ID.sub("_", raw)[:MAX_NAME]
     return cleaned or fallback
@@ -261,12 +259,16 @@ def safe_id(raw: str, fallback: str) -> str:
 
 def lint_name(name: str, what: str, notes: Notes, index: int | None = None) -> None:
     if not SAFE_ID_FULL.fullmatch(name) or len(name) > MAX_NAME:
-        notes.lint(f"{what} name {name!r} must match [a-zA-Z0-9_-] and be at most {MAX_NAME} "
-                   "characters", index)
+        notes.lint(
+            f"{what} name {name!r} must match [a-zA-Z0-9_-] and be at most {MAX_NAME} characters", index
+        )
 
 
-def full_instructions(base_instructions: str | None, base_instructions_override: str | None = None,
-                      user_instructions: str | None = None) -> str | None:
+def full_instructions(
+    base_instructions: str | None,
+    base_instructions_override: str | None = None,
+    user_instructions: str | None = None,
+) -> str | None:
     """Seed 002's get_full_instructions: the override if set, else the base, then the user's."""
     base = base_instructions_override if base_instructions_override is not None else base_instructions
     sections = [text for text in (base, user_instructions) if text]
@@ -278,6 +280,7 @@ def empty_object_schema() -> dict[str, Any]:
 
 
 # -- content blocks: text and media ------------------------------------------------------------
+
 
 def blocks(message: Message) -> list[Segment] | None:
     """The segments a message is sent as, one block each, when it goes as a list: the source gave
@@ -303,8 +306,9 @@ def _text_runs_between_media(segments: list[Segment]) -> list[Segment]:
         if segment.media is None:
             # A join the renderer put next to an image is no text of its own.
             if segment.origin.kind is OriginKind.SEPARATOR and (
-                    (position > 0 and segments[position - 1].media is not None)
-                    or (position < last and segments[position + 1].media is not None)):
+                (position > 0 and segments[position - 1].media is not None)
+                or (position < last and segments[position + 1].media is not None)
+            ):
                 continue
             run.append(segment)
             continue
@@ -317,15 +321,15 @@ def _text_runs_between_media(segments: list[Segment]) -> list[Segment]:
     return result
 
 
-def kept_options(options: dict[str, Any] | None, same_api: bool, what: str, notes: Notes,
-                 index: int | None, label: str) -> dict[str, Any]:
+def kept_options(
+    options: dict[str, Any] | None, same_api: bool, what: str, notes: Notes, index: int | None, label: str
+) -> dict[str, Any]:
     """A source block's other keys: sent back to its own API, named in Changes for another."""
     if not options:
         return {}
     if same_api:
         return options
-    notes.change(f"{', '.join(sorted(options))} of {what} left out: {label} has no such field",
-                 index)
+    notes.change(f"{', '.join(sorted(options))} of {what} left out: {label} has no such field", index)
     return {}
 
 
@@ -339,4 +343,3 @@ def media_url(media: Media) -> str | None:
     if media.url is not None:
         return media.url if media.url.startswith(("http://", "https://", "data:")) else None
     return media.data_url
-

@@ -21,7 +21,7 @@ def dimensions(media: Media) -> tuple[int, int] | None:
     """(width, height) from the image header, or None when it cannot be read."""
     if media.kind != "image" or not media.data:
         return None
-    chunk = media.data[:HEADER_BYTES * 4 // 3 // 4 * 4]
+    chunk = media.data[: HEADER_BYTES * 4 // 3 // 4 * 4]
     try:
         raw = base64.b64decode(chunk)
     except (binascii.Error, ValueError):
@@ -64,10 +64,9 @@ def _jpeg(raw: bytes) -> tuple[int, int] | None:
         if raw[position] != 0xFF:
             return None
         marker = raw[position + 1]
-        length = int.from_bytes(raw[position + 2:position + 4], "big")
-        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE,
-                      0xCF):
-            height, width = struct.unpack(">HH", raw[position + 5:position + 9])
+        length = int.from_bytes(raw[position + 2 : position + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            height, width = struct.unpack(">HH", raw[position + 5 : position + 9])
             return width, height
         position += 2 + length
     return None

@@ -40,8 +40,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     if case.tools:
         payload["tools"] = _tools(case, notes)
     if case.output_schema is not None:
-        payload["response_format"] = {"type": "json_schema",
-                                      "json_schema": openai_json_schema(case, notes)}
+        payload["response_format"] = {"type": "json_schema", "json_schema": openai_json_schema(case, notes)}
     if resolved.max_tokens is not None:
         payload["max_completion_tokens"] = resolved.max_tokens
     if resolved.temperature is not None:
@@ -49,14 +48,18 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     if case.metadata.get("format") == OPENAI_CHAT:
         _older_spelling(request.source(case)[1], payload)
     request.apply(case, PROVIDER, payload, notes)
-    return ExportResult(OPENAI_CHAT, resolved.model, payload, notes.changes, notes.lints,
-                        list(case.warnings), case.id)
+    return ExportResult(
+        OPENAI_CHAT, resolved.model, payload, notes.changes, notes.lints, list(case.warnings), case.id
+    )
 
 
 def _older_spelling(request: dict[str, Any], payload: dict[str, Any]) -> None:
     """An OpenAI Chat request that said max_tokens, exported to itself, keeps that spelling."""
-    if ("max_tokens" in request and "max_completion_tokens" in payload
-            and payload["max_completion_tokens"] == request["max_tokens"]):
+    if (
+        "max_tokens" in request
+        and "max_completion_tokens" in payload
+        and payload["max_completion_tokens"] == request["max_tokens"]
+    ):
         payload["max_tokens"] = payload.pop("max_completion_tokens")
 
 
@@ -79,8 +82,7 @@ def _messages(case: RenderedCase, settings: ExportSettings, notes: Notes) -> lis
             _lint_unanswered(pending, notes)
             entry = _other(message, same_api, notes, index)
         if message.options is not None:
-            entry.update(kept_options(message.options, same_api, "the message", notes, index,
-                                      LABEL))
+            entry.update(kept_options(message.options, same_api, "the message", notes, index, LABEL))
         messages.append(entry)
     _lint_unanswered(pending, notes)
     if not messages:
@@ -88,10 +90,13 @@ def _messages(case: RenderedCase, settings: ExportSettings, notes: Notes) -> lis
     return messages
 
 
-def _assistant(message: Message, pending: dict[str, int], same_api: bool, notes: Notes,
-               index: int) -> dict[str, Any]:
-    entry: dict[str, Any] = {"role": "assistant",
-                             "content": _content(message, "assistant", same_api, notes, index)}
+def _assistant(
+    message: Message, pending: dict[str, int], same_api: bool, notes: Notes, index: int
+) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "role": "assistant",
+        "content": _content(message, "assistant", same_api, notes, index),
+    }
     if message.name is not None:
         entry["name"] = message.name
     if message.tool_calls:
@@ -99,8 +104,13 @@ def _assistant(message: Message, pending: dict[str, int], same_api: bool, notes:
             entry["content"] = None
         calls = []
         for call in message.tool_calls:
-            calls.append({"id": call.id, "type": "function",
-                          "function": {"name": call.name, "arguments": call.arguments}})
+            calls.append(
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": call.arguments},
+                }
+            )
             pending[call.id] = index
         entry["tool_calls"] = calls
     elif not entry["content"]:
@@ -108,24 +118,33 @@ def _assistant(message: Message, pending: dict[str, int], same_api: bool, notes:
     return entry
 
 
-def _tool_result(message: Message, pending: dict[str, int], same_api: bool, notes: Notes,
-                 index: int) -> dict[str, Any]:
+def _tool_result(
+    message: Message, pending: dict[str, int], same_api: bool, notes: Notes, index: int
+) -> dict[str, Any]:
     assert message.tool_call_id is not None
     if message.role == "function":
         notes.change("role 'function' sent as a 'tool' message", index)
     if pending.pop(message.tool_call_id, None) is None:
-        notes.lint(f"tool message answers {message.tool_call_id!r}, which no preceding "
-                   "assistant message called", index)
-    return {"role": "tool", "tool_call_id": message.tool_call_id,
-            "content": _content(message, "tool", same_api, notes, index)}
+        notes.lint(
+            f"tool message answers {message.tool_call_id!r}, which no preceding assistant message called",
+            index,
+        )
+    return {
+        "role": "tool",
+        "tool_call_id": message.tool_call_id,
+        "content": _content(message, "tool", same_api, notes, index),
+    }
 
 
 def _other(message: Message, same_api: bool, notes: Notes, index: int) -> dict[str, Any]:
     """System, developer and user messages as they are; any other role as a user message."""
     role = message.role
     if role not in PASS_THROUGH_ROLES:
-        reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
-                  else f"role {role!r} is not an OpenAI chat role")
+        reason = (
+            "a tool result without a tool_call_id"
+            if role in ("tool", "function")
+            else f"role {role!r} is not an OpenAI chat role"
+        )
         notes.change(f"{reason}; sent as a user message", index)
         role = "user"
     entry = {"role": role, "content": _content(message, role, same_api, notes, index)}
@@ -144,16 +163,18 @@ def _content(message: Message, role: str, same_api: bool, notes: Notes, index: i
         if segment.media is None:
             part: dict[str, Any] = {"type": "text", "text": segment.text}
         elif role != "user":
-            notes.change(f"{media_what(segment.media)} left out: OpenAI Chat takes images and "
-                         f"files only in user messages", index)
+            notes.change(
+                f"{media_what(segment.media)} left out: OpenAI Chat takes images and "
+                f"files only in user messages",
+                index,
+            )
             continue
         else:
             found = _media_part(segment.media, notes, index)
             if found is None:
                 continue
             part = found
-        part.update(kept_options(segment.options, same_api, "a content part", notes, index,
-                                 LABEL))
+        part.update(kept_options(segment.options, same_api, "a content part", notes, index, LABEL))
         content.append(part)
     return content
 
@@ -162,8 +183,9 @@ def _media_part(media: Media, notes: Notes, index: int) -> dict[str, Any] | None
     if media.kind == "image":
         url = media_url(media)
         if url is None:
-            notes.change("an image given by file id or file URI left out: OpenAI Chat takes "
-                         "images by URL", index)
+            notes.change(
+                "an image given by file id or file URI left out: OpenAI Chat takes images by URL", index
+            )
             return None
         image: dict[str, Any] = {"url": url}
         if media.detail is not None:
@@ -175,8 +197,7 @@ def _media_part(media: Media, notes: Notes, index: int) -> dict[str, Any] | None
     if media.file_id is not None:
         file["file_id"] = media.file_id
     if not file:
-        notes.change("a file given by URL left out: OpenAI Chat takes files as data or file "
-                     "ids", index)
+        notes.change("a file given by URL left out: OpenAI Chat takes files as data or file ids", index)
         return None
     if media.filename is not None:
         file["filename"] = media.filename
@@ -196,8 +217,7 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
         if tool.strict is not None:
             function["strict"] = tool.strict
         entry = {"type": "function", "function": function}
-        entry.update(kept_options(tool.options, same_api, f"tool {tool.name!r}", notes, None,
-                                  LABEL))
+        entry.update(kept_options(tool.options, same_api, f"tool {tool.name!r}", notes, None, LABEL))
         tools.append(entry)
     return tools
 
@@ -212,6 +232,7 @@ def _lint_unanswered(pending: dict[str, int], notes: Notes) -> None:
 # -- a request's common fields (export/request.py) the way this API spells them; returns the
 # names it has no field for
 
+
 def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
     missing = []
     for name, value in common.items():
@@ -222,15 +243,36 @@ def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
         elif name == "effort":
             put_field(payload, "reasoning_effort", value)
         elif name == "tool_choice":
-            put_field(payload, "tool_choice", value if isinstance(value, str) else {
-                "type": "function", "function": {"name": value["name"]}})
-        elif name in ("top_p", "seed", "presence_penalty", "frequency_penalty",
-                      "parallel_tool_calls", "n", "metadata", "user"):
+            put_field(
+                payload,
+                "tool_choice",
+                value
+                if isinstance(value, str)
+                else {"type": "function", "function": {"name": value["name"]}},
+            )
+        elif name in (
+            "top_p",
+            "seed",
+            "presence_penalty",
+            "frequency_penalty",
+            "parallel_tool_calls",
+            "n",
+            "metadata",
+            "user",
+        ):
             put_field(payload, name, value)
         else:
             missing.append(name)
     return missing
 
 
-PROVIDER = openai_provider(OPENAI_CHAT, "OpenAI Chat", DEFAULTS, export, "/v1/chat/completions", "chat.completions.create",
-                           ("max_completion_tokens", "max_tokens", "temperature"), _write_fields)
+PROVIDER = openai_provider(
+    OPENAI_CHAT,
+    "OpenAI Chat",
+    DEFAULTS,
+    export,
+    "/v1/chat/completions",
+    "chat.completions.create",
+    ("max_completion_tokens", "max_tokens", "temperature"),
+    _write_fields,
+)

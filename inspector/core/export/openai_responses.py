@@ -47,14 +47,14 @@ class _Input:
         if self.same_api and index in self.untyped and item.get("type") == "message":
             del item["type"]  # the source wrote this message as {role, content}: the same request
         if message.options is not None:
-            item.update(kept_options(message.options, self.same_api, "the input item", self.notes,
-                                     index, LABEL))
+            item.update(
+                kept_options(message.options, self.same_api, "the input item", self.notes, index, LABEL)
+            )
         self.items.append(item)
 
     def lint_unanswered(self) -> None:
         for call_id, index in self.pending.items():
-            self.notes.lint(f"function_call {call_id!r} has no function_call_output after it",
-                            index)
+            self.notes.lint(f"function_call {call_id!r} has no function_call_output after it", index)
         self.pending.clear()
 
 
@@ -64,8 +64,7 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     same_api = case.metadata.get("format") == OPENAI_RESPONSES
     messages = sent(case)
     override = None
-    if (case.metadata.get("instructions_message") is True and messages
-            and messages[0][0] == 0):
+    if case.metadata.get("instructions_message") is True and messages and messages[0][0] == 0:
         # The source request had `instructions`; the loader showed them as the first message.
         override = messages[0][1].content
         messages = messages[1:]
@@ -91,15 +90,15 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
     if resolved.temperature is not None:
         payload["temperature"] = resolved.temperature
     request.apply(case, PROVIDER, payload, notes)
-    return ExportResult(OPENAI_RESPONSES, resolved.model, payload, notes.changes, notes.lints,
-                        list(case.warnings), case.id)
+    return ExportResult(
+        OPENAI_RESPONSES, resolved.model, payload, notes.changes, notes.lints, list(case.warnings), case.id
+    )
 
 
 def _item(built: _Input, message: Message, index: int) -> None:
     role = message.role
     if message.name is not None:
-        built.notes.change(f"name {message.name!r} dropped: Responses input items have no name",
-                           index)
+        built.notes.change(f"name {message.name!r} dropped: Responses input items have no name", index)
     if role == "assistant":
         built.lint_unanswered()
         _assistant(built, message, index)
@@ -112,13 +111,14 @@ def _item(built: _Input, message: Message, index: int) -> None:
 
 def _assistant(built: _Input, message: Message, index: int) -> None:
     if message.content or not message.tool_calls:
-        built.add({"type": "message", "role": "assistant",
-                   "content": _assistant_text(message, built.notes, index)}, message, index)
+        built.add(
+            {"type": "message", "role": "assistant", "content": _assistant_text(message, built.notes, index)},
+            message,
+            index,
+        )
     for call in message.tool_calls:
-        item = {"type": "function_call", "call_id": call.id, "name": call.name,
-                "arguments": call.arguments}
-        item.update(kept_options(call.options, built.same_api, "a function call", built.notes,
-                                 index, LABEL))
+        item = {"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments}
+        item.update(kept_options(call.options, built.same_api, "a function call", built.notes, index, LABEL))
         built.items.append(item)
         built.pending[call.id] = index
 
@@ -127,21 +127,21 @@ def _tool_output(built: _Input, message: Message, call_id: str, index: int) -> N
     if message.role == "function":
         built.notes.change("role 'function' sent as a function_call_output item", index)
     if built.pending.pop(call_id, None) is None:
-        built.notes.lint(f"function_call_output for {call_id!r} has no preceding "
-                         "function_call", index)
+        built.notes.lint(f"function_call_output for {call_id!r} has no preceding function_call", index)
     parts = blocks(message)
-    output = (message.content if parts is None
-              else _parts(parts, built.same_api, built.notes, index))
-    built.add({"type": "function_call_output", "call_id": call_id, "output": output}, message,
-              index)
+    output = message.content if parts is None else _parts(parts, built.same_api, built.notes, index)
+    built.add({"type": "function_call_output", "call_id": call_id, "output": output}, message, index)
 
 
 def _input_message(built: _Input, message: Message, index: int) -> None:
     """System, developer and user messages as input messages; any other role as a user one."""
     role = message.role
     if role not in INPUT_TEXT_ROLES:
-        reason = ("a tool result without a tool_call_id" if role in ("tool", "function")
-                  else f"role {role!r} is not a Responses role")
+        reason = (
+            "a tool result without a tool_call_id"
+            if role in ("tool", "function")
+            else f"role {role!r} is not a Responses role"
+        )
         built.notes.change(f"{reason}; sent as a user message", index)
         role = "user"
     parts = blocks(message)
@@ -159,8 +159,11 @@ def _written_input(items: list[dict[str, Any]], case: RenderedCase, same_api: bo
     Responses API it goes as it was written."""
     if same_api and case.metadata.get("string_input") and len(items) == 1:
         only = items[0]
-        if (set(only) <= {"type", "role", "content"} and only.get("role") == "user"
-                and isinstance(only.get("content"), str)):
+        if (
+            set(only) <= {"type", "role", "content"}
+            and only.get("role") == "user"
+            and isinstance(only.get("content"), str)
+        ):
             return only["content"]
     return items
 
@@ -168,13 +171,14 @@ def _written_input(items: list[dict[str, Any]], case: RenderedCase, same_api: bo
 def _assistant_text(message: Message, notes: Notes, index: int) -> str:
     """Assistant history goes as string content (payloads.md); its media cannot come along."""
     if message.blocks is not None and any(s.media is not None for s in message.segments):
-        notes.change("an image or file of an assistant message left out: Responses takes them "
-                     "only in input messages", index)
+        notes.change(
+            "an image or file of an assistant message left out: Responses takes them only in input messages",
+            index,
+        )
     return message.content
 
 
-def _parts(parts: list[Segment], same_api: bool, notes: Notes, index: int
-           ) -> list[dict[str, Any]]:
+def _parts(parts: list[Segment], same_api: bool, notes: Notes, index: int) -> list[dict[str, Any]]:
     content: list[dict[str, Any]] = []
     for segment in parts:
         media = segment.media
@@ -203,8 +207,7 @@ def _parts(parts: list[Segment], same_api: bool, notes: Notes, index: int
                 continue
             if media.filename is not None:
                 part["filename"] = media.filename
-        part.update(kept_options(segment.options, same_api, "a content part", notes, index,
-                                 LABEL))
+        part.update(kept_options(segment.options, same_api, "a content part", notes, index, LABEL))
         content.append(part)
     return content
 
@@ -220,18 +223,17 @@ def _tools(case: RenderedCase, notes: Notes) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"type": "function", "name": tool.name}
         if tool.description is not None:
             entry["description"] = tool.description
-        entry["parameters"] = (tool.parameters if tool.parameters is not None
-                               else empty_object_schema())
+        entry["parameters"] = tool.parameters if tool.parameters is not None else empty_object_schema()
         # Left out, `strict` is taken as true and the schema rewritten: always say it.
         entry["strict"] = bool(tool.strict)
-        entry.update(kept_options(tool.options, same_api, f"tool {tool.name!r}", notes, None,
-                                  LABEL))
+        entry.update(kept_options(tool.options, same_api, f"tool {tool.name!r}", notes, None, LABEL))
         tools.append(entry)
     return tools
 
 
 # -- a request's common fields (export/request.py) the way this API spells them; returns the
 # names it has no field for
+
 
 def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
     missing = []
@@ -241,8 +243,11 @@ def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
         if name == "effort":
             put_field(payload, "reasoning", {"effort": value})
         elif name == "tool_choice":
-            put_field(payload, "tool_choice", value if isinstance(value, str) else {
-                "type": "function", "name": value["name"]})
+            put_field(
+                payload,
+                "tool_choice",
+                value if isinstance(value, str) else {"type": "function", "name": value["name"]},
+            )
         elif name in ("top_p", "parallel_tool_calls", "metadata", "user"):
             put_field(payload, name, value)
         else:
@@ -250,5 +255,13 @@ def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
     return missing
 
 
-PROVIDER = openai_provider(OPENAI_RESPONSES, "OpenAI Responses", DEFAULTS, export, "/v1/responses", "responses.create",
-                           ("max_output_tokens", "temperature"), _write_fields)
+PROVIDER = openai_provider(
+    OPENAI_RESPONSES,
+    "OpenAI Responses",
+    DEFAULTS,
+    export,
+    "/v1/responses",
+    "responses.create",
+    ("max_output_tokens", "temperature"),
+    _write_fields,
+)

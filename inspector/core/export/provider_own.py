@@ -33,27 +33,33 @@ def without_provider_own(case: RenderedCase, provider: str) -> tuple[RenderedCas
     for tool in case.tools:
         if tool.raw is not None:
             kind = _kind(tool.raw)
-            changes.append(Change(f"tool {tool.name!r} left out: {own}'s own {kind} tool, which "
-                                  f"{label} does not have"))
+            changes.append(
+                Change(f"tool {tool.name!r} left out: {own}'s own {kind} tool, which {label} does not have")
+            )
     if not changes:
         return case, []
     return replace(case, messages=messages, tools=tools), changes
 
 
-def _without_raw_segments(message: Message, index: int, own: str, label: str,
-                          changes: list[Change]) -> Message:
+def _without_raw_segments(
+    message: Message, index: int, own: str, label: str, changes: list[Change]
+) -> Message:
     kept = []
     for segment in message.segments:
         if segment.raw is None:
             kept.append(segment)
         elif segment.text:
             # Structured content (Converse's `json` tool-result block) carries its JSON text.
-            changes.append(Change(f"{own} {_kind(segment.raw)} content sent as JSON text: "
-                                  f"{label} has no such block", index))
+            changes.append(
+                Change(
+                    f"{own} {_kind(segment.raw)} content sent as JSON text: {label} has no such block", index
+                )
+            )
             kept.append(msgspec.structs.replace(segment, raw=None))
         else:
-            changes.append(Change(f"{own} {_kind(segment.raw)} block left out: "
-                                  f"{label} has no such block", index))
+            changes.append(
+                Change(f"{own} {_kind(segment.raw)} block left out: {label} has no such block", index)
+            )
     return msgspec.structs.replace(message, segments=kept)
 
 
@@ -62,5 +68,3 @@ def _kind(raw: dict) -> str:
     `reasoningContent`, `systemTool`; Gemini's `googleSearch`)."""
     kind = raw.get("type")
     return kind if isinstance(kind, str) else next(iter(raw), "own")
-
-

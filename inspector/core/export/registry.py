@@ -38,5 +38,4 @@ def provider(provider_id: str) -> Provider:
     try:
         return REGISTRY[provider_id]
     except KeyError:
-        raise ValueError(f"unknown provider {provider_id!r}; choose one of "
-                         f"{', '.join(PROVIDERS)}") from None
+        raise ValueError(f"unknown provider {provider_id!r}; choose one of {', '.join(PROVIDERS)}") from None

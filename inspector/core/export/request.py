@@ -20,11 +20,20 @@ from .spec import Provider
 
 # Neutral names, as Changes name them.
 SETTING_NAMES = {
-    "max_tokens": "max tokens", "temperature": "temperature", "top_p": "top_p", "top_k": "top_k",
-    "stop": "stop sequences", "seed": "seed", "presence_penalty": "presence penalty",
-    "frequency_penalty": "frequency penalty", "tool_choice": "tool choice",
-    "parallel_tool_calls": "parallel tool calls", "effort": "reasoning effort",
-    "user": "end-user id", "metadata": "metadata", "n": "number of choices",
+    "max_tokens": "max tokens",
+    "temperature": "temperature",
+    "top_p": "top_p",
+    "top_k": "top_k",
+    "stop": "stop sequences",
+    "seed": "seed",
+    "presence_penalty": "presence penalty",
+    "frequency_penalty": "frequency penalty",
+    "tool_choice": "tool choice",
+    "parallel_tool_calls": "parallel tool calls",
+    "effort": "reasoning effort",
+    "user": "end-user id",
+    "metadata": "metadata",
+    "n": "number of choices",
 }
 
 
@@ -44,8 +53,7 @@ def api_label(name: str) -> str:
     return spec.label if spec is not None else name
 
 
-def resolve(case: RenderedCase, settings: ExportSettings, target: Provider,
-            notes: Notes) -> ResolvedSettings:
+def resolve(case: RenderedCase, settings: ExportSettings, target: Provider, notes: Notes) -> ResolvedSettings:
     """Model, max tokens and temperature: what the user set, else the source request's, else the
     provider's defaults. A model of another provider's family is not sent (and said so)."""
     defaults = target.defaults
@@ -55,20 +63,30 @@ def resolve(case: RenderedCase, settings: ExportSettings, target: Provider,
     if fmt is None or not request:
         return settings.resolved(defaults)
     source_format = formats.request_format(fmt)
-    common = read_common(source_format.read_fields, request)[0] if (
-        source_format is not None and source_format.read_fields is not None) else {}
+    common = (
+        read_common(source_format.read_fields, request)[0]
+        if (source_format is not None and source_format.read_fields is not None)
+        else {}
+    )
     model = settings.model
     source_model = request.get("model")
     if model is None and isinstance(source_model, str) and source_model:
         if source_format is not None and source_format.model_family == target.model_family:
             model = source_model
         else:
-            notes.change(f"model {source_model!r} belongs to {api_label(fmt)}; sent as "
-                         f"{defaults.model!r}, the default")
-    max_tokens = settings.max_tokens if settings.max_tokens is not None else common.get(
-        "max_tokens", defaults.max_tokens)
-    temperature = settings.temperature if settings.temperature is not None else common.get(
-        "temperature", defaults.temperature)
+            notes.change(
+                f"model {source_model!r} belongs to {api_label(fmt)}; sent as {defaults.model!r}, the default"
+            )
+    max_tokens = (
+        settings.max_tokens
+        if settings.max_tokens is not None
+        else common.get("max_tokens", defaults.max_tokens)
+    )
+    temperature = (
+        settings.temperature
+        if settings.temperature is not None
+        else common.get("temperature", defaults.temperature)
+    )
     return ResolvedSettings(model or defaults.model, max_tokens, temperature)
 
 
@@ -89,8 +107,7 @@ def apply(case: RenderedCase, target: Provider, payload: dict[str, Any], notes: 
     common, consumed = read_common(source_format.read_fields, request)
     writer = target.write_fields
     for name in writer(common, payload) if writer else list(common):
-        notes.change(f"{SETTING_NAMES.get(name, name)} left out: {api_label(target.id)} has no "
-                     "such setting")
+        notes.change(f"{SETTING_NAMES.get(name, name)} left out: {api_label(target.id)} has no such setting")
     for key in request:
         if key != "model" and key not in consumed:
             notes.change(f"request field {key!r} left out: it is {source_format.label}'s own")

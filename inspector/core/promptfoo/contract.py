@@ -17,8 +17,15 @@ def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
     graders = []
     for grader, judge in zip(case.graders, own.get("graders") or [], strict=False):
         judge_case = RenderedCase(case.id, grader.messages, metadata=dict(judge["metadata"]))
-        graders.append({"name": grader.name,
-                        "payload": export_case(judge_case, judge["metadata"]["format"]).payload})
-    return {"promptfoo": {"test_idx": own.get("test_idx"), "prompt_idx": own.get("prompt_idx"),
-                          "provider": own.get("provider")},
-            "payload": payload, "graders": graders}
+        graders.append(
+            {"name": grader.name, "payload": export_case(judge_case, judge["metadata"]["format"]).payload}
+        )
+    return {
+        "promptfoo": {
+            "test_idx": own.get("test_idx"),
+            "prompt_idx": own.get("prompt_idx"),
+            "provider": own.get("provider"),
+        },
+        "payload": payload,
+        "graders": graders,
+    }

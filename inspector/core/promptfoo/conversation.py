@@ -36,8 +36,10 @@ class Conversations:
             rendered_json = None
         last = rendered_json[-1] if isinstance(rendered_json, list) and rendered_json else None
         last_input = (last.get("content") or last) if isinstance(last, dict) else last
-        self.turns.setdefault(key, []).append({
-            "prompt": rendered_json or rendered_text,
-            "input": last_input or rendered_json or rendered_text,
-            "output": CANDIDATE_PLACEHOLDER,
-        })
+        self.turns.setdefault(key, []).append(
+            {
+                "prompt": rendered_json or rendered_text,
+                "input": last_input or rendered_json or rendered_text,
+                "output": CANDIDATE_PLACEHOLDER,
+            }
+        )

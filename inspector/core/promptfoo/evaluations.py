@@ -57,10 +57,11 @@ def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) ->
     env = env_node.plain() if env_node is not None and isinstance(env_node.value, dict) else {}
     for key in ("nunjucksFilters", "extensions"):
         if root.get(key) is not None:
-            source.warn(f"`{key}` is JavaScript the inspector does not run", path,
-                        root.value[key].start_line)
-    columns = [(provider, [prompt for prompt in prompts
-                           if prompt_allowed(prompt, provider.prompts)]) for provider in providers]
+            source.warn(f"`{key}` is JavaScript the inspector does not run", path, root.value[key].start_line)
+    columns = [
+        (provider, [prompt for prompt in prompts if prompt_allowed(prompt, provider.prompts)])
+        for provider in providers
+    ]
     cases: list[RenderedCase] = []
     run = Run(env, Conversations())
     test_idx = 0
@@ -104,8 +105,11 @@ def provider_allowed(provider: Provider, allowed: list[str] | None) -> bool:
     if allowed is None:
         return True
     names = [name for name in (provider.label, provider.id) if name]
-    return any(str(ref) in names or (str(ref).endswith("*") and any(
-        name.startswith(str(ref)[:-1]) for name in names)) for ref in allowed)
+    return any(
+        str(ref) in names
+        or (str(ref).endswith("*") and any(name.startswith(str(ref)[:-1]) for name in names))
+        for ref in allowed
+    )
 
 
 def var_combinations(source: Source, test: TestCase) -> list[dict]:
@@ -119,13 +123,12 @@ def var_combinations(source: Source, test: TestCase) -> list[dict]:
             choices = value
         else:
             choices = [value]
-        combinations = [{**combination, name: choice} for combination in combinations
-                        for choice in choices]
+        combinations = [{**combination, name: choice} for combination in combinations for choice in choices]
     return combinations
 
 
 def _file_choices(source: Source, value: str) -> list[str]:
-    pattern = value[len(FILE_PREFIX):]
+    pattern = value[len(FILE_PREFIX) :]
     full = source.resolve(pattern)
     if full is None:
         return [value]
@@ -133,7 +136,7 @@ def _file_choices(source: Source, value: str) -> list[str]:
     folder = source.folder
     if not paths:
         return [value]  # promptfoo stops here ("No files found for variable"); named when read
-    return [FILE_PREFIX + (item[len(folder) + 1:] if folder else item) for item in paths]
+    return [FILE_PREFIX + (item[len(folder) + 1 :] if folder else item) for item in paths]
 
 
 @dataclass
@@ -144,33 +147,57 @@ class Run:
     conversations: Conversations
 
 
-def _evaluations(source: Source, test: TestCase, values: dict, test_idx: int,
-                 columns: list[tuple[Provider, list[Prompt]]], run: Run) -> list[RenderedCase]:
+def _evaluations(
+    source: Source,
+    test: TestCase,
+    values: dict,
+    test_idx: int,
+    columns: list[tuple[Provider, list[Prompt]]],
+    run: Run,
+) -> list[RenderedCase]:
     cases = []
     prompt_idx = 0
     for provider, prompts in columns:
         allowed = provider_allowed(provider, test.providers)
         for prompt in prompts:
             if allowed and prompt_allowed(prompt, test.prompts):
-                cases.append(_evaluation(source, test, dict(values), (test_idx, prompt_idx),
-                                         provider, prompt, run))
+                cases.append(
+                    _evaluation(source, test, dict(values), (test_idx, prompt_idx), provider, prompt, run)
+                )
             prompt_idx += 1
     return cases
 
 
-def _evaluation(source: Source, test: TestCase, values: dict, indices: tuple[int, int],
-                provider: Provider, prompt: Prompt, run: Run) -> RenderedCase:
+def _evaluation(
+    source: Source,
+    test: TestCase,
+    values: dict,
+    indices: tuple[int, int],
+    provider: Provider,
+    prompt: Prompt,
+    run: Run,
+) -> RenderedCase:
     test_idx, prompt_idx = indices
     span = LineSpan(test.path, test.line, test.line)
-    metadata = {"promptfoo": {"test_idx": test_idx, "prompt_idx": prompt_idx,
-                              "provider": provider.key, "prompt": prompt.label,
-                              "description": test.description}}
+    metadata = {
+        "promptfoo": {
+            "test_idx": test_idx,
+            "prompt_idx": prompt_idx,
+            "provider": provider.key,
+            "prompt": prompt.label,
+            "description": test.description,
+        }
+    }
     case_id = f"test {test_idx} · prompt {prompt_idx} · {provider.key}"
-    why = prompt.unsupported or provider.unsupported or (
-        "; ".join(test.unsupported) if test.unsupported else None)
+    why = (
+        prompt.unsupported
+        or provider.unsupported
+        or ("; ".join(test.unsupported) if test.unsupported else None)
+    )
     if why:
-        return RenderedCase(case_id, [], [Diagnostic(f"not rendered: {why}", test.path,
-                                                     test.line)], span, why, metadata)
+        return RenderedCase(
+            case_id, [], [Diagnostic(f"not rendered: {why}", test.path, test.line)], span, why, metadata
+        )
     warnings: list[Diagnostic] = []
     variables = Variables(values, dict(test.origins))
     for problem in load_files(source, variables, test.line):
@@ -183,10 +210,14 @@ def _evaluation(source: Source, test: TestCase, values: dict, indices: tuple[int
         case, prompt_text = _request_case(source, test, provider, prompt, renderer, warnings)
         run.conversations.record(key, prompt_text)
     except InputError as error:
-        why = error.diagnostic.message.replace("agentv's nunjucks fails this file",
-                                               "promptfoo fails this evaluation")
-        warnings.append(Diagnostic(f"not rendered: {why}", error.diagnostic.path or test.path,
-                                   error.diagnostic.line or test.line))
+        why = error.diagnostic.message.replace(
+            "agentv's nunjucks fails this file", "promptfoo fails this evaluation"
+        )
+        warnings.append(
+            Diagnostic(
+                f"not rendered: {why}", error.diagnostic.path or test.path, error.diagnostic.line or test.line
+            )
+        )
         return RenderedCase(case_id, [], warnings, span, why, metadata)
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
@@ -195,32 +226,47 @@ def _evaluation(source: Source, test: TestCase, values: dict, indices: tuple[int
     return case
 
 
-def _request_case(source: Source, test: TestCase, provider: Provider, prompt: Prompt,
-                  renderer: PromptRenderer, warnings: list[Diagnostic]
-                  ) -> tuple[RenderedCase, str]:
+def _request_case(
+    source: Source,
+    test: TestCase,
+    provider: Provider,
+    prompt: Prompt,
+    renderer: PromptRenderer,
+    warnings: list[Diagnostic],
+) -> tuple[RenderedCase, str]:
     """The body the provider sends, read back as a case of its API, its text traced."""
     options = test.options
-    rendered = render_prompt(prompt, renderer, source.path, str(options.get("prefix") or ""),
-                             str(options.get("suffix") or ""))
+    rendered = render_prompt(
+        prompt, renderer, source.path, str(options.get("prefix") or ""), str(options.get("suffix") or "")
+    )
     if not isinstance(rendered.messages, list) and provider.api != "anthropic":
-        raise InputError(f"the rendered prompt is JSON but not a list of messages: promptfoo "
-                         f"would send it as `messages` itself ({type(rendered.messages).__name__}"
-                         f"), a request the API refuses")
+        raise InputError(
+            f"the rendered prompt is JSON but not a list of messages: promptfoo "
+            f"would send it as `messages` itself ({type(rendered.messages).__name__}"
+            f"), a request the API refuses"
+        )
     config = {**provider.config, **(prompt.config or {})}
-    body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "",
-                    config)
+    body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
     case = read_request(body, provider.api or "", source.path)
     if provider.api == "anthropic" and _repeats_role(body.get("messages")):
-        warnings.append(Diagnostic("promptfoo sends consecutive turns of the same role here; the "
-                                   "export merges them into one turn, as Anthropic reads them",
-                                   test.path, test.line))
+        warnings.append(
+            Diagnostic(
+                "promptfoo sends consecutive turns of the same role here; the "
+                "export merges them into one turn, as Anthropic reads them",
+                test.path,
+                test.line,
+            )
+        )
     _trace(case, rendered.pieces, provider.api)
     return case, rendered.text or ""
 
 
 def _repeats_role(messages: object) -> bool:
-    roles = [item.get("role") for item in messages if isinstance(item, dict)] if isinstance(
-        messages, list) else []
+    roles = (
+        [item.get("role") for item in messages if isinstance(item, dict)]
+        if isinstance(messages, list)
+        else []
+    )
     return any(first == second for first, second in zip(roles, roles[1:], strict=False))
 
 
@@ -233,8 +279,11 @@ def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None
             continue
         message = case.messages[position]
         text = "".join(piece.text for piece in message_pieces)
-        if len(message.segments) != 1 or message.segments[0].text != text or \
-                message.segments[0].media is not None:
+        if (
+            len(message.segments) != 1
+            or message.segments[0].text != text
+            or message.segments[0].media is not None
+        ):
             continue
         traced = segments(message_pieces)
         if message.blocks and len(traced) > 1:
@@ -243,11 +292,9 @@ def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None
         case.messages[position] = msgspec.structs.replace(message, segments=traced)
 
 
-def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict,
-                prompt_text: str) -> None:
+def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict, prompt_text: str) -> None:
     def warn(message: str, assertion: dict) -> None:
-        case.warnings.append(Diagnostic(message, assertion.get("__path"),
-                                        assertion.get("__line")))
+        case.warnings.append(Diagnostic(message, assertion.get("__path"), assertion.get("__line")))
 
     case.metadata["promptfoo"]["graders"] = []
     for judge in judges(test.asserts, values, test.options, prompt_text, warn):
@@ -270,16 +317,15 @@ def read_request(body: dict, api: str, path: str) -> RenderedCase:
 def _attach(source: Source, case: RenderedCase, test: TestCase, judge: Judge) -> None:
     judge_case = read_request(judge.body, judge.api, source.path)
     line = judge.line or test.line
-    case.graders.append(GraderPrompt(judge.name, list(judge_case.messages),
-                                     span=LineSpan(test.path, line, line)))
+    case.graders.append(
+        GraderPrompt(judge.name, list(judge_case.messages), span=LineSpan(test.path, line, line))
+    )
     # What the judge's request keeps beside its messages (its API, its fields, how its input is
     # shaped), for the exporters to give that request back.
-    case.metadata["promptfoo"]["graders"].append({"name": judge.name,
-                                                  "metadata": judge_case.metadata})
+    case.metadata["promptfoo"]["graders"].append({"name": judge.name, "metadata": judge_case.metadata})
 
 
-def _add_select_best(source: Source, test: TestCase, values: dict,
-                     row: list[RenderedCase]) -> None:
+def _add_select_best(source: Source, test: TestCase, values: dict, row: list[RenderedCase]) -> None:
     """select-best asks once per test row, after all its evaluations: shown with the last."""
     rendered = [case for case in row if not case.skipped]
     for assertion in test.asserts:
@@ -287,11 +333,12 @@ def _add_select_best(source: Source, test: TestCase, values: dict,
             continue
         if len(rendered) < 2:
             for case in row:
-                case.warnings.append(Diagnostic("select-best needs at least two outputs to "
-                                                "compare; promptfoo fails it here",
-                                                assertion.get("__path"), assertion.get("__line")))
+                case.warnings.append(
+                    Diagnostic(
+                        "select-best needs at least two outputs to compare; promptfoo fails it here",
+                        assertion.get("__path"),
+                        assertion.get("__line"),
+                    )
+                )
             continue
-        _attach(source, rendered[-1], test,
-                select_best(assertion, values, test.options, len(rendered)))
-
-
+        _attach(source, rendered[-1], test, select_best(assertion, values, test.options, len(rendered)))

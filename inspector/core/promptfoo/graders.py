@@ -27,9 +27,15 @@ JSON_OBJECT = {"response_format": {"type": "json_object"}}
 # What G-Eval's second request holds in place of the steps its first request's answer gives.
 STEPS_PLACEHOLDER = "⟨the judge's evaluation steps⟩"
 RENDERED = ("llm-rubric", "model-graded-closedqa", "factuality")
-NOT_RENDERED = ("answer-relevance", "context-faithfulness",
-                "context-recall", "context-relevance", "conversation-relevance", "search-rubric",
-                "model-graded-factuality")
+NOT_RENDERED = (
+    "answer-relevance",
+    "context-faithfulness",
+    "context-recall",
+    "context-relevance",
+    "conversation-relevance",
+    "search-rubric",
+    "model-graded-factuality",
+)
 
 
 @dataclass
@@ -41,8 +47,13 @@ class Judge:
     line: int | None
 
 
-def judges(asserts: list[dict[str, Any]], variables: dict[str, Any], options: dict[str, Any],
-           prompt_text: str, warn: Any) -> list[Judge]:
+def judges(
+    asserts: list[dict[str, Any]],
+    variables: dict[str, Any],
+    options: dict[str, Any],
+    prompt_text: str,
+    warn: Any,
+) -> list[Judge]:
     found = []
     for assertion in asserts:
         kind = assertion.get("type")
@@ -58,8 +69,9 @@ def judges(asserts: list[dict[str, Any]], variables: dict[str, Any], options: di
     return found
 
 
-def _judge(kind: str, assertion: dict[str, Any], variables: dict[str, Any],
-           options: dict[str, Any], prompt_text: str) -> Judge:
+def _judge(
+    kind: str, assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], prompt_text: str
+) -> Judge:
     value = assertion.get("value")
     rendered = _render(value, variables) if isinstance(value, str) else value
     rubric_prompt = assertion.get("rubricPrompt") or options.get("rubricPrompt")
@@ -70,12 +82,13 @@ def _judge(kind: str, assertion: dict[str, Any], variables: dict[str, Any],
         context = {**variables, "output": CANDIDATE_PLACEHOLDER, "rubric": rendered or ""}
         default_config: dict[str, Any] = JSON_OBJECT
     else:
-        template = rubric_prompt or (grader_prompts.OPENAI_CLOSED_QA_PROMPT
-                                     if kind == "model-graded-closedqa"
-                                     else grader_prompts.PROMPTFOO_FACTUALITY_PROMPT)
+        template = rubric_prompt or (
+            grader_prompts.OPENAI_CLOSED_QA_PROMPT
+            if kind == "model-graded-closedqa"
+            else grader_prompts.PROMPTFOO_FACTUALITY_PROMPT
+        )
         key = "criteria" if kind == "model-graded-closedqa" else "ideal"
-        context = {**variables, "input": prompt_text, key: rendered,
-                   "completion": CANDIDATE_PLACEHOLDER}
+        context = {**variables, "input": prompt_text, key: rendered, "completion": CANDIDATE_PLACEHOLDER}
         default_config = {}
     text = render_grading_prompt(template, context)
     provider = assertion.get("provider") or options.get("provider")
@@ -85,48 +98,61 @@ def _judge(kind: str, assertion: dict[str, Any], variables: dict[str, Any],
     return Judge(kind, api, body, messages, assertion.get("__line"))
 
 
-def select_best(assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any],
-                outputs: int) -> Judge:
+def select_best(
+    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], outputs: int
+) -> Judge:
     """matchesSelectBest: one request for a test's row, comparing every evaluation's output (each
     the placeholder); the criteria go in as written, not rendered."""
     rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
     if isinstance(rubric, (list, dict)):
         rubric = json.dumps(rubric, ensure_ascii=False, separators=(",", ":"))
-    text = render_grading_prompt(rubric or grader_prompts.SELECT_BEST_PROMPT,
-                                 {**variables, "criteria": assertion.get("value"),
-                                  "outputs": [CANDIDATE_PLACEHOLDER] * outputs})
-    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"),
-                                           {})
+    text = render_grading_prompt(
+        rubric or grader_prompts.SELECT_BEST_PROMPT,
+        {**variables, "criteria": assertion.get("value"), "outputs": [CANDIDATE_PLACEHOLDER] * outputs},
+    )
+    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"), {})
     messages = _chat_messages(text)
-    return Judge(f"select-best (the {outputs} outputs of this test)", api,
-                 body_for(api, model, messages, text, config), messages, assertion.get("__line"))
+    return Judge(
+        f"select-best (the {outputs} outputs of this test)",
+        api,
+        body_for(api, model, messages, text, config),
+        messages,
+        assertion.get("__line"),
+    )
 
 
-def _g_eval(assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any],
-            prompt_text: str) -> list[Judge]:
+def _g_eval(
+    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], prompt_text: str
+) -> list[Judge]:
     """matchesGEval: a request for evaluation steps, then the evaluation with those steps (which
     only the first request's answer gives: a placeholder here)."""
     criteria = _render(assertion["value"], variables)
     rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
     prompts = rubric if isinstance(rubric, dict) else {}
-    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"),
-                                           {})
-    steps_text = render_grading_prompt(prompts.get("steps") or grader_prompts.GEVAL_PROMPT_STEPS,
-                                       {"criteria": criteria})
+    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    steps_text = render_grading_prompt(
+        prompts.get("steps") or grader_prompts.GEVAL_PROMPT_STEPS, {"criteria": criteria}
+    )
     evaluate_text = render_grading_prompt(
         prompts.get("evaluate") or grader_prompts.GEVAL_PROMPT_EVALUATE,
-        {"criteria": criteria, "steps": STEPS_PLACEHOLDER, "maxScore": "10",
-         "input": prompt_text, "output": CANDIDATE_PLACEHOLDER})
+        {
+            "criteria": criteria,
+            "steps": STEPS_PLACEHOLDER,
+            "maxScore": "10",
+            "input": prompt_text,
+            "output": CANDIDATE_PLACEHOLDER,
+        },
+    )
     judges = []
     for name, text in (("g-eval › steps", steps_text), ("g-eval › evaluate", evaluate_text)):
         messages = _chat_messages(text)
-        judges.append(Judge(name, api, body_for(api, model, messages, text, config), messages,
-                            assertion.get("__line")))
+        judges.append(
+            Judge(name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"))
+        )
     return judges
 
 
-def _grading_provider(provider: Any, default_config: dict[str, Any]
-                      ) -> tuple[str, str, dict[str, Any]]:
+def _grading_provider(provider: Any, default_config: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
     if isinstance(provider, str):
         api, model = api_of(provider)
         if api is not None:
@@ -161,8 +187,12 @@ def _templating_context(context: dict[str, Any]) -> dict[str, Any]:
     result = {}
     for key, value in context.items():
         if isinstance(value, list):
-            value = [json.dumps(item, ensure_ascii=False, separators=(",", ":"))
-                     if isinstance(item, (dict, list)) else item for item in value]
+            value = [
+                json.dumps(item, ensure_ascii=False, separators=(",", ":"))
+                if isinstance(item, (dict, list))
+                else item
+                for item in value
+            ]
         elif isinstance(value, dict):
             value = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         result[key] = value
@@ -176,8 +206,7 @@ def render_grading_prompt(template: str, context: dict[str, Any]) -> str:
         parsed = json.loads(template)
     except ValueError:
         return _render(template, values)
-    return json.dumps(_render_strings(parsed, values), ensure_ascii=False,
-                      separators=(",", ":"))
+    return json.dumps(_render_strings(parsed, values), ensure_ascii=False, separators=(",", ":"))
 
 
 def _render_strings(value: Any, context: dict[str, Any]) -> Any:

@@ -23,8 +23,22 @@ from .source import FILE_PREFIX, Source, glob_paths, jsonl_trees
 # config file does not carry.
 DELIMITER = "---"
 # prompts/utils.ts VALID_FILE_EXTENSIONS
-FILE_EXTENSIONS = (".cjs", ".cts", ".j2", ".js", ".json", ".jsonl", ".md", ".mjs", ".mts", ".py",
-                   ".ts", ".txt", ".yml", ".yaml")
+FILE_EXTENSIONS = (
+    ".cjs",
+    ".cts",
+    ".j2",
+    ".js",
+    ".json",
+    ".jsonl",
+    ".md",
+    ".mjs",
+    ".mts",
+    ".py",
+    ".ts",
+    ".txt",
+    ".yml",
+    ".yaml",
+)
 CODE_EXTENSIONS = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".py")
 EXECUTABLE_EXTENSIONS = (".sh", ".bash", ".exe", ".bat", ".cmd", ".ps1", ".rb", ".pl")
 SERVICES = ("portkey://", "langfuse://", "helicone://")
@@ -52,10 +66,15 @@ def maybe_file_path(text: str) -> bool:
     tokens = text.split(":")
     last = tokens[-1]
     before = tokens[-2] if len(tokens) > 1 else ""
-    return (text.startswith(FILE_PREFIX)
-            or any(last.endswith(ext) or before.endswith(ext) for ext in FILE_EXTENSIONS)
-            or (len(text) >= 3 and text[-3] == ".") or (len(text) >= 4 and text[-4] == ".")
-            or "*" in text or "/" in text or "\\" in text)
+    return (
+        text.startswith(FILE_PREFIX)
+        or any(last.endswith(ext) or before.endswith(ext) for ext in FILE_EXTENSIONS)
+        or (len(text) >= 3 and text[-3] == ".")
+        or (len(text) >= 4 and text[-4] == ".")
+        or "*" in text
+        or "/" in text
+        or "\\" in text
+    )
 
 
 def read_prompts(source: Source, node: Node | None) -> list[Prompt]:
@@ -65,8 +84,9 @@ def read_prompts(source: Source, node: Node | None) -> list[Prompt]:
     for entry in _entries(source, node):
         batch = _process(source, entry)
         if not batch:
-            raise InputError(f"There are no prompts in {json.dumps(entry['raw'])}", source.path,
-                             entry["node"].start_line)
+            raise InputError(
+                f"There are no prompts in {json.dumps(entry['raw'])}", source.path, entry["node"].start_line
+            )
         prompts.extend(batch)
     return prompts
 
@@ -79,8 +99,7 @@ def _entries(source: Source, node: Node) -> list[dict[str, Any]]:
     if isinstance(value, dict):
         return [{"raw": key, "label": item.plain(), "node": item} for key, item in value.items()]
     if not isinstance(value, list) or not value:
-        raise InputError(f"Invalid input prompt: {json.dumps(node.plain())}", source.path,
-                         node.start_line)
+        raise InputError(f"Invalid input prompt: {json.dumps(node.plain())}", source.path, node.start_line)
     entries = []
     seen: set[str] = set()  # combineConfigs keeps a prompt string written twice once
     for item in value:
@@ -92,24 +111,25 @@ def _entries(source: Source, node: Node) -> list[dict[str, Any]]:
         elif isinstance(item.value, dict):
             plain = item.plain()
             raw_node = item.get("raw") if plain.get("raw") else item.get("id")
-            entries.append({**plain, "raw": plain.get("raw") or plain.get("id"),
-                            "node": raw_node or item})
+            entries.append({**plain, "raw": plain.get("raw") or plain.get("id"), "node": raw_node or item})
         else:
-            raise InputError(f"Invalid input prompt: {json.dumps(item.plain())}", source.path,
-                             item.start_line)
+            raise InputError(
+                f"Invalid input prompt: {json.dumps(item.plain())}", source.path, item.start_line
+            )
     return entries
 
 
 def _process(source: Source, entry: dict[str, Any]) -> list[Prompt]:
     raw, node = entry["raw"], entry["node"]
     if not isinstance(raw, str):
-        raise InputError(f"prompt.raw must be a string, but got {json.dumps(raw)}", source.path,
-                         node.start_line)
+        raise InputError(
+            f"prompt.raw must be a string, but got {json.dumps(raw)}", source.path, node.start_line
+        )
     if raw.startswith("exec:"):
         return [_not_run(entry, "an `exec:` prompt runs a program")]
     if not maybe_file_path(raw):
         return [_string_prompt(entry)]
-    reference = raw[len(FILE_PREFIX):] if raw.startswith(FILE_PREFIX) else raw
+    reference = raw[len(FILE_PREFIX) :] if raw.startswith(FILE_PREFIX) else raw
     path_part, function = _function_suffix(reference)
     if GLOB_MAGIC.search(path_part):
         return _globbed(source, entry, path_part) or [_string_prompt(entry)]
@@ -138,8 +158,9 @@ def _globbed(source: Source, entry: dict[str, Any], pattern: str) -> list[Prompt
     prompts: list[Prompt] = []
     for path in glob_paths(source.bundle, full) if full is not None else []:
         # A globbed file's label is its own path (the pattern's label is not passed on).
-        prompts.extend(_file_prompts(source, {"raw": path, "node": entry["node"]}, path,
-                                     posixpath.splitext(path)[1]))
+        prompts.extend(
+            _file_prompts(source, {"raw": path, "node": entry["node"]}, path, posixpath.splitext(path)[1])
+        )
     return prompts
 
 
@@ -147,8 +168,13 @@ def _string_prompt(entry: dict[str, Any]) -> Prompt:
     """processString."""
     raw, node = entry["raw"], entry["node"]
     label = entry.get("label")
-    prompt = Prompt(raw, raw if label is None else _js_string(label), _text_node(raw, node),
-                    entry.get("id"), entry.get("config"))
+    prompt = Prompt(
+        raw,
+        raw if label is None else _js_string(label),
+        _text_node(raw, node),
+        entry.get("id"),
+        entry.get("config"),
+    )
     for service in SERVICES:
         if raw.startswith(service):
             prompt.unsupported = f"a prompt from {service[:-3].capitalize()} is fetched at run time"
@@ -158,8 +184,14 @@ def _string_prompt(entry: dict[str, Any]) -> Prompt:
 def _not_run(entry: dict[str, Any], why: str) -> Prompt:
     raw, node = entry["raw"], entry["node"]
     label = entry.get("label")
-    return Prompt(raw, raw if label is None else _js_string(label), _text_node(raw, node),
-                  entry.get("id"), entry.get("config"), unsupported=why)
+    return Prompt(
+        raw,
+        raw if label is None else _js_string(label),
+        _text_node(raw, node),
+        entry.get("id"),
+        entry.get("config"),
+        unsupported=why,
+    )
 
 
 def _text_node(raw: str, node: Node) -> Node:
@@ -170,8 +202,7 @@ def _js_string(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-def _file_prompts(source: Source, entry: dict[str, Any], path: str, extension: str
-                  ) -> list[Prompt]:
+def _file_prompts(source: Source, entry: dict[str, Any], path: str, extension: str) -> list[Prompt]:
     text = source.read_text(path) or ""
     via = LineSpan(source.path, entry["node"].start_line, entry["node"].end_line)
     label = entry.get("label")
@@ -180,8 +211,9 @@ def _file_prompts(source: Source, entry: dict[str, Any], path: str, extension: s
         return _text_file(path, text, label, via)
     if extension in (".j2", ".md"):
         shown = label or f"{path}: {text[:50]}..."
-        return [Prompt(text, shown, _file_node(text, path, 1, via), None,
-                       config if extension == ".j2" else None)]
+        return [
+            Prompt(text, shown, _file_node(text, path, 1, via), None, config if extension == ".j2" else None)
+        ]
     if extension == ".jsonl":
         return _jsonl_file(path, text, label, config, via)
     if extension in (".json", ".yaml", ".yml"):
@@ -191,8 +223,13 @@ def _file_prompts(source: Source, entry: dict[str, Any], path: str, extension: s
 
 def _file_node(text: str, path: str, first_line: int, via: LineSpan) -> Node:
     last = first_line + text.count("\n")
-    return Node(text, first_line, last, first_line,
-                pieces=[Piece(text, OriginKind.FILE, path, first_line, last, via=via)])
+    return Node(
+        text,
+        first_line,
+        last,
+        first_line,
+        pieces=[Piece(text, OriginKind.FILE, path, first_line, last, via=via)],
+    )
 
 
 def _text_file(path: str, text: str, label: str | None, via: LineSpan) -> list[Prompt]:
@@ -208,7 +245,7 @@ def _text_file(path: str, text: str, label: str | None, via: LineSpan) -> list[P
         joined = "\n".join(buffer)
         raw = joined.strip()
         if raw:
-            leading = joined[:len(joined) - len(joined.lstrip())].count("\n")
+            leading = joined[: len(joined) - len(joined.lstrip())].count("\n")
             shown = f"{label}: {path}: {raw}" if label else f"{path}: {raw}"
             prompts.append(Prompt(raw, shown, _file_node(raw, path, start + leading, via)))
         buffer = []
@@ -216,22 +253,31 @@ def _text_file(path: str, text: str, label: str | None, via: LineSpan) -> list[P
     return prompts
 
 
-def _jsonl_file(path: str, text: str, label: str | None, config: dict[str, Any] | None,
-                via: LineSpan) -> list[Prompt]:
+def _jsonl_file(
+    path: str, text: str, label: str | None, config: dict[str, Any] | None, via: LineSpan
+) -> list[Prompt]:
     lines = [line for line in re.split(r"\r?\n", text) if line]
     trees = jsonl_trees(text)
     several = len(lines) > 1
     prompts = []
     for line, tree in zip(lines, trees, strict=False):
-        shown = (f"{label}: {line}" if label else f"{path}: {line}") if several else (
-            label or path)
-        prompts.append(Prompt(line, shown, _file_node(line, path, tree.start_line, via), None,
-                              config, tree=_with_file_pieces(tree, path, via)))
+        shown = (f"{label}: {line}" if label else f"{path}: {line}") if several else (label or path)
+        prompts.append(
+            Prompt(
+                line,
+                shown,
+                _file_node(line, path, tree.start_line, via),
+                None,
+                config,
+                tree=_with_file_pieces(tree, path, via),
+            )
+        )
     return prompts
 
 
-def _structured_file(source: Source, path: str, text: str, label: str | None,
-                     config: dict[str, Any] | None, via: LineSpan) -> Prompt:
+def _structured_file(
+    source: Source, path: str, text: str, label: str | None, config: dict[str, Any] | None, via: LineSpan
+) -> Prompt:
     """processJsonFile / processYamlFile: the parsed document, as compact JSON."""
     try:
         tree = source.tree(path, text)
@@ -243,8 +289,9 @@ def _structured_file(source: Source, path: str, text: str, label: str | None,
         return Prompt(text, shown, _file_node(text, path, 1, via), None, config)
     raw = json.dumps(tree.plain(), ensure_ascii=False, separators=(",", ":"))
     shown = label or (f"{path}: {raw}" if path.endswith(".json") else f"{path}: {raw[:80]}")
-    return Prompt(raw, shown, _file_node(raw, path, 1, via), None, config,
-                  tree=_with_file_pieces(tree, path, via))
+    return Prompt(
+        raw, shown, _file_node(raw, path, 1, via), None, config, tree=_with_file_pieces(tree, path, via)
+    )
 
 
 def _is_json(text: str) -> bool:
@@ -259,15 +306,27 @@ def _with_file_pieces(tree: Node, path: str, via: LineSpan) -> Node:
     """Each string of a prompt file's document pointing at its own lines in that file."""
     value = tree.value
     if isinstance(value, str):
-        return Node(value, tree.start_line, tree.end_line, tree.text_line,
-                    pieces=[Piece(value, OriginKind.FILE, path, tree.text_line, tree.end_line,
-                                  via=via)])
+        return Node(
+            value,
+            tree.start_line,
+            tree.end_line,
+            tree.text_line,
+            pieces=[Piece(value, OriginKind.FILE, path, tree.text_line, tree.end_line, via=via)],
+        )
     if isinstance(value, list):
-        return Node([_with_file_pieces(item, path, via) for item in value], tree.start_line,
-                    tree.end_line, tree.text_line)
+        return Node(
+            [_with_file_pieces(item, path, via) for item in value],
+            tree.start_line,
+            tree.end_line,
+            tree.text_line,
+        )
     if isinstance(value, dict):
-        return Node({key: _with_file_pieces(item, path, via) for key, item in value.items()},
-                    tree.start_line, tree.end_line, tree.text_line)
+        return Node(
+            {key: _with_file_pieces(item, path, via) for key, item in value.items()},
+            tree.start_line,
+            tree.end_line,
+            tree.text_line,
+        )
     return tree
 
 

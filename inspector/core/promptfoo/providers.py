@@ -22,9 +22,21 @@ OPENAI_CHAT = "openai-chat"
 OPENAI_RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic"
 # openai:<kind>:<model> ids whose API is not a chat or responses request.
-OPENAI_OTHER = ("assistant", "embedding", "embeddings", "completion", "image", "realtime",
-                "moderation", "transcription", "video", "agents", "chatkit", "codex-sdk",
-                "codex")
+OPENAI_OTHER = (
+    "assistant",
+    "embedding",
+    "embeddings",
+    "completion",
+    "image",
+    "realtime",
+    "moderation",
+    "transcription",
+    "video",
+    "agents",
+    "chatkit",
+    "codex-sdk",
+    "codex",
+)
 ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
 
 
@@ -53,8 +65,7 @@ def read_providers(source: Source, node: Node | None) -> list[Provider]:
     if isinstance(value, str):
         return [_canonical(_provider(value, None, {}, None, node.start_line))]
     if not isinstance(value, list):
-        raise InputError("`providers` must be a provider id or a list", source.path,
-                         node.start_line)
+        raise InputError("`providers` must be a provider id or a list", source.path, node.start_line)
     # combineConfigs: a provider written twice (the same string, or the same object as JSON) is
     # one provider.
     providers = []
@@ -75,29 +86,43 @@ def _entry(source: Source, item: Node) -> Provider:
     if not isinstance(plain, dict):
         raise InputError("a provider is an id or an object", source.path, item.start_line)
     if isinstance(plain.get("id"), str):
-        return _provider(plain["id"], plain.get("label"), plain.get("config") or {},
-                         plain.get("prompts"), item.start_line)
+        return _provider(
+            plain["id"], plain.get("label"), plain.get("config") or {}, plain.get("prompts"), item.start_line
+        )
     if len(plain) == 1:
         original, options = next(iter(plain.items()))
         options = options if isinstance(options, dict) else {}
-        provider = _provider(options.get("id") or original, options.get("label"),
-                             options.get("config") or {}, options.get("prompts"), item.start_line)
+        provider = _provider(
+            options.get("id") or original,
+            options.get("label"),
+            options.get("config") or {},
+            options.get("prompts"),
+            item.start_line,
+        )
         return provider if options.get("id") else _canonical(provider)
     raise InputError("a provider object needs an `id`", source.path, item.start_line)
 
 
-def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any,
-              line: int) -> Provider:
-    provider = Provider(provider_id, label if isinstance(label, str) else None, config,
-                        prompts if isinstance(prompts, list) else None, line)
+def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any, line: int) -> Provider:
+    provider = Provider(
+        provider_id,
+        label if isinstance(label, str) else None,
+        config,
+        prompts if isinstance(prompts, list) else None,
+        line,
+    )
     api, model = api_of(provider_id)
     if api == ANTHROPIC and LATER_CLAUDE.search(model):
-        provider.unsupported = (f"promptfoo sets {model}'s sampling, thinking and max_tokens "
-                                f"from its own table of Claude models, which the inspector does "
-                                f"not model")
+        provider.unsupported = (
+            f"promptfoo sets {model}'s sampling, thinking and max_tokens "
+            f"from its own table of Claude models, which the inspector does "
+            f"not model"
+        )
     elif api is None:
-        provider.unsupported = (f"provider {provider_id!r} is not one whose request the inspector "
-                                f"builds (OpenAI Chat and Responses, Anthropic Messages)")
+        provider.unsupported = (
+            f"provider {provider_id!r} is not one whose request the inspector "
+            f"builds (OpenAI Chat and Responses, Anthropic Messages)"
+        )
     else:
         provider.api, provider.model = api, model
     return provider
@@ -136,10 +161,13 @@ def _openai_model_kind(model: str) -> tuple[bool, bool]:
     model = re.sub(r"(^|/)ft:", r"\1", model)
     gpt5 = model.startswith("gpt-5") or "/gpt-5" in model
     astra = bool(re.search(r"(?:^|[/-])gpt-6-astra(?:-|$)", model))
-    reasoning = (model.startswith(("o1", "o3", "o4")) or any(f"/{kind}" in model for kind in
-                                                             ("o1", "o3", "o4"))
-                 or bool(re.search(r"(^|/)gpt-daybreak-(?:blue|red)-latest$", model))
-                 or gpt5 or astra)
+    reasoning = (
+        model.startswith(("o1", "o3", "o4"))
+        or any(f"/{kind}" in model for kind in ("o1", "o3", "o4"))
+        or bool(re.search(r"(^|/)gpt-daybreak-(?:blue|red)-latest$", model))
+        or gpt5
+        or astra
+    )
     return reasoning, gpt5
 
 
@@ -163,10 +191,12 @@ def openai_chat_body(model: str, messages: Any, config: dict[str, Any]) -> dict[
 def _chat_extras(body: dict[str, Any], config: dict[str, Any]) -> None:
     """The rest of getOpenAiBody's fields, in its order."""
     _given_keys(body, config, ("top_p", "presence_penalty", "frequency_penalty"))
-    _truthy(body, config, ("functions", "function_call", "tools", "tool_choice",
-                           "tool_resources", "response_format", "stop"))
-    _given_keys(body, config, ("prompt_cache_key", "prompt_cache_options",
-                               "prompt_cache_retention"))
+    _truthy(
+        body,
+        config,
+        ("functions", "function_call", "tools", "tool_choice", "tool_resources", "response_format", "stop"),
+    )
+    _given_keys(body, config, ("prompt_cache_key", "prompt_cache_options", "prompt_cache_retention"))
     if isinstance(config.get("passthrough"), dict):
         body.update(config["passthrough"])
     _truthy(body, config, ("service_tier", "user", "metadata"))
@@ -192,8 +222,7 @@ def _truthy(body: dict[str, Any], config: dict[str, Any], keys: tuple[str, ...])
             body[key] = config[key]
 
 
-def openai_responses_body(model: str, prompt_text: str, config: dict[str, Any]
-                          ) -> dict[str, Any]:
+def openai_responses_body(model: str, prompt_text: str, config: dict[str, Any]) -> dict[str, Any]:
     """OpenAiResponsesProvider.getOpenAiBody: a prompt that is a JSON array is the input items,
     any other is the input string (a `- role:` prompt is not read as chat here)."""
     reasoning, gpt5 = _openai_model_kind(model)
@@ -201,8 +230,7 @@ def openai_responses_body(model: str, prompt_text: str, config: dict[str, Any]
         parsed = json.loads(prompt_text)
     except ValueError:
         parsed = None
-    body: dict[str, Any] = {"model": model,
-                            "input": parsed if isinstance(parsed, list) else prompt_text}
+    body: dict[str, Any] = {"model": model, "input": parsed if isinstance(parsed, list) else prompt_text}
     max_tokens = config.get("max_output_tokens")
     if max_tokens is not None or not reasoning:
         body["max_output_tokens"] = 1024 if max_tokens is None else max_tokens
@@ -232,13 +260,20 @@ def _responses_extras(body: dict[str, Any], config: dict[str, Any]) -> None:
     if isinstance(tools, list):
         body["tools"] = [_responses_tool(tool) for tool in tools]
     choice = config.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("type") == "function" and isinstance(
-            choice.get("function"), dict) and choice["function"].get("name"):
+    if (
+        isinstance(choice, dict)
+        and choice.get("type") == "function"
+        and isinstance(choice.get("function"), dict)
+        and choice["function"].get("name")
+    ):
         choice = {"type": "function", "name": choice["function"]["name"]}
     if choice:
         body["tool_choice"] = choice
-    _truthy(body, config, ("max_tool_calls", "previous_response_id", "truncation", "metadata",
-                           "user", "service_tier"))
+    _truthy(
+        body,
+        config,
+        ("max_tool_calls", "previous_response_id", "truncation", "metadata", "user", "service_tier"),
+    )
     for key in ("parallel_tool_calls", "store"):
         if key in config:
             body[key] = bool(config[key])
@@ -248,11 +283,11 @@ def _responses_extras(body: dict[str, Any], config: dict[str, Any]) -> None:
 
 def _responses_tool(tool: Any) -> Any:
     """A chat-style function tool flattened to the Responses shape."""
-    if not (isinstance(tool, dict) and tool.get("type") == "function"
-            and isinstance(tool.get("function"), dict)):
+    if not (
+        isinstance(tool, dict) and tool.get("type") == "function" and isinstance(tool.get("function"), dict)
+    ):
         return tool
-    return {**{key: value for key, value in tool.items() if key != "function"},
-            **tool["function"]}
+    return {**{key: value for key, value in tool.items() if key != "function"}, **tool["function"]}
 
 
 def _text_format(response_format: Any, gpt5: bool, verbosity: Any) -> dict[str, Any]:
@@ -260,12 +295,13 @@ def _text_format(response_format: Any, gpt5: bool, verbosity: Any) -> dict[str, 
     if kind == "json_object":
         text: dict[str, Any] = {"format": {"type": "json_object"}}
     elif kind == "json_schema":
-        schema = response_format.get("schema") or (response_format.get("json_schema") or {}).get(
-            "schema")
-        name = (response_format.get("json_schema") or {}).get("name") or response_format.get(
-            "name") or "response_schema"
-        text = {"format": {"type": "json_schema", "name": name, "schema": schema,
-                           "strict": True}}
+        schema = response_format.get("schema") or (response_format.get("json_schema") or {}).get("schema")
+        name = (
+            (response_format.get("json_schema") or {}).get("name")
+            or response_format.get("name")
+            or "response_schema"
+        )
+        text = {"format": {"type": "json_schema", "name": name, "schema": schema, "strict": True}}
     else:
         text = {"format": {"type": "text"}}
     if gpt5 and verbosity:
@@ -291,8 +327,9 @@ def anthropic_body(model: str, rendered_text: str, config: dict[str, Any]) -> di
     for key in ("top_p", "top_k"):
         if config.get(key) is not None:
             body[key] = config[key]
-    _truthy(body, config, ("cache_control", "service_tier", "stop_sequences", "metadata",
-                           "tools", "tool_choice"))
+    _truthy(
+        body, config, ("cache_control", "service_tier", "stop_sequences", "metadata", "tools", "tool_choice")
+    )
     if isinstance(config.get("extra_body"), dict):
         body.update(config["extra_body"])
     return body
@@ -300,8 +337,11 @@ def anthropic_body(model: str, rendered_text: str, config: dict[str, Any]) -> di
 
 # Claude models whose sampling parameters, thinking and max_tokens promptfoo sets by its own
 # capability table (Opus 4.7 and later, Claude 5): not modelled.
-LATER_CLAUDE = re.compile(r"(^|[^a-z0-9])claude-(?:opus-4-[78](?![0-9])|[a-z][a-z0-9]*"
-                          r"(?:-[a-z][a-z0-9]*){0,4}-(?:[5-9]|[1-9][0-9])(?![a-z0-9]))", re.I)
+LATER_CLAUDE = re.compile(
+    r"(^|[^a-z0-9])claude-(?:opus-4-[78](?![0-9])|[a-z][a-z0-9]*"
+    r"(?:-[a-z][a-z0-9]*){0,4}-(?:[5-9]|[1-9][0-9])(?![a-z0-9]))",
+    re.I,
+)
 
 
 def anthropic_messages(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
@@ -312,13 +352,19 @@ def anthropic_messages(text: str) -> tuple[list[dict[str, Any]] | None, list[dic
     except ValueError:
         parsed = None
     if isinstance(parsed, list):
-        system_message = next((item for item in parsed if isinstance(item, dict)
-                               and item.get("role") == "system"), None)
-        messages = [{"role": item["role"],
-                     "content": item["content"] if isinstance(item.get("content"), list)
-                     else [{"type": "text", "text": item.get("content")}]}
-                    for item in parsed if isinstance(item, dict) and item.get("role")
-                    and item["role"] != "system"]
+        system_message = next(
+            (item for item in parsed if isinstance(item, dict) and item.get("role") == "system"), None
+        )
+        messages = [
+            {
+                "role": item["role"],
+                "content": item["content"]
+                if isinstance(item.get("content"), list)
+                else [{"type": "text", "text": item.get("content")}],
+            }
+            for item in parsed
+            if isinstance(item, dict) and item.get("role") and item["role"] != "system"
+        ]
         system = None
         if system_message is not None:
             content = system_message.get("content")
@@ -336,8 +382,7 @@ def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[
     def push() -> None:
         nonlocal content
         if role and content:
-            messages.append({"role": role, "content": [{"type": "text",
-                                                        "text": "\n".join(content)}]})
+            messages.append({"role": role, "content": [{"type": "text", "text": "\n".join(content)}]})
             content = []
 
     for line in (line.strip() for line in text.split("\n")):
@@ -350,7 +395,7 @@ def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[
         elif line.startswith(("user:", "assistant:")):
             push()
             role = "user" if line.startswith("user:") else "assistant"
-            content.append(line[line.index(":") + 1:].strip())
+            content.append(line[line.index(":") + 1 :].strip())
         else:
             role = role or "user"
             content.append(line)
@@ -360,8 +405,9 @@ def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[
     return system, messages
 
 
-def body_for(provider_api: str, model: str, rendered_messages: Any, rendered_text: str,
-             config: dict[str, Any]) -> dict[str, Any]:
+def body_for(
+    provider_api: str, model: str, rendered_messages: Any, rendered_text: str, config: dict[str, Any]
+) -> dict[str, Any]:
     if provider_api == OPENAI_CHAT:
         return openai_chat_body(model, rendered_messages, config)
     if provider_api == OPENAI_RESPONSES:

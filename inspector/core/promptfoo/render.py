@@ -27,8 +27,10 @@ from .prompts import Prompt, inline_tree
 PARTIAL_TAG = re.compile(r"({%[^%]*$|{{[^}]*$|{#[^#]*$)", re.MULTILINE)
 RAW_OPEN = re.compile(r"{%\s*raw\s*%}")
 RAW_CLOSE = re.compile(r"{%\s*endraw\s*%}")
-VARIABLE = re.compile(r"\{\{[\s]*([^{}\s|]+)[\s]*(?:\|[^}]+)?\}\}|"
-                      r"\{%[\s]*(?:if|for)[\s]+([^{}\s]+)[\s]*.*?%\}")
+VARIABLE = re.compile(
+    r"\{\{[\s]*([^{}\s|]+)[\s]*(?:\|[^}]+)?\}\}|"
+    r"\{%[\s]*(?:if|for)[\s]+([^{}\s]+)[\s]*.*?%\}"
+)
 FOR_LOOP = re.compile(r"\{%[\s]*for[\s]+(\w+)[\s]+in[\s]+(\w+)[\s]*%\}")
 COMMENT = re.compile(r"\{#[\s\S]*?#\}")
 ROOT_NAME = re.compile(r"^([A-Za-z_]\w*)")
@@ -46,8 +48,7 @@ class Rendered:
 
 def auto_wrap_raw(template: str) -> str:
     """autoWrapRawIfPartialNunjucks: a template with an unclosed tag is literal text."""
-    if PARTIAL_TAG.search(template) and not (RAW_OPEN.search(template)
-                                             and RAW_CLOSE.search(template)):
+    if PARTIAL_TAG.search(template) and not (RAW_OPEN.search(template) and RAW_CLOSE.search(template)):
         return "{% raw %}" + template + "{% endraw %}"
     return template
 
@@ -102,13 +103,21 @@ class PromptRenderer:
     @property
     def warnings(self) -> list[Diagnostic]:
         # The engine words its notes for agentv, whose nunjucks promptfoo shares.
-        return [Diagnostic(item.message.replace("agentv's nunjucks", "promptfoo's nunjucks"),
-                           item.path, item.line, item.column, item.severity)
-                for item in self.renderer.warnings]
+        return [
+            Diagnostic(
+                item.message.replace("agentv's nunjucks", "promptfoo's nunjucks"),
+                item.path,
+                item.line,
+                item.column,
+                item.severity,
+            )
+            for item in self.renderer.warnings
+        ]
 
 
-def render_prompt(prompt: Prompt, renderer: PromptRenderer, path: str, prefix: str = "",
-                  suffix: str = "") -> Rendered:
+def render_prompt(
+    prompt: Prompt, renderer: PromptRenderer, path: str, prefix: str = "", suffix: str = ""
+) -> Rendered:
     raw = prefix + prompt.raw + suffix
     tree = _json_tree(prompt, raw)
     if tree is not None:
@@ -116,8 +125,11 @@ def render_prompt(prompt: Prompt, renderer: PromptRenderer, path: str, prefix: s
         plain = rendered.plain()
         if not isinstance(plain, list):
             return Rendered(plain, [], json.dumps(plain, ensure_ascii=False, indent=2))
-        return Rendered(plain, [_content_pieces(message) for message in rendered.value],
-                        json.dumps(plain, ensure_ascii=False, indent=2))
+        return Rendered(
+            plain,
+            [_content_pieces(message) for message in rendered.value],
+            json.dumps(plain, ensure_ascii=False, indent=2),
+        )
     return _render_text(prompt, raw, renderer, path, (prefix, suffix))
 
 
@@ -147,11 +159,19 @@ def _render_tree(node: Node, renderer: PromptRenderer, path: str) -> Node:
     if isinstance(value, str):
         return renderer.text(node, path)
     if isinstance(value, list):
-        return Node([_render_tree(item, renderer, path) for item in value], node.start_line,
-                    node.end_line, node.text_line)
+        return Node(
+            [_render_tree(item, renderer, path) for item in value],
+            node.start_line,
+            node.end_line,
+            node.text_line,
+        )
     if isinstance(value, dict):
-        return Node({key: _render_tree(item, renderer, path) for key, item in value.items()},
-                    node.start_line, node.end_line, node.text_line)
+        return Node(
+            {key: _render_tree(item, renderer, path) for key, item in value.items()},
+            node.start_line,
+            node.end_line,
+            node.text_line,
+        )
     return node
 
 
@@ -162,8 +182,9 @@ def _content_pieces(message: Node) -> list[Piece] | None:
     return content.pieces
 
 
-def _render_text(prompt: Prompt, raw: str, renderer: PromptRenderer, path: str,
-                 affixes: tuple[str, str]) -> Rendered:
+def _render_text(
+    prompt: Prompt, raw: str, renderer: PromptRenderer, path: str, affixes: tuple[str, str]
+) -> Rendered:
     rendered_values = {}
     for name, value in renderer.values.items():
         if isinstance(value, str) and not references_undefined(value, renderer.values):
@@ -171,8 +192,11 @@ def _render_text(prompt: Prompt, raw: str, renderer: PromptRenderer, path: str,
         rendered_values[name] = value
     outer = renderer.with_values(rendered_values)
     template = auto_wrap_raw(raw)
-    node = prompt.node if template == prompt.raw and not any(affixes) else Node(
-        template, prompt.node.start_line, prompt.node.end_line, prompt.node.text_line)
+    node = (
+        prompt.node
+        if template == prompt.raw and not any(affixes)
+        else Node(template, prompt.node.start_line, prompt.node.end_line, prompt.node.text_line)
+    )
     if node is prompt.node and node.pieces is None:
         node = Node(template, node.start_line, node.end_line, node.text_line)
     text_node = outer.text(node, path)
@@ -182,10 +206,10 @@ def _render_text(prompt: Prompt, raw: str, renderer: PromptRenderer, path: str,
         result.messages = [{"role": "user", "content": text_node.value}]
         result.pieces = [text_node.pieces]
     else:
-        result.pieces = [None] * (len(result.messages) if isinstance(result.messages, list)
-                                  else 0)
-    renderer.renderer.warnings.extend(item for item in outer.renderer.warnings
-                                      if item not in renderer.renderer.warnings)
+        result.pieces = [None] * (len(result.messages) if isinstance(result.messages, list) else 0)
+    renderer.renderer.warnings.extend(
+        item for item in outer.renderer.warnings if item not in renderer.renderer.warnings
+    )
     return result
 
 
@@ -196,8 +220,7 @@ def parse_chat_prompt(text: str) -> Any:
         try:
             return yaml.safe_load(text)
         except yaml.YAMLError as error:
-            raise InputError(f"Chat Completion prompt is not a valid YAML string: {error}"
-                             ) from None
+            raise InputError(f"Chat Completion prompt is not a valid YAML string: {error}") from None
     try:
         return json.loads(text, parse_constant=_no_constant)
     except ValueError:
@@ -211,6 +234,10 @@ def looks_like_json(trimmed: str) -> bool:
         return True
     if trimmed.startswith("[") and trimmed.endswith("]"):
         after = trimmed[1:].lstrip()
-        return (after[:1] in ('"', "{", "[") or bool(re.match(r"^[\d-]", after))
-                or bool(re.match(r"^(true|false|null)", after)) or not after.strip())
+        return (
+            after[:1] in ('"', "{", "[")
+            or bool(re.match(r"^[\d-]", after))
+            or bool(re.match(r"^(true|false|null)", after))
+            or not after.strip()
+        )
     return False

@@ -38,7 +38,7 @@ class Source:
     def resolve(self, reference: str) -> str | None:
         """A `file://` reference (or a bare path) as a bundle path, relative to the config."""
         if reference.startswith(FILE_PREFIX):
-            reference = reference[len(FILE_PREFIX):]
+            reference = reference[len(FILE_PREFIX) :]
         return join(self.folder, reference)
 
     def read_bytes(self, path: str) -> bytes | None:
@@ -56,8 +56,11 @@ class Source:
         path = self.resolve(reference)
         text = self.read_text(path) if path is not None else None
         if path is None or text is None:
-            raise InputError(f"promptfoo cannot read {reference!r}: no such file in the bundle",
-                             self.path, where.start_line if where is not None else None)
+            raise InputError(
+                f"promptfoo cannot read {reference!r}: no such file in the bundle",
+                self.path,
+                where.start_line if where is not None else None,
+            )
         return path, text
 
     def tree(self, path: str, text: str) -> Node | None:

@@ -56,13 +56,19 @@ def read_tests(source: Source, node: Node | None) -> list[TestCase]:
 
 def _from_reference(source: Source, reference: str, node: Node) -> list[TestCase]:
     if reference.startswith("huggingface://"):
-        source.warn(f"tests from {reference} are a Hugging Face dataset, fetched at run time: "
-                    f"not shown", source.path, node.start_line)
+        source.warn(
+            f"tests from {reference} are a Hugging Face dataset, fetched at run time: not shown",
+            source.path,
+            node.start_line,
+        )
         return []
-    bare = reference[len(FILE_PREFIX):] if reference.startswith(FILE_PREFIX) else reference
+    bare = reference[len(FILE_PREFIX) :] if reference.startswith(FILE_PREFIX) else reference
     if bare.split(":")[0].endswith(CODE_SUFFIXES) or bare.endswith(CODE_SUFFIXES):
-        source.warn(f"tests from {bare} are made by running code, which the inspector does not "
-                    f"run: not shown", source.path, node.start_line)
+        source.warn(
+            f"tests from {bare} are made by running code, which the inspector does not run: not shown",
+            source.path,
+            node.start_line,
+        )
         return []
     if bare.endswith(".csv"):
         path, text = source.require_text(bare, node)
@@ -159,8 +165,7 @@ def _line_count(row: list[str]) -> int:
 def _csv_cell(test: TestCase, column: str, cell: str, path: str, line: int) -> None:
     if column.startswith("__expected"):
         if cell.strip():
-            test.asserts.append({**assertion_from_string(cell.strip()), "__line": line,
-                                 "__path": path})
+            test.asserts.append({**assertion_from_string(cell.strip()), "__line": line, "__path": path})
     elif column in ("__prefix", "__suffix"):
         test.options[column[2:]] = cell
     elif column == "__description":
@@ -174,12 +179,15 @@ def assertion_from_string(expected: str) -> dict[str, Any]:
     """assertionFromString, for the model-graded types and the plain `equals`."""
     for prefix in ("grade:", "llm-rubric:"):
         if expected.startswith(prefix):
-            return {"type": "llm-rubric", "value": expected[len(prefix):]}  # kept untrimmed
-    for prefix, kind in (("model-graded-closedqa:", "model-graded-closedqa"),
-                         ("factuality:", "factuality"), ("g-eval:", "g-eval"),
-                         ("answer-relevance:", "answer-relevance")):
+            return {"type": "llm-rubric", "value": expected[len(prefix) :]}  # kept untrimmed
+    for prefix, kind in (
+        ("model-graded-closedqa:", "model-graded-closedqa"),
+        ("factuality:", "factuality"),
+        ("g-eval:", "g-eval"),
+        ("answer-relevance:", "answer-relevance"),
+    ):
         if expected.startswith(prefix):
-            return {"type": kind, "value": expected[len(prefix):].strip()}
+            return {"type": kind, "value": expected[len(prefix) :].strip()}
     return {"type": "other", "value": expected}
 
 
@@ -200,19 +208,27 @@ def merge_default(test: TestCase, default: TestCase | None) -> TestCase:
     if default is None:
         return test
     options = {**default.options, **test.options}
-    asserts = test.asserts if test.options.get("disableDefaultAsserts") is True else [
-        *default.asserts, *test.asserts]
-    return TestCase({**default.vars, **test.vars}, {**default.origins, **test.origins},
-                    test.path, test.line, test.description, asserts, options,
-                    test.prompts if test.prompts is not None else default.prompts,
-                    test.providers if test.providers is not None else default.providers,
-                    [*default.unsupported, *test.unsupported],
-                    test.conversation_id if test.conversation_id is not None
-                    else default.conversation_id)
+    asserts = (
+        test.asserts
+        if test.options.get("disableDefaultAsserts") is True
+        else [*default.asserts, *test.asserts]
+    )
+    return TestCase(
+        {**default.vars, **test.vars},
+        {**default.origins, **test.origins},
+        test.path,
+        test.line,
+        test.description,
+        asserts,
+        options,
+        test.prompts if test.prompts is not None else default.prompts,
+        test.providers if test.providers is not None else default.providers,
+        [*default.unsupported, *test.unsupported],
+        test.conversation_id if test.conversation_id is not None else default.conversation_id,
+    )
 
 
-def scenario_tests(source: Source, node: Node | None, default: TestCase | None
-                   ) -> list[TestCase]:
+def scenario_tests(source: Source, node: Node | None, default: TestCase | None) -> list[TestCase]:
     """buildScenarioTests: each scenario's config rows times its tests (defaultTest's vars
     under the row's under the test's)."""
     if node is None or not isinstance(node.value, list):
@@ -223,19 +239,23 @@ def scenario_tests(source: Source, node: Node | None, default: TestCase | None
         rows = scenario.get("config")
         scenario_tests_node = scenario.get("tests")
         if rows is None or not isinstance(rows.value, list):
-            source.warn("a scenario without a `config` list is not read", source.path,
-                        scenario.start_line)
+            source.warn("a scenario without a `config` list is not read", source.path, scenario.start_line)
             continue
-        inner = ([test_from_node(item, source.path) for item in scenario_tests_node.value]
-                 if scenario_tests_node is not None and isinstance(scenario_tests_node.value, list)
-                 else [TestCase({}, {}, source.path, scenario.start_line)])
+        inner = (
+            [test_from_node(item, source.path) for item in scenario_tests_node.value]
+            if scenario_tests_node is not None and isinstance(scenario_tests_node.value, list)
+            else [TestCase({}, {}, source.path, scenario.start_line)]
+        )
         for row in rows.value:
             data = test_from_node(row, source.path)
             scenario_index += 1
             for test in inner:
                 merged = merge_default(merge_default(test, data), default)
-                defaults = default.asserts if default is not None and not merged.options.get(
-                    "disableDefaultAsserts") else []
+                defaults = (
+                    default.asserts
+                    if default is not None and not merged.options.get("disableDefaultAsserts")
+                    else []
+                )
                 merged.asserts = [*defaults, *data.asserts, *test.asserts]
                 if merged.conversation_id is None:
                     merged.conversation_id = f"__scenario_{scenario_index - 1}__"

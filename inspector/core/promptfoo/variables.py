@@ -21,14 +21,27 @@ from ..agentv.nunjucks import Where
 from ..model import LineSpan, OriginKind
 from .source import FILE_PREFIX, Source
 
-IMAGE_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png",
-               ".gif": "image/gif", ".bmp": "image/bmp", ".webp": "image/webp",
-               ".svg": "image/svg+xml", ".tif": "image/tiff", ".tiff": "image/tiff",
-               ".ico": "image/x-icon", ".avif": "image/avif", ".heic": "image/heic"}
-MAGIC = ((b"\x89PNG", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF8", "image/gif"),
-         (b"BM", "image/bmp"))
-MEDIA_EXTENSIONS = (".mp3", ".wav", ".m4a", ".ogg", ".flac", ".aac", ".mp4", ".webm", ".mov",
-                    ".avi", ".mkv")
+IMAGE_TYPES = {
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".png": "image/png",
+    ".gif": "image/gif",
+    ".bmp": "image/bmp",
+    ".webp": "image/webp",
+    ".svg": "image/svg+xml",
+    ".tif": "image/tiff",
+    ".tiff": "image/tiff",
+    ".ico": "image/x-icon",
+    ".avif": "image/avif",
+    ".heic": "image/heic",
+}
+MAGIC = (
+    (b"\x89PNG", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF8", "image/gif"),
+    (b"BM", "image/bmp"),
+)
+MEDIA_EXTENSIONS = (".mp3", ".wav", ".m4a", ".ogg", ".flac", ".aac", ".mp4", ".webm", ".mov", ".avi", ".mkv")
 CODE_EXTENSIONS = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".py")
 SIMPLE_REFERENCE = re.compile(r"\{\{\s*(\w+)\s*\}\}")
 
@@ -45,12 +58,11 @@ def load_files(source: Source, variables: Variables, line: int | None) -> list[s
     for name, value in list(variables.values.items()):
         if not (isinstance(value, str) and value.startswith(FILE_PREFIX)):
             continue
-        reference = value[len(FILE_PREFIX):]
+        reference = value[len(FILE_PREFIX) :]
         path = source.resolve(reference)
         extension = posixpath.splitext(reference)[1].lower()
         if extension in CODE_EXTENSIONS:
-            problems.append(f"var `{name}` comes from running {reference}, which the inspector "
-                            f"does not run")
+            problems.append(f"var `{name}` comes from running {reference}, which the inspector does not run")
             continue
         data = source.read_bytes(path) if path is not None else None
         if path is None or data is None:
@@ -59,19 +71,17 @@ def load_files(source: Source, variables: Variables, line: int | None) -> list[s
         loaded = _file_value(data, extension, reference, problems, name)
         variables.values[name] = loaded
         via = LineSpan(source.path, line, line) if line is not None else None
-        variables.origins[name] = Where(path, 1, max(1, str(loaded).count("\n") + 1),
-                                        OriginKind.FILE, via)
+        variables.origins[name] = Where(path, 1, max(1, str(loaded).count("\n") + 1), OriginKind.FILE, via)
     return problems
 
 
-def _file_value(data: bytes, extension: str, reference: str, problems: list[str],
-                name: str) -> Any:
+def _file_value(data: bytes, extension: str, reference: str, problems: list[str], name: str) -> Any:
     if extension in (".yaml", ".yml"):
-        return json.dumps(yaml.safe_load(data.decode("utf-8")), ensure_ascii=False,
-                          separators=(",", ":"))
+        return json.dumps(yaml.safe_load(data.decode("utf-8")), ensure_ascii=False, separators=(",", ":"))
     if extension == ".pdf":
-        problems.append(f"var `{name}`: promptfoo extracts the text of {reference}; the "
-                        f"inspector does not read PDFs")
+        problems.append(
+            f"var `{name}`: promptfoo extracts the text of {reference}; the inspector does not read PDFs"
+        )
         return ""
     if extension in IMAGE_TYPES:
         mime = next((kind for magic, kind in MAGIC if data.startswith(magic)), None)

@@ -24,8 +24,11 @@ def _promptfoo(files: RunFiles) -> Run | None:
     from inspector.core.runs import promptfoo
 
     for path in files.paths():
-        if path.endswith(".json") and "/" not in path and promptfoo.is_promptfoo_results(
-                (files.read(path) or b"")[:4096]):
+        if (
+            path.endswith(".json")
+            and "/" not in path
+            and promptfoo.is_promptfoo_results((files.read(path) or b"")[:4096])
+        ):
             return promptfoo.read_promptfoo(files, path)
     return None
 
@@ -58,8 +61,10 @@ def read_files(files: RunFiles) -> Run:
         run = reader(files)
         if run is not None:
             return run
-    raise RunError("not a run this tool reads: no agentv results (index.jsonl or a results "
-                   "JSONL), no Inspect AI log (.eval or .json) and no promptfoo results.json at its top")
+    raise RunError(
+        "not a run this tool reads: no agentv results (index.jsonl or a results "
+        "JSONL), no Inspect AI log (.eval or .json) and no promptfoo results.json at its top"
+    )
 
 
 def read_run(path: Path) -> Run:

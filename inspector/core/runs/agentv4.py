@@ -41,7 +41,7 @@ def input_messages(markdown: str) -> list[SentMessage]:
     messages = []
     for number, mark in enumerate(marks):
         end = marks[number + 1].start() if number + 1 < len(marks) else len(markdown)
-        messages.append(SentMessage(mark.group(1), markdown[mark.end():end]))
+        messages.append(SentMessage(mark.group(1), markdown[mark.end() : end]))
     return messages
 
 
@@ -49,14 +49,18 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):  # content parts
-        return "".join(part.get("text") or part.get("value") or "" for part in content
-                       if isinstance(part, dict))
+        return "".join(
+            part.get("text") or part.get("value") or "" for part in content if isinstance(part, dict)
+        )
     return "" if content is None else json.dumps(content)
 
 
 def _message_list(items: Any) -> list[SentMessage]:
-    return [SentMessage(str(item.get("role")), _text(item.get("content"))) for item in items
-            if isinstance(item, dict)]
+    return [
+        SentMessage(str(item.get("role")), _text(item.get("content")))
+        for item in items
+        if isinstance(item, dict)
+    ]
 
 
 def judge_messages(request: Any) -> list[SentMessage] | None:
@@ -98,9 +102,13 @@ def _eval_path(row: dict[str, Any]) -> str | None:
 
 def case_of(row: dict[str, Any], files: RunFiles) -> RecordedCase:
     bundle_eval = row.get("eval_path") if row.get("task_dir") else None
-    case = RecordedCase(str(row["test_id"]), _eval_path(row), judges=judges(row.get("scores")),
-                        bundle_eval_path=bundle_eval if isinstance(bundle_eval, str) else None,
-                        error=row.get("error") if row.get("execution_status") not in (None, "ok") else None)
+    case = RecordedCase(
+        str(row["test_id"]),
+        _eval_path(row),
+        judges=judges(row.get("scores")),
+        bundle_eval_path=bundle_eval if isinstance(bundle_eval, str) else None,
+        error=row.get("error") if row.get("execution_status") not in (None, "ok") else None,
+    )
     input_path = row.get("input_path")
     markdown = text_of(files, input_path) if isinstance(input_path, str) else None
     if markdown is not None:
@@ -132,5 +140,10 @@ def read_agentv4(files: RunFiles, results_path: str) -> Run:
     rows = [row for row in read_rows(text, results_path) if is_agentv4_row(row)]
     if not rows:
         raise RunError(f"{results_path}: no agentv results in it")
-    return Run("agentv", RUN_SHAPE_VERSION, "agentv-4", [case_of(row, files) for row in rows],
-               version_note="agentv 4 records no version; the layout is agentv 4.42's")
+    return Run(
+        "agentv",
+        RUN_SHAPE_VERSION,
+        "agentv-4",
+        [case_of(row, files) for row in rows],
+        version_note="agentv 4 records no version; the layout is agentv 4.42's",
+    )

@@ -22,8 +22,9 @@ TRANSCRIPT_SCHEMA = "agentv.normalized_transcript.v1"
 def is_agentv5_row(row: Any) -> bool:
     if not isinstance(row, dict) or "test_id" not in row:
         return False
-    return (str(row.get("transcript_path", "")).endswith("transcript.json")
-            or str(row.get("eval_path", "")).endswith("test/EVAL.yaml"))
+    return str(row.get("transcript_path", "")).endswith("transcript.json") or str(
+        row.get("eval_path", "")
+    ).endswith("test/EVAL.yaml")
 
 
 def _text(blocks: Any) -> str:
@@ -39,8 +40,11 @@ def _text(blocks: Any) -> str:
 def transcript_input(transcript: Any) -> list[SentMessage]:
     """The turns before the candidate's trailing assistant turns: what the candidate was sent."""
     turns = transcript.get("turns") if isinstance(transcript, dict) else None
-    messages = [SentMessage(str(turn.get("type")), _text(turn.get("content")))
-                for turn in turns or [] if isinstance(turn, dict)]
+    messages = [
+        SentMessage(str(turn.get("type")), _text(turn.get("content")))
+        for turn in turns or []
+        if isinstance(turn, dict)
+    ]
     while messages and messages[-1].role == "assistant":
         messages.pop()
     return messages
@@ -77,10 +81,13 @@ def index_path(files: RunFiles) -> str | None:
 
 def case_of(row: dict[str, Any], files: RunFiles, summary_paths: dict[str, str]) -> RecordedCase:
     bundle_eval = row.get("eval_path") if str(row.get("eval_path", "")).endswith("test/EVAL.yaml") else None
-    case = RecordedCase(str(row["test_id"]), _project_eval_path(row, summary_paths),
-                        judges=judges(row.get("scores")),
-                        bundle_eval_path=bundle_eval,
-                        error=row.get("error") if row.get("execution_status") not in (None, "ok") else None)
+    case = RecordedCase(
+        str(row["test_id"]),
+        _project_eval_path(row, summary_paths),
+        judges=judges(row.get("scores")),
+        bundle_eval_path=bundle_eval,
+        error=row.get("error") if row.get("execution_status") not in (None, "ok") else None,
+    )
     transcript_path = row.get("transcript_path")
     text = text_of(files, transcript_path) if isinstance(transcript_path, str) else None
     if text is not None:
@@ -100,8 +107,15 @@ def read_agentv5(files: RunFiles, index_path: str) -> Run:
     rows = [row for row in read_rows(text_of(files, index_path) or "", index_path) if is_agentv5_row(row)]
     if not rows:
         raise RunError(f"{index_path}: no agentv 5 results in it")
-    summary_paths = {str(item.get("test_id")): item["eval_path"]
-                     for item in _summary(files).get("cases") or []
-                     if isinstance(item, dict) and isinstance(item.get("eval_path"), str)}
-    return Run("agentv", "5", "agentv-5", [case_of(row, files, summary_paths) for row in rows],
-               version_note="agentv 5 records no version; the layout is agentv 5's (v5.3.1-next.1)")
+    summary_paths = {
+        str(item.get("test_id")): item["eval_path"]
+        for item in _summary(files).get("cases") or []
+        if isinstance(item, dict) and isinstance(item.get("eval_path"), str)
+    }
+    return Run(
+        "agentv",
+        "5",
+        "agentv-5",
+        [case_of(row, files, summary_paths) for row in rows],
+        version_note="agentv 5 records no version; the layout is agentv 5's (v5.3.1-next.1)",
+    )

@@ -49,9 +49,13 @@ class GraderCheck:
     cause: list[CauseLine] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "status": self.status, "with_answer": self.with_answer,
-                "messages": [m.as_dict() for m in self.messages if m.status != "unchanged"],
-                "cause": [line.as_dict() for line in self.cause]}
+        return {
+            "name": self.name,
+            "status": self.status,
+            "with_answer": self.with_answer,
+            "messages": [m.as_dict() for m in self.messages if m.status != "unchanged"],
+            "cause": [line.as_dict() for line in self.cause],
+        }
 
 
 @dataclass
@@ -68,10 +72,13 @@ class CaseCheck:
 
     def as_dict(self) -> dict[str, Any]:
         item: dict[str, Any] = {
-            "id": self.id, "status": self.status, "eval_path": self.eval_path,
+            "id": self.id,
+            "status": self.status,
+            "eval_path": self.eval_path,
             "messages": [m.as_dict() for m in self.messages if m.status != "unchanged"],
             "cause": [line.as_dict() for line in self.cause],
-            "graders": [grader.as_dict() for grader in self.graders]}
+            "graders": [grader.as_dict() for grader in self.graders],
+        }
         if self.note:
             item["note"] = self.note
         if self.status == "not_in_files" and self.recorded is not None:
@@ -79,8 +86,10 @@ class CaseCheck:
             kept = self.recorded
             item["sent"] = [m.as_dict() for m in kept.messages or []]
             item["answer"] = kept.answer
-            item["judges"] = [{"name": judge.name, "messages": [m.as_dict() for m in judge.messages]}
-                              for judge in kept.judges]
+            item["judges"] = [
+                {"name": judge.name, "messages": [m.as_dict() for m in judge.messages]}
+                for judge in kept.judges
+            ]
             item["requests"] = kept.requests
         return item
 
@@ -95,19 +104,28 @@ class RunCheck:
 
     @property
     def differs(self) -> bool:
-        return any(case.status == "differs" or any(g.status == "differs" for g in case.graders)
-                   for case in self.cases)
+        return any(
+            case.status == "differs" or any(g.status == "differs" for g in case.graders)
+            for case in self.cases
+        )
 
     def summary(self) -> dict[str, Any]:
         graders = [grader for case in self.cases for grader in case.graders]
-        return {**{status: sum(case.status == status for case in self.cases) for status in STATUSES},
-                "graders": {status: sum(g.status == status for g in graders) for status in STATUSES}}
+        return {
+            **{status: sum(case.status == status for case in self.cases) for status in STATUSES},
+            "graders": {status: sum(g.status == status for g in graders) for status in STATUSES},
+        }
 
     def as_contract(self) -> dict[str, Any]:
-        return {"runner": self.run.runner, "runner_version": self.run.runner_version,
-                "profile": {"run": self.run.profile, "files": self.profile},
-                "cases": [case.as_dict() for case in self.cases], "summary": self.summary(),
-                "notes": self.run.notes + self.notes, "errors": self.errors}
+        return {
+            "runner": self.run.runner,
+            "runner_version": self.run.runner_version,
+            "profile": {"run": self.run.profile, "files": self.profile},
+            "cases": [case.as_dict() for case in self.cases],
+            "summary": self.summary(),
+            "notes": self.run.notes + self.notes,
+            "errors": self.errors,
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,26 +190,34 @@ def as_messages(sent: list[SentMessage]) -> list[Message]:
 
 
 def _is_default_prompt(message: Message) -> bool:
-    return bool(message.segments) and all(segment.origin.kind == OriginKind.DEFAULT_PROMPT
-                                          for segment in message.segments)
+    return bool(message.segments) and all(
+        segment.origin.kind == OriginKind.DEFAULT_PROMPT for segment in message.segments
+    )
 
 
 def rendered_messages(case: RenderedCase, recorded: RecordedCase) -> list[Message]:
     """The case's sent messages, less the runner's default system prompt when the run kept its
     messages without it."""
     kept = {message.content for message in recorded.messages or []}
-    return [message for message in case.sent_messages
-            if not (recorded.without_default_prompt and _is_default_prompt(message)
-                    and message.content not in kept)]
+    return [
+        message
+        for message in case.sent_messages
+        if not (
+            recorded.without_default_prompt and _is_default_prompt(message) and message.content not in kept
+        )
+    ]
 
 
 def with_answer(messages: list[Message], answer: str) -> list[Message]:
     """The judge's messages with the candidate's answer where the placeholder stood."""
     filled = []
     for message in messages:
-        segments = [msgspec.structs.replace(segment, text=answer)
-                    if segment.text == CANDIDATE_PLACEHOLDER else segment
-                    for segment in message.segments]
+        segments = [
+            msgspec.structs.replace(segment, text=answer)
+            if segment.text == CANDIDATE_PLACEHOLDER
+            else segment
+            for segment in message.segments
+        ]
         filled.append(msgspec.structs.replace(message, segments=segments))
     return filled
 
@@ -216,15 +242,18 @@ def check_grader(grader: GraderPrompt, position: int, recorded: RecordedCase) ->
 
 
 def check_case(recorded: RecordedCase, rendered: RenderedCase | None) -> CaseCheck:
-    check = CaseCheck(recorded.id, "not_in_files", recorded.eval_path, recorded=recorded,
-                      rendered=rendered)
+    check = CaseCheck(recorded.id, "not_in_files", recorded.eval_path, recorded=recorded, rendered=rendered)
     if rendered is None:
         return check
-    check.graders = [check_grader(grader, position, recorded)
-                     for position, grader in enumerate(rendered.graders)]
+    check.graders = [
+        check_grader(grader, position, recorded) for position, grader in enumerate(rendered.graders)
+    ]
     rendered_names = {grader.name for grader in rendered.graders}
-    check.graders += [GraderCheck(judge.name, "not_in_files", recorded.answer is not None)
-                      for judge in recorded.judges if judge.name not in rendered_names]
+    check.graders += [
+        GraderCheck(judge.name, "not_in_files", recorded.answer is not None)
+        for judge in recorded.judges
+        if judge.name not in rendered_names
+    ]
     if recorded.messages is None:
         check.status, check.note = "not_in_run", recorded.error or "the run kept no messages for it"
         return check
@@ -260,8 +289,10 @@ def _profile_note(run: Run, documents: dict[str, RenderedDocument | None]) -> st
     profiles = {document.profile for document in documents.values() if document and document.profile}
     if not run.profile or not profiles or profiles == {run.profile}:
         return None
-    return (f"the run was made by {run.runner} {run.runner_version or ''} (profile {run.profile}); "
-            f"the files were rendered with profile {', '.join(sorted(profiles))}")
+    return (
+        f"the run was made by {run.runner} {run.runner_version or ''} (profile {run.profile}); "
+        f"the files were rendered with profile {', '.join(sorted(profiles))}"
+    )
 
 
 def check_run(run: Run, render: Render, profile: str | None, in_run: bool = False) -> RunCheck:
@@ -272,17 +303,24 @@ def check_run(run: Run, render: Render, profile: str | None, in_run: bool = Fals
     result = RunCheck(run, [], profile)
     if in_run:
         run = replace(run, cases=[replace(case, eval_path=case.bundle_eval_path) for case in run.cases])
-        result.notes.append("compared with the eval files the run kept (agentv rewrites their file "
-                            "references to its copies under files/, so a <file path> can differ)")
+        result.notes.append(
+            "compared with the eval files the run kept (agentv rewrites their file "
+            "references to its copies under files/, so a <file path> can differ)"
+        )
     documents = _rendered(run, render, result.errors)
     if not documents:  # nothing was rendered: no profile was used
         result.profile = None
     seen = {(recorded.eval_path, recorded.id) for recorded in run.cases}
-    result.cases = [check_case(recorded, _find(documents.get(recorded.eval_path or ""), recorded.id))
-                    for recorded in run.cases]
-    result.cases += [CaseCheck(case.id, "not_in_run", path, rendered=case)
-                     for path, document in documents.items() for case in (document.cases if document else [])
-                     if (path, case.id) not in seen]
+    result.cases = [
+        check_case(recorded, _find(documents.get(recorded.eval_path or ""), recorded.id))
+        for recorded in run.cases
+    ]
+    result.cases += [
+        CaseCheck(case.id, "not_in_run", path, rendered=case)
+        for path, document in documents.items()
+        for case in (document.cases if document else [])
+        if (path, case.id) not in seen
+    ]
     note = _profile_note(run, documents)
     result.notes += [note] if note else []
     result.notes += [run.version_note] if run.version_note else []

@@ -71,8 +71,11 @@ def _event_input(event: dict[str, Any], pool: list[Any]) -> list[SentMessage]:
     messages = event.get("input") or []
     if not messages and event.get("input_refs"):
         messages = [message for start, end in event["input_refs"] for message in pool[start:end]]
-    return [SentMessage(str(message.get("role")), _text(message.get("content")))
-            for message in messages if isinstance(message, dict)]
+    return [
+        SentMessage(str(message.get("role")), _text(message.get("content")))
+        for message in messages
+        if isinstance(message, dict)
+    ]
 
 
 def _call_request(event: dict[str, Any], pool: list[Any]) -> dict[str, Any] | None:
@@ -84,7 +87,8 @@ def _call_request(event: dict[str, Any], pool: list[Any]) -> dict[str, Any] | No
     request = dict(call["request"])
     if call.get("call_refs"):
         request[call.get("call_key") or "messages"] = [
-            message for start, end in call["call_refs"] for message in pool[start:end]]
+            message for start, end in call["call_refs"] for message in pool[start:end]
+        ]
     return request
 
 
@@ -143,16 +147,21 @@ def _member(archive: zipfile.ZipFile, name: str) -> bytes:
         try:
             import zipfile_zstd  # noqa: F401
         except ImportError:
-            raise RunError("this Inspect log is compressed with zstd: install zipfile-zstd "
-                           "(it comes with inspect_ai) to read it") from None
+            raise RunError(
+                "this Inspect log is compressed with zstd: install zipfile-zstd "
+                "(it comes with inspect_ai) to read it"
+            ) from None
     return archive.read(name)
 
 
 def _eval_log(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     archive = ZipFiles(data).archive
     names = archive.namelist()
-    header = json.loads(_member(archive, "header.json")) if "header.json" in names else \
-        json.loads(_member(archive, "_journal/start.json"))
+    header = (
+        json.loads(_member(archive, "header.json"))
+        if "header.json" in names
+        else json.loads(_member(archive, "_journal/start.json"))
+    )
     samples = [json.loads(_member(archive, name)) for name in sorted(names) if _SAMPLE.fullmatch(name)]
     return header, samples
 

@@ -84,8 +84,9 @@ class FolderFiles:
         self.root = root.resolve()
 
     def paths(self) -> list[str]:
-        return sorted(path.relative_to(self.root).as_posix() for path in self.root.rglob("*")
-                      if path.is_file())
+        return sorted(
+            path.relative_to(self.root).as_posix() for path in self.root.rglob("*") if path.is_file()
+        )
 
     def read(self, path: str) -> bytes | None:
         target = (self.root / path).resolve()
@@ -106,7 +107,7 @@ class ZipFiles:
             raise RunError(f"not a zip: {error}") from None
         names = [info.filename for info in self.archive.infolist() if not info.is_dir()]
         self.prefix = single_top_folder(names)
-        self.names = {name[len(self.prefix):]: name for name in names}
+        self.names = {name[len(self.prefix) :]: name for name in names}
 
     def paths(self) -> list[str]:
         return sorted(self.names)
@@ -121,7 +122,7 @@ class ZipFiles:
 
 
 def single_top_folder(paths: list[str]) -> str:
-    """"name/" when every path lies in one folder (a folder uploaded or zipped whole), else ""."""
+    """ "name/" when every path lies in one folder (a folder uploaded or zipped whole), else ""."""
     tops = {path.split("/", 1)[0] for path in paths}
     return f"{next(iter(tops))}/" if len(tops) == 1 and all("/" in path for path in paths) else ""
 
@@ -131,7 +132,7 @@ class MemoryFiles:
 
     def __init__(self, files: dict[str, bytes]) -> None:
         prefix = single_top_folder(list(files))
-        self.files = {path[len(prefix):]: data for path, data in files.items()}
+        self.files = {path[len(prefix) :]: data for path, data in files.items()}
 
     def paths(self) -> list[str]:
         return sorted(self.files)

@@ -53,17 +53,25 @@ def _judges(grading: Any) -> list[RecordedJudge]:
         rendered = (component.get("metadata") or {}).get("renderedGradingPrompt")
         if isinstance(rendered, str):
             assertion = component.get("assertion") or {}
-            found.append(RecordedJudge(str(assertion.get("metric") or assertion.get("type") or "judge"),
-                                       prompt_messages(rendered)))
+            found.append(
+                RecordedJudge(
+                    str(assertion.get("metric") or assertion.get("type") or "judge"),
+                    prompt_messages(rendered),
+                )
+            )
     return found
 
 
 def case_of(result: dict[str, Any]) -> RecordedCase:
     response = result.get("response") or {}
     output = response.get("output")
-    case = RecordedCase(case_id(result), messages=prompt_messages((result.get("prompt") or {}).get("raw")),
-                        judges=_judges(result.get("gradingResult")), source="results.json",
-                        answer=output if isinstance(output, str) or output is None else json.dumps(output))
+    case = RecordedCase(
+        case_id(result),
+        messages=prompt_messages((result.get("prompt") or {}).get("raw")),
+        judges=_judges(result.get("gradingResult")),
+        source="results.json",
+        answer=output if isinstance(output, str) or output is None else json.dumps(output),
+    )
     if result.get("error"):
         case.error = str(result["error"])
     return case
@@ -78,7 +86,10 @@ def read_promptfoo(files: RunFiles, path: str) -> Run:
     if not isinstance(table, dict) or not isinstance(table.get("results"), list):
         raise RunError(f"{path}: no promptfoo results in it")
     version = (document.get("metadata") or {}).get("promptfooVersion")
-    return Run("promptfoo", version, None, [case_of(item) for item in table["results"]
-                                             if isinstance(item, dict)],
-               notes=[f"{path}: promptfoo keeps the rendered prompts and judge prompts, not the "
-                      "request bodies"])
+    return Run(
+        "promptfoo",
+        version,
+        None,
+        [case_of(item) for item in table["results"] if isinstance(item, dict)],
+        notes=[f"{path}: promptfoo keeps the rendered prompts and judge prompts, not the request bodies"],
+    )

@@ -23,8 +23,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="an eval file, deck or request, or a folder of them")
         parser.add_argument("-o", "--output", required=True, help="the HTML file to write")
-        parser.add_argument("--root", help="bundle root (default: the folder, or the file's nearest "
-                            "folder with .git or .agentv)")
+        parser.add_argument(
+            "--root",
+            help="bundle root (default: the folder, or the file's nearest folder with .git or .agentv)",
+        )
         parser.add_argument("--profile", default="auto", choices=PROFILES)
 
     def handle(self, *args, **options) -> None:
@@ -42,8 +44,11 @@ class Command(BaseCommand):
         root = Path(options["root"]) if options["root"] else (path if path.is_dir() else default_root(path))
         files = DirectoryBundle(root)
         if path.is_dir():
-            documents = [p for p in web_policy.list_untrusted(files)
-                         if (root / p).resolve().is_relative_to(path.resolve())]
+            documents = [
+                p
+                for p in web_policy.list_untrusted(files)
+                if (root / p).resolve().is_relative_to(path.resolve())
+            ]
         else:
             relative = files.relative(path)
             if relative is None:
@@ -54,7 +59,8 @@ class Command(BaseCommand):
             rendered = [web_policy.render_untrusted(files, documents[0], render_options, distinct_ids=True)]
         else:
             rendered = offline.render_all(
-                lambda p: web_policy.render_untrusted(files, p, render_options, distinct_ids=True), documents)
+                lambda p: web_policy.render_untrusted(files, p, render_options, distinct_ids=True), documents
+            )
         used = {p for doc in rendered for p in _paths(doc)} | set(documents)
         texts = {p: t for p, t in offline.text_files(_Only(files, used)).items()}
         return offline.offline_html(offline.offline_data(path.name, texts, rendered))

@@ -52,14 +52,24 @@ class Command(BaseCommand):
     help = "Serve a folder on disk, read-only, on 127.0.0.1; pages follow its files as they change."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("path", nargs="?", default=".",
-                            help="the folder to serve (a file: the folder the CLI would read it in)")
+        parser.add_argument(
+            "path",
+            nargs="?",
+            default=".",
+            help="the folder to serve (a file: the folder the CLI would read it in)",
+        )
         parser.add_argument("--port", type=int, help=f"default {DEFAULT_PORT}, or a free port if taken")
-        parser.add_argument("--share-to", metavar="URL",
-                            help="a Prompt Inspector server that Share may upload the folder to")
-        parser.add_argument("--share-include", metavar="PATH", action="append", default=[],
-                            help="a file Share sends although it looks like a secret (.env*, a "
-                                 "private key) or git ignores it; repeat for more")
+        parser.add_argument(
+            "--share-to", metavar="URL", help="a Prompt Inspector server that Share may upload the folder to"
+        )
+        parser.add_argument(
+            "--share-include",
+            metavar="PATH",
+            action="append",
+            default=[],
+            help="a file Share sends although it looks like a secret (.env*, a "
+            "private key) or git ignores it; repeat for more",
+        )
         add_gambit_core_argument(parser)
 
     def handle(self, *args, **options) -> None:
@@ -84,8 +94,9 @@ class Command(BaseCommand):
         if settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
             settings.SECRET_KEY = secrets.token_urlsafe(50)  # as `serve`: a fresh key per run
         try:
-            settings.LOCAL_SHARE_INCLUDE = tuple(named_in_folder(root, name)
-                                                 for name in options["share_include"])
+            settings.LOCAL_SHARE_INCLUDE = tuple(
+                named_in_folder(root, name) for name in options["share_include"]
+            )
         except UsageError as error:
             self.stderr.write(f"error: {error}")
             sys.exit(2)

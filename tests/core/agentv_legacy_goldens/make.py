@@ -31,8 +31,10 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 TAGS = {"v0.10.1": "0.10", "v3.8.0": "3.8"}
-COMMITS = {"v0.10.1": "806f691c537c1d8cd36672c7d319dfc2c925136a",
-           "v3.8.0": "9922135a0a25cc7028932a797109ff33f0bbcd70"}
+COMMITS = {
+    "v0.10.1": "806f691c537c1d8cd36672c7d319dfc2c925136a",
+    "v3.8.0": "9922135a0a25cc7028932a797109ff33f0bbcd70",
+}
 COUNT = 180
 
 FILES = {
@@ -52,26 +54,63 @@ FILES = {
 }
 
 REFERENCES = [
-    "snippets/root.md", "/snippets/root.md", "\\snippets/root.md", " snippets/root.md",
-    "snippets/code.md", "/snippets/code.md", "../kb/a.txt", "kb/a.txt", "/kb/a.txt", "blank.txt",
-    "empty.txt", "nope.md", "/nope.md", "prompts/style.instructions.md",
-    "/prompts/style.instructions.md", "prompts/other.instructions.md",
-    "prompts/empty.instructions.md", "local.instructions.md", "prompts/SKILL.md",
-    "prompts/notes.md", "docs/guide.md", ".github/dot.instructions.md", "",
-    "../prompts/style.instructions.md", "prompts/nope.instructions.md", "./snippets/code.md",
+    "snippets/root.md",
+    "/snippets/root.md",
+    "\\snippets/root.md",
+    " snippets/root.md",
+    "snippets/code.md",
+    "/snippets/code.md",
+    "../kb/a.txt",
+    "kb/a.txt",
+    "/kb/a.txt",
+    "blank.txt",
+    "empty.txt",
+    "nope.md",
+    "/nope.md",
+    "prompts/style.instructions.md",
+    "/prompts/style.instructions.md",
+    "prompts/other.instructions.md",
+    "prompts/empty.instructions.md",
+    "local.instructions.md",
+    "prompts/SKILL.md",
+    "prompts/notes.md",
+    "docs/guide.md",
+    ".github/dot.instructions.md",
+    "",
+    "../prompts/style.instructions.md",
+    "prompts/nope.instructions.md",
+    "./snippets/code.md",
 ]
 
 TEXTS = [
-    "", "   ", "hi", "  padded  \n", "Look:\n```py\nprint(1)\n```\nand\n```\nx\n```", "```a```",
-    "open ``` fence", "line1\nline2\n", "Use ```inline``` and ```two```", "\n\nleading blank",
-    "tab\tend\t", "Question?", "Answer.", "```\nsys\n```",
+    "",
+    "   ",
+    "hi",
+    "  padded  \n",
+    "Look:\n```py\nprint(1)\n```\nand\n```\nx\n```",
+    "```a```",
+    "open ``` fence",
+    "line1\nline2\n",
+    "Use ```inline``` and ```two```",
+    "\n\nleading blank",
+    "tab\tend\t",
+    "Question?",
+    "Answer.",
+    "```\nsys\n```",
 ]
 
 PATTERNS = [
-    ["**/*.instructions.md"], ["*.instructions.md"], [".github/**/*.md", "**/*.instructions.md"],
-    ["prompts/**"], ["style.instructions.md"], ["local.instructions.md"],
-    ["**/SKILL.md", "prompts/*.md"], ["evals/*.instructions.md"], ["{prompts,docs}/**/*.md"],
-    ["**/*.{md,txt}"], [],
+    ["**/*.instructions.md"],
+    ["*.instructions.md"],
+    [".github/**/*.md", "**/*.instructions.md"],
+    ["prompts/**"],
+    ["style.instructions.md"],
+    ["local.instructions.md"],
+    ["**/SKILL.md", "prompts/*.md"],
+    ["evals/*.instructions.md"],
+    ["{prompts,docs}/**/*.md"],
+    ["**/*.{md,txt}"],
+    [],
 ]
 
 
@@ -128,8 +167,7 @@ def generate(number: int, tag: str) -> dict[str, str]:
     files = dict(FILES)
     eval_path = rng.choice(["evals/e.yaml", "evals/e.yaml", "evals/sub/e.yaml"])
     patterns = rng.choice(PATTERNS)
-    config_kind = rng.choice(["schema", "schema", "schema", "no-schema", "upward", "none",
-                              "no-patterns"])
+    config_kind = rng.choice(["schema", "schema", "schema", "no-schema", "upward", "none", "no-patterns"])
     config: dict | None = {"$schema": "agentv-config-v2", "guideline_patterns": patterns}
     if config_kind == "no-schema":
         config = {"guideline_patterns": patterns}
@@ -139,8 +177,8 @@ def generate(number: int, tag: str) -> dict[str, str]:
         config = {"$schema": "agentv-config-v2"}
     elif config_kind == "upward":
         files["evals/.agentv/config.yaml"] = yaml.safe_dump(
-            {"$schema": "agentv-config-v2",
-             "guideline_patterns": rng.choice(["not a list", ["ok/*.md", 5]])})
+            {"$schema": "agentv-config-v2", "guideline_patterns": rng.choice(["not a list", ["ok/*.md", 5]])}
+        )
     if config is not None:
         files[".agentv/config.yaml"] = yaml.safe_dump(config, sort_keys=False)
     cases = [_case(rng, index + 1, tag) for index in range(rng.randint(1, 3))]
@@ -149,9 +187,18 @@ def generate(number: int, tag: str) -> dict[str, str]:
     else:
         document = {"tests": cases}
         if rng.random() < 0.15:
-            document = {"input": [{"role": rng.choice(["system", "user"]), "content": [
-                {"type": "file", "value": rng.choice(REFERENCES[:12])},
-                {"type": "text", "value": _text(rng)}]}], **document}
+            document = {
+                "input": [
+                    {
+                        "role": rng.choice(["system", "user"]),
+                        "content": [
+                            {"type": "file", "value": rng.choice(REFERENCES[:12])},
+                            {"type": "text", "value": _text(rng)},
+                        ],
+                    }
+                ],
+                **document,
+            }
     files[eval_path] = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
     return files
 
@@ -164,12 +211,16 @@ def _run(runner: str, tag: str, files: dict[str, str]) -> dict:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(text.encode())
         Path(root, ".git").write_text("")  # agentv's repo root
-        done = subprocess.run(["node", runner, tag, str(Path(root, eval_path)), root],
-                              capture_output=True, text=True, cwd=cwd, check=False)
+        done = subprocess.run(
+            ["node", runner, tag, str(Path(root, eval_path)), root],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            check=False,
+        )
     if done.returncode:
         return {"eval": eval_path, "error": done.stderr.strip().splitlines()[-1:], "cases": []}
-    cases = [{"id": case["id"], "messages": case["llm_messages"]}
-             for case in json.loads(done.stdout)]
+    cases = [{"id": case["id"], "messages": case["llm_messages"]} for case in json.loads(done.stdout)]
     return {"eval": eval_path, "error": None, "cases": cases}
 
 
@@ -190,13 +241,19 @@ def main() -> None:
     import datetime
 
     for tag, name in TAGS.items():
-        lines = [json.dumps({
-            "made_with": f"agentv {tag} ({COMMITS[tag]}) packages/core/src, transpiled and run "
-                         f"with node; loadEvalCases/loadTests, buildPromptInputs(case, 'lm') and "
-                         f"the provider's buildChatPrompt",
-            "inputs": "tests/core/agentv_legacy_goldens/make.py, random.Random(f'{tag}:{n}')",
-            "date": datetime.date.today().isoformat(), "count": args.count,
-            "fixed_files": FILES})]
+        lines = [
+            json.dumps(
+                {
+                    "made_with": f"agentv {tag} ({COMMITS[tag]}) packages/core/src, transpiled and run "
+                    f"with node; loadEvalCases/loadTests, buildPromptInputs(case, 'lm') and "
+                    f"the provider's buildChatPrompt",
+                    "inputs": "tests/core/agentv_legacy_goldens/make.py, random.Random(f'{tag}:{n}')",
+                    "date": datetime.date.today().isoformat(),
+                    "count": args.count,
+                    "fixed_files": FILES,
+                }
+            )
+        ]
         for number in range(args.count):
             files = generate(number, tag)
             answer = _run(args.runner, tag, files)

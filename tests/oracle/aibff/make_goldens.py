@@ -54,17 +54,39 @@ HERE = Path(__file__).resolve().parent
 GOLDENS = HERE / "goldens.jsonl"
 COMMIT = "e8937c2a"
 # aibff's code of each era the inspector renders: its commit and where its goldens go.
-ERAS = {"2025-08": (COMMIT, GOLDENS), "2025-07": ("b9ebc31f", HERE / "goldens-2025-07.jsonl"),
-        "2025-06": ("7f538110", HERE / "goldens-2025-06.jsonl")}
+ERAS = {
+    "2025-08": (COMMIT, GOLDENS),
+    "2025-07": ("b9ebc31f", HERE / "goldens-2025-07.jsonl"),
+    "2025-06": ("7f538110", HERE / "goldens-2025-06.jsonl"),
+}
 
 
 def run(args, map_path: Path, root: Path, deck: str) -> dict:
-    env = {**os.environ, "BOLT_FOUNDRY": str(args.bolt_foundry.resolve()),
-           "DENO_TLS_CA_STORE": "system", "NO_COLOR": "1"}
+    env = {
+        **os.environ,
+        "BOLT_FOUNDRY": str(args.bolt_foundry.resolve()),
+        "DENO_TLS_CA_STORE": "system",
+        "NO_COLOR": "1",
+    }
     completed = subprocess.run(
-        [args.deno, "run", "-A", "--no-config", "--no-lock", "--import-map", str(map_path),
-         str(HERE / "record.ts"), deck],
-        cwd=root, env=env, capture_output=True, text=True, timeout=120, check=False)
+        [
+            args.deno,
+            "run",
+            "-A",
+            "--no-config",
+            "--no-lock",
+            "--import-map",
+            str(map_path),
+            str(HERE / "record.ts"),
+            deck,
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     if completed.returncode != 0:
         raise RuntimeError(completed.stderr)
     return json.loads(completed.stdout.replace(str(root.resolve()) + "/", ""))
@@ -83,13 +105,16 @@ def main() -> None:
     commit, goldens_path = ERAS[args.era]
     mapping = import_map(args.std)
     bf = args.bolt_foundry.resolve()
-    mapping["imports"].update({
-        "@std/flags": args.std_flags.resolve().as_uri(),
-        "@bfmono/": bf.as_uri() + "/",
-        "@bolt-foundry/get-configuration-var":
-            (bf / "packages/get-configuration-var/get-configuration-var.ts").as_uri(),
-        "@bolt-foundry/logger": (bf / "packages/logger/logger.ts").as_uri(),
-    })
+    mapping["imports"].update(
+        {
+            "@std/flags": args.std_flags.resolve().as_uri(),
+            "@bfmono/": bf.as_uri() + "/",
+            "@bolt-foundry/get-configuration-var": (
+                bf / "packages/get-configuration-var/get-configuration-var.ts"
+            ).as_uri(),
+            "@bolt-foundry/logger": (bf / "packages/logger/logger.ts").as_uri(),
+        }
+    )
     goldens = []
     with tempfile.TemporaryDirectory() as temp:
         map_path = Path(temp) / "map.json"
@@ -100,8 +125,11 @@ def main() -> None:
                 result = run(args, map_path, snapshot, relative)
                 goldens.append({"corpus": snapshot.name, "deck": relative, "aibff": result})
                 print(snapshot.name, relative, result["error"] or len(result["cases"]))
-        own = {p.relative_to(HERE / "decks").as_posix(): p.read_text()
-               for p in sorted((HERE / "decks").rglob("*")) if p.is_file()}
+        own = {
+            p.relative_to(HERE / "decks").as_posix(): p.read_text()
+            for p in sorted((HERE / "decks").rglob("*"))
+            if p.is_file()
+        }
         root = Path(temp) / "own"
         for path, text in own.items():
             (root / path).parent.mkdir(parents=True, exist_ok=True)
@@ -112,10 +140,10 @@ def main() -> None:
                 goldens.append({"files": own, "deck": path, "aibff": result})
                 print(path, result["error"] or len(result["cases"]))
         shutil.rmtree(root)
-    header = {"made_with": f"aibff at bolt-foundry {commit} under Deno (record.ts)",
-              "count": len(goldens)}
-    goldens_path.write_text("\n".join(json.dumps(line, ensure_ascii=False)
-                                 for line in [header, *goldens]) + "\n")
+    header = {"made_with": f"aibff at bolt-foundry {commit} under Deno (record.ts)", "count": len(goldens)}
+    goldens_path.write_text(
+        "\n".join(json.dumps(line, ensure_ascii=False) for line in [header, *goldens]) + "\n"
+    )
 
 
 if __name__ == "__main__":

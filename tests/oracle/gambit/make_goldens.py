@@ -37,8 +37,10 @@ TAG = "v1.0.0-rc.2"
 VARIANTS = (
     {},
     {"message": "Why is the sky blue?"},
-    {"context": {"orderId": "A-1", "extra": [1, 2.5, {"k": None}], "text": "é \u2028 </x>"},
-     "message": {"question": "JSON, shown pretty", "n": 3}},
+    {
+        "context": {"orderId": "A-1", "extra": [1, 2.5, {"k": None}], "text": "é \u2028 </x>"},
+        "message": {"question": "JSON, shown pretty", "n": 3},
+    },
     {"context": "plain text context", "message": "42"},
 )
 # A conversation for grader decks, and the input `gambit grade` (src/commands/grade.ts) builds from
@@ -55,9 +57,18 @@ SESSION = {"runId": "run-1", "messages": CONVERSATION, "traces": []}
 # the rest, tool_call_id included.
 CONVERSATION_TOOLS = [
     {"role": "user", "content": "Weather in Paris?"},
-    {"role": "assistant", "content": None, "tool_calls": [
-        {"type": "function", "id": "call_1", "extra": "dropped",
-         "function": {"arguments": '{"city": "Paris"}', "name": "get_weather", "x": 1}}]},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "type": "function",
+                "id": "call_1",
+                "extra": "dropped",
+                "function": {"arguments": '{"city": "Paris"}', "name": "get_weather", "x": 1},
+            }
+        ],
+    },
     {"role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "sunny"},
     {"role": "assistant", "content": "Sunny in Paris.", "tool_calls": []},
 ]
@@ -77,18 +88,26 @@ def scenario_variants(deck: str) -> list[dict]:
     if "test_bots/" not in deck and "decks/trim" not in deck:
         return []
     turns = [SCENARIO[0]["content"], SCENARIO[2]["content"]]
-    plain = {"turns": turns, "replies": [SCENARIO[1]["content"]], "conversation": SCENARIO,
-             "reply": 2}
-    return [plain, {**plain, "context": {"initialQuestion": "Why?"}},
-            {"turns": turns[:1], "conversation": SCENARIO[:1], "reply": 1}]
+    plain = {"turns": turns, "replies": [SCENARIO[1]["content"]], "conversation": SCENARIO, "reply": 2}
+    return [
+        plain,
+        {**plain, "context": {"initialQuestion": "Why?"}},
+        {"turns": turns[:1], "conversation": SCENARIO[:1], "reply": 1},
+    ]
 
 
 def grader_variants(deck: str) -> list[dict]:
     tools = "_tools" in deck or "grader_tools" in deck
     conversation, session = (CONVERSATION_TOOLS, SESSION_TOOLS) if tools else (CONVERSATION, SESSION)
     if "grader_turn" in deck or "grader_tools" in deck:
-        return [{"context": {"session": session, "messageToGrade": conversation[index]},
-                 "conversation": conversation, "turn": index} for index in (1, 3)]
+        return [
+            {
+                "context": {"session": session, "messageToGrade": conversation[index]},
+                "conversation": conversation,
+                "turn": index,
+            }
+            for index in (1, 3)
+        ]
     if "grader_conversation" in deck:
         return [{"context": {"session": session}, "conversation": conversation}]
     return []
@@ -103,14 +122,22 @@ def import_map(std: Path) -> dict:
         data = json.loads(config.read_text())
         for key, target in data["exports"].items():
             imports[data["name"] + key[1:]] = (package / target).resolve().as_uri()
-    imports.update({"zod": "npm:zod@3.25.76", "npm:zod": "npm:zod@3.25.76",
-                    "zod-to-json-schema": "npm:zod-to-json-schema@3.25.1"})
+    imports.update(
+        {
+            "zod": "npm:zod@3.25.76",
+            "npm:zod": "npm:zod@3.25.76",
+            "zod-to-json-schema": "npm:zod-to-json-schema@3.25.1",
+        }
+    )
     return {"imports": imports}
 
 
 def read_tree(root: Path) -> dict[str, str]:
-    return {path.relative_to(root).as_posix(): path.read_text()
-            for path in sorted(root.rglob("*")) if path.is_file()}
+    return {
+        path.relative_to(root).as_posix(): path.read_text()
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
 
 
 def cases(gambit: Path) -> list[tuple[str, dict[str, str], str]]:
@@ -125,18 +152,37 @@ def cases(gambit: Path) -> list[tuple[str, dict[str, str], str]]:
         files = read_tree(folder)
         for path in sorted(files):
             if path.endswith(("PROMPT.md", ".deck.md")):
-                found.append((f"examples/{folder.relative_to(examples).as_posix()}/{path}",
-                              files, path))
+                found.append((f"examples/{folder.relative_to(examples).as_posix()}/{path}", files, path))
     return found
 
 
 def run(deno: str, gambit: Path, map_path: Path, root: Path, deck: str, variant: dict) -> dict:
-    env = {**os.environ, "GAMBIT_CORE": str(gambit / "packages/gambit-core"),
-           "DENO_TLS_CA_STORE": "system", "NO_COLOR": "1"}
+    env = {
+        **os.environ,
+        "GAMBIT_CORE": str(gambit / "packages/gambit-core"),
+        "DENO_TLS_CA_STORE": "system",
+        "NO_COLOR": "1",
+    }
     completed = subprocess.run(
-        [deno, "run", "-A", "--no-config", "--no-lock", "--import-map", str(map_path),
-         str(HERE / "record.ts"), deck, json.dumps(variant)],
-        cwd=root, env=env, capture_output=True, text=True, timeout=120, check=False)
+        [
+            deno,
+            "run",
+            "-A",
+            "--no-config",
+            "--no-lock",
+            "--import-map",
+            str(map_path),
+            str(HERE / "record.ts"),
+            deck,
+            json.dumps(variant),
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     if completed.returncode != 0:
         raise RuntimeError(completed.stderr)
     text = completed.stdout.replace(str(root.resolve()) + "/", "").replace(str(root) + "/", "")
@@ -150,8 +196,7 @@ def main() -> None:
     parser.add_argument("--deno", required=True)
     args = parser.parse_args()
     snippets_dir = args.gambit / "packages/gambit-core/snippets"
-    snippets = {f"gambit-core/snippets/{p.name}": p.read_text()
-                for p in sorted(snippets_dir.glob("*.md"))}
+    snippets = {f"gambit-core/snippets/{p.name}": p.read_text() for p in sorted(snippets_dir.glob("*.md"))}
     goldens = []
     with tempfile.TemporaryDirectory() as temp:
         map_path = Path(temp) / "import_map.json"
@@ -165,16 +210,15 @@ def main() -> None:
                 (root / path).write_text(text)
             runs = []
             for variant in [*VARIANTS, *grader_variants(name), *scenario_variants(name)]:
-                sent = {key: variant[key] for key in ("context", "message", "turns", "replies")
-                        if key in variant}
+                sent = {
+                    key: variant[key] for key in ("context", "message", "turns", "replies") if key in variant
+                }
                 result = run(args.deno, args.gambit, map_path, root, deck, sent)
                 runs.append({"variant": variant, "gambit": result})
                 print(name, json.dumps(variant)[:40], (result["error"] or "ok")[:100])
             goldens.append({"name": name, "deck": deck, "files": all_files, "runs": runs})
-    header = {"made_with": f"gambit-core {TAG} runDeck under Deno (record.ts)",
-              "count": len(goldens)}
-    GOLDENS.write_text("\n".join(json.dumps(line, ensure_ascii=False)
-                                 for line in [header, *goldens]) + "\n")
+    header = {"made_with": f"gambit-core {TAG} runDeck under Deno (record.ts)", "count": len(goldens)}
+    GOLDENS.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in [header, *goldens]) + "\n")
 
 
 if __name__ == "__main__":

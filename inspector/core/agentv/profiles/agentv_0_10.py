@@ -22,10 +22,18 @@ def _file(part: Part, name: str) -> list[Piece]:
     return [sep(f"=== {name} ===\n"), part.file_piece()]
 
 
-STYLE = legacy.Style(release="agentv 0.10.1", guideline=_guideline, file=_file,
-                     tool_as_assistant=False, suite_files_are_guidelines=False,
-                     repeat_code_blocks=True, attach_pattern_files=False, object_content=False,
-                     config_needs_schema=True, skips_without_input=False)
+STYLE = legacy.Style(
+    release="agentv 0.10.1",
+    guideline=_guideline,
+    file=_file,
+    tool_as_assistant=False,
+    suite_files_are_guidelines=False,
+    repeat_code_blocks=True,
+    attach_pattern_files=False,
+    object_content=False,
+    config_needs_schema=True,
+    skips_without_input=False,
+)
 
 
 def render(case: CaseSpec, context: Context) -> RenderedCase:

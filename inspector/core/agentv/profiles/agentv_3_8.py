@@ -26,10 +26,18 @@ def _file(part: Part, name: str) -> list[Piece]:
     return file_tag(part, name)
 
 
-STYLE = legacy.Style(release="agentv 3.8.0", guideline=_guideline, file=_file,
-                     tool_as_assistant=True, suite_files_are_guidelines=True,
-                     repeat_code_blocks=False, attach_pattern_files=True, object_content=True,
-                     config_needs_schema=False, skips_without_input=True)
+STYLE = legacy.Style(
+    release="agentv 3.8.0",
+    guideline=_guideline,
+    file=_file,
+    tool_as_assistant=True,
+    suite_files_are_guidelines=True,
+    repeat_code_blocks=False,
+    attach_pattern_files=True,
+    object_content=True,
+    config_needs_schema=False,
+    skips_without_input=True,
+)
 
 
 def render(case: CaseSpec, context: Context) -> RenderedCase:

@@ -61,16 +61,24 @@ def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Forma
     """segment-formatter.ts formatSegment and hasVisibleContent for one block."""
     if block.kind in ("text", "json"):
         # Only templated text has pieces: no comprehension (a call of its own) for the rest.
-        pieces = block.pieces and [piece for piece in block.pieces if piece.text] or [
-            Piece(block.value, OriginKind.CASE_TEXT, block.path, block.text_line, block.end_line)]
+        pieces = (
+            block.pieces
+            and [piece for piece in block.pieces if piece.text]
+            or [Piece(block.value, OriginKind.CASE_TEXT, block.path, block.text_line, block.end_line)]
+        )
         return Formatted(block.value, pieces, bool(js_trim(block.value)))
     if block.kind == "file":
         found = _resolve(context, block.value)
         if found is None:
-            warnings.append(Diagnostic(
-                f"File not found: {block.value} — agentv drops this block (looked in the eval "
-                f"file's folder and each parent up to the root; files outside the bundle are never "
-                f"read)", block.path, block.start_line))
+            warnings.append(
+                Diagnostic(
+                    f"File not found: {block.value} — agentv drops this block (looked in the eval "
+                    f"file's folder and each parent up to the root; files outside the bundle are never "
+                    f"read)",
+                    block.path,
+                    block.start_line,
+                )
+            )
             return Formatted(None, [], False)
         display, path, text = found
         if not text:
@@ -78,18 +86,29 @@ def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Forma
         via = LineSpan(block.path, block.start_line, block.end_line)
         body, first_line = _trimmed_file(context, path, text)
         pieces = [
-            Piece(f'<file path="{display}">\n', OriginKind.MARKER, block.path, block.start_line,
-                  block.end_line),
+            Piece(
+                f'<file path="{display}">\n', OriginKind.MARKER, block.path, block.start_line, block.end_line
+            ),
             Piece(body, OriginKind.FILE, path, first_line, via=via),
             Piece("\n</file>", OriginKind.MARKER, block.path, block.start_line, block.end_line),
         ]
         return Formatted(pieces[0].text + body + pieces[2].text, pieces, bool(body))
     if block.kind == "image":
-        warnings.append(Diagnostic("agentv 4 sends no image to a language model: formatSegment "
-                                   "renders image blocks as nothing", block.path, block.start_line))
+        warnings.append(
+            Diagnostic(
+                "agentv 4 sends no image to a language model: formatSegment renders image blocks as nothing",
+                block.path,
+                block.start_line,
+            )
+        )
         return Formatted(None, [], False)
-    warnings.append(Diagnostic(f"content block ({block.value}) is kept by agentv but renders as "
-                               f"nothing", block.path, block.start_line))
+    warnings.append(
+        Diagnostic(
+            f"content block ({block.value}) is kept by agentv but renders as nothing",
+            block.path,
+            block.start_line,
+        )
+    )
     return Formatted(None, [], False)
 
 
@@ -120,8 +139,7 @@ def _strip_pieces(pieces: list[Piece]) -> list[Piece]:
     while result and not js_trim(result[-1].text):
         result.pop()
     if result:
-        result[-1] = result[-1].with_text(result[-1].text.rstrip(JS_WHITESPACE),
-                                          result[-1].first_line)
+        result[-1] = result[-1].with_text(result[-1].text.rstrip(JS_WHITESPACE), result[-1].first_line)
     return result
 
 
@@ -131,17 +149,21 @@ def _span(message: InputMessage) -> LineSpan:
 
 def render(case: CaseSpec, context: Context) -> RenderedCase:
     warnings: list[Diagnostic] = list(case.warnings)
-    result = RenderedCase(case.id, [], warnings, LineSpan(case.path, case.start_line, case.end_line),
-                          case.skipped, dict(case.metadata))
-    formatted = [[_format(block, context, warnings) for block in message.blocks]
-                 for message in case.messages]
+    result = RenderedCase(
+        case.id,
+        [],
+        warnings,
+        LineSpan(case.path, case.start_line, case.end_line),
+        case.skipped,
+        dict(case.metadata),
+    )
+    formatted = [[_format(block, context, warnings) for block in message.blocks] for message in case.messages]
     if case.turns:
         return _conversation_case(result, case, case.turns, context)
 
     visible = [any(item.visible for item in parts) for parts in formatted]
     has_text = [any(item.text for item in parts) for parts in formatted]
-    role_markers = (any(m.role in ("assistant", "tool") for m in case.messages)
-                    or sum(visible) > 1)
+    role_markers = any(m.role in ("assistant", "tool") for m in case.messages) or sum(visible) > 1
     message_pieces = _message_joiner(formatted)
     made: Made = {}
 
@@ -149,18 +171,20 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     if not role_markers:
         return _flat_case(result, case, context, formatted, (system, system_span), made)
 
-    turns_out = [_chat_turn(case.messages[index], message_pieces(index), made)
-                 for index in range(leading, len(case.messages))]
+    turns_out = [
+        _chat_turn(case.messages[index], message_pieces(index), made)
+        for index in range(leading, len(case.messages))
+    ]
     result.messages += _chat_head(system, system_span, turns_out, made)
     result.messages.extend(turns_out)
     _drop_blank_assistant_turns(result)
-    _attach_graders(result, case, _marked_question(case, message_pieces, visible, has_text),
-                    context, made)
+    _attach_graders(result, case, _marked_question(case, message_pieces, visible, has_text), context, made)
     return result
 
 
-def _leading_system(case: CaseSpec, message_pieces: Callable[[int], list[Piece]],
-                    has_text: list[bool]) -> tuple[int, list[Piece], LineSpan | None]:
+def _leading_system(
+    case: CaseSpec, message_pieces: Callable[[int], list[Piece]], has_text: list[bool]
+) -> tuple[int, list[Piece], LineSpan | None]:
     """How many messages lead as system messages, their text joined, and where they start."""
     leading = 0
     while leading < len(case.messages) and case.messages[leading].role == "system":
@@ -169,25 +193,29 @@ def _leading_system(case: CaseSpec, message_pieces: Callable[[int], list[Piece]]
     return leading, system, _span(case.messages[0]) if leading else None
 
 
-def _marked_question(case: CaseSpec, message_pieces: Callable[[int], list[Piece]],
-                     visible: list[bool], has_text: list[bool]) -> list[Piece]:
+def _marked_question(
+    case: CaseSpec, message_pieces: Callable[[int], list[Piece]], visible: list[bool], has_text: list[bool]
+) -> list[Piece]:
     """prompt-builder.ts: the graders' question marks every message with content by its role."""
-    marked = [[sep(f"@[{message.role[:1].upper()}{message.role[1:]}]:\n"), *message_pieces(index)]
-              for index, message in enumerate(case.messages) if visible[index]
-              and has_text[index]]
+    marked = [
+        [sep(f"@[{message.role[:1].upper()}{message.role[1:]}]:\n"), *message_pieces(index)]
+        for index, message in enumerate(case.messages)
+        if visible[index] and has_text[index]
+    ]
     return joined(marked, "\n\n")
 
 
-def _conversation_case(result: RenderedCase, case: CaseSpec, turns: list[Node],
-                       context: Context) -> RenderedCase:
+def _conversation_case(
+    result: RenderedCase, case: CaseSpec, turns: list[Node], context: Context
+) -> RenderedCase:
     """`mode: conversation`: the first turn's request, and every turn's graders."""
     initial = _conversation(result, case, turns, context)
     _drop_blank_assistant_turns(result)
     if case.grading is not None and not case.skipped:
         try:
-            result.graders = conversation_graders(case, initial, turns,
-                                                  lambda raw: _resolve(context, raw),
-                                                  result.warnings)
+            result.graders = conversation_graders(
+                case, initial, turns, lambda raw: _resolve(context, raw), result.warnings
+            )
         except Skip as skip:
             result.skipped = f"agentv skips this test: {skip}"
             result.warnings.append(Diagnostic(result.skipped, case.path, case.start_line))
@@ -203,14 +231,21 @@ def _message_joiner(formatted: list[list[Formatted]]) -> Callable[[int], list[Pi
         found = joined_pieces[index]
         if found is None:
             found = joined_pieces[index] = joined(
-                (item.pieces for item in formatted[index] if item.text), "\n")
+                (item.pieces for item in formatted[index] if item.text), "\n"
+            )
         return found
+
     return message_pieces
 
 
-def _flat_case(result: RenderedCase, case: CaseSpec, context: Context,
-               formatted: list[list[Formatted]],
-               leading_system: tuple[list[Piece], LineSpan | None], made: Made) -> RenderedCase:
+def _flat_case(
+    result: RenderedCase,
+    case: CaseSpec,
+    context: Context,
+    formatted: list[list[Formatted]],
+    leading_system: tuple[list[Piece], LineSpan | None],
+    made: Made,
+) -> RenderedCase:
     """One flat question; the system message is the leading system text, trimmed, or the
     default."""
     system, system_span = leading_system
@@ -221,17 +256,22 @@ def _flat_case(result: RenderedCase, case: CaseSpec, context: Context,
         system = [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]
         system_span = None
     result.messages.append(Message("system", segments(system, made), span=system_span))
-    shown = [message for message, parts in zip(case.messages, formatted, strict=True)
-             if any(item.visible for item in parts)]
-    result.messages.append(Message("user", segments(question, made),
-                                   span=_span(shown[0]) if len(shown) == 1 else None))
+    shown = [
+        message
+        for message, parts in zip(case.messages, formatted, strict=True)
+        if any(item.visible for item in parts)
+    ]
+    result.messages.append(
+        Message("user", segments(question, made), span=_span(shown[0]) if len(shown) == 1 else None)
+    )
     _note_dropped(result, case, formatted)
     _attach_graders(result, case, question, context, made)
     return result
 
 
-def _chat_head(system: list[Piece], system_span: LineSpan | None, turns: list[Message],
-               made: Made) -> list[Message]:
+def _chat_head(
+    system: list[Piece], system_span: LineSpan | None, turns: list[Message], made: Made
+) -> list[Message]:
     """The system message (the default when none is written) and, when nothing else is sent,
     the empty question: an empty chat prompt is no chat prompt, so the provider sends that."""
     if system:
@@ -251,27 +291,39 @@ def _chat_turn(message: InputMessage, pieces: list[Piece], made: Made) -> Messag
         role = "assistant"
         pieces = [sep(marker + ("\n" if pieces else "")), *pieces]
     if not pieces:
-        return Message(message.role, [], span=_span(message),
-                       omitted="the message renders to nothing; agentv leaves it out")
+        return Message(
+            message.role,
+            [],
+            span=_span(message),
+            omitted="the message renders to nothing; agentv leaves it out",
+        )
     return Message(role, segments(pieces, made), span=_span(message))
 
 
-def _attach_graders(result: RenderedCase, case: CaseSpec, question: list[Piece],
-                    context: Context, made: Made) -> None:
+def _attach_graders(
+    result: RenderedCase, case: CaseSpec, question: list[Piece], context: Context, made: Made
+) -> None:
     """The judge's prompts for a test agentv runs (agentv 4 only; not in conversation mode)."""
     if case.grading is None or case.skipped or result.skipped:
         return
     try:
-        result.graders = grader_prompts(case, question,
-                                        lambda raw: _resolve(context, raw), result.warnings, made)
+        result.graders = grader_prompts(
+            case, question, lambda raw: _resolve(context, raw), result.warnings, made
+        )
     except Skip as skip:
         result.skipped = f"agentv skips this test: {skip}"
         result.warnings.append(Diagnostic(result.skipped, case.path, case.start_line))
 
 
-IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
-               ".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml",
-               ".bmp": "image/bmp"}
+IMAGE_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".svg": "image/svg+xml",
+    ".bmp": "image/bmp",
+}
 
 
 def _processed_json(raw: object, context: Context) -> str | None:
@@ -305,8 +357,7 @@ def _processed_json(raw: object, context: Context) -> str | None:
             if media is None:
                 continue
             data = base64.b64encode(context.bundle.read(found[1]) or b"").decode()
-            items.append({"type": "image", "media_type": media,
-                          "source": f"data:{media};base64,{data}"})
+            items.append({"type": "image", "media_type": media, "source": f"data:{media};base64,{data}"})
             continue
         items.append(item)
     return js_json(items, indent=None)
@@ -324,19 +375,27 @@ def _note_dropped(result: RenderedCase, case: CaseSpec, formatted: list[list[For
     """In the flat form every message folds into one question; say which ones added nothing."""
     for message, parts in zip(case.messages, formatted, strict=True):
         if not any(item.text and js_trim(item.text) for item in parts):
-            result.messages.append(Message(message.role, [], span=_span(message),
-                                           omitted="the message renders to nothing; agentv "
-                                                   "leaves it out"))
+            result.messages.append(
+                Message(
+                    message.role,
+                    [],
+                    span=_span(message),
+                    omitted="the message renders to nothing; agentv leaves it out",
+                )
+            )
 
 
 # agentv sends such a message, but as JSON holding its files' absolute paths on the machine that runs
 # it; the inspector shows where it stands and leaves it out of the payload.
-UNREPRODUCIBLE = ("agentv sends it as JSON with its files' absolute paths (conversation mode), which "
-                  "the inspector cannot know")
+UNREPRODUCIBLE = (
+    "agentv sends it as JSON with its files' absolute paths (conversation mode), which "
+    "the inspector cannot know"
+)
 
 
-def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], context: Context
-                  ) -> list[tuple[str, list[Piece] | None]]:
+def _conversation(
+    result: RenderedCase, case: CaseSpec, turns: list[Node], context: Context
+) -> list[tuple[str, list[Piece] | None]]:
     """orchestrator.ts runConversationMode: the history is each input message's raw content (text as
     written, anything else as compact JSON), then the first turn's input as a user message; an
     optional window keeps the system messages and the last 2 x window_size others; pi-ai gathers
@@ -352,13 +411,20 @@ def _conversation(result: RenderedCase, case: CaseSpec, turns: list[Node], conte
     first_span = LineSpan(case.path, first.start_line, first.end_line)
     for entry in history:
         if entry[0] != "system":
-            result.messages.append(_conversation_message(
-                entry, first_span, f"outside window_size {window}" if id(entry) in outside
-                else None))
+            result.messages.append(
+                _conversation_message(
+                    entry, first_span, f"outside window_size {window}" if id(entry) in outside else None
+                )
+            )
     if len(turns) > 1:
-        result.warnings.append(Diagnostic(
-            f"conversation mode: this is the first of {len(turns)} requests; each later turn adds "
-            f"the model's reply and that turn's input", case.path, first.start_line))
+        result.warnings.append(
+            Diagnostic(
+                f"conversation mode: this is the first of {len(turns)} requests; each later turn adds "
+                f"the model's reply and that turn's input",
+                case.path,
+                first.start_line,
+            )
+        )
     return initial
 
 
@@ -374,16 +440,21 @@ def _history(result: RenderedCase, case: CaseSpec, context: Context) -> list[_En
         raw = written_content(message)
         text = raw if isinstance(raw, str) else _processed_json(raw, context)
         if text is None:
-            result.warnings.append(Diagnostic(
-                "in conversation mode agentv sends this message's content as JSON holding each "
-                "file's absolute path on its machine; the inspector cannot reproduce that, so the "
-                "message is left out", message.path, message.start_line))
+            result.warnings.append(
+                Diagnostic(
+                    "in conversation mode agentv sends this message's content as JSON holding each "
+                    "file's absolute path on its machine; the inspector cannot reproduce that, so the "
+                    "message is left out",
+                    message.path,
+                    message.start_line,
+                )
+            )
             history.append((message.role, None, message))
             continue
-        line = message.blocks[0].text_line if isinstance(raw, str) and message.blocks \
-            else message.start_line
-        history.append((message.role, [Piece(text, OriginKind.CASE_TEXT, message.path, line,
-                                             message.end_line)], message))
+        line = message.blocks[0].text_line if isinstance(raw, str) and message.blocks else message.start_line
+        history.append(
+            (message.role, [Piece(text, OriginKind.CASE_TEXT, message.path, line, message.end_line)], message)
+        )
     return history
 
 
@@ -393,8 +464,11 @@ def _outside_window(history: list[_Entry], window: object) -> set[int]:
     if not isinstance(window, (int, float)) or isinstance(window, bool) or window < 1:
         return set()
     others = [entry for entry in history if entry[0] != "system"]
-    keep = {id(entry) for entry in others[int(-window * 2):]} if int(window * 2) \
+    keep = (
+        {id(entry) for entry in others[int(-window * 2) :]}
+        if int(window * 2)
         else {id(entry) for entry in others}
+    )
     return {id(entry) for entry in others if id(entry) not in keep}
 
 
@@ -403,17 +477,20 @@ def _conversation_system(history: list[_Entry]) -> list[Message]:
     the inspector cannot reproduce leaves them all out."""
     systems = [entry for entry in history if entry[0] == "system"]
     if any(pieces is None for _, pieces, _ in systems):
-        return [Message("system", [], span=_span(written), omitted=UNREPRODUCIBLE)
-                for _, _, written in systems if written is not None]
+        return [
+            Message("system", [], span=_span(written), omitted=UNREPRODUCIBLE)
+            for _, _, written in systems
+            if written is not None
+        ]
     if not systems:
-        return [Message("system", segments(
-            [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]))]
+        return [Message("system", segments([Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]))]
     system = joined((pieces for _, pieces, _ in systems if pieces is not None), "\n\n")
     first_system = systems[0][2]
     if not "".join(piece.text for piece in system):
         return []
-    return [Message("system", segments(system), span=_span(first_system)
-                    if first_system is not None else None)]
+    return [
+        Message("system", segments(system), span=_span(first_system) if first_system is not None else None)
+    ]
 
 
 def _conversation_message(entry: _Entry, first_span: LineSpan, outside: str | None) -> Message:

@@ -65,9 +65,12 @@ class _Seg:
 def _patterns(context: Context, style: Style) -> tuple[str, ...]:
     if not isinstance(context.patterns, FromConfig):
         return tuple(context.patterns)  # set by the user: used as given
-    patterns, _ = release_config_patterns(context.bundle, context.eval_path,
-                                          require_schema=style.config_needs_schema,
-                                          check_version_keys=not style.config_needs_schema)
+    patterns, _ = release_config_patterns(
+        context.bundle,
+        context.eval_path,
+        require_schema=style.config_needs_schema,
+        check_version_keys=not style.config_needs_schema,
+    )
     return patterns
 
 
@@ -83,8 +86,9 @@ def _reader_made_block(item: Any) -> bool:
     return item.get("type") == "text" and isinstance(value, (dict, list))
 
 
-def _load(message: InputMessage, style: Style,
-          warnings: list[Diagnostic]) -> tuple[InputMessage | None, str | None]:
+def _load(
+    message: InputMessage, style: Style, warnings: list[Diagnostic]
+) -> tuple[InputMessage | None, str | None]:
     """The message as agentv loads it, or None and why `isTestMessage` drops it."""
     if message.problem:
         return None, message.problem
@@ -101,21 +105,29 @@ def _load(message: InputMessage, style: Style,
     return None, _drop_reason(raw)
 
 
-def _kept_blocks(message: InputMessage, raw: list, style: Style,
-                 warnings: list[Diagnostic]) -> list[Block]:
+def _kept_blocks(message: InputMessage, raw: list, style: Style, warnings: list[Diagnostic]) -> list[Block]:
     """The blocks of a content list agentv keeps: text and file blocks with a string value."""
     made = [item for item in raw if _reader_made_block(item)]
     extra = max(len(message.blocks) - len(made), 0)  # input_files the reader put first
     kept = list(message.blocks[:extra])
     for item, block in zip(made, message.blocks[extra:], strict=False):
-        if (isinstance(item, dict) and item.get("type") in ("text", "file")
-                and isinstance(item.get("value"), str)):
+        if (
+            isinstance(item, dict)
+            and item.get("type") in ("text", "file")
+            and isinstance(item.get("value"), str)
+        ):
             kept.append(block)
         elif isinstance(item, dict):
-            what = ("image blocks" if item.get("type") == "image"
-                    else f"a {item.get('type')} block whose value is not a string")
-            warnings.append(Diagnostic(f"{style.release} ignores {what}; nothing of it is sent",
-                                       block.path, block.start_line))
+            what = (
+                "image blocks"
+                if item.get("type") == "image"
+                else f"a {item.get('type')} block whose value is not a string"
+            )
+            warnings.append(
+                Diagnostic(
+                    f"{style.release} ignores {what}; nothing of it is sent", block.path, block.start_line
+                )
+            )
     return kept
 
 
@@ -125,8 +137,7 @@ def _json_block(message: InputMessage, raw: dict) -> Block:
     first = message.blocks[0] if message.blocks else None
     if first:
         return Block("json", text, first.path, first.start_line, first.end_line, first.start_line)
-    return Block("json", text, message.path, message.start_line, message.end_line,
-                 message.start_line)
+    return Block("json", text, message.path, message.start_line, message.end_line, message.start_line)
 
 
 def _drop_reason(raw: object) -> str:
@@ -144,8 +155,9 @@ def render(case: CaseSpec, context: Context, style: Style) -> RenderedCase:
     patterns = _patterns(context, style)
     entries = _loaded_entries(case, style, warnings)
     loaded = [message for message, reason in entries if reason is None]
-    prepared = prepare(replace(case, messages=loaded), context, warnings, guidelines=False,
-                       exact_references=True)
+    prepared = prepare(
+        replace(case, messages=loaded), context, warnings, guidelines=False, exact_references=True
+    )
     _mark_guidelines(prepared, patterns, style)
     guideline_parts = [part for item in prepared for part in item.parts if part.kind == "guideline"]
     guideline_block = _guideline_block(guideline_parts, style)
@@ -153,16 +165,23 @@ def render(case: CaseSpec, context: Context, style: Style) -> RenderedCase:
     segs = [_segments(item, patterns, files_by_display) for item in prepared]
     visible = [any(_shows_something(seg) for seg in item_segs) for item_segs in segs]
     # Several messages with something to show, or any reply, make a chat prompt.
-    multi_turn = (any(item.message.role in ("assistant", "tool") for item in prepared)
-                  or sum(visible) > 1)
+    multi_turn = any(item.message.role in ("assistant", "tool") for item in prepared) or sum(visible) > 1
 
-    result = RenderedCase(case.id, [], warnings, LineSpan(case.path, case.start_line, case.end_line),
-                          case.skipped, dict(case.metadata))
+    result = RenderedCase(
+        case.id,
+        [],
+        warnings,
+        LineSpan(case.path, case.start_line, case.end_line),
+        case.skipped,
+        dict(case.metadata),
+    )
     result.metadata["guideline_paths"] = _paths(guideline_parts)
     if style.skips_without_input and not case.skipped:
         _skip_without_input(result, case, loaded, style)
-    by_message = {id(item.message): (item, item_segs, seen)
-                  for item, item_segs, seen in zip(prepared, segs, visible, strict=True)}
+    by_message = {
+        id(item.message): (item, item_segs, seen)
+        for item, item_segs, seen in zip(prepared, segs, visible, strict=True)
+    }
     if multi_turn:
         _multi_turn(result, entries, by_message, guideline_block, style)
     else:
@@ -170,15 +189,21 @@ def render(case: CaseSpec, context: Context, style: Style) -> RenderedCase:
     return result
 
 
-def _loaded_entries(case: CaseSpec, style: Style, warnings: list[Diagnostic]
-                    ) -> list[tuple[InputMessage, str | None]]:
+def _loaded_entries(
+    case: CaseSpec, style: Style, warnings: list[Diagnostic]
+) -> list[tuple[InputMessage, str | None]]:
     """Every message as agentv loads it, with the reason when it drops it."""
     entries: list[tuple[InputMessage, str | None]] = []
     for message in case.messages:
         kept, reason = _load(message, style, warnings)
         if kept is None:
-            warnings.append(Diagnostic(f"{style.release} drops this message when loading: {reason}",
-                                       message.path, message.start_line))
+            warnings.append(
+                Diagnostic(
+                    f"{style.release} drops this message when loading: {reason}",
+                    message.path,
+                    message.start_line,
+                )
+            )
             entries.append((message, reason))
         else:
             entries.append((kept, None))
@@ -190,9 +215,14 @@ def _mark_guidelines(prepared: list[Prepared], patterns: tuple[str, ...], style:
     guidelines."""
     for item in prepared:
         for part in item.parts:
-            if part.kind == "file" and part.file is not None and (
+            if (
+                part.kind == "file"
+                and part.file is not None
+                and (
                     (style.suite_files_are_guidelines and item.message.suite)
-                    or micromatch(part.file.path, patterns)):
+                    or micromatch(part.file.path, patterns)
+                )
+            ):
                 part.kind = "guideline"
 
 
@@ -205,28 +235,38 @@ def _paths(parts: list[Part]) -> list[str]:
 
 
 def _files_by_display(prepared: list[Prepared]) -> dict[str, Part]:
-    return {part.file.display: part for item in prepared for part in item.parts
-            if part.kind == "file" and part.file is not None}
+    return {
+        part.file.display: part
+        for item in prepared
+        for part in item.parts
+        if part.kind == "file" and part.file is not None
+    }
 
 
-def _skip_without_input(result: RenderedCase, case: CaseSpec, loaded: list[InputMessage],
-                        style: Style) -> None:
+def _skip_without_input(
+    result: RenderedCase, case: CaseSpec, loaded: list[InputMessage], style: Style
+) -> None:
     """A case none of whose own input messages loaded is skipped (the suite's do not count)."""
     if any(not message.suite for message in loaded):
         return
     result.skipped = "none of the case's input messages is valid"
-    result.warnings.append(Diagnostic(f"{style.release} skips this case (none of its input "
-                                      f"messages is valid): Skipping incomplete test", case.path,
-                                      case.start_line))
+    result.warnings.append(
+        Diagnostic(
+            f"{style.release} skips this case (none of its input "
+            f"messages is valid): Skipping incomplete test",
+            case.path,
+            case.start_line,
+        )
+    )
 
 
 def _shows_something(seg: _Seg) -> bool:
-    return seg.kind == "text" or (seg.kind == "file" and seg.part.file is not None
-                                  and bool(seg.part.file.text.strip()))
+    return seg.kind == "text" or (
+        seg.kind == "file" and seg.part.file is not None and bool(seg.part.file.text.strip())
+    )
 
 
-def _segments(item: Prepared, patterns: tuple[str, ...],
-              files_by_display: dict[str, Part]) -> list[_Seg]:
+def _segments(item: Prepared, patterns: tuple[str, ...], files_by_display: dict[str, Part]) -> list[_Seg]:
     """agentv's segmentsByMessage: what prompt building sees of one message."""
     own = {id(part.block): part for part in item.parts}
     result = []
@@ -250,8 +290,7 @@ def _segments(item: Prepared, patterns: tuple[str, ...],
 def _file_seg(part: Part | None, value: str, files_by_display: dict[str, Part]) -> _Seg | None:
     """A file block that is no guideline reference: agentv finds its file again by the value
     as written."""
-    if part is not None and part.kind == "file" and part.file is not None \
-            and part.file.display == value:
+    if part is not None and part.kind == "file" and part.file is not None and part.file.display == value:
         return _Seg("file", part)
     if value in files_by_display:
         return _Seg("file", files_by_display[value])
@@ -266,8 +305,7 @@ def _format(seg: _Seg, style: Style) -> list[Piece]:
     if seg.kind == "ref":
         return [seg.part.marker(f"<Attached: {seg.part.block.value}>")]
     if seg.kind == "file":
-        return style.file(seg.part, seg.part.block.value if seg.part.file is None
-                          else seg.part.file.display)
+        return style.file(seg.part, seg.part.block.value if seg.part.file is None else seg.part.file.display)
     return []
 
 
@@ -277,14 +315,22 @@ def _system_with_guidelines(base: list[Piece], guideline_block: list[Piece]) -> 
     return [*base, sep("\n\n" + GUIDELINE_HEADER), *guideline_block]
 
 
-def _single_turn(result: RenderedCase, entries: list[tuple[InputMessage, str | None]],
-                 prepared: list[Prepared], by_message: dict, guideline_block: list[Piece],
-                 patterns: tuple[str, ...], style: Style) -> None:
-    system = _system_with_guidelines([Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)],
-                                     guideline_block)
+def _single_turn(
+    result: RenderedCase,
+    entries: list[tuple[InputMessage, str | None]],
+    prepared: list[Prepared],
+    by_message: dict,
+    guideline_block: list[Piece],
+    patterns: tuple[str, ...],
+    style: Style,
+) -> None:
+    system = _system_with_guidelines(
+        [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)], guideline_block
+    )
     result.messages.append(Message("system", segments(system)))
-    kept = [pieces for pieces in (strip(part) for part in _question_parts(prepared, patterns, style))
-            if pieces]
+    kept = [
+        pieces for pieces in (strip(part) for part in _question_parts(prepared, patterns, style)) if pieces
+    ]
     shown = [item for item in prepared if by_message[id(item.message)][2]]
     span = shown[0].span if len(shown) == 1 else None
     result.messages.append(Message("user", segments(joined(kept, "\n\n")), span=span))
@@ -297,8 +343,7 @@ def _single_turn(result: RenderedCase, entries: list[tuple[InputMessage, str | N
             result.messages.append(_unsent(message, item))
 
 
-def _question_parts(prepared: list[Prepared], patterns: tuple[str, ...], style: Style
-                    ) -> list[list[Piece]]:
+def _question_parts(prepared: list[Prepared], patterns: tuple[str, ...], style: Style) -> list[list[Piece]]:
     """Every text and file of every message, in order, then the repeated code fences."""
     parts: list[list[Piece]] = []
     fences: list[list[Piece]] = []
@@ -324,13 +369,11 @@ def _code_fences(block: Block) -> list[list[Piece]]:
     fences = []
     for match in CODE_BLOCK.finditer(block.value):
         line = block.text_line + block.value.count("\n", 0, match.start())
-        fences.append([Piece(match.group(), OriginKind.CASE_TEXT, block.path, line,
-                             block.end_line)])
+        fences.append([Piece(match.group(), OriginKind.CASE_TEXT, block.path, line, block.end_line)])
     return fences
 
 
-def _single_turn_file(part: Part, display: str, patterns: tuple[str, ...], style: Style
-                      ) -> list[Piece]:
+def _single_turn_file(part: Part, display: str, patterns: tuple[str, ...], style: Style) -> list[Piece]:
     """A file in the question: its text, or only a reference when the release attaches files
     matching the guideline patterns instead."""
     if style.attach_pattern_files and patterns and micromatch(display, patterns):
@@ -340,28 +383,47 @@ def _single_turn_file(part: Part, display: str, patterns: tuple[str, ...], style
 
 def _unsent(message: InputMessage, item: Prepared) -> Message:
     """A message with nothing of its own in the question: shown where it stands, not sent."""
-    markers = [part.marker(f"<Attached: {part.block.value}>") for part in item.parts
-               if part.kind == "guideline"]
-    return Message(message.role, segments(joined(([m] for m in markers), "\n")), span=item.span,
-                   omitted=ONLY_GUIDELINES if markers else NOTHING_TO_SEND)
+    markers = [
+        part.marker(f"<Attached: {part.block.value}>") for part in item.parts if part.kind == "guideline"
+    ]
+    return Message(
+        message.role,
+        segments(joined(([m] for m in markers), "\n")),
+        span=item.span,
+        omitted=ONLY_GUIDELINES if markers else NOTHING_TO_SEND,
+    )
 
 
 def _dropped(message: InputMessage, reason: str) -> Message:
-    pieces = [Piece(block.value, OriginKind.CASE_TEXT, block.path, block.text_line, block.end_line)
-              for block in message.blocks]
-    return Message(message.role if message.role != "unknown" else "user",
-                   segments(joined(([piece] for piece in pieces), "\n")),
-                   span=LineSpan(message.path, message.start_line, message.end_line),
-                   omitted=f"agentv drops it when loading: {reason}")
+    pieces = [
+        Piece(block.value, OriginKind.CASE_TEXT, block.path, block.text_line, block.end_line)
+        for block in message.blocks
+    ]
+    return Message(
+        message.role if message.role != "unknown" else "user",
+        segments(joined(([piece] for piece in pieces), "\n")),
+        span=LineSpan(message.path, message.start_line, message.end_line),
+        omitted=f"agentv drops it when loading: {reason}",
+    )
 
 
-def _multi_turn(result: RenderedCase, entries: list[tuple[InputMessage, str | None]],
-                by_message: dict, guideline_block: list[Piece], style: Style) -> None:
+def _multi_turn(
+    result: RenderedCase,
+    entries: list[tuple[InputMessage, str | None]],
+    by_message: dict,
+    guideline_block: list[Piece],
+    style: Style,
+) -> None:
     def lost(seg: _Seg) -> None:
-        result.warnings.append(Diagnostic(
-            f"{style.release} leaves {seg.part.block.value!r} out of multi-turn prompts: it finds "
-            f"the file again by the value as written, and a leading / or \\ was dropped when it "
-            f"was loaded", seg.part.block.path, seg.part.block.start_line))
+        result.warnings.append(
+            Diagnostic(
+                f"{style.release} leaves {seg.part.block.value!r} out of multi-turn prompts: it finds "
+                f"the file again by the value as written, and a leading / or \\ was dropped when it "
+                f"was loaded",
+                seg.part.block.path,
+                seg.part.block.start_line,
+            )
+        )
 
     system_parts: list[list[Piece]] = []
     if guideline_block:
@@ -393,14 +455,14 @@ def _multi_turn(result: RenderedCase, entries: list[tuple[InputMessage, str | No
     result.messages.extend(later)
 
 
-def _later_turn(message: InputMessage, item: Prepared, item_segs: list[_Seg], style: Style
-                ) -> Message:
+def _later_turn(message: InputMessage, item: Prepared, item_segs: list[_Seg], style: Style) -> Message:
     """A message after the leading system ones: a system (and in some releases a tool) message
     is sent as the assistant's, marked with its role; one left with only guideline references
     is shown but not sent."""
     role, name = message.role, None
-    formatted = [pieces for pieces in (_format(seg, style) for seg in item_segs
-                                       if seg.kind != "ref") if pieces]
+    formatted = [
+        pieces for pieces in (_format(seg, style) for seg in item_segs if seg.kind != "ref") if pieces
+    ]
     if role == "system":
         role, formatted = "assistant", [[sep("@[System]:")], *formatted]
     elif role == "tool":
@@ -411,27 +473,39 @@ def _later_turn(message: InputMessage, item: Prepared, item_segs: list[_Seg], st
     if formatted:
         return Message(role, segments(joined(formatted, "\n")), name=name, span=item.span)
     refs = _reference_markers(item, item_segs)
-    return Message(message.role, segments(joined(([ref] for ref in refs), "\n")),
-                   span=item.span, omitted=ONLY_GUIDELINES if refs else NOTHING_TO_SEND)
+    return Message(
+        message.role,
+        segments(joined(([ref] for ref in refs), "\n")),
+        span=item.span,
+        omitted=ONLY_GUIDELINES if refs else NOTHING_TO_SEND,
+    )
 
 
 def _reference_markers(item: Prepared, item_segs: list[_Seg]) -> list[Piece]:
     """`<Attached: path>` for each guideline of the message: those it references first."""
     shown = {id(seg.part.block) for seg in item_segs if seg.kind == "ref"}
-    others = [part.marker(f"<Attached: {part.block.value}>") for part in item.parts
-              if part.kind == "guideline" and id(part.block) not in shown]
-    return [seg.part.marker(f"<Attached: {seg.part.block.value}>") for seg in item_segs
-            if seg.kind == "ref"] + others
+    others = [
+        part.marker(f"<Attached: {part.block.value}>")
+        for part in item.parts
+        if part.kind == "guideline" and id(part.block) not in shown
+    ]
+    return [
+        seg.part.marker(f"<Attached: {seg.part.block.value}>") for seg in item_segs if seg.kind == "ref"
+    ] + others
 
 
-def _multi_turn_head(system_parts: list[list[Piece]], leading_span: LineSpan | None,
-                     later: list[Message]) -> list[Message]:
+def _multi_turn_head(
+    system_parts: list[list[Piece]], leading_span: LineSpan | None, later: list[Message]
+) -> list[Message]:
     """The system message; agentv's provider adds its default prompt when the chat prompt has
     no system message, and with no message left at all sends it and an empty question."""
     if system_parts:
         return [Message("system", segments(joined(system_parts, "\n\n")), span=leading_span)]
-    head = [Message("system", segments([Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]),
-                    span=leading_span)]
+    head = [
+        Message(
+            "system", segments([Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)]), span=leading_span
+        )
+    ]
     if not any(message.omitted is None for message in later):
         head.append(Message("user", []))
     return head

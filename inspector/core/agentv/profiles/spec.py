@@ -34,8 +34,14 @@ def _part(part: Part) -> list[Piece]:
 def render(case: CaseSpec, context: Context) -> RenderedCase:
     warnings: list[Diagnostic] = list(case.warnings)
     prepared = prepare(case, context, warnings, guidelines=True)
-    result = RenderedCase(case.id, [], warnings, LineSpan(case.path, case.start_line, case.end_line),
-                          case.skipped, dict(case.metadata))
+    result = RenderedCase(
+        case.id,
+        [],
+        warnings,
+        LineSpan(case.path, case.start_line, case.end_line),
+        case.skipped,
+        dict(case.metadata),
+    )
     guidelines = [part for item in prepared for part in item.parts if part.kind == "guideline"]
     result.metadata["guideline_paths"] = [part.file.path for part in guidelines if part.file]
     leading = 0
@@ -52,15 +58,18 @@ def _guideline_block(guidelines: list[Part]) -> list[Piece]:
     """The guideline files' text; several are each headed by their path."""
     if len(guidelines) == 1:
         return [_file_text(guidelines[0])]
-    return joined(([sep(f"=== {part.block.value} ===\n"), _file_text(part)]
-                   for part in guidelines), "\n\n")
+    return joined(([sep(f"=== {part.block.value} ===\n"), _file_text(part)] for part in guidelines), "\n\n")
 
 
-def _system_message(leading: list[Prepared], context: Context, block: list[Piece]
-                    ) -> Message | None:
+def _system_message(leading: list[Prepared], context: Context, block: list[Piece]) -> Message | None:
     """The leading system messages merged (else the configured default), then the guidelines."""
-    texts = [text for text in (joined((_part(p) for p in item.parts if p.kind != "guideline"), "\n")
-                               for item in leading) if text]
+    texts = [
+        text
+        for text in (
+            joined((_part(p) for p in item.parts if p.kind != "guideline"), "\n") for item in leading
+        )
+        if text
+    ]
     system = joined(texts, "\n\n")
     if not system and context.system_prompt:
         system = [Piece(context.system_prompt, OriginKind.DEFAULT_PROMPT)]
@@ -69,8 +78,12 @@ def _system_message(leading: list[Prepared], context: Context, block: list[Piece
     if not system:
         return None
     system_segments = segments(system)
-    return Message("system", system_segments, span=leading[0].span if leading else None,
-                   blocks=with_media(system_segments))
+    return Message(
+        "system",
+        system_segments,
+        span=leading[0].span if leading else None,
+        blocks=with_media(system_segments),
+    )
 
 
 def _later_message(item: Prepared) -> Message:
@@ -90,6 +103,13 @@ def _later_message(item: Prepared) -> Message:
     else:
         pieces = joined((_part(p) for p in item.parts), "\n")
     content = segments(pieces)
-    return Message(message.role, content, name=message.name, tool_calls=tool_calls(message),
-                   tool_call_id=message.tool_call_id, span=item.span, omitted=omitted,
-                   blocks=with_media(content))
+    return Message(
+        message.role,
+        content,
+        name=message.name,
+        tool_calls=tool_calls(message),
+        tool_call_id=message.tool_call_id,
+        span=item.span,
+        omitted=omitted,
+        blocks=with_media(content),
+    )
