@@ -1,13 +1,12 @@
 """Compiled copies of the hottest core modules (mypyc), used only while they match their source.
 
-The provider exporters' per-message fast paths and the OpenAI Chat reader run once per message of
-every request converted; compiled by mypyc (which ships with mypy) they run about 1.5x faster,
-and that is the difference between converting requests at LiteLLM's speed and at twice it
-(benchmarks/README.md, "Provider export vs LiteLLM"). The source stays the program: `.ci/setup`
-builds the copies into build/speedups/ when it can (a C compiler and Python's headers), and an
-import finder serves them only when every compiled module's source is byte for byte the one they
-were built from, so an edited module is never shadowed by a stale build; otherwise everything runs
-as plain Python. `INSPECTOR_SPEEDUPS=0` turns them off.
+The provider exporters' per-message handlers and the OpenAI Chat reader run once per message of
+every request converted; compiled by mypyc (which ships with mypy) they run faster. It is opt-in:
+the source stays the program, and `.ci/setup --speedups` builds the copies into build/speedups/
+when it can (a C compiler and Python's headers); CI runs the suite as plain Python and checks the
+compiled build once (tests/test_speedups.py). An import finder serves them only when every
+compiled module's source is byte for byte the one they were built from, so an edited module is
+never shadowed by a stale build; otherwise everything runs as plain Python. `INSPECTOR_SPEEDUPS=0` turns them off.
 
     .venv/bin/python -c "import inspector.speedups as s; s.main()"   # build, or say it is current
 """
