@@ -56,7 +56,7 @@ from .rubrics import (
     parse_item,
     scoring_lines,
 )
-from .schema import CaseSpec, GradingNodes
+from .schema import GRADER_KINDS, CaseSpec, GradingNodes
 
 VARIABLE = re.compile(r"\{\{\s*([a-zA-Z0-9_]+)\s*\}\}")
 VALID_VARIABLES = frozenset(
@@ -310,7 +310,7 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
 def _check(node: Node, kind: str, name: str, span: LineSpan, resolve) -> Grader | bool:
     """A grader that asks no model: a custom assertion found by name, or a built-in check that
     says what it does (True when there is nothing to say)."""
-    if kind not in MEMBER_KINDS:
+    if kind not in GRADER_KINDS:
         custom_file = custom_script(kind, resolve)
         return Grader(name, span=span, note=custom_note(kind, custom_file), custom=custom_file is None)
     note = check_note(kind, node.plain())
@@ -340,34 +340,6 @@ def _llm_grader(
 
 
 AGGREGATORS = frozenset({"weighted_average", "threshold", "code-grader", "llm-grader"})
-MEMBER_KINDS = frozenset(
-    {
-        "code-grader",
-        "llm-grader",
-        "rubric",
-        "composite",
-        "tool-trajectory",
-        "field-accuracy",
-        "latency",
-        "cost",
-        "token-usage",
-        "execution-metrics",
-        "skill-trigger",
-        "contains",
-        "contains-any",
-        "contains-all",
-        "icontains",
-        "icontains-any",
-        "icontains-all",
-        "starts-with",
-        "ends-with",
-        "regex",
-        "is-json",
-        "equals",
-        "rubrics",
-        "inline-assert",
-    }
-)
 MEMBER_RESULTS = "\u27e8the members' results as JSON, known only after the run\u27e9"
 
 
@@ -430,7 +402,7 @@ def _is_member(item: Node) -> bool:
         and isinstance(raw_name.value, str)
         and bool(raw_name.value)
         and raw_type is not None
-        and raw_type.value in MEMBER_KINDS
+        and raw_type.value in GRADER_KINDS
     )
 
 

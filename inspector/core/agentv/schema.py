@@ -20,6 +20,36 @@ from ..bundle import Bundle, join
 from ..model import Diagnostic, InputError
 from ..yaml_lines import Node, check_size, load_jsonl, load_yaml
 
+# The assertion kinds agentv 4 accepts: a test's `assertions`, and a composite's members.
+GRADER_KINDS = frozenset(
+    {
+        "code-grader",
+        "llm-grader",
+        "rubric",
+        "composite",
+        "tool-trajectory",
+        "field-accuracy",
+        "latency",
+        "cost",
+        "token-usage",
+        "execution-metrics",
+        "skill-trigger",
+        "contains",
+        "contains-any",
+        "contains-all",
+        "icontains",
+        "icontains-any",
+        "icontains-all",
+        "starts-with",
+        "ends-with",
+        "regex",
+        "is-json",
+        "equals",
+        "rubrics",
+        "inline-assert",
+    }
+)
+
 ROLES = ("system", "user", "assistant", "tool")
 # agentv keeps a case only when something says how to grade it.
 GRADING_KEYS = (

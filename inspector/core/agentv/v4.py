@@ -27,35 +27,9 @@ from ..bundle import Bundle, decode, join
 from ..js import js_json, js_json_value, js_number, js_trim, js_truthy
 from ..model import Diagnostic, InputError
 from ..yaml_lines import Node, check_size, from_plain, load_jsonl, load_yaml
-from .schema import Block, CaseSpec, GradingNodes, InputMessage, Suite
+from .schema import GRADER_KINDS, Block, CaseSpec, GradingNodes, InputMessage, Suite
 
 ROLES = ("system", "user", "assistant", "tool")
-GRADER_KINDS = {
-    "code-grader",
-    "llm-grader",
-    "rubric",
-    "composite",
-    "tool-trajectory",
-    "field-accuracy",
-    "latency",
-    "cost",
-    "token-usage",
-    "execution-metrics",
-    "skill-trigger",
-    "contains",
-    "contains-any",
-    "contains-all",
-    "icontains",
-    "icontains-any",
-    "icontains-all",
-    "starts-with",
-    "ends-with",
-    "regex",
-    "is-json",
-    "equals",
-    "rubrics",
-    "inline-assert",
-}
 INCOMPLETE = (
     "Missing required fields: id, input, and at least one of criteria/expected_output/assertions/turns"
 )
