@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from inspector.core.bundle import DirectoryBundle
 from inspector.core.model import InputError
 from inspector.core.options import RenderOptions
-from inspector.core.render_settings import SettingsError, parse_render_options
+from inspector.core.render_settings import SETTING_NAMES, SettingsError, parse_render_options
 from inspector.rendering.untrusted import RenderPolicy
 
 
@@ -100,17 +100,8 @@ def file_in_root(raw_path: str, raw_root: str | None, flag: str = "--root") -> t
     return bundle, relative
 
 
-RENDER_SETTING_OPTIONS = (
-    "profile",
-    "system_prompt",
-    "max_tokens",
-    "input_format",
-    "gambit_context",
-    "gambit_context_sample",
-    "gambit_message",
-    "gambit_conversation",
-    "gambit_conversation_sample",
-)
+# The parser's settings taken as they are; --patterns, a list, is passed only when given.
+RENDER_SETTING_OPTIONS = tuple(name for name in SETTING_NAMES if name != "patterns")
 
 
 def cli_render_options(options: Options) -> RenderOptions:

@@ -18,22 +18,12 @@ from inspector.bundles import loading
 from inspector.core.export import REGISTRY, ExportSettings
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.options import PROFILES, RenderOptions
+from inspector.core.render_settings import SETTING_NAMES
 from inspector.local import served_folder
 from inspector.rendering import query_settings
 
-RENDER_KEYS = (
-    "profile",
-    "patterns_mode",
-    "patterns",
-    "system_prompt",
-    "max_tokens",
-    "input_format",
-    "gambit_context",
-    "gambit_context_sample",
-    "gambit_message",
-    "gambit_conversation",
-    "gambit_conversation_sample",
-)
+# The parser's settings and the page's own switch between the default and the edited patterns.
+RENDER_KEYS = ("profile", "patterns_mode", *(name for name in SETTING_NAMES if name != "profile"))
 EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature", "cache_breakpoints")
 PROVIDER_LABELS = {spec.id: spec.label for spec in REGISTRY.values()}
 FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
