@@ -234,19 +234,7 @@ def create_thread(
         anchor.end_line,
     )
     thread = service.start_thread(loaded, spec, render_options(query), body.body, person)
-    placed = service.Placed(
-        thread,
-        "here",
-        thread.message_index,
-        thread.text_start,
-        None if thread.text_start is None else thread.text_start + len(thread.quote),
-        thread.path,
-        thread.start_line,
-        thread.end_line,
-        made_on="",
-    )
-    placed.made_on = service._made_on(thread)
-    placed.comments = service.comment_views(thread, person.key)
+    placed = service.placed_where_made(thread, person.key)
     return Status(201, {**service.placed_data(placed), "author_key": person.key if person.new_key else None})
 
 
@@ -294,17 +282,7 @@ def resolve(
         x_author_key,
         x_manage_token,
     )
-    placed = service.Placed(
-        thread,
-        "here",
-        thread.message_index,
-        path=thread.path,
-        start_line=thread.start_line,
-        end_line=thread.end_line,
-        made_on=service._made_on(thread),
-    )
-    placed.comments = service.comment_views(thread, x_author_key)
-    return service.placed_data(placed)
+    return service.placed_data(service.placed_where_made(thread, x_author_key))
 
 
 def _comment_data(comment, key: str | None) -> dict:

@@ -681,6 +681,25 @@ def line_thread_shown_on_case(item: Placed, document: str, case: RenderedCase) -
     )
 
 
+def placed_where_made(thread: Thread, key: str | None) -> Placed:
+    """A thread as the bundle it was made on shows it, with its comments as `key` sees them: the
+    API's answer to a write on it."""
+    start = thread.text_start
+    placed = Placed(
+        thread,
+        "here",
+        thread.message_index,
+        start,
+        None if start is None else start + len(thread.quote),
+        thread.path,
+        thread.start_line,
+        thread.end_line,
+        made_on=_made_on(thread),
+    )
+    placed.comments = comment_views(thread, key)
+    return placed
+
+
 def _made_on(thread: Thread) -> str:
     if thread.kind == "line":
         return addresses.source_url(thread.bundle_id, thread.path, thread.start_line, thread.end_line)
