@@ -93,20 +93,23 @@ def _tool_calls(b: Builder, message: Message, calls: list, where: tuple, lineles
         )
 
 
+# Request fields whose neutral name is OpenAI Chat's own: read and written back under that name.
+SAME_NAME_FIELDS = (
+    "top_p",
+    "seed",
+    "presence_penalty",
+    "frequency_penalty",
+    "parallel_tool_calls",
+    "n",
+    "metadata",
+    "user",
+)
+
+
 def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[str]) -> None:
     take(request, "max_completion_tokens", "max_tokens", common, consumed)
     take(request, "max_tokens", "max_tokens", common, consumed)
-    for key in (
-        "temperature",
-        "top_p",
-        "seed",
-        "presence_penalty",
-        "frequency_penalty",
-        "parallel_tool_calls",
-        "n",
-        "metadata",
-        "user",
-    ):
+    for key in ("temperature", *SAME_NAME_FIELDS):
         take(request, key, key, common, consumed)
     take(request, "reasoning_effort", "effort", common, consumed)
     stop = request.get("stop")

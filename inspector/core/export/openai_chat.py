@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..conversations.openai_chat import SAME_NAME_FIELDS
 from ..model import Media, Message, RenderedCase
 from . import request
 from .common import (
@@ -250,16 +251,7 @@ def _write_fields(common: dict[str, Any], payload: dict[str, Any]) -> list[str]:
                 if isinstance(value, str)
                 else {"type": "function", "function": {"name": value["name"]}},
             )
-        elif name in (
-            "top_p",
-            "seed",
-            "presence_penalty",
-            "frequency_penalty",
-            "parallel_tool_calls",
-            "n",
-            "metadata",
-            "user",
-        ):
+        elif name in SAME_NAME_FIELDS:
             put_field(payload, name, value)
         else:
             missing.append(name)
