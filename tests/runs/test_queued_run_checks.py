@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.test import Client, override_settings
 
 from tests.runs.conftest import MEDIAN
