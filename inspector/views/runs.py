@@ -116,16 +116,22 @@ def _uploads(request: HtmxHttpRequest, part: str) -> list[tuple[str, bytes]]:
     return [(upload.name or "", upload.read()) for upload in files]
 
 
-def _posted(request: HtmxHttpRequest) -> tuple[list[tuple[str, bytes]], list[tuple[str, bytes]]]:
+Posted = tuple[list[tuple[str, bytes]], list[tuple[str, bytes]]]
+
+
+def _posted(request: HtmxHttpRequest) -> Posted | None:
+    """The run and the project's files uploaded; read once, as reading empties them."""
+    if request.method != "POST":
+        return None
     return _uploads(request, "run"), _uploads(request, "files")
 
 
-def _checked(request: HtmxHttpRequest) -> RunCheck | None:
+def _checked(request: HtmxHttpRequest, posted: Posted | None) -> RunCheck | None:
     """The run the request names: an upload (POST) or, in local mode, a run folder of the served
     folder (?run=), checked against the served folder's files now."""
     profile = request.POST.get("profile") or request.GET.get("profile") or None
-    if request.method == "POST":
-        return check_upload(*_posted(request), profile)
+    if posted is not None:
+        return check_upload(*posted, profile)
     served = served_folder.folder()
     if served is not None and request.GET.get("run"):
         return check_local(served.root, request.GET["run"], profile)
@@ -142,10 +148,11 @@ def run_page(request: HtmxHttpRequest) -> HttpResponse:
         "shown_run": request.GET.get("run", ""),
     }
     try:
-        queued = _queued(request)
+        posted = _posted(request)
+        queued = _queued(request, posted)
         if queued:
             return _see_other(reverse("run-check", kwargs={"check_id": queued}))
-        result = _checked(request)
+        result = _checked(request, posted)
     except (RunError, UploadError, SettingsError) as problem:
         context["problem"] = str(problem)
         return render(request, "runs/run.html", context, status=400)
@@ -161,11 +168,11 @@ def _see_other(url: str) -> HttpResponse:
     return response
 
 
-def _queued(request: HtmxHttpRequest) -> str | None:
+def _queued(request: HtmxHttpRequest, posted: Posted | None) -> str | None:
     """The queued check's id when the upload is past RUN_CHECK_QUEUE_BYTES."""
-    if request.method != "POST":
+    if posted is None:
         return None
-    run_uploads, project_uploads = _posted(request)
+    run_uploads, project_uploads = posted
     if not check_queue.should_queue(run_uploads, project_uploads):
         return None
     profile = request.POST.get("profile") or None
