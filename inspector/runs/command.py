@@ -1,10 +1,9 @@
 """`prompt-inspector run-check RUN [--files DIR] [--profile P]` (and `manage.py run_check`): a run
 (agentv 4's run folder or results JSONL, an Inspect AI log, promptfoo's results.json; a folder,
-zip or file) set against what
-its eval files render now, as JSON: per case same / differs / not_in_run / not_in_files, the
-messages' differences, the source lines that caused them and each judge prompt's status. Exit 1
-when any case or judge prompt differs (for CI), 2 when the run or the files cannot be used. No
-Django: the files are rendered by the core in the bounded worker, as `render` does."""
+zip or file) set against what its eval files render now, as JSON: per case same / differs /
+not_in_run / not_in_files, the messages' differences, the source lines that caused them and each
+judge prompt's status. Exit 1 when any case or judge prompt differs (for CI), 2 when the run or the
+files cannot be used. No Django: the files are rendered by the core in the bounded worker, as `render` does."""
 
 from __future__ import annotations
 

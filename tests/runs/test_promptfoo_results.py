@@ -154,3 +154,22 @@ def test_an_edited_prompt_line_names_exactly_its_evaluations(promptfoo_run, tmp_
         assert [message["status"] for message in case["messages"]] == ["changed"]
     # The judge prompt holds the answer and the rubric, not the system prompt: still the one sent.
     assert [grader["status"] for grader in result["cases"][0]["graders"]] == ["same"]
+
+
+def test_an_edited_test_line_names_only_its_evaluation(promptfoo_run, tmp_path: Path) -> None:
+    results, _ = promptfoo_run
+    edited = tmp_path / "project"
+    shutil.copytree(results.parent, edited, ignore=shutil.ignore_patterns("home", "results.json"))
+    (edited / "promptfooconfig.yaml").write_text(CONFIG.replace("{name: Bob}", "{name: Rob}"))
+    code, result = _run_check(str(results), "--files", str(edited))
+    assert code == 1
+    ada, bob = result["cases"]
+    assert (ada["status"], bob["status"]) == ("same", "differs")
+    bob_line = CONFIG.splitlines().index("  - vars: {name: Bob}") + 1
+    # The diff is word by word and the changed word "Rob." is the variable's value and the
+    # prompt's full stop, so the prompt's line is named with the edited one.
+    assert bob["cause"] == [
+        {"path": "prompt.json", "line": 1},
+        {"path": "promptfooconfig.yaml", "line": bob_line},
+    ]
+    assert ada["cause"] == [] and ada["messages"] == []
