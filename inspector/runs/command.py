@@ -1,9 +1,9 @@
 """`prompt-inspector run-check RUN [--files DIR] [--profile P]` (and `manage.py run_check`): a run
-(agentv 4's run folder or results JSONL, an Inspect AI log; a folder, zip or file) set against what
-its eval files render now, as JSON: per case same / differs / not_in_run / not_in_files, the
-messages' differences, the source lines that caused them and each judge prompt's status. Exit 1
-when any case or judge prompt differs (for CI), 2 when the run or the files cannot be used. No
-Django: the files are rendered by the core in the bounded worker, as `render` does."""
+(agentv 4's run folder or results JSONL, an Inspect AI log, promptfoo's results.json; a folder,
+zip or file) set against what its eval files render now, as JSON: per case same / differs /
+not_in_run / not_in_files, the messages' differences, the source lines that caused them and each
+judge prompt's status. Exit 1 when any case or judge prompt differs (for CI), 2 when the run or the
+files cannot be used. No Django: the files are rendered by the core in the bounded worker, as `render` does."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from inspector.core.render_settings import SettingsError, parse_render_options
 from inspector.core.runs import read_run
 from inspector.core.runs.compare import RunCheck, check_run
 from inspector.core.runs.model import Run, RunError
+from inspector.core.runs.promptfoo import with_config
 from inspector.rendering.untrusted import RenderPolicy, render_untrusted
 
 
@@ -30,13 +31,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "run",
         help="a run folder (agentv's -o DIR, .agentv/results/<run>), a zip of "
-        "one, a results JSONL or an Inspect AI log (.eval, .json)",
+        "one, a results JSONL, an Inspect AI log (.eval, .json) or promptfoo's results.json",
     )
     parser.add_argument(
         "--files",
         metavar="DIR",
         help="the project whose eval files the run is compared with (default: the "
-        "nearest folder above the run holding .git or .agentv)",
+        "nearest folder above the run holding .git or .agentv; for promptfoo, the "
+        "folder of its results.json, whose promptfooconfig.* is rendered)",
     )
     parser.add_argument(
         "--in-run",
@@ -97,6 +99,10 @@ def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
                 f"{run_path}: name the project with --files (the run's own eval "
                 "files are read from a run folder)"
             )
+        if run.runner == "promptfoo":
+            folder = run_path if run_path.is_dir() else run_path.parent
+            root = Path(options["files"]) if options.get("files") else folder
+            run = with_config(run, root)
         in_run = root is None
         result = check(run, root or run_path, options.get("profile"), policy, in_run)
     except (RunError, RunCheckError, InputError) as error:

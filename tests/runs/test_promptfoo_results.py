@@ -5,14 +5,19 @@ judge request's, as the recording server received them."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from inspector.cli.commands import main
+from inspector.cli.console import Output
 from inspector.core.runs import read_run
+from inspector.rendering.untrusted import RenderPolicy
 from tests.recording import CHAT, RecordingServer
 
 ORACLE = Path(__file__).resolve().parents[1] / "oracle" / "promptfoo"
@@ -108,3 +113,63 @@ def test_kept_prompts_are_what_was_sent(promptfoo_run) -> None:
     assert ada.answer == bob.answer == "Hello!"
     assert [[m.as_dict() for m in judge.messages] for judge in ada.judges] == judges
     assert [judge.name for judge in ada.judges] == ["llm-rubric"] and bob.judges == []
+
+
+def _run_check(*args: str) -> tuple[int, dict]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = main("run-check", list(args), Output(stdout, stderr), RenderPolicy(in_process=True))
+    assert stdout.getvalue(), stderr.getvalue()
+    return code, json.loads(stdout.getvalue())
+
+
+def test_unchanged_config_is_the_same_with_the_real_answers(promptfoo_run) -> None:
+    results, _ = promptfoo_run
+    code, result = _run_check(str(results))  # the config beside the results, by default
+    assert code == 0, result
+    assert result["runner"] == "promptfoo"
+    assert {case["id"]: case["status"] for case in result["cases"]} == {
+        "test 0 · prompt 0 · openai:gpt-4o-mini": "same",
+        "test 1 · prompt 0 · openai:gpt-4o-mini": "same",
+    }
+    ada = result["cases"][0]
+    assert ada["graders"] == [
+        {"name": "llm-rubric", "status": "same", "with_answer": True, "messages": [], "cause": []}
+    ]
+
+
+def test_an_edited_prompt_line_names_exactly_its_evaluations(promptfoo_run, tmp_path: Path) -> None:
+    results, _ = promptfoo_run
+    edited = tmp_path / "project"
+    shutil.copytree(results.parent, edited, ignore=shutil.ignore_patterns("home", "results.json"))
+    (edited / "prompt.json").write_text(PROMPT.replace("You are friendly.", "You are terse."))
+    code, result = _run_check(str(results), "--files", str(edited))
+    assert code == 1
+    statuses = {case["id"]: case["status"] for case in result["cases"]}
+    assert statuses == {
+        "test 0 · prompt 0 · openai:gpt-4o-mini": "differs",
+        "test 1 · prompt 0 · openai:gpt-4o-mini": "differs",
+    }
+    for case in result["cases"]:
+        assert case["cause"] == [{"path": "prompt.json", "line": 1}]
+        assert [message["status"] for message in case["messages"]] == ["changed"]
+    # The judge prompt holds the answer and the rubric, not the system prompt: still the one sent.
+    assert [grader["status"] for grader in result["cases"][0]["graders"]] == ["same"]
+
+
+def test_an_edited_test_line_names_only_its_evaluation(promptfoo_run, tmp_path: Path) -> None:
+    results, _ = promptfoo_run
+    edited = tmp_path / "project"
+    shutil.copytree(results.parent, edited, ignore=shutil.ignore_patterns("home", "results.json"))
+    (edited / "promptfooconfig.yaml").write_text(CONFIG.replace("{name: Bob}", "{name: Rob}"))
+    code, result = _run_check(str(results), "--files", str(edited))
+    assert code == 1
+    ada, bob = result["cases"]
+    assert (ada["status"], bob["status"]) == ("same", "differs")
+    bob_line = CONFIG.splitlines().index("  - vars: {name: Bob}") + 1
+    # The diff is word by word and the changed word "Rob." is the variable's value and the
+    # prompt's full stop, so the prompt's line is named with the edited one.
+    assert bob["cause"] == [
+        {"path": "prompt.json", "line": 1},
+        {"path": "promptfooconfig.yaml", "line": bob_line},
+    ]
+    assert ada["cause"] == [] and ada["messages"] == []

@@ -209,12 +209,13 @@ def rendered_messages(case: RenderedCase, recorded: RecordedCase) -> list[Messag
 
 
 def with_answer(messages: list[Message], answer: str) -> list[Message]:
-    """The judge's messages with the candidate's answer where the placeholder stood."""
+    """The judge's messages with the candidate's answer where the placeholder stood (a segment of
+    its own, or inside one where the runner's judge template interpolated it, as promptfoo's do)."""
     filled = []
     for message in messages:
         segments = [
-            msgspec.structs.replace(segment, text=answer)
-            if segment.text == CANDIDATE_PLACEHOLDER
+            msgspec.structs.replace(segment, text=segment.text.replace(CANDIDATE_PLACEHOLDER, answer))
+            if CANDIDATE_PLACEHOLDER in segment.text
             else segment
             for segment in message.segments
         ]

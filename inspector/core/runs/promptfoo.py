@@ -10,8 +10,11 @@ renderedGradingPrompt` (again a JSON array of messages, or text). No request bod
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+from inspector.core.promptfoo.detect import CONFIG_NAMES
 from inspector.core.runs.model import RecordedCase, RecordedJudge, Run, RunError, RunFiles, SentMessage
 
 
@@ -93,3 +96,12 @@ def read_promptfoo(files: RunFiles, path: str) -> Run:
         [case_of(item) for item in table["results"] if isinstance(item, dict)],
         notes=[f"{path}: promptfoo keeps the rendered prompts and judge prompts, not the request bodies"],
     )
+
+
+def with_config(run: Run, root: Path) -> Run:
+    """The run's evaluations named as made from the promptfoo config in `root` (results.json does
+    not say which config made it: promptfoo reads `promptfooconfig.*` from where it runs)."""
+    config = next((name for name in CONFIG_NAMES if (root / name).is_file()), None)
+    if config is None:
+        raise RunError(f"{root}: no promptfoo config ({', '.join(CONFIG_NAMES)}) to compare the run with")
+    return replace(run, cases=[replace(case, eval_path=config) for case in run.cases])
