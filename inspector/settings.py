@@ -173,6 +173,8 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
 UPLOAD_QUEUE_BYTES = envint("UPLOAD_QUEUE_BYTES", 0)
 # On: a bundle's offline copy not kept yet is made by the same worker while its page polls.
 QUEUE_OFFLINE_COPIES = envbool("QUEUE_OFFLINE_COPIES", "false")
+# Past this many bytes (0: never) a run check is made by the same worker while the page polls.
+RUN_CHECK_QUEUE_BYTES = envint("RUN_CHECK_QUEUE_BYTES", 0)
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # Review limits: a comment's size, comments (and threads) per bundle, and writes (comments, edits,

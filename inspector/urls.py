@@ -32,6 +32,7 @@ urlpatterns = [
     path("diff/", views.diff_page, name="diff"),
     path("diff/case/", views.diff_case_page, name="diff-case"),
     path("runs/", views.run_page, name="runs"),
+    path("runs/checks/<str:check_id>/", views.run_check_page, name="run-check"),
     path("b/<str:bundle_id>/", views.bundle_page, name="bundle"),
     path("b/<str:bundle_id>/manage/", views.manage, name="manage"),
     path("b/<str:bundle_id>/manage/<str:token>/", views.manage_legacy, name="manage-legacy"),

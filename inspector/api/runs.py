@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Field, Router, Schema
+from django.urls import reverse
+from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from inspector.bundles.ingest import UploadError, refuse_oversized
 from inspector.core.runs.model import RunError
+from inspector.runs import check_queue
 from inspector.runs.uploads import check_upload
 
-from .common import E400, E413, E422
+from .common import E400, E404, E413, E422, absolute
 
 router = Router(tags=["runs"])
 
@@ -84,6 +86,17 @@ class RunCheckOut(Schema):
     errors: list[str]
 
 
+class QueuedCheckOut(Schema):
+    status: str = Field(description="queued, running, checked, refused or failed.")
+    status_url: str = Field(description="Poll this (GET) until the status is checked, refused or failed.")
+
+
+class RunCheckStatusOut(Schema):
+    status: str = Field(description="queued, running, checked, refused or failed.")
+    detail: str = Field(description="Why it was refused or failed; empty otherwise.")
+    result: RunCheckOut | None = Field(description="The check's answer, once checked.")
+
+
 def uploads(request: HttpRequest, part: str, paths_part: str) -> list[tuple[str, bytes]]:
     files = request.FILES.getlist(part)
     refuse_oversized([upload.size or 0 for upload in files])
@@ -97,22 +110,39 @@ def uploads(request: HttpRequest, part: str, paths_part: str) -> list[tuple[str,
 
 @router.post(
     "/check",
-    response={200: RunCheckOut, **E400, **E413, **E422},
+    response={200: RunCheckOut, 202: QueuedCheckOut, **E400, **E413, **E422},
     openapi_extra=_CHECK_BODY,
     summary="Compare a run with what its eval files render now",
 )
 def check(request: HttpRequest):
     """Per case: same, differs (the messages' word runs and the source lines that caused them),
     not_in_run or not_in_files; each judge prompt rendered with the candidate's answer the run
-    kept, against the judge request it kept. Nothing is stored."""
+    kept, against the judge request it kept. Nothing is stored. Past RUN_CHECK_QUEUE_BYTES the
+    queue's worker checks it: 202 with a status URL."""
     if (request.content_type or "") != "multipart/form-data":
         raise HttpError(400, "send multipart/form-data: run (and run_paths), files (and paths), profile")
+    run_uploads = uploads(request, "run", "run_paths")
+    project_uploads = uploads(request, "files", "paths")
+    profile = request.POST.get("profile") or None
+    if check_queue.should_queue(run_uploads, project_uploads):
+        check_id = check_queue.enqueue(run_uploads, project_uploads, profile, for_page=False)
+        url = absolute(request, reverse("api:run_check_status", kwargs={"check_id": check_id}))
+        return Status(202, {"status": "queued", "status_url": url})
     try:
-        result = check_upload(
-            uploads(request, "run", "run_paths"),
-            uploads(request, "files", "paths"),
-            request.POST.get("profile") or None,
-        )
+        result = check_upload(run_uploads, project_uploads, profile)
     except RunError as error:
         raise HttpError(400, str(error)) from None
     return result.as_contract()
+
+
+@router.get(
+    "/checks/{check_id}",
+    response={200: RunCheckStatusOut, **E404},
+    url_name="run_check_status",
+    summary="A queued run check's progress and, once checked, its answer",
+)
+def run_check_status(request: HttpRequest, check_id: str):
+    found = check_queue.status(check_id)
+    if found is None:
+        raise HttpError(404, "no queued run check has this id")
+    return {"status": found.state, "detail": found.detail, "result": found.checked}

@@ -24,6 +24,7 @@ def test_openapi_schema_lists_every_endpoint(client, db):
         "/api/diff",
         "/api/diff/case",
         "/api/runs/check",
+        "/api/runs/checks/{check_id}",
         "/api/uploads/{upload_id}",
     }
     create = schema["paths"]["/api/bundles"]["post"]

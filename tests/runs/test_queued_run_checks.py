@@ -1,0 +1,87 @@
+"""Run checks past RUN_CHECK_QUEUE_BYTES are answered 202 (the page: its own address, polled) and
+made by the queue's worker (`manage.py db_worker`, run here for the tasks waiting) exactly as the
+request would have made them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.test import Client, override_settings
+
+from tests.runs.conftest import MEDIAN
+from tests.runs.test_run_check_api import zipped
+
+
+def run_worker() -> None:
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+
+
+def edited_project(project: Path, tmp_path: Path) -> Path:
+    edited = tmp_path / "project"
+    shutil.copytree(project, edited, ignore=shutil.ignore_patterns(".agentv", ".git"))
+    (edited / "evals" / "snippets" / "median.py").write_text(MEDIAN.replace("// 2", "// 3"))
+    return edited
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_large_api_check_is_queued_then_answered_as_the_request_would(agentv_run, tmp_path) -> None:
+    project, run, _ = agentv_run
+    edited = edited_project(project, tmp_path)
+    client = Client()
+    direct = client.post("/api/runs/check", {"run": zipped(run), "files": zipped(edited)}).json()
+    with override_settings(RUN_CHECK_QUEUE_BYTES=20):
+        answer = client.post("/api/runs/check", {"run": zipped(run), "files": zipped(edited)})
+    assert answer.status_code == 202, answer.content
+    status_path = answer.json()["status_url"].removeprefix("http://testserver")
+    assert client.get(status_path).json() == {"status": "queued", "detail": "", "result": None}
+    run_worker()
+    done = client.get(status_path).json()
+    assert done["status"] == "checked" and done["result"] == direct
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_queued_check_of_what_is_not_a_run_is_refused_with_the_reason() -> None:
+    client = Client()
+    with override_settings(RUN_CHECK_QUEUE_BYTES=2):
+        answer = client.post("/api/runs/check", {"run": SimpleUploadedFile("x.txt", b"hi", "text/plain")})
+    run_worker()
+    refused = client.get(answer.json()["status_url"].removeprefix("http://testserver")).json()
+    assert refused["status"] == "refused" and "not a run" in refused["detail"] and refused["result"] is None
+
+
+@pytest.mark.django_db
+def test_small_checks_and_unknown_ids_are_as_before() -> None:
+    client = Client()
+    upload = SimpleUploadedFile("x.txt", b"hi", "text/plain")
+    with override_settings(RUN_CHECK_QUEUE_BYTES=10_000):
+        assert client.post("/api/runs/check", {"run": upload}).status_code == 400
+    assert client.get("/api/runs/checks/not-an-id").status_code == 404
+    assert client.get("/api/runs/checks/7d1f6c1e-5a8e-4c8e-9d53-0f1e2d3c4b5a").status_code == 404
+    assert client.get("/runs/checks/7d1f6c1e-5a8e-4c8e-9d53-0f1e2d3c4b5a/").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_run_page_sends_a_large_check_to_its_own_page_which_polls_then_shows_it(
+    agentv_run, tmp_path
+) -> None:
+    project, run, _ = agentv_run
+    edited = edited_project(project, tmp_path)
+    client = Client()
+    with override_settings(RUN_CHECK_QUEUE_BYTES=20):
+        sent = client.post("/runs/", {"run": zipped(run), "files": zipped(edited)})
+    assert sent.status_code == 303
+    page_path = sent["Location"]
+    waiting = client.get(page_path).content.decode()
+    assert 'id="run-progress"' in waiting and f'hx-get="{page_path}"' in waiting
+    assert client.get(page_path, HTTP_HX_REQUEST="true").status_code == 200  # still polling
+    run_worker()
+    assert client.get(page_path, HTTP_HX_REQUEST="true")["HX-Refresh"] == "true"
+    html = client.get(page_path).content.decode()
+    assert 'id="run-progress"' not in html
+    assert html.count('<span class="badge">differs</span>') >= 2  # the case and its judge
+    assert "<code>evals/snippets/median.py:3</code>" in html
+    assert "<del>2</del>" in html and "<ins>3</ins>" in html
