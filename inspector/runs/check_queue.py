@@ -14,6 +14,8 @@ from django_tasks import task
 from django_tasks.base import TaskResultStatus
 from django_tasks.exceptions import TaskResultDoesNotExist
 
+from inspector.runs.page import page_view
+
 Uploads = list[tuple[str, bytes]]
 
 
@@ -43,8 +45,6 @@ def check_queued_run(run: list, files: list, profile: str | None, for_page: bool
     except (RunError, UploadError, SettingsError) as refusal:
         return {"refused": str(refusal)}
     if for_page:
-        from inspector.views.runs import page_view
-
         return {"checked": page_view(result)}
     return {"checked": result.as_contract()}
 

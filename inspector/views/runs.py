@@ -6,8 +6,6 @@ the answer is built from the upload; past RUN_CHECK_QUEUE_BYTES by the queue's w
 
 from __future__ import annotations
 
-import json
-
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,99 +13,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRefresh
 
 from inspector.bundles.ingest import UploadError, refuse_oversized
-from inspector.core.diff import MessageDiff
 from inspector.core.options import PROFILES
-from inspector.core.runs.compare import CaseCheck, RunCheck
+from inspector.core.runs.compare import RunCheck
 from inspector.local import served_folder
 from inspector.runs import check_queue
+from inspector.runs.page import page_view
 from inspector.runs.uploads import RunError, SettingsError, check_local, check_upload, local_runs
 
 from .common import HtmxHttpRequest
-
-STATUS_LABELS = {
-    "same": "same",
-    "differs": "differs",
-    "not_in_run": "not in the run",
-    "not_in_files": "not in the files",
-}
-
-
-def _sides(diffs: list[MessageDiff]) -> list[dict]:
-    """The diff case page's view of each message (review/message_diffs.html)."""
-    return [
-        {
-            "status": item.status,
-            "old_index": item.old_index,
-            "new_index": item.new_index,
-            "role": item.new_role or item.old_role,
-            "old": [(op, text) for op, text in item.words if op != "+"],
-            "new": [(op, text) for op, text in item.words if op != "-"],
-        }
-        for item in diffs
-    ]
-
-
-def _case(number: int, check: CaseCheck) -> dict:
-    anchor = f"case-{number}"
-    return {
-        "anchor": anchor,
-        "id": check.id,
-        "status": check.status,
-        "label": STATUS_LABELS[check.status],
-        "eval_path": check.eval_path,
-        "note": check.note,
-        "messages": _sides(check.messages),
-        "cause": [f"{line.path}:{line.line}" for line in check.cause],
-        "graders": [
-            {
-                "anchor": f"{anchor}-judge-{position}",
-                "name": grader.name,
-                "status": grader.status,
-                "label": STATUS_LABELS[grader.status],
-                "with_answer": grader.with_answer,
-                "messages": _sides(grader.messages),
-                "cause": [f"{line.path}:{line.line}" for line in grader.cause],
-            }
-            for position, grader in enumerate(check.graders, 1)
-        ],
-        **_kept(check),
-    }
-
-
-def _kept(check: CaseCheck) -> dict:
-    """What the run kept of the case; with nothing to compare it with, its judge requests and raw
-    requests too."""
-    recorded = check.recorded
-    if recorded is None:
-        return {"sent": [], "answer": None, "kept_judges": [], "requests": []}
-    alone = check.status == "not_in_files"
-    return {
-        "sent": [m.as_dict() for m in recorded.messages or []],
-        "answer": recorded.answer,
-        "kept_judges": [
-            {"name": judge.name, "messages": [m.as_dict() for m in judge.messages]}
-            for judge in recorded.judges
-        ]
-        if alone
-        else [],
-        "requests": [json.dumps(request, indent=2, ensure_ascii=False) for request in recorded.requests]
-        if alone
-        else [],
-    }
-
-
-def page_view(result: RunCheck) -> dict:
-    """The page's context for a checked run; plain data, so the queue's worker can answer it."""
-    contract = result.as_contract()
-    return {
-        "run": {"runner": result.run.runner, "runner_version": result.run.runner_version},
-        "profile": contract["profile"],
-        "summary": contract["summary"],
-        "notes": contract["notes"],
-        "errors": contract["errors"],
-        "cases": [_case(number, check) for number, check in enumerate(result.cases, 1)],
-        "differs": result.differs,
-    }
 
 
 def _uploads(request: HtmxHttpRequest, part: str) -> list[tuple[str, bytes]]:
