@@ -191,12 +191,13 @@ def _database_count(address: str, minute: int) -> int:
     def count_up() -> int:
         WriteCount.objects.bulk_create([WriteCount(address=address, minute=minute)], ignore_conflicts=True)
         WriteCount.objects.filter(address=address, minute=minute).update(count=F("count") + 1)
-        return WriteCount.objects.filter(address=address, minute=minute).values_list("count", flat=True)[0]
+        count = WriteCount.objects.filter(address=address, minute=minute).values_list("count", flat=True)[0]
+        if count == 1:  # the first write of a minute clears the minutes no limit looks at any more
+            # In the same transaction, so SQLite's refusal of a racing writer here is retried too.
+            WriteCount.objects.filter(minute__lt=minute - 1).delete()
+        return count
 
-    count = serialized(count_up)
-    if count == 1:  # the first write of a minute clears the minutes no limit looks at any more
-        WriteCount.objects.filter(minute__lt=minute - 1).delete()
-    return count
+    return serialized(count_up)
 
 
 def is_stored(bundle: Bundle) -> bool:
