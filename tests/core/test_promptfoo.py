@@ -29,6 +29,17 @@ def test_auto_reads_promptfoo_configs_by_name_or_by_their_three_keys() -> None:
     )
     # agentv 5 files have prompts and tests but no providers.
     assert detect_format("eval.yaml", "prompts: [hi]\ntests:\n  - id: a\n    vars: {}\n") == "agentv"
+    # agentv's newest format is promptfoo's, snake_cased: its own keys keep such a file agentv's.
+    agentv_head = (
+        "name: basic\nproviders:\n  - llm\nprompts:\n  - '{{ input }}'\ntests:\n  - id: a\n"
+        "    vars:\n      input: hi\n      expected_output: hello\n"
+    )
+    assert detect_format("evals/suite.yaml", agentv_head) == "agentv"
+    assert (
+        detect_format("evals/suite.yaml", agentv_head.replace("expected_output", "expected")) == "promptfoo"
+    )
+    as_json = json.dumps({"prompts": ["a"], "providers": ["b"], "default_test": {}, "tests": []})
+    assert detect_format("suite.json", as_json) == "agentv"
 
 
 def test_text_points_at_the_prompt_file_line_and_the_csv_row() -> None:

@@ -1,5 +1,7 @@
 """Which files `auto` reads as promptfoo configs: `promptfooconfig.yaml`/`.yml`/`.json` by name,
-and any YAML or JSON document with promptfoo's top-level `prompts`, `providers` and `tests`."""
+and any YAML or JSON document with promptfoo's top-level `prompts`, `providers` and `tests` that
+does not use agentv's own snake_case keys: agentv's newest format is promptfoo's, snake_cased, so
+a file with `expected_output` or `default_test` is agentv's, read by its profiles."""
 
 from __future__ import annotations
 
@@ -10,6 +12,10 @@ import re
 CONFIG_NAMES = ("promptfooconfig.yaml", "promptfooconfig.yml", "promptfooconfig.json")
 KEYS = ("prompts", "providers", "tests")
 TOP_LEVEL_KEY = re.compile(r"^[\"']?(prompts|providers|tests)[\"']?\s*:", re.MULTILINE)
+# Keys agentv writes in snake_case where promptfoo has none or spells them in camelCase.
+_AGENTV_KEYS = "expected_output|default_test|evaluate_options|provider_output"
+AGENTV_KEY_YAML = re.compile(rf"^[ \t]*(?:-[ \t]+)?[\"']?(?:{_AGENTV_KEYS})[\"']?[ \t]*:", re.MULTILINE)
+AGENTV_KEY_JSON = re.compile(rf'"(?:{_AGENTV_KEYS})"\s*:')
 
 
 def claims(path: str, text: str) -> bool:
@@ -17,10 +23,11 @@ def claims(path: str, text: str) -> bool:
     if name in CONFIG_NAMES:
         return True
     if name.endswith(".json"):
-        return _json_keys(text)
+        return _json_keys(text) and not AGENTV_KEY_JSON.search(text)
     if not name.endswith((".yaml", ".yml")):
         return False
-    return {match.group(1) for match in TOP_LEVEL_KEY.finditer(text)} == set(KEYS)
+    keys = {match.group(1) for match in TOP_LEVEL_KEY.finditer(text)}
+    return keys == set(KEYS) and not AGENTV_KEY_YAML.search(text)
 
 
 def _json_keys(text: str) -> bool:
