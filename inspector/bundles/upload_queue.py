@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django_tasks import task
-from django_tasks.base import TaskResultStatus
-from django_tasks.exceptions import TaskResultDoesNotExist
 
 from inspector.bundles import blobstore
+from inspector.bundles.queued import task_state
 from inspector.models import hash_token
 
 STAGED_FOLDER = "staged"
@@ -82,17 +81,10 @@ class UploadStatus:
 
 
 def status(upload_id: str) -> UploadStatus | None:
-    try:
-        result = store_queued_upload.get_result(upload_id)
-    except (TaskResultDoesNotExist, ValueError):  # ValueError: not even a UUID
+    found = task_state(store_queued_upload, upload_id, "the upload could not be stored; send it again")
+    if found is None:
         return None
-    if result.status == TaskResultStatus.READY:
-        return UploadStatus("queued")
-    if result.status == TaskResultStatus.RUNNING:
-        return UploadStatus("running")
-    if result.status == TaskResultStatus.FAILED:
-        return UploadStatus("failed", detail="the upload could not be stored; send it again")
-    answer = result.return_value or {}
-    if "refused" in answer:
-        return UploadStatus("refused", detail=answer["refused"])
+    state, answer, detail = found
+    if state != "done":
+        return UploadStatus(state, detail=detail)
     return UploadStatus("stored", bundle_id=answer["bundle_id"])

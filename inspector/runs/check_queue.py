@@ -11,9 +11,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django_tasks import task
-from django_tasks.base import TaskResultStatus
-from django_tasks.exceptions import TaskResultDoesNotExist
 
+from inspector.bundles.queued import task_state
 from inspector.runs.page import page_view
 
 Uploads = list[tuple[str, bytes]]
@@ -63,17 +62,10 @@ class CheckStatus:
 
 
 def status(check_id: str) -> CheckStatus | None:
-    try:
-        result = check_queued_run.get_result(check_id)
-    except (TaskResultDoesNotExist, ValueError):  # ValueError: not even a UUID
+    found = task_state(check_queued_run, check_id, "the run could not be checked; send it again")
+    if found is None:
         return None
-    if result.status == TaskResultStatus.READY:
-        return CheckStatus("queued")
-    if result.status == TaskResultStatus.RUNNING:
-        return CheckStatus("running")
-    if result.status == TaskResultStatus.FAILED:
-        return CheckStatus("failed", detail="the run could not be checked; send it again")
-    answer = result.return_value or {}
-    if "refused" in answer:
-        return CheckStatus("refused", detail=answer["refused"])
+    state, answer, detail = found
+    if state != "done":
+        return CheckStatus(state, detail=detail)
     return CheckStatus("checked", checked=answer["checked"])
