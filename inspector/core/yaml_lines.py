@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
 
@@ -70,6 +71,20 @@ class Node(msgspec.Struct, gc=False):
             return self.value.get(key)
         except AttributeError:
             return None
+
+    def map_strings(self, leaf: Callable[[Node], Node]) -> Node:
+        """The tree with each string's node replaced by `leaf(node)`; lists and mappings are
+        rebuilt around them, and other values stay as they are."""
+        value = self.value
+        if isinstance(value, str):
+            return leaf(self)
+        if isinstance(value, list):
+            value = [item.map_strings(leaf) for item in value]
+        elif isinstance(value, dict):
+            value = {key: item.map_strings(leaf) for key, item in value.items()}
+        else:
+            return self
+        return Node(value, self.start_line, self.end_line, self.text_line)
 
     def plain(self) -> Any:
         """The value with line information stripped, as agentv would see it."""

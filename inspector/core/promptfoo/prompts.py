@@ -304,30 +304,15 @@ def _is_json(text: str) -> bool:
 
 def _with_file_pieces(tree: Node, path: str, via: LineSpan) -> Node:
     """Each string of a prompt file's document pointing at its own lines in that file."""
-    value = tree.value
-    if isinstance(value, str):
-        return Node(
-            value,
-            tree.start_line,
-            tree.end_line,
-            tree.text_line,
-            pieces=[Piece(value, OriginKind.FILE, path, tree.text_line, tree.end_line, via=via)],
+    return tree.map_strings(
+        lambda node: Node(
+            node.value,
+            node.start_line,
+            node.end_line,
+            node.text_line,
+            pieces=[Piece(node.value, OriginKind.FILE, path, node.text_line, node.end_line, via=via)],
         )
-    if isinstance(value, list):
-        return Node(
-            [_with_file_pieces(item, path, via) for item in value],
-            tree.start_line,
-            tree.end_line,
-            tree.text_line,
-        )
-    if isinstance(value, dict):
-        return Node(
-            {key: _with_file_pieces(item, path, via) for key, item in value.items()},
-            tree.start_line,
-            tree.end_line,
-            tree.text_line,
-        )
-    return tree
+    )
 
 
 def inline_tree(prompt: Prompt) -> Node | None:

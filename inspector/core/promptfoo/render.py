@@ -155,24 +155,7 @@ def _no_constant(name: str) -> Any:
 
 def _render_tree(node: Node, renderer: PromptRenderer, path: str) -> Node:
     """renderVarsInObject: every string rendered, keys and other values as they are."""
-    value = node.value
-    if isinstance(value, str):
-        return renderer.text(node, path)
-    if isinstance(value, list):
-        return Node(
-            [_render_tree(item, renderer, path) for item in value],
-            node.start_line,
-            node.end_line,
-            node.text_line,
-        )
-    if isinstance(value, dict):
-        return Node(
-            {key: _render_tree(item, renderer, path) for key, item in value.items()},
-            node.start_line,
-            node.end_line,
-            node.text_line,
-        )
-    return node
+    return node.map_strings(lambda leaf: renderer.text(leaf, path))
 
 
 def _content_pieces(message: Node) -> list[Piece] | None:
