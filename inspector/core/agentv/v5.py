@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,12 +22,13 @@ from ..bundle import Bundle, join, parent_folders
 from ..js import js_json
 from ..model import Diagnostic, InputError, LineSpan, OriginKind
 from ..yaml_lines import Node
+from .case_files import cases_of
 from .nunjucks import Renderer, Where
 from .pieces import Piece
+from .scenarios import lower_scenarios
 from .schema import CaseSpec, Suite
 from .v4 import (
     _case,
-    _cases_file,
     _env_warning,
     _is_message,
     _Loader,
@@ -65,15 +67,8 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
     _refuse_removed_keys(root, path)
     default_test, default_path = _default_test(loader, root)
     _refuse_aliases(root, path)
-    if root.get("scenarios") is not None:
-        loader.warnings.append(
-            Diagnostic(
-                "`scenarios` are not expanded by the inspector; their tests are not shown",
-                path,
-                root.value["scenarios"].start_line,
-            )
-        )
     items = _test_items(loader, root)
+    items += [(test, path) for test in lower_scenarios(root.get("scenarios"), path)]
     prompts = _prompts(loader, root)
     if prompts is not None and root.get("input_files") is not None:
         raise InputError(
@@ -335,13 +330,7 @@ def _test_items(loader: _Loader, root: Node) -> list[tuple[Node, str]]:
     tests = root.get("tests")
     path = loader.path
     if tests is not None and isinstance(tests.value, str):
-        cases_path = join(posixpath.dirname(path), tests.value.removeprefix("file://"))
-        if cases_path is None:
-            raise InputError(f"`tests` points outside the bundle: {tests.value}", path, tests.start_line)
-        return [
-            (_interpolate_env(item, loader.env_used), cases_path)
-            for item in _cases_file(loader, cases_path, tests)
-        ]
+        return _shorthand_tests(loader, tests)
     if tests is None or not isinstance(tests.value, list):
         if root.get("scenarios") is not None:
             return []
@@ -364,15 +353,40 @@ def _test_items(loader: _Loader, root: Node) -> list[tuple[Node, str]]:
 
 
 def _referenced_tests(loader: _Loader, item: Node) -> list[tuple[Node, str]]:
-    """A `tests` entry naming a cases file: its tests, each with the file it came from."""
-    path = loader.path
-    reference = item.value.removeprefix("file://")
+    """A `tests` entry naming a cases file (`file://…`: a file only) or, bare, a cases file or
+    a folder of case.yaml files: its tests, each with the file it came from."""
+    if not item.value.startswith("file://"):
+        return _shorthand_tests(loader, item)
+    return cases_of(loader, _tests_path(loader, item), item, _env_of(loader), folders=False)
+
+
+def _shorthand_tests(loader: _Loader, item: Node) -> list[tuple[Node, str]]:
+    """loadRawCasesFromShorthand: `tests: <path>` or a bare entry; an eval file is refused."""
+    raw = item.value.strip()
+    if re.search(r"\.eval\.ya?ml$", raw, re.IGNORECASE):
+        raise InputError(
+            f"tests shorthand imports raw case files only. Use an include entry with type: suite "
+            f"to import eval suites: {raw}",
+            loader.path,
+            item.start_line,
+        )
+    return cases_of(loader, _tests_path(loader, item), item, _env_of(loader))
+
+
+def _tests_path(loader: _Loader, item: Node) -> str:
+    reference = item.value.strip().removeprefix("file://")
     if any(char in reference for char in "*?{"):
-        raise InputError("glob patterns in `tests` are not read by the inspector", path, item.start_line)
-    target = join(posixpath.dirname(path), reference)
+        raise InputError(
+            "glob patterns in `tests` are not read by the inspector", loader.path, item.start_line
+        )
+    target = join(posixpath.dirname(loader.path), reference)
     if target is None:
-        raise InputError(f"`tests` entry points outside the bundle: {item.value}", path, item.start_line)
-    return [(_interpolate_env(case, loader.env_used), target) for case in _cases_file(loader, target, item)]
+        raise InputError(f"`tests` points outside the bundle: {item.value}", loader.path, item.start_line)
+    return target
+
+
+def _env_of(loader: _Loader) -> Callable[[Node], Node]:
+    return lambda node: _interpolate_env(node, loader.env_used)
 
 
 def _merge_default_vars(item: Node, item_path: str, default_vars: Node | None, default_path: str) -> Node:

@@ -1,0 +1,81 @@
+"""The files agentv 5 reads tests from: `tests: <path>`, and string entries of a `tests` list.
+
+agentv 5.3.1-next.1 (`yaml-parser.ts` loadRawCasesForInclude, `case-file-loader.ts`
+loadCasesFromFile) reads YAML and JSONL cases files as agentv 4 does (v4.py), and adds CSV files
+with promptfoo's columns (case_csv.py) and folders of `case.yaml` files (test_folders.py). A
+folder is read where agentv reads one: `tests: <folder>` and bare string entries; a `file://`
+entry of a `tests` list names a file only.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+
+from ..js import js_trim
+from ..model import Diagnostic, InputError
+from ..yaml_lines import Node, check_size
+from .case_csv import read_csv_cases
+from .test_folders import folder_cases, is_folder
+from .v4 import _cases_file, _Loader
+
+_CODE = (".js", ".mjs", ".cjs", ".py")
+_READ_AS_AGENTV_4 = (".yaml", ".yml", ".jsonl")
+
+Env = Callable[[Node], Node]
+
+
+def cases_of(
+    loader: _Loader, path: str, reference: Node, env: Env, folders: bool = True
+) -> list[tuple[Node, str]]:
+    """The cases `path` holds, each with the file it is written in; `env` renders a YAML or
+    JSONL case's `{{ env.NAME }}` (agentv renders none in a CSV file)."""
+    if is_folder(loader.bundle, path):
+        if not folders:
+            raise InputError(
+                f"Cannot read external test file: {path}\n  EISDIR: illegal operation on a directory, read",
+                loader.path,
+                reference.start_line,
+            )
+        return [(env(case), case_path) for case, case_path in folder_cases(loader, path, reference)]
+    extension = posixpath.splitext(path)[1].lower()
+    if extension in _CODE:
+        raise InputError(
+            f"tests from {path} are made by running code, which the inspector does not run",
+            loader.path,
+            reference.start_line,
+        )
+    if extension == ".csv":
+        return [(case, path) for case in _csv_cases(loader, path, reference)]
+    if extension not in _READ_AS_AGENTV_4 and loader.bundle.read(path) is not None:
+        text = loader.read(path) or ""
+        if not text.strip():
+            return [(case, path) for case in _cases_file(loader, path, reference)]  # agentv's warning
+        if extension == ".json":
+            raise InputError(
+                f"JSON cases files are not read by the inspector yet: {path}",
+                loader.path,
+                reference.start_line,
+            )
+        raise InputError(
+            f"Unsupported external test file format '{extension}': {path}. Supported: .csv, .json, "
+            f".jsonl, .yaml, .yml, .js, .mjs, .cjs, .py",
+            loader.path,
+            reference.start_line,
+        )
+    return [(env(case), path) for case in _cases_file(loader, path, reference)]
+
+
+def _csv_cases(loader: _Loader, path: str, reference: Node) -> list[Node]:
+    data = loader.bundle.read(path)
+    if data is None:
+        raise InputError(f"Cannot read external test file: {path}", loader.path, reference.start_line)
+    check_size(data, path)
+    # Read as agentv reads it (readFile 'utf8'): CRLF and a byte-order mark stay for its CSV reader.
+    text = data.decode("utf-8", errors="replace")
+    if not js_trim(text):
+        loader.warnings.append(
+            Diagnostic(f"External test file is empty, skipping: {path}", loader.path, reference.start_line)
+        )
+        return []
+    return read_csv_cases(text, path)
