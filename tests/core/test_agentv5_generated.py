@@ -24,18 +24,32 @@ from tests.oracle.generate_v5 import files_of, suites
 
 
 def expected_count(document: dict) -> int:
-    """One test per prompt and per combination of list-of-strings vars (expandArrayVarCases)."""
+    """One test per prompt and per combination of list-of-strings vars (expandArrayVarCases);
+    a CSV file's rows (its blank lines are not rows) and each scenario's rows times its tests."""
     default_vars = (document.get("default_test") or {}).get("vars", {})
-    total = 0
-    for entry in document["tests"]:
-        variables = {**default_vars, **entry.get("vars", {})} if "vars" in entry or default_vars else {}
-        combinations = math.prod(
-            len(value)
-            for value in variables.values()
-            if isinstance(value, list) and (not value or isinstance(value[0], str))
-        )
-        total += len(document.get("prompts") or [None]) * combinations
+    prompts = len(document.get("prompts") or [None])
+    csv = document.get("_csv")
+    inline = [] if csv is not None and csv["entry"] == "tests" else document.get("tests", [])
+    entries = [(entry.get("vars"), entry) for entry in inline]
+    for scenario in document.get("scenarios", []):
+        entries += [
+            ({**row.get("vars", {}), **test.get("vars", {})}, test)
+            for row in scenario["config"]
+            for test in scenario["tests"]
+        ]
+    total = sum(prompts * _combinations(default_vars, own, entry) for own, entry in entries)
+    if csv is not None:
+        total += prompts * sum(1 for row in csv["rows"] if ",".join(row))
     return total
+
+
+def _combinations(default_vars: dict, own: dict | None, entry: dict) -> int:
+    variables = {**default_vars, **(own or {})} if own is not None or default_vars else {}
+    return math.prod(
+        len(value)
+        for value in variables.values()
+        if isinstance(value, list) and (not value or isinstance(value[0], str))
+    )
 
 
 def safe_id(value: str) -> str:

@@ -18,11 +18,15 @@ PROMPT_FILES = {
 
 def files_of(document: dict) -> dict[str, bytes]:
     """The bundle for a generated document; `_layout` says how its tests and defaults are split
-    into files (inline, a cases file, a default_test file, a PROMPT.md beside the eval file)."""
+    into files (inline, a cases file, a folder of case.yaml files, a default_test file, a
+    PROMPT.md beside the eval file); `_csv` is a CSV cases file, named by `tests` or by one of its
+    entries."""
     document = dict(document)
     layout = document.pop("_layout", {})
+    if layout.get("cases_file") and layout.get("folder"):
+        layout = {**layout, "folder": False}
     files = dict(PROMPT_FILES)
-    if layout.get("cases_file"):
+    if layout.get("cases_file") and "tests" in document:
         files["evals/cases.yaml"] = yaml.safe_dump(
             document["tests"], allow_unicode=True, sort_keys=False
         ).encode()
@@ -30,6 +34,10 @@ def files_of(document: dict) -> dict[str, bytes]:
     if layout.get("default_file") and "default_test" in document:
         files["evals/defaults.yaml"] = yaml.safe_dump(document["default_test"], sort_keys=False).encode()
         document["default_test"] = "file://defaults.yaml"
+    if layout.get("folder"):
+        _write_folder(files, document)
+    if "_csv" in document:
+        _write_csv(files, document)
     if layout.get("prompt_md"):
         files["evals/PROMPT.md"] = b"Fallback prompt for {{ topic }}.\n"
     text = yaml.safe_dump(document, allow_unicode=True, sort_keys=False)
@@ -177,4 +185,181 @@ def suites(draw: st.DrawFn) -> dict:
     if draw(st.integers(0, 4)) == 0:
         document["assert"] = [{"type": "contains", "value": "x"}]
     document["tests"] = [draw(entries_of(index)) for index in range(draw(st.integers(1, 3)))]
+    form = draw(st.sampled_from(["yaml"] * 5 + ["csv", "csv", "folder", "scenarios", "scenarios"]))
+    if form == "csv":
+        document["_csv"] = draw(csv_files())
+    elif form == "folder":
+        layout["folder"] = True
+    elif form == "scenarios":
+        document["scenarios"] = draw(scenarios())
+        if draw(st.booleans()):
+            del document["tests"]
     return document
+
+
+# ---- CSV cases files (case-file-loader.ts parseCsvCases), tests folders, scenarios ------------
+
+CSV_COLUMNS = (
+    "id",
+    "input",
+    "topic",
+    " count ",
+    "vars.nested.key",
+    "__expected",
+    "__expected1",
+    "__expected2",
+    "__prefix",
+    "__suffix",
+    "__description",
+    "__metric",
+    "__threshold",
+    "__metadata:tags[]",
+    "__metadata:owner",
+    "__config:__expected2:threshold",
+    "__provider_output",
+    "__other",
+    "",
+)
+CSV_TEXT = st.sampled_from(
+    ["alpha", "", "a, b", 'say "hi"', "two\nlines", "  padded  ", "{{ topic }}", 'mid"quote', "x\r\ny", "ünï"]
+)
+CSV_CELLS = {
+    "id": st.sampled_from(["r1", "r2", "", "  ", "row {{ topic }}", "r1"]),
+    "__expected": st.sampled_from(
+        [
+            "contains:{{ topic }}",
+            "icontains-any: a, b ,",
+            "not-regex:^x",
+            "grade: be kind",
+            "llm-rubric: says hi",
+            "starts-with(0.5):Sum",
+            "starts-with:Sum",
+            "latency(100)",
+            "cost(0.5)",
+            "hello world",
+            "equals",
+            "is-json",
+            "javascript: output.length > 1",
+            "python: check.py",
+            "file://check.py",
+            "",
+            "  contains-all:x,y  ",
+        ]
+    ),
+    "__expected_rare": st.sampled_from(["latency", "foo:bar", "file://x.js", "contains(2"]),
+    "__threshold": st.sampled_from(["0.5", "abc", "", "1e1", " 2x", "Infinity"]),
+    "__metadata:tags[]": st.sampled_from(["a,b", "a\\,b, c", "", " , "]),
+    "__config:__expected2:threshold": st.sampled_from(["0.7", "1", "0.25"]),
+    "__config_rare": st.sampled_from(["", "x"]),
+    "__metric": st.sampled_from(["acc", ""]),
+}
+
+
+def _csv_cell(text: str, quoted: bool) -> str:
+    if quoted or any(char in text for char in ',"\n\r') and not text.startswith("mid"):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+@st.composite
+def csv_files(draw: st.DrawFn) -> dict:
+    """A CSV cases file's header and rows (cells as written, quoting included) and its form."""
+    columns = draw(st.lists(st.sampled_from(CSV_COLUMNS), min_size=1, max_size=7, unique=True))
+    if draw(st.integers(0, 2)):
+        columns = ["__description", *[column for column in columns if column != "__description"]]
+    rows = []
+    for _ in range(draw(st.integers(0, 4))):
+        row = []
+        for column in columns:
+            key = column.strip()
+            if key.startswith("__expected") and draw(st.integers(0, 12)) == 0:
+                text = draw(CSV_CELLS["__expected_rare"])
+            elif key.startswith("__config") and draw(st.integers(0, 12)) == 0:
+                text = draw(CSV_CELLS["__config_rare"])
+            elif key == "__description":
+                text = draw(st.sampled_from(["Mentions {{ topic }}", "", "ok"]))
+            else:
+                text = draw(CSV_CELLS.get("__expected" if key.startswith("__expected") else key, CSV_TEXT))
+            row.append(_csv_cell(text, draw(st.integers(0, 5)) == 0))
+        if row and draw(st.integers(0, 8)) == 0:
+            row = row[: draw(st.integers(0, len(row) - 1))]  # a short row: its missing cells are empty
+        rows.append(row)
+    return {
+        "header": [_csv_cell(column, False) for column in columns],
+        "rows": rows,
+        "newline": draw(st.sampled_from(["\n", "\n", "\r\n"])),
+        "bom": draw(st.integers(0, 5)) == 0,
+        "blank_lines": draw(st.integers(0, 4)) == 0,
+        "final_newline": draw(st.booleans()),
+        "unterminated": draw(st.integers(0, 40)) == 0,
+        "entry": draw(st.sampled_from(["tests", "tests", "file", "bare"])),
+    }
+
+
+def _write_csv(files: dict[str, bytes], document: dict) -> None:
+    spec = document.pop("_csv")
+    newline = spec["newline"]
+    lines = [",".join(spec["header"])]
+    for row in spec["rows"]:
+        lines.append(",".join(row))
+        if spec["blank_lines"]:
+            lines.append("")
+    text = newline.join(lines) + (newline if spec["final_newline"] else "")
+    if spec["unterminated"]:
+        text += '"never closed'
+    files["evals/cases.csv"] = (("\ufeff" if spec["bom"] else "") + text).encode()
+    if spec["entry"] == "tests":
+        document["tests"] = "file://cases.csv"
+    else:
+        reference = "file://cases.csv" if spec["entry"] == "file" else "cases.csv"
+        tests = document["tests"]
+        document["tests"] = [*([tests] if isinstance(tests, str) else tests), reference]
+
+
+def _write_folder(files: dict[str, bytes], document: dict) -> None:
+    """Each test in its own folder's case.yaml (names out of order; the first test's file is
+    case.yml, and a folder without a case file is skipped), `tests` naming the folder."""
+    for index, entry in enumerate(document["tests"]):
+        name = f"{'zyx'[index % 3]}-{index}"
+        file_name = "case.yml" if index == 1 else "case.yaml"
+        files[f"evals/cases/{name}/{file_name}"] = yaml.safe_dump(
+            entry, allow_unicode=True, sort_keys=False
+        ).encode()
+    files["evals/cases/no-case/README.md"] = b"not a case\n"
+    document["tests"] = "cases"
+
+
+SCENARIO_ROW_IDS = st.sampled_from(["spanish", "french", "  ", None, None])
+
+
+@st.composite
+def scenarios(draw: st.DrawFn) -> list:
+    """`scenarios` (yaml-parser.ts lowerScenariosIntoTests): config rows times tests."""
+    found = []
+    for scenario_index in range(draw(st.integers(1, 2))):
+        rows = []
+        for _ in range(draw(st.integers(0, 2))):
+            row: dict = {}
+            row_id = draw(SCENARIO_ROW_IDS)
+            if row_id is not None:
+                row["id"] = row_id
+            row["vars"] = {"topic": draw(WORDS), "language": draw(st.sampled_from(["Spanish", "French"]))}
+            if draw(st.integers(0, 3)) == 0:
+                row["assert"] = draw(
+                    st.sampled_from(
+                        [[{"type": "contains", "value": "row"}], {"type": "contains", "value": "one"}, None]
+                    )
+                )
+            if draw(st.integers(0, 15)) == 0:
+                row[draw(st.sampled_from(["input", "expected_output", "postprocess", "evalcases"]))] = "x"
+            rows.append(row)
+        tests = [draw(entries_of(index + 10 * scenario_index)) for index in range(draw(st.integers(1, 2)))]
+        for test in tests:
+            test.pop("depends_on", None)
+            if draw(st.integers(0, 2)) == 0:
+                test.pop("id", None)
+        scenario: dict = {"description": f"scenario {scenario_index}", "config": rows, "tests": tests}
+        if draw(st.integers(0, 25)) == 0:
+            scenario[draw(st.sampled_from(["config", "tests"]))] = {"not": "a list"}
+        found.append(scenario)
+    return found

@@ -1,6 +1,6 @@
 """agentv 5's `tests` naming a folder: one case per sub-folder's `case.yaml`.
 
-Follows `loadCasesFromDirectory` in `packages/core/src/evaluation/loaders/case-file-loader.ts` at
+Follows `loadCasesFromDirectory` (the same in agentv 4.42.4) in `packages/core/src/evaluation/loaders/case-file-loader.ts` at
 v5.3.1-next.1 (agentv's examples/showcase/directory-discovery): the folder's immediate
 sub-folders in name order, each read from its `case.yaml` (else `case.yml`), named by the
 sub-folder unless the file gives an `id`, with the sub-folder's `workspace/` as its workspace
@@ -9,15 +9,24 @@ template; a sub-folder without a case file is skipped with agentv's warning.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..bundle import Bundle
 from ..js import js_truthy
 from ..model import Diagnostic, InputError
 from ..yaml_lines import Node
 
-if TYPE_CHECKING:
-    from .v4 import _Loader
+
+class _Loader(Protocol):
+    """What of v4's loader this reads with (v4 reads folders through this module)."""
+
+    bundle: Bundle
+    path: str
+    warnings: list[Diagnostic]
+
+    def read(self, path: str) -> str | None: ...
+
+    def yaml(self, path: str, text: str) -> Node | None: ...
 
 
 def is_folder(bundle: Bundle, path: str) -> bool:
@@ -26,8 +35,11 @@ def is_folder(bundle: Bundle, path: str) -> bool:
     return bundle.read(path) is None and any(name.startswith(prefix) for name in bundle.paths())
 
 
-def folder_cases(loader: _Loader, folder: str, reference: Node) -> list[tuple[Node, str]]:
-    """Each sub-folder's case, with the case file it is written in."""
+def folder_cases(
+    loader: _Loader, folder: str, reference: Node, template_refused: bool = True
+) -> list[tuple[Node, str]]:
+    """Each sub-folder's case, with the case file it is written in. agentv 4.42.4 reads folders
+    the same way; agentv 5 refuses the `workspace.template` a `workspace/` sub-folder sets."""
     prefix = folder.rstrip("/") + "/"
     names = sorted(
         {name[len(prefix) :].split("/", 1)[0] for name in loader.bundle.paths() if _nested(name, prefix)}
@@ -50,7 +62,7 @@ def folder_cases(loader: _Loader, folder: str, reference: Node) -> list[tuple[No
                 )
             )
             continue
-        cases.append((_case(loader, case_path, name, sub_folder), case_path))
+        cases.append((_case(loader, case_path, name, sub_folder, template_refused), case_path))
     return cases
 
 
@@ -59,7 +71,7 @@ def _nested(name: str, prefix: str) -> bool:
     return name.startswith(prefix) and "/" in name[len(prefix) :]
 
 
-def _case(loader: _Loader, case_path: str, name: str, sub_folder: str) -> Node:
+def _case(loader: _Loader, case_path: str, name: str, sub_folder: str, template_refused: bool) -> Node:
     text = loader.read(case_path) or ""
     node = loader.yaml(case_path, text)  # `{{ env.NAME }}` is rendered by the caller, as for cases files
     if node is None or not isinstance(node.value, dict):
@@ -74,8 +86,10 @@ def _case(loader: _Loader, case_path: str, name: str, sub_folder: str) -> Node:
         fields["id"] = Node(name, node.start_line, node.start_line, node.start_line)
     own_workspace = fields.get("workspace")
     workspace = f"{sub_folder}/workspace/"
-    if not (own_workspace is not None and js_truthy(own_workspace.value)) and any(
-        path.startswith(workspace) for path in loader.bundle.paths()
+    if (
+        template_refused
+        and not (own_workspace is not None and js_truthy(own_workspace.value))
+        and any(path.startswith(workspace) for path in loader.bundle.paths())
     ):
         # agentv sets `workspace.template` to the folder, then refuses the key it set
         # (yaml-parser.ts parseWorkspaceConfig at v5.3.1-next.1): the whole file fails.

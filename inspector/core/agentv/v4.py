@@ -28,6 +28,7 @@ from ..js import js_json, js_json_value, js_number, js_trim, js_truthy
 from ..model import Diagnostic, InputError
 from ..yaml_lines import Node, check_size, from_plain, load_jsonl, load_yaml
 from .schema import GRADER_KINDS, Block, CaseSpec, GradingNodes, InputMessage, Suite
+from .test_folders import folder_cases, is_folder
 
 ROLES = ("system", "user", "assistant", "tool")
 INCOMPLETE = (
@@ -595,10 +596,7 @@ def _test_items(loader: _Loader, root: Node, tests: Node | None) -> list[tuple[N
     """yaml-parser.ts: `tests` inline (with file:// entries) or as a path to a cases file."""
     path = loader.path
     if tests is not None and isinstance(tests.value, str):
-        cases_path = join(posixpath.dirname(path), tests.value)
-        if cases_path is None:
-            raise InputError(f"`tests` points outside the bundle: {tests.value}", path, tests.start_line)
-        return [(item, cases_path) for item in _cases_file(loader, cases_path, tests)]
+        return _tests_of_path(loader, tests)
     if tests is None or not isinstance(tests.value, list):
         raise InputError(
             f"Invalid test file format: {path} - missing 'tests' field", path, (tests or root).start_line
@@ -620,6 +618,17 @@ def _test_items(loader: _Loader, root: Node, tests: Node | None) -> list[tuple[N
         else:
             items.append((item, path))
     return items
+
+
+def _tests_of_path(loader: _Loader, tests: Node) -> list[tuple[Node, str]]:
+    """`tests: <path>`: a cases file, or a folder of case.yaml files (loadCasesFromDirectory)."""
+    cases_path = join(posixpath.dirname(loader.path), tests.value)
+    if cases_path is None:
+        raise InputError(f"`tests` points outside the bundle: {tests.value}", loader.path, tests.start_line)
+    if is_folder(loader.bundle, cases_path):
+        found = folder_cases(loader, cases_path, tests, template_refused=False)
+        return [(loader.env(item), case_path) for item, case_path in found]
+    return [(item, cases_path) for item in _cases_file(loader, cases_path, tests)]
 
 
 def _cases_file(loader: _Loader, path: str, reference: Node) -> list[Node]:

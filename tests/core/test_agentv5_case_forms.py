@@ -1,0 +1,297 @@
+"""agentv 5's other ways of writing tests: CSV cases files, `scenarios`, folders of case.yaml.
+
+Each expectation follows agentv 5.3.1-next.1's own code (named in each test) and was checked
+against that code running (make_agentv5_goldens.py); the goldens check the same forms on 500
+generated files in every run. Here each form is shown once, readably, with the lines each case
+and var is traced to.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from inspector.core.agentv.case_csv import csv_rows, read_csv_cases
+from inspector.core.bundle import DirectoryBundle, MemoryBundle
+from inspector.core.documents import render_document
+from inspector.core.model import InputError
+from inspector.core.options import RenderOptions
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def render(files: dict[str, str | bytes], path: str = "evals/suite.yaml", profile: str = "agentv-5"):
+    bundle = MemoryBundle(
+        {name: text if isinstance(text, bytes) else text.encode() for name, text in files.items()}
+    )
+    return render_document(bundle, path, RenderOptions(profile=profile))
+
+
+def user_text(case) -> str:
+    return [message.content for message in case.messages if message.role == "user"][-1]
+
+
+def origin_of(case, text: str):
+    """Where the stretch of the user message that reads `text` was written."""
+    for message in case.messages:
+        for segment in message.segments:
+            if segment.text == text:
+                return segment.origin
+    raise AssertionError(f"no segment reads {text!r}")
+
+
+# ---- CSV (case-file-loader.ts parseCsvRows, parseCsvCases, parseAssertionFromString) ----------
+
+
+def test_csv_rows_follow_agentvs_quoting_rules():
+    text = '\ufeffa,b\r\n"x, ""y""",z"w\n\n"two\nlines",\n,\n"tail"end'
+    rows = [[cell.text for cell in row] for row in csv_rows(text, "cases.csv")]
+    assert rows == [
+        ["a", "b"],  # the byte-order mark is dropped, CRLF ends a row
+        ['x, "y"', 'z"w'],  # `""` in quotes is a quote; a quote inside a plain cell is text
+        # the blank line is no row
+        ["two\nlines", ""],
+        ["", ""],  # a row of empty cells is a row
+        ["tailend"],  # text after a closing quote joins the cell; no final newline needed
+    ]
+    two_lines = csv_rows(text, "cases.csv")[2][0]
+    assert (two_lines.start_line, two_lines.end_line) == (4, 5)
+
+
+def test_an_unterminated_quote_is_agentvs_error_on_the_line_it_opens():
+    with pytest.raises(InputError) as caught:
+        render(
+            {"evals/suite.yaml": "tests: file://cases.csv\n", "evals/cases.csv": 'id,input\nr1,"open\nmore\n'}
+        )
+    assert str(caught.value.diagnostic.message).startswith(
+        "Malformed CSV test file: unterminated quoted cell"
+    )
+    assert (caught.value.diagnostic.path, caught.value.diagnostic.line) == ("evals/cases.csv", 2)
+
+
+def test_promptfoos_columns_become_agentvs_case_fields():
+    text = (
+        "id,input,__prefix,__suffix,__description,__expected,__expected2,__metric,__threshold,"
+        "__metadata:tags[],__metadata:owner,__config:__expected2:threshold,vars.nested.key, topic \n"
+        'r1,hello,[,],Answers,contains:hi,"icontains-any: a, b",acc,0.5,"x,y\\,z",me,0.8,deep,sky\n'
+        ",,,,,grade: be kind,,,,,,1,,\n"
+    )
+    first, second = (case.plain() for case in read_csv_cases(text, "evals/cases.csv"))
+    assert first == {
+        "id": "r1",
+        "input": "[hello]",
+        "criteria": "Answers",
+        "assert": [
+            {"type": "contains", "value": "hi", "metric": "acc", "name": "acc-1"},
+            {
+                "type": "icontains-any",
+                "value": ["a", "b"],
+                "metric": "acc",
+                "name": "acc-2",
+                "min_score": 0.8,
+            },
+        ],
+        "threshold": 0.5,
+        "execution": {"threshold": 0.5},
+        "vars": {"nested": {"key": "deep"}, "topic": "sky"},
+        "metadata": {"tags": ["x", "y,z"], "owner": "me", "threshold": 0.8},
+    }
+    assert second == {
+        "id": "row-2",
+        "input": "",
+        "assert": [{"type": "llm-grader", "rubrics": [{"id": "rubric", "outcome": "be kind", "weight": 1}]}],
+        "vars": {"nested": {"key": ""}, "topic": ""},
+    }  # its __config names __expected2, which this row does not have
+
+
+@pytest.mark.parametrize(
+    ("cell", "assertion"),
+    [
+        ("hello world", {"type": "equals", "value": "hello world"}),
+        ("hello", {"type": "equals", "value": "hello"}),  # an unknown word alone is the text
+        ("not-regex:^x", {"type": "regex", "negate": True, "value": "^x"}),
+        ("starts-with:Sum", {"type": "starts-with", "value": "Sum", "min_score": 0.75}),
+        ("latency(100)", {"type": "latency", "threshold": 100}),
+        ("cost(0.5)", {"type": "cost", "budget": 0.5}),
+        ("javascript: output.ok", {"type": "inline-assert", "code": "output.ok"}),
+        ("file://check.py", {"type": "script", "command": ["uv", "run", "python", "evals/check.py"]}),
+    ],
+)
+def test_expected_cells_become_agentvs_assertions(cell, assertion):
+    [case] = read_csv_cases(f"__expected\n{cell}\n", "evals/cases.csv")
+    assert case.plain()["assert"] == [assertion]
+
+
+@pytest.mark.parametrize(
+    ("header", "cell", "message"),
+    [
+        ("__expected", "foo:bar", 'Unsupported promptfoo __expected assertion "foo".'),
+        (
+            "__expected",
+            "latency",
+            "promptfoo __expected latency assertion requires a numeric limit, e.g. latency(1)",
+        ),
+        ("__expected", "file://x.js", 'Unsupported promptfoo __expected file assertion "file://x.js".'),
+        ("__config:__expected:threshold", "", "Invalid numeric value for threshold in __config column"),
+        ("__config:__expected:weight", "1", 'Invalid config key "weight" in __config column'),
+        ("__config:__expected0:threshold", "1", 'Invalid expected key "__expected0" in __config column'),
+    ],
+)
+def test_cells_agentv_refuses_name_the_file_and_line(header, cell, message):
+    with pytest.raises(InputError) as caught:
+        read_csv_cases(f"id,{header}\nr1,{cell}\n", "evals/cases.csv")
+    assert caught.value.diagnostic.message.startswith(message)
+    assert (caught.value.diagnostic.path, caught.value.diagnostic.line) == ("evals/cases.csv", 2)
+
+
+def test_a_csv_file_in_tests_renders_each_row_traced_to_its_cells():
+    document = render(
+        {
+            "evals/suite.yaml": (
+                'prompts:\n  - "Q: {{ question }} ({{ input }})"\ntests:\n  - file://cases.csv\n'
+                "  - id: inline\n    vars: {question: why, input: x}\n    criteria: ok\n"
+            ),
+            "evals/cases.csv": 'id,question,input,__description\nr1,"What is\n""this""?",hi,ok\n,second,there,ok\n',
+        }
+    )
+    assert [case.id for case in document.cases] == ["r1", "row-2", "inline"]
+    first = document.cases[0]
+    assert user_text(first) == 'Q: What is\n"this"? (hi)'
+    question = origin_of(first, 'What is\n"this"?')
+    assert (question.path, question.start_line, question.end_line) == ("evals/cases.csv", 2, 3)
+    answer = origin_of(document.cases[1], "second")
+    assert (answer.path, answer.start_line) == ("evals/cases.csv", 4)
+    assert (document.cases[1].span.path, document.cases[1].span.start_line) == ("evals/cases.csv", 4)
+
+
+def test_the_external_datasets_example_reads_yaml_jsonl_and_csv_cases():
+    # agentv's examples/features/external-datasets at v5.3.1-next.1
+    bundle = DirectoryBundle(FIXTURES / "agentv5-external-datasets")
+    document = render_document(bundle, "evals/suite.yaml", RenderOptions(profile="auto"))
+    assert document.profile == "agentv-5"
+    assert [(case.id, user_text(case)) for case in document.cases] == [
+        ("accuracy-basic-math", "What is 15 + 27?"),
+        ("accuracy-capital", "What is the capital of France?"),
+        ("regression-greeting", "Hi there!"),
+        ("regression-farewell", "Goodbye!"),
+        ("csv-magic-greeting", "Reply with a short greeting"),
+        ("inline-test", "Hello, how are you?"),
+    ]
+    origin = origin_of(document.cases[4], "Reply with a short greeting")
+    assert (origin.path, origin.start_line) == ("evals/cases/magic.csv", 2)
+
+
+# ---- scenarios (yaml-parser.ts lowerScenariosIntoTests, mergeScenarioTestRows) ---------------
+
+SCENARIOS = """\
+prompts:
+  - "Reply in {{ language }}: {{ question }} ({{ tone }})"
+default_test:
+  vars: {tone: plain}
+scenarios:
+  - config:
+      - id: spanish
+        vars: {language: Spanish, tone: warm}
+      - vars: {language: French}
+    tests:
+      - vars: {question: hi}
+        criteria: ok
+      - id: "own-{{ language }}"
+        vars: {question: bye}
+        criteria: ok
+  - config:
+      - id: solo
+        vars: {language: German}
+    tests:
+      - vars: {question: one}
+        criteria: ok
+"""
+
+
+def test_scenarios_are_config_rows_times_tests_with_agentvs_ids():
+    document = render({"evals/suite.yaml": SCENARIOS})
+    assert [(case.id, user_text(case)) for case in document.cases] == [
+        ("spanish__scenario_test_1", "Reply in Spanish: hi (warm)"),
+        ("own-Spanish", "Reply in Spanish: bye (warm)"),
+        ("scenario-1-2-1", "Reply in French: hi (plain)"),
+        ("own-French", "Reply in French: bye (plain)"),
+        ("solo", "Reply in German: one (plain)"),  # one test: the row's id as it is
+    ]
+    spanish = origin_of(document.cases[0], "Spanish")
+    question = origin_of(document.cases[0], "hi")
+    assert (spanish.path, spanish.start_line) == ("evals/suite.yaml", 8)  # the config row
+    assert question.start_line == 11  # the scenario's test
+
+
+def test_a_scenario_row_with_a_removed_key_is_refused_in_agentvs_words():
+    text = SCENARIOS.replace(
+        "      - vars: {language: French}", "      - vars: {language: French}\n        input: x"
+    )
+    with pytest.raises(InputError) as caught:
+        render({"evals/suite.yaml": text})
+    assert caught.value.diagnostic.message.startswith(
+        "scenarios[0].config[1].input has been removed from authored eval YAML."
+    )
+    assert caught.value.diagnostic.line == 10
+
+
+def test_scenarios_that_are_not_a_list_are_refused():
+    with pytest.raises(InputError) as caught:
+        render({"evals/suite.yaml": "prompts: [hi]\nscenarios:\n  config: []\n"})
+    assert caught.value.diagnostic.message == (
+        "Invalid eval file evals/suite.yaml: scenarios must be an array."
+    )
+
+
+# ---- folders (case-file-loader.ts loadCasesFromDirectory) ------------------------------------
+
+
+def test_the_directory_discovery_example_reads_one_case_per_folder():
+    # agentv's examples/showcase/directory-discovery at v5.3.1-next.1 (agentv 4.42.4 reads it too)
+    bundle = DirectoryBundle(FIXTURES / "agentv5-directory-discovery")
+    for profile in ("agentv-5", "agentv-4", "auto"):
+        document = render_document(bundle, "EVAL.yaml", RenderOptions(profile=profile))
+        assert [case.id for case in document.cases] == ["add-greeting", "fix-null-check"], profile
+        first = document.cases[0]
+        assert (first.span.path, first.span.start_line) == ("cases/add-greeting/case.yaml", 1)
+        assert user_text(first).startswith("Add a greeting feature to the homepage.")
+
+
+def test_a_folder_without_a_case_file_is_skipped_with_agentvs_warning():
+    document = render(
+        {
+            "evals/suite.yaml": "prompts: ['Do {{ task }}']\ntests: cases\n",
+            "evals/cases/b/case.yml": "vars: {task: second}\ncriteria: ok\n",
+            "evals/cases/a/case.yaml": "id: first\nvars: {task: first}\ncriteria: ok\n",
+            "evals/cases/c/notes.md": "no case here\n",
+        }
+    )
+    assert [(case.id, user_text(case)) for case in document.cases] == [
+        ("first", "Do first"),
+        ("b", "Do second"),
+    ]
+    assert "Skipping directory 'c' — no case.yaml found" in [warning.message for warning in document.warnings]
+
+
+def test_a_workspace_folder_is_refused_as_agentv_5_refuses_the_template_it_sets():
+    with pytest.raises(InputError) as caught:
+        render(
+            {
+                "evals/suite.yaml": "prompts: ['Do {{ task }}']\ntests: cases\n",
+                "evals/cases/a/case.yaml": "vars: {task: first}\ncriteria: ok\n",
+                "evals/cases/a/workspace/readme.md": "seed\n",
+            }
+        )
+    assert caught.value.diagnostic.message.startswith(
+        "workspace.template has been removed from public eval YAML."
+    )
+
+
+def test_a_file_reference_to_a_folder_is_agentvs_read_error():
+    with pytest.raises(InputError) as caught:
+        render(
+            {
+                "evals/suite.yaml": "prompts: ['Do {{ task }}']\ntests:\n  - file://cases\n",
+                "evals/cases/a/case.yaml": "vars: {task: first}\ncriteria: ok\n",
+            }
+        )
+    assert caught.value.diagnostic.message.startswith("Cannot read external test file: evals/cases")
