@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -194,3 +195,28 @@ class DirectoryBundle(Bundle):
         if self.root not in absolute.parents:
             return None
         return absolute.relative_to(self.root).as_posix()
+
+
+def glob_paths(bundle: Bundle, pattern: str) -> list[str]:
+    """The bundle's files a glob names (`*` within a folder, `**` across folders), sorted: how
+    promptfoo's and agentv's `file://` globs are read."""
+    matcher = re.compile(_glob_regex(pattern))
+    return sorted(path for path in bundle.paths() if matcher.fullmatch(path))
+
+
+def _glob_regex(pattern: str) -> str:
+    parts = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if pattern.startswith("**/", index):
+            parts.append("(?:.*/)?")
+            index += 3
+            continue
+        if pattern.startswith("**", index):
+            parts.append(".*")
+            index += 2
+            continue
+        parts.append({"*": "[^/]*", "?": "[^/]"}.get(char, re.escape(char)))
+        index += 1
+    return "".join(parts)

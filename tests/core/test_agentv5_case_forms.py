@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 
 from inspector.core.agentv.case_csv import csv_rows, read_csv_cases
+from inspector.core.agentv.scenarios import AT_TAG, NEWEST_COMMIT, lower_scenarios
+from inspector.core.agentv.v4 import _Loader
 from inspector.core.bundle import DirectoryBundle, MemoryBundle
 from inspector.core.documents import render_document
 from inspector.core.model import InputError
 from inspector.core.options import RenderOptions
+from inspector.core.yaml_lines import load_yaml
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -295,3 +298,71 @@ def test_a_file_reference_to_a_folder_is_agentvs_read_error():
             }
         )
     assert caught.value.diagnostic.message.startswith("Cannot read external test file: evals/cases")
+
+
+# ---- scenario files and globs (agentv's newest commit, scenario-file-loader.ts) ---------------
+
+
+def lowered(files: dict[str, str], rules):
+    """The tests `scenarios` stands for under `rules`, as (id, language, file)."""
+    bundle = MemoryBundle({name: text.encode() for name, text in files.items()})
+    loader = _Loader(bundle, "evals/suite.yaml")
+    root = load_yaml(files["evals/suite.yaml"], "evals/suite.yaml")
+    tests = lower_scenarios(loader, root.get("scenarios"), lambda node: node, rules)
+    return [(test.plain()["id"], test.plain()["vars"]["language"], path) for test, path in tests], loader
+
+
+SCENARIO_FILES = {
+    "evals/suite.yaml": "scenarios:\n  - file://scenarios/*.yaml\n  - config: [{id: inline, vars: {language: Dutch}}]\n"
+    "    tests: [{vars: {q: a}}]\n",
+    "evals/scenarios/b.yaml": "scenarios:\n  - config: [{id: second, vars: {language: French}}]\n    tests: [{vars: {q: b}}]\n",
+    "evals/scenarios/a.yaml": "- config: [{id: first, vars: {language: Spanish}}]\n  tests: [{vars: {q: a}}]\n",
+}
+
+
+def test_scenario_files_and_globs_are_read_at_agentvs_newest_commit():
+    tests, _ = lowered(SCENARIO_FILES, NEWEST_COMMIT)
+    assert tests == [
+        ("first", "Spanish", "evals/scenarios/a.yaml"),  # the glob's files in name order
+        ("second", "French", "evals/scenarios/b.yaml"),  # an object with a `scenarios` list
+        ("inline", "Dutch", "evals/suite.yaml"),
+    ]
+
+
+def test_at_the_tag_a_scenario_file_reference_is_agentvs_object_error():
+    with pytest.raises(InputError) as caught:
+        lowered(SCENARIO_FILES, AT_TAG)
+    assert (
+        caught.value.diagnostic.message
+        == "Invalid eval file evals/suite.yaml: scenarios[0] must be an object."
+    )
+
+
+def test_scenario_files_that_agentv_refuses_or_skips():
+    files = {"evals/suite.yaml": "scenarios:\n  - file://none/*.yaml\n  - file://missing.yaml\n"}
+    with pytest.raises(InputError) as caught:
+        lowered(files, NEWEST_COMMIT)
+    assert caught.value.diagnostic.message == "Cannot read external scenario file: evals/missing.yaml"
+    files = {"evals/suite.yaml": "scenarios:\n  - file://none/*.yaml\n"}
+    tests, loader = lowered(files, NEWEST_COMMIT)
+    assert tests == []
+    assert [warning.message for warning in loader.warnings] == [
+        "Glob pattern matched no scenario files: file://none/*.yaml"
+    ]
+    files = {"evals/suite.yaml": "scenarios:\n  - file://s.yaml\n", "evals/s.yaml": "config: []\n"}
+    with pytest.raises(InputError) as caught:
+        lowered(files, NEWEST_COMMIT)
+    assert caught.value.diagnostic.message.startswith("External scenario file must contain a scenario array")
+
+
+def test_provider_output_in_a_scenario_row_is_refused_at_the_newest_commit_only():
+    files = {
+        "evals/suite.yaml": "scenarios:\n  - config: [{id: r, vars: {language: Dutch}, provider_output: x}]\n"
+        "    tests: [{vars: {q: a}}]\n"
+    }
+    assert lowered(files, AT_TAG)[0] == [("r", "Dutch", "evals/suite.yaml")]
+    with pytest.raises(InputError) as caught:
+        lowered(files, NEWEST_COMMIT)
+    assert caught.value.diagnostic.message.startswith(
+        "scenarios[0].config[0].provider_output is not supported in authored AgentV YAML."
+    )

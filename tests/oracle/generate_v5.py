@@ -264,7 +264,10 @@ def _csv_cell(text: str, quoted: bool) -> str:
 @st.composite
 def csv_files(draw: st.DrawFn) -> dict:
     """A CSV cases file's header and rows (cells as written, quoting included) and its form."""
-    columns = draw(st.lists(st.sampled_from(CSV_COLUMNS), min_size=1, max_size=7, unique=True))
+    if draw(st.integers(0, 2)) == 0:  # every column, in some order
+        columns = list(draw(st.permutations(CSV_COLUMNS)))
+    else:
+        columns = draw(st.lists(st.sampled_from(CSV_COLUMNS), min_size=1, max_size=9, unique=True))
     if draw(st.integers(0, 2)):
         columns = ["__description", *[column for column in columns if column != "__description"]]
     rows = []
@@ -272,9 +275,9 @@ def csv_files(draw: st.DrawFn) -> dict:
         row = []
         for column in columns:
             key = column.strip()
-            if key.startswith("__expected") and draw(st.integers(0, 12)) == 0:
+            if key.startswith("__expected") and draw(st.integers(0, 40)) == 0:
                 text = draw(CSV_CELLS["__expected_rare"])
-            elif key.startswith("__config") and draw(st.integers(0, 12)) == 0:
+            elif key.startswith("__config") and draw(st.integers(0, 30)) == 0:
                 text = draw(CSV_CELLS["__config_rare"])
             elif key == "__description":
                 text = draw(st.sampled_from(["Mentions {{ topic }}", "", "ok"]))
@@ -296,8 +299,8 @@ def csv_files(draw: st.DrawFn) -> dict:
     }
 
 
-def _write_csv(files: dict[str, bytes], document: dict) -> None:
-    spec = document.pop("_csv")
+def csv_text(spec: dict) -> str:
+    """The text of a CSV cases file drawn by csv_files."""
     newline = spec["newline"]
     lines = [",".join(spec["header"])]
     for row in spec["rows"]:
@@ -307,7 +310,12 @@ def _write_csv(files: dict[str, bytes], document: dict) -> None:
     text = newline.join(lines) + (newline if spec["final_newline"] else "")
     if spec["unterminated"]:
         text += '"never closed'
-    files["evals/cases.csv"] = (("\ufeff" if spec["bom"] else "") + text).encode()
+    return ("\ufeff" if spec["bom"] else "") + text
+
+
+def _write_csv(files: dict[str, bytes], document: dict) -> None:
+    spec = document.pop("_csv")
+    files["evals/cases.csv"] = csv_text(spec).encode()
     if spec["entry"] == "tests":
         document["tests"] = "file://cases.csv"
     else:

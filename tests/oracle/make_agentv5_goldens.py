@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -35,12 +37,14 @@ sys.path.insert(0, str(REPO))
 
 from tests.oracle.agentv import Oracle  # noqa: E402
 from tests.oracle.differential import compare  # noqa: E402
-from tests.oracle.generate_v5 import files_of, suites  # noqa: E402
+from tests.oracle.generate_v5 import csv_files, csv_text, files_of, suites  # noqa: E402
 from tests.oracle.generate_v5_graders import grader_suites  # noqa: E402
 from tests.oracle.test_agentv4_graders import recorded_differences  # noqa: E402
+from tests.oracle.test_agentv5_csv_goldens import CSV_PATH, csv_differences  # noqa: E402
 
 GOLDENS = Path(__file__).resolve().parent / "agentv5_goldens.jsonl"
 GRADER_GOLDENS = Path(__file__).resolve().parent / "agentv5_grader_goldens.jsonl"
+CSV_GOLDENS = Path(__file__).resolve().parent / "agentv5_csv_goldens.jsonl"
 SEED_NOTE = "hypothesis, derandomized: the same files on every run"
 
 
@@ -73,6 +77,71 @@ def generated(count: int, with_graders: bool = False) -> list[dict[str, bytes]]:
 
     (collect_graders if with_graders else collect)()
     return found
+
+
+def generated_csv(count: int) -> list[str]:
+    found: list[str] = []
+
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        deadline=None,
+    )
+    @given(spec=csv_files())
+    def collect(spec: dict) -> None:
+        found.append(csv_text(spec))
+
+    collect()
+    return found
+
+
+def make_csv_goldens(source: Path, count: int, write: bool) -> None:
+    """Each generated CSV file read by agentv's loadCasesFromFile (csv_cases.mjs), compared with
+    the inspector's reading; with `write`, kept in agentv5_csv_goldens.jsonl."""
+    texts = generated_csv(count)
+    root = Path(tempfile.mkdtemp(prefix="agentv5-csv-"))
+    try:
+        paths = []
+        for index, text in enumerate(texts):
+            path = root / str(index) / CSV_PATH
+            path.parent.mkdir(parents=True)
+            path.write_bytes(text.encode())
+            paths.append(str(path))
+        environment = {**os.environ, "AGENTV_CORE_ENTRY": str(source / "src" / "index.ts")}
+        output = subprocess.run(
+            [str(source / "node_modules" / ".bin" / "tsx"), str(Path(__file__).with_name("csv_cases.mjs"))],
+            input=json.dumps(paths),
+            capture_output=True,
+            text=True,
+            check=True,
+            env=environment,
+        ).stdout
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    lines, differing = [], 0
+    for index, (text, result) in enumerate(zip(texts, json.loads(output), strict=True)):
+        # agentv names files by absolute path; the goldens by the path inside the folder
+        result = json.loads(json.dumps(result).replace(f"{root}/{index}/", ""))
+        problems = csv_differences(text, result)
+        if problems:
+            differing += 1
+            if differing <= 5:
+                print(f"--- csv {index} differs: {text!r}\n" + "\n".join(problems), file=sys.stderr)
+        lines.append(json.dumps({"csv": text, "agentv": result}, ensure_ascii=False))
+    print(
+        f"{count} generated CSV files through agentv 5.3.1-next.1's loadCasesFromFile: {differing} differed"
+    )
+    if write:
+        header = {
+            "made_with": "agentv v5.3.1-next.1 source (packages/core) under tsx, tests/oracle/csv_cases.mjs",
+            "inputs": SEED_NOTE,
+            "count": count,
+        }
+        CSV_GOLDENS.write_text(json.dumps(header) + "\n" + "\n".join(lines) + "\n")
+        print(f"wrote {CSV_GOLDENS.relative_to(REPO)}")
 
 
 def slim_graders(result: dict) -> dict:
@@ -120,8 +189,14 @@ def main() -> None:
     parser.add_argument(
         "--graders", action="store_true", help="files full of graders; keep the judge requests too"
     )
+    parser.add_argument(
+        "--csv", action="store_true", help="CSV cases files, read by agentv's loadCasesFromFile alone"
+    )
     args = parser.parse_args()
     count = args.compare or args.count
+    if args.csv:
+        make_csv_goldens(args.source.resolve(), count, args.compare is None)
+        return
     started = time.monotonic()
     differing = 0
     lines = []

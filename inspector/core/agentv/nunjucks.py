@@ -431,6 +431,8 @@ class Renderer:
         if not any(mark in source for mark in TEMPLATE_SYNTAX):
             return Node(source, node.start_line, node.end_line, node.text_line, pieces=template_pieces)
         # The text's own lines: from its single piece when it has one, else where it is written.
+        # Text made of pieces from several files (a prompt filled with a var that holds `{{ }}`)
+        # points at its first piece's file and lines: the node's lines may be another file's.
         first = template_pieces[0]
         where = (
             Where(
@@ -442,6 +444,14 @@ class Renderer:
             )
             if len(template_pieces) == 1
             else Where(path, node.text_line, node.end_line)
+            if first.path is None or first.first_line is None
+            else Where(
+                first.path,
+                first.first_line,
+                first.last_line or first.first_line + first.text.count("\n"),
+                first.kind,
+                first.via,
+            )
         )
         try:
             tree = ENVIRONMENT.parse(source)

@@ -7,25 +7,71 @@ the test's own, else the row's (`<row id>__scenario_test_<n>` when the scenario 
 else `scenario-<s>-<c>-<t>`. The lowered tests are appended to `tests` before default_test's vars
 are merged and prompts expanded. Each value keeps the lines it is written on, so a var from the
 config row points at the row and one from the test at the test.
+
+agentv's newest commit (58f316ca2, `loaders/scenario-file-loader.ts`) also reads `file://` entries
+of `scenarios` (a YAML or JSON file holding a list of scenarios or `{scenarios: [...]}`, or a glob
+of them) and refuses `provider_output` in scenario rows; `NEWEST_COMMIT` turns both on (the profile
+for that commit passes it), `AT_TAG` is v5.3.1-next.1.
 """
 
 from __future__ import annotations
 
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..bundle import Bundle, glob_paths, join
 from ..js import js_trim
-from ..model import InputError
+from ..model import Diagnostic, InputError
 from ..yaml_lines import Node
 
 _MERGED_OBJECTS = ("vars", "metadata", "options", "run")
 
 
-def lower_scenarios(scenarios: Node | None, path: str) -> list[Node]:
-    """The tests `scenarios` stands for, in agentv's order (scenario, config row, test)."""
+@dataclass(frozen=True, slots=True)
+class ScenarioRules:
+    """What a profile's agentv reads in `scenarios`."""
+
+    files: bool = False  # `file://` entries and globs (scenario-file-loader.ts)
+    refuse_provider_output: bool = False
+
+
+AT_TAG = ScenarioRules()
+NEWEST_COMMIT = ScenarioRules(files=True, refuse_provider_output=True)
+
+
+class _Loader(Protocol):
+    bundle: Bundle
+    path: str
+    warnings: list[Diagnostic]
+
+    def read(self, path: str) -> str | None: ...
+
+    def yaml(self, path: str, text: str) -> Node | None: ...
+
+
+def lower_scenarios(
+    loader: _Loader,
+    scenarios: Node | None,
+    env: Callable[[Node], Node],
+    rules: ScenarioRules = AT_TAG,
+) -> list[tuple[Node, str]]:
+    """The tests `scenarios` stands for, in agentv's order (scenario, config row, test), each with
+    the file it is written in; `env` renders `{{ env.NAME }}` in a scenario file as agentv does
+    when it loads one."""
+    path = loader.path
     if scenarios is None:
         return []
     if not isinstance(scenarios.value, list):
         raise InputError(f"Invalid eval file {path}: scenarios must be an array.", path, scenarios.start_line)
-    lowered: list[Node] = []
-    for scenario_index, scenario in enumerate(scenarios.value):
+    entries = (
+        _with_files(loader, scenarios.value, env)
+        if rules.files
+        else [(scenario, path) for scenario in scenarios.value]
+    )
+    lowered: list[tuple[Node, str]] = []
+    for scenario_index, (scenario, scenario_path) in enumerate(entries):
         where = f"scenarios[{scenario_index}]"
         if not isinstance(scenario.value, dict):
             raise InputError(
@@ -41,15 +87,15 @@ def lower_scenarios(scenarios: Node | None, path: str) -> list[Node]:
                 )
         assert rows is not None and tests is not None
         for row_index, row in enumerate(rows.value):
-            _check_row(row, f"{where}.config[{row_index}]", path)
+            _check_row(row, f"{where}.config[{row_index}]", path, rules)
             for test_index, test in enumerate(tests.value):
-                _check_row(test, f"{where}.tests[{test_index}]", path)
+                _check_row(test, f"{where}.tests[{test_index}]", path, rules)
                 numbers = (scenario_index, row_index, test_index, len(tests.value))
-                lowered.append(_merged(row, test, numbers))
+                lowered.append((_merged(row, test, numbers), scenario_path))
     return lowered
 
 
-def _check_row(row: Node, where: str, path: str) -> None:
+def _check_row(row: Node, where: str, path: str, rules: ScenarioRules) -> None:
     """The object check and rejectRemovedScenarioRowFields, with agentv's messages."""
     if not isinstance(row.value, dict):
         raise InputError(f"Invalid eval file {path}: {where} must be an object.", path, row.start_line)
@@ -57,6 +103,9 @@ def _check_row(row: Node, where: str, path: str) -> None:
     removed = {
         "eval_cases": f"{where}.eval_cases has been removed. {hint}",
         "evalcases": f"{where}.evalcases has been removed. {hint}",
+        "provider_output": f"{where}.provider_output is not supported in authored AgentV YAML. Use an "
+        f"explicit deterministic target such as provider: cli for fixed outputs, or use a "
+        f"replay/fixture target for captured provider responses.",
         "input": f"{where}.input has been removed from authored eval YAML. Put prompt text or "
         f"chat/system/user messages in top-level 'prompts' and put row-specific data in {where}.vars.",
         "expected_output": f"{where}.expected_output has been removed from authored eval YAML. Put "
@@ -64,6 +113,8 @@ def _check_row(row: Node, where: str, path: str) -> None:
         f"assertion such as {{ type: 'llm-rubric', value: 'Matches the reference answer: "
         f"{{{{ expected_output }}}}' }}.",
     }
+    if not rules.refuse_provider_output:
+        del removed["provider_output"]
     for key, message in removed.items():
         _refuse_key(row, key, message, path)
     _refuse_transforms(row, where, path, preprocessors=True)
@@ -144,3 +195,75 @@ def _id(row: Node, test: Node, numbers: tuple[int, int, int, int]) -> Node:
         test.start_line,
         test.start_line,
     )
+
+
+# ---- scenario files (agentv's newest commit: scenario-file-loader.ts) -------------------------
+
+
+def _with_files(loader: _Loader, entries: list[Node], env: Callable[[Node], Node]) -> list[tuple[Node, str]]:
+    """expandScenarioReferences: each `file://` entry replaced by the scenarios it names."""
+    expanded: list[tuple[Node, str]] = []
+    for entry in entries:
+        if isinstance(entry.value, str) and entry.value.startswith("file://"):
+            expanded.extend(_referenced(loader, entry, env))
+        else:
+            expanded.append((entry, loader.path))
+    return expanded
+
+
+def _referenced(loader: _Loader, entry: Node, env: Callable[[Node], Node]) -> list[tuple[Node, str]]:
+    """resolveScenarioFileReference: one file, or every file a glob matches (in name order)."""
+    raw = entry.value[len("file://") :]
+    target = join(posixpath.dirname(loader.path), raw)
+    if target is None:
+        raise InputError(
+            f"`scenarios` entry points outside the bundle: {entry.value}", loader.path, entry.start_line
+        )
+    if not any(char in raw for char in "*?{"):
+        return [(scenario, target) for scenario in _scenario_file(loader, target, entry, env)]
+    matches = glob_paths(loader.bundle, target)
+    if not matches:
+        loader.warnings.append(
+            Diagnostic(
+                f"Glob pattern matched no scenario files: {entry.value}", loader.path, entry.start_line
+            )
+        )
+    return [(scenario, match) for match in matches for scenario in _scenario_file(loader, match, entry, env)]
+
+
+def _scenario_file(loader: _Loader, path: str, entry: Node, env: Callable[[Node], Node]) -> list[Node]:
+    """loadScenariosFromFile: a list of scenarios, or an object with a `scenarios` list."""
+    text = loader.read(path)
+    if text is None:
+        raise InputError(f"Cannot read external scenario file: {path}", loader.path, entry.start_line)
+    if not js_trim(text):
+        loader.warnings.append(
+            Diagnostic(f"External scenario file is empty, skipping: {path}", loader.path, entry.start_line)
+        )
+        return []
+    extension = posixpath.splitext(path)[1].lower()
+    if extension not in (".yaml", ".yml", ".json"):
+        raise InputError(
+            f"Unsupported external scenario file format '{extension}': {path}. Supported: .json, .yaml, .yml",
+            loader.path,
+            entry.start_line,
+        )
+    # JSON is read by the YAML reader, which keeps its lines (agentv's JSON.parse is stricter).
+    node = loader.yaml(path, text)
+    node = env(node) if node is not None else None
+    listed = node.get("scenarios") if node is not None else None
+    scenarios = node if node is not None and isinstance(node.value, list) else listed
+    if scenarios is None or not isinstance(scenarios.value, list):
+        raise InputError(
+            f"External scenario file must contain a scenario array or an object with a scenarios array: {path}",
+            path,
+            1,
+        )
+    for index, scenario in enumerate(scenarios.value):
+        if not isinstance(scenario.value, dict):
+            raise InputError(
+                f"External scenario file contains non-object entry at index {index}: {path}",
+                path,
+                scenario.start_line,
+            )
+    return list(scenarios.value)

@@ -68,7 +68,7 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
     default_test, default_path = _default_test(loader, root)
     _refuse_aliases(root, path)
     items = _test_items(loader, root)
-    items += [(test, path) for test in lower_scenarios(root.get("scenarios"), path)]
+    items += lower_scenarios(loader, root.get("scenarios"), _env_of(loader))
     prompts = _prompts(loader, root)
     if prompts is not None and root.get("input_files") is not None:
         raise InputError(

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 from dataclasses import dataclass, field
 
 from ..bundle import Bundle, decode, join
+from ..bundle import glob_paths as glob_paths  # moved to bundle.py, shared with agentv's globs
 from ..model import Diagnostic, InputError
 from ..yaml_lines import Node, check_size, from_plain, load_yaml
 
@@ -73,30 +73,6 @@ class Source:
             if path.endswith(".json"):
                 return from_plain(json.loads(text), 1)
             raise
-
-
-def glob_paths(bundle: Bundle, pattern: str) -> list[str]:
-    """The bundle's files a glob names (`*` within a folder, `**` across folders), sorted."""
-    matcher = re.compile(_glob_regex(pattern))
-    return sorted(path for path in bundle.paths() if matcher.fullmatch(path))
-
-
-def _glob_regex(pattern: str) -> str:
-    parts = []
-    index = 0
-    while index < len(pattern):
-        char = pattern[index]
-        if pattern.startswith("**/", index):
-            parts.append("(?:.*/)?")
-            index += 3
-            continue
-        if pattern.startswith("**", index):
-            parts.append(".*")
-            index += 2
-            continue
-        parts.append({"*": "[^/]*", "?": "[^/]"}.get(char, re.escape(char)))
-        index += 1
-    return "".join(parts)
 
 
 def is_file_reference(value: object) -> bool:
