@@ -366,3 +366,24 @@ def test_provider_output_in_a_scenario_row_is_refused_at_the_newest_commit_only(
     assert caught.value.diagnostic.message.startswith(
         "scenarios[0].config[0].provider_output is not supported in authored AgentV YAML."
     )
+
+
+# ---- auto: agentv 4.42.4 knows neither scenarios nor CSV files --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("suite", "reason"),
+    [
+        (
+            "scenarios:\n  - config: [{id: a, vars: {q: x}}]\n    tests: [{vars: {w: y}, criteria: ok}]\n",
+            "`scenarios`",
+        ),
+        ("tests: file://cases.csv\n", "CSV"),
+        ("tests:\n  - id: a\n    criteria: ok\n  - cases.csv\n", "CSV"),
+    ],
+)
+def test_auto_reads_scenarios_and_csv_files_as_agentv_5(suite, reason):
+    document = render(
+        {"evals/suite.yaml": suite, "evals/cases.csv": "id,input,__description\nr1,hi,ok\n"}, profile="auto"
+    )
+    assert document.profile == "agentv-5" and reason in document.profile_reason

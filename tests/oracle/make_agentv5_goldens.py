@@ -15,7 +15,10 @@ the requests agentv made for them. To make them (docs/agentv-5.md gives the same
 `--compare N` runs N generated files through both without writing anything (the long run).
 `--graders` does the same for files full of graders (generate_v5_graders.py) and keeps the
 requests agentv's graders sent the judge as well (tests/oracle/agentv5_grader_goldens.jsonl,
-made with `--graders --count 300`, checked by test_agentv5_grader_goldens.py).
+made with `--graders --count 300`, checked by test_agentv5_grader_goldens.py). `--csv` runs
+agentv's own CSV reader (loadCasesFromFile, through csv_cases.mjs) on generated CSV cases files and
+keeps the case objects it made (tests/oracle/agentv5_csv_goldens.jsonl, made with
+`--csv --count 400`, checked by test_agentv5_csv_goldens.py).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def choose_profile(bundle: Bundle, path: str) -> tuple[str, str]:
     if root is None or not isinstance(root.value, dict):
         return CLASSIC
     keys = root.value
-    for key in ("prompts", "default_test"):
+    for key in ("prompts", "default_test", "scenarios"):
         if key in keys:
             return ("agentv-5", f"the file has top-level `{key}` (agentv 5's schema)")
     if "tests" in keys:
@@ -50,6 +50,8 @@ def choose_profile(bundle: Bundle, path: str) -> tuple[str, str]:
 def _for_tests(keys: dict[str, Node]) -> tuple[str, str]:
     """A file with `tests`: agentv 4 unless its tests fill a prompt from `vars` alone."""
     entries = _entries(keys.get("tests"))
+    if _names_csv(keys["tests"]):
+        return ("agentv-5", "the file's `tests` name a CSV file (agentv 5 reads them, agentv 4 does not)")
     if any("input" in entry.value for entry in entries) or "input" in keys:
         return ("agentv-4", "the file's `tests` carry `input` (agentv 4's schema)")
     if entries and any("vars" in entry.value for entry in entries):
@@ -66,6 +68,11 @@ def _for_classic_keys(keys: dict[str, Node]) -> tuple[str, str]:
         if any("input" in case.value for case in cases):
             return ("agentv-4", f"the file's `{key}` carry `input` (agentv 4's schema)")
     return CLASSIC
+
+
+def _names_csv(tests: Node) -> bool:
+    named = tests.value if isinstance(tests.value, list) else [tests]
+    return any(isinstance(item.value, str) and item.value.strip().lower().endswith(".csv") for item in named)
 
 
 def _entries(node: Node | None) -> list[Node]:
