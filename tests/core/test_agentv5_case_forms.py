@@ -13,6 +13,7 @@ import pytest
 from inspector.core.agentv.case_csv import csv_rows, read_csv_cases
 from inspector.core.agentv.scenarios import AT_TAG, NEWEST_COMMIT, lower_scenarios
 from inspector.core.agentv.v4 import _Loader
+from inspector.core.agentv.v5 import read_suite_v5
 from inspector.core.bundle import DirectoryBundle, MemoryBundle
 from inspector.core.documents import render_document
 from inspector.core.model import InputError
@@ -387,3 +388,33 @@ def test_auto_reads_scenarios_and_csv_files_as_agentv_5(suite, reason):
         {"evals/suite.yaml": suite, "evals/cases.csv": "id,input,__description\nr1,hi,ok\n"}, profile="auto"
     )
     assert document.profile == "agentv-5" and reason in document.profile_reason
+
+
+def test_a_provider_output_column_is_refused_at_agentvs_newest_commit_only():
+    text = "id,__provider_output\nr1,Hello\n"
+    assert read_csv_cases(text, "evals/cases.csv")[0].plain() == {"id": "r1", "expected_output": "Hello"}
+    with pytest.raises(InputError) as caught:
+        read_csv_cases(text, "evals/cases.csv", newest_commit=True)
+    assert caught.value.diagnostic.message.startswith("__provider_output has been removed from CSV imports.")
+    assert caught.value.diagnostic.line == 2
+
+
+def test_the_newest_commit_reader_reads_scenario_files_and_refuses_provider_output_columns():
+    files = {
+        **SCENARIO_FILES,
+        "evals/suite.yaml": "prompts: ['{{ language }}']\n" + SCENARIO_FILES["evals/suite.yaml"],
+    }
+    bundle = MemoryBundle({name: text.encode() for name, text in files.items()})
+    suite = read_suite_v5(bundle, "evals/suite.yaml", newest_commit=True)
+    assert [case.id for case in suite.cases] == ["first", "second", "inline"]
+    with pytest.raises(InputError):
+        read_suite_v5(bundle, "evals/suite.yaml")  # at the tag a file:// scenario is no object
+    bundle = MemoryBundle(
+        {
+            "evals/suite.yaml": b"prompts: [hi]\ntests: cases.csv\n",
+            "evals/cases.csv": b"id,__providerOutput\nr,x\n",
+        }
+    )
+    assert [case.id for case in read_suite_v5(bundle, "evals/suite.yaml").cases] == ["r"]
+    with pytest.raises(InputError):
+        read_suite_v5(bundle, "evals/suite.yaml", newest_commit=True)

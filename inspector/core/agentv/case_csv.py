@@ -48,14 +48,16 @@ class Cell(msgspec.Struct, frozen=True, gc=False):
     end_line: int
 
 
-def read_csv_cases(text: str, path: str) -> list[Node]:
-    """parseCsvCases: one case per row after the header, as a YAML cases file would hold it."""
+def read_csv_cases(text: str, path: str, newest_commit: bool = False) -> list[Node]:
+    """parseCsvCases: one case per row after the header, as a YAML cases file would hold it.
+    `newest_commit`: as agentv's newest commit (58f316ca2) reads them, which refuses
+    `__provider_output` columns."""
     rows = csv_rows(text, path)
     if not rows:
         return []
     headers = [js_trim(cell.text) for cell in rows[0]]
     return [
-        _case(_record(headers, row), (row[0].start_line, row[-1].end_line), index, path)
+        _case(_record(headers, row), (row[0].start_line, row[-1].end_line), index, path, newest_commit)
         for index, row in enumerate(rows[1:])
     ]
 
@@ -154,9 +156,10 @@ def _js_key_order(mapping: dict[str, Any]) -> dict[str, Any]:
 class _Row:
     """What one row's cells say, gathered in column order as parseCsvCases reads them."""
 
-    def __init__(self, path: str, line: int):
+    def __init__(self, path: str, line: int, newest_commit: bool):
         self.path = path
         self.line = line
+        self.newest_commit = newest_commit
         self.vars: dict[str, Any] = {}
         self.metadata: dict[str, Node] = {}
         self.assertions: list[tuple[dict[str, Any], Cell]] = []
@@ -166,6 +169,13 @@ class _Row:
 
     def read(self, key: str, cell: Cell) -> None:
         named = _NAMED_COLUMNS.get(key)
+        if named == "expected_output" and self.newest_commit:
+            self.refuse(
+                f"{key} has been removed from CSV imports. Use an explicit deterministic target such as "
+                f"provider: cli for fixed outputs, or use a replay/fixture target for captured provider "
+                f"responses.",
+                cell,
+            )
         if named is not None:
             self.fields[named] = cell
         elif key.startswith("__expected"):
@@ -244,10 +254,12 @@ _NAMED_COLUMNS = {
 }
 
 
-def _case(record: dict[str, Cell], lines: tuple[int, int], row_index: int, path: str) -> Node:
+def _case(
+    record: dict[str, Cell], lines: tuple[int, int], row_index: int, path: str, newest_commit: bool
+) -> Node:
     """One row as agentv's case object, its keys in agentv's order; `lines`: the row's."""
     first, last = lines
-    row = _Row(path, first)
+    row = _Row(path, first, newest_commit)
     for key, cell in record.items():
         row.read(key, cell)
     fields = row.fields

@@ -26,10 +26,11 @@ Env = Callable[[Node], Node]
 
 
 def cases_of(
-    loader: _Loader, path: str, reference: Node, env: Env, folders: bool = True
+    loader: _Loader, path: str, reference: Node, env: Env, folders: bool = True, newest_commit: bool = False
 ) -> list[tuple[Node, str]]:
     """The cases `path` holds, each with the file it is written in; `env` renders a YAML or
-    JSONL case's `{{ env.NAME }}` (agentv renders none in a CSV file)."""
+    JSONL case's `{{ env.NAME }}` (agentv renders none in a CSV file); `newest_commit` reads CSV
+    files as agentv's newest commit does (case_csv.read_csv_cases)."""
     if is_folder(loader.bundle, path):
         if not folders:
             raise InputError(
@@ -46,7 +47,7 @@ def cases_of(
             reference.start_line,
         )
     if extension == ".csv":
-        return [(case, path) for case in _csv_cases(loader, path, reference)]
+        return [(case, path) for case in _csv_cases(loader, path, reference, newest_commit)]
     if extension not in _READ_AS_AGENTV_4 and loader.bundle.read(path) is not None:
         text = loader.read(path) or ""
         if not text.strip():
@@ -66,7 +67,7 @@ def cases_of(
     return [(env(case), path) for case in _cases_file(loader, path, reference)]
 
 
-def _csv_cases(loader: _Loader, path: str, reference: Node) -> list[Node]:
+def _csv_cases(loader: _Loader, path: str, reference: Node, newest_commit: bool) -> list[Node]:
     data = loader.bundle.read(path)
     if data is None:
         raise InputError(f"Cannot read external test file: {path}", loader.path, reference.start_line)
@@ -78,4 +79,4 @@ def _csv_cases(loader: _Loader, path: str, reference: Node) -> list[Node]:
             Diagnostic(f"External test file is empty, skipping: {path}", loader.path, reference.start_line)
         )
         return []
-    return read_csv_cases(text, path)
+    return read_csv_cases(text, path, newest_commit)

@@ -25,7 +25,7 @@ from ..yaml_lines import Node
 from .case_files import cases_of
 from .nunjucks import Renderer, Where
 from .pieces import Piece
-from .scenarios import lower_scenarios
+from .scenarios import AT_TAG, NEWEST_COMMIT, lower_scenarios
 from .schema import CaseSpec, Suite
 from .v4 import (
     _case,
@@ -59,7 +59,9 @@ class Prompt:
     unsupported: str | None = None  # why the inspector cannot produce this prompt's text
 
 
-def read_suite_v5(bundle: Bundle, path: str) -> Suite:
+def read_suite_v5(bundle: Bundle, path: str, newest_commit: bool = False) -> Suite:
+    """`newest_commit`: CSV files and `scenarios` as agentv's newest commit (58f316ca2) reads them
+    (scenario files and globs, `provider_output` refused)."""
     loader, text, jsonl_suite = _open(bundle, path)
     if jsonl_suite is not None:
         return jsonl_suite
@@ -67,8 +69,9 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
     _refuse_removed_keys(root, path)
     default_test, default_path = _default_test(loader, root)
     _refuse_aliases(root, path)
-    items = _test_items(loader, root)
-    items += lower_scenarios(loader, root.get("scenarios"), _env_of(loader))
+    items = _test_items(loader, root, newest_commit)
+    rules = NEWEST_COMMIT if newest_commit else AT_TAG
+    items += lower_scenarios(loader, root.get("scenarios"), _env_of(loader), rules)
     prompts = _prompts(loader, root)
     if prompts is not None and root.get("input_files") is not None:
         raise InputError(
@@ -326,11 +329,11 @@ def _default_test(loader: _Loader, root: Node) -> tuple[Node | None, str]:
     return loaded, path
 
 
-def _test_items(loader: _Loader, root: Node) -> list[tuple[Node, str]]:
+def _test_items(loader: _Loader, root: Node, newest_commit: bool) -> list[tuple[Node, str]]:
     tests = root.get("tests")
     path = loader.path
     if tests is not None and isinstance(tests.value, str):
-        return _shorthand_tests(loader, tests)
+        return _shorthand_tests(loader, tests, newest_commit)
     if tests is None or not isinstance(tests.value, list):
         if root.get("scenarios") is not None:
             return []
@@ -340,7 +343,7 @@ def _test_items(loader: _Loader, root: Node) -> list[tuple[Node, str]]:
     items: list[tuple[Node, str]] = []
     for item in tests.value:
         if isinstance(item.value, str):
-            items.extend(_referenced_tests(loader, item))
+            items.extend(_referenced_tests(loader, item, newest_commit))
         elif isinstance(item.value, dict) and "include" in item.value:
             raise InputError(
                 "`include` entries in `tests` are not read by the inspector; list the case files instead",
@@ -352,15 +355,16 @@ def _test_items(loader: _Loader, root: Node) -> list[tuple[Node, str]]:
     return items
 
 
-def _referenced_tests(loader: _Loader, item: Node) -> list[tuple[Node, str]]:
+def _referenced_tests(loader: _Loader, item: Node, newest_commit: bool) -> list[tuple[Node, str]]:
     """A `tests` entry naming a cases file (`file://…`: a file only) or, bare, a cases file or
     a folder of case.yaml files: its tests, each with the file it came from."""
     if not item.value.startswith("file://"):
-        return _shorthand_tests(loader, item)
-    return cases_of(loader, _tests_path(loader, item), item, _env_of(loader), folders=False)
+        return _shorthand_tests(loader, item, newest_commit)
+    target = _tests_path(loader, item)
+    return cases_of(loader, target, item, _env_of(loader), folders=False, newest_commit=newest_commit)
 
 
-def _shorthand_tests(loader: _Loader, item: Node) -> list[tuple[Node, str]]:
+def _shorthand_tests(loader: _Loader, item: Node, newest_commit: bool) -> list[tuple[Node, str]]:
     """loadRawCasesFromShorthand: `tests: <path>` or a bare entry; an eval file is refused."""
     raw = item.value.strip()
     if re.search(r"\.eval\.ya?ml$", raw, re.IGNORECASE):
@@ -370,7 +374,7 @@ def _shorthand_tests(loader: _Loader, item: Node) -> list[tuple[Node, str]]:
             loader.path,
             item.start_line,
         )
-    return cases_of(loader, _tests_path(loader, item), item, _env_of(loader))
+    return cases_of(loader, _tests_path(loader, item), item, _env_of(loader), newest_commit=newest_commit)
 
 
 def _tests_path(loader: _Loader, item: Node) -> str:
