@@ -40,14 +40,15 @@ def validators():
 
 @cache
 def snapshot_cases(snapshot: Path) -> tuple[list[RenderedCase], list[str]]:
-    """Every case of every file the inspector renders in a folder, and the files it refuses as
-    unusable input (InputError), which have no request to export."""
+    """Every case of every file the inspector renders in a folder (each with the profile `auto`
+    picks for it), and the files it refuses as unusable input (InputError), which have no request
+    to export."""
     bundle = DirectoryBundle(snapshot)
     cases: list[RenderedCase] = []
     refused: list[str] = []
     for path in list_documents(bundle):
         try:
-            cases.extend(render_document(bundle, path, RenderOptions(profile="spec")).cases)
+            cases.extend(render_document(bundle, path, RenderOptions(profile="auto")).cases)
         except InputError:
             refused.append(path)
     return cases, refused
