@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -70,7 +71,7 @@ def decode(data: bytes) -> DecodedText:
                 "is UTF-16, not UTF-8: it is shown decoded, "
                 "but agentv reads UTF-8 and would see garbled text",
             )
-    if b"\x00" in data[:8192]:
+    if looks_binary(data):
         problem = "looks like a binary file (it contains NUL bytes)"
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -82,6 +83,42 @@ def decode(data: bytes) -> DecodedText:
             f"is not valid UTF-8 (byte {error.start}); undecodable bytes were replaced with U+FFFD"
         )
     return DecodedText(text.replace("\r\n", "\n"), problem)
+
+
+def looks_binary(data: bytes) -> bool:
+    return b"\x00" in data[:8192]
+
+
+# A binary file named like one of these is a text file gone wrong (saved as UTF-16 without a BOM,
+# say): it stays, so its page can say why it cannot be read.
+TEXT_EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl", ".md", ".toml", ".txt", ".csv", ".j2", ".njk")
+# Where a file name may stand in a text file: a YAML value, a `file://` reference, a quoted JSON
+# string, a markdown link. Cut at what cannot be part of a path reference.
+_NAME_TOKEN = re.compile(r"[^\s\"'`()<>\[\]{},;:=|*?]+")
+
+
+def unread_binaries(files: Mapping[str, bytes]) -> list[str]:
+    """The binary files of an upload that nothing can read: every reader (an agentv `type: image`
+    or `type: file` block, a promptfoo `file://` var) reaches a file by a name written in a text
+    file, so a binary file whose name no text file holds is never sent (a `.DS_Store`, a build's
+    output). Sorted."""
+    binaries = [
+        path
+        for path, data in files.items()
+        if looks_binary(data) and not path.lower().endswith(TEXT_EXTENSIONS)
+    ]
+    if not binaries:
+        return []
+    texts = [decode(data).text for path, data in files.items() if not looks_binary(data)]
+    named = {posixpath.basename(token) for text in texts for token in _NAME_TOKEN.findall(text)}
+    return sorted(path for path in binaries if not _named(posixpath.basename(path), named, texts))
+
+
+def _named(name: str, tokens: set[str], texts: list[str]) -> bool:
+    if name in tokens:
+        return True
+    # A name the token pattern cuts (a space, a colon): looked for as it is.
+    return _NAME_TOKEN.fullmatch(name) is None and any(name in text for text in texts)
 
 
 class Bundle:
