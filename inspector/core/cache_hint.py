@@ -44,8 +44,6 @@ def _shared_files(
     found: dict[str, list[tuple[int, int]]] = {}
     texts: dict[str, set[str]] = {}
     for position, case in enumerate(cases):
-        # A file's text is one segment per line: what a case sends of it is its segments joined.
-        sent: dict[str, list[str]] = {}
         for piece_number, piece in enumerate(pieces[position]):
             for segment in (segment for index in piece.messages for segment in case.messages[index].segments):
                 path = segment.origin.path
@@ -54,7 +52,5 @@ def _shared_files(
                 places = found.setdefault(path, [])
                 if not places or places[-1][0] != position:
                     places.append((position, piece_number))
-                sent.setdefault(path, []).append(segment.text)
-        for path, stretches in sent.items():
-            texts.setdefault(path, set()).add("".join(stretches))
+                texts.setdefault(path, set()).add(segment.text)
     return found, texts

@@ -136,7 +136,7 @@ def test_at_390px_a_tapped_segment_names_its_origin_beside_it(browser, live_serv
         guideline.tap()
         note = page.locator("#origin-note")
         note.wait_for(state="visible")
-        assert "Guideline file: evals/notes.instructions.md:1 " in note.inner_text()
+        assert "Guideline file: evals/notes.instructions.md:1-3" in note.inner_text()
         assert in_viewport(page, "#origin-note")
         page.wait_for_selector('#source-pane[data-path="evals/notes.instructions.md"]')
         page.screenshot(path=str(SCREENSHOTS / "case-phone-origin.png"))

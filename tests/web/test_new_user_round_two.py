@@ -236,17 +236,9 @@ def test_the_case_page_says_why_a_file_is_a_guideline_and_the_pattern_line_says_
     page = client.get(addresses.case_url(bundle.pk, "evals/suite.yaml", "first")).content.decode()
     reason = "a guideline because it matches `**/*.instructions.md` (.agentv/config.yaml line 2)"
     assert f"Guideline <code>evals/rules.instructions.md</code> is in the system message: {reason}." in page
-    # The segment's own label (shown when it is clicked) says it too, naming its own line.
-    titles = re.findall(r'<span class="seg k-guideline" title="([^"]*)"', page)
-    assert [
-        re.match(r"Guideline file: evals/rules\.instructions\.md:(\d+) ", t).group(1) for t in titles
-    ] == [
-        "1",
-        "2",
-        "3",
-        "4",
-    ]
-    assert all(title.endswith(" — " + reason) for title in titles)
+    # The segment's own label (shown when it is clicked) says it too.
+    [title] = set(re.findall(r'<span class="seg k-guideline" title="([^"]*)"', page))
+    assert title.endswith(" — " + reason)
     note = client.get(
         addresses.case_url(bundle.pk, "evals/suite.yaml", "first") + "line/",
         {"path": ".agentv/config.yaml", "line": "2"},

@@ -50,10 +50,8 @@ def test_case_page_shows_source_and_messages_side_by_side(client, tiny):
     assert 'id="m0"' in body and 'class="msg role-system' in body
     assert 'class="msg role-user' in body
     assert 'class="seg k-guideline"' in body
-    # A guideline is traced line by line: each line's text names its own line.
-    assert 'title="Guideline file: evals/notes.instructions.md:1 · 3 tok' in body
-    assert 'title="Guideline file: evals/notes.instructions.md:3 · 3 tok' in body
-    assert f'data-src="/b/{bundle.pk}/source/evals/notes.instructions.md?hl=3-3"' in body
+    assert 'title="Guideline file: evals/notes.instructions.md:1-3' in body
+    assert f'data-src="/b/{bundle.pk}/source/evals/notes.instructions.md?hl=1-3"' in body
     assert "Case text" in body and "Guideline file" in body  # legend
     assert "tokens" in body and "tok ·" in body
     # Export panel: the default provider and form, highlighted, with download link.

@@ -122,61 +122,34 @@ def joined(parts: Iterable[list[Piece]], separator: str) -> list[Piece]:
 # The segments already made from pieces, by the piece's id: a case's graders' prompts repeat its own
 # messages' pieces (the question is the case's messages), and a frozen Segment costs microseconds to
 # make. Each entry holds its piece, so no id is reused while the table lives.
-Made = dict[int, tuple[Piece, tuple[Segment, ...]]]
-
-# A guideline file's text is sent verbatim, line for line: each of its lines is a segment of its
-# own, so its provenance reads line by line (line 6 of a guideline is line 6's text), not as one
-# span for the whole file.
-_BY_LINE = (OriginKind.GUIDELINE,)
+Made = dict[int, tuple[Piece, Segment]]
 
 
 def segments(pieces: Iterable[Piece], made: Made | None = None) -> list[Segment]:
+    if made is None:
+        return [
+            Segment(piece.text, piece.origin(), piece.media)
+            for piece in pieces
+            if piece.text or piece.media is not None
+        ]
     result: list[Segment] = []
-    append, extend = result.append, result.extend
+    append = result.append
     for piece in pieces:
         # Most pieces of a graders' prompt were made into segments by the case's own messages.
-        found = made.get(id(piece)) if made is not None else None
+        found = made.get(id(piece))
         if found is not None:
-            extend(found[1])
+            append(found[1])
             continue
         text, media = piece.text, piece.media
         if not text and media is None:
             continue  # never in `made`: nothing is made of it
         if media is None and piece.first_line is None and piece.path is None and piece.via is None:
-            made_here: tuple[Segment, ...] = (_bare_segment(text, piece.kind),)
-        elif piece.kind in _BY_LINE and piece.first_line is not None and "\n" in text.rstrip("\n"):
-            made_here = _line_segments(piece)
+            segment = _bare_segment(text, piece.kind)
         else:
-            made_here = (Segment(text, piece.origin(), media),)
-        if made is not None:
-            made[id(piece)] = (piece, made_here)
-        if len(made_here) == 1:
-            append(made_here[0])
-        else:
-            extend(made_here)
+            segment = Segment(text, piece.origin(), media)
+        made[id(piece)] = (piece, segment)
+        append(segment)
     return result
-
-
-@lru_cache(maxsize=1024)
-def _line_segments(piece: Piece) -> tuple[Segment, ...]:
-    """A file's text as one segment per line (its line break kept with it), each traced to its own
-    line; a guideline sent in every case is split once. Joined, they are the piece's text."""
-    first = piece.first_line
-    assert first is not None
-    lines = piece.text.splitlines(keepends=True)
-    last = piece.last_line
-    made = []
-    for offset, line in enumerate(lines):
-        number = first + offset
-        if last is not None and number > last:  # a capped span: the rest stays on its last line
-            made.append(
-                Segment(
-                    "".join(lines[offset:]), _shared_origin(piece.kind, piece.path, last, last, piece.via)
-                )
-            )
-            break
-        made.append(Segment(line, _shared_origin(piece.kind, piece.path, number, number, piece.via)))
-    return tuple(made)
 
 
 _BARE_SEGMENTS: dict[tuple[str, OriginKind], Segment] = {}
