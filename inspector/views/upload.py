@@ -32,7 +32,7 @@ from inspector.rendering import stored_renders
 from .common import HtmxHttpRequest, error_page
 from .local import refuse_upload_in_local_mode
 from .moderation import moderate, moderation_panel
-from .uploads import progress_url
+from .uploads import LEFT_OUT_NAMED, progress_url
 
 logger = logging.getLogger(__name__)
 
@@ -89,16 +89,18 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         collected, left_out = without_unread_binaries(collect_files(uploads))
         title = form.cleaned_data.get("title") or default_title([name for name, _ in uploads], len(collected))
         if upload_queue.should_queue(collected):
-            return _queued(collected, title)
+            return _queued(collected, title, left_out)
         bundle, token = store_bundle(collected, title=title)
     except UploadError as error:
         return _upload_error(request, form, str(error))
     return created(bundle, token, first=None, left_out=left_out)
 
 
-def _queued(files: dict[str, bytes], title: str) -> HttpResponse:
+def _queued(files: dict[str, bytes], title: str, left_out: list[str]) -> HttpResponse:
     """Off to the progress page of the queued upload (303, as `created`)."""
-    response = HttpResponseRedirect(progress_url(*upload_queue.enqueue(files, title)))
+    response = HttpResponseRedirect(
+        progress_url(*upload_queue.enqueue(files, title), urlencode(left_out_params(left_out), doseq=True))
+    )
     response.status_code = 303
     return response
 
@@ -125,8 +127,12 @@ def _first_case_url_or_none(bundle_id: str) -> str | None:
         return None
 
 
-# The files an upload left out ride in the manage page's address: this many names, then a count.
-LEFT_OUT_NAMED = 20
+def left_out_params(left_out: list[str]) -> dict[str, str | list[str]]:
+    """The files an upload left out, as the progress and manage pages' addresses carry them: the
+    first LEFT_OUT_NAMED names, then the count."""
+    if not left_out:
+        return {}
+    return {"left_out": left_out[:LEFT_OUT_NAMED], "left_out_count": str(len(left_out))}
 
 
 def created(
@@ -143,9 +149,7 @@ def created(
         first = _first_case_url_or_none(bundle.pk)
     if first:
         params["case"] = first
-    if left_out:
-        params["left_out"] = left_out[:LEFT_OUT_NAMED]
-        params["left_out_count"] = str(len(left_out))
+    params.update(left_out_params(left_out or []))
     url = manage_link(bundle.pk, token, urlencode(params, doseq=True))
     response = HttpResponseRedirect(url)
     response.status_code = 303

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
 
 from inspector.bundles.ingest import LEFT_OUT_REASON
 from inspector.cases import addresses
@@ -39,6 +41,10 @@ def test_a_binary_file_counts_as_read_when_a_text_file_names_it():
     files["suite/promptfooconfig.yaml"] = b"tests:\n  - vars:\n      shot: file://build/cache.bin\n"
     files["suite/notes.md"] = b"See ![store](../.DS_Store)\n"
     assert unread_binaries(files) == []
+    # A glob reads every file it matches (promptfoo makes a test of each).
+    shots = {"shots/a.png": png(2, 2), "shots/b.png": png(2, 2), "shots/c.gif": b"GIF89a\x00\x00"}
+    config = {"promptfooconfig.yaml": b"tests:\n  - vars:\n      image: file://shots/*.png\n"}
+    assert unread_binaries({**config, **shots}) == ["shots/c.gif"]
     # A text file gone wrong (UTF-16 without a BOM) is not dropped: its page says why it fails.
     assert unread_binaries({"e.yaml": "id: x".encode("utf-16-le")}) == []
 
@@ -101,3 +107,34 @@ def test_the_api_answer_names_what_it_left_out(client, db):
         "/api/bundles", {"files": {"e.yaml": EVAL.decode()}}, content_type="application/json"
     ).json()
     assert plain["left_out"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_queued_upload_carries_what_it_left_out_to_the_manage_page(client):
+    from tests.api.test_queued_uploads import run_worker
+
+    with override_settings(UPLOAD_QUEUE_BYTES=20):
+        response = client.post(
+            "/",
+            {
+                "folder": [SimpleUploadedFile(path.rsplit("/", 1)[-1], data) for path, data in FOLDER],
+                "relative_paths": "\n".join(path for path, _ in FOLDER),
+            },
+        )
+    assert response.status_code == 303
+    progress = response["Location"]
+    assert "left_out=suite%2F.DS_Store" in progress
+    run_worker()
+    path, token = progress.split("#")
+    stored = client.get(path).content.decode()
+    assert 'name="left_out" value="suite/build/cache.bin"' in stored
+    bundle = Bundle.objects.get()
+    fields = {
+        "saved": "upload",
+        "left_out": ["suite/.DS_Store", "suite/build/cache.bin"],
+        "left_out_count": "2",
+        "token": token,
+    }
+    page = client.post(f"/b/{bundle.pk}/manage/", fields).content.decode()
+    assert "Left out 2 files" in page
+    assert "suite/.DS_Store" not in BundleFile.objects.values_list("path", flat=True)
