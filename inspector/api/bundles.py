@@ -18,6 +18,7 @@ from inspector.bundles.ingest import (
     refuse_oversized,
     store_bundle,
     store_bundle_once,
+    without_unread_binaries,
 )
 from inspector.cases import addresses
 from inspector.core import collector, serialize
@@ -55,7 +56,7 @@ from .schemas import (
     PayloadQuery,
     RenderQuery,
 )
-from .uploads import QueuedUploadOut, queued_answer
+from .uploads import QueuedUploadOut, left_out_answer, queued_answer
 
 logger = logging.getLogger(__name__)
 
@@ -207,8 +208,9 @@ def create_bundle(
     if served_folder.folder() is not None:
         raise HttpError(403, "uploads are off in local mode: this server shows a folder on disk")
     files, title = _read_upload(request)
+    files, left_out = without_unread_binaries(files)
     if not idempotency_key and upload_queue.should_queue(files):
-        return queued_answer(request, files, title)
+        return queued_answer(request, files, title, left_out)
     # The collector paused while the upload's render is alive, and the render let go of before it
     # resumes: its million objects are freed without ever being walked (a 10 MB upload spent about
     # 0.2 s of CPU in collections that walked them and found nothing to free).
@@ -229,6 +231,7 @@ def create_bundle(
             "manage_url": manage_url(request, record.pk, manage_token) if manage_token else None,
             "cases": documents,
             "warnings": warnings,
+            "left_out": left_out_answer(left_out),
         },
     )
 

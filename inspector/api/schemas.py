@@ -316,6 +316,11 @@ class BundleOut(Schema):
     documents: list[str]
 
 
+class LeftOutOut(Schema):
+    paths: list[str] = Field(description="Files of the upload that were not stored.")
+    reason: str = Field(description="Why they were left out.")
+
+
 class BundleCreatedOut(BundleOut):
     manage_token: str | None = Field(
         description="Deletes the bundle. Shown once; only its hash is "
@@ -326,6 +331,9 @@ class BundleCreatedOut(BundleOut):
     )
     cases: list[DocumentOut]
     warnings: list[DiagnosticOut] = Field(description="Every warning of every document and case.")
+    left_out: LeftOutOut | None = Field(
+        None, description="Binary files nothing reads, not stored (null when none was)."
+    )
 
 
 class BundleJsonIn(Schema):

@@ -8,10 +8,16 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from inspector.bundles import upload_queue
+from inspector.bundles.ingest import LEFT_OUT_REASON
 
 from .common import E404, absolute, bundle_url
+from .schemas import LeftOutOut
 
 router = Router(tags=["bundles"])
+
+
+def left_out_answer(left_out: list[str]) -> dict | None:
+    return {"paths": left_out, "reason": LEFT_OUT_REASON} if left_out else None
 
 
 class QueuedUploadOut(Schema):
@@ -19,6 +25,9 @@ class QueuedUploadOut(Schema):
     status_url: str = Field(description="Poll this (GET) until the status is stored, refused or failed.")
     manage_token: str = Field(
         description="Deletes the bundle once stored. Shown once; only its hash is kept."
+    )
+    left_out: LeftOutOut | None = Field(
+        None, description="Binary files nothing reads, not stored (null when none was)."
     )
 
 
@@ -33,12 +42,18 @@ def status_url(request: HttpRequest, upload_id: str) -> str:
     return absolute(request, reverse("api:upload_status", kwargs={"upload_id": upload_id}))
 
 
-def queued_answer(request: HttpRequest, files: dict[str, bytes], title: str):
+def queued_answer(request: HttpRequest, files: dict[str, bytes], title: str, left_out: list[str]):
     """The 202 answer to an upload the queue stores: its status URL and the manage token of the
     bundle it will be."""
     upload_id, token = upload_queue.enqueue(files, title)
     return Status(
-        202, {"status": "queued", "status_url": status_url(request, upload_id), "manage_token": token}
+        202,
+        {
+            "status": "queued",
+            "status_url": status_url(request, upload_id),
+            "manage_token": token,
+            "left_out": left_out_answer(left_out),
+        },
     )
 
 

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import IntegrityError, OperationalError, transaction
 
 from inspector.bundles import blobstore
-from inspector.core.bundle import MemoryBundle, normalize
+from inspector.core.bundle import MemoryBundle, normalize, unread_binaries
 from inspector.core.model import InputError
 from inspector.core.options import RenderOptions
 from inspector.core.safe_parse import LimitExceeded
@@ -214,6 +214,25 @@ def collect_files(
     if not collector.files:
         raise UploadError("the upload holds no files")
     return collector.files
+
+
+LEFT_OUT_REASON = (
+    "binary, and no text file of the upload names them, so nothing would read them: "
+    "they are not stored or shared"
+)
+
+
+def without_unread_binaries(files: dict[str, bytes]) -> tuple[dict[str, bytes], list[str]]:
+    """The upload without the binary files nothing reads (core.bundle.unread_binaries), and those
+    left out, which the upload's answer names."""
+    left_out = unread_binaries(files)
+    if not left_out:
+        return files, []
+    if len(left_out) == len(files):
+        shown = ", ".join(_shown(path) for path in left_out[:5])
+        raise UploadError(f"the upload holds only binary files, which nothing reads ({shown})")
+    dropped = set(left_out)
+    return {path: data for path, data in files.items() if path not in dropped}, left_out
 
 
 def refuse_unreadable(files: dict[str, bytes]) -> dict[str, PickledRender]:

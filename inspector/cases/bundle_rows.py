@@ -20,6 +20,78 @@ class CaseRow:
     skipped: str | None
     search: str  # lower-cased id and message text for the filter box
     tokens: int = 0
+    matrix: MatrixKey | None = None
+
+
+@dataclass(frozen=True)
+class MatrixKey:
+    """Where a promptfoo evaluation sits in its config's matrix: promptfoo's own test and prompt
+    indices and the provider's id (its label when it has one), as the case's metadata gives them."""
+
+    test: int
+    prompt: int
+    provider: str
+    prompt_label: str = ""
+    description: str = ""
+
+    @classmethod
+    def of(cls, case: RenderedCase) -> MatrixKey | None:
+        found = case.metadata.get("promptfoo")
+        if not isinstance(found, dict):
+            return None
+        test, prompt, provider = found.get("test_idx"), found.get("prompt_idx"), found.get("provider")
+        if not (isinstance(test, int) and isinstance(prompt, int) and isinstance(provider, str)):
+            return None
+        return cls(
+            test, prompt, provider, str(found.get("prompt") or ""), str(found.get("description") or "")
+        )
+
+
+@dataclass(frozen=True)
+class MatrixColumn:
+    prompt: int
+    provider: str
+    prompt_label: str
+
+
+@dataclass
+class MatrixRow:
+    test: int
+    description: str
+    cells: list[CaseRow | None]  # one per column; None where the config makes no such evaluation
+
+
+@dataclass
+class Matrix:
+    """A promptfoo config's evaluations as promptfoo lays them out: a row per test, a column per
+    prompt × provider, each cell the evaluation's case."""
+
+    columns: list[MatrixColumn]
+    rows: list[MatrixRow]
+
+
+def matrix_of(cases: list[CaseRow]) -> Matrix | None:
+    """The matrix of a page of rows, when every one is a promptfoo evaluation; else None."""
+    if not cases or any(row.matrix is None for row in cases):
+        return None
+    columns: dict[tuple[int, str], MatrixColumn] = {}
+    by_test: dict[int, dict[tuple[int, str], CaseRow]] = {}
+    descriptions: dict[int, str] = {}
+    for row in cases:
+        key = row.matrix
+        assert key is not None
+        column = (key.prompt, key.provider)
+        columns.setdefault(column, MatrixColumn(key.prompt, key.provider, key.prompt_label))
+        by_test.setdefault(key.test, {})[column] = row
+        descriptions.setdefault(key.test, key.description)
+    order = sorted(columns)
+    return Matrix(
+        [columns[column] for column in order],
+        [
+            MatrixRow(test, descriptions[test], [cells.get(column) for column in order])
+            for test, cells in sorted(by_test.items())
+        ],
+    )
 
 
 @dataclass
@@ -44,6 +116,7 @@ class DocumentSection:
     next_url: str | None = None
     sort: str = ""  # "" (file order) or a key of ROW_SORTS
     sort_urls: dict[str, str] = field(default_factory=dict)
+    matrix: Matrix | None = None  # a promptfoo config's prompt × provider matrix of the rows shown
 
     @property
     def paged(self) -> bool:
@@ -64,6 +137,7 @@ class RowSummary:
     skipped: str | None
     search: str  # lower-cased id and message text, for the filter
     tokens: int = 0  # the sent messages in o200k_base, every provider's encoding (exact or estimate)
+    matrix: MatrixKey | None = None  # a promptfoo evaluation's place in its config's matrix
 
     @classmethod
     def of(cls, case: RenderedCase, tokens: int) -> RowSummary:
@@ -76,6 +150,7 @@ class RowSummary:
             case.skipped,
             f"{case.id} {text}".lower(),
             tokens,
+            MatrixKey.of(case),
         )
 
     def matches(self, words: list[str]) -> bool:
@@ -110,4 +185,5 @@ def case_row(bundle_id: str, document: str, row: RowSummary, query: str) -> Case
         skipped=row.skipped,
         search=row.search,
         tokens=row.tokens,
+        matrix=row.matrix,
     )

@@ -7,6 +7,7 @@ once, so loaders never need their own checks.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import posixpath
 import re
@@ -71,7 +72,7 @@ def decode(data: bytes) -> DecodedText:
                 "is UTF-16, not UTF-8: it is shown decoded, "
                 "but agentv reads UTF-8 and would see garbled text",
             )
-    if b"\x00" in data[:8192]:
+    if looks_binary(data):
         problem = "looks like a binary file (it contains NUL bytes)"
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -83,6 +84,48 @@ def decode(data: bytes) -> DecodedText:
             f"is not valid UTF-8 (byte {error.start}); undecodable bytes were replaced with U+FFFD"
         )
     return DecodedText(text.replace("\r\n", "\n"), problem)
+
+
+def looks_binary(data: bytes) -> bool:
+    return b"\x00" in data[:8192]
+
+
+# A binary file named like one of these is a text file gone wrong (saved as UTF-16 without a BOM,
+# say): it stays, so its page can say why it cannot be read.
+TEXT_EXTENSIONS = (".yaml", ".yml", ".json", ".jsonl", ".md", ".toml", ".txt", ".csv", ".j2", ".njk")
+# Where a file name may stand in a text file: a YAML value, a `file://` reference, a quoted JSON
+# string, a markdown link. Cut at what cannot be part of a path reference (glob characters stay).
+_NAME_TOKEN = re.compile(r"[^\s\"'`()<>{},;:=|]+")
+_GLOB = re.compile(r"[*?\[]")
+
+
+def unread_binaries(files: Mapping[str, bytes]) -> list[str]:
+    """The binary files of an upload that nothing can read: every reader (an agentv `type: image`
+    or `type: file` block, a promptfoo `file://` var or glob) reaches a file by a name or a glob
+    written in a text file, so a binary file no text file names or matches is never sent (a
+    `.DS_Store`, a build's output). Sorted."""
+    binaries = [
+        path
+        for path, data in files.items()
+        if looks_binary(data) and not path.lower().endswith(TEXT_EXTENSIONS)
+    ]
+    if not binaries:
+        return []
+    texts = [decode(data).text for data in files.values() if not looks_binary(data)]
+    names: set[str] = set()
+    globs: set[str] = set()
+    for text in texts:
+        for token in _NAME_TOKEN.findall(text):
+            name = posixpath.basename(token)
+            (globs if _GLOB.search(name) else names).add(name)
+    return sorted(path for path in binaries if not _named(posixpath.basename(path), names, globs, texts))
+
+
+def _named(name: str, names: set[str], globs: set[str], texts: list[str]) -> bool:
+    if name in names or any(fnmatch.fnmatchcase(name, glob) for glob in globs):
+        return True
+    # A name the token pattern cuts (a space, a colon): looked for as it is.
+    return _NAME_TOKEN.fullmatch(name) is None and any(name in text for text in texts)
 
 
 class Bundle:

@@ -80,10 +80,11 @@ def _section(
         )
         for name in outline.conversions
     ]
+    rows = [bundle_rows.case_row(bundle_id, document, row, page.query) for row in shown]
     return bundle_rows.DocumentSection(
         document,
         outline.kind,
-        [bundle_rows.case_row(bundle_id, document, row, page.query) for row in shown],
+        rows,
         None,
         list(outline.warnings),
         conversions,
@@ -103,6 +104,7 @@ def _section(
         ),
         sort=sort,
         sort_urls=_sort_urls(request, anchor),
+        matrix=bundle_rows.matrix_of(rows),
     )
 
 

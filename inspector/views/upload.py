@@ -15,7 +15,15 @@ from django.views.decorators.http import require_http_methods
 
 from inspector.bundles import loading, upload_queue
 from inspector.bundles.forms import PasteForm, uploads_from_request
-from inspector.bundles.ingest import UploadError, collect_files, default_title, delete_bundle, store_bundle
+from inspector.bundles.ingest import (
+    LEFT_OUT_REASON,
+    UploadError,
+    collect_files,
+    default_title,
+    delete_bundle,
+    store_bundle,
+    without_unread_binaries,
+)
 from inspector.cases import addresses, files_panel, finding, source_view
 from inspector.local import served_folder
 from inspector.models import Bundle
@@ -24,7 +32,7 @@ from inspector.rendering import stored_renders
 from .common import HtmxHttpRequest, error_page
 from .local import refuse_upload_in_local_mode
 from .moderation import moderate, moderation_panel
-from .uploads import progress_url
+from .uploads import LEFT_OUT_NAMED, progress_url
 
 logger = logging.getLogger(__name__)
 
@@ -78,19 +86,21 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         return _upload_error(request, form, message)
     try:
         uploads = uploads_from_request(form, files, folder_files)
-        collected = collect_files(uploads)
+        collected, left_out = without_unread_binaries(collect_files(uploads))
         title = form.cleaned_data.get("title") or default_title([name for name, _ in uploads], len(collected))
         if upload_queue.should_queue(collected):
-            return _queued(collected, title)
+            return _queued(collected, title, left_out)
         bundle, token = store_bundle(collected, title=title)
     except UploadError as error:
         return _upload_error(request, form, str(error))
-    return created(bundle, token, first=None)
+    return created(bundle, token, first=None, left_out=left_out)
 
 
-def _queued(files: dict[str, bytes], title: str) -> HttpResponse:
+def _queued(files: dict[str, bytes], title: str, left_out: list[str]) -> HttpResponse:
     """Off to the progress page of the queued upload (303, as `created`)."""
-    response = HttpResponseRedirect(progress_url(*upload_queue.enqueue(files, title)))
+    response = HttpResponseRedirect(
+        progress_url(*upload_queue.enqueue(files, title), urlencode(left_out_params(left_out), doseq=True))
+    )
     response.status_code = 303
     return response
 
@@ -117,18 +127,53 @@ def _first_case_url_or_none(bundle_id: str) -> str | None:
         return None
 
 
-def created(bundle: Bundle, token: str, first: str | None, parent: Bundle | None = None) -> HttpResponse:
+def left_out_params(left_out: list[str]) -> dict[str, str | list[str]]:
+    """The files an upload left out, as the progress and manage pages' addresses carry them: the
+    first LEFT_OUT_NAMED names, then the count."""
+    if not left_out:
+        return {}
+    return {"left_out": left_out[:LEFT_OUT_NAMED], "left_out_count": str(len(left_out))}
+
+
+def created(
+    bundle: Bundle,
+    token: str,
+    first: str | None,
+    parent: Bundle | None = None,
+    left_out: list[str] | None = None,
+) -> HttpResponse:
     """Send the uploader to the bundle's private manage page (303, so a reload cannot store the
     upload twice). That address carries the token; the database keeps only its hash."""
-    params = {"saved": "revision" if parent else "upload"}
+    params: dict[str, str | list[str]] = {"saved": "revision" if parent else "upload"}
     if first is None and parent is None:
         first = _first_case_url_or_none(bundle.pk)
     if first:
         params["case"] = first
-    url = manage_link(bundle.pk, token, urlencode(params))
+    params.update(left_out_params(left_out or []))
+    url = manage_link(bundle.pk, token, urlencode(params, doseq=True))
     response = HttpResponseRedirect(url)
     response.status_code = 303
     return response
+
+
+@dataclass
+class LeftOut:
+    names: list[str]
+    more: int  # left out but not named
+    reason: str = LEFT_OUT_REASON
+
+    @property
+    def total(self) -> int:
+        return len(self.names) + self.more
+
+
+def _left_out(request: HtmxHttpRequest) -> LeftOut | None:
+    names = request.POST.getlist("left_out")[:LEFT_OUT_NAMED]
+    if not names:
+        return None
+    count = request.POST.get("left_out_count", "")
+    total = int(count) if count.isdigit() and len(count) < 9 else len(names)
+    return LeftOut(names, max(0, total - len(names)))
 
 
 def _own_case_link(bundle: Bundle, link: str) -> str | None:
@@ -155,6 +200,8 @@ def _unlock_page(request: HtmxHttpRequest, bundle_id: str, token: str = "") -> H
                 "bundle_id": bundle_id,
                 "saved": request.GET.get("saved", ""),
                 "case": request.GET.get("case", ""),
+                "left_out": request.GET.getlist("left_out")[:LEFT_OUT_NAMED],
+                "left_out_count": request.GET.get("left_out_count", ""),
                 "token": token,
                 "manage_action": reverse("manage", kwargs={"bundle_id": bundle_id}),
             },
@@ -215,6 +262,7 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
                 "bundle": bundle,
                 "token": token,
                 "saved": saved if saved in ("upload", "revision") else None,
+                "left_out": _left_out(request) if saved == "upload" else None,
                 "share_url": addresses.absolute_url(
                     request, reverse("bundle", kwargs={"bundle_id": bundle.pk})
                 ),

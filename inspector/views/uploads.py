@@ -12,6 +12,9 @@ from django_htmx.middleware import HtmxDetails
 
 from inspector.bundles import upload_queue
 
+# The files an upload left out ride in the progress and manage pages' addresses: this many names.
+LEFT_OUT_NAMED = 20
+
 
 @require_GET
 def upload_progress(request, upload_id: str) -> HttpResponse:
@@ -21,6 +24,9 @@ def upload_progress(request, upload_id: str) -> HttpResponse:
     context = {
         "upload": found,
         "manage_action": reverse("manage", kwargs={"bundle_id": found.bundle_id}) if found.bundle_id else "",
+        # What the upload left out, carried to the manage page as a stored upload's redirect does.
+        "left_out": request.GET.getlist("left_out")[:LEFT_OUT_NAMED],
+        "left_out_count": request.GET.get("left_out_count", ""),
     }
     htmx: HtmxDetails | None = getattr(request, "htmx", None)
     template = "upload_progress.html#progress" if htmx else "upload_progress.html"
@@ -30,6 +36,7 @@ def upload_progress(request, upload_id: str) -> HttpResponse:
     return response
 
 
-def progress_url(upload_id: str, token: str) -> str:
+def progress_url(upload_id: str, token: str, query: str = "") -> str:
     """The progress page's address, the manage token in its fragment (never sent to the server)."""
-    return reverse("upload-progress", kwargs={"upload_id": upload_id}) + f"#{token}"
+    address = reverse("upload-progress", kwargs={"upload_id": upload_id})
+    return address + (f"?{query}" if query else "") + f"#{token}"

@@ -125,7 +125,7 @@
   // ------------------------------------------------------------------ segments <-> source lines
   // The selected segment's origin in words, beside it: on a phone the source pane is far above, and
   // a title tooltip never shows on touch.
-  function showOrigin(segment) {
+  function showOrigin(segment, label) {
     var card = segment.closest(".msg");
     if (!card) return;
     document.querySelectorAll(".origin-note").forEach(function (old) { old.remove(); });
@@ -134,7 +134,7 @@
     note.id = "origin-note";
     note.setAttribute("role", "status");
     var text = document.createElement("span");
-    text.textContent = "Selected: " + (segment.getAttribute("title") || "no recorded origin");
+    text.textContent = "Selected: " + (label || segment.getAttribute("title") || "no recorded origin");
     note.appendChild(text);
     if (segment.hasAttribute("data-src")) {
       var show = document.createElement("button");
@@ -197,9 +197,20 @@
       if (window.getSelection && String(window.getSelection()).length) return; // selecting text
       clearMarks(".seg.active", "active");
       segment.classList.add("active");
-      showOrigin(segment);
-      var pane = sourcePane();
       var from = +segment.dataset.from, to = +segment.dataset.to;
+      var src = segment.dataset.src;
+      var picked = clickedGuidelineLine(segment, event, from, to);
+      if (picked) {
+        // One line of a guideline's text: that line is the origin, named and marked alone.
+        showOrigin(segment, lineLabel(segment, from, to, picked));
+        markLineText([lineWithin(segment, picked - from)].filter(Boolean));
+        from = to = picked;
+        src = src.replace(/([?&]hl=)[^&]*/, "$1" + picked + "-" + picked);
+      } else {
+        markLineText([]);
+        showOrigin(segment);
+      }
+      var pane = sourcePane();
       if (pane && pane.dataset.path === segment.dataset.path) {
         // Same file already shown: move the highlight without a round trip.
         markLines(from || 1, to || from || 0, "hl");
@@ -207,7 +218,7 @@
         scrollToHighlight();
         return;
       }
-      htmx.ajax("GET", segment.dataset.src, { target: "#source-pane", swap: "outerHTML" });
+      htmx.ajax("GET", src, { target: "#source-pane", swap: "outerHTML" });
       return;
     }
     var line = event.target.closest("#source-pane .line");
@@ -273,6 +284,28 @@
   });
 
   // A linked segment in a collapsed long message must be visible: open that message.
+  // A guideline file's text is its lines verbatim: the line a click lands on is the file's line
+  // from + the line breaks before it. (Case text may be folded YAML, where lines do not map.)
+  function clickedGuidelineLine(segment, event, from, to) {
+    if (!segment.classList.contains("k-guideline") || !(to > from) || segment.childNodes.length !== 1) return 0;
+    var node = segment.firstChild, offset = -1;
+    if (document.caretPositionFromPoint) {
+      var position = document.caretPositionFromPoint(event.clientX, event.clientY);
+      if (position && position.offsetNode === node) offset = position.offset;
+    } else if (document.caretRangeFromPoint) {
+      var range = document.caretRangeFromPoint(event.clientX, event.clientY);
+      if (range && range.startContainer === node) offset = range.startOffset;
+    }
+    if (offset < 0) return 0;
+    var before = node.textContent.slice(0, offset).split("\n").length - 1;
+    return Math.min(to, from + before);
+  }
+
+  function lineLabel(segment, from, to, picked) {
+    var title = segment.getAttribute("title") || "";
+    return title.replace(":" + from + "-" + to, ":" + picked + " (line " + picked + " of lines " + from + "–" + to + ")");
+  }
+
   function expandCard(element) {
     var card = element.closest(".msg");
     var toggle = card && card.querySelector(".expand-toggle");

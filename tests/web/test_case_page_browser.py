@@ -136,7 +136,11 @@ def test_at_390px_a_tapped_segment_names_its_origin_beside_it(browser, live_serv
         guideline.tap()
         note = page.locator("#origin-note")
         note.wait_for(state="visible")
-        assert "Guideline file: evals/notes.instructions.md:1-3" in note.inner_text()
+        # The tap lands on one line of the guideline's text: the note names that line of the file.
+        said = note.inner_text()
+        assert re.search(
+            r"Guideline file: evals/notes\.instructions\.md:([123]) \(line \1 of lines 1–3\)", said
+        )
         assert in_viewport(page, "#origin-note")
         page.wait_for_selector('#source-pane[data-path="evals/notes.instructions.md"]')
         page.screenshot(path=str(SCREENSHOTS / "case-phone-origin.png"))

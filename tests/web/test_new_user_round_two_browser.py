@@ -1,5 +1,7 @@
 """Issue 30, what a new user tripped on (round two), as Chromium shows it."""
 
+import os
+
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -227,3 +229,40 @@ def test_a_guideline_line_clicked_marks_that_line_inside_the_guideline_text(page
     marked = page.evaluate("() => [...(CSS.highlights.get('source-line') || [])].map(r => r.toString())")
     assert marked == ["- Point out bugs before style."]
     assert page.locator(".seg.k-guideline.linked").count() == 1
+
+
+def test_a_click_on_one_line_of_a_guideline_names_and_marks_that_line(page, transactional_db):
+    from inspector.bundles.ingest import store_bundle
+    from inspector.cases import addresses
+    from inspector.rendering import cache as render_cache
+    from tests.api.test_review import FILES
+
+    render_cache.clear()
+    bundle, _ = store_bundle(FILES, title="suite")
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(addresses.case_url(bundle.pk, "evals/suite.yaml", "first"))
+        guideline = page.locator(".seg.k-guideline").first
+        guideline.scroll_into_view_if_needed()
+        # Where "- Quote the line." (the guideline's line 4) is drawn inside the segment.
+        box = guideline.evaluate("""(seg) => {
+            const node = seg.firstChild, at = node.textContent.indexOf('- Quote the line.');
+            const range = document.createRange();
+            range.setStart(node, at + 3); range.setEnd(node, at + 4);
+            const rect = range.getBoundingClientRect();
+            return {x: rect.left + rect.width / 2, y: rect.top + rect.height / 2};
+        }""")
+        page.mouse.click(box["x"], box["y"])
+        note = page.locator("#origin-note")
+        note.wait_for()
+        said = note.inner_text()
+        assert "evals/rules.instructions.md:4 (line 4 of lines 1–4)" in said
+        assert "`**/*.instructions.md` (.agentv/config.yaml line 2)" in said
+        page.wait_for_selector(
+            '#source-pane[data-path="evals/rules.instructions.md"][data-hl-from="4"][data-hl-to="4"]'
+        )
+        assert page.locator("#source-pane .line.hl").count() == 1
+        marked = page.evaluate("() => [...(CSS.highlights.get('source-line') || [])].map(r => r.toString())")
+        assert marked == ["- Quote the line."]
+        if os.environ.get("PI_SHOTS"):
+            page.screenshot(path=f"{os.environ['PI_SHOTS']}/guideline-line-{width}.png")

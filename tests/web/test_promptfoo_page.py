@@ -65,3 +65,29 @@ def test_an_evaluation_points_at_the_prompt_file_and_the_csv_row(client, bundle_
     assert "Question about" in text and "snow" in text
     assert "suite/prompts/ask.txt" in text
     assert "suite/cases.csv" in text
+
+
+def test_the_bundle_page_shows_the_prompt_by_provider_matrix_with_a_case_link_per_cell(client, bundle_page):
+    body = bundle_page.content.decode()
+    matrix = re.search(r'<table class="matrix">(.*?)</table>', body, re.S)
+    assert matrix is not None
+    heads = re.findall(
+        r'<span class="matrix-provider">([^<]+)</span> <span class="matrix-prompt"[^>]*>prompt (\d)',
+        matrix.group(1),
+    )
+    # promptfoo's columns: each prompt for each provider, its prompt index the column's.
+    assert heads == [("openai:gpt-4o-mini", "0"), ("openai:gpt-4o-mini", "1"), ("haiku", "2"), ("haiku", "3")]
+    assert 'title="suite/prompts/ask.txt: You are terse.' in matrix.group(1)
+    rows = re.findall(r'<tr class="matrix-row">(.*?)</tr>', matrix.group(1), re.S)
+    assert [re.search(r"test (\d)", row).group(1) for row in rows] == ["0", "1"]
+    cells = re.findall(r'<a href="([^"]+)" class="matrix-cell" title="([^"]+)">(\d+) tok</a>', rows[1])
+    assert [title for _, title, _ in cells] == [
+        "test 1 · prompt 0 · openai:gpt-4o-mini",
+        "test 1 · prompt 1 · openai:gpt-4o-mini",
+        "test 1 · prompt 2 · haiku",
+        "test 1 · prompt 3 · haiku",
+    ]
+    url, _, tokens = cells[0]
+    page = client.get(url.replace("&amp;", "&"))
+    assert page.status_code == 200 and "snow" in page.content.decode()
+    assert int(tokens) > 0
