@@ -230,6 +230,14 @@ class GraderOut(Schema):
     note: str | None = Field(None, description="A script grader: what it runs instead.")
     span: SpanOut | None = Field(None, description="Where the grader is written.")
     script: str | None = Field(None, description="The script a script grader runs, when found.")
+    judge: str | None = Field(
+        None,
+        description=(
+            "The provider agentv asks for this grader when the file names it (agentv's main after "
+            "5.3.1-next.1: the assertion's `provider`, the test's `options.provider`, or "
+            "`defaults.grader`); null: the run's judge."
+        ),
+    )
 
 
 class GuidelineOut(Schema):

@@ -6,6 +6,8 @@ inside the bundle (see `files`) and renders every case with the requested profil
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..bundle import Bundle
 from ..model import Diagnostic, RenderedDocument
 from ..options import AIBFF_PROFILES, RenderOptions
@@ -13,14 +15,19 @@ from .auto import choose_profile
 from .files import config_patterns, unusable_patterns
 from .prepare import Context
 from .profiles import RENDERERS
-from .schema import read_suite
+from .schema import Suite, read_suite
 from .v4 import read_suite_v4
 from .v5 import read_suite_v5
+from .v5_next import read_suite_v5_next
 
 __all__ = ["render_eval_file"]
 
 # agentv 4 and 5 read files by their own, stricter rules; the older profiles share one reader.
-READERS = {"agentv-4": read_suite_v4, "agentv-5": read_suite_v5}
+READERS: dict[str, Callable[[Bundle, str], Suite]] = {
+    "agentv-4": read_suite_v4,
+    "agentv-5": read_suite_v5,
+    "agentv-5-next-58f316c": read_suite_v5_next,
+}
 
 
 def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:

@@ -95,6 +95,7 @@ class Grader:
     criteria: list[Piece] | None = None  # agentv 5: an `llm-rubric` value stands as the criteria
     note: str | None = None  # a grader that asks no judge: what it does instead (checks.py)
     custom: bool = False  # a type agentv must find as a custom assertion, and the bundle lacks
+    judge: str | None = None  # agentv's main: the provider it asks (None: the run's judge)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,11 +167,11 @@ def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderProm
     side), then its LLM aggregator, which reads their results."""
     name = within + grader.name
     if grader.note is not None:
-        return [GraderPrompt(name, [], grader.note, grader.span)]
+        return [GraderPrompt(name, [], grader.note, grader.span, judge=grader.judge)]
     if grader.script is not None:
         return [GraderPrompt(name, [], _script_note(grader.script), grader.span, grader.script.path)]
     if grader.members is None:
-        return [GraderPrompt(name, _messages(grader, inputs), span=grader.span)]
+        return [GraderPrompt(name, _messages(grader, inputs), span=grader.span, judge=grader.judge)]
     found = [prompt for member in grader.members for prompt in prompts(member, inputs, f"{name} › ")]
     if grader.aggregator is not None:
         found.append(

@@ -15,7 +15,7 @@ import hashlib
 import posixpath
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..bundle import Bundle, join, parent_folders
 from ..js import js_json
@@ -57,12 +57,23 @@ class Prompt:
     unsupported: str | None = None  # why the inspector cannot produce this prompt's text
 
 
-def read_suite_v5(bundle: Bundle, path: str) -> Suite:
+class NewerRules(Protocol):
+    """What a later agentv (v5_next.py) reads differently from the tag: keys it refuses, and
+    which judge each test's graders ask."""
+
+    def refuse(self, root: Node, default_test: Node | None, path: str) -> None: ...
+
+    def mark(self, case: CaseSpec, test: Node, default_test: Node | None, root: Node) -> None: ...
+
+
+def read_suite_v5(bundle: Bundle, path: str, newer: NewerRules | None = None) -> Suite:
     loader, text, jsonl_suite = _open(bundle, path)
     if jsonl_suite is not None:
         return jsonl_suite
     root = _suite_root(loader, path, text)
     _refuse_removed_keys(root, path)
+    if newer is not None:
+        newer.refuse(root, root.get("default_test"), path)
     default_test, default_path = _default_test(loader, root)
     _refuse_aliases(root, path)
     if root.get("scenarios") is not None:
@@ -96,6 +107,8 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
             for variant, variant_notes in variants:
                 case = _render_case(loader, variant, item_path, len(cases), root, seen, prompt, graders)
                 case.warnings[:0] = variant_notes
+                if newer is not None:
+                    newer.mark(case, variant, default_test, root)
                 cases.append(case)
     _refuse_bad_graph(cases, loader)
     _env_warning(loader, "{{ env.NAME }}")
