@@ -40,7 +40,14 @@ class ErrorOut(Schema):
 class RenderQuery(Schema):
     """The inspector page's render settings."""
 
-    profile: Profile | None = Field(None, description="Which agentv release's rendering to follow.")
+    profile: Profile | None = Field(
+        None,
+        description=(
+            "Which agentv release's rendering to follow. `agentv-5` is tag v5.3.1-next.1; "
+            "`agentv-5-next-58f316c` is agentv's main at commit 58f316ca2, untagged (its "
+            "`providers`, `defaults.grader` and `agent-rubric`)."
+        ),
+    )
     patterns: str | None = Field(
         None,
         description="Guideline file patterns, one per line or comma separated. Absent: take "

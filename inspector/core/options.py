@@ -12,8 +12,8 @@ PROFILES = (
     "agentv-0.10",
     "agentv-3.8",
     "agentv-4",
-    "agentv-5",
-    "agentv-5-next-58f316c",
+    "agentv-5",  # tag v5.3.1-next.1
+    "agentv-5-next-58f316c",  # agentv's main at commit 58f316ca2, untagged (v5_next.py)
     *AIBFF_PROFILES,
 )
 
