@@ -144,14 +144,25 @@ def test_graders_the_commit_refuses_skip_the_test_with_its_words(grader, reason)
         assert render(text, "agentv-5").cases[0].skipped is None
 
 
-def test_agent_rubric_is_a_grader_that_asks_an_agent_judge():
+def test_agent_rubric_hands_an_agent_judge_one_prompt_ending_with_the_verdict_file_contract():
+    # llm-grader.ts buildDelegatedPrompt and buildAgentVerdictFileInstructions at the commit;
+    # the goldens hold the prompts agentv handed an agent judge.
     document = render(
         HEAD
         + "tests:\n  - id: t\n    vars: {x: a}\n    assert:\n"
-        + "      - {type: agent-rubric, value: Reads the files, provider: grader-b}\n"
+        + "      - {type: agent-rubric, value: Reads the files, provider: agent-judge}\n"
     )
     [grader] = document.cases[0].graders
-    assert (grader.name, grader.judge, grader.messages) == ("agent-rubric", "grader-b", [])
+    assert (grader.name, grader.judge) == ("agent-rubric", "agent-judge")
+    [message] = grader.messages
+    assert message.role == "user"
+    assert message.content.startswith(
+        "You are an expert grader. Investigate the workspace to verify the criteria are met.\n"
+    )
+    assert "[[ ## criteria ## ]]\nReads the files\n" in message.content
+    assert message.content.endswith("AgentV reads the verdict file first.")
+    path = next(s for s in message.segments if "verdict file's temporary path" in s.text)
+    assert path.origin.kind == "marker"  # made for each run: a named placeholder
     assert grader.note is not None and "agent-capable judge" in grader.note
     tag = render(
         HEAD + "tests:\n  - id: t\n    vars: {x: a}\n    assert:\n      - {type: agent-rubric, value: x}\n",

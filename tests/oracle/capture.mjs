@@ -7,7 +7,10 @@
 //                        "log": ["..."], "error": "..."}]}
 // With --serve: one job per stdin line, one result per stdout line, so a test session keeps one
 // process (agentv's start-up costs about a second; a suite costs tens of milliseconds).
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import readline from 'node:readline';
 // AGENTV_CORE_ENTRY runs another agentv build the same way (e.g. agentv 5 from its source tag, under
 // tsx, to make goldens); the default is the published package pinned in package-lock.json.
@@ -21,7 +24,29 @@ const resolveTargetDefinition = core.resolveTargetDefinition ?? core.resolveProv
 const FILE_PICKS_JUDGE = process.env.AGENTV_JUDGE_SELECTION === 'file';
 // Judges a generated file may name, each answering as its own model so the golden says which one
 // was asked.
-const NAMED_JUDGES = ['grader-a', 'grader-b'];
+const NAMED_JUDGES = ['grader-a', 'grader-b', 'agent-judge'];
+// `agent-judge` is agent-capable (agentv sends `agent-rubric` only to such a judge): a provider of
+// an agent kind whose invoke() writes down the prompt agentv hands it, as a one-message request.
+const AGENT_JUDGE = 'agent-judge';
+
+function agentJudge() {
+  return {
+    id: AGENT_JUDGE, kind: 'pi-cli', targetName: AGENT_JUDGE,
+    async invoke(request) {
+      requests.push({ test: current, role: 'judge', path: 'invoke', body: {
+        model: `${JUDGE_MODEL}-${AGENT_JUDGE}`,
+        messages: [{ role: 'user', content: request.question }] } });
+      return { output: [{ role: 'assistant', content: GRADE }] };
+    },
+  };
+}
+
+// agentv makes an agent judge's verdict file under the working directory when the run has no
+// workspace: keep it out of this repository.
+if (FILE_PICKS_JUDGE) process.chdir(fs.mkdtempSync(path.join(os.tmpdir(), 'agentv-capture-')));
+
+const providerFactory = (resolved) => (resolved.name === AGENT_JUDGE
+  ? agentJudge() : core.createProvider(resolved));
 
 const CANDIDATE_MODEL = 'candidate-model';
 const JUDGE_MODEL = 'judge-model';
@@ -107,7 +132,7 @@ async function runJob(job, url) {
       targets: [definition('mock', url), definition('judge', url),
                 ...(FILE_PICKS_JUDGE ? NAMED_JUDGES.map((name) => definition(name, url)) : [])],
       env: ENV,
-      providerFactory: undefined,
+      providerFactory: FILE_PICKS_JUDGE ? providerFactory : undefined,
       ...judgeOptions,
       maxConcurrency: 1,
       maxRetries: 0,

@@ -7,7 +7,8 @@ the commit refuses (`target`, `targets`, top-level `graders`, `experiment`, obje
 
 make_agentv5_goldens.py --profile agentv-5-next-58f316c runs them through the commit's source.
 The judges a file may name are the ones tests/oracle/capture.mjs serves: `judge` (the run's
-default), `grader-a` and `grader-b`.
+default), `grader-a` and `grader-b`, and `agent-judge`, the agent-capable judge every `agent-rubric`
+names (agentv fails an agent-rubric a chat model would judge, without asking).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .generate_v5 import files_of, suites
 from .generate_v5_graders import grader_documents, grader_files
 
 JUDGES = ["grader-a", "grader-b", "judge"]
+AGENT_JUDGE = "agent-judge"
 PROVIDERS = st.sampled_from(
     [
         "mock",
@@ -123,7 +125,10 @@ def _newest_grader(draw: st.DrawFn, grader: Any) -> Any:
             grader["value"] = grader.pop("rubrics")
         elif "value" not in grader and "prompt" not in grader:
             grader["value"] = "Answers the question"
-    if grader.get("type") in ("llm-rubric", "agent-rubric"):
+    if grader.get("type") == "agent-rubric":
+        # agentv asks only an agent-capable judge (capture.mjs serves one as `agent-judge`)
+        grader["provider" if draw(st.integers(0, 9)) else "target"] = AGENT_JUDGE
+    elif grader.get("type") == "llm-rubric":
         choice = draw(st.integers(0, 9))
         if choice < 3:
             grader["provider"] = draw(st.sampled_from(JUDGES))
@@ -138,8 +143,17 @@ def _newest_grader(draw: st.DrawFn, grader: Any) -> Any:
 
 NEWEST_ONLY = st.sampled_from(
     [
-        {"type": "agent-rubric", "value": "Reads the workspace and checks the answer"},
-        {"type": "agent-rubric", "value": ["Uses the tool", "Explains"], "provider": "grader-b"},
+        {
+            "type": "agent-rubric",
+            "value": "Reads the workspace and checks the answer",
+            "provider": AGENT_JUDGE,
+        },
+        {"type": "agent-rubric", "value": ["Uses the tool", "Explains"], "provider": AGENT_JUDGE},
+        {
+            "type": "agent-rubric",
+            "prompt": "Check {{ output }} against {{ criteria }}",
+            "provider": AGENT_JUDGE,
+        },
         {"type": "llm_judge", "value": "x"},
         {"type": "llm-judge", "value": "x"},
         {"type": "llm-grader", "prompt": "Be strict"},

@@ -52,8 +52,11 @@ def test_the_grader_goldens_name_their_judges():
     assert "58f316ca2" in header["made_with"]
     assert len(goldens) == header["count"] >= 300
     models = [request["body"]["model"] for request in _judge_requests(goldens)]
-    # the run's judge, and each judge a file names (defaults.grader, options.provider, provider)
-    assert {"judge-model", "judge-model-grader-a", "judge-model-grader-b"} <= set(models)
+    # the run's judge, each judge a file names (defaults.grader, options.provider, provider), and
+    # the agent judge agent-rubric prompts are handed to
+    assert {"judge-model", "judge-model-grader-a", "judge-model-grader-b", "judge-model-agent-judge"} <= set(
+        models
+    )
     assert len(models) > 300
 
 

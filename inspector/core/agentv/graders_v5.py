@@ -253,10 +253,10 @@ def _newest_llm(
             grader = _llm(node, "llm-rubric", name, span, case, resolve, warnings)
         except Skip as skip:
             raise Skip(str(skip).replace("llm-rubric field", "agent-rubric field", 1)) from None
-        if grader is None:
-            return None
-        return Grader(name, span=span, note=newest.AGENT_RUBRIC_NOTE, judge=judge)
-    grader = _llm(node, kind, name, span, case, resolve, warnings)
+        if grader is not None:
+            grader.agent = True
+    else:
+        grader = _llm(node, kind, name, span, case, resolve, warnings)
     if grader is not None:
         grader.judge = judge
     return grader

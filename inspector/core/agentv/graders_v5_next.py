@@ -22,12 +22,6 @@ KINDS_ADDED = frozenset({"agent-rubric"})
 KINDS_REMOVED = frozenset({"skill-trigger"})
 LLM_KINDS = frozenset({"llm-rubric", "agent-rubric"})
 
-AGENT_RUBRIC_NOTE = (
-    "agent-rubric: agentv sends this rubric to an agent-capable judge (a coding agent such as "
-    "codex, claude or pi, or agentv's own agent) which reads the workspace and writes its verdict "
-    "to a temporary file; with a plain chat model as judge agentv fails the check without asking."
-)
-
 
 def refuse_removed(kind: str, node: Node, metric_name: str | None, case: CaseSpec) -> None:
     """staleAuthoredGraderMessage (`skill-trigger`), then removedPublicLlmGraderMessage: both
