@@ -206,3 +206,16 @@ def test_auto_picks_the_commit_for_what_only_it_accepts(text, reason):
 )
 def test_auto_keeps_its_other_choices(text, profile):
     assert render(text, "auto").profile == profile
+
+
+def test_provider_output_in_a_default_test_file_refuses_the_file_at_its_line():
+    # apps/cli loads the suite (loadTestSuite -> buildEvalSuiteResult) with default_test resolved
+    bundle = MemoryBundle(
+        {
+            "evals/suite.yaml": (HEAD + "default_test: file://defaults.yaml\n" + AUTO_TESTS).encode(),
+            "evals/defaults.yaml": b"vars:\n  x: b\nprovider_output: fixed\n",
+        }
+    )
+    with pytest.raises(InputError, match="default_test.provider_output is not supported") as refused:
+        render_document(bundle, "evals/suite.yaml", RenderOptions(profile=PROFILE, input_format="agentv"))
+    assert (refused.value.diagnostic.path, refused.value.diagnostic.line) == ("evals/defaults.yaml", 3)

@@ -61,7 +61,7 @@ class NewerRules(Protocol):
     """What a later agentv (v5_next.py) reads differently from the tag: keys it refuses, and
     which judge each test's graders ask."""
 
-    def refuse(self, root: Node, default_test: Node | None, path: str) -> None: ...
+    def refuse(self, root: Node, default_test: Node | None, default_path: str, path: str) -> None: ...
 
     def mark(self, case: CaseSpec, test: Node, default_test: Node | None, root: Node) -> None: ...
 
@@ -72,9 +72,9 @@ def read_suite_v5(bundle: Bundle, path: str, newer: NewerRules | None = None) ->
         return jsonl_suite
     root = _suite_root(loader, path, text)
     _refuse_removed_keys(root, path)
-    if newer is not None:
-        newer.refuse(root, root.get("default_test"), path)
     default_test, default_path = _default_test(loader, root)
+    if newer is not None:
+        newer.refuse(root, default_test, default_path, path)
     _refuse_aliases(root, path)
     if root.get("scenarios") is not None:
         loader.warnings.append(

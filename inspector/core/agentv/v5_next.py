@@ -67,8 +67,9 @@ _RUNTIME_KEYS = (
 class NewestRules:
     """v5.py's NewerRules for the commit."""
 
-    def refuse(self, root: Node, default_test: Node | None, path: str) -> None:
-        _refuse_provider_output(root, default_test, path)
+    def refuse(self, root: Node, default_test: Node | None, default_path: str, path: str) -> None:
+        # default_test as read (a file:// one too): the CLI's loadTestSuite checks it resolved.
+        _refuse_provider_output(root, default_test, default_path, path)
         _refuse_runtime_keys(root, path)
         if root.get("budget_usd") is not None:  # config-loader.ts rejectAuthoredRuntimeContainers
             raise InputError(
@@ -99,8 +100,8 @@ def _line(node: Node, key: str) -> int:
     return node.value[key].start_line
 
 
-def _refuse_provider_output(root: Node, default_test: Node | None, path: str) -> None:
-    """rejectAuthoredProviderOutput: an inline default_test's, then each inline test's."""
+def _refuse_provider_output(root: Node, default_test: Node | None, default_path: str, path: str) -> None:
+    """rejectAuthoredProviderOutput: default_test's, then each inline test's."""
     if (
         default_test is not None
         and isinstance(default_test.value, dict)
@@ -108,7 +109,7 @@ def _refuse_provider_output(root: Node, default_test: Node | None, path: str) ->
     ):
         raise InputError(
             "default_test.provider_output is not supported in authored AgentV YAML. " + _FIXED_OUTPUT_HINT,
-            path,
+            default_path,
             _line(default_test, "provider_output"),
         )
     tests = root.get("tests")
