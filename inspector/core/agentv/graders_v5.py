@@ -234,7 +234,7 @@ def _of_kind(
     if kind in ("trajectory:goal-success", "not-trajectory:goal-success"):
         goal = _goal_success(node, name, span, case, warnings)
         if is_newest and goal is not None and case.grading is not None:
-            goal.judge = case.grading.judge
+            goal.judge = case.grading.default_judge  # trajectory.ts asks the run's judge
         return goal
     if kind not in (newest.LLM_KINDS if is_newest else ("llm-grader", "llm-rubric")):
         return _check(node, kind, name, span, resolve, is_newest)
