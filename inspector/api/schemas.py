@@ -40,7 +40,14 @@ class ErrorOut(Schema):
 class RenderQuery(Schema):
     """The inspector page's render settings."""
 
-    profile: Profile | None = Field(None, description="Which agentv release's rendering to follow.")
+    profile: Profile | None = Field(
+        None,
+        description=(
+            "Which agentv release's rendering to follow. `agentv-5` is tag v5.3.1-next.1; "
+            "`agentv-5-next-58f316c` is agentv's main at commit 58f316ca2, untagged (its "
+            "`providers`, `defaults.grader` and `agent-rubric`)."
+        ),
+    )
     patterns: str | None = Field(
         None,
         description="Guideline file patterns, one per line or comma separated. Absent: take "
@@ -230,6 +237,14 @@ class GraderOut(Schema):
     note: str | None = Field(None, description="A script grader: what it runs instead.")
     span: SpanOut | None = Field(None, description="Where the grader is written.")
     script: str | None = Field(None, description="The script a script grader runs, when found.")
+    judge: str | None = Field(
+        None,
+        description=(
+            "The provider agentv asks for this grader when the file names it (agentv's main after "
+            "5.3.1-next.1: the assertion's `provider`, the test's `options.provider`, or "
+            "`defaults.grader`); null: the run's judge."
+        ),
+    )
 
 
 class GuidelineOut(Schema):

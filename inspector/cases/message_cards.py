@@ -203,6 +203,7 @@ class GraderView:
     where: str | None = None  # where the grader is written, as file:line
     where_url: str | None = None
     script_url: str | None = None
+    judge: str | None = None  # the provider agentv asks, when the file names it
 
 
 @dataclass
@@ -328,7 +329,9 @@ def _grader_views(bundle_id: str, case: RenderedCase, provider: str) -> list[Gra
             where_url = source_url(bundle_id, written.path, written.start_line, written.end_line)
         script_url = source_url(bundle_id, grader.script) if grader.script else None
         if not grader.messages:
-            views.append(GraderView(grader.name, [], "", grader.note, where, where_url, script_url))
+            views.append(
+                GraderView(grader.name, [], "", grader.note, where, where_url, script_url, grader.judge)
+            )
             continue
         prompt = RenderedCase(grader.name, grader.messages)
         counts = case_tokens(prompt, provider=provider)
@@ -337,9 +340,10 @@ def _grader_views(bundle_id: str, case: RenderedCase, provider: str) -> list[Gra
                 grader.name,
                 _cards(bundle_id, prompt, counts, f"g{position}-m"),
                 counts.label(counts.sent_total),
-                None,
+                grader.note,
                 where,
                 where_url,
+                judge=grader.judge,
             )
         )
     return views

@@ -197,6 +197,7 @@ class GraderPrompt:
     note: str | None = None
     span: LineSpan | None = None  # where the grader is written
     script: str | None = None  # the bundle path of the script a script grader runs, when found
+    judge: str | None = None  # the provider agentv asks, when the file names it (agentv's main)
 
 
 CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"

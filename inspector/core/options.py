@@ -6,7 +6,16 @@ from dataclasses import dataclass
 # aibff's grader decks follow aibff's code of an era: August 2025 by default, June's or July's
 # when chosen.
 AIBFF_PROFILES = ("aibff-2025-06", "aibff-2025-07", "aibff-2025-08")
-PROFILES = ("auto", "spec", "agentv-0.10", "agentv-3.8", "agentv-4", "agentv-5", *AIBFF_PROFILES)
+PROFILES = (
+    "auto",
+    "spec",
+    "agentv-0.10",
+    "agentv-3.8",
+    "agentv-4",
+    "agentv-5",  # tag v5.3.1-next.1
+    "agentv-5-next-58f316c",  # agentv's main at commit 58f316ca2, untagged (v5_next.py)
+    *AIBFF_PROFILES,
+)
 
 
 @dataclass(frozen=True, slots=True)

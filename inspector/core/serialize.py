@@ -147,6 +147,7 @@ def graders_contract(case: RenderedCase) -> list[dict[str, Any]]:
             "name": grader.name,
             "messages": [chat_message(m) for m in grader.messages],
             **({"note": grader.note, "script": grader.script} if grader.note else {}),
+            **({"judge": grader.judge} if grader.judge else {}),
         }
         for grader in case.graders
     ]
@@ -177,6 +178,7 @@ def case_detail(case: RenderedCase) -> dict[str, Any]:
                 "note": grader.note,
                 "span": span(grader.span),
                 "script": grader.script,
+                "judge": grader.judge,
             }
             for grader in case.graders
         ],

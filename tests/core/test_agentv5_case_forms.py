@@ -14,6 +14,7 @@ from inspector.core.agentv.case_csv import csv_rows, read_csv_cases
 from inspector.core.agentv.scenarios import AT_TAG, NEWEST_COMMIT, lower_scenarios
 from inspector.core.agentv.v4 import _Loader
 from inspector.core.agentv.v5 import read_suite_v5
+from inspector.core.agentv.v5_next import read_suite_v5_next
 from inspector.core.bundle import DirectoryBundle, MemoryBundle
 from inspector.core.documents import render_document
 from inspector.core.model import InputError
@@ -405,7 +406,7 @@ def test_the_newest_commit_reader_reads_scenario_files_and_refuses_provider_outp
         "evals/suite.yaml": "prompts: ['{{ language }}']\n" + SCENARIO_FILES["evals/suite.yaml"],
     }
     bundle = MemoryBundle({name: text.encode() for name, text in files.items()})
-    suite = read_suite_v5(bundle, "evals/suite.yaml", newest_commit=True)
+    suite = read_suite_v5_next(bundle, "evals/suite.yaml")
     assert [case.id for case in suite.cases] == ["first", "second", "inline"]
     with pytest.raises(InputError):
         read_suite_v5(bundle, "evals/suite.yaml")  # at the tag a file:// scenario is no object
@@ -417,4 +418,4 @@ def test_the_newest_commit_reader_reads_scenario_files_and_refuses_provider_outp
     )
     assert [case.id for case in read_suite_v5(bundle, "evals/suite.yaml").cases] == ["r"]
     with pytest.raises(InputError):
-        read_suite_v5(bundle, "evals/suite.yaml", newest_commit=True)
+        read_suite_v5_next(bundle, "evals/suite.yaml")

@@ -54,9 +54,11 @@ class Oracle:
 
     By default the published agentv 4.42.4. With `source`, agentv's `packages/core` checked out at
     a tag with its npm dependencies and tsx installed (see docs/agentv-5.md): that release's own
-    TypeScript, run the same way."""
+    TypeScript, run the same way. `file_picks_judge`: no CLI grader override, so the file's
+    `defaults.grader`, `options.provider` and assertion `provider` pick the judge
+    (docs/agentv-next.md)."""
 
-    def __init__(self, source: Path | None = None) -> None:
+    def __init__(self, source: Path | None = None, file_picks_judge: bool = False) -> None:
         environment = _environment()
         if source is None:
             reason = available()
@@ -67,6 +69,8 @@ class Oracle:
             command = [str(source / "node_modules" / ".bin" / "tsx")]
             environment["AGENTV_CORE_ENTRY"] = str(source / "src" / "index.ts")
             environment["AGENTV_ENV_SYNTAX"] = "nunjucks"
+        if file_picks_judge:  # agentv's main after 5.3.1-next.1: the file names its judges
+            environment["AGENTV_JUDGE_SELECTION"] = "file"
         self.process = subprocess.Popen(
             [*command, str(ORACLE_DIR / "capture.mjs"), "--serve"],
             stdin=subprocess.PIPE,

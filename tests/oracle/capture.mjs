@@ -7,12 +7,46 @@
 //                        "log": ["..."], "error": "..."}]}
 // With --serve: one job per stdin line, one result per stdout line, so a test session keeps one
 // process (agentv's start-up costs about a second; a suite costs tens of milliseconds).
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import readline from 'node:readline';
 // AGENTV_CORE_ENTRY runs another agentv build the same way (e.g. agentv 5 from its source tag, under
 // tsx, to make goldens); the default is the published package pinned in package-lock.json.
-const { resolveTargetDefinition, runEvaluation } = await import(
-  process.env.AGENTV_CORE_ENTRY || '@agentv/core');
+const core = await import(process.env.AGENTV_CORE_ENTRY || '@agentv/core');
+const { runEvaluation } = core;
+// agentv's main after v5.3.1-next.1 renamed targets to providers.
+const resolveTargetDefinition = core.resolveTargetDefinition ?? core.resolveProviderDefinition;
+// AGENTV_JUDGE_SELECTION=file: no CLI grader override, so the file picks its judge (assertion
+// `provider`, `options.provider`, `defaults.grader`) the way agentv's CLI lets it; the run's
+// default judge stands where `.agentv/config.yaml`'s `defaults.grader` would.
+const FILE_PICKS_JUDGE = process.env.AGENTV_JUDGE_SELECTION === 'file';
+// Judges a generated file may name, each answering as its own model so the golden says which one
+// was asked.
+const NAMED_JUDGES = ['grader-a', 'grader-b', 'agent-judge'];
+// `agent-judge` is agent-capable (agentv sends `agent-rubric` only to such a judge): a provider of
+// an agent kind whose invoke() writes down the prompt agentv hands it, as a one-message request.
+const AGENT_JUDGE = 'agent-judge';
+
+function agentJudge() {
+  return {
+    id: AGENT_JUDGE, kind: 'pi-cli', targetName: AGENT_JUDGE,
+    async invoke(request) {
+      requests.push({ test: current, role: 'judge', path: 'invoke', body: {
+        model: `${JUDGE_MODEL}-${AGENT_JUDGE}`,
+        messages: [{ role: 'user', content: request.question }] } });
+      return { output: [{ role: 'assistant', content: GRADE }] };
+    },
+  };
+}
+
+// agentv makes an agent judge's verdict file under the working directory when the run has no
+// workspace: keep it out of this repository.
+if (FILE_PICKS_JUDGE) process.chdir(fs.mkdtempSync(path.join(os.tmpdir(), 'agentv-capture-')));
+
+const providerFactory = (resolved) => (resolved.name === AGENT_JUDGE
+  ? agentJudge() : core.createProvider(resolved));
 
 const CANDIDATE_MODEL = 'candidate-model';
 const JUDGE_MODEL = 'judge-model';
@@ -41,7 +75,7 @@ const server = http.createServer((req, res) => {
   req.on('end', () => {
     let body;
     try { body = JSON.parse(raw); } catch { body = { unparsed: raw }; }
-    const role = body.model === JUDGE_MODEL ? 'judge' : 'candidate';
+    const role = String(body.model ?? '').startsWith(JUDGE_MODEL) ? 'judge' : 'candidate';
     requests.push({ test: current, role, path: req.url, body });
     sse(res, role === 'judge' ? GRADE : 'ok', body.model ?? CANDIDATE_MODEL);
   });
@@ -54,7 +88,8 @@ async function readStdin() {
 }
 
 // agentv refuses literal keys and models in targets: they come from the environment.
-const ENV = { MOCK_KEY: 'sk-test', MODEL_mock: CANDIDATE_MODEL, MODEL_judge: JUDGE_MODEL };
+const ENV = { MOCK_KEY: 'sk-test', MODEL_mock: CANDIDATE_MODEL, MODEL_judge: JUDGE_MODEL,
+              ...Object.fromEntries(NAMED_JUDGES.map((name) => [`MODEL_${name.replace(/-/g, "_")}`, `${JUDGE_MODEL}-${name}`])) };
 
 // agentv 4 writes environment references as ${{ NAME }}; agentv 5 as {{ env.NAME }}.
 const envRef = (name) => (process.env.AGENTV_ENV_SYNTAX === 'nunjucks'
@@ -62,11 +97,18 @@ const envRef = (name) => (process.env.AGENTV_ENV_SYNTAX === 'nunjucks'
 
 function definition(name, url) {
   return { name, provider: 'openai', endpoint: url, api_key: envRef('MOCK_KEY'),
-           model: envRef(`MODEL_${name}`), max_retries: 0 };
+           model: envRef(`MODEL_${name.replace(/-/g, "_")}`), max_retries: 0 };
 }
 
 function target(name, model, url) {
   return resolveTargetDefinition(definition(name, url), ENV);
+}
+
+// apps/cli run-eval.ts: the CLI loads the suite first (a file it refuses runs nothing), and the
+// suite's `defaults.grader` replaces the configured default judge.
+async function fileDefaultJudge(job) {
+  const suite = await core.loadTestSuite(job.evalFile, job.repoRoot);
+  return suite.defaults?.grader ?? 'judge';
 }
 
 async function runJob(job, url) {
@@ -81,14 +123,17 @@ async function runJob(job, url) {
   try {
     const candidate = target('mock', CANDIDATE_MODEL, url);
     const judge = target('judge', JUDGE_MODEL, url);
+    const judgeOptions = FILE_PICKS_JUDGE
+      ? { target: candidate, defaultGraderTarget: await fileDefaultJudge(job) }
+      : { target: { ...candidate, graderTarget: 'judge' }, graderTarget: 'judge' };
     const results = await runEvaluation({
       testFilePath: job.evalFile,
       repoRoot: job.repoRoot,
-      target: { ...candidate, graderTarget: 'judge' },
-      targets: [definition('mock', url), definition('judge', url)],
+      targets: [definition('mock', url), definition('judge', url),
+                ...(FILE_PICKS_JUDGE ? NAMED_JUDGES.map((name) => definition(name, url)) : [])],
       env: ENV,
-      providerFactory: undefined,
-      graderTarget: 'judge',
+      providerFactory: FILE_PICKS_JUDGE ? providerFactory : undefined,
+      ...judgeOptions,
       maxConcurrency: 1,
       maxRetries: 0,
       useCache: false,

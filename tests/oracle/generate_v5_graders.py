@@ -234,6 +234,17 @@ def _turn(draw: st.DrawFn) -> dict[str, Any]:
 
 @st.composite
 def grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
+    return grader_files(draw(grader_documents()))
+
+
+def grader_files(document: dict[str, Any]) -> dict[str, bytes]:
+    files = files_of(document)
+    files.update(GRADER_FILES)
+    return files
+
+
+@st.composite
+def grader_documents(draw: st.DrawFn) -> dict[str, Any]:
     tests = []
     for index in range(draw(st.integers(1, 3))):
         test: dict[str, Any] = {
@@ -278,6 +289,4 @@ def grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
                 st.sampled_from(["Grade kindly", "file://graders/full.md", ["as", "a", "list"]])
             )
         }
-    files = files_of(document)
-    files.update(GRADER_FILES)
-    return files
+    return document

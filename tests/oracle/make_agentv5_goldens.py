@@ -19,6 +19,9 @@ made with `--graders --count 300`, checked by test_agentv5_grader_goldens.py). `
 agentv's own CSV reader (loadCasesFromFile, through csv_cases.mjs) on generated CSV cases files and
 keeps the case objects it made (tests/oracle/agentv5_csv_goldens.jsonl, made with
 `--csv --count 400`, checked by test_agentv5_csv_goldens.py).
+`--profile agentv-5-next-58f316c` makes the goldens of agentv's main at 58f316ca2 the same way
+(`--source` that commit's packages/core; generate_v5_next.py; the files name their judges, and
+each judge request keeps the model that answered it); `--output` writes elsewhere.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 
@@ -42,16 +47,53 @@ from tests.oracle.agentv import Oracle  # noqa: E402
 from tests.oracle.differential import compare  # noqa: E402
 from tests.oracle.generate_v5 import csv_files, csv_text, files_of, suites  # noqa: E402
 from tests.oracle.generate_v5_graders import grader_suites  # noqa: E402
-from tests.oracle.test_agentv4_graders import recorded_differences  # noqa: E402
+from tests.oracle.generate_v5_next import newest_grader_suites, newest_suites  # noqa: E402
+from tests.oracle.test_agentv4_graders import judge_differences, recorded_differences  # noqa: E402
 from tests.oracle.test_agentv5_csv_goldens import CSV_PATH, csv_differences  # noqa: E402
 
-GOLDENS = Path(__file__).resolve().parent / "agentv5_goldens.jsonl"
-GRADER_GOLDENS = Path(__file__).resolve().parent / "agentv5_grader_goldens.jsonl"
-CSV_GOLDENS = Path(__file__).resolve().parent / "agentv5_csv_goldens.jsonl"
+HERE = Path(__file__).resolve().parent
+GOLDENS = HERE / "agentv5_goldens.jsonl"
+GRADER_GOLDENS = HERE / "agentv5_grader_goldens.jsonl"
+CSV_GOLDENS = HERE / "agentv5_csv_goldens.jsonl"
 SEED_NOTE = "hypothesis, derandomized: the same files on every run"
 
 
-def generated(count: int, with_graders: bool = False) -> list[dict[str, bytes]]:
+@dataclass(frozen=True)
+class Release:
+    """An agentv source the goldens are made from: what it is, its files, where they go."""
+
+    made_with: str
+    suites: Any  # () -> strategy of a bundle's files
+    grader_suites: Any
+    goldens: Path
+    grader_goldens: Path
+    file_picks_judge: bool = False  # the files name their judges (agentv's main after the tag)
+
+
+RELEASES = {
+    "agentv-5": Release(
+        "agentv v5.3.1-next.1 source (packages/core) under tsx, tests/oracle/capture.mjs",
+        lambda: suites().map(files_of),
+        grader_suites,
+        GOLDENS,
+        GRADER_GOLDENS,
+    ),
+    "agentv-5-next-58f316c": Release(
+        "agentv main at 58f316ca24e3abcdd253efafbc240882f39dc5b0 (untagged, 45 commits after "
+        "v5.3.1-next.1) source (packages/core) under tsx, tests/oracle/capture.mjs with "
+        "AGENTV_JUDGE_SELECTION=file",
+        newest_suites,
+        newest_grader_suites,
+        HERE / "agentv5_next_goldens.jsonl",
+        HERE / "agentv5_next_grader_goldens.jsonl",
+        file_picks_judge=True,
+    ),
+}
+
+
+def generated(
+    count: int, with_graders: bool = False, release: Release = RELEASES["agentv-5"]
+) -> list[dict[str, bytes]]:
     found: list[dict[str, bytes]] = []
 
     @settings(
@@ -62,9 +104,9 @@ def generated(count: int, with_graders: bool = False) -> list[dict[str, bytes]]:
         suppress_health_check=list(HealthCheck),
         deadline=None,
     )
-    @given(document=suites())
-    def collect(document: dict) -> None:
-        found.append(files_of(document))
+    @given(files=release.suites())
+    def collect(files: dict[str, bytes]) -> None:
+        found.append(files)
 
     @settings(
         max_examples=count,
@@ -74,7 +116,7 @@ def generated(count: int, with_graders: bool = False) -> list[dict[str, bytes]]:
         suppress_health_check=list(HealthCheck),
         deadline=None,
     )
-    @given(files=grader_suites())
+    @given(files=release.grader_suites())
     def collect_graders(files: dict[str, bytes]) -> None:
         found.append(files)
 
@@ -147,12 +189,19 @@ def make_csv_goldens(source: Path, count: int, write: bool) -> None:
         print(f"wrote {CSV_GOLDENS.relative_to(REPO)}")
 
 
-def slim_graders(result: dict) -> dict:
-    """As `slim`, keeping every request the graders sent the judge too."""
+def slim_graders(result: dict, with_model: bool = False) -> dict:
+    """As `slim`, keeping every request the graders sent the judge too (and with_model, the
+    model that answered it: which judge was asked)."""
     kept = slim(result)
     for case, full in zip(kept["cases"], result.get("cases", []), strict=True):
         case["requests"] += [
-            {"role": "judge", "body": {"messages": request["body"].get("messages")}}
+            {
+                "role": "judge",
+                "body": {
+                    "messages": request["body"].get("messages"),
+                    **({"model": request["body"].get("model")} if with_model else {}),
+                },
+            }
             for request in full["requests"]
             if request["role"] == "judge"
         ]
@@ -195,7 +244,14 @@ def main() -> None:
     parser.add_argument(
         "--csv", action="store_true", help="CSV cases files, read by agentv's loadCasesFromFile alone"
     )
+    parser.add_argument(
+        "--profile", choices=sorted(RELEASES), default="agentv-5", help="the release and profile"
+    )
+    parser.add_argument(
+        "--output", type=Path, help="where to write the goldens (default: beside this script)"
+    )
     args = parser.parse_args()
+    release = RELEASES[args.profile]
     count = args.compare or args.count
     if args.csv:
         make_csv_goldens(args.source.resolve(), count, args.compare is None)
@@ -203,18 +259,20 @@ def main() -> None:
     started = time.monotonic()
     differing = 0
     lines = []
-    with Oracle(source=args.source.resolve()) as oracle:
-        for index, files in enumerate(generated(count, args.graders)):
+    with Oracle(source=args.source.resolve(), file_picks_judge=release.file_picks_judge) as oracle:
+        for index, files in enumerate(generated(count, args.graders, release)):
             root = Path(tempfile.mkdtemp(prefix="agentv5-golden-"))
             try:
                 for path, data in files.items():
                     (root / path).parent.mkdir(parents=True, exist_ok=True)
                     (root / path).write_bytes(data)
                 raw = oracle.run(root / "evals/suite.yaml", root, 300)
-                result = slim_graders(raw) if args.graders else slim(raw)
-                problems = compare(result, root, root / "evals/suite.yaml", profile="agentv-5")
+                result = slim_graders(raw, release.file_picks_judge) if args.graders else slim(raw)
+                problems = compare(result, root, root / "evals/suite.yaml", profile=args.profile)
                 if args.graders:
-                    problems += recorded_differences(result, root, root / "evals/suite.yaml", "agentv-5")
+                    problems += recorded_differences(result, root, root / "evals/suite.yaml", args.profile)
+                    if release.file_picks_judge:
+                        problems += judge_differences(result, root, root / "evals/suite.yaml", args.profile)
             finally:
                 shutil.rmtree(root, ignore_errors=True)
             if problems:
@@ -232,21 +290,20 @@ def main() -> None:
             )
     seconds = time.monotonic() - started
     print(
-        f"{count} generated agentv 5 files through agentv 5.3.1-next.1 and the agentv-5 profile "
-        f"in {seconds:.0f} s: {differing} differed"
+        f"{count} generated files through {release.made_with.split(' source')[0]} and the "
+        f"{args.profile} profile in {seconds:.0f} s: {differing} differed"
     )
     if args.compare is None:
         header = json.dumps(
             {
-                "made_with": "agentv v5.3.1-next.1 source (packages/core) under tsx, "
-                "tests/oracle/capture.mjs",
+                "made_with": release.made_with,
                 "inputs": SEED_NOTE,
                 "count": count,
             }
         )
-        target = GRADER_GOLDENS if args.graders else GOLDENS
+        target = args.output or (release.grader_goldens if args.graders else release.goldens)
         target.write_text(header + "\n" + "\n".join(lines) + "\n")
-        print(f"wrote {target.relative_to(REPO)}")
+        print(f"wrote {target}")
 
 
 if __name__ == "__main__":

@@ -147,6 +147,40 @@ def recorded_differences(
     return problems
 
 
+def judge_model(judge: str | None) -> str:
+    """The model capture.mjs answers as for a judge the file names (None: the run's judge)."""
+    return "judge-model" if judge in (None, "judge") else f"judge-model-{judge}"
+
+
+def judge_differences(result: dict[str, Any], root: Path, eval_file: Path, profile: str) -> list[str]:
+    """For files that name their judges (agentv's main after 5.3.1-next.1): the judge each of the
+    inspector's graders names against the model each judge request went to."""
+    try:
+        document = render_document(
+            DirectoryBundle(root),
+            eval_file.relative_to(root).as_posix(),
+            RenderOptions(profile=profile, input_format="agentv"),
+        )
+    except InputError:
+        return []
+    asked = {
+        case["id"]: [r["body"].get("model") for r in case["requests"] if r["role"] == "judge"]
+        for case in result.get("cases", [])
+    }
+    problems = []
+    for case in document.cases:
+        if case.skipped or case.id not in asked:
+            continue
+        mine = [judge_model(grader.judge) for grader in case.graders if grader.messages]
+        theirs = asked[case.id]
+        if case.metadata.get("on_turn_failure") == "stop":
+            mine = mine[: len(theirs)]
+        in_any_order = any("\u203a" in grader.name for grader in case.graders)
+        if (sorted(mine) != sorted(theirs)) if in_any_order else (mine != theirs):
+            problems.append(f"{case.id}: judges asked: agentv {theirs}, inspector {mine}")
+    return problems
+
+
 def _same_in_any_order(mine: list[list[dict[str, str]]], sent: list[list[dict[str, str]]]) -> bool:
     left = list(sent)
     for request in mine:

@@ -18,11 +18,16 @@ from .profiles import RENDERERS
 from .schema import Suite, read_suite
 from .v4 import read_suite_v4
 from .v5 import read_suite_v5
+from .v5_next import read_suite_v5_next
 
 __all__ = ["render_eval_file"]
 
 # agentv 4 and 5 read files by their own, stricter rules; the older profiles share one reader.
-READERS: dict[str, Callable[[Bundle, str], Suite]] = {"agentv-4": read_suite_v4, "agentv-5": read_suite_v5}
+READERS: dict[str, Callable[[Bundle, str], Suite]] = {
+    "agentv-4": read_suite_v4,
+    "agentv-5": read_suite_v5,
+    "agentv-5-next-58f316c": read_suite_v5_next,
+}
 
 
 def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:

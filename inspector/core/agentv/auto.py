@@ -2,7 +2,9 @@
 
 The schemas barely overlap: agentv 5 files fill top-level `prompts` from `tests[].vars` (and refuse
 `input` in inline tests), agentv 4 files write each test's `input` under `tests`, and the classic
-files the seed describes use `evalcases` and `input_messages`.
+files the seed describes use `evalcases` and `input_messages`. An agentv 5 file that uses what only
+agentv's main after v5.3.1-next.1 accepts (`providers`, `defaults`, judges named with `provider`,
+`agent-rubric`) is read by that commit's profile.
 """
 
 from __future__ import annotations
@@ -41,10 +43,48 @@ def choose_profile(bundle: Bundle, path: str) -> tuple[str, str]:
     keys = root.value
     for key in ("prompts", "default_test", "scenarios"):
         if key in keys:
-            return ("agentv-5", f"the file has top-level `{key}` (agentv 5's schema)")
+            return _newest_or(keys, ("agentv-5", f"the file has top-level `{key}` (agentv 5's schema)"))
     if "tests" in keys:
-        return _for_tests(keys)
+        found = _for_tests(keys)
+        return _newest_or(keys, found) if found[0] == "agentv-5" else found
     return _for_classic_keys(keys)
+
+
+NEWEST = "agentv-5-next-58f316c"
+
+
+def _newest_or(keys: dict[str, Node], tag: tuple[str, str]) -> tuple[str, str]:
+    """An agentv 5 file that uses what only agentv's main after v5.3.1-next.1 accepts (the tag
+    refuses top-level `providers` and `agent-rubric`, and ignores the rest) is read by it."""
+    for key in ("providers", "defaults"):
+        if key in keys:
+            return (NEWEST, f"the file has top-level `{key}` (agentv's main after 5.3.1-next.1)")
+    holders = [keys.get("default_test"), *_entries(keys.get("tests"))]
+    for holder in holders:
+        if holder is None or not isinstance(holder.value, dict):
+            continue
+        options = holder.value.get("options")
+        if options is not None and isinstance(options.value, dict) and "provider" in options.value:
+            return (
+                NEWEST,
+                "a test picks its judge with `options.provider` (agentv's main after 5.3.1-next.1)",
+            )
+    for grader in _assertions(keys, holders):
+        kind = grader.value.get("type")
+        if kind is not None and kind.value == "agent-rubric":
+            return (NEWEST, "the file uses `agent-rubric` (agentv's main after 5.3.1-next.1)")
+        if "provider" in grader.value:
+            return (NEWEST, "an assertion names its judge with `provider` (agentv's main after 5.3.1-next.1)")
+    return tag
+
+
+def _assertions(keys: dict[str, Node], holders: list[Node | None]) -> list[Node]:
+    lists = [keys.get("assert")] + [
+        holder.value.get("assert")
+        for holder in holders
+        if holder is not None and isinstance(holder.value, dict)
+    ]
+    return [entry for found in lists for entry in _entries(found)]
 
 
 def _for_tests(keys: dict[str, Node]) -> tuple[str, str]:

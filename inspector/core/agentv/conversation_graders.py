@@ -55,6 +55,9 @@ def conversation_graders(
         graders = _turn_graders(turn, case, warnings, v5)
         if not graders:
             continue
+        if case.grading.newest:  # the orchestrator builds these: the run's judge asks
+            for grader in graders:
+                grader.judge = case.grading.default_judge
         context = _context(_windowed(history, window))
         inputs = case_inputs(case, context, resolve, warnings)
         inputs.answer = [Piece(answer_placeholder(number), OriginKind.MARKER)]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from ..js import JS_WHITESPACE, js_json
+from ..js import JS_WHITESPACE, js_json, js_string
 from ..js import js_trim as _trim
 from ..model import (
     CANDIDATE_PLACEHOLDER,
@@ -95,6 +95,8 @@ class Grader:
     criteria: list[Piece] | None = None  # agentv 5: an `llm-rubric` value stands as the criteria
     note: str | None = None  # a grader that asks no judge: what it does instead (checks.py)
     custom: bool = False  # a type agentv must find as a custom assertion, and the bundle lacks
+    judge: str | None = None  # agentv's main: the provider it asks (None: the run's judge)
+    agent: bool = False  # agentv's main: `agent-rubric`, one prompt handed to an agent judge
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,11 +168,13 @@ def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderProm
     side), then its LLM aggregator, which reads their results."""
     name = within + grader.name
     if grader.note is not None:
-        return [GraderPrompt(name, [], grader.note, grader.span)]
+        return [GraderPrompt(name, [], grader.note, grader.span, judge=grader.judge)]
     if grader.script is not None:
         return [GraderPrompt(name, [], _script_note(grader.script), grader.span, grader.script.path)]
+    if grader.agent:
+        return [GraderPrompt(name, _delegated(grader, inputs), AGENT_NOTE, grader.span, judge=grader.judge)]
     if grader.members is None:
-        return [GraderPrompt(name, _messages(grader, inputs), span=grader.span)]
+        return [GraderPrompt(name, _messages(grader, inputs), span=grader.span, judge=grader.judge)]
     found = [prompt for member in grader.members for prompt in prompts(member, inputs, f"{name} › ")]
     if grader.aggregator is not None:
         found.append(
@@ -635,6 +639,74 @@ def _messages(grader: Grader, inputs: Inputs) -> list[Message]:
         Message("system", list(fixed_segments(system, OriginKind.DEFAULT_PROMPT))),
         Message("user", segments(_strip(user), inputs.made)),
     ]
+
+
+AGENT_NOTE = (
+    "agent-rubric: agentv hands this prompt to an agent-capable judge (a coding agent such as "
+    "pi, codex or claude, in delegate mode), which reads the workspace and writes its verdict to "
+    "a temporary file; with a plain chat model as judge agentv fails the check without asking, "
+    "and agentv's own agent is asked with a system and a user prompt instead."
+)
+VERDICT_PATH = "\u27e8the verdict file's temporary path, made for each run\u27e9"
+DELEGATE_OPENING = [
+    "You are an expert grader. Investigate the workspace to verify the criteria are met.",
+    "Be skeptical: award credit only for evidence you can support with the answer, file changes, "
+    "tool calls, or concrete workspace paths.",
+    "Each assertion evidence should cite paths, diffs, tool calls, or answer excerpts when available.",
+]
+
+
+def _verdict_contract() -> list[Piece]:
+    """llm-grader.ts buildAgentVerdictFileInstructions at 58f316ca2, the path a placeholder."""
+    return [
+        Piece(
+            "Agent grader verdict file contract:\nWrite exactly one JSON object to the verdict JSON file at: ",
+            OriginKind.DEFAULT_PROMPT,
+        ),
+        Piece(VERDICT_PATH, OriginKind.MARKER),
+        Piece(
+            '\nThe JSON object must match this shape: {"pass": boolean, "score": number between 0.0 '
+            'and 1.0, "reason": string}.\nDo not write Markdown, comments, arrays, or multiple JSON '
+            "objects to the verdict file.\nAfter writing the file, your final assistant message may "
+            "be brief; AgentV reads the verdict file first.",
+            OriginKind.DEFAULT_PROMPT,
+        ),
+    ]
+
+
+def _delegated(grader: Grader, inputs: Inputs) -> list[Message]:
+    """llm-grader.ts buildDelegatedPrompt at 58f316ca2: one prompt, the verdict contract last."""
+    if grader.criteria is not None:
+        inputs = replace(inputs, criteria=grader.criteria)
+    template = grader.prompt
+    if template is not None and not grader.prompt_is_file and not _has_variables(template, True):
+        inputs = replace(inputs, criteria=template)
+        template = None
+    rubrics = grader.rubrics or []
+    if template is not None:
+        if rubrics:
+            schema = SCORE_RANGE_FORMAT if any(r.score_ranges for r in rubrics) else RUBRIC_FORMAT
+        else:
+            schema = OUTPUT_SCHEMA
+        body = _substitute(template, _variables(inputs, rubrics or None)) + _header(f"\n\n{schema}\n\n")
+        return [Message("user", segments(body + _verdict_contract(), inputs.made))]
+    parts = _case_sections(inputs, DELEGATE_OPENING)
+    if rubrics:
+        parts += [_header("[[ ## rubrics ## ]]")]
+        parts += [[Piece(_delegated_line(rubric), OriginKind.CASE_TEXT)] for rubric in rubrics]
+        parts += [[], _header(RUBRIC_SCHEMA_V5)]
+    else:
+        parts += [_header(OUTPUT_SCHEMA)]
+    parts += [[], _verdict_contract()]
+    return [Message("user", segments(joined(parts, "\n"), inputs.made))]
+
+
+def _delegated_line(rubric: Rubric) -> str:
+    required = " (REQUIRED)" if rubric.required else ""
+    weight = f" (weight: {js_string(rubric.weight)})" if rubric.weight != 1.0 else ""
+    # A score-range item written without an outcome has none: JavaScript prints `undefined`.
+    outcome = rubric.outcome if rubric.outcome or not rubric.score_ranges else "undefined"
+    return f"- [{rubric.id}]{required}{weight}: {outcome}"
 
 
 def _rubric_prompt(

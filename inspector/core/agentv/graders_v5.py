@@ -16,6 +16,7 @@ from typing import Any
 
 from ..model import CANDIDATE_PLACEHOLDER, Diagnostic, LineSpan, OriginKind
 from ..yaml_lines import Node
+from . import graders_v5_next as newest
 from .checks import check_note, custom_note, custom_script
 from .graders import (
     Grader,
@@ -182,6 +183,8 @@ def _list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
                     span=_span(entry[0], case),
                 )
                 default = case.grading.rubric_prompt if case.grading is not None else None
+                if case.grading is not None and case.grading.newest:
+                    grader.judge = case.grading.judge
                 if default is not None:
                     grader.prompt, grader.prompt_is_file = _prompt(default, grader.name, case, resolve)
                 graders.append(grader)
@@ -207,29 +210,67 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
     metric_name = metric.value if metric is not None and isinstance(metric.value, str) else None
     if not isinstance(kind, str):
         return None
-    _refuse_type(kind, metric_name, case)
+    is_newest = case.grading is not None and case.grading.newest
+    if is_newest:
+        newest.refuse_removed(kind, node, metric_name, case)
+    _refuse_type(kind, metric_name, case, is_newest)
     name = metric_name or kind
     for removed in ("postprocess", "preprocessors"):
         if node.get(removed) is not None:
             raise Skip(f"Grader '{name}' in '{case.id}': {removed} has been removed.")
+    return _of_kind(node, kind, name, case, resolve, warnings, is_newest)
+
+
+def _of_kind(
+    node: Node, kind: str, name: str, case: CaseSpec, resolve, warnings: list[Diagnostic], is_newest: bool
+) -> Grader | None:
     span = _span(node, case)
     if kind == "assert-set":
         return _assert_set(node, name, span, case, resolve, warnings)
     if kind == "script":
+        if is_newest:
+            newest.refuse_script_target(node, name, case)
         return _script_grader(node, name, span, case, resolve)
     if kind in ("trajectory:goal-success", "not-trajectory:goal-success"):
-        return _goal_success(node, name, span, case, warnings)
-    if kind not in ("llm-grader", "llm-rubric"):
-        return _check(node, kind, name, span, resolve)
+        goal = _goal_success(node, name, span, case, warnings)
+        if is_newest and goal is not None and case.grading is not None:
+            goal.judge = case.grading.default_judge  # trajectory.ts asks the run's judge
+        return goal
+    if kind not in (newest.LLM_KINDS if is_newest else ("llm-grader", "llm-rubric")):
+        return _check(node, kind, name, span, resolve, is_newest)
+    if is_newest:
+        return _newest_llm(node, kind, name, span, case, resolve, warnings)
     return _llm(node, kind, name, span, case, resolve, warnings)
 
 
-def _refuse_type(kind: str, metric_name: str | None, case: CaseSpec) -> None:
+def _newest_llm(
+    node: Node, kind: str, name: str, span: LineSpan, case: CaseSpec, resolve, warnings: list[Diagnostic]
+) -> Grader | None:
+    """agentv's main: the judge each LLM grader asks; agent-rubric goes to an agent judge."""
+    judge = newest.judge_of(node, name, case)
+    if kind == "agent-rubric":
+        try:
+            grader = _llm(node, "llm-rubric", name, span, case, resolve, warnings)
+        except Skip as skip:
+            raise Skip(str(skip).replace("llm-rubric field", "agent-rubric field", 1)) from None
+        if grader is not None:
+            grader.agent = True
+    else:
+        grader = _llm(node, kind, name, span, case, resolve, warnings)
+    if grader is not None:
+        grader.judge = judge
+    return grader
+
+
+def _refuse_type(kind: str, metric_name: str | None, case: CaseSpec, is_newest: bool = False) -> None:
     """A removed grader name, or a promptfoo assertion agentv does not run, skips the test."""
-    replacement = REMOVED.get(kind)
+    replacement = newest.REPLACED.get(kind) if is_newest else None
+    if replacement is None and not (is_newest and kind in newest.NO_LONGER_REMOVED):
+        replacement = REMOVED.get(kind)
     if replacement:
         raise Skip(f"Unsupported grader '{kind}' in '{case.id}'. Use '{replacement}' instead.")
-    if (kind[4:] if kind.startswith("not-") else kind) in UNSUPPORTED:
+    unsupported = UNSUPPORTED - newest.NOW_SUPPORTED if is_newest else UNSUPPORTED
+    if (kind[4:] if kind.startswith("not-") else kind) in unsupported:
         raise Skip(
             f"Unsupported promptfoo assertion type '{kind}' in '{case.id}'"
             + (f" for evaluator '{metric_name}'" if metric_name else "")
@@ -268,9 +309,12 @@ def _script_grader(node: Node, name: str, span: LineSpan, case: CaseSpec, resolv
     return Grader(name, span=span, script=script) if script is not None else None
 
 
-def _check(node: Node, kind: str, name: str, span: LineSpan, resolve) -> Grader | None:
+def _check(
+    node: Node, kind: str, name: str, span: LineSpan, resolve, is_newest: bool = False
+) -> Grader | None:
     """A grader that asks no model: a built-in check, or a custom assertion found by name."""
-    if kind not in KINDS and not kind.startswith("not-trajectory:"):
+    kinds = (KINDS | newest.KINDS_ADDED) - newest.KINDS_REMOVED if is_newest else KINDS
+    if kind not in kinds and not kind.startswith("not-trajectory:"):
         custom_file = custom_script(kind, resolve)
         return Grader(name, span=span, note=custom_note(kind, custom_file), custom=custom_file is None)
     note = check_note(kind, node.plain())

@@ -132,6 +132,9 @@ class GradingNodes:
     metadata: Node | None  # the test's `metadata`
     generation: int = 4  # 5: agentv 5's `assert` lists (graders_v5)
     rubric_prompt: Node | None = None  # agentv 5: default_test.options.rubric_prompt
+    newest: bool = False  # agentv's main after 5.3.1-next.1 (v5_next.py): its grader rules
+    judge: str | None = None  # newest: the test's judge (options.provider, else defaults.grader)
+    default_judge: str | None = None  # newest: the file's defaults.grader (None: the run's judge)
 
 
 @dataclass(slots=True)

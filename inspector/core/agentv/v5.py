@@ -16,7 +16,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..bundle import Bundle, join, parent_folders
 from ..js import js_json
@@ -59,15 +59,28 @@ class Prompt:
     unsupported: str | None = None  # why the inspector cannot produce this prompt's text
 
 
-def read_suite_v5(bundle: Bundle, path: str, newest_commit: bool = False) -> Suite:
-    """`newest_commit`: CSV files and `scenarios` as agentv's newest commit (58f316ca2) reads them
-    (scenario files and globs, `provider_output` refused)."""
+class NewerRules(Protocol):
+    """What a later agentv (v5_next.py) reads differently from the tag: keys it refuses, and
+    which judge each test's graders ask."""
+
+    def refuse(self, root: Node, default_test: Node | None, default_path: str, path: str) -> None: ...
+
+    def mark(self, case: CaseSpec, test: Node, default_test: Node | None, root: Node) -> None: ...
+
+
+def read_suite_v5(bundle: Bundle, path: str, newer: NewerRules | None = None) -> Suite:
+    """`newer`: what agentv's newest commit (58f316ca2, v5_next.py) reads differently; with it, CSV
+    files and `scenarios` are read as that commit reads them too (scenario files and globs,
+    `provider_output` refused)."""
+    newest_commit = newer is not None
     loader, text, jsonl_suite = _open(bundle, path)
     if jsonl_suite is not None:
         return jsonl_suite
     root = _suite_root(loader, path, text)
     _refuse_removed_keys(root, path)
     default_test, default_path = _default_test(loader, root)
+    if newer is not None:
+        newer.refuse(root, default_test, default_path, path)
     _refuse_aliases(root, path)
     items = _test_items(loader, root, newest_commit)
     rules = NEWEST_COMMIT if newest_commit else AT_TAG
@@ -94,6 +107,8 @@ def read_suite_v5(bundle: Bundle, path: str, newest_commit: bool = False) -> Sui
             for variant, variant_notes in variants:
                 case = _render_case(loader, variant, item_path, len(cases), root, seen, prompt, graders)
                 case.warnings[:0] = variant_notes
+                if newer is not None:
+                    newer.mark(case, variant, default_test, root)
                 cases.append(case)
     _refuse_bad_graph(cases, loader)
     _env_warning(loader, "{{ env.NAME }}")

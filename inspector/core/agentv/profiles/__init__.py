@@ -18,4 +18,6 @@ RENDERERS: dict[str, Renderer] = {
     "agentv-4": agentv_4.render,
     # agentv 5 changed how tests are written, not how a loaded test is sent (see v5.py).
     "agentv-5": agentv_4.render,
+    # agentv's main at 58f316ca2, untagged: the authored format changed again, sending did not.
+    "agentv-5-next-58f316c": agentv_4.render,
 }

@@ -1,0 +1,221 @@
+"""The `agentv-5-next-58f316c` profile: agentv's main at 58f316ca2 (untagged), as its
+`yaml-parser.ts`, `loaders/grader-parser.ts` and `experiment.ts` read files. The goldens
+(tests/oracle/test_agentv5_next_goldens.py) prove it against that commit's own run; these are the
+readable examples, each naming what it follows."""
+
+import pytest
+
+from inspector.core.bundle import MemoryBundle
+from inspector.core.documents import render_document
+from inspector.core.model import InputError
+from inspector.core.options import PROFILES, RenderOptions
+
+PROFILE = "agentv-5-next-58f316c"
+HEAD = 'prompts:\n  - "Say {{ x }}"\n'
+
+
+def render(text: str, profile: str = PROFILE):
+    bundle = MemoryBundle({"evals/suite.yaml": text.encode()})
+    return render_document(bundle, "evals/suite.yaml", RenderOptions(profile=profile, input_format="agentv"))
+
+
+def test_the_profile_is_offered():
+    assert PROFILE in PROFILES
+
+
+@pytest.mark.parametrize(
+    ("extra", "message", "line"),
+    [
+        ("target: mock\n", "Top-level 'target' has been removed. Use top-level 'providers' instead.", 3),
+        ("targets: [mock]\n", "Top-level 'targets' has been removed. Use 'providers'; map targets[].id", 3),
+        (
+            "graders:\n  - id: j\n",
+            "top-level 'graders' has been removed. Put grader providers in 'providers'",
+            4,
+        ),
+        ("experiment: baseline\n", "top-level 'experiment' has been removed from authored eval YAML.", 3),
+        (
+            "evaluate_options:\n  repeat:\n    count: 2\n",
+            "Experiment repeat must be a positive integer. The repeat object shape has been removed",
+            5,
+        ),
+        ("defaults:\n  target: mock\n", "Invalid defaults.target: defaults.target has been removed.", 4),
+        (
+            "default_test:\n  provider_output: fixed\n",
+            "default_test.provider_output is not supported in authored AgentV YAML.",
+            4,
+        ),
+        ("providers: ['']\n", "Invalid providers[0]: provider reference must be non-empty.", 3),
+        ("providers: [mock, mock]\n", "Duplicate provider identity 'mock'.", 3),
+    ],
+)
+def test_what_the_commit_refuses_refuses_the_file_with_its_words(extra, message, line):
+    text = HEAD + extra + "tests:\n  - id: t\n    vars: {x: hi}\n    criteria: ok\n"
+    with pytest.raises(InputError) as refused:
+        render(text)
+    assert message in str(refused.value)
+    assert refused.value.diagnostic.line == line
+    render(text.replace(extra, ""))  # the same file without it reads
+
+
+def test_provider_output_in_a_test_refuses_the_file():
+    text = HEAD + "tests:\n  - id: t\n    vars: {x: hi}\n    provider_output: fixed\n"
+    with pytest.raises(InputError, match=r"tests\[0\]\.provider_output is not supported"):
+        render(text)
+
+
+def test_agentv_5_at_the_tag_keeps_reading_what_the_commit_refuses():
+    text = (
+        HEAD
+        + "evaluate_options:\n  repeat:\n    count: 2\ntests:\n  - id: t\n    vars: {x: hi}\n    criteria: ok\n"
+    )
+    assert [case.id for case in render(text, "agentv-5").cases] == ["t"]
+
+
+def test_providers_in_promptfoos_forms_are_read():
+    for providers in (
+        "providers: mock\n",
+        "providers:\n  - id: openai:gpt-4o-mini\n    label: mock\n  - grader-a\n",
+        "providers:\n  openai:gpt-4o-mini:\n    label: mini\n",
+    ):
+        document = render(HEAD + providers + "tests:\n  - id: t\n    vars: {x: hi}\n")
+        assert [m.content for m in document.cases[0].messages if m.role == "user"] == ["Say hi"]
+
+
+def judges(document) -> dict[str, list[tuple[str, str | None]]]:
+    return {case.id: [(grader.name, grader.judge) for grader in case.graders] for case in document.cases}
+
+
+def test_the_judge_is_the_assertions_provider_else_the_tests_else_defaults_grader():
+    # grader-parser.ts at the commit: assertion `provider` > options.provider (default_test's
+    # merged under the test's) > defaults.grader, which apps/cli's run-eval.ts hands the run.
+    document = render(
+        HEAD
+        + "defaults:\n  grader: grader-a\n"
+        + "default_test:\n  options:\n    provider: grader-b\n"
+        + "tests:\n"
+        + "  - id: inherits\n    vars: {x: a}\n    assert:\n"
+        + "      - {type: llm-rubric, value: polite}\n"
+        + "      - {type: llm-rubric, value: short, provider: judge}\n"
+        + "  - id: own\n    vars: {x: b}\n    options: {provider: grader-a}\n"
+        + "    assert:\n      - {type: llm-rubric, value: polite}\n"
+    )
+    assert judges(document) == {
+        "inherits": [("llm-rubric", "grader-b"), ("llm-rubric", "judge")],
+        "own": [("llm-rubric", "grader-a")],
+    }
+
+
+def test_without_a_named_judge_the_runs_judge_asks():
+    document = render(HEAD + "tests:\n  - id: t\n    vars: {x: a}\n    assert: [polite]\n")
+    assert judges(document) == {"t": [("llm-rubric", None)]}
+
+
+@pytest.mark.parametrize(
+    ("grader", "reason"),
+    [
+        (
+            "{type: llm-grader, prompt: Be strict}",
+            "Unsupported grader 'llm-grader' in 't'. Use 'llm-rubric' for free-form rubric checks or "
+            "'agent-rubric' for agentic rubric checks.",
+        ),
+        ("{type: llm_judge, value: x}", "Unsupported grader 'llm_judge' in 't'. Use 'llm-rubric'"),
+        (
+            "{type: skill-trigger, skill: search, should_trigger: false}",
+            "Authored assertion type 'skill-trigger' has been removed. Replace skill: search with "
+            "type: not-skill-used, value: search.",
+        ),
+        (
+            "{type: llm-rubric, value: x, target: grader-a}",
+            "Assertion field 'target' has been removed in 't' for evaluator 'llm-rubric'. Use "
+            "assertion 'provider' instead.",
+        ),
+        (
+            "{type: script, command: [python3, check.py], target: true}",
+            "Script evaluator field 'target' has been removed in 't' for evaluator 'script'.",
+        ),
+    ],
+)
+def test_graders_the_commit_refuses_skip_the_test_with_its_words(grader, reason):
+    text = HEAD + f"tests:\n  - id: t\n    vars: {{x: a}}\n    assert:\n      - {grader}\n"
+    document = render(text)
+    assert document.cases[0].skipped is not None and reason in document.cases[0].skipped
+    if "llm-grader" in grader:  # agentv 5.3.1-next.1 runs it
+        assert render(text, "agentv-5").cases[0].skipped is None
+
+
+def test_agent_rubric_hands_an_agent_judge_one_prompt_ending_with_the_verdict_file_contract():
+    # llm-grader.ts buildDelegatedPrompt and buildAgentVerdictFileInstructions at the commit;
+    # the goldens hold the prompts agentv handed an agent judge.
+    document = render(
+        HEAD
+        + "tests:\n  - id: t\n    vars: {x: a}\n    assert:\n"
+        + "      - {type: agent-rubric, value: Reads the files, provider: agent-judge}\n"
+    )
+    [grader] = document.cases[0].graders
+    assert (grader.name, grader.judge) == ("agent-rubric", "agent-judge")
+    [message] = grader.messages
+    assert message.role == "user"
+    assert message.content.startswith(
+        "You are an expert grader. Investigate the workspace to verify the criteria are met.\n"
+    )
+    assert "[[ ## criteria ## ]]\nReads the files\n" in message.content
+    assert message.content.endswith("AgentV reads the verdict file first.")
+    path = next(s for s in message.segments if "verdict file's temporary path" in s.text)
+    assert path.origin.kind == "marker"  # made for each run: a named placeholder
+    assert grader.note is not None and "agent-capable judge" in grader.note
+    tag = render(
+        HEAD + "tests:\n  - id: t\n    vars: {x: a}\n    assert:\n      - {type: agent-rubric, value: x}\n",
+        "agentv-5",
+    )
+    assert "Unsupported promptfoo assertion type 'agent-rubric'" in (tag.cases[0].skipped or "")
+
+
+AUTO_TESTS = "tests:\n  - id: t\n    vars: {x: a}\n    criteria: ok\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (HEAD + "defaults:\n  grader: grader-a\n" + AUTO_TESTS, "top-level `defaults`"),
+        (HEAD + "default_test:\n  options:\n    provider: grader-a\n" + AUTO_TESTS, "`options.provider`"),
+        (HEAD + AUTO_TESTS + "    assert:\n      - {type: agent-rubric, value: x}\n", "`agent-rubric`"),
+        (
+            HEAD + AUTO_TESTS + "    assert:\n      - {type: llm-rubric, value: x, provider: j}\n",
+            "`provider`",
+        ),
+        # `providers` with agentv's snake_case keys: not a promptfoo config (promptfoo/detect.py)
+        (HEAD + "providers: [mock]\ndefault_test:\n  vars: {x: b}\n" + AUTO_TESTS, "top-level `providers`"),
+    ],
+)
+def test_auto_picks_the_commit_for_what_only_it_accepts(text, reason):
+    document = render(text, "auto")
+    assert document.profile == PROFILE and reason in document.profile_reason
+
+
+@pytest.mark.parametrize(
+    ("text", "profile"),
+    [
+        (HEAD + AUTO_TESTS, "agentv-5"),
+        (HEAD + "default_test:\n  vars: {x: b}\n" + AUTO_TESTS, "agentv-5"),
+        ("tests:\n  - id: t\n    vars: {x: a}\n", "agentv-5"),
+        ("tests:\n  - id: t\n    input: hi\n    criteria: ok\n", "agentv-4"),
+        ("tests:\n  - id: t\n    input: hi\n    options: {provider: j}\n", "agentv-4"),
+        ("evalcases:\n  - id: t\n    input_messages: [{role: user, content: hi}]\n", "spec"),
+    ],
+)
+def test_auto_keeps_its_other_choices(text, profile):
+    assert render(text, "auto").profile == profile
+
+
+def test_provider_output_in_a_default_test_file_refuses_the_file_at_its_line():
+    # apps/cli loads the suite (loadTestSuite -> buildEvalSuiteResult) with default_test resolved
+    bundle = MemoryBundle(
+        {
+            "evals/suite.yaml": (HEAD + "default_test: file://defaults.yaml\n" + AUTO_TESTS).encode(),
+            "evals/defaults.yaml": b"vars:\n  x: b\nprovider_output: fixed\n",
+        }
+    )
+    with pytest.raises(InputError, match="default_test.provider_output is not supported") as refused:
+        render_document(bundle, "evals/suite.yaml", RenderOptions(profile=PROFILE, input_format="agentv"))
+    assert (refused.value.diagnostic.path, refused.value.diagnostic.line) == ("evals/defaults.yaml", 3)
