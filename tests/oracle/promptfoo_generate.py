@@ -52,6 +52,8 @@ MODELS = (
     "openai:responses:gpt-4.1-mini",
     "anthropic:messages:claude-3-5-haiku-latest",
     "openai:chat:o4-mini",
+    "google:gemini-2.5-flash",
+    "google:gemini-3.6-flash",
 )
 
 
@@ -153,6 +155,12 @@ def providers(draw: Any) -> list[Any]:
             config["seed"] = draw(st.integers(0, 99))
         if draw(st.integers(0, 3)) == 0:
             config["top_p"] = draw(st.sampled_from((0.5, 1)))
+        if model.startswith("google:"):
+            # Gemini's own spellings (promptfoo reads neither max_tokens nor top_p for it).
+            if draw(st.booleans()):
+                config["maxOutputTokens"] = draw(st.integers(1, 4096))
+            if draw(st.integers(0, 3)) == 0:
+                config["topK"] = draw(st.integers(1, 40))
         if not config and draw(st.booleans()):
             chosen.append(model)
             continue
