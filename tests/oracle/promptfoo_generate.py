@@ -2,8 +2,8 @@
 sections, JSON, JSONL and YAML chat, markdown), inline text, `- role:` and JSON chat prompts, nunjucks with filters
 and control flow, vars of every JSON type (list vars that expand, `file://` text and YAML vars,
 vars that are templates), tests inline and from CSV, defaultTest, provider and test prompt
-filters, prefixes and suffixes, scenarios, provider request options and llm-rubric, closedqa and
-factuality judges. Every config is JSON
+filters, prefixes and suffixes, scenarios, provider request options (Gemini's too) and
+llm-rubric, closedqa, factuality, context-recall and answer-relevance judges. Every config is JSON
 (promptfooconfig.json), so both sides read the same document."""
 
 from __future__ import annotations
@@ -178,7 +178,17 @@ def tests_of(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
         chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names)))
         test: dict[str, Any] = {"vars": {name: draw(var_value(names)) for name in chosen}}
         if draw(st.integers(0, 4)) == 0:
-            kind = draw(st.sampled_from(("llm-rubric", "model-graded-closedqa", "factuality")))
+            kind = draw(
+                st.sampled_from(
+                    (
+                        "llm-rubric",
+                        "model-graded-closedqa",
+                        "factuality",
+                        "context-recall",
+                        "answer-relevance",
+                    )
+                )
+            )
             test["assert"] = [{"type": kind, "value": "Mentions {{ " + draw(st.sampled_from(names)) + " }}"}]
         if draw(st.integers(0, 5)) == 0:
             test["options"] = {"prefix": "PRE ", "suffix": draw(st.sampled_from((" END", "\n")))}

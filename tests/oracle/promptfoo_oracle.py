@@ -30,11 +30,6 @@ from tests.recording import RecordingServer
 ORACLE = Path(__file__).with_name("promptfoo")
 BIN = ORACLE / "node_modules" / ".bin"
 PLACEHOLDER = "⟨the candidate's answer⟩"
-# Assertion types whose grading asks a model (promptfoo's MODEL_GRADED_ASSERTION_TYPES, the ones
-# the inspector renders).
-MODEL_GRADED = frozenset(
-    {"llm-rubric", "model-graded-closedqa", "factuality", "g-eval", "answer-relevance", "select-best"}
-)
 
 
 def available() -> bool:
@@ -102,7 +97,9 @@ class OracleRun:
     # every candidate, grouped (by provider, then by assertion across tests), so which evaluation
     # a judge request belongs to is not its place in the order: compare them as a collection.
     judges: list[Any]
-    unmatched: list[Any]  # requests neither a candidate nor a judge accounts for
+    # Embedding requests (answer-relevance's): not model requests, and the recording server's
+    # answer carries no embedding, so promptfoo stops after the first.
+    embeddings: list[Any]
     stderr: str = field(compare=False)  # what promptfoo printed, for failure messages
 
 
@@ -267,8 +264,8 @@ class PromptfooOracle:
 
 
 def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stderr: str) -> OracleRun:
-    """Candidates arrive first, one per evaluation in promptfoo's order (one at a time); the
-    judges follow."""
+    """Candidates arrive first, one per evaluation in promptfoo's order (one at a time); every
+    request after them is a judge's."""
     evaluations: list[Evaluation] = []
     ordered = sorted(results, key=lambda item: (item["testIdx"], item["promptIdx"]))
     queue = list(recorded)
@@ -282,11 +279,6 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
         elif queue:
             evaluation.path, evaluation.request = queue.pop(0)
         evaluations.append(evaluation)
-    judge_count = sum(_judge_count(result) for result in ordered)
-    judges = [body for _, body in queue[:judge_count]]
-    return OracleRun(evaluations, judges, [body for _, body in queue[judge_count:]], stderr)
-
-
-def _judge_count(result: dict[str, Any]) -> int:
-    asserts = ((result.get("testCase") or {}).get("assert")) or []
-    return sum(1 for item in asserts if isinstance(item, dict) and item.get("type") in MODEL_GRADED)
+    judges = [body for path, body in queue if not path.endswith("/embeddings")]
+    embeddings = [body for path, body in queue if path.endswith("/embeddings")]
+    return OracleRun(evaluations, judges, embeddings, stderr)

