@@ -84,7 +84,13 @@ tests:
         }
     )
     contract = evaluation_contract(document.cases[1])
-    assert contract["promptfoo"] == {"test_idx": 1, "prompt_idx": 0, "provider": "mini"}
+    assert contract["promptfoo"] == {
+        "test_idx": 1,
+        "prompt_idx": 0,
+        "provider": "mini",
+        "prompt_label": "Say {{ word }}",
+        "description": None,
+    }
     assert contract["payload"] == {
         "model": "gpt-4o-mini",
         "max_tokens": 1024,
@@ -168,6 +174,8 @@ def test_the_render_command_prints_the_promptfoo_contract(tmp_path, monkeypatch)
         "test_idx": 0,
         "prompt_idx": 0,
         "provider": "anthropic:claude-3-5-haiku-latest",
+        "prompt_label": "Hi {{ who }}",
+        "description": None,
     }
     assert evaluation["payload"] == {
         "model": "claude-3-5-haiku-latest",
