@@ -1,7 +1,7 @@
 // promptfoo's own CLI (`promptfoo eval`), run on many configs in one Node process.
 //
 // Starting promptfoo costs about 2.5 s of the 3 s one `promptfoo eval` takes (loading its
-// modules); the evaluation itself is milliseconds. This runs the CLI's own `main()` from
+// modules); a config's own work is a few tenths of a second. This runs the CLI's own `main()` from
 // promptfoo's dist/src/main.js, the function `promptfoo` runs, once per config: the same
 // argument parsing, config loading (file://, CSV, globs, defaultTest, scenarios), nunjucks and
 // providers. main.js exports nothing, so a load hook adds one export line naming `main`; the
