@@ -191,7 +191,8 @@ class PromptfooOracle:
         self._temp = tempfile.TemporaryDirectory(prefix="pi-promptfoo-")
         self._server = RecordingServer(answer_for).__enter__()
         self._process: subprocess.Popen[str] | None = None
-        self._runs = 0
+        self._runs = 0  # configs run by the current process
+        self._processes = 0  # processes started, each with its own HOME
 
     def __enter__(self) -> PromptfooOracle:
         return self
@@ -219,7 +220,8 @@ class PromptfooOracle:
         if self._process is not None and self._runs >= self.runs_per_process:
             self._stop()
         if self._process is None:
-            home = Path(self._temp.name) / f"home-{self._runs}"
+            self._processes += 1
+            home = Path(self._temp.name) / f"home-{self._processes}"
             home.mkdir()
             self._process = subprocess.Popen(
                 [str(BIN / "node"), str(ORACLE / "eval_many.mjs")],

@@ -437,3 +437,14 @@ def test_generated_configs_send_what_promptfoo_sends(
     files: dict[str, str | bytes], oracle: PromptfooOracle
 ) -> None:
     assert differences(files, oracle) == []
+
+
+def test_the_oracle_starts_fresh_promptfoo_processes_that_record_the_same() -> None:
+    # A long run replaces the Node process every `runs_per_process` configs: each new one must
+    # start (its own HOME) and record what the first did.
+    files = WRITTEN["scenarios and test prompt filters"]
+    with PromptfooOracle(runs_per_process=1) as oracle:
+        runs = [oracle.run(files) for _ in range(3)]
+    assert runs[0].evaluations
+    assert runs[1] == runs[0]
+    assert runs[2] == runs[0]
