@@ -84,7 +84,13 @@ tests:
         }
     )
     contract = evaluation_contract(document.cases[1])
-    assert contract["promptfoo"] == {"test_idx": 1, "prompt_idx": 0, "provider": "mini"}
+    assert contract["promptfoo"] == {
+        "test_idx": 1,
+        "prompt_idx": 0,
+        "provider": "mini",
+        "prompt_label": "Say {{ word }}",
+        "description": None,
+    }
     assert contract["payload"] == {
         "model": "gpt-4o-mini",
         "max_tokens": 1024,
@@ -124,6 +130,30 @@ tests:
     assert any("Hugging Face" in warning.message for warning in document.warnings)
 
 
+def test_a_gemini_request_the_inspector_does_not_build_is_named() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts:
+  - "Plain {{ x }}"
+  - '[{"role": "tool", "content": "{{ x }}"}]'
+providers:
+  - google:gemini-2.5-flash
+  - id: google:gemini-2.5-pro
+    config: {tools: [{functionDeclarations: []}]}
+  - google:gemini-2.5-flash-preview-tts
+tests:
+  - vars: {x: 1}
+"""
+        }
+    )
+    skipped = {case.id: case.skipped for case in document.cases}
+    assert skipped["test 0 · prompt 0 · google:gemini-2.5-flash"] is None
+    assert "role 'tool'" in skipped["test 0 · prompt 1 · google:gemini-2.5-flash"]
+    assert "with tools in its config" in skipped["test 0 · prompt 2 · google:gemini-2.5-pro"]
+    assert "speech model" in skipped["test 0 · prompt 4 · google:gemini-2.5-flash-preview-tts"]
+
+
 def test_the_render_command_prints_the_promptfoo_contract(tmp_path, monkeypatch) -> None:
     import io
 
@@ -144,6 +174,8 @@ def test_the_render_command_prints_the_promptfoo_contract(tmp_path, monkeypatch)
         "test_idx": 0,
         "prompt_idx": 0,
         "provider": "anthropic:claude-3-5-haiku-latest",
+        "prompt_label": "Hi {{ who }}",
+        "description": None,
     }
     assert evaluation["payload"] == {
         "model": "claude-3-5-haiku-latest",

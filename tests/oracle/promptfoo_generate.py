@@ -2,8 +2,8 @@
 sections, JSON, JSONL and YAML chat, markdown), inline text, `- role:` and JSON chat prompts, nunjucks with filters
 and control flow, vars of every JSON type (list vars that expand, `file://` text and YAML vars,
 vars that are templates), tests inline and from CSV, defaultTest, provider and test prompt
-filters, prefixes and suffixes, scenarios, provider request options and llm-rubric, closedqa and
-factuality judges. Every config is JSON
+filters, prefixes and suffixes, scenarios, provider request options (Gemini's too) and
+llm-rubric, closedqa, factuality, context-recall and answer-relevance judges. Every config is JSON
 (promptfooconfig.json), so both sides read the same document."""
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ MODELS = (
     "openai:responses:gpt-4.1-mini",
     "anthropic:messages:claude-3-5-haiku-latest",
     "openai:chat:o4-mini",
+    "google:gemini-2.5-flash",
+    "google:gemini-3.6-flash",
 )
 
 
@@ -153,6 +155,12 @@ def providers(draw: Any) -> list[Any]:
             config["seed"] = draw(st.integers(0, 99))
         if draw(st.integers(0, 3)) == 0:
             config["top_p"] = draw(st.sampled_from((0.5, 1)))
+        if model.startswith("google:"):
+            # Gemini's own spellings (promptfoo reads neither max_tokens nor top_p for it).
+            if draw(st.booleans()):
+                config["maxOutputTokens"] = draw(st.integers(1, 4096))
+            if draw(st.integers(0, 3)) == 0:
+                config["topK"] = draw(st.integers(1, 40))
         if not config and draw(st.booleans()):
             chosen.append(model)
             continue
@@ -170,7 +178,17 @@ def tests_of(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
         chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names)))
         test: dict[str, Any] = {"vars": {name: draw(var_value(names)) for name in chosen}}
         if draw(st.integers(0, 4)) == 0:
-            kind = draw(st.sampled_from(("llm-rubric", "model-graded-closedqa", "factuality")))
+            kind = draw(
+                st.sampled_from(
+                    (
+                        "llm-rubric",
+                        "model-graded-closedqa",
+                        "factuality",
+                        "context-recall",
+                        "answer-relevance",
+                    )
+                )
+            )
             test["assert"] = [{"type": kind, "value": "Mentions {{ " + draw(st.sampled_from(names)) + " }}"}]
         if draw(st.integers(0, 5)) == 0:
             test["options"] = {"prefix": "PRE ", "suffix": draw(st.sampled_from((" END", "\n")))}

@@ -21,7 +21,7 @@ import json
 import os
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +30,6 @@ from tests.recording import RecordingServer
 ORACLE = Path(__file__).with_name("promptfoo")
 BIN = ORACLE / "node_modules" / ".bin"
 PLACEHOLDER = "⟨the candidate's answer⟩"
-# Assertion types whose grading asks a model (promptfoo's MODEL_GRADED_ASSERTION_TYPES, the ones
-# the inspector renders).
-MODEL_GRADED = frozenset(
-    {"llm-rubric", "model-graded-closedqa", "factuality", "g-eval", "answer-relevance", "select-best"}
-)
 
 
 def available() -> bool:
@@ -102,8 +97,10 @@ class OracleRun:
     # every candidate, grouped (by provider, then by assertion across tests), so which evaluation
     # a judge request belongs to is not its place in the order: compare them as a collection.
     judges: list[Any]
-    unmatched: list[Any]  # requests neither a candidate nor a judge accounts for
-    stderr: str
+    # Embedding requests (answer-relevance's): not model requests, and the recording server's
+    # answer carries no embedding, so promptfoo stops after the first.
+    embeddings: list[Any]
+    stderr: str = field(compare=False)  # what promptfoo printed, for failure messages
 
 
 def _environment(home: Path, url: str) -> dict[str, str]:
@@ -118,6 +115,9 @@ def _environment(home: Path, url: str) -> dict[str, str]:
         "PROMPTFOO_SELF_HOSTED": "1",
         "PROMPTFOO_DISABLE_SHARING": "1",
         "PROMPTFOO_LOG_LEVEL": "error",
+        # No log files: each run would add its own file to the logger, and write every request.
+        "PROMPTFOO_DISABLE_DEBUG_LOG": "1",
+        "PROMPTFOO_DISABLE_ERROR_LOG": "1",
         "OPENAI_API_KEY": "sk-test",
         "ANTHROPIC_API_KEY": "sk-ant-test",
         "GOOGLE_API_KEY": "test",
@@ -132,39 +132,40 @@ def _environment(home: Path, url: str) -> dict[str, str]:
     }
 
 
+EVAL_ARGS = ["--no-cache", "-j", "1", "--no-write", "--no-table", "--no-progress-bar"]
+
+
+def _write_project(root: Path, files: dict[str, str | bytes]) -> None:
+    for name, content in files.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+
+
+def _results(output: Path, log: str) -> list[dict[str, Any]]:
+    if not output.exists():
+        raise RuntimeError(f"promptfoo wrote no results:\n{log}")
+    return json.loads(output.read_text(encoding="utf-8"))["results"]["results"]
+
+
 def run_promptfoo(
     files: dict[str, str | bytes], config: str = "promptfooconfig.yaml", timeout: float = 300
 ) -> OracleRun:
-    """Run promptfoo on `files` (paths relative to the config's folder) and return its requests
-    per evaluation."""
+    """Run `promptfoo eval` (one process) on `files` (paths relative to the config's folder) and
+    return its requests per evaluation. `PromptfooOracle` runs the same CLI without starting Node
+    each time; this is the reference it is checked against."""
     with tempfile.TemporaryDirectory(prefix="pi-promptfoo-") as temp:
         root = Path(temp) / "project"
         home = Path(temp) / "home"
         home.mkdir()
-        for name, content in files.items():
-            target = root / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                target.write_bytes(content)
-            else:
-                target.write_text(content, encoding="utf-8")
+        _write_project(root, files)
         output = Path(temp) / "out.json"
         with RecordingServer(answer_for) as server:
             process = subprocess.run(
-                [
-                    str(BIN / "promptfoo"),
-                    "eval",
-                    "--no-cache",
-                    "-c",
-                    config,
-                    "-j",
-                    "1",
-                    "-o",
-                    str(output),
-                    "--no-write",
-                    "--no-table",
-                    "--no-progress-bar",
-                ],
+                [str(BIN / "promptfoo"), "eval", "-c", config, *EVAL_ARGS, "-o", str(output)],
                 cwd=root,
                 env=_environment(home, server.url),
                 capture_output=True,
@@ -173,17 +174,100 @@ def run_promptfoo(
                 check=False,
             )
             recorded = server.take()
-        if not output.exists():
-            raise RuntimeError(
-                f"promptfoo wrote no results (exit {process.returncode}):\n{process.stdout}\n{process.stderr}"
-            )
-        results = json.loads(output.read_text(encoding="utf-8"))["results"]["results"]
+        log = f"exit {process.returncode}\n{process.stdout}\n{process.stderr}"
+        results = _results(output, log)
     return _match(results, [(item.path, item.body) for item in recorded], process.stderr)
 
 
+class PromptfooOracle:
+    """promptfoo's CLI kept loaded: one Node process (promptfoo/eval_many.mjs) runs
+    `promptfoo eval` on config after config, against one recording server, so each config costs
+    its evaluation and not Node loading promptfoo (2.5 s of the 3 s a `promptfoo eval` process
+    takes). A fresh process every `runs_per_process` configs keeps what promptfoo holds in
+    memory between runs from growing without bound."""
+
+    def __init__(self, runs_per_process: int = 500) -> None:
+        self.runs_per_process = runs_per_process
+        self._temp = tempfile.TemporaryDirectory(prefix="pi-promptfoo-")
+        self._server = RecordingServer(answer_for).__enter__()
+        self._process: subprocess.Popen[str] | None = None
+        self._runs = 0  # configs run by the current process
+        self._processes = 0  # processes started, each with its own HOME
+
+    def __enter__(self) -> PromptfooOracle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._stop()
+        self._server.__exit__(None, None, None)
+        self._temp.cleanup()
+
+    def _stop(self) -> None:
+        if self._process is not None:
+            assert self._process.stdin is not None
+            self._process.stdin.close()
+            try:
+                self._process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            self._process = None
+
+    def _harness(self) -> subprocess.Popen[str]:
+        if self._process is not None and self._runs >= self.runs_per_process:
+            self._stop()
+        if self._process is None:
+            self._processes += 1
+            home = Path(self._temp.name) / f"home-{self._processes}"
+            home.mkdir()
+            self._process = subprocess.Popen(
+                [str(BIN / "node"), str(ORACLE / "eval_many.mjs")],
+                cwd=home,
+                env=_environment(home, self._server.url),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+            )
+            self._runs = 0
+        return self._process
+
+    def _eval(self, root: Path, args: list[str]) -> tuple[int, str]:
+        process = self._harness()
+        assert process.stdin is not None and process.stdout is not None
+        self._runs += 1
+        marker = f"\0pi-done {self._runs} "
+        process.stdin.write(json.dumps({"id": self._runs, "cwd": str(root), "args": args}) + "\n")
+        process.stdin.flush()
+        log: list[str] = []
+        for line in process.stdout:
+            if line.startswith(marker):
+                return int(line[len(marker) :]), "".join(log)
+            log.append(line)
+        self._process = None
+        raise RuntimeError(f"the promptfoo harness stopped (exit {process.wait()}):\n{''.join(log)}")
+
+    def run(self, files: dict[str, str | bytes], config: str = "promptfooconfig.yaml") -> OracleRun:
+        """What `run_promptfoo` returns for the same files."""
+        with tempfile.TemporaryDirectory(prefix="run-", dir=self._temp.name) as temp:
+            root = Path(temp) / "project"
+            _write_project(root, files)
+            output = Path(temp) / "out.json"
+            self._server.take()
+            code, log = self._eval(root, ["eval", "-c", config, *EVAL_ARGS, "-o", str(output)])
+            recorded = self._server.take()
+            results = _results(output, f"exit {code}\n{log}")
+        return _match(results, [(item.path, item.body) for item in recorded], log)
+
+
 def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stderr: str) -> OracleRun:
-    """Candidates arrive first, one per evaluation in promptfoo's order (one at a time); the
-    judges follow."""
+    """Candidates arrive first, one per evaluation in promptfoo's order (one at a time); every
+    request after them is a judge's."""
     evaluations: list[Evaluation] = []
     ordered = sorted(results, key=lambda item: (item["testIdx"], item["promptIdx"]))
     queue = list(recorded)
@@ -197,11 +281,6 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
         elif queue:
             evaluation.path, evaluation.request = queue.pop(0)
         evaluations.append(evaluation)
-    judge_count = sum(_judge_count(result) for result in ordered)
-    judges = [body for _, body in queue[:judge_count]]
-    return OracleRun(evaluations, judges, [body for _, body in queue[judge_count:]], stderr)
-
-
-def _judge_count(result: dict[str, Any]) -> int:
-    asserts = ((result.get("testCase") or {}).get("assert")) or []
-    return sum(1 for item in asserts if isinstance(item, dict) and item.get("type") in MODEL_GRADED)
+    judges = [body for path, body in queue if not path.endswith("/embeddings")]
+    embeddings = [body for path, body in queue if path.endswith("/embeddings")]
+    return OracleRun(evaluations, judges, embeddings, stderr)

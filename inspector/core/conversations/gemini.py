@@ -20,7 +20,7 @@ from . import media
 from .builder import Builder
 from .spec import RequestFormat
 
-MODELLED = frozenset({"contents", "systemInstruction", "tools"})
+MODELLED = frozenset({"contents", "systemInstruction", "system_instruction", "tools"})
 SCHEMA_KEYS = frozenset({"responseJsonSchema", "responseMimeType"})
 ROLES = {"model": "assistant", "user": "user"}
 
@@ -50,14 +50,16 @@ class _Calls:
 
 def gemini(b: Builder, case_id: str, data: dict) -> RenderedCase:
     messages: list[Message] = []
-    system = data.get("systemInstruction")
+    # The REST API takes the snake_case spelling too, and some clients (promptfoo) send it.
+    system_key = "systemInstruction" if "systemInstruction" in data else "system_instruction"
+    system = data.get(system_key)
     if isinstance(system, dict):
-        segments = _texts(b, system.get("parts"), ("systemInstruction", "parts"))
+        segments = _texts(b, system.get("parts"), (system_key, "parts"))
         messages.append(
             Message(
                 "system",
                 segments,
-                span=b.span(("systemInstruction",)),
+                span=b.span((system_key,)),
                 blocks=True,
                 options=b.options(system, {"parts"}),
             )
@@ -83,6 +85,8 @@ def gemini(b: Builder, case_id: str, data: dict) -> RenderedCase:
         {"generationConfig": SCHEMA_KEYS} if isinstance(schema, dict) else None,
     )
     case.metadata["content_starts"] = starts
+    if isinstance(system, dict) and system_key != "systemInstruction":
+        case.metadata["system_key"] = system_key
     case.tools = _tools(b, data.get("tools"))
     if isinstance(schema, dict):
         case.output_schema = OutputSchema(name="output", schema=schema)

@@ -88,10 +88,12 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         build.notes.lint("the request has no contents")
 
     payload: dict[str, Any] = {"contents": build.turns.turns}
+    # A Gemini request read back keeps the spelling it was sent with.
+    system_key = (build.same_api and case.metadata.get("system_key")) or "systemInstruction"
     if build.system_blocks is not None:
-        payload["systemInstruction"] = {"parts": build.system_blocks}
+        payload[system_key] = {"parts": build.system_blocks}
     elif build.system_parts:
-        payload["systemInstruction"] = {"parts": [{"text": "\n\n".join(build.system_parts)}]}
+        payload[system_key] = {"parts": [{"text": "\n\n".join(build.system_parts)}]}
     if case.tools:
         # Function declarations first, then Gemini's own tools (googleSearch, ...) as they were.
         functions = _declarations(case, build)

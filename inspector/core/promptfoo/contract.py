@@ -1,5 +1,6 @@
-"""The `render` command's object for a promptfoo evaluation: promptfoo's own indices and provider,
-the body promptfoo sends (the evaluation exported to its own API) and each judge's request."""
+"""The `render` command's object for a promptfoo evaluation: promptfoo's own indices, provider,
+prompt label and test description, the body promptfoo sends (the evaluation exported to its own
+API) and each judge's request."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
             "test_idx": own.get("test_idx"),
             "prompt_idx": own.get("prompt_idx"),
             "provider": own.get("provider"),
+            # The prompt × provider matrix's headings: the prompt's label and the test's description.
+            "prompt_label": own.get("prompt"),
+            "description": own.get("description"),
         },
         "payload": payload,
         "graders": graders,

@@ -16,7 +16,7 @@ import msgspec
 
 from ..agentv.pieces import Piece, segments
 from ..bundle import Bundle
-from ..conversations import anthropic, openai_chat, read_with, responses
+from ..conversations import anthropic, gemini, openai_chat, read_with, responses
 from ..model import (
     Diagnostic,
     GraderPrompt,
@@ -303,7 +303,7 @@ def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict
 
 # The APIs promptfoo's requests are sent in here, read by their own readers: the format registry
 # registers promptfoo, so reading through it would make the two import each other.
-_REQUEST_APIS = {module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic)}
+_REQUEST_APIS = {module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic, gemini)}
 
 
 def read_request(body: dict, api: str, path: str) -> RenderedCase:

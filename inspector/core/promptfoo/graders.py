@@ -1,6 +1,7 @@
 """The judge requests of a promptfoo evaluation's model-graded assertions (src/matchers:
-matchesLlmRubric, matchesClosedQa, matchesFactuality), with the candidate's answer, which only the
-run knows, as the placeholder agentv's graders use.
+matchesLlmRubric, matchesClosedQa, matchesFactuality, matchesGEval, and the RAG ones in
+src/matchers/rag.ts), with the candidate's answer, which only the run knows, as the placeholder
+agentv's graders use.
 
 The judge is the assertion's `provider`, else the test's `options.provider` (defaultTest's
 included), else promptfoo's default grader when an OpenAI key is set: `gpt-5.6-sol`, asked for a
@@ -26,12 +27,14 @@ DEFAULT_GRADING_MODEL = "gpt-5.6-sol"
 JSON_OBJECT = {"response_format": {"type": "json_object"}}
 # What G-Eval's second request holds in place of the steps its first request's answer gives.
 STEPS_PLACEHOLDER = "⟨the judge's evaluation steps⟩"
+# What context-faithfulness's second request holds in place of the statements its first
+# request's answer gives.
+STATEMENTS_PLACEHOLDER = "⟨the judge's statements from the answer⟩"
 RENDERED = ("llm-rubric", "model-graded-closedqa", "factuality")
+RAG = ("answer-relevance", "context-recall", "context-relevance", "context-faithfulness")
+# answer-relevance asks the judge for this many questions the answer could be answering.
+ANSWER_RELEVANCE_QUESTIONS = 3
 NOT_RENDERED = (
-    "answer-relevance",
-    "context-faithfulness",
-    "context-recall",
-    "context-relevance",
     "conversation-relevance",
     "search-rubric",
     "model-graded-factuality",
@@ -64,6 +67,8 @@ def judges(
             found.append(_judge(base, assertion, variables, options, prompt_text))
         elif base == "g-eval" and isinstance(assertion.get("value"), str):
             found.extend(_g_eval(assertion, variables, options, prompt_text))
+        elif base in RAG:
+            found.extend(_rag(base, assertion, variables, options, prompt_text, warn))
         elif base in NOT_RENDERED:
             warn(f"the `{kind}` assertion's judge requests are not rendered", assertion)
     return found
@@ -150,6 +155,98 @@ def _g_eval(
             Judge(name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"))
         )
     return judges
+
+
+def _rag(
+    kind: str,
+    assertion: dict[str, Any],
+    variables: dict[str, Any],
+    options: dict[str, Any],
+    prompt_text: str,
+    warn: Any,
+) -> list[Judge]:
+    """The judge requests of answer-relevance and the context-* assertions (src/matchers/rag.ts)
+    whose inputs are known before the run: the context from the `context` var (a
+    contextTransform runs on the answer), the question from the `query` var."""
+    if assertion.get("contextTransform") and kind != "answer-relevance":
+        warn(f"the `{kind}` assertion's context comes from its contextTransform, which is not run", assertion)
+        return []
+    context = variables.get("context")
+    query = variables.get("query")
+    texts = _rag_texts(kind, assertion, variables, options, prompt_text, context, query)
+    if texts is None:
+        warn(
+            f"the `{kind}` assertion's judge requests are not rendered: promptfoo fails it before asking "
+            f"(it needs a `query` var and a context), or its rubricPrompt is not built",
+            assertion,
+        )
+        return []
+    if kind == "answer-relevance":
+        warn(
+            "answer-relevance's embedding requests (the question and each generated one) are not rendered",
+            assertion,
+        )
+    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    found = []
+    for name, text in texts:
+        messages = _chat_messages(text)
+        found.append(
+            Judge(name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"))
+        )
+    return found
+
+
+def _rag_texts(
+    kind: str,
+    assertion: dict[str, Any],
+    variables: dict[str, Any],
+    options: dict[str, Any],
+    prompt_text: str,
+    context: Any,
+    query: Any,
+) -> list[tuple[str, str]] | None:
+    """Each request's name and text, or None where promptfoo stops first (a missing `query` or
+    context, a value that is not text)."""
+    rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
+    if kind == "answer-relevance":
+        text = render_grading_prompt(
+            _rubric_text(rubric) or grader_prompts.ANSWER_RELEVANCY_GENERATE,
+            {"answer": CANDIDATE_PLACEHOLDER},
+        )
+        return [(f"answer-relevance › question {n}", text) for n in range(1, ANSWER_RELEVANCE_QUESTIONS + 1)]
+    if kind == "context-recall":
+        value = assertion.get("value")
+        if not isinstance(value, str):
+            return None
+        values = {**variables, "context": context or prompt_text, "groundTruth": _render(value, variables)}
+        return [(kind, render_grading_prompt(_rubric_text(rubric) or grader_prompts.CONTEXT_RECALL, values))]
+    if not isinstance(query, str) or not context:
+        return None
+    if kind == "context-relevance":
+        values = {"context": context, "query": query}
+        return [
+            (kind, render_grading_prompt(_rubric_text(rubric) or grader_prompts.CONTEXT_RELEVANCE, values))
+        ]
+    if rubric:
+        return None
+    longform = {**variables, "question": query, "answer": CANDIDATE_PLACEHOLDER}
+    statements = {**variables, "context": context, "statements": [STATEMENTS_PLACEHOLDER]}
+    return [
+        (
+            "context-faithfulness › statements",
+            render_grading_prompt(grader_prompts.CONTEXT_FAITHFULNESS_LONGFORM, longform),
+        ),
+        (
+            "context-faithfulness › verdicts",
+            render_grading_prompt(grader_prompts.CONTEXT_FAITHFULNESS_NLI_STATEMENTS, statements),
+        ),
+    ]
+
+
+def _rubric_text(rubric: Any) -> str | None:
+    if isinstance(rubric, (list, dict)):
+        return json.dumps(rubric, ensure_ascii=False, separators=(",", ":"))
+    return rubric if isinstance(rubric, str) else None
 
 
 def _grading_provider(provider: Any, default_config: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:

@@ -1,6 +1,7 @@
 """The providers of a promptfoo config and the request body each sends (promptfoo's
-OpenAiChatCompletionProvider.getOpenAiBody, OpenAiResponsesProvider.getOpenAiBody and
-AnthropicMessagesProvider.callApi), from its `config` keys that shape the request.
+OpenAiChatCompletionProvider.getOpenAiBody, OpenAiResponsesProvider.getOpenAiBody,
+AnthropicMessagesProvider.callApi and AIStudioChatProvider.callGemini), from its `config` keys
+that shape the request.
 
 Only what the body is made of is read: keys that are the provider's address or secrets (apiKey,
 apiBaseUrl, apiHost, headers) are not part of it. A provider promptfoo reaches by running code or
@@ -21,6 +22,7 @@ from .source import Source
 OPENAI_CHAT = "openai-chat"
 OPENAI_RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic"
+GEMINI = "gemini"
 # openai:<kind>:<model> ids whose API is not a chat or responses request.
 OPENAI_OTHER = (
     "assistant",
@@ -38,6 +40,25 @@ OPENAI_OTHER = (
     "codex",
 )
 ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
+# google:<model> models AIStudioChatProvider sends to generateContent (the others go to the
+# retired generateMessage API).
+GEMINI_MODEL_PREFIXES = ("gemini", "gemma", "codegemma", "paligemma")
+# Config keys that shape a Gemini request in ways the inspector does not build: named, not
+# guessed (tools and tool config are converted by promptfoo's transformTools, a system
+# instruction from the config is a nunjucks template of its own).
+GEMINI_NOT_BUILT = (
+    "systemInstruction",
+    "tools",
+    "tool_choice",
+    "toolConfig",
+    "tool_config",
+    "functionToolCallbacks",
+    "passthrough",
+    "service_tier",
+    "responseSchema",
+    "useAssistantRole",
+    "mcp",
+)
 
 
 @dataclass
@@ -112,7 +133,14 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
         line,
     )
     api, model = api_of(provider_id)
-    if api == ANTHROPIC and LATER_CLAUDE.search(model):
+    not_built = [key for key in GEMINI_NOT_BUILT if key in config] if api == GEMINI else []
+    if not_built:
+        provider.unsupported = (
+            f"the inspector does not build a Gemini request with {', '.join(not_built)} in its config"
+        )
+    elif api == GEMINI and "-tts" in model:
+        provider.unsupported = f"{model} is a speech model, whose request the inspector does not build"
+    elif api == ANTHROPIC and LATER_CLAUDE.search(model):
         provider.unsupported = (
             f"promptfoo sets {model}'s sampling, thinking and max_tokens "
             f"from its own table of Claude models, which the inspector does "
@@ -121,7 +149,7 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
     elif api is None:
         provider.unsupported = (
             f"provider {provider_id!r} is not one whose request the inspector "
-            f"builds (OpenAI Chat and Responses, Anthropic Messages)"
+            f"builds (OpenAI Chat and Responses, Anthropic Messages, Gemini)"
         )
     else:
         provider.api, provider.model = api, model
@@ -150,7 +178,21 @@ def api_of(provider_id: str) -> tuple[str | None, str]:
         return OPENAI_CHAT, ":".join(parts[1:])
     if parts[0] == "anthropic" and len(parts) >= 3 and parts[1] == "messages":
         return ANTHROPIC, ":".join(parts[2:])
+    if _gemini_model(parts):
+        return GEMINI, parts[1]
     return None, ""
+
+
+def _gemini_model(parts: list[str]) -> bool:
+    """google:<model> as promptfoo's google factory reads it: AIStudioChatProvider, not its
+    image or interactions providers."""
+    return (
+        parts[0] == "google"
+        and len(parts) == 2
+        and parts[1].startswith(GEMINI_MODEL_PREFIXES)
+        and "-image" not in parts[1]
+        and "omni" not in parts[1]
+    )
 
 
 # ---- OpenAI ---------------------------------------------------------------------------------
@@ -405,6 +447,82 @@ def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[
     return system, messages
 
 
+# ---- Gemini (google:) -----------------------------------------------------------------------
+
+# Flash models whose sampling parameters promptfoo removes (removeDeprecatedGeminiGenerationParams).
+GEMINI_FLASH = ("gemini-3.8-flash", "gemini-3.7-flash", "gemini-3.6-flash", "gemini-3.5-flash-lite")
+GEMINI_FLASH_NAMES = ("gemini-flash-latest", "gemini-flash-lite-latest")
+GEMINI_SAMPLING = (
+    "temperature",
+    "topP",
+    "top_p",
+    "topK",
+    "top_k",
+    "candidateCount",
+    "candidate_count",
+    "presencePenalty",
+    "presence_penalty",
+    "frequencyPenalty",
+    "frequency_penalty",
+)
+# A line that is all base64 (or a data URL) may be a media var promptfoo turns into inlineData.
+BASE64_LINE = re.compile(r"^(?:data:[^,]*;base64,)?[A-Za-z0-9+/]{20,}={0,2}$")
+
+
+def gemini_body(model: str, messages: Any, config: dict[str, Any]) -> dict[str, Any]:
+    """AIStudioChatProvider.callGemini: the chat messages coerced to contents
+    (maybeCoerceToGeminiFormat), system messages gathered into `system_instruction`."""
+    contents, system = _gemini_contents(messages)
+    generation = {
+        key: config[key]
+        for key in ("temperature", "topP", "topK", "stopSequences", "maxOutputTokens")
+        if key in config
+    }
+    if isinstance(config.get("generationConfig"), dict):
+        generation.update(config["generationConfig"])
+    if model.startswith(GEMINI_FLASH) or model in GEMINI_FLASH_NAMES:
+        generation = {key: value for key, value in generation.items() if key not in GEMINI_SAMPLING}
+    body: dict[str, Any] = {"contents": contents, "generationConfig": generation}
+    safety = config.get("safetySettings")
+    if safety:
+        body["safetySettings"] = [_safety_setting(item) for item in safety]
+    if system:
+        body["system_instruction"] = {"parts": system}
+    return body
+
+
+def _safety_setting(item: Any) -> dict[str, Any]:
+    item = item if isinstance(item, dict) else {}
+    setting = {"category": item["category"]} if item.get("category") is not None else {}
+    return {**setting, "threshold": item.get("threshold") or item.get("probability") or ""}
+
+
+def _gemini_contents(messages: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    if not (
+        isinstance(messages, list)
+        and messages
+        and all(isinstance(item, dict) and isinstance(item.get("content"), str) for item in messages)
+    ):
+        raise InputError("the inspector builds Gemini contents from chat messages with text content only")
+    contents: list[dict[str, Any]] = []
+    system: list[dict[str, Any]] = []
+    for item in messages:
+        role = "model" if item.get("role") == "assistant" else item.get("role")
+        if any(BASE64_LINE.match(line.strip()) for line in item["content"].split("\n")):
+            raise InputError(
+                "a line of base64 in a Gemini prompt may be sent as media by promptfoo; not built"
+            )
+        if role == "system":
+            system.append({"text": item["content"]})
+        elif role in ("user", "model", None):
+            contents.append({**({"role": role} if role else {}), "parts": [{"text": item["content"]}]})
+        else:
+            raise InputError(f"promptfoo sends a Gemini content of role {role!r}, which Gemini refuses")
+    if not contents:
+        return [{"role": "user", "parts": system}], []
+    return contents, system
+
+
 def body_for(
     provider_api: str, model: str, rendered_messages: Any, rendered_text: str, config: dict[str, Any]
 ) -> dict[str, Any]:
@@ -412,4 +530,6 @@ def body_for(
         return openai_chat_body(model, rendered_messages, config)
     if provider_api == OPENAI_RESPONSES:
         return openai_responses_body(model, rendered_text, config)
+    if provider_api == GEMINI:
+        return gemini_body(model, rendered_messages, config)
     return anthropic_body(model, rendered_text, config)
