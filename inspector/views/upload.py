@@ -131,6 +131,13 @@ def created(bundle: Bundle, token: str, first: str | None, parent: Bundle | None
     return response
 
 
+def _opening_link(bundle: Bundle) -> str | None:
+    """Where the manage page sends the owner: a run's page, else the first case."""
+    if bundle.run_root:
+        return reverse("run", kwargs={"bundle_id": bundle.pk})
+    return _first_case_url_or_none(bundle.pk)
+
+
 def _own_case_link(bundle: Bundle, link: str) -> str | None:
     """A case link passed back from the upload, only if it is a path inside this bundle (it goes
     into an href: no other site, no javascript: URL)."""
@@ -206,7 +213,7 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         delete_refused = True
     moderation_notice = moderate(request, bundle, token)
     saved = request.POST.get("saved")
-    first = _own_case_link(bundle, request.POST.get("case", "")) or _first_case_url_or_none(bundle.pk)
+    first = _own_case_link(bundle, request.POST.get("case", "")) or _opening_link(bundle)
     return _private(
         render(
             request,

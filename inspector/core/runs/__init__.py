@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from inspector.core.model import InputError
 from inspector.core.runs.model import FolderFiles, OneFile, Run, RunError, RunFiles, ZipFiles, text_of
 
 
@@ -77,3 +78,12 @@ def read_run(path: Path) -> Run:
     if path.suffix == ".zip":
         return read_files(ZipFiles(data))
     return read_files(OneFile(path.name, data))
+
+
+def read_in_worker(source: RunFiles | Path) -> Run:
+    """read_run (a path) or read_files (files in memory) as the bounded worker calls it: a
+    refusal travels back as the InputError the worker passes on."""
+    try:
+        return read_run(source) if isinstance(source, Path) else read_files(source)
+    except RunError as error:
+        raise InputError(str(error)) from None
