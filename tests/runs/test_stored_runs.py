@@ -132,7 +132,9 @@ def test_what_is_not_a_run_stores_nothing_and_says_so() -> None:
     assert page.status_code == 400 and "not a run" in page.content.decode()
     answer = client.post("/api/runs", {"run": SimpleUploadedFile("notes.txt", b"hi", "text/plain")})
     assert answer.status_code == 400 and "not a run" in answer.json()["detail"]
-    broken = client.post("/api/runs", {"run": SimpleUploadedFile("index.jsonl", b'{"test_id": ', "text/plain")})
+    broken = client.post(
+        "/api/runs", {"run": SimpleUploadedFile("index.jsonl", b'{"test_id": ', "text/plain")}
+    )
     assert broken.status_code == 400 and "index.jsonl" in broken.json()["detail"]
     assert not Bundle.objects.exists() and not Blob.objects.exists()
 
@@ -146,9 +148,15 @@ def test_writes_from_another_site_are_refused(agentv_run) -> None:
 
 
 def test_a_bundle_that_is_not_a_run_has_no_run_page() -> None:
-    made = Client().post(
-        "/api/bundles", {"files": {"e.yaml": "tests:\n  - id: a\n    input: hi\n"}}, content_type="application/json"
-    ).json()
+    made = (
+        Client()
+        .post(
+            "/api/bundles",
+            {"files": {"e.yaml": "tests:\n  - id: a\n    input: hi\n"}},
+            content_type="application/json",
+        )
+        .json()
+    )
     assert Client().get(f"/b/{made['id']}/run/").status_code == 404
     assert Client().get(f"/api/runs/{made['id']}").status_code == 404
     assert Client().get("/b/no-such-bundle/run/").status_code == 404
