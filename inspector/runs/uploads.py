@@ -118,9 +118,11 @@ def check_laid_out(upload: RunUpload, profile: str | None, run: Run | None = Non
         bundle = MemoryBundle({})
     else:
         raise RunError("a single results or log file keeps no eval files: upload the project's files too")
+    in_run = not project
     if run.runner == "promptfoo" and config_in(bundle.paths()):
-        run = with_config(run, bundle.paths(), "the files compared with")
-    return _checked(run, bundle, profile, in_run=not project)
+        # The config beside results.json is the project promptfoo ran in, kept or not in the run.
+        run, in_run = with_config(run, bundle.paths(), "the files compared with"), False
+    return _checked(run, bundle, profile, in_run)
 
 
 def _checked(run: Run, bundle: Bundle, profile: str | None, in_run: bool) -> RunCheck:

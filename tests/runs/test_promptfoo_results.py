@@ -173,3 +173,44 @@ def test_an_edited_test_line_names_only_its_evaluation(promptfoo_run, tmp_path: 
         {"path": "promptfooconfig.yaml", "line": bob_line},
     ]
     assert ada["cause"] == [] and ada["messages"] == []
+
+
+def _zipped_folder(folder: Path, edit: tuple[str, str, str] | None = None):
+    """The run's folder as a zip (results.json with its config beside it), one file edited."""
+    import zipfile
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in ("results.json", "promptfooconfig.yaml", "prompt.json"):
+            text = (folder / name).read_text()
+            if edit and edit[0] == name:
+                text = text.replace(edit[1], edit[2])
+            archive.writestr(f"eval/{name}", text)
+    return SimpleUploadedFile("eval.zip", buffer.getvalue(), "application/zip")
+
+
+@pytest.mark.django_db
+def test_the_web_upload_finds_the_config_beside_the_results(promptfoo_run) -> None:
+    """A folder or zip holding results.json and promptfooconfig.yaml: the page stores it and its run
+    page compares the evaluations with that config, as `run-check` does with the folder."""
+    from django.test import Client
+
+    results, _ = promptfoo_run
+    client = Client()
+    same = client.post("/api/runs", {"run": _zipped_folder(results.parent)})
+    assert same.status_code == 201, same.content
+    body = same.json()["result"]
+    assert body["runner"] == "promptfoo" and body["summary"]["same"] == 2, body
+    assert {case["eval_path"] for case in body["cases"]} == {"promptfooconfig.yaml"}
+
+    edit = ("prompt.json", "You are friendly.", "You are terse.")
+    page = client.post("/runs/", {"run": _zipped_folder(results.parent, edit)})
+    assert page.status_code == 303
+    bundle_id = page["Location"].split("/")[2]
+    listing = client.get(f"/b/{bundle_id}/run/").content.decode()
+    assert listing.count('<tr class="status-differs">') == 2
+    case = client.get(f"/b/{bundle_id}/run/1/").content.decode()
+    assert "<code>prompt.json:1</code>" in case
+    assert "You are <del>friendly</del>." in case and "You are <ins>terse</ins>." in case
