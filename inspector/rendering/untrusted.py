@@ -25,6 +25,7 @@ from inspector.core.model import InputError, RenderedDocument
 from inspector.core.options import RenderOptions
 from inspector.core.runs import read_in_worker
 from inspector.core.runs.model import Run, RunError, RunFiles
+from inspector.core.safe_parse import LimitExceeded
 from inspector.rendering.kept_render import PickledRender, render_pickled
 
 MB = 1024 * 1024
@@ -104,21 +105,25 @@ def list_untrusted(files: FileSet, policy: RenderPolicy) -> list[str]:
     return bounded.pool(policy.limits).call(list_documents, files)
 
 
-def read_run_untrusted(source: RunFiles | Path, name: str, policy: RenderPolicy) -> Run:
-    """A run read (its JSON, JSONL, logs and zips parsed) in the bounded worker: a refusal, a crash
-    or a limit is a RunError naming `name`, the upload or path it came from."""
+def read_run_untrusted(
+    source: RunFiles | Path, name: str, policy: RenderPolicy, eval_id: str | None = None
+) -> Run:
+    """A run read (its JSON, JSONL, logs, zips and SQLite parsed) in the bounded worker: a refusal,
+    a crash or a limit is a RunError naming `name`, the upload or path it came from."""
     if policy.in_process:
-        return _read_run_here(source)
+        return _read_run_here(source, eval_id)
     try:
-        return bounded.pool(policy.limits).call(read_in_worker, source, path=name)
-    except InputError as error:
+        return bounded.pool(policy.limits).call(read_in_worker, source, eval_id, path=name)
+    except LimitExceeded as error:  # a crash, a runaway or a limit: named by the upload or path
         raise RunError(str(error)) from None
+    except InputError as error:  # the reader's refusal, which names the run's file itself
+        raise RunError(error.diagnostic.message) from None
     except bounded.WorkerError as error:  # a reader's own bug on odd input: still the file's fault
         raise RunError(f"{name}: not readable as a run ({error})") from None
 
 
-def _read_run_here(source: RunFiles | Path) -> Run:
+def _read_run_here(source: RunFiles | Path, eval_id: str | None) -> Run:
     try:
-        return read_in_worker(source)
+        return read_in_worker(source, eval_id)
     except InputError as error:
         raise RunError(str(error)) from None

@@ -46,6 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "task/EVAL.yaml or test/EVAL.yaml), not the project's",
     )
     parser.add_argument(
+        "--eval",
+        metavar="ID",
+        help="of promptfoo's database (promptfoo.db), the eval with this id (default: the latest)",
+    )
+    parser.add_argument(
         "--profile", choices=PROFILES, help="render the files with this profile (default: the run's runner's)"
     )
 
@@ -89,7 +94,7 @@ def check(run: Run, root: Path, profile: str | None, policy: RenderPolicy, in_ru
 def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
     run_path = Path(options["run"])
     try:
-        run = read_run_untrusted(run_path, str(run_path), policy)
+        run = read_run_untrusted(run_path, str(run_path), policy, options.get("eval"))
         root = None if options.get("in_run") else files_root(run_path, options.get("files"))
         if root is None and not run_path.is_dir() and run.profile is None:
             root = run_path.parent  # nothing of it is rendered: no eval file of ours holds its cases
