@@ -46,6 +46,9 @@ class Bundle(models.Model):
     content_digest = models.CharField(max_length=64, blank=True)
     # The manage-token holder can stop new comments and verdicts (existing ones stay readable).
     comments_locked = models.BooleanField(default=False)
+    # A stored run (the run page, /b/<id>/run/): the folder of the bundle holding the run's files,
+    # the rest of the bundle being the project's files it is compared with. Empty: not a run.
+    run_root = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created"]

@@ -64,7 +64,7 @@ GUARDED_WRITE_RESPONSES = {
         "content": _ERROR_JSON,
     },
 }
-GUARDED_PREFIX = "/api/bundles"
+GUARDED_PREFIXES = ("/api/bundles", "/api/runs")
 WRITES = ("post", "put", "patch", "delete")
 
 
@@ -75,7 +75,7 @@ class InspectorAPI(NinjaAPI):
             for method, operation in operations.items():
                 for status, answer in SERVER_RESPONSES.items():
                     operation["responses"].setdefault(status, answer)
-                if path.startswith(GUARDED_PREFIX) and method in WRITES:
+                if path.startswith(GUARDED_PREFIXES) and method in WRITES:
                     for status, answer in GUARDED_WRITE_RESPONSES.items():
                         operation["responses"].setdefault(status, answer)
         return schema

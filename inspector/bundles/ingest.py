@@ -267,10 +267,12 @@ def store_bundle(
     parent: Bundle | None = None,
     example: str = "",
     token_hash: str = "",
+    run_root: str = "",
 ) -> tuple[Bundle, str]:
     """Save a checked file set as a new bundle, once every document in it has been rendered
     within the limits. Returns it with its private manage token; or, given the hash of one the
-    uploader already holds (`token_hash`: a queued upload), with none."""
+    uploader already holds (`token_hash`: a queued upload), with none. `run_root`: the folder
+    holding a run's files (inspector/runs/uploads.py)."""
     renders = refuse_unreadable(files)
     bundle, token = _write_with_retries(
         files,
@@ -279,6 +281,7 @@ def store_bundle(
         example=example,
         manage_token=secrets.token_urlsafe(24),
         token_hash=token_hash,
+        run_root=run_root,
     )
     _keep(bundle, renders)
     return bundle, token
@@ -373,9 +376,11 @@ def _write_bundle(
     key_hash: str | None = None,
     digest: str = "",
     token_hash: str = "",
+    run_root: str = "",
 ) -> tuple[Bundle, str]:
     manage_token = "" if token_hash else manage_token or secrets.token_urlsafe(24)
     bundle = Bundle.objects.create(
+        run_root=run_root,
         title=title[:200],
         parent=parent,
         example=example,

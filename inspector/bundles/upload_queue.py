@@ -30,7 +30,7 @@ def should_queue(files: dict[str, bytes]) -> bool:
     return bool(limit) and sum(map(len, files.values())) >= limit
 
 
-def _stage(files: dict[str, bytes]) -> dict[str, object]:
+def stage(files: dict[str, bytes]) -> dict[str, object]:
     document = {path: base64.b64encode(data).decode("ascii") for path, data in files.items()}
     if blobstore.in_database():
         return {"files": document}
@@ -39,7 +39,7 @@ def _stage(files: dict[str, bytes]) -> dict[str, object]:
     return {"object": name}
 
 
-def _unstage(staged: dict) -> dict[str, bytes]:
+def unstage(staged: dict) -> dict[str, bytes]:
     if "object" in staged:
         with blobstore.storage().open(staged["object"], "rb") as handle:
             document = json.loads(handle.read())
@@ -48,7 +48,7 @@ def _unstage(staged: dict) -> dict[str, bytes]:
     return {path: base64.b64decode(text) for path, text in document.items()}
 
 
-def _discard(staged: dict) -> None:
+def discard(staged: dict) -> None:
     if "object" in staged:
         blobstore.storage().delete(staged["object"])
 
@@ -58,18 +58,18 @@ def store_queued_upload(staged: dict, title: str, token_hash: str) -> dict[str, 
     from inspector.bundles.ingest import UploadError, store_bundle
 
     try:
-        bundle, _ = store_bundle(_unstage(staged), title=title, token_hash=token_hash)
+        bundle, _ = store_bundle(unstage(staged), title=title, token_hash=token_hash)
     except UploadError as refusal:
         return {"refused": str(refusal)}
     finally:
-        _discard(staged)
+        discard(staged)
     return {"bundle_id": bundle.pk}
 
 
 def enqueue(files: dict[str, bytes], title: str) -> tuple[str, str]:
     """Queues the upload: the id of its status, and the bundle's manage token."""
     token = secrets.token_urlsafe(24)
-    result = store_queued_upload.enqueue(_stage(files), title, hash_token(token))
+    result = store_queued_upload.enqueue(stage(files), title, hash_token(token))
     return str(result.id), token
 
 

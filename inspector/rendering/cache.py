@@ -81,6 +81,7 @@ SHAPES: dict[str, int] = {
     "review-rate": 1,  # review/service.py: a client's writes in one minute
     "highlight": 1,  # highlighting.highlight_lines: a file's highlighted lines, by content and lexer
     "offline": 1,  # offline.kept_copy: a bundle's one-file copy, by bundle state and review
+    "run-check": 1,  # runs/stored.py: a stored run's check (its page and contract), by profile
 }
 PACKAGE = Path(__file__).resolve().parent.parent  # the whole inspector package
 

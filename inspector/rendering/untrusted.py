@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from inspector.core import bounded
 from inspector.core.bundle import Bundle as FileSet
@@ -20,8 +21,11 @@ from inspector.core.documents import (
     listing_parses,
     render_document,
 )
-from inspector.core.model import RenderedDocument
+from inspector.core.model import InputError, RenderedDocument
 from inspector.core.options import RenderOptions
+from inspector.core.runs import read_in_worker
+from inspector.core.runs.model import Run, RunError, RunFiles
+from inspector.core.safe_parse import LimitExceeded
 from inspector.rendering.kept_render import PickledRender, render_pickled
 
 MB = 1024 * 1024
@@ -99,3 +103,27 @@ def list_untrusted(files: FileSet, policy: RenderPolicy) -> list[str]:
     if policy.in_process or not any(listing_parses(path) for path in files.paths()):
         return list_documents(files)  # path rules only: nothing is parsed
     return bounded.pool(policy.limits).call(list_documents, files)
+
+
+def read_run_untrusted(
+    source: RunFiles | Path, name: str, policy: RenderPolicy, eval_id: str | None = None
+) -> Run:
+    """A run read (its JSON, JSONL, logs, zips and SQLite parsed) in the bounded worker: a refusal,
+    a crash or a limit is a RunError naming `name`, the upload or path it came from."""
+    if policy.in_process:
+        return _read_run_here(source, eval_id)
+    try:
+        return bounded.pool(policy.limits).call(read_in_worker, source, eval_id, path=name)
+    except LimitExceeded as error:  # a crash, a runaway or a limit: named by the upload or path
+        raise RunError(str(error)) from None
+    except InputError as error:  # the reader's refusal, which names the run's file itself
+        raise RunError(error.diagnostic.message) from None
+    except bounded.WorkerError as error:  # a reader's own bug on odd input: still the file's fault
+        raise RunError(f"{name}: not readable as a run ({error})") from None
+
+
+def _read_run_here(source: RunFiles | Path, eval_id: str | None) -> Run:
+    try:
+        return read_in_worker(source, eval_id)
+    except InputError as error:
+        raise RunError(str(error)) from None

@@ -6,6 +6,7 @@ from inspector.core import bounded
 from inspector.core.bundle import Bundle as FileSet
 from inspector.core.model import RenderedDocument
 from inspector.core.options import RenderOptions
+from inspector.core.runs.model import Run, RunFiles
 from inspector.rendering import untrusted
 from inspector.rendering.kept_render import PickledRender
 
@@ -49,3 +50,8 @@ def render_to_keep(files: FileSet, path: str, options: RenderOptions) -> Pickled
 def list_untrusted(files: FileSet) -> list[str]:
     """untrusted.list_untrusted under the settings' policy."""
     return untrusted.list_untrusted(files, render_policy())
+
+
+def read_run_untrusted(files: RunFiles, name: str) -> Run:
+    """untrusted.read_run_untrusted under the settings' policy."""
+    return untrusted.read_run_untrusted(files, name, render_policy())

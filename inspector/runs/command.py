@@ -16,11 +16,10 @@ from inspector.core.bundle import DirectoryBundle
 from inspector.core.model import InputError, RenderedDocument
 from inspector.core.options import PROFILES
 from inspector.core.render_settings import SettingsError, parse_render_options
-from inspector.core.runs import read_run
 from inspector.core.runs.compare import RunCheck, check_run
 from inspector.core.runs.model import Run, RunError
 from inspector.core.runs.promptfoo import with_config
-from inspector.rendering.untrusted import RenderPolicy, render_untrusted
+from inspector.rendering.untrusted import RenderPolicy, read_run_untrusted, render_untrusted
 
 
 class RunCheckError(Exception):
@@ -45,6 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="compare with the eval files the run itself kept (agentv's "
         "task/EVAL.yaml or test/EVAL.yaml), not the project's",
+    )
+    parser.add_argument(
+        "--eval",
+        metavar="ID",
+        help="of promptfoo's database (promptfoo.db), the eval with this id (default: the latest)",
     )
     parser.add_argument(
         "--profile", choices=PROFILES, help="render the files with this profile (default: the run's runner's)"
@@ -90,7 +94,7 @@ def check(run: Run, root: Path, profile: str | None, policy: RenderPolicy, in_ru
 def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
     run_path = Path(options["run"])
     try:
-        run = read_run(run_path)
+        run = read_run_untrusted(run_path, str(run_path), policy, options.get("eval"))
         root = None if options.get("in_run") else files_root(run_path, options.get("files"))
         if root is None and not run_path.is_dir() and run.profile is None:
             root = run_path.parent  # nothing of it is rendered: no eval file of ours holds its cases
@@ -102,7 +106,7 @@ def run_check(options: Options, output: Output, policy: RenderPolicy) -> int:
         if run.runner == "promptfoo":
             folder = run_path if run_path.is_dir() else run_path.parent
             root = Path(options["files"]) if options.get("files") else folder
-            run = with_config(run, root)
+            run = with_config(run, (path.name for path in root.iterdir() if path.is_file()), str(root))
         in_run = root is None
         result = check(run, root or run_path, options.get("profile"), policy, in_run)
     except (RunError, RunCheckError, InputError) as error:

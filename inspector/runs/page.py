@@ -35,6 +35,7 @@ def _case(number: int, check: CaseCheck) -> dict:
     anchor = f"case-{number}"
     return {
         "anchor": anchor,
+        "number": number,
         "id": check.id,
         "status": check.status,
         "label": STATUS_LABELS[check.status],

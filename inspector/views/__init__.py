@@ -10,7 +10,7 @@ from .diff import diff_case_page, diff_page
 from .errors import bad_request, healthz, not_found, server_error
 from .local import local_share, local_version
 from .review import offline_copy, review, review_panel, review_progress
-from .runs import run_check_page, run_page
+from .runs import run_check_page, run_page, stored_run_case, stored_run_page
 from .upload import home, manage, manage_legacy, manage_link
 
 __all__ = [
@@ -38,6 +38,8 @@ __all__ = [
     "offline_copy",
     "preview",
     "review",
+    "stored_run_case",
+    "stored_run_page",
     "review_panel",
     "review_progress",
     "revise",

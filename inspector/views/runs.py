@@ -1,26 +1,34 @@
-"""The run page: upload a run (and, optionally, the project it is compared with) and see it as a
-bundle of cases, each with its status, the messages' differences side by side as the diff page
-shows them, the source lines that caused them and each judge prompt's status. Nothing is stored:
-the answer is built from the upload; past RUN_CHECK_QUEUE_BYTES by the queue's worker
-(inspector/runs/check_queue.py) while the check's own page polls."""
+"""The run pages. `/runs/`: upload a run (and, optionally, the project it is compared with); it is
+stored as a bundle (inspector/runs/uploads.py) and the uploader lands on its manage page, as for
+any upload. `/b/<id>/run/`: the stored run's cases, each with its status, and
+`/b/<id>/run/<n>/`: one case's messages side by side as the diff page shows them, the source lines
+that caused the differences and each judge prompt's status; both are shared pages of the bundle.
+In local mode `/runs/?run=` checks a run folder of the served folder against its files now, and
+stores nothing. Past RUN_CHECK_QUEUE_BYTES the queue's worker stores and checks the run while the
+upload's progress page polls (inspector/runs/check_queue.py)."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRefresh
 
+from inspector.bundles import loading
 from inspector.bundles.ingest import UploadError, refuse_oversized
 from inspector.core.options import PROFILES
-from inspector.core.runs.compare import RunCheck
 from inspector.local import served_folder
-from inspector.runs import check_queue
+from inspector.runs import check_queue, stored
 from inspector.runs.page import page_view
-from inspector.runs.uploads import RunError, SettingsError, check_local, check_upload, local_runs
+from inspector.runs.uploads import RunError, SettingsError, check_local, local_runs, store_run
 
-from .common import HtmxHttpRequest
+from .common import HtmxHttpRequest, loaded_or_404
+from .local import refuse_upload_in_local_mode
+from .page_cache import shared_page
+from .upload import manage_link
+from .uploads import progress_page
 
 
 def _uploads(request: HtmxHttpRequest, part: str) -> list[tuple[str, bytes]]:
@@ -29,26 +37,29 @@ def _uploads(request: HtmxHttpRequest, part: str) -> list[tuple[str, bytes]]:
     return [(upload.name or "", upload.read()) for upload in files]
 
 
-Posted = tuple[list[tuple[str, bytes]], list[tuple[str, bytes]]]
+def run_url(bundle_id: str, profile: str | None = None) -> str:
+    url = reverse("run", kwargs={"bundle_id": bundle_id})
+    return url + (f"?{urlencode({'profile': profile})}" if profile else "")
 
 
-def _posted(request: HtmxHttpRequest) -> Posted | None:
-    """The run and the project's files uploaded; read once, as reading empties them."""
-    if request.method != "POST":
-        return None
-    return _uploads(request, "run"), _uploads(request, "files")
+def _see_other(url: str) -> HttpResponse:
+    """303, so a reload cannot store the upload twice."""
+    response = HttpResponseRedirect(url)
+    response.status_code = 303
+    return response
 
 
-def _checked(request: HtmxHttpRequest, posted: Posted | None) -> RunCheck | None:
-    """The run the request names: an upload (POST) or, in local mode, a run folder of the served
-    folder (?run=), checked against the served folder's files now."""
-    profile = request.POST.get("profile") or request.GET.get("profile") or None
-    if posted is not None:
-        return check_upload(*posted, profile)
-    served = served_folder.folder()
-    if served is not None and request.GET.get("run"):
-        return check_local(served.root, request.GET["run"], profile)
-    return None
+def _stored(request: HtmxHttpRequest) -> HttpResponse:
+    """The upload stored (or queued): on to the manage page, which links the run's page."""
+    run_uploads, project_uploads = _uploads(request, "run"), _uploads(request, "files")
+    profile = request.POST.get("profile") or None
+    if check_queue.should_queue(run_uploads, project_uploads):
+        check_id, token = check_queue.enqueue_store(run_uploads, project_uploads)
+        return _see_other(reverse("run-check", kwargs={"check_id": check_id}) + f"#{token}")
+    bundle, token, run = store_run(run_uploads, project_uploads)
+    stored.warm(bundle, run)
+    query = urlencode({"saved": "upload", "case": run_url(bundle.pk, profile)})
+    return _see_other(manage_link(bundle.pk, token, query))
 
 
 @require_http_methods(["GET", "POST"])
@@ -61,51 +72,69 @@ def run_page(request: HtmxHttpRequest) -> HttpResponse:
         "shown_run": request.GET.get("run", ""),
     }
     try:
-        posted = _posted(request)
-        queued = _queued(request, posted)
-        if queued:
-            return _see_other(reverse("run-check", kwargs={"check_id": queued}))
-        result = _checked(request, posted)
+        if request.method == "POST":
+            if served is not None:
+                refuse_upload_in_local_mode()
+            return _stored(request)
+        if served is not None and request.GET.get("run"):
+            profile = request.GET.get("profile") or None
+            context.update(page_view(check_local(served.root, request.GET["run"], profile)))
     except (RunError, UploadError, SettingsError) as problem:
         context["problem"] = str(problem)
         return render(request, "runs/run.html", context, status=400)
-    if result is not None:
-        context.update(page_view(result))
     return render(request, "runs/run.html", context)
-
-
-def _see_other(url: str) -> HttpResponse:
-    """303, so a reload of the check's page cannot queue the upload again."""
-    response = redirect(url)
-    response.status_code = 303
-    return response
-
-
-def _queued(request: HtmxHttpRequest, posted: Posted | None) -> str | None:
-    """The queued check's id when the upload is past RUN_CHECK_QUEUE_BYTES."""
-    if posted is None:
-        return None
-    run_uploads, project_uploads = posted
-    if not check_queue.should_queue(run_uploads, project_uploads):
-        return None
-    profile = request.POST.get("profile") or None
-    return check_queue.enqueue(run_uploads, project_uploads, profile, for_page=True)
 
 
 @require_GET
 def run_check_page(request: HtmxHttpRequest, check_id: str) -> HttpResponse:
-    """A queued check: polled by htmx while it waits; once done, the page reloads into the result."""
+    """A queued run's progress, polled by htmx; once stored, its manage page opens on the run."""
     found = check_queue.status(check_id)
-    if found is None:
-        raise Http404("No queued run check has this address.")
-    waiting = found.state in ("queued", "running")
-    if request.htmx and not waiting:
-        return HttpResponseClientRefresh()
-    context: dict = {"profiles": PROFILES, "chosen": "", "local_runs": [], "check": found}
-    if found.state == "checked":
-        context.update(found.checked or {})
-    elif not waiting:
-        context["problem"] = found.detail
-    response = render(request, "runs/run.html", context)
-    response["Cache-Control"] = "no-store"
-    return response
+    if found is None or found.state == "checked":  # "checked": the API's check, which stored nothing
+        raise Http404("No queued run has this address.")
+    return progress_page(request, found, run_url(found.bundle_id) if found.bundle_id else "")
+
+
+def _stored_run(request: HtmxHttpRequest, bundle_id: str) -> tuple[loading.LoadedBundle, dict | None, dict]:
+    """The run, its check (None when it cannot be checked: the context says why) and the context
+    every run page shares."""
+    loaded = loaded_or_404(bundle_id)
+    if not loaded.record.run_root:
+        raise Http404("This bundle is not a run.")
+    profile = request.GET.get("profile") or None
+    context: dict = {
+        "bundle": loaded.record,
+        "run_url": run_url(bundle_id, profile),
+        "bundle_url": reverse("bundle", kwargs={"bundle_id": bundle_id}),
+        "profile_query": f"?{urlencode({'profile': profile})}" if profile else "",
+    }
+    try:
+        checked = stored.check_stored(loaded, profile)
+    except (RunError, SettingsError) as problem:
+        context["problem"] = str(problem)
+        return loaded, None, context
+    context.update(checked["page"])
+    return loaded, checked, context
+
+
+@require_GET
+@shared_page
+def stored_run_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
+    _, checked, context = _stored_run(request, bundle_id)
+    return render(request, "runs/stored.html", context, status=200 if checked else 422)
+
+
+@require_GET
+@shared_page
+def stored_run_case(request: HtmxHttpRequest, bundle_id: str, number: int) -> HttpResponse:
+    _, checked, context = _stored_run(request, bundle_id)
+    if checked is None:
+        return render(request, "runs/stored.html", context, status=422)
+    cases = context["cases"]
+    if not 1 <= number <= len(cases):
+        raise Http404(f"This run has {len(cases)} cases.")
+    context.update(
+        case=cases[number - 1],
+        previous=number - 1 if number > 1 else None,
+        next=number + 1 if number < len(cases) else None,
+    )
+    return render(request, "runs/stored_case.html", context)

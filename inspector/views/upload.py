@@ -176,6 +176,13 @@ def _left_out(request: HtmxHttpRequest) -> LeftOut | None:
     return LeftOut(names, max(0, total - len(names)))
 
 
+def _opening_link(bundle: Bundle) -> str | None:
+    """Where the manage page sends the owner: a run's page, else the first case."""
+    if bundle.run_root:
+        return reverse("run", kwargs={"bundle_id": bundle.pk})
+    return _first_case_url_or_none(bundle.pk)
+
+
 def _own_case_link(bundle: Bundle, link: str) -> str | None:
     """A case link passed back from the upload, only if it is a path inside this bundle (it goes
     into an href: no other site, no javascript: URL)."""
@@ -253,7 +260,7 @@ def manage(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
         delete_refused = True
     moderation_notice = moderate(request, bundle, token)
     saved = request.POST.get("saved")
-    first = _own_case_link(bundle, request.POST.get("case", "")) or _first_case_url_or_none(bundle.pk)
+    first = _own_case_link(bundle, request.POST.get("case", "")) or _opening_link(bundle)
     return _private(
         render(
             request,

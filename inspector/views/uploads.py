@@ -4,6 +4,8 @@ fragment as on the manage link."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -16,17 +18,35 @@ from inspector.bundles import upload_queue
 LEFT_OUT_NAMED = 20
 
 
+class Queued(Protocol):
+    @property
+    def state(self) -> str: ...  # queued, running, stored, refused or failed
+
+    @property
+    def bundle_id(self) -> str | None: ...
+
+    @property
+    def detail(self) -> str: ...
+
+
 @require_GET
 def upload_progress(request, upload_id: str) -> HttpResponse:
     found = upload_queue.status(upload_id)
     if found is None:
         raise Http404("No queued upload has this address.")
+    return progress_page(request, found)
+
+
+def progress_page(request, found: Queued, opens: str = "") -> HttpResponse:
+    """The progress page of a queued upload or stored run; once stored, the manage page opens
+    (with `opens`, a link inside the bundle, as the one to go on to)."""
     context = {
         "upload": found,
         "manage_action": reverse("manage", kwargs={"bundle_id": found.bundle_id}) if found.bundle_id else "",
         # What the upload left out, carried to the manage page as a stored upload's redirect does.
         "left_out": request.GET.getlist("left_out")[:LEFT_OUT_NAMED],
         "left_out_count": request.GET.get("left_out_count", ""),
+        "opens": opens,
     }
     htmx: HtmxDetails | None = getattr(request, "htmx", None)
     template = "upload_progress.html#progress" if htmx else "upload_progress.html"

@@ -23,6 +23,8 @@ def test_openapi_schema_lists_every_endpoint(client, db):
         "/api/bundles/{bundle_id}/verdicts",
         "/api/diff",
         "/api/diff/case",
+        "/api/runs",
+        "/api/runs/{bundle_id}",
         "/api/runs/check",
         "/api/runs/checks/{check_id}",
         "/api/uploads/{upload_id}",

@@ -211,6 +211,7 @@ def _writes(bundle_id, thread_id, comment_id):
         ("delete", f"/api/bundles/{bundle_id}/comments/{comment_id}", None),
         ("put", f"/api/bundles/{bundle_id}/review-lock", {"locked": True}),
         ("put", f"/api/bundles/{bundle_id}/verdicts", {"document": DOC, "case_id": "first", "verdict": "ok"}),
+        ("post", "/api/runs", {"run": "a run stored as a bundle"}),
     ]
 
 

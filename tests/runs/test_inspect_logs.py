@@ -82,9 +82,13 @@ def test_the_run_page_shows_an_inspect_log(log: Path) -> None:
     from django.test import Client
 
     upload = SimpleUploadedFile(log.name, log.read_bytes(), "application/octet-stream")
-    page = Client().post("/runs/", {"run": upload})
-    assert page.status_code == 200, page.content[:2000]
+    client = Client()
+    stored = client.post("/runs/", {"run": upload})
+    assert stored.status_code == 303, stored.content[:2000]
+    run_page = client.get(stored["Location"].split("?")[0].replace("/manage/", "/run/"))
+    assert run_page.status_code == 200
+    assert "inspect_ai" in run_page.content.decode() and "not in the files" in run_page.content.decode()
+    page = client.get(run_page.request["PATH_INFO"] + "1/")
     html = page.content.decode()
-    assert "inspect_ai" in html and "not in the files" in html
     assert "Judge model_graded_qa: what it was sent" in html
     assert f"[Submission]: {CANDIDATE_ANSWER}" in html

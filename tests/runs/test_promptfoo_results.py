@@ -173,3 +173,116 @@ def test_an_edited_test_line_names_only_its_evaluation(promptfoo_run, tmp_path: 
         {"path": "promptfooconfig.yaml", "line": bob_line},
     ]
     assert ada["cause"] == [] and ada["messages"] == []
+
+
+def _zipped_folder(folder: Path, edit: tuple[str, str, str] | None = None):
+    """The run's folder as a zip (results.json with its config beside it), one file edited."""
+    import zipfile
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in ("results.json", "promptfooconfig.yaml", "prompt.json"):
+            text = (folder / name).read_text()
+            if edit and edit[0] == name:
+                text = text.replace(edit[1], edit[2])
+            archive.writestr(f"eval/{name}", text)
+    return SimpleUploadedFile("eval.zip", buffer.getvalue(), "application/zip")
+
+
+@pytest.mark.django_db
+def test_the_web_upload_finds_the_config_beside_the_results(promptfoo_run) -> None:
+    """A folder or zip holding results.json and promptfooconfig.yaml: the page stores it and its run
+    page compares the evaluations with that config, as `run-check` does with the folder."""
+    from django.test import Client
+
+    results, _ = promptfoo_run
+    client = Client()
+    same = client.post("/api/runs", {"run": _zipped_folder(results.parent)})
+    assert same.status_code == 201, same.content
+    body = same.json()["result"]
+    assert body["runner"] == "promptfoo" and body["summary"]["same"] == 2, body
+    assert {case["eval_path"] for case in body["cases"]} == {"promptfooconfig.yaml"}
+
+    edit = ("prompt.json", "You are friendly.", "You are terse.")
+    page = client.post("/runs/", {"run": _zipped_folder(results.parent, edit)})
+    assert page.status_code == 303
+    bundle_id = page["Location"].split("/")[2]
+    listing = client.get(f"/b/{bundle_id}/run/").content.decode()
+    assert listing.count('<tr class="status-differs">') == 2
+    case = client.get(f"/b/{bundle_id}/run/1/").content.decode()
+    assert "<code>prompt.json:1</code>" in case
+    assert "You are <del>friendly</del>." in case and "You are <ins>terse</ins>." in case
+
+
+def _database(results: Path) -> Path:
+    """promptfoo's own database, written by the same run (the oracle runs without --no-write)."""
+    return results.parent / "home" / ".promptfoo" / "promptfoo.db"
+
+
+def test_the_database_holds_what_was_sent_as_results_json_does(promptfoo_run) -> None:
+    results, sent = promptfoo_run
+    database = _database(results)
+    assert database.read_bytes()[18:20] == b"\x02\x02"  # promptfoo keeps it in WAL mode
+    from_file, from_database = read_run(results), read_run(database)
+    assert from_database.runner == "promptfoo" and from_database.runner_version is None
+    assert [case.id for case in from_database.cases] == [case.id for case in from_file.cases]
+    candidates = [
+        body["messages"]
+        for body in sent
+        if not body["messages"][0]["content"].startswith("You are grading output")
+    ]
+    assert [[m.as_dict() for m in case.messages or []] for case in from_database.cases] == candidates
+    for kept, written in zip(from_database.cases, from_file.cases, strict=True):
+        assert (kept.answer, kept.judges, kept.error) == (written.answer, written.judges, written.error)
+    assert any("the latest of the 1 it holds" in note for note in from_database.notes)
+
+
+def test_run_check_reads_the_database_and_names_the_edited_line(promptfoo_run, tmp_path: Path) -> None:
+    results, _ = promptfoo_run
+    project = tmp_path / "project"
+    shutil.copytree(results.parent, project, ignore=shutil.ignore_patterns("home", "results.json"))
+    code, same = _run_check(str(_database(results)), "--files", str(project))
+    assert code == 0 and same["summary"]["same"] == 2, same
+    assert [grader["status"] for grader in same["cases"][0]["graders"]] == ["same"]
+    (project / "prompt.json").write_text(PROMPT.replace("You are friendly.", "You are terse."))
+    code, differs = _run_check(str(_database(results)), "--files", str(project))
+    assert code == 1
+    assert [case["status"] for case in differs["cases"]] == ["differs", "differs"]
+    assert all(case["cause"] == [{"path": "prompt.json", "line": 1}] for case in differs["cases"])
+
+
+def test_an_eval_is_picked_by_id(promptfoo_run, tmp_path: Path) -> None:
+    import sqlite3
+
+    results, _ = promptfoo_run
+    (eval_id,) = sqlite3.connect(_database(results)).execute("SELECT id FROM evals").fetchone()
+    project = tmp_path / "project"
+    shutil.copytree(results.parent, project, ignore=shutil.ignore_patterns("home", "results.json"))
+    code, named = _run_check(str(_database(results)), "--files", str(project), "--eval", eval_id)
+    assert code == 0 and any(f"eval {eval_id}, the named" in note for note in named["notes"])
+    stdout, stderr = io.StringIO(), io.StringIO()
+    arguments = [str(_database(results)), "--files", str(project), "--eval", "eval-nope"]
+    assert main("run-check", arguments, Output(stdout, stderr), RenderPolicy(in_process=True)) == 2
+    assert f"no eval eval-nope in it (the latest is {eval_id})" in stderr.getvalue()
+
+
+@pytest.mark.django_db
+def test_an_uploaded_database_is_read_in_the_worker_and_compared(promptfoo_run, tmp_path: Path) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client, override_settings
+
+    results, _ = promptfoo_run
+    database = SimpleUploadedFile("promptfoo.db", _database(results).read_bytes())
+    config = SimpleUploadedFile("promptfooconfig.yaml", CONFIG.encode())
+    prompt = SimpleUploadedFile("prompt.json", PROMPT.replace("friendly", "terse").encode())
+    with override_settings(RENDER_IN_PROCESS=False):
+        answer = Client().post("/api/runs", {"run": database, "files": [config, prompt]})
+    assert answer.status_code == 201, answer.content
+    assert [case["status"] for case in answer.json()["result"]["cases"]] == ["differs", "differs"]
+    # A file with SQLite's header and nothing readable behind it: refused, naming it.
+    broken = SimpleUploadedFile("promptfoo.db", b"SQLite format 3\x00" + b"\xff" * 200)
+    with override_settings(RENDER_IN_PROCESS=False):
+        refused = Client().post("/api/runs", {"run": broken})
+    assert refused.status_code == 400 and "promptfoo.db" in refused.json()["detail"], refused.content

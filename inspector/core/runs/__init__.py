@@ -1,5 +1,5 @@
 """Runs: what an eval runner kept of a run (agentv 4's run folder or results JSONL, agentv 5's
-bundle, Inspect AI's logs, promptfoo's results.json), read into one shape (model.py, one module per run format) and set against what the eval
+bundle, Inspect AI's logs, promptfoo's results.json and database), read into one shape (model.py, one module per run format) and set against what the eval
 files render now (compare.py)."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from inspector.core.model import InputError
 from inspector.core.runs.model import FolderFiles, OneFile, Run, RunError, RunFiles, ZipFiles, text_of
 
 
@@ -55,8 +56,27 @@ def _agentv(files: RunFiles) -> Run | None:
     return None
 
 
-def read_files(files: RunFiles) -> Run:
-    """The run in `files`, whichever runner wrote it."""
+def _database(files: RunFiles) -> str | None:
+    from inspector.core.runs.promptfoo_db import DB_SUFFIXES, is_database
+
+    for path in files.paths():
+        if (
+            "/" not in path
+            and path.lower().endswith(DB_SUFFIXES)
+            and is_database(path, (files.read(path) or b"")[:16])
+        ):
+            return path
+    return None
+
+
+def read_files(files: RunFiles, eval_id: str | None = None) -> Run:
+    """The run in `files`, whichever runner wrote it (of promptfoo's database, the eval
+    `eval_id`, else the latest)."""
+    database = _database(files)
+    if database is not None:
+        from inspector.core.runs.promptfoo_db import read_database
+
+        return read_database(files.read(database) or b"", database, eval_id)
     for reader in (_promptfoo, _inspect, _agentv):
         run = reader(files)
         if run is not None:
@@ -67,13 +87,28 @@ def read_files(files: RunFiles) -> Run:
     )
 
 
-def read_run(path: Path) -> Run:
-    """A run on disk: a run folder, a zip of one, or one results or log file."""
+def read_run(path: Path, eval_id: str | None = None) -> Run:
+    """A run on disk: a run folder, a zip of one, one results or log file, or promptfoo's
+    database (opened where it is, so what promptfoo has not checkpointed yet is read too)."""
     if path.is_dir():
-        return read_files(FolderFiles(path))
+        return read_files(FolderFiles(path), eval_id)
     if not path.is_file():
         raise RunError(f"{path}: no such file or folder")
+    from inspector.core.runs.promptfoo_db import is_database, read_database_file
+
+    with path.open("rb") as handle:
+        if is_database(path.name, handle.read(16)):
+            return read_database_file(path, eval_id)
     data = path.read_bytes()
     if path.suffix == ".zip":
-        return read_files(ZipFiles(data))
-    return read_files(OneFile(path.name, data))
+        return read_files(ZipFiles(data), eval_id)
+    return read_files(OneFile(path.name, data), eval_id)
+
+
+def read_in_worker(source: RunFiles | Path, eval_id: str | None = None) -> Run:
+    """read_run (a path) or read_files (files in memory) as the bounded worker calls it: a
+    refusal travels back as the InputError the worker passes on."""
+    try:
+        return read_run(source, eval_id) if isinstance(source, Path) else read_files(source, eval_id)
+    except RunError as error:
+        raise InputError(str(error)) from None

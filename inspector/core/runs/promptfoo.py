@@ -10,8 +10,8 @@ renderedGradingPrompt` (again a JSON array of messages, or text). No request bod
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from inspector.core.promptfoo.detect import CONFIG_NAMES
@@ -98,10 +98,17 @@ def read_promptfoo(files: RunFiles, path: str) -> Run:
     )
 
 
-def with_config(run: Run, root: Path) -> Run:
-    """The run's evaluations named as made from the promptfoo config in `root` (results.json does
-    not say which config made it: promptfoo reads `promptfooconfig.*` from where it runs)."""
-    config = next((name for name in CONFIG_NAMES if (root / name).is_file()), None)
+def config_in(paths: Iterable[str]) -> str | None:
+    """The promptfoo config among a project's top-level files, as promptfoo looks for it."""
+    present = set(paths)
+    return next((name for name in CONFIG_NAMES if name in present), None)
+
+
+def with_config(run: Run, paths: Iterable[str], where: str) -> Run:
+    """The run's evaluations named as made from the promptfoo config among `paths`, the files of
+    `where` (results.json does not say which config made it: promptfoo reads `promptfooconfig.*`
+    from where it runs)."""
+    config = config_in(paths)
     if config is None:
-        raise RunError(f"{root}: no promptfoo config ({', '.join(CONFIG_NAMES)}) to compare the run with")
+        raise RunError(f"{where}: no promptfoo config ({', '.join(CONFIG_NAMES)}) to compare the run with")
     return replace(run, cases=[replace(case, eval_path=config) for case in run.cases])
