@@ -175,7 +175,22 @@ UPLOAD_QUEUE_BYTES = envint("UPLOAD_QUEUE_BYTES", 0)
 QUEUE_OFFLINE_COPIES = envbool("QUEUE_OFFLINE_COPIES", "false")
 # Past this many bytes (0: never) a run check is made by the same worker while the page polls.
 RUN_CHECK_QUEUE_BYTES = envint("RUN_CHECK_QUEUE_BYTES", 0)
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# The queue behind all three (inspector/bundles/queued.py): with Redis, django-rq on it (worker:
+# `manage.py rqworker default`); without, django-tasks' database backend (worker: `manage.py
+# db_worker`). QUEUE_REDIS_URL puts the queue on a Redis of its own: REDIS_URL's, a cache that evicts
+# its least used keys when full, could evict a waiting task too.
+QUEUE_REDIS_URL = os.getenv("QUEUE_REDIS_URL") or os.getenv("REDIS_URL") or None
+# A running task's worker renews its lease this often (a third of it); a task whose lease ran out
+# is reported failed: its worker was killed (inspector/bundles/queued.py).
+QUEUE_LEASE_SECONDS = envint("QUEUE_LEASE_SECONDS", 60)
+if QUEUE_REDIS_URL:
+    INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
+    # rq kills a task past DEFAULT_TIMEOUT: an hour is past any honest upload's renders, each bounded.
+    RQ_QUEUES = {"default": {"URL": QUEUE_REDIS_URL, "DEFAULT_TIMEOUT": 3600}}
+    RQ = {"JOB_CLASS": "django_tasks_rq.Job"}  # the worker runs django-tasks' tasks with no option
+    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+else:
+    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # Review limits: a comment's size, comments (and threads) per bundle, and writes (comments, edits,
 # verdicts) per client address in a sliding minute window.
