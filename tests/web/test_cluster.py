@@ -390,6 +390,12 @@ def test_a_task_whose_worker_is_killed_turns_failed_and_nothing_is_stored(cluste
             kill_with_children(worker)
         silent.close()
     assert query(cluster.database, f"SELECT count(*) FROM inspector_bundle WHERE title = '{title}'") == [(0,)]
+    # What the killed task had staged is left to the sweep.
+    assert any(key.startswith("staged/") for key in servers.bucket_keys(cluster.endpoint, cluster.bucket))
+    in_app(
+        environment, "from django.core.management import call_command; call_command('sweep', grace_hours=0)"
+    )
+    assert not any(key.startswith("staged/") for key in servers.bucket_keys(cluster.endpoint, cluster.bucket))
 
 
 def in_app(environment: dict[str, str], code: str) -> str:
