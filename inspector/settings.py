@@ -168,7 +168,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_BUNDLE_BYTES + 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = MAX_BUNDLE_FILES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
 
-# API uploads of at least this many bytes are stored off the request by `manage.py db_worker`
+# API uploads of at least this many bytes are stored off the request by the queue's worker
 # (inspector/bundles/upload_queue.py) and answered 202; 0 stores every upload in the request.
 UPLOAD_QUEUE_BYTES = envint("UPLOAD_QUEUE_BYTES", 0)
 # On: a bundle's offline copy not kept yet is made by the same worker while its page polls.
