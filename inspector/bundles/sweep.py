@@ -1,6 +1,7 @@
 """Objects in the blob storage that nothing references, swept by `manage.py sweep`: a content
 whose upload was killed after writing it (blobstore's rule leaves at most such an object), one a
-delete failed to remove, and files staged for a queued upload whose worker never finished it.
+delete failed to remove, and files staged for a queued upload whose worker never finished it; and
+in the database, the leases such a worker left (inspector/bundles/queued.py).
 
 Only objects older than the grace period are looked at, so files staged for an upload still
 waiting in the queue stay. A content's object is removed only under the same lock an upload takes
@@ -20,7 +21,7 @@ from django.utils import timezone
 
 from inspector.bundles import blobstore
 from inspector.bundles.upload_queue import STAGED_FOLDER
-from inspector.models import Blob
+from inspector.models import Blob, TaskLease
 
 DIGEST = re.compile(r"[0-9a-f]{64}")
 # Digests looked up together, so that a large bucket costs a query per batch, not per object.
@@ -31,6 +32,7 @@ BATCH = 500
 class Swept:
     contents: list[str] = field(default_factory=list)  # object names
     staged: list[str] = field(default_factory=list)
+    leases: int = 0  # of killed workers' tasks
 
 
 def sweep(grace: timedelta, dry_run: bool = False) -> Swept:
@@ -46,9 +48,12 @@ def sweep(grace: timedelta, dry_run: bool = False) -> Swept:
             if dry_run or _remove_unclaimed(digest):
                 swept.contents.append(blobstore.object_name(digest))
     swept.staged = sorted(name for name, written in blobstore.listing(STAGED_FOLDER) if written < cutoff)
+    leases = TaskLease.objects.filter(renewed_at__lt=cutoff)
+    swept.leases = leases.count()
     if not dry_run:
         for name in swept.staged:
             blobstore.storage().delete(name)
+        leases.delete()
     return swept
 
 

@@ -10,11 +10,12 @@ from unittest import mock
 import pytest
 from django.core.files.base import ContentFile
 from django.core.management import call_command
+from django.utils import timezone
 
 from inspector.bundles import blobstore
 from inspector.bundles.ingest import store_bundle
 from inspector.bundles.sweep import sweep
-from inspector.models import Blob, Bundle
+from inspector.models import Blob, Bundle, TaskLease
 from inspector.settings import storage_from_url
 
 KEPT = b"tests:\n  - id: kept\n"
@@ -83,7 +84,7 @@ def test_the_command_says_what_it_removed(storage_kind):
     assert f"would remove {name_of(ORPHAN)}" in out.getvalue() and present(name_of(ORPHAN))
     out = StringIO()
     call_command("sweep", "--grace-hours", "0", stdout=out)
-    assert "removed 1 unreferenced contents and 0 staged uploads" in out.getvalue()
+    assert "removed 1 unreferenced contents, 0 staged uploads and 0 leases" in out.getvalue()
     assert not present(name_of(ORPHAN))
 
 
@@ -93,3 +94,13 @@ def test_without_storage_there_is_nothing_to_sweep():
     store_bundle({"evals/kept.yaml": KEPT})
     assert sweep(timedelta(0)) == sweep(timedelta(0), dry_run=True)
     assert sweep(timedelta(0)).contents == [] and sweep(timedelta(0)).staged == []
+
+
+@pytest.mark.django_db
+def test_a_killed_workers_lease_goes_once_past_the_grace():
+    now = timezone.now()
+    TaskLease.objects.create(task_id="killed", renewed_at=now - timedelta(hours=2))
+    TaskLease.objects.create(task_id="running", renewed_at=now)
+    assert sweep(timedelta(hours=1), dry_run=True).leases == 1 and TaskLease.objects.count() == 2
+    assert sweep(timedelta(hours=1)).leases == 1
+    assert list(TaskLease.objects.values_list("task_id", flat=True)) == ["running"]

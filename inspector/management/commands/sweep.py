@@ -7,9 +7,10 @@ from inspector.bundles.sweep import sweep
 
 class Command(BaseCommand):
     help = (
-        "Remove the objects in the blob storage (STORAGE_URL) that no bundle references and staged "
-        "uploads no worker finished, when last written more than --grace-hours ago. Safe beside "
-        "running app servers and workers; run it from cron, say daily."
+        "Remove what nothing references any more, once older than --grace-hours: objects in the blob "
+        "storage (STORAGE_URL) no bundle references, uploads staged for workers that never finished "
+        "them, and those workers' task leases. Safe beside running app servers and workers; run it "
+        "daily from cron."
     )
 
     def add_arguments(self, parser) -> None:
@@ -28,5 +29,6 @@ class Command(BaseCommand):
         for name in swept.contents + swept.staged:
             self.stdout.write(f"{verb} {name}")
         self.stdout.write(
-            f"{verb} {len(swept.contents)} unreferenced contents and {len(swept.staged)} staged uploads"
+            f"{verb} {len(swept.contents)} unreferenced contents, {len(swept.staged)} staged uploads "
+            f"and {swept.leases} leases of killed workers' tasks"
         )
