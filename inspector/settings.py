@@ -183,12 +183,22 @@ QUEUE_REDIS_URL = os.getenv("QUEUE_REDIS_URL") or os.getenv("REDIS_URL") or None
 # A running task's worker renews its lease this often (a third of it); a task whose lease ran out
 # is reported failed: its worker was killed (inspector/bundles/queued.py).
 QUEUE_LEASE_SECONDS = envint("QUEUE_LEASE_SECONDS", 60)
+
+
+def queue_on_redis(url: str) -> dict:
+    """The settings that put the queue on django-rq at this Redis URL."""
+    return {
+        # rq kills a task past DEFAULT_TIMEOUT: an hour is past any honest upload's renders, each bounded.
+        "RQ_QUEUES": {"default": {"URL": url, "DEFAULT_TIMEOUT": 3600}},
+        "RQ": {"JOB_CLASS": "django_tasks_rq.Job"},  # so the worker runs django-tasks' tasks unasked
+        "TASKS": {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}},
+    }
+
+
 if QUEUE_REDIS_URL:
     INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
-    # rq kills a task past DEFAULT_TIMEOUT: an hour is past any honest upload's renders, each bounded.
-    RQ_QUEUES = {"default": {"URL": QUEUE_REDIS_URL, "DEFAULT_TIMEOUT": 3600}}
-    RQ = {"JOB_CLASS": "django_tasks_rq.Job"}  # the worker runs django-tasks' tasks with no option
-    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+    _queue = queue_on_redis(QUEUE_REDIS_URL)
+    RQ_QUEUES, RQ, TASKS = _queue["RQ_QUEUES"], _queue["RQ"], _queue["TASKS"]
 else:
     TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
