@@ -85,15 +85,20 @@ def redis_url(tmp_path_factory) -> object:
         yield url
 
 
+def run_database_worker() -> None:
+    """The database backend's worker, here until no task waits."""
+    from django.core.management import call_command
+
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+
+
 @pytest.fixture(params=["database", "rq"])
 def queue_worker(request, settings) -> object:
     """Runs the tasks waiting in the queue, on each backend the settings may choose: django-tasks'
     database backend (`manage.py db_worker`), or django-rq on the tests' redis-server (rq's worker,
     in this process so that it sees the test database)."""
-    from django.core.management import call_command
-
     if request.param == "database":
-        return lambda: call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+        return run_database_worker
     import django_rq
     import redis
     from rq import SimpleWorker

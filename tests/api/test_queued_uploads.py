@@ -7,6 +7,7 @@ from django.test import override_settings
 
 from inspector.models import Blob, Bundle
 from tests import servers
+from tests.conftest import run_database_worker as run_worker  # noqa: F401 - other tests' worker
 
 SUITE = "tests:\n  - id: first\n    input: Queued?\n"
 
