@@ -83,7 +83,15 @@ class BundleFile(models.Model):
         ordering = ["path"]
 
 
+class TaskLease(models.Model):
+    """A queued task's lease, renewed by its worker while the task runs (inspector/bundles/queued.py):
+    in the database, which every app server and worker shares whichever queue backend runs."""
+
+    task_id = models.CharField(max_length=64, primary_key=True)
+    renewed_at = models.DateTimeField()
+
+
 # Review threads, comments and verdicts live in their own module; imported here so Django finds them.
 from inspector.review.models import Comment, Thread, Verdict, WriteCount  # noqa: E402
 
-__all__ = ["Blob", "Bundle", "BundleFile", "Comment", "Thread", "Verdict", "WriteCount"]
+__all__ = ["Blob", "Bundle", "BundleFile", "Comment", "TaskLease", "Thread", "Verdict", "WriteCount"]

@@ -168,14 +168,39 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_BUNDLE_BYTES + 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FILES = MAX_BUNDLE_FILES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 10000
 
-# API uploads of at least this many bytes are stored off the request by `manage.py db_worker`
+# API uploads of at least this many bytes are stored off the request by the queue's worker
 # (inspector/bundles/upload_queue.py) and answered 202; 0 stores every upload in the request.
 UPLOAD_QUEUE_BYTES = envint("UPLOAD_QUEUE_BYTES", 0)
 # On: a bundle's offline copy not kept yet is made by the same worker while its page polls.
 QUEUE_OFFLINE_COPIES = envbool("QUEUE_OFFLINE_COPIES", "false")
 # Past this many bytes (0: never) a run check is made by the same worker while the page polls.
 RUN_CHECK_QUEUE_BYTES = envint("RUN_CHECK_QUEUE_BYTES", 0)
-TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# The queue behind all three (inspector/bundles/queued.py): with Redis, django-rq on it (worker:
+# `manage.py rqworker default`); without, django-tasks' database backend (worker: `manage.py
+# db_worker`). QUEUE_REDIS_URL puts the queue on a Redis of its own: REDIS_URL's, a cache that evicts
+# its least used keys when full, could evict a waiting task too.
+QUEUE_REDIS_URL = os.getenv("QUEUE_REDIS_URL") or os.getenv("REDIS_URL") or None
+# A running task's worker renews its lease this often (a third of it); a task whose lease ran out
+# is reported failed: its worker was killed (inspector/bundles/queued.py).
+QUEUE_LEASE_SECONDS = envint("QUEUE_LEASE_SECONDS", 60)
+
+
+def queue_on_redis(url: str) -> dict:
+    """The settings that put the queue on django-rq at this Redis URL."""
+    return {
+        # rq kills a task past DEFAULT_TIMEOUT: an hour is past any honest upload's renders, each bounded.
+        "RQ_QUEUES": {"default": {"URL": url, "DEFAULT_TIMEOUT": 3600}},
+        "RQ": {"JOB_CLASS": "django_tasks_rq.Job"},  # so the worker runs django-tasks' tasks unasked
+        "TASKS": {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}},
+    }
+
+
+if QUEUE_REDIS_URL:
+    INSTALLED_APPS += ["django_rq", "django_tasks_rq"]
+    _queue = queue_on_redis(QUEUE_REDIS_URL)
+    RQ_QUEUES, RQ, TASKS = _queue["RQ_QUEUES"], _queue["RQ"], _queue["TASKS"]
+else:
+    TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # Review limits: a comment's size, comments (and threads) per bundle, and writes (comments, edits,
 # verdicts) per client address in a sliding minute window.

@@ -85,6 +85,33 @@ def redis_url(tmp_path_factory) -> object:
         yield url
 
 
+def run_database_worker() -> None:
+    """The database backend's worker, here until no task waits."""
+    from django.core.management import call_command
+
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+
+
+@pytest.fixture(params=["database", "rq"])
+def queue_worker(request, settings) -> object:
+    """Runs the tasks waiting in the queue, on each backend the settings may choose: django-tasks'
+    database backend (`manage.py db_worker`), or django-rq on the tests' redis-server (rq's worker,
+    in this process so that it sees the test database)."""
+    if request.param == "database":
+        return run_database_worker
+    import django_rq
+    import redis
+    from rq import SimpleWorker
+
+    from inspector.settings import queue_on_redis
+
+    url = request.getfixturevalue("redis_url").rsplit("/", 1)[0] + "/1"  # the caches' is /0
+    redis.Redis.from_url(url).flushdb()
+    for name, value in queue_on_redis(url).items():
+        setattr(settings, name, value)
+    return lambda: django_rq.get_worker("default", worker_class=SimpleWorker).work(burst=True)
+
+
 @pytest.fixture(scope="session")
 def s3_endpoint() -> object:
     """moto's S3 server on a free port, with keys set for boto3 (tests.servers)."""

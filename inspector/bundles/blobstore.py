@@ -13,8 +13,9 @@ next upload of that content), never a row without its object.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -22,6 +23,7 @@ from django.core.files.storage import Storage, storages
 
 logger = logging.getLogger(__name__)
 
+BLOBS_FOLDER = "blobs"
 # Reads of one bundle's objects go out together: over a network each costs a round trip.
 PARALLEL_READS = 8
 
@@ -36,7 +38,7 @@ def storage() -> Storage:
 
 def object_name(sha256: str) -> str:
     # Two levels, so a folder-backed storage never holds millions of names in one folder.
-    return f"blobs/{sha256[:2]}/{sha256}"
+    return f"{BLOBS_FOLDER}/{sha256[:2]}/{sha256}"
 
 
 def row_data(data: bytes) -> bytes | None:
@@ -98,6 +100,35 @@ def remove(digests: Iterable[str]) -> None:
             store.delete(object_name(sha256))
         except Exception:  # noqa: BLE001 - any storage failure: leave this one, remove the rest
             logger.exception("could not remove the stored object of blob %s; it is left unused", sha256)
+
+
+def listing(folder: str) -> Iterator[tuple[str, datetime]]:
+    """Every object under `folder` (its name, as read() and remove() take it) with the time it was
+    last written; none without storage."""
+    if in_database():
+        return
+    store = storage()
+    bucket = getattr(store, "bucket", None)
+    if bucket is not None:
+        # S3Storage: one listing gives names and times; its listdir() and get_modified_time() would
+        # cost a request per folder and per object.
+        location = store.location  # type: ignore[attr-defined]  # S3Storage's own
+        prefix = f"{location}/" if location else ""
+        for summary in bucket.objects.filter(Prefix=f"{prefix}{folder}/"):
+            yield summary.key.removeprefix(prefix), summary.last_modified
+        return
+    yield from _walk(store, folder)
+
+
+def _walk(store: Storage, folder: str) -> Iterator[tuple[str, datetime]]:
+    try:
+        folders, files = store.listdir(folder)
+    except FileNotFoundError:
+        return
+    for name in files:
+        yield f"{folder}/{name}", store.get_modified_time(f"{folder}/{name}")
+    for name in folders:
+        yield from _walk(store, f"{folder}/{name}")
 
 
 def check() -> None:

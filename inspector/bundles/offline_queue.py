@@ -1,5 +1,5 @@
 """Offline copies made off the request: with QUEUE_OFFLINE_COPIES on, a copy not yet kept in the
-render cache is made by the queue's worker (`manage.py db_worker`, in its own bounded render
+render cache is made by the queue's worker (inspector/bundles/queued.py, in its own bounded render
 workers) while the page polls; the copy is then answered from the cache like any kept one."""
 
 from __future__ import annotations

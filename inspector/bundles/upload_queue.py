@@ -1,11 +1,12 @@
 """Large uploads stored off the request: past UPLOAD_QUEUE_BYTES (0, the default, never) an API
-upload is handed to a queue (django-tasks' database backend, run by `manage.py db_worker`) and
+upload is handed to the queue (inspector/bundles/queued.py: django-rq or the database) and
 answered 202 with a status URL; the worker checks and stores it exactly as the request would have,
 every document rendered in its own bounded render workers.
 
 The uploader gets the manage token at once; the queue is given only its hash. The files wait in
-the object storage (STORAGE_URL) under staged/, or without one in the task's own row, and are
-removed once the bundle is stored or refused."""
+the object storage (STORAGE_URL) under staged/, or without one in the task itself, and are
+removed once the bundle is stored or refused (those of a task whose worker was killed by `manage.py
+sweep`)."""
 
 from __future__ import annotations
 

@@ -1,18 +1,15 @@
-"""Uploads past UPLOAD_QUEUE_BYTES are answered 202 and stored by the queue's worker
-(`manage.py db_worker`, run here for the tasks waiting), in the object storage or not."""
+"""Uploads past UPLOAD_QUEUE_BYTES are answered 202 and stored by the queue's worker (run here
+for the tasks waiting, on each backend: the database's and django-rq's on a real redis-server), in
+the object storage or not."""
 
 import pytest
-from django.core.management import call_command
 from django.test import override_settings
 
 from inspector.models import Blob, Bundle
 from tests import servers
+from tests.conftest import run_database_worker as run_worker  # noqa: F401 - other tests' worker
 
 SUITE = "tests:\n  - id: first\n    input: Queued?\n"
-
-
-def run_worker() -> None:
-    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
 
 
 def upload(client, files, title="queued"):
@@ -21,7 +18,7 @@ def upload(client, files, title="queued"):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("where", ["database", "bucket"])
-def test_a_large_upload_is_queued_then_stored_and_its_token_deletes_it(client, where, request):
+def test_a_large_upload_is_queued_then_stored_and_its_token_deletes_it(client, where, request, queue_worker):
     if where == "bucket":
         endpoint, bucket = request.getfixturevalue("s3_blobs")
     with override_settings(UPLOAD_QUEUE_BYTES=20):
@@ -33,7 +30,7 @@ def test_a_large_upload_is_queued_then_stored_and_its_token_deletes_it(client, w
     assert client.get(status_path).json() == {"status": "queued", "detail": "", "id": None, "url": None}
     if where == "bucket":
         assert any(key.startswith("staged/") for key in servers.bucket_keys(endpoint, bucket))
-    run_worker()
+    queue_worker()
     done = client.get(status_path).json()
     assert done["status"] == "stored" and done["url"].endswith(f"/b/{done['id']}/")
     assert client.get(f"/b/{done['id']}/evals/suite.yaml/case/first/").status_code == 200
@@ -45,7 +42,7 @@ def test_a_large_upload_is_queued_then_stored_and_its_token_deletes_it(client, w
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_queued_upload_that_crashes_the_parser_is_refused_with_the_reason(client):
+def test_a_queued_upload_that_crashes_the_parser_is_refused_with_the_reason(client, queue_worker):
     bomb = (
         "a: &a ["
         + ",".join(["x"] * 10)
@@ -57,14 +54,14 @@ def test_a_queued_upload_that_crashes_the_parser_is_refused_with_the_reason(clie
     )
     with override_settings(UPLOAD_QUEUE_BYTES=20):
         queued = upload(client, {"evals/bomb.yaml": bomb}).json()
-    run_worker()
+    queue_worker()
     refused = client.get(queued["status_url"].removeprefix("http://testserver")).json()
     assert refused["status"] == "refused" and refused["detail"] and refused["id"] is None
     assert not Bundle.objects.exists()
 
 
 @pytest.mark.django_db
-def test_small_uploads_and_unknown_ids_are_as_before(client):
+def test_small_uploads_and_unknown_ids_are_as_before(client, queue_worker):  # noqa: ARG001 - on each backend
     with override_settings(UPLOAD_QUEUE_BYTES=10_000):
         assert upload(client, {"evals/suite.yaml": SUITE}).status_code == 201
     assert upload(client, {"evals/suite.yaml": SUITE}).status_code == 201  # 0: never queued
@@ -73,7 +70,9 @@ def test_small_uploads_and_unknown_ids_are_as_before(client):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_upload_page_sends_a_large_upload_to_its_progress_page_which_polls_until_stored(client):
+def test_the_upload_page_sends_a_large_upload_to_its_progress_page_which_polls_until_stored(
+    client, queue_worker
+):
     with override_settings(UPLOAD_QUEUE_BYTES=20):
         sent = client.post("/", {"text": SUITE, "filename": "suite.yaml", "title": "queued"})
     assert sent.status_code == 303
@@ -82,7 +81,7 @@ def test_the_upload_page_sends_a_large_upload_to_its_progress_page_which_polls_u
     waiting = client.get(page_path)
     assert waiting.status_code == 200 and waiting["Cache-Control"] == "no-store"
     assert 'hx-trigger="every 1s"' in waiting.content.decode()
-    run_worker()
+    queue_worker()
     polled = client.get(page_path, HTTP_HX_REQUEST="true").content.decode()
     bundle = Bundle.objects.get()
     assert "<html" not in polled and 'id="manage-unlock"' in polled

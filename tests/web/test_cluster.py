@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlparse
 
 import httpx
@@ -293,8 +294,9 @@ def test_an_upload_queued_on_one_server_is_stored_by_the_worker_and_seen_on_the_
     assert answer.status_code == 202, answer.text
     status_path = urlparse(answer.json()["status_url"]).path
     assert httpx.get(cluster.second.url + status_path, timeout=30).json()["status"] == "queued"
+    # With Redis the queue is django-rq's on it: its worker, until the queue is empty.
     subprocess.run(
-        [sys.executable, "manage.py", "db_worker", "--batch", "--no-startup-delay"],
+        [sys.executable, "manage.py", "rqworker", "--burst", "default"],
         cwd=REPO,
         env=cluster.environment,
         check=True,
@@ -344,3 +346,90 @@ def _upload_ignoring_the_end(instance: Instance, files: dict[str, str], title: s
     # The server is killed under it: the point of the test.
     with contextlib.suppress(httpx.HTTPError):
         httpx.post(instance.url + "/api/bundles", json={"files": files, "title": title}, timeout=60)
+
+
+LEASE_SECONDS = 6  # renewed every 2 s: room for a busy machine's late renewal
+WORKERS = {
+    "rq": ["rqworker", "default"],
+    "database": ["db_worker", "--no-startup-delay", "--interval", "0.2"],
+}
+
+
+@pytest.mark.parametrize("backend", sorted(WORKERS))
+def test_a_task_whose_worker_is_killed_turns_failed_and_nothing_is_stored(cluster, backend):
+    environment = {**cluster.environment, "QUEUE_LEASE_SECONDS": str(LEASE_SECONDS)}
+    if backend == "database":
+        del environment["REDIS_URL"]  # no Redis: django-tasks' database backend
+    title = "worker-killed-" + uuid.uuid4().hex
+    upload_id = in_app(
+        environment,
+        "from inspector.bundles import upload_queue; "
+        f"print(upload_queue.enqueue({{'evals/suite.yaml': {(SUITE + '# ' + title).encode()!r}}}, {title!r})[0])",
+    )
+    silent = SilentStorage()  # the worker reads the staged files from it and never gets them
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", *WORKERS[backend]],
+        cwd=REPO,
+        env={
+            **environment,
+            "STORAGE_URL": servers.s3_storage_url(f"http://127.0.0.1:{silent.port}", cluster.bucket),
+        },
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert silent.asked.wait(60), "the worker never started the task"
+        time.sleep(1.5 * LEASE_SECONDS)  # past one lease: renewed while the worker lives
+        assert upload_state(environment, upload_id) == "running"
+        kill_with_children(worker)
+        killed = time.monotonic()
+        while (state := upload_state(environment, upload_id)) == "running" and time.monotonic() < killed + 60:
+            time.sleep(1)
+        assert state == "failed"
+    finally:
+        if worker.poll() is None:
+            kill_with_children(worker)
+        silent.close()
+    assert query(cluster.database, f"SELECT count(*) FROM inspector_bundle WHERE title = '{title}'") == [(0,)]
+    # What the killed task had staged is left to the sweep.
+    assert any(key.startswith("staged/") for key in servers.bucket_keys(cluster.endpoint, cluster.bucket))
+    in_app(
+        environment, "from django.core.management import call_command; call_command('sweep', grace_hours=0)"
+    )
+    assert not any(key.startswith("staged/") for key in servers.bucket_keys(cluster.endpoint, cluster.bucket))
+
+
+def in_app(environment: dict[str, str], code: str) -> str:
+    """What `code` prints, run in the app with this environment."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c", code],
+        cwd=REPO,
+        env=environment,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return done.stdout.strip()
+
+
+def upload_state(environment: dict[str, str], upload_id: str) -> str:
+    return in_app(
+        environment,
+        f"from inspector.bundles import upload_queue; print(upload_queue.status({upload_id!r}).state)",
+    )
+
+
+def kill_with_children(process: subprocess.Popen) -> None:
+    """SIGKILL to the process and its children at once, as when its machine goes: rq's worker runs
+    each task in a child of its own process group, which a kill of the worker's group would miss."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == process.pid:
+                children.append(int(stat.parent.name))
+    for pid in [process.pid, *children]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    process.wait(10)
