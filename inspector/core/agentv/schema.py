@@ -530,9 +530,7 @@ def read_suite(bundle: Bundle, path: str) -> Suite:
     from ..bundle import decode
 
     decoded = decode(data)
-    warnings: list[Diagnostic] = []
-    if decoded.problem:
-        warnings.append(Diagnostic(f"the file {decoded.problem}", path))
+    warnings: list[Diagnostic] = []  # an undecodable byte is noted by documents.render_document
     reader = _Reader(path)
     if path.lower().endswith(".jsonl"):
         return _read_jsonl_suite(bundle, path, decoded.text, reader, warnings)

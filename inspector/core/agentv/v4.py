@@ -423,7 +423,12 @@ class _Loader:
         if data is None:
             return None
         check_size(data, path)
-        return decode(data).text
+        decoded = decode(data)
+        if decoded.problem and path != self.path:  # the eval file's own is noted on its cases
+            warning = Diagnostic(f"the file {decoded.problem}", path, decoded.problem_line)
+            if warning not in self.warnings:
+                self.warnings.append(warning)
+        return decoded.text
 
     def env(self, node: Node, text: str | None = None) -> Node:
         """The tree with `${{ NAME }}` substituted. Given the text it was read from, a text that
