@@ -56,7 +56,9 @@ class Oracle:
     a tag with its npm dependencies and tsx installed (see docs/agentv-5.md): that release's own
     TypeScript, run the same way."""
 
-    def __init__(self, source: Path | None = None) -> None:
+    def __init__(self, source: Path | None = None, env_syntax: str = "nunjucks") -> None:
+        """`env_syntax`: how the source's targets name environment variables (agentv 5's
+        `{{ env.X }}`, "nunjucks"; agentv 3.8's `${{ X }}`, "dollar")."""
         environment = _environment()
         if source is None:
             reason = available()
@@ -66,7 +68,8 @@ class Oracle:
         else:
             command = [str(source / "node_modules" / ".bin" / "tsx")]
             environment["AGENTV_CORE_ENTRY"] = str(source / "src" / "index.ts")
-            environment["AGENTV_ENV_SYNTAX"] = "nunjucks"
+            if env_syntax == "nunjucks":
+                environment["AGENTV_ENV_SYNTAX"] = "nunjucks"
         self.process = subprocess.Popen(
             [*command, str(ORACLE_DIR / "capture.mjs"), "--serve"],
             stdin=subprocess.PIPE,

@@ -27,7 +27,16 @@ from ..bundle import Bundle, decode, join
 from ..js import js_json, js_json_value, js_number, js_trim, js_truthy
 from ..model import Diagnostic, InputError
 from ..yaml_lines import Node, check_size, from_plain, load_jsonl, load_yaml
-from .schema import GRADER_KINDS, Block, CaseSpec, GradingNodes, InputMessage, Suite
+from .schema import (
+    GRADER_KINDS,
+    Block,
+    CaseSpec,
+    GradingNodes,
+    InputMessage,
+    Suite,
+    case_graders,
+    suite_graders,
+)
 
 ROLES = ("system", "user", "assistant", "tool")
 INCOMPLETE = (
@@ -889,7 +898,7 @@ def _grading_nodes(
         return GradingNodes(
             _outcome_node(node, field),
             expected,
-            _case_graders(node),
+            case_graders(node),
             suite_graders,
             field("rubrics"),
             field("metadata"),
@@ -923,30 +932,6 @@ def _outcome_node(node: Node, field: Callable[[str], Node | None]) -> Node | Non
     if _text(criteria) or node.get("expected_outcome") is None:
         return criteria
     return field("expected_outcome")
-
-
-def _case_graders(node: Node) -> Node | None:
-    """grader-parser.ts parseGraders: assertions > assert > execution.evaluators > evaluators."""
-    fields = node.value  # a test's mapping (see _is_message)
-    execution = fields.get("execution")
-    for found in (
-        fields.get("assertions"),
-        fields.get("assert"),
-        execution.get("evaluators") if execution is not None and isinstance(execution.value, dict) else None,
-        fields.get("evaluators"),
-    ):
-        if found is not None and found.value is not None:
-            return found
-    return None
-
-
-def suite_graders(root: Node) -> Node | None:
-    """yaml-parser.ts: the suite's `assertions` (or `assert`), else its execution's list."""
-    execution = root.get("execution")
-    candidates = [root.get("assertions"), root.get("assert")]
-    if execution is not None and isinstance(execution.value, dict):
-        candidates += [execution.get("assertions"), execution.get("assert"), execution.get("evaluators")]
-    return next((found for found in candidates if found is not None and found.value is not None), None)
 
 
 def _outcome(
