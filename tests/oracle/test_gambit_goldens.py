@@ -476,3 +476,46 @@ def test_every_legacy_marker_is_read_from_gambit_cores_source():
     assert found["gambit://end"][0].endswith("fields to explicitly end the session.")
     # a template naming a constant constants.ts lacks is not guessed at
     assert legacy_marker_text(markdown, "", "gambit://init") is None
+
+
+def test_a_card_opened_alone_lists_the_actions_gambits_loader_gives_it_as_tools():
+    """loadMarkdownCard gives a card its `[[actions]]` (and those of the cards it embeds): opened
+    alone, the card lists them as the tools a deck embedding it gets, each as gambit's runtime
+    offered it when the golden's deck embedded this card."""
+    golden = _golden("decks/actions/PROMPT.md")
+    bundle = MemoryBundle({path: text.encode() for path, text in golden["files"].items()})
+    document = render_document(bundle, "actions/cards/extra.card.md")
+    [case] = document.cases
+    assert [(tool.name, tool.description) for tool in case.tools] == [
+        ("refund", "Refund an order."),
+        ("escalate", "card's escalate, replaced by the deck's"),
+    ]
+    sent = next(run for run in golden["runs"] if run["gambit"]["error"] is None)["gambit"]["tools"]
+    refund = next(tool["function"] for tool in sent if tool["function"]["name"] == "refund")
+    assert (case.tools[0].name, case.tools[0].description) == (refund["name"], refund["description"])
+    # Its parameters are the deck's (Zod schemas are named, not run: see the deck's own test).
+    deck_tools = render_document(bundle, golden["deck"]).cases[0].tools
+    assert case.tools[0] == next(tool for tool in deck_tools if tool.name == "refund")
+
+
+def test_a_card_embedding_another_lists_both_cards_actions():
+    files = {
+        "deck/outer.card.md": '+++\n[[actions]]\nname = "first"\npath = "./child.deck.md"\n'
+        'description = "Outer."\n+++\nOuter.\n![inner](./inner.card.md)\n',
+        "deck/inner.card.md": '+++\n[[actions]]\nname = "second"\npath = "./child.deck.md"\n'
+        'description = "Inner."\n\n[[actions]]\nname = "first"\npath = "./child.deck.md"\n'
+        'description = "Inner first."\n+++\nInner.\n',
+        "deck/child.deck.md": "+++\nlabel = 'child'\ncontextSchema = './in.zod.ts'\n"
+        "responseSchema = './in.zod.ts'\n+++\nChild.\n",
+        "deck/in.zod.ts": 'import { z } from "npm:zod";\nexport default z.object({});\n',
+    }
+    bundle = MemoryBundle({path: text.encode() for path, text in files.items()})
+    [case] = render_document(bundle, "deck/outer.card.md").cases
+    assert [(tool.name, tool.description) for tool in case.tools] == [
+        ("first", "Inner first."),
+        ("second", "Inner."),
+    ]
+    assert [tool.name for tool in render_document(bundle, "deck/inner.card.md").cases[0].tools] == [
+        "second",
+        "first",
+    ]
