@@ -65,6 +65,8 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
     _refuse_removed_keys(root, path)
     default_test, default_path = _default_test(loader, root)
     _refuse_aliases(root, path)
+    if root.get("nunjucks_filters") is not None:
+        loader.warnings.append(_filters_not_run(root.value["nunjucks_filters"], path))
     if root.get("scenarios") is not None:
         loader.warnings.append(
             Diagnostic(
@@ -101,6 +103,18 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
     _env_warning(loader, "{{ env.NAME }}")
     metadata = {key: node.plain() for key, node in root.value.items() if key != "tests"}
     return Suite(path, cases, loader.warnings, metadata)
+
+
+def _filters_not_run(filters: Node, path: str) -> Diagnostic:
+    """yaml-parser.ts loadNunjucksFilters imports each file as a filter: code, not run here."""
+    names = ", ".join(f"`{name}`" for name in filters.value) if isinstance(filters.value, dict) else ""
+    listed = f" ({names})" if names else ""
+    return Diagnostic(
+        f"`nunjucks_filters`{listed} are JavaScript files agentv imports and runs as template "
+        "filters; the inspector does not run them, so a template using one cannot be rendered",
+        path,
+        filters.start_line,
+    )
 
 
 def _suite_root(loader: _Loader, path: str, text: str) -> Node:
@@ -302,6 +316,14 @@ def _default_test(loader: _Loader, root: Node) -> tuple[Node | None, str]:
     if node is None or not isinstance(node.value, str):
         return (node if node is not None and isinstance(node.value, dict) else None), loader.path
     raw = node.value
+    if raw.strip().startswith("ref://"):
+        raise InputError(
+            f"default_test is {raw.strip()!r}: agentv looks `ref://` names up in the `refs` of its "
+            "config.yaml; the inspector does not resolve them (write the file:// reference it "
+            "stands for)",
+            loader.path,
+            node.start_line,
+        )
     if not raw.startswith("file://"):
         raise InputError(
             f"Invalid default_test reference '{raw}'. Use file://... or ref://name "
