@@ -302,9 +302,7 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
     raw_type = node.get("type")
     if raw_type is None or not isinstance(raw_type.value, str):
         return None
-    kind = raw_type.value.replace("_", "-")
-    if case.grading is not None and case.grading.generation == 3:
-        kind = RETIRED_V3.get(kind, kind)
+    kind = _kind(raw_type.value, case)
     if kind in ("code-judge", "llm-judge"):
         return None  # retired names: agentv skips the grader with a warning
     raw_name = node.get("name")
@@ -323,6 +321,15 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
         )
         return Grader(name, rubrics=rubrics, span=span) if rubrics else None
     return _llm_grader(node, name, span, case, resolve, warnings)
+
+
+def _kind(written: str, case: CaseSpec) -> str:
+    """normalizeEvaluatorType: snake_case to kebab-case; agentv 3.8 runs the *-judge names as
+    the *-grader ones."""
+    kind = written.replace("_", "-")
+    if case.grading is not None and case.grading.generation == 3:
+        return RETIRED_V3.get(kind, kind)
+    return kind
 
 
 def _check(node: Node, kind: str, name: str, span: LineSpan, resolve) -> Grader | bool:

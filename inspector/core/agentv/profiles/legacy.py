@@ -55,7 +55,7 @@ class Style:
     config_needs_schema: bool  # 0.10: a config without `$schema: agentv-config-v2` is ignored
     skips_without_input: bool  # 3.8: a test with no valid input message is skipped
     # 3.8: the judge's prompts, given the question its graders read (promptInputs.question)
-    judge: Callable[[RenderedCase, CaseSpec, list[Piece], Context], None] | None = None
+    judge: Callable[[RenderedCase, CaseSpec, list[Piece], Context], None] = lambda *_: None
 
 
 @dataclass(slots=True)
@@ -189,8 +189,7 @@ def render(case: CaseSpec, context: Context, style: Style) -> RenderedCase:
         question = _role_marked_question(entries, by_message, style)
     else:
         question = _single_turn(result, entries, prepared, by_message, guideline_block, patterns, style)
-    if style.judge is not None:
-        style.judge(result, case, question, context)
+    style.judge(result, case, question, context)
     return result
 
 
