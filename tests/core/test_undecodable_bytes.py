@@ -61,17 +61,22 @@ def test_the_other_formats_name_it_on_their_cases_too(path, data):
         assert _notes(case) == [(path, line)], case.warnings
 
 
-def test_a_cases_file_with_an_undecodable_byte_is_named_with_its_line():
-    bundle = MemoryBundle(
-        {
-            "evals/e.yaml": b"tests: cases.yaml\n",
-            "evals/cases.yaml": b"- id: one\n  criteria: ok\n  input: caf\xe9\n",
-        }
-    )
-    for profile in ("agentv-4", "agentv-5"):
-        document = render_document(bundle, "evals/e.yaml", RenderOptions(profile=profile))
-        found = [(w.path, w.line) for w in document.warnings if NOTE in w.message]
-        assert found == [("evals/cases.yaml", 3)], profile
+@pytest.mark.parametrize("profile", ["spec", "agentv-3.8", "agentv-4", "agentv-5"])
+def test_a_cases_file_with_an_undecodable_byte_is_named_on_its_cases(profile):
+    if profile == "agentv-5":
+        suite, cases = (
+            b"prompts:\n  - '{{ q }}'\ntests: cases.yaml\n",
+            b"- id: one\n  criteria: ok\n  vars:\n    q: caf\xe9\n",
+        )
+        line = 4
+    else:
+        suite, cases = b"tests: cases.yaml\n", b"- id: one\n  criteria: ok\n  input: caf\xe9\n"
+        line = 3
+    bundle = MemoryBundle({"evals/e.yaml": suite, "evals/cases.yaml": cases})
+    document = render_document(bundle, "evals/e.yaml", RenderOptions(profile=profile))
+    [case] = document.cases
+    assert _notes(case) == [("evals/cases.yaml", line)], case.warnings
+    assert not any(NOTE in w.message for w in document.warnings)
 
 
 def test_the_cli_json_carries_it_in_the_cases_warnings(tmp_path):

@@ -677,20 +677,35 @@ def _read_yaml_suite(
         if key not in ("tests", "eval_cases", "evalcases")
     }
 
-    cases_path, items = _case_items(bundle, path, tests)
-    if not items:
-        raise InputError("no cases: the cases list is empty", cases_path, tests.start_line)
-    cases = [
-        reader.case(item, cases_path, index, suite_input, suite_files, seen)
-        for index, item in enumerate(items)
-    ]
+    cases = _suite_cases(bundle, path, tests, reader, (suite_input, suite_files), seen)
     return Suite(path, cases, warnings, metadata)
 
 
-def _case_items(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]]:
+def _suite_cases(
+    bundle: Bundle,
+    path: str,
+    tests: Node,
+    reader: _Reader,
+    suite: tuple[list[InputMessage], list[Block]],
+    seen: dict[str, int],
+) -> list[CaseSpec]:
+    """The cases `tests` lists (inline or in a cases file), each with the suite's input and files."""
+    undecodable: list[Diagnostic] = []  # the cases file's, named on each of its cases
+    cases_path, items = _case_items(bundle, path, tests, undecodable)
+    if not items:
+        raise InputError("no cases: the cases list is empty", cases_path, tests.start_line)
+    cases = [reader.case(item, cases_path, index, *suite, seen) for index, item in enumerate(items)]
+    for case in cases:
+        case.warnings[:0] = undecodable
+    return cases
+
+
+def _case_items(
+    bundle: Bundle, path: str, tests: Node, undecodable: list[Diagnostic]
+) -> tuple[str, list[Node]]:
     """The cases `tests` lists, and the file they are in."""
     if isinstance(tests.value, str):
-        return _cases_file(bundle, path, tests)
+        return _cases_file(bundle, path, tests, undecodable)
     if isinstance(tests.value, list):
         return path, tests.value
     raise InputError(
@@ -698,8 +713,11 @@ def _case_items(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]
     )
 
 
-def _cases_file(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]]:
-    """`tests: ./cases.yaml` keeps the cases in another file of the bundle."""
+def _cases_file(
+    bundle: Bundle, path: str, tests: Node, undecodable: list[Diagnostic]
+) -> tuple[str, list[Node]]:
+    """`tests: ./cases.yaml` keeps the cases in another file of the bundle; `undecodable` gets
+    the file's bytes that are not UTF-8, if any."""
     from ..bundle import decode
 
     cases_path = join(posixpath.dirname(path), tests.value.strip())
@@ -711,7 +729,10 @@ def _cases_file(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]
             f"`tests` file not found: {tests.value} (looked for {cases_path})", path, tests.start_line
         )
     check_size(cases_data, cases_path)
-    cases_text = decode(cases_data).text
+    decoded = decode(cases_data)
+    if decoded.problem:
+        undecodable.append(Diagnostic(f"the file {decoded.problem}", cases_path, decoded.problem_line))
+    cases_text = decoded.text
     if cases_path.lower().endswith(".jsonl"):
         return cases_path, load_jsonl(cases_text, cases_path)
     loaded = load_yaml(cases_text, cases_path)

@@ -411,6 +411,8 @@ class _Loader:
         self.path = path
         self.warnings: list[Diagnostic] = []
         self.env_used: set[str] = set()
+        # Files read with bytes that are not UTF-8, by path: their cases say so (see note_undecodable)
+        self.undecodable: dict[str, Diagnostic] = {}
 
     def yaml(self, path: str, text: str) -> Node | None:
         data = self.bundle.read(path) or b""
@@ -434,9 +436,7 @@ class _Loader:
         check_size(data, path)
         decoded = decode(data)
         if decoded.problem and path != self.path:  # the eval file's own is noted on its cases
-            warning = Diagnostic(f"the file {decoded.problem}", path, decoded.problem_line)
-            if warning not in self.warnings:
-                self.warnings.append(warning)
+            self.undecodable[path] = Diagnostic(f"the file {decoded.problem}", path, decoded.problem_line)
         return decoded.text
 
     def env(self, node: Node, text: str | None = None) -> Node:
@@ -517,8 +517,20 @@ def read_suite_v4(bundle: Bundle, path: str) -> Suite:
         if key not in ("tests", "eval_cases", "evalcases")
     }
     _refuse_bad_graph(cases, loader)
+    note_undecodable(cases, loader)
     _env_warning(loader)
     return Suite(path, cases, loader.warnings, metadata)
+
+
+def note_undecodable(cases: list[CaseSpec], loader: _Loader) -> None:
+    """A cases file read with replaced bytes is named on each case it holds; any other file so
+    read (a default_test file, a prompt file) on the eval file."""
+    for path, warning in loader.undecodable.items():
+        holders = [case for case in cases if case.path == path]
+        for case in holders:
+            case.warnings.insert(0, warning)
+        if not holders:
+            loader.warnings.append(warning)
 
 
 def _refuse_bad_graph(cases: list[CaseSpec], loader: _Loader) -> None:
@@ -1071,5 +1083,6 @@ def _read_jsonl(loader: _Loader, text: str) -> Suite:
     for index, record in enumerate(records):
         cases.append(_case(loader, record, path, index, None, None, seen, jsonl=True))
     _refuse_bad_graph(cases, loader)
+    note_undecodable(cases, loader)
     _env_warning(loader)
     return Suite(path, cases, loader.warnings, metadata)

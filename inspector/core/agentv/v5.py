@@ -34,6 +34,7 @@ from .v4 import (
     _path_of,
     _refuse_bad_graph,
     _text,
+    note_undecodable,
 )
 
 _ENV_OUTPUT = re.compile(r"\{\{\s*env\.([\s\S]*?)\}\}")
@@ -100,6 +101,7 @@ def read_suite_v5(bundle: Bundle, path: str) -> Suite:
                 case.warnings[:0] = variant_notes
                 cases.append(case)
     _refuse_bad_graph(cases, loader)
+    note_undecodable(cases, loader)
     _env_warning(loader, "{{ env.NAME }}")
     metadata = {key: node.plain() for key, node in root.value.items() if key != "tests"}
     return Suite(path, cases, loader.warnings, metadata)
