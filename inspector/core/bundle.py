@@ -56,11 +56,12 @@ def parent_folders(path: str) -> list[str]:
 class DecodedText:
     text: str
     problem: str | None = None  # why the text may not be what the author meant
+    problem_line: int | None = None  # the line of the first undecodable byte
 
 
 def decode(data: bytes) -> DecodedText:
     """UTF-8 text with CRLF turned into LF, as agentv reads files."""
-    problem = None
+    problem = line = None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             text = data.decode("utf-16")
@@ -80,10 +81,10 @@ def decode(data: bytes) -> DecodedText:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         text = data.decode("utf-8", errors="replace")
-        problem = problem or (
-            f"is not valid UTF-8 (byte {error.start}); undecodable bytes were replaced with U+FFFD"
-        )
-    return DecodedText(text.replace("\r\n", "\n"), problem)
+        if problem is None:
+            problem = f"is not valid UTF-8 (byte {error.start}); undecodable bytes were replaced with U+FFFD"
+            line = data.count(b"\n", 0, error.start) + 1
+    return DecodedText(text.replace("\r\n", "\n"), problem, line)
 
 
 def looks_binary(data: bytes) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import formats
 from .bundle import Bundle
 from .formats import detect_format
-from .model import InputError, RenderedDocument, distinct_ids
+from .model import Diagnostic, InputError, RenderedDocument, distinct_ids
 from .options import PROFILES, RenderOptions
 
 __all__ = ["detect_format", "list_documents", "render_document"]
@@ -40,12 +40,23 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
             f"the file {decoded.problem}; {found.message}", found.path or path, found.line, found.column
         ) from None
 
+    if decoded.problem is not None:
+        _note_undecodable(document, Diagnostic(f"the file {decoded.problem}", path, decoded.problem_line))
     if options.max_tokens is not None:
         from .context import apply_budget
 
         for case in document.cases:
             apply_budget(case, options.max_tokens, options.encoding)
     return document
+
+
+def _note_undecodable(document: RenderedDocument, warning: Diagnostic) -> None:
+    """A file read with replaced bytes is named on every case it made, where the page, the API and
+    the CLI's JSON show a case's warnings; a file that made no case keeps it on the document."""
+    holders = [case.warnings for case in document.cases] or [document.warnings]
+    for warnings in holders:
+        if warning not in warnings:
+            warnings.insert(0, warning)
 
 
 def is_document(path: str, bundle: Bundle) -> bool:

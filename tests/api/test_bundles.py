@@ -458,3 +458,13 @@ def test_multipart_parts_of_the_wrong_kind_are_422_naming_the_part(client, db, e
 def test_files_sent_as_text_parts_are_422(client, db):
     response = client.post("/api/bundles", {"files": "tests: []"})
     assert response.status_code == 422
+
+
+def test_a_case_of_a_file_with_undecodable_bytes_names_them_in_its_warnings(client, db):
+    suite = b"tests:\n  - id: one\n    criteria: ok\n    input: caf\xe9\n"
+    response = upload(client, {"evals/e.yaml": suite})
+    assert response.status_code == 201, response.json()
+    bundle_id = response.json()["id"]
+    data = client.get(f"/api/bundles/{bundle_id}/cases/one").json()
+    [warning] = [w for w in data["warnings"] if "not valid UTF-8" in w["message"]]
+    assert (warning["path"], warning["line"]) == ("evals/e.yaml", 4)

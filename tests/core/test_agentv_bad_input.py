@@ -142,8 +142,9 @@ def test_a_50_megabyte_file_is_rejected_by_size_before_any_parse(monkeypatch, pr
 
 
 def test_non_utf8_bytes_are_a_warning_not_a_crash():
-    document = render(one_case("    input: caf\xe9\n").encode("latin-1"))
-    assert any("not valid UTF-8" in warning.message for warning in document.warnings)
+    bundle = MemoryBundle({"evals/e.yaml": one_case("    input: caf\xe9\n").encode("latin-1")})
+    document = render_document(bundle, "evals/e.yaml", RenderOptions(profile="spec"))
+    assert any("not valid UTF-8" in warning.message for warning in document.cases[0].warnings)
     assert document.cases[0].sent_messages[-1].content == "caf\ufffd"
 
 

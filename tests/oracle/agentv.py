@@ -58,7 +58,11 @@ class Oracle:
     `defaults.grader`, `options.provider` and assertion `provider` pick the judge
     (docs/agentv-next.md)."""
 
-    def __init__(self, source: Path | None = None, file_picks_judge: bool = False) -> None:
+    def __init__(
+        self, source: Path | None = None, file_picks_judge: bool = False, env_syntax: str = "nunjucks"
+    ) -> None:
+        """`env_syntax`: how the source's targets name environment variables (agentv 5's
+        `{{ env.X }}`, "nunjucks"; agentv 3.8's `${{ X }}`, "dollar")."""
         environment = _environment()
         if source is None:
             reason = available()
@@ -68,7 +72,8 @@ class Oracle:
         else:
             command = [str(source / "node_modules" / ".bin" / "tsx")]
             environment["AGENTV_CORE_ENTRY"] = str(source / "src" / "index.ts")
-            environment["AGENTV_ENV_SYNTAX"] = "nunjucks"
+            if env_syntax == "nunjucks":
+                environment["AGENTV_ENV_SYNTAX"] = "nunjucks"
         if file_picks_judge:  # agentv's main after 5.3.1-next.1: the file names its judges
             environment["AGENTV_JUDGE_SELECTION"] = "file"
         self.process = subprocess.Popen(

@@ -69,6 +69,16 @@ function sse(res, text, model) {
   res.end('data: [DONE]\n\n');
 }
 
+function responsesAnswer(res, text, model) {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({
+    id: 'resp_1', object: 'response', created_at: 0, model, status: 'completed',
+    output: [{ type: 'message', id: 'msg_1', status: 'completed', role: 'assistant',
+               content: [{ type: 'output_text', text, annotations: [] }] }],
+    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+  }));
+}
+
 const server = http.createServer((req, res) => {
   let raw = '';
   req.on('data', (c) => { raw += c; });
@@ -77,7 +87,13 @@ const server = http.createServer((req, res) => {
     try { body = JSON.parse(raw); } catch { body = { unparsed: raw }; }
     const role = String(body.model ?? '').startsWith(JUDGE_MODEL) ? 'judge' : 'candidate';
     requests.push({ test: current, role, path: req.url, body });
-    sse(res, role === 'judge' ? GRADE : 'ok', body.model ?? CANDIDATE_MODEL);
+    const text = role === 'judge' ? GRADE : 'ok';
+    if (req.url.endsWith('/responses') && !body.stream) {
+      // agentv 3.8's AI SDK provider asks OpenAI's Responses API, without streaming.
+      responsesAnswer(res, text, body.model ?? CANDIDATE_MODEL);
+    } else {
+      sse(res, text, body.model ?? CANDIDATE_MODEL);
+    }
   });
 });
 

@@ -378,3 +378,144 @@ def test_a_wrong_conversation_file_does_not_pass_for_gambits_run():
             assert _problems(golden, run, files, options), (golden["name"], variant)
             checked += 1
     assert checked >= 10
+
+
+# gambit-core's src/markdown.ts and src/constants.ts at v1.0.0-rc.2 (copied from gambit's repository
+# at the tag): where the legacy markers' text is written.
+CORE_SOURCE = Path(__file__).resolve().parent / "gambit" / "gambit-core-src"
+
+
+def _golden(name: str) -> dict[str, Any]:
+    return next(golden for golden in _goldens() if golden["name"] == name)
+
+
+def _core_folder(root: Path, golden: dict[str, Any]) -> Path:
+    core = root / "gambit-core"
+    for path, text in golden["files"].items():
+        if path.startswith("gambit-core/"):
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_text(text)
+    (core / "src").mkdir(parents=True, exist_ok=True)
+    for source in CORE_SOURCE.iterdir():
+        (core / "src" / source.name).write_text(source.read_text())
+    return core
+
+
+def test_the_legacy_init_marker_takes_its_text_from_the_named_gambit_cores_source(tmp_path):
+    """`gambit://init` is no snippet: gambit-core's markdown.ts writes its text (INIT_TEXT). Read
+    from an installed gambit-core's source, the system message is what gambit sent, and the text
+    is traced to the line of markdown.ts that writes it."""
+    from dataclasses import replace
+
+    from inspector.core.decks.gambit_core_files import INSTALLED
+
+    golden = _golden("decks/legacy/legacy.deck.md")
+    core = _core_folder(tmp_path, golden)
+    bundle = MemoryBundle(
+        {path: text.encode() for path, text in golden["files"].items() if not path.startswith("gambit-core/")}
+    )
+    compared = 0
+    for run in golden["runs"]:
+        sent = run["gambit"]
+        if sent["error"] is not None:
+            continue
+        options = replace(_options(run["variant"]), gambit_core=str(core))
+        document = render_document(bundle, golden["deck"], options)
+        system = document.cases[0].messages[0]
+        assert system.content == sent["messages"][0]["content"]
+        assert not any(s.origin.kind == OriginKind.MARKER for s in system.segments)
+        [marker] = [s for s in system.segments if s.origin.path == f"{INSTALLED}/src/markdown.ts"]
+        line = (CORE_SOURCE / "markdown.ts").read_text().split("\n")[marker.origin.start_line - 1]
+        assert "You will automatically receive a \\`${GAMBIT_TOOL_CONTEXT}\\` tool result" in line
+        assert [w.message for w in document.warnings] == [
+            '"gambit://init" is deprecated; use gambit://snippets/context.md instead.'
+        ]
+        assert not _problems(golden, run, options=options)
+        compared += 1
+    assert compared >= 2
+
+
+def test_an_uploaded_gambit_core_source_gives_the_legacy_markers_text_too():
+    golden = _golden("decks/legacy/legacy.deck.md")
+    files = golden["files"] | {
+        f"vendor/gambit-core/src/{source.name}": source.read_text() for source in CORE_SOURCE.iterdir()
+    }
+    for run in golden["runs"]:
+        if run["gambit"]["error"] is None:
+            assert not _problems(golden, run, files)
+            bundle = MemoryBundle({path: text.encode() for path, text in files.items()})
+            system = render_document(bundle, golden["deck"], _options(run["variant"])).cases[0].messages[0]
+            assert system.content == run["gambit"]["messages"][0]["content"]
+            assert system.segments[0].origin.path == "vendor/gambit-core/src/markdown.ts"
+
+
+def test_without_gambit_cores_source_the_legacy_markers_stay_placeholders_that_say_how(tmp_path):
+    golden = _golden("decks/legacy/legacy.deck.md")
+    core = _core_folder(tmp_path, golden)
+    (core / "src" / "constants.ts").unlink()  # markdown.ts alone cannot name gambit's tools
+    bundle = MemoryBundle({golden["deck"]: golden["files"][golden["deck"]].encode()})
+    for options in (RenderOptions(), RenderOptions(gambit_core=str(core))):
+        document = render_document(bundle, golden["deck"], options)
+        system = document.cases[0].messages[0]
+        assert any(s.origin.kind == OriginKind.MARKER for s in system.segments)
+        assert any("src/markdown.ts" in w.message for w in document.warnings)
+
+
+def test_every_legacy_marker_is_read_from_gambit_cores_source():
+    from inspector.core.decks.gambit_text import LEGACY_MARKER_CONSTANTS, legacy_marker_text
+
+    markdown = (CORE_SOURCE / "markdown.ts").read_text()
+    constants = (CORE_SOURCE / "constants.ts").read_text()
+    found = {marker: legacy_marker_text(markdown, constants, marker) for marker in LEGACY_MARKER_CONSTANTS}
+    assert found["gambit://init"] == (
+        "You will automatically receive a `gambit_context` tool result at the start that provides "
+        "run/context info.",
+        48,
+    )
+    assert found["gambit://respond"][0].startswith("When you are done, call the `gambit_respond` tool")
+    assert found["gambit://end"][0].endswith("fields to explicitly end the session.")
+    # a template naming a constant constants.ts lacks is not guessed at
+    assert legacy_marker_text(markdown, "", "gambit://init") is None
+
+
+def test_a_card_opened_alone_lists_the_actions_gambits_loader_gives_it_as_tools():
+    """loadMarkdownCard gives a card its `[[actions]]` (and those of the cards it embeds): opened
+    alone, the card lists them as the tools a deck embedding it gets, each as gambit's runtime
+    offered it when the golden's deck embedded this card."""
+    golden = _golden("decks/actions/PROMPT.md")
+    bundle = MemoryBundle({path: text.encode() for path, text in golden["files"].items()})
+    document = render_document(bundle, "actions/cards/extra.card.md")
+    [case] = document.cases
+    assert [(tool.name, tool.description) for tool in case.tools] == [
+        ("refund", "Refund an order."),
+        ("escalate", "card's escalate, replaced by the deck's"),
+    ]
+    sent = next(run for run in golden["runs"] if run["gambit"]["error"] is None)["gambit"]["tools"]
+    refund = next(tool["function"] for tool in sent if tool["function"]["name"] == "refund")
+    assert (case.tools[0].name, case.tools[0].description) == (refund["name"], refund["description"])
+    # Its parameters are the deck's (Zod schemas are named, not run: see the deck's own test).
+    deck_tools = render_document(bundle, golden["deck"]).cases[0].tools
+    assert case.tools[0] == next(tool for tool in deck_tools if tool.name == "refund")
+
+
+def test_a_card_embedding_another_lists_both_cards_actions():
+    files = {
+        "deck/outer.card.md": '+++\n[[actions]]\nname = "first"\npath = "./child.deck.md"\n'
+        'description = "Outer."\n+++\nOuter.\n![inner](./inner.card.md)\n',
+        "deck/inner.card.md": '+++\n[[actions]]\nname = "second"\npath = "./child.deck.md"\n'
+        'description = "Inner."\n\n[[actions]]\nname = "first"\npath = "./child.deck.md"\n'
+        'description = "Inner first."\n+++\nInner.\n',
+        "deck/child.deck.md": "+++\nlabel = 'child'\ncontextSchema = './in.zod.ts'\n"
+        "responseSchema = './in.zod.ts'\n+++\nChild.\n",
+        "deck/in.zod.ts": 'import { z } from "npm:zod";\nexport default z.object({});\n',
+    }
+    bundle = MemoryBundle({path: text.encode() for path, text in files.items()})
+    [case] = render_document(bundle, "deck/outer.card.md").cases
+    assert [(tool.name, tool.description) for tool in case.tools] == [
+        ("first", "Inner first."),
+        ("second", "Inner."),
+    ]
+    assert [tool.name for tool in render_document(bundle, "deck/inner.card.md").cases[0].tools] == [
+        "second",
+        "first",
+    ]

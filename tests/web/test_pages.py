@@ -432,3 +432,11 @@ def test_case_page_shows_images_as_thumbnails_and_remote_ones_as_links(client, d
     # A remote image is a link the reader may follow; the page never loads it.
     assert 'href="https://example.com/cat.png"' in html
     assert 'src="https://example.com/cat.png"' not in html
+
+
+def test_a_case_page_names_the_undecodable_bytes_of_its_file(client, db):
+    from inspector.bundles.ingest import store_bundle
+
+    bundle, _ = store_bundle({"e.yaml": b"tests:\n  - id: one\n    criteria: ok\n    input: caf\xe9\n"})
+    body = unescape(page(client, case_url(bundle.pk, "e.yaml", "one")))
+    assert "is not valid UTF-8" in body

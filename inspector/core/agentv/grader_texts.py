@@ -143,3 +143,52 @@ SKEPTICAL_SCORE_RANGE_LINES = (
     "calls, or concrete workspace paths.",
     "Cite paths, diffs, tool calls, or answer excerpts in reasoning whenever they are available.",
 )
+
+# agentv 3.8.0's `evaluators/llm-grader.ts` (DEFAULT_EVALUATOR_TEMPLATE, buildOutputSchema,
+# buildRubricOutputSchema, buildScoreRangeOutputSchema and the rubric prompts' first lines): the
+# judge is an "evaluator", the default template reads the `*_text` variables, and the output
+# schema has no `details`.
+DEFAULT_TEMPLATE_V3 = """You are an expert evaluator. Your goal is to grade the answer based on how well it achieves the criteria for the original task.
+
+Use the reference_answer as a gold standard for a high-quality response (if provided). The reference_answer may be a simple text response, or it may contain a sequence of expected agent messages including tool calls. When it contains multiple messages, the last message represents the final expected answer. The answer does not need to match it verbatim, but should capture the key points and follow the same spirit.
+
+Be concise and focused in your evaluation. Provide succinct, specific feedback rather than verbose explanations.
+
+[[ ## criteria ## ]]
+{{criteria}}
+
+[[ ## question ## ]]
+{{input_text}}
+
+[[ ## reference_answer ## ]]
+{{expected_output_text}}
+
+[[ ## answer ## ]]
+{{output_text}}"""  # noqa: E501  (agentv's text, line for line)
+OUTPUT_SCHEMA_V3 = "\n".join(
+    [
+        "You must respond with a single JSON object matching this schema:",
+        "",
+        "{",
+        '  "score": <number between 0.0 and 1.0>,',
+        '  "assertions": [',
+        "    {",
+        '      "text": "<brief description of what was checked>",',
+        '      "passed": <boolean>,',
+        '      "evidence": "<concise evidence, 1-2 sentences, optional>"',
+        "    }",
+        "  ]",
+        "}",
+    ]
+)
+RUBRIC_SCHEMA_V3 = RUBRIC_SCHEMA.replace("You are an expert grader.", "You are an expert evaluator.", 1)
+SCORE_RANGE_SCHEMA_V3 = (
+    "You are an expert evaluator. Score the candidate answer on each criterion.\n" + SCORE_RANGE_FORMAT
+)
+RUBRIC_OPENING_V3 = (
+    "You are an expert evaluator. Evaluate the candidate answer against each rubric item below."
+)
+SCORE_RANGE_OPENING_V3 = (
+    "You are an expert evaluator. Score the candidate answer on each criterion below using the "
+    "provided score ranges."
+)

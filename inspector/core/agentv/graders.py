@@ -34,14 +34,20 @@ from .checks import check_note, custom_note, custom_script
 from .grader_texts import (
     AGGREGATOR_PROMPT,
     DEFAULT_TEMPLATE,
+    DEFAULT_TEMPLATE_V3,
     DEFAULT_TEMPLATE_V5,
     OUTPUT_SCHEMA,
+    OUTPUT_SCHEMA_V3,
     PROMPTFOO_SCHEMA,
     RUBRIC_FORMAT,
+    RUBRIC_OPENING_V3,
     RUBRIC_SCHEMA,
+    RUBRIC_SCHEMA_V3,
     RUBRIC_SCHEMA_V5,
     SCORE_RANGE_FORMAT,
+    SCORE_RANGE_OPENING_V3,
     SCORE_RANGE_SCHEMA,
+    SCORE_RANGE_SCHEMA_V3,
     SCORE_RANGE_SCHEMA_V5,
     SKEPTICAL_RUBRIC_LINES,
     SKEPTICAL_SCORE_RANGE_LINES,
@@ -75,6 +81,16 @@ VALID_VARIABLES = frozenset(
 )
 PROMPT_FILE_PREFIX = "file://"
 LLM_TYPES = frozenset({"llm-grader", "rubrics", "rubric"})
+# agentv 3.8 still runs the *-judge names, as the *-grader ones (builtin-evaluators.ts).
+RETIRED_V3 = {"llm-judge": "llm-grader", "code-judge": "code-grader"}
+# What agentv 3.8 fills `{{ input }}`, `{{ expected_output }}` and `{{ output }}` with: its loaded
+# input segments, expected segments and the run's output messages, each as JSON. The segments
+# hold the absolute paths agentv resolved on its machine; the output is known only after the run.
+V3_JSON_VARIABLES = {
+    "input": "\u27e8the test's input segments as agentv 3.8 loaded them, as JSON\u27e9",
+    "expected_output": "\u27e8the test's expected segments as agentv 3.8 loaded them, as JSON\u27e9",
+    "output": "\u27e8the candidate's output messages as JSON, known only after the run\u27e9",
+}
 
 
 @dataclass(slots=True)
@@ -290,7 +306,7 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
     raw_type = node.get("type")
     if raw_type is None or not isinstance(raw_type.value, str):
         return None
-    kind = raw_type.value.replace("_", "-")
+    kind = _kind(raw_type.value, case)
     if kind in ("code-judge", "llm-judge"):
         return None  # retired names: agentv skips the grader with a warning
     raw_name = node.get("name")
@@ -309,6 +325,15 @@ def _grader(node: Node, case: CaseSpec, resolve, warnings: list[Diagnostic]) -> 
         )
         return Grader(name, rubrics=rubrics, span=span) if rubrics else None
     return _llm_grader(node, name, span, case, resolve, warnings)
+
+
+def _kind(written: str, case: CaseSpec) -> str:
+    """normalizeEvaluatorType: snake_case to kebab-case; agentv 3.8 runs the *-judge names as
+    the *-grader ones."""
+    kind = written.replace("_", "-")
+    if case.grading is not None and case.grading.generation == 3:
+        return RETIRED_V3.get(kind, kind)
+    return kind
 
 
 def _check(node: Node, kind: str, name: str, span: LineSpan, resolve) -> Grader | bool:
@@ -486,6 +511,8 @@ def _looks_like_file(word: str) -> bool:
 
 def text_prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Piece], bool]:
     raw = node.value
+    if case.grading is not None and case.grading.generation == 3:
+        return _prompt_v3(node, name, case, resolve)
     if not raw.startswith(PROMPT_FILE_PREFIX):
         # A bare string is inline text, even when it names a file.
         return _text_pieces(node, case.path), False
@@ -499,6 +526,23 @@ def text_prompt(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Pi
         raise Skip(
             f"Grader '{name}' template ({display}): Missing required fields. Must include "
             "at least one of: {{ output }}, {{ expected_output }}"
+        )
+    return [Piece(text, OriginKind.FILE, path, 1)], True
+
+
+def _prompt_v3(node: Node, name: str, case: CaseSpec, resolve) -> tuple[list[Piece], bool]:
+    """evaluator-parser.ts at 3.8: a prompt naming a file found from the eval file's folder is
+    that file (it must use `{{ output_text }}` or `{{ expected_output }}`, or agentv skips the
+    test); any other text is used as written. Either way it is the whole template."""
+    found = resolve(node.value)
+    if found is None:
+        return _text_pieces(node, case.path), True
+    display, path, text = found
+    used = {match.group(1) for match in VARIABLE.finditer(text)}
+    if not used & {"output_text", "expected_output"}:
+        raise Skip(
+            f"Evaluator '{name}' template ({display}): Missing required fields. Must include at "
+            "least one of: {{ output_text }}, {{ expected_output }}"
         )
     return [Piece(text, OriginKind.FILE, path, 1)], True
 
@@ -517,12 +561,30 @@ def _rubrics(node: Node | None, name: str, case: CaseSpec, shorthand: bool = Fal
         if not isinstance(item.value, dict):
             continue
         try:
-            rubric = parse_item(item.plain(), position, False, f"in evaluator '{name}' in '{case.id}'")
+            rubric = _rubric(item, position, name, case)
         except BadRubric as refused:
             raise Skip(str(refused)) from None
         if rubric is not None:
             rubrics.append(rubric)
     return rubrics
+
+
+V3_UNREAD_RUBRIC_KEYS = frozenset({"operator", "criteria", "min_score"})
+
+
+def _rubric(item: Node, position: int, name: str, case: CaseSpec) -> Rubric | None:
+    """parseRubricItems for one object, as the case's agentv generation reads it."""
+    raw = item.plain()
+    where = f"in evaluator '{name}' in '{case.id}'"
+    if case.grading is None or case.grading.generation != 3:
+        return parse_item(raw, position, False, where)
+    # 3.8 reads no operator, no `criteria` for the outcome and no `min_score`, and labels the
+    # 0-10 `required_min_score` as written.
+    raw = {key: value for key, value in raw.items() if key not in V3_UNREAD_RUBRIC_KEYS}
+    rubric = parse_item(raw, position, False, where)
+    if rubric is not None and rubric.min_score is not None:
+        rubric = replace(rubric, min_score=raw["required_min_score"])
+    return rubric
 
 
 # ---- the case's side -----------------------------------------------------------------------------
@@ -622,6 +684,8 @@ ABSOLUTE_PATH = "\u27e8{} as an absolute path on the machine that runs agentv\u2
 
 
 def _messages(grader: Grader, inputs: Inputs) -> list[Message]:
+    if inputs.generation == 3:
+        return _messages_v3(grader, inputs)
     v5 = inputs.generation == 5
     if grader.criteria is not None:
         inputs = replace(inputs, criteria=grader.criteria)
@@ -709,6 +773,38 @@ def _delegated_line(rubric: Rubric) -> str:
     return f"- [{rubric.id}]{required}{weight}: {outcome}"
 
 
+def _messages_v3(grader: Grader, inputs: Inputs) -> list[Message]:
+    """agentv 3.8's llm-grader.ts: rubrics make the checklist or score-range prompt (a prompt of
+    its own is not used then); otherwise the prompt (or the default template) is the whole user
+    message, its variables filled. The AI SDK sends both as they are, untrimmed."""
+    if grader.rubrics:
+        scored = any(rubric.score_ranges for rubric in grader.rubrics)
+        system = SCORE_RANGE_SCHEMA_V3 if scored else RUBRIC_SCHEMA_V3
+        user = (_scored if scored else _checklist)(inputs, grader.rubrics)
+    else:
+        system = OUTPUT_SCHEMA_V3
+        user = _substitute(grader.prompt or _DEFAULT_V3, _variables_v3(inputs))
+    return [
+        Message("system", list(fixed_segments(system, OriginKind.DEFAULT_PROMPT))),
+        Message("user", segments([piece for piece in user if piece.text], inputs.made)),
+    ]
+
+
+def _variables_v3(inputs: Inputs) -> dict[str, list[Piece]]:
+    """evaluateFreeform's variables at 3.8: the `*_text` ones trimmed, the JSON ones placeholders."""
+    variables = {name: [Piece(text, OriginKind.MARKER)] for name, text in V3_JSON_VARIABLES.items()}
+    variables.update(
+        {
+            "input_text": _strip(inputs.question),
+            "output_text": _answer(inputs),
+            "expected_output_text": _strip(inputs.reference),
+            "criteria": _strip(inputs.criteria),
+            "file_changes": [],
+        }
+    )
+    return variables
+
+
 def _rubric_prompt(
     rubrics: list[Rubric], inputs: Inputs, template: list[Piece] | None, v5: bool
 ) -> tuple[str, list[Piece]]:
@@ -734,6 +830,7 @@ def _rubric_prompt(
 # Pieces are frozen: agentv's own texts are one object each, in every case.
 _DEFAULT = [Piece(DEFAULT_TEMPLATE, OriginKind.DEFAULT_PROMPT)]
 _DEFAULT_V5 = [Piece(DEFAULT_TEMPLATE_V5, OriginKind.DEFAULT_PROMPT)]
+_DEFAULT_V3 = [Piece(DEFAULT_TEMPLATE_V3, OriginKind.DEFAULT_PROMPT)]
 _CANDIDATE = Piece(CANDIDATE_PLACEHOLDER, OriginKind.MARKER)
 
 
@@ -834,7 +931,11 @@ def _case_sections(inputs: Inputs, opening: list[str]) -> list[list[Piece]]:
 
 def _checklist(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
     """llm-grader.ts buildRubricPrompt."""
-    opening = ["You are an expert grader. Evaluate the candidate answer against each rubric item below."]
+    opening = [
+        RUBRIC_OPENING_V3
+        if inputs.generation == 3
+        else "You are an expert grader. Evaluate the candidate answer against each rubric item below."
+    ]
     if inputs.generation == 5:
         opening += SKEPTICAL_RUBRIC_LINES
     parts = _case_sections(inputs, opening) + [_header("[[ ## rubrics ## ]]")]
@@ -849,7 +950,9 @@ def _checklist(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
 def _scored(inputs: Inputs, rubrics: list[Rubric]) -> list[Piece]:
     """llm-grader.ts buildScoreRangePrompt."""
     opening = [
-        "You are an expert grader. Score the candidate answer on each criterion below "
+        SCORE_RANGE_OPENING_V3
+        if inputs.generation == 3
+        else "You are an expert grader. Score the candidate answer on each criterion below "
         "using the provided score ranges.",
         "For each criterion, output an integer score from 0 to 10 based on which score "
         "range best matches the answer.",

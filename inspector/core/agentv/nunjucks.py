@@ -365,6 +365,13 @@ class Where:
     via: LineSpan | None = None  # the line that pulled that file in
 
 
+# A filter jinja2 lacks: nunjucks may lack it too, or the file adds it in JavaScript.
+UNKNOWN_FILTER_NOTE = (
+    " (if the file adds it with `nunjucks_filters` (agentv) or `nunjucksFilters` (promptfoo), "
+    "it is JavaScript, which the inspector does not run)"
+)
+
+
 class Renderer:
     """interpolateTemplateVars for one test's vars. `origins` maps a variable name to where it is
     defined, so the text it produces can point there."""
@@ -488,7 +495,10 @@ class Renderer:
                 raise
             raise LimitExceeded(error.diagnostic.message, where.path, where.first_line) from None
         except (TemplateError, TypeError, ValueError, ArithmeticError, JsError) as error:
-            raise InputError(f"Template render error: {error}", where.path, where.first_line) from None
+            message = f"Template render error: {error}"
+            if str(error).startswith("No filter named"):
+                message += UNKNOWN_FILTER_NOTE
+            raise InputError(message, where.path, where.first_line) from None
 
     def _check(self, tree: nodes.Template, where: Where) -> None:
         for item in tree.find_all(nodes.Node):

@@ -130,7 +130,7 @@ class GradingNodes:
     suite_assertions: Node | None  # the suite's grader list, appended after the test's
     rubrics: Node | None  # the test's inline `rubrics` (deprecated), run first
     metadata: Node | None  # the test's `metadata`
-    generation: int = 4  # 5: agentv 5's `assert` lists (graders_v5)
+    generation: int = 4  # 5: agentv 5's `assert` lists (graders_v5); 3: agentv 3.8's evaluators
     rubric_prompt: Node | None = None  # agentv 5: default_test.options.rubric_prompt
     newest: bool = False  # agentv's main after 5.3.1-next.1 (v5_next.py): its grader rules
     judge: str | None = None  # newest: the test's judge (options.provider, else defaults.grader)
@@ -148,7 +148,7 @@ class CaseSpec:
     skipped: str | None = None
     warnings: list[Diagnostic] = field(default_factory=list)
     turns: list[Any] | None = None  # agentv 4 `mode: conversation`: the turn nodes
-    grading: GradingNodes | None = None  # agentv 4 only: what its LLM graders read
+    grading: GradingNodes | None = None  # agentv 3.8, 4 and 5: what its LLM graders read
 
 
 @dataclass(slots=True)
@@ -168,6 +168,7 @@ class _Reader:
 
     def __init__(self, eval_path: str):
         self.eval_path = eval_path
+        self.suite_assertions: Node | None = None  # the suite's evaluators (agentv 3.8 reads them)
 
     def warn(self, warnings: list[Diagnostic], message: str, path: str, node: Node | None) -> None:
         warnings.append(Diagnostic(message, path, node.start_line if node else None))
@@ -457,8 +458,73 @@ class _Reader:
             else:
                 seen[case_id] = node.start_line
         return CaseSpec(
-            display_id, path, node.start_line, node.end_line, messages, metadata, skipped, warnings
+            display_id,
+            path,
+            node.start_line,
+            node.end_line,
+            messages,
+            metadata,
+            skipped,
+            warnings,
+            grading=_grading_v3(node, expected_node, self.suite_assertions),
         )
+
+
+def case_graders(node: Node) -> Node | None:
+    """grader-parser.ts parseGraders (evaluator-parser.ts parseEvaluators at 3.8): assertions >
+    assert > execution.evaluators > evaluators."""
+    fields = node.value  # a test's mapping
+    execution = fields.get("execution")
+    for found in (
+        fields.get("assertions"),
+        fields.get("assert"),
+        execution.get("evaluators") if execution is not None and isinstance(execution.value, dict) else None,
+        fields.get("evaluators"),
+    ):
+        if found is not None and found.value is not None:
+            return found
+    return None
+
+
+def suite_graders(root: Node) -> Node | None:
+    """yaml-parser.ts: the suite's `assertions` (or `assert`), else its execution's list."""
+    execution = root.get("execution")
+    candidates = [root.get("assertions"), root.get("assert")]
+    if execution is not None and isinstance(execution.value, dict):
+        candidates += [execution.get("assertions"), execution.get("assert"), execution.get("evaluators")]
+    return next((found for found in candidates if found is not None and found.value is not None), None)
+
+
+def _grading_v3(node: Node, expected: Node | None, suite_assertions: Node | None) -> GradingNodes:
+    """What agentv 3.8's evaluators read (yaml-parser.ts at v3.8.0): `criteria`, else the
+    deprecated `expected_outcome`; the expected messages; the test's evaluators, then the
+    suite's unless `execution.skip_defaults`; inline `rubrics`; `metadata`."""
+    criteria = node.get("criteria")
+    if not (criteria is not None and isinstance(criteria.value, str) and criteria.value):
+        criteria = node.get("expected_outcome") or criteria
+    return GradingNodes(
+        criteria,
+        _expected_nodes(expected),
+        case_graders(node),
+        None if _skips_defaults(node) else suite_assertions,
+        node.get("rubrics"),
+        node.get("metadata"),
+        generation=3,
+    )
+
+
+def _expected_nodes(node: Node | None) -> list[Node]:
+    """The expected messages as written: a list of messages, or one value standing for one."""
+    if node is None or node.value is None:
+        return []
+    value = node.value
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(item.value, dict) and "role" in item.value for item in value)
+    ):
+        return list(value)
+    return [node]
 
 
 def _case_id(id_node: Node | None) -> str | None:
@@ -533,9 +599,7 @@ def read_suite(bundle: Bundle, path: str) -> Suite:
     from ..bundle import decode
 
     decoded = decode(data)
-    warnings: list[Diagnostic] = []
-    if decoded.problem:
-        warnings.append(Diagnostic(f"the file {decoded.problem}", path))
+    warnings: list[Diagnostic] = []  # an undecodable byte is noted by documents.render_document
     reader = _Reader(path)
     if path.lower().endswith(".jsonl"):
         return _read_jsonl_suite(bundle, path, decoded.text, reader, warnings)
@@ -608,6 +672,7 @@ def _read_yaml_suite(
             "no cases: the file has no `tests`, `eval_cases` or `evalcases` list", path, root.start_line
         )
     suite_input = _suite_messages(reader, root, path, warnings)
+    reader.suite_assertions = suite_graders(root)
     suite_files = reader.file_blocks(root.get("input_files"), path, warnings, "suite input_files")
     metadata = {
         key: node.plain()
@@ -615,20 +680,35 @@ def _read_yaml_suite(
         if key not in ("tests", "eval_cases", "evalcases")
     }
 
-    cases_path, items = _case_items(bundle, path, tests)
-    if not items:
-        raise InputError("no cases: the cases list is empty", cases_path, tests.start_line)
-    cases = [
-        reader.case(item, cases_path, index, suite_input, suite_files, seen)
-        for index, item in enumerate(items)
-    ]
+    cases = _suite_cases(bundle, path, tests, reader, (suite_input, suite_files), seen)
     return Suite(path, cases, warnings, metadata)
 
 
-def _case_items(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]]:
+def _suite_cases(
+    bundle: Bundle,
+    path: str,
+    tests: Node,
+    reader: _Reader,
+    suite: tuple[list[InputMessage], list[Block]],
+    seen: dict[str, int],
+) -> list[CaseSpec]:
+    """The cases `tests` lists (inline or in a cases file), each with the suite's input and files."""
+    undecodable: list[Diagnostic] = []  # the cases file's, named on each of its cases
+    cases_path, items = _case_items(bundle, path, tests, undecodable)
+    if not items:
+        raise InputError("no cases: the cases list is empty", cases_path, tests.start_line)
+    cases = [reader.case(item, cases_path, index, *suite, seen) for index, item in enumerate(items)]
+    for case in cases:
+        case.warnings[:0] = undecodable
+    return cases
+
+
+def _case_items(
+    bundle: Bundle, path: str, tests: Node, undecodable: list[Diagnostic]
+) -> tuple[str, list[Node]]:
     """The cases `tests` lists, and the file they are in."""
     if isinstance(tests.value, str):
-        return _cases_file(bundle, path, tests)
+        return _cases_file(bundle, path, tests, undecodable)
     if isinstance(tests.value, list):
         return path, tests.value
     raise InputError(
@@ -636,8 +716,11 @@ def _case_items(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]
     )
 
 
-def _cases_file(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]]:
-    """`tests: ./cases.yaml` keeps the cases in another file of the bundle."""
+def _cases_file(
+    bundle: Bundle, path: str, tests: Node, undecodable: list[Diagnostic]
+) -> tuple[str, list[Node]]:
+    """`tests: ./cases.yaml` keeps the cases in another file of the bundle; `undecodable` gets
+    the file's bytes that are not UTF-8, if any."""
     from ..bundle import decode
 
     cases_path = join(posixpath.dirname(path), tests.value.strip())
@@ -649,7 +732,10 @@ def _cases_file(bundle: Bundle, path: str, tests: Node) -> tuple[str, list[Node]
             f"`tests` file not found: {tests.value} (looked for {cases_path})", path, tests.start_line
         )
     check_size(cases_data, cases_path)
-    cases_text = decode(cases_data).text
+    decoded = decode(cases_data)
+    if decoded.problem:
+        undecodable.append(Diagnostic(f"the file {decoded.problem}", cases_path, decoded.problem_line))
+    cases_text = decoded.text
     if cases_path.lower().endswith(".jsonl"):
         return cases_path, load_jsonl(cases_text, cases_path)
     loaded = load_yaml(cases_text, cases_path)

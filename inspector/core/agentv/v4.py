@@ -27,7 +27,16 @@ from ..bundle import Bundle, decode, join
 from ..js import js_json, js_json_value, js_number, js_trim, js_truthy
 from ..model import Diagnostic, InputError
 from ..yaml_lines import Node, check_size, from_plain, load_jsonl, load_yaml
-from .schema import GRADER_KINDS, Block, CaseSpec, GradingNodes, InputMessage, Suite
+from .schema import (
+    GRADER_KINDS,
+    Block,
+    CaseSpec,
+    GradingNodes,
+    InputMessage,
+    Suite,
+    case_graders,
+    suite_graders,
+)
 from .test_folders import folder_cases, is_folder
 
 ROLES = ("system", "user", "assistant", "tool")
@@ -403,6 +412,8 @@ class _Loader:
         self.path = path
         self.warnings: list[Diagnostic] = []
         self.env_used: set[str] = set()
+        # Files read with bytes that are not UTF-8, by path: their cases say so (see note_undecodable)
+        self.undecodable: dict[str, Diagnostic] = {}
 
     def yaml(self, path: str, text: str) -> Node | None:
         data = self.bundle.read(path) or b""
@@ -424,7 +435,10 @@ class _Loader:
         if data is None:
             return None
         check_size(data, path)
-        return decode(data).text
+        decoded = decode(data)
+        if decoded.problem and path != self.path:  # the eval file's own is noted on its cases
+            self.undecodable[path] = Diagnostic(f"the file {decoded.problem}", path, decoded.problem_line)
+        return decoded.text
 
     def env(self, node: Node, text: str | None = None) -> Node:
         """The tree with `${{ NAME }}` substituted. Given the text it was read from, a text that
@@ -504,8 +518,20 @@ def read_suite_v4(bundle: Bundle, path: str) -> Suite:
         if key not in ("tests", "eval_cases", "evalcases")
     }
     _refuse_bad_graph(cases, loader)
+    note_undecodable(cases, loader)
     _env_warning(loader)
     return Suite(path, cases, loader.warnings, metadata)
+
+
+def note_undecodable(cases: list[CaseSpec], loader: _Loader) -> None:
+    """A cases file read with replaced bytes is named on each case it holds; any other file so
+    read (a default_test file, a prompt file) on the eval file."""
+    for path, warning in loader.undecodable.items():
+        holders = [case for case in cases if case.path == path]
+        for case in holders:
+            case.warnings.insert(0, warning)
+        if not holders:
+            loader.warnings.append(warning)
 
 
 def _refuse_bad_graph(cases: list[CaseSpec], loader: _Loader) -> None:
@@ -893,7 +919,7 @@ def _grading_nodes(
         return GradingNodes(
             _outcome_node(node, field),
             expected,
-            _case_graders(node),
+            case_graders(node),
             suite_graders,
             field("rubrics"),
             field("metadata"),
@@ -927,30 +953,6 @@ def _outcome_node(node: Node, field: Callable[[str], Node | None]) -> Node | Non
     if _text(criteria) or node.get("expected_outcome") is None:
         return criteria
     return field("expected_outcome")
-
-
-def _case_graders(node: Node) -> Node | None:
-    """grader-parser.ts parseGraders: assertions > assert > execution.evaluators > evaluators."""
-    fields = node.value  # a test's mapping (see _is_message)
-    execution = fields.get("execution")
-    for found in (
-        fields.get("assertions"),
-        fields.get("assert"),
-        execution.get("evaluators") if execution is not None and isinstance(execution.value, dict) else None,
-        fields.get("evaluators"),
-    ):
-        if found is not None and found.value is not None:
-            return found
-    return None
-
-
-def suite_graders(root: Node) -> Node | None:
-    """yaml-parser.ts: the suite's `assertions` (or `assert`), else its execution's list."""
-    execution = root.get("execution")
-    candidates = [root.get("assertions"), root.get("assert")]
-    if execution is not None and isinstance(execution.value, dict):
-        candidates += [execution.get("assertions"), execution.get("assert"), execution.get("evaluators")]
-    return next((found for found in candidates if found is not None and found.value is not None), None)
 
 
 def _outcome(
@@ -1090,5 +1092,6 @@ def _read_jsonl(loader: _Loader, text: str) -> Suite:
     for index, record in enumerate(records):
         cases.append(_case(loader, record, path, index, None, None, seen, jsonl=True))
     _refuse_bad_graph(cases, loader)
+    note_undecodable(cases, loader)
     _env_warning(loader)
     return Suite(path, cases, loader.warnings, metadata)

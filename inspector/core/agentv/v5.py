@@ -36,6 +36,7 @@ from .v4 import (
     _path_of,
     _refuse_bad_graph,
     _text,
+    note_undecodable,
 )
 
 _ENV_OUTPUT = re.compile(r"\{\{\s*env\.([\s\S]*?)\}\}")
@@ -82,6 +83,8 @@ def read_suite_v5(bundle: Bundle, path: str, newer: NewerRules | None = None) ->
     if newer is not None:
         newer.refuse(root, default_test, default_path, path)
     _refuse_aliases(root, path)
+    if root.get("nunjucks_filters") is not None:
+        loader.warnings.append(_filters_not_run(root.value["nunjucks_filters"], path))
     items = _test_items(loader, root, newest_commit)
     rules = NEWEST_COMMIT if newest_commit else AT_TAG
     items += lower_scenarios(loader, root.get("scenarios"), _env_of(loader), rules)
@@ -111,9 +114,22 @@ def read_suite_v5(bundle: Bundle, path: str, newer: NewerRules | None = None) ->
                     newer.mark(case, variant, default_test, root)
                 cases.append(case)
     _refuse_bad_graph(cases, loader)
+    note_undecodable(cases, loader)
     _env_warning(loader, "{{ env.NAME }}")
     metadata = {key: node.plain() for key, node in root.value.items() if key != "tests"}
     return Suite(path, cases, loader.warnings, metadata)
+
+
+def _filters_not_run(filters: Node, path: str) -> Diagnostic:
+    """yaml-parser.ts loadNunjucksFilters imports each file as a filter: code, not run here."""
+    names = ", ".join(f"`{name}`" for name in filters.value) if isinstance(filters.value, dict) else ""
+    listed = f" ({names})" if names else ""
+    return Diagnostic(
+        f"`nunjucks_filters`{listed} are JavaScript files agentv imports and runs as template "
+        "filters; the inspector does not run them, so a template using one cannot be rendered",
+        path,
+        filters.start_line,
+    )
 
 
 def _suite_root(loader: _Loader, path: str, text: str) -> Node:
@@ -315,6 +331,14 @@ def _default_test(loader: _Loader, root: Node) -> tuple[Node | None, str]:
     if node is None or not isinstance(node.value, str):
         return (node if node is not None and isinstance(node.value, dict) else None), loader.path
     raw = node.value
+    if raw.strip().startswith("ref://"):
+        raise InputError(
+            f"default_test is {raw.strip()!r}: agentv looks `ref://` names up in the `refs` of its "
+            "config.yaml; the inspector does not resolve them (write the file:// reference it "
+            "stands for)",
+            loader.path,
+            node.start_line,
+        )
     if not raw.startswith("file://"):
         raise InputError(
             f"Invalid default_test reference '{raw}'. Use file://... or ref://name "

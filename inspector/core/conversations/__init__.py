@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from ..bundle import Bundle
-from ..model import Diagnostic, InputError, RenderedCase, RenderedDocument
+from ..model import InputError, RenderedCase, RenderedDocument
 from ..options import RenderOptions
 from ..plain import json_safe
 from ..safe_parse import check_expansion, check_nesting, check_yaml_nesting
@@ -104,10 +104,7 @@ def render_request_file(
     if not isinstance(data, dict):
         raise InputError("a request body must be an object", path, 1)
     case = read_with(chosen, data, path, spans, options)
-    document = RenderedDocument(path=path, kind="conversation", cases=[case])
-    if decoded.problem:
-        document.warnings.append(Diagnostic(f"the file {decoded.problem}", path))
-    return document
+    return RenderedDocument(path=path, kind="conversation", cases=[case])
 
 
 def read_with(

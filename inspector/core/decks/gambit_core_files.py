@@ -16,6 +16,9 @@ from ..safe_parse import LimitExceeded
 
 INSTALLED = "gambit-core (installed)"
 MAX_SNIPPET_BYTES = 1024 * 1024
+# gambit-core's source files that write the legacy markers' text (`gambit://init` and the like):
+# the only files outside snippets/ that are read.
+SOURCE_FILES = ("src/markdown.ts", "src/constants.ts")
 
 
 def is_installed_path(path: str | None) -> bool:
@@ -36,9 +39,14 @@ class InstalledGambitCore:
         path = f"{INSTALLED}/snippets/{name}"
         return path if self._file(path) is not None else None
 
+    def locate_source(self, relative: str) -> str | None:
+        """The traced path of one of SOURCE_FILES when the folder holds it, else None."""
+        path = f"{INSTALLED}/{relative}"
+        return path if self._file(path) is not None else None
+
     def text(self, path: str) -> str | None:
-        """The text of a traced path (`INSTALLED/snippets/...`), or None when the folder has no
-        such file inside its snippets/."""
+        """The text of a traced path (`INSTALLED/snippets/...` or one of SOURCE_FILES), or None
+        when the folder has no such file."""
         found = self._file(path)
         if found is None:
             return None
@@ -52,12 +60,16 @@ class InstalledGambitCore:
         if not is_installed_path(path):
             return None
         relative = posixpath.normpath(path[len(INSTALLED) + 1 :])
-        if not relative.startswith("snippets/") or not self.usable:
+        if relative in SOURCE_FILES:
+            inside = (self.folder / "src").resolve()
+        elif relative.startswith("snippets/") and self.usable:
+            inside = self.snippets
+        else:
             return None
         try:
-            # resolve() follows every link: what it lands on must still be inside snippets/.
+            # resolve() follows every link: what it lands on must still be inside its folder.
             target = (self.folder / relative).resolve()
-            if not target.is_relative_to(self.snippets) or not target.is_file():
+            if not target.is_relative_to(inside) or not target.is_file():
                 return None
         except (OSError, ValueError):  # a name the file system refuses (too long, a NUL byte)
             return None
@@ -66,6 +78,10 @@ class InstalledGambitCore:
     def digest(self) -> str:
         """What the folder's snippets are, for keys of renders made with them."""
         found = hashlib.sha256(str(self.folder.resolve()).encode())
+        for relative in SOURCE_FILES:
+            source = self._file(f"{INSTALLED}/{relative}")
+            if source is not None and source.stat().st_size <= MAX_SNIPPET_BYTES:
+                found.update(relative.encode() + b"\0" + source.read_bytes())
         if self.usable:
             for path in sorted(self.snippets.rglob("*")):
                 resolved = path.resolve()

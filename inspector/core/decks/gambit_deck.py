@@ -258,14 +258,7 @@ def _tools(
         for name, description, parameters in allowed_builtins(meta.get("permissions"))
     ]
     builtin_names = {name for name, _, _ in BUILTIN_TOOLS}
-    for action in actions:
-        if action.name in builtin_names:
-            raise InputError(
-                f"Action name {action.name} conflicts with a built-in tool name",
-                action.declared_in,
-                action.line,
-            )
-        tools.append(ToolSpec(action.name, action.description, _action_parameters(loader, action)))
+    tools += _action_tools(loader, actions)
     names = {action.name for action in actions}
     declared = meta.get("tools")
     for entry in declared if isinstance(declared, list) else []:
@@ -281,6 +274,29 @@ def _tools(
             continue
         tools.append(tool)
     return tools
+
+
+def _action_tools(loader: Loader, actions: list[Reference]) -> list[ToolSpec]:
+    """Each action as the tool gambit offers for it, its parameters from the action deck's
+    context schema."""
+    builtin_names = {name for name, _, _ in BUILTIN_TOOLS}
+    tools = []
+    for action in actions:
+        if action.name in builtin_names:
+            raise InputError(
+                f"Action name {action.name} conflicts with a built-in tool name",
+                action.declared_in,
+                action.line,
+            )
+        tools.append(ToolSpec(action.name, action.description, _action_parameters(loader, action)))
+    return tools
+
+
+def _card_actions(card: Loaded) -> list[Reference]:
+    """loadMarkdownCard's `actions` of the card and of the cards it embeds, merged as a deck
+    embedding it merges them: one per name, a later declaration replacing an earlier one."""
+    merged = {action.name: action for each in flatten([card]) for action in each.actions}
+    return list(merged.values())
 
 
 def _external_tool(
@@ -446,10 +462,13 @@ def _render_card(loader: Loader, path: str, text: str) -> RenderedDocument:
         id=deck_id(path),
         messages=[_system_message(card.pieces, path, text)],
         span=LineSpan(path, 1, max(1, text.count("\n") + 1)),
+        tools=_action_tools(loader, _card_actions(card)),
     )
     case.warnings.append(
         Diagnostic(
-            "a card is never sent on its own: this is the text a deck that embeds it gets in its place", path
+            "a card is never sent on its own: this is the text a deck that embeds it gets in its place, "
+            "and its tools are the actions it gives that deck (which adds its own tools)",
+            path,
         )
     )
     document = RenderedDocument(path=path, kind="deck", cases=[case])

@@ -9,6 +9,7 @@ import bisect
 import posixpath
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from ..plain import json_safe
 from ..safe_parse import LimitExceeded, check_toml
 from ..yaml_lines import load_yaml
 from .gambit_core_files import InstalledGambitCore, is_installed_path
-from .gambit_text import FrontMatterError, embeds, split_front_matter
+from .gambit_text import FrontMatterError, embeds, legacy_marker_text, split_front_matter
 
 SNIPPETS = "gambit://snippets/"
 SCHEMAS = "gambit://schemas/"
@@ -213,15 +214,54 @@ class Loader:
         return trim(pieces), cards, respond, end
 
     def _legacy_marker(self, path: str, target: str, line: int) -> Piece:
+        deprecated = f'"{target}" is deprecated; use {LEGACY_MARKERS[target]} instead.'
+        found = self._marker_text(target)
+        if found is not None:
+            self.warnings.append(Diagnostic(deprecated, path, line))
+            return found
         self.warnings.append(
             Diagnostic(
-                f'"{target}" is deprecated; use {LEGACY_MARKERS[target]} instead. gambit puts its own '
-                "built-in text here, which the inspector does not copy: the message shows a placeholder",
+                f"{deprecated} gambit puts its own built-in text here, written in gambit-core's "
+                "src/markdown.ts, which the inspector does not copy: the message shows a placeholder. "
+                "Upload gambit-core's src/markdown.ts and src/constants.ts (as gambit-core/src/...) or "
+                "name an installed gambit-core (--gambit-core, GAMBIT_CORE_DIR) to see it",
                 path,
                 line,
             )
         )
         return Piece(f"[gambit's built-in text for {target}]", path, line, placeholder=True)
+
+    def _marker_text(self, target: str) -> Piece | None:
+        """A legacy marker's text as the gambit-core the user gave writes it in src/markdown.ts
+        (an uploaded copy first, then the installed one), traced to that file's line."""
+        for markdown_path, read in self._core_sources():
+            markdown, constants = (
+                read(markdown_path),
+                read(markdown_path[: -len("markdown.ts")] + "constants.ts"),
+            )
+            if markdown is None or constants is None:
+                continue
+            found = legacy_marker_text(markdown, constants, target)
+            if found is not None:
+                return Piece(found[0], markdown_path, found[1])
+        return None
+
+    def _core_sources(self) -> list[tuple[str, Callable[[str], str | None]]]:
+        sources: list[tuple[str, Callable[[str], str | None]]] = []
+        uploaded = find_gambit_core_file(self.bundle, "src/markdown.ts")
+        if uploaded is not None:
+
+            def read_uploaded(path: str) -> str | None:
+                decoded = self.bundle.text(path)
+                return None if decoded is None else decoded.text
+
+            sources.append((uploaded, read_uploaded))
+        installed = self.installed
+        if installed is not None:
+            found = installed.locate_source("src/markdown.ts")
+            if found is not None:
+                sources.append((found, installed.text))
+        return sources
 
     def embed(self, path: str, target: str, line: int, stack: tuple[str, ...]) -> Loaded | None:
         if target.startswith(SNIPPETS):

@@ -104,3 +104,43 @@ def embeds(text: str, start: int, end: int) -> Iterator[Embed]:
             continue
         yield Embed(bang, paren + 1, text[close + 2 : paren])
         position = paren + 1
+
+
+# gambit-core's src/markdown.ts writes each legacy marker's text as a constant,
+# `const INIT_TEXT = `...`.trim();`, naming gambit's tools by src/constants.ts's
+# `export const GAMBIT_TOOL_CONTEXT = "gambit_context";`.
+LEGACY_MARKER_CONSTANTS = {
+    "gambit://init": "INIT_TEXT",
+    "gambit://respond": "RESPOND_TEXT",
+    "gambit://end": "END_TEXT",
+}
+_STRING_CONSTANT = re.compile(r'^export const (\w+) = "([^"\\\n]*)";', re.MULTILINE)
+_TEMPLATE_PART = re.compile(r"\\(.)|\$\{\s*(\w+)\s*\}", re.DOTALL)
+
+
+def legacy_marker_text(markdown: str, constants: str, marker: str) -> tuple[str, int] | None:
+    """The text gambit-core puts where `marker` stands, and the line of markdown.ts it starts on;
+    None when the source does not write it the way 1.0 does (the template is then not evaluated
+    here rather than guessed)."""
+    name = LEGACY_MARKER_CONSTANTS[marker]
+    found = re.search(rf"^const {name} = `((?:[^`\\]|\\.)*)`\.trim\(\);", markdown, re.MULTILINE | re.DOTALL)
+    if found is None:
+        return None
+    values = dict(_STRING_CONSTANT.findall(constants))
+    unknown = False
+
+    def evaluate(part: re.Match[str]) -> str:
+        nonlocal unknown
+        escaped, variable = part.group(1), part.group(2)
+        if escaped is not None:
+            unknown = unknown or escaped not in "`\\$"
+            return escaped
+        unknown = unknown or variable not in values
+        return values.get(variable, "")
+
+    text = _TEMPLATE_PART.sub(evaluate, found.group(1))
+    if unknown:
+        return None
+    lead, _ = js_trim_bounds(found.group(1))
+    start, end = js_trim_bounds(text)
+    return text[start:end], markdown.count("\n", 0, found.start(1) + lead) + 1

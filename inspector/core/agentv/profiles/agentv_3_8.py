@@ -1,4 +1,5 @@
-"""agentv v0.11.0 to v3.8.x: files wrapped in `<file path="...">` tags, still with guidelines."""
+"""agentv v0.11.0 to v3.8.x: files wrapped in `<file path="...">` tags, still with guidelines; the
+judge's prompts as agentv 3.8.0's evaluators send them (graders.py, generation 3)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from ..pieces import Piece, sep, strip
 from ..prepare import Context, Part
 from ..schema import CaseSpec
 from . import legacy
+from .agentv_4 import attach_graders
 
 
 def file_tag(part: Part, name: str) -> list[Piece]:
@@ -37,6 +39,7 @@ STYLE = legacy.Style(
     object_content=True,
     config_needs_schema=False,
     skips_without_input=True,
+    judge=attach_graders,
 )
 
 

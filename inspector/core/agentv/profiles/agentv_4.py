@@ -35,7 +35,7 @@ class Formatted(msgspec.Struct, gc=False):
     visible: bool
 
 
-def _resolve(context: Context, raw: str) -> tuple[str, str, str] | None:
+def resolve_reference(context: Context, raw: str) -> tuple[str, str, str] | None:
     """file-resolver.ts resolveFileReference inside the bundle: (display path, bundle path, text)."""
     display = raw.lstrip("/\\") or raw
     key = f"v4\0{context.eval_path}\0{raw}"
@@ -68,7 +68,7 @@ def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Forma
         )
         return Formatted(block.value, pieces, bool(js_trim(block.value)))
     if block.kind == "file":
-        found = _resolve(context, block.value)
+        found = resolve_reference(context, block.value)
         if found is None:
             warnings.append(
                 Diagnostic(
@@ -178,7 +178,7 @@ def render(case: CaseSpec, context: Context) -> RenderedCase:
     result.messages += _chat_head(system, system_span, turns_out, made)
     result.messages.extend(turns_out)
     _drop_blank_assistant_turns(result)
-    _attach_graders(result, case, _marked_question(case, message_pieces, visible, has_text), context, made)
+    attach_graders(result, case, _marked_question(case, message_pieces, visible, has_text), context, made)
     return result
 
 
@@ -214,7 +214,7 @@ def _conversation_case(
     if case.grading is not None and not case.skipped:
         try:
             result.graders = conversation_graders(
-                case, initial, turns, lambda raw: _resolve(context, raw), result.warnings
+                case, initial, turns, lambda raw: resolve_reference(context, raw), result.warnings
             )
         except Skip as skip:
             result.skipped = f"agentv skips this test: {skip}"
@@ -265,7 +265,7 @@ def _flat_case(
         Message("user", segments(question, made), span=_span(shown[0]) if len(shown) == 1 else None)
     )
     _note_dropped(result, case, formatted)
-    _attach_graders(result, case, question, context, made)
+    attach_graders(result, case, question, context, made)
     return result
 
 
@@ -300,15 +300,16 @@ def _chat_turn(message: InputMessage, pieces: list[Piece], made: Made) -> Messag
     return Message(role, segments(pieces, made), span=_span(message))
 
 
-def _attach_graders(
-    result: RenderedCase, case: CaseSpec, question: list[Piece], context: Context, made: Made
+def attach_graders(
+    result: RenderedCase, case: CaseSpec, question: list[Piece], context: Context, made: Made | None = None
 ) -> None:
-    """The judge's prompts for a test agentv runs (agentv 4 only; not in conversation mode)."""
+    """The judge's prompts for a test agentv runs (agentv 3.8, 4 and 5; not in conversation
+    mode), given the question (promptInputs.question) the graders read."""
     if case.grading is None or case.skipped or result.skipped:
         return
     try:
         result.graders = grader_prompts(
-            case, question, lambda raw: _resolve(context, raw), result.warnings, made
+            case, question, lambda raw: resolve_reference(context, raw), result.warnings, made
         )
     except Skip as skip:
         result.skipped = f"agentv skips this test: {skip}"
@@ -348,7 +349,7 @@ def _processed_json(raw: object, context: Context) -> str | None:
         if kind in ("file", "image"):
             if not isinstance(value, str) or not value:
                 continue
-            found = _resolve(context, value)
+            found = resolve_reference(context, value)
             if found is None:
                 continue
             if kind == "file":

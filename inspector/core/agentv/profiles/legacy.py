@@ -54,6 +54,8 @@ class Style:
     object_content: bool  # 3.8: object content (sent as JSON), content-less tool_calls messages
     config_needs_schema: bool  # 0.10: a config without `$schema: agentv-config-v2` is ignored
     skips_without_input: bool  # 3.8: a test with no valid input message is skipped
+    # 3.8: the judge's prompts, given the question its graders read (promptInputs.question)
+    judge: Callable[[RenderedCase, CaseSpec, list[Piece], Context], None] = lambda *_: None
 
 
 @dataclass(slots=True)
@@ -184,9 +186,29 @@ def render(case: CaseSpec, context: Context, style: Style) -> RenderedCase:
     }
     if multi_turn:
         _multi_turn(result, entries, by_message, guideline_block, style)
+        question = _role_marked_question(entries, by_message, style)
     else:
-        _single_turn(result, entries, prepared, by_message, guideline_block, patterns, style)
+        question = _single_turn(result, entries, prepared, by_message, guideline_block, patterns, style)
+    style.judge(result, case, question, context)
     return result
+
+
+def _role_marked_question(
+    entries: list[tuple[InputMessage, str | None]], by_message: dict, style: Style
+) -> list[Piece]:
+    """prompt-builder.ts buildPromptInputs' question when it builds a chat prompt: each message
+    with something to show as `@[Role]:` and its parts joined by newlines, messages by a blank
+    line (what the graders read; the chat prompt is what the model gets)."""
+    parts: list[list[Piece]] = []
+    for message, reason in entries:
+        if reason is not None:
+            continue
+        _, item_segs, seen = by_message[id(message)]
+        formatted = [pieces for pieces in (_format(seg, style) for seg in item_segs) if pieces]
+        if seen and formatted:
+            label = message.role[:1].upper() + message.role[1:]
+            parts.append([sep(f"@[{label}]:\n"), *joined(formatted, "\n")])
+    return joined(parts, "\n\n")
 
 
 def _loaded_entries(
@@ -323,7 +345,8 @@ def _single_turn(
     guideline_block: list[Piece],
     patterns: tuple[str, ...],
     style: Style,
-) -> None:
+) -> list[Piece]:
+    """The case as one user turn; returns the question it sends."""
     system = _system_with_guidelines(
         [Piece(DEFAULT_SYSTEM_PROMPT, OriginKind.DEFAULT_PROMPT)], guideline_block
     )
@@ -333,7 +356,8 @@ def _single_turn(
     ]
     shown = [item for item in prepared if by_message[id(item.message)][2]]
     span = shown[0].span if len(shown) == 1 else None
-    result.messages.append(Message("user", segments(joined(kept, "\n\n")), span=span))
+    question = joined(kept, "\n\n")
+    result.messages.append(Message("user", segments(question), span=span))
     for message, reason in entries:
         if reason is not None:
             result.messages.append(_dropped(message, reason))
@@ -341,6 +365,7 @@ def _single_turn(
         item, _, seen = by_message[id(message)]
         if not seen:
             result.messages.append(_unsent(message, item))
+    return question
 
 
 def _question_parts(prepared: list[Prepared], patterns: tuple[str, ...], style: Style) -> list[list[Piece]]:
