@@ -169,19 +169,19 @@ def test_a_csv_file_in_tests_renders_each_row_traced_to_its_cells():
 
 
 def test_the_external_datasets_example_reads_yaml_jsonl_and_csv_cases():
-    # agentv's examples/features/external-datasets at v5.3.1-next.1
-    bundle = DirectoryBundle(FIXTURES / "agentv5-external-datasets")
+    # cases files of every kind, as agentv's examples/features/external-datasets writes them
+    bundle = DirectoryBundle(FIXTURES / "agentv5-cases-files")
     document = render_document(bundle, "evals/suite.yaml", RenderOptions(profile="auto"))
     assert document.profile == "agentv-5"
     assert [(case.id, user_text(case)) for case in document.cases] == [
-        ("accuracy-basic-math", "What is 15 + 27?"),
-        ("accuracy-capital", "What is the capital of France?"),
-        ("regression-greeting", "Hi there!"),
-        ("regression-farewell", "Goodbye!"),
-        ("csv-magic-greeting", "Reply with a short greeting"),
-        ("inline-test", "Hello, how are you?"),
+        ("units-conversion", "How many metres are in 3.5 kilometres?"),
+        ("leap-year", "Is 2100 a leap year?"),
+        ("regression-apology", "My parcel arrived broken."),
+        ("regression-refund", "When will I get my money back?"),
+        ("csv-thanks", "Thank the customer in one sentence"),
+        ("inline-test", "Are you open on Sundays?"),
     ]
-    origin = origin_of(document.cases[4], "Reply with a short greeting")
+    origin = origin_of(document.cases[4], "Thank the customer in one sentence")
     assert (origin.path, origin.start_line) == ("evals/cases/magic.csv", 2)
 
 
@@ -251,14 +251,14 @@ def test_scenarios_that_are_not_a_list_are_refused():
 
 
 def test_the_directory_discovery_example_reads_one_case_per_folder():
-    # agentv's examples/showcase/directory-discovery at v5.3.1-next.1 (agentv 4.42.4 reads it too)
-    bundle = DirectoryBundle(FIXTURES / "agentv5-directory-discovery")
+    # a tests folder, as agentv's examples/showcase/directory-discovery writes one (agentv 4.42.4 reads it too)
+    bundle = DirectoryBundle(FIXTURES / "agentv5-case-folders")
     for profile in ("agentv-5", "agentv-4", "auto"):
         document = render_document(bundle, "EVAL.yaml", RenderOptions(profile=profile))
-        assert [case.id for case in document.cases] == ["add-greeting", "fix-null-check"], profile
+        assert [case.id for case in document.cases] == ["rename-column", "retry-timeout"], profile
         first = document.cases[0]
-        assert (first.span.path, first.span.start_line) == ("cases/add-greeting/case.yaml", 1)
-        assert user_text(first).startswith("Add a greeting feature to the homepage.")
+        assert (first.span.path, first.span.start_line) == ("cases/rename-column/case.yaml", 1)
+        assert user_text(first).startswith("Rename the `created` column of the orders table")
 
 
 def test_a_folder_without_a_case_file_is_skipped_with_agentvs_warning():

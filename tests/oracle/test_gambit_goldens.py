@@ -388,7 +388,7 @@ def test_a_wrong_conversation_file_does_not_pass_for_gambits_run():
 CORE_SOURCE = (
     Path(os.environ["PI_GAMBIT_CORE_SRC"])
     if os.environ.get("PI_GAMBIT_CORE_SRC")
-    else Path(__file__).resolve().parents[1] / "fixtures" / "gambit-core-shape" / "src"
+    else Path(__file__).resolve().parent / "gambit" / "core-shape" / "src"
 )
 CORE_FILES = [CORE_SOURCE / "markdown.ts", CORE_SOURCE / "constants.ts"]
 
