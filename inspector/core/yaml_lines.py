@@ -284,15 +284,18 @@ class _Indents:
             self._lines = self.text.split("\n")
         return self._lines
 
-    def enter(self, start_mark: Any, flow_style: bool) -> tuple[int, Any]:
-        saved = (self.indent_next, self.flow_start)
+    def enter(
+        self, start_mark: Any, flow_style: bool, properties: bool | None = None
+    ) -> tuple[int, Any, bool]:
+        """`properties`: whether the collection has an anchor or a tag, when known (else the text
+        at its mark says)."""
+        saved = (self.indent_next, self.flow_start, flow_style)
         if not flow_style and self.tabs and (start_mark.line, start_mark.column - 1) in self.tabs:
             self._tab_before(start_mark)  # `- `, tabs, then `key:` or `- `
         if not flow_style:
-            column = (
-                self._content_column(start_mark) if self._at_properties(start_mark) else start_mark.column
-            )
-            self.indent_next = column + 1
+            if properties is None:
+                properties = self._at_properties(start_mark)
+            self.indent_next = (self._content_column(start_mark) if properties else start_mark.column) + 1
         else:
             at = start_mark.index + self.bom
             if self.text[at : at + 2] in ("[#", "{#"):
@@ -315,12 +318,13 @@ class _Indents:
         """Whether a collection's mark is at its anchor or tag, not at its content."""
         return self.text[mark.index + self.bom] in "&!"
 
-    def leave(self, saved: tuple[int, Any], end_mark: Any) -> None:
-        at = end_mark.index + self.bom
-        if self.text[at - 1 : at + 1] in ("]#", "}#"):
-            self._comment_too_close(end_mark.line, end_mark.column)
+    def leave(self, saved: tuple[int, Any, bool], end_mark: Any) -> None:
+        if saved[2]:  # a flow collection: `]#` and `}#`
+            at = end_mark.index + self.bom
+            if self.text[at : at + 1] == "#":
+                self._comment_too_close(end_mark.line, end_mark.column)
         start = self.flow_start
-        self.indent_next, self.flow_start = saved
+        self.indent_next, self.flow_start = saved[0], saved[1]
         if start is not None and saved[1] is None and end_mark.line > start.line:
             self._check_flow(start, end_mark)
 
@@ -812,7 +816,13 @@ class _EventReader(_Converter):
     def _collection(self, event: Any, read: Any, depth: int) -> tuple[Node, int]:
         """A collection with an anchor, or read by agentv's rules for indentation."""
         indents = self.indents
-        saved = indents.enter(event.start_mark, event.flow_style) if indents is not None else None
+        saved = (
+            indents.enter(
+                event.start_mark, event.flow_style, event.anchor is not None or event.tag is not None
+            )
+            if indents is not None
+            else None
+        )
         before = self.composed + self.expanded
         node, height = read(event, depth + 1)
         if indents is not None and saved is not None:
