@@ -122,6 +122,23 @@ def _merge_into(value: dict[str, Node], merged: Node) -> None:
                 value.setdefault(merged_key, merged_value)
 
 
+def _js_identity(value: Any) -> Any:
+    """What JavaScript's `===` compares a key's value by (a NaN equals nothing)."""
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, (int, float)):
+        return ("number", float(value)) if value == value else object()
+    return (type(value).__name__, value)
+
+
+def _mergeable(merged: Node) -> bool:
+    """Whether `yaml` merges this value into a mapping: a mapping, or a sequence of mappings."""
+    value = merged.value
+    if isinstance(value, list):
+        return all(isinstance(item.value, dict) for item in value)
+    return isinstance(value, dict)
+
+
 def _last_line(children: Any, start: int, end: int) -> int:
     """A block collection ends where its last value ends: PyYAML's end mark sits on the next
     item's `- ` line (column 2, not 0), one line too far."""
@@ -222,12 +239,189 @@ class DuplicateKey(InputError):
     pass
 
 
+_QUOTES = ("'", '"')
+_PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
+
+
+class _Indents:
+    """The `yaml` package's indentation rules for flow content inside a block collection, which
+    libyaml does not apply (agentv's reader only). Every line a quoted string runs on to, and every
+    line a flow collection (`[...]`, `{...}`) runs on to, must be indented past the block
+    collection around it (its column + 1: a key's column, or a `- `'s); `yaml` refuses the file
+    otherwise, where its lexer (parse/lexer.js, continueScalar and parseFlowCollection) stops."""
+
+    def __init__(self, text: str, path: str, tabs: frozenset[tuple[int, int]] = frozenset()):
+        self.text = text
+        self.path = path
+        self.tabs = tabs  # (line, column) of the tabs read as spaces
+        self.bom = int(text.startswith("\ufeff"))  # libyaml's marks do not count it
+        self._lines: list[str] | None = None
+        self.indent_next = 0  # the column + 1 of the innermost block collection; 0 at the top
+        self.flow_start: Any = None  # the outermost flow collection's start mark, inside one
+        self.flow_quoted: list[Any] = []  # the quoted strings on several lines inside it
+        self.seen: set[int] = set()  # the composed nodes checked (the composer's path only)
+        self.merge_problem: InputError | None = None  # raised once the whole document is read
+
+    def _content_column(self, mark: Any) -> int:
+        """The column of a block collection that starts with an anchor or a tag: its first key's
+        or `- `'s, after them on that line or on a later one."""
+        lines = self.lines
+        bom = self.bom if mark.line == 0 else 0
+        line = lines[mark.line]
+        properties = _PROPERTIES.match(line, mark.column + bom)
+        after = properties.end() if properties else mark.column + bom
+        if line[after:].strip(" \t\r")[:1] not in ("", "#"):
+            return after - bom
+        for line in lines[mark.line + 1 :]:
+            rest = line.lstrip(" ")
+            if rest.strip(" \t\r")[:1] not in ("", "#"):
+                return len(line) - len(rest)
+        return mark.column
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines
+
+    def enter(
+        self, start_mark: Any, flow_style: bool, properties: bool | None = None
+    ) -> tuple[int, Any, bool]:
+        """`properties`: whether the collection has an anchor or a tag, when known (else the text
+        at its mark says)."""
+        saved = (self.indent_next, self.flow_start, flow_style)
+        if not flow_style and self.tabs and (start_mark.line, start_mark.column - 1) in self.tabs:
+            self._tab_before(start_mark)  # `- `, tabs, then `key:` or `- `
+        if not flow_style:
+            if properties is None:
+                properties = self._at_properties(start_mark)
+            self.indent_next = (self._content_column(start_mark) if properties else start_mark.column) + 1
+        else:
+            at = start_mark.index + self.bom
+            if self.text[at : at + 2] in ("[#", "{#"):
+                self._comment_too_close(start_mark.line, start_mark.column + 1)
+        if flow_style and self.flow_start is None and self.indent_next:
+            self.flow_start = start_mark
+            self.flow_quoted = []
+        return saved
+
+    def _comment_too_close(self, line: int, column: int) -> None:
+        raise InputError(
+            "invalid YAML: Comments must be separated from other tokens by white space characters "
+            "(agentv's YAML reader refuses `[#`, `]#`, `{#` and `}#`)",
+            self.path,
+            line + 1,
+            column + 1,
+        )
+
+    def _at_properties(self, mark: Any) -> bool:
+        """Whether a collection's mark is at its anchor or tag, not at its content."""
+        return self.text[mark.index + self.bom] in "&!"
+
+    def leave(self, saved: tuple[int, Any, bool], end_mark: Any) -> None:
+        if saved[2]:  # a flow collection: `]#` and `}#`
+            at = end_mark.index + self.bom
+            if self.text[at : at + 1] == "#":
+                self._comment_too_close(end_mark.line, end_mark.column)
+        start = self.flow_start
+        self.indent_next, self.flow_start = saved[0], saved[1]
+        if start is not None and saved[1] is None and end_mark.line > start.line:
+            self._check_flow(start, end_mark)
+
+    def _tab_before(self, start_mark: Any) -> None:
+        """`- `, then tabs, then a block collection: `yaml` takes those tabs for indentation."""
+        column = start_mark.column - 1
+        while (start_mark.line, column - 1) in self.tabs:
+            column -= 1
+        raise InputError(
+            "invalid YAML: Tabs are not allowed as indentation (agentv's YAML reader refuses a tab "
+            "before a nested list or mapping)",
+            self.path,
+            start_mark.line + 1,
+            column + 1,
+        )
+
+    def block_text(self, start_mark: Any, value: Any) -> Any:
+        """A block scalar's text as `yaml` reads it: unless its header strips (`|-`), it ends
+        with a line break even at the end of a file that has none, where libyaml gives none."""
+        if not value or not isinstance(value, str) or value[-1] == "\n":
+            return value
+        at = start_mark.index + self.bom
+        header = self.text[at : self.text.find("\n", at)]
+        return value if "-" in header.split("#")[0] else value + "\n"
+
+    def scalar(self, start_mark: Any, end_mark: Any, style: str | None) -> None:
+        if style not in _QUOTES or not self.indent_next or end_mark.line == start_mark.line:
+            return
+        if self.flow_start is not None:
+            self.flow_quoted.append((start_mark, end_mark, style))
+            return
+        found = self._quoted_problem(start_mark, end_mark, style, self.indent_next)
+        if found is not None:
+            raise InputError(found[2], self.path, found[0], found[1])
+
+    def _quoted_problem(self, start: Any, end: Any, quote: str, indent: int) -> tuple[int, int, str] | None:
+        """Where `yaml` stops a quoted string whose next line is indented too little: at the end
+        of the line before, its closing quote missing."""
+        lines = self.lines
+        for number in range(start.line + 1, end.line + 1):
+            line = lines[number]
+            rest = line.lstrip(" ")
+            if rest in ("", "\r") or len(line) - len(rest) >= indent:
+                continue
+            before = lines[number - 1].removesuffix("\r")
+            why = f"(agentv's YAML reader ends a quoted string at a line indented less than {indent} spaces)"
+            if before.endswith(quote) and (number - 1 > start.line or len(before) > start.column + 1):
+                # What it kept ends with a quote, so it is closed there; `yaml` stops at what follows.
+                column = len(line) - len(line.lstrip(" \t")) + 1
+                return number + 1, column, f"invalid YAML: Unexpected {quote}quote at node end {why}"
+            return number, len(before) + 1, f"invalid YAML: Missing closing {quote}quote {why}"
+        return None
+
+    def _check_flow(self, start: Any, end: Any) -> None:
+        indent = self.indent_next
+        inside_quotes: set[int] = set()
+        problems = []
+        for quoted_start, quoted_end, quote in self.flow_quoted:
+            inside_quotes.update(range(quoted_start.line + 1, quoted_end.line + 1))
+            problems.append(self._quoted_problem(quoted_start, quoted_end, quote, indent))
+        problems.append(self._flow_problem(start, end, indent, inside_quotes))
+        found = min((problem for problem in problems if problem is not None), default=None)
+        if found is not None:
+            raise InputError(found[2], self.path, found[0], found[1])
+
+    def _flow_problem(
+        self, start: Any, end: Any, indent: int, skipped: set[int]
+    ) -> tuple[int, int, str] | None:
+        lines = self.lines
+        for number in range(start.line + 1, end.line + 1):
+            line = lines[number]
+            spaces = len(line) - len(line.lstrip(" "))
+            rest = line.lstrip(" \t")
+            if number in skipped or spaces >= indent or rest in ("", "\r") or rest[0] == "#":
+                continue
+            column = len(line) - len(rest)
+            # A closing bracket one column short is allowed (parseFlowCollection's atFlowEndMarker).
+            if spaces == indent - 1 and number == end.line and column == end.column - 1:
+                continue
+            kind = ("Flow sequence", "]") if self.text[start.index] == "[" else ("Flow map", "}")
+            return (
+                number + 1,
+                column + 1,
+                f"invalid YAML: {kind[0]} in block collection must be sufficiently indented and end "
+                f"with a {kind[1]} (agentv's YAML reader needs its lines indented at least {indent} spaces)",
+            )
+        return None
+
+
 class _Converter:
-    def __init__(self, path: str, core: bool = False):
+    def __init__(self, path: str, core: bool = False, indents: _Indents | None = None):
         self.path = path
         self.count = 0
         self.core = core
         self._construct = yaml.SafeLoader("")  # only its scalar resolution is borrowed
+        # agentv's reader only: the `yaml` package's indentation rules for flow content.
+        self.indents = indents
 
     def convert(self, node: yaml.Node, depth: int = 0) -> Node:
         self.count += 1
@@ -249,31 +443,73 @@ class _Converter:
         # A mark at column 0 sits on the line after the value (block scalars and collections).
         end = node.end_mark.line + (0 if node.end_mark.column == 0 else 1)
         end = max(start, end)
+        indents = self.indents
+        if indents is None or id(node) in indents.seen:
+            return self._convert(node, depth, start, end)
+        indents.seen.add(id(node))  # an alias's node is checked where its anchor is, once
+        if isinstance(node, yaml.ScalarNode):
+            indents.scalar(node.start_mark, node.end_mark, node.style)
+            return self._convert(node, depth, start, end)
+        saved = indents.enter(node.start_mark, bool(getattr(node, "flow_style", False)))
+        converted = self._convert(node, depth, start, end)
+        indents.leave(saved, node.end_mark)
+        return converted
+
+    def _same_key(self, first: Any, second: Any) -> bool:
+        """Whether two keys with one name repeat a key: `yaml` compares the values (`1` and `'1'`,
+        `null` and `''` differ, and the later is written over the earlier); the other readers
+        compare names."""
+        return self.indents is None or _js_identity(first) == _js_identity(second)
+
+    def _merge(self, value: dict[str, Node], merged: Node) -> None:
+        indents = self.indents
+        if indents is not None and not _mergeable(merged) and indents.merge_problem is None:
+            # `yaml` (merge: true) refuses the document once it has read all of it, without a
+            # place; the merge's value is it.
+            indents.merge_problem = InputError(
+                "invalid YAML: Merge sources must be maps or map aliases (agentv's YAML reader "
+                "merges only mappings into `<<`)",
+                self.path,
+                merged.start_line,
+            )
+        _merge_into(value, merged)
+
+    def _convert(self, node: yaml.Node, depth: int, start: int, end: int) -> Node:
         if isinstance(node, yaml.MappingNode):
             value: dict[str, Node] = {}
-            written: set[str] = set()
+            written: dict[str, Any] = {}  # each key written, by its name
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
-                    _merge_into(value, self.convert(value_node, depth + 1))
+                    self._merge(value, self.convert(value_node, depth + 1))
                     continue
-                name = self._key_text(self._scalar(key_node))
-                if self.core and name in written:
-                    # The `yaml` package refuses a repeated key (its uniqueKeys default).
+                key = self._scalar(key_node)
+                name = self._key_text(key)
+                # `yaml` reads a flow mapping's value before it checks the key, a block one's after.
+                converted = self.convert(value_node, depth + 1) if node.flow_style else None
+                if self.core and name in written and self._same_key(written[name], key):
+                    # YAML 1.2 readers refuse a repeated key (the `yaml` package's uniqueKeys default).
                     raise DuplicateKey(
                         "Map keys must be unique",
                         self.path,
                         key_node.start_mark.line + 1,
                         key_node.start_mark.column + 1,
                     )
-                written.add(name)
-                value[name] = self.convert(value_node, depth + 1)
+                written[name] = key
+                value[name] = converted or self.convert(value_node, depth + 1)
             return Node(value, start, _last_line(value.values(), start, end), start)
         if isinstance(node, yaml.SequenceNode):
             items = [self.convert(item, depth + 1) for item in node.value]
             return Node(items, start, _last_line(items, start, end), start)
         scalar = self._scalar(node)
-        text_line = start + 1 if getattr(node, "style", None) in ("|", ">") else start
-        return Node(scalar, start, end, min(text_line, end))
+        block = getattr(node, "style", None) in ("|", ">")
+        if block and self.indents is not None:
+            scalar = self.indents.block_text(node.start_mark, scalar)
+        return Node(scalar, start, end, min(start + block, end))
+
+    def _tagged(self, node: yaml.Node) -> bool:
+        """Whether a plain scalar is written with a tag (`!!str 1`), in agentv's reader."""
+        indents = self.indents
+        return indents is not None and indents.text[node.start_mark.index + indents.bom] == "!"
 
     def _key_text(self, key: Any) -> str:
         if not self.core:
@@ -298,12 +534,15 @@ class _Converter:
         # Most values are text: a str scalar constructs to its own value (SafeConstructor's
         # construct_yaml_str), without the constructor's per-node bookkeeping. Plain scalars in
         # core mode still go through the YAML 1.2 resolution below.
-        if node.tag == _STR_TAG and (node.style or not self.core):
+        if node.tag == _STR_TAG and (node.style or not self.core or self._tagged(node)):
             return node.value
         if self.core and not node.style and node.tag in _IMPLICIT_TAGS:
             return core_scalar(node.value)
-        if node.tag == "tag:yaml.org,2002:timestamp":
-            # agentv's YAML reader has no timestamps (YAML 1.2): a date is text, as written.
+        if node.tag == "tag:yaml.org,2002:timestamp" or (
+            self.indents is not None and (node.tag == _MERGE_TAG or node.tag not in _KNOWN_TAGS)
+        ):
+            # agentv's YAML reader has no timestamps (YAML 1.2): a date is text, as written; and
+            # `yaml` reads `<<` as a merge only as a key, a tag it does not know as none.
             return node.value
         try:
             return self._construct.construct_object(node, deep=True)
@@ -314,6 +553,10 @@ class _Converter:
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
+# The scalar tags `yaml` knows (its core schema, and those it reads whenever written out).
+_KNOWN_TAGS = {
+    f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "str", "binary", "timestamp")
+}
 _IMPLICIT_TAGS = {
     f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "timestamp", "str", "value")
 }
@@ -322,7 +565,7 @@ _IMPLICIT_TAGS = {
 # `--profile auto` reads a file to choose its reader, which then reads it again: the last tree is
 # kept so the second read is free. Trees are never changed after parsing (every step builds new
 # nodes), so sharing one is safe.
-_last_read: tuple[tuple[str, str, bool], Node | None] | None = None
+_last_read: tuple[tuple[str, str, bool, bool], Node | None] | None = None
 
 
 def forget_last_read() -> None:
@@ -331,28 +574,136 @@ def forget_last_read() -> None:
     _last_read = None
 
 
-def load_yaml(text: str, path: str, core: bool = False) -> Node | None:
+def load_yaml(text: str, path: str, core: bool = False, agentv: bool = False) -> Node | None:
     """The document's tree, or None for an empty file. Raises InputError with line and column.
 
-    `core` reads the way agentv 4+ does (YAML 1.2 core schema, repeated keys refused)."""
+    `core` reads by YAML 1.2's core schema, repeated keys refused (promptfoo's and gambit's readers
+    too); `agentv` (which implies it) also accepts and refuses what agentv 4 and 5's reader, the
+    npm `yaml` package, does where libyaml parts from it."""
     global _last_read
-    key = (path, text, core)
+    core = core or agentv
+    key = (path, text, core, agentv)
     last = _last_read
     if last is not None and last[0] == key:
         return last[1]
-    root = _parse_yaml(text, path, core)
+    root = _parse_yaml(text, path, core, agentv)
     _last_read = (key, root)
     return root
 
 
-def _parse_yaml(text: str, path: str, core: bool) -> Node | None:
+def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node | None:
     check_yaml_nesting(text, path)  # before libyaml, which would overflow the C stack
+    if agentv and _YAML_11.match(text):
+        core = False  # `yaml` reads a document that declares YAML 1.1 by 1.1's schema
+    tabs: frozenset[tuple[int, int]] | None = frozenset() if agentv else None
+    first_error = None
+    inserted: list[tuple[int, int]] = []  # (line, column) of each space put in, for the columns
+    for _ in range(_MAX_RESPELLINGS + 1):
+        try:
+            return _read_yaml(text, path, core, tabs)
+        except InputError as error:
+            raise (_unshifted(error, inserted) if inserted else error) from None
+        except _Respelled as found:
+            # What `yaml` reads where libyaml refuses it, spelled as libyaml reads it (the same
+            # lines), and read again; a tab made a space is remembered.
+            first_error = first_error or found.error
+            if found.inserted is None:
+                text, tabs = found.text, (tabs or frozenset()) | {found.where}
+            else:
+                text = found.text
+                inserted.append(found.inserted)
+    raise first_error or AssertionError("unreachable")
+
+
+def _read_yaml(text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None) -> Node | None:
     try:
-        return _from_events(text, path, core)
+        return _from_events(text, path, core, tabs)
     except _Unusual:
         # Invalid or hostile input, or a shape the event reader leaves alone: the composer's path
         # says exactly what is wrong, and where, in the words it always has.
-        return _compose_and_convert(text, path, core)
+        return _compose_and_convert(text, path, core, tabs)
+
+
+# A document `yaml` reads by YAML 1.1's schema: its first directive names that version.
+_YAML_11 = re.compile(r"\A\ufeff?(?:[ \t]*(?:#[^\n]*)?\n)*%YAML[ \t]+1\.1[ \t\r\n#]")
+# Each respelling takes a parse: a file needing more is read as it is, and refused.
+_MAX_RESPELLINGS = 20
+# A line's start up to a tab `yaml` takes for separation: block indicators (`-`, `?`, `:`).
+_INDICATORS_BEFORE_TAB = re.compile(r"[ ]*(?:[-?:][ ]*)+")
+
+
+def _offset(text: str, mark: Any) -> int:
+    """A mark's index in the text (libyaml's do not count a byte-order mark)."""
+    return mark.index + text.startswith("\ufeff")
+
+
+def _unshifted(error: InputError, inserted: list[tuple[int, int]]) -> InputError:
+    """The error at its place in the text as written, before the spaces put in."""
+    where = error.diagnostic
+    if where.line is None or where.column is None:
+        return error
+    shift = sum(1 for line, column in inserted if line == where.line - 1 and column < where.column - 1)
+    if not shift:
+        return error
+    return type(error)(where.message, where.path, where.line, where.column - shift, where.likely_start)
+
+
+class _Respelled(Exception):
+    """The text respelled: a tab made a space at `where`, or a space put in at `inserted`."""
+
+    def __init__(
+        self, text: str, where: tuple[int, int], inserted: tuple[int, int] | None, error: InputError
+    ):
+        super().__init__()
+        self.text = text
+        self.where = where
+        self.inserted = inserted
+        self.error = error
+
+
+_Respelling = tuple[str, tuple[int, int], tuple[int, int] | None]
+
+
+def _respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    """The text as libyaml reads what `yaml` reads where libyaml stopped: a space for a tab `yaml`
+    takes for separation (right after a block indicator, `-\tvalue`, or on a line of nothing but
+    blanks), a space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
+    mark = error.problem_mark
+    problem = error.problem or ""
+    if mark is None:
+        return None
+    if problem == "found unexpected ':'":
+        at = _offset(text, mark)
+        if text[at : at + 1] == ":" and text[at + 1 : at + 2] in (",", "]", "}"):
+            where = (mark.line, mark.column + 1)
+            return text[: at + 1] + " " + text[at + 1 :], where, where
+        return None
+    if "cannot start any token" in problem or "violates indentation" in problem:
+        return _tab_respelled(text, mark, "violates indentation" in problem)
+    return None
+
+
+def _tab_respelled(text: str, mark: Any, in_plain_scalar: bool) -> _Respelling | None:
+    line_start = 0
+    for _ in range(mark.line):
+        line_start = text.index("\n", line_start) + 1
+    # libyaml's columns on the first line do not count a byte-order mark.
+    column = mark.column + (mark.line == 0 and text.startswith("\ufeff"))
+    line_end = text.find("\n", line_start)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    if column >= len(line) or line[column] != "\t":
+        return None
+    rest = line.strip(" \t\r")
+    if not rest or rest[0] == "#":
+        column = line.index("\t")  # a blank or comment line: its tabs are blanks
+    elif (
+        in_plain_scalar
+        or not _INDICATORS_BEFORE_TAB.fullmatch(line[:column])
+        or line[column:].lstrip(" \t")[:1] in ("&", "!")  # `yaml` refuses tabs before an anchor or tag
+    ):
+        return None
+    at = line_start + column
+    return text[:at] + " " + text[at + 1 :], (mark.line, column), None
 
 
 class _Unusual(Exception):
@@ -364,7 +715,9 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
 
-def _from_events(text: str, path: str, core: bool) -> Node | None:
+def _from_events(
+    text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None = None
+) -> Node | None:
     """The tree built straight from the parser's events, the way _compose_and_convert builds it but
     without composing yaml.Node objects first, resolving each scalar's tag in Python and walking the
     graph twice: on a 10 MB file that was three quarters of the time. An alias shares its anchor's
@@ -372,7 +725,15 @@ def _from_events(text: str, path: str, core: bool) -> Node | None:
     composer's path counts them."""
     parser = _Loader(text)
     try:
-        return _EventReader(path, core).read(parser.get_event)
+        indents = None if tabs is None else _Indents(text, path, tabs)
+        return _EventReader(path, core, indents).read(parser.get_event)
+    except yaml.MarkedYAMLError as error:
+        # What `yaml` reads and libyaml does not is respelled here, before the composer's path
+        # (which stops at a repeated anchor, which `yaml` allows, before it reaches it).
+        respelled = None if tabs is None else _respelled(text, error)
+        if respelled is None:
+            raise _Unusual from None
+        raise _Respelled(*respelled, marked_error(text, path, error)) from None
     except yaml.YAMLError:
         raise _Unusual from None
     finally:
@@ -385,8 +746,8 @@ class _EventReader(_Converter):
     state says what comes next. What the composer's path would count (the nodes it composes, what
     the aliases stand for) is counted per collection as it closes, not per value."""
 
-    def __init__(self, path: str, core: bool):
-        super().__init__(path, core)
+    def __init__(self, path: str, core: bool, indents: _Indents | None = None):
+        super().__init__(path, core, indents)
         self.resolvers = _Loader.yaml_implicit_resolvers
         self.wildcard = self.resolvers.get(None, [])
         self.key_names: dict[str, str] = {}  # each plain key's name by its text, as read before
@@ -405,6 +766,7 @@ class _EventReader(_Converter):
         self.composed = 0  # nodes the composer would make: the expansion allowance grows with them
         self.expanded = 0  # the nodes the aliases read so far stand for, as the composer counts them
         self.get_event: Any = None
+        self.end_mark: Any = None  # the end of the collection read last
 
     def read(self, get_event: Any) -> Node | None:
         get_event()  # the stream's start
@@ -422,6 +784,8 @@ class _EventReader(_Converter):
         size = self.composed + self.expanded
         if size > MAX_EXPANDED_NODES or size > EXPANSION_ALLOWANCE + EXPANSION_FACTOR * self.composed:
             raise _Unusual  # an alias bomb
+        if self.indents is not None and self.indents.merge_problem is not None:
+            raise self.indents.merge_problem
         return root
 
     def _node(self, event: Any, depth: int) -> tuple[Node, int]:
@@ -445,12 +809,27 @@ class _EventReader(_Converter):
             read = self._sequence
         else:
             raise _Unusual
-        if event.anchor is None:
+        if event.anchor is None and self.indents is None:
             return read(event, depth + 1)
+        return self._collection(event, read, depth)
+
+    def _collection(self, event: Any, read: Any, depth: int) -> tuple[Node, int]:
+        """A collection with an anchor, or read by agentv's rules for indentation."""
+        indents = self.indents
+        saved = (
+            indents.enter(
+                event.start_mark, event.flow_style, event.anchor is not None or event.tag is not None
+            )
+            if indents is not None
+            else None
+        )
         before = self.composed + self.expanded
         node, height = read(event, depth + 1)
-        # Its own node, what was composed inside it, and what the aliases inside it stand for.
-        self._anchor(event.anchor, node, self.composed + self.expanded - before, height)
+        if indents is not None and saved is not None:
+            indents.leave(saved, self.end_mark)
+        if event.anchor is not None:
+            # Its own node, what was composed inside it, and what the aliases inside it stand for.
+            self._anchor(event.anchor, node, self.composed + self.expanded - before, height)
         return node, height
 
     def _too_deep(self, start: Any, end_kind: type) -> tuple[Node, int]:
@@ -460,6 +839,7 @@ class _EventReader(_Converter):
         if type(end) is not end_kind:
             raise _Unusual
         self.composed += 1
+        self.end_mark = end.end_mark  # type: ignore[attr-defined]
         return _closed({} if end_kind is yaml.MappingEndEvent else [], start, end), 0
 
     def _mapping(self, start: Any, depth: int) -> tuple[Node, int]:
@@ -489,9 +869,10 @@ class _EventReader(_Converter):
                 continue
             if written is None:
                 written = set(value)  # the keys written so far: merged ones may be written again
-            _merge_into(value, node)
+            self._merge(value, node)
             height = max(height, below + 1, 1)
         self.composed += composed
+        self.end_mark = event.end_mark  # where agentv's indentation rules look for a flow mapping
         last = node.end_line if value and written is None and self.expanded == expanded else None
         return _closed(value, start, event, last), height or (1 if value else 0)
 
@@ -516,6 +897,7 @@ class _EventReader(_Converter):
                 items.append(node)
                 height = below + 1 if below >= height else height
         self.composed += composed
+        self.end_mark = event.end_mark
         last = items[-1].end_line if items and self.expanded == expanded else None
         return _closed(items, start, event, last), height or (1 if items else 0)
 
@@ -530,12 +912,17 @@ class _EventReader(_Converter):
             value = self._value_of(event)
         if end <= start:
             return Node(value, start, start, start)
+        block = style == "|" or style == ">"
+        if self.indents is not None:
+            self.indents.scalar(event.start_mark, mark, style)
+            if block:
+                value = self.indents.block_text(event.start_mark, value)
         # A block scalar's text starts on the line after its `|` or `>`.
-        return Node(value, start, end, start + (style == "|" or style == ">"))
+        return Node(value, start, end, start + block)
 
     def _anchor(self, anchor: str, node: Node, size: int, height: int) -> None:
-        if anchor in self.anchors:
-            raise _Unusual  # the composer refuses a repeated anchor
+        if anchor in self.anchors and self.indents is None:
+            raise _Unusual  # the composer refuses a repeated anchor; `yaml` takes the later one
         self.anchors[anchor] = (node, size, height)
 
     def _key_for(self, event: Any, value: dict[str, Node], written: set[str] | None) -> str | None:
@@ -630,12 +1017,12 @@ class _EventReader(_Converter):
 
     def _scalar_of(self, tag: str, event: Any) -> Any:
         """_Converter._scalar of the node the composer would make."""
-        if tag == _STR_TAG and (event.style or not self.core):
+        if tag == _STR_TAG and (event.style or not self.core or (event.tag and self.indents is not None)):
             return event.value
         if self.core and not event.style and tag in _IMPLICIT_TAGS:
             return core_scalar(event.value)
-        if tag == _TIMESTAMP_TAG:
-            return event.value
+        if tag == _TIMESTAMP_TAG or (self.indents is not None and tag not in _KNOWN_TAGS):
+            return event.value  # no timestamps in YAML 1.2; a tag `yaml` does not know is none
         try:
             return self._construct.construct_object(
                 yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style), deep=True
@@ -644,13 +1031,17 @@ class _EventReader(_Converter):
             raise _Unusual from None
 
 
-def _compose_and_convert(text: str, path: str, core: bool) -> Node | None:
+def _compose_and_convert(
+    text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None = None
+) -> Node | None:
     """The composer's way: every node composed, the graph checked for alias bombs, then
     converted. Slower than _from_events, and the one whose errors and limits are the reference."""
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
-        raise marked_error(text, path, error) from None
+        refusal = marked_error(text, path, error)
+        respelled = None if tabs is None else _respelled(text, error)
+        raise refusal if respelled is None else _Respelled(*respelled, refusal) from None
     except yaml.reader.ReaderError as error:
         # The reader reports a character offset, not a line: turn it into line and column.
         before = text[: error.position]
@@ -670,9 +1061,13 @@ def _compose_and_convert(text: str, path: str, core: bool) -> Node | None:
         return None
     check_expansion(root, path)  # on the composed graph, before converting a single node
     try:
-        return _Converter(path, core).convert(root)
+        indents = None if tabs is None else _Indents(text, path, tabs)
+        converted = _Converter(path, core, indents).convert(root)
     except RecursionError:
         raise LimitExceeded(f"the document is nested more than {MAX_DEPTH} levels deep", path) from None
+    if indents is not None and indents.merge_problem is not None:
+        raise indents.merge_problem
+    return converted
 
 
 def from_plain(value: Any, line: int, depth: int = 0) -> Node:

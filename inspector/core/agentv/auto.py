@@ -25,18 +25,22 @@ def choose_profile(bundle: Bundle, path: str) -> tuple[str, str]:
     decoded = bundle.text(path)
     if data is None or decoded is None:
         return CLASSIC
+    newer = False
     try:
         check_size(data, path)  # a file the readers refuse by size is never parsed to choose one
         if path.lower().endswith(".jsonl"):
             records = load_jsonl(decoded.text, path)
             return _for_records(records, "each line")
-        # Read it the way the reader it will choose reads it (agentv 4 and 5: YAML 1.2 core;
-        # the classic readers: PyYAML's 1.1), so that reader finds the tree already parsed.
-        # Either way the keys this decision looks at come out the same.
-        root = load_yaml(decoded.text, path, core=bool(_NEWER_SCHEMA_KEY.search(decoded.text)))
+        # Read it the way the reader it will choose reads it (agentv 4 and 5: the `yaml` package's
+        # YAML 1.2; the classic readers: PyYAML's 1.1), so that reader finds the tree already
+        # parsed. Either way the keys this decision looks at come out the same.
+        newer = bool(_NEWER_SCHEMA_KEY.search(decoded.text))
+        root = load_yaml(decoded.text, path, agentv=newer)
     except LimitExceeded:
         raise
     except InputError:
+        if newer:
+            raise  # agentv 4 and 5 refuse it, where the classic reader might read it
         return ("spec", "the file cannot be read as YAML; the classic reader reports why")
     if root is None or not isinstance(root.value, dict):
         return CLASSIC

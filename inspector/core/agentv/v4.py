@@ -428,7 +428,7 @@ class _Loader:
                 1,
                 1,
             )
-        return load_yaml(text, path, core=True)
+        return load_yaml(text, path, agentv=True)
 
     def read(self, path: str) -> str | None:
         data = self.bundle.read(path)

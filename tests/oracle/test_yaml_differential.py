@@ -1,0 +1,309 @@
+"""agentv's YAML: the inspector's reader (yaml_lines.py, `agentv=True`) against the `yaml` package.
+
+agentv 4 and 5 read every eval file with the npm `yaml` package, `parse(content, { merge: true })`
+(packages/core/src/evaluation/yaml-loader.ts at v4.42.4 and v5.3.1-next.1), which throws the
+document's first error. The package is pinned by tests/oracle/package-lock.json, so the reader is
+checked against the real one: hypothesis writes documents from the places the two libraries are
+known to part (flow scalars across lines, indentation, tabs, repeated keys, YAML 1.1 words, anchors
+and merge keys, block scalars with indicators, comments, document markers), some of them with a
+stray character dropped in, and for each the reader must accept what `yaml` accepts with the same
+value, and refuse what it refuses at the line and column `yaml` names.
+
+`YAML_EXAMPLES=1000` runs a long search (each example is a batch of documents).
+
+Not drawn, because the reader still parts from `yaml` there: a tab right after the indentation of
+a block scalar's first line (`yaml` reads it as text, libyaml refuses), an empty implicit key
+(`- : x`), characters libyaml does not take into an anchor's name (`&a#`, `&a:`), complex keys
+(`? [a]`), and `%YAML 1.1` documents (read by PyYAML's 1.1 rules, not `yaml`'s 1.1 schema).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from inspector.core.model import InputError
+from inspector.core.yaml_lines import load_yaml
+
+from .agentv import ORACLE_DIR
+
+YAML_PACKAGE = ORACLE_DIR / "node_modules" / "yaml" / "package.json"
+BATCH = 20
+
+
+@pytest.fixture(scope="module")
+def yaml_package():
+    if shutil.which("node") is None or not YAML_PACKAGE.exists():
+        reason = "the yaml package is not installed in tests/oracle (.ci/setup --test installs it)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the yaml oracle must run in CI: {reason}")
+        pytest.skip(reason)
+    process = subprocess.Popen(
+        ["node", str(ORACLE_DIR / "yaml_parse.mjs")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ORACLE_DIR,
+    )
+
+    def parse(texts: list[str]) -> list[dict[str, Any]]:
+        # A batch per round trip: one Node process parses a few hundred documents in well under a second.
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write("".join(json.dumps({"text": text}) + "\n" for text in texts))
+        process.stdin.flush()
+        return [json.loads(process.stdout.readline()) for _ in texts]
+
+    yield parse
+    process.kill()
+    process.wait()
+
+
+def _jsonable(value: Any) -> Any:
+    """A plain value as the oracle writes the JavaScript one (JSON, with NaN and the infinities
+    named)."""
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return {"$number": "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")}
+    if isinstance(value, dict):
+        return {key: _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(item) for item in value]
+    return value
+
+
+def ours(text: str) -> dict[str, Any]:
+    """The reader's answer in the oracle's shape."""
+    try:
+        root = load_yaml(text, "evals/x.yaml", agentv=True)
+    except InputError as error:
+        return {
+            "error": error.diagnostic.message,
+            "line": error.diagnostic.line,
+            "column": error.diagnostic.column,
+        }
+    return {"value": _jsonable(None if root is None else root.plain())}
+
+
+# `yaml`'s error codes for the checks the reader makes as `yaml` does, and the words it uses.
+SAME_CHECKS = {
+    "DUPLICATE_KEY": "Map keys must be unique",
+    "MISSING_CHAR": "Missing closing",
+    "BAD_INDENT": "must be sufficiently indented",
+    "TAB_AS_INDENT": "Tabs are not allowed as indentation",
+}
+
+
+def disagreement(text: str, theirs: dict[str, Any]) -> str | None:
+    """How the reader parts from `yaml` on a document: accepting what it refuses or the reverse,
+    another value, or the same refusal at another place. Where both refuse for different reasons
+    they often name different places (`yaml`'s parser recovers and reports the first of its
+    errors, libyaml stops at its own first); that is measured, not asserted."""
+    mine = ours(text)
+    if "error" in theirs:
+        if "error" not in mine:
+            return f"yaml refuses ({theirs['error']}); we read {mine['value']!r}"
+        same_check = SAME_CHECKS.get(theirs["code"] or "", "\0") in mine["error"]
+        if same_check and (mine["line"], mine["column"]) != (theirs["line"], theirs["column"]):
+            return (
+                f"yaml refuses at {theirs['line']}:{theirs['column']} ({theirs['error']}); "
+                f"we at {mine['line']}:{mine['column']} ({mine['error']})"
+            )
+        return None
+    if "error" in mine:
+        return (
+            f"yaml reads {theirs['value']!r}; we refuse at {mine['line']}:{mine['column']} ({mine['error']})"
+        )
+    if mine["value"] != theirs["value"]:
+        return f"yaml reads {theirs['value']!r}; we read {mine['value']!r}"
+    return None
+
+
+# Plain words where YAML 1.1 (PyYAML) and 1.2's core schema (`yaml`) part, and their neighbours.
+WORDS = [
+    "yes", "no", "on", "off", "y", "n", "Yes", "NO", "On", "True", "true", "FALSE", "tRue",
+    "null", "Null", "NULL", "~", "0o17", "017", "0x1F", "0X1f", "0b101", "1_000", "1:20",
+    "190:20:30.15", "1.5e3", "1e3", "1E+3", ".5", "5.", "+1", "-0", "00", "0.", "-.5",
+    ".inf", "-.Inf", "+.INF", ".NaN", ".nan", "2001-12-14", "2001-12-14t21:59:43.10-05:00",
+    "=", "<<", "12e03", "1,000", "hello", "a b", "a#b", "x:y", "-x", "%x", "@x", "`x",
+    "a\\b", "\u00e9", "0xG", "+", "-", ".", "..", "...", "---x", "1..2",
+]  # fmt: skip
+KEYS = ["a", "b", "c", "role", "content", "1", "yes", "null", "~", "true", "1.0", "0x1", "key with space"]
+# Indentation a clean document uses, and the odd kinds (tabs among them) a rough one adds.
+STEPS = ["  ", "  ", "    ", " "]
+ROUGH_STEPS = ["", "\t", " \t", "\t "]
+# Characters dropped into a document. Not `:` or `?`: `yaml` reads an empty key (`- : x`) where
+# libyaml refuses it (not done).
+STRAYS = [" ", "\t", "\n", "#", "-", "'", '"', "[", "]", "{", "}", ",", "!", "|", ">", "%"]
+TEXT = st.text(alphabet=st.sampled_from(list("ab \t\n'\"\\#:-,[]{}&*x\u00e9")), max_size=8)
+
+
+class _Writer:
+    """Writes one document; `rough` ones also indent with tabs, too little, or not at all."""
+
+    def __init__(self, draw: Any, rough: bool):
+        self.draw = draw
+        self.rough = rough
+
+    def pick(self, clean: list[str], rough: list[str]) -> str:
+        return self.draw(st.sampled_from(clean + rough if self.rough else clean))
+
+    def quoted(self, indent: str, lines: bool = True) -> str:
+        draw = self.draw
+        quote = draw(st.sampled_from(["'", '"']))
+        parts = []
+        for _ in range(draw(st.integers(1, 3))):
+            piece = draw(TEXT).replace("\n", "")
+            piece = (
+                piece.replace("'", "''") if quote == "'" else piece.replace("\\", "\\\\").replace('"', '\\"')
+            )
+            parts.append(piece)
+        escapes = ["\\n", "\\t", "\\x41", "\\u00e9", "\\/", "\\ ", "\\_", "\\0"] if quote == '"' else ["''"]
+        if draw(st.booleans()):
+            parts.insert(draw(st.integers(0, len(parts))), draw(st.sampled_from(escapes)))
+        # Line breaks inside the scalar, each continued at some indentation; column 0, and no more
+        # than the key's, are what `yaml` refuses and libyaml reads.
+        separators = ["", "", "\n" + indent + "  ", "\n\n" + indent + " "]
+        separators += ["\\\n" + indent + " "] if quote == '"' else []
+        rough = ["\n" + indent, "\n", "\n\t", "\n \t", "\n" + indent + "\t"]
+        if not lines:
+            separators, rough = [""], []
+        text = "".join(part + self.pick(separators, rough) for part in parts).rstrip(" ")
+        return quote + text + quote
+
+    def block_scalar(self, indent: str) -> str:
+        draw = self.draw
+        header = draw(st.sampled_from(["|", ">", "|-", ">-", "|+", ">+", "|2", ">1", "|-2", "|+1", "| #c"]))
+        body_indent = indent + self.pick(["  ", " ", "    "], ["", "\t"])
+        lines: list[str] = []
+        for _ in range(draw(st.integers(0, 4))):
+            # A tab right after the first text line's indentation is not drawn: libyaml refuses it
+            # while `yaml` reads it as text (not done).
+            extra = self.pick(["", "", " ", "  "] + (["\t", " \t"] if any(lines) else []), [])
+            content = draw(st.sampled_from(["text", "", "# not a comment", "a: b", "- x", "more  text"]))
+            lines.append((body_indent + extra + content) if content or draw(st.booleans()) else "")
+        return header + "\n" + "\n".join(lines)
+
+    def flow(self, indent: str, depth: int) -> str:
+        draw = self.draw
+        opening, closing = draw(st.sampled_from([("[", "]"), ("{", "}")]))
+        items = []
+        for _ in range(draw(st.integers(0, 3))):
+            item = self.scalar(indent) if depth > 1 or draw(st.booleans()) else self.flow(indent, depth + 1)
+            if opening == "{" or draw(st.integers(0, 4)) == 0:
+                item = (
+                    f"{draw(st.sampled_from(KEYS))}: {item}"
+                    if draw(st.booleans())
+                    else f"{draw(st.sampled_from(KEYS))}:"
+                )
+            items.append(item)
+        separators = [", ", ",", ",\n" + indent + "  ", ",\n" + indent + " ", " , ", ",\t"]
+        text = "".join(item + self.pick(separators, [",\n", ",\n" + indent, ",\n\t"]) for item in items)
+        if items and draw(st.booleans()):
+            text = text.rstrip(", \t\n")  # no trailing comma
+        return opening + text + self.pick(["", "", "\n" + indent + "  "], ["\n" + indent, "\n"]) + closing
+
+    def scalar(self, indent: str) -> str:
+        kind = self.draw(st.integers(0, 5))
+        if kind <= 2:
+            return self.draw(st.sampled_from(WORDS))
+        if kind <= 4:
+            return self.quoted(indent)
+        return self.draw(st.sampled_from(["*a", "*b", "&c x", "&d [1, 2]", "!!str 1", "!x y", "!x {k: v}"]))
+
+    def value(self, indent: str, depth: int) -> str:
+        draw = self.draw
+        kind = draw(st.integers(0, 9 if depth < 3 else 4))
+        if kind <= 2:
+            return " " + self.scalar(indent)
+        if kind == 3:
+            return " " + self.flow(indent, 1)
+        if kind == 4:
+            return " " + self.block_scalar(indent)
+        if kind == 5:
+            step = self.pick(STEPS, ROUGH_STEPS)
+            return draw(st.sampled_from([" &e", ""])) + "\n" + self.mapping(indent + step, depth + 1)
+        if kind == 6:
+            return " <<" if draw(st.booleans()) else "\t" + self.scalar(indent)
+        step = self.pick(["  ", "", " "], ["\t"])
+        return "\n" + self.sequence(indent + step, depth + 1)
+
+    def comment(self) -> str:
+        return self.draw(st.sampled_from(["", "", "", " # note", "  #", "\t# tab", "\t"]))
+
+    def mapping(self, indent: str, depth: int) -> str:
+        draw = self.draw
+        lines = []
+        for _ in range(draw(st.integers(1, 4))):
+            if draw(st.integers(0, 6)) == 0:
+                merged = draw(st.sampled_from(["*a", "*b", "[*a, *b]", "{x: 1}", "1", "*list", "[*a, 1]"]))
+                lines.append(f"{indent}<<: {merged}")
+                continue
+            key = draw(st.sampled_from(KEYS))
+            if draw(st.integers(0, 5)) == 0:
+                key = self.quoted(indent, lines=self.rough and draw(st.booleans()))
+            elif draw(st.integers(0, 9)) == 0:
+                key = "? " + key + "\n" + indent
+            if draw(st.integers(0, 9)) == 0:
+                lines.append(self.pick(["", indent], ["\t", " \t"]) + "# comment")
+            if draw(st.integers(0, 9)) == 0:
+                lines.append(self.pick(["", indent], ["\t", " \t "]))
+            lines.append(indent + key + ":" + self.value(indent, depth) + self.comment())
+        return "\n".join(lines)
+
+    def sequence(self, indent: str, depth: int) -> str:
+        draw = self.draw
+        lines = []
+        for _ in range(draw(st.integers(1, 3))):
+            if draw(st.integers(0, 3)) == 0:
+                item = self.mapping(indent + "  ", depth + 1).lstrip(" \t")
+                separator = self.pick([" "], ["  "])
+            else:
+                item = self.value(indent + "  ", depth).lstrip(" ")
+                separator = self.pick([" ", " ", "\t"], ["  ", " \t"])
+            lines.append(indent + "-" + separator + item)
+        return "\n".join(lines)
+
+
+# `yaml` takes more characters into an anchor's name than libyaml (`&a#`, `&a:`; not done).
+_NAMED_BEFORE = re.compile(r"[&*][A-Za-z]*\Z")
+# Anchors the documents' aliases (`*a`, `*b`, `*list`) name.
+ANCHORS = "x: &a {k: 1, role: user}\ny: &b {k: 2}\nz: &list [{m: 1}]\n"
+
+
+@st.composite
+def documents(draw: Any) -> str:
+    writer = _Writer(draw, rough=draw(st.integers(0, 2)) == 0)
+    body = ANCHORS + writer.mapping("", 0) if draw(st.integers(0, 4)) else writer.sequence("", 0)
+    start = draw(st.sampled_from(["", "", "---\n", "--- ", "%YAML 1.2\n---\n", "# top\n", "\ufeff# top\n"]))
+    end = draw(
+        st.sampled_from(["", "\n", "\n", "\n...\n", "\n---\n", "\n---\nb: 1\n", "\n...\n# after\n", "\n\t\n"])
+    )
+    text = start + body + end
+    for _ in range(draw(st.sampled_from([0, 0, 0, 0, 1, 2]))):
+        at = draw(st.integers(len(start), len(text)))  # not into a directive
+        if not _NAMED_BEFORE.search(text, 0, at):  # nor onto an anchor's or alias's name
+            text = text[:at] + draw(st.sampled_from(STRAYS)) + text[at:]
+    return text
+
+
+@settings(
+    max_examples=int(os.environ.get("YAML_EXAMPLES", "20")),
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.explicit, Phase.generate),  # the message names the document; shrinking takes minutes
+)
+@given(texts=st.lists(documents(), min_size=BATCH, max_size=BATCH))
+def test_the_reader_accepts_and_refuses_what_the_yaml_package_does(yaml_package, texts):
+    for text, theirs in zip(texts, yaml_package(texts), strict=True):
+        problem = disagreement(text, theirs)
+        assert problem is None, f"{text!r}: {problem}"
