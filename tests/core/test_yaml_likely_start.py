@@ -1,5 +1,9 @@
 """An unclosed quote is noticed lines later, where the next quote ends the string: the error names
-the line the string opened on too (issue 30, friction 6), in the CLI, the API and the page alike."""
+the line the string opened on too (issue 30, friction 6), in the CLI, the API and the page alike.
+
+agentv's own YAML reader (the agentv 4 and 5 profiles) ends a quoted string at the first line
+indented too little, so there the error is at the open quote already; the classic reader (PyYAML,
+`spec`) notices it where libyaml does, and names the likely start."""
 
 import pytest
 
@@ -17,11 +21,17 @@ SWALLOWED = (
 NEVER_CLOSED = 'tests:\n  - id: a\n    criteria: ok\n    input: "open\n  - id: b\n    input: x\n'
 
 
-def refusal(text: str) -> InputError:
+def refusal(text: str, profile: str = "spec") -> InputError:
     bundle = MemoryBundle({"evals/suite.yaml": text.encode()})
     with pytest.raises(InputError) as caught:
-        render_document(bundle, "evals/suite.yaml", RenderOptions())
+        render_document(bundle, "evals/suite.yaml", RenderOptions(profile=profile))
     return caught.value
+
+
+def test_agentvs_reader_refuses_at_the_open_quote_itself():
+    found = refusal(SWALLOWED, "auto").diagnostic
+    assert (found.line, found.likely_start) == (3, None)
+    assert found.message.startswith('invalid YAML: Missing closing "quote')
 
 
 def test_a_quote_closed_lines_later_names_where_it_opened():
@@ -43,7 +53,9 @@ def test_a_mistake_on_the_reported_line_names_no_other_start():
 
 def test_the_api_gives_the_likely_start_beside_the_line(client, db):
     response = client.post(
-        "/api/render", {"content": SWALLOWED, "filename": "evals/suite.yaml"}, content_type="application/json"
+        "/api/render",
+        {"content": SWALLOWED, "filename": "evals/suite.yaml", "profile": "spec"},
+        content_type="application/json",
     )
     assert response.status_code == 422
     answer = response.json()
@@ -60,6 +72,9 @@ def test_check_prints_the_likely_start_in_its_line(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / "suite.yaml").write_text(SWALLOWED)
     printed = io.StringIO()
-    assert main("check", [str(tmp_path / "suite.yaml")], Output(printed, io.StringIO())) == 1
+    assert (
+        main("check", ["--profile", "spec", str(tmp_path / "suite.yaml")], Output(printed, io.StringIO()))
+        == 1
+    )
     assert ":7:13: error: invalid YAML" in printed.getvalue()
     assert "likely start: line 3" in printed.getvalue()
