@@ -400,6 +400,42 @@ tests:
       - type: context-relevance
 """,
     },
+    "Bedrock Converse: text, role lines and JSON chat prompts, inference config, a judge": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "Answer briefly: {{ question }}"
+  - |
+    System: You are {{ persona }}.
+    user: {{ question }}
+      indented continuation
+
+    ASSISTANT: Let me think.
+    User: and then?
+  - file://chat.json
+providers:
+  - bedrock:converse:anthropic.claude-3-5-sonnet-20241022-v2:0
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: nova
+    config:
+      max_tokens: 300
+      temperature: 0.4
+      top_p: 0.9
+      stop: ["END"]
+  - id: bedrock:converse:meta.llama3-1-70b-instruct-v1:0
+    config:
+      maxTokens: 50
+      topP: 0.5
+      stopSequences: []
+tests:
+  - vars:
+      persona: a pirate
+      question: Where is the treasure?
+    assert:
+      - type: llm-rubric
+        value: mentions treasure
+""",
+        "chat.json": CHAT_JSON,
+    },
 }
 
 
