@@ -83,18 +83,14 @@ def _sorted(bodies: list[Any]) -> list[str]:
     return sorted(json.dumps(body, sort_keys=True, ensure_ascii=False) for body in bodies)
 
 
-def differences(files: dict[str, str | bytes], oracle: PromptfooOracle) -> list[str]:
-    config = next(name for name in files if name.startswith("promptfooconfig."))
-    mine = ours(files, config)
-    real, real_judges = theirs(oracle.run(files, config))
-    found = []
-    if len(mine) != len(real):
-        found.append(f"{len(mine)} evaluations, promptfoo ran {len(real)}")
-    # G-Eval's second request holds the steps its first one's answer gives: promptfoo, answered
-    # with the placeholder, stops before sending it, so only the first is compared.
-    # context-faithfulness's second request holds the statements promptfoo splits from its first
-    # request's answer: that answer is the placeholder, one sentence, so those statements are it.
-    my_judges = [
+def judge_bodies(mine: list[dict]) -> list[Any]:
+    """The judge requests promptfoo sends when every model answers with the placeholder.
+
+    G-Eval's second request holds the steps its first one's answer gives: promptfoo, answered
+    with the placeholder, stops before sending it, so only the first is compared.
+    context-faithfulness's second request holds the statements promptfoo splits from its first
+    request's answer: that answer is the placeholder, one sentence, so those statements are it."""
+    return [
         json.loads(
             json.dumps(judge, ensure_ascii=False).replace(STATEMENTS_PLACEHOLDER, CANDIDATE_PLACEHOLDER)
         )
@@ -102,7 +98,16 @@ def differences(files: dict[str, str | bytes], oracle: PromptfooOracle) -> list[
         for judge in item["judges"]
         if STEPS_PLACEHOLDER not in json.dumps(judge, ensure_ascii=False)
     ]
-    my_judges = _sorted(my_judges)
+
+
+def differences(files: dict[str, str | bytes], oracle: PromptfooOracle) -> list[str]:
+    config = next(name for name in files if name.startswith("promptfooconfig."))
+    mine = ours(files, config)
+    real, real_judges = theirs(oracle.run(files, config))
+    found = []
+    if len(mine) != len(real):
+        found.append(f"{len(mine)} evaluations, promptfoo ran {len(real)}")
+    my_judges = _sorted(judge_bodies(mine))
     if my_judges != _sorted(real_judges):
         found.append(f"judge requests: ours {my_judges!r}\npromptfoo's {_sorted(real_judges)!r}")
     for index, (left, right) in enumerate(zip(mine, real, strict=False)):
