@@ -294,7 +294,10 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
     request after them is a judge's."""
     evaluations: list[Evaluation] = []
     ordered = sorted(results, key=lambda item: (item["testIdx"], item["promptIdx"]))
-    queue = list(recorded)
+    # An embedding request (`similar`, answer-relevance) is made as its evaluation is graded,
+    # which can be before the next evaluation's candidate: it is never a candidate.
+    embeddings = [body for path, body in recorded if path.endswith("/embeddings")]
+    queue = [(path, body) for path, body in recorded if not path.endswith("/embeddings")]
     for result in ordered:
         provider = result.get("provider") or {}
         evaluation = Evaluation(
@@ -305,6 +308,5 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
         elif queue:
             evaluation.path, evaluation.request = queue.pop(0)
         evaluations.append(evaluation)
-    judges = [body for path, body in queue if not path.endswith("/embeddings")]
-    embeddings = [body for path, body in queue if path.endswith("/embeddings")]
+    judges = [body for _path, body in queue]
     return OracleRun(evaluations, judges, embeddings, stderr)

@@ -441,6 +441,44 @@ tests:
 """,
         "chat.json": CHAT_JSON,
     },
+    "judges named by a configured provider's id or label, and by output type": {
+        "promptfooconfig.yaml": """\
+prompts: ["Solve: {{ puzzle }}"]
+providers:
+  - id: google:gemini-2.5-flash
+    config:
+      generationConfig:
+        temperature: 0.7
+        maxOutputTokens: 2048
+  - id: anthropic:messages:claude-3-5-haiku-latest
+    label: haiku
+    config:
+      max_tokens: 77
+  - openai:chat:gpt-4o-mini
+defaultTest:
+  options:
+    provider:
+      text:
+        id: google:gemini-2.5-flash
+      embedding:
+        id: openai:embedding:text-embedding-3-small
+tests:
+  - vars:
+      puzzle: 2+2
+    assert:
+      - type: llm-rubric
+        value: says 4
+  - vars:
+      puzzle: 3+3
+    assert:
+      - type: llm-rubric
+        value: says 6
+        provider: haiku
+      - type: factuality
+        value: "6"
+        provider: openai:gpt-4o-mini
+""",
+    },
 }
 
 

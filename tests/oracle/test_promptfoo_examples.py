@@ -83,8 +83,9 @@ def test_promptfoo_example_sends_what_promptfoo_sends(folder: Path, oracle: Prom
         found.append(f"judge requests: ours {sorted(my_judges)!r}\npromptfoo's {sorted(their_judges)!r}")
     print(
         f"\n{folder.name}: {len(mine)} evaluations, {identical} identical, "
-        f"{sum(skipped.values())} not rendered; {sum(my_judges.values())} judge requests identical "
-        f"of promptfoo's {sum(their_judges.values())}"
+        f"{sum(skipped.values())} not rendered; {sum((my_judges & their_judges).values())} judge "
+        f"requests identical "
+        f"of promptfoo's {sum(their_judges.values())} (ours {sum(my_judges.values())})"
         + "".join(f"\n  not rendered ×{count}: {reason}" for reason, count in skipped.items())
     )
     assert found == []

@@ -29,7 +29,7 @@ from ..model import (
 from ..options import RenderOptions
 from ..yaml_lines import Node
 from .conversation import Conversations
-from .graders import Judge, judges, select_best
+from .graders import Judge, judges, resolve_grading_references, select_best
 from .prompts import Prompt, read_prompts
 from .providers import Provider, body_for, read_providers
 from .render import PromptRenderer, render_prompt
@@ -52,7 +52,7 @@ def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) ->
         raise InputError("a promptfoo config is a YAML or JSON object", path, 1)
     prompts = read_prompts(source, root.get("prompts"))
     providers = read_providers(source, root.get("providers"))
-    tests = _all_tests(source, root)
+    tests = [resolve_grading_references(test, providers) for test in _all_tests(source, root)]
     env_node = root.get("env")
     env = env_node.plain() if env_node is not None and isinstance(env_node.value, dict) else {}
     for key in ("nunjucksFilters", "extensions"):
