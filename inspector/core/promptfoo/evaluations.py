@@ -29,7 +29,7 @@ from ..model import (
 from ..options import RenderOptions
 from ..yaml_lines import Node
 from .conversation import Conversations
-from .graders import Judge, judges, resolve_grading_references, select_best
+from .graders import Judge, JudgeNotBuilt, judges, resolve_grading_references, select_best
 from .prompts import Prompt, read_prompts
 from .providers import Provider, body_for, read_providers
 from .render import PromptRenderer, render_prompt
@@ -344,4 +344,15 @@ def _add_select_best(source: Source, test: TestCase, values: dict, row: list[Ren
                     )
                 )
             continue
-        _attach(source, rendered[-1], test, select_best(assertion, values, test.options, len(rendered)))
+        try:
+            judge = select_best(assertion, values, test.options, len(rendered))
+        except JudgeNotBuilt as error:
+            rendered[-1].warnings.append(
+                Diagnostic(
+                    f"the `select-best` assertion's judge is not rendered: {error}",
+                    assertion.get("__path"),
+                    assertion.get("__line"),
+                )
+            )
+            continue
+        _attach(source, rendered[-1], test, judge)

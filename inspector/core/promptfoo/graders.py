@@ -21,7 +21,7 @@ from jinja2 import Template
 from ..agentv.nunjucks import ENVIRONMENT
 from ..js import js_value
 from . import grader_prompts
-from .providers import ANTHROPIC, BEDROCK_CONVERSE, OPENAI_CHAT, Provider, api_of, body_for
+from .providers import ANTHROPIC, BEDROCK_CONVERSE, OPENAI_CHAT, Provider, body_for, provider_from
 from .testcases import TestCase
 
 CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
@@ -63,21 +63,36 @@ def judges(
     if failing is not None:
         warn(failing[GRADING_FAILS], failing)
         return []
-    found = []
+    found: list[Judge] = []
     for assertion in asserts:
         kind = assertion.get("type")
         if not isinstance(kind, str):
             continue
-        base = kind[4:] if kind.startswith("not-") else kind
-        if base in RENDERED:
-            found.append(_judge(base, assertion, variables, options, prompt_text))
-        elif base == "g-eval" and isinstance(assertion.get("value"), str):
-            found.extend(_g_eval(assertion, variables, options, prompt_text))
-        elif base in RAG:
-            found.extend(_rag(base, assertion, variables, options, prompt_text, warn))
-        elif base in NOT_RENDERED:
-            warn(f"the `{kind}` assertion's judge requests are not rendered", assertion)
+        try:
+            found.extend(_assertion_judges(kind, assertion, variables, options, prompt_text, warn))
+        except JudgeNotBuilt as error:
+            warn(f"the `{kind}` assertion's judge is not rendered: {error}", assertion)
     return found
+
+
+def _assertion_judges(
+    kind: str,
+    assertion: dict[str, Any],
+    variables: dict[str, Any],
+    options: dict[str, Any],
+    prompt_text: str,
+    warn: Any,
+) -> list[Judge]:
+    base = kind[4:] if kind.startswith("not-") else kind
+    if base in RENDERED:
+        return [_judge(base, assertion, variables, options, prompt_text)]
+    if base == "g-eval" and isinstance(assertion.get("value"), str):
+        return _g_eval(assertion, variables, options, prompt_text)
+    if base in RAG:
+        return _rag(base, assertion, variables, options, prompt_text, warn)
+    if base in NOT_RENDERED:
+        warn(f"the `{kind}` assertion's judge requests are not rendered", assertion)
+    return []
 
 
 def _judge(
@@ -321,19 +336,24 @@ def _as_options(provider: Provider | None) -> dict[str, Any] | None:
     return None if provider is None else {"id": provider.id, "config": provider.config}
 
 
+class JudgeNotBuilt(Exception):
+    """A judge whose provider's request the inspector does not build."""
+
+
 def _grading_provider(provider: Any, default_config: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
-    """getGradingProvider for a text judge: a map by output type gives its `text` one."""
+    """getGradingProvider for a text judge: a map by output type gives its `text` one; a judge
+    the inspector cannot build is named, never replaced by the default one."""
     if isinstance(provider, dict) and "id" not in provider and provider.get("text"):
         provider = provider["text"]
-    if isinstance(provider, str):
-        api, model = api_of(provider)
-        if api is not None:
-            return api, model, {}
-    if isinstance(provider, dict) and isinstance(provider.get("id"), str):
-        api, model = api_of(provider["id"])
-        if api is not None:
-            return api, model, provider.get("config") or {}
-    return OPENAI_CHAT, DEFAULT_GRADING_MODEL, default_config
+    if isinstance(provider, str) and provider:
+        judge = provider_from(provider, {})
+    elif isinstance(provider, dict) and isinstance(provider.get("id"), str):
+        judge = provider_from(provider["id"], provider.get("config") or {})
+    else:
+        return OPENAI_CHAT, DEFAULT_GRADING_MODEL, default_config
+    if judge.api is None or judge.unsupported:
+        raise JudgeNotBuilt(judge.unsupported or f"provider {judge.id!r} is not one the inspector builds")
+    return judge.api, judge.model, judge.config
 
 
 def _chat_messages(text: str) -> Any:

@@ -176,6 +176,11 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
     return provider
 
 
+def provider_from(provider_id: str, config: dict[str, Any]) -> Provider:
+    """A provider written elsewhere than `providers` (a judge's), with why it is not built."""
+    return _provider(provider_id, None, config, None, 0)
+
+
 def _canonical(provider: Provider) -> Provider:
     """A provider named only by a string answers promptfoo's `id()` with its class's own form
     (`openai:chat:gpt-4o` is `openai:gpt-4o`); an `id` written in an object is kept as written."""
