@@ -216,3 +216,30 @@ tests:
     assert len(named) == 2
     assert "'vertex:gemini-2.5-pro' is not one" in named[0]
     assert "Bedrock Converse request with tools" in named[1]
+
+
+def test_a_bedrock_converse_evaluation_is_the_converse_body_promptfoo_sends() -> None:
+    # The body promptfoo 0.123.1 sent for this config (tests/oracle/test_promptfoo_differential.py
+    # compares every such body with the real one).
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts:
+  - |
+    System: You are {{ persona }}.
+    user: {{ question }}
+      indented continuation
+providers:
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    config: {max_tokens: 300, top_p: 0.9, stop: [END]}
+tests:
+  - vars: {persona: a pirate, question: Where?}
+"""
+        }
+    )
+    (case,) = document.cases
+    assert evaluation_contract(case)["payload"] == {
+        "messages": [{"role": "user", "content": [{"text": "Where?\n  indented continuation\n"}]}],
+        "system": [{"text": "You are a pirate."}],
+        "inferenceConfig": {"maxTokens": 300, "topP": 0.9, "stopSequences": ["END"]},
+    }
