@@ -186,3 +186,60 @@ def test_the_render_command_prints_the_promptfoo_contract(tmp_path, monkeypatch)
     }
     assert [grader["name"] for grader in evaluation["graders"]] == ["factuality"]
     assert "⟨the candidate's answer⟩" in json.dumps(evaluation["graders"], ensure_ascii=False)
+
+
+def test_a_judge_the_inspector_does_not_build_is_named_not_replaced_by_the_default() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts: ["Say {{ x }}"]
+providers: [openai:chat:gpt-4o-mini]
+tests:
+  - vars: {x: 1}
+    assert:
+      - type: llm-rubric
+        value: says 1
+        provider: vertex:gemini-2.5-pro
+      - type: factuality
+        value: "1"
+        provider:
+          id: bedrock:converse:amazon.nova-lite-v1:0
+          config: {tools: []}
+      - type: llm-rubric
+        value: says one
+"""
+        }
+    )
+    (case,) = document.cases
+    assert [grader.name for grader in case.graders] == ["llm-rubric"]
+    named = [warning.message for warning in case.warnings if "judge is not rendered" in warning.message]
+    assert len(named) == 2
+    assert "'vertex:gemini-2.5-pro' is not one" in named[0]
+    assert "Bedrock Converse request with tools" in named[1]
+
+
+def test_a_bedrock_converse_evaluation_is_the_converse_body_promptfoo_sends() -> None:
+    # The body promptfoo 0.123.1 sent for this config (tests/oracle/test_promptfoo_differential.py
+    # compares every such body with the real one).
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts:
+  - |
+    System: You are {{ persona }}.
+    user: {{ question }}
+      indented continuation
+providers:
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    config: {max_tokens: 300, top_p: 0.9, stop: [END]}
+tests:
+  - vars: {persona: a pirate, question: Where?}
+"""
+        }
+    )
+    (case,) = document.cases
+    assert evaluation_contract(case)["payload"] == {
+        "messages": [{"role": "user", "content": [{"text": "Where?\n  indented continuation\n"}]}],
+        "system": [{"text": "You are a pirate."}],
+        "inferenceConfig": {"maxTokens": 300, "topP": 0.9, "stopSequences": ["END"]},
+    }

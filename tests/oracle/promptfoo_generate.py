@@ -2,7 +2,7 @@
 sections, JSON, JSONL and YAML chat, markdown), inline text, `- role:` and JSON chat prompts, nunjucks with filters
 and control flow, vars of every JSON type (list vars that expand, `file://` text and YAML vars,
 vars that are templates), tests inline and from CSV, defaultTest, provider and test prompt
-filters, prefixes and suffixes, scenarios, provider request options (Gemini's too) and
+filters, prefixes and suffixes, scenarios, provider request options (Gemini's and Bedrock Converse's too) and
 llm-rubric, closedqa, factuality, context-recall and answer-relevance judges. Every config is JSON
 (promptfooconfig.json), so both sides read the same document."""
 
@@ -54,6 +54,8 @@ MODELS = (
     "openai:chat:o4-mini",
     "google:gemini-2.5-flash",
     "google:gemini-3.6-flash",
+    "bedrock:converse:anthropic.claude-3-5-haiku-20241022-v1:0",
+    "bedrock:converse:amazon.nova-lite-v1:0",
 )
 
 
@@ -161,6 +163,15 @@ def providers(draw: Any) -> list[Any]:
                 config["maxOutputTokens"] = draw(st.integers(1, 4096))
             if draw(st.integers(0, 3)) == 0:
                 config["topK"] = draw(st.integers(1, 40))
+        if model.startswith("bedrock:converse:"):
+            # Converse's own spellings, read before max_tokens, top_p and stop.
+            if draw(st.integers(0, 2)) == 0:
+                config["maxTokens"] = draw(st.integers(1, 4096))
+            if draw(st.integers(0, 3)) == 0:
+                config["topP"] = draw(st.sampled_from((0.25, 1)))
+            if draw(st.integers(0, 2)) == 0:
+                key = draw(st.sampled_from(("stop", "stopSequences")))
+                config[key] = draw(st.lists(st.sampled_from(("END", "\n\n", "x")), max_size=2))
         if not config and draw(st.booleans()):
             chosen.append(model)
             continue

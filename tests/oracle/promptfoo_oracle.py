@@ -36,10 +36,19 @@ def available() -> bool:
     return (BIN / "promptfoo").exists() and (BIN / "node").exists()
 
 
-def answer_for(_body: Any) -> dict[str, Any]:
+def answer_for(body: Any) -> dict[str, Any]:
     """One answer every API's client reads, its text the placeholder: OpenAI Chat reads
     `choices`, Responses `output`, Anthropic `content`, Gemini `candidates` (the recording server
-    answers by the request's body, which does not always say which API it is for)."""
+    answers by the request's body, which does not always say which API it is for). Bedrock
+    Converse reads `output` as an object, where Responses reads a list: its body is the one with
+    `messages` and no `model` (the model is in its URL)."""
+    if (
+        isinstance(body, dict)
+        and "messages" in body
+        and "model" not in body
+        and "anthropic_version" not in body
+    ):
+        return CONVERSE_ANSWER
     return {
         "id": "answer-1",
         "object": "chat.completion",
@@ -78,6 +87,14 @@ def answer_for(_body: Any) -> dict[str, Any]:
         "tools": [],
         "tool_choice": "auto",
     }
+
+
+CONVERSE_ANSWER = {
+    "output": {"message": {"role": "assistant", "content": [{"text": PLACEHOLDER}]}},
+    "stopReason": "end_turn",
+    "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+    "metrics": {"latencyMs": 1},
+}
 
 
 @dataclass
@@ -125,6 +142,13 @@ def _environment(home: Path, url: str) -> dict[str, str]:
         "OPENAI_BASE_URL": f"{url}/v1",
         "ANTHROPIC_BASE_URL": url,
         "GOOGLE_API_BASE_URL": url,
+        # The AWS SDK reads its endpoint from the environment; promptfoo gives it an HTTP/1.1
+        # handler (NodeHttpHandler), so the plain recording server takes its requests.
+        "AWS_ENDPOINT_URL_BEDROCK_RUNTIME": url,
+        "AWS_ACCESS_KEY_ID": "AKIATEST",
+        "AWS_SECRET_ACCESS_KEY": "test",
+        "AWS_REGION": "us-east-1",
+        "AWS_EC2_METADATA_DISABLED": "true",
         # Anything not on loopback goes to a proxy that is not there.
         "HTTP_PROXY": "http://127.0.0.1:9",
         "HTTPS_PROXY": "http://127.0.0.1:9",
@@ -270,7 +294,10 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
     request after them is a judge's."""
     evaluations: list[Evaluation] = []
     ordered = sorted(results, key=lambda item: (item["testIdx"], item["promptIdx"]))
-    queue = list(recorded)
+    # An embedding request (`similar`, answer-relevance) is made as its evaluation is graded,
+    # which can be before the next evaluation's candidate: it is never a candidate.
+    embeddings = [body for path, body in recorded if path.endswith("/embeddings")]
+    queue = [(path, body) for path, body in recorded if not path.endswith("/embeddings")]
     for result in ordered:
         provider = result.get("provider") or {}
         evaluation = Evaluation(
@@ -281,6 +308,5 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
         elif queue:
             evaluation.path, evaluation.request = queue.pop(0)
         evaluations.append(evaluation)
-    judges = [body for path, body in queue if not path.endswith("/embeddings")]
-    embeddings = [body for path, body in queue if path.endswith("/embeddings")]
+    judges = [body for _path, body in queue]
     return OracleRun(evaluations, judges, embeddings, stderr)

@@ -83,18 +83,14 @@ def _sorted(bodies: list[Any]) -> list[str]:
     return sorted(json.dumps(body, sort_keys=True, ensure_ascii=False) for body in bodies)
 
 
-def differences(files: dict[str, str | bytes], oracle: PromptfooOracle) -> list[str]:
-    config = next(name for name in files if name.startswith("promptfooconfig."))
-    mine = ours(files, config)
-    real, real_judges = theirs(oracle.run(files, config))
-    found = []
-    if len(mine) != len(real):
-        found.append(f"{len(mine)} evaluations, promptfoo ran {len(real)}")
-    # G-Eval's second request holds the steps its first one's answer gives: promptfoo, answered
-    # with the placeholder, stops before sending it, so only the first is compared.
-    # context-faithfulness's second request holds the statements promptfoo splits from its first
-    # request's answer: that answer is the placeholder, one sentence, so those statements are it.
-    my_judges = [
+def judge_bodies(mine: list[dict]) -> list[Any]:
+    """The judge requests promptfoo sends when every model answers with the placeholder.
+
+    G-Eval's second request holds the steps its first one's answer gives: promptfoo, answered
+    with the placeholder, stops before sending it, so only the first is compared.
+    context-faithfulness's second request holds the statements promptfoo splits from its first
+    request's answer: that answer is the placeholder, one sentence, so those statements are it."""
+    return [
         json.loads(
             json.dumps(judge, ensure_ascii=False).replace(STATEMENTS_PLACEHOLDER, CANDIDATE_PLACEHOLDER)
         )
@@ -102,7 +98,16 @@ def differences(files: dict[str, str | bytes], oracle: PromptfooOracle) -> list[
         for judge in item["judges"]
         if STEPS_PLACEHOLDER not in json.dumps(judge, ensure_ascii=False)
     ]
-    my_judges = _sorted(my_judges)
+
+
+def differences(files: dict[str, str | bytes], oracle: PromptfooOracle) -> list[str]:
+    config = next(name for name in files if name.startswith("promptfooconfig."))
+    mine = ours(files, config)
+    real, real_judges = theirs(oracle.run(files, config))
+    found = []
+    if len(mine) != len(real):
+        found.append(f"{len(mine)} evaluations, promptfoo ran {len(real)}")
+    my_judges = _sorted(judge_bodies(mine))
     if my_judges != _sorted(real_judges):
         found.append(f"judge requests: ours {my_judges!r}\npromptfoo's {_sorted(real_judges)!r}")
     for index, (left, right) in enumerate(zip(mine, real, strict=False)):
@@ -398,6 +403,80 @@ tests:
         value: Shakespeare
         provider: anthropic:messages:claude-3-5-haiku-latest
       - type: context-relevance
+""",
+    },
+    "Bedrock Converse: text, role lines and JSON chat prompts, inference config, a judge": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "Answer briefly: {{ question }}"
+  - |
+    System: You are {{ persona }}.
+    user: {{ question }}
+      indented continuation
+
+    ASSISTANT: Let me think.
+    User: and then?
+  - file://chat.json
+providers:
+  - bedrock:converse:anthropic.claude-3-5-sonnet-20241022-v2:0
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: nova
+    config:
+      max_tokens: 300
+      temperature: 0.4
+      top_p: 0.9
+      stop: ["END"]
+  - id: bedrock:converse:meta.llama3-1-70b-instruct-v1:0
+    config:
+      maxTokens: 50
+      topP: 0.5
+      stopSequences: []
+tests:
+  - vars:
+      persona: a pirate
+      question: Where is the treasure?
+    assert:
+      - type: llm-rubric
+        value: mentions treasure
+""",
+        "chat.json": CHAT_JSON,
+    },
+    "judges named by a configured provider's id or label, and by output type": {
+        "promptfooconfig.yaml": """\
+prompts: ["Solve: {{ puzzle }}"]
+providers:
+  - id: google:gemini-2.5-flash
+    config:
+      generationConfig:
+        temperature: 0.7
+        maxOutputTokens: 2048
+  - id: anthropic:messages:claude-3-5-haiku-latest
+    label: haiku
+    config:
+      max_tokens: 77
+  - openai:chat:gpt-4o-mini
+defaultTest:
+  options:
+    provider:
+      text:
+        id: google:gemini-2.5-flash
+      embedding:
+        id: openai:embedding:text-embedding-3-small
+tests:
+  - vars:
+      puzzle: 2+2
+    assert:
+      - type: llm-rubric
+        value: says 4
+  - vars:
+      puzzle: 3+3
+    assert:
+      - type: llm-rubric
+        value: says 6
+        provider: haiku
+      - type: factuality
+        value: "6"
+        provider: openai:gpt-4o-mini
 """,
     },
 }

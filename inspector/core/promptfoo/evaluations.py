@@ -16,7 +16,7 @@ import msgspec
 
 from ..agentv.pieces import Piece, segments
 from ..bundle import Bundle
-from ..conversations import anthropic, gemini, openai_chat, read_with, responses
+from ..conversations import anthropic, bedrock, gemini, openai_chat, read_with, responses
 from ..model import (
     Diagnostic,
     GraderPrompt,
@@ -29,7 +29,7 @@ from ..model import (
 from ..options import RenderOptions
 from ..yaml_lines import Node
 from .conversation import Conversations
-from .graders import Judge, judges, select_best
+from .graders import Judge, JudgeNotBuilt, judges, resolve_grading_references, select_best
 from .prompts import Prompt, read_prompts
 from .providers import Provider, body_for, read_providers
 from .render import PromptRenderer, render_prompt
@@ -52,7 +52,7 @@ def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) ->
         raise InputError("a promptfoo config is a YAML or JSON object", path, 1)
     prompts = read_prompts(source, root.get("prompts"))
     providers = read_providers(source, root.get("providers"))
-    tests = _all_tests(source, root)
+    tests = [resolve_grading_references(test, providers) for test in _all_tests(source, root)]
     env_node = root.get("env")
     env = env_node.plain() if env_node is not None and isinstance(env_node.value, dict) else {}
     for key in ("nunjucksFilters", "extensions"):
@@ -239,7 +239,8 @@ def _request_case(
     rendered = render_prompt(
         prompt, renderer, source.path, str(options.get("prefix") or ""), str(options.get("suffix") or "")
     )
-    if not isinstance(rendered.messages, list) and provider.api != "anthropic":
+    # Anthropic and Bedrock Converse parse the rendered text themselves.
+    if not isinstance(rendered.messages, list) and provider.api not in ("anthropic", "bedrock-converse"):
         raise InputError(
             f"the rendered prompt is JSON but not a list of messages: promptfoo "
             f"would send it as `messages` itself ({type(rendered.messages).__name__}"
@@ -248,11 +249,11 @@ def _request_case(
     config = {**provider.config, **(prompt.config or {})}
     body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
     case = read_request(body, provider.api or "", source.path)
-    if provider.api == "anthropic" and _repeats_role(body.get("messages")):
+    if provider.api in ("anthropic", "bedrock-converse") and _repeats_role(body.get("messages")):
         warnings.append(
             Diagnostic(
                 "promptfoo sends consecutive turns of the same role here; the "
-                "export merges them into one turn, as Anthropic reads them",
+                "export merges them into one turn, as the API reads them",
                 test.path,
                 test.line,
             )
@@ -303,7 +304,9 @@ def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict
 
 # The APIs promptfoo's requests are sent in here, read by their own readers: the format registry
 # registers promptfoo, so reading through it would make the two import each other.
-_REQUEST_APIS = {module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic, gemini)}
+_REQUEST_APIS = {
+    module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic, gemini, bedrock)
+}
 
 
 def read_request(body: dict, api: str, path: str) -> RenderedCase:
@@ -341,4 +344,15 @@ def _add_select_best(source: Source, test: TestCase, values: dict, row: list[Ren
                     )
                 )
             continue
-        _attach(source, rendered[-1], test, select_best(assertion, values, test.options, len(rendered)))
+        try:
+            judge = select_best(assertion, values, test.options, len(rendered))
+        except JudgeNotBuilt as error:
+            rendered[-1].warnings.append(
+                Diagnostic(
+                    f"the `select-best` assertion's judge is not rendered: {error}",
+                    assertion.get("__path"),
+                    assertion.get("__line"),
+                )
+            )
+            continue
+        _attach(source, rendered[-1], test, judge)

@@ -10,6 +10,7 @@ JSON object by `llm-rubric`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,7 +21,8 @@ from jinja2 import Template
 from ..agentv.nunjucks import ENVIRONMENT
 from ..js import js_value
 from . import grader_prompts
-from .providers import OPENAI_CHAT, api_of, body_for
+from .providers import ANTHROPIC, BEDROCK_CONVERSE, OPENAI_CHAT, Provider, body_for, provider_from
+from .testcases import TestCase
 
 CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
 DEFAULT_GRADING_MODEL = "gpt-5.6-sol"
@@ -57,21 +59,40 @@ def judges(
     prompt_text: str,
     warn: Any,
 ) -> list[Judge]:
-    found = []
+    failing = next((item for item in asserts if isinstance(item, dict) and item.get(GRADING_FAILS)), None)
+    if failing is not None:
+        warn(failing[GRADING_FAILS], failing)
+        return []
+    found: list[Judge] = []
     for assertion in asserts:
         kind = assertion.get("type")
         if not isinstance(kind, str):
             continue
-        base = kind[4:] if kind.startswith("not-") else kind
-        if base in RENDERED:
-            found.append(_judge(base, assertion, variables, options, prompt_text))
-        elif base == "g-eval" and isinstance(assertion.get("value"), str):
-            found.extend(_g_eval(assertion, variables, options, prompt_text))
-        elif base in RAG:
-            found.extend(_rag(base, assertion, variables, options, prompt_text, warn))
-        elif base in NOT_RENDERED:
-            warn(f"the `{kind}` assertion's judge requests are not rendered", assertion)
+        try:
+            found.extend(_assertion_judges(kind, assertion, variables, options, prompt_text, warn))
+        except JudgeNotBuilt as error:
+            warn(f"the `{kind}` assertion's judge is not rendered: {error}", assertion)
     return found
+
+
+def _assertion_judges(
+    kind: str,
+    assertion: dict[str, Any],
+    variables: dict[str, Any],
+    options: dict[str, Any],
+    prompt_text: str,
+    warn: Any,
+) -> list[Judge]:
+    base = kind[4:] if kind.startswith("not-") else kind
+    if base in RENDERED:
+        return [_judge(base, assertion, variables, options, prompt_text)]
+    if base == "g-eval" and isinstance(assertion.get("value"), str):
+        return _g_eval(assertion, variables, options, prompt_text)
+    if base in RAG:
+        return _rag(base, assertion, variables, options, prompt_text, warn)
+    if base in NOT_RENDERED:
+        warn(f"the `{kind}` assertion's judge requests are not rendered", assertion)
+    return []
 
 
 def _judge(
@@ -249,16 +270,90 @@ def _rubric_text(rubric: Any) -> str | None:
     return rubric if isinstance(rubric, str) else None
 
 
-def _grading_provider(provider: Any, default_config: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+GRADING_PROVIDER_TYPES = ("text", "embedding", "classification", "moderation")
+
+
+def resolve_grading_references(test: TestCase, configured: list[Provider]) -> TestCase:
+    """resolveRuntimeGradingProviderReferences: a judge named by the id or label of a provider in
+    the config's `providers` is that provider, its config included (its id first, the last
+    provider with it; then its label)."""
+    by_name: dict[str, Provider] = {provider.id: provider for provider in configured}
+    for provider in configured:
+        if provider.label:
+            by_name.setdefault(provider.label, provider)
+    options = test.options
+    if options.get("provider"):
+        options = {**options, "provider": _resolved(options["provider"], by_name)}
+    asserts = [
+        _resolved_assertion(assertion, by_name) if isinstance(assertion, dict) else assertion
+        for assertion in test.asserts
+    ]
+    return dataclasses.replace(test, options=options, asserts=asserts)
+
+
+# promptfoo 0.123.1 writes an assertion out as JSON while grading it; an assertion whose provider
+# became a configured Anthropic or Bedrock provider holds that provider's SDK client, which is
+# circular, so the evaluation's grading fails ("Converting circular structure to JSON") and
+# none of its judges is asked. OpenAI, Responses and Gemini providers hold no client.
+CIRCULAR_CLIENTS = (ANTHROPIC, BEDROCK_CONVERSE)
+GRADING_FAILS = "__promptfoo_grading_fails"
+
+
+def _resolved_assertion(assertion: dict[str, Any], by_name: dict[str, Provider]) -> dict[str, Any]:
+    if not assertion.get("provider"):
+        return assertion
+    named = assertion["provider"]
+    named = named.get("text") if isinstance(named, dict) and "id" not in named else named
+    named = named["id"] if isinstance(named, dict) and list(named) == ["id"] else named
+    configured = by_name.get(named) if isinstance(named, str) else None
+    resolved = {**assertion, "provider": _resolved(assertion["provider"], by_name)}
+    if configured is not None and configured.api in CIRCULAR_CLIENTS:
+        resolved[GRADING_FAILS] = (
+            f"promptfoo 0.123.1 fails to grade this evaluation: the assertion's provider "
+            f"{named!r} is a configured provider whose client it cannot write as JSON "
+            f'("Converting circular structure to JSON"), so it asks none of its judges'
+        )
+    return resolved
+
+
+def _resolved(provider: Any, by_name: dict[str, Provider]) -> Any:
     if isinstance(provider, str):
-        api, model = api_of(provider)
-        if api is not None:
-            return api, model, {}
-    if isinstance(provider, dict) and isinstance(provider.get("id"), str):
-        api, model = api_of(provider["id"])
-        if api is not None:
-            return api, model, provider.get("config") or {}
-    return OPENAI_CHAT, DEFAULT_GRADING_MODEL, default_config
+        return _as_options(by_name.get(provider)) or provider
+    if not (isinstance(provider, dict) and "id" not in provider):
+        return provider
+    # A map of grading providers by output type ({text: ..., embedding: ...}).
+    resolved = dict(provider)
+    for kind in GRADING_PROVIDER_TYPES:
+        value = provider.get(kind)
+        if isinstance(value, str) and value:
+            resolved[kind] = _as_options(by_name.get(value)) or value
+        elif isinstance(value, dict) and list(value) == ["id"] and isinstance(value["id"], str):
+            resolved[kind] = _as_options(by_name.get(value["id"])) or value
+    return resolved
+
+
+def _as_options(provider: Provider | None) -> dict[str, Any] | None:
+    return None if provider is None else {"id": provider.id, "config": provider.config}
+
+
+class JudgeNotBuilt(Exception):
+    """A judge whose provider's request the inspector does not build."""
+
+
+def _grading_provider(provider: Any, default_config: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+    """getGradingProvider for a text judge: a map by output type gives its `text` one; a judge
+    the inspector cannot build is named, never replaced by the default one."""
+    if isinstance(provider, dict) and "id" not in provider and provider.get("text"):
+        provider = provider["text"]
+    if isinstance(provider, str) and provider:
+        judge = provider_from(provider, {})
+    elif isinstance(provider, dict) and isinstance(provider.get("id"), str):
+        judge = provider_from(provider["id"], provider.get("config") or {})
+    else:
+        return OPENAI_CHAT, DEFAULT_GRADING_MODEL, default_config
+    if judge.api is None or judge.unsupported:
+        raise JudgeNotBuilt(judge.unsupported or f"provider {judge.id!r} is not one the inspector builds")
+    return judge.api, judge.model, judge.config
 
 
 def _chat_messages(text: str) -> Any:

@@ -23,6 +23,7 @@ OPENAI_CHAT = "openai-chat"
 OPENAI_RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic"
 GEMINI = "gemini"
+BEDROCK_CONVERSE = "bedrock-converse"
 # openai:<kind>:<model> ids whose API is not a chat or responses request.
 OPENAI_OTHER = (
     "assistant",
@@ -59,6 +60,24 @@ GEMINI_NOT_BUILT = (
     "useAssistantRole",
     "mcp",
 )
+# Config keys that shape a Bedrock Converse request in ways the inspector does not build (tools
+# are converted by convertToolsToConverseFormat, thinking normalised by promptfoo's Claude table).
+CONVERSE_NOT_BUILT = (
+    "tools",
+    "tool_choice",
+    "toolChoice",
+    "functionToolCallbacks",
+    "thinking",
+    "reasoningConfig",
+    "additionalModelRequestFields",
+    "additionalModelResponseFieldPaths",
+    "guardrailIdentifier",
+    "performanceConfig",
+    "serviceTier",
+    "mcp",
+)
+# Bedrock models promptfoo sends to another API whatever the id says (getBedrockTextRoute).
+BEDROCK_OTHER_ROUTE = re.compile(r"^(?:openai\.(?!gpt-oss)|xai\.grok-)|anthropic\.claude-mythos-5$")
 
 
 @dataclass
@@ -133,14 +152,15 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
         line,
     )
     api, model = api_of(provider_id)
-    not_built = [key for key in GEMINI_NOT_BUILT if key in config] if api == GEMINI else []
+    not_built = [key for key in _NOT_BUILT.get(api or "", ()) if key in config]
     if not_built:
         provider.unsupported = (
-            f"the inspector does not build a Gemini request with {', '.join(not_built)} in its config"
+            f"the inspector does not build a {_API_NAMES.get(api or '', api)} request with "
+            f"{', '.join(not_built)} in its config"
         )
     elif api == GEMINI and "-tts" in model:
         provider.unsupported = f"{model} is a speech model, whose request the inspector does not build"
-    elif api == ANTHROPIC and LATER_CLAUDE.search(model):
+    elif api in (ANTHROPIC, BEDROCK_CONVERSE) and LATER_CLAUDE.search(model):
         provider.unsupported = (
             f"promptfoo sets {model}'s sampling, thinking and max_tokens "
             f"from its own table of Claude models, which the inspector does "
@@ -149,11 +169,16 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
     elif api is None:
         provider.unsupported = (
             f"provider {provider_id!r} is not one whose request the inspector "
-            f"builds (OpenAI Chat and Responses, Anthropic Messages, Gemini)"
+            f"builds (OpenAI Chat and Responses, Anthropic Messages, Gemini, Bedrock Converse)"
         )
     else:
         provider.api, provider.model = api, model
     return provider
+
+
+def provider_from(provider_id: str, config: dict[str, Any]) -> Provider:
+    """A provider written elsewhere than `providers` (a judge's), with why it is not built."""
+    return _provider(provider_id, None, config, None, 0)
 
 
 def _canonical(provider: Provider) -> Provider:
@@ -180,6 +205,9 @@ def api_of(provider_id: str) -> tuple[str | None, str]:
         return ANTHROPIC, ":".join(parts[2:])
     if _gemini_model(parts):
         return GEMINI, parts[1]
+    if parts[:2] == ["bedrock", "converse"] and len(parts) >= 3:
+        model = ":".join(parts[2:])
+        return (None, "") if BEDROCK_OTHER_ROUTE.search(model) else (BEDROCK_CONVERSE, model)
     return None, ""
 
 
@@ -523,6 +551,107 @@ def _gemini_contents(messages: Any) -> tuple[list[dict[str, Any]], list[dict[str
     return contents, system
 
 
+# ---- Bedrock Converse (bedrock:converse:) ---------------------------------------------------
+
+
+def converse_body(rendered_text: str, config: dict[str, Any]) -> dict[str, Any]:
+    """AwsBedrockConverseProvider.callApiInternal: parseConverseMessages of the rendered prompt and
+    buildInferenceConfig (no defaults: only what the config gives). The model id is in the URL."""
+    system, messages = converse_messages(rendered_text)
+    body: dict[str, Any] = {"messages": messages}
+    if system:
+        body["system"] = system
+    inference = {
+        key: value
+        for key, value in (
+            ("maxTokens", _first_given(config, "maxTokens", "max_tokens")),
+            ("temperature", config.get("temperature")),
+            ("topP", _first_given(config, "topP", "top_p")),
+        )
+        if value is not None
+    }
+    stop = config.get("stopSequences") if _js_truthy(config.get("stopSequences")) else config.get("stop")
+    if _js_truthy(stop):
+        inference["stopSequences"] = stop
+    if inference:
+        body["inferenceConfig"] = inference
+    return body
+
+
+def _first_given(config: dict[str, Any], *keys: str) -> Any:
+    return next((config[key] for key in keys if config.get(key) is not None), None)
+
+
+def _js_truthy(value: Any) -> bool:
+    """JavaScript's truth: an empty list or object is true."""
+    return value is not None and value is not False and value != 0 and value != ""
+
+
+def converse_messages(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
+    """parseConverseMessages: a JSON chat array (text content only here), else `system:`,
+    `user:` and `assistant:` lines (any case); lines that continue a turn are kept as written."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, list):
+        return _converse_chat(parsed)
+    system = None
+    messages: list[dict[str, Any]] = []
+    role: str | None = None
+    content: list[str] = []
+    for line in text.split("\n"):
+        trimmed = line.strip()
+        prefix = next(
+            (name for name in ("system", "user", "assistant") if trimmed.lower().startswith(f"{name}:")), None
+        )
+        if prefix is None:
+            role = role or "user"
+            content.append(line)
+            continue
+        if role and content:
+            messages.append({"role": role, "content": [{"text": "\n".join(content)}]})
+        content = []
+        rest = trimmed[len(prefix) + 1 :].strip()
+        if prefix == "system":
+            system, role = [{"text": rest}], None
+        else:
+            role = prefix
+            content = [rest] if rest else []
+    if role and content:
+        messages.append({"role": role, "content": [{"text": "\n".join(content)}]})
+    if not messages:
+        messages.append({"role": "user", "content": [{"text": text}]})
+    return system, messages
+
+
+def _converse_chat(parsed: list[Any]) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
+    system: list[dict[str, Any]] = []
+    messages: list[dict[str, Any]] = []
+    for item in parsed:
+        role = item.get("role") if isinstance(item, dict) else None
+        content = item.get("content") if isinstance(item, dict) else None
+        if role == "system":
+            text = (
+                content
+                if isinstance(content, str)
+                else json.dumps(content, separators=(",", ":"), ensure_ascii=False)
+            )
+            system.append({"text": text})
+        elif role in ("user", "assistant"):
+            if not isinstance(content, str):
+                raise InputError(
+                    "the inspector builds Bedrock Converse content from text messages only "
+                    "(promptfoo converts content blocks itself)"
+                )
+            messages.append({"role": role, "content": [{"text": content}]})
+    return system or None, messages
+
+
+_NOT_BUILT = {GEMINI: GEMINI_NOT_BUILT, BEDROCK_CONVERSE: CONVERSE_NOT_BUILT}
+_API_NAMES = {GEMINI: "Gemini", BEDROCK_CONVERSE: "Bedrock Converse"}
+
+
 def body_for(
     provider_api: str, model: str, rendered_messages: Any, rendered_text: str, config: dict[str, Any]
 ) -> dict[str, Any]:
@@ -532,4 +661,6 @@ def body_for(
         return openai_responses_body(model, rendered_text, config)
     if provider_api == GEMINI:
         return gemini_body(model, rendered_messages, config)
+    if provider_api == BEDROCK_CONVERSE:
+        return converse_body(rendered_text, config)
     return anthropic_body(model, rendered_text, config)
