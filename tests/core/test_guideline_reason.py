@@ -3,6 +3,7 @@ one, as the CLI and the API give it (the case page's wording: tests/web/test_new
 
 import io
 import json
+import re
 from pathlib import Path
 
 from tests.api.test_review import CONFIG, FILES, SUITE
@@ -156,3 +157,19 @@ def test_the_cli_leaves_a_guideline_whole_when_its_text_is_not_the_files_lines(t
     assert guideline["spans"] == [
         {"start_line": 1, "end_line": 2, "text": "Indented first rule.\nSecond rule."}
     ]
+
+
+def test_the_case_page_lets_a_click_name_a_line_only_where_the_api_splits(client, db):
+    from inspector.bundles.ingest import store_bundle
+    from inspector.cases.addresses import case_url
+
+    bundle, _ = store_bundle(files_with(INDENTED), title="indented")
+
+    def guideline_spans(settings: str) -> list[str]:
+        page = client.get(case_url(bundle.pk, "evals/suite.yaml", "first", settings)).content.decode()
+        return re.findall(r'<span class="seg k-guideline"[^>]*>', page)
+
+    (trimmed,) = guideline_spans("profile=agentv-3.8")
+    assert "data-by-line" not in trimmed
+    (verbatim,) = guideline_spans("profile=spec")
+    assert "data-by-line" in verbatim
