@@ -22,7 +22,7 @@ from inspector.bundles.ingest import (
 )
 from inspector.cases import addresses
 from inspector.core import collector, serialize
-from inspector.core.agentv.guideline_reason import case_guidelines
+from inspector.core.agentv.guideline_reason import traced_case_detail
 from inspector.core.export import with_cache_breakpoints
 from inspector.ledgers.token_ledger import export_with_cache_breakpoints
 from inspector.local import served_folder
@@ -312,9 +312,8 @@ def get_case(request: HttpRequest, bundle_id: str, case_id: str, query: Query[Re
     options = render_options(query)
     path, _, case = find_case(loaded, case_id, query.document, options)
     return {
-        **serialize.case_detail(case),
+        **traced_case_detail(loaded.files, path, case, options.guideline_patterns),
         "document": path,
-        "guidelines": case_guidelines(loaded.files, path, case, options.guideline_patterns),
         "url": case_url(request, loaded.record.pk, path, case.id),
     }
 

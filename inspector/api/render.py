@@ -8,7 +8,7 @@ from ninja.errors import HttpError
 
 from inspector.bundles.ingest import UploadError, collect_files
 from inspector.core import serialize
-from inspector.core.agentv.guideline_reason import case_guidelines
+from inspector.core.agentv.guideline_reason import traced_case_detail
 from inspector.core.bundle import MemoryBundle, normalize
 from inspector.core.render_settings import SETTING_NAMES
 from inspector.rendering import query_settings, web_policy
@@ -74,9 +74,7 @@ def render(request: HttpRequest, body: RenderIn):
         "documents": documents,
         "warnings": [serialize.diagnostic(item) for item in document.warnings],
         "cases": [
-            serialize.case_detail(case)
-            | {"guidelines": case_guidelines(bundle, path, case, options.guideline_patterns)}
-            for case in document.cases
+            traced_case_detail(bundle, path, case, options.guideline_patterns) for case in document.cases
         ],
         "conversions": document.conversions,
     }

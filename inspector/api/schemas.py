@@ -139,9 +139,25 @@ class OriginOut(Schema):
     )
 
 
+class GuidelineWhyOut(Schema):
+    pattern: str | None = Field(description="The guideline pattern the file's path matched.")
+    source: str | None = Field(description="The config file listing that pattern.")
+    line: int | None = Field(description="The pattern's line in that file.")
+
+
 class SegmentOut(Schema):
     text: str
     origin: OriginOut
+    guideline: GuidelineWhyOut | None = Field(
+        None, description="A guideline segment: why its file is a guideline (as the case's `guidelines`)."
+    )
+    guideline_span: SpanOut | None = Field(
+        None,
+        description=(
+            "A guideline segment: all the lines of the file the case sends. When the text is those "
+            "lines verbatim it comes one segment per line, `origin` naming that line alone."
+        ),
+    )
 
 
 class FunctionCallOut(Schema):

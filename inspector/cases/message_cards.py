@@ -47,6 +47,9 @@ class SegmentView:
     via: LineSpan | None = None  # the file reference that pulled the text in
     media: MediaView | None = None
     thinking: ThinkingView | None = None
+    # The text is its file's lines start..end verbatim: a line of it is that line of the file (the
+    # same check that splits it line by line in the API's and CLI's answers).
+    by_line: bool = False
 
 
 @dataclass(frozen=True)

@@ -88,10 +88,11 @@ def add_render_arguments(parser: argparse.ArgumentParser) -> None:
 def _guidelines(
     bundle: DirectoryBundle, path: str, case: RenderedCase, patterns: tuple[str, ...] | None
 ) -> dict:
-    """`guidelines`: why each guideline file is one (agentv files that send any)."""
-    from inspector.core.agentv.guideline_reason import case_guidelines
+    """`guidelines`: why each guideline file is one and the lines of it sent, one span per line when
+    the text is its lines verbatim (agentv files that send any)."""
+    from inspector.core.agentv.guideline_reason import traced_guidelines
 
-    found = case_guidelines(bundle, path, case, patterns)
+    found = traced_guidelines(bundle, path, case, patterns)
     return {"guidelines": found} if found else {}
 
 

@@ -38,7 +38,7 @@ def segments(card: MessageCard) -> SafeString:
             parts.append(
                 format_html(
                     '<span class="seg k-{}" title="{}" data-src="{}" data-path="{}" data-from="{}" '
-                    'data-to="{}"{} tabindex="0">{}</span>',
+                    'data-to="{}"{}{} tabindex="0">{}</span>',
                     segment.kind,
                     segment.title,
                     segment.url,
@@ -46,6 +46,7 @@ def segments(card: MessageCard) -> SafeString:
                     segment.start or "",
                     segment.end or segment.start or "",
                     via_attributes,
+                    mark_safe(' data-by-line=""') if segment.by_line else "",
                     segment.text,
                 )
             )

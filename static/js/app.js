@@ -284,10 +284,11 @@
   });
 
   // A linked segment in a collapsed long message must be visible: open that message.
-  // A guideline file's text is its lines verbatim: the line a click lands on is the file's line
-  // from + the line breaks before it. (Case text may be folded YAML, where lines do not map.)
+  // A segment the server found to be its file's lines verbatim (data-by-line: a guideline whose
+  // text agentv did not trim; the API splits the same ones line by line): the line a click lands
+  // on is the file's line from + the line breaks before it.
   function clickedGuidelineLine(segment, event, from, to) {
-    if (!segment.classList.contains("k-guideline") || !(to > from) || segment.childNodes.length !== 1) return 0;
+    if (!segment.hasAttribute("data-by-line") || !(to > from) || segment.childNodes.length !== 1) return 0;
     var node = segment.firstChild, offset = -1;
     if (document.caretPositionFromPoint) {
       var position = document.caretPositionFromPoint(event.clientX, event.clientY);

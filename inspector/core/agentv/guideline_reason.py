@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ..bundle import Bundle
 from ..model import OriginKind, RenderedCase
+from ..serialize import case_detail
 from .files import DEFAULT_PATTERNS, config_patterns, is_guideline, micromatch
 
 
@@ -120,3 +122,82 @@ def guideline_paths(case: RenderedCase) -> list[str]:
             if segment.origin.kind == OriginKind.GUIDELINE and segment.origin.path:
                 found[segment.origin.path] = None
     return list(found)
+
+
+def verbatim_lines(bundle: Bundle, path: str, start_line: int, end_line: int, text: str) -> list[str] | None:
+    """`text` cut into the file's lines `start_line`..`end_line` (each keeping its line break), when
+    it is those lines verbatim; None when it is not (trimmed inside, joined, or the file is gone):
+    only then does a line of the text name a line of the file."""
+    if end_line <= start_line:
+        return None
+    decoded = bundle.text(path)
+    if decoded is None:
+        return None
+    pieces = text.split("\n")
+    if pieces[-1] == "" and len(pieces) > 1:  # the text kept the last line's break
+        pieces.pop()
+    if pieces != decoded.text.split("\n")[start_line - 1 : end_line]:
+        return None
+    cut = text.splitlines(keepends=True)
+    return cut if len(cut) == end_line - start_line + 1 else None
+
+
+def _traced_segments(bundle: Bundle, segments: list[dict], why: dict[str, dict[str, object]]) -> list[dict]:
+    """Each guideline segment with its why; one of several verbatim lines split into one per line,
+    each tracing to its own line (as the case page marks the line clicked), with the whole text's
+    lines as `guideline_span`."""
+    traced: list[dict] = []
+    for segment in segments:
+        origin = segment["origin"]
+        if origin["kind"] != OriginKind.GUIDELINE or not origin["path"] or origin["start_line"] is None:
+            traced.append(segment)
+            continue
+        start, end = origin["start_line"], origin["end_line"] or origin["start_line"]
+        whole = {"path": origin["path"], "start_line": start, "end_line": end}
+        lines = verbatim_lines(bundle, origin["path"], start, end, segment["text"])
+        extra = {"guideline": why.get(origin["path"]), "guideline_span": whole}
+        if lines is None:
+            traced.append(segment | extra)
+            continue
+        traced.extend(
+            {"text": line, "origin": origin | {"start_line": number, "end_line": number}} | extra
+            for number, line in enumerate(lines, start)
+        )
+    return traced
+
+
+def traced_case_detail(
+    bundle: Bundle, eval_path: str, case: RenderedCase, patterns: tuple[str, ...] | None = None
+) -> dict[str, Any]:
+    """The API's case: `serialize.case_detail` with `guidelines`, and its guideline text traced line
+    by line. Split here, once per answer, not in the stored render: a segment per guideline line
+    there multiplied a suite's segments by the guideline's length (commit 499b6e8)."""
+    detail = case_detail(case)
+    guidelines = case_guidelines(bundle, eval_path, case, patterns)
+    why = {
+        str(item["path"]): {key: item[key] for key in ("pattern", "source", "line")} for item in guidelines
+    }
+    for message in [*detail["messages"], *(m for grader in detail["graders"] for m in grader["messages"])]:
+        message["segments"] = _traced_segments(bundle, message["segments"], why)
+    return detail | {"guidelines": guidelines}
+
+
+def traced_guidelines(
+    bundle: Bundle, eval_path: str, case: RenderedCase, patterns: tuple[str, ...] | None = None
+) -> list[dict[str, object]]:
+    """The CLI's `guidelines` (which sends no segments): each file's entry with `spans`, the lines
+    of it the case sends and their text, one per line where the API's segments are one per line."""
+    detail = traced_case_detail(bundle, eval_path, case, patterns)
+    spans: dict[object, list[dict[str, object]]] = {item["path"]: [] for item in detail["guidelines"]}
+    for message in detail["messages"]:
+        for segment in message["segments"]:
+            origin = segment["origin"]
+            if origin["kind"] == OriginKind.GUIDELINE and origin["path"] in spans:
+                spans[origin["path"]].append(
+                    {
+                        "start_line": origin["start_line"],
+                        "end_line": origin["end_line"],
+                        "text": segment["text"],
+                    }
+                )
+    return [item | {"spans": spans[item["path"]]} for item in detail["guidelines"]]
