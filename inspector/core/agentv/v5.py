@@ -73,20 +73,13 @@ def read_suite_v5(bundle: Bundle, path: str, newer: NewerRules | None = None) ->
     """`newer`: what agentv's newest commit (58f316ca2, v5_next.py) reads differently; with it, CSV
     files and `scenarios` are read as that commit reads them too (scenario files and globs,
     `provider_output` refused)."""
-    newest_commit = newer is not None
     loader, text, jsonl_suite = _open(bundle, path)
     if jsonl_suite is not None:
         return jsonl_suite
     root = _suite_root(loader, path, text)
-    _refuse_removed_keys(root, path)
-    default_test, default_path = _default_test(loader, root)
-    if newer is not None:
-        newer.refuse(root, default_test, default_path, path)
-    _refuse_aliases(root, path)
-    if root.get("nunjucks_filters") is not None:
-        loader.warnings.append(_filters_not_run(root.value["nunjucks_filters"], path))
-    items = _test_items(loader, root, newest_commit)
-    rules = NEWEST_COMMIT if newest_commit else AT_TAG
+    default_test, default_path = _checked_root(loader, root, path, newer)
+    items = _test_items(loader, root, newer is not None)
+    rules = NEWEST_COMMIT if newer is not None else AT_TAG
     items += lower_scenarios(loader, root.get("scenarios"), _env_of(loader), rules)
     prompts = _prompts(loader, root)
     if prompts is not None and root.get("input_files") is not None:
@@ -96,10 +89,7 @@ def read_suite_v5(bundle: Bundle, path: str, newer: NewerRules | None = None) ->
             root.value["input_files"].start_line,
         )
     default_vars = _default_vars(default_test)
-    has_root_graders = root.get("assert") is not None or (
-        default_test is not None and default_test.get("assert") is not None
-    )
-    graders = (_suite_graders(root, default_test) if has_root_graders else None, _rubric_prompt(root))
+    graders = (_root_graders(root, default_test), _rubric_prompt(root))
 
     cases: list[CaseSpec] = []
     seen: dict[str, int] = {}
@@ -118,6 +108,27 @@ def read_suite_v5(bundle: Bundle, path: str, newer: NewerRules | None = None) ->
     _env_warning(loader, "{{ env.NAME }}")
     metadata = {key: node.plain() for key, node in root.value.items() if key != "tests"}
     return Suite(path, cases, loader.warnings, metadata)
+
+
+def _checked_root(
+    loader: _Loader, root: Node, path: str, newer: NewerRules | None
+) -> tuple[Node | None, str]:
+    """The keys agentv refuses, in its order, and the suite's `default_test` with its file."""
+    _refuse_removed_keys(root, path)
+    default_test, default_path = _default_test(loader, root)
+    if newer is not None:
+        newer.refuse(root, default_test, default_path, path)
+    _refuse_aliases(root, path)
+    if root.get("nunjucks_filters") is not None:
+        loader.warnings.append(_filters_not_run(root.value["nunjucks_filters"], path))
+    return default_test, default_path
+
+
+def _root_graders(root: Node, default_test: Node | None) -> Node | None:
+    has_root_graders = root.get("assert") is not None or (
+        default_test is not None and default_test.get("assert") is not None
+    )
+    return _suite_graders(root, default_test) if has_root_graders else None
 
 
 def _filters_not_run(filters: Node, path: str) -> Diagnostic:
