@@ -493,3 +493,15 @@ def test_a_file_glob_that_matches_nothing_is_agentvs_warning():
         {"evals/suite.yaml": SUITE.replace("{tests}", "[file://parts/none-*.json]"), **GLOB_FILES}
     )
     assert any("Glob pattern matched no files: file://parts/none-*.json" in str(w) for w in rendered.warnings)
+
+
+def test_a_templates_crlf_line_ends_stay_as_nunjucks_keeps_them():
+    """Found by the long run: a CSV `__prefix` cell "x\r\ny" before a templated input; jinja2
+    writes every line end as `\n`, agentv's nunjucks kept the CRLF."""
+    rendered = render(
+        {
+            "evals/suite.yaml": "default_test:\n  vars:\n    topic: T\ntests: file://cases.csv\n",
+            "evals/cases.csv": '__prefix,input\n"x\r\ny",{{ topic }}\n',
+        }
+    )
+    assert user_text(rendered.cases[0]) == "x\r\nyT"
