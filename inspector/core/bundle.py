@@ -242,25 +242,65 @@ class DirectoryBundle(Bundle):
 
 
 def glob_paths(bundle: Bundle, pattern: str) -> list[str]:
-    """The bundle's files a glob names (`*` within a folder, `**` across folders), sorted: how
-    promptfoo's and agentv's `file://` globs are read."""
+    """The bundle's files a glob names, sorted: how promptfoo's (node-glob) and agentv's
+    (fast-glob) `file://` globs are read. `*` stays within a folder, `**` crosses folders, `{a,b}`
+    picks either; no wildcard matches a name starting with `.` (both libraries' `dot: false`), a
+    name written with its dot does."""
     matcher = re.compile(_glob_regex(pattern))
     return sorted(path for path in bundle.paths() if matcher.fullmatch(path))
 
 
-def _glob_regex(pattern: str) -> str:
+_NOT_DOT = "(?!\\.)"  # a wildcard at a name's start never matches a dotfile
+_GLOB_TOKENS = {
+    "**/": f"(?:{_NOT_DOT}[^/]+/)*",
+    "**": f"(?:{_NOT_DOT}[^/]+(?:/{_NOT_DOT}[^/]+)*)?",
+    "*": "[^/]*",
+    "?": "[^/]",
+}
+
+
+def _glob_regex(pattern: str, name_start: bool = True) -> str:
+    """`name_start`: the pattern begins a name (not the inside of a brace after other text)."""
     parts = []
     index = 0
     while index < len(pattern):
-        char = pattern[index]
-        if pattern.startswith("**/", index):
-            parts.append("(?:.*/)?")
-            index += 3
+        at_name_start = (index == 0 and name_start) or (index > 0 and pattern[index - 1] == "/")
+        token = next((token for token in _GLOB_TOKENS if pattern.startswith(token, index)), None)
+        if token is not None:
+            parts.append((_NOT_DOT if at_name_start and token in ("*", "?") else "") + _GLOB_TOKENS[token])
+            index += len(token)
             continue
-        if pattern.startswith("**", index):
-            parts.append(".*")
-            index += 2
+        close = _brace_end(pattern, index)
+        if close is not None:
+            choices = _brace_choices(pattern[index + 1 : close])
+            parts.append("(?:" + "|".join(_glob_regex(choice, at_name_start) for choice in choices) + ")")
+            index = close + 1
             continue
-        parts.append({"*": "[^/]*", "?": "[^/]"}.get(char, re.escape(char)))
+        parts.append(re.escape(pattern[index]))
         index += 1
     return "".join(parts)
+
+
+def _brace_end(pattern: str, start: int) -> int | None:
+    """Where the `{...}` opened at `start` closes, when it holds a choice (a comma at its own
+    level); None when `start` is no such brace (it is then a plain character)."""
+    if pattern[start] != "{":
+        return None
+    depth, comma = 0, False
+    for index in range(start, len(pattern)):
+        char = pattern[index]
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        comma = comma or (char == "," and depth == 1)
+        if depth == 0:
+            return index if comma else None
+    return None
+
+
+def _brace_choices(inner: str) -> list[str]:
+    choices, depth, start = [], 0, 0
+    for index, char in enumerate(inner):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            choices.append(inner[start:index])
+            start = index + 1
+    return [*choices, inner[start:]]

@@ -419,3 +419,89 @@ def test_the_newest_commit_reader_reads_scenario_files_and_refuses_provider_outp
     assert [case.id for case in read_suite_v5(bundle, "evals/suite.yaml").cases] == ["r"]
     with pytest.raises(InputError):
         read_suite_v5_next(bundle, "evals/suite.yaml")
+
+
+# ---- JSON cases files and globs in `tests` (case-file-loader.ts parseJsonCases,
+# resolveFileReference; yaml-parser.ts resolveIncludePaths), the same at the tag and the commit --
+
+SUITE = "prompts:\n  - 'Say {{ topic }}'\ntests: {tests}\n"
+
+
+@pytest.mark.parametrize("profile", ["agentv-5", "agentv-5-next-58f316c"])
+@pytest.mark.parametrize(
+    "body",
+    ['[{"id": "a", "vars": {"topic": "x"}}]', '{"tests": [\n  {"id": "a",\n   "vars": {"topic": "x"}}\n]}'],
+)
+def test_a_json_cases_file_is_read_as_a_list_or_an_object_with_tests(profile, body):
+    rendered = render(
+        {"evals/suite.yaml": SUITE.replace("{tests}", "file://cases.json"), "evals/cases.json": body},
+        profile=profile,
+    )
+    (case,) = rendered.cases
+    assert case.id == "a" and user_text(case) == "Say x"
+    assert origin_of(case, "x").path == "evals/cases.json"
+    assert origin_of(case, "x").start_line == (1 if body.startswith("[") else 3)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            '{"cases": []}',
+            "Malformed JSON test file: External test file must contain an array of test objects",
+        ),
+        (
+            '[{"id": "a"}, 3]',
+            "Malformed JSON test file: External test file contains non-object entry at index 1",
+        ),
+        ('[{"id": "a",}]', "Malformed JSON test file:"),
+        ("[NaN]", "Malformed JSON test file:"),
+    ],
+)
+def test_a_json_cases_file_agentv_refuses_is_refused_in_its_words(body, message):
+    with pytest.raises(InputError, match=message.replace("(", r"\(")):
+        render(
+            {"evals/suite.yaml": SUITE.replace("{tests}", "[file://cases.json]"), "evals/cases.json": body}
+        )
+
+
+GLOB_FILES = {
+    "evals/parts/part-1.yaml": "- id: one\n  vars: {topic: one}\n",
+    "evals/parts/part-2.json": '{"tests": [{"id": "two", "vars": {"topic": "two"}}]}',
+    "evals/parts/.hidden.json": "not json",  # no wildcard matches a dotfile
+    "evals/parts/deep/part-3.yaml": "- id: three\n  vars: {topic: three}\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("tests", "ids"),
+    [
+        ("file://parts/*.{yaml,json}", ["one", "two"]),
+        ("parts/*", ["one", "two"]),
+        ("[file://parts/**/*.yaml]", ["three", "one"]),  # sorted by path: deep/ before part-1
+        ("[parts/p?rt-*.json]", ["two"]),
+        ("parts/none-*.json", []),
+    ],
+)
+def test_globs_in_tests_read_every_file_they_match_in_name_order(tests, ids):
+    rendered = render({"evals/suite.yaml": SUITE.replace("{tests}", tests), **GLOB_FILES})
+    assert [case.id for case in rendered.cases] == ids
+
+
+def test_a_file_glob_that_matches_nothing_is_agentvs_warning():
+    rendered = render(
+        {"evals/suite.yaml": SUITE.replace("{tests}", "[file://parts/none-*.json]"), **GLOB_FILES}
+    )
+    assert any("Glob pattern matched no files: file://parts/none-*.json" in str(w) for w in rendered.warnings)
+
+
+def test_a_templates_crlf_line_ends_stay_as_nunjucks_keeps_them():
+    """Found by the long run: a CSV `__prefix` cell "x\r\ny" before a templated input; jinja2
+    writes every line end as `\n`, agentv's nunjucks kept the CRLF."""
+    rendered = render(
+        {
+            "evals/suite.yaml": "default_test:\n  vars:\n    topic: T\ntests: file://cases.csv\n",
+            "evals/cases.csv": '__prefix,input\n"x\r\ny",{{ topic }}\n',
+        }
+    )
+    assert user_text(rendered.cases[0]) == "x\r\nyT"

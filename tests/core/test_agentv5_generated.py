@@ -12,6 +12,7 @@ import json
 import math
 import re
 
+import yaml
 from hypothesis import HealthCheck, given, settings
 
 from inspector.core.bundle import MemoryBundle
@@ -22,14 +23,44 @@ from inspector.core.options import RenderOptions
 from inspector.core.serialize import case_contract
 from tests.oracle.generate_v5 import files_of, suites
 
+# The files each glob of generate_v5.JSON_AND_GLOB_REFERENCES names (fast-glob, checked by the goldens)
+GLOBBED = {
+    "file://parts/*.{yaml,json}": ("part-1.yaml", "part-2.json"),
+    "parts/*": ("part-1.yaml", "part-2.json"),
+    "file://parts/*": ("part-1.yaml", "part-2.json"),
+    "parts/p?rt-*.json": ("part-2.json",),
+    "file://parts/**/*.yaml": ("deep/part-3.yaml", "part-1.yaml"),
+    "file://parts/none-*.json": (),
+    "parts/none-*.json": (),
+}
+
+
+def cases_in_files(files: dict[str, bytes]) -> list[dict] | None:
+    """The tests a JSON cases file or the globbed files hold, when `tests` names them."""
+    if "evals/cases.json" in files:
+        loaded = json.loads(files["evals/cases.json"])
+        return loaded["tests"] if isinstance(loaded, dict) else loaded
+    if "evals/parts/part-1.yaml" not in files:
+        return None
+    tests = yaml.safe_load(files["evals/suite.yaml"])["tests"]
+    reference = tests if isinstance(tests, str) else tests[0]
+    found: list[dict] = []
+    for name in GLOBBED[reference]:
+        loaded = yaml.safe_load(files.get(f"evals/parts/{name}", b"[]"))  # JSON is YAML
+        found += loaded["tests"] if isinstance(loaded, dict) else loaded or []
+    return found
+
 
 def expected_count(document: dict) -> int:
     """One test per prompt and per combination of list-of-strings vars (expandArrayVarCases);
-    a CSV file's rows (its blank lines are not rows) and each scenario's rows times its tests."""
+    a CSV file's rows (its blank lines are not rows) and each scenario's rows times its tests;
+    the tests of JSON and globbed files where `tests` names them."""
     default_vars = (document.get("default_test") or {}).get("vars", {})
     prompts = len(document.get("prompts") or [None])
     csv = document.get("_csv")
     inline = [] if csv is not None and csv["entry"] == "tests" else document.get("tests", [])
+    in_files = cases_in_files(files_of(document))
+    inline = inline if in_files is None else in_files
     entries = [(entry.get("vars"), entry) for entry in inline]
     for scenario in document.get("scenarios", []):
         entries += [

@@ -2,7 +2,15 @@ import os
 
 import pytest
 
-from inspector.core.bundle import DirectoryBundle, MemoryBundle, decode, join, normalize, parent_folders
+from inspector.core.bundle import (
+    DirectoryBundle,
+    MemoryBundle,
+    decode,
+    glob_paths,
+    join,
+    normalize,
+    parent_folders,
+)
 
 
 @pytest.mark.parametrize(
@@ -84,3 +92,44 @@ def test_directory_bundle_reads_no_folder_and_never_waits_on_a_fifo(tmp_path):
     assert bundle.read("evals/pipe") is None
     assert bundle.read("evals") is None
     assert bundle.read("evals/missing.md") is None
+
+
+GLOBBED = MemoryBundle(
+    {
+        name: b"x"
+        for name in (
+            "s/one.yaml",
+            "s/two.json",
+            "s/three.yml",
+            "s/.hidden.yaml",
+            "s/deep/four.yml",
+            "s/.dot/five.yml",
+            "s/notes.txt",
+            "s/{one}.yaml",
+        )
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        # fast-glob's and node-glob's `dot: false`: no wildcard matches a dotfile or a dot folder
+        ("s/*.yaml", ["s/one.yaml", "s/{one}.yaml"]),
+        ("s/*", ["s/notes.txt", "s/one.yaml", "s/three.yml", "s/two.json", "s/{one}.yaml"]),
+        ("s/**/*.yml", ["s/deep/four.yml", "s/three.yml"]),
+        ("s/.hidden.yaml", ["s/.hidden.yaml"]),
+        ("s/.*.yaml", ["s/.hidden.yaml"]),
+        ("s/.dot/*.yml", ["s/.dot/five.yml"]),
+        # braces pick among names, nested ones too; a brace without a choice is a plain character
+        ("s/*.{yaml,json}", ["s/one.yaml", "s/two.json", "s/{one}.yaml"]),
+        ("s/{one,th{ree,ing}}.y*ml", ["s/one.yaml", "s/three.yml"]),
+        ("s/{one}.yaml", ["s/{one}.yaml"]),
+        ("s/t?o.json", ["s/two.json"]),
+        ("s/?hidden.yaml", []),
+    ],
+)
+def test_globs_read_as_agentv_and_promptfoo_expand_them(pattern, expected):
+    """Each expectation is what fast-glob 3 (agentv's scenario-file-loader.ts) returned for the
+    same files and pattern."""
+    assert glob_paths(GLOBBED, pattern) == expected

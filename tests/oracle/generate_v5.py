@@ -6,6 +6,10 @@ goldens (make_agentv5_goldens.py), so both see the same shapes.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
+
 import yaml
 from hypothesis import strategies as st
 
@@ -38,6 +42,10 @@ def files_of(document: dict) -> dict[str, bytes]:
         _write_folder(files, document)
     if "_csv" in document:
         _write_csv(files, document)
+    elif (
+        not layout.get("cases_file") and not layout.get("folder") and isinstance(document.get("tests"), list)
+    ):
+        _write_json_or_glob(files, document)
     if layout.get("prompt_md"):
         files["evals/PROMPT.md"] = b"Fallback prompt for {{ topic }}.\n"
     text = yaml.safe_dump(document, allow_unicode=True, sort_keys=False)
@@ -322,6 +330,52 @@ def _write_csv(files: dict[str, bytes], document: dict) -> None:
         reference = "file://cases.csv" if spec["entry"] == "file" else "cases.csv"
         tests = document["tests"]
         document["tests"] = [*([tests] if isinstance(tests, str) else tests), reference]
+
+
+# `tests` naming JSON cases files and globs (case-file-loader.ts resolveFileReference for a
+# `file://` entry, yaml-parser.ts resolveIncludePaths for `tests: <string>` and bare entries).
+JSON_AND_GLOB_REFERENCES = [
+    ("file://cases.json", "tests"),
+    ("cases.json", "tests"),
+    ("file://cases.json", "entry"),
+    ("cases.json", "entry"),
+    ("file://parts/*.{yaml,json}", "tests"),
+    ("parts/*", "tests"),
+    ("file://parts/*", "entry"),
+    ("parts/p?rt-*.json", "entry"),
+    ("file://parts/**/*.yaml", "entry"),
+    ("file://parts/none-*.json", "entry"),  # matches nothing: agentv warns
+    ("parts/none-*.json", "tests"),  # matches nothing, silently
+]
+
+
+def _write_json_or_glob(files: dict[str, bytes], document: dict) -> None:
+    """Now and then (seeded by the document, so the files drawn before stay as they were) the
+    tests in a JSON cases file, or split over files a glob names."""
+    chance = random.Random(hashlib.sha256(repr(document).encode()).digest())
+    if chance.random() > 0.2:
+        return
+    tests = document["tests"]
+    reference, place = chance.choice(JSON_AND_GLOB_REFERENCES)
+    if "parts" in reference:
+        half = len(tests) // 2
+        files["evals/parts/part-1.yaml"] = yaml.safe_dump(tests[:half] or [], allow_unicode=True).encode()
+        files["evals/parts/part-2.json"] = json.dumps({"tests": tests[half:]}, ensure_ascii=False).encode()
+        files["evals/parts/.hidden.json"] = b"not json"  # a wildcard skips a dotfile
+        if chance.random() < 0.3:
+            files["evals/parts/deep/part-3.yaml"] = b"- id: deep\n  vars: {topic: deep}\n"
+    else:
+        shape = chance.choice(["list", "list", "object", "broken", "not-a-list", "scalar-entry"])
+        body = {
+            "list": tests,
+            "object": {"tests": tests},
+            "not-a-list": {"cases": tests},
+            "scalar-entry": [*tests, 3],
+        }.get(shape)
+        files["evals/cases.json"] = (
+            b'[{"id": "x",}]' if body is None else json.dumps(body, ensure_ascii=False, indent=2).encode()
+        )
+    document["tests"] = reference if place == "tests" else [reference]
 
 
 def _write_folder(files: dict[str, bytes], document: dict) -> None:

@@ -14,8 +14,12 @@ names (agentv fails an agent-rubric a chat model would judge, without asking).
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
+import random
 from typing import Any
 
+import yaml
 from hypothesis import strategies as st
 
 from .generate_v5 import files_of, suites
@@ -105,7 +109,120 @@ def newest_suites(draw: st.DrawFn) -> dict[str, bytes]:
             _test_options(draw, test, refused=draw(st.integers(0, 2)) == 1)
     if "default_test" in document and draw(st.integers(0, 19)) == 7:
         document["default_test"]["provider_output"] = "fixed"  # refused
-    return files_of(document)
+    # the new case forms' choices from a random seeded by the file drawn so far: evenly spread,
+    # where hypothesis's own draws (and its randoms) favour their smallest value
+    chance = random.Random(hashlib.sha256(repr(document).encode()).digest())
+    if "_csv" in document and chance.random() < 0.2:
+        _csv_provider_output(chance, document["_csv"])
+    scenario_files: dict[str, bytes] = {}
+    if isinstance(document.get("scenarios"), list):
+        _scenario_provider_output(chance, document["scenarios"])
+        if chance.random() < 0.7:
+            scenario_files = _scenarios_in_files(chance, document)
+    return {**files_of(document), **scenario_files}
+
+
+def _csv_provider_output(chance: random.Random, spec: dict[str, Any]) -> None:
+    """A `__provider_output` / `__providerOutput` column (the commit refuses a row holding one)."""
+    column = chance.choice(["__provider_output", "__providerOutput", " __providerOutput "])
+    header = [cell for cell in spec["header"] if cell.strip() != "__provider_output"]
+    position = chance.randint(0, len(header))
+    keep = [index for index, cell in enumerate(spec["header"]) if cell.strip() != "__provider_output"]
+    spec["header"] = [*header[:position], column, *header[position:]]
+    spec["rows"] = [
+        [
+            *[row[index] for index in keep if index < len(row)][:position],
+            "fixed",
+            *[row[index] for index in keep if index < len(row)][position:],
+        ]
+        for row in spec["rows"]
+    ]
+
+
+def _scenario_provider_output(chance: random.Random, scenarios: list[Any]) -> None:
+    """Now and then `provider_output` in a config row or a scenario test (the commit refuses it)."""
+    for scenario in scenarios:
+        if not isinstance(scenario, dict) or chance.random() > 0.1:
+            continue
+        rows = [
+            row for key in ("config", "tests") for row in scenario.get(key) or [] if isinstance(row, dict)
+        ]
+        if rows:
+            chance.choice(rows)["provider_output"] = "fixed answer"
+
+
+# The forms of `scenarios` entries scenario-file-loader.ts reads: a file (a list, or an object with
+# a `scenarios` list; YAML or JSON), globs expanded by fast-glob (sorted; `*` skips dotfiles,
+# braces pick names, `**` crosses folders), and what it warns about or refuses.
+READ_SCENARIO_REFERENCES = [
+    "file://scenarios/one.yaml",
+    "file://scenarios/two.json",
+    "file://scenarios/*.yaml",
+    "file://scenarios/*.{yaml,json}",
+    "file://scenarios/{one,three}.y*ml",
+    "file://scenarios/**/*.yml",
+    "file://scenarios/t?o.json",
+    "file://./scenarios/deep/../one.yaml",
+    "file://scenarios/.hidden.yaml",  # named outright, a dotfile is read
+]
+OTHER_SCENARIO_REFERENCES = [
+    "file://scenarios/*",  # notes.txt too: refused
+    "file://scenarios/none-*.yaml",  # matches nothing: a warning
+    "file://scenarios/empty.yaml",  # empty: a warning
+    "file://scenarios/missing.yaml",  # refused
+    "file://scenarios/notes.txt",  # refused: not YAML or JSON
+]
+
+
+def _tagged(scenarios: list[Any], tag: str) -> list[Any]:
+    """A copy whose row and test ids end in `tag`, so that one file's tests are not another's
+    (agentv refuses a file whose tests share an id)."""
+    scenarios = copy.deepcopy(scenarios)
+    for scenario in scenarios:
+        if not isinstance(scenario, dict):
+            continue
+        for key in ("config", "tests"):
+            rows = scenario.get(key) if isinstance(scenario.get(key), list) else []
+            for index, row in enumerate(rows):
+                if isinstance(row, dict) and isinstance(row.get("id"), str):
+                    row["id"] += f"-{tag}{index}"
+    return scenarios
+
+
+def _scenarios_in_files(chance: random.Random, document: dict[str, Any]) -> dict[str, bytes]:
+    """Moves the drawn scenarios into files under evals/scenarios/, `scenarios` naming them."""
+    scenarios = document["scenarios"]
+    half = len(scenarios) // 2 or 1
+    first, second = scenarios[:half], scenarios[half:] or scenarios[:1]
+
+    def dumped(scenarios: list[Any], tag: str) -> bytes:
+        return yaml.safe_dump(_tagged(scenarios, tag), allow_unicode=True, sort_keys=False).encode()
+
+    files = {
+        "evals/scenarios/one.yaml": yaml.safe_dump(
+            first if chance.random() < 0.5 else {"scenarios": first}, allow_unicode=True, sort_keys=False
+        ).encode(),
+        "evals/scenarios/two.json": json.dumps(
+            {"scenarios": _tagged(second, "json")} if chance.random() < 0.5 else _tagged(second, "json"),
+            ensure_ascii=False,
+            indent=1,
+        ).encode(),
+        "evals/scenarios/three.yml": dumped(second, "three"),
+        "evals/scenarios/deep/four.yml": dumped(first, "four"),
+        "evals/scenarios/.hidden.yaml": dumped(first, "hidden"),
+        "evals/scenarios/empty.yaml": b"  \n",
+        "evals/scenarios/notes.txt": b"- not read\n",
+    }
+    if chance.random() < 0.06:
+        files["evals/scenarios/one.yaml"] = chance.choice(
+            [b"scenarios: {}\n", b"- 1\n- config: []\n  tests: []\n", b"just: text\n"]
+        )
+    references = chance.sample(READ_SCENARIO_REFERENCES, chance.choice([1, 1, 2]))
+    if chance.random() < 0.15:
+        references.insert(chance.randint(0, 1), chance.choice(OTHER_SCENARIO_REFERENCES))
+    inline = _tagged(scenarios[:1], "inline") if chance.random() < 0.25 else []
+    document["scenarios"] = [*references, *inline]
+    return files
 
 
 @st.composite

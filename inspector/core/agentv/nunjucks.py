@@ -337,7 +337,7 @@ class _Environment(SandboxedEnvironment):
         return self.undefined(obj=obj, name=str(argument))
 
 
-def _environment() -> _Environment:
+def _environment(newline: str = "\n") -> _Environment:
     # optimized=False: jinja2 folds constant filter calls into the compiled code as Python
     # literals, and a JavaScript NaN (`"x" | abs`) has none.
     environment = _Environment(
@@ -346,12 +346,21 @@ def _environment() -> _Environment:
         keep_trailing_newline=True,
         finalize=js_string,
         optimized=False,
+        newline_sequence=newline,
     )
     environment.filters.update(NUNJUCKS_FILTERS)
     return environment
 
 
 ENVIRONMENT = _environment()
+# jinja2 writes every line end of a template's text as its newline_sequence; nunjucks keeps them
+# as written. A template whose lines all end in CRLF (a CSV cell, a CRLF file) keeps them here.
+_CRLF_ENVIRONMENT = _environment("\r\n")
+
+
+def _environment_for(source: str) -> _Environment:
+    crlf = source.count("\r\n")
+    return _CRLF_ENVIRONMENT if crlf and crlf == source.count("\n") == source.count("\r") else ENVIRONMENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,7 +470,7 @@ class Renderer:
             )
         )
         try:
-            tree = ENVIRONMENT.parse(source)
+            tree = _environment_for(source).parse(source)
         except TemplateSyntaxError as error:
             raise InputError(
                 f"Template render error: {error.message} (agentv's nunjucks fails this file as well)",

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..bundle import Bundle, join, parent_folders
+from ..bundle import Bundle, glob_paths, join, parent_folders
 from ..js import js_json
 from ..model import Diagnostic, InputError, LineSpan, OriginKind
 from ..yaml_lines import Node
@@ -406,33 +406,61 @@ def _test_items(loader: _Loader, root: Node, newest_commit: bool) -> list[tuple[
 
 
 def _referenced_tests(loader: _Loader, item: Node, newest_commit: bool) -> list[tuple[Node, str]]:
-    """A `tests` entry naming a cases file (`file://…`: a file only) or, bare, a cases file or
-    a folder of case.yaml files: its tests, each with the file it came from."""
+    """A `tests` entry naming a cases file (`file://…`: a file, or the files a glob names) or,
+    bare, a shorthand (`_shorthand_tests`): its tests, each with the file it came from."""
     if not item.value.startswith("file://"):
         return _shorthand_tests(loader, item, newest_commit)
-    target = _tests_path(loader, item)
-    return cases_of(loader, target, item, _env_of(loader), folders=False, newest_commit=newest_commit)
+    env = _env_of(loader)
+    # resolveFileReference: the reference as written (not trimmed); a glob is `*`, `?` or `{`
+    reference = item.value.removeprefix("file://")
+    if not any(char in reference for char in "*?{"):
+        target = _tests_path(loader, item, reference)
+        return cases_of(loader, target, item, env, folders=False, newest_commit=newest_commit)
+    matches = glob_paths(loader.bundle, _tests_path(loader, item, reference))
+    if not matches:
+        loader.warnings.append(
+            Diagnostic(f"Glob pattern matched no files: {item.value}", loader.path, item.start_line)
+        )
+    return [
+        found
+        for match in matches
+        for found in cases_of(loader, match, item, env, folders=False, newest_commit=newest_commit)
+    ]
+
+
+# resolveIncludePaths' hasGlobMagic; the inspector's globs read `*`, `?`, `**` and `{a,b}`
+_SHORTHAND_MAGIC = re.compile(r"[*?\[\]{}()!+@]")
+_SHORTHAND_UNREAD = re.compile(r"[\[\]()!+@]")
 
 
 def _shorthand_tests(loader: _Loader, item: Node, newest_commit: bool) -> list[tuple[Node, str]]:
-    """loadRawCasesFromShorthand: `tests: <path>` or a bare entry; an eval file is refused."""
+    """loadRawCasesFromShorthand (`tests: <path>` or a bare entry; `file://` may lead): each
+    file or folder it names, a glob's matches in name order; an eval file is refused."""
     raw = item.value.strip()
-    if re.search(r"\.eval\.ya?ml$", raw, re.IGNORECASE):
-        raise InputError(
-            f"tests shorthand imports raw case files only. Use an include entry with type: suite "
-            f"to import eval suites: {raw}",
-            loader.path,
-            item.start_line,
-        )
-    return cases_of(loader, _tests_path(loader, item), item, _env_of(loader), newest_commit=newest_commit)
+    reference = raw.removeprefix("file://")
+    paths = [_tests_path(loader, item, reference)]
+    if _SHORTHAND_MAGIC.search(reference):
+        if _SHORTHAND_UNREAD.search(reference):
+            raise InputError(
+                f"glob patterns with [ ] ( ) ! + @ in `tests` are not read by the inspector: {raw}",
+                loader.path,
+                item.start_line,
+            )
+        paths = glob_paths(loader.bundle, paths[0])
+    found: list[tuple[Node, str]] = []
+    for path in paths:
+        if re.search(r"\.eval\.ya?ml$", path, re.IGNORECASE):
+            raise InputError(
+                f"tests shorthand imports raw case files only. Use an include entry with type: suite "
+                f"to import eval suites: {raw}",
+                loader.path,
+                item.start_line,
+            )
+        found += cases_of(loader, path, item, _env_of(loader), newest_commit=newest_commit)
+    return found
 
 
-def _tests_path(loader: _Loader, item: Node) -> str:
-    reference = item.value.strip().removeprefix("file://")
-    if any(char in reference for char in "*?{"):
-        raise InputError(
-            "glob patterns in `tests` are not read by the inspector", loader.path, item.start_line
-        )
+def _tests_path(loader: _Loader, item: Node, reference: str) -> str:
     target = join(posixpath.dirname(loader.path), reference)
     if target is None:
         raise InputError(f"`tests` points outside the bundle: {item.value}", loader.path, item.start_line)
