@@ -118,10 +118,17 @@ def _judge(
         default_config = {}
     text = render_grading_prompt(template, context)
     provider = assertion.get("provider") or options.get("provider")
-    api, model, config = _grading_provider(provider, default_config)
+    return _judge_request(kind, text, _grading_provider(provider, default_config), assertion)
+
+
+def _judge_request(
+    name: str, text: str, provider: tuple[str, str, dict[str, Any]], assertion: dict[str, Any]
+) -> Judge:
+    """One judge request: the rendered grading prompt as promptfoo's chat messages, sent to the
+    grading provider as that provider's body."""
+    api, model, config = provider
     messages = _chat_messages(text)
-    body = body_for(api, model, messages, text, config)
-    return Judge(kind, api, body, messages, assertion.get("__line"))
+    return Judge(name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"))
 
 
 def select_best(
@@ -136,15 +143,8 @@ def select_best(
         rubric or grader_prompts.SELECT_BEST_PROMPT,
         {**variables, "criteria": assertion.get("value"), "outputs": [CANDIDATE_PLACEHOLDER] * outputs},
     )
-    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"), {})
-    messages = _chat_messages(text)
-    return Judge(
-        f"select-best (the {outputs} outputs of this test)",
-        api,
-        body_for(api, model, messages, text, config),
-        messages,
-        assertion.get("__line"),
-    )
+    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    return _judge_request(f"select-best (the {outputs} outputs of this test)", text, provider, assertion)
 
 
 def _g_eval(
@@ -155,7 +155,7 @@ def _g_eval(
     criteria = _render(assertion["value"], variables)
     rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
     prompts = rubric if isinstance(rubric, dict) else {}
-    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {})
     steps_text = render_grading_prompt(
         prompts.get("steps") or grader_prompts.GEVAL_PROMPT_STEPS, {"criteria": criteria}
     )
@@ -169,13 +169,8 @@ def _g_eval(
             "output": CANDIDATE_PLACEHOLDER,
         },
     )
-    judges = []
-    for name, text in (("g-eval › steps", steps_text), ("g-eval › evaluate", evaluate_text)):
-        messages = _chat_messages(text)
-        judges.append(
-            Judge(name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"))
-        )
-    return judges
+    named = (("g-eval › steps", steps_text), ("g-eval › evaluate", evaluate_text))
+    return [_judge_request(name, text, provider, assertion) for name, text in named]
 
 
 def _rag(
@@ -207,14 +202,8 @@ def _rag(
             "answer-relevance's embedding requests (the question and each generated one) are not rendered",
             assertion,
         )
-    api, model, config = _grading_provider(assertion.get("provider") or options.get("provider"), {})
-    found = []
-    for name, text in texts:
-        messages = _chat_messages(text)
-        found.append(
-            Judge(name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"))
-        )
-    return found
+    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    return [_judge_request(name, text, provider, assertion) for name, text in texts]
 
 
 def _rag_texts(
