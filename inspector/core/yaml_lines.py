@@ -290,8 +290,8 @@ class _Indents:
         """`properties`: whether the collection has an anchor or a tag, when known (else the text
         at its mark says)."""
         saved = (self.indent_next, self.flow_start, flow_style)
-        if not flow_style and self.tabs and (start_mark.line, start_mark.column - 1) in self.tabs:
-            self._tab_before(start_mark)  # `- `, tabs, then `key:` or `- `
+        if not flow_style and self.tabs:
+            self._refuse_tab_before(start_mark)  # `-`, blanks with a tab, then `key:` or `- `
         if not flow_style:
             if properties is None:
                 properties = self._at_properties(start_mark)
@@ -328,17 +328,24 @@ class _Indents:
         if start is not None and saved[1] is None and end_mark.line > start.line:
             self._check_flow(start, end_mark)
 
-    def _tab_before(self, start_mark: Any) -> None:
-        """`- `, then tabs, then a block collection: `yaml` takes those tabs for indentation."""
-        column = start_mark.column - 1
-        while (start_mark.line, column - 1) in self.tabs:
+    def _refuse_tab_before(self, start_mark: Any) -> None:
+        """`- `, then blanks holding a tab, then a block collection: `yaml` takes those tabs for
+        indentation, wherever they stand among the blanks (`-\tkey:`, `-\t key:`)."""
+        line_start = start_mark.index + self.bom - start_mark.column
+        column = start_mark.column
+        has_tab = False
+        while column > 0 and self.text[line_start + column - 1] in " \t":
             column -= 1
+            if (start_mark.line, column) in self.tabs:
+                has_tab = True
+        if not has_tab:
+            return
         raise InputError(
             "invalid YAML: Tabs are not allowed as indentation (agentv's YAML reader refuses a tab "
             "before a nested list or mapping)",
             self.path,
             start_mark.line + 1,
-            column + 1,
+            column + 1,  # `yaml` names the first blank, not the tab
         )
 
     def block_text(self, start_mark: Any, value: Any) -> Any:

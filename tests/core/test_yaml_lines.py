@@ -734,3 +734,15 @@ def test_the_benchmark_suites_read_as_the_composer_reads_them():
     for agentv_5 in (False, True):
         suite = bench_render.synthetic_bundle(120, agentv_5).read("evals/suite.yaml").decode()
         assert _check(suite, core=True)
+
+
+def test_agentvs_reader_refuses_a_tab_among_the_blanks_before_a_nested_mapping():
+    """`-\t key:` as `yaml` reads it: the tab is indentation wherever it stands among the blanks
+    after `-`, and the error names the first blank (found by the differential test)."""
+    for text in ("a:\n-\t k: v\n", "a:\n- \tk: v\n", "a:\n-\tk: v\n"):
+        with pytest.raises(InputError) as caught:
+            yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+        assert (caught.value.diagnostic.line, caught.value.diagnostic.column) == (2, 2), text
+    assert yaml_lines.load_yaml("a:\n-\tvalue\n", "f.yaml", core=True, agentv=True).plain() == {
+        "a": ["value"]
+    }
