@@ -3,6 +3,7 @@
 import os
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -261,7 +262,8 @@ def test_a_click_on_one_line_of_a_guideline_names_and_marks_that_line(page, tran
         page.wait_for_selector(
             '#source-pane[data-path="evals/rules.instructions.md"][data-hl-from="4"][data-hl-to="4"]'
         )
-        assert page.locator("#source-pane .line.hl").count() == 1
+        # The pane's attributes change before its lines are marked again: wait for the lines.
+        expect(page.locator("#source-pane .line.hl")).to_have_count(1)
         marked = page.evaluate("() => [...(CSS.highlights.get('source-line') || [])].map(r => r.toString())")
         assert marked == ["- Quote the line."]
         if os.environ.get("PI_SHOTS"):
