@@ -177,7 +177,7 @@ def main() -> None:
     )
     for profile in PROFILES:
         options = RenderOptions(profile=profile)
-        suite = bundle_5 if profile == "agentv-5" else bundle
+        suite = bundle_5 if profile.startswith("agentv-5") else bundle  # agentv 5 files for both 5 profiles
         seconds = best_of(
             runs, lambda options=options, suite=suite: render_eval_file(suite, "evals/suite.yaml", options)
         )
