@@ -32,17 +32,49 @@ def corpus_param(relative: str, why: str) -> object:
     )
 
 
+# The fixtures through which pytest-django lets a test reach the database. pytest-django refuses
+# database access to any other test, so a test without one of these (or the `django_db` mark)
+# gives the same result on every database.
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "live_server", "django_db_reset_sequences", "django_db_serialized_rollback"}
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database-pass",
+        action="store_true",
+        help="run only the tests whose result can depend on the database (a second pass on "
+        "another database: the rest ran in the first)",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "corpus(why): needs the outside corpus, runs only when "
         "PI_CORPUS names its folder; skipped with the reason otherwise",
     )
+    config.addinivalue_line(
+        "markers",
+        "database: reaches the database without pytest-django's fixtures (a process of its own "
+        "started on DATABASE_URL); kept in the --database-pass",
+    )
     if CORPUS is not None and not CORPUS.is_dir():
         raise pytest.UsageError(f"PI_CORPUS names {CORPUS}, which is not a folder")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def reaches_database(item: pytest.Item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    marked = item.get_closest_marker("django_db") or item.get_closest_marker("database")
+    return bool(marked or fixtures & DATABASE_FIXTURES)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--database-pass"):
+        kept = [item for item in items if reaches_database(item)]
+        config.hook.pytest_deselected(items=[item for item in items if not reaches_database(item)])
+        items[:] = kept
     if CORPUS is not None:
         return
     for item in items:

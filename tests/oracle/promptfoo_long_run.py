@@ -3,6 +3,10 @@ compared with what promptfoo 0.123.1 sends, every difference written down rather
 stopping at the first (as the test does), with a progress line every 100 configs.
 
     PYTHONPATH=. .venv/bin/python -m tests.oracle.promptfoo_long_run 20000 --out long-run.jsonl
+
+`--seed N` draws another fixed stream, so the run can go in chunks (in parallel, on a machine with
+cores to spare): `--seed 1`, `--seed 2`, ... each of 5,000 make 20,000 configs, every chunk
+repeatable on its own. Without `--seed` the draw is hypothesis's derandomized one, as the test's.
 """
 
 from __future__ import annotations
@@ -14,14 +18,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 
 from .promptfoo_generate import configs
 from .promptfoo_oracle import PromptfooOracle
 from .test_promptfoo_differential import differences
 
 
-def long_run(count: int, out: Path) -> int:
+def long_run(count: int, out: Path, stream: int | None = None) -> int:
     seen = 0
     failed = 0
     started = time.monotonic()
@@ -29,7 +33,7 @@ def long_run(count: int, out: Path) -> int:
 
         @settings(
             max_examples=count,
-            derandomize=True,
+            derandomize=stream is None,
             deadline=None,
             database=None,
             suppress_health_check=list(HealthCheck),
@@ -50,7 +54,7 @@ def long_run(count: int, out: Path) -> int:
                 elapsed = time.monotonic() - started
                 print(f"{seen} configs, {failed} with differences, {elapsed:.0f} s", flush=True)
 
-        one()
+        (one if stream is None else seed(stream)(one))()
     print(f"done: {seen} configs, {failed} with differences, {time.monotonic() - started:.0f} s", flush=True)
     return failed
 
@@ -59,8 +63,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("count", type=int)
     parser.add_argument("--out", type=Path, default=Path("promptfoo-long-run.jsonl"))
+    parser.add_argument("--seed", type=int, default=None, help="draw this fixed stream instead")
     arguments = parser.parse_args()
-    sys.exit(1 if long_run(arguments.count, arguments.out) else 0)
+    sys.exit(1 if long_run(arguments.count, arguments.out, arguments.seed) else 0)
 
 
 if __name__ == "__main__":
