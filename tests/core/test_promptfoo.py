@@ -243,3 +243,41 @@ tests:
         "system": [{"text": "You are a pirate."}],
         "inferenceConfig": {"maxTokens": 300, "topP": 0.9, "stopSequences": ["END"]},
     }
+
+
+def test_a_judges_text_points_at_the_assertion_the_vars_and_the_prompt_it_quotes() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": "prompts: [file://p.txt]\nproviders: [openai:gpt-4.1]\n"
+            "defaultTest:\n  assert:\n    - type: llm-rubric\n      value: Says {{ topic }} kindly\n"
+            "    - type: model-graded-closedqa\n      value: Mentions the weather\n"
+            "tests: file://rows.csv\n",
+            "p.txt": "Tell me about {{ topic }} today\n",
+            "rows.csv": "topic\nthe rain\n",
+        }
+    )
+    rubric, closed_qa = document.cases[0].graders
+    # Written in the config's defaultTest, not in the CSV the test comes from.
+    assert (rubric.span.path, rubric.span.start_line) == ("promptfooconfig.yaml", 5)
+    assert (closed_qa.span.path, closed_qa.span.start_line) == ("promptfooconfig.yaml", 7)
+    assert rubric.judge == "gpt-5.6-sol"
+
+    def origins(grader):
+        return {
+            segment.text: (segment.origin.kind, segment.origin.path, segment.origin.start_line)
+            for message in grader.messages
+            for segment in message.segments
+        }
+
+    rubric_origins = origins(rubric)
+    assert rubric_origins["Says the rain kindly"] == (OriginKind.CASE_TEXT, "promptfooconfig.yaml", 5)
+    assert rubric_origins["⟨the candidate's answer⟩"] == (OriginKind.MARKER, None, None)
+    template = [text for text, where in rubric_origins.items() if where[0] is OriginKind.DEFAULT_PROMPT]
+    assert any("You are grading output according to a user-specified rubric" in text for text in template)
+    # Closed QA quotes the candidate's prompt: its pieces keep the prompt file's and the CSV's lines.
+    closed_origins = origins(closed_qa)
+    assert closed_origins["Tell me about "] == (OriginKind.FILE, "p.txt", 1)
+    assert closed_origins["the rain"] == (OriginKind.CASE_TEXT, "rows.csv", 2)
+    assert closed_origins["Mentions the weather"] == (OriginKind.CASE_TEXT, "promptfooconfig.yaml", 7)
+    every_text = "".join(segment.text for message in closed_qa.messages for segment in message.segments)
+    assert "Tell me about the rain today" in every_text

@@ -10,6 +10,7 @@ written.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import msgspec
@@ -22,6 +23,8 @@ from ..model import (
     GraderPrompt,
     InputError,
     LineSpan,
+    Origin,
+    OriginKind,
     RenderedCase,
     RenderedDocument,
     Segment,
@@ -29,7 +32,18 @@ from ..model import (
 from ..options import RenderOptions
 from ..yaml_lines import Node
 from .conversation import Conversations
-from .graders import Judge, JudgeNotBuilt, judges, resolve_grading_references, select_best
+from .graders import (
+    CANDIDATE_PLACEHOLDER,
+    STATEMENTS_PLACEHOLDER,
+    STEPS_PLACEHOLDER,
+    Judge,
+    JudgeNotBuilt,
+    judges,
+    render_assertion_value,
+    resolve_grading_references,
+    select_best,
+)
+from .judge_trace import trace_messages
 from .prompts import Prompt, read_prompts
 from .providers import Provider, body_for, read_providers
 from .render import PromptRenderer, render_prompt
@@ -299,7 +313,7 @@ def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict
 
     case.metadata["promptfoo"]["graders"] = []
     for judge in judges(test.asserts, values, test.options, prompt_text, warn):
-        _attach(source, case, test, judge)
+        _attach(source, case, test, judge, _known_texts(case, test, judge, values))
 
 
 # The APIs promptfoo's requests are sent in here, read by their own readers: the format registry
@@ -317,15 +331,52 @@ def read_request(body: dict, api: str, path: str) -> RenderedCase:
     return read_with(request, body, path)
 
 
-def _attach(source: Source, case: RenderedCase, test: TestCase, judge: Judge) -> None:
+def _attach(
+    source: Source, case: RenderedCase, test: TestCase, judge: Judge, known: list[Segment] | None = None
+) -> None:
     judge_case = read_request(judge.body, judge.api, source.path)
+    path = judge.assertion.get("__path") or test.path
     line = judge.line or test.line
-    case.graders.append(
-        GraderPrompt(judge.name, list(judge_case.messages), span=LineSpan(test.path, line, line))
+    # The template's own words: promptfoo's, or the config's rubricPrompt (at the assertion's line
+    # when it is written there; defaultTest's and a test's options give no line of their own).
+    rest = (
+        Origin(OriginKind.CASE_TEXT, path, line, line)
+        if judge.assertion.get("rubricPrompt")
+        else Origin(OriginKind.DEFAULT_PROMPT)
     )
+    messages = trace_messages(list(judge_case.messages), known or [], rest)
+    asks = judge.model or None
+    case.graders.append(GraderPrompt(judge.name, messages, span=LineSpan(path, line, line), judge=asks))
     # What the judge's request keeps beside its messages (its API, its fields, how its input is
     # shaped), for the exporters to give that request back.
     case.metadata["promptfoo"]["graders"].append({"name": judge.name, "metadata": judge_case.metadata})
+
+
+def _known_texts(case: RenderedCase, test: TestCase, judge: Judge, values: dict) -> list[Segment]:
+    """The texts a judge is given whose lines are known, most telling first: the placeholders for
+    what only the run knows, the assertion's value as rendered, the candidate's traced segments
+    (its prompt, as closed QA and factuality quote it), then each var's value."""
+    known = [
+        Segment(placeholder, Origin(OriginKind.MARKER))
+        for placeholder in (CANDIDATE_PLACEHOLDER, STEPS_PLACEHOLDER, STATEMENTS_PLACEHOLDER)
+    ]
+    assertion = judge.assertion
+    path, line = assertion.get("__path") or test.path, judge.line or test.line
+    value = assertion.get("value")
+    if isinstance(value, str) and line is not None:
+        written = Origin(OriginKind.CASE_TEXT, path, line, line)
+        known.append(Segment(value, written))
+        # A value promptfoo cannot render is reported where the judge is built.
+        with contextlib.suppress(Exception):
+            known.append(Segment(render_assertion_value(value, values), written))
+    known.extend(segment for message in case.messages for segment in message.segments)
+    for name, text in values.items():
+        where = test.origins.get(name)
+        if isinstance(text, str) and where is not None:
+            known.append(
+                Segment(text, Origin(where.kind, where.path, where.first_line, where.last_line, where.via))
+            )
+    return known
 
 
 def _add_select_best(source: Source, test: TestCase, values: dict, row: list[RenderedCase]) -> None:

@@ -50,6 +50,9 @@ class Judge:
     body: dict[str, Any]
     messages: Any
     line: int | None
+    # The assertion that asks it (its `__path` and `__line` say where it is written).
+    assertion: dict[str, Any] = dataclasses.field(default_factory=dict)
+    model: str = ""  # the judge model asked
 
 
 def judges(
@@ -99,7 +102,7 @@ def _judge(
     kind: str, assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], prompt_text: str
 ) -> Judge:
     value = assertion.get("value")
-    rendered = _render(value, variables) if isinstance(value, str) else value
+    rendered = render_assertion_value(value, variables) if isinstance(value, str) else value
     rubric_prompt = assertion.get("rubricPrompt") or options.get("rubricPrompt")
     if isinstance(rubric_prompt, (list, dict)):
         rubric_prompt = json.dumps(rubric_prompt, ensure_ascii=False, separators=(",", ":"))
@@ -128,7 +131,8 @@ def _judge_request(
     grading provider as that provider's body."""
     api, model, config = provider
     messages = _chat_messages(text)
-    return Judge(name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"))
+    body = body_for(api, model, messages, text, config)
+    return Judge(name, api, body, messages, assertion.get("__line"), assertion, model)
 
 
 def select_best(
@@ -228,7 +232,11 @@ def _rag_texts(
         value = assertion.get("value")
         if not isinstance(value, str):
             return None
-        values = {**variables, "context": context or prompt_text, "groundTruth": _render(value, variables)}
+        values = {
+            **variables,
+            "context": context or prompt_text,
+            "groundTruth": render_assertion_value(value, variables),
+        }
         return [(kind, render_grading_prompt(_rubric_text(rubric) or grader_prompts.CONTEXT_RECALL, values))]
     if not isinstance(query, str) or not context:
         return None
@@ -351,6 +359,11 @@ def _chat_messages(text: str) -> Any:
     except ValueError:
         return [{"role": "user", "content": text}]
     return parsed if isinstance(parsed, list) else [{"role": "user", "content": text}]
+
+
+def render_assertion_value(value: str, variables: dict[str, Any]) -> str:
+    """An assertion's value as the judge is given it: rendered with the test's vars."""
+    return _render(value, variables)
 
 
 def _render(template: str, context: dict[str, Any]) -> str:
