@@ -7,7 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 
 from inspector.bundles.ingest import UploadError, refuse_oversized
@@ -107,8 +107,11 @@ class StoredRunOut(Schema):
     id: str = Field(description="The run's bundle.")
     url: str = Field(description="The run's page: share this link.")
     bundle_url: str = Field(description="The bundle page of the run's files and the project's.")
-    manage_token: str = Field(description="Deletes the run (`DELETE /api/bundles/{id}`); shown once.")
-    manage_url: str
+    manage_token: str | None = Field(
+        description="Deletes the run (`DELETE /api/bundles/{id}`); shown once (null for a retry "
+        "under an Idempotency-Key that stored it already)."
+    )
+    manage_url: str | None
     result: RunCheckOut | None = Field(description="The check under the run's own profile.")
 
 
@@ -181,22 +184,27 @@ def _run_links(request: HttpRequest, bundle_id: str) -> dict[str, str]:
     openapi_extra=_CHECK_BODY,
     summary="Store a run as a bundle with its own link, and check it",
 )
-def store(request: HttpRequest):
+def store(
+    request: HttpRequest,
+    idempotency_key: str | None = Header(None, alias="Idempotency-Key", min_length=16, max_length=255),
+):
     """The run (and the project's files, if sent) stored as a bundle, as `POST /api/bundles`
     stores files: `url` is the run's page, shared with anyone who holds it; `manage_token`, shown
     once, deletes it (`DELETE /api/bundles/{id}`). `result` is the run's check under the run's own
-    profile (`GET /api/runs/{id}?profile=` under another). Past RUN_CHECK_QUEUE_BYTES the run is
-    stored off the request: 202 with the manage token and a status URL."""
+    profile (`GET /api/runs/{id}?profile=` under another). With an `Idempotency-Key` (a random
+    value of at least 16 characters), a retry of the same upload answers the same run, without its
+    manage token, as `POST /api/bundles` does. Past RUN_CHECK_QUEUE_BYTES (without an
+    Idempotency-Key) the run is stored off the request: 202 with the manage token and a status URL."""
     if served_folder.folder() is not None:
         raise HttpError(403, "uploads are off in local mode: this server shows a folder on disk")
     run_uploads, project_uploads = _posted(request)
-    if check_queue.should_queue(run_uploads, project_uploads):
+    if not idempotency_key and check_queue.should_queue(run_uploads, project_uploads):
         check_id, token = check_queue.enqueue_store(run_uploads, project_uploads)
         return Status(
             202, {"status": "queued", "status_url": _status_url(request, check_id), "manage_token": token}
         )
     try:
-        bundle, token, run = store_run(run_uploads, project_uploads)
+        bundle, made_token, run = store_run(run_uploads, project_uploads, key=idempotency_key)
     except RunError as error:
         raise _refused(error) from None
     loaded = get_bundle(bundle.pk)
@@ -209,8 +217,8 @@ def store(request: HttpRequest):
         {
             "id": bundle.pk,
             **_run_links(request, bundle.pk),
-            "manage_token": token,
-            "manage_url": manage_url(request, bundle.pk, token),
+            "manage_token": made_token,
+            "manage_url": manage_url(request, bundle.pk, made_token) if made_token else None,
             "result": result,
         },
     )

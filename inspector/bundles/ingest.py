@@ -305,7 +305,9 @@ def content_digest(files: dict[str, bytes]) -> str:
     return digest.hexdigest()
 
 
-def store_bundle_once(files: dict[str, bytes], *, title: str, key: str) -> tuple[Bundle, str, bool]:
+def store_bundle_once(
+    files: dict[str, bytes], *, title: str, key: str, run_root: str = ""
+) -> tuple[Bundle, str, bool]:
     """store_bundle for a client that sends an Idempotency-Key: a retry of the same upload under the
     same key gets the same bundle and the same manage token (derived from the key and SECRET_KEY,
     so it is never stored), whether or not the first answer reached the client. Returns
@@ -337,6 +339,7 @@ def store_bundle_once(files: dict[str, bytes], *, title: str, key: str) -> tuple
                 manage_token=token,
                 key_hash=key_hash,
                 digest=digest,
+                run_root=run_root,
             )
             _keep(bundle, renders)
             return bundle, token, True

@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.bundles.ingest import UploadError, collect_files, default_title, store_bundle
+from inspector.bundles.ingest import (
+    UploadError,
+    collect_files,
+    default_title,
+    store_bundle,
+    store_bundle_once,
+)
 from inspector.core.bundle import Bundle, DirectoryBundle, MemoryBundle
 from inspector.core.model import InputError, RenderedDocument
 from inspector.core.render_settings import SettingsError, parse_render_options
@@ -145,12 +151,18 @@ def check_upload(run_uploads: Uploads, project_uploads: Uploads, profile: str | 
 
 
 def store_run(
-    run_uploads: Uploads, project_uploads: Uploads, token_hash: str = ""
-) -> tuple[StoredBundle, str, Run]:
+    run_uploads: Uploads, project_uploads: Uploads, token_hash: str = "", key: str | None = None
+) -> tuple[StoredBundle, str | None, Run]:
     """The run stored as a bundle once it is known to be a run: the bundle, its manage token
-    (none given `token_hash`: a queued upload) and the run as read."""
+    (none given `token_hash`: a queued upload; none either for a retry under an Idempotency-Key
+    `key` that stored it already) and the run as read."""
     upload = lay_out(run_uploads, project_uploads)
     run = read_upload(upload)
+    if key is not None:
+        bundle, token, created = store_bundle_once(
+            upload.files, title=upload.title, key=key, run_root=upload.run_root
+        )
+        return bundle, token if created else None, run
     bundle, token = store_bundle(
         upload.files, title=upload.title, run_root=upload.run_root, token_hash=token_hash
     )

@@ -56,10 +56,11 @@ def _stored(request: HtmxHttpRequest) -> HttpResponse:
     if check_queue.should_queue(run_uploads, project_uploads):
         check_id, token = check_queue.enqueue_store(run_uploads, project_uploads)
         return _see_other(reverse("run-check", kwargs={"check_id": check_id}) + f"#{token}")
-    bundle, token, run = store_run(run_uploads, project_uploads)
+    bundle, made_token, run = store_run(run_uploads, project_uploads)
+    assert made_token is not None  # the page sends no Idempotency-Key: every upload makes its token
     stored.warm(bundle, run)
     query = urlencode({"saved": "upload", "case": run_url(bundle.pk, profile)})
-    return _see_other(manage_link(bundle.pk, token, query))
+    return _see_other(manage_link(bundle.pk, made_token, query))
 
 
 @require_http_methods(["GET", "POST"])

@@ -126,6 +126,33 @@ def test_the_same_run_twice_is_two_links_over_the_same_blobs(agentv_run) -> None
     assert {case["eval_path"].split("/")[-2] for case in second["result"]["cases"]} == {"task"}
 
 
+def test_a_retry_under_an_idempotency_key_is_the_same_run_and_never_shows_its_token(agentv_run) -> None:
+    project, run, _ = agentv_run
+    client = Client()
+    headers = {"Idempotency-Key": "run-upload-key-0001"}
+    first = client.post("/api/runs", {"run": zipped(run)}, headers=headers)
+    assert first.status_code == 201, first.content
+    again = client.post("/api/runs", {"run": zipped(run)}, headers=headers)
+    assert again.status_code == 201, again.content
+    assert again.json()["id"] == first.json()["id"]
+    assert again.json()["manage_token"] is None and again.json()["manage_url"] is None
+    assert again.json()["result"] == first.json()["result"]
+    assert Bundle.objects.count() == 1
+    # The run's page is the run's: it was stored as a run, not as plain files.
+    assert client.get(first.json()["url"]).status_code == 200
+    token = first.json()["manage_token"]
+    deleted = client.delete(f"/api/bundles/{first.json()['id']}", headers={"X-Manage-Token": token})
+    assert deleted.status_code == 204
+    other = client.post("/api/runs", {"run": zipped(run)}, headers={"Idempotency-Key": "run-upload-key-0002"})
+    reused = client.post(
+        "/api/runs",
+        {"run": zipped(run), "files": zipped(project)},
+        headers={"Idempotency-Key": "run-upload-key-0002"},
+    )
+    assert other.status_code == 201 and reused.status_code == 400
+    assert "Idempotency-Key" in reused.json()["detail"]
+
+
 def test_what_is_not_a_run_stores_nothing_and_says_so() -> None:
     client = Client()
     page = client.post("/runs/", {"run": SimpleUploadedFile("x.txt", b"hi", "text/plain")})
