@@ -15,6 +15,10 @@ def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
     own = case.metadata.get("promptfoo") or {}
     fmt = case.metadata.get("format")
     payload = export_case(case, fmt).payload if fmt and not case.skipped else None
+    if "sent" in own:
+        # The body promptfoo sends where no API reads it as it is (OpenAI refuses it): the case
+        # holds what the API would take.
+        payload = own["sent"]
     graders = []
     for grader, judge in zip(case.graders, own.get("graders") or [], strict=False):
         judge_case = RenderedCase(case.id, grader.messages, metadata=dict(judge["metadata"]))

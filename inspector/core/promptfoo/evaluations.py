@@ -29,10 +29,17 @@ from ..model import (
 from ..options import RenderOptions
 from ..yaml_lines import Node
 from .conversation import Conversations
-from .graders import Judge, JudgeNotBuilt, judges, resolve_grading_references, select_best
+from .graders import (
+    CANDIDATE_PLACEHOLDER,
+    Judge,
+    JudgeNotBuilt,
+    judges,
+    resolve_grading_references,
+    select_best,
+)
 from .prompts import Prompt, read_prompts
-from .providers import Provider, body_for, read_providers
-from .render import PromptRenderer, render_prompt
+from .providers import ANTHROPIC, BEDROCK_CONVERSE, ECHO, OPENAI_CHAT, Provider, body_for, read_providers
+from .render import PromptRenderer, Rendered, render_prompt
 from .source import FILE_PREFIX, Source, glob_paths
 from .testcases import TestCase, merge_default, read_default_test, read_tests, scenario_tests
 from .variables import Variables, load_files, prepare
@@ -208,7 +215,9 @@ def _evaluation(
     renderer = PromptRenderer(variables.values, variables.origins, run.env)
     try:
         case, prompt_text = _request_case(source, test, provider, prompt, renderer, warnings)
-        run.conversations.record(key, prompt_text)
+        # The echo provider's answer is the prompt it was given: its judges are fully known.
+        answer = prompt_text if provider.api == ECHO else CANDIDATE_PLACEHOLDER
+        run.conversations.record(key, prompt_text, answer)
     except InputError as error:
         why = error.diagnostic.message.replace(
             "agentv's nunjucks fails this file", "promptfoo fails this evaluation"
@@ -221,8 +230,11 @@ def _evaluation(
         return RenderedCase(case_id, [], warnings, span, why, metadata)
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
+    sent = case.metadata.pop("promptfoo", {})  # the body promptfoo sends, where the case is not it
     case.metadata.update(metadata)
-    _add_judges(source, case, test, variables.values, prompt_text)
+    case.metadata["promptfoo"].update(sent)
+    case.metadata["promptfoo"]["answer"] = answer
+    _add_judges(source, case, test, variables.values, (prompt_text, answer))
     return case
 
 
@@ -239,17 +251,19 @@ def _request_case(
     rendered = render_prompt(
         prompt, renderer, source.path, str(options.get("prefix") or ""), str(options.get("suffix") or "")
     )
-    # Anthropic and Bedrock Converse parse the rendered text themselves.
-    if not isinstance(rendered.messages, list) and provider.api not in ("anthropic", "bedrock-converse"):
-        raise InputError(
-            f"the rendered prompt is JSON but not a list of messages: promptfoo "
-            f"would send it as `messages` itself ({type(rendered.messages).__name__}"
-            f"), a request the API refuses"
-        )
+    if provider.api == ECHO:
+        return _echo_case(rendered, source.path, test, warnings), rendered.text or ""
+    wrapped = _wrapped_messages(rendered.messages, provider, test, warnings)
     config = {**provider.config, **(prompt.config or {})}
-    body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
-    case = read_request(body, provider.api or "", source.path)
-    if provider.api in ("anthropic", "bedrock-converse") and _repeats_role(body.get("messages")):
+    body = body_for(
+        provider.api or "", provider.model, wrapped or rendered.messages, rendered.text or "", config
+    )
+    if wrapped is not None:
+        case = read_request({**body, "messages": wrapped}, provider.api or "", source.path)
+        case.metadata["promptfoo"] = {"sent": body}
+    else:
+        case = read_request(body, provider.api or "", source.path)
+    if provider.api in (ANTHROPIC, BEDROCK_CONVERSE) and _repeats_role(body.get("messages")):
         warnings.append(
             Diagnostic(
                 "promptfoo sends consecutive turns of the same role here; the "
@@ -260,6 +274,67 @@ def _request_case(
         )
     _trace(case, rendered.pieces, provider.api)
     return case, rendered.text or ""
+
+
+def _wrapped_messages(
+    messages: object, provider: Provider, test: TestCase, warnings: list[Diagnostic]
+) -> list | None:
+    """A prompt that renders to a JSON object holding a `messages` list (a YAML prompt file
+    written as `messages:`): promptfoo's OpenAI Chat provider sends the whole object as
+    `messages`. The evaluation shows the inner list, and the body promptfoo sends (the contract's
+    payload) keeps the object. Any other JSON that is not a list of messages is not rendered."""
+    if isinstance(messages, list) or provider.api in (ANTHROPIC, BEDROCK_CONVERSE):
+        return None  # Anthropic and Bedrock Converse parse the rendered text themselves
+    inner = messages.get("messages") if isinstance(messages, dict) else None
+    if provider.api == OPENAI_CHAT and isinstance(inner, list) and inner:
+        warnings.append(
+            Diagnostic(
+                'promptfoo sends this prompt\'s object as `messages` (`"messages": {"messages": '
+                "[...]}`), where OpenAI takes a list of messages: OpenAI refuses the request. The "
+                "payload is promptfoo's body; the messages shown, and `--to` this API, are the list "
+                "inside it, as OpenAI would take them",
+                test.path,
+                test.line,
+            )
+        )
+        return inner
+    raise InputError(
+        f"the rendered prompt is JSON but not a list of messages: promptfoo "
+        f"would send it as `messages` itself ({type(messages).__name__}"
+        f"), a request the API refuses"
+    )
+
+
+def _echo_case(rendered: Rendered, path: str, test: TestCase, warnings: list[Diagnostic]) -> RenderedCase:
+    """The echo provider sends no request: the case is the prompt it is given (as chat messages
+    when it is a chat prompt, else one user message), with no payload."""
+    messages = rendered.messages
+    if not (
+        isinstance(messages, list)
+        and messages
+        and all(
+            isinstance(item, dict)
+            and isinstance(item.get("role"), str)
+            and isinstance(item.get("content"), str)
+            for item in messages
+        )
+    ):
+        messages = [{"role": "user", "content": rendered.text or ""}]
+        rendered.pieces = [None]
+    case = read_request({"model": ECHO, "messages": messages}, OPENAI_CHAT, path)
+    # Not a request of any API: no payload, nothing to export as the body it sends.
+    case.metadata.pop("format", None)
+    case.metadata.pop("request", None)
+    warnings.append(
+        Diagnostic(
+            "the echo provider sends no request (no payload): it answers with the rendered prompt, "
+            "which its judges are given as the candidate's answer",
+            test.path,
+            test.line,
+        )
+    )
+    _trace(case, rendered.pieces, OPENAI_CHAT)
+    return case
 
 
 def _repeats_role(messages: object) -> bool:
@@ -293,12 +368,17 @@ def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None
         case.messages[position] = msgspec.structs.replace(message, segments=traced)
 
 
-def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict, prompt_text: str) -> None:
+def _add_judges(
+    source: Source, case: RenderedCase, test: TestCase, values: dict, asked: tuple[str, str]
+) -> None:
+    """`asked`: the prompt the candidate is given and its answer (the placeholder unless known)."""
+
     def warn(message: str, assertion: dict) -> None:
         case.warnings.append(Diagnostic(message, assertion.get("__path"), assertion.get("__line")))
 
     case.metadata["promptfoo"]["graders"] = []
-    for judge in judges(test.asserts, values, test.options, prompt_text, warn):
+    prompt_text, answer = asked
+    for judge in judges(test.asserts, values, test.options, prompt_text, warn, answer):
         _attach(source, case, test, judge)
 
 
@@ -345,7 +425,8 @@ def _add_select_best(source: Source, test: TestCase, values: dict, row: list[Ren
                 )
             continue
         try:
-            judge = select_best(assertion, values, test.options, len(rendered))
+            answers = [case.metadata["promptfoo"].get("answer", CANDIDATE_PLACEHOLDER) for case in rendered]
+            judge = select_best(assertion, values, test.options, answers)
         except JudgeNotBuilt as error:
             rendered[-1].warnings.append(
                 Diagnostic(

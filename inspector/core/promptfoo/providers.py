@@ -24,6 +24,8 @@ OPENAI_RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic"
 GEMINI = "gemini"
 BEDROCK_CONVERSE = "bedrock-converse"
+# promptfoo's echo provider: sends nothing and answers with the rendered prompt.
+ECHO = "echo"
 # openai:<kind>:<model> ids whose API is not a chat or responses request.
 OPENAI_OTHER = (
     "assistant",
@@ -200,7 +202,10 @@ def api_of(provider_id: str) -> tuple[str | None, str]:
             return OPENAI_RESPONSES, ":".join(parts[2:]) or "gpt-4.1-mini"
         if parts[1] in OPENAI_OTHER:
             return None, ""
-        return OPENAI_CHAT, ":".join(parts[1:])
+        model = ":".join(parts[1:])
+        return (OPENAI_RESPONSES if _responses_by_default(parts[1]) else OPENAI_CHAT), model
+    if provider_id == ECHO:
+        return ECHO, ""
     if parts[0] == "anthropic" and len(parts) >= 3 and parts[1] == "messages":
         return ANTHROPIC, ":".join(parts[2:])
     if _gemini_model(parts):
@@ -209,6 +214,17 @@ def api_of(provider_id: str) -> tuple[str | None, str]:
         model = ":".join(parts[2:])
         return (None, "") if BEDROCK_OTHER_ROUTE.search(model) else (BEDROCK_CONVERSE, model)
     return None, ""
+
+
+def _responses_by_default(model: str) -> bool:
+    """shouldDefaultToOpenAiResponses: `openai:<model>` is a Responses provider from GPT-5.6 on."""
+    if re.match(r"^gpt-35(?:-|$)", model):
+        return False
+    version = re.match(r"^gpt-(\d+)(?:\.(\d+))?(?:-|$)", model)
+    if version is None:
+        return False
+    major, minor = int(version.group(1)), int(version.group(2) or 0)
+    return major > 5 or (major == 5 and minor >= 6)
 
 
 def _gemini_model(parts: list[str]) -> bool:
