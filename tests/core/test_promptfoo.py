@@ -140,7 +140,7 @@ prompts:
 providers:
   - google:gemini-2.5-flash
   - id: google:gemini-2.5-pro
-    config: {tools: [{functionDeclarations: []}]}
+    config: {mcp: {enabled: true}}
   - google:gemini-2.5-flash-preview-tts
 tests:
   - vars: {x: 1}
@@ -150,7 +150,7 @@ tests:
     skipped = {case.id: case.skipped for case in document.cases}
     assert skipped["test 0 · prompt 0 · google:gemini-2.5-flash"] is None
     assert "role 'tool'" in skipped["test 0 · prompt 1 · google:gemini-2.5-flash"]
-    assert "with tools in its config" in skipped["test 0 · prompt 2 · google:gemini-2.5-pro"]
+    assert "with mcp in its config" in skipped["test 0 · prompt 2 · google:gemini-2.5-pro"]
     assert "speech model" in skipped["test 0 · prompt 4 · google:gemini-2.5-flash-preview-tts"]
 
 

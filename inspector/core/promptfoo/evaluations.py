@@ -10,9 +10,11 @@ written.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import msgspec
+import yaml
 
 from ..agentv.pieces import Piece, segments
 from ..bundle import Bundle
@@ -29,6 +31,7 @@ from ..model import (
 from ..options import RenderOptions
 from ..yaml_lines import Node
 from .conversation import Conversations
+from .gemini import prepare_config as prepare_gemini_config
 from .graders import (
     CANDIDATE_PLACEHOLDER,
     Judge,
@@ -38,7 +41,16 @@ from .graders import (
     select_best,
 )
 from .prompts import Prompt, read_prompts
-from .providers import ANTHROPIC, BEDROCK_CONVERSE, ECHO, OPENAI_CHAT, Provider, body_for, read_providers
+from .providers import (
+    ANTHROPIC,
+    BEDROCK_CONVERSE,
+    ECHO,
+    GEMINI,
+    OPENAI_CHAT,
+    Provider,
+    body_for,
+    read_providers,
+)
 from .render import PromptRenderer, Rendered, render_prompt
 from .source import FILE_PREFIX, Source, glob_paths
 from .testcases import TestCase, merge_default, read_default_test, read_tests, scenario_tests
@@ -255,6 +267,10 @@ def _request_case(
         return _echo_case(rendered, source.path, test, warnings), rendered.text or ""
     wrapped = _wrapped_messages(rendered.messages, provider, test, warnings)
     config = {**provider.config, **(prompt.config or {})}
+    if provider.api == GEMINI:
+        config = prepare_gemini_config(
+            config, renderer.values, lambda reference: _config_file(source, reference)
+        )
     body = body_for(
         provider.api or "", provider.model, wrapped or rendered.messages, rendered.text or "", config
     )
@@ -274,6 +290,17 @@ def _request_case(
         )
     _trace(case, rendered.pieces, provider.api)
     return case, rendered.text or ""
+
+
+def _config_file(source: Source, reference: str) -> object:
+    """A `file://` value in a provider's config, as maybeLoadFromExternalFile reads it: JSON and
+    YAML parsed, any other file its text."""
+    path, text = source.require_text(reference, None)
+    if path.endswith(".json"):
+        return json.loads(text)
+    if path.endswith((".yaml", ".yml")):
+        return yaml.safe_load(text)
+    return text
 
 
 def _wrapped_messages(

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..model import InputError
 from ..yaml_lines import Node
+from .gemini import gemini_body
 from .source import Source
 
 OPENAI_CHAT = "openai-chat"
@@ -47,21 +48,8 @@ ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
 # retired generateMessage API).
 GEMINI_MODEL_PREFIXES = ("gemini", "gemma", "codegemma", "paligemma")
 # Config keys that shape a Gemini request in ways the inspector does not build: named, not
-# guessed (tools and tool config are converted by promptfoo's transformTools, a system
-# instruction from the config is a nunjucks template of its own).
-GEMINI_NOT_BUILT = (
-    "systemInstruction",
-    "tools",
-    "tool_choice",
-    "toolConfig",
-    "tool_config",
-    "functionToolCallbacks",
-    "passthrough",
-    "service_tier",
-    "responseSchema",
-    "useAssistantRole",
-    "mcp",
-)
+# guessed (`assistant` turns sent as they are, tools from an MCP server).
+GEMINI_NOT_BUILT = ("useAssistantRole", "mcp")
 # Config keys that shape a Bedrock Converse request in ways the inspector does not build (tools
 # are converted by convertToolsToConverseFormat, thinking normalised by promptfoo's Claude table).
 CONVERSE_NOT_BUILT = (
@@ -489,82 +477,6 @@ def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[
     if not messages and system is None:
         messages.append({"role": "user", "content": [{"type": "text", "text": text.strip()}]})
     return system, messages
-
-
-# ---- Gemini (google:) -----------------------------------------------------------------------
-
-# Flash models whose sampling parameters promptfoo removes (removeDeprecatedGeminiGenerationParams).
-GEMINI_FLASH = ("gemini-3.8-flash", "gemini-3.7-flash", "gemini-3.6-flash", "gemini-3.5-flash-lite")
-GEMINI_FLASH_NAMES = ("gemini-flash-latest", "gemini-flash-lite-latest")
-GEMINI_SAMPLING = (
-    "temperature",
-    "topP",
-    "top_p",
-    "topK",
-    "top_k",
-    "candidateCount",
-    "candidate_count",
-    "presencePenalty",
-    "presence_penalty",
-    "frequencyPenalty",
-    "frequency_penalty",
-)
-# A line that is all base64 (or a data URL) may be a media var promptfoo turns into inlineData.
-BASE64_LINE = re.compile(r"^(?:data:[^,]*;base64,)?[A-Za-z0-9+/]{20,}={0,2}$")
-
-
-def gemini_body(model: str, messages: Any, config: dict[str, Any]) -> dict[str, Any]:
-    """AIStudioChatProvider.callGemini: the chat messages coerced to contents
-    (maybeCoerceToGeminiFormat), system messages gathered into `system_instruction`."""
-    contents, system = _gemini_contents(messages)
-    generation = {
-        key: config[key]
-        for key in ("temperature", "topP", "topK", "stopSequences", "maxOutputTokens")
-        if key in config
-    }
-    if isinstance(config.get("generationConfig"), dict):
-        generation.update(config["generationConfig"])
-    if model.startswith(GEMINI_FLASH) or model in GEMINI_FLASH_NAMES:
-        generation = {key: value for key, value in generation.items() if key not in GEMINI_SAMPLING}
-    body: dict[str, Any] = {"contents": contents, "generationConfig": generation}
-    safety = config.get("safetySettings")
-    if safety:
-        body["safetySettings"] = [_safety_setting(item) for item in safety]
-    if system:
-        body["system_instruction"] = {"parts": system}
-    return body
-
-
-def _safety_setting(item: Any) -> dict[str, Any]:
-    item = item if isinstance(item, dict) else {}
-    setting = {"category": item["category"]} if item.get("category") is not None else {}
-    return {**setting, "threshold": item.get("threshold") or item.get("probability") or ""}
-
-
-def _gemini_contents(messages: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    if not (
-        isinstance(messages, list)
-        and messages
-        and all(isinstance(item, dict) and isinstance(item.get("content"), str) for item in messages)
-    ):
-        raise InputError("the inspector builds Gemini contents from chat messages with text content only")
-    contents: list[dict[str, Any]] = []
-    system: list[dict[str, Any]] = []
-    for item in messages:
-        role = "model" if item.get("role") == "assistant" else item.get("role")
-        if any(BASE64_LINE.match(line.strip()) for line in item["content"].split("\n")):
-            raise InputError(
-                "a line of base64 in a Gemini prompt may be sent as media by promptfoo; not built"
-            )
-        if role == "system":
-            system.append({"text": item["content"]})
-        elif role in ("user", "model", None):
-            contents.append({**({"role": role} if role else {}), "parts": [{"text": item["content"]}]})
-        else:
-            raise InputError(f"promptfoo sends a Gemini content of role {role!r}, which Gemini refuses")
-    if not contents:
-        return [{"role": "user", "parts": system}], []
-    return contents, system
 
 
 # ---- Bedrock Converse (bedrock:converse:) ---------------------------------------------------
