@@ -29,7 +29,7 @@ class Conversations:
         if NAME in prompt.raw:
             values[NAME] = list(self.turns.get(key, []))
 
-    def record(self, key: str, rendered_text: str, answer: str = CANDIDATE_PLACEHOLDER) -> None:
+    def record(self, key: str, rendered_text: str, answer: Any = CANDIDATE_PLACEHOLDER) -> None:
         try:
             rendered_json = json.loads(rendered_text)
         except ValueError:

@@ -228,7 +228,7 @@ def _evaluation(
     try:
         case, prompt_text = _request_case(source, test, provider, prompt, renderer, warnings)
         # The echo provider's answer is the prompt it was given: its judges are fully known.
-        answer = prompt_text if provider.api == ECHO else CANDIDATE_PLACEHOLDER
+        answer = _echoed(prompt_text) if provider.api == ECHO else CANDIDATE_PLACEHOLDER
         run.conversations.record(key, prompt_text, answer)
     except InputError as error:
         why = error.diagnostic.message.replace(
@@ -271,9 +271,7 @@ def _request_case(
         config = prepare_gemini_config(
             config, renderer.values, lambda reference: _config_file(source, reference)
         )
-    body = body_for(
-        provider.api or "", provider.model, wrapped or rendered.messages, rendered.text or "", config
-    )
+    body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
     if wrapped is not None:
         case = read_request({**body, "messages": wrapped}, provider.api or "", source.path)
         case.metadata["promptfoo"] = {"sent": body}
@@ -330,6 +328,16 @@ def _wrapped_messages(
         f"would send it as `messages` itself ({type(messages).__name__}"
         f"), a request the API refuses"
     )
+
+
+def _echoed(prompt_text: str) -> object:
+    """The echo provider's answer as promptfoo grades it: the prompt, read as JSON when it is JSON
+    (its judges see a chat prompt's messages each as JSON, joined by commas, as promptfoo
+    writes an array)."""
+    try:
+        return json.loads(prompt_text)
+    except ValueError:
+        return prompt_text
 
 
 def _echo_case(rendered: Rendered, path: str, test: TestCase, warnings: list[Diagnostic]) -> RenderedCase:
@@ -396,7 +404,7 @@ def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None
 
 
 def _add_judges(
-    source: Source, case: RenderedCase, test: TestCase, values: dict, asked: tuple[str, str]
+    source: Source, case: RenderedCase, test: TestCase, values: dict, asked: tuple[str, object]
 ) -> None:
     """`asked`: the prompt the candidate is given and its answer (the placeholder unless known)."""
 

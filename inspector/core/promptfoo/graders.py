@@ -21,7 +21,17 @@ from jinja2 import Template
 from ..agentv.nunjucks import ENVIRONMENT
 from ..js import js_value
 from . import grader_prompts
-from .providers import ANTHROPIC, BEDROCK_CONVERSE, ECHO, OPENAI_CHAT, Provider, body_for, provider_from
+from .gemini import prepare_config as prepare_gemini_config
+from .providers import (
+    ANTHROPIC,
+    BEDROCK_CONVERSE,
+    ECHO,
+    GEMINI,
+    OPENAI_CHAT,
+    Provider,
+    body_for,
+    provider_from,
+)
 from .testcases import TestCase
 
 CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
@@ -58,7 +68,7 @@ def judges(
     options: dict[str, Any],
     prompt_text: str,
     warn: Any,
-    answer: str = CANDIDATE_PLACEHOLDER,
+    answer: Any = CANDIDATE_PLACEHOLDER,
 ) -> list[Judge]:
     """`answer` is the candidate's answer where the run is known before it (the echo provider
     answers with the prompt), else the placeholder."""
@@ -83,7 +93,7 @@ def _assertion_judges(
     assertion: dict[str, Any],
     variables: dict[str, Any],
     options: dict[str, Any],
-    asked: tuple[str, str],
+    asked: tuple[str, Any],
     warn: Any,
 ) -> list[Judge]:
     """`asked` is the prompt the candidate was given and its answer."""
@@ -104,7 +114,7 @@ def _judge(
     assertion: dict[str, Any],
     variables: dict[str, Any],
     options: dict[str, Any],
-    asked: tuple[str, str],
+    asked: tuple[str, Any],
 ) -> Judge:
     prompt_text, answer = asked
     value = assertion.get("value")
@@ -127,7 +137,7 @@ def _judge(
         default_config = {}
     text = render_grading_prompt(template, context)
     provider = assertion.get("provider") or options.get("provider")
-    return _judge_request(kind, text, _grading_provider(provider, default_config), assertion)
+    return _judge_request(kind, text, _grading_provider(provider, default_config, variables), assertion)
 
 
 def _judge_request(
@@ -141,7 +151,7 @@ def _judge_request(
 
 
 def select_best(
-    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], outputs: list[str]
+    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], outputs: list[Any]
 ) -> Judge:
     """matchesSelectBest: one request for a test's row, comparing every evaluation's output (the
     placeholder where only the run knows it); the criteria go in as written, not rendered."""
@@ -152,12 +162,12 @@ def select_best(
         rubric or grader_prompts.SELECT_BEST_PROMPT,
         {**variables, "criteria": assertion.get("value"), "outputs": outputs},
     )
-    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {}, variables)
     return _judge_request(f"select-best (the {len(outputs)} outputs of this test)", text, provider, assertion)
 
 
 def _g_eval(
-    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], asked: tuple[str, str]
+    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], asked: tuple[str, Any]
 ) -> list[Judge]:
     """matchesGEval: a request for evaluation steps, then the evaluation with those steps (which
     only the first request's answer gives: a placeholder here)."""
@@ -165,7 +175,7 @@ def _g_eval(
     criteria = _render(assertion["value"], variables)
     rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
     prompts = rubric if isinstance(rubric, dict) else {}
-    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {}, variables)
     steps_text = render_grading_prompt(
         prompts.get("steps") or grader_prompts.GEVAL_PROMPT_STEPS, {"criteria": criteria}
     )
@@ -188,7 +198,7 @@ def _rag(
     assertion: dict[str, Any],
     variables: dict[str, Any],
     options: dict[str, Any],
-    asked: tuple[str, str],
+    asked: tuple[str, Any],
     warn: Any,
 ) -> list[Judge]:
     """The judge requests of answer-relevance and the context-* assertions (src/matchers/rag.ts)
@@ -212,7 +222,7 @@ def _rag(
             "answer-relevance's embedding requests (the question and each generated one) are not rendered",
             assertion,
         )
-    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {}, variables)
     return [_judge_request(name, text, provider, assertion) for name, text in texts]
 
 
@@ -221,7 +231,7 @@ def _rag_texts(
     assertion: dict[str, Any],
     variables: dict[str, Any],
     options: dict[str, Any],
-    asked: tuple[str, str],
+    asked: tuple[str, Any],
     context_and_query: tuple[Any, Any],
 ) -> list[tuple[str, str]] | None:
     """Each request's name and text, or None where promptfoo stops first (a missing `query` or
@@ -340,7 +350,9 @@ class JudgeNotBuilt(Exception):
     """A judge whose provider's request the inspector does not build."""
 
 
-def _grading_provider(provider: Any, default_config: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+def _grading_provider(
+    provider: Any, default_config: dict[str, Any], variables: dict[str, Any]
+) -> tuple[str, str, dict[str, Any]]:
     """getGradingProvider for a text judge: a map by output type gives its `text` one; a judge
     the inspector cannot build is named, never replaced by the default one."""
     if isinstance(provider, dict) and "id" not in provider and provider.get("text"):
@@ -355,7 +367,14 @@ def _grading_provider(provider: Any, default_config: dict[str, Any]) -> tuple[st
         raise JudgeNotBuilt("the echo provider asks no model: it answers with the grading prompt itself")
     if judge.api is None or judge.unsupported:
         raise JudgeNotBuilt(judge.unsupported or f"provider {judge.id!r} is not one the inspector builds")
+    if judge.api == GEMINI:
+        # The judge is asked with the test's vars: its Gemini templates are rendered with them.
+        return judge.api, judge.model, prepare_gemini_config(judge.config, variables, _no_judge_files)
     return judge.api, judge.model, judge.config
+
+
+def _no_judge_files(reference: str) -> Any:
+    raise JudgeNotBuilt(f"its Gemini config reads {reference}, which the inspector does not read for a judge")
 
 
 def _chat_messages(text: str) -> Any:
