@@ -465,6 +465,41 @@ tests:
         ),
         "schema.json": json.dumps({"type": "object", "properties": {"n": {"type": "integer"}}}),
     },
+    "Gemini on Vertex (vertex:): system instruction, tools, service tier, Model Armor, schema": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - '[{"role": "system", "content": "Sys {{ q }}"}, {"role": "user", "content": "{{ q }}"}]'
+providers:
+  - vertex:gemini-2.5-flash
+  - id: vertex:chat:gemini-2.5-pro
+    label: configured
+    config:
+      temperature: 0.4
+      maxOutputTokens: 64
+      topK: 5
+      context: You are on Vertex
+      examples: [{input: {content: hi}, output: {content: hello}}]
+      safetySettings: [{category: HARM_CATEGORY_HARASSMENT, probability: BLOCK_NONE}]
+      systemInstruction: "Config says {{ q }}"
+      tools: [{functionDeclarations: [{name: f, parameters: {type: object, properties: {a: {type: string}}}}]}]
+      tool_choice: auto
+      service_tier: flex
+      modelArmor: {promptTemplate: projects/p/locations/l/templates/t}
+      responseSchema: '{"type": "object", "properties": {"t": {"type": "string", "description": "{{ q }}"}}}'
+  - id: vertex:gemini-3.6-flash
+    config:
+      passthrough: {serviceTier: priority, labels: {a: b}}
+      generationConfig: {temperature: 1, thinkingConfig: {thinkingLevel: LOW}}
+tests:
+  - vars: {q: owls}
+    assert:
+      - type: llm-rubric
+        value: about {{ q }}
+        provider:
+          id: vertex:gemini-2.5-flash
+          config: {systemInstruction: "Judge {{ q }}", temperature: 0}
+""",
+    },
     "echo provider: no request, its judges given the prompt as the answer": {
         "promptfooconfig.yaml": """\
 prompts:

@@ -45,8 +45,9 @@ from .providers import (
     ANTHROPIC,
     BEDROCK_CONVERSE,
     ECHO,
-    GEMINI,
+    GEMINI_APIS,
     OPENAI_CHAT,
+    VERTEX_GEMINI,
     Provider,
     body_for,
     read_providers,
@@ -267,9 +268,12 @@ def _request_case(
         return _echo_case(rendered, source.path, test, warnings), rendered.text or ""
     wrapped = _wrapped_messages(rendered.messages, provider, test, warnings)
     config = {**provider.config, **(prompt.config or {})}
-    if provider.api == GEMINI:
+    if provider.api in GEMINI_APIS:
         config = prepare_gemini_config(
-            config, renderer.values, lambda reference: _config_file(source, reference)
+            config,
+            renderer.values,
+            lambda reference: _config_file(source, reference),
+            vertex=provider.api == VERTEX_GEMINI,
         )
     body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
     if wrapped is not None:
@@ -422,6 +426,7 @@ def _add_judges(
 _REQUEST_APIS = {
     module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic, gemini, bedrock)
 }
+_REQUEST_APIS[VERTEX_GEMINI] = gemini.FORMAT  # Gemini's body, sent to Vertex AI
 
 
 def read_request(body: dict, api: str, path: str) -> RenderedCase:

@@ -1,7 +1,11 @@
 """The Gemini request promptfoo's google provider sends (AIStudioChatProvider.callGemini and the
 helpers in src/providers/google/util.ts): contents coerced from the chat messages, the system
 instruction (the config's, then the prompt's system messages), tools and tool config as promptfoo
-converts them, generation config, safety settings, service tier and passthrough.
+converts them, generation config, safety settings, service tier and passthrough. Gemini on Vertex
+AI (VertexChatProvider.callGeminiApi) is the same body but for a few spellings (`vertex`):
+`systemInstruction` and `serviceTier` in camelCase, the tier as SERVICE_TIER_*, `context` and
+`examples` in the generation config, Model Armor templates, a response schema given as JSON text
+parsed and rendered again.
 
 Two steps: `prepare_config` does what needs the evaluation (its vars rendered into the
 config's templates, `file://` references read); `gemini_body` is the rest, on a config that
@@ -26,6 +30,9 @@ GEMINI_FLASH = ("gemini-3.8-flash", "gemini-3.7-flash", "gemini-3.6-flash", "gem
 GEMINI_FLASH_NAMES = ("gemini-flash-latest", "gemini-flash-lite-latest")
 # Of those, the ones that take a thinking level and refuse a thinking budget.
 THINKING_LEVEL_ONLY = ("gemini-3.8-flash", "gemini-3.7-flash")
+# The config keys each API's generationConfig starts from (before config.generationConfig).
+GENERATION = ("temperature", "topP", "topK", "stopSequences", "maxOutputTokens")
+VERTEX_GENERATION = ("context", "examples", "stopSequences", "temperature", "maxOutputTokens", "topP", "topK")
 GEMINI_SAMPLING = (
     "temperature",
     "topP",
@@ -75,9 +82,11 @@ Reader = Callable[[str], Any]  # a `file://` reference's content: parsed JSON or
 # ---- what needs the evaluation: vars and files -------------------------------------------------
 
 
-def prepare_config(config: dict[str, Any], variables: dict[str, Any], read: Reader) -> dict[str, Any]:
+def prepare_config(
+    config: dict[str, Any], variables: dict[str, Any], read: Reader, vertex: bool = False
+) -> dict[str, Any]:
     """The config with its templates rendered with the evaluation's vars and its `file://`
-    references read, as callGemini does before building the body."""
+    references read, as callGemini (callGeminiApi on Vertex) does before building the body."""
     config = dict(config)
     instruction = config.get("systemInstruction")
     if instruction:
@@ -86,7 +95,13 @@ def prepare_config(config: dict[str, Any], variables: dict[str, Any], read: Read
         config["tools"] = _load_tools(_render_object(config["tools"], variables), read)
     if config.get("responseSchema"):
         schema = _render_object(config["responseSchema"], variables)
-        config["responseSchema"] = read(schema) if _is_file(schema) else schema
+        schema = read(schema) if _is_file(schema) else schema
+        if vertex and isinstance(schema, str):
+            try:
+                schema = json.loads(schema)
+            except ValueError as error:
+                raise InputError(f"promptfoo fails this: invalid JSON in responseSchema ({error})") from None
+        config["responseSchema"] = _render_object(schema, variables) if vertex else schema
     return config
 
 
@@ -160,7 +175,7 @@ def _render_object(value: Any, variables: dict[str, Any]) -> Any:
 # ---- the body -------------------------------------------------------------------------------
 
 
-def gemini_body(model: str, messages: Any, config: dict[str, Any]) -> dict[str, Any]:
+def gemini_body(model: str, messages: Any, config: dict[str, Any], vertex: bool = False) -> dict[str, Any]:
     """callGemini's body. `config` is the provider's and prompt's config, prepared
     (prepare_config) for a candidate, as written for a judge."""
     for key in ("systemInstruction", "tools", "responseSchema"):
@@ -188,17 +203,14 @@ def gemini_body(model: str, messages: Any, config: dict[str, Any]) -> dict[str, 
     passthrough.pop("toolConfig", None)
     passthrough.pop("tool_config", None)
     service_tier = _service_tier(
-        tier if tier is not None else camel_tier if camel_tier is not None else config.get("service_tier")
+        vertex,
+        tier if tier is not None else camel_tier if camel_tier is not None else config.get("service_tier"),
     )
     if tools_disabled and passthrough_tools is not None:
         passthrough_tools = _without_function_declarations(passthrough_tools)
     if passthrough_tools is not None:
         tools = [*tools, *(passthrough_tools if isinstance(passthrough_tools, list) else [passthrough_tools])]
-    generation = {
-        key: config[key]
-        for key in ("temperature", "topP", "topK", "stopSequences", "maxOutputTokens")
-        if key in config
-    }
+    generation = {key: config[key] for key in (VERTEX_GENERATION if vertex else GENERATION) if key in config}
     if isinstance(config.get("generationConfig"), dict):
         generation.update(config["generationConfig"])
     body: dict[str, Any] = {"contents": contents, "generationConfig": generation}
@@ -209,10 +221,20 @@ def gemini_body(model: str, messages: Any, config: dict[str, Any]) -> dict[str, 
     if tools:
         body["tools"] = tools
     if system:
-        body["system_instruction"] = system
+        body["systemInstruction" if vertex else "system_instruction"] = system
     if service_tier:
-        body["service_tier"] = service_tier
+        body["serviceTier" if vertex else "service_tier"] = service_tier
     body.update(passthrough)
+    armor: dict[str, Any] = (
+        config["modelArmor"] if vertex and isinstance(config.get("modelArmor"), dict) else {}
+    )
+    if armor.get("promptTemplate") or armor.get("responseTemplate"):
+        body["model_armor_config"] = {
+            **({"prompt_template_name": armor["promptTemplate"]} if armor.get("promptTemplate") else {}),
+            **(
+                {"response_template_name": armor["responseTemplate"]} if armor.get("responseTemplate") else {}
+            ),
+        }
     body["generationConfig"] = _without_deprecated(model, body.get("generationConfig"))
     if config.get("responseSchema"):
         generation = body["generationConfig"]
@@ -247,12 +269,14 @@ def _no_files(reference: str) -> Any:
     raise InputError(f"{reference} is not read here")
 
 
-def _service_tier(tier: Any) -> Any:
-    """normalizeGoogleServiceTier (AI Studio: the lower-case name)."""
+def _service_tier(vertex: bool, tier: Any) -> Any:
+    """normalizeGoogleServiceTier: AI Studio takes the lower-case name, Vertex SERVICE_TIER_*."""
     if not isinstance(tier, str):
         return None
     normalized = re.sub(r"^service_tier_", "", tier.lower())
-    return normalized if normalized in ("standard", "priority", "flex") else tier
+    if normalized not in ("standard", "priority", "flex"):
+        return tier
+    return f"SERVICE_TIER_{normalized.upper()}" if vertex else normalized
 
 
 def _safety_setting(item: Any) -> dict[str, Any]:

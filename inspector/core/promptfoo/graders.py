@@ -26,7 +26,7 @@ from .providers import (
     ANTHROPIC,
     BEDROCK_CONVERSE,
     ECHO,
-    GEMINI,
+    GEMINI_APIS,
     OPENAI_CHAT,
     Provider,
     body_for,
@@ -367,9 +367,15 @@ def _grading_provider(
         raise JudgeNotBuilt("the echo provider asks no model: it answers with the grading prompt itself")
     if judge.api is None or judge.unsupported:
         raise JudgeNotBuilt(judge.unsupported or f"provider {judge.id!r} is not one the inspector builds")
-    if judge.api == GEMINI:
+    if judge.api in GEMINI_APIS:
         # The judge is asked with the test's vars: its Gemini templates are rendered with them.
-        return judge.api, judge.model, prepare_gemini_config(judge.config, variables, _no_judge_files)
+        return (
+            judge.api,
+            judge.model,
+            prepare_gemini_config(
+                judge.config, variables, _no_judge_files, vertex=judge.api != GEMINI_APIS[0]
+            ),
+        )
     return judge.api, judge.model, judge.config
 
 

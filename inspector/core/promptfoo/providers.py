@@ -24,6 +24,10 @@ OPENAI_CHAT = "openai-chat"
 OPENAI_RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic"
 GEMINI = "gemini"
+# Gemini on Vertex AI (vertex:<model>): VertexChatProvider.callGeminiApi, a Gemini body spelled
+# a little differently.
+VERTEX_GEMINI = "vertex-gemini"
+GEMINI_APIS = (GEMINI, VERTEX_GEMINI)
 BEDROCK_CONVERSE = "bedrock-converse"
 # promptfoo's echo provider: sends nothing and answers with the rendered prompt.
 ECHO = "echo"
@@ -50,6 +54,7 @@ GEMINI_MODEL_PREFIXES = ("gemini", "gemma", "codegemma", "paligemma")
 # Config keys that shape a Gemini request in ways the inspector does not build: named, not
 # guessed (`assistant` turns sent as they are, tools from an MCP server).
 GEMINI_NOT_BUILT = ("useAssistantRole", "mcp")
+VERTEX_NOT_BUILT = GEMINI_NOT_BUILT
 # Config keys that shape a Bedrock Converse request in ways the inspector does not build (tools
 # are converted by convertToolsToConverseFormat, thinking normalised by promptfoo's Claude table).
 CONVERSE_NOT_BUILT = (
@@ -148,7 +153,7 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
             f"the inspector does not build a {_API_NAMES.get(api or '', api)} request with "
             f"{', '.join(not_built)} in its config"
         )
-    elif api == GEMINI and "-tts" in model:
+    elif api in GEMINI_APIS and "-tts" in model:
         provider.unsupported = f"{model} is a speech model, whose request the inspector does not build"
     elif api in (ANTHROPIC, BEDROCK_CONVERSE) and LATER_CLAUDE.search(model):
         provider.unsupported = (
@@ -198,6 +203,8 @@ def api_of(provider_id: str) -> tuple[str | None, str]:
         return ANTHROPIC, ":".join(parts[2:])
     if _gemini_model(parts):
         return GEMINI, parts[1]
+    if parts[0] == "vertex" and len(parts) >= 2:
+        return _vertex_api(parts)
     if parts[:2] == ["bedrock", "converse"] and len(parts) >= 3:
         model = ":".join(parts[2:])
         return (None, "") if BEDROCK_OTHER_ROUTE.search(model) else (BEDROCK_CONVERSE, model)
@@ -213,6 +220,18 @@ def _responses_by_default(model: str) -> bool:
         return False
     major, minor = int(version.group(1)), int(version.group(2) or 0)
     return major > 5 or (major == 5 and minor >= 6)
+
+
+def _vertex_api(parts: list[str]) -> tuple[str | None, str]:
+    """vertex:<model> and vertex:chat:<model> as promptfoo's google family reads them: a model
+    named gemini is sent by callGeminiApi. Claude, Llama and PaLM on Vertex are other bodies, not
+    built (see docs/promptfoo.md)."""
+    if parts[1] in ("live", "video", "embedding", "embeddings"):
+        return None, ""
+    model = ":".join(parts[2:] if parts[1] == "chat" else parts[1:])
+    if "claude" in model or "gemini" not in model or "omni" in model:
+        return None, ""
+    return VERTEX_GEMINI, model
 
 
 def _gemini_model(parts: list[str]) -> bool:
@@ -576,8 +595,8 @@ def _converse_chat(parsed: list[Any]) -> tuple[list[dict[str, Any]] | None, list
     return system or None, messages
 
 
-_NOT_BUILT = {GEMINI: GEMINI_NOT_BUILT, BEDROCK_CONVERSE: CONVERSE_NOT_BUILT}
-_API_NAMES = {GEMINI: "Gemini", BEDROCK_CONVERSE: "Bedrock Converse"}
+_NOT_BUILT = {GEMINI: GEMINI_NOT_BUILT, VERTEX_GEMINI: VERTEX_NOT_BUILT, BEDROCK_CONVERSE: CONVERSE_NOT_BUILT}
+_API_NAMES = {GEMINI: "Gemini", VERTEX_GEMINI: "Vertex Gemini", BEDROCK_CONVERSE: "Bedrock Converse"}
 
 
 def body_for(
@@ -587,8 +606,8 @@ def body_for(
         return openai_chat_body(model, rendered_messages, config)
     if provider_api == OPENAI_RESPONSES:
         return openai_responses_body(model, rendered_text, config)
-    if provider_api == GEMINI:
-        return gemini_body(model, rendered_messages, config)
+    if provider_api in GEMINI_APIS:
+        return gemini_body(model, rendered_messages, config, vertex=provider_api == VERTEX_GEMINI)
     if provider_api == BEDROCK_CONVERSE:
         return converse_body(rendered_text, config)
     return anthropic_body(model, rendered_text, config)
