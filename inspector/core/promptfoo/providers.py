@@ -161,6 +161,12 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
             f"from its own table of Claude models, which the inspector does "
             f"not model"
         )
+    elif api is None and provider_id.startswith("vertex:"):
+        provider.unsupported = (
+            f"provider {provider_id!r} is not one whose request the inspector builds: on Vertex, "
+            f"only Gemini models are (promptfoo sends Claude, Llama and PaLM on Vertex through a "
+            f"Google sign-in, which cannot be checked against promptfoo offline)"
+        )
     elif api is None:
         provider.unsupported = (
             f"provider {provider_id!r} is not one whose request the inspector "
