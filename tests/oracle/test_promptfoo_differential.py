@@ -385,6 +385,9 @@ tests:
 prompts:
   - "Plain {{ q }}"
   - '[{"role": "system", "content": "From the prompt {{ q }}"}, {"role": "user", "content": "{{ q }}"}]'
+  - raw: "Prompt with its own tool choice {{ q }}"
+    label: own tool choice
+    config: {tool_choice: none}
 providers:
   - id: google:gemini-2.5-pro
     label: instructed

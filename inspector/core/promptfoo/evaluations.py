@@ -31,6 +31,7 @@ from ..model import (
 from ..options import RenderOptions
 from ..yaml_lines import Node
 from .conversation import Conversations
+from .gemini import merge_prompt_config as merge_gemini_prompt_config
 from .gemini import prepare_config as prepare_gemini_config
 from .graders import (
     CANDIDATE_PLACEHOLDER,
@@ -270,7 +271,7 @@ def _request_case(
     config = {**provider.config, **(prompt.config or {})}
     if provider.api in GEMINI_APIS:
         config = prepare_gemini_config(
-            config,
+            merge_gemini_prompt_config(provider.config, prompt.config or {}),
             renderer.values,
             lambda reference: _config_file(source, reference),
             vertex=provider.api == VERTEX_GEMINI,

@@ -105,6 +105,39 @@ def prepare_config(
     return config
 
 
+def merge_prompt_config(base: dict[str, Any], prompt_config: dict[str, Any]) -> dict[str, Any]:
+    """mergeGoogleCompletionOptions: the prompt's config over the provider's, where a prompt that
+    sets tool_choice, toolConfig or tool_config replaces all three (the provider's
+    non-function tool config kept when the prompt gives only tool_choice, and the provider's
+    passthrough losing its own tool config)."""
+    merged = {**base, **prompt_config}
+    tool_keys = [key for key in ("tool_choice", "toolConfig", "tool_config") if key in prompt_config]
+    if not tool_keys:
+        return merged
+    for key in ("tool_choice", "toolConfig", "tool_config"):
+        merged.pop(key, None)
+        if key in prompt_config:
+            merged[key] = prompt_config[key]
+    if tool_keys == ["tool_choice"]:
+        kept = {
+            key: value
+            for key, value in (_explicit_tool_config(base) or {}).items()
+            if key != "functionCallingConfig"
+        }
+        if kept:
+            merged["toolConfig"] = kept
+    if "passthrough" not in prompt_config and _js_truthy(base.get("passthrough")):
+        passthrough = dict(base["passthrough"]) if isinstance(base["passthrough"], dict) else {}
+        inherited = _explicit_tool_config(passthrough)
+        passthrough.pop("toolConfig", None)
+        passthrough.pop("tool_config", None)
+        kept = {key: value for key, value in (inherited or {}).items() if key != "functionCallingConfig"}
+        if kept:
+            passthrough["toolConfig"] = kept
+        merged["passthrough"] = passthrough
+    return merged
+
+
 def _system_instruction(instruction: Any, variables: dict[str, Any], read: Reader) -> dict[str, Any]:
     """parseConfigSystemInstruction: a string is loaded (loadFile: vars rendered, a file read,
     JSON parsed), text becomes one part; then every part's text is rendered with the vars."""
