@@ -342,6 +342,10 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
         )
         if result.get("error") and not result.get("response"):
             evaluation.error = str(result["error"])
+        # A transform runs on the answer: when it fails, the request had been sent.
+        sent = not evaluation.error or evaluation.error.startswith("Error: Transform failed")
+        if not sent:
+            pass
         elif provider.get("id") == "echo":
             pass  # the echo provider sends nothing: its answer is the prompt
         elif queue:
