@@ -1,7 +1,8 @@
 """Recording HTTP servers on 127.0.0.1 for running real provider clients against: each keeps every
 request (method, path, headers with lower-case names, body) and answers it with a canned JSON
 response, by default the smallest one that provider's SDKs parse (so they finish their calls
-instead of retrying). `RecordingServer` speaks HTTP/1.1; `Http2RecordingServer` HTTP/2 without
+instead of retrying). `RecordingServer` speaks HTTP/1.1 (and, given a certificate, HTTPS on a
+second port, for clients that only speak HTTPS); `Http2RecordingServer` HTTP/2 without
 TLS, for clients that insist on it (the AWS SDK for JavaScript's Bedrock Runtime client)."""
 
 from __future__ import annotations
@@ -154,8 +155,7 @@ class RecordingServer:
     def tls_host(self) -> str:
         """host:port of the HTTPS listener."""
         assert self.tls_server is not None
-        host, port = self.tls_server.server_address[:2]
-        return f"{host}:{port}"
+        return f"127.0.0.1:{self.tls_server.server_address[1]}"
 
     def __enter__(self) -> RecordingServer:
         self.thread.start()
