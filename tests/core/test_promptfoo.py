@@ -199,7 +199,7 @@ tests:
     assert:
       - type: llm-rubric
         value: says 1
-        provider: vertex:claude-sonnet-4-5@20250929
+        provider: vertex:chat-bison
       - type: factuality
         value: "1"
         provider:
@@ -214,7 +214,7 @@ tests:
     assert [grader.name for grader in case.graders] == ["llm-rubric"]
     named = [warning.message for warning in case.warnings if "judge is not rendered" in warning.message]
     assert len(named) == 2
-    assert "'vertex:claude-sonnet-4-5@20250929' is not one" in named[0]
+    assert "'vertex:chat-bison' is not one" in named[0]
     assert "Bedrock Converse request with tools" in named[1]
 
 

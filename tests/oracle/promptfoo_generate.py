@@ -56,6 +56,8 @@ MODELS = (
     "google:gemini-3.6-flash",
     "vertex:gemini-2.5-flash",
     "vertex:chat:gemini-3.6-flash",
+    "vertex:claude-3-5-haiku@20241022",
+    "vertex:llama-3.3-70b-instruct-maas",
     "bedrock:converse:anthropic.claude-3-5-haiku-20241022-v1:0",
     "bedrock:converse:amazon.nova-lite-v1:0",
 )
@@ -165,7 +167,8 @@ def providers(draw: Any) -> list[Any]:
                 config["maxOutputTokens"] = draw(st.integers(1, 4096))
             if draw(st.integers(0, 3)) == 0:
                 config["topK"] = draw(st.integers(1, 40))
-            config.update(draw(gemini_config()))
+            if "gemini" in model:
+                config.update(draw(gemini_config()))
         if model.startswith("bedrock:converse:"):
             # Converse's own spellings, read before max_tokens, top_p and stop.
             if draw(st.integers(0, 2)) == 0:

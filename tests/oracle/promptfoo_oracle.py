@@ -84,6 +84,11 @@ def answer_for(body: Any) -> dict[str, Any]:
             "output_tokens": 1,
         },
         "parallel_tool_calls": True,
+        # google-auth-library's token exchange reads these.
+        "access_token": "test-token",
+        "issued_token_type": "urn:ietf:params:oauth:token-type:access_token",
+        "token_type": "Bearer",
+        "expires_in": 3600,
         "tools": [],
         "tool_choice": "auto",
     }
@@ -150,6 +155,27 @@ def certificate(folder: Path) -> tuple[str, str]:
     return str(cert), str(key)
 
 
+def _google_credentials(home: Path, server: RecordingServer) -> str:
+    """Google sign-in credentials whose token exchange goes to the recording server (an
+    external account's `token_url`), for the Vertex models promptfoo calls through
+    google-auth-library (Claude, Llama)."""
+    (home / "subject-token").write_text("test", encoding="utf-8")
+    path = home / "google-credentials.json"
+    path.write_text(
+        json.dumps(
+            {
+                "type": "external_account",
+                "audience": "//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/p/providers/q",
+                "subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
+                "token_url": f"https://{server.tls_host}/sts-token",
+                "credential_source": {"file": str(home / "subject-token")},
+            }
+        ),
+        encoding="utf-8",
+    )
+    return str(path)
+
+
 def _environment(home: Path, server: RecordingServer, cert: str) -> dict[str, str]:
     url = server.url
     keep = {name: os.environ[name] for name in ("PATH", "LANG", "TZ") if name in os.environ}
@@ -184,6 +210,8 @@ def _environment(home: Path, server: RecordingServer, cert: str) -> dict[str, st
         # header, no Google sign-in); the host is the recording server's HTTPS listener.
         "VERTEX_API_HOST": server.tls_host,
         "NODE_EXTRA_CA_CERTS": cert,
+        "GOOGLE_CLOUD_PROJECT": "test-project",
+        "GOOGLE_APPLICATION_CREDENTIALS": _google_credentials(home, server),
         # Anything not on loopback goes to a proxy that is not there.
         "HTTP_PROXY": "http://127.0.0.1:9",
         "HTTPS_PROXY": "http://127.0.0.1:9",
@@ -334,7 +362,8 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
     # An embedding request (`similar`, answer-relevance) is made as its evaluation is graded,
     # which can be before the next evaluation's candidate: it is never a candidate.
     embeddings = [body for path, body in recorded if path.endswith("/embeddings")]
-    queue = [(path, body) for path, body in recorded if not path.endswith("/embeddings")]
+    # Google sign-in's token exchanges are not model requests.
+    queue = [(path, body) for path, body in recorded if not path.endswith(("/embeddings", "/sts-token"))]
     for result in ordered:
         provider = result.get("provider") or {}
         evaluation = Evaluation(

@@ -503,6 +503,49 @@ tests:
           config: {systemInstruction: "Judge {{ q }}", temperature: 0}
 """,
     },
+    "Claude and Llama on Vertex (vertex:), signed in through the recording server": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "system: Be short\\nuser: Tell me about {{ q }}"
+  - '[{"role": "system", "content": "Sys {{ q }}"}, {"role": "user", "content": "{{ q }}"}]'
+  - |
+    - role: system
+      content: yaml sys {{ q }}
+    - role: user
+      content: yaml user {{ q }}
+providers:
+  - vertex:claude-3-5-haiku@20241022
+  - id: vertex:chat:claude-sonnet-4-5@20250929
+    label: configured claude
+    config:
+      systemInstruction: "Config says {{ q }}"
+      temperature: 0.3
+      topP: 0.9
+      top_k: 0
+      topK: 7
+      maxOutputTokens: 300
+      anthropic_version: vertex-2023-10-16
+  - vertex:llama-3.3-70b-instruct-maas
+  - id: vertex:llama-4-scout-17b-16e-instruct-maas
+    label: guarded llama
+    config:
+      temperature: 0.5
+      topP: 0.8
+      maxOutputTokens: 77
+      llamaConfig: {safetySettings: {enabled: false, llama_guard_settings: {categories: [S1]}}}
+tests:
+  - vars: {q: owls}
+    assert:
+      - type: llm-rubric
+        value: about {{ q }}
+        provider:
+          id: vertex:claude-3-5-haiku@20241022
+          config: {systemInstruction: "Judge {{ q }}", max_tokens: 100}
+      - type: factuality
+        value: Owls hunt at night
+        provider: vertex:llama-3.3-70b-instruct-maas
+""",
+    },
     "echo provider: no request, its judges given the prompt as the answer": {
         "promptfooconfig.yaml": """\
 prompts:

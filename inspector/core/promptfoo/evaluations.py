@@ -30,9 +30,11 @@ from ..model import (
 )
 from ..options import RenderOptions
 from ..yaml_lines import Node
+from .contract import SENT
 from .conversation import Conversations
 from .gemini import merge_prompt_config as merge_gemini_prompt_config
 from .gemini import prepare_config as prepare_gemini_config
+from .gemini import prepare_instruction
 from .graders import (
     CANDIDATE_PLACEHOLDER,
     Judge,
@@ -48,7 +50,9 @@ from .providers import (
     ECHO,
     GEMINI_APIS,
     OPENAI_CHAT,
+    VERTEX_CLAUDE,
     VERTEX_GEMINI,
+    VERTEX_LLAMA,
     Provider,
     body_for,
     read_providers,
@@ -244,9 +248,7 @@ def _evaluation(
         return RenderedCase(case_id, [], warnings, span, why, metadata)
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
-    sent = case.metadata.pop("promptfoo", {})  # the body promptfoo sends, where the case is not it
     case.metadata.update(metadata)
-    case.metadata["promptfoo"].update(sent)
     case.metadata["promptfoo"]["answer"] = answer
     _add_judges(source, case, test, variables.values, (prompt_text, answer))
     return case
@@ -276,12 +278,16 @@ def _request_case(
             lambda reference: _config_file(source, reference),
             vertex=provider.api == VERTEX_GEMINI,
         )
+    if provider.api == VERTEX_CLAUDE:
+        config = prepare_instruction(
+            config, renderer.values, lambda reference: _config_file(source, reference)
+        )
     body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
     if wrapped is not None:
         case = read_request({**body, "messages": wrapped}, provider.api or "", source.path)
-        case.metadata["promptfoo"] = {"sent": body}
+        case.metadata[SENT] = body
     else:
-        case = read_request(body, provider.api or "", source.path)
+        case = read_request(body, provider.api or "", source.path, provider.model)
     if provider.api in (ANTHROPIC, BEDROCK_CONVERSE) and _repeats_role(body.get("messages")):
         warnings.append(
             Diagnostic(
@@ -313,7 +319,7 @@ def _wrapped_messages(
     written as `messages:`): promptfoo's OpenAI Chat provider sends the whole object as
     `messages`. The evaluation shows the inner list, and the body promptfoo sends (the contract's
     payload) keeps the object. Any other JSON that is not a list of messages is not rendered."""
-    if isinstance(messages, list) or provider.api in (ANTHROPIC, BEDROCK_CONVERSE):
+    if isinstance(messages, list) or provider.api in (ANTHROPIC, BEDROCK_CONVERSE, VERTEX_CLAUDE):
         return None  # Anthropic and Bedrock Converse parse the rendered text themselves
     inner = messages.get("messages") if isinstance(messages, dict) else None
     if provider.api == OPENAI_CHAT and isinstance(inner, list) and inner:
@@ -427,19 +433,27 @@ def _add_judges(
 _REQUEST_APIS = {
     module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic, gemini, bedrock)
 }
-_REQUEST_APIS[VERTEX_GEMINI] = gemini.FORMAT  # Gemini's body, sent to Vertex AI
+# Bodies of those APIs sent to Vertex AI.
+_REQUEST_APIS.update(
+    {VERTEX_GEMINI: gemini.FORMAT, VERTEX_CLAUDE: anthropic.FORMAT, VERTEX_LLAMA: openai_chat.FORMAT}
+)
 
 
-def read_request(body: dict, api: str, path: str) -> RenderedCase:
-    """A request body promptfoo sends, read as a raw request of its API would be."""
+def read_request(body: dict, api: str, path: str, model: str = "") -> RenderedCase:
+    """A request body promptfoo sends, read as a raw request of its API would be. Claude on
+    Vertex names its model in the URL: the case is read with it, and keeps the body as sent."""
     request = _REQUEST_APIS.get(api)
     if request is None:
         raise InputError(f"promptfoo request in an API this reader does not know: {api!r}", path)
+    if api == VERTEX_CLAUDE:
+        case = read_with(request, {"model": model, **body}, path)
+        case.metadata[SENT] = body
+        return case
     return read_with(request, body, path)
 
 
 def _attach(source: Source, case: RenderedCase, test: TestCase, judge: Judge) -> None:
-    judge_case = read_request(judge.body, judge.api, source.path)
+    judge_case = read_request(judge.body, judge.api, source.path, judge.model)
     line = judge.line or test.line
     case.graders.append(
         GraderPrompt(judge.name, list(judge_case.messages), span=LineSpan(test.path, line, line))

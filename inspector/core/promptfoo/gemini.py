@@ -87,10 +87,7 @@ def prepare_config(
 ) -> dict[str, Any]:
     """The config with its templates rendered with the evaluation's vars and its `file://`
     references read, as callGemini (callGeminiApi on Vertex) does before building the body."""
-    config = dict(config)
-    instruction = config.get("systemInstruction")
-    if instruction:
-        config["systemInstruction"] = _system_instruction(instruction, variables, read)
+    config = prepare_instruction(config, variables, read)
     if config.get("tools") is not None:
         config["tools"] = _load_tools(_render_object(config["tools"], variables), read)
     if config.get("responseSchema"):
@@ -102,6 +99,16 @@ def prepare_config(
             except ValueError as error:
                 raise InputError(f"promptfoo fails this: invalid JSON in responseSchema ({error})") from None
         config["responseSchema"] = _render_object(schema, variables) if vertex else schema
+    return config
+
+
+def prepare_instruction(config: dict[str, Any], variables: dict[str, Any], read: Reader) -> dict[str, Any]:
+    """The config with its systemInstruction loaded and rendered (parseConfigSystemInstruction,
+    which Claude on Vertex uses too)."""
+    config = dict(config)
+    instruction = config.get("systemInstruction")
+    if instruction:
+        config["systemInstruction"] = _system_instruction(instruction, variables, read)
     return config
 
 
@@ -219,7 +226,7 @@ def gemini_body(model: str, messages: Any, config: dict[str, Any], vertex: bool 
         ):
             raise InputError(f"the judge's Gemini `{key}` is a file the inspector does not read for a judge")
     contents, message_system = _contents(messages)
-    system = _config_instruction(config.get("systemInstruction"))
+    system = config_instruction(config.get("systemInstruction"))
     if system is not None and message_system:
         system = {"parts": [*system["parts"], *message_system]}
     elif message_system:
@@ -285,7 +292,7 @@ def gemini_body(model: str, messages: Any, config: dict[str, Any], vertex: bool 
     return body
 
 
-def _config_instruction(instruction: Any) -> dict[str, Any] | None:
+def config_instruction(instruction: Any) -> dict[str, Any] | None:
     """A judge's (or a prepared) systemInstruction: text that is JSON is parsed (loadFile), text
     is one part; nothing rendered (promptfoo gives a judge no vars)."""
     if not instruction:

@@ -22,12 +22,14 @@ from ..agentv.nunjucks import ENVIRONMENT
 from ..js import js_value
 from . import grader_prompts
 from .gemini import prepare_config as prepare_gemini_config
+from .gemini import prepare_instruction
 from .providers import (
     ANTHROPIC,
     BEDROCK_CONVERSE,
     ECHO,
     GEMINI_APIS,
     OPENAI_CHAT,
+    VERTEX_CLAUDE,
     Provider,
     body_for,
     provider_from,
@@ -60,6 +62,7 @@ class Judge:
     body: dict[str, Any]
     messages: Any
     line: int | None
+    model: str = ""
 
 
 def judges(
@@ -147,7 +150,9 @@ def _judge_request(
     grading provider as that provider's body."""
     api, model, config = provider
     messages = _chat_messages(text)
-    return Judge(name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"))
+    return Judge(
+        name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"), model
+    )
 
 
 def select_best(
@@ -367,6 +372,8 @@ def _grading_provider(
         raise JudgeNotBuilt("the echo provider asks no model: it answers with the grading prompt itself")
     if judge.api is None or judge.unsupported:
         raise JudgeNotBuilt(judge.unsupported or f"provider {judge.id!r} is not one the inspector builds")
+    if judge.api == VERTEX_CLAUDE:
+        return judge.api, judge.model, prepare_instruction(judge.config, variables, _no_judge_files)
     if judge.api in GEMINI_APIS:
         # The judge is asked with the test's vars: its Gemini templates are rendered with them.
         return (

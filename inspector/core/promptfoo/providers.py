@@ -17,7 +17,8 @@ from typing import Any
 
 from ..model import InputError
 from ..yaml_lines import Node
-from .gemini import gemini_body
+from . import vertex
+from .gemini import config_instruction, gemini_body
 from .source import Source
 
 OPENAI_CHAT = "openai-chat"
@@ -28,6 +29,10 @@ GEMINI = "gemini"
 # a little differently.
 VERTEX_GEMINI = "vertex-gemini"
 GEMINI_APIS = (GEMINI, VERTEX_GEMINI)
+# Claude and Llama on Vertex AI (VertexChatProvider.callClaudeApi, callLlamaApi): an Anthropic
+# Messages body and an OpenAI Chat body (vertex.py).
+VERTEX_CLAUDE = "vertex-claude"
+VERTEX_LLAMA = "vertex-llama"
 BEDROCK_CONVERSE = "bedrock-converse"
 # promptfoo's echo provider: sends nothing and answers with the rendered prompt.
 ECHO = "echo"
@@ -155,7 +160,7 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
         )
     elif api in GEMINI_APIS and "-tts" in model:
         provider.unsupported = f"{model} is a speech model, whose request the inspector does not build"
-    elif api in (ANTHROPIC, BEDROCK_CONVERSE) and LATER_CLAUDE.search(model):
+    elif api in (ANTHROPIC, BEDROCK_CONVERSE, VERTEX_CLAUDE) and LATER_CLAUDE.search(model):
         provider.unsupported = (
             f"promptfoo sets {model}'s sampling, thinking and max_tokens "
             f"from its own table of Claude models, which the inspector does "
@@ -164,8 +169,7 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
     elif api is None and provider_id.startswith("vertex:"):
         provider.unsupported = (
             f"provider {provider_id!r} is not one whose request the inspector builds: on Vertex, "
-            f"only Gemini models are (promptfoo sends Claude, Llama and PaLM on Vertex through a "
-            f"Google sign-in, which cannot be checked against promptfoo offline)"
+            f"Gemini, Claude and Llama models are (PaLM, live, video and embedding models are not)"
         )
     elif api is None:
         provider.unsupported = (
@@ -229,15 +233,17 @@ def _responses_by_default(model: str) -> bool:
 
 
 def _vertex_api(parts: list[str]) -> tuple[str | None, str]:
-    """vertex:<model> and vertex:chat:<model> as promptfoo's google family reads them: a model
-    named gemini is sent by callGeminiApi. Claude, Llama and PaLM on Vertex are other bodies, not
-    built (see docs/promptfoo.md)."""
+    """vertex:<model> and vertex:chat:<model> as promptfoo's google family reads them: by the
+    model's name, Claude (callClaudeApi), Gemini (callGeminiApi), Llama (callLlamaApi); PaLM
+    (any other name) is not built."""
     if parts[1] in ("live", "video", "embedding", "embeddings"):
         return None, ""
     model = ":".join(parts[2:] if parts[1] == "chat" else parts[1:])
-    if "claude" in model or "gemini" not in model or "omni" in model:
-        return None, ""
-    return VERTEX_GEMINI, model
+    if "claude" in model:
+        return VERTEX_CLAUDE, model
+    if "gemini" in model:
+        return (None, "") if "omni" in model else (VERTEX_GEMINI, model)
+    return (VERTEX_LLAMA, model) if "llama" in model else (None, "")
 
 
 def _gemini_model(parts: list[str]) -> bool:
@@ -601,8 +607,18 @@ def _converse_chat(parsed: list[Any]) -> tuple[list[dict[str, Any]] | None, list
     return system or None, messages
 
 
-_NOT_BUILT = {GEMINI: GEMINI_NOT_BUILT, VERTEX_GEMINI: VERTEX_NOT_BUILT, BEDROCK_CONVERSE: CONVERSE_NOT_BUILT}
-_API_NAMES = {GEMINI: "Gemini", VERTEX_GEMINI: "Vertex Gemini", BEDROCK_CONVERSE: "Bedrock Converse"}
+_NOT_BUILT = {
+    GEMINI: GEMINI_NOT_BUILT,
+    VERTEX_GEMINI: VERTEX_NOT_BUILT,
+    VERTEX_CLAUDE: vertex.CLAUDE_NOT_BUILT,
+    BEDROCK_CONVERSE: CONVERSE_NOT_BUILT,
+}
+_API_NAMES = {
+    GEMINI: "Gemini",
+    VERTEX_GEMINI: "Vertex Gemini",
+    VERTEX_CLAUDE: "Claude on Vertex",
+    BEDROCK_CONVERSE: "Bedrock Converse",
+}
 
 
 def body_for(
@@ -614,6 +630,11 @@ def body_for(
         return openai_responses_body(model, rendered_text, config)
     if provider_api in GEMINI_APIS:
         return gemini_body(model, rendered_messages, config, vertex=provider_api == VERTEX_GEMINI)
+    if provider_api == VERTEX_CLAUDE:
+        parsed = anthropic_messages(vertex.claude_prompt_text(rendered_text, rendered_messages))
+        return vertex.claude_body(parsed, config, config_instruction(config.get("systemInstruction")))
+    if provider_api == VERTEX_LLAMA:
+        return vertex.llama_body(model, rendered_messages, config)
     if provider_api == BEDROCK_CONVERSE:
         return converse_body(rendered_text, config)
     return anthropic_body(model, rendered_text, config)
