@@ -28,7 +28,7 @@ from inspector.core.bundle import MemoryBundle  # noqa: E402
 from inspector.core.options import RenderOptions  # noqa: E402
 from inspector.core.promptfoo import render_promptfoo_file  # noqa: E402
 from inspector.core.promptfoo.contract import evaluation_contract  # noqa: E402
-from tests.oracle.promptfoo_oracle import BIN, _environment, answer_for, available  # noqa: E402
+from tests.oracle.promptfoo_oracle import BIN, _environment, answer_for, available, certificate  # noqa: E402
 from tests.recording import RecordingServer  # noqa: E402
 
 CONFIG = """\
@@ -82,7 +82,8 @@ def theirs(written: dict[str, str]) -> int:
         for name, text in written.items():
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_text(text, encoding="utf-8")
-        with RecordingServer(answer_for) as server:
+        tls = certificate(Path(temp))
+        with RecordingServer(answer_for, tls) as server:
             subprocess.run(
                 [
                     str(BIN / "promptfoo"),
@@ -99,7 +100,7 @@ def theirs(written: dict[str, str]) -> int:
                     str(Path(temp) / "out.json"),
                 ],
                 cwd=root,
-                env=_environment(home, server.url),
+                env=_environment(home, server, tls[0]),
                 capture_output=True,
                 check=False,
                 timeout=1800,

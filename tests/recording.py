@@ -1,12 +1,14 @@
 """Recording HTTP servers on 127.0.0.1 for running real provider clients against: each keeps every
 request (method, path, headers with lower-case names, body) and answers it with a canned JSON
 response, by default the smallest one that provider's SDKs parse (so they finish their calls
-instead of retrying). `RecordingServer` speaks HTTP/1.1; `Http2RecordingServer` HTTP/2 without
+instead of retrying). `RecordingServer` speaks HTTP/1.1 (and, given a certificate, HTTPS on a
+second port, for clients that only speak HTTPS); `Http2RecordingServer` HTTP/2 without
 TLS, for clients that insist on it (the AWS SDK for JavaScript's Bedrock Runtime client)."""
 
 from __future__ import annotations
 
 import json
+import ssl
 import subprocess
 import threading
 from collections.abc import Callable
@@ -98,9 +100,11 @@ def chat_events(reply: dict[str, Any]) -> str:
 
 
 class RecordingServer:
-    def __init__(self, answer: Answer | None = None) -> None:
+    def __init__(self, answer: Answer | None = None, tls: tuple[str, str] | None = None) -> None:
         """`answer` for every request, or each provider's own by path. A chat completion asked
-        for with `"stream": true` is answered as server-sent events of the same message."""
+        for with `"stream": true` is answered as server-sent events of the same message. With
+        `tls` (a certificate file and its key file), the same recorder also listens for HTTPS
+        on `tls_url`, for clients that only speak HTTPS (promptfoo's Vertex provider)."""
         self.requests: list[Recorded] = []
         requests, lock = self.requests, threading.Lock()
 
@@ -133,20 +137,38 @@ class RecordingServer:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.tls_server: ThreadingHTTPServer | None = None
+        self.tls_thread: threading.Thread | None = None
+        if tls is not None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.tls_server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+            self.tls_server.socket = context.wrap_socket(self.tls_server.socket, server_side=True)
+            self.tls_thread = threading.Thread(target=self.tls_server.serve_forever, daemon=True)
 
     @property
     def url(self) -> str:
         host, port = self.server.server_address[:2]
         return f"http://{host}:{port}"
 
+    @property
+    def tls_host(self) -> str:
+        """host:port of the HTTPS listener."""
+        assert self.tls_server is not None
+        return f"127.0.0.1:{self.tls_server.server_address[1]}"
+
     def __enter__(self) -> RecordingServer:
         self.thread.start()
+        if self.tls_thread is not None:
+            self.tls_thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
+        for server, thread in ((self.server, self.thread), (self.tls_server, self.tls_thread)):
+            if server is not None and thread is not None:
+                server.shutdown()
+                server.server_close()
+                thread.join()
 
     def take(self) -> list[Recorded]:
         """The requests so far, in arrival order, and a fresh start."""

@@ -140,7 +140,7 @@ prompts:
 providers:
   - google:gemini-2.5-flash
   - id: google:gemini-2.5-pro
-    config: {tools: [{functionDeclarations: []}]}
+    config: {mcp: {enabled: true}}
   - google:gemini-2.5-flash-preview-tts
 tests:
   - vars: {x: 1}
@@ -150,7 +150,7 @@ tests:
     skipped = {case.id: case.skipped for case in document.cases}
     assert skipped["test 0 · prompt 0 · google:gemini-2.5-flash"] is None
     assert "role 'tool'" in skipped["test 0 · prompt 1 · google:gemini-2.5-flash"]
-    assert "with tools in its config" in skipped["test 0 · prompt 2 · google:gemini-2.5-pro"]
+    assert "with mcp in its config" in skipped["test 0 · prompt 2 · google:gemini-2.5-pro"]
     assert "speech model" in skipped["test 0 · prompt 4 · google:gemini-2.5-flash-preview-tts"]
 
 
@@ -199,7 +199,7 @@ tests:
     assert:
       - type: llm-rubric
         value: says 1
-        provider: vertex:gemini-2.5-pro
+        provider: vertex:chat-bison
       - type: factuality
         value: "1"
         provider:
@@ -214,7 +214,7 @@ tests:
     assert [grader.name for grader in case.graders] == ["llm-rubric"]
     named = [warning.message for warning in case.warnings if "judge is not rendered" in warning.message]
     assert len(named) == 2
-    assert "'vertex:gemini-2.5-pro' is not one" in named[0]
+    assert "'vertex:chat-bison' is not one" in named[0]
     assert "Bedrock Converse request with tools" in named[1]
 
 
@@ -281,3 +281,65 @@ def test_a_judges_text_points_at_the_assertion_the_vars_and_the_prompt_it_quotes
     assert closed_origins["Mentions the weather"] == (OriginKind.CASE_TEXT, "promptfooconfig.yaml", 7)
     every_text = "".join(segment.text for message in closed_qa.messages for segment in message.segments)
     assert "Tell me about the rain today" in every_text
+
+
+def test_an_echo_evaluation_has_no_payload_and_its_judge_is_given_the_prompt() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts: ["Reply: {{ reply }}"]
+providers: [{id: echo, label: canned}]
+tests:
+  - vars: {reply: We open at nine}
+    assert: [{type: llm-rubric, value: gives a time}]
+"""
+        }
+    )
+    (case,) = document.cases
+    contract = evaluation_contract(case)
+    assert contract["payload"] is None
+    assert any("echo provider sends no request" in warning.message for warning in case.warnings)
+    (grader,) = contract["graders"]
+    judged = json.dumps(grader["payload"], ensure_ascii=False)
+    assert "Reply: We open at nine" in judged
+    assert "⟨the candidate's answer⟩" not in judged
+
+
+def test_a_gemini_system_instruction_and_tools_are_built_as_promptfoo_builds_them() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts: ['[{"role": "system", "content": "From the prompt"}, {"role": "user", "content": "{{ q }}"}]']
+providers:
+  - id: google:gemini-2.5-pro
+    config:
+      systemInstruction: "About {{ q }}"
+      tools: [{type: function, function: {name: f, parameters: {type: object, additionalProperties: false}}}]
+      tool_choice: required
+  - id: vertex:gemini-2.5-pro
+    config: {systemInstruction: "About {{ q }}", service_tier: flex}
+tests: [{vars: {q: owls}}]
+"""
+        }
+    )
+    studio, vertex = (evaluation_contract(case)["payload"] for case in document.cases)
+    assert studio["system_instruction"] == {"parts": [{"text": "About owls"}, {"text": "From the prompt"}]}
+    assert studio["tools"] == [{"functionDeclarations": [{"name": "f", "parameters": {"type": "OBJECT"}}]}]
+    assert studio["toolConfig"] == {"functionCallingConfig": {"mode": "ANY"}}
+    assert vertex["systemInstruction"] == studio["system_instruction"]
+    assert vertex["serviceTier"] == "SERVICE_TIER_FLEX"
+
+
+def test_a_messages_object_prompt_is_sent_to_openai_as_promptfoo_sends_it_with_a_warning() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": "prompts: [file://p.yaml]\nproviders: [openai:chat:gpt-4o-mini]\ntests: [{}]\n",
+            "p.yaml": "messages:\n  - role: user\n    content: Hi\n",
+        }
+    )
+    (case,) = document.cases
+    assert evaluation_contract(case)["payload"]["messages"] == {
+        "messages": [{"role": "user", "content": "Hi"}]
+    }
+    assert [message.role for message in case.messages] == ["user"]
+    assert any("OpenAI refuses the request" in warning.message for warning in case.warnings)

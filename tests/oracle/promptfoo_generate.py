@@ -54,6 +54,10 @@ MODELS = (
     "openai:chat:o4-mini",
     "google:gemini-2.5-flash",
     "google:gemini-3.6-flash",
+    "vertex:gemini-2.5-flash",
+    "vertex:chat:gemini-3.6-flash",
+    "vertex:claude-3-5-haiku@20241022",
+    "vertex:llama-3.3-70b-instruct-maas",
     "bedrock:converse:anthropic.claude-3-5-haiku-20241022-v1:0",
     "bedrock:converse:amazon.nova-lite-v1:0",
 )
@@ -157,12 +161,14 @@ def providers(draw: Any) -> list[Any]:
             config["seed"] = draw(st.integers(0, 99))
         if draw(st.integers(0, 3)) == 0:
             config["top_p"] = draw(st.sampled_from((0.5, 1)))
-        if model.startswith("google:"):
+        if model.startswith(("google:", "vertex:")):
             # Gemini's own spellings (promptfoo reads neither max_tokens nor top_p for it).
             if draw(st.booleans()):
                 config["maxOutputTokens"] = draw(st.integers(1, 4096))
             if draw(st.integers(0, 3)) == 0:
                 config["topK"] = draw(st.integers(1, 40))
+            if "gemini" in model:
+                config.update(draw(gemini_config()))
         if model.startswith("bedrock:converse:"):
             # Converse's own spellings, read before max_tokens, top_p and stop.
             if draw(st.integers(0, 2)) == 0:
@@ -180,6 +186,71 @@ def providers(draw: Any) -> list[Any]:
             entry["label"] = f"provider{index}"
         chosen.append(entry)
     return chosen
+
+
+FUNCTION = {
+    "name": "lookup",
+    "description": "Finds a word",
+    "parameters": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"word": {"type": "string", "default": "x"}, "n": {"type": "integer", "minimum": 1}},
+        "required": ["word"],
+    },
+}
+
+
+@st.composite
+def gemini_config(draw: Any) -> dict[str, Any]:
+    """The Gemini config keys promptfoo's google and Vertex providers put in the body, each drawn
+    now and then: system instruction, tools in OpenAI's and Gemini's spellings, tool choice and
+    tool config, response schema, safety settings, thinking, service tier, passthrough."""
+    config: dict[str, Any] = {}
+    name = draw(st.sampled_from(NAMES))
+    if draw(st.integers(0, 3)) == 0:
+        config["systemInstruction"] = draw(
+            st.sampled_from(
+                (
+                    f"Answer about {{{{ {name} }}}}",
+                    {"parts": [{"text": f"One {{{{ {name} }}}}"}, {"text": "Two"}]},
+                    "Plain instruction",
+                )
+            )
+        )
+    if draw(st.integers(0, 3)) == 0:
+        config["tools"] = draw(
+            st.sampled_from(
+                (
+                    [{"type": "function", "function": FUNCTION}],
+                    [{"function_declarations": [FUNCTION]}, {"google_search": {}}],
+                    {"functionDeclarations": [FUNCTION], "codeExecution": {}},
+                    [{"googleSearch": {}}],
+                )
+            )
+        )
+    choice = draw(st.integers(0, 5))
+    if choice == 0:
+        config["tool_choice"] = draw(st.sampled_from(("auto", "none", "required")))
+    elif choice == 1:
+        config["toolConfig"] = {
+            "functionCallingConfig": {"mode": draw(st.sampled_from(("any", "NONE", "auto")))}
+        }
+    elif choice == 2:
+        config["tool_config"] = {
+            "function_calling_config": {"mode": "any", "allowed_function_names": ["lookup"]},
+            "retrieval_config": {"language_code": "en"},
+        }
+    if draw(st.integers(0, 4)) == 0:
+        config["responseSchema"] = {"type": "object", "properties": {"a": {"type": "string"}}}
+    if draw(st.integers(0, 4)) == 0:
+        config["safetySettings"] = [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_NONE"}]
+    if draw(st.integers(0, 4)) == 0:
+        config["generationConfig"] = {"thinkingConfig": {"thinkingLevel": "LOW"}, "candidateCount": 1}
+    if draw(st.integers(0, 4)) == 0:
+        config["service_tier"] = draw(st.sampled_from(("flex", "SERVICE_TIER_PRIORITY", "standard")))
+    if draw(st.integers(0, 5)) == 0:
+        config["passthrough"] = {"labels": {"team": "a"}, "tools": [{"urlContext": {}}]}
+    return config
 
 
 @st.composite

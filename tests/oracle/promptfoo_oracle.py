@@ -84,6 +84,11 @@ def answer_for(body: Any) -> dict[str, Any]:
             "output_tokens": 1,
         },
         "parallel_tool_calls": True,
+        # google-auth-library's token exchange reads these.
+        "access_token": "test-token",
+        "issued_token_type": "urn:ietf:params:oauth:token-type:access_token",
+        "token_type": "Bearer",
+        "expires_in": 3600,
         "tools": [],
         "tool_choice": "auto",
     }
@@ -120,7 +125,59 @@ class OracleRun:
     stderr: str = field(compare=False)  # what promptfoo printed, for failure messages
 
 
-def _environment(home: Path, url: str) -> dict[str, str]:
+def certificate(folder: Path) -> tuple[str, str]:
+    """A self-signed certificate for 127.0.0.1 and its key, made here by openssl: promptfoo's
+    Vertex provider only speaks HTTPS, so the recording server listens for it with this one,
+    which Node is told to trust (NODE_EXTRA_CA_CERTS)."""
+    cert, key = folder / "recording.crt", folder / "recording.key"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return str(cert), str(key)
+
+
+def _google_credentials(home: Path, server: RecordingServer) -> str:
+    """Google sign-in credentials whose token exchange goes to the recording server (an
+    external account's `token_url`), for the Vertex models promptfoo calls through
+    google-auth-library (Claude, Llama)."""
+    (home / "subject-token").write_text("test", encoding="utf-8")
+    path = home / "google-credentials.json"
+    path.write_text(
+        json.dumps(
+            {
+                "type": "external_account",
+                "audience": "//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/p/providers/q",
+                "subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
+                "token_url": f"https://{server.tls_host}/sts-token",
+                "credential_source": {"file": str(home / "subject-token")},
+            }
+        ),
+        encoding="utf-8",
+    )
+    return str(path)
+
+
+def _environment(home: Path, server: RecordingServer, cert: str) -> dict[str, str]:
+    url = server.url
     keep = {name: os.environ[name] for name in ("PATH", "LANG", "TZ") if name in os.environ}
     return keep | {
         "PATH": f"{BIN}:{keep.get('PATH', '/usr/bin:/bin')}",
@@ -149,6 +206,12 @@ def _environment(home: Path, url: str) -> dict[str, str]:
         "AWS_SECRET_ACCESS_KEY": "test",
         "AWS_REGION": "us-east-1",
         "AWS_EC2_METADATA_DISABLED": "true",
+        # Vertex: the API key puts promptfoo's Gemini-on-Vertex calls in express mode (a key
+        # header, no Google sign-in); the host is the recording server's HTTPS listener.
+        "VERTEX_API_HOST": server.tls_host,
+        "NODE_EXTRA_CA_CERTS": cert,
+        "GOOGLE_CLOUD_PROJECT": "test-project",
+        "GOOGLE_APPLICATION_CREDENTIALS": _google_credentials(home, server),
         # Anything not on loopback goes to a proxy that is not there.
         "HTTP_PROXY": "http://127.0.0.1:9",
         "HTTPS_PROXY": "http://127.0.0.1:9",
@@ -187,11 +250,12 @@ def run_promptfoo(
         home.mkdir()
         _write_project(root, files)
         output = Path(temp) / "out.json"
-        with RecordingServer(answer_for) as server:
+        tls = certificate(Path(temp))
+        with RecordingServer(answer_for, tls) as server:
             process = subprocess.run(
                 [str(BIN / "promptfoo"), "eval", "-c", config, *EVAL_ARGS, "-o", str(output)],
                 cwd=root,
-                env=_environment(home, server.url),
+                env=_environment(home, server, tls[0]),
                 capture_output=True,
                 text=True,
                 timeout=timeout,
@@ -213,7 +277,8 @@ class PromptfooOracle:
     def __init__(self, runs_per_process: int = 500) -> None:
         self.runs_per_process = runs_per_process
         self._temp = tempfile.TemporaryDirectory(prefix="pi-promptfoo-")
-        self._server = RecordingServer(answer_for).__enter__()
+        self._tls = certificate(Path(self._temp.name))
+        self._server = RecordingServer(answer_for, self._tls).__enter__()
         self._process: subprocess.Popen[str] | None = None
         self._runs = 0  # configs run by the current process
         self._processes = 0  # processes started, each with its own HOME
@@ -250,7 +315,7 @@ class PromptfooOracle:
             self._process = subprocess.Popen(
                 [str(BIN / "node"), str(ORACLE / "eval_many.mjs")],
                 cwd=home,
-                env=_environment(home, self._server.url),
+                env=_environment(home, self._server, self._tls[0]),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
@@ -297,7 +362,8 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
     # An embedding request (`similar`, answer-relevance) is made as its evaluation is graded,
     # which can be before the next evaluation's candidate: it is never a candidate.
     embeddings = [body for path, body in recorded if path.endswith("/embeddings")]
-    queue = [(path, body) for path, body in recorded if not path.endswith("/embeddings")]
+    # Google sign-in's token exchanges are not model requests.
+    queue = [(path, body) for path, body in recorded if not path.endswith(("/embeddings", "/sts-token"))]
     for result in ordered:
         provider = result.get("provider") or {}
         evaluation = Evaluation(
@@ -305,6 +371,12 @@ def _match(results: list[dict[str, Any]], recorded: list[tuple[str, Any]], stder
         )
         if result.get("error") and not result.get("response"):
             evaluation.error = str(result["error"])
+        # A transform runs on the answer: when it fails, the request had been sent.
+        sent = not evaluation.error or evaluation.error.startswith("Error: Transform failed")
+        if not sent:
+            pass
+        elif provider.get("id") == "echo":
+            pass  # the echo provider sends nothing: its answer is the prompt
         elif queue:
             evaluation.path, evaluation.request = queue.pop(0)
         evaluations.append(evaluation)

@@ -380,6 +380,225 @@ tests:
         provider: google:gemini-2.5-flash
 """,
     },
+    "Gemini system instruction, tools, tool config, response schema, passthrough": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "Plain {{ q }}"
+  - '[{"role": "system", "content": "From the prompt {{ q }}"}, {"role": "user", "content": "{{ q }}"}]'
+  - raw: "Prompt with its own tool choice {{ q }}"
+    label: own tool choice
+    config: {tool_choice: none}
+providers:
+  - id: google:gemini-2.5-pro
+    label: instructed
+    config:
+      systemInstruction: "Be brief about {{ q }}"
+      tools:
+        - type: function
+          function:
+            name: lookup
+            description: Finds a word
+            parameters:
+              type: object
+              additionalProperties: false
+              properties:
+                word: {type: string, default: x}
+                tags: {type: array, items: {type: string}}
+              required: [word]
+      tool_choice: required
+  - id: google:gemini-2.5-flash
+    label: file instruction
+    config:
+      systemInstruction: file://instruction.txt
+      tools: file://tools.json
+      tool_config:
+        function_calling_config: {mode: any, allowed_function_names: [weigh]}
+        retrieval_config: {lat_lng: {latitude: 1.5, longitude: 2}, language_code: en}
+      responseSchema: file://schema.json
+  - id: google:gemini-2.5-flash-lite
+    label: native tools
+    config:
+      systemInstruction: {parts: [{text: "Part one {{ q }}"}, {text: "Part two"}]}
+      tools:
+        - function_declarations:
+            - name: weigh
+              parameters: {type: OBJECT, title: drop me, properties: {grams: {type: integer, minimum: 1}}}
+          google_search: {}
+        - code_execution: {}
+      toolConfig: {functionCallingConfig: {mode: none}}
+      generationConfig:
+        thinkingConfig: {thinkingBudget: 128}
+        response_mime_type: text/plain
+      service_tier: SERVICE_TIER_FLEX
+      passthrough:
+        labels: {team: docs}
+        tools: [{urlContext: {}}]
+  - id: google:gemini-2.5-pro
+    label: schema and passthrough tool config
+    config:
+      responseSchema:
+        type: object
+        properties: {answer: {type: string, description: "about {{ q }}"}}
+      tool_choice: {type: function, function: {name: lookup}}
+      passthrough:
+        toolConfig: {functionCallingConfig: {mode: validated}}
+        serviceTier: priority
+tests:
+  - vars: {q: cats}
+    assert:
+      - type: llm-rubric
+        value: mentions {{ q }}
+        provider:
+          id: google:gemini-2.5-flash
+          config:
+            systemInstruction: "Grade strictly {{ q }}"
+            tools: [{googleSearch: {}}]
+  - vars: {q: dogs}
+""",
+        "instruction.txt": "You help with {{ q }}.\nKeep it short.\n",
+        "tools.json": json.dumps(
+            [
+                {
+                    "functionDeclarations": [
+                        {"name": "weigh", "description": "Weighs", "parameters": {"type": "object"}}
+                    ]
+                },
+                {"google_search_retrieval": {"dynamicRetrievalConfig": {"mode": "MODE_DYNAMIC"}}},
+            ]
+        ),
+        "schema.json": json.dumps({"type": "object", "properties": {"n": {"type": "integer"}}}),
+    },
+    "Gemini on Vertex (vertex:): system instruction, tools, service tier, Model Armor, schema": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - '[{"role": "system", "content": "Sys {{ q }}"}, {"role": "user", "content": "{{ q }}"}]'
+providers:
+  - vertex:gemini-2.5-flash
+  - id: vertex:chat:gemini-2.5-pro
+    label: configured
+    config:
+      temperature: 0.4
+      maxOutputTokens: 64
+      topK: 5
+      context: You are on Vertex
+      examples: [{input: {content: hi}, output: {content: hello}}]
+      safetySettings: [{category: HARM_CATEGORY_HARASSMENT, probability: BLOCK_NONE}]
+      systemInstruction: "Config says {{ q }}"
+      tools: [{functionDeclarations: [{name: f, parameters: {type: object, properties: {a: {type: string}}}}]}]
+      tool_choice: auto
+      service_tier: flex
+      modelArmor: {promptTemplate: projects/p/locations/l/templates/t}
+      responseSchema: '{"type": "object", "properties": {"t": {"type": "string", "description": "{{ q }}"}}}'
+  - id: vertex:gemini-3.6-flash
+    config:
+      passthrough: {serviceTier: priority, labels: {a: b}}
+      generationConfig: {temperature: 1, thinkingConfig: {thinkingLevel: LOW}}
+tests:
+  - vars: {q: owls}
+    assert:
+      - type: llm-rubric
+        value: about {{ q }}
+        provider:
+          id: vertex:gemini-2.5-flash
+          config: {systemInstruction: "Judge {{ q }}", temperature: 0}
+""",
+    },
+    "Claude and Llama on Vertex (vertex:), signed in through the recording server": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "system: Be short\\nuser: Tell me about {{ q }}"
+  - '[{"role": "system", "content": "Sys {{ q }}"}, {"role": "user", "content": "{{ q }}"}]'
+  - |
+    - role: system
+      content: yaml sys {{ q }}
+    - role: user
+      content: yaml user {{ q }}
+providers:
+  - vertex:claude-3-5-haiku@20241022
+  - id: vertex:chat:claude-sonnet-4-5@20250929
+    label: configured claude
+    config:
+      systemInstruction: "Config says {{ q }}"
+      temperature: 0.3
+      topP: 0.9
+      top_k: 0
+      topK: 7
+      maxOutputTokens: 300
+      anthropic_version: vertex-2023-10-16
+  - vertex:llama-3.3-70b-instruct-maas
+  - id: vertex:llama-4-scout-17b-16e-instruct-maas
+    label: guarded llama
+    config:
+      temperature: 0.5
+      topP: 0.8
+      maxOutputTokens: 77
+      llamaConfig: {safetySettings: {enabled: false, llama_guard_settings: {categories: [S1]}}}
+tests:
+  - vars: {q: owls}
+    assert:
+      - type: llm-rubric
+        value: about {{ q }}
+        provider:
+          id: vertex:claude-3-5-haiku@20241022
+          config: {systemInstruction: "Judge {{ q }}", max_tokens: 100}
+      - type: factuality
+        value: Owls hunt at night
+        provider: vertex:llama-3.3-70b-instruct-maas
+""",
+    },
+    "echo provider: no request, its judges given the prompt as the answer": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "Reply: {{ reply }}"
+  - '[{"role": "system", "content": "S"}, {"role": "user", "content": "{{ reply }}"}]'
+  - "{{ reply }}"
+providers:
+  - id: echo
+    label: canned
+  - openai:chat:gpt-4o-mini
+tests:
+  - vars: {reply: "Refunds take 5 days", topic: refunds}
+    assert:
+      - type: llm-rubric
+        value: talks about {{ topic }}
+      - type: model-graded-closedqa
+        value: is polite
+      - type: select-best
+        value: the clearest
+  - vars: {reply: "We are closed"}
+    assert:
+      - type: factuality
+        value: The shop is closed
+  - vars: {reply: "42"}
+    prompts: ["{{ reply }}"]
+    providers: [canned]
+    assert:
+      - type: llm-rubric
+        value: is a number
+""",
+    },
+    "a YAML prompt file written as `messages:`, which promptfoo sends OpenAI as an object": {
+        "promptfooconfig.yaml": """\
+prompts: [file://prompt.yaml]
+providers:
+  - openai:chat:gpt-4o-mini
+  - anthropic:messages:claude-3-5-haiku-latest
+tests:
+  - vars: {riddle: What has keys?}
+    assert:
+      - type: llm-rubric
+        value: answers the riddle
+""",
+        "prompt.yaml": """\
+messages:
+  - role: system
+    content: Be concise
+  - role: user
+    content: |
+      Answer this riddle:
+      {{ riddle }}
+""",
+    },
     "answer-relevance and context-* judges, from the context and query vars": {
         "promptfooconfig.yaml": """\
 prompts: ["Answer {{ query }} using {{ context }}"]

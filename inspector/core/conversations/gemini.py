@@ -88,6 +88,11 @@ def gemini(b: Builder, case_id: str, data: dict) -> RenderedCase:
     if isinstance(system, dict) and system_key != "systemInstruction":
         case.metadata["system_key"] = system_key
     case.tools = _tools(b, data.get("tools"))
+    if isinstance(data.get("tools"), list):
+        # Exported back to Gemini, the tools go as they were sent: the tool list shows each
+        # declaration, not how they were grouped or spelled (`parameters`, a tool object holding
+        # declarations and googleSearch together).
+        case.metadata["tools_sent"] = data["tools"]
     if isinstance(schema, dict):
         case.output_schema = OutputSchema(name="output", schema=schema)
     return case

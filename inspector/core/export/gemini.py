@@ -94,7 +94,9 @@ def export(case: RenderedCase, settings: ExportSettings) -> ExportResult:
         payload[system_key] = {"parts": build.system_blocks}
     elif build.system_parts:
         payload[system_key] = {"parts": [{"text": "\n\n".join(build.system_parts)}]}
-    if case.tools:
+    if build.same_api and "tools_sent" in case.metadata:
+        payload["tools"] = case.metadata["tools_sent"]
+    elif case.tools:
         # Function declarations first, then Gemini's own tools (googleSearch, ...) as they were.
         functions = _declarations(case, build)
         payload["tools"] = ([{"functionDeclarations": functions}] if functions else []) + [

@@ -8,6 +8,9 @@ from typing import Any
 
 from ..model import RenderedCase
 
+# The metadata key holding the body promptfoo sends, where the case does not give it back.
+SENT = "promptfoo_sent"
+
 
 def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
     from ..export import export_case
@@ -15,11 +18,21 @@ def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
     own = case.metadata.get("promptfoo") or {}
     fmt = case.metadata.get("format")
     payload = export_case(case, fmt).payload if fmt and not case.skipped else None
+    if SENT in case.metadata:
+        # The body promptfoo sends where exporting the case does not give it back as it is (a
+        # body OpenAI refuses, Claude on Vertex's model in the URL).
+        payload = case.metadata[SENT]
     graders = []
     for grader, judge in zip(case.graders, own.get("graders") or [], strict=False):
         judge_case = RenderedCase(case.id, grader.messages, metadata=dict(judge["metadata"]))
+        sent = judge["metadata"].get(SENT)
         graders.append(
-            {"name": grader.name, "payload": export_case(judge_case, judge["metadata"]["format"]).payload}
+            {
+                "name": grader.name,
+                "payload": sent
+                if sent is not None
+                else export_case(judge_case, judge["metadata"]["format"]).payload,
+            }
         )
     return {
         "promptfoo": {

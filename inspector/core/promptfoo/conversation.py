@@ -1,6 +1,6 @@
 """`_conversation`: what promptfoo gives a prompt that names it, the earlier evaluations of the same
 provider, prompt and `metadata.conversationId` in run order (the evaluator's conversationKey and
-updateConversationHistory), each answer the candidate placeholder. promptfoo fills it in the
+updateConversationHistory), each answer the candidate placeholder (the prompt itself for the echo provider). promptfoo fills it in the
 order evaluations finish, which is this order when they run one at a time (`-j 1`, as promptfoo
 advises for conversations)."""
 
@@ -29,7 +29,7 @@ class Conversations:
         if NAME in prompt.raw:
             values[NAME] = list(self.turns.get(key, []))
 
-    def record(self, key: str, rendered_text: str) -> None:
+    def record(self, key: str, rendered_text: str, answer: Any = CANDIDATE_PLACEHOLDER) -> None:
         try:
             rendered_json = json.loads(rendered_text)
         except ValueError:
@@ -40,6 +40,6 @@ class Conversations:
             {
                 "prompt": rendered_json or rendered_text,
                 "input": last_input or rendered_json or rendered_text,
-                "output": CANDIDATE_PLACEHOLDER,
+                "output": answer,
             }
         )

@@ -11,9 +11,11 @@ written.
 from __future__ import annotations
 
 import contextlib
+import json
 from dataclasses import dataclass
 
 import msgspec
+import yaml
 
 from ..agentv.pieces import Piece, segments
 from ..bundle import Bundle
@@ -31,7 +33,11 @@ from ..model import (
 )
 from ..options import RenderOptions
 from ..yaml_lines import Node
+from .contract import SENT
 from .conversation import Conversations
+from .gemini import merge_prompt_config as merge_gemini_prompt_config
+from .gemini import prepare_config as prepare_gemini_config
+from .gemini import prepare_instruction
 from .graders import (
     CANDIDATE_PLACEHOLDER,
     STATEMENTS_PLACEHOLDER,
@@ -45,8 +51,20 @@ from .graders import (
 )
 from .judge_trace import trace_messages
 from .prompts import Prompt, read_prompts
-from .providers import Provider, body_for, read_providers
-from .render import PromptRenderer, render_prompt
+from .providers import (
+    ANTHROPIC,
+    BEDROCK_CONVERSE,
+    ECHO,
+    GEMINI_APIS,
+    OPENAI_CHAT,
+    VERTEX_CLAUDE,
+    VERTEX_GEMINI,
+    VERTEX_LLAMA,
+    Provider,
+    body_for,
+    read_providers,
+)
+from .render import PromptRenderer, Rendered, render_prompt
 from .source import FILE_PREFIX, Source, glob_paths
 from .testcases import TestCase, merge_default, read_default_test, read_tests, scenario_tests
 from .variables import Variables, load_files, prepare
@@ -222,7 +240,9 @@ def _evaluation(
     renderer = PromptRenderer(variables.values, variables.origins, run.env)
     try:
         case, prompt_text = _request_case(source, test, provider, prompt, renderer, warnings)
-        run.conversations.record(key, prompt_text)
+        # The echo provider's answer is the prompt it was given: its judges are fully known.
+        answer = _echoed(prompt_text) if provider.api == ECHO else CANDIDATE_PLACEHOLDER
+        run.conversations.record(key, prompt_text, answer)
     except InputError as error:
         why = error.diagnostic.message.replace(
             "agentv's nunjucks fails this file", "promptfoo fails this evaluation"
@@ -236,7 +256,8 @@ def _evaluation(
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
     case.metadata.update(metadata)
-    _add_judges(source, case, test, variables.values, prompt_text)
+    case.metadata["promptfoo"]["answer"] = answer
+    _add_judges(source, case, test, variables.values, (prompt_text, answer))
     return case
 
 
@@ -253,17 +274,28 @@ def _request_case(
     rendered = render_prompt(
         prompt, renderer, source.path, str(options.get("prefix") or ""), str(options.get("suffix") or "")
     )
-    # Anthropic and Bedrock Converse parse the rendered text themselves.
-    if not isinstance(rendered.messages, list) and provider.api not in ("anthropic", "bedrock-converse"):
-        raise InputError(
-            f"the rendered prompt is JSON but not a list of messages: promptfoo "
-            f"would send it as `messages` itself ({type(rendered.messages).__name__}"
-            f"), a request the API refuses"
-        )
+    if provider.api == ECHO:
+        return _echo_case(rendered, source.path, test, warnings), rendered.text or ""
+    wrapped = _wrapped_messages(rendered.messages, provider, test, warnings)
     config = {**provider.config, **(prompt.config or {})}
+    if provider.api in GEMINI_APIS:
+        config = prepare_gemini_config(
+            merge_gemini_prompt_config(provider.config, prompt.config or {}),
+            renderer.values,
+            lambda reference: _config_file(source, reference),
+            vertex=provider.api == VERTEX_GEMINI,
+        )
+    if provider.api == VERTEX_CLAUDE:
+        config = prepare_instruction(
+            config, renderer.values, lambda reference: _config_file(source, reference)
+        )
     body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
-    case = read_request(body, provider.api or "", source.path)
-    if provider.api in ("anthropic", "bedrock-converse") and _repeats_role(body.get("messages")):
+    if wrapped is not None:
+        case = read_request({**body, "messages": wrapped}, provider.api or "", source.path)
+        case.metadata[SENT] = body
+    else:
+        case = read_request(body, provider.api or "", source.path, provider.model)
+    if provider.api in (ANTHROPIC, BEDROCK_CONVERSE) and _repeats_role(body.get("messages")):
         warnings.append(
             Diagnostic(
                 "promptfoo sends consecutive turns of the same role here; the "
@@ -274,6 +306,88 @@ def _request_case(
         )
     _trace(case, rendered.pieces, provider.api)
     return case, rendered.text or ""
+
+
+def _config_file(source: Source, reference: str) -> object:
+    """A `file://` value in a provider's config, as maybeLoadFromExternalFile reads it: JSON and
+    YAML parsed, any other file its text."""
+    path, text = source.require_text(reference, None)
+    if path.endswith(".json"):
+        return json.loads(text)
+    if path.endswith((".yaml", ".yml")):
+        return yaml.safe_load(text)
+    return text
+
+
+def _wrapped_messages(
+    messages: object, provider: Provider, test: TestCase, warnings: list[Diagnostic]
+) -> list | None:
+    """A prompt that renders to a JSON object holding a `messages` list (a YAML prompt file
+    written as `messages:`): promptfoo's OpenAI Chat provider sends the whole object as
+    `messages`. The evaluation shows the inner list, and the body promptfoo sends (the contract's
+    payload) keeps the object. Any other JSON that is not a list of messages is not rendered."""
+    if isinstance(messages, list) or provider.api in (ANTHROPIC, BEDROCK_CONVERSE, VERTEX_CLAUDE):
+        return None  # Anthropic and Bedrock Converse parse the rendered text themselves
+    inner = messages.get("messages") if isinstance(messages, dict) else None
+    if provider.api == OPENAI_CHAT and isinstance(inner, list) and inner:
+        warnings.append(
+            Diagnostic(
+                'promptfoo sends this prompt\'s object as `messages` (`"messages": {"messages": '
+                "[...]}`), where OpenAI takes a list of messages: OpenAI refuses the request. The "
+                "payload is promptfoo's body; the messages shown, and `--to` this API, are the list "
+                "inside it, as OpenAI would take them",
+                test.path,
+                test.line,
+            )
+        )
+        return inner
+    raise InputError(
+        f"the rendered prompt is JSON but not a list of messages: promptfoo "
+        f"would send it as `messages` itself ({type(messages).__name__}"
+        f"), a request the API refuses"
+    )
+
+
+def _echoed(prompt_text: str) -> object:
+    """The echo provider's answer as promptfoo grades it: the prompt, read as JSON when it is JSON
+    (its judges see a chat prompt's messages each as JSON, joined by commas, as promptfoo
+    writes an array)."""
+    try:
+        return json.loads(prompt_text)
+    except ValueError:
+        return prompt_text
+
+
+def _echo_case(rendered: Rendered, path: str, test: TestCase, warnings: list[Diagnostic]) -> RenderedCase:
+    """The echo provider sends no request: the case is the prompt it is given (as chat messages
+    when it is a chat prompt, else one user message), with no payload."""
+    messages = rendered.messages
+    if not (
+        isinstance(messages, list)
+        and messages
+        and all(
+            isinstance(item, dict)
+            and isinstance(item.get("role"), str)
+            and isinstance(item.get("content"), str)
+            for item in messages
+        )
+    ):
+        messages = [{"role": "user", "content": rendered.text or ""}]
+        rendered.pieces = [None]
+    case = read_request({"model": ECHO, "messages": messages}, OPENAI_CHAT, path)
+    # Not a request of any API: no payload, nothing to export as the body it sends.
+    case.metadata.pop("format", None)
+    case.metadata.pop("request", None)
+    warnings.append(
+        Diagnostic(
+            "the echo provider sends no request (no payload): it answers with the rendered prompt, "
+            "which its judges are given as the candidate's answer",
+            test.path,
+            test.line,
+        )
+    )
+    _trace(case, rendered.pieces, OPENAI_CHAT)
+    return case
 
 
 def _repeats_role(messages: object) -> bool:
@@ -307,12 +421,17 @@ def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None
         case.messages[position] = msgspec.structs.replace(message, segments=traced)
 
 
-def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict, prompt_text: str) -> None:
+def _add_judges(
+    source: Source, case: RenderedCase, test: TestCase, values: dict, asked: tuple[str, object]
+) -> None:
+    """`asked`: the prompt the candidate is given and its answer (the placeholder unless known)."""
+
     def warn(message: str, assertion: dict) -> None:
         case.warnings.append(Diagnostic(message, assertion.get("__path"), assertion.get("__line")))
 
     case.metadata["promptfoo"]["graders"] = []
-    for judge in judges(test.asserts, values, test.options, prompt_text, warn):
+    prompt_text, answer = asked
+    for judge in judges(test.asserts, values, test.options, prompt_text, warn, answer):
         _attach(source, case, test, judge, _known_texts(case, test, judge, values))
 
 
@@ -321,20 +440,29 @@ def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict
 _REQUEST_APIS = {
     module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic, gemini, bedrock)
 }
+# Bodies of those APIs sent to Vertex AI.
+_REQUEST_APIS.update(
+    {VERTEX_GEMINI: gemini.FORMAT, VERTEX_CLAUDE: anthropic.FORMAT, VERTEX_LLAMA: openai_chat.FORMAT}
+)
 
 
-def read_request(body: dict, api: str, path: str) -> RenderedCase:
-    """A request body promptfoo sends, read as a raw request of its API would be."""
+def read_request(body: dict, api: str, path: str, model: str = "") -> RenderedCase:
+    """A request body promptfoo sends, read as a raw request of its API would be. Claude on
+    Vertex names its model in the URL: the case is read with it, and keeps the body as sent."""
     request = _REQUEST_APIS.get(api)
     if request is None:
         raise InputError(f"promptfoo request in an API this reader does not know: {api!r}", path)
+    if api == VERTEX_CLAUDE:
+        case = read_with(request, {"model": model, **body}, path)
+        case.metadata[SENT] = body
+        return case
     return read_with(request, body, path)
 
 
 def _attach(
     source: Source, case: RenderedCase, test: TestCase, judge: Judge, known: list[Segment] | None = None
 ) -> None:
-    judge_case = read_request(judge.body, judge.api, source.path)
+    judge_case = read_request(judge.body, judge.api, source.path, judge.model)
     path = judge.assertion.get("__path") or test.path
     line = judge.line or test.line
     # The template's own words: promptfoo's, or the config's rubricPrompt (at the assertion's line
@@ -396,7 +524,8 @@ def _add_select_best(source: Source, test: TestCase, values: dict, row: list[Ren
                 )
             continue
         try:
-            judge = select_best(assertion, values, test.options, len(rendered))
+            answers = [case.metadata["promptfoo"].get("answer", CANDIDATE_PLACEHOLDER) for case in rendered]
+            judge = select_best(assertion, values, test.options, answers)
         except JudgeNotBuilt as error:
             rendered[-1].warnings.append(
                 Diagnostic(

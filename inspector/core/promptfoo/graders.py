@@ -21,7 +21,19 @@ from jinja2 import Template
 from ..agentv.nunjucks import ENVIRONMENT
 from ..js import js_value
 from . import grader_prompts
-from .providers import ANTHROPIC, BEDROCK_CONVERSE, OPENAI_CHAT, Provider, body_for, provider_from
+from .gemini import prepare_config as prepare_gemini_config
+from .gemini import prepare_instruction
+from .providers import (
+    ANTHROPIC,
+    BEDROCK_CONVERSE,
+    ECHO,
+    GEMINI_APIS,
+    OPENAI_CHAT,
+    VERTEX_CLAUDE,
+    Provider,
+    body_for,
+    provider_from,
+)
 from .testcases import TestCase
 
 CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
@@ -61,7 +73,10 @@ def judges(
     options: dict[str, Any],
     prompt_text: str,
     warn: Any,
+    answer: Any = CANDIDATE_PLACEHOLDER,
 ) -> list[Judge]:
+    """`answer` is the candidate's answer where the run is known before it (the echo provider
+    answers with the prompt), else the placeholder."""
     failing = next((item for item in asserts if isinstance(item, dict) and item.get(GRADING_FAILS)), None)
     if failing is not None:
         warn(failing[GRADING_FAILS], failing)
@@ -72,7 +87,7 @@ def judges(
         if not isinstance(kind, str):
             continue
         try:
-            found.extend(_assertion_judges(kind, assertion, variables, options, prompt_text, warn))
+            found.extend(_assertion_judges(kind, assertion, variables, options, (prompt_text, answer), warn))
         except JudgeNotBuilt as error:
             warn(f"the `{kind}` assertion's judge is not rendered: {error}", assertion)
     return found
@@ -83,24 +98,30 @@ def _assertion_judges(
     assertion: dict[str, Any],
     variables: dict[str, Any],
     options: dict[str, Any],
-    prompt_text: str,
+    asked: tuple[str, Any],
     warn: Any,
 ) -> list[Judge]:
+    """`asked` is the prompt the candidate was given and its answer."""
     base = kind[4:] if kind.startswith("not-") else kind
     if base in RENDERED:
-        return [_judge(base, assertion, variables, options, prompt_text)]
+        return [_judge(base, assertion, variables, options, asked)]
     if base == "g-eval" and isinstance(assertion.get("value"), str):
-        return _g_eval(assertion, variables, options, prompt_text)
+        return _g_eval(assertion, variables, options, asked)
     if base in RAG:
-        return _rag(base, assertion, variables, options, prompt_text, warn)
+        return _rag(base, assertion, variables, options, asked, warn)
     if base in NOT_RENDERED:
         warn(f"the `{kind}` assertion's judge requests are not rendered", assertion)
     return []
 
 
 def _judge(
-    kind: str, assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], prompt_text: str
+    kind: str,
+    assertion: dict[str, Any],
+    variables: dict[str, Any],
+    options: dict[str, Any],
+    asked: tuple[str, Any],
 ) -> Judge:
+    prompt_text, answer = asked
     value = assertion.get("value")
     rendered = render_assertion_value(value, variables) if isinstance(value, str) else value
     rubric_prompt = assertion.get("rubricPrompt") or options.get("rubricPrompt")
@@ -108,7 +129,7 @@ def _judge(
         rubric_prompt = json.dumps(rubric_prompt, ensure_ascii=False, separators=(",", ":"))
     if kind == "llm-rubric":
         template = rubric_prompt or grader_prompts.DEFAULT_GRADING_PROMPT
-        context = {**variables, "output": CANDIDATE_PLACEHOLDER, "rubric": rendered or ""}
+        context = {**variables, "output": answer, "rubric": rendered or ""}
         default_config: dict[str, Any] = JSON_OBJECT
     else:
         template = rubric_prompt or (
@@ -117,11 +138,11 @@ def _judge(
             else grader_prompts.PROMPTFOO_FACTUALITY_PROMPT
         )
         key = "criteria" if kind == "model-graded-closedqa" else "ideal"
-        context = {**variables, "input": prompt_text, key: rendered, "completion": CANDIDATE_PLACEHOLDER}
+        context = {**variables, "input": prompt_text, key: rendered, "completion": answer}
         default_config = {}
     text = render_grading_prompt(template, context)
     provider = assertion.get("provider") or options.get("provider")
-    return _judge_request(kind, text, _grading_provider(provider, default_config), assertion)
+    return _judge_request(kind, text, _grading_provider(provider, default_config, variables), assertion)
 
 
 def _judge_request(
@@ -136,30 +157,31 @@ def _judge_request(
 
 
 def select_best(
-    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], outputs: int
+    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], outputs: list[Any]
 ) -> Judge:
-    """matchesSelectBest: one request for a test's row, comparing every evaluation's output (each
-    the placeholder); the criteria go in as written, not rendered."""
+    """matchesSelectBest: one request for a test's row, comparing every evaluation's output (the
+    placeholder where only the run knows it); the criteria go in as written, not rendered."""
     rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
     if isinstance(rubric, (list, dict)):
         rubric = json.dumps(rubric, ensure_ascii=False, separators=(",", ":"))
     text = render_grading_prompt(
         rubric or grader_prompts.SELECT_BEST_PROMPT,
-        {**variables, "criteria": assertion.get("value"), "outputs": [CANDIDATE_PLACEHOLDER] * outputs},
+        {**variables, "criteria": assertion.get("value"), "outputs": outputs},
     )
-    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {})
-    return _judge_request(f"select-best (the {outputs} outputs of this test)", text, provider, assertion)
+    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {}, variables)
+    return _judge_request(f"select-best (the {len(outputs)} outputs of this test)", text, provider, assertion)
 
 
 def _g_eval(
-    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], prompt_text: str
+    assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], asked: tuple[str, Any]
 ) -> list[Judge]:
     """matchesGEval: a request for evaluation steps, then the evaluation with those steps (which
     only the first request's answer gives: a placeholder here)."""
+    prompt_text, answer = asked
     criteria = _render(assertion["value"], variables)
     rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
     prompts = rubric if isinstance(rubric, dict) else {}
-    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {}, variables)
     steps_text = render_grading_prompt(
         prompts.get("steps") or grader_prompts.GEVAL_PROMPT_STEPS, {"criteria": criteria}
     )
@@ -170,7 +192,7 @@ def _g_eval(
             "steps": STEPS_PLACEHOLDER,
             "maxScore": "10",
             "input": prompt_text,
-            "output": CANDIDATE_PLACEHOLDER,
+            "output": answer,
         },
     )
     named = (("g-eval › steps", steps_text), ("g-eval › evaluate", evaluate_text))
@@ -182,7 +204,7 @@ def _rag(
     assertion: dict[str, Any],
     variables: dict[str, Any],
     options: dict[str, Any],
-    prompt_text: str,
+    asked: tuple[str, Any],
     warn: Any,
 ) -> list[Judge]:
     """The judge requests of answer-relevance and the context-* assertions (src/matchers/rag.ts)
@@ -193,7 +215,7 @@ def _rag(
         return []
     context = variables.get("context")
     query = variables.get("query")
-    texts = _rag_texts(kind, assertion, variables, options, prompt_text, context, query)
+    texts = _rag_texts(kind, assertion, variables, options, asked, (context, query))
     if texts is None:
         warn(
             f"the `{kind}` assertion's judge requests are not rendered: promptfoo fails it before asking "
@@ -206,7 +228,7 @@ def _rag(
             "answer-relevance's embedding requests (the question and each generated one) are not rendered",
             assertion,
         )
-    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {})
+    provider = _grading_provider(assertion.get("provider") or options.get("provider"), {}, variables)
     return [_judge_request(name, text, provider, assertion) for name, text in texts]
 
 
@@ -215,17 +237,18 @@ def _rag_texts(
     assertion: dict[str, Any],
     variables: dict[str, Any],
     options: dict[str, Any],
-    prompt_text: str,
-    context: Any,
-    query: Any,
+    asked: tuple[str, Any],
+    context_and_query: tuple[Any, Any],
 ) -> list[tuple[str, str]] | None:
     """Each request's name and text, or None where promptfoo stops first (a missing `query` or
     context, a value that is not text)."""
+    prompt_text, answer = asked
+    context, query = context_and_query
     rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
     if kind == "answer-relevance":
         text = render_grading_prompt(
             _rubric_text(rubric) or grader_prompts.ANSWER_RELEVANCY_GENERATE,
-            {"answer": CANDIDATE_PLACEHOLDER},
+            {"answer": answer},
         )
         return [(f"answer-relevance › question {n}", text) for n in range(1, ANSWER_RELEVANCE_QUESTIONS + 1)]
     if kind == "context-recall":
@@ -247,7 +270,7 @@ def _rag_texts(
         ]
     if rubric:
         return None
-    longform = {**variables, "question": query, "answer": CANDIDATE_PLACEHOLDER}
+    longform = {**variables, "question": query, "answer": answer}
     statements = {**variables, "context": context, "statements": [STATEMENTS_PLACEHOLDER]}
     return [
         (
@@ -337,7 +360,9 @@ class JudgeNotBuilt(Exception):
     """A judge whose provider's request the inspector does not build."""
 
 
-def _grading_provider(provider: Any, default_config: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+def _grading_provider(
+    provider: Any, default_config: dict[str, Any], variables: dict[str, Any]
+) -> tuple[str, str, dict[str, Any]]:
     """getGradingProvider for a text judge: a map by output type gives its `text` one; a judge
     the inspector cannot build is named, never replaced by the default one."""
     if isinstance(provider, dict) and "id" not in provider and provider.get("text"):
@@ -348,9 +373,26 @@ def _grading_provider(provider: Any, default_config: dict[str, Any]) -> tuple[st
         judge = provider_from(provider["id"], provider.get("config") or {})
     else:
         return OPENAI_CHAT, DEFAULT_GRADING_MODEL, default_config
+    if judge.api == ECHO:
+        raise JudgeNotBuilt("the echo provider asks no model: it answers with the grading prompt itself")
     if judge.api is None or judge.unsupported:
         raise JudgeNotBuilt(judge.unsupported or f"provider {judge.id!r} is not one the inspector builds")
+    if judge.api == VERTEX_CLAUDE:
+        return judge.api, judge.model, prepare_instruction(judge.config, variables, _no_judge_files)
+    if judge.api in GEMINI_APIS:
+        # The judge is asked with the test's vars: its Gemini templates are rendered with them.
+        return (
+            judge.api,
+            judge.model,
+            prepare_gemini_config(
+                judge.config, variables, _no_judge_files, vertex=judge.api != GEMINI_APIS[0]
+            ),
+        )
     return judge.api, judge.model, judge.config
+
+
+def _no_judge_files(reference: str) -> Any:
+    raise JudgeNotBuilt(f"its Gemini config reads {reference}, which the inspector does not read for a judge")
 
 
 def _chat_messages(text: str) -> Any:

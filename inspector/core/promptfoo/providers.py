@@ -17,13 +17,25 @@ from typing import Any
 
 from ..model import InputError
 from ..yaml_lines import Node
+from . import vertex
+from .gemini import config_instruction, gemini_body
 from .source import Source
 
 OPENAI_CHAT = "openai-chat"
 OPENAI_RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic"
 GEMINI = "gemini"
+# Gemini on Vertex AI (vertex:<model>): VertexChatProvider.callGeminiApi, a Gemini body spelled
+# a little differently.
+VERTEX_GEMINI = "vertex-gemini"
+GEMINI_APIS = (GEMINI, VERTEX_GEMINI)
+# Claude and Llama on Vertex AI (VertexChatProvider.callClaudeApi, callLlamaApi): an Anthropic
+# Messages body and an OpenAI Chat body (vertex.py).
+VERTEX_CLAUDE = "vertex-claude"
+VERTEX_LLAMA = "vertex-llama"
 BEDROCK_CONVERSE = "bedrock-converse"
+# promptfoo's echo provider: sends nothing and answers with the rendered prompt.
+ECHO = "echo"
 # openai:<kind>:<model> ids whose API is not a chat or responses request.
 OPENAI_OTHER = (
     "assistant",
@@ -45,21 +57,9 @@ ANTHROPIC_DEFAULT_MAX_TOKENS = 1024
 # retired generateMessage API).
 GEMINI_MODEL_PREFIXES = ("gemini", "gemma", "codegemma", "paligemma")
 # Config keys that shape a Gemini request in ways the inspector does not build: named, not
-# guessed (tools and tool config are converted by promptfoo's transformTools, a system
-# instruction from the config is a nunjucks template of its own).
-GEMINI_NOT_BUILT = (
-    "systemInstruction",
-    "tools",
-    "tool_choice",
-    "toolConfig",
-    "tool_config",
-    "functionToolCallbacks",
-    "passthrough",
-    "service_tier",
-    "responseSchema",
-    "useAssistantRole",
-    "mcp",
-)
+# guessed (`assistant` turns sent as they are, tools from an MCP server).
+GEMINI_NOT_BUILT = ("useAssistantRole", "mcp")
+VERTEX_NOT_BUILT = GEMINI_NOT_BUILT
 # Config keys that shape a Bedrock Converse request in ways the inspector does not build (tools
 # are converted by convertToolsToConverseFormat, thinking normalised by promptfoo's Claude table).
 CONVERSE_NOT_BUILT = (
@@ -158,13 +158,18 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
             f"the inspector does not build a {_API_NAMES.get(api or '', api)} request with "
             f"{', '.join(not_built)} in its config"
         )
-    elif api == GEMINI and "-tts" in model:
+    elif api in GEMINI_APIS and "-tts" in model:
         provider.unsupported = f"{model} is a speech model, whose request the inspector does not build"
-    elif api in (ANTHROPIC, BEDROCK_CONVERSE) and LATER_CLAUDE.search(model):
+    elif api in (ANTHROPIC, BEDROCK_CONVERSE, VERTEX_CLAUDE) and LATER_CLAUDE.search(model):
         provider.unsupported = (
             f"promptfoo sets {model}'s sampling, thinking and max_tokens "
             f"from its own table of Claude models, which the inspector does "
             f"not model"
+        )
+    elif api is None and provider_id.startswith("vertex:"):
+        provider.unsupported = (
+            f"provider {provider_id!r} is not one whose request the inspector builds: on Vertex, "
+            f"Gemini, Claude and Llama models are (PaLM, live, video and embedding models are not)"
         )
     elif api is None:
         provider.unsupported = (
@@ -200,15 +205,45 @@ def api_of(provider_id: str) -> tuple[str | None, str]:
             return OPENAI_RESPONSES, ":".join(parts[2:]) or "gpt-4.1-mini"
         if parts[1] in OPENAI_OTHER:
             return None, ""
-        return OPENAI_CHAT, ":".join(parts[1:])
+        model = ":".join(parts[1:])
+        return (OPENAI_RESPONSES if _responses_by_default(parts[1]) else OPENAI_CHAT), model
+    if provider_id == ECHO:
+        return ECHO, ""
     if parts[0] == "anthropic" and len(parts) >= 3 and parts[1] == "messages":
         return ANTHROPIC, ":".join(parts[2:])
     if _gemini_model(parts):
         return GEMINI, parts[1]
+    if parts[0] == "vertex" and len(parts) >= 2:
+        return _vertex_api(parts)
     if parts[:2] == ["bedrock", "converse"] and len(parts) >= 3:
         model = ":".join(parts[2:])
         return (None, "") if BEDROCK_OTHER_ROUTE.search(model) else (BEDROCK_CONVERSE, model)
     return None, ""
+
+
+def _responses_by_default(model: str) -> bool:
+    """shouldDefaultToOpenAiResponses: `openai:<model>` is a Responses provider from GPT-5.6 on."""
+    if re.match(r"^gpt-35(?:-|$)", model):
+        return False
+    version = re.match(r"^gpt-(\d+)(?:\.(\d+))?(?:-|$)", model)
+    if version is None:
+        return False
+    major, minor = int(version.group(1)), int(version.group(2) or 0)
+    return major > 5 or (major == 5 and minor >= 6)
+
+
+def _vertex_api(parts: list[str]) -> tuple[str | None, str]:
+    """vertex:<model> and vertex:chat:<model> as promptfoo's google family reads them: by the
+    model's name, Claude (callClaudeApi), Gemini (callGeminiApi), Llama (callLlamaApi); PaLM
+    (any other name) is not built."""
+    if parts[1] in ("live", "video", "embedding", "embeddings"):
+        return None, ""
+    model = ":".join(parts[2:] if parts[1] == "chat" else parts[1:])
+    if "claude" in model:
+        return VERTEX_CLAUDE, model
+    if "gemini" in model:
+        return (None, "") if "omni" in model else (VERTEX_GEMINI, model)
+    return (VERTEX_LLAMA, model) if "llama" in model else (None, "")
 
 
 def _gemini_model(parts: list[str]) -> bool:
@@ -475,82 +510,6 @@ def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[
     return system, messages
 
 
-# ---- Gemini (google:) -----------------------------------------------------------------------
-
-# Flash models whose sampling parameters promptfoo removes (removeDeprecatedGeminiGenerationParams).
-GEMINI_FLASH = ("gemini-3.8-flash", "gemini-3.7-flash", "gemini-3.6-flash", "gemini-3.5-flash-lite")
-GEMINI_FLASH_NAMES = ("gemini-flash-latest", "gemini-flash-lite-latest")
-GEMINI_SAMPLING = (
-    "temperature",
-    "topP",
-    "top_p",
-    "topK",
-    "top_k",
-    "candidateCount",
-    "candidate_count",
-    "presencePenalty",
-    "presence_penalty",
-    "frequencyPenalty",
-    "frequency_penalty",
-)
-# A line that is all base64 (or a data URL) may be a media var promptfoo turns into inlineData.
-BASE64_LINE = re.compile(r"^(?:data:[^,]*;base64,)?[A-Za-z0-9+/]{20,}={0,2}$")
-
-
-def gemini_body(model: str, messages: Any, config: dict[str, Any]) -> dict[str, Any]:
-    """AIStudioChatProvider.callGemini: the chat messages coerced to contents
-    (maybeCoerceToGeminiFormat), system messages gathered into `system_instruction`."""
-    contents, system = _gemini_contents(messages)
-    generation = {
-        key: config[key]
-        for key in ("temperature", "topP", "topK", "stopSequences", "maxOutputTokens")
-        if key in config
-    }
-    if isinstance(config.get("generationConfig"), dict):
-        generation.update(config["generationConfig"])
-    if model.startswith(GEMINI_FLASH) or model in GEMINI_FLASH_NAMES:
-        generation = {key: value for key, value in generation.items() if key not in GEMINI_SAMPLING}
-    body: dict[str, Any] = {"contents": contents, "generationConfig": generation}
-    safety = config.get("safetySettings")
-    if safety:
-        body["safetySettings"] = [_safety_setting(item) for item in safety]
-    if system:
-        body["system_instruction"] = {"parts": system}
-    return body
-
-
-def _safety_setting(item: Any) -> dict[str, Any]:
-    item = item if isinstance(item, dict) else {}
-    setting = {"category": item["category"]} if item.get("category") is not None else {}
-    return {**setting, "threshold": item.get("threshold") or item.get("probability") or ""}
-
-
-def _gemini_contents(messages: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    if not (
-        isinstance(messages, list)
-        and messages
-        and all(isinstance(item, dict) and isinstance(item.get("content"), str) for item in messages)
-    ):
-        raise InputError("the inspector builds Gemini contents from chat messages with text content only")
-    contents: list[dict[str, Any]] = []
-    system: list[dict[str, Any]] = []
-    for item in messages:
-        role = "model" if item.get("role") == "assistant" else item.get("role")
-        if any(BASE64_LINE.match(line.strip()) for line in item["content"].split("\n")):
-            raise InputError(
-                "a line of base64 in a Gemini prompt may be sent as media by promptfoo; not built"
-            )
-        if role == "system":
-            system.append({"text": item["content"]})
-        elif role in ("user", "model", None):
-            contents.append({**({"role": role} if role else {}), "parts": [{"text": item["content"]}]})
-        else:
-            raise InputError(f"promptfoo sends a Gemini content of role {role!r}, which Gemini refuses")
-    if not contents:
-        return [{"role": "user", "parts": system}], []
-    return contents, system
-
-
 # ---- Bedrock Converse (bedrock:converse:) ---------------------------------------------------
 
 
@@ -648,8 +607,18 @@ def _converse_chat(parsed: list[Any]) -> tuple[list[dict[str, Any]] | None, list
     return system or None, messages
 
 
-_NOT_BUILT = {GEMINI: GEMINI_NOT_BUILT, BEDROCK_CONVERSE: CONVERSE_NOT_BUILT}
-_API_NAMES = {GEMINI: "Gemini", BEDROCK_CONVERSE: "Bedrock Converse"}
+_NOT_BUILT = {
+    GEMINI: GEMINI_NOT_BUILT,
+    VERTEX_GEMINI: VERTEX_NOT_BUILT,
+    VERTEX_CLAUDE: vertex.CLAUDE_NOT_BUILT,
+    BEDROCK_CONVERSE: CONVERSE_NOT_BUILT,
+}
+_API_NAMES = {
+    GEMINI: "Gemini",
+    VERTEX_GEMINI: "Vertex Gemini",
+    VERTEX_CLAUDE: "Claude on Vertex",
+    BEDROCK_CONVERSE: "Bedrock Converse",
+}
 
 
 def body_for(
@@ -659,8 +628,13 @@ def body_for(
         return openai_chat_body(model, rendered_messages, config)
     if provider_api == OPENAI_RESPONSES:
         return openai_responses_body(model, rendered_text, config)
-    if provider_api == GEMINI:
-        return gemini_body(model, rendered_messages, config)
+    if provider_api in GEMINI_APIS:
+        return gemini_body(model, rendered_messages, config, vertex=provider_api == VERTEX_GEMINI)
+    if provider_api == VERTEX_CLAUDE:
+        parsed = anthropic_messages(vertex.claude_prompt_text(rendered_text, rendered_messages))
+        return vertex.claude_body(parsed, config, config_instruction(config.get("systemInstruction")))
+    if provider_api == VERTEX_LLAMA:
+        return vertex.llama_body(model, rendered_messages, config)
     if provider_api == BEDROCK_CONVERSE:
         return converse_body(rendered_text, config)
     return anthropic_body(model, rendered_text, config)

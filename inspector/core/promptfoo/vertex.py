@@ -1,0 +1,107 @@
+"""The bodies promptfoo's Vertex provider sends to the models on Vertex AI that are not Gemini
+(VertexChatProvider.callClaudeApi and callLlamaApi; Gemini on Vertex is gemini.py's).
+
+Claude on Vertex is Anthropic's Messages body with `anthropic_version` in place of the model (the
+model is in the URL), the system prompt from the prompt and from the config's `systemInstruction`,
+and Vertex's own defaults (512 max tokens, sampling only as given). Llama on Vertex is an OpenAI
+Chat body sent to Vertex's OpenAI-compatible endpoint, with Llama Guard's settings.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..model import InputError
+
+CLAUDE_MAX_TOKENS = 512
+LLAMA_MAX_TOKENS = 1024
+LLAMA_REGION = "us-central1"
+# Claude on Vertex keys the inspector does not build: thinking (normalised by promptfoo's table
+# of Claude models) and effort.
+CLAUDE_NOT_BUILT = ("thinking", "effort")
+
+
+def _js_or(config: dict[str, Any], *keys: str) -> tuple[bool, Any]:
+    """JavaScript's `a || b`: the first truthy value, else the last; (False, None) when that
+    last is absent (undefined, which JSON leaves out)."""
+    for key in keys[:-1]:
+        if config.get(key):
+            return True, config[key]
+    return (keys[-1] in config), config.get(keys[-1])
+
+
+def claude_body(
+    model_messages: tuple[list[dict[str, Any]] | None, list[dict[str, Any]]],
+    config: dict[str, Any],
+    instruction: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """callClaudeApi: `model_messages` is parseMessages' system and messages, `instruction` the
+    config's systemInstruction, prepared (its parts' text rendered with the vars); its text parts
+    go before the prompt's system blocks."""
+    system, messages = model_messages
+    blocks = [
+        {"type": "text", "text": part["text"]}
+        for part in (instruction or {}).get("parts") or []
+        if isinstance(part, dict) and part.get("text")
+    ]
+    if blocks:
+        system = [*blocks, *(system or [])]
+    body: dict[str, Any] = {
+        "anthropic_version": config.get("anthropicVersion")
+        or config.get("anthropic_version")
+        or "vertex-2023-10-16",
+        "stream": False,
+        "max_tokens": config.get("max_tokens") or config.get("maxOutputTokens") or CLAUDE_MAX_TOKENS,
+    }
+    for name, keys in (
+        ("temperature", ("temperature",)),
+        ("top_p", ("top_p", "topP")),
+        ("top_k", ("top_k", "topK")),
+    ):
+        present, value = _js_or(config, *keys)
+        if present:
+            body[name] = value
+    if system is not None:
+        body["system"] = system
+    body["messages"] = messages
+    return body
+
+
+def llama_body(model: str, messages: Any, config: dict[str, Any]) -> dict[str, Any]:
+    """callLlamaApi: promptfoo's chat messages to Vertex's OpenAI-compatible endpoint."""
+    region = config.get("region") or LLAMA_REGION
+    if region != LLAMA_REGION:
+        raise InputError(
+            f"promptfoo fails this: Llama models on Vertex are only in {LLAMA_REGION}, not {region}"
+        )
+    llama: dict[str, Any] = config["llamaConfig"] if isinstance(config.get("llamaConfig"), dict) else {}
+    safety: dict[str, Any] = llama["safetySettings"] if isinstance(llama.get("safetySettings"), dict) else {}
+    guard = safety.get("llama_guard_settings")
+    if "llama_guard_settings" in safety and not isinstance(guard, dict):
+        raise InputError("promptfoo fails this: llama_guard_settings must be an object")
+    body: dict[str, Any] = {
+        "model": f"meta/{model}",
+        "messages": messages,
+        "max_tokens": config.get("maxOutputTokens") or LLAMA_MAX_TOKENS,
+        "stream": False,
+    }
+    for name, key in (("temperature", "temperature"), ("top_p", "topP"), ("top_k", "topK")):
+        if key in config:
+            body[name] = config[key]
+    body["extra_body"] = {
+        "google": {
+            "model_safety_settings": {
+                "enabled": safety.get("enabled") is not False,
+                "llama_guard_settings": guard or {},
+            }
+        }
+    }
+    return body
+
+
+def claude_prompt_text(rendered_text: str, rendered_messages: Any) -> str:
+    """A `- role:` YAML prompt is turned into JSON before parseMessages reads it."""
+    if rendered_text.strip().startswith("- role:"):
+        return json.dumps(rendered_messages, ensure_ascii=False, separators=(",", ":"))
+    return rendered_text
