@@ -163,7 +163,7 @@ def test_agent_rubric_hands_an_agent_judge_one_prompt_ending_with_the_verdict_fi
     assert message.content.endswith("AgentV reads the verdict file first.")
     path = next(s for s in message.segments if "verdict file's temporary path" in s.text)
     assert path.origin.kind == "marker"  # made for each run: a named placeholder
-    assert grader.note is not None and "agent-capable judge" in grader.note
+    assert grader.note is not None and "delegate mode" in grader.note
     tag = render(
         HEAD + "tests:\n  - id: t\n    vars: {x: a}\n    assert:\n      - {type: agent-rubric, value: x}\n",
         "agentv-5",
@@ -219,3 +219,30 @@ def test_provider_output_in_a_default_test_file_refuses_the_file_at_its_line():
     with pytest.raises(InputError, match="default_test.provider_output is not supported") as refused:
         render_document(bundle, "evals/suite.yaml", RenderOptions(profile=PROFILE, input_format="agentv"))
     assert (refused.value.diagnostic.path, refused.value.diagnostic.line) == ("evals/defaults.yaml", 3)
+
+
+@pytest.mark.parametrize(
+    ("extra", "judge_line", "form"),
+    [
+        # assertion provider and options.provider are handed to the grader (builtin-graders.ts):
+        # any agent-capable provider, agentv's own kind included, gets the delegate prompt
+        ("", "provider: agent-judge", "delegate mode whatever agent it is"),
+        ("    options: {provider: agent-judge}\n", "", "delegate mode whatever agent it is"),
+        # defaults.grader is the run's judge: of kind `agentv` it gets the built-in agent's two
+        # prompts (llm-grader.ts evaluate), which the note names
+        ("", "", "asked of the run's judge (agent-judge, from defaults.grader)"),
+    ],
+)
+def test_agent_rubric_says_which_form_its_judge_gets(extra, judge_line, form):
+    head = HEAD + ("defaults:\n  grader: agent-judge\n" if not (extra or judge_line) else "")
+    grader_line = (
+        "{type: agent-rubric, value: Reads the files" + (f", {judge_line}" if judge_line else "") + "}"
+    )
+    document = render(
+        head + "tests:\n  - id: t\n    vars: {x: a}\n" + extra + f"    assert:\n      - {grader_line}\n"
+    )
+    [grader] = document.cases[0].graders
+    assert grader.judge == "agent-judge"
+    assert grader.note is not None and form in grader.note
+    if "run's judge" in form:
+        assert "system and a user prompt" in grader.note and "workspace" in grader.note
