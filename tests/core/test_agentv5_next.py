@@ -246,3 +246,44 @@ def test_agent_rubric_says_which_form_its_judge_gets(extra, judge_line, form):
     assert grader.note is not None and form in grader.note
     if "run's judge" in form:
         assert "system and a user prompt" in grader.note and "workspace" in grader.note
+
+
+CONVERSATION = (
+    HEAD
+    + "defaults:\n  grader: grader-b\n"
+    + "tests:\n  - id: t\n    vars: {x: a}\n    options: {provider: grader-a}\n    mode: conversation\n"
+    + "    turns:\n      - input: Hello\n        assert:\n"
+)
+
+
+def test_a_turns_grader_asks_the_judge_its_target_names():
+    # buildTurnAssertions hands the assertion on unparsed; llmGraderFactory reads its `target`
+    document = render(CONVERSATION + "          - {type: llm-rubric, value: Greets, target: grader-a}\n")
+    assert [(g.name, g.judge) for g in document.cases[0].graders] == [("turn 1 › llm-rubric", "grader-a")]
+
+
+def test_a_turns_grader_does_not_read_provider_and_says_so():
+    # nor the test's options.provider: the run's judge (defaults.grader) asks
+    document = render(CONVERSATION + "          - {type: llm-rubric, value: Greets, provider: grader-a}\n")
+    assert [(g.name, g.judge) for g in document.cases[0].graders] == [("turn 1 › llm-rubric", "grader-b")]
+    [warning] = [w for w in document.cases[0].warnings if "provider" in w.message]
+    assert "not read" in warning.message and warning.line == 13  # the assertion's line
+
+
+def test_a_turns_agent_rubric_is_handed_to_the_agent_its_target_names():
+    document = render(CONVERSATION + "          - {type: agent-rubric, value: Greets, target: agent-judge}\n")
+    [grader] = document.cases[0].graders
+    assert (grader.name, grader.judge) == ("turn 1 › agent-rubric", "agent-judge")
+    assert grader.messages[0].content.endswith("AgentV reads the verdict file first.")
+
+
+def test_goal_success_on_a_conversation_reads_the_transcript_as_its_final_output():
+    document = render(
+        CONVERSATION.replace(
+            "    turns:", "    assert:\n      - {type: 'trajectory:goal-success', value: Helps}\n    turns:"
+        )
+        + "          - Greets\n"
+    )
+    goal = next(g for g in document.cases[0].graders if "goal-success" in g.name)
+    final = goal.messages[-1].content.split("Final output:\n", 1)[1]
+    assert final.startswith("user: Say a\n\nuser: Hello\n\nassistant: ")

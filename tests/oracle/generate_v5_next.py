@@ -280,6 +280,26 @@ NEWEST_ONLY = st.sampled_from(
 )
 
 
+def _newest_turn(draw: st.DrawFn, turn: dict[str, Any]) -> None:
+    """A turn's assertion objects naming a judge: the orchestrator passes them on unparsed, so
+    agentv reads a `target` there and not `provider`; and an agent-rubric a turn hands an agent."""
+    listed = turn.get("assert")
+    if not isinstance(listed, list):
+        return
+    for grader in listed:
+        if isinstance(grader, dict) and grader.get("type") in ("llm-grader", "llm-rubric"):
+            choice = draw(st.integers(0, 5))
+            if choice == 0:
+                grader["provider"] = draw(st.sampled_from(JUDGES))
+            elif choice == 1:
+                grader["target"] = draw(st.sampled_from(JUDGES))
+            elif choice == 2:
+                grader["provider"] = draw(st.sampled_from(JUDGES))
+                grader["target"] = draw(st.sampled_from(JUDGES))
+    if draw(st.integers(0, 3)) == 0:
+        listed.append({"type": "agent-rubric", "value": "Checks the reply", "target": AGENT_JUDGE})
+
+
 @st.composite
 def newest_grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
     """generate_v5_graders' files in the commit's format, with its judge selection."""
@@ -294,6 +314,9 @@ def newest_grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
     for holder in (document, document.get("default_test") or {}):
         if isinstance(holder.get("assert"), list):
             holder["assert"] = [draw(_newest_grader(grader)) for grader in holder["assert"]]
+    for test in document["tests"]:
+        for turn in test.get("turns") or []:
+            _newest_turn(draw, turn)
     if draw(st.integers(0, 4)) == 0:
         document.setdefault("default_test", {}).setdefault("options", {})["provider"] = draw(
             st.sampled_from(JUDGES)
