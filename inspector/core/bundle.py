@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .fast_glob import fast_glob_matcher
+
 
 def normalize(path: str) -> str | None:
     """Bundle-relative form of a path written relative to the root, or None if it escapes it."""
@@ -248,6 +250,13 @@ def glob_paths(bundle: Bundle, pattern: str) -> list[str]:
     name written with its dot does."""
     matcher = re.compile(_glob_regex(pattern))
     return sorted(path for path in bundle.paths() if matcher.fullmatch(path))
+
+
+def fast_glob_paths(bundle: Bundle, pattern: str) -> list[str]:
+    """The bundle's files fast-glob lists for a pattern, sorted, as agentv 5 reads its globs
+    (fast_glob.py: classes and extglobs too). Raises fast_glob.GlobNotRead."""
+    listed = fast_glob_matcher(pattern)
+    return sorted(path for path in bundle.paths() if listed(path))
 
 
 _NOT_DOT = "(?!\\.)"  # a wildcard at a name's start never matches a dotfile

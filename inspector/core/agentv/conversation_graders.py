@@ -57,10 +57,6 @@ def conversation_graders(
         graders = _turn_graders(turn, case, warnings, v5)
         if not graders:
             continue
-        if case.grading.newest:  # the run's judge asks, unless a turn's grader names one
-            for grader in graders:
-                if not grader.judge_named:
-                    grader.judge = case.grading.default_judge
         context = _context(_windowed(history, window))
         inputs = case_inputs(case, context, resolve, warnings)
         inputs.answer = [Piece(answer_placeholder(number), OriginKind.MARKER)]
@@ -117,8 +113,18 @@ def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bo
         if isinstance(item.value, dict):
             found = _turn_grader(item, case, warnings, v5)
             if found is not None:
+                _turn_judge(item, found, case, warnings)
                 graders.append(found)
+    _default_judges(graders, case)
     return graders
+
+
+def _default_judges(graders: list[Grader], case: CaseSpec) -> None:
+    """agentv's main: a turn's grader that names no judge asks the run's (`defaults.grader`)."""
+    if case.grading is not None and case.grading.newest:
+        for grader in graders:
+            if not grader.judge_named:
+                grader.judge = case.grading.default_judge
 
 
 def _turn_grader(item: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool) -> Grader | None:
@@ -145,8 +151,6 @@ def _turn_grader(item: Node, case: CaseSpec, warnings: list[Diagnostic], v5: boo
             grader.criteria = [
                 Piece(value.value, OriginKind.CASE_TEXT, case.path, value.text_line, value.end_line)
             ]
-    if case.grading is not None and case.grading.newest:
-        _turn_judge(item, grader, case, warnings)
     return grader
 
 
@@ -163,6 +167,8 @@ def _turn_judge(item: Node, grader: Grader, case: CaseSpec, warnings: list[Diagn
     LLM grader factory reads the raw `target` instead (builtin-graders.ts llmGraderFactory). A
     turn's grader asks the judge its `target` names, else the run's (`defaults.grader`), never
     the test's `options.provider`."""
+    if case.grading is None or not case.grading.newest:
+        return
     target = item.get("target")
     if target is not None and isinstance(target.value, str) and target.value:
         grader.judge = target.value
