@@ -287,3 +287,30 @@ def test_goal_success_on_a_conversation_reads_the_transcript_as_its_final_output
     goal = next(g for g in document.cases[0].graders if "goal-success" in g.name)
     final = goal.messages[-1].content.split("Final output:\n", 1)[1]
     assert final.startswith("user: Say a\n\nuser: Hello\n\nassistant: ")
+
+
+PROMPTFOO_SHAPED = (
+    'prompts:\n  - "Say {{ x }}"\nproviders:\n  - openai:gpt-4o-mini\n'
+    "tests:\n  - vars: {x: a}\n    assert:\n      - {type: contains, value: a}\n"
+)
+
+
+def test_a_file_both_read_says_auto_chose_promptfoo_and_how_to_see_agentvs():
+    # promptfoo/detect.py claims it; agentv's newest commit reads it too (ADR 0016) and sends
+    # its default system prompt (and skips the test: it has no id), so the two differ
+    bundle = MemoryBundle({"evals/suite.yaml": PROMPTFOO_SHAPED.encode()})
+    chosen = render_document(bundle, "evals/suite.yaml", RenderOptions())
+    assert chosen.kind == "promptfoo"
+    assert [[m.role for m in case.messages] for case in chosen.cases] == [["user"]]
+    [note] = [w for w in chosen.warnings if "agentv's newest commit reads this file too" in w.message]
+    assert "choose the input format `agentv`" in note.message and note.line == 1
+    other = render_document(bundle, "evals/suite.yaml", RenderOptions(input_format="agentv"))
+    assert other.profile == PROFILE and other.cases[0].messages[0].role == "system"
+    named = render_document(
+        MemoryBundle({"promptfooconfig.yaml": PROMPTFOO_SHAPED.encode()}),
+        "promptfooconfig.yaml",
+        RenderOptions(),
+    )
+    assert not any("agentv" in w.message for w in named.warnings)  # its name says what it is
+    picked = render_document(bundle, "evals/suite.yaml", RenderOptions(input_format="promptfoo"))
+    assert not any("agentv" in w.message for w in picked.warnings)  # the user chose

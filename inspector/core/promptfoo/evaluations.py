@@ -29,6 +29,7 @@ from ..model import (
 from ..options import RenderOptions
 from ..yaml_lines import Node
 from .conversation import Conversations
+from .detect import claimed_by_keys
 from .graders import Judge, JudgeNotBuilt, judges, resolve_grading_references, select_best
 from .prompts import Prompt, read_prompts
 from .providers import Provider, body_for, read_providers
@@ -40,7 +41,15 @@ from .variables import Variables, load_files, prepare
 KIND = "promptfoo"
 
 
-def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) -> RenderedDocument:
+AGENTV_TOO = (
+    "read as a promptfoo config: `auto` reads a file whose top-level keys are `prompts`, "
+    "`providers` and `tests`, without agentv's snake_case keys, as promptfoo's. agentv's newest "
+    "commit reads this file too and sends other messages (its default system prompt first; a test "
+    "without an `id` skipped): choose the input format `agentv` to see what agentv sends."
+)
+
+
+def render_promptfoo_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
     # The render settings are agentv's and gambit's (profiles, guideline patterns, a deck's
     # context): a promptfoo config has its own in the file.
     source = Source(bundle, path)
@@ -50,6 +59,8 @@ def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) ->
     root = source.tree(path, text)
     if root is None or not isinstance(root.value, dict):
         raise InputError("a promptfoo config is a YAML or JSON object", path, 1)
+    if options.input_format == "auto" and claimed_by_keys(path):
+        source.warn(AGENTV_TOO, path, root.start_line)
     prompts = read_prompts(source, root.get("prompts"))
     providers = read_providers(source, root.get("providers"))
     tests = [resolve_grading_references(test, providers) for test in _all_tests(source, root)]
