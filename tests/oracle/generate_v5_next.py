@@ -153,7 +153,7 @@ def _scenario_provider_output(chance: random.Random, scenarios: list[Any]) -> No
 
 # The forms of `scenarios` entries scenario-file-loader.ts reads: a file (a list, or an object with
 # a `scenarios` list; YAML or JSON), globs expanded by fast-glob (sorted; `*` skips dotfiles,
-# braces pick names, `**` crosses folders), and what it warns about or refuses.
+# braces pick names, `**` crosses folders, classes and extglobs), and what it warns about or refuses.
 READ_SCENARIO_REFERENCES = [
     "file://scenarios/one.yaml",
     "file://scenarios/two.json",
@@ -164,6 +164,12 @@ READ_SCENARIO_REFERENCES = [
     "file://scenarios/t?o.json",
     "file://./scenarios/deep/../one.yaml",
     "file://scenarios/.hidden.yaml",  # named outright, a dotfile is read
+    # fast-glob's classes and extglobs (picomatch): a negated one may match a dotfile
+    "file://scenarios/[!o]*.json",
+    "file://scenarios/t[a-z]o.json",
+    "file://scenarios/@(one|three).y*ml",
+    "file://scenarios/+(o|n|e).yaml",
+    "file://scenarios/!(one|empty).yaml",  # .hidden.yaml too
 ]
 OTHER_SCENARIO_REFERENCES = [
     "file://scenarios/*",  # notes.txt too: refused

@@ -12,6 +12,7 @@ prompt must be the judge request agentv made, sent to the judge agentv asked.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,15 @@ def test_the_grader_goldens_hold_turn_graders_naming_their_judges():
     assert sum("target" in assertion for assertion in assertions) >= 20
     assert sum("provider" in assertion and "target" not in assertion for assertion in assertions) >= 5
     assert sum(assertion.get("type") == "agent-rubric" for assertion in assertions) >= 20
+
+
+def test_the_goldens_hold_scenario_globs_with_classes_and_extglobs():
+    # fast-glob's character classes and extglobs, read by agentv's own scenario loader
+    _, goldens = read_goldens(GOLDENS)
+    written = [
+        reference
+        for golden in goldens
+        for reference in re.findall(r"file://scenarios/\S*", golden["files"]["evals/suite.yaml"])
+        if re.search(r"[\[@+!]", reference)
+    ]
+    assert len(written) >= 15
