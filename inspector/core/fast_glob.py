@@ -13,9 +13,12 @@ picomatch turns into a regular expression:
   `!(a|b)` anything but (which, like a class, may match a dotfile).
 - `+`, `@` and `!` not before `(` are plain characters.
 
-What picomatch reads as something else again is refused as not read (`GlobNotRead`): parentheses
-that open no extglob (a regular-expression group there), POSIX classes (`[[:alpha:]]`), a `/`,
-`[` or brace inside a class or an extglob, and a backslash.
+Folders before the first glob are read as a literal path (glob-parent's base), so a `?` there
+matches only a folder named with a `?`. What picomatch reads as something else again is refused as
+not read (`GlobNotRead`): parentheses that open no extglob (a regular-expression group there),
+POSIX classes (`[[:alpha:]]`), a `/`, `[`, `]` or brace inside a class or an extglob, `**` inside
+a name, a `+` or `?` right after a class or an extglob (a quantifier there), a double quote and a
+backslash. tests/oracle/test_fast_glob_differential.py checks the rest against fast-glob itself.
 """
 
 from __future__ import annotations
@@ -82,14 +85,14 @@ def _expand_braces(pattern: str) -> list[str]:
     """micromatch.braces with `expand`: every `{a,b}` written out, left to right."""
     start = 0
     while (open_at := pattern.find("{", start)) != -1:
-        close = _brace_end(pattern, open_at)
+        close = brace_end(pattern, open_at)
         if close is None:
             start = open_at + 1
             continue
         head, tail = pattern[:open_at], pattern[close + 1 :]
         return [
             expanded
-            for choice in _brace_choices(pattern[open_at + 1 : close])
+            for choice in brace_choices(pattern[open_at + 1 : close])
             for expanded in _expand_braces(head + choice + tail)
         ]
     if "}" in pattern or "{" in pattern:
@@ -97,7 +100,11 @@ def _expand_braces(pattern: str) -> list[str]:
     return [pattern]
 
 
-def _brace_end(pattern: str, start: int) -> int | None:
+def brace_end(pattern: str, start: int) -> int | None:
+    """Where the `{...}` opened at `start` closes, when it holds a choice (a comma at its own
+    level); None when it is no such brace (then a plain character)."""
+    if pattern[start] != "{":
+        return None
     depth, comma = 0, False
     for index in range(start, len(pattern)):
         char = pattern[index]
@@ -108,7 +115,7 @@ def _brace_end(pattern: str, start: int) -> int | None:
     return None
 
 
-def _brace_choices(inner: str) -> list[str]:
+def brace_choices(inner: str) -> list[str]:
     choices, depth, start = [], 0, 0
     for index, char in enumerate(inner):
         depth += {"{": 1, "}": -1}.get(char, 0)
