@@ -49,6 +49,12 @@ AGENTV_TOO = (
 )
 
 
+def _say_agentv_reads_it_too(source: Source, path: str, root: Node, options: RenderOptions) -> None:
+    """When `auto` took the file for promptfoo's by its keys, the page says agentv reads it too."""
+    if options.input_format == "auto" and claimed_by_keys(path):
+        source.warn(AGENTV_TOO, path, root.start_line)
+
+
 def render_promptfoo_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
     # The render settings are agentv's and gambit's (profiles, guideline patterns, a deck's
     # context): a promptfoo config has its own in the file.
@@ -59,8 +65,7 @@ def render_promptfoo_file(bundle: Bundle, path: str, options: RenderOptions) -> 
     root = source.tree(path, text)
     if root is None or not isinstance(root.value, dict):
         raise InputError("a promptfoo config is a YAML or JSON object", path, 1)
-    if options.input_format == "auto" and claimed_by_keys(path):
-        source.warn(AGENTV_TOO, path, root.start_line)
+    _say_agentv_reads_it_too(source, path, root, options)
     prompts = read_prompts(source, root.get("prompts"))
     providers = read_providers(source, root.get("providers"))
     tests = [resolve_grading_references(test, providers) for test in _all_tests(source, root)]
