@@ -18,7 +18,8 @@ matches only a folder named with a `?`. What picomatch reads as something else a
 not read (`GlobNotRead`): parentheses that open no extglob (a regular-expression group there),
 POSIX classes (`[[:alpha:]]`), a `/`, `[`, `]` or brace inside a class or an extglob, `**` inside
 a name, a `+` or `?` right after a class or an extglob (a quantifier there), a double quote and a
-backslash. tests/oracle/test_fast_glob_differential.py checks the rest against fast-glob itself.
+backslash; and, to bound the work, more than MAX_REPEATS repeats in a name or a repeating extglob
+whose choices overlap. tests/oracle/test_fast_glob_differential.py checks the rest against fast-glob itself.
 """
 
 from __future__ import annotations
@@ -152,8 +153,18 @@ def _join_globstars(regex: str) -> str:
     return regex.replace(_GLOBSTAR, f"(?:{_NOT_DOT}[^/]+(?:/{_NOT_DOT}[^/]+)*)?")
 
 
+# Python's regular expressions backtrack as JavaScript's do, and a failing match costs about the
+# name's length to the power of the unbounded repeats in it: four `*` over a 250-character name take
+# seconds. A name may hold at most this many, and a repeating extglob only choices that cannot
+# overlap, so a hostile bundle costs bounded work.
+MAX_REPEATS = 3
+
+
 def _segment(segment: str, after: str) -> str:
     """One name of the pattern; `after`: the rest of the pattern, from its next `/`."""
+    repeats = len(re.findall(r"\*+|\+\(", segment))
+    if repeats > MAX_REPEATS:
+        raise GlobNotRead(f"more than {MAX_REPEATS} `*` or repeating extglobs in one name")
     out: list[str] = []
     index = 0
     while index < len(segment):
@@ -240,6 +251,8 @@ def _extglob(kind: str, inner: str, rest: str) -> str:
     for choice in choices:
         if any(not _LITERAL_INNER.fullmatch(char) and char not in "*?" for char in choice):
             raise GlobNotRead("an extglob holding more than names, `*` and `?`")
+    if kind in "*+" and not _unambiguous(choices):
+        raise GlobNotRead("a repeating extglob whose choices are not names with distinct first letters")
     body = "|".join(_inner(choice) for choice in choices)
     if kind == "@":
         return f"(?:{body})"
@@ -255,3 +268,11 @@ def _extglob(kind: str, inner: str, rest: str) -> str:
 
 def _inner(choice: str) -> str:
     return "".join(_STAR if char == "*" else ("[^/]" if char == "?" else re.escape(char)) for char in choice)
+
+
+def _unambiguous(choices: list[str]) -> bool:
+    """Choices a repeat can take in one way only: plain names, each starting with its own letter."""
+    firsts = [choice[:1] for choice in choices]
+    return all(choice and not any(char in choice for char in "*?") for choice in choices) and len(
+        set(firsts)
+    ) == len(firsts)

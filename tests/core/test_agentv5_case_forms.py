@@ -540,3 +540,11 @@ def test_a_templates_crlf_line_ends_stay_as_nunjucks_keeps_them():
         }
     )
     assert user_text(rendered.cases[0]) == "x\r\nyT"
+
+
+@pytest.mark.parametrize("glob", ["parts/*a*b*c*.json", "parts/+(a|ab).json", "parts/*(x*).json"])
+def test_a_glob_whose_matching_could_run_away_is_refused(glob):
+    # fast_glob.MAX_REPEATS: Python's regular expressions backtrack, and a hostile pattern over a
+    # long name would take the page down; such a pattern is refused before anything is matched
+    with pytest.raises(InputError, match="not read by the inspector"):
+        render({"evals/suite.yaml": SUITE.replace("{tests}", glob), **GLOB_FILES})
