@@ -162,9 +162,7 @@ MAX_REPEATS = 3
 
 def _segment(segment: str, after: str) -> str:
     """One name of the pattern; `after`: the rest of the pattern, from its next `/`."""
-    repeats = len(re.findall(r"\*+|\+\(", segment))
-    if repeats > MAX_REPEATS:
-        raise GlobNotRead(f"more than {MAX_REPEATS} `*` or repeating extglobs in one name")
+    _check_name(segment)
     out: list[str] = []
     index = 0
     while index < len(segment):
@@ -180,24 +178,12 @@ def _segment(segment: str, after: str) -> str:
         if char in "+?" and index and segment[index - 1] in "])":
             raise GlobNotRead(f"a `{char}` right after a class or an extglob (a regex quantifier there)")
         if char == "[":
-            close = segment.find("]", index + 1)
-            if close == -1:
-                if "]" in after:
-                    raise GlobNotRead("a character class across a `/`")
-                out.append(re.escape(char))  # never closed: a plain `[`
-                index += 1
-                continue
-            out.append(_class(segment[index + 1 : close]))
-            index = close + 1
+            text, index = _bracket(segment, index, after)
+            out.append(text)
             continue
         if char == "*":
-            stars = len(segment[index:]) - len(segment[index:].lstrip("*"))
-            if stars > 1:
-                # picomatch's expression then crosses folders in some places and fast-glob's
-                # folder-by-folder reading stops it in others
-                raise GlobNotRead("`**` inside a name (a whole `**` between slashes is read)")
-            out.append(_star(segment, index, stars))
-            index += stars
+            out.append(_star(segment, index))
+            index += 1
             continue
         if char == "?":
             out.append("[^./]" if index == 0 else "[^/]")
@@ -208,14 +194,32 @@ def _segment(segment: str, after: str) -> str:
     return "".join(out)
 
 
-def _star(segment: str, index: int, stars: int) -> str:
-    """`*`: a name's start never matches a dotfile (nor `.` or `..` after a leading dot), and a
-    lone `*` there matches at least one character."""
-    one = _ONE_CHAR if stars == 1 else ""
+def _check_name(segment: str) -> None:
+    if "**" in segment:
+        # picomatch's expression then crosses folders in some places and fast-glob's
+        # folder-by-folder reading stops it in others
+        raise GlobNotRead("`**` inside a name (a whole `**` between slashes is read)")
+    if len(re.findall(r"\*|\+\(", segment)) > MAX_REPEATS:
+        raise GlobNotRead(f"more than {MAX_REPEATS} `*` or repeating extglobs in one name")
+
+
+def _bracket(segment: str, index: int, after: str) -> tuple[str, int]:
+    """A `[` at `index`: a class up to its `]`, else a plain `[`; and where reading goes on."""
+    close = segment.find("]", index + 1)
+    if close != -1:
+        return _class(segment[index + 1 : close]), close + 1
+    if "]" in after:
+        raise GlobNotRead("a character class across a `/`")
+    return re.escape("["), index + 1  # never closed: a plain `[`
+
+
+def _star(segment: str, index: int) -> str:
+    """`*`: a name's start never matches a dotfile (nor `.` or `..` after a leading dot), and
+    there it matches at least one character."""
     if index == 0:
-        return _NOT_DOT + one + _STAR
+        return _NOT_DOT + _ONE_CHAR + _STAR
     if index == 1 and segment[0] == ".":
-        return r"(?!\.{0,1}(?:/|$))" + one + _STAR
+        return r"(?!\.{0,1}(?:/|$))" + _ONE_CHAR + _STAR
     return _STAR
 
 
