@@ -488,6 +488,41 @@ def test_globs_in_tests_read_every_file_they_match_in_name_order(tests, ids):
     assert [case.id for case in rendered.cases] == ids
 
 
+@pytest.mark.parametrize(
+    ("tests", "ids"),
+    [
+        # fast-glob's character classes and extglobs (tests/oracle/test_fast_glob_differential.py
+        # checks them against fast-glob itself)
+        ("file://parts/part-[12].*", ["one", "two"]),
+        ("['parts/part-[!1].json']", ["two"]),
+        ("parts/@(part-1|part-2).yaml", ["one"]),
+        ("file://parts/!(part-2).{yaml,yml}", ["one"]),
+        ("['file://parts/+(part-)[0-9]*']", ["one", "two"]),
+    ],
+)
+def test_globs_with_classes_and_extglobs_read_what_fast_glob_lists(tests, ids):
+    for profile in ("agentv-5", "agentv-5-next-58f316c"):
+        rendered = render(
+            {"evals/suite.yaml": SUITE.replace("{tests}", tests), **GLOB_FILES}, profile=profile
+        )
+        assert [case.id for case in rendered.cases] == ids
+
+
+def test_a_negated_extglob_reads_dotfiles_as_fast_glob_does():
+    # only `*` and `?` keep away from dotfiles: `!(part-1).json` lists parts/.hidden.json, which
+    # is no JSON, so agentv refuses the file
+    with pytest.raises(InputError, match="Malformed JSON test file") as refused:
+        render({"evals/suite.yaml": SUITE.replace("{tests}", "file://parts/!(part-1).json"), **GLOB_FILES})
+    assert refused.value.diagnostic.path == "evals/parts/.hidden.json"
+
+
+def test_a_glob_the_inspector_does_not_reproduce_is_refused_at_its_line():
+    # picomatch reads bare parentheses as a regular-expression group
+    with pytest.raises(InputError, match=r"not read by the inspector \(parentheses") as refused:
+        render({"evals/suite.yaml": SUITE.replace("{tests}", "parts/(a|b).yaml"), **GLOB_FILES})
+    assert refused.value.diagnostic.line == 3
+
+
 def test_a_file_glob_that_matches_nothing_is_agentvs_warning():
     rendered = render(
         {"evals/suite.yaml": SUITE.replace("{tests}", "[file://parts/none-*.json]"), **GLOB_FILES}
@@ -505,3 +540,11 @@ def test_a_templates_crlf_line_ends_stay_as_nunjucks_keeps_them():
         }
     )
     assert user_text(rendered.cases[0]) == "x\r\nyT"
+
+
+@pytest.mark.parametrize("glob", ["parts/*a*b*c*.json", "parts/+(a|ab).json", "parts/*(x*).json"])
+def test_a_glob_whose_matching_could_run_away_is_refused(glob):
+    # fast_glob.MAX_REPEATS: Python's regular expressions backtrack, and a hostile pattern over a
+    # long name would take the page down; such a pattern is refused before anything is matched
+    with pytest.raises(InputError, match="not read by the inspector"):
+        render({"evals/suite.yaml": SUITE.replace("{tests}", glob), **GLOB_FILES})

@@ -163,7 +163,7 @@ def test_agent_rubric_hands_an_agent_judge_one_prompt_ending_with_the_verdict_fi
     assert message.content.endswith("AgentV reads the verdict file first.")
     path = next(s for s in message.segments if "verdict file's temporary path" in s.text)
     assert path.origin.kind == "marker"  # made for each run: a named placeholder
-    assert grader.note is not None and "agent-capable judge" in grader.note
+    assert grader.note is not None and "delegate mode" in grader.note
     tag = render(
         HEAD + "tests:\n  - id: t\n    vars: {x: a}\n    assert:\n      - {type: agent-rubric, value: x}\n",
         "agentv-5",
@@ -219,3 +219,98 @@ def test_provider_output_in_a_default_test_file_refuses_the_file_at_its_line():
     with pytest.raises(InputError, match="default_test.provider_output is not supported") as refused:
         render_document(bundle, "evals/suite.yaml", RenderOptions(profile=PROFILE, input_format="agentv"))
     assert (refused.value.diagnostic.path, refused.value.diagnostic.line) == ("evals/defaults.yaml", 3)
+
+
+@pytest.mark.parametrize(
+    ("extra", "judge_line", "form"),
+    [
+        # assertion provider and options.provider are handed to the grader (builtin-graders.ts):
+        # any agent-capable provider, agentv's own kind included, gets the delegate prompt
+        ("", "provider: agent-judge", "delegate mode whatever agent it is"),
+        ("    options: {provider: agent-judge}\n", "", "delegate mode whatever agent it is"),
+        # defaults.grader is the run's judge: of kind `agentv` it gets the built-in agent's two
+        # prompts (llm-grader.ts evaluate), which the note names
+        ("", "", "asked of the run's judge (agent-judge, from defaults.grader)"),
+    ],
+)
+def test_agent_rubric_says_which_form_its_judge_gets(extra, judge_line, form):
+    head = HEAD + ("defaults:\n  grader: agent-judge\n" if not (extra or judge_line) else "")
+    grader_line = (
+        "{type: agent-rubric, value: Reads the files" + (f", {judge_line}" if judge_line else "") + "}"
+    )
+    document = render(
+        head + "tests:\n  - id: t\n    vars: {x: a}\n" + extra + f"    assert:\n      - {grader_line}\n"
+    )
+    [grader] = document.cases[0].graders
+    assert grader.judge == "agent-judge"
+    assert grader.note is not None and form in grader.note
+    if "run's judge" in form:
+        assert "system and a user prompt" in grader.note and "workspace" in grader.note
+
+
+CONVERSATION = (
+    HEAD
+    + "defaults:\n  grader: grader-b\n"
+    + "tests:\n  - id: t\n    vars: {x: a}\n    options: {provider: grader-a}\n    mode: conversation\n"
+    + "    turns:\n      - input: Hello\n        assert:\n"
+)
+
+
+def test_a_turns_grader_asks_the_judge_its_target_names():
+    # buildTurnAssertions hands the assertion on unparsed; llmGraderFactory reads its `target`
+    document = render(CONVERSATION + "          - {type: llm-rubric, value: Greets, target: grader-a}\n")
+    assert [(g.name, g.judge) for g in document.cases[0].graders] == [("turn 1 › llm-rubric", "grader-a")]
+
+
+def test_a_turns_grader_does_not_read_provider_and_says_so():
+    # nor the test's options.provider: the run's judge (defaults.grader) asks
+    document = render(CONVERSATION + "          - {type: llm-rubric, value: Greets, provider: grader-a}\n")
+    assert [(g.name, g.judge) for g in document.cases[0].graders] == [("turn 1 › llm-rubric", "grader-b")]
+    [warning] = [w for w in document.cases[0].warnings if "provider" in w.message]
+    assert "not read" in warning.message and warning.line == 13  # the assertion's line
+
+
+def test_a_turns_agent_rubric_is_handed_to_the_agent_its_target_names():
+    document = render(CONVERSATION + "          - {type: agent-rubric, value: Greets, target: agent-judge}\n")
+    [grader] = document.cases[0].graders
+    assert (grader.name, grader.judge) == ("turn 1 › agent-rubric", "agent-judge")
+    assert grader.messages[0].content.endswith("AgentV reads the verdict file first.")
+
+
+def test_goal_success_on_a_conversation_reads_the_transcript_as_its_final_output():
+    document = render(
+        CONVERSATION.replace(
+            "    turns:", "    assert:\n      - {type: 'trajectory:goal-success', value: Helps}\n    turns:"
+        )
+        + "          - Greets\n"
+    )
+    goal = next(g for g in document.cases[0].graders if "goal-success" in g.name)
+    final = goal.messages[-1].content.split("Final output:\n", 1)[1]
+    assert final.startswith("user: Say a\n\nuser: Hello\n\nassistant: ")
+
+
+PROMPTFOO_SHAPED = (
+    'prompts:\n  - "Say {{ x }}"\nproviders:\n  - openai:gpt-4o-mini\n'
+    "tests:\n  - vars: {x: a}\n    assert:\n      - {type: contains, value: a}\n"
+)
+
+
+def test_a_file_both_read_says_auto_chose_promptfoo_and_how_to_see_agentvs():
+    # promptfoo/detect.py claims it; agentv's newest commit reads it too (ADR 0016) and sends
+    # its default system prompt (and skips the test: it has no id), so the two differ
+    bundle = MemoryBundle({"evals/suite.yaml": PROMPTFOO_SHAPED.encode()})
+    chosen = render_document(bundle, "evals/suite.yaml", RenderOptions())
+    assert chosen.kind == "promptfoo"
+    assert [[m.role for m in case.messages] for case in chosen.cases] == [["user"]]
+    [note] = [w for w in chosen.warnings if "agentv's newest commit reads this file too" in w.message]
+    assert "choose the input format `agentv`" in note.message and note.line == 1
+    other = render_document(bundle, "evals/suite.yaml", RenderOptions(input_format="agentv"))
+    assert other.profile == PROFILE and other.cases[0].messages[0].role == "system"
+    named = render_document(
+        MemoryBundle({"promptfooconfig.yaml": PROMPTFOO_SHAPED.encode()}),
+        "promptfooconfig.yaml",
+        RenderOptions(),
+    )
+    assert not any("agentv" in w.message for w in named.warnings)  # its name says what it is
+    picked = render_document(bundle, "evals/suite.yaml", RenderOptions(input_format="promptfoo"))
+    assert not any("agentv" in w.message for w in picked.warnings)  # the user chose

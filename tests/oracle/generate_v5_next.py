@@ -153,7 +153,7 @@ def _scenario_provider_output(chance: random.Random, scenarios: list[Any]) -> No
 
 # The forms of `scenarios` entries scenario-file-loader.ts reads: a file (a list, or an object with
 # a `scenarios` list; YAML or JSON), globs expanded by fast-glob (sorted; `*` skips dotfiles,
-# braces pick names, `**` crosses folders), and what it warns about or refuses.
+# braces pick names, `**` crosses folders, classes and extglobs), and what it warns about or refuses.
 READ_SCENARIO_REFERENCES = [
     "file://scenarios/one.yaml",
     "file://scenarios/two.json",
@@ -164,6 +164,12 @@ READ_SCENARIO_REFERENCES = [
     "file://scenarios/t?o.json",
     "file://./scenarios/deep/../one.yaml",
     "file://scenarios/.hidden.yaml",  # named outright, a dotfile is read
+    # fast-glob's classes and extglobs (picomatch): a negated one may match a dotfile
+    "file://scenarios/[!o]*.json",
+    "file://scenarios/t[a-z]o.json",
+    "file://scenarios/@(one|three).y*ml",
+    "file://scenarios/+(o|n|e).yaml",
+    "file://scenarios/!(one|empty).yaml",  # .hidden.yaml too
 ]
 OTHER_SCENARIO_REFERENCES = [
     "file://scenarios/*",  # notes.txt too: refused
@@ -280,6 +286,26 @@ NEWEST_ONLY = st.sampled_from(
 )
 
 
+def _newest_turn(draw: st.DrawFn, turn: dict[str, Any]) -> None:
+    """A turn's assertion objects naming a judge: the orchestrator passes them on unparsed, so
+    agentv reads a `target` there and not `provider`; and an agent-rubric a turn hands an agent."""
+    listed = turn.get("assert")
+    if not isinstance(listed, list):
+        return
+    for grader in listed:
+        if isinstance(grader, dict) and grader.get("type") in ("llm-grader", "llm-rubric"):
+            choice = draw(st.integers(0, 5))
+            if choice == 0:
+                grader["provider"] = draw(st.sampled_from(JUDGES))
+            elif choice == 1:
+                grader["target"] = draw(st.sampled_from(JUDGES))
+            elif choice == 2:
+                grader["provider"] = draw(st.sampled_from(JUDGES))
+                grader["target"] = draw(st.sampled_from(JUDGES))
+    if draw(st.integers(0, 3)) == 0:
+        listed.append({"type": "agent-rubric", "value": "Checks the reply", "target": AGENT_JUDGE})
+
+
 @st.composite
 def newest_grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
     """generate_v5_graders' files in the commit's format, with its judge selection."""
@@ -294,6 +320,9 @@ def newest_grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
     for holder in (document, document.get("default_test") or {}):
         if isinstance(holder.get("assert"), list):
             holder["assert"] = [draw(_newest_grader(grader)) for grader in holder["assert"]]
+    for test in document["tests"]:
+        for turn in test.get("turns") or []:
+            _newest_turn(draw, turn)
     if draw(st.integers(0, 4)) == 0:
         document.setdefault("default_test", {}).setdefault("options", {})["provider"] = draw(
             st.sampled_from(JUDGES)

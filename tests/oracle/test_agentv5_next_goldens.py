@@ -12,9 +12,11 @@ prompt must be the judge request agentv made, sent to the judge agentv asked.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from .differential import compare
 from .test_agentv4_graders import judge_differences, recorded_differences
@@ -87,3 +89,42 @@ def test_the_commits_judges_get_what_the_inspector_shows(tmp_path, index):
                 f"golden {index + offset}:\n{golden['files']['evals/suite.yaml']}\n" + "\n".join(found)
             )
     assert not problems, "\n\n".join(problems[:3])
+
+
+def _turn_assertions(golden: dict) -> list[dict]:
+    try:
+        document = yaml.safe_load(golden["files"]["evals/suite.yaml"])
+    except yaml.YAMLError:
+        return []
+    tests = document.get("tests") if isinstance(document, dict) else None
+    return [
+        assertion
+        for test in (tests if isinstance(tests, list) else [])
+        if isinstance(test, dict)
+        for turn in test.get("turns") or []
+        if isinstance(turn, dict)
+        for assertion in turn.get("assert") or []
+        if isinstance(assertion, dict)
+    ]
+
+
+def test_the_grader_goldens_hold_turn_graders_naming_their_judges():
+    # A turn's assertions reach agentv's graders unparsed: a `target` there names the judge, a
+    # `provider` is not read, and an agent-rubric is handed to the agent its `target` names.
+    _, goldens = read_goldens(GRADER_GOLDENS)
+    assertions = [assertion for golden in goldens for assertion in _turn_assertions(golden)]
+    assert sum("target" in assertion for assertion in assertions) >= 20
+    assert sum("provider" in assertion and "target" not in assertion for assertion in assertions) >= 5
+    assert sum(assertion.get("type") == "agent-rubric" for assertion in assertions) >= 20
+
+
+def test_the_goldens_hold_scenario_globs_with_classes_and_extglobs():
+    # fast-glob's character classes and extglobs, read by agentv's own scenario loader
+    _, goldens = read_goldens(GOLDENS)
+    written = [
+        reference
+        for golden in goldens
+        for reference in re.findall(r"file://scenarios/\S*", golden["files"]["evals/suite.yaml"])
+        if re.search(r"[\[@+!]", reference)
+    ]
+    assert len(written) >= 15

@@ -11,8 +11,10 @@ answer the model gives is unknown before the run: each stands as a placeholder n
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..js import js_json
-from ..model import Diagnostic, GraderPrompt, LineSpan, OriginKind
+from ..model import CANDIDATE_PLACEHOLDER, Diagnostic, GraderPrompt, LineSpan, OriginKind
 from ..yaml_lines import Node
 from .checks import check_note
 from .graders import Grader, case_inputs, inline_grader, listed_graders, prompts, turn_rubrics
@@ -55,9 +57,6 @@ def conversation_graders(
         graders = _turn_graders(turn, case, warnings, v5)
         if not graders:
             continue
-        if case.grading.newest:  # the orchestrator builds these: the run's judge asks
-            for grader in graders:
-                grader.judge = case.grading.default_judge
         context = _context(_windowed(history, window))
         inputs = case_inputs(case, context, resolve, warnings)
         inputs.answer = [Piece(answer_placeholder(number), OriginKind.MARKER)]
@@ -83,8 +82,19 @@ def conversation_graders(
         inputs = case_inputs(case, transcript, resolve, warnings)
         inputs.answer = transcript
         for grader in listed:
-            found += prompts(grader, inputs, "conversation \u203a ")
+            found += prompts(_final_output_is(grader, transcript), inputs, "conversation \u203a ")
     return found
+
+
+def _final_output_is(grader: Grader, transcript: list[Piece]) -> Grader:
+    """A transcript grader's answer is the whole transcript, `trajectory:goal-success`'s "Final
+    output" too (trajectory.ts reads the candidate the orchestrator hands it)."""
+    if grader.criteria is None or not any(piece.text == CANDIDATE_PLACEHOLDER for piece in grader.criteria):
+        return grader
+    criteria: list[Piece] = []
+    for piece in grader.criteria:
+        criteria += transcript if piece.text == CANDIDATE_PLACEHOLDER else [piece]
+    return replace(grader, criteria=criteria)
 
 
 def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool) -> list[Grader]:
@@ -103,8 +113,18 @@ def _turn_graders(turn: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bo
         if isinstance(item.value, dict):
             found = _turn_grader(item, case, warnings, v5)
             if found is not None:
+                _turn_judge(item, found, case, warnings)
                 graders.append(found)
+    _default_judges(graders, case)
     return graders
+
+
+def _default_judges(graders: list[Grader], case: CaseSpec) -> None:
+    """agentv's main: a turn's grader that names no judge asks the run's (`defaults.grader`)."""
+    if case.grading is not None and case.grading.newest:
+        for grader in graders:
+            if not grader.judge_named:
+                grader.judge = case.grading.default_judge
 
 
 def _turn_grader(item: Node, case: CaseSpec, warnings: list[Diagnostic], v5: bool) -> Grader | None:
@@ -113,7 +133,7 @@ def _turn_grader(item: Node, case: CaseSpec, warnings: list[Diagnostic], v5: boo
     kind_name = kind.value if kind is not None and isinstance(kind.value, str) else None
     label = _turn_grader_label(item, kind_name)
     span = LineSpan(case.path, item.start_line, item.end_line)
-    if kind is None or kind.value not in (("llm-grader", "llm-rubric") if v5 else ("llm-grader",)):
+    if kind is None or kind.value not in _turn_llm_kinds(case, v5):
         note = check_note(kind_name, item.plain()) if kind_name is not None else None
         # A check that asks no model says what it does instead.
         return Grader(label, span=span, note=note) if note is not None else None
@@ -123,14 +143,48 @@ def _turn_grader(item: Node, case: CaseSpec, warnings: list[Diagnostic], v5: boo
         grader.rubrics = _raw_rubrics(rubrics, label, case, warnings)
         if grader.rubrics is None:
             return None
-    if kind.value == "llm-rubric":  # builtin-graders.ts: its value stands as the criteria
+    if kind.value in ("llm-rubric", "agent-rubric"):  # builtin-graders.ts: its value stands as the criteria
         grader.rubric_kind = True
+        grader.agent = kind.value == "agent-rubric"
         value = item.get("value")
         if value is not None and isinstance(value.value, str):
             grader.criteria = [
                 Piece(value.value, OriginKind.CASE_TEXT, case.path, value.text_line, value.end_line)
             ]
     return grader
+
+
+def _turn_llm_kinds(case: CaseSpec, v5: bool) -> tuple[str, ...]:
+    if not v5:
+        return ("llm-grader",)
+    newest = case.grading is not None and case.grading.newest
+    return ("llm-grader", "llm-rubric", "agent-rubric") if newest else ("llm-grader", "llm-rubric")
+
+
+def _turn_judge(item: Node, grader: Grader, case: CaseSpec, warnings: list[Diagnostic]) -> None:
+    """agentv's main: the orchestrator hands a turn's assertion objects to the graders unparsed
+    (buildTurnAssertions), so grader-parser.ts never turns their `provider` into the judge; the
+    LLM grader factory reads the raw `target` instead (builtin-graders.ts llmGraderFactory). A
+    turn's grader asks the judge its `target` names, else the run's (`defaults.grader`), never
+    the test's `options.provider`."""
+    if case.grading is None or not case.grading.newest:
+        return
+    target = item.get("target")
+    if target is not None and isinstance(target.value, str) and target.value:
+        grader.judge = target.value
+        grader.judge_named = True
+        return
+    provider = item.get("provider")
+    if provider is not None:
+        warnings.append(
+            Diagnostic(
+                f"turn grader {grader.name!r}: agentv hands a turn's assertions to its graders "
+                "unparsed, so their `provider` is not read and the run's judge asks (a `target` "
+                "there names the judge, though `agentv validate` calls it removed)",
+                case.path,
+                provider.start_line,
+            )
+        )
 
 
 def _turn_grader_label(item: Node, kind_name: str | None) -> str:

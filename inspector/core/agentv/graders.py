@@ -113,6 +113,7 @@ class Grader:
     custom: bool = False  # a type agentv must find as a custom assertion, and the bundle lacks
     judge: str | None = None  # agentv's main: the provider it asks (None: the run's judge)
     agent: bool = False  # agentv's main: `agent-rubric`, one prompt handed to an agent judge
+    judge_named: bool = False  # agent-rubric: the judge is handed to the grader, not the run's
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +189,8 @@ def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderProm
     if grader.script is not None:
         return [GraderPrompt(name, [], _script_note(grader.script), grader.span, grader.script.path)]
     if grader.agent:
-        return [GraderPrompt(name, _delegated(grader, inputs), AGENT_NOTE, grader.span, judge=grader.judge)]
+        note = agent_note(grader.judge, grader.judge_named)
+        return [GraderPrompt(name, _delegated(grader, inputs), note, grader.span, judge=grader.judge)]
     if grader.members is None:
         return [GraderPrompt(name, _messages(grader, inputs), span=grader.span, judge=grader.judge)]
     found = [prompt for member in grader.members for prompt in prompts(member, inputs, f"{name} › ")]
@@ -705,12 +707,27 @@ def _messages(grader: Grader, inputs: Inputs) -> list[Message]:
     ]
 
 
-AGENT_NOTE = (
-    "agent-rubric: agentv hands this prompt to an agent-capable judge (a coding agent such as "
-    "pi, codex or claude, in delegate mode), which reads the workspace and writes its verdict to "
-    "a temporary file; with a plain chat model as judge agentv fails the check without asking, "
-    "and agentv's own agent is asked with a system and a user prompt instead."
-)
+def agent_note(judge: str | None, named: bool) -> str:
+    """What an agent-rubric's judge is asked, by where the judge comes from (llm-grader.ts
+    evaluate at 58f316ca2). Which kind of provider a judge is lives in the run's provider
+    configuration, so the page names each form and when agentv sends it."""
+    if named:
+        return (
+            f"agent-rubric: agentv hands this prompt to {judge}, the judge this grader names, in "
+            "delegate mode whatever agent it is (a coding agent such as pi, codex or claude, or "
+            "agentv's own agent); it reads the workspace and writes its verdict to a temporary "
+            f"file. If {judge} is a plain chat model, agentv fails the check without asking."
+        )
+    asked = f"the run's judge ({judge}, from defaults.grader)" if judge else "the run's judge"
+    return (
+        f"agent-rubric: asked of {asked}. A coding agent (pi, codex, claude …) is handed this "
+        "prompt and writes its verdict to a temporary file; agentv's own agent "
+        "(`--grader-provider agentv`, or a judge of kind `agentv`) is asked with a system and a "
+        "user prompt instead, and only when the test has a workspace (without one agentv fails "
+        "the check); a plain chat model makes agentv fail the check without asking."
+    )
+
+
 VERDICT_PATH = "\u27e8the verdict file's temporary path, made for each run\u27e9"
 DELEGATE_OPENING = [
     "You are an expert grader. Investigate the workspace to verify the criteria are met.",

@@ -255,6 +255,7 @@ def _newest_llm(
             raise Skip(str(skip).replace("llm-rubric field", "agent-rubric field", 1)) from None
         if grader is not None:
             grader.agent = True
+            grader.judge_named = newest.judge_is_named(node, case)
     else:
         grader = _llm(node, kind, name, span, case, resolve, warnings)
     if grader is not None:

@@ -80,3 +80,15 @@ def judge_of(node: Node, name: str, case: CaseSpec) -> str | None:
     if provider is not None and provider.value is not None:
         return case.grading.default_judge  # agentv warns and asks the run's judge
     return case.grading.judge
+
+
+def judge_is_named(node: Node, case: CaseSpec) -> bool:
+    """Whether the grader's judge is a provider the grader is handed (its own `provider`, or the
+    test's `options.provider`) rather than the run's judge (`defaults.grader`, `--grader-provider`).
+    builtin-graders.ts hands a named agent-capable provider the delegate prompt whatever its kind,
+    agentv's own `agentv` kind included; only the run's judge of kind `agentv` is asked with the
+    built-in agent's system and user prompts (llm-grader.ts evaluate)."""
+    provider = node.get("provider")
+    if provider is not None:
+        return isinstance(provider.value, str) and bool(provider.value.strip())
+    return case.grading is not None and case.grading.judge_named

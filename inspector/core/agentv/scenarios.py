@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..bundle import Bundle, glob_paths, join
+from ..bundle import Bundle, fast_glob_paths, join
+from ..fast_glob import GlobNotRead
 from ..js import js_trim
 from ..model import Diagnostic, InputError
 from ..yaml_lines import Node
@@ -221,7 +222,12 @@ def _referenced(loader: _Loader, entry: Node, env: Callable[[Node], Node]) -> li
         )
     if not any(char in raw for char in "*?{"):
         return [(scenario, target) for scenario in _scenario_file(loader, target, entry, env)]
-    matches = glob_paths(loader.bundle, target)
+    try:
+        matches = fast_glob_paths(loader.bundle, target)
+    except GlobNotRead as unread:
+        raise InputError(
+            f"this glob is not read by the inspector ({unread}): {entry.value}", loader.path, entry.start_line
+        ) from None
     if not matches:
         loader.warnings.append(
             Diagnostic(

@@ -135,6 +135,9 @@ class GradingNodes:
     newest: bool = False  # agentv's main after 5.3.1-next.1 (v5_next.py): its grader rules
     judge: str | None = None  # newest: the test's judge (options.provider, else defaults.grader)
     default_judge: str | None = None  # newest: the file's defaults.grader (None: the run's judge)
+    # newest: `judge` is the test's own options.provider, which agentv hands each grader as its
+    # provider (grader-parser.ts), not the run's judge: an agent-rubric then gets the delegate form.
+    judge_named: bool = False
 
 
 @dataclass(slots=True)

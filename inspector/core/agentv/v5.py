@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..bundle import Bundle, glob_paths, join, parent_folders
+from ..bundle import Bundle, fast_glob_paths, join, parent_folders
+from ..fast_glob import GlobNotRead, has_magic
 from ..js import js_json
 from ..model import Diagnostic, InputError, LineSpan, OriginKind
 from ..yaml_lines import Node
@@ -416,7 +417,7 @@ def _referenced_tests(loader: _Loader, item: Node, newest_commit: bool) -> list[
     if not any(char in reference for char in "*?{"):
         target = _tests_path(loader, item, reference)
         return cases_of(loader, target, item, env, folders=False, newest_commit=newest_commit)
-    matches = glob_paths(loader.bundle, _tests_path(loader, item, reference))
+    matches = agentv_glob(loader, item, _tests_path(loader, item, reference))
     if not matches:
         loader.warnings.append(
             Diagnostic(f"Glob pattern matched no files: {item.value}", loader.path, item.start_line)
@@ -428,9 +429,15 @@ def _referenced_tests(loader: _Loader, item: Node, newest_commit: bool) -> list[
     ]
 
 
-# resolveIncludePaths' hasGlobMagic; the inspector's globs read `*`, `?`, `**` and `{a,b}`
-_SHORTHAND_MAGIC = re.compile(r"[*?\[\]{}()!+@]")
-_SHORTHAND_UNREAD = re.compile(r"[\[\]()!+@]")
+def agentv_glob(loader: _Loader, item: Node, pattern: str) -> list[str]:
+    """The files fast-glob lists for a glob in `tests` or `scenarios` (fast_glob.py); a form
+    the inspector does not reproduce refuses the file at the entry's line."""
+    try:
+        return fast_glob_paths(loader.bundle, pattern)
+    except GlobNotRead as unread:
+        raise InputError(
+            f"this glob is not read by the inspector ({unread}): {item.value}", loader.path, item.start_line
+        ) from None
 
 
 def _shorthand_tests(loader: _Loader, item: Node, newest_commit: bool) -> list[tuple[Node, str]]:
@@ -439,14 +446,8 @@ def _shorthand_tests(loader: _Loader, item: Node, newest_commit: bool) -> list[t
     raw = item.value.strip()
     reference = raw.removeprefix("file://")
     paths = [_tests_path(loader, item, reference)]
-    if _SHORTHAND_MAGIC.search(reference):
-        if _SHORTHAND_UNREAD.search(reference):
-            raise InputError(
-                f"glob patterns with [ ] ( ) ! + @ in `tests` are not read by the inspector: {raw}",
-                loader.path,
-                item.start_line,
-            )
-        paths = glob_paths(loader.bundle, paths[0])
+    if has_magic(reference):  # resolveIncludePaths' hasGlobMagic
+        paths = agentv_glob(loader, item, paths[0])
     found: list[tuple[Node, str]] = []
     for path in paths:
         if re.search(r"\.eval\.ya?ml$", path, re.IGNORECASE):

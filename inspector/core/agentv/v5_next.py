@@ -87,9 +87,9 @@ class NewestRules:
             return
         case.grading.newest = True
         case.grading.default_judge = _defaults_grader(root)
-        case.grading.judge = (
-            _options_provider(test) or _options_provider(default_test) or case.grading.default_judge
-        )
+        named = _options_provider(test) or _options_provider(default_test)
+        case.grading.judge_named = named is not None
+        case.grading.judge = named or case.grading.default_judge
 
 
 def read_suite_v5_next(bundle: Bundle, path: str) -> Suite:

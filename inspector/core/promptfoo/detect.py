@@ -30,6 +30,13 @@ def claims(path: str, text: str) -> bool:
     return keys == set(KEYS) and not AGENTV_KEY_YAML.search(text)
 
 
+def claimed_by_keys(path: str) -> bool:
+    """Whether `auto` chose promptfoo for this file by its keys rather than its name: agentv's
+    newest commit (58f316ca2, ADR 0016) reads such a file too, and sends other messages."""
+    name = posixpath.basename(path.lower())
+    return name not in CONFIG_NAMES and name.endswith((".yaml", ".yml"))
+
+
 def _json_keys(text: str) -> bool:
     if not all(f'"{key}"' in text for key in KEYS):
         return False

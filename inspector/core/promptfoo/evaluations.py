@@ -35,6 +35,7 @@ from ..options import RenderOptions
 from ..yaml_lines import Node
 from .contract import SENT
 from .conversation import Conversations
+from .detect import claimed_by_keys
 from .gemini import merge_prompt_config as merge_gemini_prompt_config
 from .gemini import prepare_config as prepare_gemini_config
 from .gemini import prepare_instruction
@@ -72,7 +73,21 @@ from .variables import Variables, load_files, prepare
 KIND = "promptfoo"
 
 
-def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) -> RenderedDocument:
+AGENTV_TOO = (
+    "read as a promptfoo config: `auto` reads a file whose top-level keys are `prompts`, "
+    "`providers` and `tests`, without agentv's snake_case keys, as promptfoo's. agentv's newest "
+    "commit reads this file too and sends other messages (its default system prompt first; a test "
+    "without an `id` skipped): choose the input format `agentv` to see what agentv sends."
+)
+
+
+def _say_agentv_reads_it_too(source: Source, path: str, root: Node, options: RenderOptions) -> None:
+    """When `auto` took the file for promptfoo's by its keys, the page says agentv reads it too."""
+    if options.input_format == "auto" and claimed_by_keys(path):
+        source.warn(AGENTV_TOO, path, root.start_line)
+
+
+def render_promptfoo_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
     # The render settings are agentv's and gambit's (profiles, guideline patterns, a deck's
     # context): a promptfoo config has its own in the file.
     source = Source(bundle, path)
@@ -82,6 +97,7 @@ def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) ->
     root = source.tree(path, text)
     if root is None or not isinstance(root.value, dict):
         raise InputError("a promptfoo config is a YAML or JSON object", path, 1)
+    _say_agentv_reads_it_too(source, path, root, options)
     prompts = read_prompts(source, root.get("prompts"))
     providers = read_providers(source, root.get("providers"))
     tests = [resolve_grading_references(test, providers) for test in _all_tests(source, root)]
