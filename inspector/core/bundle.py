@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .fast_glob import brace_choices, brace_end, fast_glob_matcher
+from .fast_glob import MAX_REPEATS, brace_choices, brace_end, fast_glob_matcher
+from .model import InputError
 
 
 def normalize(path: str) -> str | None:
@@ -247,7 +248,13 @@ def glob_paths(bundle: Bundle, pattern: str) -> list[str]:
     """The bundle's files a glob names, sorted: how promptfoo's (node-glob) and agentv's
     (fast-glob) `file://` globs are read. `*` stays within a folder, `**` crosses folders, `{a,b}`
     picks either; no wildcard matches a name starting with `.` (both libraries' `dot: false`), a
-    name written with its dot does."""
+    name written with its dot does. A name with more than fast_glob.MAX_REPEATS `*` is refused
+    (InputError): matching it costs the name's length to the power of its stars."""
+    for name in pattern.split("/"):
+        if name.replace("**", "").count("*") > MAX_REPEATS:
+            raise InputError(
+                f"this glob is not read by the inspector (more than {MAX_REPEATS} `*` in one name): {pattern}"
+            )
     matcher = re.compile(_glob_regex(pattern))
     return sorted(path for path in bundle.paths() if matcher.fullmatch(path))
 

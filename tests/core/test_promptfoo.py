@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from inspector.core.bundle import MemoryBundle
 from inspector.core.formats import detect_format
-from inspector.core.model import OriginKind
+from inspector.core.model import InputError, OriginKind
 from inspector.core.options import RenderOptions
 from inspector.core.promptfoo import render_promptfoo_file
 from inspector.core.promptfoo.contract import evaluation_contract
@@ -343,3 +345,13 @@ def test_a_messages_object_prompt_is_sent_to_openai_as_promptfoo_sends_it_with_a
     }
     assert [message.role for message in case.messages] == ["user"]
     assert any("OpenAI refuses the request" in warning.message for warning in case.warnings)
+
+
+def test_a_glob_whose_matching_would_run_away_is_refused_by_name_not_matched_for_minutes() -> None:
+    stars = "*a" * 8 + "b.txt"
+    files = {
+        "promptfooconfig.yaml": f"prompts: [file://{stars}]\nproviders: [openai:gpt-4.1]\ntests: [{{}}]\n",
+        "a" * 60 + ".txt": "hello",
+    }
+    with pytest.raises(InputError, match="more than 3 `\\*` in one name"):
+        render(files)
