@@ -8,9 +8,9 @@ segments its text produced, each counted alone, so a row can differ from a messa
 token where BPE merges across a boundary; the rest (separators, default prompts, formatting) is
 "unattributed". Output is priced at the max output tokens, an upper bound, when they are set.
 
-Which model a request is priced at: "as configured" (no provider picked), each case at the provider
-and model its input names (a promptfoo evaluation's provider, a raw request's `model`, a deck's
-model), the rest at the fallback provider; with a provider picked, every request at that one. Each
+Which model a request is priced at: "as configured", each case at the provider and model its input
+names (a promptfoo evaluation's provider, a raw request's `model`, a deck's model), the rest at the
+picked provider (the fallback); "picked", every request at the picked provider. Each
 case's judge requests (its LLM graders) are priced too, at the judge the input names, else at the
 runner's default judge when the input says which (promptfoo's renderer already wrote it into the
 judge's request), else at the fallback. A judge's prompt holds the candidate's answer, unknown
@@ -31,13 +31,12 @@ from . import cache_map, prices
 from .cache_hint import split_hint
 from .export.anthropic_cache import MAX_BREAKPOINTS, CacheMark
 from .export.common import ExportSettings
-from .export.registry import provider as provider_spec
 from .export.registry import REGISTRY
+from .export.registry import provider as provider_spec
 from .model import CANDIDATE_PLACEHOLDER, GraderPrompt, Message, RenderedCase, RenderedDocument
 from .tokens import TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, message_texts
 
-# Without a picked provider, what a case whose input names no model is priced at.
-FALLBACK_PROVIDER = "openai-chat"
+DEFAULT_PROVIDER = "openai-chat"
 SYSTEM_ROLES = frozenset({"system", "developer"})
 SYSTEM_JOINER = "\n\n"  # how Anthropic and Gemini join system messages sent first
 
@@ -319,17 +318,17 @@ def case_pieces(
 
 def build_ledger(
     document: RenderedDocument | Iterable[RenderedCase],
-    provider: str | None = None,
+    provider: str = DEFAULT_PROVIDER,
     settings: ExportSettings | None = None,
+    as_configured: bool = False,
 ) -> Ledger:
     """The ledger and cache map of a document's cases (or of a bundle's, chained), their judges'
-    requests included. With a `provider`, every request is priced at it (the model from the export
-    settings or its defaults); without one, as configured (see the module's docstring). The cache map
-    is drawn with the rules of the provider most cases are priced at."""
+    requests included. Every request is priced at `provider` (the model from the export settings or
+    its defaults); `as_configured`, each at the model its input names, `provider` being the fallback
+    (see the module's docstring). The cache map is drawn with the rules of the provider most cases
+    are priced at."""
     settings = settings or ExportSettings()
-    as_configured = provider is None
-    picked = Target(provider or FALLBACK_PROVIDER, "")
-    picked = Target(picked.provider, settings.resolved(provider_spec(picked.provider).defaults).model)
+    picked = Target(provider, settings.resolved(provider_spec(provider).defaults).model)
     cases = list(document.cases if isinstance(document, RenderedDocument) else document)
     named = [configured_target(case) if as_configured else None for case in cases]
     targets = [target or picked for target in named]
@@ -386,7 +385,7 @@ def build_ledger(
         ledger.notes += _split_hints(cache.mode, mapped, cases, all_pieces, counter)
     judges = [_judge_requests(case, as_configured, picked) for case in cases]
     _price(ledger, primary, judges, counters)
-    ledger.notes += _pricing_notes(ledger, picked, primary, judges)
+    ledger.notes += _pricing_notes(ledger, picked, primary)
     return ledger
 
 
@@ -614,7 +613,7 @@ def _plus(first: prices.RequestCost, second: prices.RequestCost) -> prices.Reque
     return prices.RequestCost(first.input_usd + second.input_usd, first.output_usd + second.output_usd)
 
 
-def _pricing_notes(ledger: Ledger, picked: Target, primary: Target, judges: list[list[JudgeRequest]]) -> list[str]:
+def _pricing_notes(ledger: Ledger, picked: Target, primary: Target) -> list[str]:
     """What the priced requests assume: fallbacks, the judges' unknown input, the cache's reach."""
     notes = []
     if not ledger.max_output_tokens:
