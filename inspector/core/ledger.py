@@ -271,15 +271,21 @@ class _Keys:
         return self.ids.setdefault(identity, len(self.ids))
 
 
-def _message_identity(message: Message) -> tuple:
+def _message_identity(message: Message, content: str) -> tuple:
     calls = tuple((call.id, call.name, call.arguments) for call in message.tool_calls)
-    return ("message", message.role, message.name, message.content, calls, message.tool_call_id)
+    return ("message", message.role, message.name, content, calls, message.tool_call_id)
 
 
 def case_pieces(
-    case: RenderedCase, message_tokens: dict[int, int], tools_tokens: int, system_first: bool, keys: _Keys
+    case: RenderedCase,
+    contents: list[str],
+    message_tokens: dict[int, int],
+    tools_tokens: int,
+    system_first: bool,
+    keys: _Keys,
 ) -> list[cache_map.Piece]:
-    """The case's request in the provider's cache order (see cache_map)."""
+    """The case's request in the provider's cache order (see cache_map); `contents` are its
+    messages' contents, joined once."""
     pieces: list[cache_map.Piece] = []
     tools = _tools_text(case)
     if tools:
@@ -288,7 +294,7 @@ def case_pieces(
     if system_first:
         system = [index for index in sent if case.messages[index].role in SYSTEM_ROLES]
         if system:
-            text = SYSTEM_JOINER.join(case.messages[index].content for index in system)
+            text = SYSTEM_JOINER.join(contents[index] for index in system)
             pieces.append(
                 cache_map.Piece(
                     "system",
@@ -306,8 +312,8 @@ def case_pieces(
         pieces.append(
             cache_map.Piece(
                 "message",
-                keys(_message_identity(message)),
-                message.content,
+                keys(_message_identity(message, contents[index])),
+                contents[index],
                 message_tokens[index],
                 (index,),
                 head=f"{message.role}\x00{message.name or ''}",
@@ -334,7 +340,8 @@ def build_ledger(
     targets = [target or picked for target in named]
     primary = _most_common(targets) if as_configured and targets else picked
     spec = provider_spec(primary.provider)
-    counter = _primed_counter(spec.encoding, cases)
+    contents = [[message.content for message in case.messages] for case in cases]
+    counter = _primed_counter(spec.encoding, cases, contents)
     counters = {spec.encoding: counter}
     billing = spec.billing
     cache = billing.cache if billing else None
@@ -343,15 +350,17 @@ def build_ledger(
     files: dict[str, FileRow] = {}
     rows: list[CaseRow] = []
     all_pieces: list[list[cache_map.Piece]] = []
-    for case, target in zip(cases, targets, strict=True):
-        row, message_tokens, tools_tokens = _case_row(case, counter, files, target)
+    for case, texts, target in zip(cases, contents, targets, strict=True):
+        row, message_tokens, tools_tokens = _case_row(case, texts, counter, files, target)
         encoding = provider_spec(target.provider).encoding
         if encoding != spec.encoding:  # counted again with its own provider's tokenizer
-            own = counters.get(encoding) or counters.setdefault(encoding, _primed_counter(encoding, cases))
-            row.input_tokens = _case_row(case, own, {}, target)[0].input_tokens
+            own = counters.get(encoding) or counters.setdefault(
+                encoding, _primed_counter(encoding, cases, contents)
+            )
+            row.input_tokens = _case_row(case, texts, own, {}, target)[0].input_tokens
         rows.append(row)
         all_pieces.append(
-            case_pieces(case, message_tokens, tools_tokens, bool(cache and cache.system_first), keys)
+            case_pieces(case, texts, message_tokens, tools_tokens, bool(cache and cache.system_first), keys)
         )
     mapped = cache_map.build(
         cases,
@@ -444,15 +453,18 @@ def _judge_requests(case: RenderedCase, as_configured: bool, picked: Target) -> 
     return requests
 
 
-def _judge_tokens(grader: GraderPrompt, counter: TokenCounter, answer_bound: int) -> int:
-    """The judge's input without the candidate's answer (only the run knows it), plus its bound."""
-    tokens = TOKENS_PER_REPLY + answer_bound
+def _judge_texts(grader: GraderPrompt) -> list[str]:
+    """What a judge's prompt sends before the run: each stretch of it, the candidate's answer left
+    out (only the run knows it). Stretches are counted alone, as a file's rows are: the judge's
+    template is one stretch shared by every case, so it is counted once, not once per case."""
+    texts: list[str] = []
     for message in grader.messages:
         if message.omitted is None:
-            tokens += TOKENS_PER_MESSAGE + sum(
-                counter(text.replace(CANDIDATE_PLACEHOLDER, "")) for text in message_texts(message)
-            )
-    return tokens
+            texts.append(message.role)
+            texts += [segment.text for segment in message.segments if segment.text != CANDIDATE_PLACEHOLDER]
+            if message.name or message.tool_calls or message.tool_call_id:
+                texts += message_texts(message, "")[2:]  # its name and tool calls
+    return texts
 
 
 def _most_common(targets: list[Target]) -> Target:
@@ -463,14 +475,15 @@ def _most_common(targets: list[Target]) -> Target:
     return max(counts, key=counts.__getitem__)
 
 
-def _primed_counter(encoding: str, cases: list[RenderedCase]) -> TokenCounter:
+def _primed_counter(encoding: str, cases: list[RenderedCase], contents: list[list[str]]) -> TokenCounter:
     """A counter that has counted every text of the cases' sent messages and tools at once."""
     counter = TokenCounter(encoding)
     counter.prime(
         text
-        for case in cases
-        for message in case.sent_messages
-        for text in message_texts(message) + [segment.text for segment in message.segments]
+        for case, texts in zip(cases, contents, strict=True)
+        for message, content in zip(case.messages, texts, strict=True)
+        if message.omitted is None
+        for text in message_texts(message, content) + [segment.text for segment in message.segments]
     )
     counter.prime(_tools_text(case) for case in cases)
     return counter
@@ -514,18 +527,22 @@ def _cache_notes(
 
 
 def _case_row(
-    case: RenderedCase, counter: TokenCounter, files: dict[str, FileRow], target: Target
+    case: RenderedCase, contents: list[str], counter: TokenCounter, files: dict[str, FileRow], target: Target
 ) -> tuple[CaseRow, dict[int, int], int]:
+    """The case's tokens, per message and per file; `counter` has counted its texts already."""
+    tokens_of = counter.known.__getitem__
     message_tokens: dict[int, int] = {}
     per_file: dict[str, int] = {}
     for index, message in enumerate(case.messages):
         if message.omitted is not None:
             continue
-        message_tokens[index] = TOKENS_PER_MESSAGE + sum(counter(text) for text in message_texts(message))
+        message_tokens[index] = TOKENS_PER_MESSAGE + sum(
+            map(tokens_of, message_texts(message, contents[index]))
+        )
         for segment in message.segments:
             path = segment.origin.path
             if path is not None:
-                per_file[path] = per_file.get(path, 0) + counter(segment.text)
+                per_file[path] = per_file.get(path, 0) + tokens_of(segment.text)
     tools_tokens = counter(_tools_text(case))
     for path, tokens in per_file.items():
         row = files.get(path) or files.setdefault(path, FileRow(path))
@@ -567,12 +584,10 @@ def _price(
             )
         model.cost += row.cost.total_usd
         model.cached_cost += row.cached_cost.total_usd
-    for row, requests in zip(ledger.cases, judges, strict=True):
-        for request in requests:
+    judge_tokens = _judge_tokens(judges, counters, output)
+    for row, requests, counts in zip(ledger.cases, judges, judge_tokens, strict=True):
+        for request, tokens in zip(requests, counts, strict=True):
             model = _model_row(models, request.target)
-            encoding = provider_spec(request.target.provider).encoding
-            counter = counters.get(encoding) or counters.setdefault(encoding, TokenCounter(encoding))
-            tokens = _judge_tokens(request.grader, counter, output)
             model.judge_requests += 1
             model.input_tokens += tokens
             row.judge_requests += 1
@@ -591,6 +606,36 @@ def _price(
     if found is None and ledger.prices is None:
         problems.insert(0, _model_row({}, primary).price_problem or "")
     ledger.price_problem = "; ".join(problems) or None
+
+
+def _judge_tokens(
+    judges: list[list[JudgeRequest]], counters: dict[str, TokenCounter], answer_bound: int
+) -> list[list[int]]:
+    """Each judge request's input: its stretches (each judge provider's counter counts them all at
+    once), the chat format's tokens, and the bound of the candidate's answer it will hold."""
+    texts = [[_judge_texts(request.grader) for request in requests] for requests in judges]
+    encodings = [
+        [provider_spec(request.target.provider).encoding for request in requests] for requests in judges
+    ]
+    for encoding in {encoding for row in encodings for encoding in row}:
+        counter = counters.get(encoding) or counters.setdefault(encoding, TokenCounter(encoding))
+        counter.prime(
+            text
+            for row, row_encodings in zip(texts, encodings, strict=True)
+            for found, own in zip(row, row_encodings, strict=True)
+            if own == encoding
+            for text in found
+        )
+    fixed = TOKENS_PER_REPLY + answer_bound
+    return [
+        [
+            fixed
+            + TOKENS_PER_MESSAGE * sum(1 for message in request.grader.messages if message.omitted is None)
+            + sum(map(counters[encoding].known.__getitem__, found))
+            for request, found, encoding in zip(requests, row, row_encodings, strict=True)
+        ]
+        for requests, row, row_encodings in zip(judges, texts, encodings, strict=True)
+    ]
 
 
 def _model_row(models: dict[Target, ModelRow], target: Target) -> ModelRow:
