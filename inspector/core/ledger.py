@@ -461,7 +461,10 @@ def _judge_texts(grader: GraderPrompt) -> list[str]:
     for message in grader.messages:
         if message.omitted is None:
             texts.append(message.role)
-            texts += [segment.text for segment in message.segments if segment.text != CANDIDATE_PLACEHOLDER]
+            texts += [
+                text.replace(CANDIDATE_PLACEHOLDER, "") if CANDIDATE_PLACEHOLDER in text else text
+                for text in [segment.text for segment in message.segments]
+            ]
             if message.name or message.tool_calls or message.tool_call_id:
                 texts += message_texts(message, "")[2:]  # its name and tool calls
     return texts
