@@ -91,6 +91,9 @@ class LedgerOut(Schema):
     model: str
     as_configured: bool
     fallback_cases: int = Field(description="As configured: cases whose input names no model.")
+    fallback: dict[str, str] | None = Field(
+        None, description="The provider and model those cases, and unnamed judges, are priced at."
+    )
     tokenizer: dict[str, Any]
     files: list[FileTokensOut]
     cases: list[CaseCostOut]

@@ -152,7 +152,8 @@ class Ledger:
     price_problem: str | None = None
     notes: list[str] = field(default_factory=list)
     as_configured: bool = False  # each case at its own model (no provider picked)
-    fallback_cases: int = 0  # as configured: cases whose input names no model
+    fallback_cases: int = 0  # as configured: cases whose input names no model, priced at `fallback`
+    fallback: Target | None = None  # the picked provider and model
     fallback_judges: int = 0  # judge requests whose judge the input does not name
     models: list[ModelRow] = field(default_factory=list)  # the candidates' and judges' models
 
@@ -214,6 +215,9 @@ class Ledger:
             "model": self.model,
             "as_configured": self.as_configured,
             "fallback_cases": self.fallback_cases,
+            "fallback": {"provider": self.fallback.provider, "model": self.fallback.model}
+            if self.fallback
+            else None,
             "tokenizer": {"encoding": self.encoding, "exact": self.exact},
             "files": [row.as_dict() for row in self.files],
             "cases": [row.as_dict() for row in self.cases],
@@ -386,6 +390,7 @@ def build_ledger(
         cache.source if cache else "",
         as_configured=as_configured,
         fallback_cases=sum(1 for target in named if target is None) if as_configured else 0,
+        fallback=picked,
     )
     if cache:
         ledger.notes += _cache_notes(
@@ -657,6 +662,10 @@ def _model_row(models: dict[Target, ModelRow], target: Target) -> ModelRow:
     return row
 
 
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number:,} {one if number == 1 else many}"
+
+
 def _plus(first: prices.RequestCost, second: prices.RequestCost) -> prices.RequestCost:
     return prices.RequestCost(first.input_usd + second.input_usd, first.output_usd + second.output_usd)
 
@@ -667,12 +676,11 @@ def _pricing_notes(ledger: Ledger, picked: Target, primary: Target) -> list[str]
     if not ledger.max_output_tokens:
         notes.append("output is not priced: set max output tokens to price its upper bound")
     fallback = f"{provider_spec(picked.provider).label} {picked.model}"
-    if ledger.fallback_cases:
-        notes.append(f"{ledger.fallback_cases:,} cases name no model: priced at {fallback}")
     if ledger.fallback_judges:
         notes.append(
-            f"{ledger.fallback_judges:,} judge requests name no judge the ledger can price (the run's "
-            f"default judge, or a provider named by a label): priced at {fallback}"
+            f"{_count(ledger.fallback_judges, 'judge request names', 'judge requests name')} no judge "
+            f"the ledger can price (the run's default judge, or a provider named by a label): "
+            f"priced at {fallback}"
         )
     if ledger.judge_requests:
         notes.append(

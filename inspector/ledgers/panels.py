@@ -62,6 +62,7 @@ class LedgerPanel:
     skipped: list[str] = field(default_factory=list)
     as_configured: bool = False
     fallback_cases: int = 0
+    fallback: str = ""  # the provider and model they are priced at
     judges: dict = field(default_factory=dict)  # requests, tokens, cost
     models: list[dict] = field(default_factory=list)  # subtotals, when more than one model is priced
 
@@ -75,6 +76,7 @@ def panel_context(loaded, page, sort: str | None) -> dict:
         "ledger_pricings": [("configured", "as configured"), ("picked", "all at the provider")],
         "ledger_pricing": "configured" if as_configured else "picked",
         "ledger_picked": page.provider,
+        "ledger_picked_model": found.ledger.fallback.model if found.ledger.fallback else found.ledger.model,
         "ledger_params": {key: value for key, value in page.params.items() if key in RENDER_KEYS},
         "ledger_providers": list(PROVIDER_LABELS.items()),
         "ledger_model": page.params.get("model", ""),
@@ -130,11 +132,13 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
         cost=money(ledger.cost()),
         cost_cached=money(ledger.cost(cached=True)),
         output_note=(
-            f"output priced at {ledger.max_output_tokens:,} tokens per case, an upper bound"
+            f"output priced at {ledger.max_output_tokens:,} tokens per request, an upper bound"
             if ledger.max_output_tokens
             else None
         ),
-        price_line=price_line(ledger.prices),
+        price_line="; ".join(line for row in ledger.models if (line := price_line(row.prices)))
+        if len(ledger.models) > 1
+        else price_line(ledger.prices),
         price_problem=ledger.price_problem,
         prices_source=prices.source_label(),
         prices_as_of=prices.prices_as_of(),
@@ -160,6 +164,11 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
         skipped=found.skipped,
         as_configured=ledger.as_configured,
         fallback_cases=ledger.fallback_cases,
+        fallback=(
+            f"{PROVIDER_LABELS.get(ledger.fallback.provider, ledger.fallback.provider)} {ledger.fallback.model}"
+            if ledger.fallback
+            else ""
+        ),
         judges={
             "requests": ledger.judge_requests,
             "tokens": tokens_label(ledger.judge_input_tokens, ledger.exact),
@@ -171,8 +180,7 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
 
 def _model_row(row) -> dict:
     return {
-        "label": row.label,
-        "model": row.target.model,
+        "label": f"{row.label} {row.target.model}",
         "cases": row.cases,
         "judge_requests": row.judge_requests,
         "tokens": tokens_label(row.input_tokens, row.exact),

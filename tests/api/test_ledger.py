@@ -104,6 +104,7 @@ def test_the_ledger_prices_each_evaluation_at_its_own_model_and_counts_the_judge
     url = f"/api/bundles/{promptfoo_bundle.pk}/ledger"
     data = client.get(url, {"max_output_tokens": "100"}).json()
     assert data["as_configured"] is True and data["fallback_cases"] == 0
+    assert data["fallback"] == {"provider": "openai-chat", "model": "gpt-5.4-mini"}
     assert [(row["provider"], row["model"]) for row in data["cases"]] == [
         ("openai-chat", "gpt-4.1-mini"),
         ("anthropic", "claude-sonnet-4-5"),
