@@ -33,6 +33,7 @@ from .export.anthropic_cache import MAX_BREAKPOINTS, CacheMark
 from .export.common import ExportSettings
 from .export.registry import REGISTRY
 from .export.registry import provider as provider_spec
+from .export.spec import PromptCache
 from .model import CANDIDATE_PLACEHOLDER, GraderPrompt, Message, RenderedCase, RenderedDocument
 from .tokens import TOKENS_PER_MESSAGE, TOKENS_PER_REPLY, message_texts
 
@@ -340,41 +341,15 @@ def build_ledger(
     settings = settings or ExportSettings()
     picked = Target(provider, settings.resolved(provider_spec(provider).defaults).model)
     cases = list(document.cases if isinstance(document, RenderedDocument) else document)
-    named = [configured_target(case) if as_configured else None for case in cases]
-    targets = [target or picked for target in named]
-    primary = _most_common(targets) if as_configured and targets else picked
+    named, targets, primary = _targets(cases, as_configured, picked)
     spec = provider_spec(primary.provider)
     contents = [[message.content for message in case.messages] for case in cases]
-    counter = _primed_counter(spec.encoding, cases, contents)
-    counters = {spec.encoding: counter}
-    billing = spec.billing
-    cache = billing.cache if billing else None
-    minimum, known = cache.minimum(primary.model) if cache else (0, False)
-    keys = _Keys()
+    counters = {spec.encoding: _primed_counter(spec.encoding, cases, contents)}
+    cache = spec.billing.cache if spec.billing else None
     files: dict[str, FileRow] = {}
-    rows: list[CaseRow] = []
-    all_pieces: list[list[cache_map.Piece]] = []
-    for case, texts, target in zip(cases, contents, targets, strict=True):
-        row, message_tokens, tools_tokens = _case_row(case, texts, counter, files, target)
-        encoding = provider_spec(target.provider).encoding
-        if encoding != spec.encoding:  # counted again with its own provider's tokenizer
-            own = counters.get(encoding) or counters.setdefault(
-                encoding, _primed_counter(encoding, cases, contents)
-            )
-            row.input_tokens = _case_row(case, texts, own, {}, target)[0].input_tokens
-        rows.append(row)
-        all_pieces.append(
-            case_pieces(case, texts, message_tokens, tools_tokens, bool(cache and cache.system_first), keys)
-        )
-    mapped = cache_map.build(
-        cases,
-        all_pieces,
-        minimum,
-        known,
-        cache.mode if cache else "none",
-        cache.increment if cache else 1,
-        counter,
-    )
+    rows, all_pieces = _rows(cases, contents, targets, spec.encoding, counters, files, cache)
+    counter = counters[spec.encoding]
+    mapped = _cache_map(cases, all_pieces, cache, primary.model, counter)
     # Output is priced only at a limit the user set: a provider's default max_tokens (Anthropic's
     # 1,024, which its API requires) is no estimate of what a case writes, and pricing it made one
     # provider's total mostly assumed output while the others priced none.
@@ -389,18 +364,77 @@ def build_ledger(
         mapped,
         cache.source if cache else "",
         as_configured=as_configured,
-        fallback_cases=sum(1 for target in named if target is None) if as_configured else 0,
+        fallback_cases=sum(1 for target in named if target is None),
         fallback=picked,
     )
     if cache:
         ledger.notes += _cache_notes(
-            spec.export_with_breakpoints is not None, spec.label, cache.mode, primary.model, minimum, known
+            spec.export_with_breakpoints is not None,
+            spec.label,
+            cache.mode,
+            primary.model,
+            mapped.minimum,
+            mapped.minimum_known,
         )
         ledger.notes += _split_hints(cache.mode, mapped, cases, all_pieces, counter)
     judges = [_judge_requests(case, as_configured, picked) for case in cases]
     _price(ledger, primary, judges, counters)
     ledger.notes += _pricing_notes(ledger, picked, primary)
     return ledger
+
+
+def _targets(
+    cases: list[RenderedCase], as_configured: bool, picked: Target
+) -> tuple[list[Target | None], list[Target], Target]:
+    """What the input names for each case (as configured), what each is priced at, and the target
+    most are (the cache map's)."""
+    if not as_configured:
+        return [None] * len(cases), [picked] * len(cases), picked
+    named = [configured_target(case) for case in cases]
+    targets = [target or picked for target in named]
+    return named, targets, _most_common(targets) if targets else picked
+
+
+def _cache_map(
+    cases: list[RenderedCase],
+    all_pieces: list[list[cache_map.Piece]],
+    cache: PromptCache | None,
+    model: str,
+    counter: TokenCounter,
+) -> cache_map.CacheMap:
+    if cache is None:
+        return cache_map.build(cases, all_pieces, 0, False, "none", 1, counter)
+    minimum, known = cache.minimum(model)
+    return cache_map.build(cases, all_pieces, minimum, known, cache.mode, cache.increment, counter)
+
+
+def _rows(
+    cases: list[RenderedCase],
+    contents: list[list[str]],
+    targets: list[Target],
+    encoding: str,
+    counters: dict[str, TokenCounter],
+    files: dict[str, FileRow],
+    cache: PromptCache | None,
+) -> tuple[list[CaseRow], list[list[cache_map.Piece]]]:
+    """Each case's row (counted with its own provider's tokenizer) and its pieces for the cache map
+    (counted with the cache map's, `encoding`)."""
+    counter = counters[encoding]
+    keys = _Keys()
+    rows: list[CaseRow] = []
+    all_pieces: list[list[cache_map.Piece]] = []
+    for case, texts, target in zip(cases, contents, targets, strict=True):
+        row, message_tokens, tools_tokens = _case_row(case, texts, counter, files, target)
+        own = provider_spec(target.provider).encoding
+        if own != encoding:
+            if own not in counters:
+                counters[own] = _primed_counter(own, cases, contents)
+            row.input_tokens = _case_row(case, texts, counters[own], {}, target)[0].input_tokens
+        rows.append(row)
+        all_pieces.append(
+            case_pieces(case, texts, message_tokens, tools_tokens, bool(cache and cache.system_first), keys)
+        )
+    return rows, all_pieces
 
 
 def configured_target(case: RenderedCase) -> Target | None:
@@ -563,14 +597,27 @@ def _case_row(
 def _price(
     ledger: Ledger, primary: Target, judges: list[list[JudgeRequest]], counters: dict[str, TokenCounter]
 ) -> None:
-    output = ledger.max_output_tokens or 0
+    """Each case's and judge's cost at its own model, and the subtotals per model."""
     models: dict[Target, ModelRow] = {}
-    mapped = ledger.cache
-    cached = mapped.cached_tokens
+    _price_cases(ledger, primary, models)
+    _price_judges(ledger, judges, models, counters)
+    ledger.models = sorted(models.values(), key=lambda row: (-(row.cases + row.judge_requests), row.label))
+    ledger.fallback_judges = sum(1 for requests in judges for request in requests if not request.named)
+    found = models.get(primary) or _model_row({}, primary)
+    ledger.prices = found.prices
+    problems = [row.price_problem for row in ledger.models if row.price_problem]
+    if primary not in models and found.price_problem:
+        problems.insert(0, found.price_problem)
+    ledger.price_problem = "; ".join(problems) or None
+
+
+def _price_cases(ledger: Ledger, primary: Target, models: dict[Target, ModelRow]) -> None:
+    output = ledger.max_output_tokens or 0
+    cached = ledger.cache.cached_tokens
     # With caching, the group's first request writes the prefix and every later one reads it; a
     # provider whose data has no write price (OpenAI, Gemini) bills the write as plain input. Only
     # the cache map's own provider and model is priced cached: another's cache holds other requests.
-    members = {position for position in mapped.group if ledger.cases[position].target == primary}
+    members = {position for position in ledger.cache.group if ledger.cases[position].target == primary}
     first = min(members, default=-1)
     for position, row in enumerate(ledger.cases):
         model = _model_row(models, row.target)
@@ -579,8 +626,9 @@ def _price(
         if model.prices is None:
             continue
         prices_provider = model.prices.provider
-        row.cost = prices.request_cost(prices_provider, row.target.model, row.input_tokens, output)
-        row.cached_cost = row.cost
+        row.cost = row.cached_cost = prices.request_cost(
+            prices_provider, row.target.model, row.input_tokens, output
+        )
         if cached and position in members:
             writes = cached if model.prices.cache_write_mtok is not None else 0
             row.cached_cost = prices.request_cost(
@@ -592,8 +640,19 @@ def _price(
             )
         model.cost += row.cost.total_usd
         model.cached_cost += row.cached_cost.total_usd
-    judge_tokens = _judge_tokens(judges, counters, output)
-    for row, requests, counts in zip(ledger.cases, judges, judge_tokens, strict=True):
+
+
+def _price_judges(
+    ledger: Ledger,
+    judges: list[list[JudgeRequest]],
+    models: dict[Target, ModelRow],
+    counters: dict[str, TokenCounter],
+) -> None:
+    """Judges are priced uncached: each request holds its own case's answer."""
+    output = ledger.max_output_tokens or 0
+    for row, requests, counts in zip(
+        ledger.cases, judges, _judge_tokens(judges, counters, output), strict=True
+    ):
         for request, tokens in zip(requests, counts, strict=True):
             model = _model_row(models, request.target)
             model.judge_requests += 1
@@ -606,44 +665,37 @@ def _price(
             row.judge_cost = cost if row.judge_cost is None else _plus(row.judge_cost, cost)
             model.cost += cost.total_usd
             model.cached_cost += cost.total_usd
-    ledger.models = sorted(models.values(), key=lambda row: (-(row.cases + row.judge_requests), row.label))
-    ledger.fallback_judges = sum(1 for requests in judges for request in requests if not request.named)
-    found = models.get(primary)
-    ledger.prices = found.prices if found else _model_row({}, primary).prices
-    problems = [row.price_problem for row in ledger.models if row.price_problem]
-    if found is None and ledger.prices is None:
-        problems.insert(0, _model_row({}, primary).price_problem or "")
-    ledger.price_problem = "; ".join(problems) or None
 
 
 def _judge_tokens(
     judges: list[list[JudgeRequest]], counters: dict[str, TokenCounter], answer_bound: int
 ) -> list[list[int]]:
-    """Each judge request's input: its stretches (each judge provider's counter counts them all at
+    """Each judge request's input: its stretches (each tokenizer counts all of its judges' at
     once), the chat format's tokens, and the bound of the candidate's answer it will hold."""
     texts = [[_judge_texts(request.grader) for request in requests] for requests in judges]
-    encodings = [
-        [provider_spec(request.target.provider).encoding for request in requests] for requests in judges
-    ]
-    for encoding in {encoding for row in encodings for encoding in row}:
-        counter = counters.get(encoding) or counters.setdefault(encoding, TokenCounter(encoding))
-        counter.prime(
-            text
-            for row, row_encodings in zip(texts, encodings, strict=True)
-            for found, own in zip(row, row_encodings, strict=True)
-            if own == encoding
-            for text in found
-        )
-    fixed = TOKENS_PER_REPLY + answer_bound
+    pending: dict[str, list[str]] = {}
+    for requests, row in zip(judges, texts, strict=True):
+        for request, found in zip(requests, row, strict=True):
+            pending.setdefault(provider_spec(request.target.provider).encoding, []).extend(found)
+    for encoding, found in pending.items():
+        if encoding not in counters:
+            counters[encoding] = TokenCounter(encoding)
+        counters[encoding].prime(found)
     return [
         [
-            fixed
-            + TOKENS_PER_MESSAGE * sum(1 for message in request.grader.messages if message.omitted is None)
-            + sum(map(counters[encoding].known.__getitem__, found))
-            for request, found, encoding in zip(requests, row, row_encodings, strict=True)
+            _judge_total(request, found, counters, answer_bound)
+            for request, found in zip(requests, row, strict=True)
         ]
-        for requests, row, row_encodings in zip(judges, texts, encodings, strict=True)
+        for requests, row in zip(judges, texts, strict=True)
     ]
+
+
+def _judge_total(
+    request: JudgeRequest, texts: list[str], counters: dict[str, TokenCounter], answer_bound: int
+) -> int:
+    sent = sum(1 for message in request.grader.messages if message.omitted is None)
+    known = counters[provider_spec(request.target.provider).encoding].known
+    return TOKENS_PER_REPLY + answer_bound + TOKENS_PER_MESSAGE * sent + sum(map(known.__getitem__, texts))
 
 
 def _model_row(models: dict[Target, ModelRow], target: Target) -> ModelRow:

@@ -136,9 +136,6 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
             if ledger.max_output_tokens
             else None
         ),
-        price_line="; ".join(line for row in ledger.models if (line := price_line(row.prices)))
-        if len(ledger.models) > 1
-        else price_line(ledger.prices),
         price_problem=ledger.price_problem,
         prices_source=prices.source_label(),
         prices_as_of=prices.prices_as_of(),
@@ -162,20 +159,31 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
         more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS),
         notes=ledger.notes,
         skipped=found.skipped,
-        as_configured=ledger.as_configured,
-        fallback_cases=ledger.fallback_cases,
-        fallback=(
-            f"{PROVIDER_LABELS.get(ledger.fallback.provider, ledger.fallback.provider)} {ledger.fallback.model}"
-            if ledger.fallback
-            else ""
-        ),
-        judges={
+        **_pricing(ledger),
+    )
+
+
+def _pricing(ledger) -> dict:
+    """What the panel says of the models priced: as configured or not, the fallback, the judges,
+    each model's rates and, with more than one, their subtotals."""
+    several = len(ledger.models) > 1
+    fallback = ledger.fallback
+    return {
+        "as_configured": ledger.as_configured,
+        "fallback_cases": ledger.fallback_cases,
+        "fallback": f"{PROVIDER_LABELS.get(fallback.provider, fallback.provider)} {fallback.model}"
+        if fallback
+        else "",
+        "judges": {
             "requests": ledger.judge_requests,
             "tokens": tokens_label(ledger.judge_input_tokens, ledger.exact),
             "cost": money(ledger.judge_cost()),
         },
-        models=[_model_row(row) for row in ledger.models] if len(ledger.models) > 1 else [],
-    )
+        "models": [_model_row(row) for row in ledger.models] if several else [],
+        "price_line": "; ".join(line for row in ledger.models if (line := price_line(row.prices)))
+        if several
+        else price_line(ledger.prices),
+    }
 
 
 def _model_row(row) -> dict:
