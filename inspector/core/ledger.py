@@ -451,12 +451,20 @@ def _request_target(metadata: dict) -> Target | None:
     return None
 
 
+# A deck's model written as OpenRouter names it (`vendor/model`, gambit's default route): priced at
+# the vendor's own API, whose list prices OpenRouter passes on.
+DECK_VENDORS = {"openai": "openai-responses", "anthropic": "anthropic", "google": "gemini"}
+
+
 def _declared_target(metadata: dict) -> Target | None:
     declared, api = metadata.get("export_defaults"), metadata.get("preferred_provider")
     model = declared.get("model") if isinstance(declared, dict) else None
-    if api in REGISTRY and isinstance(model, str) and model.strip():
-        return Target(api, model.strip())
-    return None
+    if api not in REGISTRY or not isinstance(model, str) or not model.strip():
+        return None
+    vendor, _, name = model.strip().partition("/")
+    if name and vendor in DECK_VENDORS:
+        return Target(DECK_VENDORS[vendor], name)
+    return Target(api, model.strip())
 
 
 def _named_judge(name: str | None) -> Target | None:

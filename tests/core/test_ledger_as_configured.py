@@ -195,3 +195,13 @@ def test_a_model_the_price_data_lacks_leaves_only_its_own_requests_unpriced():
     priced = sum(row.cost for row in ledger.models if row.prices is not None)
     assert ledger.cost() == priced > 0
     assert all(row.cost is None for row in ledger.cases if row.target.model == "no-such-model-9")
+
+
+def test_a_gambit_decks_model_prices_its_case_at_the_vendors_rates():
+    deck = '+++\nlabel = "support"\n[modelParams]\nmodel = "openai/gpt-4o-mini"\n+++\n\nYou help.\n'
+    document = render({"support/PROMPT.md": deck}, "support/PROMPT.md")
+    ledger = build_ledger(document, settings=ExportSettings(max_tokens=20), as_configured=True)
+    (row,) = ledger.cases
+    assert (row.target.provider, row.target.model) == ("openai-responses", "gpt-4o-mini")
+    assert row.cost is not None
+    assert row.cost.total_usd == genai_cost("openai-responses", "gpt-4o-mini", row.input_tokens, 20)
