@@ -440,7 +440,11 @@ def _rows(
 def configured_target(case: RenderedCase) -> Target | None:
     """The provider and model the case's input names for it: a request's own (a raw request, a
     promptfoo evaluation's body), else a deck's declared model; None when it names none."""
-    return _request_target(case.metadata) or _declared_target(case.metadata)
+    return (
+        _request_target(case.metadata)
+        or _declared_target(case.metadata)
+        or _provider_named(_agentv_candidate(case.metadata), case.metadata)
+    )
 
 
 def _request_target(metadata: dict) -> Target | None:
@@ -467,13 +471,22 @@ def _declared_target(metadata: dict) -> Target | None:
     return Target(api, model.strip())
 
 
-def _named_judge(name: str | None) -> Target | None:
-    """A judge named by a promptfoo-style provider id (`openai:gpt-4.1`, agentv's judges too)."""
+def _agentv_candidate(metadata: dict) -> str | None:
+    found = metadata.get("agentv_providers")
+    return found.get("candidate") if isinstance(found, dict) else None
+
+
+def _provider_named(name: str | None, metadata: dict) -> Target | None:
+    """A provider named by a promptfoo-style id (`openai:gpt-4.1`), or by the identity of one the
+    file's `providers` declares (agentv's newest commit), its `config.model` first."""
     if not name:
         return None
     from .promptfoo.providers import api_of  # the one reader of promptfoo's provider ids
 
-    api, model = api_of(name)
+    declared = (metadata.get("agentv_providers") or {}).get("declared") or {}
+    entry = declared.get(name) or {"id": name, "model": None}
+    api, model = api_of(str(entry["id"]))
+    model = entry.get("model") or model
     return Target(api, model) if api in REGISTRY and model else None
 
 
@@ -495,7 +508,7 @@ def _judge_requests(case: RenderedCase, as_configured: bool, picked: Target) -> 
         if as_configured:
             if position < len(own):  # promptfoo wrote its judge, default grader included, in the body
                 target = _request_target(own[position].get("metadata") or {})
-            target = target or _named_judge(grader.judge)
+            target = target or _provider_named(grader.judge, case.metadata)
         requests.append(JudgeRequest(grader, target or picked, target is not None or not as_configured))
     return requests
 

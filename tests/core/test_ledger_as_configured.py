@@ -205,3 +205,36 @@ def test_a_gambit_decks_model_prices_its_case_at_the_vendors_rates():
     assert (row.target.provider, row.target.model) == ("openai-responses", "gpt-4o-mini")
     assert row.cost is not None
     assert row.cost.total_usd == genai_cost("openai-responses", "gpt-4o-mini", row.input_tokens, 20)
+
+
+def test_agentv_newest_commits_providers_price_the_run_and_its_judges():
+    suite = (
+        'prompts:\n  - "Say {{ x }}"\n'
+        "providers:\n"
+        "  - id: openai:chat\n    label: candidate\n    config: {model: gpt-4.1-mini}\n"
+        "  - anthropic:messages:claude-haiku-4-5\n"
+        "  - {id: 'openai:gpt-4o', label: strict-judge}\n"
+        "defaults:\n  provider: candidate\n  grader: strict-judge\n"
+        "tests:\n"
+        "  - id: t\n    vars: {x: a}\n    assert:\n"
+        "      - {type: llm-rubric, value: polite}\n"
+        "      - {type: llm-rubric, value: short, provider: 'anthropic:messages:claude-haiku-4-5'}\n"
+    )
+    document = render(
+        {"evals/suite.yaml": suite},
+        "evals/suite.yaml",
+        profile="agentv-5-next-58f316c",
+        input_format="agentv",
+    )
+    ledger = build_ledger(document, settings=ExportSettings(max_tokens=30), as_configured=True)
+    (row,) = ledger.cases
+    assert (row.target.provider, row.target.model) == ("openai-chat", "gpt-4.1-mini")
+    assert ledger.fallback_cases == 0 and ledger.fallback_judges == 0
+    assert row.cost is not None
+    assert row.cost.total_usd == genai_cost("openai-chat", "gpt-4.1-mini", row.input_tokens, 30)
+    judges = {(model.target.provider, model.target.model): model.judge_requests for model in ledger.models}
+    assert judges == {
+        ("openai-chat", "gpt-4.1-mini"): 0,
+        ("openai-chat", "gpt-4o"): 1,
+        ("anthropic", "claude-haiku-4-5"): 1,
+    }
