@@ -752,7 +752,7 @@ def _pricing_notes(ledger: Ledger, picked: Target, primary: Target) -> list[str]
     if ledger.fallback_judges:
         notes.append(
             f"{_count(ledger.fallback_judges, 'judge request names', 'judge requests name')} no judge "
-            f"the ledger can price (the run's default judge, or a provider named by a label): "
+            f"the ledger can price (the run's default judge, or a name the file does not declare): "
             f"priced at {fallback}"
         )
     if ledger.judge_requests:
