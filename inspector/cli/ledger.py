@@ -18,6 +18,7 @@ from inspector.core.export import PROVIDERS as EXPORT_PROVIDERS
 from inspector.core.export import ExportSettings
 from inspector.core.formats import INPUT_FORMATS
 from inspector.core.options import PROFILES
+from inspector.core.render_settings import PRICINGS, parse_pricing
 from inspector.rendering.untrusted import RenderPolicy, render_untrusted
 
 
@@ -33,6 +34,13 @@ def add_ledger_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input-format", default="auto", choices=INPUT_FORMATS)
     parser.add_argument("--provider", default="openai-chat", choices=EXPORT_PROVIDERS)
     parser.add_argument("--model", help="the model priced (default: the provider's)")
+    parser.add_argument(
+        "--pricing",
+        default="configured",
+        choices=PRICINGS,
+        help="configured: each case at the model its input names, the rest at --provider; "
+        "picked: every request at --provider",
+    )
     parser.add_argument(
         "--max-output-tokens", type=int, help="prices each case's output at this many tokens, an upper bound"
     )
@@ -51,7 +59,9 @@ def _ledger(options: Options, output: Output, policy: RenderPolicy) -> str:
         output.err(f"warning: {warning.located()}")
     export = ExportSettings(model=options["model"], max_tokens=max_output)
     return json.dumps(
-        build_ledger(document, options["provider"], export).as_dict(), indent=2, ensure_ascii=False
+        build_ledger(document, options["provider"], export, parse_pricing(options["pricing"])).as_dict(),
+        indent=2,
+        ensure_ascii=False,
     )
 
 

@@ -108,3 +108,16 @@ def _gambit_inputs(values: Mapping[str, object]) -> dict[str, str]:
     if "gambit_conversation" in gambit and "gambit_conversation_sample" in gambit:
         raise SettingsError("give the conversation or a file to read it from, not both")
     return gambit
+
+
+# How the ledger prices a suite: each case at the model its input names (the rest at the picked
+# provider), or every request at the picked provider.
+PRICINGS = ("configured", "picked")
+
+
+def parse_pricing(value: str | None) -> bool:
+    """Whether the ledger prices as configured (the default) rather than all at the provider."""
+    pricing = value or PRICINGS[0]
+    if pricing not in PRICINGS:
+        raise SettingsError(f"unknown pricing {pricing!r}; choose one of {', '.join(PRICINGS)}")
+    return pricing == "configured"

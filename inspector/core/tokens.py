@@ -51,9 +51,10 @@ def count_text(text: str, encoding: str = "o200k_base") -> int:
     return count_texts([text], encoding)[0]
 
 
-def message_texts(message: Message) -> list[str]:
-    """What a message contributes to the prompt: its content, name and tool calls."""
-    texts = [message.role, message.content]
+def message_texts(message: Message, content: str | None = None) -> list[str]:
+    """What a message contributes to the prompt: its content (given when known: joining its
+    segments again is the ledger's costliest step), name and tool calls."""
+    texts = [message.role, message.content if content is None else content]
     if message.name:
         texts.append(message.name)
     for call in message.tool_calls:

@@ -14,6 +14,7 @@ from inspector.cases import addresses
 from inspector.core import prices
 from inspector.core.model import RenderedCase
 from inspector.ledgers.token_ledger import BundleLedger, bundle_ledger, unstored_ledger
+from inspector.rendering import query_settings
 from inspector.views.common import PROVIDER_LABELS, RENDER_KEYS
 
 SORTS = {
@@ -59,13 +60,23 @@ class LedgerPanel:
     more_breaks: int
     notes: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    as_configured: bool = False
+    fallback_cases: int = 0
+    fallback: str = ""  # the provider and model they are priced at
+    judges: dict = field(default_factory=dict)  # requests, tokens, cost
+    models: list[dict] = field(default_factory=list)  # subtotals, when more than one model is priced
 
 
 def panel_context(loaded, page, sort: str | None) -> dict:
     """The bundle page's context for templates/ledger_panel.html."""
-    found = bundle_ledger(loaded, page.options, page.provider, page.export)
+    as_configured = query_settings.parse_pricing(page.params.get("pricing"))
+    found = bundle_ledger(loaded, page.options, page.provider, page.export, as_configured=as_configured)
     return {
         "ledger": panel(loaded.record.pk, found, page.params, sort),
+        "ledger_pricings": [("configured", "as configured"), ("picked", "all at the provider")],
+        "ledger_pricing": "configured" if as_configured else "picked",
+        "ledger_picked": page.provider,
+        "ledger_picked_model": found.ledger.fallback.model if found.ledger.fallback else found.ledger.model,
         "ledger_params": {key: value for key, value in page.params.items() if key in RENDER_KEYS},
         "ledger_providers": list(PROVIDER_LABELS.items()),
         "ledger_model": page.params.get("model", ""),
@@ -103,7 +114,10 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
             "id": row.id,
             "document": document,
             "tokens": tokens_label(row.input_tokens, ledger.exact),
+            "model": f"{PROVIDER_LABELS.get(row.target.provider, row.target.provider)} {row.target.model}",
             "cost": money(row.cost.total_usd) if row.cost else "—",
+            "judges": row.judge_requests,
+            "judge_cost": money(row.judge_cost.total_usd) if row.judge_cost else "—",
             "url": addresses.case_url(bundle_id, document, row.id, urlencode(params)),
         }
         for row, document in costliest
@@ -118,11 +132,10 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
         cost=money(ledger.cost()),
         cost_cached=money(ledger.cost(cached=True)),
         output_note=(
-            f"output priced at {ledger.max_output_tokens:,} tokens per case, an upper bound"
+            f"output priced at {ledger.max_output_tokens:,} tokens per request, an upper bound"
             if ledger.max_output_tokens
             else None
         ),
-        price_line=price_line(ledger.prices),
         price_problem=ledger.price_problem,
         prices_source=prices.source_label(),
         prices_as_of=prices.prices_as_of(),
@@ -146,7 +159,43 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
         more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS),
         notes=ledger.notes,
         skipped=found.skipped,
+        **_pricing(ledger),
     )
+
+
+def _pricing(ledger) -> dict:
+    """What the panel says of the models priced: as configured or not, the fallback, the judges,
+    each model's rates and, with more than one, their subtotals."""
+    several = len(ledger.models) > 1
+    fallback = ledger.fallback
+    return {
+        "as_configured": ledger.as_configured,
+        "fallback_cases": ledger.fallback_cases,
+        "fallback": f"{PROVIDER_LABELS.get(fallback.provider, fallback.provider)} {fallback.model}"
+        if fallback
+        else "",
+        "judges": {
+            "requests": ledger.judge_requests,
+            "tokens": tokens_label(ledger.judge_input_tokens, ledger.exact),
+            "cost": money(ledger.judge_cost()),
+        },
+        "models": [_model_row(row) for row in ledger.models] if several else [],
+        "price_line": "; ".join(line for row in ledger.models if (line := price_line(row.prices)))
+        if several
+        else price_line(ledger.prices),
+    }
+
+
+def _model_row(row) -> dict:
+    return {
+        "label": f"{row.label} {row.target.model}",
+        "cases": row.cases,
+        "judge_requests": row.judge_requests,
+        "tokens": tokens_label(row.input_tokens, row.exact),
+        "cost": money(row.cost) if row.prices else "—",
+        "problem": row.price_problem,
+        "price_line": price_line(row.prices),
+    }
 
 
 def price_line(rates) -> str | None:

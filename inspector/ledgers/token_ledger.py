@@ -31,10 +31,18 @@ def bundle_ledger(
     provider: str,
     export: ExportSettings,
     document: str | None = None,
+    as_configured: bool = False,
 ) -> BundleLedger:
     """Every case of the bundle (or of `document`, whose render error is raised) in one ledger;
     documents that cannot be rendered are left out and named."""
-    key = (loaded.cache_id, document, options, provider, export)  # local mode: the folder's version
+    key = (
+        loaded.cache_id,
+        document,
+        options,
+        provider,
+        export,
+        as_configured,
+    )  # local mode: the folder's version
     found = _ledgers.get(key)
     if found is not None:
         return found
@@ -51,7 +59,7 @@ def bundle_ledger(
             continue
         cases.extend(rendered.cases)
         owners.extend([path] * len(rendered.cases))
-    result = BundleLedger(build_ledger(cases, provider, export), cases, owners, skipped)
+    result = BundleLedger(build_ledger(cases, provider, export, as_configured), cases, owners, skipped)
     _ledgers.put(key, result)
     return result
 

@@ -10,6 +10,7 @@ from inspector.core.export import PROVIDERS
 # One settings parser for pages, API and CLI, re-exported for the web layer.
 from inspector.core.render_settings import (  # noqa: F401
     SettingsError,
+    parse_pricing,
     parse_render_options,
 )
 

@@ -24,7 +24,15 @@ from inspector.rendering import query_settings
 
 # The parser's settings and the page's own switch between the default and the edited patterns.
 RENDER_KEYS = ("profile", "patterns_mode", *(name for name in SETTING_NAMES if name != "profile"))
-EXPORT_KEYS = ("provider", "format", "model", "max_output_tokens", "temperature", "cache_breakpoints")
+EXPORT_KEYS = (
+    "provider",
+    "format",
+    "model",
+    "max_output_tokens",
+    "temperature",
+    "cache_breakpoints",
+    "pricing",  # the ledger's: each case at its own model, or all at the provider
+)
 PROVIDER_LABELS = {spec.id: spec.label for spec in REGISTRY.values()}
 FORMAT_LABELS = {"json": "JSON", "curl": "curl", "python": "Python", "typescript": "TypeScript"}
 FORMAT_SUFFIX = {"json": "json", "curl": "sh", "python": "py", "typescript": "ts"}
@@ -139,11 +147,13 @@ def page_settings(params: Mapping[str, str]) -> PageSettings:
         ("input_format", "auto"),
         ("provider", "openai-chat"),
         ("format", "json"),
+        ("pricing", "configured"),
     ):
         if clean.get(key) == default:
             del clean[key]
     options = query_settings.parse_render_options(clean)
     provider = query_settings.parse_provider(clean.get("provider"))
+    query_settings.parse_pricing(clean.get("pricing"))
     form = query_settings.parse_export_format(clean.get("format"))
     export = query_settings.parse_export_settings(clean)
     return PageSettings(options, clean, provider, form, export)

@@ -73,3 +73,64 @@ def test_the_payload_endpoint_places_cache_breakpoints_for_anthropic(client, sui
     assert isinstance(plain["payload"]["system"], str)
     refused = client.get(url, {"provider": "gemini", "cache_breakpoints": "true"})
     assert refused.status_code == 400
+
+
+PROMPTFOO_CONFIG = """\
+prompts:
+  - 'Answer in one sentence: {{question}}'
+providers:
+  - openai:gpt-4.1-mini
+  - anthropic:messages:claude-sonnet-4-5
+defaultTest:
+  assert:
+    - type: llm-rubric
+      value: The answer is correct and polite
+tests: file://questions.csv
+"""
+
+
+@pytest.fixture
+def promptfoo_bundle(db):
+    bundle, _ = store_bundle(
+        {
+            "promptfooconfig.yaml": PROMPTFOO_CONFIG.encode(),
+            "questions.csv": b"question\nWhat is two plus two?\nWho wrote Hamlet?\n",
+        }
+    )
+    return bundle
+
+
+def test_the_ledger_prices_each_evaluation_at_its_own_model_and_counts_the_judges(client, promptfoo_bundle):
+    url = f"/api/bundles/{promptfoo_bundle.pk}/ledger"
+    data = client.get(url, {"max_output_tokens": "100"}).json()
+    assert data["as_configured"] is True and data["fallback_cases"] == 0
+    assert data["fallback"] == {"provider": "openai-chat", "model": "gpt-5.4-mini"}
+    assert [(row["provider"], row["model"]) for row in data["cases"]] == [
+        ("openai-chat", "gpt-4.1-mini"),
+        ("anthropic", "claude-sonnet-4-5"),
+    ] * 2
+    assert data["judges"]["requests"] == 4 and all(row["judge_requests"] == 1 for row in data["cases"])
+    models = {(row["provider"], row["model"]): row for row in data["models"]}
+    assert len(models) == 3  # the two candidates' models and the judge's
+    for row in data["cases"]:
+        expected = prices.request_cost(
+            "anthropic" if row["provider"] == "anthropic" else "openai",
+            row["model"],
+            row["input_tokens"],
+            100,
+        )
+        assert row["cost_usd"] == pytest.approx(float(expected.total_usd), abs=1e-6)
+    assert data["total"]["cost_usd"] == pytest.approx(
+        sum(row["cost_usd"] for row in data["models"]), abs=1e-5
+    )
+    assert data["judges"]["cost_usd"] > 0
+
+
+def test_pricing_picked_prices_every_request_at_the_provider(client, promptfoo_bundle):
+    url = f"/api/bundles/{promptfoo_bundle.pk}/ledger"
+    data = client.get(url, {"pricing": "picked", "provider": "gemini"}).json()
+    assert data["as_configured"] is False
+    assert [
+        (row["provider"], row["model"], row["cases"], row["judge_requests"]) for row in data["models"]
+    ] == [("gemini", "gemini-2.5-flash", 4, 4)]
+    assert client.get(url, {"pricing": "cheapest"}).status_code == 422

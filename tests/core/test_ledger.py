@@ -87,8 +87,10 @@ def test_the_cost_is_the_price_datas_rate_times_the_tokens():
     for row in ledger.cases:
         expected = (row.input_tokens * rates.input_mtok + 500 * rates.output_mtok) / 1_000_000
         assert row.cost is not None and row.cost.total_usd == expected
+    # Each case's judge (its `criteria` grader) writes up to 500 tokens too.
+    assert ledger.judge_requests == 2
     assert ledger.as_dict()["total"]["output_cost_usd_upper_bound"] == pytest.approx(
-        float(2 * 500 * rates.output_mtok / 1_000_000)
+        float((2 + 2) * 500 * rates.output_mtok / 1_000_000)
     )
 
 

@@ -123,3 +123,32 @@ def test_the_anthropic_sdk_sends_the_breakpoints_as_exported(suite):
     [request] = server.requests
     assert request.json() == item["payload"]
     assert request.json()["system"][-1]["cache_control"] == {"type": "ephemeral"}
+
+
+def test_ledger_prices_a_promptfoo_config_as_configured_unless_told(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "promptfooconfig.yaml").write_text(
+        "prompts:\n  - 'Say {{word}}'\nproviders:\n  - openai:gpt-4.1-mini\n"
+        "  - anthropic:messages:claude-sonnet-4-5\n"
+        "defaultTest:\n  assert:\n    - type: llm-rubric\n      value: polite\n"
+        "tests:\n  - vars: {word: hello}\n"
+    )
+    config = str(tmp_path / "promptfooconfig.yaml")
+    code, out, _ = run("ledger", config, "--max-output-tokens", "50")
+    assert code == 0
+    ledger = json.loads(out)
+    assert ledger["as_configured"] and ledger["judges"]["requests"] == 2
+    assert {(row["provider"], row["model"]) for row in ledger["cases"]} == {
+        ("openai-chat", "gpt-4.1-mini"),
+        ("anthropic", "claude-sonnet-4-5"),
+    }
+    for row in ledger["cases"]:
+        prices_provider = "anthropic" if row["provider"] == "anthropic" else "openai"
+        expected = prices.request_cost(prices_provider, row["model"], row["input_tokens"], 50).total_usd
+        assert row["cost_usd"] == pytest.approx(float(expected), abs=1e-6)
+    code, out, _ = run("ledger", config, "--pricing", "picked", "--provider", "anthropic")
+    picked = json.loads(out)
+    assert code == 0 and not picked["as_configured"]
+    assert [(row["model"], row["cases"], row["judge_requests"]) for row in picked["models"]] == [
+        ("claude-sonnet-4-6", 2, 2)
+    ]

@@ -9,6 +9,7 @@ import pytest
 from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
 from inspector.core import prices
+from inspector.core.promptfoo.graders import DEFAULT_GRADING_MODEL
 
 POLICY = "".join(
     f"Rule {number}: answer carefully and cite the source of every claim.\n" for number in range(200)
@@ -121,3 +122,51 @@ def test_the_band_arrives_after_the_page_and_marks_the_cached_messages(browser, 
     page.goto(f"/b/{suite.pk}/")
     page.wait_for_selector("#ledger")
     page.close()
+
+
+PROMPTFOO_CONFIG = """\
+prompts:
+  - 'Answer in one sentence: {{question}}'
+providers:
+  - openai:gpt-4.1-mini
+  - anthropic:messages:claude-sonnet-4-5
+defaultTest:
+  assert:
+    - type: llm-rubric
+      value: The answer is correct and polite
+tests: file://questions.csv
+"""
+
+
+@pytest.fixture
+def promptfoo_bundle(db):
+    files = {
+        "promptfooconfig.yaml": PROMPTFOO_CONFIG,
+        "questions.csv": "question\nWhat is 2+2?\nWho wrote Hamlet?\n",
+    }
+    bundle, _ = store_bundle({path: text.encode() for path, text in files.items()})
+    return bundle
+
+
+def test_the_panel_prices_each_model_as_configured_with_the_judges_on_their_own_line(
+    client, promptfoo_bundle
+):
+    page = ledger(client, promptfoo_bundle, {"max_output_tokens": "100"})
+    judges = re.search(r'id="ledger-judges">(.*?)</p>', page, re.S).group(1)
+    assert "<strong>4</strong> judge requests" in judges
+    models = re.search(r'id="ledger-models".*?</table>', page, re.S).group(0)
+    rows = re.findall(r"<tr title=[^>]*><td>([^<]+)</td>", models)
+    assert sorted(rows) == sorted(
+        ["OpenAI Chat gpt-4.1-mini", "Anthropic claude-sonnet-4-5", f"OpenAI Chat {DEFAULT_GRADING_MODEL}"]
+    )
+    assert "Each case priced at the model its input names." in page
+    assert 'value="configured" selected' in page
+
+
+def test_the_panel_says_how_many_cases_fall_back_and_prices_all_at_a_picked_provider(client, suite):
+    page = ledger(client, suite)
+    assert "<strong>4</strong> of 4 name none and are priced at OpenAI Chat gpt-5.4-mini." in page
+    assert 'id="ledger-models"' not in page  # one model: no subtotals
+    picked = ledger(client, suite, {"pricing": "picked", "provider": "anthropic"})
+    assert 'value="picked" selected' in picked and 'id="ledger-configured"' not in picked
+    assert "<strong>4</strong> judge requests" in picked

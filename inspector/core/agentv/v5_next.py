@@ -83,6 +83,12 @@ class NewestRules:
         _refuse_bad_defaults(root, path)
 
     def mark(self, case: CaseSpec, test: Node, default_test: Node | None, root: Node) -> None:
+        declared = _declared_providers(root)
+        candidate = _defaults_name(root, "provider")
+        if declared or candidate:
+            # What the ledger prices the case and its judges at: the run's provider and the
+            # providers its judges are named by.
+            case.metadata["agentv_providers"] = {"candidate": candidate, "declared": declared}
         if case.grading is None:
             return
         case.grading.newest = True
@@ -235,6 +241,45 @@ def _options_provider(test: Node | None) -> str | None:
 
 
 def _defaults_grader(root: Node) -> str | None:
+    return _defaults_name(root, "grader")
+
+
+def _defaults_name(root: Node, key: str) -> str | None:
+    """extractSuiteDefaults: `defaults.provider` (the run's provider) or `defaults.grader`."""
     defaults = root.get("defaults")
-    grader = defaults.get("grader") if defaults is not None and isinstance(defaults.value, dict) else None
-    return _name(grader.value) if grader is not None else None
+    found = defaults.get(key) if defaults is not None and isinstance(defaults.value, dict) else None
+    return _name(found.value) if found is not None else None
+
+
+def _declared_providers(root: Node) -> dict[str, dict[str, str | None]]:
+    """Each provider `providers` declares, by its identity (its label, else its id): its id and
+    its `config.model`, in every form promptfoo's `providers` takes."""
+    providers = root.get("providers")
+    if providers is None:
+        return {}
+    entries = providers.plain() if isinstance(providers.value, list) else [providers.plain()]
+    declared: dict[str, dict[str, str | None]] = {}
+    for entry in entries:
+        for identity, provider_id, options in _entries(entry):
+            config = options.get("config") if isinstance(options, dict) else None
+            model = config.get("model") if isinstance(config, dict) else None
+            declared[identity] = {"id": provider_id, "model": model if isinstance(model, str) else None}
+    return declared
+
+
+def _entries(value: object) -> list[tuple[str, str, object]]:
+    """(identity, id, the entry's options) of one `providers` entry, as _identities names them."""
+    if isinstance(value, str):
+        return [(value.strip(), value.strip(), None)]
+    if not isinstance(value, dict):
+        return []
+    if "id" in value:
+        return [(_name(value.get("label")) or str(value["id"]).strip(), str(value["id"]).strip(), value)]
+    return [
+        (
+            (_name(options.get("label")) if isinstance(options, dict) else None) or str(key).strip(),
+            str(key),
+            options,
+        )
+        for key, options in value.items()
+    ]
