@@ -7,20 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import RenderedCase
+from .bedrock import SENT_BODY
 
 
 def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
-    from ..export import export_case
-
     own = case.metadata.get("promptfoo") or {}
     fmt = case.metadata.get("format")
-    payload = export_case(case, fmt).payload if fmt and not case.skipped else None
+    payload = _payload(case) if fmt and not case.skipped else None
     graders = []
     for grader, judge in zip(case.graders, own.get("graders") or [], strict=False):
         judge_case = RenderedCase(case.id, grader.messages, metadata=dict(judge["metadata"]))
-        graders.append(
-            {"name": grader.name, "payload": export_case(judge_case, judge["metadata"]["format"]).payload}
-        )
+        graders.append({"name": grader.name, "payload": _payload(judge_case)})
     return {
         "promptfoo": {
             "test_idx": own.get("test_idx"),
@@ -33,3 +30,12 @@ def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
         "payload": payload,
         "graders": graders,
     }
+
+
+def _payload(case: RenderedCase) -> Any:
+    """The request exported to its own API; a Bedrock InvokeModel request, whose body no exporter
+    builds, is the body promptfoo sends, kept as it was built."""
+    from ..export import export_case
+
+    sent = case.metadata.get(SENT_BODY)
+    return sent if sent is not None else export_case(case, case.metadata["format"]).payload

@@ -16,7 +16,8 @@ import msgspec
 
 from ..agentv.pieces import Piece, segments
 from ..bundle import Bundle
-from ..conversations import anthropic, bedrock, gemini, openai_chat, read_with, responses
+from ..conversations import anthropic, gemini, openai_chat, read_with, responses
+from ..conversations import bedrock as bedrock_converse
 from ..model import (
     Diagnostic,
     GraderPrompt,
@@ -28,10 +29,11 @@ from ..model import (
 )
 from ..options import RenderOptions
 from ..yaml_lines import Node
+from . import bedrock
 from .conversation import Conversations
 from .graders import Judge, JudgeNotBuilt, judges, resolve_grading_references, select_best
 from .prompts import Prompt, read_prompts
-from .providers import Provider, body_for, read_providers
+from .providers import ANTHROPIC, BEDROCK_CONVERSE, BEDROCK_INVOKE, Provider, body_for, read_providers
 from .render import PromptRenderer, render_prompt
 from .source import FILE_PREFIX, Source, glob_paths
 from .testcases import TestCase, merge_default, read_default_test, read_tests, scenario_tests
@@ -68,7 +70,7 @@ def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) ->
     for test in tests:
         for values in var_combinations(source, test):
             row = _evaluations(source, test, values, test_idx, columns, run)
-            _add_select_best(source, test, values, row)
+            _add_select_best(source, test, values, row, env)
             cases.extend(row)
             test_idx += 1
     return RenderedDocument(path, KIND, cases, source.warnings)
@@ -222,7 +224,7 @@ def _evaluation(
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
     case.metadata.update(metadata)
-    _add_judges(source, case, test, variables.values, prompt_text)
+    _add_judges(source, case, test, variables.values, prompt_text, run.env)
     return case
 
 
@@ -239,17 +241,29 @@ def _request_case(
     rendered = render_prompt(
         prompt, renderer, source.path, str(options.get("prefix") or ""), str(options.get("suffix") or "")
     )
-    # Anthropic and Bedrock Converse parse the rendered text themselves.
-    if not isinstance(rendered.messages, list) and provider.api not in ("anthropic", "bedrock-converse"):
+    # Anthropic and Bedrock parse the rendered text themselves.
+    if not isinstance(rendered.messages, list) and provider.api not in (
+        ANTHROPIC,
+        BEDROCK_CONVERSE,
+        BEDROCK_INVOKE,
+    ):
         raise InputError(
             f"the rendered prompt is JSON but not a list of messages: promptfoo "
             f"would send it as `messages` itself ({type(rendered.messages).__name__}"
             f"), a request the API refuses"
         )
     config = {**provider.config, **(prompt.config or {})}
-    body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
-    case = read_request(body, provider.api or "", source.path)
-    if provider.api in ("anthropic", "bedrock-converse") and _repeats_role(body.get("messages")):
+    case, body = request_case(
+        provider.api or "",
+        provider.model,
+        rendered.messages,
+        rendered.text or "",
+        config,
+        renderer.env,
+        source.path,
+    )
+    api = case.metadata["format"]
+    if api in (ANTHROPIC, BEDROCK_CONVERSE) and _repeats_role(body.get("messages")):
         warnings.append(
             Diagnostic(
                 "promptfoo sends consecutive turns of the same role here; the "
@@ -258,8 +272,23 @@ def _request_case(
                 test.line,
             )
         )
-    _trace(case, rendered.pieces, provider.api)
+    _trace(case, rendered.pieces, api)
     return case, rendered.text or ""
+
+
+def request_case(
+    api: str, model: str, messages: object, text: str, config: dict, env: dict, path: str
+) -> tuple[RenderedCase, dict]:
+    """The body promptfoo sends to `api`, read back as a case of that API (and the body of the
+    request read: an InvokeModel body, one shape per model family, is read as the request of the
+    API its messages are closest to, and kept whole in the case as the payload)."""
+    body = body_for(api, model, messages, text, config, env)
+    if api != BEDROCK_INVOKE:
+        return read_request(body, api, path), body
+    neutral_api, neutral = bedrock.neutral_request(model, text, body, config)
+    case = read_request(neutral, neutral_api, path)
+    case.metadata[bedrock.SENT_BODY] = body
+    return case, neutral
 
 
 def _repeats_role(messages: object) -> bool:
@@ -293,19 +322,22 @@ def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None
         case.messages[position] = msgspec.structs.replace(message, segments=traced)
 
 
-def _add_judges(source: Source, case: RenderedCase, test: TestCase, values: dict, prompt_text: str) -> None:
+def _add_judges(
+    source: Source, case: RenderedCase, test: TestCase, values: dict, prompt_text: str, env: dict
+) -> None:
     def warn(message: str, assertion: dict) -> None:
         case.warnings.append(Diagnostic(message, assertion.get("__path"), assertion.get("__line")))
 
     case.metadata["promptfoo"]["graders"] = []
     for judge in judges(test.asserts, values, test.options, prompt_text, warn):
-        _attach(source, case, test, judge)
+        _attach(source, case, test, judge, env)
 
 
 # The APIs promptfoo's requests are sent in here, read by their own readers: the format registry
 # registers promptfoo, so reading through it would make the two import each other.
 _REQUEST_APIS = {
-    module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic, gemini, bedrock)
+    module.FORMAT.name: module.FORMAT
+    for module in (openai_chat, responses, anthropic, gemini, bedrock_converse)
 }
 
 
@@ -317,8 +349,10 @@ def read_request(body: dict, api: str, path: str) -> RenderedCase:
     return read_with(request, body, path)
 
 
-def _attach(source: Source, case: RenderedCase, test: TestCase, judge: Judge) -> None:
-    judge_case = read_request(judge.body, judge.api, source.path)
+def _attach(source: Source, case: RenderedCase, test: TestCase, judge: Judge, env: dict) -> None:
+    judge_case, _body = request_case(
+        judge.api, judge.model, judge.messages, judge.text, judge.config, env, source.path
+    )
     line = judge.line or test.line
     case.graders.append(
         GraderPrompt(judge.name, list(judge_case.messages), span=LineSpan(test.path, line, line))
@@ -328,7 +362,9 @@ def _attach(source: Source, case: RenderedCase, test: TestCase, judge: Judge) ->
     case.metadata["promptfoo"]["graders"].append({"name": judge.name, "metadata": judge_case.metadata})
 
 
-def _add_select_best(source: Source, test: TestCase, values: dict, row: list[RenderedCase]) -> None:
+def _add_select_best(
+    source: Source, test: TestCase, values: dict, row: list[RenderedCase], env: dict
+) -> None:
     """select-best asks once per test row, after all its evaluations: shown with the last."""
     rendered = [case for case in row if not case.skipped]
     for assertion in test.asserts:
@@ -355,4 +391,4 @@ def _add_select_best(source: Source, test: TestCase, values: dict, row: list[Ren
                 )
             )
             continue
-        _attach(source, rendered[-1], test, judge)
+        _attach(source, rendered[-1], test, judge, env)

@@ -21,7 +21,7 @@ from jinja2 import Template
 from ..agentv.nunjucks import ENVIRONMENT
 from ..js import js_value
 from . import grader_prompts
-from .providers import ANTHROPIC, BEDROCK_CONVERSE, OPENAI_CHAT, Provider, body_for, provider_from
+from .providers import ANTHROPIC, BEDROCK_CONVERSE, BEDROCK_INVOKE, OPENAI_CHAT, Provider, provider_from
 from .testcases import TestCase
 
 CANDIDATE_PLACEHOLDER = "⟨the candidate's answer⟩"
@@ -45,9 +45,14 @@ NOT_RENDERED = (
 
 @dataclass
 class Judge:
+    """One judge request: the grading prompt (`text`, read as chat `messages`) for the grading
+    provider's API, model and config; its body is built as a candidate's is."""
+
     name: str
     api: str
-    body: dict[str, Any]
+    model: str
+    config: dict[str, Any]
+    text: str
     messages: Any
     line: int | None
 
@@ -127,8 +132,7 @@ def _judge_request(
     """One judge request: the rendered grading prompt as promptfoo's chat messages, sent to the
     grading provider as that provider's body."""
     api, model, config = provider
-    messages = _chat_messages(text)
-    return Judge(name, api, body_for(api, model, messages, text, config), messages, assertion.get("__line"))
+    return Judge(name, api, model, config, text, _chat_messages(text), assertion.get("__line"))
 
 
 def select_best(
@@ -284,7 +288,7 @@ def resolve_grading_references(test: TestCase, configured: list[Provider]) -> Te
 # became a configured Anthropic or Bedrock provider holds that provider's SDK client, which is
 # circular, so the evaluation's grading fails ("Converting circular structure to JSON") and
 # none of its judges is asked. OpenAI, Responses and Gemini providers hold no client.
-CIRCULAR_CLIENTS = (ANTHROPIC, BEDROCK_CONVERSE)
+CIRCULAR_CLIENTS = (ANTHROPIC, BEDROCK_CONVERSE, BEDROCK_INVOKE)
 GRADING_FAILS = "__promptfoo_grading_fails"
 
 
