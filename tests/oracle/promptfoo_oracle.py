@@ -91,7 +91,9 @@ def answer_for(body: Any) -> dict[str, Any]:
 
 CONVERSE_ANSWER = {
     "output": {"message": {"role": "assistant", "content": [{"text": PLACEHOLDER}]}},
-    "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": PLACEHOLDER}}],
+    "choices": [
+        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": PLACEHOLDER}}
+    ],
     "stopReason": "end_turn",
     "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
     "metrics": {"latencyMs": 1},

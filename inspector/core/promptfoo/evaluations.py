@@ -10,7 +10,7 @@ written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import msgspec
 
@@ -147,6 +147,8 @@ class Run:
 
     env: dict
     conversations: Conversations
+    # The providers called so far, in promptfoo's order (a Bedrock provider's client is made then).
+    called: set[str] = field(default_factory=set)
 
 
 def _evaluations(
@@ -163,6 +165,7 @@ def _evaluations(
         allowed = provider_allowed(provider, test.providers)
         for prompt in prompts:
             if allowed and prompt_allowed(prompt, test.prompts):
+                run.called.add(provider.key)
                 cases.append(
                     _evaluation(source, test, dict(values), (test_idx, prompt_idx), provider, prompt, run)
                 )
@@ -224,7 +227,7 @@ def _evaluation(
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
     case.metadata.update(metadata)
-    _add_judges(source, case, test, variables.values, prompt_text, run.env)
+    _add_judges(source, case, test, variables.values, prompt_text, run)
     return case
 
 
@@ -323,14 +326,14 @@ def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None
 
 
 def _add_judges(
-    source: Source, case: RenderedCase, test: TestCase, values: dict, prompt_text: str, env: dict
+    source: Source, case: RenderedCase, test: TestCase, values: dict, prompt_text: str, run: Run
 ) -> None:
     def warn(message: str, assertion: dict) -> None:
         case.warnings.append(Diagnostic(message, assertion.get("__path"), assertion.get("__line")))
 
     case.metadata["promptfoo"]["graders"] = []
-    for judge in judges(test.asserts, values, test.options, prompt_text, warn):
-        _attach(source, case, test, judge, env)
+    for judge in judges(test.asserts, values, test.options, prompt_text, warn, frozenset(run.called)):
+        _attach(source, case, test, judge, run.env)
 
 
 # The APIs promptfoo's requests are sent in here, read by their own readers: the format registry

@@ -63,11 +63,18 @@ def judges(
     options: dict[str, Any],
     prompt_text: str,
     warn: Any,
+    called: frozenset[str] = frozenset(),
 ) -> list[Judge]:
-    failing = next((item for item in asserts if isinstance(item, dict) and item.get(GRADING_FAILS)), None)
-    if failing is not None:
-        warn(failing[GRADING_FAILS], failing)
-        return []
+    """The judge requests of one evaluation; `called` are the keys of the configured providers
+    promptfoo has called by the time this evaluation is graded."""
+    for item in asserts:
+        if not isinstance(item, dict):
+            continue
+        after_call = item.get(GRADING_FAILS_AFTER_CALL)
+        why = item.get(GRADING_FAILS) or (after_call[1] if after_call and after_call[0] in called else None)
+        if why:
+            warn(why, item)
+            return []
     found: list[Judge] = []
     for assertion in asserts:
         kind = assertion.get("type")
@@ -287,9 +294,14 @@ def resolve_grading_references(test: TestCase, configured: list[Provider]) -> Te
 # promptfoo 0.123.1 writes an assertion out as JSON while grading it; an assertion whose provider
 # became a configured Anthropic or Bedrock provider holds that provider's SDK client, which is
 # circular, so the evaluation's grading fails ("Converting circular structure to JSON") and
-# none of its judges is asked. OpenAI, Responses and Gemini providers hold no client.
+# none of its judges is asked. OpenAI, Responses and Gemini providers hold no client. Anthropic's
+# client is made with the provider; a Bedrock provider makes its own at its first call, so the
+# assertions of evaluations run before that call (their copy of the provider has none) are graded.
 CIRCULAR_CLIENTS = (ANTHROPIC, BEDROCK_CONVERSE, BEDROCK_INVOKE)
+LAZY_CLIENTS = (BEDROCK_CONVERSE, BEDROCK_INVOKE)
 GRADING_FAILS = "__promptfoo_grading_fails"
+# On an assertion naming a configured Bedrock provider: that provider's key, and the message.
+GRADING_FAILS_AFTER_CALL = "__promptfoo_grading_fails_after_call"
 
 
 def _resolved_assertion(assertion: dict[str, Any], by_name: dict[str, Provider]) -> dict[str, Any]:
@@ -301,11 +313,14 @@ def _resolved_assertion(assertion: dict[str, Any], by_name: dict[str, Provider])
     configured = by_name.get(named) if isinstance(named, str) else None
     resolved = {**assertion, "provider": _resolved(assertion["provider"], by_name)}
     if configured is not None and configured.api in CIRCULAR_CLIENTS:
-        resolved[GRADING_FAILS] = (
+        key = GRADING_FAILS_AFTER_CALL if configured.api in LAZY_CLIENTS else GRADING_FAILS
+        resolved[key] = (
             f"promptfoo 0.123.1 fails to grade this evaluation: the assertion's provider "
             f"{named!r} is a configured provider whose client it cannot write as JSON "
             f'("Converting circular structure to JSON"), so it asks none of its judges'
         )
+        if key == GRADING_FAILS_AFTER_CALL:
+            resolved[key] = (configured.key, resolved[key])
     return resolved
 
 
