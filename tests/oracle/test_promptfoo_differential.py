@@ -602,6 +602,30 @@ tests:
         provider: llama judge
 """,
     },
+    "a judge naming a configured Bedrock provider before that provider's first call": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - {raw: "Say {{ x | join(', ') }}", label: joined}
+  - {raw: "Say {{ x }}", label: plain}
+providers:
+  - id: bedrock:meta.llama3-1-8b-instruct-v1:0
+    config: {top_p: 0.5}
+    prompts: [joined]
+  - id: openai:chat:gpt-4o-mini
+    prompts: [plain]
+tests:
+  - vars: {x: 5}
+    assert:
+      - type: llm-rubric
+        value: says it
+        provider: bedrock:meta.llama3-1-8b-instruct-v1:0
+  - vars: {x: [[a, b]]}
+    assert:
+      - type: llm-rubric
+        value: says it
+        provider: bedrock:meta.llama3-1-8b-instruct-v1:0
+""",
+    },
     "judges named by a configured provider's id or label, and by output type": {
         "promptfooconfig.yaml": """\
 prompts: ["Solve: {{ puzzle }}"]

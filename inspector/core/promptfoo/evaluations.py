@@ -147,7 +147,7 @@ class Run:
 
     env: dict
     conversations: Conversations
-    # The providers called so far, in promptfoo's order (a Bedrock provider's client is made then).
+    # The providers called so far, in promptfoo's order (a Bedrock provider makes its client then).
     called: set[str] = field(default_factory=set)
 
 
@@ -165,7 +165,6 @@ def _evaluations(
         allowed = provider_allowed(provider, test.providers)
         for prompt in prompts:
             if allowed and prompt_allowed(prompt, test.prompts):
-                run.called.add(provider.key)
                 cases.append(
                     _evaluation(source, test, dict(values), (test_idx, prompt_idx), provider, prompt, run)
                 )
@@ -224,6 +223,9 @@ def _evaluation(
             )
         )
         return RenderedCase(case_id, [], warnings, span, why, metadata)
+    # promptfoo calls the provider (a Bedrock one makes its client then) only once the prompt
+    # has rendered.
+    run.called.add(provider.key)
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
     case.metadata.update(metadata)
