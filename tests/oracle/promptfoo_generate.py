@@ -86,13 +86,16 @@ INVOKE_MODELS = (
     "bedrock:arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/titan",
     "bedrock:arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/llama2",
 )
-# Judges on Bedrock InvokeModel providers (llm-rubric, closedqa and factuality).
+# Judges on Bedrock InvokeModel providers (llm-rubric, closedqa and factuality); none of them is
+# among the candidates' models, so a judge never names a configured Bedrock provider here: whether
+# promptfoo can grade with one depends on when that provider's client was made (see
+# docs/promptfoo.md), which the written configs check where it is certain.
 INVOKE_JUDGES = (
-    "bedrock:meta.llama3-1-8b-instruct-v1:0",
+    "bedrock:meta.llama3-2-1b-instruct-v1:0",
     "bedrock:amazon.nova-lite-v1:0",
     "bedrock:mistral.mistral-7b-instruct-v0:2",
     "bedrock:anthropic.claude-3-haiku-20240307-v1:0",
-    "bedrock:qwen.qwen3-32b-v1:0",
+    "bedrock:qwen.qwen3-235b-a22b-2507-v1:0",
 )
 # The config's `env` values promptfoo reads for Bedrock's defaults.
 BEDROCK_ENV = {
