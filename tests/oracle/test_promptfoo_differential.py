@@ -576,6 +576,7 @@ providers:
       thinking: {type: enabled, budget_tokens: 2048}
       additionalModelRequestFields: {top_k: 5}
       max_tokens: 3000
+      performanceConfig: {latency: optimized}
   - id: bedrock:converse:us.amazon.nova-2-lite-v1:0
     config:
       reasoningConfig: {type: enabled, maxReasoningEffort: medium}

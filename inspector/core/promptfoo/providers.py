@@ -71,7 +71,6 @@ CONVERSE_NOT_BUILT = (
     "functionToolCallbacks",
     "additionalModelResponseFieldPaths",
     "guardrailIdentifier",
-    "performanceConfig",
     "serviceTier",
     "mcp",
 )
@@ -611,6 +610,12 @@ def converse_body(rendered_text: str, config: dict[str, Any], env: dict[str, Any
     fields = _additional_fields(config)
     if fields:
         body["additionalModelRequestFields"] = fields
+    performance = config.get("performanceConfig")
+    if _js_truthy(performance):
+        if not isinstance(performance, dict):
+            raise InputError("`performanceConfig` must be a mapping")
+        latency = performance.get("latency")  # buildPerformanceConfig: the latency only
+        body["performanceConfig"] = {} if latency is None else {"latency": latency}
     return body
 
 
