@@ -355,3 +355,50 @@ def test_a_glob_whose_matching_would_run_away_is_refused_by_name_not_matched_for
     }
     with pytest.raises(InputError, match="more than 3 `\\*` in one name"):
         render(files)
+
+
+def test_a_bedrock_invokemodel_evaluation_is_its_familys_body_and_converts_by_its_messages() -> None:
+    # Bodies promptfoo 0.123.1 sent for this config (the differential test compares every family).
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+env: {AWS_BEDROCK_MAX_TOKENS: "77 tokens"}
+prompts: ["system: Be brief.\\nuser: Hi {{ name }}"]
+providers:
+  - bedrock:meta.llama3-8b-instruct-v1:0
+  - id: bedrock:completion:anthropic.claude-3-haiku-20240307-v1:0
+    config: {thinking: {type: enabled, budget_tokens: 2000}}
+  - bedrock:amazon.titan-text-express-v1
+tests:
+  - vars: {name: Ada}
+"""
+        }
+    )
+    llama, claude, titan = document.cases
+    assert evaluation_contract(llama)["payload"] == {
+        # Llama's prompt is promptfoo's chat messages: role lines are one user message's text.
+        "prompt": "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nsystem: Be brief.\nuser: Hi Ada"
+        "<|eot_id|><|start_header_id|>assistant<|end_header_id|>",
+        "temperature": 0,
+        "top_p": 1,
+        "max_gen_len": 1024,
+    }
+    assert evaluation_contract(claude)["payload"] == {
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi Ada"}]}],
+        "anthropic_version": "bedrock-2023-05-31",
+        "max_tokens": 3024,
+        "temperature": 0,
+        "thinking": {"type": "enabled", "budget_tokens": 2000},
+        "system": [{"type": "text", "text": "Be brief."}],
+    }
+    # The messages are the neutral case's, so --to converts them as for every input.
+    from inspector.core.export import export_case
+
+    converted = export_case(llama, "openai-chat").payload
+    assert [message["content"] for message in converted["messages"]] == ["system: Be brief.\nuser: Hi Ada"]
+    claude_as_chat = export_case(claude, "openai-chat").payload["messages"]
+    assert [(message["role"], json.dumps(message["content"])) for message in claude_as_chat] == [
+        ("system", json.dumps([{"type": "text", "text": "Be brief."}])),
+        ("user", json.dumps([{"type": "text", "text": "Hi Ada"}])),
+    ]
+    assert titan.skipped and "amazon.titan-text-express-v1" in titan.skipped

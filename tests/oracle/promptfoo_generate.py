@@ -2,8 +2,10 @@
 sections, JSON, JSONL and YAML chat, markdown), inline text, `- role:` and JSON chat prompts, nunjucks with filters
 and control flow, vars of every JSON type (list vars that expand, `file://` text and YAML vars,
 vars that are templates), tests inline and from CSV, defaultTest, provider and test prompt
-filters, prefixes and suffixes, scenarios, provider request options (Gemini's and Bedrock Converse's too) and
-llm-rubric, closedqa, factuality, context-recall and answer-relevance judges. Every config is JSON
+filters, prefixes and suffixes, scenarios, provider request options (Gemini's, Bedrock Converse's
+with thinking and Nova 2 reasoning, and every Bedrock InvokeModel family's), the config's `env`
+with the Bedrock defaults promptfoo reads there, and llm-rubric, closedqa, factuality (some judged
+by Bedrock InvokeModel providers), context-recall and answer-relevance judges. Every config is JSON
 (promptfooconfig.json), so both sides read the same document."""
 
 from __future__ import annotations
@@ -60,7 +62,57 @@ MODELS = (
     "vertex:llama-3.3-70b-instruct-maas",
     "bedrock:converse:anthropic.claude-3-5-haiku-20241022-v1:0",
     "bedrock:converse:amazon.nova-lite-v1:0",
+    "bedrock:converse:anthropic.claude-3-7-sonnet-20250219-v1:0",
+    "bedrock:converse:amazon.nova-2-lite-v1:0",
 )
+# One model of each Bedrock InvokeModel family promptfoo builds (Titan and Llama 2 through
+# inference profiles, the only way promptfoo reaches them), drawn a third of the time.
+INVOKE_MODELS = (
+    "bedrock:anthropic.claude-3-5-sonnet-20241022-v2:0",
+    "bedrock:us.anthropic.claude-3-haiku-20240307-v1:0",
+    "bedrock:meta.llama3-8b-instruct-v1:0",
+    "bedrock:meta.llama3-1-8b-instruct-v1:0",
+    "bedrock:us.meta.llama3-2-11b-instruct-v1:0",
+    "bedrock:meta.llama3-3-70b-instruct-v1:0",
+    "bedrock:meta.llama4-maverick-17b-instruct-v1:0",
+    "bedrock:amazon.nova-micro-v1:0",
+    "bedrock:completion:amazon.nova-2-lite-v1:0",
+    "bedrock:mistral.mistral-small-2402-v1:0",
+    "bedrock:mistral.pixtral-large-2502-v1:0",
+    "bedrock:ai21.jamba-1-5-mini-v1:0",
+    "bedrock:cohere.command-r-v1:0",
+    "bedrock:cohere.command-nightly",
+    "bedrock:deepseek.r1-v1:0",
+    "bedrock:deepseek.v3-v1:0",
+    "bedrock:openai.gpt-oss-20b-1:0",
+    "bedrock:qwen.qwen3-32b-v1:0",
+    "bedrock:google.gemma-3-4b-it",
+    "bedrock:arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/titan",
+    "bedrock:arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/llama2",
+)
+# Judges on Bedrock InvokeModel providers (llm-rubric, closedqa and factuality); none of them is
+# among the candidates' models, so a judge never names a configured Bedrock provider here: whether
+# promptfoo can grade with one depends on when that provider's client was made (see
+# docs/promptfoo.md), which the written configs check where it is certain.
+INVOKE_JUDGES = (
+    "bedrock:meta.llama3-2-1b-instruct-v1:0",
+    "bedrock:amazon.nova-lite-v1:0",
+    "bedrock:mistral.mistral-7b-instruct-v0:2",
+    "bedrock:anthropic.claude-3-haiku-20240307-v1:0",
+    "bedrock:qwen.qwen3-235b-a22b-2507-v1:0",
+)
+# The config's `env` values promptfoo reads for Bedrock's defaults.
+BEDROCK_ENV = {
+    "AWS_BEDROCK_MAX_TOKENS": ("77", "12x", ""),
+    "AWS_BEDROCK_TEMPERATURE": ("0.3", "1", "warm"),
+    "AWS_BEDROCK_TOP_P": ("0.9",),
+    "AWS_BEDROCK_STOP": ('["STOP"]', "[]"),
+    "AWS_BEDROCK_MAX_GEN_LEN": ("33",),
+    "AWS_BEDROCK_PRESENCE_PENALTY": ("0.5",),
+    "MISTRAL_MAX_TOKENS": ("44",),
+    "MISTRAL_TOP_K": ("5",),
+    "COHERE_TEMPERATURE": ("0.6",),
+}
 
 
 def _word() -> st.SearchStrategy[str]:
@@ -151,7 +203,7 @@ def prompt_entries(draw: Any, names: list[str], files: dict[str, str]) -> list[A
 def providers(draw: Any) -> list[Any]:
     chosen = []
     for index in range(draw(st.integers(1, 2))):
-        model = draw(st.sampled_from(MODELS))
+        model = draw(st.sampled_from(INVOKE_MODELS if draw(st.integers(0, 2)) == 0 else MODELS))
         config: dict[str, Any] = {}
         if draw(st.booleans()):
             config["temperature"] = draw(st.sampled_from((0, 0.2, 1, 1.5)))
@@ -178,6 +230,9 @@ def providers(draw: Any) -> list[Any]:
             if draw(st.integers(0, 2)) == 0:
                 key = draw(st.sampled_from(("stop", "stopSequences")))
                 config[key] = draw(st.lists(st.sampled_from(("END", "\n\n", "x")), max_size=2))
+            config.update(draw(converse_reasoning(model)))
+        if model.startswith("bedrock:") and not model.startswith("bedrock:converse:"):
+            config.update(draw(invoke_options(model)))
         if not config and draw(st.booleans()):
             chosen.append(model)
             continue
@@ -254,6 +309,54 @@ def gemini_config(draw: Any) -> dict[str, Any]:
 
 
 @st.composite
+def converse_reasoning(draw: Any, model: str) -> dict[str, Any]:
+    """Claude's thinking and extra fields, Nova 2's reasoningConfig (Converse)."""
+    options: dict[str, Any] = {}
+    if "claude-3-7" in model and draw(st.booleans()):
+        options["thinking"] = {"type": "enabled", "budget_tokens": draw(st.sampled_from((1024, 2048)))}
+        if draw(st.booleans()):
+            options["additionalModelRequestFields"] = {"top_k": draw(st.integers(1, 50))}
+    if "nova-2" in model and draw(st.booleans()):
+        options["reasoningConfig"] = {
+            "type": draw(st.sampled_from(("enabled", "disabled"))),
+            "maxReasoningEffort": draw(st.sampled_from(("low", "medium", "high"))),
+        }
+    return options
+
+
+@st.composite
+def invoke_options(draw: Any, model: str) -> dict[str, Any]:
+    """The config keys each Bedrock InvokeModel family reads."""
+    options: dict[str, Any] = {}
+    if model.endswith("/titan"):
+        options["inferenceModelType"] = "titan"
+        if draw(st.booleans()):
+            options["textGenerationConfig"] = {"maxTokenCount": draw(st.integers(1, 500)), "topP": 0.5}
+    elif model.endswith("/llama2"):
+        options["inferenceModelType"] = draw(st.sampled_from(("llama2", "llama3.1", "llama")))
+    if "llama" in model and draw(st.booleans()):
+        options["max_gen_len"] = draw(st.integers(1, 512))
+    if "nova" in model and draw(st.booleans()):
+        options["interfaceConfig"] = {"max_new_tokens": draw(st.integers(1, 300)), "top_p": 0.4}
+    if "nova-2" in model and draw(st.booleans()):
+        options["reasoningConfig"] = {
+            "type": draw(st.sampled_from(("enabled", "disabled"))),
+            "maxReasoningEffort": draw(st.sampled_from(("low", "high"))),
+        }
+    if "claude" in model and draw(st.integers(0, 2)) == 0:
+        options["thinking"] = {"type": "enabled", "budget_tokens": draw(st.sampled_from((512, 3000)))}
+    if draw(st.integers(0, 2)) == 0:
+        options["stop"] = draw(st.lists(st.sampled_from(("END", "x")), max_size=2))
+    if draw(st.integers(0, 3)) == 0:
+        options["presence_penalty"] = 0.25
+    if draw(st.integers(0, 3)) == 0:
+        options["reasoning_effort"] = draw(st.sampled_from(("low", "high")))
+    if draw(st.integers(0, 3)) == 0:
+        options["top_k"] = draw(st.integers(1, 9))
+    return options
+
+
+@st.composite
 def tests_of(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
     tests: list[Any] = []
     for _ in range(draw(st.integers(1, 3))):
@@ -272,6 +375,8 @@ def tests_of(draw: Any, names: list[str], files: dict[str, str]) -> list[Any]:
                 )
             )
             test["assert"] = [{"type": kind, "value": "Mentions {{ " + draw(st.sampled_from(names)) + " }}"}]
+            if kind in ("llm-rubric", "model-graded-closedqa", "factuality") and draw(st.integers(0, 2)) == 0:
+                test["assert"][0]["provider"] = draw(st.sampled_from(INVOKE_JUDGES))
         if draw(st.integers(0, 5)) == 0:
             test["options"] = {"prefix": "PRE ", "suffix": draw(st.sampled_from((" END", "\n")))}
         tests.append(test)
@@ -319,5 +424,8 @@ def configs(draw: Any) -> dict[str, str]:
             if isinstance(config["tests"][0], dict)
             else config["tests"][0]
         )
+    if draw(st.integers(0, 3)) == 0:
+        chosen = draw(st.lists(st.sampled_from(sorted(BEDROCK_ENV)), unique=True, min_size=1, max_size=4))
+        config["env"] = {name: draw(st.sampled_from(BEDROCK_ENV[name])) for name in chosen}
     files["promptfooconfig.json"] = json.dumps(config, indent=2, ensure_ascii=False)
     return files

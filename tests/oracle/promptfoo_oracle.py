@@ -41,14 +41,14 @@ def answer_for(body: Any) -> dict[str, Any]:
     `choices`, Responses `output`, Anthropic `content`, Gemini `candidates` (the recording server
     answers by the request's body, which does not always say which API it is for). Bedrock
     Converse reads `output` as an object, where Responses reads a list: its body is the one with
-    `messages` and no `model` (the model is in its URL)."""
-    if (
-        isinstance(body, dict)
-        and "messages" in body
-        and "model" not in body
-        and "anthropic_version" not in body
-    ):
-        return CONVERSE_ANSWER
+    `messages` and no `model` (the model is in its URL), as are Bedrock InvokeModel's Nova and chat
+    families (`choices`, which Converse's client passes over). InvokeModel's text families (a
+    `prompt`, `inputText` or Cohere's `message`) read their own fields; its Claude reads `content`."""
+    if isinstance(body, dict) and "model" not in body:
+        if "messages" in body and "anthropic_version" not in body:
+            return CONVERSE_ANSWER
+        if any(key in body for key in ("prompt", "inputText", "message")):
+            return INVOKE_TEXT_ANSWER
     return {
         "id": "answer-1",
         "object": "chat.completion",
@@ -96,9 +96,24 @@ def answer_for(body: Any) -> dict[str, Any]:
 
 CONVERSE_ANSWER = {
     "output": {"message": {"role": "assistant", "content": [{"text": PLACEHOLDER}]}},
+    "choices": [
+        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": PLACEHOLDER}}
+    ],
     "stopReason": "end_turn",
     "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
     "metrics": {"latencyMs": 1},
+}
+
+# Bedrock InvokeModel's text families, each reading its own field: Llama `generation`, Mistral
+# `outputs`, Cohere Command `generations`, Cohere Command R `text`, Titan `results`, DeepSeek R1
+# `choices[].text`.
+INVOKE_TEXT_ANSWER = {
+    "generation": PLACEHOLDER,
+    "outputs": [{"text": PLACEHOLDER, "stop_reason": "stop"}],
+    "generations": [{"text": PLACEHOLDER}],
+    "text": PLACEHOLDER,
+    "results": [{"outputText": PLACEHOLDER, "tokenCount": 1}],
+    "choices": [{"text": PLACEHOLDER, "stop_reason": "stop"}],
 }
 
 

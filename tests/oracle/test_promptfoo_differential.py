@@ -660,6 +660,192 @@ tests:
 """,
         "chat.json": CHAT_JSON,
     },
+    "Bedrock InvokeModel: every family promptfoo builds, text and role-line prompts": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "Give one tip about {{ topic }}."
+  - |
+    system: You advise {{ who }}.
+    user: {{ topic }}?
+        a line indented further
+    Assistant: Sure.
+    user: One more.
+    thinking: keep it short
+providers:
+  - bedrock:anthropic.claude-3-5-sonnet-20241022-v2:0
+  - bedrock:completion:us.anthropic.claude-3-haiku-20240307-v1:0
+  - bedrock:meta.llama2-13b-chat-v2
+  - bedrock:meta.llama3-8b-instruct-v1:0
+  - bedrock:meta.llama3-1-8b-instruct-v1:0
+  - bedrock:us.meta.llama3-2-90b-instruct-v1:0
+  - bedrock:meta.llama3-3-70b-instruct-v1:0
+  - bedrock:meta.llama4-scout-17b-instruct-v1:0
+  - bedrock:amazon.nova-lite-v1:0
+  - bedrock:us.amazon.nova-2-lite-v1:0
+  - bedrock:mistral.mistral-7b-instruct-v0:2
+  - bedrock:mistral.mistral-large-2407-v1:0
+  - bedrock:ai21.jamba-1-5-mini-v1:0
+  - bedrock:cohere.command-r-v1:0
+  - bedrock:cohere.command-nightly
+  - bedrock:deepseek.r1-v1:0
+  - bedrock:deepseek.v3-v1:0
+  - bedrock:openai.gpt-oss-120b-1:0
+  - bedrock:qwen.qwen3-32b-v1:0
+  - bedrock:us.xai.grok-4.6
+  - id: bedrock:arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/text
+    label: titan profile
+    config:
+      inferenceModelType: titan
+  - bedrock:amazon.titan-text-express-v1
+  - bedrock:anthropic.claude-v2
+tests:
+  - vars:
+      topic: tides
+      who: sailors
+""",
+    },
+    "Bedrock InvokeModel: config keys, the config's env, JSON chat, judges on InvokeModel": {
+        "promptfooconfig.yaml": """\
+env:
+  AWS_BEDROCK_MAX_TOKENS: 321
+  AWS_BEDROCK_TEMPERATURE: "0.25 degrees"
+  AWS_BEDROCK_TOP_P: 0.5
+  AWS_BEDROCK_STOP: '["HALT"]'
+  AWS_BEDROCK_FREQUENCY_PENALTY: 0.1
+  MISTRAL_TOP_K: 7
+  COHERE_P: "0.75"
+prompts:
+  - file://chat.json
+  - "system: Be terse.\\nuser: {{ question }}"
+providers:
+  - id: bedrock:us.anthropic.claude-3-7-sonnet-20250219-v1:0
+    config:
+      max_tokens: 2000
+      thinking: {type: enabled, budget_tokens: 4000}
+      tools: [{name: find_map, description: Find the map, input_schema: {type: object, properties: {}}}]
+      tool_choice: {type: auto}
+  - id: bedrock:completion:amazon.nova-pro-v1:0
+    label: nova-pro
+    config:
+      interfaceConfig: {max_new_tokens: 99, top_p: 0.3, stopSequences: ["x"]}
+      toolConfig: {tools: [{toolSpec: {name: t, inputSchema: {json: {type: object}}}}]}
+  - id: bedrock:us.amazon.nova-2-lite-v1:0
+    config:
+      reasoningConfig: {type: enabled, maxReasoningEffort: high}
+      interfaceConfig: {max_new_tokens: 99, temperature: 0.9, topK: 5}
+  - id: bedrock:meta.llama3-8b-instruct-v1:0
+    config: {max_gen_len: 64, temperature: 0.2}
+  - id: bedrock:mistral.mixtral-8x7b-instruct-v0:1
+    config: {top_p: 0.8}
+  - id: bedrock:mistral.ministral-3-8b-instruct
+    config: {max_tokens: 10}
+  - id: bedrock:cohere.command-r-plus-v1:0
+    config: {preamble: Be nice, seed: 4, documents: [{title: a, snippet: b}], temperature: 0.3}
+  - id: bedrock:cohere.command-light-nightly
+    config: {k: 2, logit_bias: {"11": -5}}
+  - id: bedrock:openai.gpt-oss-20b-1:0
+    config: {reasoning_effort: low, stop: ["y"], presence_penalty: 0.2}
+  - id: bedrock:qwen.qwen3-coder-30b-a3b-v1:0
+    config:
+      temperature: 0.1
+      tools: [{type: function, function: {name: f, parameters: {type: object}}}]
+      tool_choice: auto
+  - id: bedrock:minimax.minimax-m2
+    config: {stop: ["z"], reasoning_effort: high}
+  - id: bedrock:ai21.jamba-1-5-large-v1:0
+    config: {stop: ["w"]}
+  - bedrock:deepseek.v3.2
+  - id: bedrock:arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/p
+    config:
+      inferenceModelType: titan
+      textGenerationConfig: {maxTokenCount: 12, topP: 0.2}
+  - id: bedrock:arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/q
+    config: {inferenceModelType: llama2}
+tests:
+  - vars:
+      persona: a pirate
+      question: Where is the treasure?
+    assert:
+      - type: llm-rubric
+        value: mentions treasure
+        provider: bedrock:meta.llama3-3-70b-instruct-v1:0
+      - type: factuality
+        value: an island
+        provider:
+          id: bedrock:amazon.nova-micro-v1:0
+          config: {interfaceConfig: {temperature: 0.7}}
+""",
+        "chat.json": """\
+[
+  {"role": "system", "content": "You are {{ persona }}."},
+  {"role": "user", "content": "{{ question }}"},
+  {"role": "assistant", "content": "Arr."},
+  {"role": "user", "content": "Say \\\\n more   \\n    indented"}
+]
+""",
+    },
+    "Bedrock Converse thinking and Nova 2 reasoning; a judge naming a configured InvokeModel provider": {
+        "promptfooconfig.yaml": """\
+env:
+  AWS_BEDROCK_TEMPERATURE: 0.6
+prompts: ["Plan a trip to {{ place }}."]
+providers:
+  - id: bedrock:converse:anthropic.claude-3-7-sonnet-20250219-v1:0
+    config:
+      thinking: {type: enabled, budget_tokens: 2048}
+      additionalModelRequestFields: {top_k: 5}
+      max_tokens: 3000
+      performanceConfig: {latency: optimized}
+  - id: bedrock:converse:us.amazon.nova-2-lite-v1:0
+    config:
+      reasoningConfig: {type: enabled, maxReasoningEffort: medium}
+      temperature: 0.5
+      max_tokens: 100
+  - id: bedrock:converse:amazon.nova-2-lite-v1:0
+    label: nova2-high
+    config:
+      reasoningConfig: {type: enabled, maxReasoningEffort: high}
+      maxTokens: 100
+      stop: ["."]
+  - id: bedrock:meta.llama3-1-70b-instruct-v1:0
+    label: llama judge
+tests:
+  - vars: {place: Lisbon}
+    assert:
+      - type: llm-rubric
+        value: names a sight
+        provider: bedrock:converse:amazon.nova-2-lite-v1:0
+  - vars: {place: Oslo}
+    assert:
+      - type: llm-rubric
+        value: names a sight
+        provider: llama judge
+""",
+    },
+    "a judge naming a configured Bedrock provider before that provider's first call": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - {raw: "Say {{ x | join(', ') }}", label: joined}
+  - {raw: "Say {{ x }}", label: plain}
+providers:
+  - id: bedrock:meta.llama3-1-8b-instruct-v1:0
+    config: {top_p: 0.5}
+    prompts: [joined]
+  - id: openai:chat:gpt-4o-mini
+    prompts: [plain]
+tests:
+  - vars: {x: 5}
+    assert:
+      - type: llm-rubric
+        value: says it
+        provider: bedrock:meta.llama3-1-8b-instruct-v1:0
+  - vars: {x: [[a, b]]}
+    assert:
+      - type: llm-rubric
+        value: says it
+        provider: bedrock:meta.llama3-1-8b-instruct-v1:0
+""",
+    },
     "judges named by a configured provider's id or label, and by output type": {
         "promptfooconfig.yaml": """\
 prompts: ["Solve: {{ puzzle }}"]

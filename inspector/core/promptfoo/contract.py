@@ -13,27 +13,13 @@ SENT = "promptfoo_sent"
 
 
 def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
-    from ..export import export_case
-
     own = case.metadata.get("promptfoo") or {}
     fmt = case.metadata.get("format")
-    payload = export_case(case, fmt).payload if fmt and not case.skipped else None
-    if SENT in case.metadata:
-        # The body promptfoo sends where exporting the case does not give it back as it is (a
-        # body OpenAI refuses, Claude on Vertex's model in the URL).
-        payload = case.metadata[SENT]
+    payload = _payload(case) if fmt and not case.skipped else None
     graders = []
     for grader, judge in zip(case.graders, own.get("graders") or [], strict=False):
         judge_case = RenderedCase(case.id, grader.messages, metadata=dict(judge["metadata"]))
-        sent = judge["metadata"].get(SENT)
-        graders.append(
-            {
-                "name": grader.name,
-                "payload": sent
-                if sent is not None
-                else export_case(judge_case, judge["metadata"]["format"]).payload,
-            }
-        )
+        graders.append({"name": grader.name, "payload": _payload(judge_case)})
     return {
         "promptfoo": {
             "test_idx": own.get("test_idx"),
@@ -46,3 +32,13 @@ def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
         "payload": payload,
         "graders": graders,
     }
+
+
+def _payload(case: RenderedCase) -> Any:
+    """The request exported to its own API; where that does not give back the body promptfoo
+    sends (a Bedrock InvokeModel body, one shape per model family; a body OpenAI refuses; Claude
+    on Vertex's, whose model is in the URL), that body, kept as it was built."""
+    from ..export import export_case
+
+    sent = case.metadata.get(SENT)
+    return sent if sent is not None else export_case(case, case.metadata["format"]).payload

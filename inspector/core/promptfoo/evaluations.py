@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import msgspec
 import yaml
 
 from ..agentv.pieces import Piece, segments
 from ..bundle import Bundle
-from ..conversations import anthropic, bedrock, gemini, openai_chat, read_with, responses
+from ..conversations import anthropic, gemini, openai_chat, read_with, responses
+from ..conversations import bedrock as bedrock_converse
 from ..model import (
     Diagnostic,
     GraderPrompt,
@@ -33,6 +34,7 @@ from ..model import (
 )
 from ..options import RenderOptions
 from ..yaml_lines import Node
+from . import bedrock
 from .contract import SENT
 from .conversation import Conversations
 from .detect import claimed_by_keys
@@ -55,6 +57,7 @@ from .prompts import Prompt, read_prompts
 from .providers import (
     ANTHROPIC,
     BEDROCK_CONVERSE,
+    BEDROCK_INVOKE,
     ECHO,
     GEMINI_APIS,
     OPENAI_CHAT,
@@ -116,7 +119,7 @@ def render_promptfoo_file(bundle: Bundle, path: str, options: RenderOptions) -> 
     for test in tests:
         for values in var_combinations(source, test):
             row = _evaluations(source, test, values, test_idx, columns, run)
-            _add_select_best(source, test, values, row)
+            _add_select_best(source, test, values, row, env)
             cases.extend(row)
             test_idx += 1
     return RenderedDocument(path, KIND, cases, source.warnings)
@@ -193,6 +196,8 @@ class Run:
 
     env: dict
     conversations: Conversations
+    # The providers called so far, in promptfoo's order (a Bedrock provider makes its client then).
+    called: set[str] = field(default_factory=set)
 
 
 def _evaluations(
@@ -269,11 +274,14 @@ def _evaluation(
             )
         )
         return RenderedCase(case_id, [], warnings, span, why, metadata)
+    # promptfoo calls the provider (a Bedrock one makes its client then) only once the prompt
+    # has rendered.
+    run.called.add(provider.key)
     case.id, case.span = case_id, span
     case.warnings = [*warnings, *renderer.warnings]
     case.metadata.update(metadata)
     case.metadata["promptfoo"]["answer"] = answer
-    _add_judges(source, case, test, variables.values, (prompt_text, answer))
+    _add_judges(source, case, test, variables.values, (prompt_text, answer), run)
     return case
 
 
@@ -305,13 +313,14 @@ def _request_case(
         config = prepare_instruction(
             config, renderer.values, lambda reference: _config_file(source, reference)
         )
-    body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
+    api, model, text = provider.api or "", provider.model, rendered.text or ""
     if wrapped is not None:
-        case = read_request({**body, "messages": wrapped}, provider.api or "", source.path)
+        body = body_for(api, model, rendered.messages, text, config, renderer.env)
+        case = read_request({**body, "messages": wrapped}, api, source.path)
         case.metadata[SENT] = body
     else:
-        case = read_request(body, provider.api or "", source.path, provider.model)
-    if provider.api in (ANTHROPIC, BEDROCK_CONVERSE) and _repeats_role(body.get("messages")):
+        case, body = request_case(api, model, rendered.messages, text, config, renderer.env, source.path)
+    if case.metadata["format"] in (ANTHROPIC, BEDROCK_CONVERSE) and _repeats_role(body.get("messages")):
         warnings.append(
             Diagnostic(
                 "promptfoo sends consecutive turns of the same role here; the "
@@ -320,7 +329,7 @@ def _request_case(
                 test.line,
             )
         )
-    _trace(case, rendered.pieces, provider.api)
+    _trace(case, rendered.pieces, api)
     return case, rendered.text or ""
 
 
@@ -342,8 +351,13 @@ def _wrapped_messages(
     written as `messages:`): promptfoo's OpenAI Chat provider sends the whole object as
     `messages`. The evaluation shows the inner list, and the body promptfoo sends (the contract's
     payload) keeps the object. Any other JSON that is not a list of messages is not rendered."""
-    if isinstance(messages, list) or provider.api in (ANTHROPIC, BEDROCK_CONVERSE, VERTEX_CLAUDE):
-        return None  # Anthropic and Bedrock Converse parse the rendered text themselves
+    if isinstance(messages, list) or provider.api in (
+        ANTHROPIC,
+        BEDROCK_CONVERSE,
+        BEDROCK_INVOKE,
+        VERTEX_CLAUDE,
+    ):
+        return None  # Anthropic and Bedrock parse the rendered text themselves
     inner = messages.get("messages") if isinstance(messages, dict) else None
     if provider.api == OPENAI_CHAT and isinstance(inner, list) and inner:
         warnings.append(
@@ -406,6 +420,21 @@ def _echo_case(rendered: Rendered, path: str, test: TestCase, warnings: list[Dia
     return case
 
 
+def request_case(
+    api: str, model: str, messages: object, text: str, config: dict, env: dict, path: str
+) -> tuple[RenderedCase, dict]:
+    """The body promptfoo sends to `api`, read back as a case of that API (and the body of the
+    request read: an InvokeModel body, one shape per model family, is read as the request of the
+    API its messages are closest to, and kept whole in the case as the payload)."""
+    body = body_for(api, model, messages, text, config, env)
+    if api != BEDROCK_INVOKE:
+        return read_request(body, api, path, model), body
+    neutral_api, neutral = bedrock.neutral_request(model, text, body, config)
+    case = read_request(neutral, neutral_api, path)
+    case.metadata[SENT] = body
+    return case, neutral
+
+
 def _repeats_role(messages: object) -> bool:
     roles = (
         [item.get("role") for item in messages if isinstance(item, dict)]
@@ -438,7 +467,12 @@ def _trace(case: RenderedCase, pieces: list[list[Piece] | None], api: str | None
 
 
 def _add_judges(
-    source: Source, case: RenderedCase, test: TestCase, values: dict, asked: tuple[str, object]
+    source: Source,
+    case: RenderedCase,
+    test: TestCase,
+    values: dict,
+    asked: tuple[str, object],
+    run: Run,
 ) -> None:
     """`asked`: the prompt the candidate is given and its answer (the placeholder unless known)."""
 
@@ -447,14 +481,16 @@ def _add_judges(
 
     case.metadata["promptfoo"]["graders"] = []
     prompt_text, answer = asked
-    for judge in judges(test.asserts, values, test.options, prompt_text, warn, answer):
-        _attach(source, case, test, judge, _known_texts(case, test, judge, values))
+    called = frozenset(run.called)
+    for judge in judges(test.asserts, values, test.options, prompt_text, warn, answer, called):
+        _attach(source, case, test, judge, run.env, _known_texts(case, test, judge, values))
 
 
 # The APIs promptfoo's requests are sent in here, read by their own readers: the format registry
 # registers promptfoo, so reading through it would make the two import each other.
 _REQUEST_APIS = {
-    module.FORMAT.name: module.FORMAT for module in (openai_chat, responses, anthropic, gemini, bedrock)
+    module.FORMAT.name: module.FORMAT
+    for module in (openai_chat, responses, anthropic, gemini, bedrock_converse)
 }
 # Bodies of those APIs sent to Vertex AI.
 _REQUEST_APIS.update(
@@ -476,9 +512,16 @@ def read_request(body: dict, api: str, path: str, model: str = "") -> RenderedCa
 
 
 def _attach(
-    source: Source, case: RenderedCase, test: TestCase, judge: Judge, known: list[Segment] | None = None
+    source: Source,
+    case: RenderedCase,
+    test: TestCase,
+    judge: Judge,
+    env: dict,
+    known: list[Segment] | None = None,
 ) -> None:
-    judge_case = read_request(judge.body, judge.api, source.path, judge.model)
+    judge_case, _body = request_case(
+        judge.api, judge.model, judge.messages, judge.text, judge.config, env, source.path
+    )
     path = judge.assertion.get("__path") or test.path
     line = judge.line or test.line
     # The template's own words: promptfoo's, or the config's rubricPrompt (at the assertion's line
@@ -523,7 +566,9 @@ def _known_texts(case: RenderedCase, test: TestCase, judge: Judge, values: dict)
     return known
 
 
-def _add_select_best(source: Source, test: TestCase, values: dict, row: list[RenderedCase]) -> None:
+def _add_select_best(
+    source: Source, test: TestCase, values: dict, row: list[RenderedCase], env: dict
+) -> None:
     """select-best asks once per test row, after all its evaluations: shown with the last."""
     rendered = [case for case in row if not case.skipped]
     for assertion in test.asserts:
@@ -551,4 +596,4 @@ def _add_select_best(source: Source, test: TestCase, values: dict, row: list[Ren
                 )
             )
             continue
-        _attach(source, rendered[-1], test, judge)
+        _attach(source, rendered[-1], test, judge, env, _known_texts(rendered[-1], test, judge, values))

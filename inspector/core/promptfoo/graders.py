@@ -26,12 +26,12 @@ from .gemini import prepare_instruction
 from .providers import (
     ANTHROPIC,
     BEDROCK_CONVERSE,
+    BEDROCK_INVOKE,
     ECHO,
     GEMINI_APIS,
     OPENAI_CHAT,
     VERTEX_CLAUDE,
     Provider,
-    body_for,
     provider_from,
 )
 from .testcases import TestCase
@@ -57,14 +57,18 @@ NOT_RENDERED = (
 
 @dataclass
 class Judge:
+    """One judge request: the grading prompt (`text`, read as chat `messages`) for the grading
+    provider's API, model and config; its body is built as a candidate's is."""
+
     name: str
     api: str
-    body: dict[str, Any]
+    model: str
+    config: dict[str, Any]
+    text: str
     messages: Any
     line: int | None
     # The assertion that asks it (its `__path` and `__line` say where it is written).
     assertion: dict[str, Any] = dataclasses.field(default_factory=dict)
-    model: str = ""  # the judge model asked
 
 
 def judges(
@@ -74,13 +78,20 @@ def judges(
     prompt_text: str,
     warn: Any,
     answer: Any = CANDIDATE_PLACEHOLDER,
+    called: frozenset[str] = frozenset(),
 ) -> list[Judge]:
-    """`answer` is the candidate's answer where the run is known before it (the echo provider
-    answers with the prompt), else the placeholder."""
-    failing = next((item for item in asserts if isinstance(item, dict) and item.get(GRADING_FAILS)), None)
-    if failing is not None:
-        warn(failing[GRADING_FAILS], failing)
-        return []
+    """The judge requests of one evaluation. `answer` is the candidate's answer where the run is
+    known before it (the echo provider answers with the prompt), else the placeholder; `called`
+    are the keys of the configured providers promptfoo has called by the time this evaluation is
+    graded."""
+    for item in asserts:
+        if not isinstance(item, dict):
+            continue
+        after_call = item.get(GRADING_FAILS_AFTER_CALL)
+        why = item.get(GRADING_FAILS) or (after_call[1] if after_call and after_call[0] in called else None)
+        if why:
+            warn(why, item)
+            return []
     found: list[Judge] = []
     for assertion in asserts:
         kind = assertion.get("type")
@@ -152,8 +163,7 @@ def _judge_request(
     grading provider as that provider's body."""
     api, model, config = provider
     messages = _chat_messages(text)
-    body = body_for(api, model, messages, text, config)
-    return Judge(name, api, body, messages, assertion.get("__line"), assertion, model)
+    return Judge(name, api, model, config, text, messages, assertion.get("__line"), assertion)
 
 
 def select_best(
@@ -314,9 +324,14 @@ def resolve_grading_references(test: TestCase, configured: list[Provider]) -> Te
 # promptfoo 0.123.1 writes an assertion out as JSON while grading it; an assertion whose provider
 # became a configured Anthropic or Bedrock provider holds that provider's SDK client, which is
 # circular, so the evaluation's grading fails ("Converting circular structure to JSON") and
-# none of its judges is asked. OpenAI, Responses and Gemini providers hold no client.
-CIRCULAR_CLIENTS = (ANTHROPIC, BEDROCK_CONVERSE)
+# none of its judges is asked. OpenAI, Responses and Gemini providers hold no client. Anthropic's
+# client is made with the provider; a Bedrock provider makes its own at its first call, so the
+# assertions of evaluations run before that call (their copy of the provider has none) are graded.
+CIRCULAR_CLIENTS = (ANTHROPIC, BEDROCK_CONVERSE, BEDROCK_INVOKE)
+LAZY_CLIENTS = (BEDROCK_CONVERSE, BEDROCK_INVOKE)
 GRADING_FAILS = "__promptfoo_grading_fails"
+# On an assertion naming a configured Bedrock provider: that provider's key, and the message.
+GRADING_FAILS_AFTER_CALL = "__promptfoo_grading_fails_after_call"
 
 
 def _resolved_assertion(assertion: dict[str, Any], by_name: dict[str, Provider]) -> dict[str, Any]:
@@ -328,11 +343,14 @@ def _resolved_assertion(assertion: dict[str, Any], by_name: dict[str, Provider])
     configured = by_name.get(named) if isinstance(named, str) else None
     resolved = {**assertion, "provider": _resolved(assertion["provider"], by_name)}
     if configured is not None and configured.api in CIRCULAR_CLIENTS:
-        resolved[GRADING_FAILS] = (
+        key = GRADING_FAILS_AFTER_CALL if configured.api in LAZY_CLIENTS else GRADING_FAILS
+        resolved[key] = (
             f"promptfoo 0.123.1 fails to grade this evaluation: the assertion's provider "
             f"{named!r} is a configured provider whose client it cannot write as JSON "
             f'("Converting circular structure to JSON"), so it asks none of its judges'
         )
+        if key == GRADING_FAILS_AFTER_CALL:
+            resolved[key] = (configured.key, resolved[key])
     return resolved
 
 

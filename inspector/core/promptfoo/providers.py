@@ -17,7 +17,7 @@ from typing import Any
 
 from ..model import InputError
 from ..yaml_lines import Node
-from . import vertex
+from . import bedrock, vertex
 from .gemini import config_instruction, gemini_body
 from .source import Source
 
@@ -36,6 +36,7 @@ VERTEX_LLAMA = "vertex-llama"
 BEDROCK_CONVERSE = "bedrock-converse"
 # promptfoo's echo provider: sends nothing and answers with the rendered prompt.
 ECHO = "echo"
+BEDROCK_INVOKE = "bedrock-invoke"
 # openai:<kind>:<model> ids whose API is not a chat or responses request.
 OPENAI_OTHER = (
     "assistant",
@@ -67,17 +68,29 @@ CONVERSE_NOT_BUILT = (
     "tool_choice",
     "toolChoice",
     "functionToolCallbacks",
-    "thinking",
-    "reasoningConfig",
-    "additionalModelRequestFields",
     "additionalModelResponseFieldPaths",
     "guardrailIdentifier",
-    "performanceConfig",
     "serviceTier",
     "mcp",
 )
 # Bedrock models promptfoo sends to another API whatever the id says (getBedrockTextRoute).
 BEDROCK_OTHER_ROUTE = re.compile(r"^(?:openai\.(?!gpt-oss)|xai\.grok-)|anthropic\.claude-mythos-5$")
+# The Grok inference profiles Bedrock serves itself; promptfoo refuses other prefixed Grok ids.
+BEDROCK_GROK_PROFILES = ("us.xai.grok-4.6", "global.xai.grok-4.6")
+# bedrock:<kind>:... providers that are not InvokeModel (Mantle, Responses, Messages, media,
+# agents, embeddings, knowledge bases).
+BEDROCK_OTHER_KINDS = (
+    "messages",
+    "responses",
+    "mantle",
+    "nova-sonic",
+    "video",
+    "agents",
+    "embeddings",
+    "embedding",
+    "kb",
+    "knowledge-base",
+)
 
 
 @dataclass
@@ -160,7 +173,7 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
         )
     elif api in GEMINI_APIS and "-tts" in model:
         provider.unsupported = f"{model} is a speech model, whose request the inspector does not build"
-    elif api in (ANTHROPIC, BEDROCK_CONVERSE, VERTEX_CLAUDE) and LATER_CLAUDE.search(model):
+    elif api in (ANTHROPIC, BEDROCK_CONVERSE, BEDROCK_INVOKE, VERTEX_CLAUDE) and LATER_CLAUDE.search(model):
         provider.unsupported = (
             f"promptfoo sets {model}'s sampling, thinking and max_tokens "
             f"from its own table of Claude models, which the inspector does "
@@ -174,8 +187,10 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
     elif api is None:
         provider.unsupported = (
             f"provider {provider_id!r} is not one whose request the inspector "
-            f"builds (OpenAI Chat and Responses, Anthropic Messages, Gemini, Bedrock Converse)"
+            f"builds (OpenAI Chat and Responses, Anthropic Messages, Gemini, Bedrock Converse and InvokeModel)"
         )
+    elif api == BEDROCK_INVOKE and (why := bedrock.not_invoked(model, config)):
+        provider.unsupported = why
     else:
         provider.api, provider.model = api, model
     return provider
@@ -193,6 +208,8 @@ def _canonical(provider: Provider) -> Provider:
         provider.id = f"openai:{provider.model}"
     elif provider.api == ANTHROPIC:
         provider.id = f"anthropic:{provider.model}"
+    elif provider.api == BEDROCK_INVOKE:
+        provider.id = f"bedrock:{provider.model}"
     return provider
 
 
@@ -217,7 +234,10 @@ def api_of(provider_id: str) -> tuple[str | None, str]:
         return _vertex_api(parts)
     if parts[:2] == ["bedrock", "converse"] and len(parts) >= 3:
         model = ":".join(parts[2:])
-        return (None, "") if BEDROCK_OTHER_ROUTE.search(model) else (BEDROCK_CONVERSE, model)
+        return (None, "") if _bedrock_elsewhere(model) else (BEDROCK_CONVERSE, model)
+    if parts[0] == "bedrock" and len(parts) >= 2:
+        invoked = _bedrock_invoke_model(parts)
+        return (None, "") if invoked is None else (BEDROCK_INVOKE, invoked)
     return None, ""
 
 
@@ -244,6 +264,25 @@ def _vertex_api(parts: list[str]) -> tuple[str | None, str]:
     if "gemini" in model:
         return (None, "") if "omni" in model else (VERTEX_GEMINI, model)
     return (VERTEX_LLAMA, model) if "llama" in model else (None, "")
+
+
+def _bedrock_invoke_model(parts: list[str]) -> str | None:
+    """The model a `bedrock:` id sends to InvokeModel (awsProviderFactories): `bedrock:<model>`
+    and `bedrock:completion:<model>`; None for Bedrock's other APIs."""
+    kind, rest = parts[1], ":".join(parts[2:])
+    if kind in BEDROCK_OTHER_KINDS or any(
+        name in kind or name in rest for name in ("luma.ray", "amazon.nova-reel", "amazon.nova-sonic")
+    ):
+        return None
+    model = rest if kind == "completion" else ":".join(parts[1:])
+    return None if not model or _bedrock_elsewhere(model) else model
+
+
+def _bedrock_elsewhere(model: str) -> bool:
+    """A model promptfoo sends to Bedrock's Responses or Messages API, or refuses."""
+    return bool(BEDROCK_OTHER_ROUTE.search(model)) or (
+        ".xai." in model and model not in BEDROCK_GROK_PROFILES
+    )
 
 
 def _gemini_model(parts: list[str]) -> bool:
@@ -513,28 +552,83 @@ def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[
 # ---- Bedrock Converse (bedrock:converse:) ---------------------------------------------------
 
 
-def converse_body(rendered_text: str, config: dict[str, Any]) -> dict[str, Any]:
-    """AwsBedrockConverseProvider.callApiInternal: parseConverseMessages of the rendered prompt and
-    buildInferenceConfig (no defaults: only what the config gives). The model id is in the URL."""
+def converse_body(rendered_text: str, config: dict[str, Any], env: dict[str, Any]) -> dict[str, Any]:
+    """AwsBedrockConverseProvider.callApiInternal: parseConverseMessages of the rendered prompt,
+    buildInferenceConfig (no defaults: what the config or its `env` gives; Nova 2 reasoning drops
+    the sampling, and at high effort the max tokens) and buildAdditionalModelRequestFields
+    (`additionalModelRequestFields`, with `thinking` and `reasoningConfig` added). The model id is
+    in the URL."""
     system, messages = converse_messages(rendered_text)
     body: dict[str, Any] = {"messages": messages}
     if system:
         body["system"] = system
-    inference = {
-        key: value
-        for key, value in (
-            ("maxTokens", _first_given(config, "maxTokens", "max_tokens")),
-            ("temperature", config.get("temperature")),
-            ("topP", _first_given(config, "topP", "top_p")),
-        )
-        if value is not None
-    }
-    stop = config.get("stopSequences") if _js_truthy(config.get("stopSequences")) else config.get("stop")
-    if _js_truthy(stop):
-        inference["stopSequences"] = stop
+    inference = _converse_inference(config, bedrock.Env(env))
     if inference:
         body["inferenceConfig"] = inference
+    fields = _additional_fields(config)
+    if fields:
+        body["additionalModelRequestFields"] = fields
+    performance = config.get("performanceConfig")
+    if _js_truthy(performance):
+        if not isinstance(performance, dict):
+            raise InputError("`performanceConfig` must be a mapping")
+        latency = performance.get("latency")  # buildPerformanceConfig: the latency only
+        body["performanceConfig"] = {} if latency is None else {"latency": latency}
     return body
+
+
+def _converse_inference(config: dict[str, Any], env: bedrock.Env) -> dict[str, Any]:
+    reasoning = config.get("reasoningConfig")
+    enabled = isinstance(reasoning, dict) and reasoning.get("type") == "enabled"
+    high = isinstance(reasoning, dict) and reasoning.get("maxReasoningEffort") == "high"
+    given = (
+        (
+            "maxTokens",
+            _first_given(config, "maxTokens", "max_tokens"),
+            env.int("AWS_BEDROCK_MAX_TOKENS"),
+            high,
+        ),
+        ("temperature", config.get("temperature"), env.float("AWS_BEDROCK_TEMPERATURE"), False),
+        ("topP", _first_given(config, "topP", "top_p"), env.float("AWS_BEDROCK_TOP_P"), False),
+    )
+    inference: dict[str, Any] = {}
+    for key, value, from_env, dropped_at_high in given:
+        if value is None and from_env is not bedrock.MISSING:
+            value = from_env
+        sampling = key != "maxTokens"
+        if value is not None and not (enabled and (sampling or dropped_at_high)):
+            inference[key] = value
+    stop = config.get("stopSequences") if _js_truthy(config.get("stopSequences")) else config.get("stop")
+    if not _js_truthy(stop):
+        stop = _env_stop(env)
+    if _js_truthy(stop):
+        inference["stopSequences"] = stop
+    return inference
+
+
+def _env_stop(env: bedrock.Env) -> Any:
+    """AWS_BEDROCK_STOP as JSON; Converse ignores it when it is not."""
+    text = env.string("AWS_BEDROCK_STOP")
+    if text is bedrock.MISSING or not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _additional_fields(config: dict[str, Any]) -> dict[str, Any]:
+    """buildAdditionalModelRequestFields for the models whose thinking promptfoo passes through
+    as written (the later Claude models, which it rewrites, are not rendered)."""
+    given = config.get("additionalModelRequestFields")
+    if given is not None and not isinstance(given, dict):
+        raise InputError("`additionalModelRequestFields` must be a mapping")
+    fields = dict(given or {})
+    if _js_truthy(config.get("thinking")):
+        fields["thinking"] = config["thinking"]
+    if _js_truthy(config.get("reasoningConfig")):
+        fields["reasoningConfig"] = config["reasoningConfig"]
+    return fields
 
 
 def _first_given(config: dict[str, Any], *keys: str) -> Any:
@@ -622,8 +716,15 @@ _API_NAMES = {
 
 
 def body_for(
-    provider_api: str, model: str, rendered_messages: Any, rendered_text: str, config: dict[str, Any]
+    provider_api: str,
+    model: str,
+    rendered_messages: Any,
+    rendered_text: str,
+    config: dict[str, Any],
+    env: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The body `provider_api` sends; `env` is the config's `env`, where promptfoo reads the
+    Bedrock defaults (AWS_BEDROCK_MAX_TOKENS, ...)."""
     if provider_api == OPENAI_CHAT:
         return openai_chat_body(model, rendered_messages, config)
     if provider_api == OPENAI_RESPONSES:
@@ -636,5 +737,7 @@ def body_for(
     if provider_api == VERTEX_LLAMA:
         return vertex.llama_body(model, rendered_messages, config)
     if provider_api == BEDROCK_CONVERSE:
-        return converse_body(rendered_text, config)
+        return converse_body(rendered_text, config, env or {})
+    if provider_api == BEDROCK_INVOKE:
+        return bedrock.invoke_body(model, rendered_text, config, env or {})
     return anthropic_body(model, rendered_text, config)
