@@ -514,19 +514,16 @@ def _judge_requests(case: RenderedCase, as_configured: bool, picked: Target) -> 
 
 
 def _judge_texts(grader: GraderPrompt) -> list[str]:
-    """What a judge's prompt sends before the run: each stretch of it, the candidate's answer left
-    out (only the run knows it). Stretches are counted alone, as a file's rows are: the judge's
-    template is one stretch shared by every case, so it is counted once, not once per case."""
+    """What a judge's prompt sends before the run, counted as the candidate's messages are (each
+    message's whole text: tokens do not add up across the stretches it is cut into), the
+    candidate's answer left out (only the run knows it)."""
     texts: list[str] = []
     for message in grader.messages:
         if message.omitted is None:
-            texts.append(message.role)
-            texts += [
-                text.replace(CANDIDATE_PLACEHOLDER, "") if CANDIDATE_PLACEHOLDER in text else text
-                for text in [segment.text for segment in message.segments]
-            ]
-            if message.name or message.tool_calls or message.tool_call_id:
-                texts += message_texts(message, "")[2:]  # its name and tool calls
+            content = message.content
+            if CANDIDATE_PLACEHOLDER in content:
+                content = content.replace(CANDIDATE_PLACEHOLDER, "")
+            texts += message_texts(message, content)
     return texts
 
 

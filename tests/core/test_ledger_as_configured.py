@@ -104,7 +104,7 @@ def test_a_judge_prompt_is_counted_without_the_candidates_answer_and_with_its_bo
     without_answer = TOKENS_PER_REPLY + sum(
         TOKENS_PER_MESSAGE
         + count_text(message.role)
-        + sum(count_text(s.text.replace(CANDIDATE_PLACEHOLDER, "")) for s in message.segments)
+        + count_text(message.content.replace(CANDIDATE_PLACEHOLDER, ""))
         for message in grader.messages
         if message.omitted is None
     )
