@@ -36,7 +36,7 @@ from inspector.core.yaml_lines import load_yaml
 
 from .agentv import ORACLE_DIR
 
-YAML_PACKAGE = ORACLE_DIR / "node_modules" / "yaml" / "package.json"
+YAML_PACKAGE = ORACLE_DIR / "node_modules" / "yaml-agentv" / "package.json"  # agentv's pinned 2.8.3
 BATCH = 20
 
 
