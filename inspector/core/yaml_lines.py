@@ -243,6 +243,104 @@ _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
 
 
+# A block scalar's lines where `yaml` and libyaml part: a line of nothing but spaces (after the
+# first line break), or a tab libyaml refused, read by a stand-in character (_respelled).
+_TAB_STAND_IN = "\ue000"
+_YAML_DIFFERS_IN_BLOCK = re.compile("(?:^|\n) +(?:\r?\n|\\Z)|" + _TAB_STAND_IN)
+
+
+def _block_header(header: str) -> tuple[str, str, int]:
+    """A block scalar header's style (`|`, `>`), chomping (`-`, `+`, "") and indentation (0: none)."""
+    chomp, explicit = "", 0
+    for character in header[1:]:
+        if character in "-+" and not chomp:
+            chomp = character
+        elif character.isdigit() and not explicit:
+            explicit = int(character)
+    return header[0], chomp, explicit
+
+
+def _block_lines(body: str, chomp: str) -> list[tuple[str, str]]:
+    """A block scalar's lines as `yaml`'s lexer leaves them, each its spaces and the rest."""
+    split = re.split(r"\n( *)", body)
+    first_indent = len(split[0]) - len(split[0].lstrip(" "))
+    lines = [(split[0][:first_indent], split[0][first_indent:])]
+    lines += [(split[i], split[i + 1]) for i in range(1, len(split), 2)]
+    if body.endswith("\n") or not body:
+        lines.pop()  # the line the end mark stands on is not the scalar's
+    if chomp != "+":
+        # The lexer leaves out trailing lines of spaces no longer than the first text's indentation.
+        stripped = body.lstrip(" \n")
+        first_text = len(body) - len(stripped) - (body.rfind("\n", 0, len(body) - len(stripped)) + 1)
+        while lines and lines[-1][1] in ("", "\r") and len(lines[-1][0]) <= first_text and len(lines) > 1:
+            lines.pop()
+    return lines
+
+
+def _block_scalar(header: str, body: str, parent: int, path: str, first_line: int) -> str:
+    """A block scalar's value by `yaml`'s rules (compose/resolve-block-scalar.js): `body` is its
+    lines after the header, `parent` the indentation of the collection around it. A line of
+    spaces alone is an empty line, however long; the indentation is the first text line's."""
+    mode, chomp, explicit = _block_header(header)
+    lines = _block_lines(body, chomp)
+    chomp_start = len(lines)
+    while chomp_start > 0 and lines[chomp_start - 1][1] in ("", "\r"):
+        chomp_start -= 1
+    if chomp_start == 0:
+        return "\n" * max(1, len(lines) - 1) if chomp == "+" and lines else ""
+    trim = parent + explicit
+    content_start = 0
+    for number, (indent, content) in enumerate(lines[:chomp_start]):
+        if content in ("", "\r"):
+            if not explicit and len(indent) > trim:
+                trim = len(indent)
+            continue
+        if len(indent) < trim:
+            raise InputError(
+                "invalid YAML: Block scalars with more-indented leading empty lines must use an explicit "
+                "indentation indicator (agentv's YAML reader refuses blank lines deeper than the first text)",
+                path,
+                first_line + number,
+                len(indent) + 1,
+            )
+        if not explicit:
+            trim = len(indent)
+        content_start = number
+        break
+    for number in range(len(lines) - 1, chomp_start - 1, -1):
+        if len(lines[number][0]) > trim:
+            chomp_start = number + 1
+    value = "".join(indent[trim:] + "\n" for indent, _ in lines[:content_start])
+    separator = ""
+    more_indented_before = False
+    for indent, content in lines[content_start:chomp_start]:
+        content = content.removesuffix("\r")
+        if mode == "|":
+            value += separator + indent[trim:] + content
+            separator = "\n"
+        elif len(indent) > trim or content[:1] == "\t":
+            if separator == " ":
+                separator = "\n"
+            elif not more_indented_before and separator == "\n":
+                separator = "\n\n"
+            value += separator + indent[trim:] + content
+            separator = "\n"
+            more_indented_before = True
+        elif content == "":
+            if separator == "\n":
+                value += "\n"
+            else:
+                separator = "\n"
+        else:
+            value += separator + content
+            separator = " "
+            more_indented_before = False
+    if chomp == "+":
+        value += "".join("\n" + indent[trim:] for indent, _ in lines[chomp_start:])
+        return value if value.endswith("\n") else value + "\n"
+    return value if chomp == "-" else value + "\n"
+
+
 class _Indents:
     """The `yaml` package's indentation rules for flow content inside a block collection, which
     libyaml does not apply (agentv's reader only). Every line a quoted string runs on to, and every
@@ -250,8 +348,11 @@ class _Indents:
     collection around it (its column + 1: a key's column, or a `- `'s); `yaml` refuses the file
     otherwise, where its lexer (parse/lexer.js, continueScalar and parseFlowCollection) stops."""
 
-    def __init__(self, text: str, path: str, tabs: frozenset[tuple[int, int]] = frozenset()):
+    def __init__(
+        self, text: str, path: str, tabs: frozenset[tuple[int, int]] = frozenset(), stand_ins: bool = False
+    ):
         self.text = text
+        self.stand_ins = stand_ins  # whether a _TAB_STAND_IN in the text is a tab respelled
         self.path = path
         self.tabs = tabs  # (line, column) of the tabs read as spaces
         self.bom = int(text.startswith("\ufeff"))  # libyaml's marks do not count it
@@ -348,14 +449,52 @@ class _Indents:
             column + 1,  # `yaml` names the first blank, not the tab
         )
 
-    def block_text(self, start_mark: Any, value: Any) -> Any:
+    def block_text(self, start_mark: Any, end_mark: Any, value: Any) -> Any:
         """A block scalar's text as `yaml` reads it: unless its header strips (`|-`), it ends
-        with a line break even at the end of a file that has none, where libyaml gives none."""
-        if not value or not isinstance(value, str) or value[-1] == "\n":
+        with a line break even at the end of a file that has none, where libyaml gives none; and
+        where the two read its lines apart (a line of blanks longer than the indentation, which
+        `yaml` takes for an empty line and libyaml for text; a tab right after the indentation
+        of the first line, which libyaml refuses and a respelling let it read), as `yaml` does."""
+        if not isinstance(value, str):
             return value
         at = start_mark.index + self.bom
-        header = self.text[at : self.text.find("\n", at)]
-        return value if "-" in header.split("#")[0] else value + "\n"
+        header_end = self.text.find("\n", at)
+        body = self.text[header_end + 1 : end_mark.index + self.bom] if header_end >= 0 else ""
+        header = (
+            self.text[at : header_end if header_end >= 0 else len(self.text)].split("#")[0].strip(" \t\r")
+        )
+        if _YAML_DIFFERS_IN_BLOCK.search(body):
+            parent = self.indent_next - 1 if self.indent_next else 0
+            if self.stand_ins:
+                body = body.replace(_TAB_STAND_IN, "\t")
+            value = _block_scalar(header, body, parent, self.path, start_mark.line + 2)
+            if "+" not in header and not value and not body.strip(" \r\n"):
+                self._refuse_deeper_blank_lines(body, parent, header, end_mark)
+            return value
+        if not value or value[-1] == "\n":
+            return value
+        return value if "-" in header else value + "\n"
+
+    def _refuse_deeper_blank_lines(self, body: str, parent: int, header: str, end_mark: Any) -> None:
+        """Blank lines alone, then a line of text indented less than they are but more than the
+        collection around: libyaml takes its indentation from the blank lines and ends the scalar
+        before that line, `yaml` takes the line for the scalar's and refuses the blank lines."""
+        if any(character.isdigit() for character in header):
+            return
+        deepest = max((len(line) for line in body.split("\n")), default=0)
+        number = end_mark.line if end_mark.column == 0 else end_mark.line + 1
+        if number >= len(self.lines):
+            return
+        line = self.lines[number]
+        indent = len(line) - len(line.lstrip(" "))
+        if line.strip(" \t\r") and parent < indent < deepest:
+            raise InputError(
+                "invalid YAML: Block scalars with more-indented leading empty lines must use an explicit "
+                "indentation indicator (agentv's YAML reader refuses blank lines deeper than the first text)",
+                self.path,
+                number + 1,
+                indent + 1,
+            )
 
     def scalar(self, start_mark: Any, end_mark: Any, style: str | None) -> None:
         if style not in _QUOTES or not self.indent_next or end_mark.line == start_mark.line:
@@ -397,6 +536,19 @@ class _Indents:
         if found is not None:
             raise InputError(found[2], self.path, found[0], found[1])
 
+    def _after_open_key(self, number: int, first: int, column: int) -> tuple[int, int]:
+        """Where `yaml` names a flow collection's bad indentation (0-based line and column): the
+        bad line's first character, or, when the text before it ends with a key's `:` and no
+        value yet, the end of that line (the empty value's end, resolve-flow-collection.js)."""
+        lines = self.lines
+        before = number - 1
+        while before > first and not lines[before].strip(" \t\r"):
+            before -= 1
+        line = lines[before].removesuffix("\r")
+        if before >= first and line.rstrip(" \t").endswith(":"):
+            return before, len(line)
+        return number, column
+
     def _flow_problem(
         self, start: Any, end: Any, indent: int, skipped: set[int]
     ) -> tuple[int, int, str] | None:
@@ -412,8 +564,9 @@ class _Indents:
             if spaces == indent - 1 and number == end.line and column == end.column - 1:
                 continue
             kind = ("Flow sequence", "]") if self.text[start.index] == "[" else ("Flow map", "}")
+            line_number, column = self._after_open_key(number, start.line, column)
             return (
-                number + 1,
+                line_number + 1,
                 column + 1,
                 f"invalid YAML: {kind[0]} in block collection must be sufficiently indented and end "
                 f"with a {kind[1]} (agentv's YAML reader needs its lines indented at least {indent} spaces)",
@@ -510,7 +663,7 @@ class _Converter:
         scalar = self._scalar(node)
         block = getattr(node, "style", None) in ("|", ">")
         if block and self.indents is not None:
-            scalar = self.indents.block_text(node.start_mark, scalar)
+            scalar = self.indents.block_text(node.start_mark, node.end_mark, scalar)
         return Node(scalar, start, end, min(start + block, end))
 
     def _tagged(self, node: yaml.Node) -> bool:
@@ -603,11 +756,12 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
     if agentv and _YAML_11.match(text):
         core = False  # `yaml` reads a document that declares YAML 1.1 by 1.1's schema
     tabs: frozenset[tuple[int, int]] | None = frozenset() if agentv else None
+    stand_ins = _TAB_STAND_IN not in text  # a block scalar's tab may be respelled as one
     first_error = None
     inserted: list[tuple[int, int]] = []  # (line, column) of each space put in, for the columns
     for _ in range(_MAX_RESPELLINGS + 1):
         try:
-            return _read_yaml(text, path, core, tabs)
+            return _read_yaml(text, path, core, tabs, stand_ins)
         except InputError as error:
             raise (_unshifted(error, inserted) if inserted else error) from None
         except _Respelled as found:
@@ -622,13 +776,15 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
     raise first_error or AssertionError("unreachable")
 
 
-def _read_yaml(text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None) -> Node | None:
+def _read_yaml(
+    text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None, stand_ins: bool = False
+) -> Node | None:
     try:
-        return _from_events(text, path, core, tabs)
+        return _from_events(text, path, core, tabs, stand_ins)
     except _Unusual:
         # Invalid or hostile input, or a shape the event reader leaves alone: the composer's path
         # says exactly what is wrong, and where, in the words it always has.
-        return _compose_and_convert(text, path, core, tabs)
+        return _compose_and_convert(text, path, core, tabs, stand_ins)
 
 
 # A document `yaml` reads by YAML 1.1's schema: its first directive names that version.
@@ -671,7 +827,7 @@ class _Respelled(Exception):
 _Respelling = tuple[str, tuple[int, int], tuple[int, int] | None]
 
 
-def _respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) -> _Respelling | None:
     """The text as libyaml reads what `yaml` reads where libyaml stopped: a space for a tab `yaml`
     takes for separation (right after a block indicator, `-\tvalue`, or on a line of nothing but
     blanks), a space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
@@ -684,6 +840,19 @@ def _respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
         if text[at : at + 1] == ":" and text[at + 1 : at + 2] in (",", "]", "}"):
             where = (mark.line, mark.column + 1)
             return text[: at + 1] + " " + text[at + 1 :], where, where
+        return None
+    if problem.startswith("found a tab character where an indentation space") and stand_ins:
+        # A block scalar's first text line may start with a tab after its indentation in `yaml`:
+        # libyaml reads a stand-in there, and block_text puts the tab back.
+        at = _offset(text, mark)
+        before = text[at - mark.column : at] if mark.line else ""
+        if (
+            text[at : at + 1] == "\t"
+            and before.strip(" ") == ""
+            and before
+            and "block scalar" in (error.context or "")
+        ):
+            return text[:at] + _TAB_STAND_IN + text[at + 1 :], (mark.line, mark.column), None
         return None
     if "cannot start any token" in problem or "violates indentation" in problem:
         return _tab_respelled(text, mark, "violates indentation" in problem)
@@ -723,7 +892,11 @@ _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
 
 def _from_events(
-    text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None = None
+    text: str,
+    path: str,
+    core: bool,
+    tabs: frozenset[tuple[int, int]] | None = None,
+    stand_ins: bool = False,
 ) -> Node | None:
     """The tree built straight from the parser's events, the way _compose_and_convert builds it but
     without composing yaml.Node objects first, resolving each scalar's tag in Python and walking the
@@ -732,12 +905,12 @@ def _from_events(
     composer's path counts them."""
     parser = _Loader(text)
     try:
-        indents = None if tabs is None else _Indents(text, path, tabs)
+        indents = None if tabs is None else _Indents(text, path, tabs, stand_ins)
         return _EventReader(path, core, indents).read(parser.get_event)
     except yaml.MarkedYAMLError as error:
         # What `yaml` reads and libyaml does not is respelled here, before the composer's path
         # (which stops at a repeated anchor, which `yaml` allows, before it reaches it).
-        respelled = None if tabs is None else _respelled(text, error)
+        respelled = None if tabs is None else _respelled(text, error, stand_ins)
         if respelled is None:
             raise _Unusual from None
         raise _Respelled(*respelled, marked_error(text, path, error)) from None
@@ -923,7 +1096,7 @@ class _EventReader(_Converter):
         if self.indents is not None:
             self.indents.scalar(event.start_mark, mark, style)
             if block:
-                value = self.indents.block_text(event.start_mark, value)
+                value = self.indents.block_text(event.start_mark, mark, value)
         # A block scalar's text starts on the line after its `|` or `>`.
         return Node(value, start, end, start + block)
 
@@ -1039,7 +1212,11 @@ class _EventReader(_Converter):
 
 
 def _compose_and_convert(
-    text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None = None
+    text: str,
+    path: str,
+    core: bool,
+    tabs: frozenset[tuple[int, int]] | None = None,
+    stand_ins: bool = False,
 ) -> Node | None:
     """The composer's way: every node composed, the graph checked for alias bombs, then
     converted. Slower than _from_events, and the one whose errors and limits are the reference."""
@@ -1047,7 +1224,7 @@ def _compose_and_convert(
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
         refusal = marked_error(text, path, error)
-        respelled = None if tabs is None else _respelled(text, error)
+        respelled = None if tabs is None else _respelled(text, error, stand_ins)
         raise refusal if respelled is None else _Respelled(*respelled, refusal) from None
     except yaml.reader.ReaderError as error:
         # The reader reports a character offset, not a line: turn it into line and column.
@@ -1068,7 +1245,7 @@ def _compose_and_convert(
         return None
     check_expansion(root, path)  # on the composed graph, before converting a single node
     try:
-        indents = None if tabs is None else _Indents(text, path, tabs)
+        indents = None if tabs is None else _Indents(text, path, tabs, stand_ins)
         converted = _Converter(path, core, indents).convert(root)
     except RecursionError:
         raise LimitExceeded(f"the document is nested more than {MAX_DEPTH} levels deep", path) from None
