@@ -243,10 +243,10 @@ _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
 
 
-# A block scalar's lines where `yaml` and libyaml part: a line of nothing but spaces (after the
-# first line break), or a tab libyaml refused, read by a stand-in character (_respelled).
+# A tab libyaml refused in a block scalar, respelled as a character it reads (_respelled).
 _TAB_STAND_IN = "\ue000"
-_YAML_DIFFERS_IN_BLOCK = re.compile("(?:^|\n) +(?:\r?\n|\\Z)|" + _TAB_STAND_IN)
+# A line of nothing but spaces in a block scalar's value.
+_SPACES_LINE = re.compile(r"(?:^|\n) +(?:\r?\n|\Z)")
 
 
 def _block_header(header: str) -> tuple[str, str, int]:
@@ -262,12 +262,12 @@ def _block_header(header: str) -> tuple[str, str, int]:
 
 def _block_lines(body: str, chomp: str) -> list[tuple[str, str]]:
     """A block scalar's lines as `yaml`'s lexer leaves them, each its spaces and the rest."""
+    if not body:
+        return []
     split = re.split(r"\n( *)", body)
     first_indent = len(split[0]) - len(split[0].lstrip(" "))
     lines = [(split[0][:first_indent], split[0][first_indent:])]
     lines += [(split[i], split[i + 1]) for i in range(1, len(split), 2)]
-    if body.endswith("\n") or not body:
-        lines.pop()  # the line the end mark stands on is not the scalar's
     if chomp != "+":
         # The lexer leaves out trailing lines of spaces no longer than the first text's indentation.
         stripped = body.lstrip(" \n")
@@ -454,26 +454,47 @@ class _Indents:
         with a line break even at the end of a file that has none, where libyaml gives none; and
         where the two read its lines apart (a line of blanks longer than the indentation, which
         `yaml` takes for an empty line and libyaml for text; a tab right after the indentation
-        of the first line, which libyaml refuses and a respelling let it read), as `yaml` does."""
+        of the first line, which libyaml refuses and a respelling let it read; nothing but blank
+        lines), as `yaml` does."""
         if not isinstance(value, str):
+            return value
+        # Substring tests first (this runs for every block scalar, nearly all read alike), then
+        # _read_apart.
+        if (
+            not value or value[0] == "\n" or " \n" in value or " \r" in value or value[-1] == " " or self.tabs
+        ) and self._read_apart(value):
+            return self._as_yaml_reads(start_mark, end_mark)
+        if value[-1] == "\n":
             return value
         at = start_mark.index + self.bom
         header_end = self.text.find("\n", at)
+        header = self.text[at : header_end if header_end >= 0 else len(self.text)]
+        return value if "-" in header.split("#")[0] else value + "\n"
+
+    def _as_yaml_reads(self, start_mark: Any, end_mark: Any) -> str:
+        """A block scalar's value by `yaml`'s rules, from its lines in the text."""
+        at = start_mark.index + self.bom
+        header_end = self.text.find("\n", at)
         body = self.text[header_end + 1 : end_mark.index + self.bom] if header_end >= 0 else ""
-        header = (
-            self.text[at : header_end if header_end >= 0 else len(self.text)].split("#")[0].strip(" \t\r")
-        )
-        if _YAML_DIFFERS_IN_BLOCK.search(body):
-            parent = self.indent_next - 1 if self.indent_next else 0
-            if self.stand_ins:
-                body = body.replace(_TAB_STAND_IN, "\t")
-            value = _block_scalar(header, body, parent, self.path, start_mark.line + 2)
-            if "+" not in header and not value and not body.strip(" \r\n"):
-                self._refuse_deeper_blank_lines(body, parent, header, end_mark)
-            return value
-        if not value or value[-1] == "\n":
-            return value
-        return value if "-" in header else value + "\n"
+        header = self.text[at : header_end if header_end >= 0 else len(self.text)]
+        header = header.split("#")[0].strip(" \t\r")
+        if self.stand_ins:
+            body = body.replace(_TAB_STAND_IN, "\t")
+        parent = self.indent_next - 1 if self.indent_next else 0
+        value = _block_scalar(header, body, parent, self.path, start_mark.line + 2)
+        if "+" not in header and not value and not body.strip(" \r\n"):
+            self._refuse_deeper_blank_lines(body, parent, header, end_mark)
+        return value
+
+    def _read_apart(self, value: str) -> bool:
+        """Whether libyaml's value of a block scalar may be other than `yaml`'s: nothing but line
+        breaks, a line of nothing but spaces (libyaml keeps those past the indentation, `yaml`
+        takes the line for an empty one), or a tab respelled."""
+        if not value or (value[0] == "\n" and not value.strip("\n")):
+            return True
+        if (" \n" in value or " \r" in value or value[-1] == " ") and _SPACES_LINE.search(value):
+            return True
+        return bool(self.tabs) and _TAB_STAND_IN in value
 
     def _refuse_deeper_blank_lines(self, body: str, parent: int, header: str, end_mark: Any) -> None:
         """Blank lines alone, then a line of text indented less than they are but more than the

@@ -746,3 +746,49 @@ def test_agentvs_reader_refuses_a_tab_among_the_blanks_before_a_nested_mapping()
     assert yaml_lines.load_yaml("a:\n-\tvalue\n", "f.yaml", core=True, agentv=True).plain() == {
         "a": ["value"]
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # A tab right after the indentation of a block scalar's first text line: text to `yaml`,
+        # an error to libyaml.
+        ("a: |\n  \tb\n  c\n", {"a": "\tb\nc\n"}),
+        ("a: >\n  \tb\n  c\n", {"a": "\tb\nc\n"}),
+        ("a: {k: 1}\nb: |-\n  \tx\n  \ty\n", {"a": {"k": 1}, "b": "\tx\n\ty"}),
+        # A line of spaces is an empty line however long it is (libyaml keeps what passes the
+        # indentation); a trailing one longer than the first text's indentation is kept.
+        ("k: |2\n    \n", {"k": ""}),
+        ("a: >1\n  t\n  \nb: 1\n", {"a": " t\n", "b": 1}),
+        ("- |-\n  x\n  \n   \n", ["x\n\n "]),
+        ("a: |+\n  x\n   \n", {"a": "x\n \n"}),
+    ],
+)
+def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, value: Any):
+    """Found by the differential test (tests/oracle/test_yaml_differential.py), values from
+    `yaml` 2.8.3."""
+    root = yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    assert root is not None and root.plain() == value
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        ("- |-\n    \n  text\n", (3, 3), "more-indented leading empty lines"),
+        ("a: |\n\t b\n", None, None),  # a tab as the only indentation stays refused
+        ("a:\n  - {k: \n  x}\n", (2, 9), "Flow map in block collection must be sufficiently indented"),
+        ("a:\n  - {k: 1,\n  x}\n", (3, 3), "Flow map in block collection must be sufficiently indented"),
+    ],
+)
+def test_agentvs_reader_refuses_where_the_yaml_package_does(text: str, where: Any, words: Any):
+    with pytest.raises(InputError) as caught:
+        yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    found = caught.value.diagnostic
+    if where is not None:
+        assert (found.line, found.column) == where and words in found.message
+
+
+def test_a_stand_in_for_a_tab_written_in_the_file_stays_as_written():
+    text = "a: |\n  \ue000x\n   \n  y\n"
+    root = yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    assert root is not None and root.plain() == {"a": "\ue000x\n \ny\n"}
