@@ -782,7 +782,7 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
     inserted: list[tuple[int, int]] = []  # (line, column) of each space put in, for the columns
     for _ in range(_MAX_RESPELLINGS + 1):
         try:
-            return _read_yaml(text, path, core, tabs, stand_ins)
+            root = _read_yaml(text, path, core, tabs, stand_ins)
         except InputError as error:
             raise (_unshifted(error, inserted) if inserted else error) from None
         except _Respelled as found:
@@ -794,7 +794,27 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
             else:
                 text = found.text
                 inserted.append(found.inserted)
+            continue
+        if stand_ins and first_error is not None and _TAB_STAND_IN in text and _holds(root, _TAB_STAND_IN):
+            # A tab respelled for a block scalar that libyaml then read as something else (a
+            # key, a plain value): `yaml` refuses that tab. The first error is the text's own.
+            raise first_error
+        return root
     raise first_error or AssertionError("unreachable")
+
+
+def _holds(root: Node | None, character: str) -> bool:
+    """Whether a key or a text of the tree holds the character."""
+    if root is None:
+        return False
+    value = root.value
+    if isinstance(value, str):
+        return character in value
+    if isinstance(value, dict):
+        return any(character in key or _holds(item, character) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds(item, character) for item in value)
+    return False
 
 
 def _read_yaml(
@@ -862,6 +882,15 @@ def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) 
             where = (mark.line, mark.column + 1)
             return text[: at + 1] + " " + text[at + 1 :], where, where
         return None
+    if problem in ("did not find expected key", "did not find expected node content"):
+        return _empty_key_respelled(text, mark)
+    if problem == "did not find expected whitespace or line break" and "tag" in (error.context or ""):
+        # `yaml` ends a tag at a flow indicator (`{k: !x}`); libyaml wants a blank after it.
+        at = _offset(text, mark)
+        if text[at : at + 1] in ("}", "]", ","):
+            where = (mark.line, mark.column)
+            return text[:at] + " " + text[at:], where, where
+        return None
     if problem.startswith("found a tab character where an indentation space") and stand_ins:
         # A block scalar's first text line may start with a tab after its indentation in `yaml`:
         # libyaml reads a stand-in there, and block_text puts the tab back.
@@ -880,6 +909,18 @@ def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) 
     return None
 
 
+def _empty_key_respelled(text: str, mark: Any) -> _Respelling | None:
+    """`- : x`, `{a, : b}`: an empty key, which `yaml` reads as null and libyaml refuses, spelled
+    as the null it is (`~`)."""
+    at = _offset(text, mark)
+    if text[at : at + 1] != ":" or text[at + 1 : at + 2] not in ("", " ", "\t", "\r", "\n", ",", "]", "}"):
+        return None
+    if at > 0 and text[at - 1] not in " \t\n,[{":
+        return None
+    where = (mark.line, mark.column)
+    return text[:at] + "~" + text[at:], where, where
+
+
 def _tab_respelled(text: str, mark: Any, in_plain_scalar: bool) -> _Respelling | None:
     line_start = 0
     for _ in range(mark.line):
@@ -896,7 +937,8 @@ def _tab_respelled(text: str, mark: Any, in_plain_scalar: bool) -> _Respelling |
     elif (
         in_plain_scalar
         or not _INDICATORS_BEFORE_TAB.fullmatch(line[:column])
-        or line[column:].lstrip(" \t")[:1] in ("&", "!")  # `yaml` refuses tabs before an anchor or tag
+        # `yaml` refuses a tab before an anchor or tag after `-` or `?`, not after a lone `:`
+        or (line[column:].lstrip(" \t")[:1] in ("&", "!") and line[:column].strip(" ") != ":")
     ):
         return None
     at = line_start + column
