@@ -11,8 +11,10 @@ count and depth keep hostile input (alias bombs, absurd nesting) bounded in time
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from operator import attrgetter
 from typing import Any
 
@@ -235,6 +237,92 @@ def core_scalar(text: str) -> Any:
     return text
 
 
+# `yaml`'s YAML 1.1 schema (schema/yaml-1.1/), for a document whose `%YAML 1.1` directive asks for
+# it: its tests in its order, each with how it reads the text. Not PyYAML's 1.1 (`y` and `n` are
+# booleans here, `0o17` is text, a date is a Date).
+_YAML11_TESTS: list[tuple[re.Pattern[str], Callable[[str], Any]]] = [
+    (re.compile(r"^(?:~|[Nn]ull|NULL)?$"), lambda _text: None),
+    (re.compile(r"^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$"), lambda _text: True),
+    (re.compile(r"^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$"), lambda _text: False),
+    (re.compile(r"^[-+]?0b[0-1_]+$"), lambda text: _yaml11_int(text, 2, 2)),
+    (re.compile(r"^[-+]?0[0-7_]+$"), lambda text: _yaml11_int(text, 1, 8)),
+    (re.compile(r"^[-+]?[0-9][0-9_]*$"), lambda text: _yaml11_int(text, 0, 10)),
+    (re.compile(r"^[-+]?0x[0-9a-fA-F_]+$"), lambda text: _yaml11_int(text, 2, 16)),
+    (re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$"), lambda text: core_scalar(text)),
+    (re.compile(r"^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"), lambda text: _js_float(text)),
+    (re.compile(r"^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$"), lambda text: _js_float(text)),
+    (re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$"), lambda text: _sexagesimal(text)),
+    (re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$"), lambda text: float(_sexagesimal(text))),
+]
+_YAML11_DATE = re.compile(
+    r"^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\.[0-9]+)?)"
+    r"(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"
+)
+_JS_FLOAT_PREFIX = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+def _yaml11_int(text: str, prefix: int, radix: int) -> int:
+    sign = text[0]
+    digits = text[prefix + (sign in "+-") :].replace("_", "")
+    number = int(digits, radix)
+    return -number if sign == "-" else number
+
+
+def _js_float(text: str) -> float:
+    """JavaScript's parseFloat of the text without its underscores: the longest number it starts
+    with (`5.` is 5), NaN for none (`.`)."""
+    found = _JS_FLOAT_PREFIX.match(text.replace("_", ""))
+    return float(found.group()) if found else math.nan
+
+
+def _sexagesimal(text: str) -> float | int:
+    sign = text[0]
+    total: float | int = 0
+    for part in text.lstrip("+-").replace("_", "").split(":"):
+        total = total * 60 + (float(part) if "." in part else int(part))
+    return -total if sign == "-" else total
+
+
+def yaml11_scalar(text: str) -> Any:
+    """A plain scalar's value under `yaml`'s YAML 1.1 schema; a date as the ISO text its Date
+    gives in JSON."""
+    for pattern, read in _YAML11_TESTS:
+        if pattern.match(text):
+            return read(text)
+    date = _YAML11_DATE.match(text)
+    if date is None:
+        return text
+    year, month, day, hour, minute, second = (int(float(part or 0)) for part in date.groups()[:6])
+    fraction = date.group(7)
+    millisecond = int((fraction + "00")[1:4]) if fraction else 0
+    try:
+        moment = datetime(year, month, day, tzinfo=UTC) + timedelta(
+            hours=hour, minutes=minute, seconds=second, milliseconds=millisecond
+        )
+    except ValueError:
+        return text  # JavaScript's Date rolls a 31 February over; too rare to copy
+    zone = date.group(8)
+    if zone and zone != "Z":
+        offset = _sexagesimal(zone)
+        moment -= timedelta(minutes=offset * 60 if abs(offset) < 30 else offset)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+# Explicit tags whose value `yaml` takes from its schema's tests of that tag alone: a text none of
+# them matches stays text (`!!float 3` is "3", `!!int 1.5` is "1.5").
+_SCHEMA_KINDS: dict[str, Callable[[Any], bool]] = {
+    "tag:yaml.org,2002:int": lambda value: type(value) is int,
+    "tag:yaml.org,2002:float": lambda value: type(value) is float,
+    "tag:yaml.org,2002:bool": lambda value: type(value) is bool,
+    "tag:yaml.org,2002:null": lambda value: value is None,
+}
+
+
+def _tagged_scalar(tag: str, text: str, plain: Callable[[str], Any]) -> Any:
+    value = plain(text)
+    return value if _SCHEMA_KINDS[tag](value) else text
+
+
 class DuplicateKey(InputError):
     pass
 
@@ -356,6 +444,7 @@ class _Indents:
         self.path = path
         self.tabs = tabs  # (line, column) of the tabs read as spaces
         self.bom = int(text.startswith("\ufeff"))  # libyaml's marks do not count it
+        self.schema11 = bool(_YAML_11.match(text))  # read by `yaml`'s YAML 1.1 schema
         self._lines: list[str] | None = None
         self.indent_next = 0  # the column + 1 of the innermost block collection; 0 at the top
         self.flow_start: Any = None  # the outermost flow collection's start mark, inside one
@@ -482,7 +571,7 @@ class _Indents:
             body = body.replace(_TAB_STAND_IN, "\t")
         parent = self.indent_next - 1 if self.indent_next else 0
         value = _block_scalar(header, body, parent, self.path, start_mark.line + 2)
-        if "+" not in header and not value and not body.strip(" \r\n"):
+        if not body.strip(" \r\n"):
             self._refuse_deeper_blank_lines(body, parent, header, end_mark)
         return value
 
@@ -600,6 +689,8 @@ class _Converter:
         self.path = path
         self.count = 0
         self.core = core
+        # `yaml` reads a document that declares YAML 1.1 by its 1.1 schema (agentv's reader only).
+        self.plain_scalar = yaml11_scalar if indents is not None and indents.schema11 else core_scalar
         self._construct = yaml.SafeLoader("")  # only its scalar resolution is borrowed
         # agentv's reader only: the `yaml` package's indentation rules for flow content.
         self.indents = indents
@@ -715,10 +806,12 @@ class _Converter:
         # Most values are text: a str scalar constructs to its own value (SafeConstructor's
         # construct_yaml_str), without the constructor's per-node bookkeeping. Plain scalars in
         # core mode still go through the YAML 1.2 resolution below.
+        if self.indents is not None and node.tag in _SCHEMA_KINDS and self._tagged(node):
+            return _tagged_scalar(node.tag, node.value, self.plain_scalar)
         if node.tag == _STR_TAG and (node.style or not self.core or self._tagged(node)):
             return node.value
         if self.core and not node.style and node.tag in _IMPLICIT_TAGS:
-            return core_scalar(node.value)
+            return self.plain_scalar(node.value)
         if node.tag == "tag:yaml.org,2002:timestamp" or (
             self.indents is not None and (node.tag == _MERGE_TAG or node.tag not in _KNOWN_TAGS)
         ):
@@ -774,8 +867,6 @@ def load_yaml(text: str, path: str, core: bool = False, agentv: bool = False) ->
 
 def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node | None:
     check_yaml_nesting(text, path)  # before libyaml, which would overflow the C stack
-    if agentv and _YAML_11.match(text):
-        core = False  # `yaml` reads a document that declares YAML 1.1 by 1.1's schema
     tabs: frozenset[tuple[int, int]] | None = frozenset() if agentv else None
     stand_ins = _TAB_STAND_IN not in text  # a block scalar's tab may be respelled as one
     first_error = None
@@ -983,6 +1074,16 @@ def _from_events(
         parser.dispose()
 
 
+class _AnyCharacter:
+    """A set that holds every character."""
+
+    def __contains__(self, character: object) -> bool:
+        return True
+
+
+_ANY_CHARACTER = _AnyCharacter()
+
+
 class _EventReader(_Converter):
     """_Converter's rules (scalars, keys, merges, limits) applied to parser events, read by
     recursive descent: a mapping's loop takes a key then its value, a sequence's its items, so no
@@ -996,8 +1097,10 @@ class _EventReader(_Converter):
         self.key_names: dict[str, str] = {}  # each plain key's name by its text, as read before
         # First characters of an untagged plain scalar that may be other than its own text (the
         # rest, and every quoted scalar without a tag, are their text: _is_text's test).
-        self.unsure_first = (
-            frozenset(
+        self.unsure_first: Any = (
+            _ANY_CHARACTER  # YAML 1.1's schema: `yes`, `on`, `y` are not text
+            if self.plain_scalar is yaml11_scalar
+            else frozenset(
                 first for first in _CORE_PLAIN_UNSURE if first in self.resolvers or first in _MAYBE_NOT_TEXT
             )
             if core
@@ -1204,6 +1307,8 @@ class _EventReader(_Converter):
             and value
             and value[0] not in _NOT_CORE_PLAIN
         ):
+            if self.plain_scalar is not core_scalar:
+                return self.plain_scalar(value)
             if value[0] in _WORD_STARTS:  # core_scalar's first test, for `text`, `file`, `The`
                 word = _CORE_WORDS.get(value, _NOT_A_WORD)
                 return value if word is _NOT_A_WORD else word
@@ -1223,7 +1328,7 @@ class _EventReader(_Converter):
             and text
             and text[0] not in _NOT_CORE_PLAIN
         ):
-            return self._key_text(core_scalar(text))  # the core schema's value, as _key finds it
+            return self._key_text(self.plain_scalar(text))  # the schema's value, as _key finds it
         return self._key(event)
 
     def _tag(self, event: Any) -> str:
@@ -1260,10 +1365,12 @@ class _EventReader(_Converter):
 
     def _scalar_of(self, tag: str, event: Any) -> Any:
         """_Converter._scalar of the node the composer would make."""
+        if self.indents is not None and event.tag is not None and tag in _SCHEMA_KINDS:
+            return _tagged_scalar(tag, event.value, self.plain_scalar)
         if tag == _STR_TAG and (event.style or not self.core or (event.tag and self.indents is not None)):
             return event.value
         if self.core and not event.style and tag in _IMPLICIT_TAGS:
-            return core_scalar(event.value)
+            return self.plain_scalar(event.value)
         if tag == _TIMESTAMP_TAG or (self.indents is not None and tag not in _KNOWN_TAGS):
             return event.value  # no timestamps in YAML 1.2; a tag `yaml` does not know is none
         try:

@@ -792,3 +792,59 @@ def test_a_stand_in_for_a_tab_written_in_the_file_stays_as_written():
     text = "a: |\n  \ue000x\n   \n  y\n"
     root = yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
     assert root is not None and root.plain() == {"a": "\ue000x\n \ny\n"}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # Empty keys, which `yaml` reads as null (a key "") and libyaml refuses.
+        ("- : x\n", [{"": "x"}]),
+        ("a: 1\n: x\n", {"a": 1, "": "x"}),
+        ("{k, : 1}\n", {"k": None, "": 1}),
+        ("[k, : 1]\n", ["k", {"": 1}]),
+        # A tag ends at a flow indicator; a tab after a lone `:` may come before a tag or anchor.
+        ("{a: !x}\n", {"a": ""}),
+        ("[!x]\n", [""]),
+        ("? k\n:\t&a x\n", {"k": "x"}),
+        # Explicit tags: the tag's own tests, else the text.
+        (
+            "a: !!int 3\nb: !!float 3\nc: !!float 3.5\nd: !!bool yes\ne: !!int 1.5\n",
+            {"a": 3, "b": "3", "c": 3.5, "d": "yes", "e": "1.5"},
+        ),
+        ('a: !!int "0x1F"\nb: !!null x\nc: !!str 1\n', {"a": 31, "b": "x", "c": "1"}),
+        # `yaml`'s YAML 1.1 schema (not PyYAML's: `y` and `n` are booleans, `0o17` is text).
+        (
+            "%YAML 1.1\n---\n- [y, n, on, OFF, 017, 0o17, 0b101, 1_000, 1:20, 190:20:30.15, 5., 2001-12-14]\n"
+            "- {yes: 1, ~: 2}\n- !!bool y\n",
+            [
+                [
+                    True,
+                    False,
+                    True,
+                    False,
+                    15,
+                    "0o17",
+                    5,
+                    1000,
+                    80,
+                    685230.15,
+                    5.0,
+                    "2001-12-14T00:00:00.000Z",
+                ],
+                {"true": 1, "": 2},
+                True,
+            ],
+        ),
+    ],
+)
+def test_agentvs_reader_reads_what_the_yaml_package_reads(text: str, value: Any):
+    """Values from `yaml` 2.8.3, as the differential test (tests/oracle) compares them."""
+    root = yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    assert root is not None and root.plain() == value
+
+
+def test_a_tab_respelled_for_a_block_scalar_and_read_elsewhere_stays_refused():
+    # libyaml would read the respelled line as a key of the mapping around; `yaml` refuses the file.
+    text = "x: 1\n~:\n    - true: >\n      \t \ta: b\n      \t# c\n      <<: {x: 1}\n"
+    with pytest.raises(InputError):
+        yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)

@@ -145,12 +145,25 @@ WORDS = [
     "=", "<<", "12e03", "1,000", "hello", "a b", "a#b", "x:y", "-x", "%x", "@x", "`x",
     "a\\b", "\u00e9", "0xG", "+", "-", ".", "..", "...", "---x", "1..2",
 ]  # fmt: skip
-KEYS = ["a", "b", "c", "role", "content", "1", "yes", "null", "~", "true", "1.0", "0x1", "key with space"]
+# Explicit tags: `yaml` reads the text by that tag's tests alone, and leaves it text when none matches.
+TAGGED = [
+    "!!str 1",
+    "!!int 3",
+    "!!int 1.5",
+    "!!float 3",
+    "!!float 1.5",
+    "!!bool yes",
+    "!!bool True",
+    "!!null ~",
+]
+TAGGED += ['!!int "0x1F"', "!!float .inf", "!!int 0o17", "!!int 017", "!!int 1:20", "!!null x"]
+KEYS = ["", "a", "b", "c", "role", "content", "1", "yes", "null", "~", "true", "1.0", "0x1", "key with space"]
 # Indentation a clean document uses, and the odd kinds (tabs among them) a rough one adds.
 STEPS = ["  ", "  ", "    ", " "]
 ROUGH_STEPS = ["", "\t", " \t", "\t "]
-# Characters dropped into a document. Not `:` or `?`: `yaml` reads an empty key (`- : x`) where
-# libyaml refuses it (not done).
+# Characters dropped into a document.
+# Not `:` or `?`: `yaml` reads a plain scalar starting with either inside a flow collection
+# (`{k: :x}`, `[?x]`) where libyaml refuses it or reads an explicit key (not done).
 STRAYS = [" ", "\t", "\n", "#", "-", "'", '"', "[", "]", "{", "}", ",", "!", "|", ">", "%"]
 TEXT = list("ab \t\n'\"\\#:-,[]{}&*x\u00e9")
 
@@ -228,7 +241,7 @@ class _Writer:
             return self.choice(WORDS)
         if kind <= 4:
             return self.quoted(indent)
-        return self.choice(["*a", "*b", "&c x", "&d [1, 2]", "!!str 1", "!x y", "!x {k: v}"])
+        return self.choice(["*a", "*b", "&c x", "&d [1, 2]", "!x y", "!x {k: v}"] + TAGGED)
 
     def value(self, indent: str, depth: int) -> str:
         kind = self.rng.randint(0, 9 if depth < 3 else 4)
@@ -290,7 +303,9 @@ ANCHORS = "x: &a {k: 1, role: user}\ny: &b {k: 2}\nz: &list [{m: 1}]\n"
 def document(rng: random.Random) -> str:
     writer = _Writer(rng)
     body = ANCHORS + writer.mapping("", 0) if rng.randint(0, 4) else writer.sequence("", 0)
-    start = writer.choice(["", "", "---\n", "--- ", "%YAML 1.2\n---\n", "# top\n", "\ufeff# top\n"])
+    start = writer.choice(
+        ["", "", "---\n", "--- ", "%YAML 1.2\n---\n", "%YAML 1.1\n---\n", "# top\n", "\ufeff# top\n"]
+    )
     end = writer.choice(["", "\n", "\n", "\n...\n", "\n---\n", "\n---\nb: 1\n", "\n...\n# after\n", "\n\t\n"])
     text = start + body + end
     for _ in range(writer.choice([0, 0, 0, 0, 1, 2])):
