@@ -1000,6 +1000,39 @@ def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) 
     return None
 
 
+def _in_yaml_words(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
+    """libyaml's refusal at the place, and in the words, `yaml` gives the same mistake: a block
+    collection on the `---` line, a key running on to the next line (named where it starts)."""
+    problem = error.problem or ""
+    mark = error.problem_mark
+    if mark is None:
+        return None
+    if problem in (
+        "mapping values are not allowed in this context",
+        "block sequence entries are not allowed in this context",
+    ):
+        line = text.split("\n", mark.line + 1)[mark.line].removeprefix("\ufeff")
+        if line[:3] == "---" and line[3:4] in (" ", "\t"):
+            column = len(line) - len(line[3:].lstrip(" \t"))
+            return InputError(
+                "invalid YAML: Block collection cannot start on same line with directives-end marker "
+                "(agentv's YAML reader wants a line break after `---` before a mapping or list)",
+                path,
+                mark.line + 1,
+                column + 1,
+            )
+    context = error.context_mark
+    if problem == "could not find expected ':'" and context is not None and context.line < mark.line:
+        return InputError(
+            f"invalid YAML: Implicit keys need to be on a single line (a key started on line {context.line + 1} "
+            "runs on to the next without its `:`)",
+            path,
+            context.line + 1,
+            context.column + 1,
+        )
+    return None
+
+
 def _empty_key_respelled(text: str, mark: Any) -> _Respelling | None:
     """`- : x`, `{a, : b}`: an empty key, which `yaml` reads as null and libyaml refuses, spelled
     as the null it is (`~`)."""
@@ -1394,6 +1427,8 @@ def _compose_and_convert(
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
         refusal = marked_error(text, path, error)
+        if tabs is not None:
+            refusal = _in_yaml_words(text, path, error) or refusal
         respelled = None if tabs is None else _respelled(text, error, stand_ins)
         raise refusal if respelled is None else _Respelled(*respelled, refusal) from None
     except yaml.reader.ReaderError as error:
