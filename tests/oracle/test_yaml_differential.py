@@ -2,11 +2,12 @@
 
 agentv 4 and 5 read every eval file with the npm `yaml` package, `parse(content, { merge: true })`
 (packages/core/src/evaluation/yaml-loader.ts at v4.42.4 and v5.3.1-next.1), which throws the
-document's first error. The package is pinned by tests/oracle/package-lock.json, so the reader is
-checked against the real one: a seeded generator writes documents from the places the two libraries are
-known to part (flow scalars across lines, indentation, tabs, repeated keys, YAML 1.1 words, anchors
-and merge keys, block scalars with indicators, comments, document markers), some of them with a
-stray character dropped in, and for each the reader must accept what `yaml` accepts with the same
+document's first error. The package is pinned at agentv's version (2.8.3, `yaml-agentv` in
+tests/oracle/package.json and its lockfile), so the reader is checked against the real one: a
+seeded generator writes documents from the places the two libraries are known to part (flow
+scalars across lines, indentation, tabs, repeated and empty keys, YAML 1.1 words and documents,
+explicit tags, anchors and merge keys, block scalars with indicators, comments, document markers),
+some of them with a stray character dropped in, and for each the reader must accept what `yaml` accepts with the same
 value, and refuse what it refuses at the line and column `yaml` names.
 
 `YAML_EXAMPLES=1000` runs a long search (each example is a batch of documents); a failure names its
