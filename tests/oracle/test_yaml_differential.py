@@ -176,16 +176,21 @@ class _Writer:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
-        self.rough = rng.randint(0, 2) == 0
+        self.rough = self.integer(0, 2) == 0
+
+    # Each draw from random() alone: Python keeps its sequence for a seed across versions (the
+    # other methods of random.Random may change how they use it).
+    def integer(self, low: int, high: int) -> int:
+        return low + int(self.rng.random() * (high - low + 1))
 
     def choice(self, options: list[Any]) -> Any:
-        return self.rng.choice(options)
+        return options[self.integer(0, len(options) - 1)]
 
     def coin(self) -> bool:
         return self.rng.random() < 0.5
 
     def text(self) -> str:
-        return "".join(self.rng.choices(TEXT, k=self.rng.randint(0, 8)))
+        return "".join(self.choice(TEXT) for _ in range(self.integer(0, 8)))
 
     def pick(self, clean: list[str], rough: list[str]) -> str:
         return self.choice(clean + rough if self.rough else clean)
@@ -193,7 +198,7 @@ class _Writer:
     def quoted(self, indent: str, lines: bool = True) -> str:
         quote = self.choice(["'", '"'])
         parts = []
-        for _ in range(self.rng.randint(1, 3)):
+        for _ in range(self.integer(1, 3)):
             piece = self.text().replace("\n", "")
             piece = (
                 piece.replace("'", "''") if quote == "'" else piece.replace("\\", "\\\\").replace('"', '\\"')
@@ -201,7 +206,7 @@ class _Writer:
             parts.append(piece)
         escapes = ["\\n", "\\t", "\\x41", "\\u00e9", "\\/", "\\ ", "\\_", "\\0"] if quote == '"' else ["''"]
         if self.coin():
-            parts.insert(self.rng.randint(0, len(parts)), self.choice(escapes))
+            parts.insert(self.integer(0, len(parts)), self.choice(escapes))
         # Line breaks inside the scalar, each continued at some indentation; column 0, and no more
         # than the key's, are what `yaml` refuses and libyaml reads.
         separators = ["", "", "\n" + indent + "  ", "\n\n" + indent + " "]
@@ -216,7 +221,7 @@ class _Writer:
         header = self.choice(["|", ">", "|-", ">-", "|+", ">+", "|2", ">1", "|-2", "|+1", "| #c"])
         body_indent = indent + self.pick(["  ", " ", "    "], ["", "\t"])
         lines: list[str] = []
-        for _ in range(self.rng.randint(0, 4)):
+        for _ in range(self.integer(0, 4)):
             # A tab right after the first text line's indentation: libyaml refuses it, `yaml` reads
             # it as text.
             extra = self.pick(["", "", " ", "  ", "\t", " \t"], [])
@@ -227,9 +232,9 @@ class _Writer:
     def flow(self, indent: str, depth: int) -> str:
         opening, closing = self.choice([("[", "]"), ("{", "}")])
         items = []
-        for _ in range(self.rng.randint(0, 3)):
+        for _ in range(self.integer(0, 3)):
             item = self.scalar(indent) if depth > 1 or self.coin() else self.flow(indent, depth + 1)
-            if opening == "{" or self.rng.randint(0, 4) == 0:
+            if opening == "{" or self.integer(0, 4) == 0:
                 item = f"{self.choice(KEYS)}: {item}" if self.coin() else f"{self.choice(KEYS)}:"
             items.append(item)
         separators = [", ", ",", ",\n" + indent + "  ", ",\n" + indent + " ", " , ", ",\t"]
@@ -239,7 +244,7 @@ class _Writer:
         return opening + text + self.pick(["", "", "\n" + indent + "  "], ["\n" + indent, "\n"]) + closing
 
     def scalar(self, indent: str) -> str:
-        kind = self.rng.randint(0, 5)
+        kind = self.integer(0, 5)
         if kind <= 2:
             return self.choice(WORDS)
         if kind <= 4:
@@ -247,7 +252,7 @@ class _Writer:
         return self.choice(["*a", "*b", "&c x", "&d [1, 2]", "!x y", "!x {k: v}"] + TAGGED)
 
     def value(self, indent: str, depth: int) -> str:
-        kind = self.rng.randint(0, 9 if depth < 3 else 4)
+        kind = self.integer(0, 9 if depth < 3 else 4)
         if kind <= 2:
             return " " + self.scalar(indent)
         if kind == 3:
@@ -267,27 +272,27 @@ class _Writer:
 
     def mapping(self, indent: str, depth: int) -> str:
         lines = []
-        for _ in range(self.rng.randint(1, 4)):
-            if self.rng.randint(0, 6) == 0:
+        for _ in range(self.integer(1, 4)):
+            if self.integer(0, 6) == 0:
                 merged = self.choice(["*a", "*b", "[*a, *b]", "{x: 1}", "1", "*list", "[*a, 1]"])
                 lines.append(f"{indent}<<: {merged}")
                 continue
             key = self.choice(KEYS)
-            if self.rng.randint(0, 5) == 0:
+            if self.integer(0, 5) == 0:
                 key = self.quoted(indent, lines=self.rough and self.coin())
-            elif self.rng.randint(0, 9) == 0:
+            elif self.integer(0, 9) == 0:
                 key = "? " + key + "\n" + indent
-            if self.rng.randint(0, 9) == 0:
+            if self.integer(0, 9) == 0:
                 lines.append(self.pick(["", indent], ["\t", " \t"]) + "# comment")
-            if self.rng.randint(0, 9) == 0:
+            if self.integer(0, 9) == 0:
                 lines.append(self.pick(["", indent], ["\t", " \t "]))
             lines.append(indent + key + ":" + self.value(indent, depth) + self.comment())
         return "\n".join(lines)
 
     def sequence(self, indent: str, depth: int) -> str:
         lines = []
-        for _ in range(self.rng.randint(1, 3)):
-            if self.rng.randint(0, 3) == 0:
+        for _ in range(self.integer(1, 3)):
+            if self.integer(0, 3) == 0:
                 item = self.mapping(indent + "  ", depth + 1).lstrip(" \t")
                 separator = self.pick([" "], ["  "])
             else:
@@ -305,14 +310,14 @@ ANCHORS = "x: &a {k: 1, role: user}\ny: &b {k: 2}\nz: &list [{m: 1}]\n"
 
 def document(rng: random.Random) -> str:
     writer = _Writer(rng)
-    body = ANCHORS + writer.mapping("", 0) if rng.randint(0, 4) else writer.sequence("", 0)
+    body = ANCHORS + writer.mapping("", 0) if writer.integer(0, 4) else writer.sequence("", 0)
     start = writer.choice(
         ["", "", "---\n", "--- ", "%YAML 1.2\n---\n", "%YAML 1.1\n---\n", "# top\n", "\ufeff# top\n"]
     )
     end = writer.choice(["", "\n", "\n", "\n...\n", "\n---\n", "\n---\nb: 1\n", "\n...\n# after\n", "\n\t\n"])
     text = start + body + end
     for _ in range(writer.choice([0, 0, 0, 0, 1, 2])):
-        at = rng.randint(len(start), len(text))  # not into a directive
+        at = writer.integer(len(start), len(text))  # not into a directive
         if not _NAMED_BEFORE.search(text, 0, at):  # nor onto an anchor's or alias's name
             text = text[:at] + writer.choice(STRAYS) + text[at:]
     return text
