@@ -824,6 +824,15 @@ class _Converter:
             raise InputError(
                 f"invalid value: {error}", self.path, node.start_mark.line + 1, node.start_mark.column + 1
             ) from None
+        except (ValueError, KeyError, OverflowError):
+            # PyYAML's constructors fail as Python does on a text their tag cannot hold (`!!int x`).
+            kind = node.tag.rsplit(":", 1)[-1]
+            raise InputError(
+                f"invalid value: {node.value!r} cannot be read as !!{kind}",
+                self.path,
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            ) from None
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -1410,8 +1419,8 @@ class _EventReader(_Converter):
             return self._construct.construct_object(
                 yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style), deep=True
             )
-        except yaml.YAMLError:
-            raise _Unusual from None
+        except (yaml.YAMLError, ValueError, KeyError, OverflowError):
+            raise _Unusual from None  # the composer's path names the problem
 
 
 def _compose_and_convert(

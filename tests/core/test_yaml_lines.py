@@ -848,3 +848,11 @@ def test_a_tab_respelled_for_a_block_scalar_and_read_elsewhere_stays_refused():
     text = "x: 1\n~:\n    - true: >\n      \t \ta: b\n      \t# c\n      <<: {x: 1}\n"
     with pytest.raises(InputError):
         yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+
+
+@pytest.mark.parametrize("text", ["a: !!int 1.5\n", "a: !!float x\n", "a: !!bool 3\n", "!!int x: a\n"])
+def test_a_tag_its_text_cannot_hold_is_a_clear_error_not_a_crash(text: str):
+    """PyYAML's constructors raise ValueError or KeyError there (found by the YAML differential)."""
+    with pytest.raises(InputError) as caught:
+        yaml_lines.load_yaml(text, "f.yaml")
+    assert "cannot be read as !!" in caught.value.diagnostic.message and caught.value.diagnostic.line == 1
