@@ -1009,6 +1009,48 @@ def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) 
     return None
 
 
+def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
+    """A key repeated before the place libyaml stops at: `yaml` reads on past a syntax error and
+    names what it meets first, which is then the repeated key. Keys are compared as `yaml` compares
+    them (`1` and `'1'` differ); a merge's keys may be written again, so `<<` is not counted."""
+    mark = error.problem_mark
+    if mark is None:
+        return None
+    stop = (mark.line, mark.column)
+    frames: list[tuple[bool, list[int], set[Any]]] = []  # (a mapping?, [values read], keys seen)
+    events: Any = yaml.parse(text, Loader=_Loader)
+    try:
+        for event in events:
+            kind = type(event)
+            if kind is yaml.DocumentEndEvent:
+                frames = []
+                continue
+            if kind in (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentStartEvent):
+                continue
+            start = (event.start_mark.line, event.start_mark.column)
+            if start >= stop:
+                return None
+            if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
+                frames.pop()
+                if frames:
+                    frames[-1][1][0] += 1
+                continue
+            if frames and frames[-1][0] and frames[-1][1][0] % 2 == 0 and kind is yaml.ScalarEvent:
+                keys = frames[-1][2]  # this scalar is a key
+                if event.tag is None and event.value != "<<":
+                    identity = _js_identity(event.value if event.style else core_scalar(event.value))
+                    if identity in keys:
+                        return DuplicateKey("Map keys must be unique", path, start[0] + 1, start[1] + 1)
+                    keys.add(identity)
+            if kind in (yaml.MappingStartEvent, yaml.SequenceStartEvent):
+                frames.append((kind is yaml.MappingStartEvent, [0], set()))
+            elif frames:
+                frames[-1][1][0] += 1
+    except yaml.YAMLError:
+        return None
+    return None
+
+
 def _in_yaml_words(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
     """libyaml's refusal at the place, and in the words, `yaml` gives the same mistake: a block
     collection on the `---` line, a key running on to the next line (named where it starts)."""
@@ -1437,7 +1479,7 @@ def _compose_and_convert(
     except yaml.MarkedYAMLError as error:
         refusal = marked_error(text, path, error)
         if tabs is not None:
-            refusal = _in_yaml_words(text, path, error) or refusal
+            refusal = _repeated_key_before(text, path, error) or _in_yaml_words(text, path, error) or refusal
         respelled = None if tabs is None else _respelled(text, error, stand_ins)
         raise refusal if respelled is None else _Respelled(*respelled, refusal) from None
     except yaml.reader.ReaderError as error:

@@ -856,3 +856,12 @@ def test_a_tag_its_text_cannot_hold_is_a_clear_error_not_a_crash(text: str):
     with pytest.raises(InputError) as caught:
         yaml_lines.load_yaml(text, "f.yaml")
     assert "cannot be read as !!" in caught.value.diagnostic.message and caught.value.diagnostic.line == 1
+
+
+def test_agentvs_reader_names_a_repeated_key_before_a_later_syntax_error():
+    """`yaml` reads on past a syntax error and names the repeated key it met first (`1` and `"1"`
+    are two keys to it)."""
+    with pytest.raises(InputError) as caught:
+        yaml_lines.load_yaml('1: 1\n"1": 2\nb: 3\n1: 4\nc: [\n', "f.yaml", core=True, agentv=True)
+    assert (caught.value.diagnostic.line, caught.value.diagnostic.column) == (4, 1)
+    assert "Map keys must be unique" in caught.value.diagnostic.message
