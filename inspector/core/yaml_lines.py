@@ -1051,6 +1051,15 @@ def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> I
     return None
 
 
+# libyaml's words for a line that does not go on a block collection, and `yaml`'s.
+_BLOCK_LINE_PROBLEMS = {
+    "did not find expected key": "All mapping items must start at the same column "
+    "(agentv's YAML reader wants each key of a mapping at its first key's column)",
+    "did not find expected '-' indicator": "Sequence item without - indicator "
+    "(agentv's YAML reader wants each item of a list to start with `- ` at its first item's column)",
+}
+
+
 def _in_yaml_words(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
     """libyaml's refusal at the place, and in the words, `yaml` gives the same mistake: a block
     collection on the `---` line, a key running on to the next line (named where it starts)."""
@@ -1072,6 +1081,13 @@ def _in_yaml_words(text: str, path: str, error: yaml.MarkedYAMLError) -> InputEr
                 mark.line + 1,
                 column + 1,
             )
+    wrong_line = _BLOCK_LINE_PROBLEMS.get(problem)
+    if wrong_line is not None:
+        line = text.split("\n", mark.line + 1)[mark.line]
+        at = line[mark.column : mark.column + 1]
+        if mark.line and not line[: mark.column].strip(" ") and at != "\t":
+            # `yaml` names the start of the line that breaks the block collection.
+            return InputError(f"invalid YAML: {wrong_line}", path, mark.line + 1, 1)
     context = error.context_mark
     if problem == "could not find expected ':'" and context is not None and context.line < mark.line:
         return InputError(
