@@ -11,8 +11,10 @@ count and depth keep hostile input (alias bombs, absurd nesting) bounded in time
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from operator import attrgetter
 from typing import Any
 
@@ -235,12 +237,196 @@ def core_scalar(text: str) -> Any:
     return text
 
 
+# `yaml`'s YAML 1.1 schema (schema/yaml-1.1/), for a document whose `%YAML 1.1` directive asks for
+# it: its tests in its order, each with how it reads the text. Not PyYAML's 1.1 (`y` and `n` are
+# booleans here, `0o17` is text, a date is a Date).
+_YAML11_TESTS: list[tuple[re.Pattern[str], Callable[[str], Any]]] = [
+    (re.compile(r"^(?:~|[Nn]ull|NULL)?$"), lambda _text: None),
+    (re.compile(r"^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$"), lambda _text: True),
+    (re.compile(r"^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$"), lambda _text: False),
+    (re.compile(r"^[-+]?0b[0-1_]+$"), lambda text: _yaml11_int(text, 2, 2)),
+    (re.compile(r"^[-+]?0[0-7_]+$"), lambda text: _yaml11_int(text, 1, 8)),
+    (re.compile(r"^[-+]?[0-9][0-9_]*$"), lambda text: _yaml11_int(text, 0, 10)),
+    (re.compile(r"^[-+]?0x[0-9a-fA-F_]+$"), lambda text: _yaml11_int(text, 2, 16)),
+    (re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$"), lambda text: core_scalar(text)),
+    (re.compile(r"^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"), lambda text: _js_float(text)),
+    (re.compile(r"^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$"), lambda text: _js_float(text)),
+    (re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$"), lambda text: _sexagesimal(text)),
+    (re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$"), lambda text: float(_sexagesimal(text))),
+]
+_YAML11_DATE = re.compile(
+    r"^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\.[0-9]+)?)"
+    r"(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"
+)
+_JS_FLOAT_PREFIX = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
+def _yaml11_int(text: str, prefix: int, radix: int) -> int:
+    sign = text[0]
+    digits = text[prefix + (sign in "+-") :].replace("_", "")
+    number = int(digits, radix)
+    return -number if sign == "-" else number
+
+
+def _js_float(text: str) -> float:
+    """JavaScript's parseFloat of the text without its underscores: the longest number it starts
+    with (`5.` is 5), NaN for none (`.`)."""
+    found = _JS_FLOAT_PREFIX.match(text.replace("_", ""))
+    return float(found.group()) if found else math.nan
+
+
+def _sexagesimal(text: str) -> float | int:
+    sign = text[0]
+    total: float | int = 0
+    for part in text.lstrip("+-").replace("_", "").split(":"):
+        total = total * 60 + (float(part) if "." in part else int(part))
+    return -total if sign == "-" else total
+
+
+def yaml11_scalar(text: str) -> Any:
+    """A plain scalar's value under `yaml`'s YAML 1.1 schema; a date as the ISO text its Date
+    gives in JSON."""
+    for pattern, read in _YAML11_TESTS:
+        if pattern.match(text):
+            return read(text)
+    date = _YAML11_DATE.match(text)
+    if date is None:
+        return text
+    year, month, day, hour, minute, second = (int(float(part or 0)) for part in date.groups()[:6])
+    fraction = date.group(7)
+    millisecond = int((fraction + "00")[1:4]) if fraction else 0
+    try:
+        moment = datetime(year, month, day, tzinfo=UTC) + timedelta(
+            hours=hour, minutes=minute, seconds=second, milliseconds=millisecond
+        )
+    except ValueError:
+        return text  # JavaScript's Date rolls a 31 February over; too rare to copy
+    zone = date.group(8)
+    if zone and zone != "Z":
+        offset = _sexagesimal(zone)
+        moment -= timedelta(minutes=offset * 60 if abs(offset) < 30 else offset)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+# Explicit tags whose value `yaml` takes from its schema's tests of that tag alone: a text none of
+# them matches stays text (`!!float 3` is "3", `!!int 1.5` is "1.5").
+_SCHEMA_KINDS: dict[str, Callable[[Any], bool]] = {
+    "tag:yaml.org,2002:int": lambda value: type(value) is int,
+    "tag:yaml.org,2002:float": lambda value: type(value) is float,
+    "tag:yaml.org,2002:bool": lambda value: type(value) is bool,
+    "tag:yaml.org,2002:null": lambda value: value is None,
+}
+
+
+def _tagged_scalar(tag: str, text: str, plain: Callable[[str], Any]) -> Any:
+    value = plain(text)
+    return value if _SCHEMA_KINDS[tag](value) else text
+
+
 class DuplicateKey(InputError):
     pass
 
 
 _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
+
+
+# A tab libyaml refused in a block scalar, respelled as a character it reads (_respelled).
+_TAB_STAND_IN = "\ue000"
+# A line of nothing but spaces in a block scalar's value.
+_SPACES_LINE = re.compile(r"(?:^|\n) +(?:\r?\n|\Z)")
+
+
+def _block_header(header: str) -> tuple[str, str, int]:
+    """A block scalar header's style (`|`, `>`), chomping (`-`, `+`, "") and indentation (0: none)."""
+    chomp, explicit = "", 0
+    for character in header[1:]:
+        if character in "-+" and not chomp:
+            chomp = character
+        elif character.isdigit() and not explicit:
+            explicit = int(character)
+    return header[0], chomp, explicit
+
+
+def _block_lines(body: str, chomp: str) -> list[tuple[str, str]]:
+    """A block scalar's lines as `yaml`'s lexer leaves them, each its spaces and the rest."""
+    if not body:
+        return []
+    split = re.split(r"\n( *)", body)
+    first_indent = len(split[0]) - len(split[0].lstrip(" "))
+    lines = [(split[0][:first_indent], split[0][first_indent:])]
+    lines += [(split[i], split[i + 1]) for i in range(1, len(split), 2)]
+    if chomp != "+":
+        # The lexer leaves out trailing lines of spaces no longer than the first text's indentation.
+        stripped = body.lstrip(" \n")
+        first_text = len(body) - len(stripped) - (body.rfind("\n", 0, len(body) - len(stripped)) + 1)
+        while lines and lines[-1][1] in ("", "\r") and len(lines[-1][0]) <= first_text and len(lines) > 1:
+            lines.pop()
+    return lines
+
+
+def _block_scalar(header: str, body: str, parent: int, path: str, first_line: int) -> str:
+    """A block scalar's value by `yaml`'s rules (compose/resolve-block-scalar.js): `body` is its
+    lines after the header, `parent` the indentation of the collection around it. A line of
+    spaces alone is an empty line, however long; the indentation is the first text line's."""
+    mode, chomp, explicit = _block_header(header)
+    lines = _block_lines(body, chomp)
+    chomp_start = len(lines)
+    while chomp_start > 0 and lines[chomp_start - 1][1] in ("", "\r"):
+        chomp_start -= 1
+    if chomp_start == 0:
+        return "\n" * max(1, len(lines) - 1) if chomp == "+" and lines else ""
+    trim = parent + explicit
+    content_start = 0
+    for number, (indent, content) in enumerate(lines[:chomp_start]):
+        if content in ("", "\r"):
+            if not explicit and len(indent) > trim:
+                trim = len(indent)
+            continue
+        if len(indent) < trim:
+            raise InputError(
+                "invalid YAML: Block scalars with more-indented leading empty lines must use an explicit "
+                "indentation indicator (agentv's YAML reader refuses blank lines deeper than the first text)",
+                path,
+                first_line + number,
+                len(indent) + 1,
+            )
+        if not explicit:
+            trim = len(indent)
+        content_start = number
+        break
+    for number in range(len(lines) - 1, chomp_start - 1, -1):
+        if len(lines[number][0]) > trim:
+            chomp_start = number + 1
+    value = "".join(indent[trim:] + "\n" for indent, _ in lines[:content_start])
+    separator = ""
+    more_indented_before = False
+    for indent, content in lines[content_start:chomp_start]:
+        content = content.removesuffix("\r")
+        if mode == "|":
+            value += separator + indent[trim:] + content
+            separator = "\n"
+        elif len(indent) > trim or content[:1] == "\t":
+            if separator == " ":
+                separator = "\n"
+            elif not more_indented_before and separator == "\n":
+                separator = "\n\n"
+            value += separator + indent[trim:] + content
+            separator = "\n"
+            more_indented_before = True
+        elif content == "":
+            if separator == "\n":
+                value += "\n"
+            else:
+                separator = "\n"
+        else:
+            value += separator + content
+            separator = " "
+            more_indented_before = False
+    if chomp == "+":
+        value += "".join("\n" + indent[trim:] for indent, _ in lines[chomp_start:])
+        return value if value.endswith("\n") else value + "\n"
+    return value if chomp == "-" else value + "\n"
 
 
 class _Indents:
@@ -250,11 +436,15 @@ class _Indents:
     collection around it (its column + 1: a key's column, or a `- `'s); `yaml` refuses the file
     otherwise, where its lexer (parse/lexer.js, continueScalar and parseFlowCollection) stops."""
 
-    def __init__(self, text: str, path: str, tabs: frozenset[tuple[int, int]] = frozenset()):
+    def __init__(
+        self, text: str, path: str, tabs: frozenset[tuple[int, int]] = frozenset(), stand_ins: bool = False
+    ):
         self.text = text
+        self.stand_ins = stand_ins  # whether a _TAB_STAND_IN in the text is a tab respelled
         self.path = path
         self.tabs = tabs  # (line, column) of the tabs read as spaces
         self.bom = int(text.startswith("\ufeff"))  # libyaml's marks do not count it
+        self.schema11 = bool(_YAML_11.match(text))  # read by `yaml`'s YAML 1.1 schema
         self._lines: list[str] | None = None
         self.indent_next = 0  # the column + 1 of the innermost block collection; 0 at the top
         self.flow_start: Any = None  # the outermost flow collection's start mark, inside one
@@ -348,14 +538,73 @@ class _Indents:
             column + 1,  # `yaml` names the first blank, not the tab
         )
 
-    def block_text(self, start_mark: Any, value: Any) -> Any:
+    def block_text(self, start_mark: Any, end_mark: Any, value: Any) -> Any:
         """A block scalar's text as `yaml` reads it: unless its header strips (`|-`), it ends
-        with a line break even at the end of a file that has none, where libyaml gives none."""
-        if not value or not isinstance(value, str) or value[-1] == "\n":
+        with a line break even at the end of a file that has none, where libyaml gives none; and
+        where the two read its lines apart (a line of blanks longer than the indentation, which
+        `yaml` takes for an empty line and libyaml for text; a tab right after the indentation
+        of the first line, which libyaml refuses and a respelling let it read; nothing but blank
+        lines), as `yaml` does."""
+        if not isinstance(value, str):
+            return value
+        # Substring tests first (this runs for every block scalar, nearly all read alike), then
+        # _read_apart.
+        if (
+            not value or value[0] == "\n" or " \n" in value or " \r" in value or value[-1] == " " or self.tabs
+        ) and self._read_apart(value):
+            return self._as_yaml_reads(start_mark, end_mark)
+        if value[-1] == "\n":
             return value
         at = start_mark.index + self.bom
-        header = self.text[at : self.text.find("\n", at)]
+        header_end = self.text.find("\n", at)
+        header = self.text[at : header_end if header_end >= 0 else len(self.text)]
         return value if "-" in header.split("#")[0] else value + "\n"
+
+    def _as_yaml_reads(self, start_mark: Any, end_mark: Any) -> str:
+        """A block scalar's value by `yaml`'s rules, from its lines in the text."""
+        at = start_mark.index + self.bom
+        header_end = self.text.find("\n", at)
+        body = self.text[header_end + 1 : end_mark.index + self.bom] if header_end >= 0 else ""
+        header = self.text[at : header_end if header_end >= 0 else len(self.text)]
+        header = header.split("#")[0].strip(" \t\r")
+        if self.stand_ins:
+            body = body.replace(_TAB_STAND_IN, "\t")
+        parent = self.indent_next - 1 if self.indent_next else 0
+        value = _block_scalar(header, body, parent, self.path, start_mark.line + 2)
+        if not body.strip(" \r\n"):
+            self._refuse_deeper_blank_lines(body, parent, header, end_mark)
+        return value
+
+    def _read_apart(self, value: str) -> bool:
+        """Whether libyaml's value of a block scalar may be other than `yaml`'s: nothing but line
+        breaks, a line of nothing but spaces (libyaml keeps those past the indentation, `yaml`
+        takes the line for an empty one), or a tab respelled."""
+        if not value or (value[0] == "\n" and not value.strip("\n")):
+            return True
+        if (" \n" in value or " \r" in value or value[-1] == " ") and _SPACES_LINE.search(value):
+            return True
+        return bool(self.tabs) and _TAB_STAND_IN in value
+
+    def _refuse_deeper_blank_lines(self, body: str, parent: int, header: str, end_mark: Any) -> None:
+        """Blank lines alone, then a line of text indented less than they are but more than the
+        collection around: libyaml takes its indentation from the blank lines and ends the scalar
+        before that line, `yaml` takes the line for the scalar's and refuses the blank lines."""
+        if any(character.isdigit() for character in header):
+            return
+        deepest = max((len(line) for line in body.split("\n")), default=0)
+        number = end_mark.line if end_mark.column == 0 else end_mark.line + 1
+        if number >= len(self.lines):
+            return
+        line = self.lines[number]
+        indent = len(line) - len(line.lstrip(" "))
+        if line.strip(" \t\r") and parent < indent < deepest:
+            raise InputError(
+                "invalid YAML: Block scalars with more-indented leading empty lines must use an explicit "
+                "indentation indicator (agentv's YAML reader refuses blank lines deeper than the first text)",
+                self.path,
+                number + 1,
+                indent + 1,
+            )
 
     def scalar(self, start_mark: Any, end_mark: Any, style: str | None) -> None:
         if style not in _QUOTES or not self.indent_next or end_mark.line == start_mark.line:
@@ -397,6 +646,19 @@ class _Indents:
         if found is not None:
             raise InputError(found[2], self.path, found[0], found[1])
 
+    def _after_open_key(self, number: int, first: int, column: int) -> tuple[int, int]:
+        """Where `yaml` names a flow collection's bad indentation (0-based line and column): the
+        bad line's first character, or, when the text before it ends with a key's `:` and no
+        value yet, the end of that line (the empty value's end, resolve-flow-collection.js)."""
+        lines = self.lines
+        before = number - 1
+        while before > first and not lines[before].strip(" \t\r"):
+            before -= 1
+        line = lines[before].removesuffix("\r")
+        if before >= first and line.rstrip(" \t").endswith(":"):
+            return before, len(line)
+        return number, column
+
     def _flow_problem(
         self, start: Any, end: Any, indent: int, skipped: set[int]
     ) -> tuple[int, int, str] | None:
@@ -412,8 +674,9 @@ class _Indents:
             if spaces == indent - 1 and number == end.line and column == end.column - 1:
                 continue
             kind = ("Flow sequence", "]") if self.text[start.index] == "[" else ("Flow map", "}")
+            line_number, column = self._after_open_key(number, start.line, column)
             return (
-                number + 1,
+                line_number + 1,
                 column + 1,
                 f"invalid YAML: {kind[0]} in block collection must be sufficiently indented and end "
                 f"with a {kind[1]} (agentv's YAML reader needs its lines indented at least {indent} spaces)",
@@ -426,6 +689,8 @@ class _Converter:
         self.path = path
         self.count = 0
         self.core = core
+        # `yaml` reads a document that declares YAML 1.1 by its 1.1 schema (agentv's reader only).
+        self.plain_scalar = yaml11_scalar if indents is not None and indents.schema11 else core_scalar
         self._construct = yaml.SafeLoader("")  # only its scalar resolution is borrowed
         # agentv's reader only: the `yaml` package's indentation rules for flow content.
         self.indents = indents
@@ -510,7 +775,7 @@ class _Converter:
         scalar = self._scalar(node)
         block = getattr(node, "style", None) in ("|", ">")
         if block and self.indents is not None:
-            scalar = self.indents.block_text(node.start_mark, scalar)
+            scalar = self.indents.block_text(node.start_mark, node.end_mark, scalar)
         return Node(scalar, start, end, min(start + block, end))
 
     def _tagged(self, node: yaml.Node) -> bool:
@@ -541,10 +806,12 @@ class _Converter:
         # Most values are text: a str scalar constructs to its own value (SafeConstructor's
         # construct_yaml_str), without the constructor's per-node bookkeeping. Plain scalars in
         # core mode still go through the YAML 1.2 resolution below.
+        if self.indents is not None and node.tag in _SCHEMA_KINDS and self._tagged(node):
+            return _tagged_scalar(node.tag, node.value, self.plain_scalar)
         if node.tag == _STR_TAG and (node.style or not self.core or self._tagged(node)):
             return node.value
         if self.core and not node.style and node.tag in _IMPLICIT_TAGS:
-            return core_scalar(node.value)
+            return self.plain_scalar(node.value)
         if node.tag == "tag:yaml.org,2002:timestamp" or (
             self.indents is not None and (node.tag == _MERGE_TAG or node.tag not in _KNOWN_TAGS)
         ):
@@ -556,6 +823,15 @@ class _Converter:
         except yaml.YAMLError as error:
             raise InputError(
                 f"invalid value: {error}", self.path, node.start_mark.line + 1, node.start_mark.column + 1
+            ) from None
+        except (ValueError, KeyError, OverflowError):
+            # PyYAML's constructors fail as Python does on a text their tag cannot hold (`!!int x`).
+            kind = node.tag.rsplit(":", 1)[-1]
+            raise InputError(
+                f"invalid value: {node.value!r} cannot be read as !!{kind}",
+                self.path,
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
             ) from None
 
 
@@ -600,14 +876,13 @@ def load_yaml(text: str, path: str, core: bool = False, agentv: bool = False) ->
 
 def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node | None:
     check_yaml_nesting(text, path)  # before libyaml, which would overflow the C stack
-    if agentv and _YAML_11.match(text):
-        core = False  # `yaml` reads a document that declares YAML 1.1 by 1.1's schema
     tabs: frozenset[tuple[int, int]] | None = frozenset() if agentv else None
+    stand_ins = _TAB_STAND_IN not in text  # a block scalar's tab may be respelled as one
     first_error = None
     inserted: list[tuple[int, int]] = []  # (line, column) of each space put in, for the columns
     for _ in range(_MAX_RESPELLINGS + 1):
         try:
-            return _read_yaml(text, path, core, tabs)
+            root = _read_yaml(text, path, core, tabs, stand_ins)
         except InputError as error:
             raise (_unshifted(error, inserted) if inserted else error) from None
         except _Respelled as found:
@@ -619,16 +894,38 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
             else:
                 text = found.text
                 inserted.append(found.inserted)
+            continue
+        if stand_ins and first_error is not None and _TAB_STAND_IN in text and _holds(root, _TAB_STAND_IN):
+            # A tab respelled for a block scalar that libyaml then read as something else (a
+            # key, a plain value): `yaml` refuses that tab. The first error is the text's own.
+            raise first_error
+        return root
     raise first_error or AssertionError("unreachable")
 
 
-def _read_yaml(text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None) -> Node | None:
+def _holds(root: Node | None, character: str) -> bool:
+    """Whether a key or a text of the tree holds the character."""
+    if root is None:
+        return False
+    value = root.value
+    if isinstance(value, str):
+        return character in value
+    if isinstance(value, dict):
+        return any(character in key or _holds(item, character) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_holds(item, character) for item in value)
+    return False
+
+
+def _read_yaml(
+    text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None, stand_ins: bool = False
+) -> Node | None:
     try:
-        return _from_events(text, path, core, tabs)
+        return _from_events(text, path, core, tabs, stand_ins)
     except _Unusual:
         # Invalid or hostile input, or a shape the event reader leaves alone: the composer's path
         # says exactly what is wrong, and where, in the words it always has.
-        return _compose_and_convert(text, path, core, tabs)
+        return _compose_and_convert(text, path, core, tabs, stand_ins)
 
 
 # A document `yaml` reads by YAML 1.1's schema: its first directive names that version.
@@ -671,7 +968,7 @@ class _Respelled(Exception):
 _Respelling = tuple[str, tuple[int, int], tuple[int, int] | None]
 
 
-def _respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) -> _Respelling | None:
     """The text as libyaml reads what `yaml` reads where libyaml stopped: a space for a tab `yaml`
     takes for separation (right after a block indicator, `-\tvalue`, or on a line of nothing but
     blanks), a space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
@@ -685,9 +982,134 @@ def _respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
             where = (mark.line, mark.column + 1)
             return text[: at + 1] + " " + text[at + 1 :], where, where
         return None
+    if problem in ("did not find expected key", "did not find expected node content"):
+        return _empty_key_respelled(text, mark)
+    if problem == "did not find expected whitespace or line break" and "tag" in (error.context or ""):
+        # `yaml` ends a tag at a flow indicator (`{k: !x}`); libyaml wants a blank after it.
+        at = _offset(text, mark)
+        if text[at : at + 1] in ("}", "]", ","):
+            where = (mark.line, mark.column)
+            return text[:at] + " " + text[at:], where, where
+        return None
+    if problem.startswith("found a tab character where an indentation space") and stand_ins:
+        # A block scalar's first text line may start with a tab after its indentation in `yaml`:
+        # libyaml reads a stand-in there, and block_text puts the tab back.
+        at = _offset(text, mark)
+        before = text[at - mark.column : at] if mark.line else ""
+        if (
+            text[at : at + 1] == "\t"
+            and before.strip(" ") == ""
+            and before
+            and "block scalar" in (error.context or "")
+        ):
+            return text[:at] + _TAB_STAND_IN + text[at + 1 :], (mark.line, mark.column), None
+        return None
     if "cannot start any token" in problem or "violates indentation" in problem:
         return _tab_respelled(text, mark, "violates indentation" in problem)
     return None
+
+
+def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
+    """A key repeated before the place libyaml stops at: `yaml` reads on past a syntax error and
+    names what it meets first, which is then the repeated key. Keys are compared as `yaml` compares
+    them (`1` and `'1'` differ); a merge's keys may be written again, so `<<` is not counted."""
+    mark = error.problem_mark
+    if mark is None:
+        return None
+    stop = (mark.line, mark.column)
+    frames: list[tuple[bool, list[int], set[Any]]] = []  # (a mapping?, [values read], keys seen)
+    events: Any = yaml.parse(text, Loader=_Loader)
+    try:
+        for event in events:
+            kind = type(event)
+            if kind is yaml.DocumentEndEvent:
+                frames = []
+                continue
+            if kind in (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentStartEvent):
+                continue
+            start = (event.start_mark.line, event.start_mark.column)
+            if start >= stop:
+                return None
+            if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
+                frames.pop()
+                if frames:
+                    frames[-1][1][0] += 1
+                continue
+            if frames and frames[-1][0] and frames[-1][1][0] % 2 == 0 and kind is yaml.ScalarEvent:
+                keys = frames[-1][2]  # this scalar is a key
+                if event.tag is None and event.value != "<<":
+                    identity = _js_identity(event.value if event.style else core_scalar(event.value))
+                    if identity in keys:
+                        return DuplicateKey("Map keys must be unique", path, start[0] + 1, start[1] + 1)
+                    keys.add(identity)
+            if kind in (yaml.MappingStartEvent, yaml.SequenceStartEvent):
+                frames.append((kind is yaml.MappingStartEvent, [0], set()))
+            elif frames:
+                frames[-1][1][0] += 1
+    except yaml.YAMLError:
+        return None
+    return None
+
+
+# libyaml's words for a line that does not go on a block collection, and `yaml`'s.
+_BLOCK_LINE_PROBLEMS = {
+    "did not find expected key": "All mapping items must start at the same column "
+    "(agentv's YAML reader wants each key of a mapping at its first key's column)",
+    "did not find expected '-' indicator": "Sequence item without - indicator "
+    "(agentv's YAML reader wants each item of a list to start with `- ` at its first item's column)",
+}
+
+
+def _in_yaml_words(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
+    """libyaml's refusal at the place, and in the words, `yaml` gives the same mistake: a block
+    collection on the `---` line, a key running on to the next line (named where it starts)."""
+    problem = error.problem or ""
+    mark = error.problem_mark
+    if mark is None:
+        return None
+    if problem in (
+        "mapping values are not allowed in this context",
+        "block sequence entries are not allowed in this context",
+    ):
+        line = text.split("\n", mark.line + 1)[mark.line].removeprefix("\ufeff")
+        if line[:3] == "---" and line[3:4] in (" ", "\t"):
+            column = len(line) - len(line[3:].lstrip(" \t"))
+            return InputError(
+                "invalid YAML: Block collection cannot start on same line with directives-end marker "
+                "(agentv's YAML reader wants a line break after `---` before a mapping or list)",
+                path,
+                mark.line + 1,
+                column + 1,
+            )
+    wrong_line = _BLOCK_LINE_PROBLEMS.get(problem)
+    if wrong_line is not None:
+        line = text.split("\n", mark.line + 1)[mark.line]
+        at = line[mark.column : mark.column + 1]
+        if mark.line and not line[: mark.column].strip(" ") and at != "\t":
+            # `yaml` names the start of the line that breaks the block collection.
+            return InputError(f"invalid YAML: {wrong_line}", path, mark.line + 1, 1)
+    context = error.context_mark
+    if problem == "could not find expected ':'" and context is not None and context.line < mark.line:
+        return InputError(
+            f"invalid YAML: Implicit keys need to be on a single line (a key started on line {context.line + 1} "
+            "runs on to the next without its `:`)",
+            path,
+            context.line + 1,
+            context.column + 1,
+        )
+    return None
+
+
+def _empty_key_respelled(text: str, mark: Any) -> _Respelling | None:
+    """`- : x`, `{a, : b}`: an empty key, which `yaml` reads as null and libyaml refuses, spelled
+    as the null it is (`~`)."""
+    at = _offset(text, mark)
+    if text[at : at + 1] != ":" or text[at + 1 : at + 2] not in ("", " ", "\t", "\r", "\n", ",", "]", "}"):
+        return None
+    if at > 0 and text[at - 1] not in " \t\n,[{":
+        return None
+    where = (mark.line, mark.column)
+    return text[:at] + "~" + text[at:], where, where
 
 
 def _tab_respelled(text: str, mark: Any, in_plain_scalar: bool) -> _Respelling | None:
@@ -706,7 +1128,8 @@ def _tab_respelled(text: str, mark: Any, in_plain_scalar: bool) -> _Respelling |
     elif (
         in_plain_scalar
         or not _INDICATORS_BEFORE_TAB.fullmatch(line[:column])
-        or line[column:].lstrip(" \t")[:1] in ("&", "!")  # `yaml` refuses tabs before an anchor or tag
+        # `yaml` refuses a tab before an anchor or tag after `-` or `?`, not after a lone `:`
+        or (line[column:].lstrip(" \t")[:1] in ("&", "!") and line[:column].strip(" ") != ":")
     ):
         return None
     at = line_start + column
@@ -723,7 +1146,11 @@ _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
 
 def _from_events(
-    text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None = None
+    text: str,
+    path: str,
+    core: bool,
+    tabs: frozenset[tuple[int, int]] | None = None,
+    stand_ins: bool = False,
 ) -> Node | None:
     """The tree built straight from the parser's events, the way _compose_and_convert builds it but
     without composing yaml.Node objects first, resolving each scalar's tag in Python and walking the
@@ -732,12 +1159,12 @@ def _from_events(
     composer's path counts them."""
     parser = _Loader(text)
     try:
-        indents = None if tabs is None else _Indents(text, path, tabs)
+        indents = None if tabs is None else _Indents(text, path, tabs, stand_ins)
         return _EventReader(path, core, indents).read(parser.get_event)
     except yaml.MarkedYAMLError as error:
         # What `yaml` reads and libyaml does not is respelled here, before the composer's path
         # (which stops at a repeated anchor, which `yaml` allows, before it reaches it).
-        respelled = None if tabs is None else _respelled(text, error)
+        respelled = None if tabs is None else _respelled(text, error, stand_ins)
         if respelled is None:
             raise _Unusual from None
         raise _Respelled(*respelled, marked_error(text, path, error)) from None
@@ -745,6 +1172,16 @@ def _from_events(
         raise _Unusual from None
     finally:
         parser.dispose()
+
+
+class _AnyCharacter:
+    """A set that holds every character."""
+
+    def __contains__(self, character: object) -> bool:
+        return True
+
+
+_ANY_CHARACTER = _AnyCharacter()
 
 
 class _EventReader(_Converter):
@@ -760,8 +1197,10 @@ class _EventReader(_Converter):
         self.key_names: dict[str, str] = {}  # each plain key's name by its text, as read before
         # First characters of an untagged plain scalar that may be other than its own text (the
         # rest, and every quoted scalar without a tag, are their text: _is_text's test).
-        self.unsure_first = (
-            frozenset(
+        self.unsure_first: Any = (
+            _ANY_CHARACTER  # YAML 1.1's schema: `yes`, `on`, `y` are not text
+            if self.plain_scalar is yaml11_scalar
+            else frozenset(
                 first for first in _CORE_PLAIN_UNSURE if first in self.resolvers or first in _MAYBE_NOT_TEXT
             )
             if core
@@ -923,7 +1362,7 @@ class _EventReader(_Converter):
         if self.indents is not None:
             self.indents.scalar(event.start_mark, mark, style)
             if block:
-                value = self.indents.block_text(event.start_mark, value)
+                value = self.indents.block_text(event.start_mark, mark, value)
         # A block scalar's text starts on the line after its `|` or `>`.
         return Node(value, start, end, start + block)
 
@@ -968,6 +1407,8 @@ class _EventReader(_Converter):
             and value
             and value[0] not in _NOT_CORE_PLAIN
         ):
+            if self.plain_scalar is not core_scalar:
+                return self.plain_scalar(value)
             if value[0] in _WORD_STARTS:  # core_scalar's first test, for `text`, `file`, `The`
                 word = _CORE_WORDS.get(value, _NOT_A_WORD)
                 return value if word is _NOT_A_WORD else word
@@ -987,7 +1428,7 @@ class _EventReader(_Converter):
             and text
             and text[0] not in _NOT_CORE_PLAIN
         ):
-            return self._key_text(core_scalar(text))  # the core schema's value, as _key finds it
+            return self._key_text(self.plain_scalar(text))  # the schema's value, as _key finds it
         return self._key(event)
 
     def _tag(self, event: Any) -> str:
@@ -1024,22 +1465,28 @@ class _EventReader(_Converter):
 
     def _scalar_of(self, tag: str, event: Any) -> Any:
         """_Converter._scalar of the node the composer would make."""
+        if self.indents is not None and event.tag is not None and tag in _SCHEMA_KINDS:
+            return _tagged_scalar(tag, event.value, self.plain_scalar)
         if tag == _STR_TAG and (event.style or not self.core or (event.tag and self.indents is not None)):
             return event.value
         if self.core and not event.style and tag in _IMPLICIT_TAGS:
-            return core_scalar(event.value)
+            return self.plain_scalar(event.value)
         if tag == _TIMESTAMP_TAG or (self.indents is not None and tag not in _KNOWN_TAGS):
             return event.value  # no timestamps in YAML 1.2; a tag `yaml` does not know is none
         try:
             return self._construct.construct_object(
                 yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style), deep=True
             )
-        except yaml.YAMLError:
-            raise _Unusual from None
+        except (yaml.YAMLError, ValueError, KeyError, OverflowError):
+            raise _Unusual from None  # the composer's path names the problem
 
 
 def _compose_and_convert(
-    text: str, path: str, core: bool, tabs: frozenset[tuple[int, int]] | None = None
+    text: str,
+    path: str,
+    core: bool,
+    tabs: frozenset[tuple[int, int]] | None = None,
+    stand_ins: bool = False,
 ) -> Node | None:
     """The composer's way: every node composed, the graph checked for alias bombs, then
     converted. Slower than _from_events, and the one whose errors and limits are the reference."""
@@ -1047,7 +1494,9 @@ def _compose_and_convert(
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
         refusal = marked_error(text, path, error)
-        respelled = None if tabs is None else _respelled(text, error)
+        if tabs is not None:
+            refusal = _repeated_key_before(text, path, error) or _in_yaml_words(text, path, error) or refusal
+        respelled = None if tabs is None else _respelled(text, error, stand_ins)
         raise refusal if respelled is None else _Respelled(*respelled, refusal) from None
     except yaml.reader.ReaderError as error:
         # The reader reports a character offset, not a line: turn it into line and column.
@@ -1068,7 +1517,7 @@ def _compose_and_convert(
         return None
     check_expansion(root, path)  # on the composed graph, before converting a single node
     try:
-        indents = None if tabs is None else _Indents(text, path, tabs)
+        indents = None if tabs is None else _Indents(text, path, tabs, stand_ins)
         converted = _Converter(path, core, indents).convert(root)
     except RecursionError:
         raise LimitExceeded(f"the document is nested more than {MAX_DEPTH} levels deep", path) from None

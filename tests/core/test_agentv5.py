@@ -347,3 +347,22 @@ def test_a_var_from_a_default_test_file_points_at_that_file():
     assert origins["calm"] == ("evals/defaults.yaml", 2)
     assert origins["cats"] == ("evals/suite.yaml", 8)
     assert origins["Be "] == ("evals/suite.yaml", 3)
+
+
+def test_text_after_an_escaped_line_break_in_a_quoted_prompt_stays_on_the_prompt_line():
+    # `"a\nb"` is two lines of text on one line of the file: the template's line numbers are not
+    # the file's, and the text after the var once pointed past the end of the file.
+    document = render(
+        {
+            "evals/suite.yaml": (
+                'prompts:\n  - "a\\nb\\nc\\nd\\ne\\nf\\ng\\nh {{ x }} \\n i"\n'
+                "tests:\n  - id: t\n    criteria: ok\n    vars:\n      x: v\n"
+            )
+        }
+    )
+    segments = [s for s in document.cases[0].messages[-1].segments if s.text]
+    assert [(s.text, s.origin.start_line, s.origin.end_line) for s in segments] == [
+        ("a\nb\nc\nd\ne\nf\ng\nh ", 2, 2),
+        ("v", 7, 7),
+        (" \n i", 2, 2),
+    ]

@@ -746,3 +746,122 @@ def test_agentvs_reader_refuses_a_tab_among_the_blanks_before_a_nested_mapping()
     assert yaml_lines.load_yaml("a:\n-\tvalue\n", "f.yaml", core=True, agentv=True).plain() == {
         "a": ["value"]
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # A tab right after the indentation of a block scalar's first text line: text to `yaml`,
+        # an error to libyaml.
+        ("a: |\n  \tb\n  c\n", {"a": "\tb\nc\n"}),
+        ("a: >\n  \tb\n  c\n", {"a": "\tb\nc\n"}),
+        ("a: {k: 1}\nb: |-\n  \tx\n  \ty\n", {"a": {"k": 1}, "b": "\tx\n\ty"}),
+        # A line of spaces is an empty line however long it is (libyaml keeps what passes the
+        # indentation); a trailing one longer than the first text's indentation is kept.
+        ("k: |2\n    \n", {"k": ""}),
+        ("a: >1\n  t\n  \nb: 1\n", {"a": " t\n", "b": 1}),
+        ("- |-\n  x\n  \n   \n", ["x\n\n "]),
+        ("a: |+\n  x\n   \n", {"a": "x\n \n"}),
+    ],
+)
+def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, value: Any):
+    """Found by the differential test (tests/oracle/test_yaml_differential.py), values from
+    `yaml` 2.8.3."""
+    root = yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    assert root is not None and root.plain() == value
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        ("- |-\n    \n  text\n", (3, 3), "more-indented leading empty lines"),
+        ("a: |\n\t b\n", None, None),  # a tab as the only indentation stays refused
+        ("a:\n  - {k: \n  x}\n", (2, 9), "Flow map in block collection must be sufficiently indented"),
+        ("a:\n  - {k: 1,\n  x}\n", (3, 3), "Flow map in block collection must be sufficiently indented"),
+    ],
+)
+def test_agentvs_reader_refuses_where_the_yaml_package_does(text: str, where: Any, words: Any):
+    with pytest.raises(InputError) as caught:
+        yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    found = caught.value.diagnostic
+    if where is not None:
+        assert (found.line, found.column) == where and words in found.message
+
+
+def test_a_stand_in_for_a_tab_written_in_the_file_stays_as_written():
+    text = "a: |\n  \ue000x\n   \n  y\n"
+    root = yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    assert root is not None and root.plain() == {"a": "\ue000x\n \ny\n"}
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # Empty keys, which `yaml` reads as null (a key "") and libyaml refuses.
+        ("- : x\n", [{"": "x"}]),
+        ("a: 1\n: x\n", {"a": 1, "": "x"}),
+        ("{k, : 1}\n", {"k": None, "": 1}),
+        ("[k, : 1]\n", ["k", {"": 1}]),
+        # A tag ends at a flow indicator; a tab after a lone `:` may come before a tag or anchor.
+        ("{a: !x}\n", {"a": ""}),
+        ("[!x]\n", [""]),
+        ("? k\n:\t&a x\n", {"k": "x"}),
+        # Explicit tags: the tag's own tests, else the text.
+        (
+            "a: !!int 3\nb: !!float 3\nc: !!float 3.5\nd: !!bool yes\ne: !!int 1.5\n",
+            {"a": 3, "b": "3", "c": 3.5, "d": "yes", "e": "1.5"},
+        ),
+        ('a: !!int "0x1F"\nb: !!null x\nc: !!str 1\n', {"a": 31, "b": "x", "c": "1"}),
+        # `yaml`'s YAML 1.1 schema (not PyYAML's: `y` and `n` are booleans, `0o17` is text).
+        (
+            "%YAML 1.1\n---\n- [y, n, on, OFF, 017, 0o17, 0b101, 1_000, 1:20, 190:20:30.15, 5., 2001-12-14]\n"
+            "- {yes: 1, ~: 2}\n- !!bool y\n",
+            [
+                [
+                    True,
+                    False,
+                    True,
+                    False,
+                    15,
+                    "0o17",
+                    5,
+                    1000,
+                    80,
+                    685230.15,
+                    5.0,
+                    "2001-12-14T00:00:00.000Z",
+                ],
+                {"true": 1, "": 2},
+                True,
+            ],
+        ),
+    ],
+)
+def test_agentvs_reader_reads_what_the_yaml_package_reads(text: str, value: Any):
+    """Values from `yaml` 2.8.3, as the differential test (tests/oracle) compares them."""
+    root = yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    assert root is not None and root.plain() == value
+
+
+def test_a_tab_respelled_for_a_block_scalar_and_read_elsewhere_stays_refused():
+    # libyaml would read the respelled line as a key of the mapping around; `yaml` refuses the file.
+    text = "x: 1\n~:\n    - true: >\n      \t \ta: b\n      \t# c\n      <<: {x: 1}\n"
+    with pytest.raises(InputError):
+        yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+
+
+@pytest.mark.parametrize("text", ["a: !!int 1.5\n", "a: !!float x\n", "a: !!bool 3\n", "!!int x: a\n"])
+def test_a_tag_its_text_cannot_hold_is_a_clear_error_not_a_crash(text: str):
+    """PyYAML's constructors raise ValueError or KeyError there (found by the YAML differential)."""
+    with pytest.raises(InputError) as caught:
+        yaml_lines.load_yaml(text, "f.yaml")
+    assert "cannot be read as !!" in caught.value.diagnostic.message and caught.value.diagnostic.line == 1
+
+
+def test_agentvs_reader_names_a_repeated_key_before_a_later_syntax_error():
+    """`yaml` reads on past a syntax error and names the repeated key it met first (`1` and `"1"`
+    are two keys to it)."""
+    with pytest.raises(InputError) as caught:
+        yaml_lines.load_yaml('1: 1\n"1": 2\nb: 3\n1: 4\nc: [\n', "f.yaml", core=True, agentv=True)
+    assert (caught.value.diagnostic.line, caught.value.diagnostic.column) == (4, 1)
+    assert "Map keys must be unique" in caught.value.diagnostic.message

