@@ -474,6 +474,8 @@ prompts:
   - '[{"role": "system", "content": "Sys {{ q }}"}, {"role": "user", "content": "{{ q }}"}]'
 providers:
   - vertex:gemini-2.5-flash
+  # Named by a string, `vertex:chat:` answers promptfoo's id() without `chat:` (the long run found it).
+  - vertex:chat:gemini-3.6-flash
   - id: vertex:chat:gemini-2.5-pro
     label: configured
     config:

@@ -210,6 +210,8 @@ def _canonical(provider: Provider) -> Provider:
         provider.id = f"anthropic:{provider.model}"
     elif provider.api == BEDROCK_INVOKE:
         provider.id = f"bedrock:{provider.model}"
+    elif provider.api in (VERTEX_GEMINI, VERTEX_CLAUDE, VERTEX_LLAMA):
+        provider.id = f"vertex:{provider.model}"  # `vertex:chat:<model>` too (VertexChatProvider.id)
     return provider
 
 
