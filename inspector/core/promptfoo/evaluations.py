@@ -277,24 +277,9 @@ def _request_case(
     if provider.api == ECHO:
         return _echo_case(rendered, source.path, test, warnings), rendered.text or ""
     wrapped = _wrapped_messages(rendered.messages, provider, test, warnings)
-    config = {**provider.config, **(prompt.config or {})}
-    if provider.api in GEMINI_APIS:
-        config = prepare_gemini_config(
-            merge_gemini_prompt_config(provider.config, prompt.config or {}),
-            renderer.values,
-            lambda reference: _config_file(source, reference),
-            vertex=provider.api == VERTEX_GEMINI,
-        )
-    if provider.api == VERTEX_CLAUDE:
-        config = prepare_instruction(
-            config, renderer.values, lambda reference: _config_file(source, reference)
-        )
+    config = _prepared_config(source, provider, prompt, renderer.values)
     body = body_for(provider.api or "", provider.model, rendered.messages, rendered.text or "", config)
-    if wrapped is not None:
-        case = read_request({**body, "messages": wrapped}, provider.api or "", source.path)
-        case.metadata[SENT] = body
-    else:
-        case = read_request(body, provider.api or "", source.path, provider.model)
+    case = _read_back(source, provider, body, wrapped)
     if provider.api in (ANTHROPIC, BEDROCK_CONVERSE) and _repeats_role(body.get("messages")):
         warnings.append(
             Diagnostic(
@@ -306,6 +291,33 @@ def _request_case(
         )
     _trace(case, rendered.pieces, provider.api)
     return case, rendered.text or ""
+
+
+def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values: dict) -> dict:
+    """The provider's config with the prompt's over it, and what the provider's call does to it
+    before building the body: Gemini's merge, vars rendered and files read (Gemini's whole
+    config, Claude on Vertex's systemInstruction)."""
+
+    def read(reference: str) -> object:
+        return _config_file(source, reference)
+
+    if provider.api in GEMINI_APIS:
+        merged = merge_gemini_prompt_config(provider.config, prompt.config or {})
+        return prepare_gemini_config(merged, values, read, vertex=provider.api == VERTEX_GEMINI)
+    config = {**provider.config, **(prompt.config or {})}
+    if provider.api == VERTEX_CLAUDE:
+        return prepare_instruction(config, values, read)
+    return config
+
+
+def _read_back(source: Source, provider: Provider, body: dict, wrapped: list | None) -> RenderedCase:
+    """The body read as a case of the provider's API; a body whose `messages` is the object
+    around the list is read with the list, and keeps the body it sends."""
+    if wrapped is None:
+        return read_request(body, provider.api or "", source.path, provider.model)
+    case = read_request({**body, "messages": wrapped}, provider.api or "", source.path)
+    case.metadata[SENT] = body
+    return case
 
 
 def _config_file(source: Source, reference: str) -> object:
