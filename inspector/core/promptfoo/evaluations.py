@@ -33,7 +33,6 @@ from ..model import (
 )
 from ..options import RenderOptions
 from ..yaml_lines import Node
-from .contract import SENT
 from .conversation import Conversations
 from .gemini import merge_prompt_config as merge_gemini_prompt_config
 from .gemini import prepare_config as prepare_gemini_config
@@ -70,6 +69,10 @@ from .testcases import TestCase, merge_default, read_default_test, read_tests, s
 from .variables import Variables, load_files, prepare
 
 KIND = "promptfoo"
+# The metadata key holding the body promptfoo sends, where the case does not give it back. It is
+# defined here, where it is written, so that this module does not import the contract (which
+# imports the exporters, which import the formats, which import this module).
+SENT = "promptfoo_sent"
 
 
 def render_promptfoo_file(bundle: Bundle, path: str, _options: RenderOptions) -> RenderedDocument:
