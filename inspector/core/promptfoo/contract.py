@@ -7,9 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import RenderedCase
-
-# The metadata key holding the body promptfoo sends, where the case does not give it back.
-SENT = "promptfoo_sent"
+from .evaluations import SENT
 
 
 def evaluation_contract(case: RenderedCase) -> dict[str, Any]:

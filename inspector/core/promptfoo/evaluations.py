@@ -35,7 +35,6 @@ from ..model import (
 from ..options import RenderOptions
 from ..yaml_lines import Node
 from . import bedrock
-from .contract import SENT
 from .conversation import Conversations
 from .detect import claimed_by_keys
 from .gemini import merge_prompt_config as merge_gemini_prompt_config
@@ -74,6 +73,10 @@ from .testcases import TestCase, merge_default, read_default_test, read_tests, s
 from .variables import Variables, load_files, prepare
 
 KIND = "promptfoo"
+# The metadata key holding the body promptfoo sends, where the case does not give it back. It is
+# defined here, where it is written, so that this module does not import the contract (which
+# imports the exporters, which import the formats, which import this module).
+SENT = "promptfoo_sent"
 
 
 AGENTV_TOO = (
@@ -301,26 +304,10 @@ def _request_case(
     if provider.api == ECHO:
         return _echo_case(rendered, source.path, test, warnings), rendered.text or ""
     wrapped = _wrapped_messages(rendered.messages, provider, test, warnings)
-    config = {**provider.config, **(prompt.config or {})}
-    if provider.api in GEMINI_APIS:
-        config = prepare_gemini_config(
-            merge_gemini_prompt_config(provider.config, prompt.config or {}),
-            renderer.values,
-            lambda reference: _config_file(source, reference),
-            vertex=provider.api == VERTEX_GEMINI,
-        )
-    if provider.api == VERTEX_CLAUDE:
-        config = prepare_instruction(
-            config, renderer.values, lambda reference: _config_file(source, reference)
-        )
-    api, model, text = provider.api or "", provider.model, rendered.text or ""
-    if wrapped is not None:
-        body = body_for(api, model, rendered.messages, text, config, renderer.env)
-        case = read_request({**body, "messages": wrapped}, api, source.path)
-        case.metadata[SENT] = body
-    else:
-        case, body = request_case(api, model, rendered.messages, text, config, renderer.env, source.path)
-    if case.metadata["format"] in (ANTHROPIC, BEDROCK_CONVERSE) and _repeats_role(body.get("messages")):
+    config = _prepared_config(source, provider, prompt, renderer.values)
+    case, body = _read_back(source, provider, rendered, config, wrapped, renderer.env)
+    api = case.metadata["format"]  # an InvokeModel body is read as the API its messages are closest to
+    if api in (ANTHROPIC, BEDROCK_CONVERSE) and _repeats_role(body.get("messages")):
         warnings.append(
             Diagnostic(
                 "promptfoo sends consecutive turns of the same role here; the "
@@ -331,6 +318,37 @@ def _request_case(
         )
     _trace(case, rendered.pieces, api)
     return case, rendered.text or ""
+
+
+def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values: dict) -> dict:
+    """The provider's config with the prompt's over it, and what the provider's call does to it
+    before building the body: Gemini's merge, vars rendered and files read (Gemini's whole
+    config, Claude on Vertex's systemInstruction)."""
+
+    def read(reference: str) -> object:
+        return _config_file(source, reference)
+
+    if provider.api in GEMINI_APIS:
+        merged = merge_gemini_prompt_config(provider.config, prompt.config or {})
+        return prepare_gemini_config(merged, values, read, vertex=provider.api == VERTEX_GEMINI)
+    config = {**provider.config, **(prompt.config or {})}
+    if provider.api == VERTEX_CLAUDE:
+        return prepare_instruction(config, values, read)
+    return config
+
+
+def _read_back(
+    source: Source, provider: Provider, rendered: Rendered, config: dict, wrapped: list | None, env: dict
+) -> tuple[RenderedCase, dict]:
+    """The body the provider sends, read as a case of its API (and the body read); a body whose
+    `messages` is the object around the list is read with the list, and keeps the body it sends."""
+    api, model, text = provider.api or "", provider.model, rendered.text or ""
+    if wrapped is None:
+        return request_case(api, model, rendered.messages, text, config, env, source.path)
+    body = body_for(api, model, rendered.messages, text, config, env)
+    case = read_request({**body, "messages": wrapped}, api, source.path)
+    case.metadata[SENT] = body
+    return case, body
 
 
 def _config_file(source: Source, reference: str) -> object:

@@ -18,7 +18,7 @@ import copy
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..agentv.nunjucks import ENVIRONMENT
 from ..js import js_value
@@ -48,6 +48,8 @@ GEMINI_SAMPLING = (
 )
 # A line that is all base64 (or a data URL) may be a media var promptfoo turns into inlineData.
 BASE64_LINE = re.compile(r"^(?:data:[^,]*;base64,)?[A-Za-z0-9+/]{20,}={0,2}$")
+# The keys a prompt sets to replace the provider's whole tool choice (mergeGoogleCompletionOptions).
+TOOL_CHOICE_KEYS = ("tool_choice", "toolConfig", "tool_config")
 TOOL_MODES = ("MODE_UNSPECIFIED", "AUTO", "VALIDATED", "ANY", "NONE")
 # The JSON schema keys a Gemini function declaration keeps (sanitizeSchemaForGemini).
 DECLARATION_SCHEMA_KEYS = (
@@ -118,31 +120,37 @@ def merge_prompt_config(base: dict[str, Any], prompt_config: dict[str, Any]) -> 
     non-function tool config kept when the prompt gives only tool_choice, and the provider's
     passthrough losing its own tool config)."""
     merged = {**base, **prompt_config}
-    tool_keys = [key for key in ("tool_choice", "toolConfig", "tool_config") if key in prompt_config]
+    tool_keys = [key for key in TOOL_CHOICE_KEYS if key in prompt_config]
     if not tool_keys:
         return merged
-    for key in ("tool_choice", "toolConfig", "tool_config"):
+    # The prompt's tool keys go last, in this order, as promptfoo's spread of its merge writes them.
+    for key in TOOL_CHOICE_KEYS:
         merged.pop(key, None)
-        if key in prompt_config:
-            merged[key] = prompt_config[key]
-    if tool_keys == ["tool_choice"]:
-        kept = {
-            key: value
-            for key, value in (_explicit_tool_config(base) or {}).items()
-            if key != "functionCallingConfig"
-        }
-        if kept:
-            merged["toolConfig"] = kept
+    merged.update({key: prompt_config[key] for key in tool_keys})
+    kept = _non_function_tool_config(base)
+    if tool_keys == ["tool_choice"] and kept:
+        merged["toolConfig"] = kept
     if "passthrough" not in prompt_config and _js_truthy(base.get("passthrough")):
-        passthrough = dict(base["passthrough"]) if isinstance(base["passthrough"], dict) else {}
-        inherited = _explicit_tool_config(passthrough)
-        passthrough.pop("toolConfig", None)
-        passthrough.pop("tool_config", None)
-        kept = {key: value for key, value in (inherited or {}).items() if key != "functionCallingConfig"}
-        if kept:
-            passthrough["toolConfig"] = kept
-        merged["passthrough"] = passthrough
+        merged["passthrough"] = _passthrough_without_function_calling(base["passthrough"])
     return merged
+
+
+def _non_function_tool_config(config: dict[str, Any]) -> dict[str, Any]:
+    """The config's tool config but its functionCallingConfig: what a prompt's tool_choice leaves."""
+    explicit = _explicit_tool_config(config) or {}
+    return {key: value for key, value in explicit.items() if key != "functionCallingConfig"}
+
+
+def _passthrough_without_function_calling(passthrough: Any) -> dict[str, Any]:
+    """The provider's passthrough under a prompt that sets its own tool choice: its tool config
+    (either spelling) kept as toolConfig without the functionCallingConfig."""
+    passthrough = dict(passthrough) if isinstance(passthrough, dict) else {}
+    kept = _non_function_tool_config(passthrough)
+    passthrough.pop("toolConfig", None)
+    passthrough.pop("tool_config", None)
+    if kept:
+        passthrough["toolConfig"] = kept
+    return passthrough
 
 
 def _system_instruction(instruction: Any, variables: dict[str, Any], read: Reader) -> dict[str, Any]:
@@ -215,81 +223,124 @@ def _render_object(value: Any, variables: dict[str, Any]) -> Any:
 # ---- the body -------------------------------------------------------------------------------
 
 
+class Passthrough(NamedTuple):
+    """config.passthrough as callGemini reads it: the fields sent as written over the body, and
+    the service tier and tools it takes out to merge with the config's own."""
+
+    fields: dict[str, Any]
+    service_tier: Any
+    tools: Any
+
+
 def gemini_body(model: str, messages: Any, config: dict[str, Any], vertex: bool = False) -> dict[str, Any]:
     """callGemini's body. `config` is the provider's and prompt's config, prepared
     (prepare_config) for a candidate, as written for a judge."""
-    for key in ("systemInstruction", "tools", "responseSchema"):
-        if _is_file(config.get(key)) or (
-            key == "tools"
-            and isinstance(config.get(key), list)
-            and any(_is_file(item) for item in config[key])
-        ):
-            raise InputError(f"the judge's Gemini `{key}` is a file the inspector does not read for a judge")
+    _refuse_unread_files(config)
     contents, message_system = _contents(messages)
-    system = config_instruction(config.get("systemInstruction"))
-    if system is not None and message_system:
-        system = {"parts": [*system["parts"], *message_system]}
-    elif message_system:
-        system = {"parts": message_system}
+    system = _system_instruction_with_messages(config.get("systemInstruction"), message_system)
     tool_config = _tool_config(config)
     tools_disabled = ((tool_config or {}).get("functionCallingConfig") or {}).get("mode") == "NONE"
     tools = _configured_tools(config.get("tools"))
     if tools_disabled:
         tools = _without_function_declarations(tools)
-    passthrough = dict(config["passthrough"]) if isinstance(config.get("passthrough"), dict) else {}
-    tier = passthrough.pop("service_tier", None)
-    camel_tier = passthrough.pop("serviceTier", None)
-    passthrough_tools = passthrough.pop("tools", None)
-    passthrough.pop("toolConfig", None)
-    passthrough.pop("tool_config", None)
-    service_tier = _service_tier(
-        vertex,
-        tier if tier is not None else camel_tier if camel_tier is not None else config.get("service_tier"),
+    passthrough = _passthrough(config)
+    tools = [*tools, *_passthrough_tools(passthrough.tools, tools_disabled)]
+    body: dict[str, Any] = {"contents": contents, "generationConfig": _generation_config(config, vertex)}
+    safety_settings = _safety_settings(config.get("safetySettings"))
+    if safety_settings is not None:
+        body["safetySettings"] = safety_settings
+    # Each field is sent only when promptfoo's body has it (a truthy value), in promptfoo's order.
+    optional_fields = {
+        "toolConfig": tool_config,
+        "tools": tools,
+        "systemInstruction" if vertex else "system_instruction": system,
+        "serviceTier" if vertex else "service_tier": _service_tier(vertex, passthrough.service_tier),
+    }
+    body.update({key: value for key, value in optional_fields.items() if value})
+    body.update(passthrough.fields)
+    if vertex:
+        body.update(_model_armor(config.get("modelArmor")))
+    body["generationConfig"] = _with_response_schema(
+        _without_deprecated(model, body["generationConfig"]), config.get("responseSchema")
     )
-    if tools_disabled and passthrough_tools is not None:
-        passthrough_tools = _without_function_declarations(passthrough_tools)
-    if passthrough_tools is not None:
-        tools = [*tools, *(passthrough_tools if isinstance(passthrough_tools, list) else [passthrough_tools])]
+    return body
+
+
+def _refuse_unread_files(config: dict[str, Any]) -> None:
+    """A judge's config is not prepared: a `file://` left in it is one the inspector did not read."""
+    for key in ("systemInstruction", "tools", "responseSchema"):
+        value = config.get(key)
+        if _is_file(value) or (key == "tools" and isinstance(value, list) and any(map(_is_file, value))):
+            raise InputError(f"the judge's Gemini `{key}` is a file the inspector does not read for a judge")
+
+
+def _system_instruction_with_messages(
+    instruction: Any, message_system: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """The config's system instruction, the prompt's system messages appended as parts."""
+    system = config_instruction(instruction)
+    if not message_system:
+        return system
+    return {"parts": [*(system["parts"] if system is not None else []), *message_system]}
+
+
+def _passthrough(config: dict[str, Any]) -> Passthrough:
+    """config.passthrough without the keys callGemini reads itself: its service tier (either
+    spelling, over the config's service_tier), its tools, its tool config (in _tool_config)."""
+    fields = dict(config["passthrough"]) if isinstance(config.get("passthrough"), dict) else {}
+    snake_tier = fields.pop("service_tier", None)
+    camel_tier = fields.pop("serviceTier", None)
+    tools = fields.pop("tools", None)
+    fields.pop("toolConfig", None)
+    fields.pop("tool_config", None)
+    tier = next((tier for tier in (snake_tier, camel_tier) if tier is not None), config.get("service_tier"))
+    return Passthrough(fields, tier, tools)
+
+
+def _passthrough_tools(tools: Any, tools_disabled: bool) -> list[Any]:
+    """The passthrough's tools, added after the config's: one tool or a list."""
+    if tools is None:
+        return []
+    if tools_disabled:
+        return _without_function_declarations(tools)
+    return tools if isinstance(tools, list) else [tools]
+
+
+def _generation_config(config: dict[str, Any], vertex: bool) -> dict[str, Any]:
+    """The config's sampling keys this API reads, then config.generationConfig over them."""
     generation = {key: config[key] for key in (VERTEX_GENERATION if vertex else GENERATION) if key in config}
     if isinstance(config.get("generationConfig"), dict):
         generation.update(config["generationConfig"])
-    body: dict[str, Any] = {"contents": contents, "generationConfig": generation}
-    if _js_truthy(config.get("safetySettings")) and isinstance(config["safetySettings"], list):
-        body["safetySettings"] = [_safety_setting(item) for item in config["safetySettings"]]
-    if tool_config:
-        body["toolConfig"] = tool_config
-    if tools:
-        body["tools"] = tools
-    if system:
-        body["systemInstruction" if vertex else "system_instruction"] = system
-    if service_tier:
-        body["serviceTier" if vertex else "service_tier"] = service_tier
-    body.update(passthrough)
-    armor: dict[str, Any] = (
-        config["modelArmor"] if vertex and isinstance(config.get("modelArmor"), dict) else {}
-    )
-    if armor.get("promptTemplate") or armor.get("responseTemplate"):
-        body["model_armor_config"] = {
-            **({"prompt_template_name": armor["promptTemplate"]} if armor.get("promptTemplate") else {}),
-            **(
-                {"response_template_name": armor["responseTemplate"]} if armor.get("responseTemplate") else {}
-            ),
-        }
-    body["generationConfig"] = _without_deprecated(model, body.get("generationConfig"))
-    if config.get("responseSchema"):
-        generation = body["generationConfig"]
-        if not isinstance(generation, dict):
-            raise InputError(
-                "promptfoo fails a `responseSchema` with a generationConfig that is not an object"
-            )
-        if generation.get("response_schema"):
-            raise InputError("`responseSchema` provided but `generationConfig.response_schema` already set")
-        body["generationConfig"] = {
-            **generation,
-            "response_schema": config["responseSchema"],
-            "response_mime_type": "application/json",
-        }
-    return body
+    return generation
+
+
+def _safety_settings(settings: Any) -> list[dict[str, Any]] | None:
+    """None when promptfoo sends no safetySettings (an empty list is sent: JavaScript's [] is truthy)."""
+    if not (_js_truthy(settings) and isinstance(settings, list)):
+        return None
+    return [_safety_setting(item) for item in settings]
+
+
+def _model_armor(armor: Any) -> dict[str, Any]:
+    """Vertex's Model Armor templates, as the body's model_armor_config (absent without one)."""
+    armor = armor if isinstance(armor, dict) else {}
+    names = {
+        "prompt_template_name": armor.get("promptTemplate"),
+        "response_template_name": armor.get("responseTemplate"),
+    }
+    present = {name: template for name, template in names.items() if template}
+    return {"model_armor_config": present} if present else {}
+
+
+def _with_response_schema(generation: Any, schema: Any) -> Any:
+    """config.responseSchema as the generation config's response_schema, with JSON output."""
+    if not schema:
+        return generation
+    if not isinstance(generation, dict):
+        raise InputError("promptfoo fails a `responseSchema` with a generationConfig that is not an object")
+    if generation.get("response_schema"):
+        raise InputError("`responseSchema` provided but `generationConfig.response_schema` already set")
+    return {**generation, "response_schema": schema, "response_mime_type": "application/json"}
 
 
 def config_instruction(instruction: Any) -> dict[str, Any] | None:
