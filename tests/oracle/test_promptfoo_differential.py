@@ -848,6 +848,107 @@ tests:
         provider: bedrock:meta.llama3-1-8b-instruct-v1:0
 """,
     },
+    "the newest Claude models on Anthropic Messages: promptfoo's table of Claude models": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "system: Be brief\\nuser: Tell me about {{ q }}"
+  - '[{"role": "user", "content": "{{ q }}", "thinking": {"type": "enabled", "budget_tokens": 3000}}]'
+providers:
+  - anthropic:messages:claude-opus-4-7
+  - id: anthropic:messages:claude-opus-4-8
+    label: opus 4.8 sampled
+    config: {temperature: 0.4, top_p: 0.5, top_k: 9, max_tokens: 300}
+  - id: anthropic:messages:claude-opus-5
+    label: opus 5 thinking budget
+    config: {thinking: {type: enabled, budget_tokens: 4000, display: summarized}, effort: high}
+  - id: anthropic:messages:claude-opus-5
+    label: opus 5 thinking off at max effort
+    config: {thinking: {type: disabled}, effort: max}
+  - id: anthropic:messages:claude-opus-5
+    label: opus 5 thinking off
+    config: {thinking: {type: disabled}, temperature: 0.2}
+  - anthropic:messages:claude-sonnet-5
+  - id: anthropic:messages:claude-fable-5
+    config: {thinking: {type: disabled}, max_tokens: 64}
+  - id: anthropic:messages:claude-mythos-5-1
+    config:
+      tools: [{name: look, description: Look it up, input_schema: {type: object, properties: {}}}]
+      tool_choice: {type: any}
+  - id: anthropic:messages:claude-sonnet-4-5
+    label: sonnet 4.5 thinking
+    config: {thinking: {type: enabled, budget_tokens: 2000}, temperature: 0.3, top_p: 0.5, top_k: 5, max_tokens: 1000}
+  - id: anthropic:messages:claude-sonnet-4-5
+    label: sonnet 4.5 adaptive
+    config: {thinking: {type: adaptive}, effort: low}
+tests:
+  - vars: {q: owls}
+    assert:
+      - type: llm-rubric
+        value: about {{ q }}
+        provider: anthropic:messages:claude-opus-4-7
+      - type: factuality
+        value: Owls hunt at night
+        provider:
+          id: anthropic:messages:claude-opus-5
+          config: {temperature: 0, max_tokens: 500}
+""",
+    },
+    "the newest Claude models on Bedrock (Converse and InvokeModel) and on Vertex": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "system: Be brief\\nuser: Tell me about {{ q }}"
+providers:
+  - bedrock:converse:us.anthropic.claude-opus-4-7-v1:0
+  - id: bedrock:converse:anthropic.claude-opus-5-v1:0
+    config:
+      temperature: 0.5
+      topP: 0.9
+      maxTokens: 400
+      thinking: {type: enabled, budget_tokens: 2000}
+      additionalModelRequestFields: {top_k: 3, output_config: {effort: max}, thinking: {type: disabled}}
+  - id: bedrock:converse:anthropic.claude-haiku-5-v1:0
+    config: {temperature: 0.5, additionalModelRequestFields: {thinking: {type: enabled, budget_tokens: 900}}}
+  - id: bedrock:converse:anthropic.claude-fable-5-v1:0
+    config: {thinking: {type: disabled}}
+  - bedrock:us.anthropic.claude-opus-4-8-v1:0
+  - id: bedrock:anthropic.claude-opus-5-v1:0
+    config: {temperature: 0.7}
+  - id: bedrock:anthropic.claude-sonnet-5-v1:0
+    config: {thinking: {type: disabled}}
+  - id: bedrock:anthropic.claude-haiku-5-v1:0
+    config: {thinking: {type: enabled, budget_tokens: 5000}, max_tokens: 100}
+  - id: bedrock:anthropic.claude-fable-5-1-v1:0
+    config:
+      thinking: {type: disabled}
+      tools: [{name: look, description: Look it up, input_schema: {type: object, properties: {}}}]
+      tool_choice: {type: tool, name: look}
+  - vertex:claude-opus-4-7@20260101
+  - id: vertex:claude-opus-5
+    config: {temperature: 0.3, topP: 0.9, topK: 4, thinking: {type: enabled, budget_tokens: 3000}, effort: xhigh}
+  - id: vertex:claude-sonnet-5
+    config: {thinking: {type: disabled}, maxOutputTokens: 99}
+  - id: vertex:claude-fable-5
+    config: {thinking: {type: disabled}, effort: low}
+  - id: vertex:claude-sonnet-4-5@20250929
+    config: {thinking: {type: enabled, budget_tokens: 1500}, temperature: 0.2}
+tests:
+  - vars: {q: owls}
+    assert:
+      - type: llm-rubric
+        value: about {{ q }}
+        provider: bedrock:converse:anthropic.claude-opus-4-8-v1:0
+      - type: llm-rubric
+        value: short
+        provider:
+          id: bedrock:anthropic.claude-opus-5-v1:0
+          config: {temperature: 0.1}
+      - type: factuality
+        value: Owls hunt at night
+        provider:
+          id: vertex:claude-sonnet-5
+          config: {temperature: 0.1}
+""",
+    },
     "judges named by a configured provider's id or label, and by output type": {
         "promptfooconfig.yaml": """\
 prompts: ["Solve: {{ puzzle }}"]

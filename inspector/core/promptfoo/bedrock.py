@@ -20,7 +20,7 @@ from typing import Any
 
 from ..js import JS_SPACE_CLASS, js_string, js_trim, js_truthy
 from ..model import InputError
-from . import providers
+from . import claude_models, providers
 from .render import parse_chat_prompt
 
 Body = dict[str, Any]
@@ -268,36 +268,38 @@ def amazon_nova_2(prompt: str, _model: str, config: dict[str, Any], env: dict[st
 
 def claude_messages(prompt: str, model: str, config: dict[str, Any], env: dict[str, Any]) -> Body:
     """CLAUDE_MESSAGES: a JSON chat array (a lone system message sent as the user's), else
-    Anthropic's parseMessages; `anthropic_version`, max_tokens 1024 and temperature 0 by default."""
-    if providers.LATER_CLAUDE.search(model):
-        raise InputError(
-            f"promptfoo sets {model}'s sampling, thinking and max_tokens from its own table of Claude "
-            f"models, which the inspector does not model"
-        )
+    Anthropic's parseMessages; `anthropic_version`, max_tokens 1024 (2048 for a model that thinks
+    unasked) and temperature 0 by default, and sampling, thinking and a forced tool choice as
+    promptfoo's table of Claude models says."""
     read = Env(env)
+    rules = claude_models.rules_of(model)
     messages, system = _claude_chat(prompt)
     params: Body = {"messages": messages}
     _param(params, "anthropic_version", config.get("anthropic_version"), default="bedrock-2023-05-31")
-    _param(params, "max_tokens", config.get("max_tokens"), read.int("AWS_BEDROCK_MAX_TOKENS"), 1024)
-    _param(params, "temperature", config.get("temperature"), default=0)
+    requested = config.get("thinking")
+    unasked = rules.thinks_by_default and not (
+        isinstance(requested, dict) and requested.get("type") == "disabled"
+    )
+    _param(
+        params,
+        "max_tokens",
+        config.get("max_tokens"),
+        read.int("AWS_BEDROCK_MAX_TOKENS"),
+        2048 if unasked else 1024,
+    )
+    if not rules.sampling_deprecated:
+        _param(params, "temperature", config.get("temperature"), default=0)
     _param(params, "tools", _tools(config.get("tools")))
-    _param(params, "tool_choice", config.get("tool_choice"))
-    thinking = config.get("thinking")
+    tool_choice = config.get("tool_choice")
+    forced = isinstance(tool_choice, dict) and tool_choice.get("type") in ("any", "tool")
+    _param(params, "tool_choice", None if rules.always_adaptive and forced else tool_choice)
+    thinking = claude_models.normalized_thinking(rules, requested, None)
     _param(params, "thinking", thinking)
-    _clamp_for_thinking(params, thinking)
+    if isinstance(params.get("max_tokens"), (int, float)):
+        params["max_tokens"] = claude_models.max_tokens_above_budget(params["max_tokens"], thinking)
     if js_truthy(system):
         params["system"] = system
     return params
-
-
-def _clamp_for_thinking(params: Body, thinking: Any) -> None:
-    """clampMaxTokensForThinkingBudget: max_tokens above an enabled thinking budget."""
-    if not (isinstance(thinking, dict) and thinking.get("type") == "enabled"):
-        return
-    budget, max_tokens = thinking.get("budget_tokens"), params.get("max_tokens")
-    numbers = isinstance(budget, (int, float)) and isinstance(max_tokens, (int, float))
-    if numbers and budget and max_tokens <= budget:
-        params["max_tokens"] = budget + 1024
 
 
 def _claude_chat(prompt: str) -> tuple[list[Any], Any]:

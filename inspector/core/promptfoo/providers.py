@@ -17,7 +17,7 @@ from typing import Any
 
 from ..model import InputError
 from ..yaml_lines import Node
-from . import bedrock, vertex
+from . import bedrock, claude_models, vertex
 from .gemini import config_instruction, gemini_body
 from .source import Source
 
@@ -173,12 +173,6 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
         )
     elif api in GEMINI_APIS and "-tts" in model:
         provider.unsupported = f"{model} is a speech model, whose request the inspector does not build"
-    elif api in (ANTHROPIC, BEDROCK_CONVERSE, BEDROCK_INVOKE, VERTEX_CLAUDE) and LATER_CLAUDE.search(model):
-        provider.unsupported = (
-            f"promptfoo sets {model}'s sampling, thinking and max_tokens "
-            f"from its own table of Claude models, which the inspector does "
-            f"not model"
-        )
     elif api is None and provider_id.startswith("vertex:"):
         provider.unsupported = (
             f"provider {provider_id!r} is not one whose request the inspector builds: on Vertex, "
@@ -458,36 +452,63 @@ def _text_format(response_format: Any, gpt5: bool, verbosity: Any) -> dict[str, 
 # ---- Anthropic ------------------------------------------------------------------------------
 
 
-def anthropic_body(model: str, rendered_text: str, config: dict[str, Any]) -> dict[str, Any]:
-    """AnthropicMessagesProvider.callApi: parseMessages of the rendered prompt."""
+def anthropic_body(
+    model: str, rendered_text: str, config: dict[str, Any], env: dict[str, Any]
+) -> dict[str, Any]:
+    """AnthropicMessagesProvider.callApi: parseMessages of the rendered prompt; sampling, thinking,
+    a forced tool choice and the default max_tokens as promptfoo's table of Claude models says."""
     system, messages = anthropic_messages(rendered_text)
+    rules = claude_models.rules_of(model, claude_models.anthropic_guesses(config, env))
+    requested = config.get("thinking")
+    if requested is None:
+        requested = claude_models.thinking_in_prompt(rendered_text)
+    effort = config.get("effort")
+    thinking = claude_models.normalized_thinking(rules, requested, effort)
+    thinking_on = rules.always_adaptive or claude_models.thinking_is_on(thinking)
+    default_max = (
+        2 * ANTHROPIC_DEFAULT_MAX_TOKENS
+        if claude_models.spends_thinking_tokens(rules, thinking)
+        else ANTHROPIC_DEFAULT_MAX_TOKENS
+    )
     body: dict[str, Any] = {"model": model}
-    if system is not None:
+    if system:
         body["system"] = system
-    body["max_tokens"] = _given(config, "max_tokens", ANTHROPIC_DEFAULT_MAX_TOKENS)
+    body["max_tokens"] = claude_models.max_tokens_above_budget(
+        _given(config, "max_tokens", default_max), thinking
+    )
     body["messages"] = messages
     body["stream"] = bool(config.get("stream", False))
+    top_p = config.get("top_p")
+    if top_p is not None and thinking_on and isinstance(top_p, (int, float)):
+        top_p = max(0.95, min(1, top_p))  # extended thinking takes top_p in [0.95, 1] only
     # temperature and top_p together are refused by Anthropic: promptfoo keeps top_p.
-    if config.get("top_p") is None:
+    if top_p is None and not thinking_on and not rules.sampling_deprecated:
         body["temperature"] = _given(config, "temperature", 0)
-    for key in ("top_p", "top_k"):
-        if config.get(key) is not None:
-            body[key] = config[key]
-    _truthy(
-        body, config, ("cache_control", "service_tier", "stop_sequences", "metadata", "tools", "tool_choice")
+    if top_p is not None and not rules.sampling_deprecated:
+        body["top_p"] = top_p
+    if config.get("top_k") is not None and not (thinking_on or rules.sampling_deprecated):
+        body["top_k"] = config["top_k"]
+    _truthy(body, config, ("cache_control", "service_tier", "stop_sequences", "metadata", "tools"))
+    tool_choice = config.get("tool_choice")
+    forced = isinstance(tool_choice, dict) and tool_choice.get("type") in ("any", "tool")
+    refused = rules.forced_tool_choice_refused or (
+        isinstance(thinking, dict) and thinking.get("type") == "enabled"
     )
+    if tool_choice and not (forced and refused):
+        body["tool_choice"] = tool_choice
+    if _js_truthy(thinking):
+        body["thinking"] = thinking
+    output_format = config.get("output_format")
+    if output_format and not isinstance(output_format, dict):
+        raise InputError("the inspector reads `output_format` written in the config, not from a file")
+    if output_format or effort:
+        body["output_config"] = {
+            **({"format": output_format} if output_format else {}),
+            **({"effort": effort} if effort else {}),
+        }
     if isinstance(config.get("extra_body"), dict):
         body.update(config["extra_body"])
     return body
-
-
-# Claude models whose sampling parameters, thinking and max_tokens promptfoo sets by its own
-# capability table (Opus 4.7 and later, Claude 5): not modelled.
-LATER_CLAUDE = re.compile(
-    r"(^|[^a-z0-9])claude-(?:opus-4-[78](?![0-9])|[a-z][a-z0-9]*"
-    r"(?:-[a-z][a-z0-9]*){0,4}-(?:[5-9]|[1-9][0-9])(?![a-z0-9]))",
-    re.I,
-)
 
 
 def anthropic_messages(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
@@ -554,20 +575,23 @@ def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[
 # ---- Bedrock Converse (bedrock:converse:) ---------------------------------------------------
 
 
-def converse_body(rendered_text: str, config: dict[str, Any], env: dict[str, Any]) -> dict[str, Any]:
+def converse_body(
+    model: str, rendered_text: str, config: dict[str, Any], env: dict[str, Any]
+) -> dict[str, Any]:
     """AwsBedrockConverseProvider.callApiInternal: parseConverseMessages of the rendered prompt,
     buildInferenceConfig (no defaults: what the config or its `env` gives; Nova 2 reasoning drops
     the sampling, and at high effort the max tokens) and buildAdditionalModelRequestFields
-    (`additionalModelRequestFields`, with `thinking` and `reasoningConfig` added). The model id is
-    in the URL."""
+    (`additionalModelRequestFields`, with `thinking` and `reasoningConfig` added; the later Claude
+    models' as promptfoo's table says). The model id is in the URL."""
+    rules = claude_models.rules_of(model)
     system, messages = converse_messages(rendered_text)
     body: dict[str, Any] = {"messages": messages}
     if system:
         body["system"] = system
-    inference = _converse_inference(config, bedrock.Env(env))
+    inference = _converse_inference(config, bedrock.Env(env), rules.sampling_deprecated)
     if inference:
         body["inferenceConfig"] = inference
-    fields = _additional_fields(config)
+    fields = _additional_fields(config, rules)
     if fields:
         body["additionalModelRequestFields"] = fields
     performance = config.get("performanceConfig")
@@ -579,7 +603,9 @@ def converse_body(rendered_text: str, config: dict[str, Any], env: dict[str, Any
     return body
 
 
-def _converse_inference(config: dict[str, Any], env: bedrock.Env) -> dict[str, Any]:
+def _converse_inference(
+    config: dict[str, Any], env: bedrock.Env, sampling_deprecated: bool
+) -> dict[str, Any]:
     reasoning = config.get("reasoningConfig")
     enabled = isinstance(reasoning, dict) and reasoning.get("type") == "enabled"
     high = isinstance(reasoning, dict) and reasoning.get("maxReasoningEffort") == "high"
@@ -598,7 +624,8 @@ def _converse_inference(config: dict[str, Any], env: bedrock.Env) -> dict[str, A
         if value is None and from_env is not bedrock.MISSING:
             value = from_env
         sampling = key != "maxTokens"
-        if value is not None and not (enabled and (sampling or dropped_at_high)):
+        dropped = (enabled or sampling_deprecated) if sampling else (enabled and dropped_at_high)
+        if value is not None and not dropped:
             inference[key] = value
     stop = config.get("stopSequences") if _js_truthy(config.get("stopSequences")) else config.get("stop")
     if not _js_truthy(stop):
@@ -619,15 +646,28 @@ def _env_stop(env: bedrock.Env) -> Any:
         return None
 
 
-def _additional_fields(config: dict[str, Any]) -> dict[str, Any]:
-    """buildAdditionalModelRequestFields for the models whose thinking promptfoo passes through
-    as written (the later Claude models, which it rewrites, are not rendered)."""
+def _additional_fields(config: dict[str, Any], rules: claude_models.ClaudeRules) -> dict[str, Any]:
+    """buildAdditionalModelRequestFields: for the Claude models that drop their sampling, the
+    sampling written there is removed and thinking normalized (with the effort written there);
+    `thinking` in the config is normalized with no effort."""
     given = config.get("additionalModelRequestFields")
     if given is not None and not isinstance(given, dict):
         raise InputError("`additionalModelRequestFields` must be a mapping")
     fields = dict(given or {})
+    if rules.sampling_deprecated:
+        for key in ("temperature", "top_p", "top_k"):
+            fields.pop(key, None)
+        output = fields.get("output_config")
+        effort = output.get("effort") if isinstance(output, dict) else None
+        thinking = claude_models.normalized_thinking(rules, fields.get("thinking"), effort)
+        if thinking is None:
+            fields.pop("thinking", None)
+        else:
+            fields["thinking"] = thinking
     if _js_truthy(config.get("thinking")):
-        fields["thinking"] = config["thinking"]
+        thinking = claude_models.normalized_thinking(rules, config["thinking"], None)
+        if thinking is not None:
+            fields["thinking"] = thinking
     if _js_truthy(config.get("reasoningConfig")):
         fields["reasoningConfig"] = config["reasoningConfig"]
     return fields
@@ -734,12 +774,14 @@ def body_for(
     if provider_api in GEMINI_APIS:
         return gemini_body(model, rendered_messages, config, vertex=provider_api == VERTEX_GEMINI)
     if provider_api == VERTEX_CLAUDE:
-        parsed = anthropic_messages(vertex.claude_prompt_text(rendered_text, rendered_messages))
-        return vertex.claude_body(parsed, config, config_instruction(config.get("systemInstruction")))
+        prompt_text = vertex.claude_prompt_text(rendered_text, rendered_messages)
+        instruction = config_instruction(config.get("systemInstruction"))
+        parsed = anthropic_messages(prompt_text)
+        return vertex.claude_body(model, parsed, prompt_text, config, instruction, env or {})
     if provider_api == VERTEX_LLAMA:
         return vertex.llama_body(model, rendered_messages, config)
     if provider_api == BEDROCK_CONVERSE:
-        return converse_body(rendered_text, config, env or {})
+        return converse_body(model, rendered_text, config, env or {})
     if provider_api == BEDROCK_INVOKE:
         return bedrock.invoke_body(model, rendered_text, config, env or {})
-    return anthropic_body(model, rendered_text, config)
+    return anthropic_body(model, rendered_text, config, env or {})

@@ -12,14 +12,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..js import js_truthy
 from ..model import InputError
+from . import claude_models
 
 CLAUDE_MAX_TOKENS = 512
 LLAMA_MAX_TOKENS = 1024
 LLAMA_REGION = "us-central1"
-# Claude on Vertex keys the inspector does not build: thinking (normalised by promptfoo's table
-# of Claude models) and effort.
-CLAUDE_NOT_BUILT = ("thinking", "effort")
+# Claude on Vertex keys the inspector does not build (none left: thinking and effort are built
+# as promptfoo's table of Claude models says).
+CLAUDE_NOT_BUILT: tuple[str, ...] = ()
 
 
 def _js_or(config: dict[str, Any], *keys: str) -> tuple[bool, Any]:
@@ -32,14 +34,26 @@ def _js_or(config: dict[str, Any], *keys: str) -> tuple[bool, Any]:
 
 
 def claude_body(
+    model: str,
     model_messages: tuple[list[dict[str, Any]] | None, list[dict[str, Any]]],
+    prompt_text: str,
     config: dict[str, Any],
     instruction: dict[str, Any] | None,
+    env: dict[str, Any],
 ) -> dict[str, Any]:
-    """callClaudeApi: `model_messages` is parseMessages' system and messages, `instruction` the
-    config's systemInstruction, prepared (its parts' text rendered with the vars); its text parts
-    go before the prompt's system blocks."""
+    """callClaudeApi: `model_messages` is parseMessages' system and messages of `prompt_text`
+    (where a `thinking` may be written), `instruction` is the config's
+    systemInstruction, prepared (its parts' text rendered with the vars); its text parts go
+    before the prompt's system blocks. Sampling, thinking and the default max_tokens as
+    promptfoo's table of Claude models says."""
     system, messages = model_messages
+    rules = claude_models.rules_of(model, claude_models.vertex_guesses(config, env))
+    requested = config.get("thinking")
+    if not js_truthy(requested):
+        requested = claude_models.thinking_in_prompt(prompt_text)
+    effort = config.get("effort")
+    thinking = claude_models.normalized_thinking(rules, requested, effort)
+    default_max = 2048 if claude_models.spends_thinking_tokens(rules, thinking) else CLAUDE_MAX_TOKENS
     blocks = [
         {"type": "text", "text": part["text"]}
         for part in (instruction or {}).get("parts") or []
@@ -52,7 +66,9 @@ def claude_body(
         or config.get("anthropic_version")
         or "vertex-2023-10-16",
         "stream": False,
-        "max_tokens": config.get("max_tokens") or config.get("maxOutputTokens") or CLAUDE_MAX_TOKENS,
+        "max_tokens": claude_models.max_tokens_above_budget(
+            config.get("max_tokens") or config.get("maxOutputTokens") or default_max, thinking
+        ),
     }
     for name, keys in (
         ("temperature", ("temperature",)),
@@ -60,10 +76,14 @@ def claude_body(
         ("top_k", ("top_k", "topK")),
     ):
         present, value = _js_or(config, *keys)
-        if present:
+        if present and not rules.sampling_deprecated:
             body[name] = value
     if system is not None:
         body["system"] = system
+    if js_truthy(thinking):
+        body["thinking"] = thinking
+    if effort:
+        body["output_config"] = {"effort": effort}
     body["messages"] = messages
     return body
 
