@@ -90,6 +90,21 @@ INVOKE_MODELS = (
     "bedrock:arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/titan",
     "bedrock:arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/llama2",
 )
+# The newest Claude models, whose requests promptfoo shapes by its table of Claude models, on
+# every route; drawn a sixth of the time. On Anthropic and Vertex only models in that table: a
+# later Claude missing from it is judged by the host, and the oracle's host is not Anthropic's.
+LATER_CLAUDE_MODELS = (
+    "anthropic:messages:claude-opus-4-7",
+    "anthropic:messages:claude-opus-5",
+    "anthropic:messages:claude-fable-5-1",
+    "vertex:claude-sonnet-5",
+    "vertex:claude-opus-4-8@20260101",
+    "bedrock:converse:us.anthropic.claude-opus-5-v1:0",
+    "bedrock:converse:anthropic.claude-mythos-5-v1:0",
+    "bedrock:anthropic.claude-opus-4-7-v1:0",
+    "bedrock:us.anthropic.claude-sonnet-5-v1:0",
+    "bedrock:anthropic.claude-haiku-6-v1:0",
+)
 # Judges on Bedrock InvokeModel providers (llm-rubric, closedqa and factuality); none of them is
 # among the candidates' models, so a judge never names a configured Bedrock provider here: whether
 # promptfoo can grade with one depends on when that provider's client was made (see
@@ -100,6 +115,7 @@ INVOKE_JUDGES = (
     "bedrock:mistral.mistral-7b-instruct-v0:2",
     "bedrock:anthropic.claude-3-haiku-20240307-v1:0",
     "bedrock:qwen.qwen3-235b-a22b-2507-v1:0",
+    "bedrock:anthropic.claude-opus-5-v1:0",
 )
 # The config's `env` values promptfoo reads for Bedrock's defaults.
 BEDROCK_ENV = {
@@ -203,7 +219,9 @@ def prompt_entries(draw: Any, names: list[str], files: dict[str, str]) -> list[A
 def providers(draw: Any) -> list[Any]:
     chosen = []
     for index in range(draw(st.integers(1, 2))):
-        model = draw(st.sampled_from(INVOKE_MODELS if draw(st.integers(0, 2)) == 0 else MODELS))
+        route = draw(st.integers(0, 5))
+        models = INVOKE_MODELS if route < 2 else LATER_CLAUDE_MODELS if route == 2 else MODELS
+        model = draw(st.sampled_from(models))
         config: dict[str, Any] = {}
         if draw(st.booleans()):
             config["temperature"] = draw(st.sampled_from((0, 0.2, 1, 1.5)))
@@ -233,6 +251,8 @@ def providers(draw: Any) -> list[Any]:
             config.update(draw(converse_reasoning(model)))
         if model.startswith("bedrock:") and not model.startswith("bedrock:converse:"):
             config.update(draw(invoke_options(model)))
+        if model in LATER_CLAUDE_MODELS:
+            config.update(draw(claude_thinking(model)))
         if not config and draw(st.booleans()):
             chosen.append(model)
             continue
@@ -321,6 +341,39 @@ def converse_reasoning(draw: Any, model: str) -> dict[str, Any]:
             "type": draw(st.sampled_from(("enabled", "disabled"))),
             "maxReasoningEffort": draw(st.sampled_from(("low", "medium", "high"))),
         }
+    return options
+
+
+@st.composite
+def claude_thinking(draw: Any, model: str) -> dict[str, Any]:
+    """Thinking written where each route reads it (and effort where promptfoo sends it), and the
+    sampling the newest Claude models drop."""
+    options: dict[str, Any] = {}
+    thinking = draw(
+        st.sampled_from(
+            (
+                None,
+                {"type": "enabled", "budget_tokens": 3000},
+                {"type": "enabled", "budget_tokens": 1500, "display": "omitted"},
+                {"type": "disabled"},
+                {"type": "adaptive"},
+            )
+        )
+    )
+    if thinking is not None:
+        options["thinking"] = thinking
+    if model.startswith(("anthropic:", "vertex:")) and draw(st.booleans()):
+        options["effort"] = draw(st.sampled_from(("low", "high", "xhigh", "max")))
+    if model.startswith("bedrock:converse:") and draw(st.booleans()):
+        options["additionalModelRequestFields"] = {
+            "top_k": 5,
+            "output_config": {"effort": draw(st.sampled_from(("high", "max")))},
+            "thinking": draw(
+                st.sampled_from(({"type": "disabled"}, {"type": "enabled", "budget_tokens": 900}))
+            ),
+        }
+    if draw(st.booleans()):
+        options["top_k"] = draw(st.integers(1, 9))
     return options
 
 
