@@ -247,6 +247,95 @@ tests:
     }
 
 
+def test_the_newest_claude_models_are_sent_as_promptfoos_table_of_claude_models_says() -> None:
+    # Bodies promptfoo 0.123.1 sent for these (the differential configs compare such bodies with
+    # the real ones): Opus 4.7 drops its sampling and its budget becomes adaptive thinking; Opus 5
+    # thinks unasked (max_tokens 2048) and leaves `disabled` out at effort max; Fable 5 cannot
+    # turn thinking off; an older Claude keeps a budget, clamps top_p and raises max_tokens above it.
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts: ["Hi {{ q }}"]
+providers:
+  - id: anthropic:messages:claude-opus-4-7
+    config: {temperature: 0.4, top_p: 0.5, top_k: 3, thinking: {type: enabled, budget_tokens: 3000}}
+  - id: anthropic:messages:claude-opus-5
+    config: {thinking: {type: disabled}, effort: max}
+  - id: bedrock:anthropic.claude-fable-5-v1:0
+    config: {thinking: {type: disabled}, temperature: 0.2}
+  - id: bedrock:converse:anthropic.claude-haiku-6-v1:0
+    config: {temperature: 0.2, maxTokens: 50}
+  - id: vertex:claude-sonnet-5
+    config: {temperature: 0.2, effort: low}
+  - id: anthropic:messages:claude-sonnet-4-5
+    config: {top_p: 0.5, temperature: 1, max_tokens: 900, thinking: {type: enabled, budget_tokens: 2000}}
+tests:
+  - vars: {q: there}
+"""
+        }
+    )
+    payloads = [evaluation_contract(case)["payload"] for case in document.cases]
+    messages = [{"role": "user", "content": [{"type": "text", "text": "Hi there"}]}]
+    assert payloads == [
+        {
+            "model": "claude-opus-4-7",
+            "max_tokens": 2048,
+            "messages": messages,
+            "stream": False,
+            "thinking": {"type": "adaptive"},
+        },
+        {
+            "model": "claude-opus-5",
+            "max_tokens": 2048,
+            "messages": messages,
+            "stream": False,
+            "output_config": {"effort": "max"},
+        },
+        {"messages": messages, "anthropic_version": "bedrock-2023-05-31", "max_tokens": 1024},
+        {
+            "messages": [{"role": "user", "content": [{"text": "Hi there"}]}],
+            "inferenceConfig": {"maxTokens": 50},
+        },
+        {
+            "anthropic_version": "vertex-2023-10-16",
+            "stream": False,
+            "max_tokens": 2048,
+            "output_config": {"effort": "low"},
+            "messages": messages,
+        },
+        {
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 3024,
+            "messages": messages,
+            "stream": False,
+            "top_p": 0.95,
+            "thinking": {"type": "enabled", "budget_tokens": 2000},
+        },
+    ]
+
+
+def test_a_later_claude_missing_from_promptfoos_table_keeps_its_sampling_on_another_host() -> None:
+    # promptfoo guesses that a Claude of generation 5 or later drops its sampling only on
+    # Anthropic's and Vertex's own hosts.
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts: ["Hi"]
+providers:
+  - id: anthropic:messages:claude-haiku-6
+    config: {temperature: 0.3}
+  - id: anthropic:messages:claude-haiku-6
+    config: {temperature: 0.3, apiBaseUrl: "https://gateway.example.com/v1"}
+  - id: vertex:claude-haiku-6
+    config: {temperature: 0.3, apiHost: "proxy.example.com"}
+tests: [{}]
+"""
+        }
+    )
+    temperatures = [evaluation_contract(case)["payload"].get("temperature") for case in document.cases]
+    assert temperatures == [None, 0.3, 0.3]
+
+
 def test_a_judges_text_points_at_the_assertion_the_vars_and_the_prompt_it_quotes() -> None:
     document = render(
         {

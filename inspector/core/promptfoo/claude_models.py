@@ -88,6 +88,24 @@ def normalized_thinking(rules: ClaudeRules, thinking: Any, effort: Any) -> Any:
     return thinking
 
 
+@dataclass(frozen=True)
+class Thinking:
+    sent: Any  # the normalized `thinking`, None when none is sent
+    on: bool  # thinking runs, so sampling is held (always on for the always-adaptive models)
+    spends_tokens: bool  # promptfoo doubles its default max_tokens
+    budgeted: bool  # a manual budget, which refuses a forced tool choice
+
+
+def thinking_of(rules: ClaudeRules, requested: Any, effort: Any) -> Thinking:
+    sent = normalized_thinking(rules, requested, effort)
+    return Thinking(
+        sent=sent,
+        on=rules.always_adaptive or thinking_is_on(sent),
+        spends_tokens=spends_thinking_tokens(rules, sent),
+        budgeted=_kind(sent) == "enabled",
+    )
+
+
 def thinking_is_on(thinking: Any) -> bool:
     return _kind(thinking) in ("enabled", "adaptive")
 

@@ -462,53 +462,67 @@ def anthropic_body(
     requested = config.get("thinking")
     if requested is None:
         requested = claude_models.thinking_in_prompt(rendered_text)
-    effort = config.get("effort")
-    thinking = claude_models.normalized_thinking(rules, requested, effort)
-    thinking_on = rules.always_adaptive or claude_models.thinking_is_on(thinking)
-    default_max = (
-        2 * ANTHROPIC_DEFAULT_MAX_TOKENS
-        if claude_models.spends_thinking_tokens(rules, thinking)
-        else ANTHROPIC_DEFAULT_MAX_TOKENS
-    )
+    thinking = claude_models.thinking_of(rules, requested, config.get("effort"))
+    default_max = 2 * ANTHROPIC_DEFAULT_MAX_TOKENS if thinking.spends_tokens else ANTHROPIC_DEFAULT_MAX_TOKENS
     body: dict[str, Any] = {"model": model}
     if system:
         body["system"] = system
     body["max_tokens"] = claude_models.max_tokens_above_budget(
-        _given(config, "max_tokens", default_max), thinking
+        _given(config, "max_tokens", default_max), thinking.sent
     )
     body["messages"] = messages
     body["stream"] = bool(config.get("stream", False))
-    top_p = config.get("top_p")
-    if top_p is not None and thinking_on and isinstance(top_p, (int, float)):
-        top_p = max(0.95, min(1, top_p))  # extended thinking takes top_p in [0.95, 1] only
-    # temperature and top_p together are refused by Anthropic: promptfoo keeps top_p.
-    if top_p is None and not thinking_on and not rules.sampling_deprecated:
-        body["temperature"] = _given(config, "temperature", 0)
-    if top_p is not None and not rules.sampling_deprecated:
-        body["top_p"] = top_p
-    if config.get("top_k") is not None and not (thinking_on or rules.sampling_deprecated):
-        body["top_k"] = config["top_k"]
+    body.update(_anthropic_sampling(config, rules, thinking.on))
     _truthy(body, config, ("cache_control", "service_tier", "stop_sequences", "metadata", "tools"))
     tool_choice = config.get("tool_choice")
-    forced = isinstance(tool_choice, dict) and tool_choice.get("type") in ("any", "tool")
-    refused = rules.forced_tool_choice_refused or (
-        isinstance(thinking, dict) and thinking.get("type") == "enabled"
-    )
-    if tool_choice and not (forced and refused):
+    if tool_choice and not (_forced(tool_choice) and (rules.forced_tool_choice_refused or thinking.budgeted)):
         body["tool_choice"] = tool_choice
-    if _js_truthy(thinking):
-        body["thinking"] = thinking
-    output_format = config.get("output_format")
-    if output_format and not isinstance(output_format, dict):
-        raise InputError("the inspector reads `output_format` written in the config, not from a file")
-    if output_format or effort:
-        body["output_config"] = {
-            **({"format": output_format} if output_format else {}),
-            **({"effort": effort} if effort else {}),
-        }
+    if _js_truthy(thinking.sent):
+        body["thinking"] = thinking.sent
+    body.update(_output_config(config))
     if isinstance(config.get("extra_body"), dict):
         body.update(config["extra_body"])
     return body
+
+
+def _anthropic_sampling(
+    config: dict[str, Any], rules: claude_models.ClaudeRules, thinking_on: bool
+) -> dict[str, Any]:
+    """temperature, top_p and top_k: none for the models that drop them; with thinking on, no
+    temperature nor top_k, and top_p held in [0.95, 1]; temperature and top_p together are
+    refused by Anthropic, so promptfoo keeps top_p."""
+    if rules.sampling_deprecated:
+        return {}
+    sampling: dict[str, Any] = {}
+    top_p = config.get("top_p")
+    if top_p is not None and thinking_on and isinstance(top_p, (int, float)):
+        top_p = max(0.95, min(1, top_p))
+    if top_p is None and not thinking_on:
+        sampling["temperature"] = _given(config, "temperature", 0)
+    if top_p is not None:
+        sampling["top_p"] = top_p
+    if config.get("top_k") is not None and not thinking_on:
+        sampling["top_k"] = config["top_k"]
+    return sampling
+
+
+def _forced(tool_choice: Any) -> bool:
+    return isinstance(tool_choice, dict) and tool_choice.get("type") in ("any", "tool")
+
+
+def _output_config(config: dict[str, Any]) -> dict[str, Any]:
+    """`output_config`: the response format and the effort, when either is given."""
+    output_format, effort = config.get("output_format"), config.get("effort")
+    if output_format and not isinstance(output_format, dict):
+        raise InputError("the inspector reads `output_format` written in the config, not from a file")
+    if not (output_format or effort):
+        return {}
+    return {
+        "output_config": {
+            **({"format": output_format} if output_format else {}),
+            **({"effort": effort} if effort else {}),
+        }
+    }
 
 
 def anthropic_messages(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:

@@ -42,50 +42,64 @@ def claude_body(
     env: dict[str, Any],
 ) -> dict[str, Any]:
     """callClaudeApi: `model_messages` is parseMessages' system and messages of `prompt_text`
-    (where a `thinking` may be written), `instruction` is the config's
-    systemInstruction, prepared (its parts' text rendered with the vars); its text parts go
-    before the prompt's system blocks. Sampling, thinking and the default max_tokens as
-    promptfoo's table of Claude models says."""
+    (where a `thinking` may be written), `instruction` is the config's systemInstruction, prepared
+    (its parts' text rendered with the vars); its text parts go before the prompt's system
+    blocks. Sampling, thinking and the default max_tokens as promptfoo's table of Claude models
+    says."""
     system, messages = model_messages
     rules = claude_models.rules_of(model, claude_models.vertex_guesses(config, env))
     requested = config.get("thinking")
     if not js_truthy(requested):
         requested = claude_models.thinking_in_prompt(prompt_text)
     effort = config.get("effort")
-    thinking = claude_models.normalized_thinking(rules, requested, effort)
-    default_max = 2048 if claude_models.spends_thinking_tokens(rules, thinking) else CLAUDE_MAX_TOKENS
-    blocks = [
-        {"type": "text", "text": part["text"]}
-        for part in (instruction or {}).get("parts") or []
-        if isinstance(part, dict) and part.get("text")
-    ]
-    if blocks:
-        system = [*blocks, *(system or [])]
+    thinking = claude_models.thinking_of(rules, requested, effort)
     body: dict[str, Any] = {
         "anthropic_version": config.get("anthropicVersion")
         or config.get("anthropic_version")
         or "vertex-2023-10-16",
         "stream": False,
         "max_tokens": claude_models.max_tokens_above_budget(
-            config.get("max_tokens") or config.get("maxOutputTokens") or default_max, thinking
+            config.get("max_tokens")
+            or config.get("maxOutputTokens")
+            or (2048 if thinking.spends_tokens else CLAUDE_MAX_TOKENS),
+            thinking.sent,
         ),
     }
+    if not rules.sampling_deprecated:
+        body.update(_claude_sampling(config))
+    system = _with_instruction(system, instruction)
+    if system is not None:
+        body["system"] = system
+    if js_truthy(thinking.sent):
+        body["thinking"] = thinking.sent
+    if effort:
+        body["output_config"] = {"effort": effort}
+    body["messages"] = messages
+    return body
+
+
+def _claude_sampling(config: dict[str, Any]) -> dict[str, Any]:
+    """temperature, top_p and top_k as written (`a || b` of their two spellings)."""
+    sampling = {}
     for name, keys in (
         ("temperature", ("temperature",)),
         ("top_p", ("top_p", "topP")),
         ("top_k", ("top_k", "topK")),
     ):
         present, value = _js_or(config, *keys)
-        if present and not rules.sampling_deprecated:
-            body[name] = value
-    if system is not None:
-        body["system"] = system
-    if js_truthy(thinking):
-        body["thinking"] = thinking
-    if effort:
-        body["output_config"] = {"effort": effort}
-    body["messages"] = messages
-    return body
+        if present:
+            sampling[name] = value
+    return sampling
+
+
+def _with_instruction(system: Any, instruction: dict[str, Any] | None) -> Any:
+    """The config's systemInstruction text parts before the prompt's system blocks."""
+    blocks = [
+        {"type": "text", "text": part["text"]}
+        for part in (instruction or {}).get("parts") or []
+        if isinstance(part, dict) and part.get("text")
+    ]
+    return [*blocks, *(system or [])] if blocks else system
 
 
 def llama_body(model: str, messages: Any, config: dict[str, Any]) -> dict[str, Any]:
