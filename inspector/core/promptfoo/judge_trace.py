@@ -6,13 +6,13 @@ run knows written into it. Rendering it through the traced nunjucks engine would
 that is sent and everything about how it is built, so the request is traced after it is made:
 each text the judge was given that is known to come from a line (the candidate's traced segments,
 the assertion's rendered value, each var's value) is found in the request's messages, longest
-first, and the rest is the template's. A text shorter than a few characters is not looked for: it
+first (str.find: a regex of the texts cost more to compile than the search), and the rest is the
+template's. A text shorter than a few characters is not looked for: it
 would be found inside words it never wrote.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 import msgspec
@@ -34,9 +34,9 @@ def trace_messages(messages: list[Message], known: Iterable[Segment], rest: Orig
             origins[text] = segment.origin
     if not origins:
         return [_whole(message, rest) for message in messages]
-    # Longest first: at one position the regex takes the first alternative that matches.
-    pattern = re.compile("|".join(re.escape(text) for text in sorted(origins, key=len, reverse=True)))
-    return [_cut(message, pattern, origins, rest) for message in messages]
+    # Longest first: a text found inside a longer one already claimed is not cut out of it.
+    ordered = sorted(origins.items(), key=lambda item: len(item[0]), reverse=True)
+    return [_cut(message, ordered, rest) for message in messages]
 
 
 def _whole(message: Message, rest: Origin) -> Message:
@@ -47,7 +47,23 @@ def _whole(message: Message, rest: Origin) -> Message:
     )
 
 
-def _cut(message: Message, pattern: re.Pattern[str], origins: dict[str, Origin], rest: Origin) -> Message:
+def _claimed(text: str, ordered: list[tuple[str, Origin]]) -> list[tuple[int, int, Origin]]:
+    """Where each known text stands in `text`, the longest first, none overlapping another."""
+    spans: list[tuple[int, int, Origin]] = []
+    taken = bytearray(len(text))
+    for known, origin in ordered:
+        start = text.find(known)
+        while start != -1:
+            end = start + len(known)
+            free = not any(taken[start:end])
+            if free:
+                spans.append((start, end, origin))
+                taken[start:end] = b"\x01" * (end - start)
+            start = text.find(known, end if free else start + 1)
+    return sorted(spans, key=lambda span: span[0])
+
+
+def _cut(message: Message, ordered: list[tuple[str, Origin]], rest: Origin) -> Message:
     if len(message.segments) != 1 or message.segments[0].media is not None or message.segments[0].raw:
         return message
     if message.blocks:
@@ -56,14 +72,14 @@ def _cut(message: Message, pattern: re.Pattern[str], origins: dict[str, Origin],
     whole = message.segments[0]
     text = whole.text
     cut: list[Segment] = []
-    start = 0
-    for match in pattern.finditer(text):
-        if match.start() > start:
-            cut.append(Segment(text[start : match.start()], rest))
-        cut.append(Segment(match.group(), origins[match.group()]))
-        start = match.end()
-    if start < len(text):
-        cut.append(Segment(text[start:], rest))
+    position = 0
+    for start, end, origin in _claimed(text, ordered):
+        if start > position:
+            cut.append(Segment(text[position:start], rest))
+        cut.append(Segment(text[start:end], origin))
+        position = end
+    if position < len(text):
+        cut.append(Segment(text[position:], rest))
     if cut and whole.options is not None:
         cut[0] = msgspec.structs.replace(cut[0], options=whole.options)
     return msgspec.structs.replace(message, segments=cut or [msgspec.structs.replace(whole, origin=rest)])
