@@ -20,7 +20,7 @@ from typing import Any
 
 from ..js import JS_SPACE_CLASS, js_string, js_trim, js_truthy
 from ..model import InputError
-from . import providers
+from .anthropic import LATER_CLAUDE, anthropic_messages
 from .render import parse_chat_prompt
 
 Body = dict[str, Any]
@@ -269,7 +269,7 @@ def amazon_nova_2(prompt: str, _model: str, config: dict[str, Any], env: dict[st
 def claude_messages(prompt: str, model: str, config: dict[str, Any], env: dict[str, Any]) -> Body:
     """CLAUDE_MESSAGES: a JSON chat array (a lone system message sent as the user's), else
     Anthropic's parseMessages; `anthropic_version`, max_tokens 1024 and temperature 0 by default."""
-    if providers.LATER_CLAUDE.search(model):
+    if LATER_CLAUDE.search(model):
         raise InputError(
             f"promptfoo sets {model}'s sampling, thinking and max_tokens from its own table of Claude "
             f"models, which the inspector does not model"
@@ -303,7 +303,7 @@ def _clamp_for_thinking(params: Body, thinking: Any) -> None:
 def _claude_chat(prompt: str) -> tuple[list[Any], Any]:
     parsed = _json_array(prompt)
     if parsed is None:
-        system, messages = providers.anthropic_messages(prompt)
+        system, messages = anthropic_messages(prompt)
         return messages, system
     systems = [item for item in parsed if _get(item, "role") == "system"]
     others = [item for item in parsed if _get(item, "role") != "system"]
