@@ -20,7 +20,8 @@ from typing import Any
 
 from ..js import JS_SPACE_CLASS, js_string, js_trim, js_truthy
 from ..model import InputError
-from . import claude_models, providers
+from . import claude_models
+from .anthropic import anthropic_messages
 from .render import parse_chat_prompt
 
 Body = dict[str, Any]
@@ -305,7 +306,7 @@ def claude_messages(prompt: str, model: str, config: dict[str, Any], env: dict[s
 def _claude_chat(prompt: str) -> tuple[list[Any], Any]:
     parsed = _json_array(prompt)
     if parsed is None:
-        system, messages = providers.anthropic_messages(prompt)
+        system, messages = anthropic_messages(prompt)
         return messages, system
     systems = [item for item in parsed if _get(item, "role") == "system"]
     others = [item for item in parsed if _get(item, "role") != "system"]
@@ -818,37 +819,50 @@ def neutral_request(model: str, prompt: str, body: Body, config: dict[str, Any])
             **{key: value for key, value in body.items() if key != "anthropic_version"},
         }
     if family in (NOVA, NOVA_2):
-        system = body.get("system")
-        if system and isinstance(system[0].get("text"), list):
-            system = system[0]["text"]  # the blocks promptfoo wrapped once more
-        inference = body.get("inferenceConfig") or {}
-        sampling = {
-            converse_key: inference[key]
-            for key, converse_key in (
-                ("max_new_tokens", "maxTokens"),
-                ("temperature", "temperature"),
-                ("top_p", "topP"),
-            )
-            if key in inference
-        }
-        return "bedrock-converse", {
-            "messages": body["messages"],
-            **({"system": system} if system else {}),
-            **({"inferenceConfig": sampling} if sampling else {}),
-        }
+        return "bedrock-converse", _nova_as_converse(body)
+    messages, sampling = _as_chat(family, prompt, body)
+    return "openai-chat", {"model": model, "messages": messages, **sampling}
+
+
+# Nova's inferenceConfig keys and their names in a Converse request.
+_NOVA_TO_CONVERSE = (("max_new_tokens", "maxTokens"), ("temperature", "temperature"), ("top_p", "topP"))
+
+
+def _nova_as_converse(body: Body) -> Body:
+    system = body.get("system")
+    if system and isinstance(system[0].get("text"), list):
+        system = system[0]["text"]  # the blocks promptfoo wrapped once more
+    inference = body.get("inferenceConfig") or {}
+    sampling = {converse_key: inference[key] for key, converse_key in _NOVA_TO_CONVERSE if key in inference}
+    return {
+        "messages": body["messages"],
+        **({"system": system} if system else {}),
+        **({"inferenceConfig": sampling} if sampling else {}),
+    }
+
+
+LLAMAS = (LLAMA2, LLAMA3, LLAMA3_1, LLAMA3_2, LLAMA3_3, LLAMA4)
+
+
+def _as_chat(family: Family, prompt: str, body: Body) -> tuple[Any, Body]:
+    """The messages and the sampling of an OpenAI Chat request that says what `body` says. Of the
+    families that send the prompt as text, only Llama's max_gen_len is carried (as max_tokens): the
+    others' sampling keys are their own words."""
     sampling = {key: body[key] for key in _CHAT_SAMPLING if isinstance(body.get(key), (int, float))}
     if family is COHERE_R:
-        history = [
-            {"role": "assistant" if item["role"] == "CHATBOT" else "user", "content": item["message"]}
-            for item in body["chat_history"]
-        ]
-        messages: Any = [*history, {"role": "user", "content": body["message"]}]
-    elif family.chat and "messages" in body:
-        messages = body["messages"]
-    elif family in (LLAMA2, LLAMA3, LLAMA3_1, LLAMA3_2, LLAMA3_3, LLAMA4):
-        messages = _llama_messages(prompt)
-        sampling = {"max_tokens": body["max_gen_len"]} if isinstance(body.get("max_gen_len"), int) else {}
-    else:
-        messages = [{"role": "user", "content": prompt}]
-        sampling = {}
-    return "openai-chat", {"model": model, "messages": messages, **sampling}
+        return _cohere_r_messages(body), sampling
+    if family.chat and "messages" in body:
+        return body["messages"], sampling
+    if family in LLAMAS:
+        max_tokens = body.get("max_gen_len")
+        return _llama_messages(prompt), ({"max_tokens": max_tokens} if isinstance(max_tokens, int) else {})
+    return [{"role": "user", "content": prompt}], {}
+
+
+def _cohere_r_messages(body: Body) -> list[Any]:
+    """Command R's chat_history and message as chat messages."""
+    history = [
+        {"role": "assistant" if item["role"] == "CHATBOT" else "user", "content": item["message"]}
+        for item in body["chat_history"]
+    ]
+    return [*history, {"role": "user", "content": body["message"]}]

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import InputError
 from ..yaml_lines import Node
 from . import bedrock, claude_models, vertex
+from .anthropic import anthropic_messages
 from .gemini import config_instruction, gemini_body
 from .source import Source
 
@@ -165,29 +167,40 @@ def _provider(provider_id: str, label: Any, config: dict[str, Any], prompts: Any
         line,
     )
     api, model = api_of(provider_id)
-    not_built = [key for key in _NOT_BUILT.get(api or "", ()) if key in config]
+    provider.unsupported = _why_not_built(provider_id, api, model, config)
+    if provider.unsupported is None:
+        provider.api, provider.model = api, model
+    return provider
+
+
+def _why_not_built(provider_id: str, api: str | None, model: str, config: dict[str, Any]) -> str | None:
+    """Why the inspector does not build this provider's request (the first reason that holds), or
+    None when it does."""
+    if api is None:
+        return _not_a_built_provider(provider_id)
+    not_built = [key for key in _NOT_BUILT.get(api, ()) if key in config]
     if not_built:
-        provider.unsupported = (
-            f"the inspector does not build a {_API_NAMES.get(api or '', api)} request with "
+        return (
+            f"the inspector does not build a {_API_NAMES.get(api, api)} request with "
             f"{', '.join(not_built)} in its config"
         )
-    elif api in GEMINI_APIS and "-tts" in model:
-        provider.unsupported = f"{model} is a speech model, whose request the inspector does not build"
-    elif api is None and provider_id.startswith("vertex:"):
-        provider.unsupported = (
+    if api in GEMINI_APIS and "-tts" in model:
+        return f"{model} is a speech model, whose request the inspector does not build"
+    if api == BEDROCK_INVOKE:
+        return bedrock.not_invoked(model, config)
+    return None
+
+
+def _not_a_built_provider(provider_id: str) -> str:
+    if provider_id.startswith("vertex:"):
+        return (
             f"provider {provider_id!r} is not one whose request the inspector builds: on Vertex, "
             f"Gemini, Claude and Llama models are (PaLM, live, video and embedding models are not)"
         )
-    elif api is None:
-        provider.unsupported = (
-            f"provider {provider_id!r} is not one whose request the inspector "
-            f"builds (OpenAI Chat and Responses, Anthropic Messages, Gemini, Bedrock Converse and InvokeModel)"
-        )
-    elif api == BEDROCK_INVOKE and (why := bedrock.not_invoked(model, config)):
-        provider.unsupported = why
-    else:
-        provider.api, provider.model = api, model
-    return provider
+    return (
+        f"provider {provider_id!r} is not one whose request the inspector "
+        f"builds (OpenAI Chat and Responses, Anthropic Messages, Gemini, Bedrock Converse and InvokeModel)"
+    )
 
 
 def provider_from(provider_id: str, config: dict[str, Any]) -> Provider:
@@ -210,31 +223,50 @@ def _canonical(provider: Provider) -> Provider:
 
 
 def api_of(provider_id: str) -> tuple[str | None, str]:
-    parts = provider_id.split(":")
-    if parts[0] == "openai" and len(parts) >= 2:
-        if parts[1] == "chat":
-            return OPENAI_CHAT, ":".join(parts[2:]) or "gpt-4.1-mini"
-        if parts[1] == "responses":
-            return OPENAI_RESPONSES, ":".join(parts[2:]) or "gpt-4.1-mini"
-        if parts[1] in OPENAI_OTHER:
-            return None, ""
-        model = ":".join(parts[1:])
-        return (OPENAI_RESPONSES if _responses_by_default(parts[1]) else OPENAI_CHAT), model
+    """The API a provider id sends its request to and the model it names, read by the id's first
+    part as promptfoo's provider registry reads it; (None, "") when the inspector does not build
+    that request."""
     if provider_id == ECHO:
         return ECHO, ""
-    if parts[0] == "anthropic" and len(parts) >= 3 and parts[1] == "messages":
+    parts = provider_id.split(":")
+    read = _API_BY_FIRST_PART.get(parts[0])
+    return read(parts) if read is not None and len(parts) >= 2 else (None, "")
+
+
+# openai:<kind>:<model> ids that name their API.
+_OPENAI_KINDS = {"chat": OPENAI_CHAT, "responses": OPENAI_RESPONSES}
+
+
+def _openai_api(parts: list[str]) -> tuple[str | None, str]:
+    """openai:chat:<model> and openai:responses:<model> (gpt-4.1-mini when none is named), and
+    openai:<model>, Chat or Responses by the model."""
+    if parts[1] in _OPENAI_KINDS:
+        return _OPENAI_KINDS[parts[1]], ":".join(parts[2:]) or "gpt-4.1-mini"
+    if parts[1] in OPENAI_OTHER:
+        return None, ""
+    model = ":".join(parts[1:])
+    return (OPENAI_RESPONSES if _responses_by_default(parts[1]) else OPENAI_CHAT), model
+
+
+def _anthropic_api(parts: list[str]) -> tuple[str | None, str]:
+    """anthropic:messages:<model>; Anthropic's other kinds are not built."""
+    if len(parts) >= 3 and parts[1] == "messages":
         return ANTHROPIC, ":".join(parts[2:])
-    if _gemini_model(parts):
-        return GEMINI, parts[1]
-    if parts[0] == "vertex" and len(parts) >= 2:
-        return _vertex_api(parts)
-    if parts[:2] == ["bedrock", "converse"] and len(parts) >= 3:
+    return None, ""
+
+
+def _google_api(parts: list[str]) -> tuple[str | None, str]:
+    return (GEMINI, parts[1]) if _gemini_model(parts) else (None, "")
+
+
+def _bedrock_api(parts: list[str]) -> tuple[str | None, str]:
+    """bedrock:converse:<model> is Converse; the other `bedrock:` ids are InvokeModel's, or
+    another Bedrock API's (not built)."""
+    if parts[1] == "converse" and len(parts) >= 3:
         model = ":".join(parts[2:])
         return (None, "") if _bedrock_elsewhere(model) else (BEDROCK_CONVERSE, model)
-    if parts[0] == "bedrock" and len(parts) >= 2:
-        invoked = _bedrock_invoke_model(parts)
-        return (None, "") if invoked is None else (BEDROCK_INVOKE, invoked)
-    return None, ""
+    invoked = _bedrock_invoke_model(parts)
+    return (None, "") if invoked is None else (BEDROCK_INVOKE, invoked)
 
 
 def _responses_by_default(model: str) -> bool:
@@ -291,6 +323,16 @@ def _gemini_model(parts: list[str]) -> bool:
         and "-image" not in parts[1]
         and "omni" not in parts[1]
     )
+
+
+# The reader of each provider family's ids, by the id's first part.
+_API_BY_FIRST_PART: dict[str, Callable[[list[str]], tuple[str | None, str]]] = {
+    "openai": _openai_api,
+    "anthropic": _anthropic_api,
+    "google": _google_api,
+    "vertex": _vertex_api,
+    "bedrock": _bedrock_api,
+}
 
 
 # ---- OpenAI ---------------------------------------------------------------------------------
@@ -523,67 +565,6 @@ def _output_config(config: dict[str, Any]) -> dict[str, Any]:
             **({"effort": effort} if effort else {}),
         }
     }
-
-
-def anthropic_messages(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
-    """parseMessages (anthropic/util.ts): a JSON chat array, else `system:`/`user:`/`assistant:`
-    lines, each line trimmed and blank lines dropped."""
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        parsed = None
-    if isinstance(parsed, list):
-        system_message = next(
-            (item for item in parsed if isinstance(item, dict) and item.get("role") == "system"), None
-        )
-        messages = [
-            {
-                "role": item["role"],
-                "content": item["content"]
-                if isinstance(item.get("content"), list)
-                else [{"type": "text", "text": item.get("content")}],
-            }
-            for item in parsed
-            if isinstance(item, dict) and item.get("role") and item["role"] != "system"
-        ]
-        system = None
-        if system_message is not None:
-            content = system_message.get("content")
-            system = content if isinstance(content, list) else [{"type": "text", "text": content}]
-        return system, messages
-    return _anthropic_lines(text)
-
-
-def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
-    system = None
-    messages: list[dict[str, Any]] = []
-    role: str | None = None
-    content: list[str] = []
-
-    def push() -> None:
-        nonlocal content
-        if role and content:
-            messages.append({"role": role, "content": [{"type": "text", "text": "\n".join(content)}]})
-            content = []
-
-    for line in (line.strip() for line in text.split("\n")):
-        if not line:
-            continue
-        if line.startswith("system:"):
-            system = [{"type": "text", "text": line[7:].strip()}]
-        elif line.startswith("thinking:"):
-            continue
-        elif line.startswith(("user:", "assistant:")):
-            push()
-            role = "user" if line.startswith("user:") else "assistant"
-            content.append(line[line.index(":") + 1 :].strip())
-        else:
-            role = role or "user"
-            content.append(line)
-    push()
-    if not messages and system is None:
-        messages.append({"role": "user", "content": [{"type": "text", "text": text.strip()}]})
-    return system, messages
 
 
 # ---- Bedrock Converse (bedrock:converse:) ---------------------------------------------------
