@@ -17,9 +17,10 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from jinja2 import ChainableUndefined, TemplateSyntaxError, nodes
+from jinja2 import ChainableUndefined, Template, TemplateSyntaxError, nodes
 from jinja2.exceptions import TemplateError
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -485,15 +486,17 @@ class Renderer:
                 where.line_of(error.lineno),
             ) from None
         self._check(tree, where)
-        text = self._render(tree, where)
+        text = self._render(tree, where, source)
         pieces = self._pieces(tree, where, text) if len(template_pieces) == 1 else None
         if pieces is None:
             pieces = [Piece(text, where.kind, where.path, where.first_line, where.last_line, via=where.via)]
         return Node(text, node.start_line, node.end_line, node.text_line, pieces=pieces)
 
-    def _render(self, tree: nodes.Template, where: Where) -> str:
+    def _render(self, tree: nodes.Template, where: Where, source: str | None = None) -> str:
+        """`source`, when the tree is a whole template's: its compiled form is kept (a prompt is
+        the same text in every test of a suite; compiling it is most of rendering it)."""
         try:
-            template = ENVIRONMENT.from_string(_js_concat(tree))
+            template = _compiled(source) if source is not None else ENVIRONMENT.from_string(_js_concat(tree))
             produced: list[str] = []
             size = 0
             for chunk in template.generate(self.context):
@@ -570,6 +573,13 @@ class Renderer:
         if "".join(piece.text for piece in pieces) != text:
             return None
         return pieces
+
+
+@lru_cache(maxsize=512)
+def _compiled(source: str) -> Template:
+    """A template's source, parsed and compiled as `_render` compiles a tree (parsed afresh: the
+    tree the caller holds is not the one `_js_concat` rewrites)."""
+    return ENVIRONMENT.from_string(_js_concat(_environment_for(source).parse(source)))
 
 
 def _js_concat(tree: nodes.Template) -> nodes.Template:
