@@ -886,6 +886,42 @@ tests:
         provider: openai:gpt-4o-mini
 """,
     },
+    # Extended thinking on Anthropic Messages: promptfoo sends `thinking`, omits temperature and
+    # top_k, clamps top_p into [0.95, 1], doubles the default max_tokens, lifts max_tokens above
+    # the budget, and omits a tool_choice that forces a tool (found by examples/anthropic's
+    # promptfooconfig.thinking.yaml, held out).
+    "Anthropic extended thinking: sampling, max_tokens and tool_choice": {
+        "promptfooconfig.yaml": """\
+prompts: ["Think about {{ riddle }}"]
+providers:
+  - id: anthropic:messages:claude-3-7-sonnet-20250219
+    label: budget
+    config:
+      temperature: 0.3
+      top_k: 9
+      max_tokens: 900
+      thinking: {type: enabled, budget_tokens: 1500}
+      tools:
+        - name: look_up
+          description: looks a word up
+          input_schema: {type: object, properties: {word: {type: string}}}
+      tool_choice: {type: tool, name: look_up}
+  - id: anthropic:messages:claude-sonnet-4-5
+    label: adaptive
+    config:
+      top_p: 0.5
+      thinking: {type: adaptive}
+      tool_choice: {type: auto}
+  - id: anthropic:messages:claude-3-5-haiku-latest
+    label: off
+    config:
+      temperature: 0.2
+      top_k: 4
+      thinking: {type: disabled}
+tests:
+  - vars: {riddle: a door that is not a door}
+""",
+    },
 }
 
 

@@ -284,13 +284,13 @@ def claude_messages(prompt: str, model: str, config: dict[str, Any], env: dict[s
     _param(params, "tool_choice", config.get("tool_choice"))
     thinking = config.get("thinking")
     _param(params, "thinking", thinking)
-    _clamp_for_thinking(params, thinking)
+    clamp_for_thinking(params, thinking)
     if js_truthy(system):
         params["system"] = system
     return params
 
 
-def _clamp_for_thinking(params: Body, thinking: Any) -> None:
+def clamp_for_thinking(params: Body, thinking: Any) -> None:
     """clampMaxTokensForThinkingBudget: max_tokens above an enabled thinking budget."""
     if not (isinstance(thinking, dict) and thinking.get("type") == "enabled"):
         return

@@ -464,18 +464,34 @@ def anthropic_body(model: str, rendered_text: str, config: dict[str, Any]) -> di
     body: dict[str, Any] = {"model": model}
     if system is not None:
         body["system"] = system
-    body["max_tokens"] = _given(config, "max_tokens", ANTHROPIC_DEFAULT_MAX_TOKENS)
+    # Extended thinking spends output tokens and refuses sampling parameters and forced tool use:
+    # promptfoo doubles the default max_tokens, drops temperature and top_k, clamps top_p into
+    # [0.95, 1] and omits a tool_choice that forces a tool (only when thinking is `enabled`).
+    thinking = config.get("thinking")
+    thinking_type = thinking.get("type") if isinstance(thinking, dict) else None
+    thinking_on = thinking_type in ("enabled", "adaptive")
+    default_max_tokens = 2 * ANTHROPIC_DEFAULT_MAX_TOKENS if thinking_on else ANTHROPIC_DEFAULT_MAX_TOKENS
+    body["max_tokens"] = _given(config, "max_tokens", default_max_tokens)
+    bedrock.clamp_for_thinking(body, thinking)
     body["messages"] = messages
     body["stream"] = bool(config.get("stream", False))
+    top_p = config.get("top_p")
+    if top_p is not None and thinking_on:
+        top_p = max(0.95, min(1, top_p))
     # temperature and top_p together are refused by Anthropic: promptfoo keeps top_p.
-    if config.get("top_p") is None:
+    if top_p is None and not thinking_on:
         body["temperature"] = _given(config, "temperature", 0)
-    for key in ("top_p", "top_k"):
-        if config.get(key) is not None:
-            body[key] = config[key]
-    _truthy(
-        body, config, ("cache_control", "service_tier", "stop_sequences", "metadata", "tools", "tool_choice")
-    )
+    if top_p is not None:
+        body["top_p"] = top_p
+    if config.get("top_k") is not None and not thinking_on:
+        body["top_k"] = config["top_k"]
+    _truthy(body, config, ("cache_control", "service_tier", "stop_sequences", "metadata", "tools"))
+    tool_choice = config.get("tool_choice")
+    forced = isinstance(tool_choice, dict) and tool_choice.get("type") in ("any", "tool")
+    if _js_truthy(tool_choice) and not (forced and thinking_type == "enabled"):
+        body["tool_choice"] = tool_choice
+    if _js_truthy(thinking):
+        body["thinking"] = thinking
     if isinstance(config.get("extra_body"), dict):
         body.update(config["extra_body"])
     return body
