@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -60,6 +61,7 @@ def ours(files: dict[str, str | bytes], config: str = "promptfooconfig.yaml") ->
                 **contract["promptfoo"],
                 "payload": contract["payload"],
                 "judges": [grader["payload"] for grader in contract["graders"]],
+                "judge_names": [grader["name"] for grader in contract["graders"]],
                 "skipped": case.skipped,
             }
         )
@@ -89,14 +91,17 @@ def judge_bodies(mine: list[dict]) -> list[Any]:
     G-Eval's second request holds the steps its first one's answer gives: promptfoo, answered
     with the placeholder, stops before sending it, so only the first is compared.
     context-faithfulness's second request holds the statements promptfoo splits from its first
-    request's answer: that answer is the placeholder, one sentence, so those statements are it."""
+    request's answer: that answer is the placeholder, one sentence, so those statements are it.
+    A G-Eval with a list of criteria grades them in turn and stops at the first that fails: its
+    first criterion's steps request is the only one sent."""
     return [
         json.loads(
             json.dumps(judge, ensure_ascii=False).replace(STATEMENTS_PLACEHOLDER, CANDIDATE_PLACEHOLDER)
         )
         for item in mine
-        for judge in item["judges"]
+        for judge, name in zip(item["judges"], item["judge_names"], strict=True)
         if STEPS_PLACEHOLDER not in json.dumps(judge, ensure_ascii=False)
+        and not re.search(r"criterion (?!1 of)[0-9]+ of", name)
     ]
 
 
@@ -920,6 +925,27 @@ providers:
       thinking: {type: disabled}
 tests:
   - vars: {riddle: a door that is not a door}
+""",
+    },
+    # A G-Eval whose value is a list grades each criterion in turn (found by examples/g-eval,
+    # held out): the inspector rendered no judge for it.
+    "G-Eval with a list of criteria": {
+        "promptfooconfig.yaml": """\
+prompts: ["Describe {{ thing }} in one line."]
+providers: [openai:gpt-4.1-mini]
+tests:
+  - vars: {thing: a lighthouse}
+    assert:
+      - type: g-eval
+        value:
+          - Brevity - the line says it in few words about {{ thing }}.
+          - Accuracy - nothing in the line is false.
+  - vars: {thing: a kettle}
+    assert:
+      - type: g-eval
+        value: Warmth - the line sounds friendly.
+      - type: g-eval
+        value: []
 """,
     },
 }
