@@ -948,6 +948,61 @@ tests:
         value: []
 """,
     },
+    # Structured output read from files (found by examples/openai-structured-output's chat config
+    # and examples/anthropic/structured-outputs, held out): OpenAI's `response_format` and
+    # Anthropic's `output_format` are `file://` formats whose own `schema` may be a file too, with
+    # vars rendered; Anthropic sends the format and `effort` in `output_config`, and a tool's
+    # `strict` as written.
+    "structured output formats from files, Anthropic output_config and strict tools": {
+        "promptfooconfig.yaml": """\
+prompts: ["Sort {{ item }} into a shelf."]
+providers:
+  - id: openai:chat:gpt-4.1-mini
+    config:
+      response_format: file://formats/chat-format.json
+  - id: openai:responses:gpt-4.1-mini
+    config:
+      response_format: file://formats/responses-format.yaml
+  - id: anthropic:messages:claude-sonnet-4-5
+    label: format-file
+    config:
+      output_format: file://formats/anthropic-format.json
+      effort: low
+  - id: anthropic:messages:claude-sonnet-4-5
+    label: strict-tool
+    config:
+      output_format:
+        type: json_schema
+        schema: {type: object, properties: {shelf: {type: string}}}
+      tools:
+        - name: place_item
+          description: puts an item on a shelf
+          strict: true
+          input_schema: {type: object, properties: {shelf: {type: string}}, required: [shelf]}
+tests:
+  - vars: {item: a jar of pickles, shelf_word: shelf}
+  - vars: {item: a spare fuse, shelf_word: drawer}
+""",
+        "formats/chat-format.json": """\
+{"type": "json_schema", "json_schema": {"name": "placing", "strict": true,
+ "schema": "file://formats/placing-schema.json"}}
+""",
+        "formats/placing-schema.json": """\
+{"type": "object", "properties": {"{{ shelf_word }}": {"type": "string"}}, "additionalProperties": false,
+ "required": ["{{ shelf_word }}"]}
+""",
+        "formats/responses-format.yaml": """\
+type: json_schema
+name: placing
+schema:
+  type: object
+  properties:
+    "{{ shelf_word }}": {type: string}
+""",
+        "formats/anthropic-format.json": """\
+{"type": "json_schema", "schema": "file://formats/placing-schema.json"}
+""",
+    },
 }
 
 

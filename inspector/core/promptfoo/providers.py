@@ -492,6 +492,14 @@ def anthropic_body(model: str, rendered_text: str, config: dict[str, Any]) -> di
         body["tool_choice"] = tool_choice
     if _js_truthy(thinking):
         body["thinking"] = thinking
+    # Structured output and effort go in `output_config` (output_format read as a file's format
+    # before the body is built).
+    output_format, effort = config.get("output_format"), config.get("effort")
+    if _js_truthy(output_format) or _js_truthy(effort):
+        body["output_config"] = {
+            **({"format": output_format} if _js_truthy(output_format) else {}),
+            **({"effort": effort} if _js_truthy(effort) else {}),
+        }
     if isinstance(config.get("extra_body"), dict):
         body.update(config["extra_body"])
     return body
