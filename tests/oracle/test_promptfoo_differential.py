@@ -927,6 +927,29 @@ tests:
   - vars: {riddle: a door that is not a door}
 """,
     },
+    # The thinking config may be written in the prompt itself: a `thinking:` line of JSON, or a
+    # `thinking` key on a JSON chat message; the provider's own config wins over it.
+    "Anthropic extended thinking written in the prompt": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - |
+    thinking: {"type": "enabled", "budget_tokens": 1200}
+    user: Weigh {{ option }} against staying put.
+  - file://weigh.json
+providers:
+  - id: anthropic:messages:claude-3-7-sonnet-20250219
+    config: {temperature: 0.4}
+  - id: anthropic:messages:claude-3-5-haiku-latest
+    label: config-wins
+    config:
+      thinking: {type: disabled}
+tests:
+  - vars: {option: moving north}
+""",
+        "weigh.json": """\
+[{"role": "user", "content": "Weigh {{ option }}.", "thinking": {"type": "enabled", "budget_tokens": 1100}}]
+""",
+    },
     # A G-Eval whose value is a list grades each criterion in turn (found by examples/g-eval,
     # held out): the inspector rendered no judge for it.
     "G-Eval with a list of criteria": {

@@ -10,6 +10,7 @@ through an API the inspector does not model is named, and its evaluations are no
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -468,6 +469,8 @@ def anthropic_body(model: str, rendered_text: str, config: dict[str, Any]) -> di
     # promptfoo doubles the default max_tokens, drops temperature and top_k, clamps top_p into
     # [0.95, 1] and omits a tool_choice that forces a tool (only when thinking is `enabled`).
     thinking = config.get("thinking")
+    if thinking is None:
+        thinking = prompt_thinking(rendered_text)
     thinking_type = thinking.get("type") if isinstance(thinking, dict) else None
     thinking_on = thinking_type in ("enabled", "adaptive")
     default_max_tokens = 2 * ANTHROPIC_DEFAULT_MAX_TOKENS if thinking_on else ANTHROPIC_DEFAULT_MAX_TOKENS
@@ -541,6 +544,30 @@ def anthropic_messages(text: str) -> tuple[list[dict[str, Any]] | None, list[dic
             system = content if isinstance(content, list) else [{"type": "text", "text": content}]
         return system, messages
     return _anthropic_lines(text)
+
+
+def prompt_thinking(text: str) -> Any:
+    """The thinking config parseMessages finds in the prompt (the config's own comes first): a
+    JSON chat's first message with a `thinking`, else the last `thinking:` line holding JSON."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, list):
+        return next(
+            (
+                item["thinking"]
+                for item in parsed
+                if isinstance(item, dict) and _js_truthy(item.get("thinking"))
+            ),
+            None,
+        )
+    thinking = None
+    for line in (line.strip() for line in text.split("\n")):
+        if line.startswith("thinking:"):
+            with contextlib.suppress(ValueError):
+                thinking = json.loads(line[9:].strip())
+    return thinking
 
 
 def _anthropic_lines(text: str) -> tuple[list[dict[str, Any]] | None, list[dict[str, Any]]]:
