@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -60,6 +61,7 @@ def ours(files: dict[str, str | bytes], config: str = "promptfooconfig.yaml") ->
                 **contract["promptfoo"],
                 "payload": contract["payload"],
                 "judges": [grader["payload"] for grader in contract["graders"]],
+                "judge_names": [grader["name"] for grader in contract["graders"]],
                 "skipped": case.skipped,
             }
         )
@@ -89,14 +91,17 @@ def judge_bodies(mine: list[dict]) -> list[Any]:
     G-Eval's second request holds the steps its first one's answer gives: promptfoo, answered
     with the placeholder, stops before sending it, so only the first is compared.
     context-faithfulness's second request holds the statements promptfoo splits from its first
-    request's answer: that answer is the placeholder, one sentence, so those statements are it."""
+    request's answer: that answer is the placeholder, one sentence, so those statements are it.
+    A G-Eval with a list of criteria grades them in turn and stops at the first that fails: its
+    first criterion's steps request is the only one sent."""
     return [
         json.loads(
             json.dumps(judge, ensure_ascii=False).replace(STATEMENTS_PLACEHOLDER, CANDIDATE_PLACEHOLDER)
         )
         for item in mine
-        for judge in item["judges"]
+        for judge, name in zip(item["judges"], item["judge_names"], strict=True)
         if STEPS_PLACEHOLDER not in json.dumps(judge, ensure_ascii=False)
+        and not re.search(r"criterion (?!1 of)[0-9]+ of", name)
     ]
 
 
@@ -985,6 +990,141 @@ tests:
       - type: factuality
         value: "6"
         provider: openai:gpt-4o-mini
+""",
+    },
+    # Extended thinking on Anthropic Messages: promptfoo sends `thinking`, omits temperature and
+    # top_k, clamps top_p into [0.95, 1], doubles the default max_tokens, lifts max_tokens above
+    # the budget, and omits a tool_choice that forces a tool (found by examples/anthropic's
+    # promptfooconfig.thinking.yaml, held out).
+    "Anthropic extended thinking: sampling, max_tokens and tool_choice": {
+        "promptfooconfig.yaml": """\
+prompts: ["Think about {{ riddle }}"]
+providers:
+  - id: anthropic:messages:claude-3-7-sonnet-20250219
+    label: budget
+    config:
+      temperature: 0.3
+      top_k: 9
+      max_tokens: 900
+      thinking: {type: enabled, budget_tokens: 1500}
+      tools:
+        - name: look_up
+          description: looks a word up
+          input_schema: {type: object, properties: {word: {type: string}}}
+      tool_choice: {type: tool, name: look_up}
+  - id: anthropic:messages:claude-sonnet-4-5
+    label: adaptive
+    config:
+      top_p: 0.5
+      thinking: {type: adaptive}
+      tool_choice: {type: auto}
+  - id: anthropic:messages:claude-3-5-haiku-latest
+    label: off
+    config:
+      temperature: 0.2
+      top_k: 4
+      thinking: {type: disabled}
+tests:
+  - vars: {riddle: a door that is not a door}
+""",
+    },
+    # The thinking config may be written in the prompt itself: a `thinking:` line of JSON, or a
+    # `thinking` key on a JSON chat message; the provider's own config wins over it.
+    "Anthropic extended thinking written in the prompt": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - |
+    thinking: {"type": "enabled", "budget_tokens": 1200}
+    user: Weigh {{ option }} against staying put.
+  - file://weigh.json
+providers:
+  - id: anthropic:messages:claude-3-7-sonnet-20250219
+    config: {temperature: 0.4}
+  - id: anthropic:messages:claude-3-5-haiku-latest
+    label: config-wins
+    config:
+      thinking: {type: disabled}
+tests:
+  - vars: {option: moving north}
+""",
+        "weigh.json": """\
+[{"role": "user", "content": "Weigh {{ option }}.", "thinking": {"type": "enabled", "budget_tokens": 1100}}]
+""",
+    },
+    # A G-Eval whose value is a list grades each criterion in turn (found by examples/g-eval,
+    # held out): the inspector rendered no judge for it.
+    "G-Eval with a list of criteria": {
+        "promptfooconfig.yaml": """\
+prompts: ["Describe {{ thing }} in one line."]
+providers: [openai:gpt-4.1-mini]
+tests:
+  - vars: {thing: a lighthouse}
+    assert:
+      - type: g-eval
+        value:
+          - Brevity - the line says it in few words about {{ thing }}.
+          - Accuracy - nothing in the line is false.
+  - vars: {thing: a kettle}
+    assert:
+      - type: g-eval
+        value: Warmth - the line sounds friendly.
+      - type: g-eval
+        value: []
+""",
+    },
+    # Structured output read from files (found by examples/openai-structured-output's chat config
+    # and examples/anthropic/structured-outputs, held out): OpenAI's `response_format` and
+    # Anthropic's `output_format` are `file://` formats whose own `schema` may be a file too, with
+    # vars rendered; Anthropic sends the format and `effort` in `output_config`, and a tool's
+    # `strict` as written.
+    "structured output formats from files, Anthropic output_config and strict tools": {
+        "promptfooconfig.yaml": """\
+prompts: ["Sort {{ item }} into a shelf."]
+providers:
+  - id: openai:chat:gpt-4.1-mini
+    config:
+      response_format: file://formats/chat-format.json
+  - id: openai:responses:gpt-4.1-mini
+    config:
+      response_format: file://formats/responses-format.yaml
+  - id: anthropic:messages:claude-sonnet-4-5
+    label: format-file
+    config:
+      output_format: file://formats/anthropic-format.json
+      effort: low
+  - id: anthropic:messages:claude-sonnet-4-5
+    label: strict-tool
+    config:
+      output_format:
+        type: json_schema
+        schema: {type: object, properties: {shelf: {type: string}}}
+      tools:
+        - name: place_item
+          description: puts an item on a shelf
+          strict: true
+          input_schema: {type: object, properties: {shelf: {type: string}}, required: [shelf]}
+tests:
+  - vars: {item: a jar of pickles, shelf_word: shelf}
+  - vars: {item: a spare fuse, shelf_word: drawer}
+""",
+        "formats/chat-format.json": """\
+{"type": "json_schema", "json_schema": {"name": "placing", "strict": true,
+ "schema": "file://formats/placing-schema.json"}}
+""",
+        "formats/placing-schema.json": """\
+{"type": "object", "properties": {"{{ shelf_word }}": {"type": "string"}}, "additionalProperties": false,
+ "required": ["{{ shelf_word }}"]}
+""",
+        "formats/responses-format.yaml": """\
+type: json_schema
+name: placing
+schema:
+  type: object
+  properties:
+    "{{ shelf_word }}": {type: string}
+""",
+        "formats/anthropic-format.json": """\
+{"type": "json_schema", "schema": "file://formats/placing-schema.json"}
 """,
     },
 }

@@ -399,6 +399,8 @@ def _tools(case: RenderedCase, notes: Notes, same_api: bool) -> list[dict[str, A
         entry: dict[str, Any] = {"name": tool.name}
         if tool.description is not None:
             entry["description"] = tool.description
+        if tool.strict is not None and same_api:  # strict tool use, as an Anthropic request wrote it
+            entry["strict"] = tool.strict
         schema = tool.parameters if tool.parameters is not None else empty_object_schema()
         if schema.get("type") != "object":
             notes.lint(f"tool {tool.name!r}: input_schema must be an object schema")

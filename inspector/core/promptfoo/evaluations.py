@@ -37,9 +37,9 @@ from ..yaml_lines import Node
 from . import bedrock
 from .conversation import Conversations
 from .detect import claimed_by_keys
+from .gemini import load_response_format, prepare_instruction
 from .gemini import merge_prompt_config as merge_gemini_prompt_config
 from .gemini import prepare_config as prepare_gemini_config
-from .gemini import prepare_instruction
 from .graders import (
     CANDIDATE_PLACEHOLDER,
     STATEMENTS_PLACEHOLDER,
@@ -60,6 +60,7 @@ from .providers import (
     ECHO,
     GEMINI_APIS,
     OPENAI_CHAT,
+    OPENAI_RESPONSES,
     VERTEX_CLAUDE,
     VERTEX_GEMINI,
     VERTEX_LLAMA,
@@ -73,6 +74,13 @@ from .testcases import TestCase, merge_default, read_default_test, read_tests, s
 from .variables import Variables, load_files, prepare
 
 KIND = "promptfoo"
+# The config key of the structured-output format each API's provider reads through
+# maybeLoadResponseFormatFromExternalFile (a `file://` there is the format's file).
+RESPONSE_FORMAT_KEYS = {
+    OPENAI_CHAT: "response_format",
+    OPENAI_RESPONSES: "response_format",
+    ANTHROPIC: "output_format",
+}
 # The metadata key holding the body promptfoo sends, where the case does not give it back. It is
 # defined here, where it is written, so that this module does not import the contract (which
 # imports the exporters, which import the formats, which import this module).
@@ -334,6 +342,9 @@ def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values:
     config = {**provider.config, **(prompt.config or {})}
     if provider.api == VERTEX_CLAUDE:
         return prepare_instruction(config, values, read)
+    key = RESPONSE_FORMAT_KEYS.get(provider.api or "")
+    if key and config.get(key) is not None:
+        config[key] = load_response_format(config[key], values, read)
     return config
 
 

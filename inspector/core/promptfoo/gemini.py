@@ -114,6 +114,34 @@ def prepare_instruction(config: dict[str, Any], variables: dict[str, Any], read:
     return config
 
 
+def load_response_format(value: Any, variables: dict[str, Any], read: Reader) -> Any:
+    """maybeLoadResponseFormatFromExternalFile, which OpenAI's `response_format` and Anthropic's
+    `output_format` go through (here beside renderVarsInObject and the file reader it shares with
+    Gemini's config): the vars rendered, a `file://` read, and a JSON schema's own `schema`
+    (top-level or under `json_schema`) rendered and read in turn."""
+    if value is None:
+        return value
+    loaded = _load_reference(_render_object(value, variables), read)
+    if not isinstance(loaded, dict) or loaded.get("type") != "json_schema":
+        return loaded
+    inner = loaded.get("json_schema")
+    nested = loaded.get("schema") or (inner.get("schema") if isinstance(inner, dict) else None)
+    if not _js_truthy(nested):
+        return loaded
+    schema = _load_reference(_render_object(nested, variables), read)
+    if "schema" in loaded:
+        return {**loaded, "schema": schema}
+    if isinstance(inner, dict) and "schema" in inner:
+        return {**loaded, "json_schema": {**inner, "schema": schema}}
+    return loaded
+
+
+def _load_reference(value: Any, read: Reader) -> Any:
+    """maybeLoadFromExternalFile: a `file://` string read (JSON and YAML parsed), anything else
+    as it is."""
+    return read(value) if _is_file(value) else value
+
+
 def merge_prompt_config(base: dict[str, Any], prompt_config: dict[str, Any]) -> dict[str, Any]:
     """mergeGoogleCompletionOptions: the prompt's config over the provider's, where a prompt that
     sets tool_choice, toolConfig or tool_config replaces all three (the provider's

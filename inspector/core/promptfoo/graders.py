@@ -117,7 +117,9 @@ def _assertion_judges(
     if base in RENDERED:
         return [_judge(base, assertion, variables, options, asked)]
     if base == "g-eval" and isinstance(assertion.get("value"), str):
-        return _g_eval(assertion, variables, options, asked)
+        return _g_eval(assertion["value"], assertion, variables, options, asked)
+    if base == "g-eval" and isinstance(assertion.get("value"), list):
+        return _g_eval_each(assertion, variables, options, asked)
     if base in RAG:
         return _rag(base, assertion, variables, options, asked, warn)
     if base in NOT_RENDERED:
@@ -182,13 +184,36 @@ def select_best(
     return _judge_request(f"select-best (the {len(outputs)} outputs of this test)", text, provider, assertion)
 
 
-def _g_eval(
+def _g_eval_each(
     assertion: dict[str, Any], variables: dict[str, Any], options: dict[str, Any], asked: tuple[str, Any]
+) -> list[Judge]:
+    """handleGEval with a list of criteria: matchesGEval for each criterion in turn (the score is
+    their average); a criterion's requests are sent only once the one before it was graded."""
+    criteria = assertion["value"]
+    if not all(isinstance(item, str) for item in criteria):
+        raise JudgeNotBuilt("its value must be one criterion or a list of criterion strings")
+    if any(item.startswith("file://") for item in criteria):
+        raise JudgeNotBuilt("a criterion read from a file:// reference is not read")
+    return [
+        dataclasses.replace(
+            judge, name=judge.name.replace("g-eval", f"g-eval › criterion {number} of {len(criteria)}")
+        )
+        for number, criterion in enumerate(criteria, start=1)
+        for judge in _g_eval(criterion, assertion, variables, options, asked)
+    ]
+
+
+def _g_eval(
+    value: str,
+    assertion: dict[str, Any],
+    variables: dict[str, Any],
+    options: dict[str, Any],
+    asked: tuple[str, Any],
 ) -> list[Judge]:
     """matchesGEval: a request for evaluation steps, then the evaluation with those steps (which
     only the first request's answer gives: a placeholder here)."""
     prompt_text, answer = asked
-    criteria = _render(assertion["value"], variables)
+    criteria = _render(value, variables)
     rubric = assertion.get("rubricPrompt") or options.get("rubricPrompt")
     prompts = rubric if isinstance(rubric, dict) else {}
     provider = _grading_provider(assertion.get("provider") or options.get("provider"), {}, variables)
