@@ -491,3 +491,15 @@ tests:
         ("user", json.dumps([{"type": "text", "text": "Hi Ada"}])),
     ]
     assert titan.skipped and "amazon.titan-text-express-v1" in titan.skipped
+
+
+def test_sampling_promptfoo_sends_to_claude_is_named_where_the_api_types_no_longer_have_it() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": "prompts: [hi]\nproviders:\n  - anthropic:messages:claude-sonnet-4-5\n"
+            "  - anthropic:messages:claude-sonnet-5\ntests: [{}]\n",
+        }
+    )
+    older, newer = document.cases
+    assert any("sends temperature to claude-sonnet-4-5" in item.message for item in older.warnings)
+    assert not any("sampling fields" in item.message for item in newer.warnings)

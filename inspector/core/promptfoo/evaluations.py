@@ -324,8 +324,30 @@ def _request_case(
                 test.line,
             )
         )
+    _warn_of_sampling(api, provider, body, test, warnings)
     _trace(case, rendered.pieces, api)
     return case, rendered.text or ""
+
+
+# The sampling fields the Anthropic Messages API's current request types (the anthropic SDK 2.14)
+# no longer have: promptfoo 0.123.1 still sends them to the models its Claude table does not cover.
+ANTHROPIC_SAMPLING = ("temperature", "top_p", "top_k")
+
+
+def _warn_of_sampling(
+    api: str, provider: Provider, body: dict, test: TestCase, warnings: list[Diagnostic]
+) -> None:
+    sent = [name for name in ANTHROPIC_SAMPLING if name in body]
+    if api == ANTHROPIC and provider.api == ANTHROPIC and sent:
+        warnings.append(
+            Diagnostic(
+                f"promptfoo sends {', '.join(sent)} to {provider.model}; the Anthropic Messages API's "
+                f"current request types (the anthropic SDK 2.14) have no sampling fields, so the API "
+                f"may refuse this request: the payload is promptfoo's body as it sends it",
+                test.path,
+                test.line,
+            )
+        )
 
 
 def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values: dict) -> dict:
