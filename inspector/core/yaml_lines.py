@@ -329,6 +329,9 @@ class DuplicateKey(InputError):
 
 _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
+# One anchor or tag of a node's properties, and the handle libyaml reads at a tag's start.
+_PROPERTY = re.compile(r"([&!][^ \t\r,\[\]{}]*)[ \t]*")
+_LIBYAML_HANDLE = re.compile(r"![0-9A-Za-z_-]*!")
 
 
 # A tab libyaml refused in a block scalar, respelled as a character it reads (_respelled).
@@ -503,6 +506,28 @@ class _Indents:
             line + 1,
             column + 1,
         )
+
+    def refuse_unresolvable_tag(self, mark: Any) -> None:
+        """A tag whose text after its handle holds another `!` (`!!fl!oat`, `!'!int`): `yaml` takes
+        everything up to the last `!` for the handle, which no `%TAG` declared, and refuses the
+        file at the tag; libyaml reads the rest as the tag's suffix. Called only for a tag with a
+        `!` past its first character (few files have one)."""
+        line = self.lines[mark.line]
+        column = mark.column + (self.bom if mark.line == 0 else 0)
+        token = _PROPERTY.match(line, column)
+        while token is not None and token.group(1)[:1] == "&":  # past an anchor to the tag
+            token = _PROPERTY.match(line, token.end())
+        if token is not None and token.group(1)[:2] != "!<":
+            tag = token.group(1)
+            handle = _LIBYAML_HANDLE.match(tag)
+            if "!" in tag[handle.end() if handle else 1 :]:
+                raise InputError(
+                    f"invalid YAML: Could not resolve tag: {tag} (agentv's YAML reader takes the text up "
+                    "to a tag's last `!` for its handle, and that handle is not declared)",
+                    self.path,
+                    mark.line + 1,
+                    token.start() + 1,  # `yaml` counts a byte-order mark as a column
+                )
 
     def _at_properties(self, mark: Any) -> bool:
         """Whether a collection's mark is at its anchor or tag, not at its content."""
@@ -719,6 +744,8 @@ class _Converter:
         if indents is None or id(node) in indents.seen:
             return self._convert(node, depth, start, end)
         indents.seen.add(id(node))  # an alias's node is checked where its anchor is, once
+        if "!" in node.tag[1:]:
+            indents.refuse_unresolvable_tag(node.start_mark)
         if isinstance(node, yaml.ScalarNode):
             indents.scalar(node.start_mark, node.end_mark, node.style)
             return self._convert(node, depth, start, end)
@@ -889,7 +916,9 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
             # What `yaml` reads where libyaml refuses it, spelled as libyaml reads it (the same
             # lines), and read again; a tab made a space is remembered.
             first_error = first_error or found.error
-            if found.inserted is None:
+            if found.where is None:
+                text = found.text  # a character put in another's place
+            elif found.inserted is None:
                 text, tabs = found.text, (tabs or frozenset()) | {found.where}
             else:
                 text = found.text
@@ -953,10 +982,11 @@ def _unshifted(error: InputError, inserted: list[tuple[int, int]]) -> InputError
 
 
 class _Respelled(Exception):
-    """The text respelled: a tab made a space at `where`, or a space put in at `inserted`."""
+    """The text respelled: a tab made a space at `where`, a space put in at `inserted`, or (both
+    None) a character put in another's place."""
 
     def __init__(
-        self, text: str, where: tuple[int, int], inserted: tuple[int, int] | None, error: InputError
+        self, text: str, where: tuple[int, int] | None, inserted: tuple[int, int] | None, error: InputError
     ):
         super().__init__()
         self.text = text
@@ -965,7 +995,7 @@ class _Respelled(Exception):
         self.error = error
 
 
-_Respelling = tuple[str, tuple[int, int], tuple[int, int] | None]
+_Respelling = tuple[str, tuple[int, int] | None, tuple[int, int] | None]
 
 
 def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) -> _Respelling | None:
@@ -985,11 +1015,17 @@ def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) 
     if problem in ("did not find expected key", "did not find expected node content"):
         return _empty_key_respelled(text, mark)
     if problem == "did not find expected whitespace or line break" and "tag" in (error.context or ""):
-        # `yaml` ends a tag at a flow indicator (`{k: !x}`); libyaml wants a blank after it.
+        # `yaml` ends a tag at a flow indicator (`{k: !x}`, and inside a flow collection
+        # `[!{k: 1}]`); libyaml wants a blank after it.
         at = _offset(text, mark)
-        if text[at : at + 1] in ("}", "]", ","):
+        found = text[at : at + 1]
+        if found in ("}", "]", ",") or (found in ("{", "[") and _in_flow(text, mark)):
             where = (mark.line, mark.column)
             return text[:at] + " " + text[at:], where, where
+        if found == "#":
+            # `yaml` takes a `#` into a tag (`!!flo#at`), which no schema knows: a tag libyaml
+            # takes in, no schema knows either, in its place (the same columns).
+            return text[:at] + ";" + text[at + 1 :], None, None
         return None
     if problem.startswith("found a tab character where an indentation space") and stand_ins:
         # A block scalar's first text line may start with a tab after its indentation in `yaml`:
@@ -1007,6 +1043,23 @@ def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) 
     if "cannot start any token" in problem or "violates indentation" in problem:
         return _tab_respelled(text, mark, "violates indentation" in problem)
     return None
+
+
+def _in_flow(text: str, mark: Any) -> bool:
+    """Whether a place libyaml stopped at is inside a flow collection (its tokens up to there)."""
+    depth = 0
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if (token.start_mark.line, token.start_mark.column) >= (mark.line, mark.column):
+                break
+            kind = type(token)
+            if kind in (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken):
+                depth += 1
+            elif kind in (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return depth > 0
 
 
 def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
@@ -1262,6 +1315,8 @@ class _EventReader(_Converter):
     def _collection(self, event: Any, read: Any, depth: int) -> tuple[Node, int]:
         """A collection with an anchor, or read by agentv's rules for indentation."""
         indents = self.indents
+        if indents is not None and event.tag is not None and "!" in event.tag[1:]:
+            indents.refuse_unresolvable_tag(event.start_mark)
         saved = (
             indents.enter(
                 event.start_mark, event.flow_style, event.anchor is not None or event.tag is not None
@@ -1465,6 +1520,8 @@ class _EventReader(_Converter):
 
     def _scalar_of(self, tag: str, event: Any) -> Any:
         """_Converter._scalar of the node the composer would make."""
+        if self.indents is not None and event.tag is not None and "!" in event.tag[1:]:
+            self.indents.refuse_unresolvable_tag(event.start_mark)
         if self.indents is not None and event.tag is not None and tag in _SCHEMA_KINDS:
             return _tagged_scalar(tag, event.value, self.plain_scalar)
         if tag == _STR_TAG and (event.style or not self.core or (event.tag and self.indents is not None)):

@@ -778,6 +778,14 @@ def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, 
         ("a: |\n\t b\n", None, None),  # a tab as the only indentation stays refused
         ("a:\n  - {k: \n  x}\n", (2, 9), "Flow map in block collection must be sufficiently indented"),
         ("a:\n  - {k: 1,\n  x}\n", (3, 3), "Flow map in block collection must be sufficiently indented"),
+        # A tag whose handle, to `yaml`, runs to its last `!`, which no %TAG declares.
+        ("k: !!fl!oat 1. 5\n", (1, 4), "Could not resolve tag: !!fl!oat"),
+        ("- !!!int 1.5\n", (1, 3), "Could not resolve tag: !!!int"),
+        ("k: !'!int 3\n", (1, 4), "Could not resolve tag: !'!int"),
+        ("z: &x !!a!b {m: 1}\n", (1, 7), "Could not resolve tag: !!a!b"),
+        ("z: {a: !!a!b}\n", (1, 8), "Could not resolve tag: !!a!b"),
+        ("\ufeff!!a!b x\n", (1, 2), "Could not resolve tag: !!a!b"),
+        ("z: !{m: 1}\n", (1, 5), "while scanning a tag"),  # outside a flow collection a tag wants a blank
     ],
 )
 def test_agentvs_reader_refuses_where_the_yaml_package_does(text: str, where: Any, words: Any):
@@ -805,6 +813,14 @@ def test_a_stand_in_for_a_tab_written_in_the_file_stays_as_written():
         # A tag ends at a flow indicator; a tab after a lone `:` may come before a tag or anchor.
         ("{a: !x}\n", {"a": ""}),
         ("[!x]\n", [""]),
+        # Inside a flow collection a tag also ends at `{` or `[`; a `#` is part of a tag.
+        ("z: [!{m: 1}]\n", {"z": [{"m": 1}]}),
+        ("z: [![1]]\n", {"z": [[1]]}),
+        (
+            "k: !!flo#at 1.5\nl: [!!i#nt 1, 2]\nm: !x#y\nn: !!int# 3\n",
+            {"k": "1.5", "l": ["1", 2], "m": "", "n": "3"},
+        ),
+        ("z: !<tag:a!b> x\n", {"z": "x"}),
         ("? k\n:\t&a x\n", {"k": "x"}),
         # Explicit tags: the tag's own tests, else the text.
         (
