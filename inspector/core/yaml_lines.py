@@ -329,6 +329,8 @@ class DuplicateKey(InputError):
 
 _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
+# A node's anchor and tag, on its line.
+_LINE_PROPERTIES = re.compile(r"(?:[&!][^ \t\r\n]*[ \t]*)+")
 # One anchor or tag of a node's properties, and the handle libyaml reads at a tag's start.
 _PROPERTY = re.compile(r"([&!][^ \t\r,\[\]{}]*)[ \t]*")
 _LIBYAML_HANDLE = re.compile(r"![0-9A-Za-z_-]*!")
@@ -1139,18 +1141,52 @@ def _in_yaml_words(text: str, path: str, error: yaml.MarkedYAMLError) -> InputEr
         line = text.split("\n", mark.line + 1)[mark.line]
         at = line[mark.column : mark.column + 1]
         if mark.line and not line[: mark.column].strip(" ") and at != "\t":
-            # `yaml` names the start of the line that breaks the block collection.
-            return InputError(f"invalid YAML: {wrong_line}", path, mark.line + 1, 1)
+            return InputError(f"invalid YAML: {wrong_line}", path, *_block_line_place(text, mark))
     context = error.context_mark
     if problem == "could not find expected ':'" and context is not None and context.line < mark.line:
+        # `yaml` names the key itself, after its anchor or tag (libyaml the first of them).
+        line = text.split("\n", context.line + 1)[context.line]
+        bom = int(context.line == 0 and line.startswith("\ufeff"))
+        properties = _LINE_PROPERTIES.match(line, context.column + bom)
+        column = properties.end() if properties else context.column + bom
         return InputError(
             f"invalid YAML: Implicit keys need to be on a single line (a key started on line {context.line + 1} "
             "runs on to the next without its `:`)",
             path,
             context.line + 1,
-            context.column + 1,
+            column + 1,
         )
     return None
+
+
+# A line that starts an explicit key in a list item (`- ? key`).
+_EXPLICIT_KEY = re.compile(r"[ \t]*-[ \t]+\?[ \t]")
+
+
+def _block_line_place(text: str, mark: Any) -> tuple[int, int]:
+    """Where `yaml` names a line that breaks a block collection (1-based line and column): the
+    start of the blank and comment lines right before it (it stops at the line break after the
+    collection's last content; a `#` line indented deeper is a block scalar's text), or the line
+    itself, at its `:` when that follows a list item's explicit key (`- ? key`); after a lone `:`
+    or `?`, the end of that line (the empty node's place)."""
+    lines = text.split("\n", mark.line + 1)
+    number = mark.line
+    while number > 1:
+        before = lines[number - 1]
+        rest = before.lstrip(" \t")
+        if rest.strip("\r") and (rest[0] != "#" or len(before) - len(rest) > mark.column):
+            break
+        number -= 1
+    before = lines[number - 1].removesuffix("\r")
+    if before.strip(" \t-") in (":", "?"):
+        return number, len(before) + 1
+    if (
+        number == mark.line
+        and lines[number][mark.column : mark.column + 1] == ":"
+        and _EXPLICIT_KEY.match(before)
+    ):
+        return number + 1, mark.column + 1
+    return number + 1, 1
 
 
 def _empty_key_respelled(text: str, mark: Any) -> _Respelling | None:

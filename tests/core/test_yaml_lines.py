@@ -785,7 +785,25 @@ def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, 
         ("z: &x !!a!b {m: 1}\n", (1, 7), "Could not resolve tag: !!a!b"),
         ("z: {a: !!a!b}\n", (1, 8), "Could not resolve tag: !!a!b"),
         ("\ufeff!!a!b x\n", (1, 2), "Could not resolve tag: !!a!b"),
-        ("z: !{m: 1}\n", (1, 5), "while scanning a tag"),  # outside a flow collection a tag wants a blank
+        ("z: !{m: 1}\n", (1, 5), "while scanning a tag"),
+        # A line that breaks a block collection: named at the comment lines before it, at a
+        # list item's explicit key's `:`, or after a lone `?`; a `#` line in a block scalar is text.
+        ("a:\n  b: 1\n #c\n    c: 2\n", (3, 1), "All mapping items must start at the same column"),
+        ("-  ? \n  :\n", (1, 6), "Sequence item without - indicator"),
+        ("- a: 1\n  ? k\n  :\n x\n", (3, 4), "Sequence item without - indicator"),
+        (
+            "k: |\n  text\n    # not a comment\n  x: 1\n y\n",
+            (5, 1),
+            "All mapping items must start at the same",
+        ),
+        # A key running on to the next line: named after its anchor or tag.
+        ("a: 1\n!...\n", (2, 5), "Implicit keys need to be on a single line"),
+        ("b:\n!int 017\n~: x\n", (2, 6), "Implicit keys need to be on a single line"),
+        (
+            "a: 1\n&x\n",
+            (2, 3),
+            "Implicit keys need to be on a single line",
+        ),  # outside a flow collection a tag wants a blank
     ],
 )
 def test_agentvs_reader_refuses_where_the_yaml_package_does(text: str, where: Any, words: Any):
