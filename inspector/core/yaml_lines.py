@@ -329,6 +329,8 @@ class DuplicateKey(InputError):
 
 _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
+# An escaped line break in a double-quoted string, then a blank line (the line breaks kept).
+_ESCAPED_BREAK_THEN_BLANK = re.compile(r"\\\r?\n[ \t]*\r?\n")
 # A node's anchor and tag, on its line.
 _LINE_PROPERTIES = re.compile(r"(?:[&!][^ \t\r\n]*[ \t]*)+")
 # One anchor or tag of a node's properties, and the handle libyaml reads at a tag's start.
@@ -587,6 +589,33 @@ class _Indents:
         header = self.text[at : header_end if header_end >= 0 else len(self.text)]
         return value if "-" in header.split("#")[0] else value + "\n"
 
+    def quoted_text(self, start_mark: Any, end_mark: Any, value: Any) -> Any:
+        """A double-quoted string on several lines as `yaml` reads it: an escaped line break
+        (`\\` at a line's end) followed by blank lines is folded as an unescaped one would be,
+        less one line break (one blank line is a space, two a line break), where libyaml keeps
+        a line break for each blank line; blanks before that `\\` stay."""
+        source = self.text[start_mark.index + self.bom : end_mark.index + self.bom]
+        if "\\\n" not in source and "\\\r" not in source:
+            return value
+        pieces = []
+        last = 0
+        for found in _ESCAPED_BREAK_THEN_BLANK.finditer(source):
+            escape = found.start()
+            backslashes = len(source[:escape]) - len(source[:escape].rstrip("\\"))
+            if backslashes % 2:
+                continue  # an escaped backslash, then a line break
+            blanks = len(source[:escape]) - len(source[:escape].rstrip(" \t"))
+            kept = "".join("\\t" if blank == "\t" else "\\x20" for blank in source[escape - blanks : escape])
+            pieces.append(source[last : escape - blanks] + kept + "\n")
+            last = found.end()
+        if not pieces:
+            return value
+        respelled = "".join(pieces) + source[last:]
+        try:
+            return yaml.load(respelled, Loader=_Loader)
+        except yaml.YAMLError:  # a line of the string read apart from it (`---` at its start)
+            return value
+
     def _as_yaml_reads(self, start_mark: Any, end_mark: Any) -> str:
         """A block scalar's value by `yaml`'s rules, from its lines in the text."""
         at = start_mark.index + self.bom
@@ -805,6 +834,8 @@ class _Converter:
         block = getattr(node, "style", None) in ("|", ">")
         if block and self.indents is not None:
             scalar = self.indents.block_text(node.start_mark, node.end_mark, scalar)
+        elif self.indents is not None and getattr(node, "style", None) == '"' and end > start:
+            scalar = self.indents.quoted_text(node.start_mark, node.end_mark, scalar)
         return Node(scalar, start, end, min(start + block, end))
 
     def _tagged(self, node: yaml.Node) -> bool:
@@ -1000,7 +1031,9 @@ class _Respelled(Exception):
 _Respelling = tuple[str, tuple[int, int] | None, tuple[int, int] | None]
 
 
-def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) -> _Respelling | None:
+def _respelled(
+    text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False, path: str = ""
+) -> _Respelling | None:
     """The text as libyaml reads what `yaml` reads where libyaml stopped: a space for a tab `yaml`
     takes for separation (right after a block indicator, `-\tvalue`, or on a line of nothing but
     blanks), a space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
@@ -1016,6 +1049,10 @@ def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) 
         return None
     if problem in ("did not find expected key", "did not find expected node content"):
         return _empty_key_respelled(text, mark)
+    if problem in ("found unknown directive name", "could not find expected directive name"):
+        return _unknown_directive_respelled(text, path, error.context_mark)
+    if problem == "did not find expected <document start>" and not text[_offset(text, mark) :].strip():
+        return _trailing_directives_respelled(text)
     if problem == "did not find expected whitespace or line break" and "tag" in (error.context or ""):
         # `yaml` ends a tag at a flow indicator (`{k: !x}`, and inside a flow collection
         # `[!{k: 1}]`); libyaml wants a blank after it.
@@ -1189,6 +1226,57 @@ def _block_line_place(text: str, mark: Any) -> tuple[int, int]:
     return number + 1, 1
 
 
+def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respelling | None:
+    """A directive `yaml` does not know (`%x`, `%`): it passes over it (a warning), libyaml
+    refuses it; spelled as the comment `yaml` takes it for. A document after it must start with
+    `---` in `yaml` too, and a `...` after it, past a first document, ends a second one."""
+    if start is None:
+        return None
+    lines = text.split("\n")
+    at = _offset(text, start)
+    if text[at : at + 1] != "%":
+        return None
+    for number in range(start.line + 1, len(lines)):
+        line = lines[number].rstrip("\r")
+        if not line.strip(" \t") or line.lstrip(" \t")[:1] == "#" or line[:1] == "%":
+            continue
+        if line[:3] not in ("---", "...") or line[3:4] not in ("", " ", "\t"):
+            raise InputError(
+                "invalid YAML: Missing directives-end/doc-start indicator line (agentv's YAML reader "
+                "wants `---` after a directive)",
+                path,
+                number + 1,
+                1,
+            )
+        if line[:3] == "..." and any(before.rstrip(" \t\r") == "..." for before in lines[: start.line]):
+            raise InputError(
+                "invalid YAML: Source contains multiple documents (agentv's YAML reader reads one "
+                "document; a directive after `...` starts another)",
+                path,
+                number + 1,
+                1,
+            )
+        break
+    return text[:at] + "#" + text[at + 1 :], None, None
+
+
+def _trailing_directives_respelled(text: str) -> _Respelling | None:
+    """Directives after a document's end (`...`) with no document after them: `yaml` reads the
+    file, libyaml wants a document; spelled as comments."""
+    lines = text.split("\n")
+    number = len(lines)
+    while number > 0 and (not lines[number - 1].strip(" \t\r") or lines[number - 1][:1] in ("%", "#")):
+        number -= 1
+    if (
+        number == 0
+        or lines[number - 1].rstrip(" \t\r") != "..."
+        or not any(line[:1] == "%" for line in lines[number:])
+    ):
+        return None
+    tail = ["#" + line[1:] if line[:1] == "%" else line for line in lines[number:]]
+    return "\n".join(lines[:number] + tail), None, None
+
+
 def _empty_key_respelled(text: str, mark: Any) -> _Respelling | None:
     """`- : x`, `{a, : b}`: an empty key, which `yaml` reads as null and libyaml refuses, spelled
     as the null it is (`~`)."""
@@ -1253,7 +1341,7 @@ def _from_events(
     except yaml.MarkedYAMLError as error:
         # What `yaml` reads and libyaml does not is respelled here, before the composer's path
         # (which stops at a repeated anchor, which `yaml` allows, before it reaches it).
-        respelled = None if tabs is None else _respelled(text, error, stand_ins)
+        respelled = None if tabs is None else _respelled(text, error, stand_ins, path)
         if respelled is None:
             raise _Unusual from None
         raise _Respelled(*respelled, marked_error(text, path, error)) from None
@@ -1454,6 +1542,8 @@ class _EventReader(_Converter):
             self.indents.scalar(event.start_mark, mark, style)
             if block:
                 value = self.indents.block_text(event.start_mark, mark, value)
+            elif style == '"':
+                value = self.indents.quoted_text(event.start_mark, mark, value)
         # A block scalar's text starts on the line after its `|` or `>`.
         return Node(value, start, end, start + block)
 
@@ -1589,7 +1679,7 @@ def _compose_and_convert(
         refusal = marked_error(text, path, error)
         if tabs is not None:
             refusal = _repeated_key_before(text, path, error) or _in_yaml_words(text, path, error) or refusal
-        respelled = None if tabs is None else _respelled(text, error, stand_ins)
+        respelled = None if tabs is None else _respelled(text, error, stand_ins, path)
         raise refusal if respelled is None else _Respelled(*respelled, refusal) from None
     except yaml.reader.ReaderError as error:
         # The reader reports a character offset, not a line: turn it into line and column.

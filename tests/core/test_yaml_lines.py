@@ -786,6 +786,8 @@ def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, 
         ("z: {a: !!a!b}\n", (1, 8), "Could not resolve tag: !!a!b"),
         ("\ufeff!!a!b x\n", (1, 2), "Could not resolve tag: !!a!b"),
         ("z: !{m: 1}\n", (1, 5), "while scanning a tag"),
+        ("%\n- a\n", (2, 1), "Missing directives-end/doc-start indicator line"),
+        ("- a\n...\n%\n...\n", (4, 1), "Source contains multiple documents"),
         # A line that breaks a block collection: named at the comment lines before it, at a
         # list item's explicit key's `:`, or after a lone `?`; a `#` line in a block scalar is text.
         ("a:\n  b: 1\n #c\n    c: 2\n", (3, 1), "All mapping items must start at the same column"),
@@ -839,6 +841,15 @@ def test_a_stand_in_for_a_tab_written_in_the_file_stays_as_written():
             {"k": "1.5", "l": ["1", 2], "m": "", "n": "3"},
         ),
         ("z: !<tag:a!b> x\n", {"z": "x"}),
+        # An escaped line break then blank lines: one line break fewer (one blank line is a space),
+        # the blanks before the `\` kept.
+        ('k: "a\\\n\n b"\nl: "a\\\n \n\n b"\nm: "a \\\n\n b"\n', {"k": "a b", "l": "a\nb", "m": "a  b"}),
+        ('k: "a\\\\\n\n b"\nl: "x\\\n\n  y\\\n  z\\\n\n\n w"\n', {"k": "a\\\nb", "l": "x yz\nw"}),
+        # A directive `yaml` does not know is passed over; directives after the last `...`, read.
+        ("%x y\n---\n- a\n", ["a"]),
+        ("- a\n...\n%x\t# c\n", ["a"]),
+        ("- a\n...\n%YAML 1.2\n", ["a"]),
+        ("- a\n...\n%\n", ["a"]),
         ("? k\n:\t&a x\n", {"k": "x"}),
         # Explicit tags: the tag's own tests, else the text.
         (
