@@ -1236,7 +1236,30 @@ def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respellin
     at = _offset(text, start)
     if text[at : at + 1] != "%":
         return None
-    for number in range(start.line + 1, len(lines)):
+    before = start.line
+    while before > 0 and (
+        not lines[before - 1].strip(" \t\r\ufeff") or lines[before - 1].lstrip("\ufeff")[:1] in "#%"
+    ):
+        before -= 1
+    if before > 0 and lines[before - 1].rstrip(" \t\r") != "...":
+        raise InputError(  # inside a document: a plain value, which cannot start with `%`
+            "invalid YAML: Plain value cannot start with directive indicator character % (agentv's "
+            "YAML reader reads a `%` line as a directive only before a document)",
+            path,
+            start.line + 1,
+            start.column + 1,
+        )
+    for number in range(start.line + 1, len(lines) + 1):
+        if number == len(lines):
+            if before == 0:  # a first document that is nothing but directives
+                raise InputError(
+                    "invalid YAML: Missing directives-end indicator line (agentv's YAML reader wants "
+                    "`---` after a directive)",
+                    path,
+                    len(lines),
+                    len(lines[-1]) + 1,
+                )
+            break
         line = lines[number].rstrip("\r")
         if not line.strip(" \t") or line.lstrip(" \t")[:1] == "#" or line[:1] == "%":
             continue

@@ -788,6 +788,9 @@ def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, 
         ("z: !{m: 1}\n", (1, 5), "while scanning a tag"),
         ("%\n- a\n", (2, 1), "Missing directives-end/doc-start indicator line"),
         ("- a\n...\n%\n...\n", (4, 1), "Source contains multiple documents"),
+        ("\ufeff# top\n%-  content:| On\n", (3, 1), "Missing directives-end indicator line"),
+        ("%x\n# c", (2, 4), "Missing directives-end indicator line"),
+        ("true: 017\n%---\n", (2, 1), "Plain value cannot start with directive indicator character %"),
         # A line that breaks a block collection: named at the comment lines before it, at a
         # list item's explicit key's `:`, or after a lone `?`; a `#` line in a block scalar is text.
         ("a:\n  b: 1\n #c\n    c: 2\n", (3, 1), "All mapping items must start at the same column"),
