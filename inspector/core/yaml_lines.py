@@ -331,6 +331,23 @@ _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
 # An escaped line break in a double-quoted string, then a blank line (the line breaks kept).
 _ESCAPED_BREAK_THEN_BLANK = re.compile(r"\\\r?\n[ \t]*\r?\n")
+# An anchor's or alias's name as `yaml` reads it (after its `&` or `*`), and the characters in it
+# libyaml does not take.
+_ANCHOR_NAME = re.compile(r"(?<=[&*])[^ \t\r\n,\[\]{}]+")
+_ANCHOR_OTHER = re.compile(r"[^0-9A-Za-z_-]")
+_NODE_START = r"(?:(?<=^)|(?<=[ \t\n,\[{]))"
+_NODE_NAMES = re.compile(_NODE_START + r"[&*]([^ \t\r\n,\[\]{}]+)", re.M)
+_COLON_ANCHOR = re.compile(_NODE_START + r"&[0-9A-Za-z_-]*:", re.M)
+_ODD_ANCHOR = re.compile(
+    _NODE_START + r"([&*])([0-9A-Za-z_-]*[^0-9A-Za-z_ \t\r\n,\[\]{}-][^ \t\r\n,\[\]{}]*)", re.M
+)
+# A `:` or `?` starting a plain scalar in a flow collection, spelled as this while libyaml reads it.
+_COLON_STAND_IN = "\ue001"
+_QUESTION_STAND_IN = "\ue002"
+# A `?` inside a flow collection, maybe starting a plain scalar (libyaml's tokens decide), and
+# what after a `?` makes it an indicator to `yaml` too.
+_FLOW_QUESTION = re.compile(r"[\[{,:][ \t\r\n]*\?[^ \t\r\n,\[\]{}]")
+_ENDS_A_QUESTION = ("", " ", "\t", "\r", "\n", ",", "[", "]", "{", "}")
 # A node's anchor and tag, on its line.
 _LINE_PROPERTIES = re.compile(r"(?:[&!][^ \t\r\n]*[ \t]*)+")
 # One anchor or tag of a node's properties, and the handle libyaml reads at a tag's start.
@@ -858,7 +875,13 @@ class _Converter:
     def _scalar(self, node: yaml.Node) -> Any:
         if not isinstance(node, yaml.ScalarNode):
             raise InputError(
-                "a mapping key must be a plain value",
+                "a mapping key must be a plain value"
+                + (
+                    " (agentv's YAML reader would name a list or mapping key by its YAML text, `[ a ]`; "
+                    "the inspector refuses it)"
+                    if self.indents is not None
+                    else ""
+                ),
                 self.path,
                 node.start_mark.line + 1,
                 node.start_mark.column + 1,
@@ -938,9 +961,18 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
     check_yaml_nesting(text, path)  # before libyaml, which would overflow the C stack
     tabs: frozenset[tuple[int, int]] | None = frozenset() if agentv else None
     stand_ins = _TAB_STAND_IN not in text  # a block scalar's tab may be respelled as one
+    colons_written = _COLON_STAND_IN in text or _QUESTION_STAND_IN in text
+    # `?x` in a flow collection, found by libyaml's scanner, which stops at the first error: again
+    # after each respelling.
+    questions = agentv and "?" in text and not colons_written and bool(_FLOW_QUESTION.search(text))
+    anchors = agentv and "&" in text and bool(_COLON_ANCHOR.search(text))  # `&a: x`, read by libyaml
     first_error = None
     inserted: list[tuple[int, int]] = []  # (line, column) of each space put in, for the columns
     for _ in range(_MAX_RESPELLINGS + 1):
+        if anchors:
+            text = _colon_anchors_respelled(text)
+        if questions:  # after the anchors, which may stop libyaml's scanner before a `?x`
+            text = _questions_respelled(text)
         try:
             root = _read_yaml(text, path, core, tabs, stand_ins)
         except InputError as error:
@@ -961,8 +993,76 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
             # A tab respelled for a block scalar that libyaml then read as something else (a
             # key, a plain value): `yaml` refuses that tab. The first error is the text's own.
             raise first_error
+        if root is not None and (_COLON_STAND_IN in text or _QUESTION_STAND_IN in text):
+            if colons_written:
+                if first_error is None:
+                    return root  # the file's own characters, nothing respelled
+                raise first_error  # the file's own stand-ins could not be told from the respelled
+            root = _colons_put_back(root)
         return root
     raise first_error or AssertionError("unreachable")
+
+
+def _put_back(text: str) -> str:
+    return text.replace(_COLON_STAND_IN, ":").replace(_QUESTION_STAND_IN, "?")
+
+
+def _colons_put_back(node: Node) -> Node:
+    """The tree with each `:` and `?` respelled as a stand-in (in texts and keys) put back."""
+    value = node.value
+    if isinstance(value, str):
+        return Node(_put_back(value), node.start_line, node.end_line, node.text_line)
+    if isinstance(value, list):
+        value = [_colons_put_back(item) for item in value]
+    elif isinstance(value, dict):
+        value = {_put_back(key): _colons_put_back(item) for key, item in value.items()}
+    else:
+        return node
+    return Node(value, node.start_line, node.end_line, node.text_line)
+
+
+def _questions_respelled(text: str) -> str:
+    """`[?x]`, `{?x: 1}`: a plain scalar starting with `?` inside a flow collection, which `yaml`
+    reads as text and libyaml as an explicit key (`x`); its `?` spelled as a stand-in, put back
+    once read. libyaml's tokens say which `?` starts a key inside a flow collection."""
+    places = []
+    depth = 0
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            kind = type(token)
+            if kind in (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken):
+                depth += 1
+            elif kind in (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken):
+                depth -= 1
+            elif kind is yaml.KeyToken and depth:
+                at = _offset(text, token.start_mark)
+                if text[at : at + 1] == "?" and text[at + 1 : at + 2] not in _ENDS_A_QUESTION:
+                    places.append(at)
+    except yaml.YAMLError:
+        pass  # the places before libyaml's error; the read names it
+    for at in places:
+        text = text[:at] + _QUESTION_STAND_IN + text[at + 1 :]
+    return text
+
+
+def _colon_anchors_respelled(text: str) -> str:
+    """`&a: x`: `yaml` names the anchor `a:`, libyaml reads an anchor `a` on an empty key, without
+    an error; each such anchor libyaml's tokens show (its scanner stops at the first error: again
+    after each respelling) respelled as _anchor_respelled does, its aliases with it."""
+    places = []
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if type(token) is yaml.AnchorToken:
+                at = _offset(text, token.start_mark)
+                if text[at + 1 + len(token.value) : at + 2 + len(token.value)] == ":":
+                    places.append(token.start_mark)
+    except yaml.YAMLError:
+        pass
+    for mark in reversed(places):
+        respelled = _anchor_respelled(text, mark)
+        if respelled is not None:
+            text = respelled[0]
+    return text
 
 
 def _holds(root: Node | None, character: str) -> bool:
@@ -1034,6 +1134,14 @@ _Respelling = tuple[str, tuple[int, int] | None, tuple[int, int] | None]
 def _respelled(
     text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False, path: str = ""
 ) -> _Respelling | None:
+    """_respelled_at the place libyaml stopped, else an anchor's name `yaml` reads and libyaml
+    cuts short (`&a:`), wherever libyaml then stops."""
+    return _respelled_at(text, error, stand_ins, path) or _anchor_respelled(text, None)
+
+
+def _respelled_at(
+    text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False, path: str = ""
+) -> _Respelling | None:
     """The text as libyaml reads what `yaml` reads where libyaml stopped: a space for a tab `yaml`
     takes for separation (right after a block indicator, `-\tvalue`, or on a line of nothing but
     blanks), a space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
@@ -1048,7 +1156,11 @@ def _respelled(
             return text[: at + 1] + " " + text[at + 1 :], where, where
         return None
     if problem in ("did not find expected key", "did not find expected node content"):
-        return _empty_key_respelled(text, mark)
+        return _empty_key_respelled(text, mark) or _colon_respelled(text, mark)
+    if problem == "did not find expected alphabetic or numeric character" and (
+        "anchor" in (error.context or "") or "alias" in (error.context or "")
+    ):
+        return _anchor_respelled(text, error.context_mark)
     if problem in ("found unknown directive name", "could not find expected directive name"):
         return _unknown_directive_respelled(text, path, error.context_mark)
     if problem == "did not find expected <document start>" and not text[_offset(text, mark) :].strip():
@@ -1310,6 +1422,56 @@ def _empty_key_respelled(text: str, mark: Any) -> _Respelling | None:
         return None
     where = (mark.line, mark.column)
     return text[:at] + "~" + text[at:], where, where
+
+
+def _colon_respelled(text: str, mark: Any) -> _Respelling | None:
+    """`[:x]`, `{a: :x}`: a plain scalar starting with `:` inside a flow collection, which `yaml`
+    reads as text and libyaml refuses; its `:` spelled as a stand-in, put back once read."""
+    at = _offset(text, mark)
+    if text[at : at + 1] != ":" or text[at + 1 : at + 2] in (
+        "",
+        " ",
+        "\t",
+        "\r",
+        "\n",
+        ",",
+        "[",
+        "]",
+        "{",
+        "}",
+    ):
+        return None
+    if not _in_flow(text, mark):
+        return None
+    return text[:at] + _COLON_STAND_IN + text[at + 1 :], None, None
+
+
+def _anchor_respelled(text: str, start: Any) -> _Respelling | None:
+    """`&a#`, `*a:`: `yaml` takes every character up to a blank or a flow indicator into an
+    anchor's name, libyaml letters, digits, `-` and `_` (and stops, or ends the name at a `:`);
+    the name spelled with `_` for each other character wherever it starts a node, when that names
+    no other anchor of the file. `start`: the `&` or `*` libyaml stopped in, else the first such
+    name. (A plain text holding ` *a:` would be respelled too: not drawn, and no eval file has
+    one.)"""
+    if start is not None:
+        at = _offset(text, start)
+        found = _ANCHOR_NAME.match(text, at + 1)
+        if text[at : at + 1] not in ("&", "*") or found is None:
+            return None
+        name = found.group()
+    else:
+        odd = _ODD_ANCHOR.search(text)
+        if odd is None:
+            return None
+        name = odd.group(2)
+    respelled_name = _ANCHOR_OTHER.sub("_", name)
+    if any(
+        other != name and _ANCHOR_OTHER.sub("_", other) == respelled_name
+        for other in _NODE_NAMES.findall(text)
+    ):
+        return None  # another name spelled alike
+    occurrences = re.compile(_NODE_START + r"([&*])" + re.escape(name) + r"(?=[ \t\r\n,\[\]{}]|\Z)", re.M)
+    return occurrences.sub(lambda each: each.group(1) + respelled_name, text), None, None
 
 
 def _tab_respelled(text: str, mark: Any, in_plain_scalar: bool) -> _Respelling | None:

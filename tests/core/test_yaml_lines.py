@@ -791,6 +791,9 @@ def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, 
         ("\ufeff# top\n%-  content:| On\n", (3, 1), "Missing directives-end indicator line"),
         ("%x\n# c", (2, 4), "Missing directives-end indicator line"),
         ("true: 017\n%---\n", (2, 1), "Plain value cannot start with directive indicator character %"),
+        # A list or mapping as a key: `yaml` names it by its YAML text (`[ a ]`), the inspector refuses it.
+        ("? [a]\n: 1\n", (1, 3), "would name a list or mapping key by its YAML text"),
+        ("{a: 1}: b\n", (1, 1), "would name a list or mapping key by its YAML text"),
         # A line that breaks a block collection: named at the comment lines before it, at a
         # list item's explicit key's `:`, or after a lone `?`; a `#` line in a block scalar is text.
         ("a:\n  b: 1\n #c\n    c: 2\n", (3, 1), "All mapping items must start at the same column"),
@@ -853,6 +856,19 @@ def test_a_stand_in_for_a_tab_written_in_the_file_stays_as_written():
         ("- a\n...\n%x\t# c\n", ["a"]),
         ("- a\n...\n%YAML 1.2\n", ["a"]),
         ("- a\n...\n%\n", ["a"]),
+        # Plain scalars starting with `:` or `?` inside a flow collection are text.
+        (
+            "k: [:x, ?y, ::, ?x: 1, :x: 2]\nl: {a: :x, ?b: 1, :c}\n",
+            {"k": [":x", "?y", {":": None}, {"?x": 1}, {":x": 2}], "l": {"a": ":x", "?b": 1, ":c": None}},
+        ),
+        ("- [?x,\t?x,\n   ~:]\n", [["?x", "?x", {"": None}]]),
+        ("k: [? x, : y, ?]\n", {"k": [{"x": None}, {"": "y"}, {"": None}]}),
+        # Anchor names holding `#` or `:`, which libyaml cuts short.
+        (
+            "a: &a# 1\nb: *a#\nc: [&x:y 2, *x:y]\nd: &f: [3]\ne: *f:\n",
+            {"a": 1, "b": 1, "c": [2, 2], "d": [3], "e": [3]},
+        ),
+        ("a: &a [1]\nb: &a: 2\nc: *a:\nd: *a\n", {"a": [1], "b": 2, "c": 2, "d": [1]}),
         ("? k\n:\t&a x\n", {"k": "x"}),
         # Explicit tags: the tag's own tests, else the text.
         (
