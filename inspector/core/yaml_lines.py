@@ -338,9 +338,8 @@ _ANCHOR_OTHER = re.compile(r"[^0-9A-Za-z_-]")
 _NODE_START = r"(?:(?<=^)|(?<=[ \t\n,\[{]))"
 _NODE_NAMES = re.compile(_NODE_START + r"[&*]([^ \t\r\n,\[\]{}]+)", re.M)
 _COLON_ANCHOR = re.compile(_NODE_START + r"&[0-9A-Za-z_-]*:", re.M)
-_ODD_ANCHOR = re.compile(
-    _NODE_START + r"([&*])([0-9A-Za-z_-]*[^0-9A-Za-z_ \t\r\n,\[\]{}-][^ \t\r\n,\[\]{}]*)", re.M
-)
+# A name libyaml ends at a `:` (`&a:`, `*x:y`) where `yaml` reads on.
+_ODD_ANCHOR = re.compile(_NODE_START + r"([&*])([0-9A-Za-z_-]+:[^ \t\r\n,\[\]{}]*)", re.M)
 # A `:` or `?` starting a plain scalar in a flow collection, spelled as this while libyaml reads it.
 _COLON_STAND_IN = "\ue001"
 _QUESTION_STAND_IN = "\ue002"
@@ -1136,7 +1135,10 @@ def _respelled(
 ) -> _Respelling | None:
     """_respelled_at the place libyaml stopped, else an anchor's name `yaml` reads and libyaml
     cuts short (`&a:`), wherever libyaml then stops."""
-    return _respelled_at(text, error, stand_ins, path) or _anchor_respelled(text, None)
+    respelled = _respelled_at(text, error, stand_ins, path)
+    if respelled is None and error.problem_mark is not None:
+        respelled = _anchor_respelled(text, None, error.problem_mark)
+    return respelled
 
 
 def _respelled_at(
@@ -1446,13 +1448,13 @@ def _colon_respelled(text: str, mark: Any) -> _Respelling | None:
     return text[:at] + _COLON_STAND_IN + text[at + 1 :], None, None
 
 
-def _anchor_respelled(text: str, start: Any) -> _Respelling | None:
+def _anchor_respelled(text: str, start: Any, stop: Any = None) -> _Respelling | None:
     """`&a#`, `*a:`: `yaml` takes every character up to a blank or a flow indicator into an
     anchor's name, libyaml letters, digits, `-` and `_` (and stops, or ends the name at a `:`);
     the name spelled with `_` for each other character wherever it starts a node, when that names
-    no other anchor of the file. `start`: the `&` or `*` libyaml stopped in, else the first such
-    name. (A plain text holding ` *a:` would be respelled too: not drawn, and no eval file has
-    one.)"""
+    no other anchor of the file. `start`: the `&` or `*` libyaml stopped in; else the first name
+    libyaml ends at a `:` before the place it stopped at (`stop`). (A plain text holding ` *a:` would be
+    respelled too: not drawn, and no eval file has one.)"""
     if start is not None:
         at = _offset(text, start)
         found = _ANCHOR_NAME.match(text, at + 1)
@@ -1460,7 +1462,7 @@ def _anchor_respelled(text: str, start: Any) -> _Respelling | None:
             return None
         name = found.group()
     else:
-        odd = _ODD_ANCHOR.search(text)
+        odd = _ODD_ANCHOR.search(text, 0, _offset(text, stop) + 1)
         if odd is None:
             return None
         name = odd.group(2)
