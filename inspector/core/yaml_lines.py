@@ -338,8 +338,8 @@ _ANCHOR_OTHER = re.compile(r"[^0-9A-Za-z_-]")
 _NODE_START = r"(?:(?<=^)|(?<=[ \t\n,\[{]))"
 _NODE_NAMES = re.compile(_NODE_START + r"[&*]([^ \t\r\n,\[\]{}]+)", re.M)
 _COLON_ANCHOR = re.compile(_NODE_START + r"&[0-9A-Za-z_-]*:", re.M)
-# A name libyaml ends at a `:` (`&a:`, `*x:y`) where `yaml` reads on.
-_ODD_ANCHOR = re.compile(_NODE_START + r"([&*])([0-9A-Za-z_-]+:[^ \t\r\n,\[\]{}]*)", re.M)
+# A name libyaml ends at `:`, `?`, `%`, `@` or a backquote (`&a:`, `*x%y`) where `yaml` reads on.
+_ODD_ANCHOR = re.compile(_NODE_START + r"([&*])([0-9A-Za-z_-]+[:?%@`][^ \t\r\n,\[\]{}]*)", re.M)
 # A `:` or `?` starting a plain scalar in a flow collection, spelled as this while libyaml reads it.
 _COLON_STAND_IN = "\ue001"
 _QUESTION_STAND_IN = "\ue002"
@@ -1453,7 +1453,7 @@ def _anchor_respelled(text: str, start: Any, stop: Any = None) -> _Respelling | 
     anchor's name, libyaml letters, digits, `-` and `_` (and stops, or ends the name at a `:`);
     the name spelled with `_` for each other character wherever it starts a node, when that names
     no other anchor of the file. `start`: the `&` or `*` libyaml stopped in; else the first name
-    libyaml ends at a `:` before the place it stopped at (`stop`). (A plain text holding ` *a:` would be
+    libyaml ends at a `:` (or `?`, `%`, `@`, a backquote) before the place it stopped (`stop`). (A plain text holding ` *a:` would be
     respelled too: not drawn, and no eval file has one.)"""
     if start is not None:
         at = _offset(text, start)
@@ -1462,8 +1462,8 @@ def _anchor_respelled(text: str, start: Any, stop: Any = None) -> _Respelling | 
             return None
         name = found.group()
     else:
-        odd = _ODD_ANCHOR.search(text, 0, _offset(text, stop) + 1)
-        if odd is None:
+        odd = _ODD_ANCHOR.search(text)
+        if odd is None or odd.start() > _offset(text, stop):
             return None
         name = odd.group(2)
     respelled_name = _ANCHOR_OTHER.sub("_", name)
