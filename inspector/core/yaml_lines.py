@@ -329,6 +329,29 @@ class DuplicateKey(InputError):
 
 _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
+# An escaped line break in a double-quoted string, then a blank line (the line breaks kept).
+_ESCAPED_BREAK_THEN_BLANK = re.compile(r"\\\r?\n[ \t]*\r?\n")
+# An anchor's or alias's name as `yaml` reads it (after its `&` or `*`), and the characters in it
+# libyaml does not take.
+_ANCHOR_NAME = re.compile(r"(?<=[&*])[^ \t\r\n,\[\]{}]+")
+_ANCHOR_OTHER = re.compile(r"[^0-9A-Za-z_-]")
+_NODE_START = r"(?:(?<=^)|(?<=[ \t\n,\[{]))"
+_NODE_NAMES = re.compile(_NODE_START + r"[&*]([^ \t\r\n,\[\]{}]+)", re.M)
+_COLON_ANCHOR = re.compile(_NODE_START + r"&[0-9A-Za-z_-]*:", re.M)
+# A name libyaml ends at `:`, `?`, `%`, `@` or a backquote (`&a:`, `*x%y`) where `yaml` reads on.
+_ODD_ANCHOR = re.compile(_NODE_START + r"([&*])([0-9A-Za-z_-]+[:?%@`][^ \t\r\n,\[\]{}]*)", re.M)
+# A `:` or `?` starting a plain scalar in a flow collection, spelled as this while libyaml reads it.
+_COLON_STAND_IN = "\ue001"
+_QUESTION_STAND_IN = "\ue002"
+# A `?` inside a flow collection, maybe starting a plain scalar (libyaml's tokens decide), and
+# what after a `?` makes it an indicator to `yaml` too.
+_FLOW_QUESTION = re.compile(r"[\[{,:][ \t\r\n]*\?[^ \t\r\n,\[\]{}]")
+_ENDS_A_QUESTION = ("", " ", "\t", "\r", "\n", ",", "[", "]", "{", "}")
+# A node's anchor and tag, on its line.
+_LINE_PROPERTIES = re.compile(r"(?:[&!][^ \t\r\n]*[ \t]*)+")
+# One anchor or tag of a node's properties, and the handle libyaml reads at a tag's start.
+_PROPERTY = re.compile(r"([&!][^ \t\r,\[\]{}]*)[ \t]*")
+_LIBYAML_HANDLE = re.compile(r"![0-9A-Za-z_-]*!")
 
 
 # A tab libyaml refused in a block scalar, respelled as a character it reads (_respelled).
@@ -504,6 +527,28 @@ class _Indents:
             column + 1,
         )
 
+    def refuse_unresolvable_tag(self, mark: Any) -> None:
+        """A tag whose text after its handle holds another `!` (`!!fl!oat`, `!'!int`): `yaml` takes
+        everything up to the last `!` for the handle, which no `%TAG` declared, and refuses the
+        file at the tag; libyaml reads the rest as the tag's suffix. Called only for a tag with a
+        `!` past its first character (few files have one)."""
+        line = self.lines[mark.line]
+        column = mark.column + (self.bom if mark.line == 0 else 0)
+        token = _PROPERTY.match(line, column)
+        while token is not None and token.group(1)[:1] == "&":  # past an anchor to the tag
+            token = _PROPERTY.match(line, token.end())
+        if token is not None and token.group(1)[:2] != "!<":
+            tag = token.group(1)
+            handle = _LIBYAML_HANDLE.match(tag)
+            if "!" in tag[handle.end() if handle else 1 :]:
+                raise InputError(
+                    f"invalid YAML: Could not resolve tag: {tag} (agentv's YAML reader takes the text up "
+                    "to a tag's last `!` for its handle, and that handle is not declared)",
+                    self.path,
+                    mark.line + 1,
+                    token.start() + 1,  # `yaml` counts a byte-order mark as a column
+                )
+
     def _at_properties(self, mark: Any) -> bool:
         """Whether a collection's mark is at its anchor or tag, not at its content."""
         return self.text[mark.index + self.bom] in "&!"
@@ -559,6 +604,33 @@ class _Indents:
         header_end = self.text.find("\n", at)
         header = self.text[at : header_end if header_end >= 0 else len(self.text)]
         return value if "-" in header.split("#")[0] else value + "\n"
+
+    def quoted_text(self, start_mark: Any, end_mark: Any, value: Any) -> Any:
+        """A double-quoted string on several lines as `yaml` reads it: an escaped line break
+        (`\\` at a line's end) followed by blank lines is folded as an unescaped one would be,
+        less one line break (one blank line is a space, two a line break), where libyaml keeps
+        a line break for each blank line; blanks before that `\\` stay."""
+        source = self.text[start_mark.index + self.bom : end_mark.index + self.bom]
+        if "\\\n" not in source and "\\\r" not in source:
+            return value
+        pieces = []
+        last = 0
+        for found in _ESCAPED_BREAK_THEN_BLANK.finditer(source):
+            escape = found.start()
+            backslashes = len(source[:escape]) - len(source[:escape].rstrip("\\"))
+            if backslashes % 2:
+                continue  # an escaped backslash, then a line break
+            blanks = len(source[:escape]) - len(source[:escape].rstrip(" \t"))
+            kept = "".join("\\t" if blank == "\t" else "\\x20" for blank in source[escape - blanks : escape])
+            pieces.append(source[last : escape - blanks] + kept + "\n")
+            last = found.end()
+        if not pieces:
+            return value
+        respelled = "".join(pieces) + source[last:]
+        try:
+            return yaml.load(respelled, Loader=_Loader)
+        except yaml.YAMLError:  # a line of the string read apart from it (`---` at its start)
+            return value
 
     def _as_yaml_reads(self, start_mark: Any, end_mark: Any) -> str:
         """A block scalar's value by `yaml`'s rules, from its lines in the text."""
@@ -719,6 +791,8 @@ class _Converter:
         if indents is None or id(node) in indents.seen:
             return self._convert(node, depth, start, end)
         indents.seen.add(id(node))  # an alias's node is checked where its anchor is, once
+        if "!" in node.tag[1:]:
+            indents.refuse_unresolvable_tag(node.start_mark)
         if isinstance(node, yaml.ScalarNode):
             indents.scalar(node.start_mark, node.end_mark, node.style)
             return self._convert(node, depth, start, end)
@@ -776,6 +850,8 @@ class _Converter:
         block = getattr(node, "style", None) in ("|", ">")
         if block and self.indents is not None:
             scalar = self.indents.block_text(node.start_mark, node.end_mark, scalar)
+        elif self.indents is not None and getattr(node, "style", None) == '"' and end > start:
+            scalar = self.indents.quoted_text(node.start_mark, node.end_mark, scalar)
         return Node(scalar, start, end, min(start + block, end))
 
     def _tagged(self, node: yaml.Node) -> bool:
@@ -798,7 +874,13 @@ class _Converter:
     def _scalar(self, node: yaml.Node) -> Any:
         if not isinstance(node, yaml.ScalarNode):
             raise InputError(
-                "a mapping key must be a plain value",
+                "a mapping key must be a plain value"
+                + (
+                    " (agentv's YAML reader would name a list or mapping key by its YAML text, `[ a ]`; "
+                    "the inspector refuses it)"
+                    if self.indents is not None
+                    else ""
+                ),
                 self.path,
                 node.start_mark.line + 1,
                 node.start_mark.column + 1,
@@ -878,9 +960,18 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
     check_yaml_nesting(text, path)  # before libyaml, which would overflow the C stack
     tabs: frozenset[tuple[int, int]] | None = frozenset() if agentv else None
     stand_ins = _TAB_STAND_IN not in text  # a block scalar's tab may be respelled as one
+    colons_written = _COLON_STAND_IN in text or _QUESTION_STAND_IN in text
+    # `?x` in a flow collection, found by libyaml's scanner, which stops at the first error: again
+    # after each respelling.
+    questions = agentv and "?" in text and not colons_written and bool(_FLOW_QUESTION.search(text))
+    anchors = agentv and "&" in text and bool(_COLON_ANCHOR.search(text))  # `&a: x`, read by libyaml
     first_error = None
     inserted: list[tuple[int, int]] = []  # (line, column) of each space put in, for the columns
     for _ in range(_MAX_RESPELLINGS + 1):
+        if anchors:
+            text = _colon_anchors_respelled(text)
+        if questions:  # after the anchors, which may stop libyaml's scanner before a `?x`
+            text = _questions_respelled(text)
         try:
             root = _read_yaml(text, path, core, tabs, stand_ins)
         except InputError as error:
@@ -889,7 +980,9 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
             # What `yaml` reads where libyaml refuses it, spelled as libyaml reads it (the same
             # lines), and read again; a tab made a space is remembered.
             first_error = first_error or found.error
-            if found.inserted is None:
+            if found.where is None:
+                text = found.text  # a character put in another's place
+            elif found.inserted is None:
                 text, tabs = found.text, (tabs or frozenset()) | {found.where}
             else:
                 text = found.text
@@ -899,8 +992,76 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
             # A tab respelled for a block scalar that libyaml then read as something else (a
             # key, a plain value): `yaml` refuses that tab. The first error is the text's own.
             raise first_error
+        if root is not None and (_COLON_STAND_IN in text or _QUESTION_STAND_IN in text):
+            if colons_written:
+                if first_error is None:
+                    return root  # the file's own characters, nothing respelled
+                raise first_error  # the file's own stand-ins could not be told from the respelled
+            root = _colons_put_back(root)
         return root
     raise first_error or AssertionError("unreachable")
+
+
+def _put_back(text: str) -> str:
+    return text.replace(_COLON_STAND_IN, ":").replace(_QUESTION_STAND_IN, "?")
+
+
+def _colons_put_back(node: Node) -> Node:
+    """The tree with each `:` and `?` respelled as a stand-in (in texts and keys) put back."""
+    value = node.value
+    if isinstance(value, str):
+        return Node(_put_back(value), node.start_line, node.end_line, node.text_line)
+    if isinstance(value, list):
+        value = [_colons_put_back(item) for item in value]
+    elif isinstance(value, dict):
+        value = {_put_back(key): _colons_put_back(item) for key, item in value.items()}
+    else:
+        return node
+    return Node(value, node.start_line, node.end_line, node.text_line)
+
+
+def _questions_respelled(text: str) -> str:
+    """`[?x]`, `{?x: 1}`: a plain scalar starting with `?` inside a flow collection, which `yaml`
+    reads as text and libyaml as an explicit key (`x`); its `?` spelled as a stand-in, put back
+    once read. libyaml's tokens say which `?` starts a key inside a flow collection."""
+    places = []
+    depth = 0
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            kind = type(token)
+            if kind in (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken):
+                depth += 1
+            elif kind in (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken):
+                depth -= 1
+            elif kind is yaml.KeyToken and depth:
+                at = _offset(text, token.start_mark)
+                if text[at : at + 1] == "?" and text[at + 1 : at + 2] not in _ENDS_A_QUESTION:
+                    places.append(at)
+    except yaml.YAMLError:
+        pass  # the places before libyaml's error; the read names it
+    for at in places:
+        text = text[:at] + _QUESTION_STAND_IN + text[at + 1 :]
+    return text
+
+
+def _colon_anchors_respelled(text: str) -> str:
+    """`&a: x`: `yaml` names the anchor `a:`, libyaml reads an anchor `a` on an empty key, without
+    an error; each such anchor libyaml's tokens show (its scanner stops at the first error: again
+    after each respelling) respelled as _anchor_respelled does, its aliases with it."""
+    places = []
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if type(token) is yaml.AnchorToken:
+                at = _offset(text, token.start_mark)
+                if text[at + 1 + len(token.value) : at + 2 + len(token.value)] == ":":
+                    places.append(token.start_mark)
+    except yaml.YAMLError:
+        pass
+    for mark in reversed(places):
+        respelled = _anchor_respelled(text, mark)
+        if respelled is not None:
+            text = respelled[0]
+    return text
 
 
 def _holds(root: Node | None, character: str) -> bool:
@@ -953,10 +1114,11 @@ def _unshifted(error: InputError, inserted: list[tuple[int, int]]) -> InputError
 
 
 class _Respelled(Exception):
-    """The text respelled: a tab made a space at `where`, or a space put in at `inserted`."""
+    """The text respelled: a tab made a space at `where`, a space put in at `inserted`, or (both
+    None) a character put in another's place."""
 
     def __init__(
-        self, text: str, where: tuple[int, int], inserted: tuple[int, int] | None, error: InputError
+        self, text: str, where: tuple[int, int] | None, inserted: tuple[int, int] | None, error: InputError
     ):
         super().__init__()
         self.text = text
@@ -965,10 +1127,23 @@ class _Respelled(Exception):
         self.error = error
 
 
-_Respelling = tuple[str, tuple[int, int], tuple[int, int] | None]
+_Respelling = tuple[str, tuple[int, int] | None, tuple[int, int] | None]
 
 
-def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) -> _Respelling | None:
+def _respelled(
+    text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False, path: str = ""
+) -> _Respelling | None:
+    """_respelled_at the place libyaml stopped, else an anchor's name `yaml` reads and libyaml
+    cuts short (`&a:`), wherever libyaml then stops."""
+    respelled = _respelled_at(text, error, stand_ins, path)
+    if respelled is None and error.problem_mark is not None:
+        respelled = _anchor_respelled(text, None, error.problem_mark)
+    return respelled
+
+
+def _respelled_at(
+    text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False, path: str = ""
+) -> _Respelling | None:
     """The text as libyaml reads what `yaml` reads where libyaml stopped: a space for a tab `yaml`
     takes for separation (right after a block indicator, `-\tvalue`, or on a line of nothing but
     blanks), a space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
@@ -983,13 +1158,27 @@ def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) 
             return text[: at + 1] + " " + text[at + 1 :], where, where
         return None
     if problem in ("did not find expected key", "did not find expected node content"):
-        return _empty_key_respelled(text, mark)
+        return _empty_key_respelled(text, mark) or _colon_respelled(text, mark)
+    if problem == "did not find expected alphabetic or numeric character" and (
+        "anchor" in (error.context or "") or "alias" in (error.context or "")
+    ):
+        return _anchor_respelled(text, error.context_mark)
+    if problem in ("found unknown directive name", "could not find expected directive name"):
+        return _unknown_directive_respelled(text, path, error.context_mark)
+    if problem == "did not find expected <document start>" and not text[_offset(text, mark) :].strip():
+        return _trailing_directives_respelled(text)
     if problem == "did not find expected whitespace or line break" and "tag" in (error.context or ""):
-        # `yaml` ends a tag at a flow indicator (`{k: !x}`); libyaml wants a blank after it.
+        # `yaml` ends a tag at a flow indicator (`{k: !x}`, and inside a flow collection
+        # `[!{k: 1}]`); libyaml wants a blank after it.
         at = _offset(text, mark)
-        if text[at : at + 1] in ("}", "]", ","):
+        found = text[at : at + 1]
+        if found in ("}", "]", ",") or (found in ("{", "[") and _in_flow(text, mark)):
             where = (mark.line, mark.column)
             return text[:at] + " " + text[at:], where, where
+        if found == "#":
+            # `yaml` takes a `#` into a tag (`!!flo#at`), which no schema knows: a tag libyaml
+            # takes in, no schema knows either, in its place (the same columns).
+            return text[:at] + ";" + text[at + 1 :], None, None
         return None
     if problem.startswith("found a tab character where an indentation space") and stand_ins:
         # A block scalar's first text line may start with a tab after its indentation in `yaml`:
@@ -1007,6 +1196,23 @@ def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) 
     if "cannot start any token" in problem or "violates indentation" in problem:
         return _tab_respelled(text, mark, "violates indentation" in problem)
     return None
+
+
+def _in_flow(text: str, mark: Any) -> bool:
+    """Whether a place libyaml stopped at is inside a flow collection (its tokens up to there)."""
+    depth = 0
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if (token.start_mark.line, token.start_mark.column) >= (mark.line, mark.column):
+                break
+            kind = type(token)
+            if kind in (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken):
+                depth += 1
+            elif kind in (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return depth > 0
 
 
 def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
@@ -1086,18 +1292,126 @@ def _in_yaml_words(text: str, path: str, error: yaml.MarkedYAMLError) -> InputEr
         line = text.split("\n", mark.line + 1)[mark.line]
         at = line[mark.column : mark.column + 1]
         if mark.line and not line[: mark.column].strip(" ") and at != "\t":
-            # `yaml` names the start of the line that breaks the block collection.
-            return InputError(f"invalid YAML: {wrong_line}", path, mark.line + 1, 1)
+            return InputError(f"invalid YAML: {wrong_line}", path, *_block_line_place(text, mark))
     context = error.context_mark
     if problem == "could not find expected ':'" and context is not None and context.line < mark.line:
+        # `yaml` names the key itself, after its anchor or tag (libyaml the first of them).
+        line = text.split("\n", context.line + 1)[context.line]
+        bom = int(context.line == 0 and line.startswith("\ufeff"))
+        properties = _LINE_PROPERTIES.match(line, context.column + bom)
+        column = properties.end() if properties else context.column + bom
         return InputError(
             f"invalid YAML: Implicit keys need to be on a single line (a key started on line {context.line + 1} "
             "runs on to the next without its `:`)",
             path,
             context.line + 1,
-            context.column + 1,
+            column + 1,
         )
     return None
+
+
+# A line that starts an explicit key in a list item (`- ? key`).
+_EXPLICIT_KEY = re.compile(r"[ \t]*-[ \t]+\?[ \t]")
+
+
+def _block_line_place(text: str, mark: Any) -> tuple[int, int]:
+    """Where `yaml` names a line that breaks a block collection (1-based line and column): the
+    start of the blank and comment lines right before it (it stops at the line break after the
+    collection's last content; a `#` line indented deeper is a block scalar's text), or the line
+    itself, at its `:` when that follows a list item's explicit key (`- ? key`); after a lone `:`
+    or `?`, the end of that line (the empty node's place)."""
+    lines = text.split("\n", mark.line + 1)
+    number = mark.line
+    while number > 1:
+        before = lines[number - 1]
+        rest = before.lstrip(" \t")
+        if rest.strip("\r") and (rest[0] != "#" or len(before) - len(rest) > mark.column):
+            break
+        number -= 1
+    before = lines[number - 1].removesuffix("\r")
+    if before.strip(" \t-") in (":", "?"):
+        return number, len(before) + 1
+    if (
+        number == mark.line
+        and lines[number][mark.column : mark.column + 1] == ":"
+        and _EXPLICIT_KEY.match(before)
+    ):
+        return number + 1, mark.column + 1
+    return number + 1, 1
+
+
+def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respelling | None:
+    """A directive `yaml` does not know (`%x`, `%`): it passes over it (a warning), libyaml
+    refuses it; spelled as the comment `yaml` takes it for. A document after it must start with
+    `---` in `yaml` too, and a `...` after it, past a first document, ends a second one."""
+    if start is None:
+        return None
+    lines = text.split("\n")
+    at = _offset(text, start)
+    if text[at : at + 1] != "%":
+        return None
+    before = start.line
+    while before > 0 and (
+        not lines[before - 1].strip(" \t\r\ufeff") or lines[before - 1].lstrip("\ufeff")[:1] in "#%"
+    ):
+        before -= 1
+    if before > 0 and lines[before - 1].rstrip(" \t\r") != "...":
+        raise InputError(  # inside a document: a plain value, which cannot start with `%`
+            "invalid YAML: Plain value cannot start with directive indicator character % (agentv's "
+            "YAML reader reads a `%` line as a directive only before a document)",
+            path,
+            start.line + 1,
+            start.column + 1,
+        )
+    for number in range(start.line + 1, len(lines) + 1):
+        if number == len(lines):
+            if before == 0:  # a first document that is nothing but directives
+                raise InputError(
+                    "invalid YAML: Missing directives-end indicator line (agentv's YAML reader wants "
+                    "`---` after a directive)",
+                    path,
+                    len(lines),
+                    len(lines[-1]) + 1,
+                )
+            break
+        line = lines[number].rstrip("\r")
+        if not line.strip(" \t") or line.lstrip(" \t")[:1] == "#" or line[:1] == "%":
+            continue
+        if line[:3] not in ("---", "...") or line[3:4] not in ("", " ", "\t"):
+            raise InputError(
+                "invalid YAML: Missing directives-end/doc-start indicator line (agentv's YAML reader "
+                "wants `---` after a directive)",
+                path,
+                number + 1,
+                1,
+            )
+        if line[:3] == "..." and any(before.rstrip(" \t\r") == "..." for before in lines[: start.line]):
+            raise InputError(
+                "invalid YAML: Source contains multiple documents (agentv's YAML reader reads one "
+                "document; a directive after `...` starts another)",
+                path,
+                number + 1,
+                1,
+            )
+        break
+    return text[:at] + "#" + text[at + 1 :], None, None
+
+
+def _trailing_directives_respelled(text: str) -> _Respelling | None:
+    """Directives after a document's end (`...`) with no document after them: `yaml` reads the
+    file, libyaml wants a document; spelled as comments."""
+    lines = text.split("\n")
+    number = len(lines)
+    while number > 0 and (not lines[number - 1].strip(" \t\r") or lines[number - 1][:1] in ("%", "#")):
+        number -= 1
+    if (
+        number == 0
+        or lines[number - 1].rstrip(" \t\r") != "..."
+        or not any(line[:1] == "%" for line in lines[number:])
+    ):
+        return None
+    tail = ["#" + line[1:] if line[:1] == "%" else line for line in lines[number:]]
+    return "\n".join(lines[:number] + tail), None, None
 
 
 def _empty_key_respelled(text: str, mark: Any) -> _Respelling | None:
@@ -1110,6 +1424,56 @@ def _empty_key_respelled(text: str, mark: Any) -> _Respelling | None:
         return None
     where = (mark.line, mark.column)
     return text[:at] + "~" + text[at:], where, where
+
+
+def _colon_respelled(text: str, mark: Any) -> _Respelling | None:
+    """`[:x]`, `{a: :x}`: a plain scalar starting with `:` inside a flow collection, which `yaml`
+    reads as text and libyaml refuses; its `:` spelled as a stand-in, put back once read."""
+    at = _offset(text, mark)
+    if text[at : at + 1] != ":" or text[at + 1 : at + 2] in (
+        "",
+        " ",
+        "\t",
+        "\r",
+        "\n",
+        ",",
+        "[",
+        "]",
+        "{",
+        "}",
+    ):
+        return None
+    if not _in_flow(text, mark):
+        return None
+    return text[:at] + _COLON_STAND_IN + text[at + 1 :], None, None
+
+
+def _anchor_respelled(text: str, start: Any, stop: Any = None) -> _Respelling | None:
+    """`&a#`, `*a:`: `yaml` takes every character up to a blank or a flow indicator into an
+    anchor's name, libyaml letters, digits, `-` and `_` (and stops, or ends the name at a `:`);
+    the name spelled with `_` for each other character wherever it starts a node, when that names
+    no other anchor of the file. `start`: the `&` or `*` libyaml stopped in; else the first name
+    libyaml ends at a `:` (or `?`, `%`, `@`, a backquote) before the place it stopped (`stop`). (A plain text holding ` *a:` would be
+    respelled too: not drawn, and no eval file has one.)"""
+    if start is not None:
+        at = _offset(text, start)
+        found = _ANCHOR_NAME.match(text, at + 1)
+        if text[at : at + 1] not in ("&", "*") or found is None:
+            return None
+        name = found.group()
+    else:
+        odd = _ODD_ANCHOR.search(text)
+        if odd is None or odd.start() > _offset(text, stop):
+            return None
+        name = odd.group(2)
+    respelled_name = _ANCHOR_OTHER.sub("_", name)
+    if any(
+        other != name and _ANCHOR_OTHER.sub("_", other) == respelled_name
+        for other in _NODE_NAMES.findall(text)
+    ):
+        return None  # another name spelled alike
+    occurrences = re.compile(_NODE_START + r"([&*])" + re.escape(name) + r"(?=[ \t\r\n,\[\]{}]|\Z)", re.M)
+    return occurrences.sub(lambda each: each.group(1) + respelled_name, text), None, None
 
 
 def _tab_respelled(text: str, mark: Any, in_plain_scalar: bool) -> _Respelling | None:
@@ -1164,7 +1528,7 @@ def _from_events(
     except yaml.MarkedYAMLError as error:
         # What `yaml` reads and libyaml does not is respelled here, before the composer's path
         # (which stops at a repeated anchor, which `yaml` allows, before it reaches it).
-        respelled = None if tabs is None else _respelled(text, error, stand_ins)
+        respelled = None if tabs is None else _respelled(text, error, stand_ins, path)
         if respelled is None:
             raise _Unusual from None
         raise _Respelled(*respelled, marked_error(text, path, error)) from None
@@ -1262,6 +1626,8 @@ class _EventReader(_Converter):
     def _collection(self, event: Any, read: Any, depth: int) -> tuple[Node, int]:
         """A collection with an anchor, or read by agentv's rules for indentation."""
         indents = self.indents
+        if indents is not None and event.tag is not None and "!" in event.tag[1:]:
+            indents.refuse_unresolvable_tag(event.start_mark)
         saved = (
             indents.enter(
                 event.start_mark, event.flow_style, event.anchor is not None or event.tag is not None
@@ -1363,6 +1729,8 @@ class _EventReader(_Converter):
             self.indents.scalar(event.start_mark, mark, style)
             if block:
                 value = self.indents.block_text(event.start_mark, mark, value)
+            elif style == '"':
+                value = self.indents.quoted_text(event.start_mark, mark, value)
         # A block scalar's text starts on the line after its `|` or `>`.
         return Node(value, start, end, start + block)
 
@@ -1465,6 +1833,8 @@ class _EventReader(_Converter):
 
     def _scalar_of(self, tag: str, event: Any) -> Any:
         """_Converter._scalar of the node the composer would make."""
+        if self.indents is not None and event.tag is not None and "!" in event.tag[1:]:
+            self.indents.refuse_unresolvable_tag(event.start_mark)
         if self.indents is not None and event.tag is not None and tag in _SCHEMA_KINDS:
             return _tagged_scalar(tag, event.value, self.plain_scalar)
         if tag == _STR_TAG and (event.style or not self.core or (event.tag and self.indents is not None)):
@@ -1496,7 +1866,7 @@ def _compose_and_convert(
         refusal = marked_error(text, path, error)
         if tabs is not None:
             refusal = _repeated_key_before(text, path, error) or _in_yaml_words(text, path, error) or refusal
-        respelled = None if tabs is None else _respelled(text, error, stand_ins)
+        respelled = None if tabs is None else _respelled(text, error, stand_ins, path)
         raise refusal if respelled is None else _Respelled(*respelled, refusal) from None
     except yaml.reader.ReaderError as error:
         # The reader reports a character offset, not a line: turn it into line and column.

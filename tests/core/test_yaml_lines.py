@@ -778,6 +778,40 @@ def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, 
         ("a: |\n\t b\n", None, None),  # a tab as the only indentation stays refused
         ("a:\n  - {k: \n  x}\n", (2, 9), "Flow map in block collection must be sufficiently indented"),
         ("a:\n  - {k: 1,\n  x}\n", (3, 3), "Flow map in block collection must be sufficiently indented"),
+        # A tag whose handle, to `yaml`, runs to its last `!`, which no %TAG declares.
+        ("k: !!fl!oat 1. 5\n", (1, 4), "Could not resolve tag: !!fl!oat"),
+        ("- !!!int 1.5\n", (1, 3), "Could not resolve tag: !!!int"),
+        ("k: !'!int 3\n", (1, 4), "Could not resolve tag: !'!int"),
+        ("z: &x !!a!b {m: 1}\n", (1, 7), "Could not resolve tag: !!a!b"),
+        ("z: {a: !!a!b}\n", (1, 8), "Could not resolve tag: !!a!b"),
+        ("\ufeff!!a!b x\n", (1, 2), "Could not resolve tag: !!a!b"),
+        ("z: !{m: 1}\n", (1, 5), "while scanning a tag"),
+        ("%\n- a\n", (2, 1), "Missing directives-end/doc-start indicator line"),
+        ("- a\n...\n%\n...\n", (4, 1), "Source contains multiple documents"),
+        ("\ufeff# top\n%-  content:| On\n", (3, 1), "Missing directives-end indicator line"),
+        ("%x\n# c", (2, 4), "Missing directives-end indicator line"),
+        ("true: 017\n%---\n", (2, 1), "Plain value cannot start with directive indicator character %"),
+        # A list or mapping as a key: `yaml` names it by its YAML text (`[ a ]`), the inspector refuses it.
+        ("? [a]\n: 1\n", (1, 3), "would name a list or mapping key by its YAML text"),
+        ("{a: 1}: b\n", (1, 1), "would name a list or mapping key by its YAML text"),
+        # A line that breaks a block collection: named at the comment lines before it, at a
+        # list item's explicit key's `:`, or after a lone `?`; a `#` line in a block scalar is text.
+        ("a:\n  b: 1\n #c\n    c: 2\n", (3, 1), "All mapping items must start at the same column"),
+        ("-  ? \n  :\n", (1, 6), "Sequence item without - indicator"),
+        ("- a: 1\n  ? k\n  :\n x\n", (3, 4), "Sequence item without - indicator"),
+        (
+            "k: |\n  text\n    # not a comment\n  x: 1\n y\n",
+            (5, 1),
+            "All mapping items must start at the same",
+        ),
+        # A key running on to the next line: named after its anchor or tag.
+        ("a: 1\n!...\n", (2, 5), "Implicit keys need to be on a single line"),
+        ("b:\n!int 017\n~: x\n", (2, 6), "Implicit keys need to be on a single line"),
+        (
+            "a: 1\n&x\n",
+            (2, 3),
+            "Implicit keys need to be on a single line",
+        ),  # outside a flow collection a tag wants a blank
     ],
 )
 def test_agentvs_reader_refuses_where_the_yaml_package_does(text: str, where: Any, words: Any):
@@ -805,6 +839,36 @@ def test_a_stand_in_for_a_tab_written_in_the_file_stays_as_written():
         # A tag ends at a flow indicator; a tab after a lone `:` may come before a tag or anchor.
         ("{a: !x}\n", {"a": ""}),
         ("[!x]\n", [""]),
+        # Inside a flow collection a tag also ends at `{` or `[`; a `#` is part of a tag.
+        ("z: [!{m: 1}]\n", {"z": [{"m": 1}]}),
+        ("z: [![1]]\n", {"z": [[1]]}),
+        (
+            "k: !!flo#at 1.5\nl: [!!i#nt 1, 2]\nm: !x#y\nn: !!int# 3\n",
+            {"k": "1.5", "l": ["1", 2], "m": "", "n": "3"},
+        ),
+        ("z: !<tag:a!b> x\n", {"z": "x"}),
+        # An escaped line break then blank lines: one line break fewer (one blank line is a space),
+        # the blanks before the `\` kept.
+        ('k: "a\\\n\n b"\nl: "a\\\n \n\n b"\nm: "a \\\n\n b"\n', {"k": "a b", "l": "a\nb", "m": "a  b"}),
+        ('k: "a\\\\\n\n b"\nl: "x\\\n\n  y\\\n  z\\\n\n\n w"\n', {"k": "a\\\nb", "l": "x yz\nw"}),
+        # A directive `yaml` does not know is passed over; directives after the last `...`, read.
+        ("%x y\n---\n- a\n", ["a"]),
+        ("- a\n...\n%x\t# c\n", ["a"]),
+        ("- a\n...\n%YAML 1.2\n", ["a"]),
+        ("- a\n...\n%\n", ["a"]),
+        # Plain scalars starting with `:` or `?` inside a flow collection are text.
+        (
+            "k: [:x, ?y, ::, ?x: 1, :x: 2]\nl: {a: :x, ?b: 1, :c}\n",
+            {"k": [":x", "?y", {":": None}, {"?x": 1}, {":x": 2}], "l": {"a": ":x", "?b": 1, ":c": None}},
+        ),
+        ("- [?x,\t?x,\n   ~:]\n", [["?x", "?x", {"": None}]]),
+        ("k: [? x, : y, ?]\n", {"k": [{"x": None}, {"": "y"}, {"": None}]}),
+        # Anchor names holding `#` or `:`, which libyaml cuts short.
+        (
+            "a: &a# 1\nb: *a#\nc: [&x:y 2, *x:y]\nd: &f: [3]\ne: *f:\n",
+            {"a": 1, "b": 1, "c": [2, 2], "d": [3], "e": [3]},
+        ),
+        ("a: &a [1]\nb: &a: 2\nc: *a:\nd: *a\n", {"a": [1], "b": 2, "c": 2, "d": [1]}),
         ("? k\n:\t&a x\n", {"k": "x"}),
         # Explicit tags: the tag's own tests, else the text.
         (

@@ -13,15 +13,20 @@ value, and refuse what it refuses at the line and column `yaml` names.
 `YAML_EXAMPLES=1000` runs a long search (each example is a batch of documents); a failure names its
 batch, and `YAML_BATCH=n YAML_EXAMPLES=1` draws that batch again.
 
-Not drawn, because the reader still parts from `yaml` there: plain scalars starting with `:` or
-`?` inside a flow collection (`{k: :x}`, `[?x]`: `yaml` reads text, libyaml refuses or reads an
-explicit key), characters libyaml does not take into an anchor's name (`&a#`, `&a:`), and complex
-keys (`? [a]`, `{a: 1}: b`: `yaml` names the key by its YAML text, `[ a ]`). Drawn, and still found
-by a long run (`YAML_EXAMPLES=1000`: 13 of 20,000 documents): a null key merged in (`yaml` names it
-"null"), `"a\\` then a blank line (`yaml` folds the first line break), a tag `yaml` cannot resolve
-(`!'!int`), `|#` and `,#` comments, block collections inside flow collections, a flow mapping
-followed by `:` (`{k: 1}: v`), and, where both refuse, the place of a repeated key or a bad
-indentation in a document `yaml` finds another error in first.
+Drawn, and read as `yaml` reads them: plain scalars starting with `:` or `?` inside a
+flow collection (`{k: :x}`, `[?x]`), anchor names holding `#`, `:` and the like (`&a#`, `&a:`),
+tags whose handle `yaml` cannot resolve (`!!fl!oat`, `!'!int`) or that hold a `#`, `"a\\` then a
+blank line, unknown directives and directives after the last `...`. Drawn and refused on purpose:
+a list or mapping as a key (`? [a]`, `{a: 1}: b`), which `yaml` names by its YAML text (`[ a ]`,
+`{ a: 1 }`, quotes and line width by its stringifier); the reader says so (COMPLEX_KEY_REFUSED) and
+that refusal is not counted as parting. Still found by a long run (`YAML_EXAMPLES=1000`, 19 of
+20,000 documents on this draw): a null key merged in (`yaml` names it "null"), `|#` and `,#`
+comments, block collections inside flow collections, a flow mapping followed by `:` (`{k: 1}: v`),
+`[&a: 1]` (an anchor on an empty key to libyaml, without an error to respell at), and, where both
+refuse, the place of a repeated key or a bad indentation in a document `yaml` finds another error in
+first. The place of two checks not asserted ("All mapping items must start at the same column",
+"Sequence item without - indicator") still parts in 22 documents of 20,000 (after block scalars
+with kept or trailing lines, mostly).
 """
 
 from __future__ import annotations
@@ -30,7 +35,6 @@ import json
 import math
 import os
 import random
-import re
 import shutil
 import subprocess
 from typing import Any
@@ -110,6 +114,10 @@ SAME_CHECKS = (
 )
 
 
+# The reader's words for a key that is a list or mapping, which `yaml` names by its YAML text.
+COMPLEX_KEY_REFUSED = "would name a list or mapping key by its YAML text"
+
+
 def disagreement(text: str, theirs: dict[str, Any]) -> str | None:
     """How the reader parts from `yaml` on a document: accepting what it refuses or the reverse,
     another value, or the same refusal at another place. Where both refuse for different reasons
@@ -130,6 +138,8 @@ def disagreement(text: str, theirs: dict[str, Any]) -> str | None:
                 f"we at {mine['line']}:{mine['column']} ({mine['error']})"
             )
         return None
+    if "error" in mine and COMPLEX_KEY_REFUSED in mine["error"]:
+        return None  # a list or mapping as a key: refused on purpose (the docstring says why)
     if "error" in mine:
         return (
             f"yaml reads {theirs['value']!r}; we refuse at {mine['line']}:{mine['column']} ({mine['error']})"
@@ -164,10 +174,12 @@ KEYS = ["", "a", "b", "c", "role", "content", "1", "yes", "null", "~", "true", "
 # Indentation a clean document uses, and the odd kinds (tabs among them) a rough one adds.
 STEPS = ["  ", "  ", "    ", " "]
 ROUGH_STEPS = ["", "\t", " \t", "\t "]
-# Characters dropped into a document.
-# Not `:` or `?`: `yaml` reads a plain scalar starting with either inside a flow collection
-# (`{k: :x}`, `[?x]`) where libyaml refuses it or reads an explicit key (not done).
-STRAYS = [" ", "\t", "\n", "#", "-", "'", '"', "[", "]", "{", "}", ",", "!", "|", ">", "%"]
+# Characters dropped into a document (onto anchors' names too: `yaml` takes `&a#`, `&a:`).
+STRAYS = [" ", "\t", "\n", "#", "-", "'", '"', "[", "]", "{", "}", ",", "!", "|", ">", "%", ":", "?"]
+# Plain scalars inside a flow collection that start with an indicator `yaml` reads as text there.
+FLOW_PLAIN = [":x", "?x", "::", ":a b", "?:", "?x: 1", ":x: 2"]
+# Keys that are lists or mappings, which `yaml` names by their YAML text (`[ a ]`).
+COMPLEX_KEYS = ["? [a]\n", "? {a: 1}\n", "[a, b]", "{a: 1}", "? - a\n"]
 TEXT = list("ab \t\n'\"\\#:-,[]{}&*x\u00e9")
 
 
@@ -234,6 +246,8 @@ class _Writer:
         items = []
         for _ in range(self.integer(0, 3)):
             item = self.scalar(indent) if depth > 1 or self.coin() else self.flow(indent, depth + 1)
+            if self.integer(0, 5) == 0:
+                item = self.choice(FLOW_PLAIN)
             if opening == "{" or self.integer(0, 4) == 0:
                 item = f"{self.choice(KEYS)}: {item}" if self.coin() else f"{self.choice(KEYS)}:"
             items.append(item)
@@ -249,7 +263,8 @@ class _Writer:
             return self.choice(WORDS)
         if kind <= 4:
             return self.quoted(indent)
-        return self.choice(["*a", "*b", "&c x", "&d [1, 2]", "!x y", "!x {k: v}"] + TAGGED)
+        anchors = ["*a", "*b", "&c x", "&d [1, 2]", "&e# x", "&f: [3]", "*n#1", "*m:", "*e#"]
+        return self.choice(anchors + ["!x y", "!x {k: v}"] + TAGGED)
 
     def value(self, indent: str, depth: int) -> str:
         kind = self.integer(0, 9 if depth < 3 else 4)
@@ -282,6 +297,8 @@ class _Writer:
                 key = self.quoted(indent, lines=self.rough and self.coin())
             elif self.integer(0, 9) == 0:
                 key = "? " + key + "\n" + indent
+            elif self.integer(0, 19) == 0:
+                key = self.choice(COMPLEX_KEYS).replace("\n", "\n" + indent)
             if self.integer(0, 9) == 0:
                 lines.append(self.pick(["", indent], ["\t", " \t"]) + "# comment")
             if self.integer(0, 9) == 0:
@@ -302,10 +319,8 @@ class _Writer:
         return "\n".join(lines)
 
 
-# `yaml` takes more characters into an anchor's name than libyaml (`&a#`, `&a:`; not done).
-_NAMED_BEFORE = re.compile(r"[&*][A-Za-z]*\Z")
-# Anchors the documents' aliases (`*a`, `*b`, `*list`) name.
-ANCHORS = "x: &a {k: 1, role: user}\ny: &b {k: 2}\nz: &list [{m: 1}]\n"
+# Anchors the documents' aliases (`*a`, `*b`, `*list`, `*n#1`, `*m:`) name.
+ANCHORS = "x: &a {k: 1, role: user}\ny: &b {k: 2}\nz: &list [{m: 1}]\nw: &n#1 {k: 3}\nv: &m: [4]\n"
 
 
 def document(rng: random.Random) -> str:
@@ -318,8 +333,7 @@ def document(rng: random.Random) -> str:
     text = start + body + end
     for _ in range(writer.choice([0, 0, 0, 0, 1, 2])):
         at = writer.integer(len(start), len(text))  # not into a directive
-        if not _NAMED_BEFORE.search(text, 0, at):  # nor onto an anchor's or alias's name
-            text = text[:at] + writer.choice(STRAYS) + text[at:]
+        text = text[:at] + writer.choice(STRAYS) + text[at:]
     return text
 
 
