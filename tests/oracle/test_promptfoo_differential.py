@@ -606,6 +606,27 @@ messages:
       {{ riddle }}
 """,
     },
+    "an answer transform: the request as rendered, its judges given the (unchanged) answer": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "Summarise {{ topic }} in one line"
+providers: [openai:gpt-4.1-mini]
+defaultTest:
+  options:
+    transform: output.trim()
+tests:
+  - vars: {topic: tides}
+    assert:
+      - type: llm-rubric
+        value: mentions the moon
+  - vars: {topic: rain}
+    options:
+      postprocess: output
+    assert:
+      - type: llm-rubric
+        value: mentions clouds
+""",
+    },
     "answer-relevance and context-* judges, from the context and query vars": {
         "promptfooconfig.yaml": """\
 prompts: ["Answer {{ query }} using {{ context }}"]

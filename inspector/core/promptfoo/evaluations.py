@@ -273,7 +273,8 @@ def _evaluation(
     try:
         case, prompt_text = _request_case(source, test, provider, prompt, renderer, warnings)
         # The echo provider's answer is the prompt it was given: its judges are fully known.
-        answer = _echoed(prompt_text) if provider.api == ECHO else CANDIDATE_PLACEHOLDER
+        transformed = _answer_transformed(test, warnings)
+        answer = _echoed(prompt_text) if provider.api == ECHO and not transformed else CANDIDATE_PLACEHOLDER
         run.conversations.record(key, prompt_text, answer)
     except InputError as error:
         why = error.diagnostic.message.replace(
@@ -294,6 +295,22 @@ def _evaluation(
     case.metadata["promptfoo"]["answer"] = answer
     _add_judges(source, case, test, variables.values, (prompt_text, answer), run)
     return case
+
+
+def _answer_transformed(test: TestCase, warnings: list[Diagnostic]) -> bool:
+    """A test's `transform` (or `postprocess`) turns the answer into what its judges are given,
+    after the request: the request is as rendered; the judges hold the placeholder."""
+    if not (test.options.get("transform") or test.options.get("postprocess")):
+        return False
+    warnings.append(
+        Diagnostic(
+            "the answer passes through this test's transform (JavaScript or Python) before its "
+            "assertions see it; the inspector does not run it, so its judges hold the placeholder",
+            test.path,
+            test.line,
+        )
+    )
+    return True
 
 
 def _request_case(
