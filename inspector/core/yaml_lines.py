@@ -399,9 +399,30 @@ def _block_scalar(header: str, body: str, parent: int, path: str, first_line: in
         chomp_start -= 1
     if chomp_start == 0:
         return "\n" * max(1, len(lines) - 1) if chomp == "+" and lines else ""
-    trim = parent + explicit
-    content_start = 0
-    for number, (indent, content) in enumerate(lines[:chomp_start]):
+    trim, content_start = _block_indentation(
+        lines[:chomp_start], parent + explicit, explicit, path, first_line
+    )
+    for number in range(len(lines) - 1, chomp_start - 1, -1):
+        if len(lines[number][0]) > trim:
+            chomp_start = number + 1
+    value = "".join(indent[trim:] + "\n" for indent, _ in lines[:content_start])
+    content = lines[content_start:chomp_start]
+    if mode == "|":
+        value += "\n".join(indent[trim:] + text.removesuffix("\r") for indent, text in content)
+    else:
+        value += _folded(content, trim)
+    if chomp == "+":
+        value += "".join("\n" + indent[trim:] for indent, _ in lines[chomp_start:])
+        return value if value.endswith("\n") else value + "\n"
+    return value if chomp == "-" else value + "\n"
+
+
+def _block_indentation(
+    lines: list[tuple[str, str]], trim: int, explicit: int, path: str, first_line: int
+) -> tuple[int, int]:
+    """The indentation a block scalar's lines lose and the number of its first text line. Without
+    an indicator, blank lines before the text may set it deeper, which `yaml` then refuses."""
+    for number, (indent, content) in enumerate(lines):
         if content in ("", "\r"):
             if not explicit and len(indent) > trim:
                 trim = len(indent)
@@ -414,22 +435,19 @@ def _block_scalar(header: str, body: str, parent: int, path: str, first_line: in
                 first_line + number,
                 len(indent) + 1,
             )
-        if not explicit:
-            trim = len(indent)
-        content_start = number
-        break
-    for number in range(len(lines) - 1, chomp_start - 1, -1):
-        if len(lines[number][0]) > trim:
-            chomp_start = number + 1
-    value = "".join(indent[trim:] + "\n" for indent, _ in lines[:content_start])
+        return (trim if explicit else len(indent)), number
+    return trim, 0
+
+
+def _folded(lines: list[tuple[str, str]], trim: int) -> str:
+    """A folded (`>`) block scalar's text lines joined: a break between text lines becomes a
+    space, an empty line a break, and more-indented lines keep theirs."""
+    value = ""
     separator = ""
     more_indented_before = False
-    for indent, content in lines[content_start:chomp_start]:
+    for indent, content in lines:
         content = content.removesuffix("\r")
-        if mode == "|":
-            value += separator + indent[trim:] + content
-            separator = "\n"
-        elif len(indent) > trim or content[:1] == "\t":
+        if len(indent) > trim or content[:1] == "\t":
             if separator == " ":
                 separator = "\n"
             elif not more_indented_before and separator == "\n":
@@ -446,10 +464,7 @@ def _block_scalar(header: str, body: str, parent: int, path: str, first_line: in
             value += separator + content
             separator = " "
             more_indented_before = False
-    if chomp == "+":
-        value += "".join("\n" + indent[trim:] for indent, _ in lines[chomp_start:])
-        return value if value.endswith("\n") else value + "\n"
-    return value if chomp == "-" else value + "\n"
+    return value
 
 
 class _Indents:
@@ -1151,51 +1166,88 @@ def _respelled_at(
     problem = error.problem or ""
     if mark is None:
         return None
-    if problem == "found unexpected ':'":
-        at = _offset(text, mark)
-        if text[at : at + 1] == ":" and text[at + 1 : at + 2] in (",", "]", "}"):
-            where = (mark.line, mark.column + 1)
-            return text[: at + 1] + " " + text[at + 1 :], where, where
-        return None
-    if problem in ("did not find expected key", "did not find expected node content"):
-        return _empty_key_respelled(text, mark) or _colon_respelled(text, mark)
-    if problem == "did not find expected alphabetic or numeric character" and (
-        "anchor" in (error.context or "") or "alias" in (error.context or "")
-    ):
-        return _anchor_respelled(text, error.context_mark)
+    respell = _RESPELLING_BY_PROBLEM.get(problem)
+    if respell is not None:
+        return respell(text, error)
     if problem in ("found unknown directive name", "could not find expected directive name"):
         return _unknown_directive_respelled(text, path, error.context_mark)
-    if problem == "did not find expected <document start>" and not text[_offset(text, mark) :].strip():
-        return _trailing_directives_respelled(text)
-    if problem == "did not find expected whitespace or line break" and "tag" in (error.context or ""):
-        # `yaml` ends a tag at a flow indicator (`{k: !x}`, and inside a flow collection
-        # `[!{k: 1}]`); libyaml wants a blank after it.
-        at = _offset(text, mark)
-        found = text[at : at + 1]
-        if found in ("}", "]", ",") or (found in ("{", "[") and _in_flow(text, mark)):
-            where = (mark.line, mark.column)
-            return text[:at] + " " + text[at:], where, where
-        if found == "#":
-            # `yaml` takes a `#` into a tag (`!!flo#at`), which no schema knows: a tag libyaml
-            # takes in, no schema knows either, in its place (the same columns).
-            return text[:at] + ";" + text[at + 1 :], None, None
-        return None
     if problem.startswith("found a tab character where an indentation space") and stand_ins:
-        # A block scalar's first text line may start with a tab after its indentation in `yaml`:
-        # libyaml reads a stand-in there, and block_text puts the tab back.
-        at = _offset(text, mark)
-        before = text[at - mark.column : at] if mark.line else ""
-        if (
-            text[at : at + 1] == "\t"
-            and before.strip(" ") == ""
-            and before
-            and "block scalar" in (error.context or "")
-        ):
-            return text[:at] + _TAB_STAND_IN + text[at + 1 :], (mark.line, mark.column), None
-        return None
+        return _block_scalar_tab_respelled(text, error)
     if "cannot start any token" in problem or "violates indentation" in problem:
         return _tab_respelled(text, mark, "violates indentation" in problem)
     return None
+
+
+def _flow_key_colon_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    """A space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
+    mark = error.problem_mark
+    at = _offset(text, mark)
+    if text[at : at + 1] == ":" and text[at + 1 : at + 2] in (",", "]", "}"):
+        where = (mark.line, mark.column + 1)
+        return text[: at + 1] + " " + text[at + 1 :], where, where
+    return None
+
+
+def _missing_key_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    return _empty_key_respelled(text, error.problem_mark) or _colon_respelled(text, error.problem_mark)
+
+
+def _anchor_name_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    context = error.context or ""
+    if "anchor" in context or "alias" in context:
+        return _anchor_respelled(text, error.context_mark)
+    return None
+
+
+def _after_last_document_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    if text[_offset(text, error.problem_mark) :].strip():
+        return None
+    return _trailing_directives_respelled(text)
+
+
+def _tag_end_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    """`yaml` ends a tag at a flow indicator (`{k: !x}`, and inside a flow collection
+    `[!{k: 1}]`); libyaml wants a blank after it."""
+    if "tag" not in (error.context or ""):
+        return None
+    mark = error.problem_mark
+    at = _offset(text, mark)
+    found = text[at : at + 1]
+    if found in ("}", "]", ",") or (found in ("{", "[") and _in_flow(text, mark)):
+        where = (mark.line, mark.column)
+        return text[:at] + " " + text[at:], where, where
+    if found == "#":
+        # `yaml` takes a `#` into a tag (`!!flo#at`), which no schema knows: a tag libyaml
+        # takes in, no schema knows either, in its place (the same columns).
+        return text[:at] + ";" + text[at + 1 :], None, None
+    return None
+
+
+def _block_scalar_tab_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    """A block scalar's first text line may start with a tab after its indentation in `yaml`:
+    libyaml reads a stand-in there, and block_text puts the tab back."""
+    mark = error.problem_mark
+    at = _offset(text, mark)
+    before = text[at - mark.column : at] if mark.line else ""
+    if (
+        text[at : at + 1] == "\t"
+        and before.strip(" ") == ""
+        and before
+        and "block scalar" in (error.context or "")
+    ):
+        return text[:at] + _TAB_STAND_IN + text[at + 1 :], (mark.line, mark.column), None
+    return None
+
+
+# libyaml's words for where it stopped, and how the text is respelled for what `yaml` reads there.
+_RESPELLING_BY_PROBLEM: dict[str, Callable[[str, yaml.MarkedYAMLError], _Respelling | None]] = {
+    "found unexpected ':'": _flow_key_colon_respelled,
+    "did not find expected key": _missing_key_respelled,
+    "did not find expected node content": _missing_key_respelled,
+    "did not find expected alphabetic or numeric character": _anchor_name_respelled,
+    "did not find expected <document start>": _after_last_document_respelled,
+    "did not find expected whitespace or line break": _tag_end_respelled,
+}
 
 
 def _in_flow(text: str, mark: Any) -> bool:
