@@ -1415,17 +1415,15 @@ def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respellin
             start.line + 1,
             start.column + 1,
         )
-    for number in range(start.line + 1, len(lines) + 1):
-        if number == len(lines):
-            if before == 0:  # a first document that is nothing but directives
-                raise InputError(
-                    "invalid YAML: Missing directives-end indicator line (agentv's YAML reader wants "
-                    "`---` after a directive)",
-                    path,
-                    len(lines),
-                    len(lines[-1]) + 1,
-                )
-            break
+    _refuse_document_after_directive(lines, start.line, before == 0, path)
+    return text[:at] + "#" + text[at + 1 :], None, None
+
+
+def _refuse_document_after_directive(lines: list[str], directive: int, first: bool, path: str) -> None:
+    """What `yaml` refuses after a directive line (number `directive`, 0-based; `first`: before
+    the first document): a document not opened by `---`, none at all in a first document, or a
+    `...` that would end a second document."""
+    for number in range(directive + 1, len(lines)):
         line = lines[number].rstrip("\r")
         if not line.strip(" \t") or line.lstrip(" \t")[:1] == "#" or line[:1] == "%":
             continue
@@ -1437,7 +1435,7 @@ def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respellin
                 number + 1,
                 1,
             )
-        if line[:3] == "..." and any(before.rstrip(" \t\r") == "..." for before in lines[: start.line]):
+        if line[:3] == "..." and any(before.rstrip(" \t\r") == "..." for before in lines[:directive]):
             raise InputError(
                 "invalid YAML: Source contains multiple documents (agentv's YAML reader reads one "
                 "document; a directive after `...` starts another)",
@@ -1445,8 +1443,15 @@ def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respellin
                 number + 1,
                 1,
             )
-        break
-    return text[:at] + "#" + text[at + 1 :], None, None
+        return
+    if first:  # a first document that is nothing but directives
+        raise InputError(
+            "invalid YAML: Missing directives-end indicator line (agentv's YAML reader wants "
+            "`---` after a directive)",
+            path,
+            len(lines),
+            len(lines[-1]) + 1,
+        )
 
 
 def _trailing_directives_respelled(text: str) -> _Respelling | None:
