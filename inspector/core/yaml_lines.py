@@ -1275,7 +1275,7 @@ def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> I
     if mark is None:
         return None
     stop = (mark.line, mark.column)
-    frames: list[tuple[bool, list[int], set[Any]]] = []  # (a mapping?, [values read], keys seen)
+    frames: list[_Frame] = []
     events: Any = yaml.parse(text, Loader=_Loader)
     try:
         for event in events:
@@ -1288,25 +1288,41 @@ def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> I
             start = (event.start_mark.line, event.start_mark.column)
             if start >= stop:
                 return None
-            if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
-                frames.pop()
-                if frames:
-                    frames[-1][1][0] += 1
-                continue
-            if frames and frames[-1][0] and frames[-1][1][0] % 2 == 0 and kind is yaml.ScalarEvent:
-                keys = frames[-1][2]  # this scalar is a key
-                if event.tag is None and event.value != "<<":
-                    identity = _js_identity(event.value if event.style else core_scalar(event.value))
-                    if identity in keys:
-                        return DuplicateKey("Map keys must be unique", path, start[0] + 1, start[1] + 1)
-                    keys.add(identity)
-            if kind in (yaml.MappingStartEvent, yaml.SequenceStartEvent):
-                frames.append((kind is yaml.MappingStartEvent, [0], set()))
-            elif frames:
-                frames[-1][1][0] += 1
+            if _key_seen_before(frames, event, kind):
+                return DuplicateKey("Map keys must be unique", path, start[0] + 1, start[1] + 1)
+            _count_node(frames, kind)
     except yaml.YAMLError:
         return None
     return None
+
+
+_Frame = tuple[bool, list[int], set[Any]]  # (a mapping?, [values read], keys seen)
+
+
+def _key_seen_before(frames: list[_Frame], event: Any, kind: type) -> bool:
+    """Whether this event is a mapping's key it has already read (and if not, remembers it)."""
+    if not (frames and frames[-1][0] and frames[-1][1][0] % 2 == 0 and kind is yaml.ScalarEvent):
+        return False
+    keys = frames[-1][2]
+    if event.tag is not None or event.value == "<<":
+        return False
+    identity = _js_identity(event.value if event.style else core_scalar(event.value))
+    if identity in keys:
+        return True
+    keys.add(identity)
+    return False
+
+
+def _count_node(frames: list[_Frame], kind: type) -> None:
+    """The collections open around an event after it: one more value read, one opened or closed."""
+    if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
+        frames.pop()
+        if frames:
+            frames[-1][1][0] += 1
+    elif kind in (yaml.MappingStartEvent, yaml.SequenceStartEvent):
+        frames.append((kind is yaml.MappingStartEvent, [0], set()))
+    elif frames:
+        frames[-1][1][0] += 1
 
 
 # libyaml's words for a line that does not go on a block collection, and `yaml`'s.
