@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from operator import attrgetter
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 import yaml
@@ -837,27 +837,7 @@ class _Converter:
 
     def _convert(self, node: yaml.Node, depth: int, start: int, end: int) -> Node:
         if isinstance(node, yaml.MappingNode):
-            value: dict[str, Node] = {}
-            written: dict[str, Any] = {}  # each key written, by its name
-            for key_node, value_node in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    self._merge(value, self.convert(value_node, depth + 1))
-                    continue
-                key = self._scalar(key_node)
-                name = self._key_text(key)
-                # `yaml` reads a flow mapping's value before it checks the key, a block one's after.
-                converted = self.convert(value_node, depth + 1) if node.flow_style else None
-                if self.core and name in written and self._same_key(written[name], key):
-                    # YAML 1.2 readers refuse a repeated key (the `yaml` package's uniqueKeys default).
-                    raise DuplicateKey(
-                        "Map keys must be unique",
-                        self.path,
-                        key_node.start_mark.line + 1,
-                        key_node.start_mark.column + 1,
-                    )
-                written[name] = key
-                value[name] = converted or self.convert(value_node, depth + 1)
-            return Node(value, start, _last_line(value.values(), start, end), start)
+            return self._mapping_node(node, depth, start, end)
         if isinstance(node, yaml.SequenceNode):
             items = [self.convert(item, depth + 1) for item in node.value]
             return Node(items, start, _last_line(items, start, end), start)
@@ -868,6 +848,29 @@ class _Converter:
         elif self.indents is not None and getattr(node, "style", None) == '"' and end > start:
             scalar = self.indents.quoted_text(node.start_mark, node.end_mark, scalar)
         return Node(scalar, start, end, min(start + block, end))
+
+    def _mapping_node(self, node: yaml.MappingNode, depth: int, start: int, end: int) -> Node:
+        value: dict[str, Node] = {}
+        written: dict[str, Any] = {}  # each key written, by its name
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self._merge(value, self.convert(value_node, depth + 1))
+                continue
+            key = self._scalar(key_node)
+            name = self._key_text(key)
+            # `yaml` reads a flow mapping's value before it checks the key, a block one's after.
+            converted = self.convert(value_node, depth + 1) if node.flow_style else None
+            if self.core and name in written and self._same_key(written[name], key):
+                # YAML 1.2 readers refuse a repeated key (the `yaml` package's uniqueKeys default).
+                raise DuplicateKey(
+                    "Map keys must be unique",
+                    self.path,
+                    key_node.start_mark.line + 1,
+                    key_node.start_mark.column + 1,
+                )
+            written[name] = key
+            value[name] = converted or self.convert(value_node, depth + 1)
+        return Node(value, start, _last_line(value.values(), start, end), start)
 
     def _tagged(self, node: yaml.Node) -> bool:
         """Whether a plain scalar is written with a tag (`!!str 1`), in agentv's reader."""
@@ -888,18 +891,7 @@ class _Converter:
 
     def _scalar(self, node: yaml.Node) -> Any:
         if not isinstance(node, yaml.ScalarNode):
-            raise InputError(
-                "a mapping key must be a plain value"
-                + (
-                    " (agentv's YAML reader would name a list or mapping key by its YAML text, `[ a ]`; "
-                    "the inspector refuses it)"
-                    if self.indents is not None
-                    else ""
-                ),
-                self.path,
-                node.start_mark.line + 1,
-                node.start_mark.column + 1,
-            )
+            self._refuse_collection_key(node)
         # Most values are text: a str scalar constructs to its own value (SafeConstructor's
         # construct_yaml_str), without the constructor's per-node bookkeeping. Plain scalars in
         # core mode still go through the YAML 1.2 resolution below.
@@ -909,12 +901,33 @@ class _Converter:
             return node.value
         if self.core and not node.style and node.tag in _IMPLICIT_TAGS:
             return self.plain_scalar(node.value)
-        if node.tag == "tag:yaml.org,2002:timestamp" or (
-            self.indents is not None and (node.tag == _MERGE_TAG or node.tag not in _KNOWN_TAGS)
-        ):
-            # agentv's YAML reader has no timestamps (YAML 1.2): a date is text, as written; and
-            # `yaml` reads `<<` as a merge only as a key, a tag it does not know as none.
+        if self._kept_as_written(node.tag):
             return node.value
+        return self._constructed(node)
+
+    def _kept_as_written(self, tag: str) -> bool:
+        # agentv's YAML reader has no timestamps (YAML 1.2): a date is text, as written; and
+        # `yaml` reads `<<` as a merge only as a key, a tag it does not know as none.
+        return tag == _TIMESTAMP_TAG or (
+            self.indents is not None and (tag == _MERGE_TAG or tag not in _KNOWN_TAGS)
+        )
+
+    def _refuse_collection_key(self, node: yaml.Node) -> NoReturn:
+        raise InputError(
+            "a mapping key must be a plain value"
+            + (
+                " (agentv's YAML reader would name a list or mapping key by its YAML text, `[ a ]`; "
+                "the inspector refuses it)"
+                if self.indents is not None
+                else ""
+            ),
+            self.path,
+            node.start_mark.line + 1,
+            node.start_mark.column + 1,
+        )
+
+    def _constructed(self, node: yaml.Node) -> Any:
+        """A scalar of a tag PyYAML's constructors read (`!!int`, `!!binary`, ...), or its error."""
         try:
             return self._construct.construct_object(node, deep=True)
         except yaml.YAMLError as error:
