@@ -1919,14 +1919,19 @@ class _EventReader(_Converter):
 
     def _scalar_of(self, tag: str, event: Any) -> Any:
         """_Converter._scalar of the node the composer would make."""
-        if self.indents is not None and event.tag is not None and "!" in event.tag[1:]:
-            self.indents.refuse_unresolvable_tag(event.start_mark)
-        if self.indents is not None and event.tag is not None and tag in _SCHEMA_KINDS:
-            return _tagged_scalar(tag, event.value, self.plain_scalar)
+        if self.indents is not None and event.tag is not None:
+            if "!" in event.tag[1:]:
+                self.indents.refuse_unresolvable_tag(event.start_mark)
+            if tag in _SCHEMA_KINDS:
+                return _tagged_scalar(tag, event.value, self.plain_scalar)
         if tag == _STR_TAG and (event.style or not self.core or (event.tag and self.indents is not None)):
             return event.value
         if self.core and not event.style and tag in _IMPLICIT_TAGS:
             return self.plain_scalar(event.value)
+        return self._constructed_scalar(tag, event)
+
+    def _constructed_scalar(self, tag: str, event: Any) -> Any:
+        """A scalar of a tag PyYAML's constructors read (`!!int`, `!!binary`, ...)."""
         if tag == _TIMESTAMP_TAG or (self.indents is not None and tag not in _KNOWN_TAGS):
             return event.value  # no timestamps in YAML 1.2; a tag `yaml` does not know is none
         try:
