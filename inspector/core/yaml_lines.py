@@ -989,10 +989,7 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
     tabs: frozenset[tuple[int, int]] | None = frozenset() if agentv else None
     stand_ins = _TAB_STAND_IN not in text  # a block scalar's tab may be respelled as one
     colons_written = _COLON_STAND_IN in text or _QUESTION_STAND_IN in text
-    # `?x` in a flow collection, found by libyaml's scanner, which stops at the first error: again
-    # after each respelling.
-    questions = agentv and "?" in text and not colons_written and bool(_FLOW_QUESTION.search(text))
-    anchors = agentv and "&" in text and bool(_COLON_ANCHOR.search(text))  # `&a: x`, read by libyaml
+    anchors, questions = _scanner_respellings(text, agentv, colons_written)
     first_error = None
     inserted: list[tuple[int, int]] = []  # (line, column) of each space put in, for the columns
     for _ in range(_MAX_RESPELLINGS + 1):
@@ -1006,28 +1003,52 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
             raise (_unshifted(error, inserted) if inserted else error) from None
         except _Respelled as found:
             # What `yaml` reads where libyaml refuses it, spelled as libyaml reads it (the same
-            # lines), and read again; a tab made a space is remembered.
+            # lines), and read again.
             first_error = first_error or found.error
-            if found.where is None:
-                text = found.text  # a character put in another's place
-            elif found.inserted is None:
-                text, tabs = found.text, (tabs or frozenset()) | {found.where}
-            else:
-                text = found.text
-                inserted.append(found.inserted)
+            text, tabs = found.text, _tabs_after(found, tabs, inserted)
             continue
-        if stand_ins and first_error is not None and _TAB_STAND_IN in text and _holds(root, _TAB_STAND_IN):
-            # A tab respelled for a block scalar that libyaml then read as something else (a
-            # key, a plain value): `yaml` refuses that tab. The first error is the text's own.
-            raise first_error
-        if root is not None and (_COLON_STAND_IN in text or _QUESTION_STAND_IN in text):
-            if colons_written:
-                if first_error is None:
-                    return root  # the file's own characters, nothing respelled
-                raise first_error  # the file's own stand-ins could not be told from the respelled
-            root = _colons_put_back(root)
-        return root
+        return _stand_ins_put_back(root, text, stand_ins, colons_written, first_error)
     raise first_error or AssertionError("unreachable")
+
+
+def _scanner_respellings(text: str, agentv: bool, colons_written: bool) -> tuple[bool, bool]:
+    """Whether the text holds what libyaml's scanner, which stops at the first error, reads apart
+    from `yaml` and must be respelled before each read: `&a: x` (an anchor to libyaml), and `?x`
+    in a flow collection."""
+    anchors = agentv and "&" in text and bool(_COLON_ANCHOR.search(text))
+    questions = agentv and "?" in text and not colons_written and bool(_FLOW_QUESTION.search(text))
+    return anchors, questions
+
+
+def _tabs_after(
+    found: _Respelled, tabs: frozenset[tuple[int, int]] | None, inserted: list[tuple[int, int]]
+) -> frozenset[tuple[int, int]] | None:
+    """The places of the tabs made spaces, with this respelling's if it made one; a space put in
+    is added to `inserted` (the columns of errors are given back in the text as written)."""
+    if found.where is None:
+        return tabs  # a character put in another's place
+    if found.inserted is None:
+        return (tabs or frozenset()) | {found.where}
+    inserted.append(found.inserted)
+    return tabs
+
+
+def _stand_ins_put_back(
+    root: Node | None, text: str, stand_ins: bool, colons_written: bool, first_error: InputError | None
+) -> Node | None:
+    """The tree read from the respelled text, with the characters respelled put back; or the first
+    error, where `yaml` refuses what the respelling let libyaml read."""
+    if stand_ins and first_error is not None and _TAB_STAND_IN in text and _holds(root, _TAB_STAND_IN):
+        # A tab respelled for a block scalar that libyaml then read as something else (a
+        # key, a plain value): `yaml` refuses that tab. The first error is the text's own.
+        raise first_error
+    if root is not None and (_COLON_STAND_IN in text or _QUESTION_STAND_IN in text):
+        if colons_written:
+            if first_error is None:
+                return root  # the file's own characters, nothing respelled
+            raise first_error  # the file's own stand-ins could not be told from the respelled
+        root = _colons_put_back(root)
+    return root
 
 
 def _put_back(text: str) -> str:
