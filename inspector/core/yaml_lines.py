@@ -1214,7 +1214,7 @@ def _respelled_at(
 
 def _flow_key_colon_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
     """A space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
-    mark = error.problem_mark
+    mark: Any = error.problem_mark  # _respelled_at found one
     at = _offset(text, mark)
     if text[at : at + 1] == ":" and text[at + 1 : at + 2] in (",", "]", "}"):
         where = (mark.line, mark.column + 1)
@@ -1244,7 +1244,7 @@ def _tag_end_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | 
     `[!{k: 1}]`); libyaml wants a blank after it."""
     if "tag" not in (error.context or ""):
         return None
-    mark = error.problem_mark
+    mark: Any = error.problem_mark  # _respelled_at found one
     at = _offset(text, mark)
     found = text[at : at + 1]
     if found in ("}", "]", ",") or (found in ("{", "[") and _in_flow(text, mark)):
@@ -1260,7 +1260,7 @@ def _tag_end_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | 
 def _block_scalar_tab_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
     """A block scalar's first text line may start with a tab after its indentation in `yaml`:
     libyaml reads a stand-in there, and block_text puts the tab back."""
-    mark = error.problem_mark
+    mark: Any = error.problem_mark  # _respelled_at found one
     at = _offset(text, mark)
     before = text[at - mark.column : at] if mark.line else ""
     if (
