@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from operator import attrgetter
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 import yaml
@@ -399,9 +399,30 @@ def _block_scalar(header: str, body: str, parent: int, path: str, first_line: in
         chomp_start -= 1
     if chomp_start == 0:
         return "\n" * max(1, len(lines) - 1) if chomp == "+" and lines else ""
-    trim = parent + explicit
-    content_start = 0
-    for number, (indent, content) in enumerate(lines[:chomp_start]):
+    trim, content_start = _block_indentation(
+        lines[:chomp_start], parent + explicit, explicit, path, first_line
+    )
+    for number in range(len(lines) - 1, chomp_start - 1, -1):
+        if len(lines[number][0]) > trim:
+            chomp_start = number + 1
+    value = "".join(indent[trim:] + "\n" for indent, _ in lines[:content_start])
+    content = lines[content_start:chomp_start]
+    if mode == "|":
+        value += "\n".join(indent[trim:] + text.removesuffix("\r") for indent, text in content)
+    else:
+        value += _folded(content, trim)
+    if chomp == "+":
+        value += "".join("\n" + indent[trim:] for indent, _ in lines[chomp_start:])
+        return value if value.endswith("\n") else value + "\n"
+    return value if chomp == "-" else value + "\n"
+
+
+def _block_indentation(
+    lines: list[tuple[str, str]], trim: int, explicit: int, path: str, first_line: int
+) -> tuple[int, int]:
+    """The indentation a block scalar's lines lose and the number of its first text line. Without
+    an indicator, blank lines before the text may set it deeper, which `yaml` then refuses."""
+    for number, (indent, content) in enumerate(lines):
         if content in ("", "\r"):
             if not explicit and len(indent) > trim:
                 trim = len(indent)
@@ -414,22 +435,19 @@ def _block_scalar(header: str, body: str, parent: int, path: str, first_line: in
                 first_line + number,
                 len(indent) + 1,
             )
-        if not explicit:
-            trim = len(indent)
-        content_start = number
-        break
-    for number in range(len(lines) - 1, chomp_start - 1, -1):
-        if len(lines[number][0]) > trim:
-            chomp_start = number + 1
-    value = "".join(indent[trim:] + "\n" for indent, _ in lines[:content_start])
+        return (trim if explicit else len(indent)), number
+    return trim, 0
+
+
+def _folded(lines: list[tuple[str, str]], trim: int) -> str:
+    """A folded (`>`) block scalar's text lines joined: a break between text lines becomes a
+    space, an empty line a break, and more-indented lines keep theirs."""
+    value = ""
     separator = ""
     more_indented_before = False
-    for indent, content in lines[content_start:chomp_start]:
+    for indent, content in lines:
         content = content.removesuffix("\r")
-        if mode == "|":
-            value += separator + indent[trim:] + content
-            separator = "\n"
-        elif len(indent) > trim or content[:1] == "\t":
+        if len(indent) > trim or content[:1] == "\t":
             if separator == " ":
                 separator = "\n"
             elif not more_indented_before and separator == "\n":
@@ -446,10 +464,7 @@ def _block_scalar(header: str, body: str, parent: int, path: str, first_line: in
             value += separator + content
             separator = " "
             more_indented_before = False
-    if chomp == "+":
-        value += "".join("\n" + indent[trim:] for indent, _ in lines[chomp_start:])
-        return value if value.endswith("\n") else value + "\n"
-    return value if chomp == "-" else value + "\n"
+    return value
 
 
 class _Indents:
@@ -822,27 +837,7 @@ class _Converter:
 
     def _convert(self, node: yaml.Node, depth: int, start: int, end: int) -> Node:
         if isinstance(node, yaml.MappingNode):
-            value: dict[str, Node] = {}
-            written: dict[str, Any] = {}  # each key written, by its name
-            for key_node, value_node in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    self._merge(value, self.convert(value_node, depth + 1))
-                    continue
-                key = self._scalar(key_node)
-                name = self._key_text(key)
-                # `yaml` reads a flow mapping's value before it checks the key, a block one's after.
-                converted = self.convert(value_node, depth + 1) if node.flow_style else None
-                if self.core and name in written and self._same_key(written[name], key):
-                    # YAML 1.2 readers refuse a repeated key (the `yaml` package's uniqueKeys default).
-                    raise DuplicateKey(
-                        "Map keys must be unique",
-                        self.path,
-                        key_node.start_mark.line + 1,
-                        key_node.start_mark.column + 1,
-                    )
-                written[name] = key
-                value[name] = converted or self.convert(value_node, depth + 1)
-            return Node(value, start, _last_line(value.values(), start, end), start)
+            return self._mapping_node(node, depth, start, end)
         if isinstance(node, yaml.SequenceNode):
             items = [self.convert(item, depth + 1) for item in node.value]
             return Node(items, start, _last_line(items, start, end), start)
@@ -853,6 +848,29 @@ class _Converter:
         elif self.indents is not None and getattr(node, "style", None) == '"' and end > start:
             scalar = self.indents.quoted_text(node.start_mark, node.end_mark, scalar)
         return Node(scalar, start, end, min(start + block, end))
+
+    def _mapping_node(self, node: yaml.MappingNode, depth: int, start: int, end: int) -> Node:
+        value: dict[str, Node] = {}
+        written: dict[str, Any] = {}  # each key written, by its name
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                self._merge(value, self.convert(value_node, depth + 1))
+                continue
+            key = self._scalar(key_node)
+            name = self._key_text(key)
+            # `yaml` reads a flow mapping's value before it checks the key, a block one's after.
+            converted = self.convert(value_node, depth + 1) if node.flow_style else None
+            if self.core and name in written and self._same_key(written[name], key):
+                # YAML 1.2 readers refuse a repeated key (the `yaml` package's uniqueKeys default).
+                raise DuplicateKey(
+                    "Map keys must be unique",
+                    self.path,
+                    key_node.start_mark.line + 1,
+                    key_node.start_mark.column + 1,
+                )
+            written[name] = key
+            value[name] = converted or self.convert(value_node, depth + 1)
+        return Node(value, start, _last_line(value.values(), start, end), start)
 
     def _tagged(self, node: yaml.Node) -> bool:
         """Whether a plain scalar is written with a tag (`!!str 1`), in agentv's reader."""
@@ -873,18 +891,7 @@ class _Converter:
 
     def _scalar(self, node: yaml.Node) -> Any:
         if not isinstance(node, yaml.ScalarNode):
-            raise InputError(
-                "a mapping key must be a plain value"
-                + (
-                    " (agentv's YAML reader would name a list or mapping key by its YAML text, `[ a ]`; "
-                    "the inspector refuses it)"
-                    if self.indents is not None
-                    else ""
-                ),
-                self.path,
-                node.start_mark.line + 1,
-                node.start_mark.column + 1,
-            )
+            self._refuse_collection_key(node)
         # Most values are text: a str scalar constructs to its own value (SafeConstructor's
         # construct_yaml_str), without the constructor's per-node bookkeeping. Plain scalars in
         # core mode still go through the YAML 1.2 resolution below.
@@ -894,12 +901,33 @@ class _Converter:
             return node.value
         if self.core and not node.style and node.tag in _IMPLICIT_TAGS:
             return self.plain_scalar(node.value)
-        if node.tag == "tag:yaml.org,2002:timestamp" or (
-            self.indents is not None and (node.tag == _MERGE_TAG or node.tag not in _KNOWN_TAGS)
-        ):
-            # agentv's YAML reader has no timestamps (YAML 1.2): a date is text, as written; and
-            # `yaml` reads `<<` as a merge only as a key, a tag it does not know as none.
+        if self._kept_as_written(node.tag):
             return node.value
+        return self._constructed(node)
+
+    def _kept_as_written(self, tag: str) -> bool:
+        # agentv's YAML reader has no timestamps (YAML 1.2): a date is text, as written; and
+        # `yaml` reads `<<` as a merge only as a key, a tag it does not know as none.
+        return tag == _TIMESTAMP_TAG or (
+            self.indents is not None and (tag == _MERGE_TAG or tag not in _KNOWN_TAGS)
+        )
+
+    def _refuse_collection_key(self, node: yaml.Node) -> NoReturn:
+        raise InputError(
+            "a mapping key must be a plain value"
+            + (
+                " (agentv's YAML reader would name a list or mapping key by its YAML text, `[ a ]`; "
+                "the inspector refuses it)"
+                if self.indents is not None
+                else ""
+            ),
+            self.path,
+            node.start_mark.line + 1,
+            node.start_mark.column + 1,
+        )
+
+    def _constructed(self, node: yaml.Node) -> Any:
+        """A scalar of a tag PyYAML's constructors read (`!!int`, `!!binary`, ...), or its error."""
         try:
             return self._construct.construct_object(node, deep=True)
         except yaml.YAMLError as error:
@@ -961,10 +989,7 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
     tabs: frozenset[tuple[int, int]] | None = frozenset() if agentv else None
     stand_ins = _TAB_STAND_IN not in text  # a block scalar's tab may be respelled as one
     colons_written = _COLON_STAND_IN in text or _QUESTION_STAND_IN in text
-    # `?x` in a flow collection, found by libyaml's scanner, which stops at the first error: again
-    # after each respelling.
-    questions = agentv and "?" in text and not colons_written and bool(_FLOW_QUESTION.search(text))
-    anchors = agentv and "&" in text and bool(_COLON_ANCHOR.search(text))  # `&a: x`, read by libyaml
+    anchors, questions = _scanner_respellings(text, agentv, colons_written)
     first_error = None
     inserted: list[tuple[int, int]] = []  # (line, column) of each space put in, for the columns
     for _ in range(_MAX_RESPELLINGS + 1):
@@ -978,28 +1003,52 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
             raise (_unshifted(error, inserted) if inserted else error) from None
         except _Respelled as found:
             # What `yaml` reads where libyaml refuses it, spelled as libyaml reads it (the same
-            # lines), and read again; a tab made a space is remembered.
+            # lines), and read again.
             first_error = first_error or found.error
-            if found.where is None:
-                text = found.text  # a character put in another's place
-            elif found.inserted is None:
-                text, tabs = found.text, (tabs or frozenset()) | {found.where}
-            else:
-                text = found.text
-                inserted.append(found.inserted)
+            text, tabs = found.text, _tabs_after(found, tabs, inserted)
             continue
-        if stand_ins and first_error is not None and _TAB_STAND_IN in text and _holds(root, _TAB_STAND_IN):
-            # A tab respelled for a block scalar that libyaml then read as something else (a
-            # key, a plain value): `yaml` refuses that tab. The first error is the text's own.
-            raise first_error
-        if root is not None and (_COLON_STAND_IN in text or _QUESTION_STAND_IN in text):
-            if colons_written:
-                if first_error is None:
-                    return root  # the file's own characters, nothing respelled
-                raise first_error  # the file's own stand-ins could not be told from the respelled
-            root = _colons_put_back(root)
-        return root
+        return _stand_ins_put_back(root, text, stand_ins, colons_written, first_error)
     raise first_error or AssertionError("unreachable")
+
+
+def _scanner_respellings(text: str, agentv: bool, colons_written: bool) -> tuple[bool, bool]:
+    """Whether the text holds what libyaml's scanner, which stops at the first error, reads apart
+    from `yaml` and must be respelled before each read: `&a: x` (an anchor to libyaml), and `?x`
+    in a flow collection."""
+    anchors = agentv and "&" in text and bool(_COLON_ANCHOR.search(text))
+    questions = agentv and "?" in text and not colons_written and bool(_FLOW_QUESTION.search(text))
+    return anchors, questions
+
+
+def _tabs_after(
+    found: _Respelled, tabs: frozenset[tuple[int, int]] | None, inserted: list[tuple[int, int]]
+) -> frozenset[tuple[int, int]] | None:
+    """The places of the tabs made spaces, with this respelling's if it made one; a space put in
+    is added to `inserted` (the columns of errors are given back in the text as written)."""
+    if found.where is None:
+        return tabs  # a character put in another's place
+    if found.inserted is None:
+        return (tabs or frozenset()) | {found.where}
+    inserted.append(found.inserted)
+    return tabs
+
+
+def _stand_ins_put_back(
+    root: Node | None, text: str, stand_ins: bool, colons_written: bool, first_error: InputError | None
+) -> Node | None:
+    """The tree read from the respelled text, with the characters respelled put back; or the first
+    error, where `yaml` refuses what the respelling let libyaml read."""
+    if stand_ins and first_error is not None and _TAB_STAND_IN in text and _holds(root, _TAB_STAND_IN):
+        # A tab respelled for a block scalar that libyaml then read as something else (a
+        # key, a plain value): `yaml` refuses that tab. The first error is the text's own.
+        raise first_error
+    if root is not None and (_COLON_STAND_IN in text or _QUESTION_STAND_IN in text):
+        if colons_written:
+            if first_error is None:
+                return root  # the file's own characters, nothing respelled
+            raise first_error  # the file's own stand-ins could not be told from the respelled
+        root = _colons_put_back(root)
+    return root
 
 
 def _put_back(text: str) -> str:
@@ -1151,51 +1200,88 @@ def _respelled_at(
     problem = error.problem or ""
     if mark is None:
         return None
-    if problem == "found unexpected ':'":
-        at = _offset(text, mark)
-        if text[at : at + 1] == ":" and text[at + 1 : at + 2] in (",", "]", "}"):
-            where = (mark.line, mark.column + 1)
-            return text[: at + 1] + " " + text[at + 1 :], where, where
-        return None
-    if problem in ("did not find expected key", "did not find expected node content"):
-        return _empty_key_respelled(text, mark) or _colon_respelled(text, mark)
-    if problem == "did not find expected alphabetic or numeric character" and (
-        "anchor" in (error.context or "") or "alias" in (error.context or "")
-    ):
-        return _anchor_respelled(text, error.context_mark)
+    respell = _RESPELLING_BY_PROBLEM.get(problem)
+    if respell is not None:
+        return respell(text, error)
     if problem in ("found unknown directive name", "could not find expected directive name"):
         return _unknown_directive_respelled(text, path, error.context_mark)
-    if problem == "did not find expected <document start>" and not text[_offset(text, mark) :].strip():
-        return _trailing_directives_respelled(text)
-    if problem == "did not find expected whitespace or line break" and "tag" in (error.context or ""):
-        # `yaml` ends a tag at a flow indicator (`{k: !x}`, and inside a flow collection
-        # `[!{k: 1}]`); libyaml wants a blank after it.
-        at = _offset(text, mark)
-        found = text[at : at + 1]
-        if found in ("}", "]", ",") or (found in ("{", "[") and _in_flow(text, mark)):
-            where = (mark.line, mark.column)
-            return text[:at] + " " + text[at:], where, where
-        if found == "#":
-            # `yaml` takes a `#` into a tag (`!!flo#at`), which no schema knows: a tag libyaml
-            # takes in, no schema knows either, in its place (the same columns).
-            return text[:at] + ";" + text[at + 1 :], None, None
-        return None
     if problem.startswith("found a tab character where an indentation space") and stand_ins:
-        # A block scalar's first text line may start with a tab after its indentation in `yaml`:
-        # libyaml reads a stand-in there, and block_text puts the tab back.
-        at = _offset(text, mark)
-        before = text[at - mark.column : at] if mark.line else ""
-        if (
-            text[at : at + 1] == "\t"
-            and before.strip(" ") == ""
-            and before
-            and "block scalar" in (error.context or "")
-        ):
-            return text[:at] + _TAB_STAND_IN + text[at + 1 :], (mark.line, mark.column), None
-        return None
+        return _block_scalar_tab_respelled(text, error)
     if "cannot start any token" in problem or "violates indentation" in problem:
         return _tab_respelled(text, mark, "violates indentation" in problem)
     return None
+
+
+def _flow_key_colon_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    """A space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
+    mark: Any = error.problem_mark  # _respelled_at found one
+    at = _offset(text, mark)
+    if text[at : at + 1] == ":" and text[at + 1 : at + 2] in (",", "]", "}"):
+        where = (mark.line, mark.column + 1)
+        return text[: at + 1] + " " + text[at + 1 :], where, where
+    return None
+
+
+def _missing_key_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    return _empty_key_respelled(text, error.problem_mark) or _colon_respelled(text, error.problem_mark)
+
+
+def _anchor_name_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    context = error.context or ""
+    if "anchor" in context or "alias" in context:
+        return _anchor_respelled(text, error.context_mark)
+    return None
+
+
+def _after_last_document_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    if text[_offset(text, error.problem_mark) :].strip():
+        return None
+    return _trailing_directives_respelled(text)
+
+
+def _tag_end_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    """`yaml` ends a tag at a flow indicator (`{k: !x}`, and inside a flow collection
+    `[!{k: 1}]`); libyaml wants a blank after it."""
+    if "tag" not in (error.context or ""):
+        return None
+    mark: Any = error.problem_mark  # _respelled_at found one
+    at = _offset(text, mark)
+    found = text[at : at + 1]
+    if found in ("}", "]", ",") or (found in ("{", "[") and _in_flow(text, mark)):
+        where = (mark.line, mark.column)
+        return text[:at] + " " + text[at:], where, where
+    if found == "#":
+        # `yaml` takes a `#` into a tag (`!!flo#at`), which no schema knows: a tag libyaml
+        # takes in, no schema knows either, in its place (the same columns).
+        return text[:at] + ";" + text[at + 1 :], None, None
+    return None
+
+
+def _block_scalar_tab_respelled(text: str, error: yaml.MarkedYAMLError) -> _Respelling | None:
+    """A block scalar's first text line may start with a tab after its indentation in `yaml`:
+    libyaml reads a stand-in there, and block_text puts the tab back."""
+    mark: Any = error.problem_mark  # _respelled_at found one
+    at = _offset(text, mark)
+    before = text[at - mark.column : at] if mark.line else ""
+    if (
+        text[at : at + 1] == "\t"
+        and before.strip(" ") == ""
+        and before
+        and "block scalar" in (error.context or "")
+    ):
+        return text[:at] + _TAB_STAND_IN + text[at + 1 :], (mark.line, mark.column), None
+    return None
+
+
+# libyaml's words for where it stopped, and how the text is respelled for what `yaml` reads there.
+_RESPELLING_BY_PROBLEM: dict[str, Callable[[str, yaml.MarkedYAMLError], _Respelling | None]] = {
+    "found unexpected ':'": _flow_key_colon_respelled,
+    "did not find expected key": _missing_key_respelled,
+    "did not find expected node content": _missing_key_respelled,
+    "did not find expected alphabetic or numeric character": _anchor_name_respelled,
+    "did not find expected <document start>": _after_last_document_respelled,
+    "did not find expected whitespace or line break": _tag_end_respelled,
+}
 
 
 def _in_flow(text: str, mark: Any) -> bool:
@@ -1223,7 +1309,7 @@ def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> I
     if mark is None:
         return None
     stop = (mark.line, mark.column)
-    frames: list[tuple[bool, list[int], set[Any]]] = []  # (a mapping?, [values read], keys seen)
+    frames: list[_Frame] = []
     events: Any = yaml.parse(text, Loader=_Loader)
     try:
         for event in events:
@@ -1236,25 +1322,41 @@ def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> I
             start = (event.start_mark.line, event.start_mark.column)
             if start >= stop:
                 return None
-            if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
-                frames.pop()
-                if frames:
-                    frames[-1][1][0] += 1
-                continue
-            if frames and frames[-1][0] and frames[-1][1][0] % 2 == 0 and kind is yaml.ScalarEvent:
-                keys = frames[-1][2]  # this scalar is a key
-                if event.tag is None and event.value != "<<":
-                    identity = _js_identity(event.value if event.style else core_scalar(event.value))
-                    if identity in keys:
-                        return DuplicateKey("Map keys must be unique", path, start[0] + 1, start[1] + 1)
-                    keys.add(identity)
-            if kind in (yaml.MappingStartEvent, yaml.SequenceStartEvent):
-                frames.append((kind is yaml.MappingStartEvent, [0], set()))
-            elif frames:
-                frames[-1][1][0] += 1
+            if _key_seen_before(frames, event, kind):
+                return DuplicateKey("Map keys must be unique", path, start[0] + 1, start[1] + 1)
+            _count_node(frames, kind)
     except yaml.YAMLError:
         return None
     return None
+
+
+_Frame = tuple[bool, list[int], set[Any]]  # (a mapping?, [values read], keys seen)
+
+
+def _key_seen_before(frames: list[_Frame], event: Any, kind: type) -> bool:
+    """Whether this event is a mapping's key it has already read (and if not, remembers it)."""
+    if not (frames and frames[-1][0] and frames[-1][1][0] % 2 == 0 and kind is yaml.ScalarEvent):
+        return False
+    keys = frames[-1][2]
+    if event.tag is not None or event.value == "<<":
+        return False
+    identity = _js_identity(event.value if event.style else core_scalar(event.value))
+    if identity in keys:
+        return True
+    keys.add(identity)
+    return False
+
+
+def _count_node(frames: list[_Frame], kind: type) -> None:
+    """The collections open around an event after it: one more value read, one opened or closed."""
+    if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
+        frames.pop()
+        if frames:
+            frames[-1][1][0] += 1
+    elif kind in (yaml.MappingStartEvent, yaml.SequenceStartEvent):
+        frames.append((kind is yaml.MappingStartEvent, [0], set()))
+    elif frames:
+        frames[-1][1][0] += 1
 
 
 # libyaml's words for a line that does not go on a block collection, and `yaml`'s.
@@ -1363,17 +1465,15 @@ def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respellin
             start.line + 1,
             start.column + 1,
         )
-    for number in range(start.line + 1, len(lines) + 1):
-        if number == len(lines):
-            if before == 0:  # a first document that is nothing but directives
-                raise InputError(
-                    "invalid YAML: Missing directives-end indicator line (agentv's YAML reader wants "
-                    "`---` after a directive)",
-                    path,
-                    len(lines),
-                    len(lines[-1]) + 1,
-                )
-            break
+    _refuse_document_after_directive(lines, start.line, before == 0, path)
+    return text[:at] + "#" + text[at + 1 :], None, None
+
+
+def _refuse_document_after_directive(lines: list[str], directive: int, first: bool, path: str) -> None:
+    """What `yaml` refuses after a directive line (number `directive`, 0-based; `first`: before
+    the first document): a document not opened by `---`, none at all in a first document, or a
+    `...` that would end a second document."""
+    for number in range(directive + 1, len(lines)):
         line = lines[number].rstrip("\r")
         if not line.strip(" \t") or line.lstrip(" \t")[:1] == "#" or line[:1] == "%":
             continue
@@ -1385,7 +1485,7 @@ def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respellin
                 number + 1,
                 1,
             )
-        if line[:3] == "..." and any(before.rstrip(" \t\r") == "..." for before in lines[: start.line]):
+        if line[:3] == "..." and any(before.rstrip(" \t\r") == "..." for before in lines[:directive]):
             raise InputError(
                 "invalid YAML: Source contains multiple documents (agentv's YAML reader reads one "
                 "document; a directive after `...` starts another)",
@@ -1393,8 +1493,15 @@ def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respellin
                 number + 1,
                 1,
             )
-        break
-    return text[:at] + "#" + text[at + 1 :], None, None
+        return
+    if first:  # a first document that is nothing but directives
+        raise InputError(
+            "invalid YAML: Missing directives-end indicator line (agentv's YAML reader wants "
+            "`---` after a directive)",
+            path,
+            len(lines),
+            len(lines[-1]) + 1,
+        )
 
 
 def _trailing_directives_respelled(text: str) -> _Respelling | None:
@@ -1833,14 +1940,19 @@ class _EventReader(_Converter):
 
     def _scalar_of(self, tag: str, event: Any) -> Any:
         """_Converter._scalar of the node the composer would make."""
-        if self.indents is not None and event.tag is not None and "!" in event.tag[1:]:
-            self.indents.refuse_unresolvable_tag(event.start_mark)
-        if self.indents is not None and event.tag is not None and tag in _SCHEMA_KINDS:
-            return _tagged_scalar(tag, event.value, self.plain_scalar)
+        if self.indents is not None and event.tag is not None:
+            if "!" in event.tag[1:]:
+                self.indents.refuse_unresolvable_tag(event.start_mark)
+            if tag in _SCHEMA_KINDS:
+                return _tagged_scalar(tag, event.value, self.plain_scalar)
         if tag == _STR_TAG and (event.style or not self.core or (event.tag and self.indents is not None)):
             return event.value
         if self.core and not event.style and tag in _IMPLICIT_TAGS:
             return self.plain_scalar(event.value)
+        return self._constructed_scalar(tag, event)
+
+    def _constructed_scalar(self, tag: str, event: Any) -> Any:
+        """A scalar of a tag PyYAML's constructors read (`!!int`, `!!binary`, ...)."""
         if tag == _TIMESTAMP_TAG or (self.indents is not None and tag not in _KNOWN_TAGS):
             return event.value  # no timestamps in YAML 1.2; a tag `yaml` does not know is none
         try:
