@@ -37,7 +37,7 @@ from ..yaml_lines import Node
 from . import bedrock
 from .conversation import Conversations
 from .detect import claimed_by_keys
-from .gemini import load_response_format, prepare_instruction
+from .gemini import load_response_format, load_tools, prepare_instruction
 from .gemini import merge_prompt_config as merge_gemini_prompt_config
 from .gemini import prepare_config as prepare_gemini_config
 from .graders import (
@@ -370,7 +370,7 @@ def _warn_of_sampling(
 def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values: dict) -> dict:
     """The provider's config with the prompt's over it, and what the provider's call does to it
     before building the body: Gemini's merge, vars rendered and files read (Gemini's whole
-    config, Claude on Vertex's systemInstruction)."""
+    config, Claude on Vertex's systemInstruction, Bedrock Converse's tools)."""
 
     def read(reference: str) -> object:
         return _config_file(source, reference)
@@ -381,6 +381,8 @@ def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values:
     config = {**provider.config, **(prompt.config or {})}
     if provider.api == VERTEX_CLAUDE:
         return prepare_instruction(config, values, read)
+    if provider.api == BEDROCK_CONVERSE and config.get("tools") is not None:
+        config["tools"] = load_tools(config["tools"], values, read, "Bedrock Converse")
     key = RESPONSE_FORMAT_KEYS.get(provider.api or "")
     if key and config.get(key) is not None:
         config[key] = load_response_format(config[key], values, read)

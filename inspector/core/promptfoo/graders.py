@@ -21,8 +21,8 @@ from jinja2 import Template
 from ..agentv.nunjucks import ENVIRONMENT
 from ..js import js_value
 from . import grader_prompts
+from .gemini import load_tools, prepare_instruction
 from .gemini import prepare_config as prepare_gemini_config
-from .gemini import prepare_instruction
 from .providers import (
     ANTHROPIC,
     BEDROCK_CONVERSE,
@@ -431,11 +431,15 @@ def _grading_provider(
                 judge.config, variables, _no_judge_files, vertex=judge.api != GEMINI_APIS[0]
             ),
         )
+    if judge.api == BEDROCK_CONVERSE and judge.config.get("tools") is not None:
+        # Its tools too are rendered with the test's vars (maybeLoadToolsFromExternalFile).
+        tools = load_tools(judge.config["tools"], variables, _no_judge_files, "Bedrock Converse")
+        return judge.api, judge.model, {**judge.config, "tools": tools}
     return judge.api, judge.model, judge.config
 
 
 def _no_judge_files(reference: str) -> Any:
-    raise JudgeNotBuilt(f"its Gemini config reads {reference}, which the inspector does not read for a judge")
+    raise JudgeNotBuilt(f"its config reads {reference}, which the inspector does not read for a judge")
 
 
 def _chat_messages(text: str) -> Any:
