@@ -11,6 +11,7 @@ written.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from dataclasses import dataclass, field
 
@@ -606,7 +607,11 @@ def _attach(
     case.graders.append(GraderPrompt(judge.name, messages, span=LineSpan(path, line, line), judge=asks))
     # What the judge's request keeps beside its messages (its API, its fields, how its input is
     # shaped), for the exporters to give that request back.
-    case.metadata["promptfoo"]["graders"].append({"name": judge.name, "metadata": judge_case.metadata})
+    entry: dict = {"name": judge.name, "metadata": judge_case.metadata}
+    if judge_case.tools:
+        # A judge configured with tools (Bedrock Converse's) sends them: kept to export its request.
+        entry["tools"] = [dataclasses.asdict(tool) for tool in judge_case.tools]
+    case.metadata["promptfoo"]["graders"].append(entry)
 
 
 def _known_texts(case: RenderedCase, test: TestCase, judge: Judge, values: dict) -> list[Segment]:
