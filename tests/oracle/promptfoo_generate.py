@@ -347,7 +347,7 @@ def converse_reasoning(draw: Any, model: str) -> dict[str, Any]:
 
 
 # Tools in each form convertToolsToConverseFormat reads, with and without what it fills in.
-CONVERSE_TOOL_FORMS = (
+CONVERSE_TOOL_FORMS: tuple[dict[str, Any], ...] = (
     {
         "toolSpec": {
             "name": "find",
@@ -362,7 +362,7 @@ CONVERSE_TOOL_FORMS = (
     {"name": "rest"},
 )
 # Each spelling of a tool choice: OpenAI's, Converse's, and what promptfoo reads as `auto`.
-CONVERSE_TOOL_CHOICES = (
+CONVERSE_TOOL_CHOICES: tuple[Any, ...] = (
     "auto",
     "any",
     "required",
