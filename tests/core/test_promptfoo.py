@@ -206,7 +206,7 @@ tests:
         value: "1"
         provider:
           id: bedrock:converse:amazon.nova-lite-v1:0
-          config: {tools: []}
+          config: {guardrailIdentifier: checks}
       - type: llm-rubric
         value: says one
 """
@@ -217,7 +217,7 @@ tests:
     named = [warning.message for warning in case.warnings if "judge is not rendered" in warning.message]
     assert len(named) == 2
     assert "'vertex:chat-bison' is not one" in named[0]
-    assert "Bedrock Converse request with tools" in named[1]
+    assert "Bedrock Converse request with guardrailIdentifier" in named[1]
 
 
 def test_a_bedrock_converse_evaluation_is_the_converse_body_promptfoo_sends() -> None:

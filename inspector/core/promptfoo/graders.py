@@ -420,22 +420,22 @@ def _grading_provider(
         raise JudgeNotBuilt("the echo provider asks no model: it answers with the grading prompt itself")
     if judge.api is None or judge.unsupported:
         raise JudgeNotBuilt(judge.unsupported or f"provider {judge.id!r} is not one the inspector builds")
+    return judge.api, judge.model, _judge_config(judge, variables)
+
+
+def _judge_config(judge: Provider, variables: dict[str, Any]) -> dict[str, Any]:
+    """The judge's config as its call prepares it: the judge is asked with the test's vars, so
+    its templates (Gemini's, Claude on Vertex's systemInstruction, Converse tools) are rendered."""
     if judge.api == VERTEX_CLAUDE:
-        return judge.api, judge.model, prepare_instruction(judge.config, variables, _no_judge_files)
+        return prepare_instruction(judge.config, variables, _no_judge_files)
     if judge.api in GEMINI_APIS:
-        # The judge is asked with the test's vars: its Gemini templates are rendered with them.
-        return (
-            judge.api,
-            judge.model,
-            prepare_gemini_config(
-                judge.config, variables, _no_judge_files, vertex=judge.api != GEMINI_APIS[0]
-            ),
+        return prepare_gemini_config(
+            judge.config, variables, _no_judge_files, vertex=judge.api != GEMINI_APIS[0]
         )
     if judge.api == BEDROCK_CONVERSE and judge.config.get("tools") is not None:
-        # Its tools too are rendered with the test's vars (maybeLoadToolsFromExternalFile).
         tools = load_tools(judge.config["tools"], variables, _no_judge_files, "Bedrock Converse")
-        return judge.api, judge.model, {**judge.config, "tools": tools}
-    return judge.api, judge.model, judge.config
+        return {**judge.config, "tools": tools}
+    return judge.config
 
 
 def _no_judge_files(reference: str) -> Any:
