@@ -156,6 +156,37 @@ tests:
     assert "speech model" in skipped["test 0 · prompt 4 · google:gemini-2.5-flash-preview-tts"]
 
 
+def test_converse_tools_promptfoo_cannot_convert_are_named_on_the_evaluation() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts: ["Hi"]
+providers:
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: nameless
+    config: {tools: [{description: has no name}]}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: code
+    config: {tools: "file://tools.py:make_tools"}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: fine
+    config: {tools: [{name: ok}], toolChoice: required}
+tests:
+  - vars: {}
+"""
+        }
+    )
+    skipped = {case.metadata["promptfoo"]["provider"]: case.skipped for case in document.cases}
+    assert "tool (no name)" in skipped["nameless"]
+    assert "made by running it" in skipped["code"]
+    assert skipped["fine"] is None
+    (fine,) = [case for case in document.cases if case.metadata["promptfoo"]["provider"] == "fine"]
+    assert evaluation_contract(fine)["payload"]["toolConfig"] == {
+        "tools": [{"toolSpec": {"name": "ok", "inputSchema": {"json": {}}}}],
+        "toolChoice": {"any": {}},
+    }
+
+
 def test_the_render_command_prints_the_promptfoo_contract(tmp_path, monkeypatch) -> None:
     import io
 
