@@ -1186,6 +1186,27 @@ tests:
     parameters: {type: object}
 """,
     },
+    # A prompt's config gives Converse its tools and tool choice, before the provider's (under
+    # either name); its other keys do not reach the Converse body.
+    "Bedrock Converse tool choice and tools from the prompt's config": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - raw: "Find {{ thing }}"
+    label: chooses
+    config: {toolChoice: any}
+  - raw: "Fetch {{ thing }}"
+    label: own-tools
+    config: {tools: [{name: fetch, description: "Fetches {{ thing }}"}], tool_choice: {tool: {name: fetch}}}
+  - raw: "Leave {{ thing }}"
+    label: none
+    config: {toolChoice: none}
+providers:
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    config: {tools: [{name: find}], tool_choice: auto}
+tests:
+  - vars: {thing: keys}
+""",
+    },
     # Structured output read from files (found by examples/openai-structured-output's chat config
     # and examples/anthropic/structured-outputs, held out): OpenAI's `response_format` and
     # Anthropic's `output_format` are `file://` formats whose own `schema` may be a file too, with

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import msgspec
@@ -86,6 +87,8 @@ RESPONSE_FORMAT_KEYS = {
 # defined here, where it is written, so that this module does not import the contract (which
 # imports the exporters, which import the formats, which import this module).
 SENT = "promptfoo_sent"
+# Converse reads its tool choice under both names, the first given winning.
+TOOL_CHOICE_KEYS = ("tool_choice", "toolChoice")
 
 
 AGENTV_TOO = (
@@ -382,11 +385,22 @@ def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values:
     config = {**provider.config, **(prompt.config or {})}
     if provider.api == VERTEX_CLAUDE:
         return prepare_instruction(config, values, read)
-    if provider.api == BEDROCK_CONVERSE and config.get("tools") is not None:
-        config["tools"] = load_tools(config["tools"], values, read, "Bedrock Converse")
+    if provider.api == BEDROCK_CONVERSE:
+        return _converse_config(config, prompt.config or {}, values, read)
     key = RESPONSE_FORMAT_KEYS.get(provider.api or "")
     if key and config.get(key) is not None:
         config[key] = load_response_format(config[key], values, read)
+    return config
+
+
+def _converse_config(config: dict, prompt_config: dict, values: dict, read: Callable[[str], object]) -> dict:
+    """buildToolConfig takes the prompt's tool choice, under either name, before the provider's
+    (`tool_choice` before `toolChoice` in each), and renders and loads the tools."""
+    if any(prompt_config.get(key) is not None for key in TOOL_CHOICE_KEYS):
+        config = {key: value for key, value in config.items() if key not in TOOL_CHOICE_KEYS}
+        config.update({key: prompt_config[key] for key in TOOL_CHOICE_KEYS if key in prompt_config})
+    if config.get("tools") is not None:
+        config["tools"] = load_tools(config["tools"], values, read, "Bedrock Converse")
     return config
 
 
