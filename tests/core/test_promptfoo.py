@@ -156,6 +156,37 @@ tests:
     assert "speech model" in skipped["test 0 · prompt 4 · google:gemini-2.5-flash-preview-tts"]
 
 
+def test_converse_tools_promptfoo_cannot_convert_are_named_on_the_evaluation() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts: ["Hi"]
+providers:
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: nameless
+    config: {tools: [{description: has no name}]}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: code
+    config: {tools: "file://tools.py:make_tools"}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: fine
+    config: {tools: [{name: ok}], toolChoice: required}
+tests:
+  - vars: {}
+"""
+        }
+    )
+    skipped = {case.metadata["promptfoo"]["provider"]: case.skipped for case in document.cases}
+    assert "tool (no name)" in skipped["nameless"]
+    assert "made by running it" in skipped["code"]
+    assert skipped["fine"] is None
+    (fine,) = [case for case in document.cases if case.metadata["promptfoo"]["provider"] == "fine"]
+    assert evaluation_contract(fine)["payload"]["toolConfig"] == {
+        "tools": [{"toolSpec": {"name": "ok", "inputSchema": {"json": {}}}}],
+        "toolChoice": {"any": {}},
+    }
+
+
 def test_the_render_command_prints_the_promptfoo_contract(tmp_path, monkeypatch) -> None:
     import io
 
@@ -206,7 +237,7 @@ tests:
         value: "1"
         provider:
           id: bedrock:converse:amazon.nova-lite-v1:0
-          config: {tools: []}
+          config: {guardrailIdentifier: checks}
       - type: llm-rubric
         value: says one
 """
@@ -217,7 +248,7 @@ tests:
     named = [warning.message for warning in case.warnings if "judge is not rendered" in warning.message]
     assert len(named) == 2
     assert "'vertex:chat-bison' is not one" in named[0]
-    assert "Bedrock Converse request with tools" in named[1]
+    assert "Bedrock Converse request with guardrailIdentifier" in named[1]
 
 
 def test_a_bedrock_converse_evaluation_is_the_converse_body_promptfoo_sends() -> None:

@@ -249,6 +249,8 @@ def providers(draw: Any) -> list[Any]:
                 key = draw(st.sampled_from(("stop", "stopSequences")))
                 config[key] = draw(st.lists(st.sampled_from(("END", "\n\n", "x")), max_size=2))
             config.update(draw(converse_reasoning(model)))
+            if draw(st.integers(0, 2)) == 0:
+                config.update(draw(converse_tools()))
         if model.startswith("bedrock:") and not model.startswith("bedrock:converse:"):
             config.update(draw(invoke_options(model)))
         if model in LATER_CLAUDE_MODELS:
@@ -341,6 +343,46 @@ def converse_reasoning(draw: Any, model: str) -> dict[str, Any]:
             "type": draw(st.sampled_from(("enabled", "disabled"))),
             "maxReasoningEffort": draw(st.sampled_from(("low", "medium", "high"))),
         }
+    return options
+
+
+# Tools in each form convertToolsToConverseFormat reads, with and without what it fills in.
+CONVERSE_TOOL_FORMS: tuple[dict[str, Any], ...] = (
+    {
+        "toolSpec": {
+            "name": "find",
+            "description": "Finds a page",
+            "inputSchema": {"json": {"type": "object"}},
+        }
+    },
+    {"type": "function", "function": {"name": "add", "parameters": {"type": "object", "required": ["a"]}}},
+    {"type": "function", "function": {"name": "shout", "description": "Says it loudly"}},
+    {"name": "weigh", "description": "Weighs a parcel", "input_schema": {"type": "object", "properties": {}}},
+    {"name": "count", "parameters": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+    {"name": "rest"},
+)
+# Each spelling of a tool choice: OpenAI's, Converse's, and what promptfoo reads as `auto`.
+CONVERSE_TOOL_CHOICES: tuple[Any, ...] = (
+    "auto",
+    "any",
+    "required",
+    "none",
+    {"tool": {"name": "find"}},
+    {"type": "function", "function": {"name": "add"}},
+    {"any": {}},
+)
+
+
+@st.composite
+def converse_tools(draw: Any) -> dict[str, Any]:
+    """Bedrock Converse `tools` and a tool choice under either of its names."""
+    options: dict[str, Any] = {
+        "tools": draw(st.lists(st.sampled_from(CONVERSE_TOOL_FORMS), min_size=0, max_size=3, unique_by=str))
+    }
+    if draw(st.booleans()):
+        options[draw(st.sampled_from(("tool_choice", "toolChoice")))] = draw(
+            st.sampled_from(CONVERSE_TOOL_CHOICES)
+        )
     return options
 
 

@@ -1093,6 +1093,120 @@ tests:
         value: []
 """,
     },
+    # Bedrock Converse tools (found by examples/amazon-bedrock's converse-tools, held out): every
+    # tool form convertToolsToConverseFormat reads, a tools file with the vars rendered into it,
+    # each tool choice (`none` sends no tools; a forced choice is dropped for the always-adaptive
+    # Claude models), and a Converse judge with tools of its own.
+    "Bedrock Converse tools in each form and each tool choice": {
+        "promptfooconfig.yaml": """\
+prompts: ["Plan a trip to {{ town }}."]
+providers:
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: converse-spec
+    config:
+      tools:
+        - toolSpec:
+            name: book_room
+            description: Books a room in a town
+            inputSchema: {json: {type: object, properties: {town: {type: string}}, required: [town]}}
+      toolChoice: auto
+  - id: bedrock:converse:anthropic.claude-3-5-haiku-20241022-v1:0
+    label: openai-form
+    config:
+      tools:
+        - type: function
+          function: {name: fare, description: Looks up a fare, parameters: {type: object}}
+        - type: function
+          function: {name: timetable}
+      tool_choice: required
+      toolChoice: auto
+  - id: bedrock:converse:anthropic.claude-3-5-haiku-20241022-v1:0
+    label: anthropic-and-parameters
+    config:
+      tools:
+        - {name: weather, description: "Weather in {{ town }}", input_schema: {type: object}}
+        - {name: distance, parameters: {type: object, properties: {km: {type: number}}}}
+        - {name: bare}
+        - toolSpec: {name: spec_after, inputSchema: {json: {}}}
+        - type: function
+          function: {name: late_openai, parameters: {type: object}}
+      toolChoice: {tool: {name: weather}}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: from-file
+    config:
+      tools: file://tools/{{ kit }}.yaml
+      toolChoice: {type: function, function: {name: pack_bag}}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: any-choice
+    config: {tools: [{name: bare}], toolChoice: any}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: none-choice
+    config: {tools: [{name: bare}], tool_choice: none}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: unknown-choice
+    config: {tools: [{name: bare}], toolChoice: {any: {}}}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: no-tools
+    config: {tools: [], toolChoice: any}
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    label: mixed-after-openai
+    config:
+      tools:
+        - type: function
+          function: {name: fare}
+        - {name: bare}
+  - id: bedrock:converse:anthropic.claude-mythos-5-v1:0
+    label: forced-dropped
+    config: {tools: [{name: bare}], toolChoice: any}
+  - id: bedrock:converse:anthropic.claude-mythos-5-v1:0
+    label: auto-kept
+    config: {tools: [{name: bare}], toolChoice: auto}
+tests:
+  - vars: {town: Lyon, kit: hiking}
+    assert:
+      - type: llm-rubric
+        value: mentions {{ town }}
+        provider:
+          id: bedrock:converse:amazon.nova-lite-v1:0
+          config:
+            tools: [{name: grade, description: "Grades a plan for {{ town }}", input_schema: {type: object}}]
+            toolChoice: {tool: {name: grade}}
+  - vars: {town: Oslo, kit: skiing}
+""",
+        "tools/hiking.yaml": """\
+- name: pack_bag
+  description: Packs boots for {{ town }}
+  input_schema: {type: object, properties: {boots: {type: boolean}}}
+""",
+        "tools/skiing.yaml": """\
+- type: function
+  function:
+    name: pack_bag
+    description: Packs skis for {{ town }}
+    parameters: {type: object}
+""",
+    },
+    # A prompt's config gives Converse its tools and tool choice, before the provider's (under
+    # either name); its other keys do not reach the Converse body.
+    "Bedrock Converse tool choice and tools from the prompt's config": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - raw: "Find {{ thing }}"
+    label: chooses
+    config: {toolChoice: any}
+  - raw: "Fetch {{ thing }}"
+    label: own-tools
+    config: {tools: [{name: fetch, description: "Fetches {{ thing }}"}], tool_choice: {tool: {name: fetch}}}
+  - raw: "Leave {{ thing }}"
+    label: none
+    config: {toolChoice: none}
+providers:
+  - id: bedrock:converse:amazon.nova-lite-v1:0
+    config: {tools: [{name: find}], tool_choice: auto}
+tests:
+  - vars: {thing: keys}
+""",
+    },
     # Structured output read from files (found by examples/openai-structured-output's chat config
     # and examples/anthropic/structured-outputs, held out): OpenAI's `response_format` and
     # Anthropic's `output_format` are `file://` formats whose own `schema` may be a file too, with

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import RenderedCase
+from ..model import RenderedCase, ToolSpec
 from .evaluations import SENT
 
 
@@ -16,7 +16,8 @@ def evaluation_contract(case: RenderedCase) -> dict[str, Any]:
     payload = _payload(case) if fmt and not case.skipped else None
     graders = []
     for grader, judge in zip(case.graders, own.get("graders") or [], strict=False):
-        judge_case = RenderedCase(case.id, grader.messages, metadata=dict(judge["metadata"]))
+        tools = [ToolSpec(**tool) for tool in judge.get("tools") or []]
+        judge_case = RenderedCase(case.id, grader.messages, metadata=dict(judge["metadata"]), tools=tools)
         graders.append({"name": grader.name, "payload": _payload(judge_case)})
     return {
         "promptfoo": {

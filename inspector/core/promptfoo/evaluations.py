@@ -11,7 +11,9 @@ written.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import msgspec
@@ -37,7 +39,7 @@ from ..yaml_lines import Node
 from . import bedrock
 from .conversation import Conversations
 from .detect import claimed_by_keys
-from .gemini import load_response_format, prepare_instruction
+from .gemini import load_response_format, load_tools, prepare_instruction
 from .gemini import merge_prompt_config as merge_gemini_prompt_config
 from .gemini import prepare_config as prepare_gemini_config
 from .graders import (
@@ -85,6 +87,8 @@ RESPONSE_FORMAT_KEYS = {
 # defined here, where it is written, so that this module does not import the contract (which
 # imports the exporters, which import the formats, which import this module).
 SENT = "promptfoo_sent"
+# Converse reads its tool choice under both names, the first given winning.
+TOOL_CHOICE_KEYS = ("tool_choice", "toolChoice")
 
 
 AGENTV_TOO = (
@@ -370,7 +374,7 @@ def _warn_of_sampling(
 def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values: dict) -> dict:
     """The provider's config with the prompt's over it, and what the provider's call does to it
     before building the body: Gemini's merge, vars rendered and files read (Gemini's whole
-    config, Claude on Vertex's systemInstruction)."""
+    config, Claude on Vertex's systemInstruction, Bedrock Converse's tools)."""
 
     def read(reference: str) -> object:
         return _config_file(source, reference)
@@ -381,9 +385,22 @@ def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values:
     config = {**provider.config, **(prompt.config or {})}
     if provider.api == VERTEX_CLAUDE:
         return prepare_instruction(config, values, read)
+    if provider.api == BEDROCK_CONVERSE:
+        return _converse_config(config, prompt.config or {}, values, read)
     key = RESPONSE_FORMAT_KEYS.get(provider.api or "")
     if key and config.get(key) is not None:
         config[key] = load_response_format(config[key], values, read)
+    return config
+
+
+def _converse_config(config: dict, prompt_config: dict, values: dict, read: Callable[[str], object]) -> dict:
+    """buildToolConfig takes the prompt's tool choice, under either name, before the provider's
+    (`tool_choice` before `toolChoice` in each), and renders and loads the tools."""
+    if any(prompt_config.get(key) is not None for key in TOOL_CHOICE_KEYS):
+        config = {key: value for key, value in config.items() if key not in TOOL_CHOICE_KEYS}
+        config.update({key: prompt_config[key] for key in TOOL_CHOICE_KEYS if key in prompt_config})
+    if config.get("tools") is not None:
+        config["tools"] = load_tools(config["tools"], values, read, "Bedrock Converse")
     return config
 
 
@@ -604,7 +621,11 @@ def _attach(
     case.graders.append(GraderPrompt(judge.name, messages, span=LineSpan(path, line, line), judge=asks))
     # What the judge's request keeps beside its messages (its API, its fields, how its input is
     # shaped), for the exporters to give that request back.
-    case.metadata["promptfoo"]["graders"].append({"name": judge.name, "metadata": judge_case.metadata})
+    entry: dict = {"name": judge.name, "metadata": judge_case.metadata}
+    if judge_case.tools:
+        # A judge configured with tools (Bedrock Converse's) sends them: kept to export its request.
+        entry["tools"] = [dataclasses.asdict(tool) for tool in judge_case.tools]
+    case.metadata["promptfoo"]["graders"].append(entry)
 
 
 def _known_texts(case: RenderedCase, test: TestCase, judge: Judge, values: dict) -> list[Segment]:

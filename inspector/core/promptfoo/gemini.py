@@ -91,7 +91,7 @@ def prepare_config(
     references read, as callGemini (callGeminiApi on Vertex) does before building the body."""
     config = prepare_instruction(config, variables, read)
     if config.get("tools") is not None:
-        config["tools"] = _load_tools(_render_object(config["tools"], variables), read)
+        config["tools"] = load_tools(config["tools"], variables, read)
     if config.get("responseSchema"):
         schema = _render_object(config["responseSchema"], variables)
         schema = read(schema) if _is_file(schema) else schema
@@ -209,11 +209,16 @@ def _load_file(value: Any, read: Reader) -> Any:
     return normalize_tools(loaded) if isinstance(loaded, list) else loaded
 
 
-def _load_tools(tools: Any, read: Reader) -> Any:
-    """maybeLoadToolsFromExternalFile (after the vars are rendered): a `file://` of JSON or YAML
-    tools read, a list's items each (flattened when each is a list)."""
+def load_tools(tools: Any, variables: dict[str, Any], read: Reader, api: str = "Gemini") -> Any:
+    """maybeLoadToolsFromExternalFile, which Gemini and Bedrock Converse call alike: the vars
+    rendered into the tools, then a `file://` of JSON or YAML tools read, a list's items each
+    (flattened when each is a list)."""
+    return _load_tools(_render_object(tools, variables), read, api)
+
+
+def _load_tools(tools: Any, read: Reader, api: str = "Gemini") -> Any:
     if isinstance(tools, list):
-        loaded = [_load_tools(item, read) for item in tools]
+        loaded = [_load_tools(item, read, api) for item in tools]
         if loaded and all(isinstance(item, list) for item in loaded):
             return [tool for item in loaded for tool in item]
         return loaded
@@ -221,11 +226,11 @@ def _load_tools(tools: Any, read: Reader) -> Any:
         return tools
     if _is_file(tools) and CODE_FILE.search(tools[len(FILE_PREFIX) :].split(":")[0]):
         raise InputError(
-            f"Gemini tools from code ({tools}) are made by running it, which the inspector does not"
+            f"{api} tools from code ({tools}) are made by running it, which the inspector does not"
         )
     from_file = read(tools) if _is_file(tools) else tools
     if isinstance(from_file, str):
-        raise InputError("promptfoo fails Gemini `tools` that are text, not an array or object of tools")
+        raise InputError(f"promptfoo fails {api} `tools` that are text, not an array or object of tools")
     return from_file
 
 

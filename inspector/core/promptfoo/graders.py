@@ -21,8 +21,8 @@ from jinja2 import Template
 from ..agentv.nunjucks import ENVIRONMENT
 from ..js import js_value
 from . import grader_prompts
+from .gemini import load_tools, prepare_instruction
 from .gemini import prepare_config as prepare_gemini_config
-from .gemini import prepare_instruction
 from .providers import (
     ANTHROPIC,
     BEDROCK_CONVERSE,
@@ -420,22 +420,26 @@ def _grading_provider(
         raise JudgeNotBuilt("the echo provider asks no model: it answers with the grading prompt itself")
     if judge.api is None or judge.unsupported:
         raise JudgeNotBuilt(judge.unsupported or f"provider {judge.id!r} is not one the inspector builds")
+    return judge.api, judge.model, _judge_config(judge, variables)
+
+
+def _judge_config(judge: Provider, variables: dict[str, Any]) -> dict[str, Any]:
+    """The judge's config as its call prepares it: the judge is asked with the test's vars, so
+    its templates (Gemini's, Claude on Vertex's systemInstruction, Converse tools) are rendered."""
     if judge.api == VERTEX_CLAUDE:
-        return judge.api, judge.model, prepare_instruction(judge.config, variables, _no_judge_files)
+        return prepare_instruction(judge.config, variables, _no_judge_files)
     if judge.api in GEMINI_APIS:
-        # The judge is asked with the test's vars: its Gemini templates are rendered with them.
-        return (
-            judge.api,
-            judge.model,
-            prepare_gemini_config(
-                judge.config, variables, _no_judge_files, vertex=judge.api != GEMINI_APIS[0]
-            ),
+        return prepare_gemini_config(
+            judge.config, variables, _no_judge_files, vertex=judge.api != GEMINI_APIS[0]
         )
-    return judge.api, judge.model, judge.config
+    if judge.api == BEDROCK_CONVERSE and judge.config.get("tools") is not None:
+        tools = load_tools(judge.config["tools"], variables, _no_judge_files, "Bedrock Converse")
+        return {**judge.config, "tools": tools}
+    return judge.config
 
 
 def _no_judge_files(reference: str) -> Any:
-    raise JudgeNotBuilt(f"its Gemini config reads {reference}, which the inspector does not read for a judge")
+    raise JudgeNotBuilt(f"its config reads {reference}, which the inspector does not read for a judge")
 
 
 def _chat_messages(text: str) -> Any:

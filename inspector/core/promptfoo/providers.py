@@ -63,12 +63,8 @@ GEMINI_MODEL_PREFIXES = ("gemini", "gemma", "codegemma", "paligemma")
 # guessed (`assistant` turns sent as they are, tools from an MCP server).
 GEMINI_NOT_BUILT = ("useAssistantRole", "mcp")
 VERTEX_NOT_BUILT = GEMINI_NOT_BUILT
-# Config keys that shape a Bedrock Converse request in ways the inspector does not build (tools
-# are converted by convertToolsToConverseFormat, thinking normalised by promptfoo's Claude table).
+# Config keys that shape a Bedrock Converse request in ways the inspector does not build.
 CONVERSE_NOT_BUILT = (
-    "tools",
-    "tool_choice",
-    "toolChoice",
     "functionToolCallbacks",
     "additionalModelResponseFieldPaths",
     "guardrailIdentifier",
@@ -586,6 +582,9 @@ def converse_body(
     inference = _converse_inference(config, bedrock.Env(env), rules.sampling_deprecated)
     if inference:
         body["inferenceConfig"] = inference
+    tool_config = converse_tool_config(config, rules)
+    if tool_config:
+        body["toolConfig"] = tool_config
     fields = _additional_fields(config, rules)
     if fields:
         body["additionalModelRequestFields"] = fields
@@ -596,6 +595,101 @@ def converse_body(
         latency = performance.get("latency")  # buildPerformanceConfig: the latency only
         body["performanceConfig"] = {} if latency is None else {"latency": latency}
     return body
+
+
+def converse_tool_config(config: dict[str, Any], rules: claude_models.ClaudeRules) -> dict[str, Any] | None:
+    """buildToolConfig (the tools already rendered and loaded): none when the tool choice is
+    `none` or there are no tools; the always-adaptive Claude models drop a forced choice."""
+    choice = _first_given(config, "tool_choice", "toolChoice")
+    tools = config.get("tools")
+    if choice == "none" or not _js_truthy(tools) or (isinstance(tools, list) and not tools):
+        return None
+    if not isinstance(tools, list):
+        raise InputError("promptfoo fails Bedrock Converse `tools` that are not a list of tools")
+    tool_choice = _converse_tool_choice(choice) if _js_truthy(choice) else None
+    if rules.always_adaptive and tool_choice and ("any" in tool_choice or "tool" in tool_choice):
+        tool_choice = None
+    return {"tools": _converse_tools(tools), **({"toolChoice": tool_choice} if tool_choice else {})}
+
+
+def _converse_tools(tools: list[Any]) -> list[dict[str, Any]]:
+    """convertToolsToConverseFormat: a list whose first tool is OpenAI's is converted as OpenAI's
+    throughout; otherwise each tool by its own form (Converse, OpenAI, `parameters`, Anthropic)."""
+    if _openai_tool(tools[0]):
+        return [_openai_converse_tool(tool) for tool in tools]
+    return [_converse_tool(tool) for tool in tools]
+
+
+def _openai_tool(tool: Any) -> bool:
+    function = tool.get("function") if isinstance(tool, dict) else None
+    return (
+        isinstance(function, dict)
+        and tool.get("type") == "function"
+        and isinstance(function.get("name"), str)
+    )
+
+
+def _openai_converse_tool(tool: Any) -> dict[str, Any]:
+    """openaiToolsToBedrock: a missing description left out, missing parameters an empty object."""
+    if not _openai_tool(tool):
+        raise InputError(f"promptfoo fails this Bedrock Converse tool among OpenAI tools: {_shown(tool)}")
+    function = tool["function"]
+    parameters = function.get("parameters")
+    spec = {
+        "name": function["name"],
+        **({"description": function["description"]} if _js_truthy(function.get("description")) else {}),
+        "inputSchema": {
+            "json": parameters if _js_truthy(parameters) else {"type": "object", "properties": {}}
+        },
+    }
+    return {"toolSpec": spec}
+
+
+def _converse_tool(tool: Any) -> dict[str, Any]:
+    if not isinstance(tool, dict):
+        raise InputError(f"promptfoo fails this Bedrock Converse tool: {_shown(tool)}")
+    if _js_truthy(tool.get("toolSpec")):
+        return {"toolSpec": tool["toolSpec"]}
+    function = tool.get("function")
+    if tool.get("type") == "function" and _js_truthy(function):
+        if not isinstance(function, dict):
+            raise InputError(f"promptfoo fails this Bedrock Converse tool: {_shown(tool)}")
+        return _tool_spec(function.get("name"), function.get("description"), function.get("parameters"), {})
+    if not _js_truthy(tool.get("name")):
+        raise InputError(f"promptfoo fails this Bedrock Converse tool (no name): {_shown(tool)}")
+    if "parameters" in tool and "input_schema" not in tool:
+        return _tool_spec(
+            tool["name"], tool.get("description"), tool["parameters"], {"type": "object", "properties": {}}
+        )
+    return _tool_spec(tool["name"], tool.get("description"), tool.get("input_schema"), {})
+
+
+def _tool_spec(name: Any, description: Any, schema: Any, empty_schema: dict[str, Any]) -> dict[str, Any]:
+    """A toolSpec as promptfoo writes it; an undefined name or description is left out when sent."""
+    spec = {
+        "name": name,
+        "description": description,
+        "inputSchema": {"json": schema if _js_truthy(schema) else empty_schema},
+    }
+    return {"toolSpec": {key: value for key, value in spec.items() if value is not None}}
+
+
+def _converse_tool_choice(choice: Any) -> dict[str, Any]:
+    """convertToolChoiceToConverseFormat: OpenAI's choices, `any`, a named `{tool: {name}}`;
+    anything else is `auto`."""
+    if choice == "required" or choice == "any":
+        return {"any": {}}
+    for named in (
+        _openai_tool(choice) and choice["function"],
+        isinstance(choice, dict) and choice.get("tool"),
+    ):
+        if isinstance(named, dict) and isinstance(named.get("name"), str):
+            return {"tool": {"name": named["name"]}}
+    return {"auto": {}}
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _converse_inference(
