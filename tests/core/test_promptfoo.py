@@ -232,7 +232,7 @@ tests:
     assert:
       - type: llm-rubric
         value: says 1
-        provider: vertex:chat-bison
+        provider: vertex:video:veo-3
       - type: factuality
         value: "1"
         provider:
@@ -247,7 +247,7 @@ tests:
     assert [grader.name for grader in case.graders] == ["llm-rubric"]
     named = [warning.message for warning in case.warnings if "judge is not rendered" in warning.message]
     assert len(named) == 2
-    assert "'vertex:chat-bison' is not one" in named[0]
+    assert "'vertex:video:veo-3' is not one" in named[0]
     assert "Bedrock Converse request with guardrailIdentifier" in named[1]
 
 
@@ -276,6 +276,47 @@ tests:
         "system": [{"text": "You are a pirate."}],
         "inferenceConfig": {"maxTokens": 300, "topP": 0.9, "stopSequences": ["END"]},
     }
+
+
+def test_palm_on_vertex_is_the_predict_body_promptfoo_sends_read_as_openai_chat() -> None:
+    # The body promptfoo 0.123.1 sent for this config (the differential's PaLM config compares
+    # such bodies with the real ones): the context is not rendered, the prompt's config not read,
+    # a safety setting's probability stands for its threshold.
+    document = render(
+        {
+            "promptfooconfig.yaml": """\
+prompts:
+  - raw: "Describe {{ animal }}"
+    label: described
+    config: {temperature: 0.9}
+providers:
+  - id: vertex:chat-bison
+    config:
+      context: "Talk about {{ animal }}"
+      temperature: 0.2
+      maxOutputTokens: 40
+      safetySettings: [{category: HARM_CATEGORY_TOXICITY, probability: LOW}]
+tests:
+  - vars: {animal: a badger}
+"""
+        }
+    )
+    (case,) = document.cases
+    assert evaluation_contract(case)["payload"] == {
+        "instances": [{"messages": [{"author": "user", "content": "Describe a badger"}]}],
+        "parameters": {
+            "context": "Talk about {{ animal }}",
+            "safetySettings": [{"category": "HARM_CATEGORY_TOXICITY", "threshold": "LOW"}],
+            "temperature": 0.2,
+            "maxOutputTokens": 40,
+        },
+    }
+    assert [
+        (str(message.role), "".join(part.text for part in message.segments)) for message in case.messages
+    ] == [
+        ("system", "Talk about {{ animal }}"),
+        ("user", "Describe a badger"),
+    ]
 
 
 def test_the_newest_claude_models_are_sent_as_promptfoos_table_of_claude_models_says() -> None:

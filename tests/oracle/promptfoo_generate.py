@@ -60,6 +60,7 @@ MODELS = (
     "vertex:chat:gemini-3.6-flash",
     "vertex:claude-3-5-haiku@20241022",
     "vertex:llama-3.3-70b-instruct-maas",
+    "vertex:chat-bison",
     "bedrock:converse:anthropic.claude-3-5-haiku-20241022-v1:0",
     "bedrock:converse:amazon.nova-lite-v1:0",
     "bedrock:converse:anthropic.claude-3-7-sonnet-20250219-v1:0",
@@ -239,6 +240,8 @@ def providers(draw: Any) -> list[Any]:
                 config["topK"] = draw(st.integers(1, 40))
             if "gemini" in model:
                 config.update(draw(gemini_config()))
+            if "bison" in model:
+                config.update(draw(palm_config()))
         if model.startswith("bedrock:converse:"):
             # Converse's own spellings, read before max_tokens, top_p and stop.
             if draw(st.integers(0, 2)) == 0:
@@ -275,6 +278,25 @@ FUNCTION = {
         "required": ["word"],
     },
 }
+
+
+@st.composite
+def palm_config(draw: Any) -> dict[str, Any]:
+    """The keys PaLM on Vertex sends as its parameters (besides temperature, maxOutputTokens and
+    topK): a context, examples, stop sequences, topP, safety settings spelled either way."""
+    options: dict[str, Any] = {}
+    if draw(st.booleans()):
+        options["context"] = draw(st.sampled_from(("Answer in French", "{{ topic }} only", "")))
+    if draw(st.integers(0, 2)) == 0:
+        options["examples"] = [{"input": {"content": "ping"}, "output": {"content": "pong"}}]
+    if draw(st.integers(0, 2)) == 0:
+        options["stopSequences"] = draw(st.lists(st.sampled_from(("STOP", "\n")), max_size=2))
+    if draw(st.integers(0, 2)) == 0:
+        options["topP"] = draw(st.sampled_from((0.1, 1)))
+    if draw(st.integers(0, 2)) == 0:
+        level = draw(st.sampled_from(("threshold", "probability")))
+        options["safetySettings"] = [{"category": "HARM_CATEGORY_DEROGATORY", level: "BLOCK_LOW_AND_ABOVE"}]
+    return options
 
 
 @st.composite

@@ -43,7 +43,8 @@ def answer_for(body: Any) -> dict[str, Any]:
     Converse reads `output` as an object, where Responses reads a list: its body is the one with
     `messages` and no `model` (the model is in its URL), as are Bedrock InvokeModel's Nova and chat
     families (`choices`, which Converse's client passes over). InvokeModel's text families (a
-    `prompt`, `inputText` or Cohere's `message`) read their own fields; its Claude reads `content`."""
+    `prompt`, `inputText` or Cohere's `message`) read their own fields; its Claude reads `content`.
+    PaLM on Vertex reads `predictions`."""
     if isinstance(body, dict) and "model" not in body:
         if "messages" in body and "anthropic_version" not in body:
             return CONVERSE_ANSWER
@@ -76,6 +77,8 @@ def answer_for(body: Any) -> dict[str, Any]:
         "candidates": [
             {"content": {"role": "model", "parts": [{"text": PLACEHOLDER}]}, "finishReason": "STOP"}
         ],
+        # PaLM on Vertex (`:predict`) reads its text from here.
+        "predictions": [{"candidates": [{"content": PLACEHOLDER}]}],
         "usage": {
             "prompt_tokens": 1,
             "completion_tokens": 1,

@@ -520,6 +520,10 @@ prompts:
       content: yaml sys {{ q }}
     - role: user
       content: yaml user {{ q }}
+  # The prompt's config is not the provider's here: Claude and Llama on Vertex read only their own.
+  - raw: "Configured prompt on {{ q }}"
+    label: configured prompt
+    config: {temperature: 0.9, max_tokens: 55, maxOutputTokens: 66}
 providers:
   - vertex:claude-3-5-haiku@20241022
   - id: vertex:chat:claude-sonnet-4-5@20250929
@@ -551,6 +555,48 @@ tests:
       - type: factuality
         value: Owls hunt at night
         provider: vertex:llama-3.3-70b-instruct-maas
+""",
+    },
+    "PaLM on Vertex (vertex:chat-bison): instances, parameters as written, signed in": {
+        "promptfooconfig.yaml": """\
+prompts:
+  - "Say something kind about {{ q }}"
+  - '[{"messages": [{"author": "user", "content": "Hi about {{ q }}"}, {"author": "bot", "content": "Hello"}, {"author": "user", "content": "More on {{ q }}"}]}]'
+  - '[{"role": "system", "content": "Be brief"}, {"role": "user", "content": "{{ q }}?"}]'
+  - |
+    - role: user
+      content: yaml asks about {{ q }}
+  # The prompt's config is not the provider's here: callPalm2Api reads only its own.
+  - raw: "Configured prompt on {{ q }}"
+    label: configured prompt
+    config: {temperature: 0.9, context: the prompt's context}
+providers:
+  - vertex:chat-bison
+  - id: vertex:chat:chat-bison@002
+    label: tuned bison
+    config:
+      context: "You answer questions about {{ q }} in one line"
+      examples:
+        - input: {content: "Name a bird"}
+          output: {content: "A wren"}
+      temperature: 0.4
+      maxOutputTokens: 64
+      topP: 0.7
+      topK: 12
+      stopSequences: ["END"]
+      safetySettings:
+        - {category: HARM_CATEGORY_DANGEROUS_CONTENT, threshold: BLOCK_NONE}
+        - {category: HARM_CATEGORY_TOXICITY, probability: LOW}
+        - {category: HARM_CATEGORY_VIOLENCE}
+      max_tokens: 9
+tests:
+  - vars: {q: herons}
+    assert:
+      - type: llm-rubric
+        value: mentions {{ q }}
+        provider:
+          id: vertex:chat-bison
+          config: {context: "You grade answers", temperature: 0}
 """,
     },
     "echo provider: no request, its judges given the prompt as the answer": {

@@ -36,7 +36,7 @@ from ..model import (
 )
 from ..options import RenderOptions
 from ..yaml_lines import Node
-from . import bedrock
+from . import bedrock, vertex
 from .conversation import Conversations
 from .detect import claimed_by_keys
 from .gemini import load_response_format, load_tools, prepare_instruction
@@ -66,6 +66,7 @@ from .providers import (
     VERTEX_CLAUDE,
     VERTEX_GEMINI,
     VERTEX_LLAMA,
+    VERTEX_PALM,
     Provider,
     body_for,
     read_providers,
@@ -373,7 +374,7 @@ def _warn_of_sampling(
 
 def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values: dict) -> dict:
     """The provider's config with the prompt's over it, and what the provider's call does to it
-    before building the body: Gemini's merge, vars rendered and files read (Gemini's whole
+    before building the body (Claude, Llama and PaLM on Vertex: their own config only): Gemini's merge, vars rendered and files read (Gemini's whole
     config, Claude on Vertex's systemInstruction, Bedrock Converse's tools)."""
 
     def read(reference: str) -> object:
@@ -382,7 +383,11 @@ def _prepared_config(source: Source, provider: Provider, prompt: Prompt, values:
     if provider.api in GEMINI_APIS:
         merged = merge_gemini_prompt_config(provider.config, prompt.config or {})
         return prepare_gemini_config(merged, values, read, vertex=provider.api == VERTEX_GEMINI)
-    config = {**provider.config, **(prompt.config or {})}
+    if provider.api in (VERTEX_CLAUDE, VERTEX_LLAMA, VERTEX_PALM):
+        # callClaudeApi, callLlamaApi and callPalm2Api read the provider's config, not the prompt's.
+        config = dict(provider.config)
+    else:
+        config = {**provider.config, **(prompt.config or {})}
     if provider.api == VERTEX_CLAUDE:
         return prepare_instruction(config, values, read)
     if provider.api == BEDROCK_CONVERSE:
@@ -441,8 +446,9 @@ def _wrapped_messages(
         BEDROCK_CONVERSE,
         BEDROCK_INVOKE,
         VERTEX_CLAUDE,
+        VERTEX_PALM,
     ):
-        return None  # Anthropic and Bedrock parse the rendered text themselves
+        return None  # Anthropic, Bedrock and PaLM parse the rendered text themselves
     inner = messages.get("messages") if isinstance(messages, dict) else None
     if provider.api == OPENAI_CHAT and isinstance(inner, list) and inner:
         warnings.append(
@@ -510,11 +516,15 @@ def request_case(
 ) -> tuple[RenderedCase, dict]:
     """The body promptfoo sends to `api`, read back as a case of that API (and the body of the
     request read: an InvokeModel body, one shape per model family, is read as the request of the
-    API its messages are closest to, and kept whole in the case as the payload)."""
+    API its messages are closest to, and kept whole in the case as the payload, as is PaLM's
+    `:predict` body, read as OpenAI Chat)."""
     body = body_for(api, model, messages, text, config, env)
-    if api != BEDROCK_INVOKE:
+    if api == VERTEX_PALM:
+        neutral_api, neutral = OPENAI_CHAT, vertex.palm_as_chat(model, body)
+    elif api == BEDROCK_INVOKE:
+        neutral_api, neutral = bedrock.neutral_request(model, text, body, config)
+    else:
         return read_request(body, api, path, model), body
-    neutral_api, neutral = bedrock.neutral_request(model, text, body, config)
     case = read_request(neutral, neutral_api, path)
     case.metadata[SENT] = body
     return case, neutral

@@ -31,10 +31,12 @@ GEMINI = "gemini"
 # a little differently.
 VERTEX_GEMINI = "vertex-gemini"
 GEMINI_APIS = (GEMINI, VERTEX_GEMINI)
-# Claude and Llama on Vertex AI (VertexChatProvider.callClaudeApi, callLlamaApi): an Anthropic
-# Messages body and an OpenAI Chat body (vertex.py).
+# Claude, Llama and PaLM on Vertex AI (VertexChatProvider.callClaudeApi, callLlamaApi,
+# callPalm2Api): an Anthropic Messages body, an OpenAI Chat body and PaLM's `:predict` body
+# (vertex.py).
 VERTEX_CLAUDE = "vertex-claude"
 VERTEX_LLAMA = "vertex-llama"
+VERTEX_PALM = "vertex-palm"
 BEDROCK_CONVERSE = "bedrock-converse"
 # promptfoo's echo provider: sends nothing and answers with the rendered prompt.
 ECHO = "echo"
@@ -191,7 +193,7 @@ def _not_a_built_provider(provider_id: str) -> str:
     if provider_id.startswith("vertex:"):
         return (
             f"provider {provider_id!r} is not one whose request the inspector builds: on Vertex, "
-            f"Gemini, Claude and Llama models are (PaLM, live, video and embedding models are not)"
+            f"Gemini, Claude, Llama and PaLM models are (live, video and embedding models are not)"
         )
     return (
         f"provider {provider_id!r} is not one whose request the inspector "
@@ -213,7 +215,7 @@ def _canonical(provider: Provider) -> Provider:
         provider.id = f"anthropic:{provider.model}"
     elif provider.api == BEDROCK_INVOKE:
         provider.id = f"bedrock:{provider.model}"
-    elif provider.api in (VERTEX_GEMINI, VERTEX_CLAUDE, VERTEX_LLAMA):
+    elif provider.api in (VERTEX_GEMINI, VERTEX_CLAUDE, VERTEX_LLAMA, VERTEX_PALM):
         provider.id = f"vertex:{provider.model}"  # `vertex:chat:<model>` too (VertexChatProvider.id)
     return provider
 
@@ -278,8 +280,8 @@ def _responses_by_default(model: str) -> bool:
 
 def _vertex_api(parts: list[str]) -> tuple[str | None, str]:
     """vertex:<model> and vertex:chat:<model> as promptfoo's google family reads them: by the
-    model's name, Claude (callClaudeApi), Gemini (callGeminiApi), Llama (callLlamaApi); PaLM
-    (any other name) is not built."""
+    model's name, Claude (callClaudeApi), Gemini (callGeminiApi), Llama (callLlamaApi), and any
+    other name PaLM (callPalm2Api)."""
     if parts[1] in ("live", "video", "embedding", "embeddings"):
         return None, ""
     model = ":".join(parts[2:] if parts[1] == "chat" else parts[1:])
@@ -287,7 +289,7 @@ def _vertex_api(parts: list[str]) -> tuple[str | None, str]:
         return VERTEX_CLAUDE, model
     if "gemini" in model:
         return (None, "") if "omni" in model else (VERTEX_GEMINI, model)
-    return (VERTEX_LLAMA, model) if "llama" in model else (None, "")
+    return (VERTEX_LLAMA, model) if "llama" in model else (VERTEX_PALM, model)
 
 
 def _bedrock_invoke_model(parts: list[str]) -> str | None:
@@ -869,6 +871,8 @@ def body_for(
         return vertex.claude_body(model, parsed, prompt_text, config, instruction, env or {})
     if provider_api == VERTEX_LLAMA:
         return vertex.llama_body(model, rendered_messages, config)
+    if provider_api == VERTEX_PALM:
+        return vertex.palm_body(rendered_text, config)
     if provider_api == BEDROCK_CONVERSE:
         return converse_body(model, rendered_text, config, env or {})
     if provider_api == BEDROCK_INVOKE:

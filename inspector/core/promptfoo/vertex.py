@@ -1,10 +1,12 @@
 """The bodies promptfoo's Vertex provider sends to the models on Vertex AI that are not Gemini
-(VertexChatProvider.callClaudeApi and callLlamaApi; Gemini on Vertex is gemini.py's).
+(VertexChatProvider.callClaudeApi, callLlamaApi and callPalm2Api; Gemini on Vertex is gemini.py's).
 
 Claude on Vertex is Anthropic's Messages body with `anthropic_version` in place of the model (the
 model is in the URL), the system prompt from the prompt and from the config's `systemInstruction`,
 and Vertex's own defaults (512 max tokens, sampling only as given). Llama on Vertex is an OpenAI
-Chat body sent to Vertex's OpenAI-compatible endpoint, with Llama Guard's settings.
+Chat body sent to Vertex's OpenAI-compatible endpoint, with Llama Guard's settings. PaLM (any
+other model's name, `chat-bison`) is Vertex's `:predict` body: `instances` of PaLM's chat messages
+(`author`, `content`) and `parameters` taken from the config as written.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from ..js import js_truthy
 from ..model import InputError
 from . import claude_models
+from .render import parse_chat_prompt
 
 CLAUDE_MAX_TOKENS = 512
 LLAMA_MAX_TOKENS = 1024
@@ -139,3 +142,79 @@ def claude_prompt_text(rendered_text: str, rendered_messages: Any) -> str:
     if rendered_text.strip().startswith("- role:"):
         return json.dumps(rendered_messages, ensure_ascii=False, separators=(",", ":"))
     return rendered_text
+
+
+# callPalm2Api's `parameters`: the config's keys of the same name, in promptfoo's order (a key the
+# config leaves out is left out, as JSON.stringify leaves out undefined).
+PALM_PARAMETERS = (
+    "context",
+    "examples",
+    "safetySettings",
+    "stopSequences",
+    "temperature",
+    "maxOutputTokens",
+    "topP",
+    "topK",
+)
+
+
+def palm_body(prompt_text: str, config: dict[str, Any]) -> dict[str, Any]:
+    """callPalm2Api: the prompt parsed as promptfoo parses a chat prompt is sent as `instances`
+    whatever it is; a plain prompt is one instance of one user message."""
+    parsed = parse_chat_prompt(prompt_text)
+    instances = parsed if parsed is not None else [{"messages": [{"author": "user", "content": prompt_text}]}]
+    parameters: dict[str, Any] = {}
+    for key in PALM_PARAMETERS:
+        if key == "safetySettings":
+            if js_truthy(config.get(key)):
+                parameters[key] = _palm_safety(config[key])
+        elif key in config:
+            parameters[key] = config[key]
+    return {"instances": instances, "parameters": parameters}
+
+
+def _palm_safety(settings: Any) -> list[dict[str, Any]]:
+    """normalizeSafetySettings: each setting's category, and its threshold (or probability)."""
+    if not isinstance(settings, list) or not all(isinstance(item, dict) for item in settings):
+        raise InputError("promptfoo fails this: safetySettings must be a list of objects")
+    normalized = []
+    for item in settings:
+        setting = {"category": item["category"]} if "category" in item else {}
+        setting["threshold"] = item.get("threshold") or item.get("probability") or ""
+        normalized.append(setting)
+    return normalized
+
+
+def palm_as_chat(model: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The PaLM request as the OpenAI Chat request closest to it, for the page, the token counts
+    and `--to`: the context as a system message, each instance's messages (`user` is the user,
+    any other author the model), temperature, topP and maxOutputTokens under OpenAI's names. The
+    examples and the other parameters have no OpenAI Chat words and are only in the payload."""
+    parameters = body["parameters"]
+    messages: list[Any] = []
+    if isinstance(parameters.get("context"), str) and parameters["context"]:
+        messages.append({"role": "system", "content": parameters["context"]})
+    instances = body["instances"] if isinstance(body["instances"], list) else [body["instances"]]
+    for instance in instances:
+        inner = instance.get("messages") if isinstance(instance, dict) else None
+        for message in inner if isinstance(inner, list) else [instance]:
+            messages.append(_palm_message_as_chat(message))
+    sampling = {
+        chat_key: parameters[key]
+        for key, chat_key in (
+            ("temperature", "temperature"),
+            ("topP", "top_p"),
+            ("maxOutputTokens", "max_tokens"),
+        )
+        if isinstance(parameters.get(key), (int, float)) and not isinstance(parameters.get(key), bool)
+    }
+    return {"model": model, "messages": messages, **sampling}
+
+
+def _palm_message_as_chat(message: Any) -> Any:
+    """A PaLM message as a chat message; anything else (a prompt written as OpenAI's messages) as
+    it is, for the OpenAI Chat reader to read or refuse."""
+    if isinstance(message, dict) and "author" in message and "role" not in message:
+        role = "user" if message["author"] == "user" else "assistant"
+        return {"role": role, "content": message.get("content")}
+    return message
