@@ -158,7 +158,7 @@ def matches(data: dict) -> bool:
     return False
 
 
-FORMAT = RequestFormat(
+FORMAT: RequestFormat = RequestFormat(
     "anthropic",
     "Anthropic",
     matches=matches,

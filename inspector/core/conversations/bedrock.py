@@ -371,7 +371,7 @@ def matches(data: dict) -> bool:
     return messages is not None and looks_bedrock(data, messages)
 
 
-FORMAT = RequestFormat(
+FORMAT: RequestFormat = RequestFormat(
     "bedrock-converse",
     "Bedrock Converse",
     matches=matches,

@@ -263,7 +263,7 @@ def matches(data: dict) -> bool:
     )
 
 
-FORMAT = RequestFormat(
+FORMAT: RequestFormat = RequestFormat(
     "gemini",
     "Gemini",
     matches=matches,

@@ -122,7 +122,7 @@ def read_fields(request: dict[str, Any], common: dict[str, Any], consumed: set[s
         consumed.add("tool_choice")
 
 
-FORMAT = RequestFormat(
+FORMAT: RequestFormat = RequestFormat(
     "openai-chat",
     "OpenAI Chat",
     # Any list of role messages: the shapes more specific than Chat's are detected first.

@@ -207,7 +207,7 @@ def matches(data: dict) -> bool:
     )
 
 
-FORMAT = RequestFormat(
+FORMAT: RequestFormat = RequestFormat(
     "openai-responses",
     "OpenAI Responses",
     matches=matches,
