@@ -87,6 +87,16 @@ def _param(
         params[key] = default
 
 
+def _sampling(params: Body, config: dict[str, Any], read: Env, temperature: Any = 0, top_p: Any = 1) -> None:
+    """The chat families' max_tokens, temperature and top_p, each from the config, else the
+    environment's AWS_BEDROCK_* value, else the family's default (MISSING: none)."""
+    _param(params, "max_tokens", config.get("max_tokens"), read.int("AWS_BEDROCK_MAX_TOKENS"))
+    _param(
+        params, "temperature", config.get("temperature"), read.float("AWS_BEDROCK_TEMPERATURE"), temperature
+    )
+    _param(params, "top_p", config.get("top_p"), read.float("AWS_BEDROCK_TOP_P"), top_p)
+
+
 def _stop(env: Env) -> Any:
     """AWS_BEDROCK_STOP, a JSON list, read before any family's builder runs."""
     text = env.string("AWS_BEDROCK_STOP")
@@ -140,9 +150,7 @@ def _tools(value: Any) -> Any:
 def ai21(prompt: str, _model: str, config: dict[str, Any], env: dict[str, Any]) -> Body:
     read = Env(env)
     params: Body = {"messages": _chat(prompt)}
-    _param(params, "max_tokens", config.get("max_tokens"), read.int("AWS_BEDROCK_MAX_TOKENS"))
-    _param(params, "temperature", config.get("temperature"), read.float("AWS_BEDROCK_TEMPERATURE"), 0)
-    _param(params, "top_p", config.get("top_p"), read.float("AWS_BEDROCK_TOP_P"), 1)
+    _sampling(params, config, read)
     _param(params, "stop", config.get("stop"), read.string("AWS_BEDROCK_STOP"))
     _penalties(params, config, read)
     return params
@@ -524,18 +532,14 @@ def deepseek(prompt: str, _model: str, config: dict[str, Any], env: dict[str, An
     """DEEPSEEK (R1): the prompt between newlines, then an open `<think>`."""
     read = Env(env)
     params: Body = {"prompt": f"\n{prompt}\n<think>\n"}
-    _param(params, "max_tokens", config.get("max_tokens"), read.int("AWS_BEDROCK_MAX_TOKENS"))
-    _param(params, "temperature", config.get("temperature"), read.float("AWS_BEDROCK_TEMPERATURE"), 0)
-    _param(params, "top_p", config.get("top_p"), read.float("AWS_BEDROCK_TOP_P"), 1)
+    _sampling(params, config, read)
     return params
 
 
 def deepseek_chat(prompt: str, _model: str, config: dict[str, Any], env: dict[str, Any]) -> Body:
     read = Env(env)
     params: Body = {"messages": _chat(prompt)}
-    _param(params, "max_tokens", config.get("max_tokens"), read.int("AWS_BEDROCK_MAX_TOKENS"))
-    _param(params, "temperature", config.get("temperature"), read.float("AWS_BEDROCK_TEMPERATURE"), 0)
-    _param(params, "top_p", config.get("top_p"), read.float("AWS_BEDROCK_TOP_P"), 1)
+    _sampling(params, config, read)
     stop = _stop(read)
     if _has_items(stop):
         params["stop"] = stop
@@ -594,9 +598,7 @@ def openai_gpt_oss(prompt: str, _model: str, config: dict[str, Any], env: dict[s
 def qwen(prompt: str, _model: str, config: dict[str, Any], env: dict[str, Any]) -> Body:
     read = Env(env)
     params: Body = {"messages": _chat(prompt)}
-    _param(params, "max_tokens", config.get("max_tokens"), read.int("AWS_BEDROCK_MAX_TOKENS"))
-    _param(params, "temperature", config.get("temperature"), read.float("AWS_BEDROCK_TEMPERATURE"), 0.7)
-    _param(params, "top_p", config.get("top_p"), read.float("AWS_BEDROCK_TOP_P"), 1)
+    _sampling(params, config, read, temperature=0.7)
     _openai_stop(params, config, read)
     _penalties(params, config, read)
     _param(params, "tools", _tools(config.get("tools")))
@@ -609,9 +611,7 @@ def openai_compatible(prompt: str, _model: str, config: dict[str, Any], env: dic
     sampling defaults."""
     read = Env(env)
     params: Body = {"messages": _chat(prompt)}
-    _param(params, "max_tokens", config.get("max_tokens"), read.int("AWS_BEDROCK_MAX_TOKENS"))
-    _param(params, "temperature", config.get("temperature"), read.float("AWS_BEDROCK_TEMPERATURE"))
-    _param(params, "top_p", config.get("top_p"), read.float("AWS_BEDROCK_TOP_P"))
+    _sampling(params, config, read, temperature=MISSING, top_p=MISSING)
     stop = _stop(read)
     chosen = config.get("stop") if _has_items(config.get("stop")) else (stop if _has_items(stop) else None)
     _param(params, "stop", chosen)
