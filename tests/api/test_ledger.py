@@ -6,6 +6,7 @@ import pytest
 
 from inspector.bundles.ingest import store_bundle
 from inspector.core import prices
+from tests.core.test_ledger_as_configured import CONFIG as PROMPTFOO_CONFIG
 
 from .conftest import EVAL
 
@@ -73,20 +74,6 @@ def test_the_payload_endpoint_places_cache_breakpoints_for_anthropic(client, sui
     assert isinstance(plain["payload"]["system"], str)
     refused = client.get(url, {"provider": "gemini", "cache_breakpoints": "true"})
     assert refused.status_code == 400
-
-
-PROMPTFOO_CONFIG = """\
-prompts:
-  - 'Answer in one sentence: {{question}}'
-providers:
-  - openai:gpt-4.1-mini
-  - anthropic:messages:claude-sonnet-4-5
-defaultTest:
-  assert:
-    - type: llm-rubric
-      value: The answer is correct and polite
-tests: file://questions.csv
-"""
 
 
 @pytest.fixture

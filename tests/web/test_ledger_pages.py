@@ -10,6 +10,7 @@ from inspector.bundles.ingest import store_bundle
 from inspector.cases import addresses
 from inspector.core import prices
 from inspector.core.promptfoo.graders import DEFAULT_GRADING_MODEL
+from tests.core.test_ledger_as_configured import CONFIG as PROMPTFOO_CONFIG
 
 POLICY = "".join(
     f"Rule {number}: answer carefully and cite the source of every claim.\n" for number in range(200)
@@ -122,20 +123,6 @@ def test_the_band_arrives_after_the_page_and_marks_the_cached_messages(browser, 
     page.goto(f"/b/{suite.pk}/")
     page.wait_for_selector("#ledger")
     page.close()
-
-
-PROMPTFOO_CONFIG = """\
-prompts:
-  - 'Answer in one sentence: {{question}}'
-providers:
-  - openai:gpt-4.1-mini
-  - anthropic:messages:claude-sonnet-4-5
-defaultTest:
-  assert:
-    - type: llm-rubric
-      value: The answer is correct and polite
-tests: file://questions.csv
-"""
 
 
 @pytest.fixture
