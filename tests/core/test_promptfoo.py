@@ -575,3 +575,24 @@ def test_sampling_promptfoo_sends_to_claude_is_named_where_the_api_types_no_long
     older, newer = document.cases
     assert any("sends temperature to claude-sonnet-4-5" in item.message for item in older.warnings)
     assert not any("sampling fields" in item.message for item in newer.warnings)
+
+
+def test_a_judge_whose_request_cannot_be_built_is_named_at_its_assertion_and_the_evaluation_renders() -> None:
+    document = render(
+        {
+            "promptfooconfig.yaml": "prompts: [hi]\nproviders: [openai:gpt-4.1]\ntests:\n  - assert:\n"
+            "      - type: llm-rubric\n        value: ok\n        provider:\n"
+            "          id: bedrock:converse:amazon.nova-2-lite-v1:0\n          config: {tools: 5}\n",
+        }
+    )
+    (case,) = document.cases
+    assert not case.skipped and case.messages
+    assert case.graders == []
+    problems = [(item.message, item.path, item.line) for item in case.warnings]
+    assert any(
+        message.startswith(
+            "the `llm-rubric` assertion's judge is not rendered: promptfoo fails Bedrock Converse"
+        )
+        and (path, line) == ("promptfooconfig.yaml", 5)
+        for message, path, line in problems
+    ), problems

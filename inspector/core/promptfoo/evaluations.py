@@ -614,11 +614,20 @@ def _attach(
     env: dict,
     known: list[Segment] | None = None,
 ) -> None:
-    judge_case, _body = request_case(
-        judge.api, judge.model, judge.messages, judge.text, judge.config, env, source.path
-    )
     path = judge.assertion.get("__path") or test.path
     line = judge.line or test.line
+    try:
+        judge_case, _body = request_case(
+            judge.api, judge.model, judge.messages, judge.text, judge.config, env, source.path
+        )
+    except InputError as error:
+        # A judge whose request cannot be built (its provider's config is refused) is named at
+        # its assertion; the evaluation itself is still rendered.
+        why = error.diagnostic.message
+        case.warnings.append(
+            Diagnostic(f"the `{judge.name}` assertion's judge is not rendered: {why}", path, line)
+        )
+        return
     # The template's own words: promptfoo's, or the config's rubricPrompt (at the assertion's line
     # when it is written there; defaultTest's and a test's options give no line of their own).
     rest = (
