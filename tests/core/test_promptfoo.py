@@ -514,8 +514,9 @@ def test_a_glob_whose_matching_would_run_away_is_refused_by_name_not_matched_for
         "promptfooconfig.yaml": f"prompts: [file://{stars}]\nproviders: [openai:gpt-4.1]\ntests: [{{}}]\n",
         "a" * 60 + ".txt": "hello",
     }
-    with pytest.raises(InputError, match="more than 3 `\\*` in one name"):
+    with pytest.raises(InputError, match="more than 3 `\\*` in one name") as refused:
         render(files)
+    assert (refused.value.diagnostic.path, refused.value.diagnostic.line) == ("promptfooconfig.yaml", 1)
 
 
 def test_a_bedrock_invokemodel_evaluation_is_its_familys_body_and_converts_by_its_messages() -> None:

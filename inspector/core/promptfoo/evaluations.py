@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import msgspec
 import yaml
 
+from ..agentv.nunjucks import Where
 from ..agentv.pieces import Piece, segments
 from ..bundle import Bundle
 from ..conversations import anthropic, gemini, openai_chat, read_with, responses
@@ -72,7 +73,7 @@ from .providers import (
     read_providers,
 )
 from .render import PromptRenderer, Rendered, render_prompt
-from .source import FILE_PREFIX, Source, glob_paths
+from .source import FILE_PREFIX, Source
 from .testcases import TestCase, merge_default, read_default_test, read_tests, scenario_tests
 from .variables import Variables, load_files, prepare
 
@@ -185,7 +186,7 @@ def var_combinations(source: Source, test: TestCase) -> list[dict]:
     combinations: list[dict] = [{}]
     for name, value in test.vars.items():
         if isinstance(value, str) and value.startswith(FILE_PREFIX):
-            choices: list = _file_choices(source, value)
+            choices: list = _file_choices(source, value, test.origins.get(name))
         elif isinstance(value, list) and value and isinstance(value[0], str):
             choices = value
         else:
@@ -194,12 +195,12 @@ def var_combinations(source: Source, test: TestCase) -> list[dict]:
     return combinations
 
 
-def _file_choices(source: Source, value: str) -> list[str]:
+def _file_choices(source: Source, value: str, where: Where | None) -> list[str]:
     pattern = value[len(FILE_PREFIX) :]
     full = source.resolve(pattern)
     if full is None:
         return [value]
-    paths = glob_paths(source.bundle, full)
+    paths = source.glob(full, where.first_line if where else None, where.path if where else None)
     folder = source.folder
     if not paths:
         return [value]  # promptfoo stops here ("No files found for variable"); named when read

@@ -17,7 +17,7 @@ from typing import Any
 from ..agentv.pieces import Piece
 from ..model import InputError, LineSpan, OriginKind
 from ..yaml_lines import Node, from_plain
-from .source import FILE_PREFIX, Source, glob_paths, jsonl_trees
+from .source import FILE_PREFIX, Source, jsonl_trees
 
 # PROMPT_DELIMITER; promptfoo reads PROMPTFOO_PROMPT_SEPARATOR from the environment, which a
 # config file does not carry.
@@ -156,7 +156,7 @@ def _function_suffix(reference: str) -> tuple[str, str | None]:
 def _globbed(source: Source, entry: dict[str, Any], pattern: str) -> list[Prompt]:
     full = source.resolve(pattern)
     prompts: list[Prompt] = []
-    for path in glob_paths(source.bundle, full) if full is not None else []:
+    for path in source.glob(full, entry["node"].start_line) if full is not None else []:
         # A globbed file's label is its own path (the pattern's label is not passed on).
         prompts.extend(
             _file_prompts(source, {"raw": path, "node": entry["node"]}, path, posixpath.splitext(path)[1])

@@ -41,6 +41,14 @@ class Source:
             reference = reference[len(FILE_PREFIX) :]
         return join(self.folder, reference)
 
+    def glob(self, pattern: str, line: int | None, path: str | None = None) -> list[str]:
+        """The bundle's files a glob names (bundle.glob_paths); a glob it refuses is named at the
+        line that writes it (in `path`, the config by default)."""
+        try:
+            return glob_paths(self.bundle, pattern)
+        except InputError as error:
+            raise InputError(error.diagnostic.message, path or self.path, line) from None
+
     def read_bytes(self, path: str) -> bytes | None:
         data = self.bundle.read(path)
         if data is not None:

@@ -13,7 +13,7 @@ from typing import Any
 from ..agentv.nunjucks import Where
 from ..model import InputError, OriginKind
 from ..yaml_lines import Node
-from .source import FILE_PREFIX, Source, glob_paths, is_file_reference, jsonl_trees
+from .source import FILE_PREFIX, Source, is_file_reference, jsonl_trees
 
 CODE_SUFFIXES = (".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".py")
 
@@ -74,7 +74,7 @@ def _from_reference(source: Source, reference: str, node: Node) -> list[TestCase
         path, text = source.require_text(bare, node)
         return _csv_tests(path, text)
     full = source.resolve(bare)
-    paths = glob_paths(source.bundle, full) if full is not None else []
+    paths = source.glob(full, node.start_line) if full is not None else []
     if not paths:
         raise InputError(f"No test files found for path: {bare}", source.path, node.start_line)
     tests: list[TestCase] = []
