@@ -616,7 +616,7 @@ def _attach(
     known: list[Segment] | None = None,
 ) -> None:
     path = judge.assertion.get("__path") or test.path
-    line = judge.line or test.line
+    line = judge.assertion.get("__line") or test.line
     try:
         judge_case, _body = request_case(
             judge.api, judge.model, judge.messages, judge.text, judge.config, env, source.path
@@ -657,7 +657,7 @@ def _known_texts(case: RenderedCase, test: TestCase, judge: Judge, values: dict)
         for placeholder in (CANDIDATE_PLACEHOLDER, STEPS_PLACEHOLDER, STATEMENTS_PLACEHOLDER)
     ]
     assertion = judge.assertion
-    path, line = assertion.get("__path") or test.path, judge.line or test.line
+    path, line = assertion.get("__path") or test.path, assertion.get("__line") or test.line
     value = assertion.get("value")
     if isinstance(value, str) and line is not None:
         written = Origin(OriginKind.CASE_TEXT, path, line, line)

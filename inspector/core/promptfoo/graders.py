@@ -66,7 +66,6 @@ class Judge:
     config: dict[str, Any]
     text: str
     messages: Any
-    line: int | None
     # The assertion that asks it (its `__path` and `__line` say where it is written).
     assertion: dict[str, Any] = dataclasses.field(default_factory=dict)
 
@@ -165,7 +164,7 @@ def _judge_request(
     grading provider as that provider's body."""
     api, model, config = provider
     messages = _chat_messages(text)
-    return Judge(name, api, model, config, text, messages, assertion.get("__line"), assertion)
+    return Judge(name, api, model, config, text, messages, assertion)
 
 
 def select_best(
