@@ -59,10 +59,15 @@ class Oracle:
     (docs/agentv-next.md)."""
 
     def __init__(
-        self, source: Path | None = None, file_picks_judge: bool = False, env_syntax: str = "nunjucks"
+        self,
+        source: Path | None = None,
+        file_picks_judge: bool = False,
+        env_syntax: str = "nunjucks",
+        run_judge_is_agentv: bool = False,
     ) -> None:
         """`env_syntax`: how the source's targets name environment variables (agentv 5's
-        `{{ env.X }}`, "nunjucks"; agentv 3.8's `${{ X }}`, "dollar")."""
+        `{{ env.X }}`, "nunjucks"; agentv 3.8's `${{ X }}`, "dollar"). `run_judge_is_agentv`: as
+        file_picks_judge, with the run's judge agentv's own agent (`--grader-provider`)."""
         environment = _environment()
         if source is None:
             reason = available()
@@ -76,6 +81,8 @@ class Oracle:
                 environment["AGENTV_ENV_SYNTAX"] = "nunjucks"
         if file_picks_judge:  # agentv's main after 5.3.1-next.1: the file names its judges
             environment["AGENTV_JUDGE_SELECTION"] = "file"
+        if run_judge_is_agentv:
+            environment["AGENTV_JUDGE_SELECTION"] = "agentv"
         self.process = subprocess.Popen(
             [*command, str(ORACLE_DIR / "capture.mjs"), "--serve"],
             stdin=subprocess.PIPE,

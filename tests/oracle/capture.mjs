@@ -21,32 +21,51 @@ const resolveTargetDefinition = core.resolveTargetDefinition ?? core.resolveProv
 // AGENTV_JUDGE_SELECTION=file: no CLI grader override, so the file picks its judge (assertion
 // `provider`, `options.provider`, `defaults.grader`) the way agentv's CLI lets it; the run's
 // default judge stands where `.agentv/config.yaml`'s `defaults.grader` would.
-const FILE_PICKS_JUDGE = process.env.AGENTV_JUDGE_SELECTION === 'file';
+// AGENTV_JUDGE_SELECTION=agentv: as `--grader-provider` naming a judge of kind `agentv` (agentv's
+// own agent), which replaces `defaults.grader` as the run's judge; the file names its other judges
+// as with `file`.
+const RUN_JUDGE_IS_AGENTV = process.env.AGENTV_JUDGE_SELECTION === 'agentv';
+const FILE_PICKS_JUDGE = process.env.AGENTV_JUDGE_SELECTION === 'file' || RUN_JUDGE_IS_AGENTV;
 // Judges a generated file may name, each answering as its own model so the golden says which one
 // was asked.
 const NAMED_JUDGES = ['grader-a', 'grader-b', 'agent-judge'];
 // `agent-judge` is agent-capable (agentv sends `agent-rubric` only to such a judge): a provider of
 // an agent kind whose invoke() writes down the prompt agentv hands it, as a one-message request.
 const AGENT_JUDGE = 'agent-judge';
+// `own-agent` is of agentv's own kind, `agentv`, which llm-grader.ts asks in built-in mode (a
+// system prompt and a question, with filesystem tools) when it is the run's judge: its invoke()
+// writes both down as a system + user request. Named `own-agent`, not `agentv`, because the CLI
+// makes a real agent of that name (it needs a model); the kind is what llm-grader.ts reads.
+const OWN_AGENT = 'own-agent';
 
-function agentJudge() {
+// A provider of `kind` that answers the grade and records what agentv handed its invoke() as a
+// judge request of `model` (messagesOf turns the invoke request into chat messages).
+function recordingAgent(name, kind, model, messagesOf) {
   return {
-    id: AGENT_JUDGE, kind: 'pi-cli', targetName: AGENT_JUDGE,
+    id: name, kind, targetName: name,
     async invoke(request) {
-      requests.push({ test: current, role: 'judge', path: 'invoke', body: {
-        model: `${JUDGE_MODEL}-${AGENT_JUDGE}`,
-        messages: [{ role: 'user', content: request.question }] } });
+      requests.push({ test: current, role: 'judge', path: 'invoke',
+                      body: { model, messages: messagesOf(request) } });
       return { output: [{ role: 'assistant', content: GRADE }] };
     },
   };
 }
 
+const agentJudge = () => recordingAgent(AGENT_JUDGE, 'pi-cli', `${JUDGE_MODEL}-${AGENT_JUDGE}`,
+  (request) => [{ role: 'user', content: request.question }]);
+const ownAgent = () => recordingAgent(OWN_AGENT, 'agentv', `${JUDGE_MODEL}-agentv`,
+  (request) => [{ role: 'system', content: request.systemPrompt },
+                { role: 'user', content: request.question }]);
+
 // agentv makes an agent judge's verdict file under the working directory when the run has no
 // workspace: keep it out of this repository.
 if (FILE_PICKS_JUDGE) process.chdir(fs.mkdtempSync(path.join(os.tmpdir(), 'agentv-capture-')));
 
-const providerFactory = (resolved) => (resolved.name === AGENT_JUDGE
-  ? agentJudge() : core.createProvider(resolved));
+const providerFactory = (resolved) => {
+  if (resolved.name === AGENT_JUDGE) return agentJudge();
+  if (resolved.name === OWN_AGENT) return ownAgent();
+  return core.createProvider(resolved);
+};
 
 const CANDIDATE_MODEL = 'candidate-model';
 const JUDGE_MODEL = 'judge-model';
@@ -105,7 +124,7 @@ async function readStdin() {
 
 // agentv refuses literal keys and models in targets: they come from the environment.
 const ENV = { MOCK_KEY: 'sk-test', MODEL_mock: CANDIDATE_MODEL, MODEL_judge: JUDGE_MODEL,
-              ...Object.fromEntries(NAMED_JUDGES.map((name) => [`MODEL_${name.replace(/-/g, "_")}`, `${JUDGE_MODEL}-${name}`])) };
+              ...Object.fromEntries([...NAMED_JUDGES, OWN_AGENT].map((name) => [`MODEL_${name.replace(/-/g, "_")}`, `${JUDGE_MODEL}-${name}`])) };
 
 // agentv 4 writes environment references as ${{ NAME }}; agentv 5 as {{ env.NAME }}.
 const envRef = (name) => (process.env.AGENTV_ENV_SYNTAX === 'nunjucks'
@@ -127,6 +146,15 @@ async function fileDefaultJudge(job) {
   return suite.defaults?.grader ?? 'judge';
 }
 
+// The CLI's judge options: `--grader-provider` (here the own agent) is the run's judge and the
+// suite's `defaults.grader` is then not read (run-eval.ts); the suite is loaded first either way.
+async function fileJudgeOptions(job, candidate) {
+  const fileJudge = await fileDefaultJudge(job);
+  return RUN_JUDGE_IS_AGENTV
+    ? { target: candidate, graderTarget: OWN_AGENT }
+    : { target: candidate, defaultGraderTarget: fileJudge };
+}
+
 async function runJob(job, url) {
   const log = [];
   const capture = (...args) => log.push(args.map(String).join(' '));
@@ -140,13 +168,14 @@ async function runJob(job, url) {
     const candidate = target('mock', CANDIDATE_MODEL, url);
     const judge = target('judge', JUDGE_MODEL, url);
     const judgeOptions = FILE_PICKS_JUDGE
-      ? { target: candidate, defaultGraderTarget: await fileDefaultJudge(job) }
+      ? await fileJudgeOptions(job, candidate)
       : { target: { ...candidate, graderTarget: 'judge' }, graderTarget: 'judge' };
     const results = await runEvaluation({
       testFilePath: job.evalFile,
       repoRoot: job.repoRoot,
       targets: [definition('mock', url), definition('judge', url),
-                ...(FILE_PICKS_JUDGE ? NAMED_JUDGES.map((name) => definition(name, url)) : [])],
+                ...(FILE_PICKS_JUDGE ? NAMED_JUDGES.map((name) => definition(name, url)) : []),
+                ...(RUN_JUDGE_IS_AGENTV ? [definition(OWN_AGENT, url)] : [])],
       env: ENV,
       providerFactory: FILE_PICKS_JUDGE ? providerFactory : undefined,
       ...judgeOptions,

@@ -309,6 +309,52 @@ def _newest_turn(draw: st.DrawFn, turn: dict[str, Any]) -> None:
 @st.composite
 def newest_grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
     """generate_v5_graders' files in the commit's format, with its judge selection."""
+    return grader_files(draw(_newest_grader_document()))
+
+
+# A test's workspace at the commit: a host `environment` (the test's, else the file's), whose
+# workdir agentv makes. Under the golden's folder; a docker one would need docker.
+HOST = {"type": "host", "workdir": "./workspace"}
+
+
+@st.composite
+def agent_grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
+    """newest_grader_suites' files for a run whose judge is agentv's own agent (`--grader-provider`
+    naming a judge of kind `agentv`): most with a workspace, for the whole file or some tests,
+    some without, where agentv fails each grader that would ask that judge."""
+    document = draw(_newest_grader_document())
+    if draw(st.integers(0, 3)):
+        _ask_the_run(document)
+    where = draw(st.integers(0, 5))
+    if where <= 2:
+        document["environment"] = dict(HOST)
+    elif where <= 4:
+        # One workdir: agentv refuses a file whose tests set up two host environments.
+        for test in document["tests"]:
+            if draw(st.booleans()):
+                test["environment"] = dict(HOST)
+    return grader_files(document)
+
+
+def _ask_the_run(document: dict[str, Any]) -> None:
+    """Without the judges the tests and their graders name, so that most graders ask the run's."""
+    for holder in [*document["tests"], document.get("default_test") or {}]:
+        options = holder.get("options")
+        if isinstance(options, dict):
+            options.pop("provider", None)
+    for holder in [document, *document["tests"], document.get("default_test") or {}]:
+        if isinstance(holder.get("assert"), list):
+            # New objects: a drawn grader may be one of NEWEST_ONLY's, shared by every draw.
+            holder["assert"] = [
+                {key: value for key, value in grader.items() if key != "provider"}
+                if isinstance(grader, dict)
+                else grader
+                for grader in holder["assert"]
+            ]
+
+
+@st.composite
+def _newest_grader_document(draw: st.DrawFn) -> dict[str, Any]:
     document = draw(grader_documents())
     _newest_top(draw, document, refusals=11)
     for test in document["tests"]:
@@ -327,4 +373,4 @@ def newest_grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
         document.setdefault("default_test", {}).setdefault("options", {})["provider"] = draw(
             st.sampled_from(JUDGES)
         )
-    return grader_files(document)
+    return document

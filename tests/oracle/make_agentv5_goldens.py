@@ -47,7 +47,11 @@ from tests.oracle.agentv import Oracle  # noqa: E402
 from tests.oracle.differential import compare  # noqa: E402
 from tests.oracle.generate_v5 import csv_files, csv_text, files_of, suites  # noqa: E402
 from tests.oracle.generate_v5_graders import grader_suites  # noqa: E402
-from tests.oracle.generate_v5_next import newest_grader_suites, newest_suites  # noqa: E402
+from tests.oracle.generate_v5_next import (  # noqa: E402
+    agent_grader_suites,
+    newest_grader_suites,
+    newest_suites,
+)
 from tests.oracle.test_agentv4_graders import judge_differences, recorded_differences  # noqa: E402
 from tests.oracle.test_agentv5_csv_goldens import CSV_PATH, csv_differences  # noqa: E402
 
@@ -68,6 +72,9 @@ class Release:
     goldens: Path
     grader_goldens: Path
     file_picks_judge: bool = False  # the files name their judges (agentv's main after the tag)
+    # files for a run whose judge is agentv's own agent (`--grader-provider agentv`), and their goldens
+    agent_suites: Any = None
+    agent_goldens: Path | None = None
 
 
 RELEASES = {
@@ -87,14 +94,22 @@ RELEASES = {
         HERE / "agentv5_next_goldens.jsonl",
         HERE / "agentv5_next_grader_goldens.jsonl",
         file_picks_judge=True,
+        agent_suites=agent_grader_suites,
+        agent_goldens=HERE / "agentv5_next_agent_goldens.jsonl",
     ),
 }
 
 
 def generated(
-    count: int, with_graders: bool = False, release: Release = RELEASES["agentv-5"]
+    count: int, with_graders: bool = False, release: Release = RELEASES["agentv-5"], agent_judge: bool = False
 ) -> list[dict[str, bytes]]:
+    """`count` files of the release's kind: plain, full of graders, or (agent_judge) full of
+    graders for a run whose judge is agentv's own agent."""
     found: list[dict[str, bytes]] = []
+    if agent_judge:
+        strategy = release.agent_suites()
+    else:
+        strategy = release.grader_suites() if with_graders else release.suites()
 
     @settings(
         max_examples=count,
@@ -104,23 +119,11 @@ def generated(
         suppress_health_check=list(HealthCheck),
         deadline=None,
     )
-    @given(files=release.suites())
+    @given(files=strategy)
     def collect(files: dict[str, bytes]) -> None:
         found.append(files)
 
-    @settings(
-        max_examples=count,
-        derandomize=True,
-        database=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-        deadline=None,
-    )
-    @given(files=release.grader_suites())
-    def collect_graders(files: dict[str, bytes]) -> None:
-        found.append(files)
-
-    (collect_graders if with_graders else collect)()
+    collect()
     return found
 
 
@@ -228,6 +231,16 @@ def slim(result: dict) -> dict:
     }
 
 
+def _grader_problems(
+    result: dict, root: Path, profile: str, release: Release, grader_provider: str | None
+) -> list[str]:
+    eval_file = root / "evals/suite.yaml"
+    problems = recorded_differences(result, root, eval_file, profile, grader_provider)
+    if release.file_picks_judge:
+        problems += judge_differences(result, root, eval_file, profile, grader_provider)
+    return problems
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -250,8 +263,17 @@ def main() -> None:
     parser.add_argument(
         "--output", type=Path, help="where to write the goldens (default: beside this script)"
     )
+    parser.add_argument(
+        "--grader-provider",
+        choices=["agentv"],
+        help="files full of graders run with agentv's own agent as the run's judge (agentv's "
+        "--grader-provider); with --profile agentv-5-next-58f316c",
+    )
     args = parser.parse_args()
     release = RELEASES[args.profile]
+    if args.grader_provider and release.agent_suites is None:
+        parser.error(f"--grader-provider is made for agentv-5-next-58f316c, not {args.profile}")
+    args.graders = args.graders or bool(args.grader_provider)
     count = args.compare or args.count
     if args.csv:
         make_csv_goldens(args.source.resolve(), count, args.compare is None)
@@ -259,8 +281,12 @@ def main() -> None:
     started = time.monotonic()
     differing = 0
     lines = []
-    with Oracle(source=args.source.resolve(), file_picks_judge=release.file_picks_judge) as oracle:
-        for index, files in enumerate(generated(count, args.graders, release)):
+    with Oracle(
+        source=args.source.resolve(),
+        file_picks_judge=release.file_picks_judge,
+        run_judge_is_agentv=bool(args.grader_provider),
+    ) as oracle:
+        for index, files in enumerate(generated(count, args.graders, release, bool(args.grader_provider))):
             root = Path(tempfile.mkdtemp(prefix="agentv5-golden-"))
             try:
                 for path, data in files.items():
@@ -270,9 +296,7 @@ def main() -> None:
                 result = slim_graders(raw, release.file_picks_judge) if args.graders else slim(raw)
                 problems = compare(result, root, root / "evals/suite.yaml", profile=args.profile)
                 if args.graders:
-                    problems += recorded_differences(result, root, root / "evals/suite.yaml", args.profile)
-                    if release.file_picks_judge:
-                        problems += judge_differences(result, root, root / "evals/suite.yaml", args.profile)
+                    problems += _grader_problems(result, root, args.profile, release, args.grader_provider)
             finally:
                 shutil.rmtree(root, ignore_errors=True)
             if problems:
@@ -296,12 +320,19 @@ def main() -> None:
     if args.compare is None:
         header = json.dumps(
             {
-                "made_with": release.made_with,
+                "made_with": (
+                    release.made_with.replace("=file", "=agentv (the run's judge agentv's own agent)")
+                    if args.grader_provider
+                    else release.made_with
+                ),
                 "inputs": SEED_NOTE,
                 "count": count,
             }
         )
         target = args.output or (release.grader_goldens if args.graders else release.goldens)
+        if args.grader_provider and args.output is None:
+            assert release.agent_goldens is not None
+            target = release.agent_goldens
         target.write_text(header + "\n" + "\n".join(lines) + "\n")
         print(f"wrote {target}")
 
