@@ -15,6 +15,8 @@ from inspector.core.options import PROFILES
 
 # The enums come from the core's own lists, so the API offers exactly what the core knows.
 Profile = Literal[PROFILES]  # type: ignore[valid-type]
+# agentv's `--grader-provider agentv`: the run's judge is agentv's own agent.
+GraderProvider = Literal["agentv"]
 InputFormat = Literal[INPUT_FORMATS]  # type: ignore[valid-type]
 Provider = Literal[PROVIDERS]  # type: ignore[valid-type]
 ExportFormat = Literal[FORMATS]  # type: ignore[valid-type]
@@ -35,6 +37,13 @@ class ErrorOut(Schema):
 
 
 # --- query parameters -------------------------------------------------------------------------
+
+
+GRADER_PROVIDER_HELP = (
+    "agentv's `--grader-provider`: `agentv` makes the run's judge agentv's own agent, which the "
+    "`agentv-5-next-58f316c` profile shows asked with a system and a user prompt (in a test "
+    "with a workspace) wherever a grader names no judge of its own. Absent: the file's judges."
+)
 
 
 class RenderQuery(Schema):
@@ -58,6 +67,7 @@ class RenderQuery(Schema):
         None, description="Context budget in tokens (1 to 10,000,000); messages that do not fit are omitted."
     )
     input_format: InputFormat | None = Field(None, description="Force a loader instead of sniffing.")
+    grader_provider: GraderProvider | None = Field(None, description=GRADER_PROVIDER_HELP)
     gambit_context: str | None = Field(
         None,
         description="gambit decks: the run's context input (JSON, or text), sent as the "
@@ -386,6 +396,7 @@ class RenderIn(Schema):
     system_prompt: str | None = None
     max_tokens: int | None = None
     input_format: InputFormat | None = None
+    grader_provider: GraderProvider | None = Field(None, description=GRADER_PROVIDER_HELP)
     gambit_context: str | None = Field(None, description="gambit decks: the context input.")
     gambit_context_sample: str | None = Field(
         None, description="gambit decks: the context input from the deck's samples/, by name."

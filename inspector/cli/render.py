@@ -37,6 +37,12 @@ def add_render_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tokens", type=int, help="token budget: drop the oldest messages")
     parser.add_argument("--input-format", default="auto", choices=INPUT_FORMATS)
     parser.add_argument(
+        "--grader-provider",
+        choices=["agentv"],
+        help="as agentv's --grader-provider agentv: the run's judge is agentv's own agent, asked "
+        "with a system and a user prompt (agentv-5-next-58f316c profile)",
+    )
+    parser.add_argument(
         "--graders",
         action="store_true",
         help='add "graders": [{"name", "messages"}] to each case: what '

@@ -18,6 +18,10 @@ PROFILES = (
 )
 
 
+# The run's judges a render can stand for (agentv's `--grader-provider`): "" leaves the file's.
+GRADER_PROVIDERS = ("", "agentv")
+
+
 @dataclass(frozen=True, slots=True)
 class RenderOptions:
     profile: str = "auto"
@@ -28,6 +32,9 @@ class RenderOptions:
     # Token budget for the context builder; None keeps every message.
     max_tokens: int | None = None
     input_format: str = "auto"
+    # agentv's `--grader-provider`: "agentv" makes the run's judge agentv's own agent, which agentv
+    # asks in built-in mode (a system and a user prompt) instead; None keeps the file's judges.
+    grader_provider: str | None = None
     encoding: str = "o200k_base"
     # gambit decks: the run's context input and first user message, as `gambit run --context` and
     # `--message` take them (JSON, or plain text when they do not parse).

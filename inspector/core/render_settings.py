@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import formats
-from .options import PROFILES, RenderOptions
+from .options import GRADER_PROVIDERS, PROFILES, RenderOptions
 
 MAX_SYSTEM_PROMPT = 100_000
 MAX_PATTERNS = 50
@@ -19,6 +19,7 @@ SETTING_NAMES = (
     "system_prompt",
     "max_tokens",
     "input_format",
+    "grader_provider",
     "gambit_context",
     "gambit_context_sample",
     "gambit_message",
@@ -33,6 +34,7 @@ class SettingsError(ValueError):
 
 def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
     """RenderOptions from `profile`, `input_format`, `patterns`, `system_prompt`, `max_tokens`,
+    `grader_provider` (agentv's `--grader-provider`: `agentv`, or empty for the file's judges),
     and, for gambit decks, `gambit_context` and `gambit_message` (JSON or text, as gambit's
     `--context` and `--message` take them), `gambit_context_sample` (the context input from a
     file of the deck's samples/, by name) and `gambit_conversation` (what a grader grades).
@@ -51,6 +53,12 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
     patterns = None
     if "patterns" in values and values.get("patterns_mode", "custom") != "config":
         patterns = _patterns(values.get("patterns"))
+    grader_provider = str(values.get("grader_provider") or "")
+    if grader_provider not in GRADER_PROVIDERS:
+        raise SettingsError(
+            f"unknown grader provider {grader_provider!r}; choose agentv, or leave it empty for the "
+            "judges the file names"
+        )
     system_prompt = values.get("system_prompt") or None
     if system_prompt is not None and len(str(system_prompt)) > MAX_SYSTEM_PROMPT:
         raise SettingsError("the system prompt is too long")
@@ -60,6 +68,7 @@ def parse_render_options(values: Mapping[str, object]) -> RenderOptions:
         system_prompt=None if system_prompt is None else str(system_prompt),
         max_tokens=_max_tokens(values.get("max_tokens")),
         input_format=input_format,
+        grader_provider=grader_provider or None,
         **_gambit_inputs(values),
     )
 

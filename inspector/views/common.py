@@ -173,6 +173,7 @@ def settings_view(page: PageSettings) -> dict:
         "input_formats": INPUT_FORMATS,
         "profile": page.options.profile,
         "input_format": page.options.input_format,
+        "grader_provider": page.options.grader_provider or "",
         "patterns_custom": "patterns_mode" in params,
         "patterns": params.get("patterns", ""),
         "system_prompt": params.get("system_prompt", ""),

@@ -314,3 +314,96 @@ def test_a_file_both_read_says_auto_chose_promptfoo_and_how_to_see_agentvs():
     assert not any("agentv" in w.message for w in named.warnings)  # its name says what it is
     picked = render_document(bundle, "evals/suite.yaml", RenderOptions(input_format="promptfoo"))
     assert not any("agentv" in w.message for w in picked.warnings)  # the user chose
+
+
+# ---- the run's judge is agentv's own agent (`grader_provider: agentv`, `--grader-provider agentv`)
+
+HOST = "environment:\n  type: host\n  workdir: ./workspace\n"
+OWN_AGENT_TESTS = (
+    "tests:\n  - id: t\n    vars: {x: a}\n    criteria: Says a\n    assert:\n"
+    "      - Is polite\n"
+    "      - {type: agent-rubric, value: Reads the files}\n"
+    "      - {type: llm-rubric, value: Is brief, provider: grader-b}\n"
+)
+
+
+def render_with_own_agent(text: str, profile: str = PROFILE):
+    bundle = MemoryBundle({"evals/suite.yaml": text.encode()})
+    options = RenderOptions(profile=profile, input_format="agentv", grader_provider="agentv")
+    return render_document(bundle, "evals/suite.yaml", options)
+
+
+def test_every_grader_asking_the_runs_judge_gets_the_built_in_agents_system_and_user_prompt():
+    # llm-grader.ts evaluate at the commit: the run's judge of kind `agentv` is asked in built-in
+    # mode by every LLM grader without a judge of its own (buildAgentSystemPrompt and
+    # buildAgentUserPrompt); tests/oracle/test_agentv5_next_agent_goldens.py holds agentv's own.
+    document = render_with_own_agent(HEAD + "defaults:\n  grader: grader-a\n" + HOST + OWN_AGENT_TESTS)
+    rubric, agent, named = document.cases[0].graders
+    assert [(g.name, g.judge) for g in (rubric, agent, named)] == [
+        ("llm-rubric", "agentv"),  # --grader-provider replaces defaults.grader
+        ("agent-rubric", "agentv"),
+        ("llm-rubric", "grader-b"),  # a judge of its own: as without the setting
+    ]
+    system, user = rubric.messages
+    assert system.content.startswith("You are an expert grader with access to the workspace filesystem.\n")
+    assert '"checks"' in system.content and system.content.endswith("AgentV reads the verdict file first.")
+    assert user.content.startswith("Evaluate the candidate answer by investigating the workspace.\n")
+    assert (
+        "[[ ## rubrics ## ]]\n- [rubric-1] (REQUIRED): Is polite\n\nFor each rubric, investigate"
+        in user.content
+    )
+    criteria = next(s for s in user.segments if s.text == "Says a")
+    assert (criteria.origin.path, criteria.origin.start_line) == ("evals/suite.yaml", 11)
+    assert any(s.origin.kind == "marker" and "verdict file" in s.text for s in user.segments)
+    assert [m.role for m in agent.messages] == ["system", "user"]
+    assert "Investigate the workspace to verify the criteria." in agent.messages[1].content
+    assert [m.role for m in named.messages] == ["system", "user"]
+    assert not named.messages[0].content.startswith("You are an expert grader with access")
+
+
+def test_without_a_workspace_the_own_agent_is_not_asked_and_the_note_says_agentvs_failure():
+    document = render_with_own_agent(HEAD + OWN_AGENT_TESTS)
+    rubric, agent, named = document.cases[0].graders
+    for grader in (rubric, agent):
+        assert grader.messages == [] and grader.judge == "agentv"
+        assert "llm-grader built-in agent mode requires a workspace" in (grader.note or "")
+    assert named.messages  # its own judge needs no workspace
+    # a conversation's graders never have one (runConversationMode passes no workspace path)
+    conversation = render_with_own_agent(
+        HEAD
+        + HOST
+        + "tests:\n  - id: c\n    vars: {x: a}\n    mode: conversation\n    turns:\n"
+        + "      - input: Hello\n        assert: [Is polite]\n"
+    )
+    [turn] = conversation.cases[0].graders
+    assert turn.messages == [] and "requires a workspace" in (turn.note or "")
+
+
+def test_the_test_environment_comes_before_the_files():
+    text = (
+        HEAD
+        + HOST
+        + OWN_AGENT_TESTS.replace(
+            "    criteria: Says a\n",
+            "    criteria: Says a\n    environment: {type: docker, workdir: /w, image: x}\n",
+        )
+    )
+    rubric = render_with_own_agent(text).cases[0].graders[0]
+    assert rubric.messages == [] and "requires a workspace" in (rubric.note or "")
+
+
+def test_the_setting_leaves_other_profiles_as_they_are_and_says_so():
+    text = HEAD + HOST + "tests:\n  - id: t\n    vars: {x: a}\n    assert: [Is polite]\n"
+    document = render_with_own_agent(text, "agentv-5")
+    assert document.cases[0].graders[0].messages[0].role == "system"
+    assert document.cases[0].graders[0].judge is None
+    assert any("agentv-5-next-58f316c profile only" in w.message for w in document.warnings)
+
+
+def test_the_setting_is_read_by_the_one_settings_parser():
+    from inspector.core.render_settings import SettingsError, parse_render_options
+
+    assert parse_render_options({"grader_provider": "agentv"}).grader_provider == "agentv"
+    assert parse_render_options({"grader_provider": ""}).grader_provider is None
+    with pytest.raises(SettingsError, match="unknown grader provider 'judge'"):
+        parse_render_options({"grader_provider": "judge"})

@@ -95,15 +95,20 @@ def grader_differences(oracle: agentv.Oracle, root: Path, eval_file: Path) -> li
 
 
 def recorded_differences(
-    result: dict[str, Any], root: Path, eval_file: Path, profile: str = "agentv-4"
+    result: dict[str, Any],
+    root: Path,
+    eval_file: Path,
+    profile: str = "agentv-4",
+    grader_provider: str | None = None,
 ) -> list[str]:
-    """The inspector's grader prompts against the grader requests an agentv run recorded."""
+    """The inspector's grader prompts against the grader requests an agentv run recorded (with
+    `grader_provider`, rendered as that setting says the run's judge is)."""
     theirs = agentv.outcome(result)
     try:
         document = render_document(
             DirectoryBundle(root),
             eval_file.relative_to(root).as_posix(),
-            RenderOptions(profile=profile, input_format="agentv"),
+            RenderOptions(profile=profile, input_format="agentv", grader_provider=grader_provider),
         )
     except InputError:
         return []  # which files agentv refuses is the candidate differential's to check
@@ -152,14 +157,16 @@ def judge_model(judge: str | None) -> str:
     return "judge-model" if judge in (None, "judge") else f"judge-model-{judge}"
 
 
-def judge_differences(result: dict[str, Any], root: Path, eval_file: Path, profile: str) -> list[str]:
+def judge_differences(
+    result: dict[str, Any], root: Path, eval_file: Path, profile: str, grader_provider: str | None = None
+) -> list[str]:
     """For files that name their judges (agentv's main after 5.3.1-next.1): the judge each of the
     inspector's graders names against the model each judge request went to."""
     try:
         document = render_document(
             DirectoryBundle(root),
             eval_file.relative_to(root).as_posix(),
-            RenderOptions(profile=profile, input_format="agentv"),
+            RenderOptions(profile=profile, input_format="agentv", grader_provider=grader_provider),
         )
     except InputError:
         return []

@@ -75,19 +75,28 @@ def test_agentv_at_the_commit_sends_what_the_inspector_shows(tmp_path, index):
     assert not problems, "\n\n".join(problems[:3])
 
 
-@pytest.mark.parametrize("index", range(0, 300, 25))
-def test_the_commits_judges_get_what_the_inspector_shows(tmp_path, index):
+def judged_problems(
+    goldens: list[dict], first: int, tmp_path: Path, grader_provider: str | None = None
+) -> list[str]:
+    """Each grader golden (numbered from `first`) whose tests, judge requests or judges differ
+    from the inspector's render, with `grader_provider` as that render setting."""
     problems = []
-    for offset, golden in enumerate(read_goldens(GRADER_GOLDENS)[1][index : index + 25]):
+    for offset, golden in enumerate(goldens):
         root = tmp_path / str(offset)
         eval_file = write_golden(golden, root)
         found = compare(golden["agentv"], root, eval_file, profile=PROFILE)
-        found += recorded_differences(golden["agentv"], root, eval_file, PROFILE)
-        found += judge_differences(golden["agentv"], root, eval_file, PROFILE)
+        found += recorded_differences(golden["agentv"], root, eval_file, PROFILE, grader_provider)
+        found += judge_differences(golden["agentv"], root, eval_file, PROFILE, grader_provider)
         if found:
             problems.append(
-                f"golden {index + offset}:\n{golden['files']['evals/suite.yaml']}\n" + "\n".join(found)
+                f"golden {first + offset}:\n{golden['files']['evals/suite.yaml']}\n" + "\n".join(found)
             )
+    return problems
+
+
+@pytest.mark.parametrize("index", range(0, 300, 25))
+def test_the_commits_judges_get_what_the_inspector_shows(tmp_path, index):
+    problems = judged_problems(read_goldens(GRADER_GOLDENS)[1][index : index + 25], index, tmp_path)
     assert not problems, "\n\n".join(problems[:3])
 
 

@@ -30,6 +30,26 @@ READERS: dict[str, Callable[[Bundle, str], Suite]] = {
 }
 
 
+NEWEST = "agentv-5-next-58f316c"
+
+
+def _run_judge_is_agentv(suite: Suite, profile: str) -> None:
+    """`--grader-provider agentv`: the run's judge is agentv's own agent, for the newest commit's
+    graders (the one profile whose built-in agent prompts are rendered)."""
+    if profile != NEWEST:
+        suite.warnings.append(
+            Diagnostic(
+                f"grader provider agentv is rendered for the {NEWEST} profile only; this file is "
+                f"read as {profile}, so its judges are shown as the file names them",
+                suite.path,
+            )
+        )
+        return
+    for case in suite.cases:
+        if case.grading is not None:
+            case.grading.agent_judge = True
+
+
 def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> RenderedDocument:
     profile, reason = options.profile, "chosen in the settings"
     if profile in AIBFF_PROFILES:
@@ -39,6 +59,8 @@ def render_eval_file(bundle: Bundle, path: str, options: RenderOptions) -> Rende
         profile, reason = choose_profile(bundle, path)
     renderer = RENDERERS[profile]
     suite = READERS.get(profile, read_suite)(bundle, path)
+    if options.grader_provider == "agentv":
+        _run_judge_is_agentv(suite, profile)
     if options.guideline_patterns is not None:
         patterns = tuple(options.guideline_patterns)
         source = None

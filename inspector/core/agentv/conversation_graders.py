@@ -17,7 +17,7 @@ from ..js import js_json
 from ..model import CANDIDATE_PLACEHOLDER, Diagnostic, GraderPrompt, LineSpan, OriginKind
 from ..yaml_lines import Node
 from .checks import check_note
-from .graders import Grader, case_inputs, inline_grader, listed_graders, prompts, turn_rubrics
+from .graders import Grader, Inputs, case_inputs, inline_grader, listed_graders, prompts, turn_rubrics
 from .pieces import Piece, joined, sep
 from .rubrics import raw_rubric
 from .schema import CaseSpec
@@ -58,7 +58,7 @@ def conversation_graders(
         if not graders:
             continue
         context = _context(_windowed(history, window))
-        inputs = case_inputs(case, context, resolve, warnings)
+        inputs = _graded_without_workspace(case_inputs(case, context, resolve, warnings))
         inputs.answer = [Piece(answer_placeholder(number), OriginKind.MARKER)]
         for grader in graders:
             found += prompts(grader, inputs, f"turn {number} \u203a ")
@@ -79,11 +79,19 @@ def conversation_graders(
         listed = listed_graders(case, resolve, warnings)
     if listed:
         transcript = _context(history)
-        inputs = case_inputs(case, transcript, resolve, warnings)
+        inputs = _graded_without_workspace(case_inputs(case, transcript, resolve, warnings))
         inputs.answer = transcript
         for grader in listed:
             found += prompts(_final_output_is(grader, transcript), inputs, "conversation \u203a ")
     return found
+
+
+def _graded_without_workspace(inputs: Inputs) -> Inputs:
+    """runConversationMode grades each turn and the transcript with no workspace path
+    (orchestrator.ts at 58f316ca2), whatever the test's `environment`: agentv's own agent, as the
+    run's judge, is never asked there."""
+    inputs.workspace = False
+    return inputs
 
 
 def _final_output_is(grader: Grader, transcript: list[Piece]) -> Grader:

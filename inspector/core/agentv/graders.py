@@ -137,6 +137,8 @@ class Inputs:
     answer: list[Piece] | None = None  # None: the candidate's answer, a placeholder
     generation: int = 4  # agentv 5 words its prompts otherwise (see graders_v5)
     made: Made | None = None  # the segments the case's own messages made from these pieces
+    agent_judge: bool = False  # the run's judge is agentv's own agent (GradingNodes.agent_judge)
+    workspace: bool = False  # the test has a workspace (GradingNodes.workspace)
 
 
 class Skip(Exception):
@@ -152,6 +154,8 @@ def case_inputs(case: CaseSpec, question: list[Piece], resolve, warnings: list[D
         _reference(grading, case.path, resolve, warnings),
         grading.metadata.plain() if grading.metadata is not None else None,
         generation=grading.generation,
+        agent_judge=grading.agent_judge,
+        workspace=grading.workspace,
     )
 
 
@@ -188,6 +192,8 @@ def prompts(grader: Grader, inputs: Inputs, within: str = "") -> list[GraderProm
         return [GraderPrompt(name, [], grader.note, grader.span, judge=grader.judge)]
     if grader.script is not None:
         return [GraderPrompt(name, [], _script_note(grader.script), grader.span, grader.script.path)]
+    if inputs.agent_judge and grader.members is None and not grader.judge_named:
+        return [_built_in_prompt(name, grader, inputs)]
     if grader.agent:
         note = agent_note(grader.judge, grader.judge_named)
         return [GraderPrompt(name, _delegated(grader, inputs), note, grader.span, judge=grader.judge)]
@@ -724,8 +730,92 @@ def agent_note(judge: str | None, named: bool) -> str:
         "prompt and writes its verdict to a temporary file; agentv's own agent "
         "(`--grader-provider agentv`, or a judge of kind `agentv`) is asked with a system and a "
         "user prompt instead, and only when the test has a workspace (without one agentv fails "
-        "the check); a plain chat model makes agentv fail the check without asking."
+        "the check): the render setting grader provider `agentv` shows that pair. A plain chat "
+        "model makes agentv fail the check without asking."
     )
+
+
+AGENT_JUDGE = "agentv"
+NO_WORKSPACE = "llm-grader built-in agent mode requires a workspace (workspacePath is not set)"
+BUILT_IN_SYSTEM_OPENING = [
+    "You are an expert grader with access to the workspace filesystem.",
+    "Use the provided tools to investigate the workspace and verify the criteria are met.",
+    "Thoroughly examine relevant files before making your assessment.",
+    "Be skeptical: award credit only for evidence you can support with the answer, file changes, "
+    "tool calls, or concrete workspace paths.",
+    "Each assertion evidence should cite paths, diffs, tool calls, or answer excerpts when available.",
+]
+BUILT_IN_USER_OPENING = [
+    "Evaluate the candidate answer by investigating the workspace.",
+    "Be skeptical: verify claims against concrete workspace paths, file changes, tool calls, or "
+    "answer excerpts.",
+]
+
+
+def _built_in_prompt(name: str, grader: Grader, inputs: Inputs) -> GraderPrompt:
+    """A grader asking the run's judge when that judge is agentv's own agent (llm-grader.ts
+    evaluate at 58f316ca2: every LLM grader without a judge of its own, agent-rubric or not):
+    evaluateBuiltIn's system and user prompts, or, without a workspace, agentv's failure."""
+    if not inputs.workspace:
+        note = (
+            "The run's judge is agentv's own agent (grader provider agentv), which is asked only "
+            "in a workspace, and this grader has none (an `environment` of type host gives a "
+            "test one; a conversation's graders never have one): agentv fails the check without "
+            f"asking, with “{NO_WORKSPACE}”."
+        )
+        return GraderPrompt(name, [], note, grader.span, judge=AGENT_JUDGE)
+    note = (
+        "Asked of agentv's own agent, the run's judge (grader provider agentv), in built-in mode: "
+        "this system and user prompt, with tools to list, read and search the test's workspace; "
+        "it writes its verdict to a temporary file under the workspace's .agentv/tmp."
+    )
+    return GraderPrompt(name, _built_in(grader, inputs), note, grader.span, judge=AGENT_JUDGE)
+
+
+def _built_in(grader: Grader, inputs: Inputs) -> list[Message]:
+    """llm-grader.ts buildAgentSystemPrompt and buildAgentUserPrompt at 58f316ca2: the output
+    schema and the verdict contract in the system prompt; a grader's own template is the whole
+    user prompt, else the case's sections and the rubrics, the verdict contract last."""
+    inputs, template, rubrics = _agent_inputs(grader, inputs)
+    schema = RUBRIC_SCHEMA_V5 if rubrics else OUTPUT_SCHEMA
+    system = joined(
+        [*map(_header, BUILT_IN_SYSTEM_OPENING), [], _header(schema), [], _verdict_contract()], "\n"
+    )
+    if template is not None:
+        user = _substitute(template, _variables(inputs, rubrics or None))
+    else:
+        parts = _case_sections(inputs, BUILT_IN_USER_OPENING)
+        if rubrics:
+            parts += [_header("[[ ## rubrics ## ]]")]
+            parts += [[Piece(_delegated_line(rubric), OriginKind.CASE_TEXT)] for rubric in rubrics]
+            parts += [
+                [],
+                _header(
+                    "For each rubric, investigate the workspace to determine if it is satisfied. "
+                    "Provide brief reasoning."
+                ),
+            ]
+        else:
+            parts += [
+                _header(
+                    "Investigate the workspace to verify the criteria. Provide a score between 0.0 and 1.0."
+                )
+            ]
+        user = joined([*parts, [], _verdict_contract()], "\n")
+    return [Message("system", segments(system)), Message("user", segments(user, inputs.made))]
+
+
+def _agent_inputs(grader: Grader, inputs: Inputs) -> tuple[Inputs, list[Piece] | None, list[Rubric]]:
+    """What both agent prompts are built from (builtin-graders.ts llmGraderFactory): an
+    llm-rubric's value as the criteria, an inline prompt without variables as the criteria too,
+    else the prompt as the template; and the grader's rubrics."""
+    if grader.criteria is not None:
+        inputs = replace(inputs, criteria=grader.criteria)
+    template = grader.prompt
+    if template is not None and not grader.prompt_is_file and not _has_variables(template, True):
+        inputs = replace(inputs, criteria=template)
+        template = None
+    return inputs, template, grader.rubrics or []
 
 
 VERDICT_PATH = "\u27e8the verdict file's temporary path, made for each run\u27e9"
@@ -757,13 +847,7 @@ def _verdict_contract() -> list[Piece]:
 
 def _delegated(grader: Grader, inputs: Inputs) -> list[Message]:
     """llm-grader.ts buildDelegatedPrompt at 58f316ca2: one prompt, the verdict contract last."""
-    if grader.criteria is not None:
-        inputs = replace(inputs, criteria=grader.criteria)
-    template = grader.prompt
-    if template is not None and not grader.prompt_is_file and not _has_variables(template, True):
-        inputs = replace(inputs, criteria=template)
-        template = None
-    rubrics = grader.rubrics or []
+    inputs, template, rubrics = _agent_inputs(grader, inputs)
     if template is not None:
         if rubrics:
             schema = SCORE_RANGE_FORMAT if any(r.score_ranges for r in rubrics) else RUBRIC_FORMAT

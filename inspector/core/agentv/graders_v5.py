@@ -185,6 +185,7 @@ def _list(node: Node | None, case: CaseSpec, resolve, warnings: list[Diagnostic]
                 default = case.grading.rubric_prompt if case.grading is not None else None
                 if case.grading is not None and case.grading.newest:
                     grader.judge = case.grading.judge
+                    grader.judge_named = case.grading.judge_named
                 if default is not None:
                     grader.prompt, grader.prompt_is_file = _prompt(default, grader.name, case, resolve)
                 graders.append(grader)
@@ -255,11 +256,11 @@ def _newest_llm(
             raise Skip(str(skip).replace("llm-rubric field", "agent-rubric field", 1)) from None
         if grader is not None:
             grader.agent = True
-            grader.judge_named = newest.judge_is_named(node, case)
     else:
         grader = _llm(node, kind, name, span, case, resolve, warnings)
     if grader is not None:
         grader.judge = judge
+        grader.judge_named = newest.judge_is_named(node, case)
     return grader
 
 

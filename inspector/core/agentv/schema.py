@@ -138,6 +138,12 @@ class GradingNodes:
     # newest: `judge` is the test's own options.provider, which agentv hands each grader as its
     # provider (grader-parser.ts), not the run's judge: an agent-rubric then gets the delegate form.
     judge_named: bool = False
+    # newest: the test has a workspace (an `environment` of type host, the test's else the file's),
+    # which agentv's own agent needs to be asked at all (llm-grader.ts evaluateBuiltIn).
+    workspace: bool = False
+    # newest: the run's judge is agentv's own agent (the `grader_provider` setting, agentv's
+    # `--grader-provider agentv`): graders asking the run's judge get the built-in pair.
+    agent_judge: bool = False
 
 
 @dataclass(slots=True)

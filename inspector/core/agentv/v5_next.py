@@ -96,6 +96,7 @@ class NewestRules:
         named = _options_provider(test) or _options_provider(default_test)
         case.grading.judge_named = named is not None
         case.grading.judge = named or case.grading.default_judge
+        case.grading.workspace = _has_workspace(test, root)
 
 
 def read_suite_v5_next(bundle: Bundle, path: str) -> Suite:
@@ -238,6 +239,19 @@ def _options_provider(test: Node | None) -> str | None:
     options = test.get("options") if test is not None and isinstance(test.value, dict) else None
     provider = options.get("provider") if options is not None and isinstance(options.value, dict) else None
     return _name(provider.value) if provider is not None else None
+
+
+def _has_workspace(test: Node, root: Node) -> bool:
+    """prepareEvalCaseWorkspace: a host `environment` (the test's, else the file's; yaml-parser.ts)
+    is made the test's workspace. A docker one runs the target elsewhere and leaves the graders
+    none; a `file://` recipe is not read here, and counts as none."""
+    environment = test.get("environment") if isinstance(test.value, dict) else None
+    if environment is None:
+        environment = root.get("environment")
+    if environment is None or not isinstance(environment.value, dict):
+        return False
+    kind, workdir = environment.get("type"), environment.get("workdir")
+    return kind is not None and kind.value == "host" and workdir is not None and bool(_name(workdir.value))
 
 
 def _defaults_grader(root: Node) -> str | None:
