@@ -309,7 +309,7 @@ def _newest_turn(draw: st.DrawFn, turn: dict[str, Any]) -> None:
 @st.composite
 def newest_grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
     """generate_v5_graders' files in the commit's format, with its judge selection."""
-    return grader_files(draw(_newest_grader_document()))
+    return grader_files(_newest_grader_document(draw))
 
 
 # A test's workspace at the commit: a host `environment` (the test's, else the file's), whose
@@ -322,7 +322,7 @@ def agent_grader_suites(draw: st.DrawFn) -> dict[str, bytes]:
     """newest_grader_suites' files for a run whose judge is agentv's own agent (`--grader-provider`
     naming a judge of kind `agentv`): most with a workspace, for the whole file or some tests,
     some without, where agentv fails each grader that would ask that judge."""
-    document = draw(_newest_grader_document())
+    document = _newest_grader_document(draw)
     if draw(st.integers(0, 3)):
         _ask_the_run(document)
     where = draw(st.integers(0, 5))
@@ -353,8 +353,9 @@ def _ask_the_run(document: dict[str, Any]) -> None:
             ]
 
 
-@st.composite
 def _newest_grader_document(draw: st.DrawFn) -> dict[str, Any]:
+    """The document newest_grader_suites writes, drawn in its own draw (not a strategy of its
+    own, which would change the files the stored goldens were made from)."""
     document = draw(grader_documents())
     _newest_top(draw, document, refusals=11)
     for test in document["tests"]:
