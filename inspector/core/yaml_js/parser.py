@@ -59,12 +59,12 @@ def is_flow_token(token: Token | None) -> bool:
 def get_prev_props(parent: Token) -> list[Token]:
     # JS `getPrevProps`
     if parent["type"] == "document":
-        return parent["start"]  # type: ignore[no-any-return]
+        return parent["start"]
     if parent["type"] == "block-map":
         item = parent["items"][-1]
-        return item["sep"] if _present(item, "sep") else item["start"]  # type: ignore[no-any-return]
+        return item["sep"] if _present(item, "sep") else item["start"]
     if parent["type"] == "block-seq":
-        return parent["items"][-1]["start"]  # type: ignore[no-any-return]
+        return parent["items"][-1]["start"]
     return []
 
 
@@ -661,12 +661,7 @@ class _Parser:
             else:
                 collection["items"].append({"start": [self.source_token]})
         elif self.type == "map-value-ind":
-            if item is None or not open_item:
-                collection["items"].append({"start": [], "key": None, "sep": [self.source_token]})
-            elif _present(item, "sep"):
-                item["sep"].append(self.source_token)
-            else:
-                item.update(key=None, sep=[self.source_token])
+            self.add_flow_value_ind(collection, item if open_item else None)
         elif self.type in ("anchor", "tag", *_BLANK_TYPES):
             if item is None or not open_item:
                 collection["items"].append({"start": [self.source_token]})
@@ -679,6 +674,14 @@ class _Parser:
         else:
             return False
         return True
+
+    def add_flow_value_ind(self, collection: Token, open_item: Token | None) -> None:
+        if open_item is None:
+            collection["items"].append({"start": [], "key": None, "sep": [self.source_token]})
+        elif _present(open_item, "sep"):
+            open_item["sep"].append(self.source_token)
+        else:
+            open_item.update(key=None, sep=[self.source_token])
 
     def add_flow_scalar(self, collection: Token, open_item: Token | None) -> None:
         scalar = self.flow_scalar(self.type)
