@@ -12,6 +12,7 @@ of `- - - …` cannot exhaust Python's stack.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Generator, Iterator
 
 from .cst import BOM, DOCUMENT, FLOW_END, SCALAR
@@ -26,6 +27,13 @@ _HEX_DIGITS = frozenset("0123456789ABCDEFabcdef")
 _TAG_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()")
 _FLOW_INDICATOR_CHARS = frozenset(",[]{}")
 _INVALID_ANCHOR_CHARS = frozenset(" ,[]{}\n\r\t")
+# Runs the JS steps over one character at a time, matched at once: spaces (and tabs), and the
+# characters of a plain scalar that only move its end (not `:`, a space or line break, or, in a flow
+# collection, a flow indicator).
+_SPACES = re.compile(r" *")
+_SPACES_AND_TABS = re.compile(r"[ \t]*")
+_PLAIN_RUN = re.compile(r"[^: \n\r\t]+")
+_PLAIN_RUN_IN_FLOW = re.compile(r"[^: \n\r\t,\[\]{}]+")
 
 
 def is_empty(ch: str) -> bool:
@@ -58,6 +66,7 @@ class _Lexer:
         # A `+` (keep) chomping indicator keeps a block scalar's trailing empty lines.
         self.block_scalar_keep = False
         self.buffer = source
+        self.length = len(source)
         # Whether the map value indicator `:` can immediately follow this node in a flow context.
         self.flow_key = False
         self.flow_level = 0
@@ -85,7 +94,7 @@ class _Lexer:
 
     def at(self, index: int) -> str:
         """`buffer[index]`, "" where the JS reads `undefined` (past either end)."""
-        return self.buffer[index] if 0 <= index < len(self.buffer) else ""
+        return self.buffer[index] if 0 <= index < self.length else ""
 
     def at_line_end(self) -> bool:
         # JS `atLineEnd`
@@ -134,7 +143,7 @@ class _Lexer:
         return self.buffer[min(self.pos, end) : max(self.pos, end)]
 
     def has_chars(self, n: int) -> bool:
-        return self.pos + n <= len(self.buffer)
+        return self.pos + n <= self.length
 
     def peek(self, n: int) -> str:
         return self.buffer[self.pos : self.pos + n]
@@ -428,11 +437,14 @@ class _Lexer:
     def parse_plain_scalar(self) -> State:
         # JS `parsePlainScalar`
         in_flow = self.flow_level > 0
+        plain_run = _PLAIN_RUN_IN_FLOW if in_flow else _PLAIN_RUN
         end = self.pos - 1
         i = self.pos - 1
         while ch := self.at(i + 1):
             i += 1
-            if ch == ":":
+            if run := plain_run.match(self.buffer, i):
+                i = end = run.end() - 1
+            elif ch == ":":
                 following = self.at(i + 1)
                 if is_empty(following) or (in_flow and following in _FLOW_INDICATOR_CHARS):
                     break
@@ -543,11 +555,7 @@ class _Lexer:
 
     def push_spaces(self, allow_tabs: bool) -> Lexemes:
         # JS `pushSpaces`
-        i = self.pos
-        ch = self.at(i)
-        while ch == " " or (allow_tabs and ch == "\t"):
-            i += 1
-            ch = self.at(i)
+        i = (_SPACES_AND_TABS if allow_tabs else _SPACES).match(self.buffer, self.pos).end()  # type: ignore[union-attr]
         n = i - self.pos
         if n > 0:
             yield self.buffer[self.pos : i]
