@@ -12,9 +12,6 @@ converted to code points here, before comparing.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from collections.abc import Callable
 from typing import Any
 
@@ -23,8 +20,7 @@ import pytest
 from inspector.core.yaml_js.lexer import lex
 from inspector.core.yaml_js.parser import parse
 
-from .agentv import ORACLE_DIR
-from .test_yaml_differential import BATCHES, FIRST_BATCH, YAML_PACKAGE, batch
+from .test_yaml_differential import assert_batches_agree, yaml_oracle
 
 EDGE_CASES = [
     "",
@@ -70,30 +66,9 @@ EDGE_CASES = [
 
 
 @pytest.fixture(scope="module")
-def yaml_cst() -> Any:
-    if shutil.which("node") is None or not YAML_PACKAGE.exists():
-        reason = "the yaml package is not installed in tests/oracle (.ci/setup --test installs it)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the yaml oracle must run in CI: {reason}")
-        pytest.skip(reason)
-    process = subprocess.Popen(
-        ["node", str(ORACLE_DIR / "yaml_cst.mjs")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-        cwd=ORACLE_DIR,
-    )
-
-    def read(texts: list[str]) -> list[dict[str, Any]]:
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write("".join(json.dumps({"text": text}) + "\n" for text in texts))
-        process.stdin.flush()
-        return [json.loads(process.stdout.readline()) for _ in texts]
-
-    yield read
-    process.kill()
-    process.wait()
+def yaml_cst():
+    with yaml_oracle("yaml_cst.mjs") as read:
+        yield read
 
 
 def code_points(text: str) -> Callable[[int], int]:
@@ -138,10 +113,4 @@ def test_edge_cases_lex_and_parse_as_yaml_does(yaml_cst):
 
 
 def test_generated_documents_lex_and_parse_as_yaml_does(yaml_cst):
-    for number in range(FIRST_BATCH, FIRST_BATCH + BATCHES):
-        texts = batch(number)
-        for index, (text, theirs) in enumerate(zip(texts, yaml_cst(texts), strict=True)):
-            problem = difference(text, theirs)
-            assert problem is None, (
-                f"batch {number} (YAML_BATCH={number}), document {index}: {text!r}: {problem}"
-            )
+    assert_batches_agree(yaml_cst, difference)

@@ -376,14 +376,18 @@ class _Parser:
             sep.append(self.source_token)
         else:
             sep = [self.source_token]
+        self.become_key(scalar, start, sep)
+        return False
+
+    def become_key(self, key: Token, start: list[Token], sep: list[Token]) -> None:
+        """The node on top of the stack, followed by `:`, is the first key of a new block map."""
         self.on_key_line = True
         self.stack[-1] = {
             "type": "block-map",
-            "offset": scalar["offset"],
-            "indent": scalar["indent"],
-            "items": [{"start": start, "key": scalar, "sep": sep}],
+            "offset": key["offset"],
+            "indent": key["indent"],
+            "items": [{"start": start, "key": key, "sep": sep}],
         }
-        return False
 
     def block_scalar(self, scalar: Token) -> Step:
         # JS `blockScalar`
@@ -708,13 +712,7 @@ class _Parser:
             sep = collection["end"][1:]
             del collection["end"][1:]
             sep.append(self.source_token)
-            self.on_key_line = True
-            self.stack[-1] = {
-                "type": "block-map",
-                "offset": collection["offset"],
-                "indent": collection["indent"],
-                "items": [{"start": start, "key": collection, "sep": sep}],
-            }
+            self.become_key(collection, start, sep)
             return False
         return (yield from self.line_end(collection))
 
