@@ -75,6 +75,12 @@ def test_offsets_count_code_points_where_yaml_counts_utf16_units():
     assert collection["end"] == [_source("flow-seq-end", 10, 0, "]"), _source("newline", 11, 0, "\n")]
 
 
+def test_a_character_beyond_the_bmp_at_a_line_start_reads_as_two_units_in_the_js():
+    # parseLineStart peeks at `charAt(1)`: the emoji's second UTF-16 half, not the line break, so
+    # the line does not keep the key's indent and the plain scalar runs on to `x`.
+    assert list(lex("k:\n😀\nx\n")) == ["\x02", "\x1f", "k", ":", "\n", "\x1f", "😀\nx", "\n"]
+
+
 def test_a_sequence_on_a_key_line_is_an_error_token_where_yaml_puts_it():
     [document] = parse("key: - x\n")
     first, second = document["value"]["items"]

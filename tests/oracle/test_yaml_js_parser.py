@@ -47,6 +47,8 @@ EDGE_CASES = [
     "a: 'it''s\n  two'\nb: \"x\\\"\n  y\"\n",
     "a: 'unterminated\nb: c\n",
     "😀: 𝒳 \"𝒴\"\n- 🎉\n[😀, '𝒳']\n",
+    "k:\n😀\nx\n",  # a character beyond the BMP at a line's start: the JS peeks at its second half
+    "😀|- ,\r\n[#:\r\n😀\r\na{b cb c !-",
     "a:\n  b:\n    c:\n      d: 1\n  e: 2\nf: 3\n",
     "- - - - - x\n  - y\n- z\n",
     "a: b: c\n",

@@ -192,9 +192,15 @@ class _Lexer:
                 self.indent_next = 0
                 return "doc" if marker == "---" else "stream"
         self.indent_value = yield from self.push_spaces(False)
-        if self.indent_next > self.indent_value and not is_empty(self.char_at(1)):
+        if self.indent_next > self.indent_value and not self.is_empty_after_first():
             self.indent_next = self.indent_value
         return (yield from self.parse_block_start())
+
+    def is_empty_after_first(self) -> bool:
+        """JS `isEmpty(this.charAt(1))`: after a character beyond the BMP, the JS reads the second
+        half of its surrogate pair there, never empty."""
+        first = self.char_at(0)
+        return (not first or ord(first) <= 0xFFFF) and is_empty(self.char_at(1))
 
     def parse_block_start(self) -> State:
         # JS `parseBlockStart`, its recursion once per indicator made a loop
