@@ -135,3 +135,8 @@ def test_deep_nesting_does_not_recurse():
     [document] = parse(nested_maps)
     assert json.dumps(document["value"]["items"][0]["key"]) == json.dumps(_source("scalar", 0, 0, "k"))
     assert len(document["value"]["items"]) == 2  # `end` closes every level back to the first
+    [document] = parse("[" * levels + "]" * levels + "\n")
+    node, depth = document["value"], 0
+    while node["items"]:
+        node, depth = node["items"][0]["value"], depth + 1
+    assert depth == levels - 1 and node["end"][0]["offset"] == levels
