@@ -37,6 +37,8 @@ import os
 import random
 import shutil
 import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -50,18 +52,21 @@ YAML_PACKAGE = ORACLE_DIR / "node_modules" / "yaml-agentv" / "package.json"  # a
 BATCH = 20
 
 
-@pytest.fixture(scope="module")
-def yaml_package():
+@contextmanager
+def yaml_oracle(script: str) -> Iterator[Callable[[list[str]], list[dict[str, Any]]]]:
+    """A Node process running `script` (tests/oracle), one JSON line {"text"} in and one out per
+    document; skipped without node or the package, and a failure under CI=true."""
     if shutil.which("node") is None or not YAML_PACKAGE.exists():
         reason = "the yaml package is not installed in tests/oracle (.ci/setup --test installs it)"
         if os.environ.get("CI") == "true":
             pytest.fail(f"the yaml oracle must run in CI: {reason}")
         pytest.skip(reason)
     process = subprocess.Popen(
-        ["node", str(ORACLE_DIR / "yaml_parse.mjs")],
+        ["node", str(ORACLE_DIR / script)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
+        encoding="utf-8",
         cwd=ORACLE_DIR,
     )
 
@@ -72,9 +77,17 @@ def yaml_package():
         process.stdin.flush()
         return [json.loads(process.stdout.readline()) for _ in texts]
 
-    yield parse
-    process.kill()
-    process.wait()
+    try:
+        yield parse
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="module")
+def yaml_package():
+    with yaml_oracle("yaml_parse.mjs") as parse:
+        yield parse
 
 
 def _jsonable(value: Any) -> Any:
@@ -350,11 +363,19 @@ def batch(number: int) -> list[str]:
     return [document(rng) for _ in range(BATCH)]
 
 
-def test_the_reader_accepts_and_refuses_what_the_yaml_package_does(yaml_package):
+def assert_batches_agree(
+    oracle: Callable[[list[str]], list[dict[str, Any]]],
+    problem_of: Callable[[str, dict[str, Any]], str | None],
+) -> None:
+    """Each generated document against the oracle's answer for it; a failure names its batch."""
     for number in range(FIRST_BATCH, FIRST_BATCH + BATCHES):
         texts = batch(number)
-        for index, (text, theirs) in enumerate(zip(texts, yaml_package(texts), strict=True)):
-            problem = disagreement(text, theirs)
+        for index, (text, theirs) in enumerate(zip(texts, oracle(texts), strict=True)):
+            problem = problem_of(text, theirs)
             assert problem is None, (
                 f"batch {number} (YAML_BATCH={number}), document {index}: {text!r}: {problem}"
             )
+
+
+def test_the_reader_accepts_and_refuses_what_the_yaml_package_does(yaml_package):
+    assert_batches_agree(yaml_package, disagreement)
