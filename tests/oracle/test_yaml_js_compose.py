@@ -171,6 +171,9 @@ EDGE_CASES = [
     "a: %b\n",
     "key: \U0001f600\U0001f600\nkey: again\n",
     "\U0001f600: [a\n",
+    # escapes cut through a character beyond the BMP: yaml's message holds half of it
+    'a: "\\x4\U0001f600"\n',
+    'a: "\\\U0001f600 \\u\U0001f600\U0001f600"\n',
     "a" * 1030 + ": b\n",
     "- " + "[" * 40 + "]" * 40 + "\n",
 ]

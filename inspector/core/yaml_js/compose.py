@@ -178,13 +178,9 @@ def compose_scalar(ctx: ComposeContext, token: Token, tag_token: Token | None, o
     else:
         resolved = resolve_flow_scalar(token, STRICT, on_error)
     value = resolved.value
-    tag_name = None
-    if tag_token:
-        tag_name = ctx.directives.tag_name(
-            tag_token["source"], lambda message: on_error(tag_token, "TAG_RESOLVE_FAILED", message)
-        )
-    if tag_name:
-        tag = find_scalar_tag_by_name(ctx.schema, value, tag_name, tag_tok(tag_token), on_error)
+    tag_name = _tag_name(ctx, tag_token, on_error)
+    if tag_name and tag_token:
+        tag = find_scalar_tag_by_name(ctx.schema, value, tag_name, tag_token, on_error)
     elif token["type"] == "scalar":
         tag = find_scalar_tag_by_test(ctx, value)
     else:
@@ -198,11 +194,6 @@ def compose_scalar(ctx: ComposeContext, token: Token, tag_token: Token | None, o
         on_error(where, "TAG_RESOLVE_FAILED", str(error))
         scalar.value = value
     return scalar
-
-
-def tag_tok(tag_token: Token | None) -> Token:
-    assert tag_token is not None
-    return tag_token
 
 
 def find_scalar_tag_by_name(
@@ -278,33 +269,41 @@ def _expected_type(token: Token) -> str:
     return "map" if token["start"]["source"] == "{" else "seq"
 
 
-def compose_collection(ctx: ComposeContext, token: Token, props: Props, on_error: OnError) -> Node:
-    """composeCollection."""
-    tag_token = props.tag
-    tag_name = None
-    if tag_token:
-        tag_name = ctx.directives.tag_name(
-            tag_token["source"], lambda message: on_error(tag_token, "TAG_RESOLVE_FAILED", message)
-        )
-    if token["type"] == "block-seq":
-        _check_block_seq_props(props, on_error)
-    exp_type = _expected_type(token)
-    if (
-        not tag_token
-        or not tag_name
-        or tag_name == "!"
-        or (tag_name == MAP.tag and exp_type == "map")
-        or (tag_name == SEQ.tag and exp_type == "seq")
-    ):
-        return _resolve_collection(ctx, token, on_error, tag_name)
+def _tag_name(ctx: ComposeContext, tag_token: Token | None, on_error: OnError) -> str | None:
+    if not tag_token:
+        return None
+    return ctx.directives.tag_name(
+        tag_token["source"], lambda message: on_error(tag_token, "TAG_RESOLVE_FAILED", message)
+    )
+
+
+def _collection_tag(ctx: ComposeContext, tag_name: str, exp_type: str) -> Tag | None:
+    """The schema's tag for a collection, or a known one (added to the schema); None for yaml's
+    BAD_COLLECTION_TYPE or "Unresolved tag", both warnings."""
     tag = next((t for t in ctx.schema.tags if t.tag == tag_name and t.collection == exp_type), None)
     if tag is None:
         known = ctx.schema.known_tags.get(tag_name)
         if not known or known.collection != exp_type:
-            # BAD_COLLECTION_TYPE or "Unresolved tag": both warnings
-            return _resolve_collection(ctx, token, on_error, tag_name)
+            return None
         ctx.schema.tags.append(dataclasses.replace(known, default=False))
         tag = known
+    return tag
+
+
+def compose_collection(ctx: ComposeContext, token: Token, props: Props, on_error: OnError) -> Node:
+    """composeCollection."""
+    tag_token = props.tag
+    tag_name = _tag_name(ctx, tag_token, on_error)
+    if token["type"] == "block-seq":
+        _check_block_seq_props(props, on_error)
+    exp_type = _expected_type(token)
+    generic = tag_name in (None, "", "!") or (tag_name, exp_type) in ((MAP.tag, "map"), (SEQ.tag, "seq"))
+    if not tag_token or generic:
+        return _resolve_collection(ctx, token, on_error, tag_name)
+    assert tag_name
+    tag = _collection_tag(ctx, tag_name, exp_type)
+    if tag is None:
+        return _resolve_collection(ctx, token, on_error, tag_name)
     coll = _resolve_collection(ctx, token, on_error, tag_name, tag)
     node: Node = coll
     if tag.resolve_collection:
@@ -398,6 +397,21 @@ def _block_map_item(
         start_on_newline=not key or key["type"] == "block-scalar",
     )
     state.offset = value_props.end
+    _block_map_value(ctx, item, key_props, value_props, key_node, state, on_error)
+
+
+def _block_map_value(
+    ctx: ComposeContext,
+    item: Token,
+    key_props: Props,
+    value_props: Props,
+    key_node: Node,
+    state: _BlockMapState,
+    on_error: OnError,
+) -> None:
+    """The second half of a resolveBlockMap item: its value, or the key alone."""
+    sep, value = item.get("sep"), item.get("value")
+    implicit_key = not key_props.found
     if not value_props.found:
         if implicit_key:
             message = "Implicit map keys need to be followed by map values"
@@ -501,22 +515,29 @@ def _previous_item_comment(start: list[Token]) -> str:
     return ""
 
 
+def _flow_item_without_indicator(
+    fc: Token, index: int, item: Token, props: Props, state: _FlowState, on_error: OnError
+) -> bool:
+    key, sep, value = item.get("key"), item.get("sep"), item.get("value")
+    if not props.anchor and not props.tag and sep is None and not value:
+        if index == 0 and props.comma:
+            on_error(props.comma, "UNEXPECTED_TOKEN", f"Unexpected , in {state.name}")
+        elif index < len(fc["items"]) - 1:
+            on_error(props.start, "UNEXPECTED_TOKEN", f"Unexpected empty item in {state.name}")
+        state.offset = props.end
+        return False
+    if not state.is_map and STRICT and contains_newline(key):
+        message = "Implicit keys of flow sequence pairs need to be on a single line"
+        on_error(key or props.start, "MULTILINE_IMPLICIT_KEY", message)
+    return True
+
+
 def _flow_item_checks(
     fc: Token, index: int, item: Token, props: Props, state: _FlowState, on_error: OnError
 ) -> bool:
     """resolveFlowCollection's checks of an item's start; False for an empty item (skipped)."""
-    key, sep, value = item.get("key"), item.get("sep"), item.get("value")
-    if not props.found:
-        if not props.anchor and not props.tag and sep is None and not value:
-            if index == 0 and props.comma:
-                on_error(props.comma, "UNEXPECTED_TOKEN", f"Unexpected , in {state.name}")
-            elif index < len(fc["items"]) - 1:
-                on_error(props.start, "UNEXPECTED_TOKEN", f"Unexpected empty item in {state.name}")
-            state.offset = props.end
-            return False
-        if not state.is_map and STRICT and contains_newline(key):
-            message = "Implicit keys of flow sequence pairs need to be on a single line"
-            on_error(key or props.start, "MULTILINE_IMPLICIT_KEY", message)
+    if not props.found and not _flow_item_without_indicator(fc, index, item, props, state, on_error):
+        return False
     if index == 0:
         if props.comma:
             on_error(props.comma, "UNEXPECTED_TOKEN", f"Unexpected , in {state.name}")

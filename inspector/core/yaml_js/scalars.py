@@ -169,10 +169,10 @@ def _escape(source: str, index: int, on_error: object) -> tuple[str, int]:
     if next_char == "\r" and _at(source, index + 1) == "\n":
         return "", _skip_blanks(source, index + 1)
     if next_char in CODE_LENGTHS and next_char:
-        length = CODE_LENGTHS[next_char]
-        return parse_char_code(source, index + 1, length, on_error), index + length
+        text, consumed = parse_char_code(source, index + 1, CODE_LENGTHS[next_char], on_error)
+        return text, index + consumed
     raw = source[index - 1 : index + 1]
-    on_error(index - 1, "BAD_DQ_ESCAPE", f"Invalid escape sequence {raw}")  # type: ignore[operator]
+    on_error(index - 1, "BAD_DQ_ESCAPE", f"Invalid escape sequence {js_units(raw, 2)}")  # type: ignore[operator]
     return raw, index
 
 
@@ -218,17 +218,49 @@ def fold_newline(source: str, offset: int) -> tuple[str, int]:
     return fold or " ", offset
 
 
-def parse_char_code(source: str, offset: int, length: int, on_error: object) -> str:
-    """parseCharCode: String.fromCodePoint throws a RangeError past U+10FFFF."""
-    code_text = source[offset : offset + length]
+def units(char: str) -> int:
+    """A character's length in a JS string (UTF-16 code units)."""
+    return 2 if ord(char) > 0xFFFF else 1
+
+
+def js_units(text: str, length: int) -> str:
+    """The first `length` UTF-16 code units of text, as JS's substr gives them: a character beyond
+    the BMP cut in two leaves its high surrogate (yaml puts such cuts in its messages)."""
+    out = []
+    for char in text:
+        if length <= 0:
+            break
+        if units(char) > length:
+            out.append(chr(0xD800 + ((ord(char) - 0x10000) >> 10)))
+        else:
+            out.append(char)
+        length -= units(char)
+    return "".join(out)
+
+
+def _chars_for_units(text: str, start: int, length: int) -> int:
+    """How many characters from start the JS's `length` code units reach into (a cut one counts)."""
+    count = 0
+    while length > 0 and start + count < len(text):
+        length -= units(text[start + count])
+        count += 1
+    return count
+
+
+def parse_char_code(source: str, offset: int, length: int, on_error: object) -> tuple[str, int]:
+    """parseCharCode: the escape's text, and how many characters its `length` code units span.
+    String.fromCodePoint throws a RangeError past U+10FFFF."""
+    consumed = _chars_for_units(source, offset, length)
+    code_text = source[offset : offset + consumed]
     if len(code_text) != length or not re.fullmatch(r"[0-9a-fA-F]+", code_text):
-        raw = source[offset - 2 : offset + length]
-        on_error(offset - 2, "BAD_DQ_ESCAPE", f"Invalid escape sequence {raw}")  # type: ignore[operator]
-        return raw
+        raw = source[offset - 2 : offset + consumed]
+        message = f"Invalid escape sequence {js_units(raw, length + 2)}"
+        on_error(offset - 2, "BAD_DQ_ESCAPE", message)  # type: ignore[operator]
+        return raw, consumed
     code = int(code_text, 16)
     if code > 0x10FFFF:
         raise JsError(f"Invalid code point {code}")
-    return chr(code)
+    return chr(code), consumed
 
 
 @dataclass
