@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.core.yaml_js.compose import compose_errors, first_error
+from inspector.core.yaml_js.compose import compose_errors, first_error, to_js_error
 from inspector.core.yaml_js.nodes import YamlError
 
 
@@ -159,3 +159,15 @@ def test_nesting_beyond_the_stack_is_an_error_not_a_crash():
     errors = compose_errors([document(0, value)], text)
     assert errors and {error.code for error in errors} == {"RESOURCE_EXHAUSTION"}
     assert errors[0].message == "Maximum call stack size exceeded"
+
+
+def test_what_to_js_throws_after_a_document_without_errors():
+    alias = {**tok("alias", 3, "*x"), "end": [tok("newline", 5, "\n")]}
+    tokens = [document(0, block_map(item(plain(0, "a"), alias)))]
+    assert compose_errors(tokens, "a: *x\n") == []
+    assert to_js_error(tokens, "a: *x\n") == "Unresolved alias (the anchor must be set before the alias): x"
+    tokens = [document(0, block_map(item(plain(0, "<<"), plain(4, "1", True))))]
+    assert to_js_error(tokens, "<<: 1\n") == "Merge sources must be maps or map aliases"
+    quoted = tok("single-quoted-scalar", 0, "'<<'")
+    tokens = [document(0, block_map(item(quoted, plain(6, "1", True))))]
+    assert to_js_error(tokens, "'<<': 1\n") is None  # a quoted << is no merge key

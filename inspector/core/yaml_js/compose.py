@@ -45,7 +45,8 @@ from .nodes import (
 )
 from .props import Props, contains_newline, empty_scalar_position, resolve_props
 from .scalars import resolve_block_scalar, resolve_end, resolve_flow_scalar
-from .schema import MAP, SEQ, STRING, Schema, Tag, schema_for
+from .schema import MAP, MERGE, SEQ, STRING, Schema, Tag, schema_for
+from .tojs import to_js_error as to_js_error_of
 
 # Document's default options (doc/Document.js): strict, and keys must be unique.
 STRICT = True
@@ -190,6 +191,7 @@ def compose_scalar(ctx: ComposeContext, token: Token, tag_token: Token | None, o
     try:
         assert tag.resolve is not None
         scalar.value = tag.resolve(value)
+        scalar.merge = tag.tag == MERGE.tag
     except JsError as error:
         on_error(where, "TAG_RESOLVE_FAILED", str(error))
         scalar.value = value
@@ -818,8 +820,8 @@ class Composer:
 MULTIPLE_DOCS = "Source contains multiple documents; please use YAML.parseAllDocuments()"
 
 
-def compose_errors(tokens: Iterable[Token], source: str) -> list[YamlError]:
-    """The errors of parseDocument (public-api.js) in its order: the first document's, then
+def compose_document(tokens: Iterable[Token], source: str) -> Document:
+    """parseDocument (public-api.js): the first document, with its errors in yaml's order, and
     MULTIPLE_DOCS where a second one starts. `source` is the document's text (its length is where
     an empty stream's missing directives-end line is named)."""
     first: Document | None = None
@@ -830,7 +832,12 @@ def compose_errors(tokens: Iterable[Token], source: str) -> list[YamlError]:
             first.errors.append(YamlError("MULTIPLE_DOCS", MULTIPLE_DOCS, doc.range[0]))
             break
     assert first is not None  # compose(force_doc=True) always gives one
-    return first.errors
+    return first
+
+
+def compose_errors(tokens: Iterable[Token], source: str) -> list[YamlError]:
+    """The errors parseDocument collects, in its order."""
+    return compose_document(tokens, source).errors
 
 
 def first_error(tokens: Iterable[Token], source: str) -> YamlError | None:
@@ -839,4 +846,11 @@ def first_error(tokens: Iterable[Token], source: str) -> YamlError | None:
     return errors[0] if errors else None
 
 
-__all__ = ["Any", "YamlError", "compose_errors", "first_error"]
+def to_js_error(tokens: Iterable[Token], source: str) -> str | None:
+    """For a document without errors, the message of what agentv's `parse` then throws turning it
+    into values (toJS: an unresolved alias, a bad merge, ...), or None; see tojs.py."""
+    document = compose_document(tokens, source)
+    return None if document.errors else to_js_error_of(document.contents)
+
+
+__all__ = ["Any", "YamlError", "compose_document", "compose_errors", "first_error", "to_js_error"]

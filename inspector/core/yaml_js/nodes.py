@@ -65,6 +65,8 @@ class Node:
 class Scalar(Node):
     value: Any = None
     type: str | None = None
+    # resolved by the merge tag: yaml gives such a scalar its addToJSMap (schema/yaml-1.1/merge.js)
+    merge: bool = False
 
 
 @dataclass

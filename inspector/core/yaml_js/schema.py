@@ -174,14 +174,15 @@ def _resolve_omap(seq: Collection, on_error: Callable[[str], None]) -> Node:
     for pair in pairs.items:
         key = pair.key if isinstance(pair, Pair) else None
         if isinstance(key, Scalar):
-            if any(_same_value_zero(key.value, other) for other in seen):
+            if any(same_value_zero(key.value, other) for other in seen):
                 on_error(f"Ordered maps must not include duplicate keys: {js_string(key.value)}")
             else:
                 seen.append(key.value)
     return dataclasses.replace(pairs, kind="omap")
 
 
-def _same_value_zero(a: Any, b: Any) -> bool:
+def same_value_zero(a: Any, b: Any) -> bool:
+    """JS SameValueZero, as Array#includes and Map#has compare: NaN is NaN."""
     both_nan = isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b)
     return both_nan or (type(a) is type(b) and a == b)
 
