@@ -37,6 +37,7 @@ import os
 import random
 import shutil
 import subprocess
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -52,13 +53,19 @@ BATCH = 20
 
 @pytest.fixture(scope="module")
 def yaml_package():
+    yield from yaml_oracle("yaml_parse.mjs")
+
+
+def yaml_oracle(script: str) -> Iterator[Callable[[list[str]], list[dict[str, Any]]]]:
+    """A fixture's body: a Node process running one of the yaml oracle scripts of tests/oracle,
+    answering a list of texts; skipped when Node or the package is missing (failed under CI)."""
     if shutil.which("node") is None or not YAML_PACKAGE.exists():
         reason = "the yaml package is not installed in tests/oracle (.ci/setup --test installs it)"
         if os.environ.get("CI") == "true":
             pytest.fail(f"the yaml oracle must run in CI: {reason}")
         pytest.skip(reason)
     process = subprocess.Popen(
-        ["node", str(ORACLE_DIR / "yaml_parse.mjs")],
+        ["node", str(ORACLE_DIR / script)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

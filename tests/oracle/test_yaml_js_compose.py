@@ -9,44 +9,18 @@ and its errors, are converted to str indexes before they are compared (`Utf16Ind
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 from typing import Any
 
 import pytest
 
 from inspector.core.yaml_js.compose import compose_errors, to_js_error
 
-from .agentv import ORACLE_DIR
-from .test_yaml_differential import BATCHES, FIRST_BATCH, YAML_PACKAGE, batch
+from .test_yaml_differential import BATCHES, FIRST_BATCH, batch, yaml_oracle
 
 
 @pytest.fixture(scope="module")
 def yaml_cst():
-    if shutil.which("node") is None or not YAML_PACKAGE.exists():
-        reason = "the yaml package is not installed in tests/oracle (.ci/setup --test installs it)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the yaml oracle must run in CI: {reason}")
-        pytest.skip(reason)
-    process = subprocess.Popen(
-        ["node", str(ORACLE_DIR / "yaml_cst.mjs")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=ORACLE_DIR,
-    )
-
-    def answer(texts: list[str]) -> list[dict[str, Any]]:
-        assert process.stdin is not None and process.stdout is not None
-        process.stdin.write("".join(json.dumps({"text": text}) + "\n" for text in texts))
-        process.stdin.flush()
-        return [json.loads(process.stdout.readline()) for _ in texts]
-
-    yield answer
-    process.kill()
-    process.wait()
+    yield from yaml_oracle("yaml_cst.mjs")
 
 
 class Utf16Index:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..js import js_string
 from .nodes import Collection, JsError, JsObject, Node, Pair, Scalar, is_map, is_seq
 
 YAML_TAG = "tag:yaml.org,2002:"
@@ -144,27 +145,9 @@ def resolve_pairs(seq: Collection, on_error: Callable[[str], None]) -> Collectio
     return seq
 
 
-def js_string(value: Any) -> str:
-    """JS String(value) for a resolved scalar value, as messages interpolate it."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return js_number_string(value)
-    if isinstance(value, JsObject):
-        return "Symbol(<<)"
-    return str(value)
-
-
-def js_number_string(value: float) -> str:
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == int(value) and abs(value) < 1e21:
-        return str(int(value))
-    return repr(value)
+def key_string(value: Any) -> str:
+    """JS String(value) for a resolved scalar value, as omap's message interpolates it."""
+    return "Symbol(<<)" if isinstance(value, JsObject) else js_string(value)
 
 
 def _resolve_omap(seq: Collection, on_error: Callable[[str], None]) -> Node:
@@ -175,7 +158,7 @@ def _resolve_omap(seq: Collection, on_error: Callable[[str], None]) -> Node:
         key = pair.key if isinstance(pair, Pair) else None
         if isinstance(key, Scalar):
             if any(same_value_zero(key.value, other) for other in seen):
-                on_error(f"Ordered maps must not include duplicate keys: {js_string(key.value)}")
+                on_error(f"Ordered maps must not include duplicate keys: {key_string(key.value)}")
             else:
                 seen.append(key.value)
     return dataclasses.replace(pairs, kind="omap")
