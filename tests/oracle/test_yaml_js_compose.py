@@ -82,6 +82,8 @@ EDGE_CASES = [
     "%YAML 1.3\n---\na\n",
     "%YAML 1.2 x\n---\na\n",
     "%FOO bar\n---\na\n",
+    "%YAML 1.1\ufeff\n---\na\n",  # JS's trim takes the BOM off, Python's strip does not
+    "%YAML 1.1\x1f\n---\na\n",
     "%TAG !e! tag:example.com,2000:\n---\n!e!x%41 a\n",
     "%TAG !e!\n---\na\n",
     "!e!x a\n",

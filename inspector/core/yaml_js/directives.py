@@ -45,6 +45,12 @@ def _complete_utf8(raw: bytearray) -> bool:
     return len(raw) >= expected
 
 
+# What JS's String.prototype.trim takes off: its WhiteSpace (the BOM among it, unlike Python's
+# str.strip) and LineTerminators, and no more (str.strip also takes \x1c-\x1f and \x85).
+JS_WHITE_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+JS_WHITE_SPACE += "\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
 @dataclass
 class Directives:
     """Directives (doc/directives.js): the stream's, and each document's copy of them."""
@@ -70,7 +76,7 @@ class Directives:
         if self.at_next_document:
             self.version, self.explicit, self.tags = "1.1", False, dict(DEFAULT_TAGS)
             self.at_next_document = False
-        parts = re.split(r"[ \t]+", line.strip())
+        parts = re.split(r"[ \t]+", line.strip(JS_WHITE_SPACE))
         name = parts.pop(0)
         if name == "%TAG":
             if len(parts) != 2:
