@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from inspector.core.yaml_js.compose import compose_errors, first_error, to_js_error
-from inspector.core.yaml_js.nodes import YamlError
+from inspector.core.yaml_js.nodes import JsError, YamlError
 
 
 def tok(kind: str, offset: int, source: str) -> dict[str, Any]:
@@ -171,3 +173,15 @@ def test_what_to_js_throws_after_a_document_without_errors():
     quoted = tok("single-quoted-scalar", 0, "'<<'")
     tokens = [document(0, block_map(item(quoted, plain(6, "1", True))))]
     assert to_js_error(tokens, "'<<': 1\n") is None  # a quoted << is no merge key
+
+
+def test_a_code_point_past_unicode_throws_as_yaml_throws_it_unless_a_collection_holds_it():
+    quoted = tok("double-quoted-scalar", 0, '"\\U00110000"')
+    with pytest.raises(JsError, match="Invalid code point 1114112"):
+        compose_errors([document(0, quoted)], '"\\U00110000"')
+    sequence = {"type": "flow-collection", "offset": 0, "indent": 0, "start": tok("flow-seq-start", 0, "[")}
+    sequence.update(
+        items=[{"start": [], "value": {**quoted, "offset": 1}}], end=[tok("flow-seq-end", 13, "]")]
+    )
+    errors = compose_errors([document(0, sequence)], '["\\U00110000"]')
+    assert errors == [YamlError("RESOURCE_EXHAUSTION", "Invalid code point 1114112", 0)]

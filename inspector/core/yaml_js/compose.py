@@ -823,7 +823,11 @@ MULTIPLE_DOCS = "Source contains multiple documents; please use YAML.parseAllDoc
 def compose_document(tokens: Iterable[Token], source: str) -> Document:
     """parseDocument (public-api.js): the first document, with its errors in yaml's order, and
     MULTIPLE_DOCS where a second one starts. `source` is the document's text (its length is where
-    an empty stream's missing directives-end line is named)."""
+    an empty stream's missing directives-end line is named).
+
+    Raises JsError where parseDocument itself throws rather than collecting an error: a `\\U`
+    escape past U+10FFFF in a scalar outside any collection (String.fromCodePoint's RangeError,
+    "Invalid code point …"); inside a collection yaml reports it as RESOURCE_EXHAUSTION."""
     first: Document | None = None
     for doc in Composer().compose(tokens, True, len(source)):
         if first is None:
