@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +42,6 @@ from .nodes import (
     Token,
     YamlError,
     error_offset,
-    js_strict_equal,
 )
 from .props import Props, contains_newline, empty_scalar_position, resolve_props
 from .scalars import resolve_block_scalar, resolve_end, resolve_flow_scalar
@@ -322,19 +322,26 @@ def compose_collection(ctx: ComposeContext, token: Token, props: Props, on_error
 START_COL = "All mapping items must start at the same column"
 
 
-def _map_includes(items: list[Pair], search: Node) -> bool:
-    """mapIncludes (compose/util-map-includes.js): the same node, or scalars of the same value."""
-    for pair in items:
-        key = pair.key
-        if key is search:
-            return True
-        if (
-            isinstance(key, Scalar)
-            and isinstance(search, Scalar)
-            and js_strict_equal(key.value, search.value)
-        ):
-            return True
-    return False
+class MapKeys:
+    """mapIncludes (compose/util-map-includes.js) for one map: a key repeats one before it if it is
+    the same node or both are scalars whose values are `===`. A key node is new each time, so only
+    the values count; they are kept in a set (JS compares each key with all before it, which on a
+    map of thousands of keys is slow in Python), by type as `===` tells 1 from true."""
+
+    def __init__(self) -> None:
+        self.values: set[tuple[type, Any]] = set()
+
+    def includes(self, search: Node) -> bool:
+        value = search.value if isinstance(search, Scalar) else None
+        return isinstance(search, Scalar) and not _is_nan(value) and (type(value), value) in self.values
+
+    def add(self, key: Node) -> None:
+        if isinstance(key, Scalar) and not _is_nan(key.value):
+            self.values.add((type(key.value), key.value))
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
 
 
 @dataclass
@@ -342,6 +349,7 @@ class _BlockMapState:
     coll: Collection
     offset: int
     comment_end: int | None = None
+    keys: MapKeys = field(default_factory=MapKeys)
 
 
 def _check_implicit_key(bm: Token, item: Token, key_props: Props, offset: int, on_error: OnError) -> bool:
@@ -387,8 +395,9 @@ def _block_map_item(
     else:
         key_node = compose_empty_node(ctx, key_start, start, None, key_props, on_error)
     ctx.at_key = False
-    if _map_includes(state.coll.items, key_node):
+    if state.keys.includes(key_node):
         on_error(key_start, "DUPLICATE_KEY", "Map keys must be unique")
+    state.keys.add(key_node)
     value_props = resolve_props(
         sep or [],
         indicator="map-value-ind",
@@ -506,6 +515,7 @@ class _FlowState:
     is_map: bool
     name: str
     offset: int
+    keys: MapKeys = field(default_factory=MapKeys)
 
 
 def _previous_item_comment(start: list[Token]) -> str:
@@ -610,8 +620,9 @@ def _flow_pair(
         on_error(value_node.range, "BLOCK_IN_FLOW", BLOCK_MSG)
     pair = Pair(key_node, value_node)
     if state.is_map:
-        if _map_includes(state.coll.items, key_node):
+        if state.keys.includes(key_node):
             on_error(key_start, "DUPLICATE_KEY", "Map keys must be unique")
+        state.keys.add(key_node)
         state.coll.items.append(pair)
     else:
         end_range = (value_node or key_node).range

@@ -4,7 +4,7 @@ the rest of what yaml keeps for stringifying are left out.
 
 A resolved scalar value is the JS value as Python holds it: str, float (every JS number, NaN and
 the infinities included), bool, None, or a `JsObject` for what JS compares by identity (a merge
-key's Symbol, a Date, a Buffer), so `js_strict_equal` is JS's `===` on them."""
+key's Symbol, a Date, a Buffer): equal type and == is then JS's `===` on them (NaN aside)."""
 
 from __future__ import annotations
 
@@ -46,11 +46,6 @@ def error_offset(source: ErrorSource) -> int:
 
 class JsObject:
     """A JS object value (Symbol, Date, Buffer): equal only to itself, as `===` compares them."""
-
-
-def js_strict_equal(a: Any, b: Any) -> bool:
-    """JS `===` on resolved scalar values (NaN is not equal to itself; 1 is not true)."""
-    return type(a) is type(b) and a == b
 
 
 @dataclass

@@ -28,37 +28,34 @@ class _AnchorData:
     alias_count: int = 0
 
 
-def _visit_order(node: Any, out: list[Node]) -> None:
-    """The nodes visit() meets that an alias may name or is (aliases and anchored nodes), in order."""
+def _resolve_aliases(node: Any, anchors: dict[str, Node], targets: dict[int, Node | None]) -> None:
+    """Alias.resolve for every alias at once: in visit()'s order, the last node before the alias
+    holding its anchor (the JS searches the list of anchored nodes and aliases for each alias)."""
     if isinstance(node, Pair):
-        _visit_order(node.key, out)
-        _visit_order(node.value, out)
+        _resolve_aliases(node.key, anchors, targets)
+        _resolve_aliases(node.value, anchors, targets)
         return
-    if isinstance(node, Alias) or (isinstance(node, (Scalar, Collection)) and node.anchor):
-        out.append(node)
+    if isinstance(node, Alias):
+        targets[id(node)] = anchors.get(node.source)
+    elif isinstance(node, (Scalar, Collection)) and node.anchor:
+        anchors[node.anchor] = node
     if isinstance(node, Collection):
         for item in node.items:
-            _visit_order(item, out)
+            _resolve_aliases(item, anchors, targets)
 
 
 class ToJS:
     """toJS's context: the anchors met and the alias resolution order (aliasResolveCache)."""
 
     def __init__(self, contents: Node | None, merge_tag: bool):
-        self.order: list[Node] = []
-        _visit_order(contents, self.order)
+        self.targets: dict[int, Node | None] = {}
+        _resolve_aliases(contents, {}, self.targets)
         self.anchors: dict[int, _AnchorData] = {}
         self.merge_tag = merge_tag
 
     def resolve(self, alias: Alias) -> Node | None:
         """Alias.resolve: the last node before the alias with its anchor."""
-        found = None
-        for node in self.order:
-            if node is alias:
-                break
-            if node.anchor == alias.source:
-                found = node
-        return found
+        return self.targets.get(id(alias))
 
     def to_js(self, node: Any) -> Any:
         """toJS: an anchored node's result is kept for the aliases to it."""
