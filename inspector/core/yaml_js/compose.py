@@ -868,4 +868,4 @@ def to_js_error(tokens: Iterable[Token], source: str) -> str | None:
     return None if document.errors else to_js_error_of(document.contents)
 
 
-__all__ = ["Any", "YamlError", "compose_document", "compose_errors", "first_error", "to_js_error"]
+__all__ = ["YamlError", "compose_document", "compose_errors", "first_error", "to_js_error"]

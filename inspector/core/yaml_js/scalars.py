@@ -4,9 +4,13 @@ compose/resolve-block-scalar.js. Offsets are Python str indexes, like the tokens
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .nodes import JsError, OnError, Token, error_offset
+from .nodes import JsError, OnError, Token
+
+# onError at an offset within the scalar (resolveFlowScalar's _onError)
+RelativeError = Callable[[int, str, str], None]
 
 PLAIN = "PLAIN"
 QUOTE_SINGLE = "QUOTE_SINGLE"
@@ -82,18 +86,18 @@ BAD_PLAIN_START = {
 }
 
 
-def plain_value(source: str, on_error: object) -> str:
+def plain_value(source: str, on_error: RelativeError) -> str:
     """plainValue."""
     bad = BAD_PLAIN_START.get(source[:1])
     if bad:
-        on_error(0, "BAD_SCALAR_START", f"Plain value cannot start with {bad}")  # type: ignore[operator]
+        on_error(0, "BAD_SCALAR_START", f"Plain value cannot start with {bad}")
     return fold_lines(source)
 
 
-def single_quoted_value(source: str, on_error: object) -> str:
+def single_quoted_value(source: str, on_error: RelativeError) -> str:
     """singleQuotedValue."""
     if source[-1:] != "'" or len(source) == 1:
-        on_error(len(source), "MISSING_CHAR", "Missing closing 'quote")  # type: ignore[operator]
+        on_error(len(source), "MISSING_CHAR", "Missing closing 'quote")
     return fold_lines(source[1:-1]).replace("''", "'")
 
 
@@ -158,7 +162,7 @@ def _skip_blanks(source: str, index: int) -> int:
     return index
 
 
-def _escape(source: str, index: int, on_error: object) -> tuple[str, int]:
+def _escape(source: str, index: int, on_error: RelativeError) -> tuple[str, int]:
     """One escape of doubleQuotedValue, the backslash at index - 1: its text and the index after."""
     next_char = _at(source, index)
     code = ESCAPE_CODES.get(next_char) if next_char else None
@@ -172,11 +176,11 @@ def _escape(source: str, index: int, on_error: object) -> tuple[str, int]:
         text, consumed = parse_char_code(source, index + 1, CODE_LENGTHS[next_char], on_error)
         return text, index + consumed
     raw = source[index - 1 : index + 1]
-    on_error(index - 1, "BAD_DQ_ESCAPE", f"Invalid escape sequence {js_units(raw, 2)}")  # type: ignore[operator]
+    on_error(index - 1, "BAD_DQ_ESCAPE", f"Invalid escape sequence {js_units(raw, 2)}")
     return raw, index
 
 
-def double_quoted_value(source: str, on_error: object) -> str:
+def double_quoted_value(source: str, on_error: RelativeError) -> str:
     """doubleQuotedValue."""
     result = []
     index = 1
@@ -200,7 +204,7 @@ def double_quoted_value(source: str, on_error: object) -> str:
             result.append(char)
         index += 1
     if source[-1:] != '"' or len(source) == 1:
-        on_error(len(source), "MISSING_CHAR", 'Missing closing "quote')  # type: ignore[operator]
+        on_error(len(source), "MISSING_CHAR", 'Missing closing "quote')
     return "".join(result)
 
 
@@ -247,7 +251,7 @@ def _chars_for_units(text: str, start: int, length: int) -> int:
     return count
 
 
-def parse_char_code(source: str, offset: int, length: int, on_error: object) -> tuple[str, int]:
+def parse_char_code(source: str, offset: int, length: int, on_error: RelativeError) -> tuple[str, int]:
     """parseCharCode: the escape's text, and how many characters its `length` code units span.
     String.fromCodePoint throws a RangeError past U+10FFFF."""
     consumed = _chars_for_units(source, offset, length)
@@ -255,7 +259,7 @@ def parse_char_code(source: str, offset: int, length: int, on_error: object) -> 
     if len(code_text) != length or not re.fullmatch(r"[0-9a-fA-F]+", code_text):
         raw = source[offset - 2 : offset + consumed]
         message = f"Invalid escape sequence {js_units(raw, length + 2)}"
-        on_error(offset - 2, "BAD_DQ_ESCAPE", message)  # type: ignore[operator]
+        on_error(offset - 2, "BAD_DQ_ESCAPE", message)
         return raw, consumed
     code = int(code_text, 16)
     if code > 0x10FFFF:
@@ -458,6 +462,3 @@ def resolve_block_scalar(scalar: Token, at_root: bool, strict: bool, on_error: O
     block = _BlockContext(scalar, header, lines, at_root, on_error)
     value = _block_value(block, chomp_start, scalar_type == BLOCK_LITERAL)
     return ScalarValue(value, scalar_type, header.comment, [start, end, end])
-
-
-__all__ = ["error_offset"]
