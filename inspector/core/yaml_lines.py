@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 import msgspec
 import yaml
 
+from . import yaml_keys
 from .js import js_number
 from .model import InputError
 from .safe_parse import (
@@ -131,6 +132,21 @@ def _js_identity(value: Any) -> Any:
     if isinstance(value, (int, float)):
         return ("number", float(value)) if value == value else object()
     return (type(value).__name__, value)
+
+
+def _gap_before(lines: list[str], number: int, column: int) -> bool:
+    """Whether `yaml`'s parser ends the mapping item before a key at line `number` (0-based) and
+    `column`: always in a mapping not at column 0, else at a blank line or a comment at column 0
+    right before it."""
+    if column > 0:
+        return True
+    for line in reversed(lines[:number]):
+        text = line.strip(" \t\r")
+        if text and not text.startswith("#"):
+            return False
+        if not text or line[:1] == "#":
+            return True
+    return False
 
 
 def _mergeable(merged: Node) -> bool:
@@ -781,6 +797,8 @@ class _Converter:
         self._construct = yaml.SafeLoader("")  # only its scalar resolution is borrowed
         # agentv's reader only: the `yaml` package's indentation rules for flow content.
         self.indents = indents
+        # The document's mappings as libyaml's events tell them, read for a list or mapping key.
+        self._mappings: dict[tuple[int, int], yaml_keys.KeyCollection] | None = None
 
     def convert(self, node: yaml.Node, depth: int = 0) -> Node:
         self.count += 1
@@ -852,30 +870,107 @@ class _Converter:
     def _mapping_node(self, node: yaml.MappingNode, depth: int, start: int, end: int) -> Node:
         value: dict[str, Node] = {}
         written: dict[str, Any] = {}  # each key written, by its name
-        for key_node, value_node in node.value:
+        for index, (key_node, value_node) in enumerate(node.value):
             if key_node.tag == "tag:yaml.org,2002:merge":
                 self._merge(value, self.convert(value_node, depth + 1))
                 continue
-            key = self._scalar(key_node)
-            name = self._key_text(key)
+            if isinstance(key_node, yaml.ScalarNode) or self.indents is None:
+                key = self._scalar(key_node)
+                name = self._key_text(key)
+            else:
+                key, name = object(), self._collection_key(node, index, key_node, depth)
             # `yaml` reads a flow mapping's value before it checks the key, a block one's after.
             converted = self.convert(value_node, depth + 1) if node.flow_style else None
             if self.core and name in written and self._same_key(written[name], key):
                 # YAML 1.2 readers refuse a repeated key (the `yaml` package's uniqueKeys default).
-                raise DuplicateKey(
-                    "Map keys must be unique",
-                    self.path,
-                    key_node.start_mark.line + 1,
-                    key_node.start_mark.column + 1,
-                )
+                raise DuplicateKey("Map keys must be unique", self.path, *self._key_place(key_node))
             written[name] = key
             value[name] = converted or self.convert(value_node, depth + 1)
         return Node(value, start, _last_line(value.values(), start, end), start)
 
+    def _refuse_flow_key_after_gap(self, indents: _Indents, before: yaml.Node, key_node: yaml.Node) -> None:
+        """`yaml`'s parser takes a flow list or mapping that starts a block mapping's later key
+        (`[a]: x`) for a comment's trailing content, in a mapping not at column 0 or after a blank
+        or comment line, and refuses the document ("Map comment with trailing content"; with an
+        anchor or tag before it, "Implicit map keys need to be followed by map values", at the
+        list or mapping)."""
+        mark = key_node.start_mark
+        at = mark.index + indents.bom
+        explicit = "?" in indents.lines[mark.line][: mark.column]  # `? [a]`: not this
+        if explicit or not _gap_before(indents.lines, mark.line, mark.column):
+            return
+        while isinstance(before, (yaml.MappingNode, yaml.SequenceNode)) and before.value:
+            last = before.value[-1]
+            before = last[1] if isinstance(before, yaml.MappingNode) else last
+        if mark.column == 0 and isinstance(before, yaml.ScalarNode) and before.style in ("|", ">"):
+            start = before.start_mark.index + indents.bom
+            if "+" in indents.text[start : indents.text.find("\n", start)]:
+                return  # the blank lines are the text's own (kept)
+        properties = _LINE_PROPERTIES.match(indents.text, at)
+        if properties is None:
+            raise InputError(
+                "invalid YAML: Map comment with trailing content (agentv's YAML reader refuses a list "
+                "or mapping as a later key of an indented mapping, or after a blank or comment line)",
+                self.path,
+                mark.line + 1,
+                mark.column + 1,
+            )
+        raise InputError(
+            "invalid YAML: Implicit map keys need to be followed by map values (agentv's YAML reader "
+            "refuses a list or mapping as a later key of an indented mapping, or after a blank or "
+            "comment line)",
+            self.path,
+            mark.line + 1,
+            mark.column + 1 + len(properties.group()),
+        )
+
+    def _key_place(self, key_node: yaml.Node) -> tuple[int, int]:
+        """Where a repeated key is named: `yaml` names it after its anchor and tag (`&a k`)."""
+        mark = key_node.start_mark
+        indents = self.indents
+        if indents is None:
+            return mark.line + 1, mark.column + 1
+        properties = _LINE_PROPERTIES.match(indents.text, mark.index + indents.bom)
+        return mark.line + 1, mark.column + 1 + (len(properties.group()) if properties else 0)
+
+    def _collection_key(self, mapping: yaml.MappingNode, index: int, key_node: yaml.Node, depth: int) -> str:
+        """A list or mapping key, named as agentv's YAML reader names it: by its YAML text, as its
+        stringifier writes it (yaml_keys.py). `yaml` also logs a warning ("Keys with collection
+        values will be stringified"), to the console, not to its result: the inspector's reader
+        returns the tree alone and has no warnings to carry one, and the file reads the same. The
+        key is converted for the checks and limits its values get, its value not kept; never
+        equal to another key (`yaml` compares them as nodes): a later one of the same name is
+        written over it."""
+        indents = self.indents
+        assert indents is not None
+        self.convert(key_node, depth + 1)
+        if self._mappings is None:
+            self._mappings = yaml_keys.document_mappings(
+                list(yaml.parse(indents.text, Loader=_Loader)), indents.text, indents.bom, _put_back
+            )
+        pairs = self._mappings[(mapping.start_mark.index, mapping.end_mark.index)].items
+        if index and not mapping.flow_style:
+            # `yaml` names the last such key of the mapping (not an alias), once it has read them all.
+            for later in range(len(pairs) - 1, index - 1, -1):
+                if isinstance(pairs[later][0], yaml_keys.KeyCollection):
+                    self._refuse_flow_key_after_gap(
+                        indents, mapping.value[later - 1][1], mapping.value[later][0]
+                    )
+        if indents.schema11:
+            self._refuse_collection_key(key_node, "in a document read by YAML 1.1's schema")
+        try:
+            yaml_keys.refuse_unwritable(pairs[index][0], indents.text, indents.bom)
+            return yaml_keys.key_text(pairs[index][0])
+        except yaml_keys.KeyNotWritten as reason:
+            self._refuse_collection_key(key_node, str(reason))
+
     def _tagged(self, node: yaml.Node) -> bool:
         """Whether a plain scalar is written with a tag (`!!str 1`), in agentv's reader."""
         indents = self.indents
-        return indents is not None and indents.text[node.start_mark.index + indents.bom] == "!"
+        if indents is None:
+            return False
+        at = node.start_mark.index + indents.bom
+        return indents.text[at : at + 1] == "!"  # an empty value at the end has nothing there
 
     def _key_text(self, key: Any) -> str:
         if not self.core:
@@ -912,13 +1007,13 @@ class _Converter:
             self.indents is not None and (tag == _MERGE_TAG or tag not in _KNOWN_TAGS)
         )
 
-    def _refuse_collection_key(self, node: yaml.Node) -> NoReturn:
+    def _refuse_collection_key(self, node: yaml.Node, why: str | None = None) -> NoReturn:
         raise InputError(
             "a mapping key must be a plain value"
             + (
-                " (agentv's YAML reader would name a list or mapping key by its YAML text, `[ a ]`; "
-                "the inspector refuses it)"
-                if self.indents is not None
+                " (agentv's YAML reader names a list or mapping key by its YAML text, `[ a ]`, which "
+                f"the inspector cannot write exactly for this one: {why})"
+                if why is not None
                 else ""
             ),
             self.path,
@@ -972,7 +1067,10 @@ def load_yaml(text: str, path: str, core: bool = False, agentv: bool = False) ->
 
     `core` reads by YAML 1.2's core schema, repeated keys refused (promptfoo's and gambit's readers
     too); `agentv` (which implies it) also accepts and refuses what agentv 4 and 5's reader, the
-    npm `yaml` package, does where libyaml parts from it."""
+    npm `yaml` package, does where libyaml parts from it. A list or mapping key is then named by
+    its YAML text, as `yaml` names it (yaml_keys.py); the warning `yaml` logs for it goes to
+    agentv's console and changes no value, and this reader, which returns the tree alone, gives
+    none."""
     global _last_read
     core = core or agentv
     key = (path, text, core, agentv)

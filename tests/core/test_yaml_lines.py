@@ -791,9 +791,17 @@ def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, 
         ("\ufeff# top\n%-  content:| On\n", (3, 1), "Missing directives-end indicator line"),
         ("%x\n# c", (2, 4), "Missing directives-end indicator line"),
         ("true: 017\n%---\n", (2, 1), "Plain value cannot start with directive indicator character %"),
-        # A list or mapping as a key: `yaml` names it by its YAML text (`[ a ]`), the inspector refuses it.
-        ("? [a]\n: 1\n", (1, 3), "would name a list or mapping key by its YAML text"),
-        ("{a: 1}: b\n", (1, 1), "would name a list or mapping key by its YAML text"),
+        # A list or mapping key `yaml` would name with a comment or a blank line in it, or by YAML
+        # 1.1's schema: the inspector cannot write that name, and says why.
+        ("? [a, # c\n  b]\n: 1\n", (1, 3), "cannot write exactly for this one: it holds a comment"),
+        ("? - a\n\n  - b\n: 1\n", (1, 3), "it holds a blank line"),
+        ("%YAML 1.1\n---\n{a: 1}: b\n", (3, 1), "in a document read by YAML 1.1's schema"),
+        # A list or mapping as a later implicit key of an indented mapping, or after a blank or
+        # comment line: `yaml`'s parser takes it for a comment's trailing content.
+        ("k:\n  a: x\n  [a]: y\n  [b]: z\n", (4, 3), "Map comment with trailing content"),
+        ("v: 1\n\n&x [a]: x\n", (3, 4), "Implicit map keys need to be followed by map values"),
+        # A repeated key is named after its anchor and tag.
+        ("&a k: 1\n!!str k: 2\n", (2, 7), "Map keys must be unique"),
         # A line that breaks a block collection: named at the comment lines before it, at a
         # list item's explicit key's `:`, or after a lone `?`; a `#` line in a block scalar is text.
         ("a:\n  b: 1\n #c\n    c: 2\n", (3, 1), "All mapping items must start at the same column"),
@@ -831,6 +839,21 @@ def test_a_stand_in_for_a_tab_written_in_the_file_stays_as_written():
 @pytest.mark.parametrize(
     ("text", "value"),
     [
+        # A list or mapping key: named by its YAML text as `yaml`'s stringifier writes it, in flow
+        # style, its own anchor and tag left out (those inside kept), a pair without `:` written
+        # without one, numbers and quotes as `yaml` writes them, a long one folded past 80 columns.
+        ("? [a]\n: 1\n", {"[ a ]": 1}),
+        ("{a: 1}: b\n", {"{ a: 1 }": "b"}),
+        ("? [a]", {"[ a ]": None}),
+        ("v: 1\n  # c\n[a]: x\n", {"v": 1, "[ a ]": "x"}),
+        ("a: &x 1\n? *x", {"a": 1, "1": None}),
+        ("? &k !!seq\n  - a\n  - {b, c: }\n: 1\n", {"[ a, { b, c: } ]": 1}),
+        (
+            "x: &x [1]\n? [*x, &y 0x1F, !!str 1, 1.50, 'q''s', \"<<\"]\n: 2\n",
+            {"x": [1], "[ *x, &y 0x1f, !!str \"1\", 1.50, 'q''s', << ]": 2},
+        ),
+        ("x: &x [1]\n*x : 1\n[a]: 2\n[a]: 3\n", {"x": [1], "*x": 1, "[ a ]": 3}),
+        ("? [" + "word " * 17 + "end]\n: 1\n", {"[\n  " + "word " * 14 + "word\n    word word end\n]": 1}),
         # Empty keys, which `yaml` reads as null (a key "") and libyaml refuses.
         ("- : x\n", [{"": "x"}]),
         ("a: 1\n: x\n", {"a": 1, "": "x"}),
