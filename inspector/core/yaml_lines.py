@@ -32,6 +32,7 @@ from .safe_parse import (
     check_expansion,
     check_yaml_nesting,
 )
+from .yaml_js.refusal import refusal
 from .yaml_start import marked_error
 
 try:  # the C composer is several times faster on large files
@@ -1077,9 +1078,46 @@ def load_yaml(text: str, path: str, core: bool = False, agentv: bool = False) ->
     last = _last_read
     if last is not None and last[0] == key:
         return last[1]
-    root = _parse_yaml(text, path, core, agentv)
+    try:
+        root = _parse_yaml(text, path, core, agentv)
+    except LimitExceeded:
+        raise
+    except InputError as error:
+        if agentv:
+            raise _as_agentv_refuses(error, text, path) from None
+        raise
     _last_read = (key, root)
     return root
+
+
+# The port of agentv's YAML library is plain Python, about 200 KB a second (a 540 KB suite: 2.7 s,
+# where the reader takes 0.17 s), so it runs only on a refused document no larger than an eval file
+# is; beyond, the reader's own place stands.
+MAX_PORT_BYTES = 256 * 1024
+# Before yaml's own words, which do not say they are about the file's YAML.
+AGENTV_REFUSES = "invalid YAML: "
+
+
+def _as_agentv_refuses(error: InputError, text: str, path: str) -> InputError:
+    """The reader's refusal in agentv's words and at agentv's place. libyaml stops at its own first
+    error where `yaml` reads on and reports the document's first, so a refused document is read
+    again by the port of `yaml` (yaml_js) for the error agentv's `parse` throws. Where `yaml` names
+    no place (an alias to no anchor, a bad merge) the reader's place stands; where the port finds
+    nothing, the two libraries part on the document and the reader's refusal stands as it is."""
+    if len(text) > MAX_PORT_BYTES:
+        return error
+    found = refusal(text)
+    if found is None:
+        return error
+    ours = error.diagnostic
+    message = f"{AGENTV_REFUSES}{found.message}"
+    if found.line is None:
+        return InputError(message, path, ours.line, ours.column, ours.likely_start)
+    if ours.likely_start is None or ours.likely_start >= found.line:
+        return InputError(message, path, found.line, found.column)
+    # yaml's words name what is left open (a quote, a flow collection) but not where it opened.
+    message += f" (it starts on line {ours.likely_start})"
+    return InputError(message, path, found.line, found.column, ours.likely_start)
 
 
 def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node | None:

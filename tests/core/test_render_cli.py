@@ -144,7 +144,7 @@ def test_subprocess_contract_never_prints_a_traceback(project):
     assert len(result.stderr.strip().splitlines()) == 1
     assert (
         "evals/bad.yaml:4:1:" in result.stderr
-        and "started on line 3" in result.stderr
+        and "Flow sequence in block collection" in result.stderr
         and "Traceback" not in result.stderr
     )
 
