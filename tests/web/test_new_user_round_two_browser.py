@@ -39,11 +39,11 @@ def test_a_broken_uploads_source_pane_shows_the_line_it_names(browser, live_serv
         page.wait_for_selector("#nothing-renders #source-pane .line.hl", state="attached")
         named = page.get_attribute("#source-pane", "data-hl-from")
         last = page.get_attribute("#source-pane", "data-hl-to")
-        # From the open quote (line 90) to the file's last line, where libyaml gave up.
+        # From the open quote (line 90) to the file's last line, where agentv's YAML reader gives up.
         assert (named, last) == ("90", "99")
         assert "lines 90–99" in page.inner_text("#source-pane .pane-head")
-        assert "likely start: line 90" not in page.inner_text("#nothing-renders")  # said as 'started on'
-        assert "started on line 90" in page.inner_text("#nothing-renders")
+        assert "likely start: line 90" not in page.inner_text("#nothing-renders")  # said as 'starts on'
+        assert "it starts on line 90" in page.inner_text("#nothing-renders")
         page.wait_for_function(f"document.getElementById('L{named}').getBoundingClientRect().height > 0")
         assert visible_in_code_view(page, f"#source-pane #L{named}"), width
         page.close()
