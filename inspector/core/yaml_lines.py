@@ -353,6 +353,11 @@ class DuplicateKey(InputError):
     pass
 
 
+class ControlCharacter(InputError):
+    """A control character libyaml refuses: the file is binary, or text gone wrong, whatever
+    `yaml` would make of it (it reads NUL bytes as text)."""
+
+
 _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
 # An escaped line break in a double-quoted string, then a blank line (the line breaks kept).
@@ -1089,7 +1094,7 @@ def load_yaml(text: str, path: str, core: bool = False, agentv: bool = False) ->
             root = read_by_port(text, path)
         else:
             root = _parse_yaml(text, path, core, agentv)
-    except LimitExceeded:
+    except (LimitExceeded, ControlCharacter):
         raise
     except InputError as error:
         if not agentv or len(text) > MAX_PORT_BYTES:
@@ -2157,7 +2162,7 @@ def _compose_and_convert(
         before = text[: error.position]
         line = before.count("\n") + 1
         column = error.position - (before.rfind("\n") + 1) + 1
-        raise InputError(
+        raise ControlCharacter(
             f"invalid YAML: unacceptable character {error.character!r} (control characters are not allowed)",
             path,
             line,

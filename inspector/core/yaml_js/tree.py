@@ -59,6 +59,8 @@ class _Lines:
 
 
 class _Tree:
+    """One document's walk in toJS's order (a key before its value), its anchors as it meets them."""
+
     def __init__(self, source: str, builder: Builder, schema11: bool, max_depth: int):
         self.source = source
         self.lines = _Lines(source)
