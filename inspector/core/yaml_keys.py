@@ -30,6 +30,10 @@ from typing import Any
 import yaml
 
 from .js import js_number
+from .yaml_js.nodes import Alias as PortAlias
+from .yaml_js.nodes import Pair as PortPair
+from .yaml_js.nodes import Scalar as PortScalar
+from .yaml_js.nodes import is_map as is_port_map
 
 _CORE = "tag:yaml.org,2002:"
 _LINE_WIDTH = 80
@@ -661,3 +665,28 @@ class _Folding:
         self.end = fold + self.end_step
         self.split = None
         return character
+
+
+_PORT_STYLES = {"QUOTE_SINGLE": "'", "QUOTE_DOUBLE": '"', "BLOCK_LITERAL": "|", "BLOCK_FOLDED": ">"}
+
+
+def port_key_tree(node: Any) -> KeyTree:
+    """A key as the port of `yaml` (yaml_js) composed it, in this module's terms: the same
+    anchors, explicit tags and pairs without `:` (a Pair without value) the events tell."""
+    if isinstance(node, PortAlias):
+        return KeyAlias(node.source)
+    start = node.range[0] if node.props is None else node.props
+    anchor = node.anchor or None
+    if isinstance(node, PortScalar):
+        return KeyScalar(node.text, _PORT_STYLES.get(node.type or ""), anchor, node.tag, start, node.range[1])
+    tree = KeyCollection(is_port_map(node), anchor, node.tag, start, node.range[1])
+    for item in node.items:
+        if isinstance(item, PortPair):
+            value = None if item.value is None else port_key_tree(item.value)
+            tree.items.append((port_key_tree(item.key), value))
+        else:
+            tree.items.append(port_key_tree(item))
+    # A flow list's `key: value` item: its range may start after its key's
+    nodes = [node for item in tree.items for node in (item if tree.is_map else (item,))]
+    tree.start = min([start, *(node.start for node in nodes if isinstance(node, (KeyScalar, KeyCollection)))])
+    return tree

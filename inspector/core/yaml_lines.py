@@ -6,6 +6,13 @@ them. The tree of `Node`s (each the plain value and its line span) is built in o
 libyaml's parser events; anything unusual (an error, a limit, a repeated key or anchor, a complex
 key) goes PyYAML's composer's way, whose errors and limits are the reference. Limits on size, node
 count and depth keep hostile input (alias bombs, absurd nesting) bounded in time and memory.
+
+For agentv (`agentv=True`) two readers share the work. libyaml's, with the checks and respellings
+below that make it read as the npm `yaml` package does, reads ordinary documents (16 times faster).
+The port of `yaml` (yaml_js, pure Python) reads, up to MAX_PORT_BYTES, every document libyaml
+refuses (its tree where `yaml` reads it, else `yaml`'s first error at `yaml`'s place) and those
+libyaml reads apart without refusing them: `&a:` anchors and `?x` inside a flow collection
+(_read_apart_unrefused); beyond that size those are refused, and the reader's own error stands.
 """
 
 from __future__ import annotations
@@ -32,7 +39,9 @@ from .safe_parse import (
     check_expansion,
     check_yaml_nesting,
 )
-from .yaml_js.refusal import refusal
+from .yaml_js import tree as port_tree
+from .yaml_js.nodes import Scalar as PortScalar
+from .yaml_js.refusal import Refusal, composed, document_refusal
 from .yaml_start import marked_error
 
 try:  # the C composer is several times faster on large files
@@ -344,6 +353,11 @@ class DuplicateKey(InputError):
     pass
 
 
+class ControlCharacter(InputError):
+    """A control character libyaml refuses: the file is binary, or text gone wrong, whatever
+    `yaml` would make of it (it reads NUL bytes as text)."""
+
+
 _QUOTES = ("'", '"')
 _PROPERTIES = re.compile(r"(?:[&!][^ \t\r]*[ \t]*)+")
 # An escaped line break in a double-quoted string, then a blank line (the line breaks kept).
@@ -357,13 +371,10 @@ _NODE_NAMES = re.compile(_NODE_START + r"[&*]([^ \t\r\n,\[\]{}]+)", re.M)
 _COLON_ANCHOR = re.compile(_NODE_START + r"&[0-9A-Za-z_-]*:", re.M)
 # A name libyaml ends at `:`, `?`, `%`, `@` or a backquote (`&a:`, `*x%y`) where `yaml` reads on.
 _ODD_ANCHOR = re.compile(_NODE_START + r"([&*])([0-9A-Za-z_-]+[:?%@`][^ \t\r\n,\[\]{}]*)", re.M)
-# A `:` or `?` starting a plain scalar in a flow collection, spelled as this while libyaml reads it.
+# A `:` starting a plain scalar in a flow collection, spelled as this while libyaml reads it.
 _COLON_STAND_IN = "\ue001"
-_QUESTION_STAND_IN = "\ue002"
-# A `?` inside a flow collection, maybe starting a plain scalar (libyaml's tokens decide), and
-# what after a `?` makes it an indicator to `yaml` too.
+# A `?` inside a flow collection, maybe starting a plain scalar, which libyaml reads as a key.
 _FLOW_QUESTION = re.compile(r"[\[{,:][ \t\r\n]*\?[^ \t\r\n,\[\]{}]")
-_ENDS_A_QUESTION = ("", " ", "\t", "\r", "\n", ",", "[", "]", "{", "}")
 # A node's anchor and tag, on its line.
 _LINE_PROPERTIES = re.compile(r"(?:[&!][^ \t\r\n]*[ \t]*)+")
 # One anchor or tag of a node's properties, and the handle libyaml reads at a tag's start.
@@ -1079,13 +1090,16 @@ def load_yaml(text: str, path: str, core: bool = False, agentv: bool = False) ->
     if last is not None and last[0] == key:
         return last[1]
     try:
-        root = _parse_yaml(text, path, core, agentv)
-    except LimitExceeded:
+        if agentv and _read_apart_unrefused(text):
+            root = read_by_port(text, path)
+        else:
+            root = _parse_yaml(text, path, core, agentv)
+    except (LimitExceeded, ControlCharacter):
         raise
     except InputError as error:
-        if agentv:
-            raise _as_agentv_refuses(error, text, path) from None
-        raise
+        if not agentv or len(text) > MAX_PORT_BYTES:
+            raise
+        root = _as_agentv_reads(error, text, path)
     _last_read = (key, root)
     return root
 
@@ -1098,17 +1112,52 @@ MAX_PORT_BYTES = 256 * 1024
 AGENTV_REFUSES = "invalid YAML: "
 
 
-def _as_agentv_refuses(error: InputError, text: str, path: str) -> InputError:
-    """The reader's refusal in agentv's words and at agentv's place. libyaml stops at its own first
-    error where `yaml` reads on and reports the document's first, so a refused document is read
-    again by the port of `yaml` (yaml_js) for the error agentv's `parse` throws. Where `yaml` names
-    no place (an alias to no anchor, a bad merge) the reader's place stands; where the port finds
-    nothing, the two libraries part on the document and the reader's refusal stands as it is."""
+def read_by_port(text: str, path: str) -> Node | None:
+    """The document's tree as the port of agentv's YAML library (yaml_js) reads it, or its first
+    error in agentv's words; the reader's limits first."""
+    check_yaml_nesting(text, path)
+    return _as_agentv_reads(None, text, path)
+
+
+def _read_apart_unrefused(text: str) -> bool:
+    """Whether libyaml reads the text apart from `yaml` without refusing it, so only the port reads
+    it as agentv does: `&a: x` (`yaml`'s anchor `a:`, libyaml's anchor `a` on an empty key) and
+    `?x` inside a flow collection (`yaml`'s text, libyaml's explicit key)."""
+    return ("&" in text and bool(_COLON_ANCHOR.search(text))) or (
+        "?" in text and bool(_FLOW_QUESTION.search(text))
+    )
+
+
+def _as_agentv_reads(error: InputError | None, text: str, path: str) -> Node | None:
+    """A document the reader refuses, read by the port of `yaml` (yaml_js) instead: libyaml stops
+    at its own first error where `yaml` reads on and reports the document's first, and refuses
+    some documents `yaml` reads. The port's tree where `yaml` reads the document, else its first
+    error in agentv's words at agentv's place (_as_agentv_refuses)."""
     if len(text) > MAX_PORT_BYTES:
-        return error
-    found = refusal(text)
-    if found is None:
-        return error
+        raise error or InputError(
+            "`&name:` anchors and `?text` inside `[...]` or `{...}` are read as agentv reads them only in "
+            f"files up to {MAX_PORT_BYTES // 1024} KB (libyaml reads them apart from agentv's YAML library)",
+            path,
+        )
+    document = composed(text)
+    found = document if isinstance(document, Refusal) else document_refusal(document, text)
+    if found is not None:
+        raise _as_agentv_refuses(error, found, path) from None
+    assert not isinstance(document, Refusal)
+    try:
+        return port_tree.to_tree(document, text, _PortBuilder(path, text), MAX_DEPTH)
+    except LimitExceeded:
+        raise
+    except InputError as refused:
+        # A list or mapping key: the reader, where it read the key, says why it cannot name it.
+        raise (error or refused) from None
+
+
+def _as_agentv_refuses(error: InputError | None, found: Refusal, path: str) -> InputError:
+    """The port's refusal in agentv's words and at agentv's place. Where `yaml` names no place
+    (an alias to no anchor, a bad merge) the reader's place stands, if it read the document."""
+    if error is None:
+        return InputError(f"{AGENTV_REFUSES}{found.message}", path, found.line, found.column)
     ours = error.diagnostic
     message = f"{AGENTV_REFUSES}{found.message}"
     if found.line is None:
@@ -1120,19 +1169,64 @@ def _as_agentv_refuses(error: InputError, text: str, path: str) -> InputError:
     return InputError(message, path, found.line, found.column, ours.likely_start)
 
 
+class _PortBuilder:
+    """The reader's Nodes, values and key names for the port's tree (yaml_js/tree.py): a scalar's
+    value as the reader gives the same text and tag (core_scalar's ints and floats, the tags
+    `yaml` knows), a key's name as String() gives it."""
+
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.text = text
+        self.converter = _Converter(path, core=True)
+
+    node = staticmethod(Node)
+
+    def scalar(self, scalar: PortScalar, schema11: bool, line: int) -> Any:
+        plain = yaml11_scalar if schema11 else core_scalar
+        text, tag = scalar.text, scalar.tag
+        if tag is None:
+            return plain(text) if scalar.type in (None, "PLAIN") else text
+        if tag in _SCHEMA_KINDS:
+            return _tagged_scalar(tag, text, plain)
+        if tag in (_STR_TAG, _TIMESTAMP_TAG, "!") or tag not in _KNOWN_TAGS:
+            return text  # no timestamps in YAML 1.2; a tag `yaml` does not know is none
+        mark = yaml.Mark(self.path, 0, line - 1, 0, "", 0)  # `!!binary`: PyYAML's error at its line
+        return self.converter._constructed(yaml.ScalarNode(tag, text, mark, mark))
+
+    def key(self, value: Any) -> str:
+        return self.converter._key_text(value)
+
+    def collection_key(self, key: Any, schema11: bool, at: tuple[int, int]) -> str:
+        """A list or mapping key named by its YAML text as `yaml` writes it (yaml_keys.py)."""
+        try:
+            if schema11:
+                raise yaml_keys.KeyNotWritten("in a document read by YAML 1.1's schema")
+            tree = yaml_keys.port_key_tree(key)
+            assert not isinstance(tree, yaml_keys.KeyScalar)  # a list or mapping, or an alias to one
+            yaml_keys.refuse_unwritable(tree, self.text, 0)
+            return yaml_keys.key_text(tree)
+        except yaml_keys.KeyNotWritten as reason:
+            raise InputError(
+                "a mapping key must be a plain value (agentv's YAML reader names a list or mapping key "
+                f"by its YAML text, `[ a ]`, which the inspector cannot write exactly for this one: {reason})",
+                self.path,
+                *at,
+            ) from None
+
+    def too_deep(self, line: int, column: int) -> NoReturn:
+        raise LimitExceeded(
+            f"the document is nested more than {MAX_DEPTH} levels deep", self.path, line, column
+        )
+
+
 def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node | None:
     check_yaml_nesting(text, path)  # before libyaml, which would overflow the C stack
     tabs: frozenset[tuple[int, int]] | None = frozenset() if agentv else None
     stand_ins = _TAB_STAND_IN not in text  # a block scalar's tab may be respelled as one
-    colons_written = _COLON_STAND_IN in text or _QUESTION_STAND_IN in text
-    anchors, questions = _scanner_respellings(text, agentv, colons_written)
+    colons_written = _COLON_STAND_IN in text
     first_error = None
     inserted: list[tuple[int, int]] = []  # (line, column) of each space put in, for the columns
     for _ in range(_MAX_RESPELLINGS + 1):
-        if anchors:
-            text = _colon_anchors_respelled(text)
-        if questions:  # after the anchors, which may stop libyaml's scanner before a `?x`
-            text = _questions_respelled(text)
         try:
             root = _read_yaml(text, path, core, tabs, stand_ins)
         except InputError as error:
@@ -1145,15 +1239,6 @@ def _parse_yaml(text: str, path: str, core: bool, agentv: bool = False) -> Node 
             continue
         return _stand_ins_put_back(root, text, stand_ins, colons_written, first_error)
     raise first_error or AssertionError("unreachable")
-
-
-def _scanner_respellings(text: str, agentv: bool, colons_written: bool) -> tuple[bool, bool]:
-    """Whether the text holds what libyaml's scanner, which stops at the first error, reads apart
-    from `yaml` and must be respelled before each read: `&a: x` (an anchor to libyaml), and `?x`
-    in a flow collection."""
-    anchors = agentv and "&" in text and bool(_COLON_ANCHOR.search(text))
-    questions = agentv and "?" in text and not colons_written and bool(_FLOW_QUESTION.search(text))
-    return anchors, questions
 
 
 def _tabs_after(
@@ -1178,7 +1263,7 @@ def _stand_ins_put_back(
         # A tab respelled for a block scalar that libyaml then read as something else (a
         # key, a plain value): `yaml` refuses that tab. The first error is the text's own.
         raise first_error
-    if root is not None and (_COLON_STAND_IN in text or _QUESTION_STAND_IN in text):
+    if root is not None and _COLON_STAND_IN in text:
         if colons_written:
             if first_error is None:
                 return root  # the file's own characters, nothing respelled
@@ -1188,11 +1273,11 @@ def _stand_ins_put_back(
 
 
 def _put_back(text: str) -> str:
-    return text.replace(_COLON_STAND_IN, ":").replace(_QUESTION_STAND_IN, "?")
+    return text.replace(_COLON_STAND_IN, ":")
 
 
 def _colons_put_back(node: Node) -> Node:
-    """The tree with each `:` and `?` respelled as a stand-in (in texts and keys) put back."""
+    """The tree with each `:` respelled as a stand-in (in texts and keys) put back."""
     value = node.value
     if isinstance(value, str):
         return Node(_put_back(value), node.start_line, node.end_line, node.text_line)
@@ -1203,50 +1288,6 @@ def _colons_put_back(node: Node) -> Node:
     else:
         return node
     return Node(value, node.start_line, node.end_line, node.text_line)
-
-
-def _questions_respelled(text: str) -> str:
-    """`[?x]`, `{?x: 1}`: a plain scalar starting with `?` inside a flow collection, which `yaml`
-    reads as text and libyaml as an explicit key (`x`); its `?` spelled as a stand-in, put back
-    once read. libyaml's tokens say which `?` starts a key inside a flow collection."""
-    places = []
-    depth = 0
-    try:
-        for token in yaml.scan(text, Loader=_Loader):
-            kind = type(token)
-            if kind in (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken):
-                depth += 1
-            elif kind in (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken):
-                depth -= 1
-            elif kind is yaml.KeyToken and depth:
-                at = _offset(text, token.start_mark)
-                if text[at : at + 1] == "?" and text[at + 1 : at + 2] not in _ENDS_A_QUESTION:
-                    places.append(at)
-    except yaml.YAMLError:
-        pass  # the places before libyaml's error; the read names it
-    for at in places:
-        text = text[:at] + _QUESTION_STAND_IN + text[at + 1 :]
-    return text
-
-
-def _colon_anchors_respelled(text: str) -> str:
-    """`&a: x`: `yaml` names the anchor `a:`, libyaml reads an anchor `a` on an empty key, without
-    an error; each such anchor libyaml's tokens show (its scanner stops at the first error: again
-    after each respelling) respelled as _anchor_respelled does, its aliases with it."""
-    places = []
-    try:
-        for token in yaml.scan(text, Loader=_Loader):
-            if type(token) is yaml.AnchorToken:
-                at = _offset(text, token.start_mark)
-                if text[at + 1 + len(token.value) : at + 2 + len(token.value)] == ":":
-                    places.append(token.start_mark)
-    except yaml.YAMLError:
-        pass
-    for mark in reversed(places):
-        respelled = _anchor_respelled(text, mark)
-        if respelled is not None:
-            text = respelled[0]
-    return text
 
 
 def _holds(root: Node | None, character: str) -> bool:
@@ -2121,7 +2162,7 @@ def _compose_and_convert(
         before = text[: error.position]
         line = before.count("\n") + 1
         column = error.position - (before.rfind("\n") + 1) + 1
-        raise InputError(
+        raise ControlCharacter(
             f"invalid YAML: unacceptable character {error.character!r} (control characters are not allowed)",
             path,
             line,

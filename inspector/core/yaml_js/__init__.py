@@ -1,5 +1,7 @@
-"""A port of `yaml` 2.8.3, agentv's YAML library: its Lexer and Parser (and, beside them, its
-Composer), used to name a refused document's first error as agentv does.
+"""A port of `yaml` 2.8.3, agentv's YAML library: its Lexer, Parser and Composer, used to name a
+refused document's first error as agentv does (refusal.py), and to read, as the values toJS gives
+(tree.py, built as the reader's Nodes with their line spans), the documents libyaml refuses or reads
+apart from `yaml` (yaml_lines.load_yaml with agentv=True).
 
 File names mirror the JS (`dist/parse/lexer.js` -> lexer.py, `parser.js` -> parser.py, `cst.js` ->
 cst.py); functions keep the JS names in snake_case, and comments cite the JS function they port.

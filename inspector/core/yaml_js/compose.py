@@ -108,7 +108,14 @@ def compose_node(ctx: ComposeContext, token: Token, props: Props, on_error: OnEr
         node = compose_empty_node(ctx, token["offset"], None, None, props, on_error)
     if anchor and node.anchor == "":
         on_error(anchor, "BAD_ALIAS", "Anchor cannot be an empty string")
+    node.props = props_start(props)
     return node
+
+
+def props_start(props: Props) -> int | None:
+    """Where a node's anchor or tag starts (the earlier of the two), or None without either."""
+    offsets = [token["offset"] for token in (props.anchor, props.tag) if token]
+    return min(offsets) if offsets else None
 
 
 def _compose_collection_guarded(
@@ -151,6 +158,7 @@ def compose_empty_node(
     if props.comment:
         node.comment = props.comment
         node.range[2] = props.end
+    node.props = props_start(props)
     return node
 
 
@@ -186,7 +194,9 @@ def compose_scalar(ctx: ComposeContext, token: Token, tag_token: Token | None, o
         tag = find_scalar_tag_by_test(ctx, value)
     else:
         tag = STRING
-    scalar = Scalar(range=resolved.range, type=resolved.type, comment=resolved.comment, tag=tag_name)
+    scalar = Scalar(
+        range=resolved.range, type=resolved.type, comment=resolved.comment, tag=tag_name, text=value
+    )
     where = tag_token or token
     try:
         assert tag.resolve is not None

@@ -54,6 +54,8 @@ class Node:
     anchor: str | None = None
     tag: str | None = None
     comment: str = ""
+    # Where its anchor or tag starts, when it has one: libyaml (and so the reader) starts a node there.
+    props: int | None = None
 
 
 @dataclass
@@ -62,6 +64,8 @@ class Scalar(Node):
     type: str | None = None
     # resolved by the merge tag: yaml gives such a scalar its addToJSMap (schema/yaml-1.1/merge.js)
     merge: bool = False
+    # The text the tag resolved (a plain scalar's folded lines, a quoted one's unescaped text).
+    text: str = ""
 
 
 @dataclass

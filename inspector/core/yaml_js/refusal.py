@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .compose import compose_document
+from .compose import Document, compose_document
 from .nodes import JsError
 from .parser import parse
 from .tojs import to_js_error
@@ -23,10 +23,21 @@ class Refusal:
 
 def refusal(source: str) -> Refusal | None:
     """yaml's first error in `source`, or None where agentv reads it."""
+    document = composed(source)
+    return document if isinstance(document, Refusal) else document_refusal(document, source)
+
+
+def composed(source: str) -> Document | Refusal:
+    """The port's composed document, or what the JS throws composing it (an escape past U+10FFFF,
+    outside its error list)."""
     try:
-        document = compose_document(parse(source), source)
-    except JsError as thrown:  # what the JS throws outside its error list (an escape past U+10FFFF)
+        return compose_document(parse(source), source)
+    except JsError as thrown:
         return Refusal(str(thrown))
+
+
+def document_refusal(document: Document, source: str) -> Refusal | None:
+    """yaml's first error in a composed document, or None where agentv reads it."""
     if document.errors:
         error = document.errors[0]
         return Refusal(error.message, *line_and_column(source, error.offset))
