@@ -1105,8 +1105,8 @@ def load_yaml(text: str, path: str, core: bool = False, agentv: bool = False) ->
 
 
 # The port of agentv's YAML library is plain Python, about 200 KB a second (a 540 KB suite: 2.7 s,
-# where the reader takes 0.17 s), so it runs only on a refused document no larger than an eval file
-# is; beyond, the reader's own place stands.
+# where the reader takes 0.17 s), so it reads only what libyaml refuses or reads apart, and only in a
+# document no larger than an eval file is; beyond, the reader's own error stands.
 MAX_PORT_BYTES = 256 * 1024
 # Before yaml's own words, which do not say they are about the file's YAML.
 AGENTV_REFUSES = "invalid YAML: "

@@ -16,9 +16,8 @@ from .tojs import to_js_error
 class Refusal:
     message: str  # yaml's words, without the " at line L, column C:" and the excerpt it appends
     line: int | None = None  # 1-based, as yaml's LineCounter counts; None where yaml names no place
-    column: int | None = (
-        None  # 1-based, in characters (yaml counts UTF-16 units: they part only past the BMP)
-    )
+    # 1-based, in characters (yaml counts UTF-16 units: the two part only past the BMP).
+    column: int | None = None
 
 
 def refusal(source: str) -> Refusal | None:
