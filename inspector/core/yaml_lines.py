@@ -679,7 +679,10 @@ class _Indents:
         """A block scalar's value by `yaml`'s rules, from its lines in the text."""
         at = start_mark.index + self.bom
         header_end = self.text.find("\n", at)
-        body = self.text[header_end + 1 : end_mark.index + self.bom] if header_end >= 0 else ""
+        end = end_mark.index + self.bom
+        if not self.text[end:].strip(" \n"):
+            end = len(self.text)  # libyaml's mark leaves out a last line of spaces without a line break
+        body = self.text[header_end + 1 : end] if header_end >= 0 else ""
         header = self.text[at : header_end if header_end >= 0 else len(self.text)]
         header = header.split("#")[0].strip(" \t\r")
         if self.stand_ins:
@@ -2006,9 +2009,11 @@ class _EventReader(_Converter):
         value = event.value
         if event.tag is not None or not (style or value[:1] not in self.unsure_first):
             value = self._value_of(event)
-        if end <= start:
-            return Node(value, start, start, start)
         block = style == "|" or style == ">"
+        if end <= start:
+            if block and self.indents is not None:  # no text line, or only a last one of spaces
+                value = self.indents.block_text(event.start_mark, mark, value)
+            return Node(value, start, start, start)
         if self.indents is not None:
             self.indents.scalar(event.start_mark, mark, style)
             if block:

@@ -762,6 +762,9 @@ def test_agentvs_reader_refuses_a_tab_among_the_blanks_before_a_nested_mapping()
         ("a: >1\n  t\n  \nb: 1\n", {"a": " t\n", "b": 1}),
         ("- |-\n  x\n  \n   \n", ["x\n\n "]),
         ("a: |+\n  x\n   \n", {"a": "x\n \n"}),
+        # A last line of spaces without its line break is an empty line of the text too.
+        ("- >+\n        ", ["\n"]),
+        ("a: |+\n   ", {"a": "\n"}),
     ],
 )
 def test_agentvs_reader_reads_block_scalars_as_the_yaml_package_does(text: str, value: Any):
