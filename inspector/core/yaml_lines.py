@@ -13,6 +13,8 @@ The port of `yaml` (yaml_js, pure Python) reads, up to MAX_PORT_BYTES, every doc
 refuses (its tree where `yaml` reads it, else `yaml`'s first error at `yaml`'s place) and those
 libyaml reads apart without refusing them: `&a:` anchors and `?x` inside a flow collection
 (_read_apart_unrefused); beyond that size those are refused, and the reader's own error stands.
+Up to that size it also reads those libyaml may read apart (_read_apart_maybe): a merge key (whose
+sources `yaml` reads as JS Maps) and `-` or `?` then a blank inside a flow collection.
 """
 
 from __future__ import annotations
@@ -1093,7 +1095,7 @@ def load_yaml(text: str, path: str, core: bool = False, agentv: bool = False) ->
     if last is not None and last[0] == key:
         return last[1]
     try:
-        if agentv and _read_apart_unrefused(text):
+        if agentv and (_read_apart_unrefused(text) or _read_apart_maybe(text)):
             root = read_by_port(text, path)
         else:
             root = _parse_yaml(text, path, core, agentv)
@@ -1120,6 +1122,22 @@ def read_by_port(text: str, path: str) -> Node | None:
     error in agentv's words; the reader's limits first."""
     check_yaml_nesting(text, path)
     return _as_agentv_reads(None, text, path)
+
+
+# What libyaml may read apart from `yaml` in ways the reader does not follow, matched loosely (a
+# match in a quoted string costs only the port's time, never a wrong value): a merge key, whose
+# sources `yaml` names by String() (a null key is "null" there), and `-` or `?` then a blank inside
+# a flow collection (a block collection, which `yaml` refuses there).
+_MERGE_KEY = re.compile(r"<<[ \t]*:")
+_FLOW_BLOCK_INDICATOR = re.compile(r"[\[{,][ \t\r\n]*[-?](?:[ \t\r\n,\]}]|$)")
+
+
+def _read_apart_maybe(text: str) -> bool:
+    """Whether the text may hold what libyaml reads apart from `yaml` (above); such a text goes to
+    the port up to MAX_PORT_BYTES, and beyond, libyaml's reading stands."""
+    if len(text) > MAX_PORT_BYTES:
+        return False
+    return ("<<" in text and bool(_MERGE_KEY.search(text))) or bool(_FLOW_BLOCK_INDICATOR.search(text))
 
 
 def _read_apart_unrefused(text: str) -> bool:

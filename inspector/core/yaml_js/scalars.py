@@ -205,7 +205,19 @@ def double_quoted_value(source: str, on_error: RelativeError) -> str:
         index += 1
     if source[-1:] != '"' or len(source) == 1:
         on_error(len(source), "MISSING_CHAR", 'Missing closing "quote')
-    return "".join(result)
+    return paired_surrogates("".join(result))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def paired_surrogates(text: str) -> str:
+    """The text as the JS string holds it: a JS string is UTF-16, so escapes of a surrogate pair
+    (`\\ud83d\\ude42`, as JSON writes a character past the BMP) are one character there; a
+    lone surrogate stays one."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 def fold_newline(source: str, offset: int) -> tuple[str, int]:

@@ -71,6 +71,10 @@ class _Tree:
         self.building: set[str] = set()  # anchors whose node is still being built
         self.root: Node | None = None  # the document's node: empty, at the next token (`...`)
         self.flow = 0  # how many flow collections the node being built is in
+        # Each mapping built, as a merge reads it (mapping()), by the built node's id: the nodes
+        # live as long as the walk, so no id is reused.
+        self.map_entries: dict[int, dict[Any, tuple[str, Any]]] = {}
+        self.pending_entries: dict[Any, tuple[str, Any]] = {}
 
     def start(self, node: Node) -> int:
         return self.lines.line(node.range[0] if node.props is None else node.props)
@@ -149,8 +153,10 @@ class _Tree:
             self.flow -= node.flow
 
     def collection_node(self, node: Collection, depth: int) -> Any:
+        entries = None
         if is_map(node):
             value: Any = self.mapping(node, depth)
+            entries = self.pending_entries
             children = list(value.values())
         else:
             value = [self.item(item, depth) for item in node.items]
@@ -163,13 +169,16 @@ class _Tree:
         if children:
             end = min(end, max(child.end_line for child in children))
         end = max(start, end)
-        return self.builder.node(value, start, end, start)
+        built = self.builder.node(value, start, end, start)
+        if entries is not None:
+            self.map_entries[id(built)] = entries
+        return built
 
     def item(self, item: Any, depth: int) -> Any:
         if not isinstance(item, Pair):
             return self.build(item, depth + 1)
         # an !!omap's or !!pairs' item: a mapping of one key
-        pair = {self.key_name(item.key, depth): self.value(item, depth)}
+        pair = {self.key_name(item.key, depth)[0]: self.value(item, depth)}
         start = self.start(item.key)
         return self.builder.node(pair, start, max(start, pair_end(pair)), start)
 
@@ -180,30 +189,49 @@ class _Tree:
         return self.build(pair.value, depth + 1)
 
     def mapping(self, node: Collection, depth: int) -> dict[str, Any]:
+        """The mapping as toJS makes the object; beside it, as mergeValue reads a merge source (a
+        JS Map: each key by its JS value, in first place with its last value, a null key named
+        "null" where the object names it ""), kept for a later merge of it."""
         value: dict[str, Any] = {}
+        entries: dict[Any, tuple[str, Any]] = {}
         for pair in node.items:
             key = pair.key
             if isinstance(key, Scalar) and key.merge:
-                self.merge(value, self.value(pair, depth))
+                for identity, name, item in self.entries_of(self.value(pair, depth)):
+                    value.setdefault(name, item)  # defined only where the object has no such key
+                    entries.setdefault(identity, (name, item))  # set only where the Map has none
                 continue
-            name = self.key_name(key, depth)
-            value[name] = self.value(pair, depth)
+            name, identity, merge_name = self.key_name(key, depth)
+            item = self.value(pair, depth)
+            value[name] = item
+            entries[identity] = (entries[identity][0] if identity in entries else merge_name, item)
+        self.pending_entries = entries
         return value
 
-    def key_name(self, key: Node, depth: int) -> str:
+    def key_name(self, key: Node, depth: int) -> tuple[str, Any, str]:
+        """A key's name in the object, its identity in a JS Map, and its name when merged."""
         built = self.build(key, depth + 1)
         if isinstance(built.value, (dict, list)):
             at = (self.start(key), self.lines.column(key.range[0] if key.props is None else key.props))
-            return self.builder.collection_key(key, self.schema11, at)
-        return self.builder.key(built.value)
+            name = self.builder.collection_key(key, self.schema11, at)
+            return name, ("node", id(built)), name
+        name = self.builder.key(built.value)
+        js = built.value
+        if isinstance(js, float) and js.is_integer():
+            js = int(js)  # one JS number
+        identity = ("value", type(js).__name__, js)
+        return name, identity, "null" if js is None else name
 
-    def merge(self, value: dict[str, Any], merged: Any) -> None:
-        """mergeValue: each source's keys the map does not hold yet (the composer and toJS
-        already refused a source that is no mapping)."""
-        sources = merged.value if isinstance(merged.value, list) else [merged]
-        for source in sources:
-            for key, item in source.value.items():
-                value.setdefault(key, item)
+    def entries_of(self, merged: Any) -> list[tuple[Any, str, Any]]:
+        """mergeValue's sources (a mapping, or each of a sequence's, the earlier first) as Maps."""
+        found = []
+        for source in merged.value if isinstance(merged.value, list) else [merged]:
+            entries = self.map_entries.get(id(source))
+            if entries is None:
+                found += [(("value", "str", name), name, item) for name, item in source.value.items()]
+            else:
+                found += [(identity, name, item) for identity, (name, item) in entries.items()]
+        return found
 
 
 def pair_end(pair: dict[str, Any]) -> int:
