@@ -974,6 +974,14 @@ def test_agentvs_reader_joins_escaped_surrogate_pairs_as_a_js_string_does():
         ("a: &x {~: 1}\nb:\n  <<: *x\n", {"a": {"": 1}, "b": {"null": 1}}),
         ('a: &x {~: 1, "": 2}\nb:\n  <<: *x\n', {"a": {"": 2}, "b": {"null": 1, "": 2}}),
         ('a: &x {1: a, "1": b}\nb: {<<: *x}\n', {"a": {"1": "b"}, "b": {"1": "a"}}),
+        # A list or mapping key merged in is named by String() of the JS object.
+        (
+            "a: &x {[1, [2, ~], true]: v, {q: 1}: w}\nb: {<<: *x}\n",
+            {
+                "a": {"[ 1, [ 2, ~ ], true ]": "v", "{ q: 1 }": "w"},
+                "b": {"1,2,,true": "v", "[object Object]": "w"},
+            },
+        ),
         (
             "a: &x {k: 1}\nb: &y {<<: *x, ~: 2}\nc: {<<: *y}\n",
             {"a": {"k": 1}, "b": {"k": 1, "": 2}, "c": {"k": 1, "null": 2}},
