@@ -370,7 +370,7 @@ _ANCHOR_NAME = re.compile(r"(?<=[&*])[^ \t\r\n,\[\]{}]+")
 _ANCHOR_OTHER = re.compile(r"[^0-9A-Za-z_-]")
 _NODE_START = r"(?:(?<=^)|(?<=[ \t\n,\[{]))"
 _NODE_NAMES = re.compile(_NODE_START + r"[&*]([^ \t\r\n,\[\]{}]+)", re.M)
-_COLON_ANCHOR = re.compile(_NODE_START + r"&[0-9A-Za-z_-]*:", re.M)
+_COLON_ANCHOR = re.compile(_NODE_START + r"[&*][0-9A-Za-z_-]*:", re.M)
 # A name libyaml ends at `:`, `?`, `%`, `@` or a backquote (`&a:`, `*x%y`) where `yaml` reads on.
 _ODD_ANCHOR = re.compile(_NODE_START + r"([&*])([0-9A-Za-z_-]+[:?%@`][^ \t\r\n,\[\]{}]*)", re.M)
 # A `:` starting a plain scalar in a flow collection, spelled as this while libyaml reads it.
@@ -1129,7 +1129,7 @@ def read_by_port(text: str, path: str) -> Node | None:
 # sources `yaml` names by String() (a null key is "null" there), and `-` or `?` then a blank inside
 # a flow collection (a block collection, which `yaml` refuses there).
 _MERGE_KEY = re.compile(r"<<[ \t]*:")
-_FLOW_BLOCK_INDICATOR = re.compile(r"[\[{,][ \t\r\n]*[-?](?:[ \t\r\n,\]}]|$)")
+_FLOW_BLOCK_INDICATOR = re.compile(r"[\[{,][ \t\r\n]*[-?](?:[ \t\r\n,\]}]|$)|:[ \t]*-[ \t]*[,\]}]")
 
 
 def _read_apart_maybe(text: str) -> bool:
@@ -1142,8 +1142,8 @@ def _read_apart_maybe(text: str) -> bool:
 
 def _read_apart_unrefused(text: str) -> bool:
     """Whether libyaml reads the text apart from `yaml` without refusing it, so only the port reads
-    it as agentv does: `&a: x` (`yaml`'s anchor `a:`, libyaml's anchor `a` on an empty key) and
-    `?x` inside a flow collection (`yaml`'s text, libyaml's explicit key)."""
+    it as agentv does: `&a: x` and `*a:` (`yaml`'s anchor and alias `a:`, libyaml's `a` on an empty
+    key or as one) and `?x` inside a flow collection (`yaml`'s text, libyaml's explicit key)."""
     return ("&" in text and bool(_COLON_ANCHOR.search(text))) or (
         "?" in text and bool(_FLOW_QUESTION.search(text))
     )
@@ -1156,7 +1156,7 @@ def _as_agentv_reads(error: InputError | None, text: str, path: str) -> Node | N
     error in agentv's words at agentv's place (_as_agentv_refuses)."""
     if len(text) > MAX_PORT_BYTES:
         raise error or InputError(
-            "`&name:` anchors and `?text` inside `[...]` or `{...}` are read as agentv reads them only in "
+            "`&name:` anchors, `*name:` aliases and `?text` inside `[...]` or `{...}` are read as agentv reads them only in "
             f"files up to {MAX_PORT_BYTES // 1024} KB (libyaml reads them apart from agentv's YAML library)",
             path,
         )
@@ -1170,8 +1170,8 @@ def _as_agentv_reads(error: InputError | None, text: str, path: str) -> Node | N
     except LimitExceeded:
         raise
     except InputError as refused:
-        # A list or mapping key: the reader, where it read the key, says why it cannot name it.
-        raise (error or refused) from None
+        # A list or mapping key `yaml` reads and the inspector cannot name exactly: why, at the key.
+        raise refused from None
 
 
 def _as_agentv_refuses(error: InputError | None, found: Refusal, path: str) -> InputError:

@@ -999,6 +999,7 @@ def test_agentvs_reader_names_merged_keys_as_the_yaml_package_does(text: str, va
     [
         ("a: [-, 1]\n", (1, 5), "Implicit keys of flow sequence pairs need to be on a single line"),
         ("a: [x, - ]\n", (1, 8), "Block collections are not allowed within flow collections"),
+        ("a: {b: -, c: 1}\n", (1, 8), "Block collections are not allowed within flow collections"),
     ],
 )
 def test_agentvs_reader_refuses_a_block_indicator_in_a_flow_collection(text: str, where: Any, words: str):
@@ -1006,3 +1007,14 @@ def test_agentvs_reader_refuses_a_block_indicator_in_a_flow_collection(text: str
         yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
     found = caught.value.diagnostic
     assert (found.line, found.column) == where and words in found.message
+
+
+def test_agentvs_reader_reads_an_alias_ending_in_a_colon_as_the_yaml_package_does():
+    """`*m:` is an alias named `m:` to `yaml` (libyaml reads the alias `m` as a key)."""
+    with pytest.raises(InputError) as caught:
+        yaml_lines.load_yaml("a: &m [4]\nb: [*m:]\n", "f.yaml", core=True, agentv=True)
+    assert caught.value.diagnostic.message.endswith(
+        "Unresolved alias (the anchor must be set before the alias): m:"
+    )
+    root = yaml_lines.load_yaml("a: &m: [4]\nb: [*m:]\n", "f.yaml", core=True, agentv=True)
+    assert root is not None and root.plain() == {"a": [4], "b": [[4]]}
