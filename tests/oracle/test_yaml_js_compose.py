@@ -16,6 +16,7 @@ import pytest
 from inspector.core.yaml_js.compose import compose_errors, to_js_error
 
 from .test_yaml_differential import BATCHES, FIRST_BATCH, batch, yaml_oracle
+from .test_yaml_js_parser import in_code_points
 
 
 @pytest.fixture(scope="module")
@@ -40,22 +41,10 @@ class Utf16Index:
         return self.indexes[offset]
 
 
-def python_offsets(value: Any, index: Utf16Index) -> Any:
-    """The oracle's CST tokens with every `offset` a str index."""
-    if isinstance(value, list):
-        return [python_offsets(item, index) for item in value]
-    if isinstance(value, dict):
-        return {
-            key: index(item) if key == "offset" else python_offsets(item, index)
-            for key, item in value.items()
-        }
-    return value
-
-
 def mismatch(text: str, theirs: dict[str, Any]) -> str | None:
     index = Utf16Index(text)
     expected = [(error["code"], error["message"], index(error["offset"])) for error in theirs["errors"]]
-    tokens = python_offsets(theirs["tokens"], index)
+    tokens = in_code_points(theirs["tokens"], index)
     got = [(error.code, error.message, error.offset) for error in compose_errors(tokens, text)]
     if got != expected:
         return f"yaml: {expected}\nport: {got}"
