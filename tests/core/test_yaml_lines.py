@@ -994,6 +994,18 @@ def test_agentvs_reader_names_merged_keys_as_the_yaml_package_does(text: str, va
     assert root is not None and root.plain() == value
 
 
+def test_agentvs_reader_keeps_each_list_key_merged_in_apart():
+    """Each list or mapping key is a key of its own in the Map a merge reads, however many there
+    are: the reader once told them apart by the id() of a node it had dropped, which the next key's
+    node could take, and CI merged one key's value under another's name. Values from `yaml` 2.8.3."""
+    keys = ", ".join(f"[{n}, {{k: {n}}}]: v{n}" for n in range(30))
+    text = f"a: &x {{{keys}, {{q: 1}}: w, {{q: 2}}: z}}\nb: {{<<: *x}}\n"
+    root = yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    assert root is not None
+    merged = {f"{n},[object Object]": f"v{n}" for n in range(30)} | {"[object Object]": "w"}
+    assert root.plain()["b"] == merged
+
+
 @pytest.mark.parametrize(
     ("text", "where", "words"),
     [

@@ -10,6 +10,7 @@ ends, and a multi-line block scalar's text starts on the line after its header."
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_right
 from typing import Any, Protocol
@@ -72,9 +73,11 @@ class _Tree:
         self.building: set[str] = set()  # anchors whose node is still being built
         self.root: Node | None = None  # the document's node: empty, at the next token (`...`)
         self.flow = 0  # how many flow collections the node being built is in
-        # Each mapping built, as a merge reads it (mapping()), by the built node's id: the nodes
-        # live as long as the walk, so no id is reused.
-        self.map_entries: dict[int, dict[Any, tuple[str, Any]]] = {}
+        # Each mapping built, as a merge reads it (mapping()), by the built node's id, the node
+        # held beside its entries: a key's node is dropped once named, and a dropped node's id
+        # may be the next node's.
+        self.map_entries: dict[int, tuple[Any, dict[Any, tuple[str, Any]]]] = {}
+        self.collection_keys = itertools.count()  # each list or mapping key is a key of its own
         self.pending_entries: dict[Any, tuple[str, Any]] = {}
 
     def start(self, node: Node) -> int:
@@ -172,7 +175,7 @@ class _Tree:
         end = max(start, end)
         built = self.builder.node(value, start, end, start)
         if entries is not None:
-            self.map_entries[id(built)] = entries
+            self.map_entries[id(built)] = (built, entries)
         return built
 
     def item(self, item: Any, depth: int) -> Any:
@@ -215,7 +218,7 @@ class _Tree:
         if isinstance(built.value, (dict, list)):
             at = (self.start(key), self.lines.column(key.range[0] if key.props is None else key.props))
             name = self.builder.collection_key(key, self.schema11, at)
-            return name, ("node", id(built)), js_string_of(built.plain())
+            return name, ("node", next(self.collection_keys)), js_string_of(built.plain())
         name = self.builder.key(built.value)
         js = built.value
         if isinstance(js, float) and js.is_integer():
@@ -227,11 +230,11 @@ class _Tree:
         """mergeValue's sources (a mapping, or each of a sequence's, the earlier first) as Maps."""
         found = []
         for source in merged.value if isinstance(merged.value, list) else [merged]:
-            entries = self.map_entries.get(id(source))
-            if entries is None:
+            held = self.map_entries.get(id(source))
+            if held is None:
                 found += [(("value", "str", name), name, item) for name, item in source.value.items()]
             else:
-                found += [(identity, name, item) for identity, (name, item) in entries.items()]
+                found += [(identity, name, item) for identity, (name, item) in held[1].items()]
         return found
 
 
