@@ -34,6 +34,7 @@ from .yaml_js.nodes import Alias as PortAlias
 from .yaml_js.nodes import Pair as PortPair
 from .yaml_js.nodes import Scalar as PortScalar
 from .yaml_js.nodes import is_map as is_port_map
+from .yaml_js.schema import BOOL_TEST, CORE_TAGS, FLOAT_NAN_TEST, MERGE, MERGE_TEST, NULL_TEST
 
 _CORE = "tag:yaml.org,2002:"
 _LINE_WIDTH = 80
@@ -297,25 +298,12 @@ def _props_line(written: str, line_end: int) -> bool:
 
 # --- scalars: the core schema's tags and how each writes its value ---
 
-_NULL = re.compile(r"(?:~|[Nn]ull|NULL)?")
-_BOOL = re.compile(r"(?:[Tt]rue|TRUE|[Ff]alse|FALSE)")
-_INT_OCT = re.compile(r"0o[0-7]+")
-_INT = re.compile(r"[-+]?[0-9]+")
-_INT_HEX = re.compile(r"0x[0-9a-fA-F]+")
-_FLOAT_NAN = re.compile(r"(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)")
-_FLOAT_EXP = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+")
-_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)")
-_MERGE = re.compile(r"<<")
-# The core schema's scalar tags in `yaml`'s order, with their tests and formats.
+# The core schema's scalar tags in `yaml`'s order (the port's schema), with their tests and
+# formats; the merge key's apart.
 _TESTS: list[tuple[str, re.Pattern[str], str | None]] = [
-    ("null", _NULL, None),
-    ("bool", _BOOL, None),
-    ("int", _INT_OCT, "OCT"),
-    ("int", _INT, None),
-    ("int", _INT_HEX, "HEX"),
-    ("float", _FLOAT_NAN, None),
-    ("float", _FLOAT_EXP, "EXP"),
-    ("float", _FLOAT, None),
+    (tag.tag.removeprefix(_CORE), tag.test, tag.format)
+    for tag in CORE_TAGS
+    if tag.test is not None and tag is not MERGE
 ]
 
 
@@ -360,7 +348,7 @@ def _read_as(kind: str, text: str, number_format: str | None) -> _Resolved:
         return _Resolved("int", -0.0 if text.startswith("-") and number == 0 else number)
     if number_format == "EXP":
         return _Resolved("float", float(text), "EXP")
-    if _FLOAT_NAN.fullmatch(text):
+    if FLOAT_NAN_TEST.fullmatch(text):
         value = math.nan if text[-3:].lower() == "nan" else -math.inf if text[0] == "-" else math.inf
         return _Resolved("float", value)
     dot = text.find(".")
@@ -378,9 +366,9 @@ def _scalar(node: KeyScalar, ctx: _Context) -> str:
     if kind == "merge":
         return "<<"
     if kind == "null":
-        return node.value if _NULL.fullmatch(node.value) else "null"
+        return node.value if NULL_TEST.fullmatch(node.value) else "null"
     if kind == "bool":
-        if _BOOL.fullmatch(node.value) and value == (node.value[0] in "tT"):
+        if BOOL_TEST.fullmatch(node.value) and value == (node.value[0] in "tT"):
             return node.value
         return "true" if value else "false"
     return _number_text(resolved, node.tag)
@@ -455,7 +443,7 @@ _NOT_PLAIN = re.compile(
     r"\A[\n\t ,[\]{}#&*!|>'\"%@`]|\A[?-]\Z|\A[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]\Z"
 )
 # The default tags whose test a plain text could pass for: such a text is quoted.
-_OTHER_TESTS = [test for _, test, _ in _TESTS] + [_MERGE]
+_OTHER_TESTS = [test for _, test, _ in _TESTS] + [MERGE_TEST]
 
 
 def _string(value: str, style: str | None, ctx: _Context) -> str:

@@ -377,8 +377,6 @@ _ODD_ANCHOR = re.compile(_NODE_START + r"([&*])([0-9A-Za-z_-]+[:?%@`][^ \t\r\n,\
 _COLON_STAND_IN = "\ue001"
 # A `?` inside a flow collection, maybe starting a plain scalar, which libyaml reads as a key.
 _FLOW_QUESTION = re.compile(r"[\[{,:][ \t\r\n]*\?[^ \t\r\n,\[\]{}]")
-# A node's anchor and tag, on its line.
-_LINE_PROPERTIES = re.compile(r"(?:[&!][^ \t\r\n]*[ \t]*)+")
 # One anchor or tag of a node's properties, and the handle libyaml reads at a tag's start.
 _PROPERTY = re.compile(r"([&!][^ \t\r,\[\]{}]*)[ \t]*")
 _LIBYAML_HANDLE = re.compile(r"![0-9A-Za-z_-]*!")
@@ -738,7 +736,7 @@ class _Indents:
 
     def _quoted_problem(self, start: Any, end: Any, quote: str, indent: int) -> tuple[int, int, str] | None:
         """Where `yaml` stops a quoted string whose next line is indented too little: at the end
-        of the line before, its closing quote missing."""
+        of the line before."""
         lines = self.lines
         for number in range(start.line + 1, end.line + 1):
             line = lines[number]
@@ -747,10 +745,6 @@ class _Indents:
                 continue
             before = lines[number - 1].removesuffix("\r")
             why = f"(agentv's YAML reader ends a quoted string at a line indented less than {indent} spaces)"
-            if before.endswith(quote) and (number - 1 > start.line or len(before) > start.column + 1):
-                # What it kept ends with a quote, so it is closed there; `yaml` stops at what follows.
-                column = len(line) - len(line.lstrip(" \t")) + 1
-                return number + 1, column, f"invalid YAML: Unexpected {quote}quote at node end {why}"
             return number, len(before) + 1, f"invalid YAML: Missing closing {quote}quote {why}"
         return None
 
@@ -765,19 +759,6 @@ class _Indents:
         found = min((problem for problem in problems if problem is not None), default=None)
         if found is not None:
             raise InputError(found[2], self.path, found[0], found[1])
-
-    def _after_open_key(self, number: int, first: int, column: int) -> tuple[int, int]:
-        """Where `yaml` names a flow collection's bad indentation (0-based line and column): the
-        bad line's first character, or, when the text before it ends with a key's `:` and no
-        value yet, the end of that line (the empty value's end, resolve-flow-collection.js)."""
-        lines = self.lines
-        before = number - 1
-        while before > first and not lines[before].strip(" \t\r"):
-            before -= 1
-        line = lines[before].removesuffix("\r")
-        if before >= first and line.rstrip(" \t").endswith(":"):
-            return before, len(line)
-        return number, column
 
     def _flow_problem(
         self, start: Any, end: Any, indent: int, skipped: set[int]
@@ -794,9 +775,8 @@ class _Indents:
             if spaces == indent - 1 and number == end.line and column == end.column - 1:
                 continue
             kind = ("Flow sequence", "]") if self.text[start.index] == "[" else ("Flow map", "}")
-            line_number, column = self._after_open_key(number, start.line, column)
             return (
-                line_number + 1,
+                number + 1,
                 column + 1,
                 f"invalid YAML: {kind[0]} in block collection must be sufficiently indented and end "
                 f"with a {kind[1]} (agentv's YAML reader needs its lines indented at least {indent} spaces)",
@@ -900,7 +880,8 @@ class _Converter:
             converted = self.convert(value_node, depth + 1) if node.flow_style else None
             if self.core and name in written and self._same_key(written[name], key):
                 # YAML 1.2 readers refuse a repeated key (the `yaml` package's uniqueKeys default).
-                raise DuplicateKey("Map keys must be unique", self.path, *self._key_place(key_node))
+                mark = key_node.start_mark
+                raise DuplicateKey("Map keys must be unique", self.path, mark.line + 1, mark.column + 1)
             written[name] = key
             value[name] = converted or self.convert(value_node, depth + 1)
         return Node(value, start, _last_line(value.values(), start, end), start)
@@ -908,11 +889,8 @@ class _Converter:
     def _refuse_flow_key_after_gap(self, indents: _Indents, before: yaml.Node, key_node: yaml.Node) -> None:
         """`yaml`'s parser takes a flow list or mapping that starts a block mapping's later key
         (`[a]: x`) for a comment's trailing content, in a mapping not at column 0 or after a blank
-        or comment line, and refuses the document ("Map comment with trailing content"; with an
-        anchor or tag before it, "Implicit map keys need to be followed by map values", at the
-        list or mapping)."""
+        or comment line, and refuses the document."""
         mark = key_node.start_mark
-        at = mark.index + indents.bom
         explicit = "?" in indents.lines[mark.line][: mark.column]  # `? [a]`: not this
         if explicit or not _gap_before(indents.lines, mark.line, mark.column):
             return
@@ -923,32 +901,13 @@ class _Converter:
             start = before.start_mark.index + indents.bom
             if "+" in indents.text[start : indents.text.find("\n", start)]:
                 return  # the blank lines are the text's own (kept)
-        properties = _LINE_PROPERTIES.match(indents.text, at)
-        if properties is None:
-            raise InputError(
-                "invalid YAML: Map comment with trailing content (agentv's YAML reader refuses a list "
-                "or mapping as a later key of an indented mapping, or after a blank or comment line)",
-                self.path,
-                mark.line + 1,
-                mark.column + 1,
-            )
         raise InputError(
-            "invalid YAML: Implicit map keys need to be followed by map values (agentv's YAML reader "
-            "refuses a list or mapping as a later key of an indented mapping, or after a blank or "
-            "comment line)",
+            "invalid YAML: Map comment with trailing content (agentv's YAML reader refuses a list "
+            "or mapping as a later key of an indented mapping, or after a blank or comment line)",
             self.path,
             mark.line + 1,
-            mark.column + 1 + len(properties.group()),
+            mark.column + 1,
         )
-
-    def _key_place(self, key_node: yaml.Node) -> tuple[int, int]:
-        """Where a repeated key is named: `yaml` names it after its anchor and tag (`&a k`)."""
-        mark = key_node.start_mark
-        indents = self.indents
-        if indents is None:
-            return mark.line + 1, mark.column + 1
-        properties = _LINE_PROPERTIES.match(indents.text, mark.index + indents.bom)
-        return mark.line + 1, mark.column + 1 + (len(properties.group()) if properties else 0)
 
     def _collection_key(self, mapping: yaml.MappingNode, index: int, key_node: yaml.Node, depth: int) -> str:
         """A list or mapping key, named as agentv's YAML reader names it: by its YAML text, as its
@@ -1377,20 +1336,16 @@ class _Respelled(Exception):
 _Respelling = tuple[str, tuple[int, int] | None, tuple[int, int] | None]
 
 
-def _respelled(
-    text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False, path: str = ""
-) -> _Respelling | None:
+def _respelled(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) -> _Respelling | None:
     """_respelled_at the place libyaml stopped, else an anchor's name `yaml` reads and libyaml
     cuts short (`&a:`), wherever libyaml then stops."""
-    respelled = _respelled_at(text, error, stand_ins, path)
+    respelled = _respelled_at(text, error, stand_ins)
     if respelled is None and error.problem_mark is not None:
         respelled = _anchor_respelled(text, None, error.problem_mark)
     return respelled
 
 
-def _respelled_at(
-    text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False, path: str = ""
-) -> _Respelling | None:
+def _respelled_at(text: str, error: yaml.MarkedYAMLError, stand_ins: bool = False) -> _Respelling | None:
     """The text as libyaml reads what `yaml` reads where libyaml stopped: a space for a tab `yaml`
     takes for separation (right after a block indicator, `-\tvalue`, or on a line of nothing but
     blanks), a space after a `:` that ends a key in a flow collection (`{key:, other: 1}`)."""
@@ -1402,7 +1357,7 @@ def _respelled_at(
     if respell is not None:
         return respell(text, error)
     if problem in ("found unknown directive name", "could not find expected directive name"):
-        return _unknown_directive_respelled(text, path, error.context_mark)
+        return _unknown_directive_respelled(text, error.context_mark)
     if problem.startswith("found a tab character where an indentation space") and stand_ins:
         return _block_scalar_tab_respelled(text, error)
     if "cannot start any token" in problem or "violates indentation" in problem:
@@ -1499,151 +1454,11 @@ def _in_flow(text: str, mark: Any) -> bool:
     return depth > 0
 
 
-def _repeated_key_before(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
-    """A key repeated before the place libyaml stops at: `yaml` reads on past a syntax error and
-    names what it meets first, which is then the repeated key. Keys are compared as `yaml` compares
-    them (`1` and `'1'` differ); a merge's keys may be written again, so `<<` is not counted."""
-    mark = error.problem_mark
-    if mark is None:
-        return None
-    stop = (mark.line, mark.column)
-    frames: list[_Frame] = []
-    events: Any = yaml.parse(text, Loader=_Loader)
-    try:
-        for event in events:
-            kind = type(event)
-            if kind is yaml.DocumentEndEvent:
-                frames = []
-                continue
-            if kind in (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentStartEvent):
-                continue
-            start = (event.start_mark.line, event.start_mark.column)
-            if start >= stop:
-                return None
-            if _key_seen_before(frames, event, kind):
-                return DuplicateKey("Map keys must be unique", path, start[0] + 1, start[1] + 1)
-            _count_node(frames, kind)
-    except yaml.YAMLError:
-        return None
-    return None
-
-
-_Frame = tuple[bool, list[int], set[Any]]  # (a mapping?, [values read], keys seen)
-
-
-def _key_seen_before(frames: list[_Frame], event: Any, kind: type) -> bool:
-    """Whether this event is a mapping's key it has already read (and if not, remembers it)."""
-    if not (frames and frames[-1][0] and frames[-1][1][0] % 2 == 0 and kind is yaml.ScalarEvent):
-        return False
-    keys = frames[-1][2]
-    if event.tag is not None or event.value == "<<":
-        return False
-    identity = _js_identity(event.value if event.style else core_scalar(event.value))
-    if identity in keys:
-        return True
-    keys.add(identity)
-    return False
-
-
-def _count_node(frames: list[_Frame], kind: type) -> None:
-    """The collections open around an event after it: one more value read, one opened or closed."""
-    if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
-        frames.pop()
-        if frames:
-            frames[-1][1][0] += 1
-    elif kind in (yaml.MappingStartEvent, yaml.SequenceStartEvent):
-        frames.append((kind is yaml.MappingStartEvent, [0], set()))
-    elif frames:
-        frames[-1][1][0] += 1
-
-
-# libyaml's words for a line that does not go on a block collection, and `yaml`'s.
-_BLOCK_LINE_PROBLEMS = {
-    "did not find expected key": "All mapping items must start at the same column "
-    "(agentv's YAML reader wants each key of a mapping at its first key's column)",
-    "did not find expected '-' indicator": "Sequence item without - indicator "
-    "(agentv's YAML reader wants each item of a list to start with `- ` at its first item's column)",
-}
-
-
-def _in_yaml_words(text: str, path: str, error: yaml.MarkedYAMLError) -> InputError | None:
-    """libyaml's refusal at the place, and in the words, `yaml` gives the same mistake: a block
-    collection on the `---` line, a key running on to the next line (named where it starts)."""
-    problem = error.problem or ""
-    mark = error.problem_mark
-    if mark is None:
-        return None
-    if problem in (
-        "mapping values are not allowed in this context",
-        "block sequence entries are not allowed in this context",
-    ):
-        line = text.split("\n", mark.line + 1)[mark.line].removeprefix("\ufeff")
-        if line[:3] == "---" and line[3:4] in (" ", "\t"):
-            column = len(line) - len(line[3:].lstrip(" \t"))
-            return InputError(
-                "invalid YAML: Block collection cannot start on same line with directives-end marker "
-                "(agentv's YAML reader wants a line break after `---` before a mapping or list)",
-                path,
-                mark.line + 1,
-                column + 1,
-            )
-    wrong_line = _BLOCK_LINE_PROBLEMS.get(problem)
-    if wrong_line is not None:
-        line = text.split("\n", mark.line + 1)[mark.line]
-        at = line[mark.column : mark.column + 1]
-        if mark.line and not line[: mark.column].strip(" ") and at != "\t":
-            return InputError(f"invalid YAML: {wrong_line}", path, *_block_line_place(text, mark))
-    context = error.context_mark
-    if problem == "could not find expected ':'" and context is not None and context.line < mark.line:
-        # `yaml` names the key itself, after its anchor or tag (libyaml the first of them).
-        line = text.split("\n", context.line + 1)[context.line]
-        bom = int(context.line == 0 and line.startswith("\ufeff"))
-        properties = _LINE_PROPERTIES.match(line, context.column + bom)
-        column = properties.end() if properties else context.column + bom
-        return InputError(
-            f"invalid YAML: Implicit keys need to be on a single line (a key started on line {context.line + 1} "
-            "runs on to the next without its `:`)",
-            path,
-            context.line + 1,
-            column + 1,
-        )
-    return None
-
-
-# A line that starts an explicit key in a list item (`- ? key`).
-_EXPLICIT_KEY = re.compile(r"[ \t]*-[ \t]+\?[ \t]")
-
-
-def _block_line_place(text: str, mark: Any) -> tuple[int, int]:
-    """Where `yaml` names a line that breaks a block collection (1-based line and column): the
-    start of the blank and comment lines right before it (it stops at the line break after the
-    collection's last content; a `#` line indented deeper is a block scalar's text), or the line
-    itself, at its `:` when that follows a list item's explicit key (`- ? key`); after a lone `:`
-    or `?`, the end of that line (the empty node's place)."""
-    lines = text.split("\n", mark.line + 1)
-    number = mark.line
-    while number > 1:
-        before = lines[number - 1]
-        rest = before.lstrip(" \t")
-        if rest.strip("\r") and (rest[0] != "#" or len(before) - len(rest) > mark.column):
-            break
-        number -= 1
-    before = lines[number - 1].removesuffix("\r")
-    if before.strip(" \t-") in (":", "?"):
-        return number, len(before) + 1
-    if (
-        number == mark.line
-        and lines[number][mark.column : mark.column + 1] == ":"
-        and _EXPLICIT_KEY.match(before)
-    ):
-        return number + 1, mark.column + 1
-    return number + 1, 1
-
-
-def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respelling | None:
+def _unknown_directive_respelled(text: str, start: Any) -> _Respelling | None:
     """A directive `yaml` does not know (`%x`, `%`): it passes over it (a warning), libyaml
-    refuses it; spelled as the comment `yaml` takes it for. A document after it must start with
-    `---` in `yaml` too, and a `...` after it, past a first document, ends a second one."""
+    refuses it; spelled as the comment `yaml` takes it for. Not where `yaml` refuses it too, and
+    libyaml's error stands: inside a document (a plain value, which cannot start with `%`), or
+    where what follows it is refused (_document_after_directive_refused)."""
     if start is None:
         return None
     lines = text.split("\n")
@@ -1655,51 +1470,24 @@ def _unknown_directive_respelled(text: str, path: str, start: Any) -> _Respellin
         not lines[before - 1].strip(" \t\r\ufeff") or lines[before - 1].lstrip("\ufeff")[:1] in "#%"
     ):
         before -= 1
-    if before > 0 and lines[before - 1].rstrip(" \t\r") != "...":
-        raise InputError(  # inside a document: a plain value, which cannot start with `%`
-            "invalid YAML: Plain value cannot start with directive indicator character % (agentv's "
-            "YAML reader reads a `%` line as a directive only before a document)",
-            path,
-            start.line + 1,
-            start.column + 1,
-        )
-    _refuse_document_after_directive(lines, start.line, before == 0, path)
+    inside_a_document = before > 0 and lines[before - 1].rstrip(" \t\r") != "..."
+    if inside_a_document or _document_after_directive_refused(lines, start.line, before == 0):
+        return None
     return text[:at] + "#" + text[at + 1 :], None, None
 
 
-def _refuse_document_after_directive(lines: list[str], directive: int, first: bool, path: str) -> None:
-    """What `yaml` refuses after a directive line (number `directive`, 0-based; `first`: before
-    the first document): a document not opened by `---`, none at all in a first document, or a
-    `...` that would end a second document."""
+def _document_after_directive_refused(lines: list[str], directive: int, first: bool) -> bool:
+    """Whether `yaml` refuses what follows a directive line (number `directive`, 0-based; `first`:
+    before the first document): a document not opened by `---`, none at all in a first document,
+    or a `...` that would end a second document."""
     for number in range(directive + 1, len(lines)):
         line = lines[number].rstrip("\r")
         if not line.strip(" \t") or line.lstrip(" \t")[:1] == "#" or line[:1] == "%":
             continue
         if line[:3] not in ("---", "...") or line[3:4] not in ("", " ", "\t"):
-            raise InputError(
-                "invalid YAML: Missing directives-end/doc-start indicator line (agentv's YAML reader "
-                "wants `---` after a directive)",
-                path,
-                number + 1,
-                1,
-            )
-        if line[:3] == "..." and any(before.rstrip(" \t\r") == "..." for before in lines[:directive]):
-            raise InputError(
-                "invalid YAML: Source contains multiple documents (agentv's YAML reader reads one "
-                "document; a directive after `...` starts another)",
-                path,
-                number + 1,
-                1,
-            )
-        return
-    if first:  # a first document that is nothing but directives
-        raise InputError(
-            "invalid YAML: Missing directives-end indicator line (agentv's YAML reader wants "
-            "`---` after a directive)",
-            path,
-            len(lines),
-            len(lines[-1]) + 1,
-        )
+            return True
+        return line[:3] == "..." and any(before.rstrip(" \t\r") == "..." for before in lines[:directive])
+    return first
 
 
 def _trailing_directives_respelled(text: str) -> _Respelling | None:
@@ -1833,7 +1621,7 @@ def _from_events(
     except yaml.MarkedYAMLError as error:
         # What `yaml` reads and libyaml does not is respelled here, before the composer's path
         # (which stops at a repeated anchor, which `yaml` allows, before it reaches it).
-        respelled = None if tabs is None else _respelled(text, error, stand_ins, path)
+        respelled = None if tabs is None else _respelled(text, error, stand_ins)
         if respelled is None:
             raise _Unusual from None
         raise _Respelled(*respelled, marked_error(text, path, error)) from None
@@ -2176,9 +1964,7 @@ def _compose_and_convert(
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
         refusal = marked_error(text, path, error)
-        if tabs is not None:
-            refusal = _repeated_key_before(text, path, error) or _in_yaml_words(text, path, error) or refusal
-        respelled = None if tabs is None else _respelled(text, error, stand_ins, path)
+        respelled = None if tabs is None else _respelled(text, error, stand_ins)
         raise refusal if respelled is None else _Respelled(*respelled, refusal) from None
     except yaml.reader.ReaderError as error:
         # The reader reports a character offset, not a line: turn it into line and column.

@@ -127,6 +127,26 @@ def test_a_large_document_libyaml_reads_apart_is_refused_clearly():
         load_yaml(text, "big.yaml", agentv=True)
 
 
+@pytest.mark.parametrize(
+    ("tail", "line", "words"),
+    [
+        ("a:\n  b: 1\n c: 2\n", 3, "did not find expected key"),  # a line that breaks a mapping
+        ("k: 1\nk: 2\n", 2, "Map keys must be unique"),
+        ("--- a: 1\n", 1, "mapping values are not allowed"),  # a mapping on the `---` line
+        ("a: 1\n%x\n", 2, "found unknown directive name"),  # a directive inside the document
+        ("a:\n  - {k: 1,\n  x}\n", 3, "Flow map in block collection must be sufficiently indented"),
+    ],
+)
+def test_a_large_document_agentv_refuses_is_refused_at_its_line_in_the_readers_words(tail, line, words):
+    """Beyond MAX_PORT_BYTES the port reads nothing: libyaml's problem, or the reader's own check's,
+    names the file and the line (`yaml`'s words are not promised there)."""
+    padding_lines = MAX_PORT_BYTES // 10 + 1
+    with pytest.raises(InputError) as raised:
+        load_yaml("# padding\n" * padding_lines + tail, "evals/big.yaml", agentv=True)
+    assert str(raised.value).startswith(f"evals/big.yaml:{padding_lines + line}:")
+    assert words in raised.value.diagnostic.message
+
+
 def test_the_port_names_yamls_first_error_where_it_reads_no_tree():
     with pytest.raises(InputError) as raised:
         load_yaml("a: &x: [1\nb: 2\n", "t.yaml", agentv=True)
