@@ -11,30 +11,45 @@ from ninja import Field, Query, Router, Schema
 from inspector.diffs import comparison
 
 from .common import E400, E404, E422
-from .schemas import InputFormat, Profile, Provider
+from .schemas import GraderProvider, InputFormat, Profile, Provider, RenderSettingsQuery
 
 router = Router(tags=["diff"])
 
 
-class DiffQuery(Schema):
+class DiffQuery(RenderSettingsQuery):
+    """Each render setting and `provider` apply to both sides; `old_` or `new_` before a name sets
+    it for that side only."""
+
     old: str = Field(max_length=2000, description="The old bundle: its id or a link to it.")
     new: str = Field(
         max_length=2000,
         description="The new bundle: its id or a link to it (the same as `old` to compare settings).",
     )
-    profile: Profile | None = Field(None, description="Both sides, unless old_/new_profile is given.")
+    provider: Provider | None = Field(None, description="Token counts and payloads; both sides.")
     old_profile: Profile | None = None
     new_profile: Profile | None = None
-    provider: Provider | None = Field(None, description="Token counts and payloads; both sides.")
-    old_provider: Provider | None = None
-    new_provider: Provider | None = None
-    system_prompt: str | None = Field(None, max_length=100_000)
-    old_system_prompt: str | None = Field(None, max_length=100_000)
-    new_system_prompt: str | None = Field(None, max_length=100_000)
-    max_tokens: int | None = None
+    old_patterns: str | None = None
+    new_patterns: str | None = None
+    old_system_prompt: str | None = None
+    new_system_prompt: str | None = None
     old_max_tokens: int | None = None
     new_max_tokens: int | None = None
-    input_format: InputFormat | None = None
+    old_input_format: InputFormat | None = None
+    new_input_format: InputFormat | None = None
+    old_grader_provider: GraderProvider | None = None
+    new_grader_provider: GraderProvider | None = None
+    old_gambit_context: str | None = None
+    new_gambit_context: str | None = None
+    old_gambit_context_sample: str | None = None
+    new_gambit_context_sample: str | None = None
+    old_gambit_message: str | None = None
+    new_gambit_message: str | None = None
+    old_gambit_conversation: str | None = None
+    new_gambit_conversation: str | None = None
+    old_gambit_conversation_sample: str | None = None
+    new_gambit_conversation_sample: str | None = None
+    old_provider: Provider | None = None
+    new_provider: Provider | None = None
 
 
 class CaseDiffQuery(DiffQuery):
@@ -68,10 +83,19 @@ class MessageDiffOut(Schema):
     words: list[list[str]] = Field(description='Runs of ["=", kept], ["-", removed], ["+", added] text.')
 
 
+class GraderDiffOut(Schema):
+    name: str
+    status: str = Field(description="changed, added or removed (on one case's diff, also unchanged)")
+    old_judge: str | None = Field(description="The judge the old side asks, when the file names one.")
+    new_judge: str | None
+    messages: list[MessageDiffOut] = Field(description="The judge's request, message by message.")
+
+
 class ChangedCaseOut(Schema):
     id: str
     document: str
     messages: list[MessageDiffOut]
+    graders: list[GraderDiffOut] = Field(description="The judge requests that changed.")
     because: list[CauseOut]
     tokens: dict[str, int]
 
@@ -91,6 +115,7 @@ class CaseDiffOut(Schema):
     document: str
     status: str
     messages: list[MessageDiffOut] = Field(description="Every message, unchanged ones included.")
+    graders: list[GraderDiffOut] = Field(description="Every judge request, unchanged ones included.")
     because: list[CauseOut]
     tokens: dict[str, int]
     payload: dict[str, Any] = Field(
@@ -132,6 +157,10 @@ def diff_one_case(request: HttpRequest, query: Query[CaseDiffQuery]):
         **data,
         "status": found.diff.status,
         "messages": [m.as_dict() for m in found.diff.messages],
+        "graders": [
+            {**grader.as_dict(), "messages": [m.as_dict() for m in grader.messages]}
+            for grader in found.diff.graders
+        ],
         "payload": {
             "old": json.loads(found.old_payload) if found.old_payload else None,
             "new": json.loads(found.new_payload) if found.new_payload else None,

@@ -46,8 +46,8 @@ GRADER_PROVIDER_HELP = (
 )
 
 
-class RenderQuery(Schema):
-    """The inspector page's render settings."""
+class RenderSettingsQuery(Schema):
+    """The inspector page's render settings (render_settings.SETTING_NAMES)."""
 
     profile: Profile | None = Field(
         None,
@@ -93,6 +93,9 @@ class RenderQuery(Schema):
         "(the case's `gambit.conversation_samples` lists them) or a file of the bundle by its "
         "path, instead of gambit_conversation; traced to the file's lines.",
     )
+
+
+class RenderQuery(RenderSettingsQuery):
     document: str | None = Field(
         None,
         description="The bundle file to read. Default: the only document, or the first one "

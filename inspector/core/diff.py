@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from inspector.core.model import Message, RenderedCase, RenderedDocument
+from inspector.core.model import GraderPrompt, Message, RenderedCase, RenderedDocument
 from inspector.core.tokens import TOKENS_PER_REPLY, message_token_counts, provider_encoding
 
 # A word, a run of whitespace or one other character: whitespace changes show, punctuation
@@ -61,6 +61,22 @@ class MessageDiff:
 
 
 @dataclass
+class GraderDiff:
+    """One judge request of the case on both sides: a grader is matched by its name (and which of
+    that name it is), so a changed rubric or a run's judge setting shows as the request it changes."""
+
+    name: str
+    status: str  # unchanged, changed, added, removed
+    old_judge: str | None
+    new_judge: str | None
+    messages: list[MessageDiff]
+
+    def as_dict(self) -> dict:
+        named = {key: getattr(self, key) for key in ("name", "status", "old_judge", "new_judge")}
+        return {**named, "messages": [m.as_dict() for m in self.messages if m.status != "unchanged"]}
+
+
+@dataclass
 class CaseDiff:
     document: str
     id: str
@@ -69,12 +85,14 @@ class CaseDiff:
     because: list[Cause] = field(default_factory=list)
     old_tokens: int = 0
     new_tokens: int = 0
+    graders: list[GraderDiff] = field(default_factory=list)  # what each judge is asked, after the run
 
     def as_dict(self) -> dict:
         return {
             "id": self.id,
             "document": self.document,
             "messages": [m.as_dict() for m in self.messages if m.status != "unchanged"],
+            "graders": [g.as_dict() for g in self.graders if g.status != "unchanged"],
             "because": [cause.as_dict() for cause in self.because],
             "tokens": {"old": self.old_tokens, "new": self.new_tokens},
         }
@@ -229,6 +247,35 @@ def message_diffs(old: list[Message], new: list[Message]) -> list[MessageDiff]:
     return out
 
 
+def grader_diffs(old: list[GraderPrompt], new: list[GraderPrompt]) -> list[GraderDiff]:
+    """In the new side's order, removed graders after; a grader on one side only has its messages
+    added or removed whole."""
+    old_by_key = dict(_graders_by_key(old))
+    out: list[GraderDiff] = []
+    for key, grader in _graders_by_key(new):
+        before = old_by_key.pop(key, None)
+        messages = message_diffs(before.messages if before else [], grader.messages)
+        if before is None:
+            status = "added"
+        elif before.judge == grader.judge and all(m.status == "unchanged" for m in messages):
+            status = "unchanged"
+        else:
+            status = "changed"
+        out.append(GraderDiff(grader.name, status, before.judge if before else None, grader.judge, messages))
+    for grader in old_by_key.values():
+        out.append(GraderDiff(grader.name, "removed", grader.judge, None, message_diffs(grader.messages, [])))
+    return out
+
+
+def _graders_by_key(graders: list[GraderPrompt]) -> list[tuple[tuple[str, int], GraderPrompt]]:
+    seen: dict[str, int] = {}
+    keyed = []
+    for grader in graders:
+        seen[grader.name] = seen.get(grader.name, 0) + 1
+        keyed.append(((grader.name, seen[grader.name]), grader))
+    return keyed
+
+
 def _shown(message: Message) -> str:
     """What a message diff compares: its content, with tool calls and omission written out so a
     change to either shows."""
@@ -270,9 +317,13 @@ class FileChanges:
 
 
 def _spans(case: RenderedCase) -> set[tuple[str, int, int]]:
-    """Every (file, first line, last line) the case's text came from, references included."""
+    """Every (file, first line, last line) the case's text and its judges' came from, references
+    included."""
     spans = set()
-    for message in case.messages:
+    for grader in case.graders:
+        if grader.span:
+            spans.add((grader.span.path, grader.span.start_line, grader.span.end_line))
+    for message in [*case.messages, *(m for grader in case.graders for m in grader.messages)]:
         if message.span:
             spans.add((message.span.path, message.span.start_line, message.span.end_line))
         for segment in message.segments:
@@ -336,7 +387,8 @@ def diff_case(
         status = "added" if old is None else "removed"
         return CaseDiff(document, (new or old).id, status, [], [], old_tokens, new_tokens)  # type: ignore[union-attr]
     messages = message_diffs(old.messages, new.messages)
-    changed = any(m.status != "unchanged" for m in messages)
+    graders = grader_diffs(old.graders, new.graders)
+    changed = any(m.status != "unchanged" for m in messages) or any(g.status != "unchanged" for g in graders)
     return CaseDiff(
         document,
         new.id,
@@ -345,6 +397,7 @@ def diff_case(
         causes(old, new, files) if changed else [],
         old_tokens,
         new_tokens,
+        graders,
     )
 
 

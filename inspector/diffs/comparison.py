@@ -8,8 +8,10 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.http import Http404
+from django.urls import reverse
 
 from inspector.bundles import loading
 from inspector.cases import finding
@@ -17,17 +19,12 @@ from inspector.core.diff import BundleDiff, CaseDiff, FileChanges, diff_case, di
 from inspector.core.export import export_case
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
+from inspector.core.render_settings import SETTING_NAMES
 from inspector.rendering import query_settings, stored_renders
 
-SIDE_KEYS = (
-    "profile",
-    "patterns_mode",
-    "patterns",
-    "system_prompt",
-    "max_tokens",
-    "input_format",
-    "provider",
-)
+# Every render setting the case page has, its switch between the config's and edited patterns,
+# and the provider that counts tokens and builds the payload.
+SIDE_KEYS = (*SETTING_NAMES, "patterns_mode", "provider")
 _BUNDLE_IN_LINK = re.compile(r"/b/([A-Za-z0-9_-]{1,64})(?:/|$)")
 
 
@@ -52,6 +49,13 @@ def bundle_id_of(value: str) -> str:
     value = value.strip()
     match = _BUNDLE_IN_LINK.search(value)
     return match.group(1) if match else value
+
+
+def diff_url(view: str, page_params: Mapping[str, str], **fields: str) -> str:
+    """A link from a page into a diff (`diff` or `diff-case`) whose sides both render with the
+    settings the page has."""
+    shared = {key: value for key, value in page_params.items() if key in SIDE_KEYS}
+    return reverse(view) + "?" + urlencode({**fields, **shared})
 
 
 def side_params(params: Mapping[str, str], prefix: str) -> dict[str, str]:

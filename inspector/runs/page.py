@@ -16,7 +16,7 @@ STATUS_LABELS = {
 }
 
 
-def _sides(diffs: list[MessageDiff]) -> list[dict]:
+def message_sides(diffs: list[MessageDiff]) -> list[dict]:
     """The diff case page's view of each message (review/message_diffs.html)."""
     return [
         {
@@ -41,7 +41,7 @@ def _case(number: int, check: CaseCheck) -> dict:
         "label": STATUS_LABELS[check.status],
         "eval_path": check.eval_path,
         "note": check.note,
-        "messages": _sides(check.messages),
+        "messages": message_sides(check.messages),
         "cause": [f"{line.path}:{line.line}" for line in check.cause],
         "graders": [
             {
@@ -50,7 +50,7 @@ def _case(number: int, check: CaseCheck) -> dict:
                 "status": grader.status,
                 "label": STATUS_LABELS[grader.status],
                 "with_answer": grader.with_answer,
-                "messages": _sides(grader.messages),
+                "messages": message_sides(grader.messages),
                 "cause": [f"{line.path}:{line.line}" for line in grader.cause],
             }
             for position, grader in enumerate(check.graders, 1)

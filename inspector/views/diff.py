@@ -15,10 +15,18 @@ from inspector.cases import addresses
 from inspector.core.diff import CaseDiff
 from inspector.diffs import comparison
 from inspector.rendering import query_settings
+from inspector.runs.page import message_sides
 
 from .common import PROVIDER_LABELS, HtmxHttpRequest, Problem
 
-FORM_KEYS = tuple(f"{side}_{key}" for side in ("old", "new") for key in comparison.SIDE_KEYS) + ("old", "new")
+SIDES = ("old", "new")
+FORM_KEYS = (
+    *SIDES,
+    *comparison.SIDE_KEYS,
+    *(f"{side}_{key}" for side in SIDES for key in comparison.SIDE_KEYS),
+)
+# The settings the form shows a select for on each side; the rest travel in hidden fields.
+SELECTED = ("profile", "provider", "grader_provider")
 
 
 def _sides(request: HtmxHttpRequest) -> tuple[comparison.Side, comparison.Side]:
@@ -29,17 +37,40 @@ def _sides(request: HtmxHttpRequest) -> tuple[comparison.Side, comparison.Side]:
 
 
 def _form(request: HtmxHttpRequest) -> dict:
+    """Each side's selects show the setting that side renders with, a shared one included, so
+    the form sends it back as that side's own; every other setting is kept as it came."""
     from inspector.core.options import PROFILES
 
+    given = _given(request)
+    sides = [
+        {
+            "name": side,
+            "label": side.capitalize(),
+            "bundle": given.get(side, ""),
+            **{key: given.get(f"{side}_{key}") or given.get(key, "") for key in SELECTED},
+        }
+        for side in SIDES
+    ]
+    shown = {*SIDES, *SELECTED, *(f"{side}_{key}" for side in SIDES for key in SELECTED)}
     return {
-        "values": {key: request.GET.get(key, "") for key in FORM_KEYS},
+        "sides": sides,
+        "hidden": [(key, value) for key, value in given.items() if key not in shown],
         "profiles": PROFILES,
         "providers": list(PROVIDER_LABELS.items()),
     }
 
 
+def _given(request: HtmxHttpRequest) -> dict[str, str]:
+    """The diff's parameters that were set; patterns given empty stay, as they mean none."""
+    return {
+        key: value
+        for key in FORM_KEYS
+        if (value := request.GET.get(key)) is not None and (value or key.endswith("patterns"))
+    }
+
+
 def _query(request: HtmxHttpRequest) -> str:
-    return urlencode({key: value for key, value in request.GET.items() if key in FORM_KEYS and value})
+    return urlencode(_given(request))
 
 
 def _tokens(case: CaseDiff) -> str:
@@ -62,6 +93,7 @@ def diff_page(request: HtmxHttpRequest) -> HttpResponse:
             "document": case.document,
             "tokens": _tokens(case),
             "because": [cause.label() for cause in case.because],
+            "judges": sum(grader.status != "unchanged" for grader in case.graders),
             "url": case_link + urlencode({"document": case.document, "case": case.id}),
             "old_url": addresses.case_url(old.id, case.document, case.id),
             "new_url": addresses.case_url(new.id, case.document, case.id),
@@ -100,18 +132,19 @@ def diff_case_page(request: HtmxHttpRequest) -> HttpResponse:
     old, new = _sides(request)
     document, case_id = request.GET.get("document", ""), request.GET.get("case", "")
     found = comparison.compare_case(old, new, document, case_id)
-    messages = []
-    for item in found.diff.messages:
-        messages.append(
-            {
-                "status": item.status,
-                "old_index": item.old_index,
-                "new_index": item.new_index,
-                "role": item.new_role or item.old_role,
-                "old": [(op, text) for op, text in item.words if op != "+"],
-                "new": [(op, text) for op, text in item.words if op != "-"],
-            }
-        )
+    messages = message_sides(found.diff.messages)
+    graders = [
+        {
+            "anchor": f"judge-{position}",
+            "name": grader.name,
+            "status": grader.status,
+            "old_judge": grader.old_judge,
+            "new_judge": grader.new_judge,
+            "messages": message_sides(grader.messages),
+        }
+        for position, grader in enumerate(found.diff.graders, 1)
+        if grader.status != "unchanged"
+    ]
     return render(
         request,
         "review/diff_case.html",
@@ -122,6 +155,7 @@ def diff_case_page(request: HtmxHttpRequest) -> HttpResponse:
             "case_id": case_id,
             "diff": found.diff,
             "messages": messages,
+            "graders": graders,
             "changed_count": sum(m["status"] != "unchanged" for m in messages),
             "because": _with_counts(old, new, found.diff),
             "payload_lines": found.payload_lines,

@@ -20,6 +20,7 @@ from inspector.cases import addresses
 from inspector.core import bounded
 from inspector.core.model import RenderedCase
 from inspector.core.options import RenderOptions
+from inspector.diffs.comparison import diff_url
 from inspector.review import service
 from inspector.review.carried_verdicts import effective_verdicts
 from inspector.review.case_counts import open_threads_by_case
@@ -94,10 +95,13 @@ def case_panel(
         "messages": [(index, message.role) for index, message in enumerate(case.messages)],
         "markers_json": json.dumps(markers),
         "error": error,
-        "parent_diff_url": reverse("diff-case")
-        + "?"
-        + urlencode(
-            {"old": loaded.record.parent_id, "new": loaded.record.pk, "document": document, "case": case.id}
+        "parent_diff_url": diff_url(
+            "diff-case",
+            page.params,
+            old=loaded.record.parent_id,
+            new=loaded.record.pk,
+            document=document,
+            case=case.id,
         )
         if loaded.record.parent_id
         else None,
@@ -294,12 +298,11 @@ def bundle_panel(request: HtmxHttpRequest, loaded: loading.LoadedBundle, page: P
         "open_threads": sum(not t.thread.resolved and t.state != "outdated" for t in threads),
         "outdated_threads": [t for t in threads if t.state == "outdated"],
         "thread_total": len(threads),
-        "parent_diff_url": reverse("diff") + "?" + urlencode({"old": parent, "new": loaded.record.pk})
+        "parent_diff_url": diff_url("diff", page.params, old=parent, new=loaded.record.pk)
         if parent
         else None,
-        "diff_url": reverse("diff"),
+        "compare_url": diff_url("diff", page.params, new=loaded.record.pk),
         "offline_url": reverse("offline", kwargs={"bundle_id": loaded.record.pk}),
-        "bundle_id": loaded.record.pk,
         "needs_changes_url": reverse("bundle", kwargs={"bundle_id": loaded.record.pk})
         + "?"
         + urlencode({**page.params, VERDICT_FILTER: "changes"}),

@@ -439,6 +439,21 @@
     });
   });
 
+  // A link into a diff from the review panel carries the settings the page had when the panel
+  // loaded; htmx may have changed them since, so it takes the current ones when followed.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-page-settings]");
+    var settings = document.getElementById("settings-form");
+    if (!link || !settings) return;
+    var url = new URL(link.href);
+    new FormData(settings).forEach(function (value, key) {
+      // Patterns given empty mean none; any other empty setting is the default.
+      if (value === "" && key !== "patterns") url.searchParams.delete(key);
+      else url.searchParams.set(key, value);
+    });
+    link.href = url.pathname + url.search;
+  });
+
   // ------------------------------------------------------------------ bundle page: filter, j/k
   function caseRows() {
     return Array.prototype.filter.call(document.querySelectorAll(".case-row"), function (row) {

@@ -8,6 +8,7 @@ from inspector.cases import addresses
 from inspector.rendering import cache as render_cache
 from tests.api.test_review import FILES, SUITE
 from tests.web.conftest import SCREENSHOTS, replace_editor_text
+from tests.web.test_agentv5_next_pages import OWN_AGENT
 
 pytestmark = pytest.mark.browser
 
@@ -185,3 +186,19 @@ def test_the_offline_copy_opens_from_disk_with_its_comments_and_fetches_nothing(
     page.locator(f"#source-pane #L{second + 3}").click()
     assert page.inner_text(".right-col h1") == "second" and page.input_value("#offline-case") == "1"
     assert [url for url in requests if not url.startswith("file:")] == []
+
+
+def test_the_case_pages_link_into_the_diff_takes_the_settings_picked_after_it_loaded(page, transactional_db):  # noqa: F811
+    render_cache.clear()
+    parent, _ = store_bundle({"evals/suite.yaml": OWN_AGENT}, title="own agent")
+    child, _ = store_bundle(
+        {"evals/suite.yaml": OWN_AGENT.replace(b"Is short", b"Is very short")}, parent=parent
+    )
+    page.goto(addresses.case_url(child.pk, "evals/suite.yaml", "docs"))
+    page.wait_for_selector("#case-diff-parent")
+    with page.expect_response(lambda response: "grader_provider=agentv" in response.url):
+        page.select_option("#grader_provider", "agentv")  # htmx swaps the messages, not the panel
+    page.click("#case-diff-parent")
+    page.wait_for_selector("#judges")
+    assert "grader_provider=agentv" in page.url
+    assert "asks agentv" in page.inner_text("#judge-1")

@@ -12,6 +12,7 @@ from inspector.cases import addresses
 from inspector.rendering import cache as render_cache
 from inspector.review.models import Comment, Thread, Verdict
 from tests.api.test_review import FILES, GUIDE, SUITE
+from tests.web.test_agentv5_next_pages import OWN_AGENT
 
 
 @pytest.fixture(autouse=True)
@@ -256,6 +257,56 @@ def test_diff_errors_are_pages_not_500s(client, suite):
         == 404
     )
     assert client.get("/diff/").status_code == 200  # the form
+
+
+def href(page, link_id):
+    return unescape(re.search(rf'href="([^"]+)"[^>]* id="{link_id}"', page).group(1))
+
+
+def test_a_diff_shows_the_judge_request_the_runs_judge_setting_changes(client, db):
+    bundle, _ = store_bundle({"evals/suite.yaml": OWN_AGENT}, title="own agent")
+    page = client.get(
+        "/diff/",
+        {"old": bundle.pk, "new": bundle.pk, "old_grader_provider": "", "new_grader_provider": "agentv"},
+    ).content.decode()
+    assert "1 changed" in page and "1 judge request changed" in page
+    # The form sends each side's judge back as it was picked.
+    assert '<select name="old_grader_provider"' in page
+    new_select = page[page.index('<select name="new_grader_provider"') :]
+    assert new_select.index('<option value="agentv" selected>') < new_select.index("</select>")
+    case_link = unescape(re.search(r'href="([^"]+)" class="case-diff-link">docs', page).group(1))
+    case_page = client.get(case_link).content.decode()
+    assert 'id="judges"' in case_page and "Judge llm-rubric" in case_page
+    assert "asks grader-a → agentv" in case_page and "Judge agent-rubric" not in case_page
+    assert "<ins>" in case_page and "0 messages differ" in case_page
+    refused = client.get("/diff/", {"old": bundle.pk, "new": bundle.pk, "new_grader_provider": "judge"})
+    assert refused.status_code == 400 and "unknown grader provider" in refused.content.decode()
+
+
+def test_links_into_a_diff_keep_the_pages_settings_and_a_shared_one_applies_to_both_sides(client, db):
+    parent, _ = store_bundle({"evals/suite.yaml": OWN_AGENT}, title="own agent")
+    child, _ = store_bundle(
+        {"evals/suite.yaml": OWN_AGENT.replace(b"Is short", b"Is very short")}, parent=parent
+    )
+    settings = {"grader_provider": "agentv", "gambit_message": "hi"}
+    bundle_panel = client.get(
+        f"/b/{child.pk}/review/progress/", settings, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    diff_page = client.get(href(bundle_panel, "diff-parent")).content.decode()
+    assert "1 changed" in diff_page and '<input type="hidden" name="gambit_message" value="hi">' in diff_page
+    case_link = unescape(re.search(r'href="([^"]+)" class="case-diff-link">docs', diff_page).group(1))
+    assert "asks agentv</span>" in client.get(case_link).content.decode()
+    compare_form = client.get(href(bundle_panel, "diff-other")).content.decode()
+    assert compare_form.count('<option value="agentv" selected>') == 2
+    case_panel = client.get(
+        f"/b/{child.pk}/review/panel/",
+        {"document": "evals/suite.yaml", "case_id": "docs", **settings},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    case_page = client.get(href(case_panel, "case-diff-parent")).content.decode()
+    # Both sides asked agentv's own agent, the rubric's words changed.
+    assert "Judge llm-rubric" in case_page and "asks agentv</span>" in case_page
+    assert "Is<ins> very</ins> short" in case_page and "evals/suite.yaml line 13</code> changed" in case_page
 
 
 def test_the_source_page_takes_line_comments_and_lists_them_with_their_cases(client, suite):
