@@ -188,14 +188,14 @@ def check_size(data: bytes, path: str) -> None:
 # agentv 4+ parses with the `yaml` npm package: YAML 1.2's core schema, where `yes`, `on`, dates and
 # `1_000` stay strings and `0o17` is octal. PyYAML resolves plain scalars by YAML 1.1, so in core mode
 # plain scalars are resolved again from their text.
-_CORE_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_CORE_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_CORE_INT = re.compile(r"^[-+]?[0-9]+$")
-_CORE_OCT = re.compile(r"^0o[0-7]+$")
-_CORE_HEX = re.compile(r"^0x[0-9a-fA-F]+$")
-_CORE_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
-_CORE_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)$")
-_CORE_NAN = re.compile(r"^\.(?:nan|NaN|NAN)$")
+_CORE_NULL = re.compile(r"^(?:~|null|Null|NULL|)\Z")
+_CORE_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)\Z")
+_CORE_INT = re.compile(r"^[-+]?[0-9]+\Z")
+_CORE_OCT = re.compile(r"^0o[0-7]+\Z")
+_CORE_HEX = re.compile(r"^0x[0-9a-fA-F]+\Z")
+_CORE_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_CORE_INF = re.compile(r"^[-+]?\.(?:inf|Inf|INF)\Z")
+_CORE_NAN = re.compile(r"^\.(?:nan|NaN|NAN)\Z")
 # Any of the patterns above: a text none of them matches (a path like `../guide.md`) is text after
 # one match, not eight.
 _CORE_ANY = re.compile(
@@ -269,22 +269,22 @@ def core_scalar(text: str) -> Any:
 # it: its tests in its order, each with how it reads the text. Not PyYAML's 1.1 (`y` and `n` are
 # booleans here, `0o17` is text, a date is a Date).
 _YAML11_TESTS: list[tuple[re.Pattern[str], Callable[[str], Any]]] = [
-    (re.compile(r"^(?:~|[Nn]ull|NULL)?$"), lambda _text: None),
-    (re.compile(r"^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$"), lambda _text: True),
-    (re.compile(r"^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$"), lambda _text: False),
-    (re.compile(r"^[-+]?0b[0-1_]+$"), lambda text: _yaml11_int(text, 2, 2)),
-    (re.compile(r"^[-+]?0[0-7_]+$"), lambda text: _yaml11_int(text, 1, 8)),
-    (re.compile(r"^[-+]?[0-9][0-9_]*$"), lambda text: _yaml11_int(text, 0, 10)),
-    (re.compile(r"^[-+]?0x[0-9a-fA-F_]+$"), lambda text: _yaml11_int(text, 2, 16)),
-    (re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$"), lambda text: core_scalar(text)),
-    (re.compile(r"^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"), lambda text: _js_float(text)),
-    (re.compile(r"^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$"), lambda text: _js_float(text)),
-    (re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$"), lambda text: _sexagesimal(text)),
-    (re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$"), lambda text: float(_sexagesimal(text))),
+    (re.compile(r"^(?:~|[Nn]ull|NULL)?\Z"), lambda _text: None),
+    (re.compile(r"^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)\Z"), lambda _text: True),
+    (re.compile(r"^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)\Z"), lambda _text: False),
+    (re.compile(r"^[-+]?0b[0-1_]+\Z"), lambda text: _yaml11_int(text, 2, 2)),
+    (re.compile(r"^[-+]?0[0-7_]+\Z"), lambda text: _yaml11_int(text, 1, 8)),
+    (re.compile(r"^[-+]?[0-9][0-9_]*\Z"), lambda text: _yaml11_int(text, 0, 10)),
+    (re.compile(r"^[-+]?0x[0-9a-fA-F_]+\Z"), lambda text: _yaml11_int(text, 2, 16)),
+    (re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)\Z"), lambda text: core_scalar(text)),
+    (re.compile(r"^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z"), lambda text: _js_float(text)),
+    (re.compile(r"^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*\Z"), lambda text: _js_float(text)),
+    (re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\Z"), lambda text: _sexagesimal(text)),
+    (re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z"), lambda text: float(_sexagesimal(text))),
 ]
 _YAML11_DATE = re.compile(
     r"^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\.[0-9]+)?)"
-    r"(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"
+    r"(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?\Z"
 )
 _JS_FLOAT_PREFIX = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 

@@ -994,6 +994,29 @@ def test_agentvs_reader_names_merged_keys_as_the_yaml_package_does(text: str, va
     assert root is not None and root.plain() == value
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('a: !!int "12\\n"\n', {"a": "12\n"}),
+        ('a: !!float "1.5\\n"\n', {"a": "1.5\n"}),
+        ('a: !!int "0x1F\\n"\n', {"a": "0x1F\n"}),
+        ('a: !!float ".inf\\n"\n', {"a": ".inf\n"}),
+        ('a: !!null "~\\n"\n', {"a": "~\n"}),
+        ('a: !!int "12"\n', {"a": 12}),
+        (
+            '%YAML 1.1\n---\na: !!int "12\\n"\nb: !!bool "yes\\n"\nc: !!timestamp "2001-01-01\\n"\n',
+            {"a": "12\n", "b": "yes\n", "c": "2001-01-01\n"},
+        ),
+    ],
+)
+def test_agentvs_reader_tests_a_tagged_text_to_its_very_end(text: str, value: Any):
+    """A JS regular expression's `$` is the text's end, where Python's also matches before a last
+    line break: `!!int "12\\n"` is no int to `yaml` (its tag unresolved, the text kept). Values
+    from `yaml` 2.8.3."""
+    root = yaml_lines.load_yaml(text, "f.yaml", core=True, agentv=True)
+    assert root is not None and root.plain() == value
+
+
 def test_agentvs_reader_keeps_each_list_key_merged_in_apart():
     """Each list or mapping key is a key of its own in the Map a merge reads, however many there
     are: the reader once told them apart by the id() of a node it had dropped, which the next key's
