@@ -7,7 +7,7 @@ imports the other. Conversation mode is conversation_graders.
 from __future__ import annotations
 
 from ..model import Diagnostic, GraderPrompt
-from .graders import Grader, _graders, case_inputs, prompts
+from .graders import Grader, Skip, _graders, case_inputs, prompts
 from .graders_v5 import graders_v5
 from .pieces import Made, Piece
 from .schema import CaseSpec
@@ -37,3 +37,14 @@ def parsed_graders(
         return graders_v5(grading, case, resolve, warnings)
     return _graders(grading, case, resolve, warnings, default)
 
+
+def grader_skip(case: CaseSpec, resolve) -> str | None:
+    """Why agentv's loader skips the test for its graders (parseGraders throws; the loader logs
+    "Skipping test" and reads on), or None."""
+    if case.grading is None:
+        return None
+    try:
+        parsed_graders(case, resolve, [])
+    except Skip as skip:
+        return str(skip)
+    return None
