@@ -16,8 +16,9 @@ from dataclasses import replace
 from ..js import js_json
 from ..model import CANDIDATE_PLACEHOLDER, Diagnostic, GraderPrompt, LineSpan, OriginKind
 from ..yaml_lines import Node
+from .case_graders import parsed_graders
 from .checks import check_note
-from .graders import Grader, Inputs, case_inputs, inline_grader, listed_graders, prompts, turn_rubrics
+from .graders import Grader, Inputs, case_inputs, inline_grader, prompts, turn_rubrics
 from .pieces import Piece, joined, sep
 from .rubrics import raw_rubric
 from .schema import CaseSpec
@@ -71,12 +72,7 @@ def conversation_graders(
                 case.start_line,
             )
         )
-    if v5:
-        from .graders_v5 import graders_v5
-
-        listed: list[Grader] | None = graders_v5(case.grading, case, resolve, warnings)
-    else:
-        listed = listed_graders(case, resolve, warnings)
+    listed = parsed_graders(case, resolve, warnings, default=False)
     if listed:
         transcript = _context(history)
         inputs = _graded_without_workspace(case_inputs(case, transcript, resolve, warnings))

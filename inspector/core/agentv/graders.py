@@ -159,14 +159,6 @@ def case_inputs(case: CaseSpec, question: list[Piece], resolve, warnings: list[D
     )
 
 
-def listed_graders(case: CaseSpec, resolve, warnings: list[Diagnostic]) -> list[Grader] | None:
-    """The test's own graders (its list, the suite's, inline rubrics) without the default one:
-    None when agentv loads none (conversation mode then grades no transcript). Raises Skip."""
-    grading = case.grading
-    assert grading is not None
-    return _graders(grading, case, resolve, warnings, default=False)
-
-
 def turn_rubrics(texts: list[str], v5: bool = False) -> Grader:
     """orchestrator.ts buildTurnAssertions: a turn's string assertions as one rubric grader."""
     return Grader(

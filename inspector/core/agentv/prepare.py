@@ -6,7 +6,7 @@ import base64
 import posixpath
 from dataclasses import dataclass, field
 
-from ..bundle import Bundle
+from ..bundle import Bundle, decode, join, parent_folders
 from ..conversations.media import from_url
 from ..model import Diagnostic, LineSpan, Media, OriginKind, ToolCall
 from .files import Missing, ResolvedFile, is_guideline, missing_message, resolve
@@ -25,6 +25,28 @@ class Context:
     patterns: tuple[str, ...]
     system_prompt: str | None
     cache: dict = field(default_factory=dict)
+
+
+def resolve_reference(context: Context, raw: str) -> tuple[str, str, str] | None:
+    """file-resolver.ts resolveFileReference inside the bundle: (display path, bundle path, text)."""
+    display = raw.lstrip("/\\") or raw
+    key = f"v4\0{context.eval_path}\0{raw}"
+    if key in context.cache:
+        return context.cache[key]
+    found = None
+    # On the POSIX machines agentv runs on, a backslash is part of a file name, not a separator,
+    # and no bundle file name holds one.
+    folders = [] if "\\" in display else parent_folders(context.eval_path)
+    for folder in folders:
+        candidate = join(folder, display)
+        if candidate is None:
+            continue
+        data = context.bundle.read(candidate)
+        if data is not None:
+            found = (display, candidate, decode(data).text)
+            break
+    context.cache[key] = found
+    return found
 
 
 @dataclass(slots=True)

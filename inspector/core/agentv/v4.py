@@ -18,7 +18,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from msgspec import structs
@@ -27,6 +27,8 @@ from ..bundle import Bundle, decode, join
 from ..js import js_json, js_json_value, js_number, js_trim, js_truthy
 from ..model import Diagnostic, InputError
 from ..yaml_lines import Node, check_size, from_plain, load_jsonl, load_yaml
+from .case_graders import grader_skip
+from .prepare import Context, resolve_reference
 from .schema import (
     GRADER_KINDS,
     Block,
@@ -538,17 +540,7 @@ def _refuse_bad_graph(cases: list[CaseSpec], loader: _Loader) -> None:
     """orchestrator.ts validateDependencyGraph over the tests agentv loaded: a repeated id, a
     `depends_on` naming no test or the test itself, or a cycle stops the whole run. The cases stay
     visible, each marked with agentv's refusal."""
-    loaded = [case for case in cases if not case.skipped]
-    written = {case.id: case.metadata.get("depends_on") for case in loaded}
-    depends = {
-        key: [dep for dep in value if isinstance(dep, str)]
-        for key, value in written.items()
-        if isinstance(value, list) and value
-    }
-    # agentv checks in this order and reports the first problem only.
-    reason = (
-        _duplicate_id(loaded) or _unknown_dependency(depends, {case.id for case in loaded}) or _cycle(depends)
-    )
+    reason = _graph_problem(_loaded(cases, loader))
     if reason is None:
         return
     loader.warnings.append(
@@ -556,6 +548,30 @@ def _refuse_bad_graph(cases: list[CaseSpec], loader: _Loader) -> None:
     )
     for case in cases:
         case.skipped = case.skipped or f"agentv refuses the whole file ({reason})"
+
+
+def _loaded(cases: list[CaseSpec], loader: _Loader) -> list[CaseSpec]:
+    """The tests agentv's loader keeps, which drops each test whose graders it cannot read too.
+    The inspector reads graders as it renders them, and here only when they can matter to the
+    graph: most files repeat no id and have no `depends_on`."""
+    loaded = [case for case in cases if not case.skipped]
+    if not _duplicate_id(loaded) and not any(_dependencies(case) for case in loaded):
+        return loaded
+    resolve = partial(resolve_reference, Context(loader.bundle, loader.path, (), None))
+    return [case for case in loaded if grader_skip(case, resolve) is None]
+
+
+def _graph_problem(loaded: list[CaseSpec]) -> str | None:
+    depends = {case.id: found for case in loaded if (found := _dependencies(case))}
+    # agentv checks in this order and reports the first problem only.
+    return (
+        _duplicate_id(loaded) or _unknown_dependency(depends, {case.id for case in loaded}) or _cycle(depends)
+    )
+
+
+def _dependencies(case: CaseSpec) -> list[str]:
+    written = case.metadata.get("depends_on")
+    return [dep for dep in written if isinstance(dep, str)] if isinstance(written, list) else []
 
 
 def _duplicate_id(loaded: list[CaseSpec]) -> str | None:

@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 import msgspec
 
-from ...bundle import decode, join, parent_folders
 from ...js import JS_WHITESPACE, js_json, js_trim
 from ...model import Diagnostic, LineSpan, Message, OriginKind, RenderedCase
 from ...yaml_lines import Node
@@ -22,7 +21,7 @@ from ..case_graders import grader_prompts
 from ..conversation_graders import conversation_graders, turn_input
 from ..graders import Skip
 from ..pieces import Made, Piece, joined, segments, sep
-from ..prepare import DEFAULT_SYSTEM_PROMPT, Context
+from ..prepare import DEFAULT_SYSTEM_PROMPT, Context, resolve_reference
 from ..schema import Block, CaseSpec, InputMessage, written_content
 
 
@@ -33,28 +32,6 @@ class Formatted(msgspec.Struct, gc=False):
     text: str | None  # None: formatSegment returns undefined (the segment adds nothing)
     pieces: list[Piece]
     visible: bool
-
-
-def resolve_reference(context: Context, raw: str) -> tuple[str, str, str] | None:
-    """file-resolver.ts resolveFileReference inside the bundle: (display path, bundle path, text)."""
-    display = raw.lstrip("/\\") or raw
-    key = f"v4\0{context.eval_path}\0{raw}"
-    if key in context.cache:
-        return context.cache[key]
-    found = None
-    # On the POSIX machines agentv runs on, a backslash is part of a file name, not a separator,
-    # and no bundle file name holds one.
-    folders = [] if "\\" in display else parent_folders(context.eval_path)
-    for folder in folders:
-        candidate = join(folder, display)
-        if candidate is None:
-            continue
-        data = context.bundle.read(candidate)
-        if data is not None:
-            found = (display, candidate, decode(data).text)
-            break
-    context.cache[key] = found
-    return found
 
 
 def _format(block: Block, context: Context, warnings: list[Diagnostic]) -> Formatted:
