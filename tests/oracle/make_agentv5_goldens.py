@@ -19,6 +19,8 @@ made with `--graders --count 300`, checked by test_agentv5_grader_goldens.py). `
 agentv's own CSV reader (loadCasesFromFile, through csv_cases.mjs) on generated CSV cases files and
 keeps the case objects it made (tests/oracle/agentv5_csv_goldens.jsonl, made with
 `--csv --count 400`, checked by test_agentv5_csv_goldens.py).
+`--csv --compare N` with `--profile agentv-5-next-58f316c` reads them with that commit's loader (which
+refuses `__provider_output`) against the inspector's reading for it.
 `--profile agentv-5-next-58f316c` makes the goldens of agentv's main at 58f316ca2 the same way
 (`--source` that commit's packages/core; generate_v5_next.py; the files name their judges, and
 each judge request keeps the model that answered it); `--output` writes elsewhere.
@@ -146,9 +148,10 @@ def generated_csv(count: int) -> list[str]:
     return found
 
 
-def make_csv_goldens(source: Path, count: int, write: bool) -> None:
+def make_csv_goldens(source: Path, count: int, write: bool, release: Release) -> None:
     """Each generated CSV file read by agentv's loadCasesFromFile (csv_cases.mjs), compared with
-    the inspector's reading; with `write`, kept in agentv5_csv_goldens.jsonl."""
+    the inspector's reading for the release; with `write`, kept in agentv5_csv_goldens.jsonl."""
+    newest_commit = release.file_picks_judge  # agentv's main after the tag refuses __provider_output
     texts = generated_csv(count)
     root = Path(tempfile.mkdtemp(prefix="agentv5-csv-"))
     try:
@@ -173,14 +176,15 @@ def make_csv_goldens(source: Path, count: int, write: bool) -> None:
     for index, (text, result) in enumerate(zip(texts, json.loads(output), strict=True)):
         # agentv names files by absolute path; the goldens by the path inside the folder
         result = json.loads(json.dumps(result).replace(f"{root}/{index}/", ""))
-        problems = csv_differences(text, result)
+        problems = csv_differences(text, result, newest_commit)
         if problems:
             differing += 1
             if differing <= 5:
                 print(f"--- csv {index} differs: {text!r}\n" + "\n".join(problems), file=sys.stderr)
         lines.append(json.dumps({"csv": text, "agentv": result}, ensure_ascii=False))
     print(
-        f"{count} generated CSV files through agentv 5.3.1-next.1's loadCasesFromFile: {differing} differed"
+        f"{count} generated CSV files through {release.made_with.split(' source')[0]}'s "
+        f"loadCasesFromFile: {differing} differed"
     )
     if write:
         header = {
@@ -276,7 +280,9 @@ def main() -> None:
     args.graders = args.graders or bool(args.grader_provider)
     count = args.compare or args.count
     if args.csv:
-        make_csv_goldens(args.source.resolve(), count, args.compare is None)
+        if args.compare is None and release.file_picks_judge:
+            parser.error("the CSV goldens are agentv 5.3.1-next.1's: --csv with this profile takes --compare")
+        make_csv_goldens(args.source.resolve(), count, args.compare is None, release)
         return
     started = time.monotonic()
     differing = 0

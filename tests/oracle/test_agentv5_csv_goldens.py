@@ -23,10 +23,11 @@ GOLDENS = Path(__file__).resolve().parent / "agentv5_csv_goldens.jsonl"
 CSV_PATH = "evals/cases.csv"  # where each golden's file was, relative to the folder agentv read it in
 
 
-def csv_differences(text: str, agentv: dict) -> list[str]:
-    """How the inspector's reading of `text` differs from agentv's (cases or error)."""
+def csv_differences(text: str, agentv: dict, newest_commit: bool = False) -> list[str]:
+    """How the inspector's reading of `text` differs from agentv's (cases or error); newest_commit:
+    agentv's main at 58f316ca2 read it."""
     try:
-        mine = [case.plain() for case in read_csv_cases(text, CSV_PATH)]
+        mine = [case.plain() for case in read_csv_cases(text, CSV_PATH, newest_commit)]
     except InputError as error:
         if agentv.get("error") is None:
             return [f"the inspector refuses ({error.diagnostic.message}); agentv reads {agentv['cases']}"]
