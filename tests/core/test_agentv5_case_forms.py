@@ -391,6 +391,18 @@ def test_auto_reads_scenarios_and_csv_files_as_agentv_5(suite, reason):
     assert document.profile == "agentv-5" and reason in document.profile_reason
 
 
+def test_auto_reads_scenario_files_with_agentvs_newest_commit_which_alone_reads_them():
+    # agentv's examples/features/scenarios/evals/suite.yaml, the form its docs show.
+    files = {
+        **SCENARIO_FILES,
+        "evals/suite.yaml": "prompts: ['{{ language }}']\nscenarios:\n  - file://scenarios/*.yaml\n",
+    }
+    document = render(files, profile="auto")
+    assert document.profile == "agentv-5-next-58f316c"
+    assert "`file://`" in document.profile_reason
+    assert [case.id for case in document.cases] == ["first", "second"]
+
+
 def test_a_provider_output_column_is_refused_at_agentvs_newest_commit_only():
     text = "id,__provider_output\nr1,Hello\n"
     assert read_csv_cases(text, "evals/cases.csv")[0].plain() == {"id": "r1", "expected_output": "Hello"}
