@@ -283,6 +283,20 @@ def test_a_diff_shows_the_judge_request_the_runs_judge_setting_changes(client, d
     assert refused.status_code == 400 and "unknown grader provider" in refused.content.decode()
 
 
+def test_a_diff_names_each_sides_settings_in_words_not_as_a_python_dict(client, db):
+    bundle, _ = store_bundle({"evals/suite.yaml": OWN_AGENT}, title="own agent")
+    page = client.get(
+        "/diff/", {"old": bundle.pk, "new": bundle.pk, "input_format": "agentv", "new_grader_provider": "agentv"}
+    ).content.decode()
+    assert (
+        "Old: <code>input_format=agentv</code> · "
+        "New: <code>input_format=agentv</code>, <code>grader_provider=agentv</code> ·"
+    ) in page
+    assert "{&#x27;" not in page
+    plain = client.get("/diff/", {"old": bundle.pk, "new": bundle.pk}).content.decode()
+    assert "Old: default settings · New: default settings ·" in plain
+
+
 def test_links_into_a_diff_keep_the_pages_settings_and_a_shared_one_applies_to_both_sides(client, db):
     parent, _ = store_bundle({"evals/suite.yaml": OWN_AGENT}, title="own agent")
     child, _ = store_bundle(
