@@ -293,6 +293,10 @@ def test_a_diff_names_each_sides_settings_in_words_not_as_a_python_dict(client, 
         "New: <code>input_format=agentv</code>, <code>grader_provider=agentv</code> ·"
     ) in page
     assert "{&#x27;" not in page
+    # "Read as" is on the form, so a file auto reads as promptfoo's can be compared as agentv's.
+    for side in ("old", "new"):
+        select = page[page.index(f'<select name="{side}_input_format"') :]
+        assert select.index('<option value="agentv" selected>') < select.index("</select>")
     plain = client.get("/diff/", {"old": bundle.pk, "new": bundle.pk}).content.decode()
     assert "Old: default settings · New: default settings ·" in plain
 
