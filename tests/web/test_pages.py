@@ -8,6 +8,9 @@ from html import unescape
 import pytest
 
 from inspector.cases.addresses import case_url, decode_case_id, encode_case_id
+from inspector.core.bundle import MemoryBundle
+from inspector.core.documents import render_document
+from inspector.core.options import RenderOptions
 
 
 def page(client, url, status=200, **headers):
@@ -440,3 +443,14 @@ def test_a_case_page_names_the_undecodable_bytes_of_its_file(client, db):
     bundle, _ = store_bundle({"e.yaml": b"tests:\n  - id: one\n    criteria: ok\n    input: caf\xe9\n"})
     body = unescape(page(client, case_url(bundle.pk, "e.yaml", "one")))
     assert "is not valid UTF-8" in body
+
+
+def test_the_paste_boxs_placeholder_is_todays_agentv_file_and_renders_as_one(client, db):
+    home = client.get("/").content.decode()
+    placeholder = unescape(re.search(r'<textarea name="text"[^>]* placeholder="([^"]*)"', home).group(1))
+    text = placeholder.replace("...", "What is 2 + 2?")
+    bundle = MemoryBundle({"eval.yaml": text.encode()})
+    document = render_document(bundle, "eval.yaml", RenderOptions())
+    assert document.profile == "agentv-5"
+    assert [case.id for case in document.cases] == ["my-case"]
+    assert document.cases[0].messages[-1].content == "What is 2 + 2?"
