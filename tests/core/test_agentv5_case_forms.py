@@ -560,3 +560,16 @@ def test_a_glob_whose_matching_could_run_away_is_refused(glob):
     # long name would take the page down; such a pattern is refused before anything is matched
     with pytest.raises(InputError, match="not read by the inspector"):
         render({"evals/suite.yaml": SUITE.replace("{tests}", glob), **GLOB_FILES})
+
+
+# ---- a results file beside the suite (agentv's examples keep suite.baseline.jsonl) -----------
+
+
+def test_agentvs_results_file_says_it_is_a_run_not_tests():
+    line = '{"timestamp":"2026-02-20T21:39:01Z","test_id":"capital","score":1,"target":"default"}\n'
+    files = {"evals/suite.baseline.jsonl": line * 2, "evals/cases.jsonl": '{"id": "a", "input": "hi"}\n'}
+    results = render(files, "evals/suite.baseline.jsonl", profile="auto")
+    assert results.warnings[0].message.startswith("each line is the result of a run (`test_id`, `score`)")
+    assert (results.warnings[0].path, results.warnings[0].line) == ("evals/suite.baseline.jsonl", 1)
+    tests = render(files, "evals/cases.jsonl", profile="auto")
+    assert not any("result of a run" in warning.message for warning in tests.warnings)
