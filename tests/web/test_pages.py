@@ -7,6 +7,7 @@ from html import unescape
 
 import pytest
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases.addresses import case_url, decode_case_id, encode_case_id
 from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import render_document
@@ -454,3 +455,20 @@ def test_the_paste_boxs_placeholder_is_todays_agentv_file_and_renders_as_one(cli
     assert document.profile == "agentv-5"
     assert [case.id for case in document.cases] == ["my-case"]
     assert document.cases[0].messages[-1].content == "What is 2 + 2?"
+
+
+def test_a_case_page_says_the_files_own_warnings_such_as_being_read_as_promptfoo(client, db):
+    # agentv's examples/features/external-datasets/evals/suite.yaml: promptfoo's three keys only.
+    suite = b"providers:\n  - llm\nprompts:\n  - '{{ input }}'\ntests:\n  - id: a\n    vars:\n      input: Hi\n"
+    bundle, _ = store_bundle({"evals/suite.yaml": suite})
+    bundle_page = page(client, f"/b/{bundle.pk}/")
+    case_link = unescape(re.search(r'href="(/b/[^"]+/case/[^"]+)"', bundle_page).group(1))
+    case_page = page(client, case_link)
+    notes = case_page[case_page.index('id="file-warnings"') :]
+    notes = notes[: notes.index("</details>")]
+    assert "1 note on the whole file" in notes
+    assert "evals/suite.yaml:1: read as a promptfoo config" in unescape(notes)
+    assert "choose the input format `agentv`" in unescape(notes)
+    as_agentv = page(client, case_url(bundle.pk, "evals/suite.yaml", "a") + "?input_format=agentv")
+    assert "Rendered as <strong>agentv-5-next-58f316c</strong>" in as_agentv
+    assert "read as a promptfoo config" not in as_agentv
