@@ -459,7 +459,9 @@ def test_the_paste_boxs_placeholder_is_todays_agentv_file_and_renders_as_one(cli
 
 def test_a_case_page_says_the_files_own_warnings_such_as_being_read_as_promptfoo(client, db):
     # agentv's examples/features/external-datasets/evals/suite.yaml: promptfoo's three keys only.
-    suite = b"providers:\n  - llm\nprompts:\n  - '{{ input }}'\ntests:\n  - id: a\n    vars:\n      input: Hi\n"
+    suite = (
+        b"providers:\n  - llm\nprompts:\n  - '{{ input }}'\ntests:\n  - id: a\n    vars:\n      input: Hi\n"
+    )
     bundle, _ = store_bundle({"evals/suite.yaml": suite})
     bundle_page = page(client, f"/b/{bundle.pk}/")
     case_link = unescape(re.search(r'href="(/b/[^"]+/case/[^"]+)"', bundle_page).group(1))

@@ -286,7 +286,8 @@ def test_a_diff_shows_the_judge_request_the_runs_judge_setting_changes(client, d
 def test_a_diff_names_each_sides_settings_in_words_not_as_a_python_dict(client, db):
     bundle, _ = store_bundle({"evals/suite.yaml": OWN_AGENT}, title="own agent")
     page = client.get(
-        "/diff/", {"old": bundle.pk, "new": bundle.pk, "input_format": "agentv", "new_grader_provider": "agentv"}
+        "/diff/",
+        {"old": bundle.pk, "new": bundle.pk, "input_format": "agentv", "new_grader_provider": "agentv"},
     ).content.decode()
     assert (
         "Old: <code>input_format=agentv</code> · "
