@@ -263,12 +263,15 @@ def href(page, link_id):
     return unescape(re.search(rf'href="([^"]+)"[^>]* id="{link_id}"', page).group(1))
 
 
-def test_a_diff_shows_the_judge_request_the_runs_judge_setting_changes(client, db):
+def own_agent_under_two_settings(client, **settings):
+    """The diff page of the own-agent suite against itself, under the settings given."""
     bundle, _ = store_bundle({"evals/suite.yaml": OWN_AGENT}, title="own agent")
-    page = client.get(
-        "/diff/",
-        {"old": bundle.pk, "new": bundle.pk, "old_grader_provider": "", "new_grader_provider": "agentv"},
-    ).content.decode()
+    page = client.get("/diff/", {"old": bundle.pk, "new": bundle.pk, **settings}).content.decode()
+    return bundle, page
+
+
+def test_a_diff_shows_the_judge_request_the_runs_judge_setting_changes(client, db):
+    bundle, page = own_agent_under_two_settings(client, old_grader_provider="", new_grader_provider="agentv")
     assert "1 changed" in page and "1 judge request changed" in page
     # The form sends each side's judge back as it was picked.
     assert '<select name="old_grader_provider"' in page
@@ -284,11 +287,7 @@ def test_a_diff_shows_the_judge_request_the_runs_judge_setting_changes(client, d
 
 
 def test_a_diff_names_each_sides_settings_in_words_not_as_a_python_dict(client, db):
-    bundle, _ = store_bundle({"evals/suite.yaml": OWN_AGENT}, title="own agent")
-    page = client.get(
-        "/diff/",
-        {"old": bundle.pk, "new": bundle.pk, "input_format": "agentv", "new_grader_provider": "agentv"},
-    ).content.decode()
+    bundle, page = own_agent_under_two_settings(client, input_format="agentv", new_grader_provider="agentv")
     assert (
         "Old: <code>input_format=agentv</code> · "
         "New: <code>input_format=agentv</code>, <code>grader_provider=agentv</code> ·"
