@@ -573,3 +573,28 @@ def test_agentvs_results_file_says_it_is_a_run_not_tests():
     assert (results.warnings[0].path, results.warnings[0].line) == ("evals/suite.baseline.jsonl", 1)
     tests = render(files, "evals/cases.jsonl", profile="auto")
     assert not any("result of a run" in warning.message for warning in tests.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "vars:\n  input: Add a greeting\nassert:\n  - Greets\n",
+            "it reads as one test or a test's defaults",
+        ),
+        (
+            "threshold: 0.8\noptions:\n  rubric_prompt: Grade it\n",
+            "it reads as one test or a test's defaults",
+        ),
+        ("provider: local-openai\ngrader: local-openai-grader\n", "it holds providers or defaults"),
+    ],
+)
+def test_a_file_a_suite_reads_says_so_when_listed_on_its_own(text, said):
+    # agentv's showcase/directory-discovery case.yaml, readme-quickstart's default-test.yaml and
+    # .agentv/defaults.yaml, uploaded with their example folders.
+    with pytest.raises(InputError) as caught:
+        render({"evals/cases/one/case.yaml": text}, "evals/cases/one/case.yaml", profile="auto")
+    message = caught.value.diagnostic.message
+    assert message.startswith("no cases: the file has no `tests`, `eval_cases` or `evalcases` list; ")
+    assert said in message
+    assert (caught.value.diagnostic.path, caught.value.diagnostic.line) == ("evals/cases/one/case.yaml", 1)
