@@ -471,6 +471,9 @@ def test_a_case_page_says_the_files_own_warnings_such_as_being_read_as_promptfoo
     assert "1 note on the whole file" in notes
     assert "evals/suite.yaml:1: read as a promptfoo config" in unescape(notes)
     assert "choose the input format `agentv`" in unescape(notes)
+    # The inspector, not promptfoo, leaves the case out: promptfoo would run it on provider `llm`.
+    assert "Not rendered: provider &#x27;llm&#x27; is not one whose request the inspector builds" in case_page
+    assert "The source tool would skip" not in case_page
     as_agentv = page(client, case_url(bundle.pk, "evals/suite.yaml", "a") + "?input_format=agentv")
     assert "Rendered as <strong>agentv-5-next-58f316c</strong>" in as_agentv
     assert "read as a promptfoo config" not in as_agentv
