@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from . import formats
 from .bundle import Bundle
 from .formats import detect_format
@@ -42,6 +44,8 @@ def render_document(bundle: Bundle, path: str, options: RenderOptions | None = N
 
     if decoded.problem is not None:
         _note_undecodable(document, Diagnostic(f"the file {decoded.problem}", path, decoded.problem_line))
+    if input_format == "agentv" and path.lower().endswith(".jsonl"):
+        _note_results_file(document, decoded.text)
     if options.max_tokens is not None:
         from .context import apply_budget
 
@@ -57,6 +61,26 @@ def _note_undecodable(document: RenderedDocument, warning: Diagnostic) -> None:
     for warnings in holders:
         if warning not in warnings:
             warnings.insert(0, warning)
+
+
+RESULTS_FILE = (
+    "each line is the result of a run (`test_id`, `score`), not a test: this is agentv's results "
+    "file (a `*.baseline.jsonl`, or what `agentv eval` wrote), and agentv would skip every line as "
+    "a test; upload it with the project's files under Runs to compare the run with what the files "
+    "send now"
+)
+
+
+def _note_results_file(document: RenderedDocument, text: str) -> None:
+    """agentv's examples keep a run's results beside the suite (`suite.baseline.jsonl`); read as
+    tests, every line is skipped, so the file says what it is and where it is read."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        record = json.loads(first)  # the loader has parsed this line already
+    except ValueError:
+        return
+    if isinstance(record, dict) and "test_id" in record and "score" in record:
+        document.warnings.insert(0, Diagnostic(RESULTS_FILE, document.path, 1))
 
 
 def is_document(path: str, bundle: Bundle) -> bool:

@@ -28,23 +28,40 @@ class CaseIndex:
     profile: str | None
     profile_reason: str | None
     cases: dict[str, bytes]
+    # The file's own warnings (read as promptfoo's, a results file, a bare list of cases): a case
+    # page opened from a link would otherwise never say them.
+    file_warnings: tuple[str, ...] = ()
 
     @classmethod
     def of_parts(cls, pickled: PickledRender) -> CaseIndex:
         """A kept render is an index already: its cases are pickled one by one."""
         rest = pickle.loads(pickled.rest)  # noqa: S301 - our own cache
         return cls(
-            pickled.ids, rest.profile, rest.profile_reason, dict(zip(pickled.ids, pickled.cases, strict=True))
+            pickled.ids,
+            rest.profile,
+            rest.profile_reason,
+            dict(zip(pickled.ids, pickled.cases, strict=True)),
+            _located(rest),
         )
 
     @classmethod
     def outline(cls, document: RenderedDocument) -> CaseIndex:
         """Ids and profile only, for a render that is shown once (an unsaved edit's preview)."""
-        return cls(tuple(case.id for case in document.cases), document.profile, document.profile_reason, {})
+        return cls(
+            tuple(case.id for case in document.cases),
+            document.profile,
+            document.profile_reason,
+            {},
+            _located(document),
+        )
 
     def case(self, case_id: str) -> RenderedCase | None:
         blob = self.cases.get(case_id)
         return pickle.loads(blob) if blob is not None else None  # noqa: S301 - our own cache
+
+
+def _located(document: RenderedDocument) -> tuple[str, ...]:
+    return tuple(warning.located() for warning in document.warnings)
 
 
 @dataclass(frozen=True)
@@ -64,7 +81,7 @@ class Outline:
             document.kind,
             document.profile,
             document.profile_reason,
-            tuple(warning.located() for warning in document.warnings),
+            _located(document),
             tuple(document.conversions),
             row_summaries(document.cases),
         )

@@ -238,6 +238,7 @@ def _case_context(request: HtmxHttpRequest, ctx: CaseContext) -> dict:
         "editor_path": ctx.document,
         "rendered_profile": ctx.index.profile,
         "profile_reason": ctx.index.profile_reason,
+        "file_warnings": ctx.index.file_warnings,
         "case": view,
         "case_link": case_link,
         "base_url": base,

@@ -26,7 +26,7 @@ FORM_KEYS = (
     *(f"{side}_{key}" for side in SIDES for key in comparison.SIDE_KEYS),
 )
 # The settings the form shows a select for on each side; the rest travel in hidden fields.
-SELECTED = ("profile", "provider", "grader_provider")
+SELECTED = ("profile", "input_format", "provider", "grader_provider")
 
 
 def _sides(request: HtmxHttpRequest) -> tuple[comparison.Side, comparison.Side]:
@@ -39,6 +39,7 @@ def _sides(request: HtmxHttpRequest) -> tuple[comparison.Side, comparison.Side]:
 def _form(request: HtmxHttpRequest) -> dict:
     """Each side's selects show the setting that side renders with, a shared one included, so
     the form sends it back as that side's own; every other setting is kept as it came."""
+    from inspector.core.formats import INPUT_FORMATS
     from inspector.core.options import PROFILES
 
     given = _given(request)
@@ -56,6 +57,7 @@ def _form(request: HtmxHttpRequest) -> dict:
         "sides": sides,
         "hidden": [(key, value) for key, value in given.items() if key not in shown],
         "profiles": PROFILES,
+        "input_formats": INPUT_FORMATS,
         "providers": list(PROVIDER_LABELS.items()),
     }
 

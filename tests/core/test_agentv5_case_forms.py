@@ -391,6 +391,18 @@ def test_auto_reads_scenarios_and_csv_files_as_agentv_5(suite, reason):
     assert document.profile == "agentv-5" and reason in document.profile_reason
 
 
+def test_auto_reads_scenario_files_with_agentvs_newest_commit_which_alone_reads_them():
+    # agentv's examples/features/scenarios/evals/suite.yaml, the form its docs show.
+    files = {
+        **SCENARIO_FILES,
+        "evals/suite.yaml": "prompts: ['{{ language }}']\nscenarios:\n  - file://scenarios/*.yaml\n",
+    }
+    document = render(files, profile="auto")
+    assert document.profile == "agentv-5-next-58f316c"
+    assert "`file://`" in document.profile_reason
+    assert [case.id for case in document.cases] == ["first", "second"]
+
+
 def test_a_provider_output_column_is_refused_at_agentvs_newest_commit_only():
     text = "id,__provider_output\nr1,Hello\n"
     assert read_csv_cases(text, "evals/cases.csv")[0].plain() == {"id": "r1", "expected_output": "Hello"}
@@ -548,3 +560,41 @@ def test_a_glob_whose_matching_could_run_away_is_refused(glob):
     # long name would take the page down; such a pattern is refused before anything is matched
     with pytest.raises(InputError, match="not read by the inspector"):
         render({"evals/suite.yaml": SUITE.replace("{tests}", glob), **GLOB_FILES})
+
+
+# ---- a results file beside the suite (agentv's examples keep suite.baseline.jsonl) -----------
+
+
+def test_agentvs_results_file_says_it_is_a_run_not_tests():
+    line = '{"timestamp":"2026-02-20T21:39:01Z","test_id":"capital","score":1,"target":"default"}\n'
+    files = {"evals/suite.baseline.jsonl": line * 2, "evals/cases.jsonl": '{"id": "a", "input": "hi"}\n'}
+    results = render(files, "evals/suite.baseline.jsonl", profile="auto")
+    assert results.warnings[0].message.startswith("each line is the result of a run (`test_id`, `score`)")
+    assert (results.warnings[0].path, results.warnings[0].line) == ("evals/suite.baseline.jsonl", 1)
+    tests = render(files, "evals/cases.jsonl", profile="auto")
+    assert not any("result of a run" in warning.message for warning in tests.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "vars:\n  input: Add a greeting\nassert:\n  - Greets\n",
+            "it reads as one test or a test's defaults",
+        ),
+        (
+            "threshold: 0.8\noptions:\n  rubric_prompt: Grade it\n",
+            "it reads as one test or a test's defaults",
+        ),
+        ("provider: local-openai\ngrader: local-openai-grader\n", "it holds providers or defaults"),
+    ],
+)
+def test_a_file_a_suite_reads_says_so_when_listed_on_its_own(text, said):
+    # agentv's showcase/directory-discovery case.yaml, readme-quickstart's default-test.yaml and
+    # .agentv/defaults.yaml, uploaded with their example folders.
+    with pytest.raises(InputError) as caught:
+        render({"evals/cases/one/case.yaml": text}, "evals/cases/one/case.yaml", profile="auto")
+    message = caught.value.diagnostic.message
+    assert message.startswith("no cases: the file has no `tests`, `eval_cases` or `evalcases` list; ")
+    assert said in message
+    assert (caught.value.diagnostic.path, caught.value.diagnostic.line) == ("evals/cases/one/case.yaml", 1)

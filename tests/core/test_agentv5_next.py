@@ -9,6 +9,7 @@ from inspector.core.bundle import MemoryBundle
 from inspector.core.documents import render_document
 from inspector.core.model import InputError
 from inspector.core.options import PROFILES, RenderOptions
+from inspector.core.promptfoo.detect import claims
 
 PROFILE = "agentv-5-next-58f316c"
 HEAD = 'prompts:\n  - "Say {{ x }}"\n'
@@ -314,6 +315,25 @@ def test_a_file_both_read_says_auto_chose_promptfoo_and_how_to_see_agentvs():
     assert not any("agentv" in w.message for w in named.warnings)  # its name says what it is
     picked = render_document(bundle, "evals/suite.yaml", RenderOptions(input_format="promptfoo"))
     assert not any("agentv" in w.message for w in picked.warnings)  # the user chose
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("evals/suite.yaml", PROMPTFOO_SHAPED + "defaults:\n  grader: judge\n"),
+        (
+            "evals/suite.json",
+            '{"providers": ["llm"], "prompts": ["{{ q }}"], "defaults": {"grader": "judge"},'
+            ' "tests": [{"id": "t", "vars": {"q": "hi"}}]}',
+        ),
+    ],
+)
+def test_a_file_with_agentvs_top_level_defaults_is_agentvs_not_promptfoos(path, text):
+    # promptfoo's three keys beside agentv's `defaults` (the form agentv's README shows for a judge).
+    assert claims(path, text.replace("defaults", "description"))
+    assert not claims(path, text)
+    document = render_document(MemoryBundle({path: text.encode()}), path, RenderOptions())
+    assert document.kind == "agentv" and document.profile == PROFILE
 
 
 # ---- the run's judge is agentv's own agent (`grader_provider: agentv`, `--grader-provider agentv`)

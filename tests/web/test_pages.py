@@ -7,7 +7,11 @@ from html import unescape
 
 import pytest
 
+from inspector.bundles.ingest import store_bundle
 from inspector.cases.addresses import case_url, decode_case_id, encode_case_id
+from inspector.core.bundle import MemoryBundle
+from inspector.core.documents import render_document
+from inspector.core.options import RenderOptions
 
 
 def page(client, url, status=200, **headers):
@@ -440,3 +444,36 @@ def test_a_case_page_names_the_undecodable_bytes_of_its_file(client, db):
     bundle, _ = store_bundle({"e.yaml": b"tests:\n  - id: one\n    criteria: ok\n    input: caf\xe9\n"})
     body = unescape(page(client, case_url(bundle.pk, "e.yaml", "one")))
     assert "is not valid UTF-8" in body
+
+
+def test_the_paste_boxs_placeholder_is_todays_agentv_file_and_renders_as_one(client, db):
+    home = client.get("/").content.decode()
+    placeholder = unescape(re.search(r'<textarea name="text"[^>]* placeholder="([^"]*)"', home).group(1))
+    text = placeholder.replace("...", "What is 2 + 2?")
+    bundle = MemoryBundle({"eval.yaml": text.encode()})
+    document = render_document(bundle, "eval.yaml", RenderOptions())
+    assert document.profile == "agentv-5"
+    assert [case.id for case in document.cases] == ["my-case"]
+    assert document.cases[0].messages[-1].content == "What is 2 + 2?"
+
+
+def test_a_case_page_says_the_files_own_warnings_such_as_being_read_as_promptfoo(client, db):
+    # agentv's examples/features/external-datasets/evals/suite.yaml: promptfoo's three keys only.
+    suite = (
+        b"providers:\n  - llm\nprompts:\n  - '{{ input }}'\ntests:\n  - id: a\n    vars:\n      input: Hi\n"
+    )
+    bundle, _ = store_bundle({"evals/suite.yaml": suite})
+    bundle_page = page(client, f"/b/{bundle.pk}/")
+    case_link = unescape(re.search(r'href="(/b/[^"]+/case/[^"]+)"', bundle_page).group(1))
+    case_page = page(client, case_link)
+    notes = case_page[case_page.index('id="file-warnings"') :]
+    notes = notes[: notes.index("</details>")]
+    assert "1 note on the whole file" in notes
+    assert "evals/suite.yaml:1: read as a promptfoo config" in unescape(notes)
+    assert "choose the input format `agentv`" in unescape(notes)
+    # The inspector, not promptfoo, leaves the case out: promptfoo would run it on provider `llm`.
+    assert "Not rendered: provider &#x27;llm&#x27; is not one whose request the inspector builds" in case_page
+    assert "The source tool would skip" not in case_page
+    as_agentv = page(client, case_url(bundle.pk, "evals/suite.yaml", "a") + "?input_format=agentv")
+    assert "Rendered as <strong>agentv-5-next-58f316c</strong>" in as_agentv
+    assert "read as a promptfoo config" not in as_agentv

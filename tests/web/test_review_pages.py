@@ -263,12 +263,15 @@ def href(page, link_id):
     return unescape(re.search(rf'href="([^"]+)"[^>]* id="{link_id}"', page).group(1))
 
 
-def test_a_diff_shows_the_judge_request_the_runs_judge_setting_changes(client, db):
+def own_agent_under_two_settings(client, **settings):
+    """The diff page of the own-agent suite against itself, under the settings given."""
     bundle, _ = store_bundle({"evals/suite.yaml": OWN_AGENT}, title="own agent")
-    page = client.get(
-        "/diff/",
-        {"old": bundle.pk, "new": bundle.pk, "old_grader_provider": "", "new_grader_provider": "agentv"},
-    ).content.decode()
+    page = client.get("/diff/", {"old": bundle.pk, "new": bundle.pk, **settings}).content.decode()
+    return bundle, page
+
+
+def test_a_diff_shows_the_judge_request_the_runs_judge_setting_changes(client, db):
+    bundle, page = own_agent_under_two_settings(client, old_grader_provider="", new_grader_provider="agentv")
     assert "1 changed" in page and "1 judge request changed" in page
     # The form sends each side's judge back as it was picked.
     assert '<select name="old_grader_provider"' in page
@@ -281,6 +284,21 @@ def test_a_diff_shows_the_judge_request_the_runs_judge_setting_changes(client, d
     assert "<ins>" in case_page and "0 messages differ" in case_page
     refused = client.get("/diff/", {"old": bundle.pk, "new": bundle.pk, "new_grader_provider": "judge"})
     assert refused.status_code == 400 and "unknown grader provider" in refused.content.decode()
+
+
+def test_a_diff_names_each_sides_settings_in_words_not_as_a_python_dict(client, db):
+    bundle, page = own_agent_under_two_settings(client, input_format="agentv", new_grader_provider="agentv")
+    assert (
+        "Old: <code>input_format=agentv</code> · "
+        "New: <code>input_format=agentv</code>, <code>grader_provider=agentv</code> ·"
+    ) in page
+    assert "{&#x27;" not in page
+    # "Read as" is on the form, so a file auto reads as promptfoo's can be compared as agentv's.
+    for side in ("old", "new"):
+        select = page[page.index(f'<select name="{side}_input_format"') :]
+        assert select.index('<option value="agentv" selected>') < select.index("</select>")
+    plain = client.get("/diff/", {"old": bundle.pk, "new": bundle.pk}).content.decode()
+    assert "Old: default settings · New: default settings ·" in plain
 
 
 def test_links_into_a_diff_keep_the_pages_settings_and_a_shared_one_applies_to_both_sides(client, db):

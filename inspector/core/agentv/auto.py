@@ -4,7 +4,7 @@ The schemas barely overlap: agentv 5 files fill top-level `prompts` from `tests[
 `input` in inline tests), agentv 4 files write each test's `input` under `tests`, and the classic
 files the seed describes use `evalcases` and `input_messages`. An agentv 5 file that uses what only
 agentv's main after v5.3.1-next.1 accepts (`providers`, `defaults`, judges named with `provider`,
-`agent-rubric`) is read by that commit's profile.
+`agent-rubric`, `file://` scenario files) is read by that commit's profile.
 """
 
 from __future__ import annotations
@@ -63,6 +63,13 @@ def _newest_or(keys: dict[str, Node], tag: tuple[str, str]) -> tuple[str, str]:
     for key in ("providers", "defaults"):
         if key in keys:
             return (NEWEST, f"the file has top-level `{key}` (agentv's main after 5.3.1-next.1)")
+    if _names_scenario_file(keys.get("scenarios")):
+        # The tag refuses such an entry ("scenarios[0] must be an object"); agentv's own
+        # examples/features/scenarios is written this way.
+        return (
+            NEWEST,
+            "the file's `scenarios` name a scenario file with `file://` (agentv's main after 5.3.1-next.1)",
+        )
     holders = [keys.get("default_test"), *_entries(keys.get("tests"))]
     for holder in holders:
         if holder is None or not isinstance(holder.value, dict):
@@ -117,6 +124,11 @@ def _for_classic_keys(keys: dict[str, Node]) -> tuple[str, str]:
 def _names_csv(tests: Node) -> bool:
     named = tests.value if isinstance(tests.value, list) else [tests]
     return any(isinstance(item.value, str) and item.value.strip().lower().endswith(".csv") for item in named)
+
+
+def _names_scenario_file(scenarios: Node | None) -> bool:
+    named = scenarios.value if scenarios is not None and isinstance(scenarios.value, list) else []
+    return any(isinstance(item.value, str) and item.value.startswith("file://") for item in named)
 
 
 def _entries(node: Node | None) -> list[Node]:

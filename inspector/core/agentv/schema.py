@@ -644,6 +644,24 @@ def _read_jsonl_suite(
     return Suite(path, cases, warnings, metadata)
 
 
+# A test's own keys and the keys of the files a suite names for its providers and defaults.
+_ONE_TEST_KEYS = ("input", "vars", "assert", "criteria", "expected_output", "threshold", "options")
+_SETTINGS_KEYS = ("providers", "provider", "grader")
+
+
+def _read_through_a_suite(root: Node) -> str:
+    """agentv's example folders hold files a suite reads, beside the suites; each is uploaded with
+    them and listed on its own, so the refusal says what the file is."""
+    if any(key in root.value for key in _ONE_TEST_KEYS):
+        return (
+            "; it reads as one test or a test's defaults, which a suite reads (a sub-folder's "
+            "`case.yaml` of `tests: ./folder/`, or `default_test: file://...`): open the suite"
+        )
+    if any(key in root.value for key in _SETTINGS_KEYS):
+        return "; it holds providers or defaults, which the suites that name them read"
+    return ""
+
+
 def _read_yaml_suite(
     bundle: Bundle, path: str, text: str, reader: _Reader, warnings: list[Diagnostic]
 ) -> Suite:
@@ -678,7 +696,10 @@ def _read_yaml_suite(
     tests = root.get("tests") or root.get("eval_cases") or root.get("evalcases")
     if tests is None:
         raise InputError(
-            "no cases: the file has no `tests`, `eval_cases` or `evalcases` list", path, root.start_line
+            "no cases: the file has no `tests`, `eval_cases` or `evalcases` list"
+            + _read_through_a_suite(root),
+            path,
+            root.start_line,
         )
     suite_input = _suite_messages(reader, root, path, warnings)
     reader.suite_assertions = suite_graders(root)
