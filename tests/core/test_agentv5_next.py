@@ -299,13 +299,13 @@ PROMPTFOO_SHAPED = (
 def test_a_file_both_read_says_auto_chose_promptfoo_and_how_to_see_agentvs():
     # promptfoo/detect.py claims it; agentv's newest commit reads it too (ADR 0016) and sends
     # its default system prompt (and skips the test: it has no id), so the two differ
-    bundle = MemoryBundle({"evals/suite.yaml": PROMPTFOO_SHAPED.encode()})
-    chosen = render_document(bundle, "evals/suite.yaml", RenderOptions())
+    bundle = MemoryBundle({"evals/checks.yaml": PROMPTFOO_SHAPED.encode()})
+    chosen = render_document(bundle, "evals/checks.yaml", RenderOptions())
     assert chosen.kind == "promptfoo"
     assert [[m.role for m in case.messages] for case in chosen.cases] == [["user"]]
     [note] = [w for w in chosen.warnings if "agentv's newest commit reads this file too" in w.message]
     assert "choose the input format `agentv`" in note.message and note.line == 1
-    other = render_document(bundle, "evals/suite.yaml", RenderOptions(input_format="agentv"))
+    other = render_document(bundle, "evals/checks.yaml", RenderOptions(input_format="agentv"))
     assert other.profile == PROFILE and other.cases[0].messages[0].role == "system"
     named = render_document(
         MemoryBundle({"promptfooconfig.yaml": PROMPTFOO_SHAPED.encode()}),
@@ -313,14 +313,14 @@ def test_a_file_both_read_says_auto_chose_promptfoo_and_how_to_see_agentvs():
         RenderOptions(),
     )
     assert not any("agentv" in w.message for w in named.warnings)  # its name says what it is
-    picked = render_document(bundle, "evals/suite.yaml", RenderOptions(input_format="promptfoo"))
+    picked = render_document(bundle, "evals/checks.yaml", RenderOptions(input_format="promptfoo"))
     assert not any("agentv" in w.message for w in picked.warnings)  # the user chose
 
 
 @pytest.mark.parametrize(
     ("path", "text"),
     [
-        ("evals/suite.yaml", PROMPTFOO_SHAPED + "defaults:\n  grader: judge\n"),
+        ("evals/checks.yaml", PROMPTFOO_SHAPED + "defaults:\n  grader: judge\n"),
         (
             "evals/suite.json",
             '{"providers": ["llm"], "prompts": ["{{ q }}"], "defaults": {"grader": "judge"},'
@@ -334,6 +334,8 @@ def test_a_file_with_agentvs_top_level_defaults_is_agentvs_not_promptfoos(path, 
     assert not claims(path, text)
     document = render_document(MemoryBundle({path: text.encode()}), path, RenderOptions())
     assert document.kind == "agentv" and document.profile == PROFILE
+    # promptfoo's three keys are there too: the reason auto gives says how to see promptfoo's reading
+    assert "read it as promptfoo" in (document.profile_reason or "")
 
 
 # ---- the run's judge is agentv's own agent (`grader_provider: agentv`, `--grader-provider agentv`)

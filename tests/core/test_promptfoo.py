@@ -24,7 +24,7 @@ def render(files: dict[str, str], config: str = "promptfooconfig.yaml"):
 def test_auto_reads_promptfoo_configs_by_name_or_by_their_three_keys() -> None:
     config = "prompts: [hi]\nproviders: [openai:gpt-4.1]\ntests: []\n"
     assert detect_format("evals/promptfooconfig.yaml", "prompts: [hi]\n") == "promptfoo"
-    assert detect_format("evals/suite.yaml", config) == "promptfoo"
+    assert detect_format("evals/checks.yaml", config) == "promptfoo"
     assert (
         detect_format("suite.json", json.dumps({"prompts": ["a"], "providers": ["b"], "tests": []}))
         == "promptfoo"
@@ -36,11 +36,22 @@ def test_auto_reads_promptfoo_configs_by_name_or_by_their_three_keys() -> None:
         "name: basic\nproviders:\n  - llm\nprompts:\n  - '{{ input }}'\ntests:\n  - id: a\n"
         "    vars:\n      input: hi\n      expected_output: hello\n"
     )
-    assert detect_format("evals/suite.yaml", agentv_head) == "agentv"
+    assert detect_format("evals/checks.yaml", agentv_head) == "agentv"
+    promptfoo_shaped = agentv_head.replace("expected_output", "expected").replace("name: basic\n", "")
+    assert detect_format("evals/checks.yaml", promptfoo_shaped) == "promptfoo"
+    # A top-level key of agentv's eval file that promptfoo's config has not (`name`, `governance`...)
+    assert detect_format("evals/checks.yaml", "name: basic\n" + promptfoo_shaped) == "agentv"
+    assert detect_format("evals/checks.yaml", promptfoo_shaped + "governance: {}\n") == "agentv"
+    # promptfoo's own top-level keys leave it promptfoo's.
     assert (
-        detect_format("evals/suite.yaml", agentv_head.replace("expected_output", "expected")) == "promptfoo"
+        detect_format("evals/checks.yaml", "description: d\ntags: {a: b}\n" + promptfoo_shaped) == "promptfoo"
     )
+    # A name agentv's CLI finds in a folder (`suite.yaml`, `eval.yaml`, `*.eval.yaml`) is agentv's.
+    for name in ("evals/suite.yaml", "eval.yml", "evals/checks.eval.yaml", "evals/Checks.EVAL.yaml"):
+        assert detect_format(name, promptfoo_shaped) == "agentv", name
     as_json = json.dumps({"prompts": ["a"], "providers": ["b"], "default_test": {}, "tests": []})
+    assert detect_format("suite.json", as_json) == "agentv"
+    as_json = json.dumps({"prompts": ["a"], "providers": ["b"], "tests": [], "name": "n"})
     assert detect_format("suite.json", as_json) == "agentv"
 
 

@@ -458,22 +458,23 @@ def test_the_paste_boxs_placeholder_is_todays_agentv_file_and_renders_as_one(cli
 
 
 def test_a_case_page_says_the_files_own_warnings_such_as_being_read_as_promptfoo(client, db):
-    # agentv's examples/features/external-datasets/evals/suite.yaml: promptfoo's three keys only.
+    # agentv's examples/features/external-datasets/evals/checks.yaml, without its `name` and under a
+    # name agentv's CLI does not look for: promptfoo's three keys only.
     suite = (
         b"providers:\n  - llm\nprompts:\n  - '{{ input }}'\ntests:\n  - id: a\n    vars:\n      input: Hi\n"
     )
-    bundle, _ = store_bundle({"evals/suite.yaml": suite})
+    bundle, _ = store_bundle({"evals/checks.yaml": suite})
     bundle_page = page(client, f"/b/{bundle.pk}/")
     case_link = unescape(re.search(r'href="(/b/[^"]+/case/[^"]+)"', bundle_page).group(1))
     case_page = page(client, case_link)
     notes = case_page[case_page.index('id="file-warnings"') :]
     notes = notes[: notes.index("</details>")]
     assert "1 note on the whole file" in notes
-    assert "evals/suite.yaml:1: read as a promptfoo config" in unescape(notes)
+    assert "evals/checks.yaml:1: read as a promptfoo config" in unescape(notes)
     assert "choose the input format `agentv`" in unescape(notes)
     # The inspector, not promptfoo, leaves the case out: promptfoo would run it on provider `llm`.
     assert "Not rendered: provider &#x27;llm&#x27; is not one whose request the inspector builds" in case_page
     assert "The source tool would skip" not in case_page
-    as_agentv = page(client, case_url(bundle.pk, "evals/suite.yaml", "a") + "?input_format=agentv")
+    as_agentv = page(client, case_url(bundle.pk, "evals/checks.yaml", "a") + "?input_format=agentv")
     assert "Rendered as <strong>agentv-5-next-58f316c</strong>" in as_agentv
     assert "read as a promptfoo config" not in as_agentv

@@ -62,7 +62,10 @@ def _newest_or(keys: dict[str, Node], tag: tuple[str, str]) -> tuple[str, str]:
     refuses top-level `providers` and `agent-rubric`, and ignores the rest) is read by it."""
     for key in ("providers", "defaults"):
         if key in keys:
-            return (NEWEST, f"the file has top-level `{key}` (agentv's main after 5.3.1-next.1)")
+            return (
+                NEWEST,
+                _promptfoo_too(keys, f"the file has top-level `{key}` (agentv's main after 5.3.1-next.1)"),
+            )
     if _names_scenario_file(keys.get("scenarios")):
         # The tag refuses such an entry ("scenarios[0] must be an object"); agentv's own
         # examples/features/scenarios is written this way.
@@ -124,6 +127,18 @@ def _for_classic_keys(keys: dict[str, Node]) -> tuple[str, str]:
 def _names_csv(tests: Node) -> bool:
     named = tests.value if isinstance(tests.value, list) else [tests]
     return any(isinstance(item.value, str) and item.value.strip().lower().endswith(".csv") for item in named)
+
+
+def _promptfoo_too(keys: dict[str, Node], reason: str) -> str:
+    """promptfoo/detect.py left a file with promptfoo's three keys to agentv by its name or an
+    agentv key: a promptfoo user (a config pasted under the paste box's `eval.yaml`) learns the way
+    back."""
+    if not all(shared in keys for shared in ("prompts", "providers", "tests")):
+        return reason
+    return (
+        f"{reason}; promptfoo's config has its `prompts`, `providers` and `tests` too: read it as "
+        "promptfoo to see what promptfoo sends"
+    )
 
 
 def _names_scenario_file(scenarios: Node | None) -> bool:

@@ -1,8 +1,10 @@
 """Which files `auto` reads as promptfoo configs: `promptfooconfig.yaml`/`.yml`/`.json` by name,
 and any YAML or JSON document with promptfoo's top-level `prompts`, `providers` and `tests` that
-does not use agentv's own snake_case keys: agentv's newest format is promptfoo's, snake_cased, so
-a file with `expected_output` or `default_test` (at any depth) or a top-level `defaults` is
-agentv's, read by its profiles."""
+shows nothing of agentv's. agentv's newest format is promptfoo's, snake_cased, so a file is
+agentv's, read by its profiles, when it uses agentv's snake_case keys (`expected_output`,
+`default_test`, at any depth), a top-level key agentv's eval file has and promptfoo's config has
+not (`name`, `defaults`, `governance`...), or a name agentv's CLI finds in a folder and promptfoo's
+does not (`suite.yaml`, `eval.yaml`, `*.eval.yaml`)."""
 
 from __future__ import annotations
 
@@ -17,15 +19,56 @@ TOP_LEVEL_KEY = re.compile(r"^[\"']?(prompts|providers|tests)[\"']?\s*:", re.MUL
 _AGENTV_KEYS = "expected_output|default_test|evaluate_options|provider_output"
 AGENTV_KEY_YAML = re.compile(rf"^[ \t]*(?:-[ \t]+)?[\"']?(?:{_AGENTV_KEYS})[\"']?[ \t]*:", re.MULTILINE)
 AGENTV_KEY_JSON = re.compile(rf'"(?:{_AGENTV_KEYS})"\s*:')
-# agentv's `defaults` (the provider and the grader a run uses); promptfoo's config has no such key.
-AGENTV_TOP_LEVEL_KEY = "defaults"
-AGENTV_TOP_LEVEL_YAML = re.compile(rf"^[\"']?{AGENTV_TOP_LEVEL_KEY}[\"']?[ \t]*:", re.MULTILINE)
+# The top-level keys of agentv's eval file (eval-validator.ts KNOWN_TOP_LEVEL_FIELDS at 58f316ca2)
+# that promptfoo's config (TestSuiteConfigSchema, 0.123.1) has not. `$schema` is left out: a
+# promptfoo JSON config may name its published schema so.
+AGENTV_TOP_LEVEL_KEYS = [
+    "name",
+    "category",
+    "version",
+    "author",
+    "license",
+    "requires",
+    "expected_output",
+    "input",
+    "input_files",
+    "graders",
+    "defaults",
+    "environment",
+    "target",
+    "model",
+    "policy",
+    "experiment",
+    "execution",
+    "repeat",
+    "runs",
+    "early_exit",
+    "timeout_seconds",
+    "evaluate_options",
+    "threshold",
+    "default_test",
+    "assert",
+    "derived_metrics",
+    "output_path",
+    "nunjucks_filters",
+    "on_run_complete",
+    "workspace",
+    "governance",
+]
+AGENTV_TOP_LEVEL_YAML = re.compile(
+    rf"^[\"']?(?:{'|'.join(AGENTV_TOP_LEVEL_KEYS)})[\"']?[ \t]*:", re.MULTILINE
+)
+# What agentv's CLI finds in a folder it is given (apps/cli commands/eval/shared.ts).
+AGENTV_FILE_NAMES = ("suite.yaml", "suite.yml", "eval.yaml", "eval.yml")
+AGENTV_FILE_SUFFIXES = (".eval.yaml", ".eval.yml")
 
 
 def claims(path: str, text: str) -> bool:
     name = posixpath.basename(path.lower())
     if name in CONFIG_NAMES:
         return True
+    if name in AGENTV_FILE_NAMES or name.endswith(AGENTV_FILE_SUFFIXES):
+        return False
     if name.endswith(".json"):
         return _json_keys(text) and not AGENTV_KEY_JSON.search(text)
     if not name.endswith((".yaml", ".yml")):
@@ -48,4 +91,8 @@ def _json_keys(text: str) -> bool:
         data = json.loads(text)
     except ValueError:
         return False
-    return isinstance(data, dict) and all(key in data for key in KEYS) and AGENTV_TOP_LEVEL_KEY not in data
+    return (
+        isinstance(data, dict)
+        and all(key in data for key in KEYS)
+        and not any(key in data for key in AGENTV_TOP_LEVEL_KEYS)
+    )

@@ -95,7 +95,7 @@ TOOL_CHOICE_KEYS = ("tool_choice", "toolChoice")
 
 AGENTV_TOO = (
     "read as a promptfoo config: `auto` reads a file whose top-level keys are `prompts`, "
-    "`providers` and `tests`, without agentv's snake_case keys, as promptfoo's. agentv's newest "
+    "`providers` and `tests`, with none of agentv's keys or file names, as promptfoo's. agentv's newest "
     "commit reads this file too and sends other messages (its default system prompt first; a test "
     "without an `id` skipped): choose the input format `agentv` to see what agentv sends."
 )
