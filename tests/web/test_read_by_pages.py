@@ -39,6 +39,7 @@ def test_a_read_file_is_shown_under_its_suite_with_its_own_cases_folded(client, 
     folded = accuracy.split('<details class="read-alone">', 1)[1]
     assert "a bare list of cases" in folded  # its file-level warning, inside the details
     assert "accuracy-basic-math" in folded and "batch JSONL" not in accuracy
+    assert "data-search" not in accuracy  # the filter in the page finds them in the suite's rows
     assert "Read by evals/suite.yaml as its cases" in sections["evals/cases/regression.jsonl"]
     # A file read by no one is as before.
     alone = sections["other/eval.yaml"]
