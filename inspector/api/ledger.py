@@ -107,6 +107,10 @@ class LedgerOut(Schema):
     prices_as_of: str = Field(description="The newest price change in the price data in force.")
     notes: list[str]
     skipped_documents: list[str]
+    read_by: dict[str, str] = Field(
+        description="Documents a suite reads as its cases (`tests: file://...`), each with that suite: "
+        "not counted on their own, since the suite's cases count their text."
+    )
 
 
 @router.get(
@@ -132,4 +136,5 @@ def get_ledger(request: HttpRequest, bundle_id: str, query: Query[LedgerQuery]):
         for row, owner in zip(found.ledger.cases, found.documents, strict=True)
     ]
     data["skipped_documents"] = found.skipped
+    data["read_by"] = found.read_by
     return data

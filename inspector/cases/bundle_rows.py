@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.cases.addresses import case_url
+from inspector.cases.files_panel import document_anchor
 from inspector.core.model import RenderedCase
 from inspector.core.tokens import TOKENS_PER_REPLY, message_token_counts
 
@@ -117,10 +118,15 @@ class DocumentSection:
     sort: str = ""  # "" (file order) or a key of ROW_SORTS
     sort_urls: dict[str, str] = field(default_factory=dict)
     matrix: Matrix | None = None  # a promptfoo config's prompt × provider matrix of the rows shown
+    read_by: str | None = None  # the suite that reads this file as its cases (core/readers.py)
 
     @property
     def paged(self) -> bool:
         return self.previous_url is not None or self.next_url is not None
+
+    @property
+    def reader_anchor(self) -> str:
+        return document_anchor(self.read_by) if self.read_by else ""
 
 
 SEARCH_CHARS_PER_CASE = 4000

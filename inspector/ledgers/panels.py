@@ -60,6 +60,7 @@ class LedgerPanel:
     more_breaks: int
     notes: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    read_by: dict[str, str] = field(default_factory=dict)  # documents left out: a suite reads them
     as_configured: bool = False
     fallback_cases: int = 0
     fallback: str = ""  # the provider and model they are priced at
@@ -159,6 +160,7 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
         more_breaks=max(0, len(mapped.breaks) - MAX_BREAKS),
         notes=ledger.notes,
         skipped=found.skipped,
+        read_by=found.read_by,
         **_pricing(ledger),
     )
 

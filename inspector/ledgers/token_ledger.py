@@ -3,12 +3,13 @@ page, the case page's cached-prefix band and the API; kept per process, since bu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from inspector.bundles import loading
+from inspector.core import readers
 from inspector.core.export import ExportResult, ExportSettings, provider_spec
 from inspector.core.ledger import Ledger, build_ledger, cache_marks
-from inspector.core.model import InputError, RenderedCase
+from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
 from inspector.rendering import stored_renders
 
@@ -19,6 +20,8 @@ class BundleLedger:
     cases: list[RenderedCase]  # in the ledger's order
     documents: list[str]  # of each case, in the same order
     skipped: list[str]  # documents that cannot be rendered, with the reason
+    # Documents a suite reads as its cases, with that suite: left out, the suite's cases count them.
+    read_by: dict[str, str] = field(default_factory=dict)
 
 
 # A ledger holds its cases: a few of them bound the memory of each worker.
@@ -46,20 +49,29 @@ def bundle_ledger(
     found = _ledgers.get(key)
     if found is not None:
         return found
-    cases: list[RenderedCase] = []
-    owners: list[str] = []
-    skipped: list[str] = []
+    rendered: dict[str, RenderedDocument | InputError] = {}
     for path in (document,) if document else loaded.documents:
         try:
-            rendered = stored_renders.render(loaded, path, options)
+            rendered[path] = stored_renders.render(loaded, path, options)
         except InputError as problem:
             if document:
                 raise
-            skipped.append(f"{path}: {problem}")
-            continue
-        cases.extend(rendered.cases)
-        owners.extend([path] * len(rendered.cases))
-    result = BundleLedger(build_ledger(cases, provider, export, as_configured), cases, owners, skipped)
+            rendered[path] = problem
+    read = readers.read_by(
+        {
+            path: readers.case_sources(item) if isinstance(item, RenderedDocument) else ()
+            for path, item in rendered.items()
+        }
+    )
+    suites = {path: item for path, item in rendered.items() if path not in read}
+    skipped = [f"{path}: {item}" for path, item in suites.items() if isinstance(item, InputError)]
+    cases: list[RenderedCase] = []
+    owners: list[str] = []
+    for path, item in suites.items():
+        if isinstance(item, RenderedDocument):
+            cases.extend(item.cases)
+            owners.extend([path] * len(item.cases))
+    result = BundleLedger(build_ledger(cases, provider, export, as_configured), cases, owners, skipped, read)
     _ledgers.put(key, result)
     return result
 

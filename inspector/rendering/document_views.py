@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from inspector.bundles.loading import LoadedBundle
 from inspector.cases.bundle_rows import RowSummary, row_summaries
-from inspector.core import collector
+from inspector.core import collector, readers
 from inspector.core.lines import LineMap
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
@@ -74,6 +74,7 @@ class Outline:
     warnings: tuple[str, ...]
     conversions: tuple[str, ...]
     rows: tuple[RowSummary, ...]
+    sources: tuple[str, ...]  # the other files its cases are written in (core/readers.py)
 
     @classmethod
     def of(cls, document: RenderedDocument) -> Outline:
@@ -84,6 +85,7 @@ class Outline:
             _located(document),
             tuple(document.conversions),
             row_summaries(document.cases),
+            readers.case_sources(document),
         )
 
 
@@ -121,3 +123,15 @@ def line_map(loaded: LoadedBundle, path: str, options: RenderOptions) -> LineMap
 def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
     """The bundle page's view of a document, without its messages."""
     return _view(loaded, path, options, "outline")  # type: ignore[return-value]
+
+
+def read_by(loaded: LoadedBundle, options: RenderOptions) -> dict[str, str]:
+    """The bundle's documents another one reads as its cases, with that reader (core/readers.py);
+    a document that cannot be rendered reads nothing."""
+    sources: dict[str, tuple[str, ...]] = {}
+    for path in loaded.documents:
+        try:
+            sources[path] = outline(loaded, path, options).sources
+        except InputError:
+            sources[path] = ()
+    return readers.read_by(sources)

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from inspector.bundles import loading
 from inspector.cases import addresses, bundle_rows, files_panel
-from inspector.core import bounded
+from inspector.core import bounded, readers
 from inspector.core.export import batch_jsonl
 from inspector.core.model import InputError, RenderedCase
 from inspector.core.options import RenderOptions
@@ -50,6 +50,7 @@ def _section(
     page,
     words: list[str],
     verdict: str,
+    reader: str | None,
 ) -> bundle_rows.DocumentSection:
     bundle_id = loaded.record.pk
     anchor = files_panel.document_anchor(document)
@@ -58,7 +59,7 @@ def _section(
     except InputError as problem:
         if isinstance(problem, bounded.Busy):
             request.page_is_transient = True  # type: ignore[attr-defined]
-        return bundle_rows.DocumentSection(document, "", [], str(problem), [], anchor=anchor)
+        return bundle_rows.DocumentSection(document, "", [], str(problem), [], anchor=anchor, read_by=reader)
     matching = [row for row in outline.rows if row.matches(words)] if words else list(outline.rows)
     if verdict:
         found = service.verdicts_of(loaded, document, page.options)
@@ -105,6 +106,7 @@ def _section(
         sort=sort,
         sort_urls=_sort_urls(request, anchor),
         matrix=bundle_rows.matrix_of(rows),
+        read_by=reader,
     )
 
 
@@ -120,6 +122,11 @@ def _sort_urls(request: HtmxHttpRequest, anchor: str) -> dict[str, str]:
             params["sort"] = name
         urls[name or "file"] = f"?{params.urlencode()}#{anchor}"
     return urls
+
+
+def _filtered(sections: list[bundle_rows.DocumentSection]) -> list[bundle_rows.DocumentSection]:
+    """While filtering, a file with no matching case is left out (its errors are not)."""
+    return [section for section in sections if section.matching or section.error]
 
 
 def _verdict_filter(request: HtmxHttpRequest, reviewable: bool) -> str:
@@ -138,15 +145,20 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     words = search.lower().split()
     reviewable = service.is_stored(loaded.record)  # a folder served read-only takes no verdicts
     verdict = _verdict_filter(request, reviewable)
-    sections = [_section(request, loaded, document, page, words, verdict) for document in loaded.documents]
+    read = document_views.read_by(loaded, page.options)
+    sections = [
+        _section(request, loaded, document, page, words, verdict, read.get(document))
+        for document in readers.reading_order(loaded.documents, read)
+    ]
+    # A file a suite reads is counted, and searched, in its suite's cases.
+    suites = [section for section in sections if not section.read_by]
     filtering = bool(words or verdict)
     context = {
         "bundle": loaded.record,
         "tree": files_panel.file_tree(bundle_id, list(loaded.files.paths()), loaded.documents),
-        # While filtering, a file with no matching case is left out (its errors are not).
-        "sections": [section for section in sections if not filtering or section.matching or section.error],
-        "case_count": sum(section.matching for section in sections),
-        "case_total": sum(section.total for section in sections),
+        "sections": _filtered(suites) if filtering else sections,
+        "case_count": sum(section.matching for section in suites),
+        "case_total": sum(section.total for section in suites),
         "search": search,
         "filtering": filtering,
         "verdict": verdict,
