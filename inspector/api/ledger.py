@@ -107,6 +107,10 @@ class LedgerOut(Schema):
     prices_as_of: str = Field(description="The newest price change in the price data in force.")
     notes: list[str]
     skipped_documents: list[str]
+    not_run: int = Field(
+        description="Cases not counted or priced: the source tool skips them (agentv's refusals), "
+        "or the inspector cannot build their request (a promptfoo case on a provider it does not model)."
+    )
     read_by: dict[str, str] = Field(
         description="Documents a suite reads as its cases (`tests: file://...`), each with that suite: "
         "not counted on their own, since the suite's cases count their text."

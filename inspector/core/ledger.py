@@ -157,6 +157,7 @@ class Ledger:
     fallback: Target | None = None  # the picked provider and model
     fallback_judges: int = 0  # judge requests whose judge the input does not name
     models: list[ModelRow] = field(default_factory=list)  # the candidates' and judges' models
+    not_run: int = 0  # cases left out: the tool skips them, or their request cannot be built
 
     @property
     def input_tokens(self) -> int:
@@ -216,6 +217,7 @@ class Ledger:
             "model": self.model,
             "as_configured": self.as_configured,
             "fallback_cases": self.fallback_cases,
+            "not_run": self.not_run,
             "fallback": {"provider": self.fallback.provider, "model": self.fallback.model}
             if self.fallback
             else None,
@@ -327,6 +329,12 @@ def case_pieces(
     return pieces
 
 
+def cases_a_run_sends(cases: Iterable[RenderedCase]) -> list[RenderedCase]:
+    """The cases a run costs: not those the source tool skips (agentv's refusals) or whose request
+    the inspector cannot build, which are marked skipped too; a run sends them nothing priced here."""
+    return [case for case in cases if not case.skipped]
+
+
 def build_ledger(
     document: RenderedDocument | Iterable[RenderedCase],
     provider: str = DEFAULT_PROVIDER,
@@ -340,7 +348,8 @@ def build_ledger(
     are priced at."""
     settings = settings or ExportSettings()
     picked = Target(provider, settings.resolved(provider_spec(provider).defaults).model)
-    cases = list(document.cases if isinstance(document, RenderedDocument) else document)
+    given = list(document.cases if isinstance(document, RenderedDocument) else document)
+    cases = cases_a_run_sends(given)
     named, targets, primary = _targets(cases, as_configured, picked)
     spec = provider_spec(primary.provider)
     contents = [[message.content for message in case.messages] for case in cases]
@@ -366,6 +375,7 @@ def build_ledger(
         as_configured=as_configured,
         fallback_cases=sum(1 for target in named if target is None),
         fallback=picked,
+        not_run=len(given) - len(cases),
     )
     if cache:
         ledger.notes += _cache_notes(

@@ -61,6 +61,7 @@ class LedgerPanel:
     notes: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     read_by: dict[str, str] = field(default_factory=dict)  # documents left out: a suite reads them
+    not_run: int = 0  # cases the source tool skips, not priced
     as_configured: bool = False
     fallback_cases: int = 0
     fallback: str = ""  # the provider and model they are priced at
@@ -161,6 +162,7 @@ def panel(bundle_id: str, found: BundleLedger, params: dict[str, str], sort: str
         notes=ledger.notes,
         skipped=found.skipped,
         read_by=found.read_by,
+        not_run=found.ledger.not_run,
         **_pricing(ledger),
     )
 

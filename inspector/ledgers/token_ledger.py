@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from inspector.bundles import loading
 from inspector.core import readers
-from inspector.core.export import ExportResult, ExportSettings, provider_spec
-from inspector.core.ledger import Ledger, build_ledger, cache_marks
+from inspector.core.export import ExportResult, ExportSettings, export_case, provider_spec
+from inspector.core.ledger import Ledger, build_ledger, cache_marks, cases_a_run_sends
 from inspector.core.model import InputError, RenderedCase, RenderedDocument
 from inspector.core.options import RenderOptions
 from inspector.rendering import stored_renders
@@ -57,6 +57,19 @@ def bundle_ledger(
             if document:
                 raise
             rendered[path] = problem
+    result = _ledger_of(rendered, provider, export, as_configured)
+    _ledgers.put(key, result)
+    return result
+
+
+def _ledger_of(
+    rendered: dict[str, RenderedDocument | InputError],
+    provider: str,
+    export: ExportSettings,
+    as_configured: bool,
+) -> BundleLedger:
+    """The cases a run sends: not those of a file a suite reads (the suite's count them), nor
+    those the tool skips."""
     read = readers.read_by(
         {
             path: readers.case_sources(item) if isinstance(item, RenderedDocument) else ()
@@ -69,23 +82,29 @@ def bundle_ledger(
     owners: list[str] = []
     for path, item in suites.items():
         if isinstance(item, RenderedDocument):
-            cases.extend(item.cases)
-            owners.extend([path] * len(item.cases))
-    result = BundleLedger(build_ledger(cases, provider, export, as_configured), cases, owners, skipped, read)
-    _ledgers.put(key, result)
-    return result
+            run = cases_a_run_sends(item.cases)  # as build_ledger counts them: owners stay in step
+            cases.extend(run)
+            owners.extend([path] * len(run))
+    all_cases = [
+        case for item in suites.values() if isinstance(item, RenderedDocument) for case in item.cases
+    ]
+    ledger = build_ledger(all_cases, provider, export, as_configured)
+    return BundleLedger(ledger, cases, owners, skipped, read)
 
 
 def unstored_ledger(
     cases: list[RenderedCase], document: str, provider: str, export: ExportSettings
 ) -> BundleLedger:
     """The ledger of cases rendered from unsaved text (a preview): not kept."""
-    return BundleLedger(build_ledger(cases, provider, export), cases, [document] * len(cases), [])
+    run = cases_a_run_sends(cases)
+    return BundleLedger(build_ledger(cases, provider, export), run, [document] * len(run), [])
 
 
 def cached_export(found: BundleLedger, case: RenderedCase, export: ExportSettings) -> ExportResult:
     """The export of a case with cache breakpoints where its ledger's cache map says."""
-    position = next(number for number, item in enumerate(found.cases) if item.id == case.id)
+    position = next((number for number, item in enumerate(found.cases) if item.id == case.id), None)
+    if position is None:  # a case the tool skips is in no run's cache: it is exported as it is
+        return export_case(case, found.ledger.provider, export)
     mark = provider_spec(found.ledger.provider).export_with_breakpoints
     if mark is None:
         raise ValueError(f"{found.ledger.provider} has no cache breakpoints")

@@ -316,3 +316,16 @@ def test_no_split_hint_when_the_shared_file_already_has_its_own_block():
     document = render("tests:\n" + _file_case("a", "First?") + _file_case("b", "Second?"))
     ledger = build_ledger(document, "anthropic").as_dict()
     assert not any("block of its own" in note for note in ledger["notes"])
+
+
+def test_a_case_the_tool_skips_is_not_priced_and_is_counted_apart():
+    # agentv skips a test with no assertion: a run sends it nothing.
+    suite = (
+        "tests:\n  - id: kept\n    criteria: ok\n    input: Hello\n"
+        "  - id: skipped\n    input: Hello\n"
+    )
+    document = render_document(MemoryBundle({"evals/suite.yaml": suite.encode()}), "evals/suite.yaml")
+    assert [bool(case.skipped) for case in document.cases] == [False, True]
+    ledger = build_ledger(document)
+    assert [row.id for row in ledger.cases] == ["kept"]
+    assert ledger.not_run == 1 and ledger.as_dict()["not_run"] == 1
