@@ -64,7 +64,9 @@ def _wait_until_up(address: str) -> None:
 def open_first_case(browser, address):
     """A page on the served folder's first case, and the CSP violations it will report."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(15_000)
+    # A wait, not a speed check (as conftest's page): a save re-renders in a bounded worker, and CI
+    # once took longer than 15 s for it while its two cores ran other browser tests.
+    page.set_default_timeout(30_000)
     csp_errors: list[str] = []
     page.on(
         "console",
@@ -259,7 +261,7 @@ def test_share_in_the_browser_sends_the_files_it_listed_and_no_secret(browser, t
         _folder, address = next(serving)
         try:
             page = browser.new_page()
-            page.set_default_timeout(15_000)
+            page.set_default_timeout(30_000)
             page.goto(address.replace("/b/local/", "/local/share"))
             listed = page.locator("#share-files code").all_inner_texts()
             assert sorted(listed) == [
