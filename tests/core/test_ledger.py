@@ -320,10 +320,7 @@ def test_no_split_hint_when_the_shared_file_already_has_its_own_block():
 
 def test_a_case_the_tool_skips_is_not_priced_and_is_counted_apart():
     # agentv skips a test with no assertion: a run sends it nothing.
-    suite = (
-        "tests:\n  - id: kept\n    criteria: ok\n    input: Hello\n"
-        "  - id: skipped\n    input: Hello\n"
-    )
+    suite = "tests:\n  - id: kept\n    criteria: ok\n    input: Hello\n  - id: skipped\n    input: Hello\n"
     document = render_document(MemoryBundle({"evals/suite.yaml": suite.encode()}), "evals/suite.yaml")
     assert [bool(case.skipped) for case in document.cases] == [False, True]
     ledger = build_ledger(document)
