@@ -125,13 +125,21 @@ def outline(loaded: LoadedBundle, path: str, options: RenderOptions) -> Outline:
     return _view(loaded, path, options, "outline")  # type: ignore[return-value]
 
 
-def read_by(loaded: LoadedBundle, options: RenderOptions) -> dict[str, str]:
-    """The bundle's documents another one reads as its cases, with that reader (core/readers.py);
-    a document that cannot be rendered reads nothing."""
-    sources: dict[str, tuple[str, ...]] = {}
+def outlines(loaded: LoadedBundle, options: RenderOptions) -> dict[str, Outline | InputError]:
+    """Each document's outline, or why it has none: fetched once for the page's sections and for
+    read_by alike."""
+    found: dict[str, Outline | InputError] = {}
     for path in loaded.documents:
         try:
-            sources[path] = outline(loaded, path, options).sources
-        except InputError:
-            sources[path] = ()
-    return readers.read_by(sources)
+            found[path] = outline(loaded, path, options)
+        except InputError as problem:
+            found[path] = problem
+    return found
+
+
+def read_by(found: dict[str, Outline | InputError]) -> dict[str, str]:
+    """The bundle's documents another one reads as its cases, with that reader (core/readers.py);
+    a document that cannot be rendered reads nothing."""
+    return readers.read_by(
+        {path: item.sources if isinstance(item, Outline) else () for path, item in found.items()}
+    )

@@ -47,6 +47,7 @@ def _section(
     request: HtmxHttpRequest,
     loaded: loading.LoadedBundle,
     document: str,
+    outline: document_views.Outline | InputError,
     page,
     words: list[str],
     verdict: str,
@@ -54,12 +55,10 @@ def _section(
 ) -> bundle_rows.DocumentSection:
     bundle_id = loaded.record.pk
     anchor = files_panel.document_anchor(document)
-    try:
-        outline = document_views.outline(loaded, document, page.options)
-    except InputError as problem:
-        if isinstance(problem, bounded.Busy):
+    if isinstance(outline, InputError):
+        if isinstance(outline, bounded.Busy):
             request.page_is_transient = True  # type: ignore[attr-defined]
-        return bundle_rows.DocumentSection(document, "", [], str(problem), [], anchor=anchor, read_by=reader)
+        return bundle_rows.DocumentSection(document, "", [], str(outline), [], anchor=anchor, read_by=reader)
     matching = [row for row in outline.rows if row.matches(words)] if words else list(outline.rows)
     if verdict:
         found = service.verdicts_of(loaded, document, page.options)
@@ -145,9 +144,10 @@ def bundle_page(request: HtmxHttpRequest, bundle_id: str) -> HttpResponse:
     words = search.lower().split()
     reviewable = service.is_stored(loaded.record)  # a folder served read-only takes no verdicts
     verdict = _verdict_filter(request, reviewable)
-    read = document_views.read_by(loaded, page.options)
+    outlines = document_views.outlines(loaded, page.options)
+    read = document_views.read_by(outlines)
     sections = [
-        _section(request, loaded, document, page, words, verdict, read.get(document))
+        _section(request, loaded, document, outlines[document], page, words, verdict, read.get(document))
         for document in readers.reading_order(loaded.documents, read)
     ]
     # A file a suite reads is counted, and searched, in its suite's cases.
