@@ -67,13 +67,22 @@ def js_string(value: Any) -> str:
         return "undefined"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float):
-        return js_number(value)
+    if isinstance(value, (int, float)):
+        return js_number(_as_js_number(value))
     if isinstance(value, list):
         return ",".join("" if item is None else js_string(item) for item in value)
     if isinstance(value, dict):
         return "[object Object]"
     return str(value)
+
+
+def _as_js_number(value: float) -> float:
+    """A number as JavaScript holds it: an integer past 2**53 rounded, one past a double's range
+    Infinity (Python's int holds both exactly; JSON and TOML readers give such ints)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def js_truthy(value: Any) -> bool:

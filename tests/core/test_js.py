@@ -95,3 +95,19 @@ def test_round_takes_halves_up():
 def test_arrays_and_objects_are_true_in_a_condition_even_when_empty():
     converted = js_value({"list": [], "object": {}})
     assert converted and converted["list"] == [] and converted["list"] and converted["object"]
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        (2**53 + 1, "9007199254740992"),
+        (12345678901234567890123, "1.2345678901234568e+22"),
+        (10**400, "Infinity"),
+        ([1, None, 12345678901234567890123], "1,,1.2345678901234568e+22"),
+    ],
+)
+def test_js_string_writes_an_integer_as_the_js_number_it_is(value: Any, written: str):
+    """Node: String(9007199254740993), String(12345678901234567890123),
+    String(JSON.parse("1" + "0".repeat(400))). Python's int holds them exactly; JavaScript's
+    number does not."""
+    assert js_string(value) == written
