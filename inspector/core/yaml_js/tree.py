@@ -15,7 +15,7 @@ import re
 from bisect import bisect_right
 from typing import Any, Protocol
 
-from ..js import js_number
+from ..js import js_string
 from .compose import Document
 from .nodes import Alias, Collection, Node, Pair, Scalar, is_map
 
@@ -218,7 +218,11 @@ class _Tree:
         if isinstance(built.value, (dict, list)):
             at = (self.start(key), self.lines.column(key.range[0] if key.props is None else key.props))
             name = self.builder.collection_key(key, self.schema11, at)
-            return name, ("node", next(self.collection_keys)), js_string_of(built.plain())
+            return (
+                name,
+                ("node", next(self.collection_keys)),
+                js_string(built.plain()),
+            )  # a merge names it as String() of the JS object
         name = self.builder.key(built.value)
         js = built.value
         if isinstance(js, float) and js.is_integer():
@@ -236,24 +240,6 @@ class _Tree:
             else:
                 found += [(identity, name, item) for identity, (name, item) in held[1].items()]
         return found
-
-
-def js_string_of(value: Any) -> str:
-    """String() of a JS object or array, as a merge names a list or mapping key (defineProperty
-    with the object itself as the key)."""
-    if isinstance(value, dict):
-        return "[object Object]"
-    return ",".join("" if item is None else _js_item(item) for item in value)
-
-
-def _js_item(item: Any) -> str:
-    if isinstance(item, (dict, list)):
-        return js_string_of(item)
-    if isinstance(item, bool):
-        return "true" if item else "false"
-    if isinstance(item, (int, float)):
-        return js_number(float(item))
-    return str(item)
 
 
 def pair_end(pair: dict[str, Any]) -> int:
